@@ -1,0 +1,285 @@
+"""The one interface every rule system implements, so cogs and services never branch on it.
+
+A *sheet* is a plain JSON-compatible ``dict`` (what the database stores and what
+``/sheet export`` writes).  Its common keys are ``name`` and ``system``; everything else
+belongs to the system, which describes its fields with :class:`FieldSpec` and validates
+them in :meth:`GameSystem.validate`.  Systems never mutate a sheet they are given: they
+return a new one.
+
+Everything here is pure: values in, frozen dataclasses out, randomness only through an
+injected :class:`random.Random`.  Text shown to users is *not* produced here except for
+game terms, which stay in Spanish in every language (``"Fuerza"``, ``"Resistencia"``);
+outcomes are enums and problems are catalogue keys with parameters, translated by the bot.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Sheet = Mapping[str, Any]
+Settings = Mapping[str, Any]
+
+
+class FieldKind(enum.StrEnum):
+    """How a sheet field is typed and validated."""
+
+    INTEGER = "integer"
+    TEXT = "text"
+    CHOICE = "choice"
+    BOOLEAN = "boolean"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One editable field of a sheet, as ``/sheet set`` and the creation wizard see it.
+
+    ``path`` is dotted (``"atributos.Fuerza"``, ``"habilidades.Sigilo"``); ``label`` is the
+    game term shown to users (Spanish in every locale).  ``choices`` lists the allowed values
+    for :attr:`FieldKind.CHOICE`.
+    """
+
+    path: str
+    label: str
+    kind: FieldKind
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    group: str = "general"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why a sheet or a request is not legal: a catalogue key plus its parameters.
+
+    ``key`` is looked up in the bot's message catalogue (``sheet.problem.<key>``), so the
+    same problem reads well in Spanish and English.  ``path`` names the offending field.
+    """
+
+    key: str
+    path: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+class RulesError(Exception):
+    """A request the rules refuse; carries problems the bot translates."""
+
+    def __init__(self, problems: list[Problem] | Problem) -> None:
+        self.problems = problems if isinstance(problems, list) else [problems]
+        super().__init__("; ".join(p.key for p in self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedValue:
+    """A number (or state) the rules compute from a sheet, with how it was computed.
+
+    ``key`` is stable (``"pv"``, ``"defensa"``, ``"salvacion"``); ``label`` the game term;
+    ``formula`` a short human-readable derivation (``"Físico 6 × 4"``) for ``/sheet show``.
+    """
+
+    key: str
+    label: str
+    value: int | str
+    formula: str = ""
+    group: str = "derived"
+
+
+class Outcome(enum.StrEnum):
+    """How a check ended, for every system."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    CRITICAL = "critical"
+    FUMBLE = "fumble"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOption:
+    """Something a character can roll (``/check`` autocompletes these).
+
+    ``key`` is what the request names (``"atributo:Ágil"``, ``"habilidad:Sigilo"``,
+    ``"salvacion"``, ``"ladron:forzar_cerraduras"``); ``label`` is shown to users.
+    """
+
+    key: str
+    label: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRequest:
+    """What the player asked for.
+
+    ``modifier`` is the GM's or the situation's modifier; ``difficulty`` a target chosen by
+    the GM where the system uses one; ``circumstances`` are system-specific flags
+    (``"token"``, ``"dos_oportunidades_peor"``, ``"dividir_acciones"``, ``"amenaza:veneno"``).
+    """
+
+    option: str
+    modifier: int = 0
+    difficulty: int | None = None
+    circumstances: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """A rolled and judged check.
+
+    ``expression`` is the dice notation actually rolled (for the audit log), ``breakdown``
+    the dice engine's plain rendering, ``target`` what the roll had to reach (roll-under
+    systems: the highest success; roll-over: the difficulty), ``notes`` catalogue keys of
+    circumstances applied (``"nucleo.malherido"``), ``probability`` the exact chance of
+    success as a ``(numerator, denominator)`` pair when the system can compute it.
+    """
+
+    option: str
+    label: str
+    expression: str
+    total: int
+    breakdown: str
+    outcome: Outcome | None
+    target: int | None = None
+    notes: tuple[str, ...] = ()
+    probability: tuple[int, int] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedResult:
+    """Two sides of an opposed check; ``winner`` is ``"a"``, ``"b"`` or ``"tie"``."""
+
+    a: CheckResult
+    b: CheckResult | None
+    winner: str
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRoll:
+    """One combatant's (or side's) place in the order.
+
+    ``sort_key`` orders combatants (higher acts first); ``actions`` is how many turns the
+    combatant gets each round (nucleo gives 2 at 20+, 3 at 30+); ``skips_first_round`` is
+    set by a nucleo initiative fumble.
+    """
+
+    total: int
+    sort_key: tuple[int, ...]
+    breakdown: str
+    actions: int = 1
+    skips_first_round: bool = False
+    goes_last: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HealthChange:
+    """The result of damage or healing applied to a sheet.
+
+    ``sheet`` is the updated copy; ``state`` the health state key after the change
+    (``"normal"``, ``"malherido"``, ``"moribundo"``, ``"muerto"`` ...); ``notes`` catalogue
+    keys of triggered effects (``"rolweb.umbral_de_dolor"``).
+    """
+
+    sheet: Mapping[str, Any]
+    amount: int
+    state: str
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AdvanceResult:
+    """What an XP grant or spend did: new sheet, levels gained, notes for the reply."""
+
+    sheet: Mapping[str, Any]
+    xp_before: int
+    xp_after: int
+    levels: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SpellInfo:
+    """A spell as the spells cog lists it; ``cost`` is mana (nucleo) or a slot level (swc)."""
+
+    key: str
+    name: str
+    level: int
+    cost: int | None
+    range: str
+    description: str
+    difficulty: int | None = None
+    lists: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SettingSpec:
+    """A per-campaign rule setting (``/campaign settings``) with its default."""
+
+    key: str
+    kind: FieldKind
+    default: Any
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@runtime_checkable
+class GameSystem(Protocol):
+    """What the bot needs from a rule system.  Implemented by ``swc``, ``rolweb``, ``nucleo``."""
+
+    id: str
+    name: str
+    seed: str
+
+    def settings(self) -> tuple[SettingSpec, ...]:
+        """The campaign settings this system understands, with defaults."""
+
+    def fields(self, settings: Settings) -> tuple[FieldSpec, ...]:
+        """The editable fields of a sheet under these settings."""
+
+    def new_sheet(self, name: str, settings: Settings) -> dict[str, Any]:
+        """An empty but well-formed sheet (validation may still report missing choices)."""
+
+    def validate(self, sheet: Sheet, settings: Settings) -> list[Problem]:
+        """Every problem that makes the sheet illegal; empty when it is legal."""
+
+    def derived(self, sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
+        """Everything the rules compute from the sheet, for ``/sheet show``."""
+
+    def check_options(self, sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
+        """What this character can roll with ``/check``."""
+
+    def check(
+        self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
+    ) -> CheckResult:
+        """Roll and judge one check (raises :class:`RulesError` on an unknown option)."""
+
+    def opposed(
+        self,
+        a: Sheet,
+        a_request: CheckRequest,
+        b: Sheet,
+        b_request: CheckRequest,
+        settings: Settings,
+        rng: random.Random,
+    ) -> OpposedResult:
+        """Roll an opposed check the way the system does it."""
+
+    def initiative(
+        self, sheet: Sheet, settings: Settings, rng: random.Random
+    ) -> InitiativeRoll:
+        """Roll (or compute) one combatant's initiative."""
+
+    def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
+        """Apply damage already reduced by armour where the system says so."""
+
+    def heal(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
+        """Heal hit points / Resistencia / wounds."""
+
+    def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
+        """Add experience and apply what it buys automatically (levels in swc)."""
+
+    def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
+        """The spells this system knows (empty when it has none)."""
