@@ -1,0 +1,1 @@
+"""Swords & Wizardry Completo (system id ``swc``, seed 000): the pure rules library."""
