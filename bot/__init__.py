@@ -1,0 +1,1 @@
+"""Árbitro's process: configuration, database, services, message catalogue, the Discord client."""

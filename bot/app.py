@@ -1,0 +1,79 @@
+"""The Discord client: owns the database engine and the services, loads the cogs, syncs.
+
+Slash commands only, so the gateway intents are the minimum (guilds, for the channel and
+thread cache that campaign lookups walk); no privileged intent is needed.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import discord
+from discord.ext import commands
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.config import Config
+from bot.db.engine import session_factory
+from bot.services.campaigns import CampaignService
+from bot.services.rolls import RollService
+from bot.translator import CatalogueTranslator
+
+__all__ = ["Arbitro", "EXTENSIONS"]
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = (
+    "cogs.errors",
+    "cogs.campaign",
+    "cogs.dice",
+)
+
+
+class Services:
+    """Every use-case object, built once per process around one session factory."""
+
+    def __init__(self, engine: AsyncEngine, rng: random.Random | None = None) -> None:
+        self.sessions = session_factory(engine)
+        self.campaigns = CampaignService(self.sessions)
+        self.rolls = RollService(self.sessions, self.campaigns, rng)
+
+
+class Arbitro(commands.Bot):
+    def __init__(self, config: Config, engine: AsyncEngine) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+        self.engine = engine
+        self.services = Services(engine)
+        self.failed_extensions: list[str] = []
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
+        for extension in EXTENSIONS:
+            try:
+                await self.load_extension(extension)
+            except Exception:
+                # One broken cog must not take the others down; the log says which.
+                log.exception("could not load extension %s", extension)
+                self.failed_extensions.append(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        if self.config.dev_guild_id:
+            guild = discord.Object(id=self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.config.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"), len(self.guilds))

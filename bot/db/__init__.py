@@ -1,0 +1,1 @@
+"""Database: sqlmodel models, the async engine, and alembic migrations."""

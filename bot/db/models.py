@@ -1,0 +1,97 @@
+"""Tables.  Every row carries ``guild_id`` so no query can cross guilds by accident.
+
+Rows that several commands may change at once (campaigns, later characters and combats)
+carry a ``version`` that every write checks and bumps (optimistic concurrency): see
+:mod:`bot.services.base`.  Nothing is ever deleted by a user command: campaigns are
+archived, rolls are kept.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, Index, text
+from sqlmodel import Field, SQLModel
+
+__all__ = ["Campaign", "CampaignBinding", "RollLog", "utcnow"]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _snowflake(**kwargs: Any) -> Any:
+    return Field(sa_type=BigInteger, **kwargs)
+
+
+class Campaign(SQLModel, table=True):
+    """A game: one rule system, one GM, bound to channels/categories of one guild."""
+
+    __tablename__ = "campaign"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    name: str = Field(max_length=100)
+    system: str = Field(max_length=20)
+    gm_user_id: int = _snowflake()
+    gm_role_id: int | None = _snowflake(default=None, nullable=True)
+    gm_channel_id: int | None = _snowflake(default=None, nullable=True)
+    locale: str | None = Field(default=None, max_length=5)
+    settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="active", max_length=10)
+    created_at: datetime = Field(default_factory=utcnow)
+    ended_at: datetime | None = None
+    version: int = Field(default=1)
+
+
+class CampaignBinding(SQLModel, table=True):
+    """A channel, forum or category tied to a campaign (threads inherit from their parent)."""
+
+    __tablename__ = "campaign_binding"
+    __table_args__ = (
+        Index(
+            "uq_active_binding",
+            "guild_id",
+            "target_id",
+            unique=True,
+            sqlite_where=text("active"),
+            postgresql_where=text("active"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True)
+    guild_id: int = _snowflake()
+    target_id: int = _snowflake()
+    kind: str = Field(max_length=10)  # "channel" | "forum" | "category"
+    active: bool = Field(default=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class RollLog(SQLModel, table=True):
+    """The audit log: every roll, public or private, with what was rolled and where."""
+
+    __tablename__ = "roll_log"
+    __table_args__ = (Index("ix_roll_log_channel_time", "guild_id", "channel_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake()
+    channel_id: int = _snowflake()
+    campaign_id: int | None = Field(default=None, foreign_key="campaign.id", nullable=True)
+    user_id: int = _snowflake()
+    user_name: str = Field(max_length=100)
+    character_name: str | None = Field(default=None, max_length=100)
+    kind: str = Field(default="roll", max_length=20)  # roll | check | save | initiative ...
+    expression: str = Field(max_length=250)
+    reason: str | None = Field(default=None, max_length=200)
+    breakdown: str
+    detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    total: int
+    difficulty: int | None = None
+    outcome: str | None = Field(default=None, max_length=20)
+    fumble: bool = False
+    private: bool = False
+    message_id: int | None = _snowflake(default=None, nullable=True)
+    message_url: str | None = Field(default=None, max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)

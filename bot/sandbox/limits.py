@@ -1,0 +1,117 @@
+"""Discord's message limits, checked the way Discord checks them.
+
+A body that breaks a limit gets what Discord answers: HTTP 400, code 50035 "Invalid Form Body" and
+an ``errors`` tree keyed by the JSON path. discord.py turns that into ``HTTPException`` with the
+path in its text, so a bot that overflows fails in tests exactly as it would in production.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["check_message", "error_body"]
+
+IS_COMPONENTS_V2 = 1 << 15
+
+
+def error_body(problems: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """Builds Discord's nested ``errors`` object from (path, code, message) triples."""
+    tree: dict[str, Any] = {}
+    for path, code, message in problems:
+        node = tree
+        for part in path.split("."):
+            node = node.setdefault(part, {})
+        node.setdefault("_errors", []).append({"code": code, "message": message})
+    return {"code": 50035, "message": "Invalid Form Body", "errors": tree}
+
+
+def _max(problems: list, path: str, value: Any, limit: int) -> None:
+    if isinstance(value, str | list) and len(value) > limit:
+        problems.append(
+            (path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+        )
+
+
+def _embed_size(embed: dict[str, Any]) -> int:
+    size = len(embed.get("title") or "") + len(embed.get("description") or "")
+    size += len((embed.get("footer") or {}).get("text") or "")
+    size += len((embed.get("author") or {}).get("name") or "")
+    for f in embed.get("fields") or []:
+        size += len(f.get("name") or "") + len(f.get("value") or "")
+    return size
+
+
+def _check_embeds(embeds: list[dict[str, Any]], problems: list) -> None:
+    _max(problems, "embeds", embeds, 10)
+    for i, e in enumerate(embeds):
+        p = f"embeds.{i}"
+        _max(problems, f"{p}.title", e.get("title"), 256)
+        _max(problems, f"{p}.description", e.get("description"), 4096)
+        _max(problems, f"{p}.footer.text", (e.get("footer") or {}).get("text"), 2048)
+        _max(problems, f"{p}.author.name", (e.get("author") or {}).get("name"), 256)
+        fields = e.get("fields") or []
+        _max(problems, f"{p}.fields", fields, 25)
+        for j, f in enumerate(fields):
+            _max(problems, f"{p}.fields.{j}.name", f.get("name"), 256)
+            _max(problems, f"{p}.fields.{j}.value", f.get("value"), 1024)
+            if not f.get("name") or not f.get("value"):
+                problems.append((f"{p}.fields.{j}", "BASE_TYPE_REQUIRED", "This field is required"))
+    if sum(_embed_size(e) for e in embeds) > 6000:
+        problems.append(("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"))
+
+
+def _check_item(item: dict[str, Any], path: str, problems: list) -> None:
+    _max(problems, f"{path}.custom_id", item.get("custom_id"), 100)
+    if item.get("type") == 2:
+        _max(problems, f"{path}.label", item.get("label"), 80)
+        if item.get("style") != 5 and item.get("style") != 6 and not item.get("custom_id"):
+            problems.append((f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required"))
+    if item.get("type") in (3, 5, 6, 7, 8):
+        _max(problems, f"{path}.placeholder", item.get("placeholder"), 150)
+        options = item.get("options")
+        if item.get("type") == 3:
+            _max(problems, f"{path}.options", options or [], 25)
+            if not options:
+                problems.append((f"{path}.options", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length."))
+            for k, o in enumerate(options or []):
+                _max(problems, f"{path}.options.{k}.label", o.get("label"), 100)
+                _max(problems, f"{path}.options.{k}.value", o.get("value"), 100)
+                _max(problems, f"{path}.options.{k}.description", o.get("description"), 100)
+
+
+def _check_components(components: list[dict[str, Any]], flags: int, problems: list) -> None:
+    if flags & IS_COMPONENTS_V2:
+        return  # layout components: counted differently (40 in total); not modelled here
+    _max(problems, "components", components, 5)
+    for i, row in enumerate(components):
+        path = f"components.{i}"
+        if row.get("type") != 1:
+            problems.append((f"{path}.type", "UNION_TYPE_CHOICES", "Value of field \"type\" must be 1."))
+            continue
+        items = row.get("components") or []
+        _max(problems, f"{path}.components", items, 5)
+        if not items:
+            problems.append((f"{path}.components", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length."))
+        has_select = any(it.get("type") != 2 for it in items)
+        if has_select and len(items) > 1:
+            problems.append((f"{path}.components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width"))
+        for j, item in enumerate(items):
+            _check_item(item, f"{path}.components.{j}", problems)
+
+
+def check_message(body: dict[str, Any], *, files: int = 0, partial: bool = False) -> dict[str, Any] | None:
+    """Returns Discord's error body when ``body`` breaks a limit, else None.
+
+    ``partial`` is for edits, which may omit everything; new messages must carry something.
+    """
+    problems: list[tuple[str, str, str]] = []
+    _max(problems, "content", body.get("content"), 2000)
+    _check_embeds(body.get("embeds") or [], problems)
+    _check_components(body.get("components") or [], int(body.get("flags") or 0), problems)
+    if problems:
+        return error_body(problems)
+    empty = not (body.get("content") or body.get("embeds") or body.get("components") or files
+                 or body.get("sticker_ids") or body.get("poll"))
+    if empty and not partial:
+        return {"code": 50006, "message": "Cannot send an empty message"}
+    return None

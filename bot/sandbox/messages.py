@@ -1,0 +1,158 @@
+"""Creating, editing and deleting stored messages, and telling the gateway about it.
+
+One place builds message payloads so that interaction responses, follow-ups, channel messages,
+webhook posts and forum starters all look the same to discord.py and to the driver.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from .state import EPHEMERAL, Channel, Message, World, iso_now
+
+__all__ = ["create_message", "delete_message", "edit_message", "message_event"]
+
+GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def _attachments(world: World, body: dict[str, Any], files: list[tuple[str, bytes]]) -> tuple[list, dict]:
+    """Pairs uploaded files with the ``attachments`` entries (by index) the body declares."""
+    declared = {str(a.get("id")): a for a in body.get("attachments") or []}
+    out, stored = [], {}
+    for index, (filename, content) in enumerate(files):
+        meta = declared.get(str(index), {})
+        name = meta.get("filename") or filename
+        data = world.store_blob(name, content)
+        if meta.get("description"):
+            data["description"] = meta["description"]
+        out.append(data)
+        stored[name] = content
+    return out, stored
+
+
+def _mentions(world: World, channel: Channel, content: str) -> list[dict[str, Any]]:
+    guild = world.guild_of(channel)
+    found = []
+    for uid in dict.fromkeys(int(m) for m in _MENTION.findall(content or "")):
+        if guild is not None and uid in guild.members:
+            member = guild.members[uid]
+            found.append({**member.user.payload(), "member": member.payload(with_user=False)})
+        elif uid in world.users:
+            found.append(world.users[uid].payload())
+    return found
+
+
+def message_event(world: World, msg: Message, event: str) -> None:
+    """Sends MESSAGE_CREATE/UPDATE to the bot if its intents ask for it (never for ephemerals)."""
+    if msg.ephemeral or world.identified is None:
+        return
+    channel = world.channels.get(msg.channel_id)
+    intent = DIRECT_MESSAGES if channel is not None and channel.type == 1 else GUILD_MESSAGES
+    if int(world.identified.get("intents", 0)) & intent:
+        world.dispatch(event, copy.deepcopy(msg.data))
+
+
+def create_message(
+    world: World,
+    channel: Channel,
+    body: dict[str, Any],
+    files: list[tuple[str, bytes]] = (),
+    *,
+    author: dict[str, Any] | None = None,
+    source: str = "channel",
+    interaction: Any = None,
+    message_id: int | None = None,
+    extra_flags: int = 0,
+) -> Message:
+    attachments, stored = _attachments(world, body, list(files))
+    flags = int(body.get("flags") or 0) | extra_flags
+    msg_id = message_id or world.ids.next()
+    data: dict[str, Any] = {
+        "id": str(msg_id),
+        "channel_id": str(channel.id),
+        "author": author or world.bot.payload(),
+        "content": body.get("content") or "",
+        "timestamp": iso_now(),
+        "edited_timestamp": None,
+        "tts": bool(body.get("tts")),
+        "mention_everyone": False,
+        "mentions": _mentions(world, channel, body.get("content") or ""),
+        "mention_roles": [],
+        "mention_channels": [],
+        "attachments": attachments,
+        "embeds": body.get("embeds") or [],
+        "reactions": [],
+        "pinned": False,
+        "type": 0,
+        "flags": flags,
+        "components": body.get("components") or [],
+    }
+    if channel.guild_id:
+        data["guild_id"] = str(channel.guild_id)
+    if interaction is not None:
+        data["application_id"] = str(world.application_id)
+        data["webhook_id"] = str(world.application_id)
+        payload = interaction.payload
+        user = (payload.get("member") or {}).get("user") or payload.get("user")
+        data["type"] = 20 if interaction.type == 2 and source == "interaction" else 0
+        data["interaction_metadata"] = {
+            "id": str(interaction.id),
+            "type": interaction.type,
+            "user": user,
+            "authorizing_integration_owners": payload.get("authorizing_integration_owners", {}),
+        }
+    if body.get("message_reference"):
+        data["message_reference"] = body["message_reference"]
+        data["type"] = 19
+    msg = Message(
+        msg_id,
+        channel.id,
+        data,
+        files=stored,
+        ephemeral=bool(flags & EPHEMERAL),
+        source=source,
+        interaction_id=interaction.id if interaction is not None else None,
+    )
+    world.messages[msg_id] = msg
+    if channel.is_thread:
+        channel.message_count += 1
+        channel.archived = False
+    message_event(world, msg, "MESSAGE_CREATE")
+    return msg
+
+
+def edit_message(world: World, msg: Message, body: dict[str, Any], files: list[tuple[str, bytes]] = ()) -> Message:
+    """Applies a PATCH: present keys replace, ``attachments`` lists the ones to keep."""
+    msg.history.append(copy.deepcopy(msg.data))
+    data = msg.data
+    for key in ("content", "embeds", "components"):
+        if key in body:
+            data[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+    if "content" in body:
+        channel = world.channels[msg.channel_id]
+        data["mentions"] = _mentions(world, channel, data["content"])
+    if "flags" in body and body["flags"] is not None:
+        editable = 4 | (1 << 15)  # SUPPRESS_EMBEDS, IS_COMPONENTS_V2: the rest is fixed at creation
+        data["flags"] = (int(data["flags"]) & ~editable) | (int(body["flags"]) & editable)
+    if "attachments" in body or files:
+        keep = {str(a.get("id")) for a in body.get("attachments") or []}
+        kept = [a for a in data["attachments"] if a["id"] in keep] if "attachments" in body else data["attachments"]
+        msg.files = {a["filename"]: msg.files.get(a["filename"], b"") for a in kept}
+        new, stored = _attachments(world, body, list(files))
+        data["attachments"] = kept + new
+        msg.files.update(stored)
+    data["edited_timestamp"] = iso_now()
+    message_event(world, msg, "MESSAGE_UPDATE")
+    return msg
+
+
+def delete_message(world: World, msg: Message) -> None:
+    msg.deleted = True
+    if not msg.ephemeral and world.identified is not None:
+        event = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+        if msg.data.get("guild_id"):
+            event["guild_id"] = msg.data["guild_id"]
+        world.dispatch("MESSAGE_DELETE", event)

@@ -1,0 +1,284 @@
+"""Campaign use cases: create, find, show, change settings, end (archive).
+
+A campaign is found from where a command is used (:class:`Place`): the most specific bound
+id wins (thread, then channel or forum, then category).  Every query filters by guild.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Campaign, CampaignBinding, utcnow
+from bot.services.context import Actor, Place
+from bot.services.errors import (
+    AlreadyBound,
+    ConcurrentChange,
+    InvalidSetting,
+    NoCampaign,
+    NotAllowed,
+    NotReferee,
+)
+from bot.services.settings import parse_setting, resolved_settings
+from rules import systems
+from rules.systems.base import SettingSpec
+
+__all__ = ["CampaignService", "CampaignView", "SettingView", "is_referee"]
+
+BIND_KINDS = ("channel", "forum", "category")
+
+
+@dataclass(frozen=True, slots=True)
+class SettingView:
+    key: str
+    value: Any
+    default: Any
+    kind: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignView:
+    id: int
+    name: str
+    system: str
+    system_name: str
+    gm_user_id: int
+    gm_role_id: int | None
+    gm_channel_id: int | None
+    locale: str | None
+    status: str
+    created_at: datetime
+    ended_at: datetime | None
+    bindings: tuple[tuple[int, str], ...]
+    settings: tuple[SettingView, ...]
+    version: int
+
+
+def is_referee(campaign: Campaign, actor: Actor) -> bool:
+    """The campaign's GM, anyone with its GM role, or a server administrator."""
+    return (
+        actor.user_id == campaign.gm_user_id
+        or (campaign.gm_role_id is not None and campaign.gm_role_id in actor.role_ids)
+        or actor.is_admin
+    )
+
+
+def setting_specs(system_id: str) -> tuple[SettingSpec, ...]:
+    return tuple(systems.get(system_id).settings())
+
+
+class CampaignService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    # -- lookups -------------------------------------------------------------------------
+
+    async def find(self, place: Place, session: AsyncSession | None = None) -> Campaign | None:
+        """The active campaign bound to the most specific id of ``place.chain``, if any."""
+        if session is None:
+            async with self.sessions() as own:
+                return await self.find(place, own)
+        rows = (
+            await session.exec(
+                select(CampaignBinding, Campaign)
+                .join(Campaign, Campaign.id == CampaignBinding.campaign_id)
+                .where(
+                    CampaignBinding.guild_id == place.guild_id,
+                    CampaignBinding.active,
+                    CampaignBinding.target_id.in_(place.chain),  # type: ignore[attr-defined]
+                    Campaign.guild_id == place.guild_id,
+                    Campaign.status == "active",
+                )
+            )
+        ).all()
+        if not rows:
+            return None
+        rank = {target: index for index, target in enumerate(place.chain)}
+        _binding, campaign = min(rows, key=lambda row: rank[row[0].target_id])
+        return campaign
+
+    async def require(self, place: Place, session: AsyncSession | None = None) -> Campaign:
+        campaign = await self.find(place, session)
+        if campaign is None:
+            raise NoCampaign()
+        return campaign
+
+    async def require_referee(self, place: Place, actor: Actor) -> Campaign:
+        campaign = await self.require(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        return campaign
+
+    # -- use cases -----------------------------------------------------------------------
+
+    async def create(
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        name: str,
+        system: str,
+        target_id: int,
+        kind: str,
+    ) -> CampaignView:
+        """Bind ``target_id`` (this channel, forum or category) to a new campaign.
+
+        The creator becomes its GM.  Creating needs Manage Channels (binding channels is a
+        server-organisation act), and a target already bound to an active campaign is refused
+        rather than silently rebound.
+        """
+        if not (actor.can_manage_channels or actor.is_admin):
+            raise NotAllowed("campaign.error.create_needs_permission")
+        name = name.strip()
+        if not name or len(name) > 100:
+            raise InvalidSetting("campaign.error.bad_name", limit=100)
+        if system not in systems.ids():
+            raise InvalidSetting("campaign.error.unknown_system", system=system)
+        if kind not in BIND_KINDS:
+            raise InvalidSetting("campaign.error.bad_kind", kind=kind)
+        async with self.sessions() as session, session.begin():
+            existing = await self.find(Place(place.guild_id, place.channel_id, (target_id,)), session)
+            if existing is not None:
+                raise AlreadyBound(name=existing.name)
+            campaign = Campaign(
+                guild_id=place.guild_id,
+                name=name,
+                system=system,
+                gm_user_id=actor.user_id,
+                settings={},
+            )
+            session.add(campaign)
+            await session.flush()
+            session.add(
+                CampaignBinding(
+                    campaign_id=campaign.id,
+                    guild_id=place.guild_id,
+                    target_id=target_id,
+                    kind=kind,
+                )
+            )
+        return await self.view(campaign.id, place.guild_id)
+
+    async def show(self, place: Place) -> CampaignView:
+        campaign = await self.require(place)
+        return await self.view(campaign.id, place.guild_id)
+
+    async def update_settings(
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        gm_role_id: int | None = None,
+        gm_channel_id: int | None = None,
+        locale: str | None = None,
+        system_setting: tuple[str, str] | None = None,
+        clear_gm_role: bool = False,
+        clear_gm_channel: bool = False,
+    ) -> CampaignView:
+        """Change one or more settings in one versioned write (GM only)."""
+        for _attempt in range(3):
+            campaign = await self.require_referee(place, actor)
+            changes: dict[str, Any] = {}
+            if gm_role_id is not None or clear_gm_role:
+                changes["gm_role_id"] = None if clear_gm_role else gm_role_id
+            if gm_channel_id is not None or clear_gm_channel:
+                changes["gm_channel_id"] = None if clear_gm_channel else gm_channel_id
+            if locale is not None:
+                if locale not in ("es", "en"):
+                    raise InvalidSetting("campaign.error.bad_locale", value=locale)
+                changes["locale"] = locale
+            if system_setting is not None:
+                key, raw = system_setting
+                specs = {spec.key: spec for spec in setting_specs(campaign.system)}
+                if key not in specs:
+                    raise InvalidSetting(
+                        "campaign.error.unknown_setting",
+                        key=key,
+                        valid=", ".join(sorted(specs)) or "-",
+                    )
+                settings = dict(campaign.settings or {})
+                settings[key] = parse_setting(specs[key], raw)
+                changes["settings"] = settings
+            if not changes:
+                return await self.view(campaign.id, place.guild_id)
+            if await self._versioned_update(campaign, changes):
+                return await self.view(campaign.id, place.guild_id)
+        raise ConcurrentChange()
+
+    async def end(self, place: Place, actor: Actor) -> CampaignView:
+        """Archive the campaign: it stops answering in its channels; nothing is deleted."""
+        campaign = await self.require_referee(place, actor)
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(Campaign)
+                .where(
+                    Campaign.id == campaign.id,
+                    Campaign.version == campaign.version,
+                    Campaign.status == "active",
+                )
+                .values(status="archived", ended_at=utcnow(), version=Campaign.version + 1)
+            )
+            if result.rowcount != 1:
+                raise ConcurrentChange()
+            await session.exec(
+                update(CampaignBinding)
+                .where(CampaignBinding.campaign_id == campaign.id)
+                .values(active=False)
+            )
+        return await self.view(campaign.id, place.guild_id)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    async def _versioned_update(self, campaign: Campaign, changes: Mapping[str, Any]) -> bool:
+        """``UPDATE … SET version = version + 1 WHERE id = :id AND version = :seen``."""
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(Campaign)
+                .where(Campaign.id == campaign.id, Campaign.version == campaign.version)
+                .values(**changes, version=Campaign.version + 1)
+            )
+            return result.rowcount == 1
+
+    async def view(self, campaign_id: int, guild_id: int) -> CampaignView:
+        async with self.sessions() as session:
+            campaign = await session.get(Campaign, campaign_id)
+            if campaign is None or campaign.guild_id != guild_id:
+                raise NoCampaign()
+            bindings = (
+                await session.exec(
+                    select(CampaignBinding).where(
+                        CampaignBinding.campaign_id == campaign_id,
+                        CampaignBinding.guild_id == guild_id,
+                    )
+                )
+            ).all()
+        system = systems.get(campaign.system)
+        specs = setting_specs(campaign.system)
+        values = resolved_settings(specs, campaign.settings)
+        return CampaignView(
+            id=campaign.id,
+            name=campaign.name,
+            system=campaign.system,
+            system_name=system.name,
+            gm_user_id=campaign.gm_user_id,
+            gm_role_id=campaign.gm_role_id,
+            gm_channel_id=campaign.gm_channel_id,
+            locale=campaign.locale,
+            status=campaign.status,
+            created_at=campaign.created_at,
+            ended_at=campaign.ended_at,
+            bindings=tuple((b.target_id, b.kind) for b in bindings),
+            settings=tuple(
+                SettingView(s.key, values[s.key], s.default, str(s.kind), tuple(s.choices))
+                for s in specs
+            ),
+            version=campaign.version,
+        )

@@ -1,0 +1,40 @@
+"""Who is acting and where: the only facts about Discord that services need."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Actor", "Place"]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a command was used.
+
+    ``chain`` lists the ids a campaign may be bound to, most specific first: the thread or
+    forum post, its parent channel or forum, and the category above it.  A campaign bound to
+    any of them applies.
+    """
+
+    guild_id: int
+    channel_id: int
+    chain: tuple[int, ...]
+
+    @classmethod
+    def simple(cls, guild_id: int, channel_id: int) -> Place:
+        return cls(guild_id, channel_id, (channel_id,))
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The member using a command.
+
+    ``is_admin`` is true for members with Administrator or Manage Server: they can always act
+    as referee, so a group is never locked out of its own campaign.
+    """
+
+    user_id: int
+    name: str
+    role_ids: frozenset[int] = frozenset()
+    is_admin: bool = False
+    can_manage_channels: bool = False

@@ -1,0 +1,230 @@
+"""Rolling dice, keeping the audit log, reading it back, and computing exact odds.
+
+Every roll, public or private, is stored before it is shown, so a reply that fails to send
+never loses a roll; the message link is attached afterwards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+
+from sqlalchemy import or_, update
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import RollLog
+from bot.services.campaigns import CampaignService, is_referee
+from bot.services.context import Actor, Place
+from bot.services.errors import InvalidSetting
+from rules import dice
+
+__all__ = ["RollService", "RollView", "HistoryView", "HistoryEntry", "OddsView"]
+
+MAX_REASON = 200
+MAX_HISTORY = 25
+
+
+@dataclass(frozen=True, slots=True)
+class RollView:
+    log_id: int
+    user_id: int
+    user_name: str
+    character_name: str | None
+    expression: str
+    breakdown: str
+    breakdown_markdown: str
+    total: int
+    label: str | None
+    comment: str | None
+    reason: str | None
+    private: bool
+    difficulty: int | None
+    outcome: str | None  # success | failure | critical | None
+    fumble: bool
+    explosions: int
+    campaign_name: str | None
+    gm_channel_id: int | None
+    campaign_locale: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    log_id: int
+    user_id: int
+    user_name: str
+    character_name: str | None
+    expression: str
+    total: int
+    reason: str | None
+    outcome: str | None
+    fumble: bool
+    private: bool
+    created_at: datetime
+    message_url: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView:
+    entries: tuple[HistoryEntry, ...]
+    filtered_user_id: int | None
+    sees_private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OddsView:
+    expression: str
+    target: int
+    probability: Fraction
+    critical_target: int | None
+    critical_probability: Fraction | None
+
+
+def judge(result: dice.RollResult, difficulty: int | None) -> str | None:
+    """The outcome key of a roll: against a difficulty, or a roll-under test's own verdict."""
+    if difficulty is not None:
+        if result.is_critical(difficulty):
+            return "critical"
+        return "success" if result.total >= difficulty else "failure"
+    if result.success is not None:
+        return "success" if result.success else "failure"
+    return None
+
+
+class RollService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        campaigns: CampaignService,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.campaigns = campaigns
+        self.rng = rng or random.SystemRandom()
+
+    async def roll(
+        self,
+        place: Place,
+        actor: Actor,
+        expression: str,
+        *,
+        reason: str | None = None,
+        private: bool = False,
+        difficulty: int | None = None,
+        character_name: str | None = None,
+    ) -> RollView:
+        """Roll ``expression`` and store it in the audit log before anything is shown."""
+        if reason is not None:
+            reason = reason.strip() or None
+            if reason and len(reason) > MAX_REASON:
+                raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+        result = dice.roll(expression, rng=self.rng)
+        outcome = judge(result, difficulty)
+        campaign = await self.campaigns.find(place)
+        entry = RollLog(
+            guild_id=place.guild_id,
+            channel_id=place.channel_id,
+            campaign_id=campaign.id if campaign else None,
+            user_id=actor.user_id,
+            user_name=actor.name[:100],
+            character_name=character_name,
+            expression=result.expression[:250],
+            reason=reason,
+            breakdown=str(result),
+            detail=result.to_dict(),
+            total=result.total,
+            difficulty=difficulty,
+            outcome=outcome,
+            fumble=result.fumble,
+            private=private,
+        )
+        async with self.sessions() as session, session.begin():
+            session.add(entry)
+        return RollView(
+            log_id=entry.id,
+            user_id=actor.user_id,
+            user_name=actor.name,
+            character_name=character_name,
+            expression=result.expression,
+            breakdown=str(result),
+            breakdown_markdown=result.markdown(),
+            total=result.total,
+            label=result.label,
+            comment=result.comment,
+            reason=reason,
+            private=private,
+            difficulty=difficulty,
+            outcome=outcome,
+            fumble=result.fumble,
+            explosions=result.explosions,
+            campaign_name=campaign.name if campaign else None,
+            gm_channel_id=campaign.gm_channel_id if campaign else None,
+            campaign_locale=campaign.locale if campaign else None,
+        )
+
+    async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
+        async with self.sessions() as session, session.begin():
+            await session.exec(
+                update(RollLog)
+                .where(RollLog.id == log_id, RollLog.guild_id == guild_id)
+                .values(message_id=message_id, message_url=url[:200])
+            )
+
+    async def history(
+        self, place: Place, actor: Actor, *, user_id: int | None = None, limit: int = 10
+    ) -> HistoryView:
+        """The channel's recent rolls: a referee sees every private roll, a player only his own."""
+        limit = max(1, min(limit, MAX_HISTORY))
+        campaign = await self.campaigns.find(place)
+        sees_private = bool(campaign and is_referee(campaign, actor)) or actor.is_admin
+        query = select(RollLog).where(
+            RollLog.guild_id == place.guild_id, RollLog.channel_id == place.channel_id
+        )
+        if user_id is not None:
+            query = query.where(RollLog.user_id == user_id)
+        if not sees_private:
+            query = query.where(or_(~RollLog.private, RollLog.user_id == actor.user_id))
+        query = query.order_by(RollLog.id.desc()).limit(limit)  # type: ignore[union-attr]
+        async with self.sessions() as session:
+            rows = (await session.exec(query)).all()
+        return HistoryView(
+            entries=tuple(
+                HistoryEntry(
+                    log_id=row.id,
+                    user_id=row.user_id,
+                    user_name=row.user_name,
+                    character_name=row.character_name,
+                    expression=row.expression,
+                    total=row.total,
+                    reason=row.reason,
+                    outcome=row.outcome,
+                    fumble=row.fumble,
+                    private=row.private,
+                    created_at=row.created_at,
+                    message_url=row.message_url,
+                )
+                for row in rows
+            ),
+            filtered_user_id=user_id,
+            sees_private=sees_private,
+        )
+
+    @staticmethod
+    def odds(expression: str, target: int) -> OddsView:
+        """Exact chance that ``expression`` totals at least ``target`` (and of a 1o3d10 critical)."""
+        probability = dice.probability_at_least(expression, target)
+        normalized = str(dice.parse(expression))
+        critical_target = critical = None
+        if "1o3d10" in normalized.lower():
+            critical_target = target + 10
+            critical = dice.probability_at_least(expression, critical_target)
+        return OddsView(
+            expression=normalized,
+            target=target,
+            probability=probability,
+            critical_target=critical_target,
+            critical_probability=critical,
+        )

@@ -1,0 +1,1 @@
+"""The Discord layer: one cog per capability, thin (parse, check, call a service, render)."""

@@ -1,0 +1,143 @@
+"""``/campaign create|show|settings|end``: tie channels to a rule system and a GM."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.services.campaigns import setting_specs
+from bot.services.errors import InvalidSetting
+from cogs import render
+from cogs.context import actor_of, bind_target_of, place_of, reply_locale
+from cogs.views import Confirm
+from rules import systems
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+SYSTEM_CHOICES = [
+    app_commands.Choice(name="Swords & Wizardry Completo", value="swc"),
+    app_commands.Choice(name="Rol por web (d20 roll-under)", value="rolweb"),
+    app_commands.Choice(name="Núcleo (1o3d10)", value="nucleo"),
+]
+
+
+@app_commands.guild_only()
+class CampaignCog(commands.GroupCog, group_name="campaign", group_description="Campaigns: create, show, configure, end"):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        self.service = bot.services.campaigns
+        super().__init__()
+
+    @app_commands.command(name="create", description="Bind this channel, forum or category to a new campaign")
+    @app_commands.describe(
+        name="The campaign's name",
+        system="The rule system",
+        category="Bind the whole category this channel is in (default: only this channel or forum)",
+    )
+    @app_commands.choices(system=SYSTEM_CHOICES)
+    @app_commands.default_permissions(manage_channels=True)
+    async def create(
+        self,
+        itx: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        system: app_commands.Choice[str],
+        category: bool = False,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        target_id, kind = bind_target_of(itx, category)
+        view = await self.service.create(
+            place_of(itx), actor_of(itx), name=name, system=system.value, target_id=target_id, kind=kind
+        )
+        message = render.campaign(view, locale, headline_key="campaign.created")
+        message["embed"].description = t("campaign.created_help", locale)
+        await itx.response.send_message(**message)
+
+    @app_commands.command(name="show", description="Show the campaign of this channel")
+    async def show(self, itx: discord.Interaction) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.service.show(place_of(itx))
+        await itx.response.send_message(**render.campaign(view, locale))
+
+    @app_commands.command(name="settings", description="Change the campaign's settings (GM only)")
+    @app_commands.describe(
+        gm_role="Members with this role act as GM",
+        gm_channel="Channel that receives a copy of private rolls",
+        language="Language for members whose Discord language is neither Spanish nor English",
+        setting="A rule setting of this campaign's system",
+        value="The new value for that setting",
+        clear="Remove the GM role or the GM channel",
+    )
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="Español", value="es"),
+            app_commands.Choice(name="English", value="en"),
+        ]
+    )
+    async def settings(
+        self,
+        itx: discord.Interaction,
+        gm_role: discord.Role | None = None,
+        gm_channel: discord.TextChannel | None = None,
+        language: app_commands.Choice[str] | None = None,
+        setting: str | None = None,
+        value: str | None = None,
+        clear: Literal["gm_role", "gm_channel"] | None = None,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        if (setting is None) != (value is None):
+            raise InvalidSetting("campaign.error.setting_needs_value")
+        view = await self.service.update_settings(
+            place_of(itx),
+            actor_of(itx),
+            gm_role_id=gm_role.id if gm_role else None,
+            gm_channel_id=gm_channel.id if gm_channel else None,
+            locale=language.value if language else None,
+            system_setting=(setting, value) if setting is not None and value is not None else None,
+            clear_gm_role=clear == "gm_role",
+            clear_gm_channel=clear == "gm_channel",
+        )
+        await itx.response.send_message(**render.campaign(view, locale, headline_key="campaign.updated"))
+
+    @settings.autocomplete("setting")
+    async def setting_autocomplete(self, itx: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        campaign = await self.service.find(place_of(itx))
+        if campaign is None:
+            return []
+        needle = current.lower()
+        return [
+            app_commands.Choice(name=f"{spec.key} ({spec.default!s})"[:100], value=spec.key)
+            for spec in setting_specs(campaign.system)
+            if needle in spec.key.lower()
+        ][:25]
+
+    @app_commands.command(name="end", description="Archive the campaign (nothing is deleted)")
+    async def end(self, itx: discord.Interaction) -> None:
+        locale = await reply_locale(self.bot, itx)
+        place, actor = place_of(itx), actor_of(itx)
+        campaign = await self.service.require_referee(place, actor)
+        confirm = Confirm(actor.user_id, locale, confirm_key="campaign.end_confirm_button")
+        await itx.response.send_message(
+            t("campaign.end_confirm", locale, name=campaign.name), view=confirm, ephemeral=True
+        )
+        await confirm.wait()
+        if confirm.value is None:
+            await itx.edit_original_response(content=t("common.timed_out", locale), view=None)
+            return
+        if not confirm.value:
+            await confirm.interaction.response.edit_message(content=t("common.cancelled", locale), view=None)
+            return
+        view = await self.service.end(place, actor)
+        await confirm.interaction.response.edit_message(content=t("common.done", locale), view=None)
+        await itx.followup.send(**render.campaign(view, locale, headline_key="campaign.ended"))
+
+
+async def setup(bot: Arbitro) -> None:
+    # Fail at load time, not at the first command, if a system is missing.
+    for system_id in systems.ids():
+        systems.get(system_id)
+    await bot.add_cog(CampaignCog(bot))

@@ -1,0 +1,112 @@
+"""``/roll``, ``/history`` and ``/odds``.
+
+``/roll`` stays a single command (a command with subcommands cannot itself be invoked), so
+the history and the odds are commands of their own.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from cogs import render
+from cogs.context import actor_of, place_of, reply_locale
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+log = logging.getLogger(__name__)
+
+
+def jump_url(guild_id: int | None, channel_id: int | None, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+class DiceCog(commands.Cog):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        self.rolls = bot.services.rolls
+
+    @app_commands.command(name="roll", description="Roll dice: 3d6, 1d20+4, 4d6kh3, 1o3d10+5, 2d6!…")
+    @app_commands.describe(
+        expression="Dice notation, e.g. 1o3d10+7, 4d6kh3, 1d20<=12, 2d6!+1 [daño]",
+        reason="What the roll is for (shown and kept in the log)",
+        private="Only you (and the GM channel, if set) see it",
+        difficulty="Difficulty to beat (a critical is difficulty + 10 or more)",
+    )
+    @app_commands.guild_only()
+    async def roll(
+        self,
+        itx: discord.Interaction,
+        expression: app_commands.Range[str, 1, 200],
+        reason: app_commands.Range[str, 1, 200] | None = None,
+        private: bool = False,
+        difficulty: app_commands.Range[int, -999, 9999] | None = None,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        place, actor = place_of(itx), actor_of(itx)
+        view = await self.rolls.roll(
+            place, actor, expression, reason=reason, private=private, difficulty=difficulty
+        )
+        response = await itx.response.send_message(**render.roll(view, locale), ephemeral=private)
+        message_id = getattr(response, "message_id", None)
+        if message_id and not private:
+            await self.rolls.attach_message(
+                view.log_id, place.guild_id, message_id, jump_url(itx.guild_id, itx.channel_id, message_id)
+            )
+        if private and view.gm_channel_id:
+            await self._send_gm_copy(itx, view, locale)
+
+    async def _send_gm_copy(self, itx: discord.Interaction, view, locale: str) -> None:  # noqa: ANN001
+        channel = itx.guild.get_channel(view.gm_channel_id) if itx.guild else None
+        gm_locale = view.campaign_locale or self.bot.config.default_locale
+        try:
+            if channel is None:
+                channel = await self.bot.fetch_channel(view.gm_channel_id)
+            message = await channel.send(  # type: ignore[union-attr]
+                **render.roll_gm_copy(view, gm_locale, f"<#{itx.channel_id}>")
+            )
+        except (discord.HTTPException, AttributeError):
+            log.warning("could not post the GM copy of roll %s", view.log_id, exc_info=True)
+            await itx.followup.send(t("roll.gm_copy_failed", locale), ephemeral=True)
+            return
+        await self.rolls.attach_message(view.log_id, itx.guild_id or 0, message.id, message.jump_url)
+
+    @app_commands.command(name="history", description="Recent rolls in this channel")
+    @app_commands.describe(user="Only this member's rolls", limit="How many (1-25, default 10)")
+    @app_commands.guild_only()
+    async def history(
+        self,
+        itx: discord.Interaction,
+        user: discord.Member | discord.User | None = None,
+        limit: app_commands.Range[int, 1, 25] = 10,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.rolls.history(
+            place_of(itx), actor_of(itx), user_id=user.id if user else None, limit=limit
+        )
+        await itx.response.send_message(**render.history(view, locale))
+
+    @app_commands.command(name="odds", description="Exact chance of reaching a target with an expression")
+    @app_commands.describe(
+        expression="Dice notation, e.g. 1o3d10+7 or 3d6",
+        target="The total to reach (or beat)",
+    )
+    async def odds(
+        self,
+        itx: discord.Interaction,
+        expression: app_commands.Range[str, 1, 200],
+        target: app_commands.Range[int, -9999, 9999],
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = self.rolls.odds(expression, target)
+        await itx.response.send_message(**render.odds(view, locale))
+
+
+async def setup(bot: Arbitro) -> None:
+    await bot.add_cog(DiceCog(bot))

@@ -1,0 +1,185 @@
+"""View-models → Discord messages, in the reader's language.  No game logic here.
+
+Every function returns the keyword arguments for ``send_message``/``followup.send`` so a
+cog body stays one service call and one render.  Embeds are kept under Discord's limits.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.campaigns import CampaignView
+from bot.services.rolls import HistoryView, OddsView, RollView
+
+__all__ = ["roll", "roll_gm_copy", "history", "odds", "campaign", "percent", "truncate"]
+
+COLOUR = {
+    "success": discord.Colour.green(),
+    "critical": discord.Colour.gold(),
+    "failure": discord.Colour.dark_grey(),
+    "fumble": discord.Colour.red(),
+    None: discord.Colour.blurple(),
+}
+
+
+def truncate(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def percent(probability: Fraction, locale: str) -> str:
+    """``Fraction(1, 3)`` → ``"33,33 %"`` (es) or ``"33.33%"`` (en)."""
+    value = float(probability) * 100
+    text = f"{value:.2f}"
+    if text == "0.00" and probability > 0:
+        text = f"{value:.2g}"
+    return t("common.percent", locale, value=text.replace(".", "," if locale == "es" else "."))
+
+
+def _who(view_user: str, character: str | None, locale: str) -> str:
+    if character:
+        return t("roll.who_as_character", locale, user=view_user, character=character)
+    return view_user
+
+
+def roll(view: RollView, locale: str) -> dict[str, Any]:
+    """The public (or ephemeral) reply to ``/roll``."""
+    colour_key = "fumble" if view.fumble else view.outcome
+    title = t("roll.title", locale, who=_who(view.user_name, view.character_name, locale), expression=view.expression)
+    lines = [truncate(view.breakdown_markdown, 3500), t("roll.total", locale, total=view.total)]
+    embed = discord.Embed(title=truncate(title, 256), description="\n".join(lines), colour=COLOUR[colour_key])
+    if view.reason:
+        embed.add_field(name=t("roll.reason", locale), value=truncate(view.reason, 1024), inline=False)
+    if view.outcome is not None:
+        verdict = t(f"roll.outcome.{view.outcome}", locale)
+        if view.difficulty is not None:
+            verdict = t("roll.against", locale, verdict=verdict, difficulty=view.difficulty)
+        embed.add_field(name=t("roll.result", locale), value=verdict, inline=True)
+    if view.fumble:
+        embed.add_field(name=t("roll.fumble_title", locale), value=t("roll.fumble", locale), inline=True)
+    if view.explosions:
+        embed.add_field(
+            name=t("roll.explosions_title", locale),
+            value=t("roll.explosions", locale, count=view.explosions),
+            inline=True,
+        )
+    footer = [t("roll.log_ref", locale, id=view.log_id)]
+    if view.private:
+        footer.append(t("roll.private_footer", locale))
+    embed.set_footer(text=" · ".join(footer))
+    return {"embed": embed}
+
+
+def roll_gm_copy(view: RollView, locale: str, channel_mention: str) -> dict[str, Any]:
+    """The copy of a private roll posted in the campaign's GM channel."""
+    message = roll(view, locale)
+    message["content"] = t("roll.gm_copy", locale, user=view.user_name, channel=channel_mention)
+    return message
+
+
+def history(view: HistoryView, locale: str) -> dict[str, Any]:
+    if not view.entries:
+        return {"content": t("history.empty", locale), "ephemeral": True}
+    lines = []
+    for entry in view.entries:
+        who = _who(entry.user_name, entry.character_name, locale)
+        parts = [f"`#{entry.log_id}`", f"**{entry.total}**", f"`{truncate(entry.expression, 60)}`", who]
+        if entry.outcome:
+            parts.append(t(f"roll.outcome.{entry.outcome}", locale))
+        if entry.fumble:
+            parts.append(t("roll.fumble_short", locale))
+        if entry.reason:
+            parts.append(f"— {truncate(entry.reason, 60)}")
+        if entry.private:
+            parts.append(t("history.private_mark", locale))
+        stamp = discord.utils.format_dt(entry.created_at.replace(tzinfo=discord.utils.utcnow().tzinfo), "R")
+        parts.append(stamp)
+        if entry.message_url:
+            parts.append(t("history.jump", locale, url=entry.message_url))
+        lines.append(" ".join(parts))
+    description = ""
+    for line in lines:
+        if len(description) + len(line) + 1 > 4000:
+            break
+        description += line + "\n"
+    embed = discord.Embed(title=t("history.title", locale), description=description, colour=COLOUR[None])
+    if not view.sees_private:
+        embed.set_footer(text=t("history.player_footer", locale))
+    return {"embed": embed, "ephemeral": True}
+
+
+def odds(view: OddsView, locale: str) -> dict[str, Any]:
+    lines = [
+        t(
+            "odds.line",
+            locale,
+            target=view.target,
+            expression=view.expression,
+            percent=percent(view.probability, locale),
+            fraction=f"{view.probability.numerator}/{view.probability.denominator}",
+        )
+    ]
+    if view.critical_probability is not None:
+        lines.append(
+            t(
+                "odds.critical",
+                locale,
+                target=view.critical_target,
+                percent=percent(view.critical_probability, locale),
+            )
+        )
+    embed = discord.Embed(title=t("odds.title", locale), description="\n".join(lines), colour=COLOUR[None])
+    return {"embed": embed}
+
+
+def _format_setting(value: Any, locale: str) -> str:
+    if isinstance(value, bool):
+        return t("common.yes" if value else "common.no", locale)
+    return str(value)
+
+
+def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None) -> dict[str, Any]:
+    title = t(headline_key, locale, name=view.name) if headline_key else view.name
+    embed = discord.Embed(title=truncate(title, 256), colour=COLOUR[None])
+    embed.add_field(name=t("campaign.field.system", locale), value=f"{view.system_name} (`{view.system}`)")
+    embed.add_field(name=t("campaign.field.gm", locale), value=f"<@{view.gm_user_id}>")
+    embed.add_field(
+        name=t("campaign.field.status", locale), value=t(f"campaign.status.{view.status}", locale)
+    )
+    embed.add_field(
+        name=t("campaign.field.gm_role", locale),
+        value=f"<@&{view.gm_role_id}>" if view.gm_role_id else t("common.none", locale),
+    )
+    embed.add_field(
+        name=t("campaign.field.gm_channel", locale),
+        value=f"<#{view.gm_channel_id}>" if view.gm_channel_id else t("common.none", locale),
+    )
+    embed.add_field(
+        name=t("campaign.field.language", locale),
+        value=t(f"common.language.{view.locale}", locale) if view.locale else t("campaign.language_auto", locale),
+    )
+    bindings = [
+        t(f"campaign.binding.{kind}", locale, target=f"<#{target}>") for target, kind in view.bindings
+    ]
+    embed.add_field(
+        name=t("campaign.field.bound", locale),
+        value=truncate("\n".join(bindings) or t("common.none", locale), 1024),
+        inline=False,
+    )
+    if view.settings:
+        rows = [
+            f"`{s.key}` = **{_format_setting(s.value, locale)}**"
+            + ("" if s.value == s.default else " " + t("campaign.changed_mark", locale))
+            for s in view.settings
+        ]
+        text = ""
+        for row in rows:
+            if len(text) + len(row) + 1 > 1024:
+                break
+            text += row + "\n"
+        embed.add_field(name=t("campaign.field.settings", locale), value=text, inline=False)
+    embed.set_footer(text=t("campaign.footer", locale, id=view.id, version=view.version))
+    return {"embed": embed}

@@ -1,0 +1,42 @@
+"""Shared UI pieces: a confirmation only its author can press."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import t
+
+__all__ = ["Confirm"]
+
+
+class Confirm(discord.ui.View):
+    """Two buttons; ``value`` is True (confirmed), False (cancelled) or None (timed out).
+
+    Only the member who asked can press them: anyone else is told so, privately.
+    """
+
+    def __init__(self, author_id: int, locale: str, *, confirm_key: str, timeout: float = 120) -> None:
+        super().__init__(timeout=timeout)
+        self.author_id = author_id
+        self.locale = locale
+        self.value: bool | None = None
+        self.confirm.label = t(confirm_key, locale)
+        self.cancel.label = t("common.cancel", locale)
+
+    async def interaction_check(self, itx: discord.Interaction) -> bool:
+        if itx.user.id != self.author_id:
+            await itx.response.send_message(t("common.not_your_button", self.locale), ephemeral=True)
+            return False
+        return True
+
+    @discord.ui.button(style=discord.ButtonStyle.danger, custom_id="arb:1:confirm")
+    async def confirm(self, itx: discord.Interaction, _button: discord.ui.Button) -> None:
+        self.value = True
+        self.interaction = itx
+        self.stop()
+
+    @discord.ui.button(style=discord.ButtonStyle.secondary, custom_id="arb:1:cancel")
+    async def cancel(self, itx: discord.Interaction, _button: discord.ui.Button) -> None:
+        self.value = False
+        self.interaction = itx
+        self.stop()
