@@ -1,0 +1,35 @@
+"""Árbitro's dice engine: parse, roll and compute odds for tabletop dice notation.
+
+Shaped like avrae/d20 (parser → AST → roller → expression tree → stringifiers), with an
+injected :class:`random.Random` and Núcleo's ``1o3d10`` roll (seed 002).  See
+``docs/dice.md`` for the notation.
+
+    >>> import random
+    >>> roll("1o3d10+7 [sigilo]", rng=random.Random(2)).total  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import random
+
+from .ast import Expression
+from .errors import DiceError
+from .parser import parse
+from .result import RollResult
+from .roller import Roller
+
+__all__ = [
+    "DiceError",
+    "Expression",
+    "RollResult",
+    "parse",
+    "roll",
+]
+
+
+def roll(expression: str, rng: random.Random | None = None) -> RollResult:
+    """Roll ``expression``; ``rng`` defaults to a fresh :class:`random.Random`.
+
+    Raises :class:`DiceError` (before any die is thrown whenever the limits allow it).
+    """
+    return Roller(rng if rng is not None else random.Random()).roll(parse(expression))

@@ -1,0 +1,235 @@
+"""What was written: the parsed expression, cached by its text and printed back as notation.
+
+Each node names the grammar rule it comes from (see ``docs/dice.md``).  Nodes are frozen so
+one parsed expression can be shared by every roll of the same text.  ``str(node)`` is the
+*normalized* notation: lower case, explicit counts (``d20`` → ``1d20``, ``d%`` → ``1d100``,
+``kh`` → ``kh1``), spaces around binary operators, labels kept, comments dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "BinOp",
+    "Compare",
+    "Dice",
+    "Expression",
+    "Group",
+    "Keep",
+    "KeepOne",
+    "Neg",
+    "Node",
+    "Number",
+    "Reroll",
+    "Selector",
+]
+
+SelectorOp = Literal["=", ">=", "<="]
+KeepKind = Literal["kh", "kl", "ph", "pl"]
+Position = Literal["b", "m", "a"]
+
+
+def _labelled(text: str, label: str | None) -> str:
+    return f"{text} [{label}]" if label else text
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """Which faces a modifier acts on: ``N`` (exactly), ``>N`` (N or more), ``<N`` (N or less)."""
+
+    op: SelectorOp
+    value: int
+
+    def matches(self, face: int) -> bool:
+        if self.op == "=":
+            return face == self.value
+        if self.op == ">=":
+            return face >= self.value
+        return face <= self.value
+
+    def faces(self, sides: int) -> int:
+        """How many of the faces ``1..sides`` match (used to refuse endless conditions)."""
+        return sum(1 for face in range(1, sides + 1) if self.matches(face))
+
+    def __str__(self) -> str:
+        return {"=": "", ">=": ">", "<=": "<"}[self.op] + str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """``rS`` rerolls while the die matches ``S``; ``roS`` rerolls once."""
+
+    selector: Selector
+    once: bool
+
+    def __str__(self) -> str:
+        return ("ro" if self.once else "r") + str(self.selector)
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """``khN``/``klN`` keep the N highest/lowest dice, ``phN``/``plN`` drop them."""
+
+    kind: KeepKind
+    n: int
+
+    def kept(self, count: int) -> int:
+        """How many dice of a pool of ``count`` survive."""
+        return self.n if self.kind[0] == "k" else count - self.n
+
+    def __str__(self) -> str:
+        return f"{self.kind}{self.n}"
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """``>=N``/``<=N`` after dice: count successes in a pool, or test a single die."""
+
+    op: Literal[">=", "<="]
+    target: int
+
+    def matches(self, value: int) -> bool:
+        return value >= self.target if self.op == ">=" else value <= self.target
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """``number := DIGITS`` (at most six digits)."""
+
+    value: int
+    label: str | None = None
+
+    def __str__(self) -> str:
+        return _labelled(str(self.value), self.label)
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """``dice := [DIGITS] ("d"|"D") (DIGITS|"%") modifier* [compare]``.
+
+    ``explode`` is ``None`` for no explosion; a bare ``!`` is stored as ``>=sides``.
+    Modifiers apply in a fixed order whatever order they were written in: reroll each die,
+    explode it, then keep/drop, then compare.  ``plain`` marks the fast path (no modifier).
+    """
+
+    count: int
+    sides: int
+    reroll: Reroll | None = None
+    explode: Selector | None = None
+    keep: Keep | None = None
+    compare: Compare | None = None
+    label: str | None = None
+
+    @property
+    def plain(self) -> bool:
+        return (
+            self.reroll is None
+            and self.explode is None
+            and self.keep is None
+            and self.compare is None
+        )
+
+    @property
+    def is_test(self) -> bool:
+        """A single die with a comparison is a pass/fail test, not a success count."""
+        return self.compare is not None and self.count == 1
+
+    def __str__(self) -> str:
+        text = f"{self.count}d{self.sides}"
+        if self.reroll is not None:
+            text += str(self.reroll)
+        if self.explode is not None:
+            bare = self.explode == Selector(">=", self.sides) and self.compare is None
+            text += "!" if bare else f"!{self.explode}"
+        if self.keep is not None:
+            text += str(self.keep)
+        if self.compare is not None:
+            text += str(self.compare)
+        return _labelled(text, self.label)
+
+
+@dataclass(frozen=True, slots=True)
+class KeepOne:
+    """``keep_one := "1o3d10" ["a"|"m"|"b"]``: Núcleo's roll (seed 002, "Tiradas").
+
+    Throw 3d10 and keep the lowest (``b``), middle (``m``, the default) or highest
+    (``a``) die; a kept 10 adds and throws all three again (at most 20 re-throws).
+    """
+
+    position: Position = "m"
+    label: str | None = None
+
+    @property
+    def index(self) -> int:
+        """Index of the kept die in the ascending-sorted throw."""
+        return {"b": 0, "m": 1, "a": 2}[self.position]
+
+    def __str__(self) -> str:
+        return _labelled("1o3d10" + ("" if self.position == "m" else self.position), self.label)
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    """``unary := "-" unary``."""
+
+    operand: Node
+
+    def __str__(self) -> str:
+        return f"-{self.operand}"
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """``"(" sum ")"``, kept so the notation prints back as written."""
+
+    inner: Node
+    label: str | None = None
+
+    def __str__(self) -> str:
+        return _labelled(f"({self.inner})", self.label)
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    """``sum := product (("+"|"-") product)*``, ``product := unary (("*"|"/") unary)*``.
+
+    ``/`` is floor division (rounds down, as tabletop games halve).
+    """
+
+    op: Literal["+", "-", "*", "/"]
+    left: Node
+    right: Node
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+
+Node = Number | Dice | KeepOne | Neg | Group | BinOp
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """``expression := sum [comment]``: the root, with facts computed once at parse time.
+
+    ``min_dice``/``max_dice`` bound how many dice a roll throws (``max_dice`` is ``None``
+    when explosions or open rerolls make it unbounded); ``labels`` are in written order.
+    """
+
+    root: Node
+    comment: str | None
+    notation: str
+    labels: tuple[str, ...]
+    min_dice: int
+    max_dice: int | None
+
+    @property
+    def label(self) -> str | None:
+        return ", ".join(self.labels) if self.labels else None
+
+    def __str__(self) -> str:
+        return self.notation

@@ -1,0 +1,363 @@
+"""A hand-written recursive-descent parser: text in, :class:`~rules.dice.ast.Expression` out.
+
+Hand-written rather than generated because it needs no dependency, runs in microseconds,
+and can say exactly which column broke and what would have been accepted there.  Grammar
+(case-insensitive; ``D`` accepted as in Spanish books)::
+
+    expression := sum [comment]
+    comment    := "#" TEXT | WHITESPACE LETTER TEXT     (free text after a complete roll)
+    sum        := product (("+" | "-") product)*
+    product    := unary (("*" | "/") unary)*
+    unary      := ("-" | "+") unary | atom
+    atom       := (number | dice | keep_one | "(" sum ")") [label]
+    label      := "[" TEXT "]"
+    keep_one   := "1o3d10" ["a" | "m" | "b"]
+    dice       := [DIGITS] "d" (DIGITS | "%") modifier* [compare]
+    modifier   := ("k" | "p") ("h" | "l") [DIGITS]  |  "r" ["o"] selector  |  "!" [selector]
+    selector   := [">" | "<"] ["="] DIGITS              (">N": N or more, "<N": N or less)
+    compare    := (">=" | "<=") DIGITS
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .ast import (
+    BinOp,
+    Compare,
+    Dice,
+    Expression,
+    Group,
+    Keep,
+    KeepOne,
+    Neg,
+    Node,
+    Number,
+    Reroll,
+    Selector,
+)
+from .errors import DiceError
+from .limits import (
+    MAX_DEPTH,
+    MAX_DICE_PER_TERM,
+    MAX_DIGITS,
+    MAX_LENGTH,
+    MAX_SIDES,
+    MAX_TERMS,
+    check,
+)
+
+__all__ = ["parse"]
+
+_EXPECT_ATOM = "0-9, d, 1o3d10, ("
+_EXPECT_AFTER = "+ - * / ) [ #"
+_DICE_LETTERS = frozenset("dD")
+
+
+def _is_digit(char: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts ``²`` and other scripts."""
+    return len(char) == 1 and "0" <= char <= "9"
+
+
+@lru_cache(maxsize=2048)
+def parse(expression: str) -> Expression:
+    """Parse ``expression`` (cached by its exact text) or raise :class:`DiceError`."""
+    if len(expression) > MAX_LENGTH:
+        raise DiceError("too_long", None, {"length": len(expression), "limit": MAX_LENGTH})
+    return _Parser(expression).parse()
+
+
+class _Parser:
+    """One parse; ``pos`` is a 0-based index, errors report 1-based columns."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.depth = 0
+        self.terms = 0
+        self.labels: list[str] = []
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def _skip_space(self) -> None:
+        text, pos = self.text, self.pos
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        self.pos = pos
+
+    def _fail(self, expected: str) -> DiceError:
+        if self.pos >= len(self.text):
+            return DiceError("unexpected_end", self.pos + 1, {"expected": expected})
+        char = self.text[self.pos]
+        return DiceError("unexpected_char", self.pos + 1, {"char": char, "expected": expected})
+
+    def _digits(self, expected: str = "0-9") -> int:
+        start = self.pos
+        text = self.text
+        while self.pos < len(text) and "0" <= text[self.pos] <= "9":
+            self.pos += 1
+        if self.pos == start:
+            raise self._fail(expected)
+        if self.pos - start > MAX_DIGITS:
+            raise DiceError(
+                "number_too_long", start + 1, {"digits": self.pos - start, "limit": MAX_DIGITS}
+            )
+        return int(text[start : self.pos])
+
+    def _enter(self, column: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise DiceError("too_deep", column, {"limit": MAX_DEPTH})
+
+    # -- grammar -----------------------------------------------------------------------------
+    def parse(self) -> Expression:
+        self._skip_space()
+        if self._peek() in ("", "#"):
+            raise DiceError("empty", None, {})
+        root = self._sum()
+        comment = self._comment()
+        if not isinstance(root, Dice) and _has_test(root):
+            raise DiceError("test_in_expression", None, {})
+        low, high = check(root)
+        return Expression(
+            root=root,
+            comment=comment,
+            notation=str(root),
+            labels=tuple(self.labels),
+            min_dice=low,
+            max_dice=high,
+        )
+
+    def _comment(self) -> str | None:
+        before = self.pos
+        self._skip_space()
+        char = self._peek()
+        if char == "":
+            return None
+        if char == "#":
+            return self.text[self.pos + 1 :].strip() or None
+        if self.pos > before and char.isalpha() and not self._looks_like_dice():
+            return self.text[self.pos :].strip()
+        raise self._fail(_EXPECT_AFTER)
+
+    def _looks_like_dice(self) -> bool:
+        """Free text may not start like a roll (``1d20 d6``): that is a missing operator."""
+        nxt = self.text[self.pos + 1 : self.pos + 2]
+        return self._peek() in _DICE_LETTERS and (nxt == "%" or _is_digit(nxt))
+
+    def _sum(self) -> Node:
+        node = self._product()
+        while True:
+            save = self.pos
+            self._skip_space()
+            op = self._peek()
+            if op not in ("+", "-"):
+                self.pos = save  # leave the space: it tells free text from a typo
+                return node
+            self.pos += 1
+            node = BinOp(op, node, self._product())
+
+    def _product(self) -> Node:
+        node = self._unary()
+        while True:
+            save = self.pos
+            self._skip_space()
+            op = self._peek()
+            if op not in ("*", "/"):
+                self.pos = save
+                return node
+            self.pos += 1
+            node = BinOp(op, node, self._unary())
+
+    def _unary(self) -> Node:
+        self._skip_space()
+        sign = self._peek()
+        if sign in ("-", "+"):
+            self._enter(self.pos + 1)
+            self.pos += 1
+            operand = self._unary()
+            self.depth -= 1
+            return Neg(operand) if sign == "-" else operand
+        return self._atom()
+
+    def _atom(self) -> Node:
+        self._skip_space()
+        char = self._peek()
+        start = self.pos
+        if char == "(":
+            self._enter(start + 1)
+            self.pos += 1
+            inner = self._sum()
+            self._skip_space()
+            if self._peek() != ")":
+                raise self._fail(")")
+            self.pos += 1
+            self.depth -= 1
+            node: Node = Group(inner)
+        elif _is_digit(char) or char in _DICE_LETTERS:
+            self.terms += 1
+            if self.terms > MAX_TERMS:
+                raise DiceError("too_many_terms", start + 1, {"limit": MAX_TERMS})
+            node = self._number_or_dice()
+        else:
+            raise self._fail(_EXPECT_ATOM)
+        label = self._label()
+        if label is None:
+            return node
+        if isinstance(node, Group):
+            return Group(node.inner, label)
+        return type(node)(**{**_fields(node), "label": label})
+
+    def _label(self) -> str | None:
+        save = self.pos
+        self._skip_space()
+        if self._peek() != "[":
+            self.pos = save
+            return None
+        end = self.text.find("]", self.pos + 1)
+        if end < 0:
+            self.pos = len(self.text)
+            raise self._fail("]")
+        label = " ".join(self.text[self.pos + 1 : end].split()) or None
+        self.pos = end + 1
+        if label is not None:
+            self.labels.append(label)
+        return label
+
+    def _number_or_dice(self) -> Node:
+        start = self.pos
+        count = self._digits() if _is_digit(self._peek()) else None
+        char = self._peek()
+        if char in ("o", "O") and count is not None:
+            return self._keep_one(start, count)
+        if char not in _DICE_LETTERS:
+            return Number(count if count is not None else 0)
+        self.pos += 1
+        if self._peek() == "%":
+            self.pos += 1
+            sides = 100
+        else:
+            sides_at = self.pos
+            sides = self._digits("0-9, %")
+            if sides == 0:
+                raise DiceError("zero_sides", sides_at + 1, {})
+            if sides > MAX_SIDES:
+                raise DiceError(
+                    "too_many_sides", sides_at + 1, {"sides": sides, "limit": MAX_SIDES}
+                )
+        if count is None:
+            count = 1
+        if count == 0:
+            raise DiceError("zero_dice", start + 1, {})
+        if count > MAX_DICE_PER_TERM:
+            raise DiceError(
+                "too_many_dice", start + 1, {"count": count, "limit": MAX_DICE_PER_TERM}
+            )
+        return self._modifiers(Dice(count, sides))
+
+    def _keep_one(self, start: int, count: int) -> KeepOne:
+        self.pos += 1
+        pool = self._digits("3")
+        if self._peek() not in _DICE_LETTERS:
+            raise self._fail("d")
+        self.pos += 1
+        sides = self._digits("10")
+        if (count, pool, sides) != (1, 3, 10):
+            raise DiceError("bad_keep_one", start + 1, {"written": self.text[start : self.pos]})
+        position = self._peek().lower()
+        if position in ("a", "m", "b"):
+            nxt = self.text[self.pos + 1 : self.pos + 2]
+            if not nxt.isalpha():  # "1o3d10 alto" is free text, "1o3d10alto" is a typo
+                self.pos += 1
+                return KeepOne(position)
+            self.pos += 1
+            raise self._fail(_EXPECT_AFTER)
+        return KeepOne("m")
+
+    def _modifiers(self, dice: Dice) -> Dice:
+        fields = _fields(dice)
+        while True:
+            at = self.pos
+            char = self._peek().lower()
+            if char in ("k", "p"):
+                self.pos += 1
+                end = self._peek().lower()
+                if end not in ("h", "l"):
+                    raise self._fail("h, l")
+                self.pos += 1
+                n = self._digits() if _is_digit(self._peek()) else 1
+                self._set(fields, "keep", Keep(char + end, n), at)
+                kept = fields["keep"].kept(dice.count)
+                if n < 1 or kept < 1 or n > dice.count:
+                    raise DiceError(
+                        "keep_out_of_range",
+                        at + 1,
+                        {"modifier": str(fields["keep"]), "count": dice.count},
+                    )
+            elif char == "r":
+                self.pos += 1
+                once = self._peek().lower() == "o"
+                if once:
+                    self.pos += 1
+                reroll = Reroll(self._selector(required=True), once)
+                self._set(fields, "reroll", reroll, at)
+                if reroll.selector.faces(dice.sides) == dice.sides:
+                    raise DiceError("always_matches", at + 1, {"modifier": str(reroll)})
+            elif char == "!":
+                self.pos += 1
+                selector = self._selector(required=False) or Selector(">=", dice.sides)
+                self._set(fields, "explode", selector, at)
+                if selector.faces(dice.sides) == dice.sides:
+                    raise DiceError("always_matches", at + 1, {"modifier": f"!{selector}"})
+            else:
+                break
+        self._compare(fields)
+        return Dice(**fields)
+
+    def _set(self, fields: dict, name: str, value: object, at: int) -> None:
+        if fields[name] is not None:
+            raise DiceError("duplicate_modifier", at + 1, {"modifier": self.text[at : self.pos]})
+        fields[name] = value
+
+    def _selector(self, *, required: bool) -> Selector | None:
+        char = self._peek()
+        op = "="
+        if char in (">", "<"):
+            self.pos += 1
+            op = char + "="
+            if self._peek() == "=":
+                self.pos += 1
+        elif not _is_digit(char):
+            if required:
+                raise self._fail("0-9, <, >")
+            return None
+        return Selector(op, self._digits())
+
+    def _compare(self, fields: dict) -> None:
+        char = self._peek()
+        if char not in (">", "<"):
+            return
+        self.pos += 1
+        if self._peek() != "=":
+            raise self._fail("=")
+        self.pos += 1
+        fields["compare"] = Compare(char + "=", self._digits())
+
+
+def _fields(node: Node) -> dict:
+    return {name: getattr(node, name) for name in node.__slots__}
+
+
+def _has_test(node: Node) -> bool:
+    """A pass/fail test (``1d20<=12``) must be the whole expression: its total is the die."""
+    if isinstance(node, Dice):
+        return node.is_test
+    if isinstance(node, Neg):
+        return _has_test(node.operand)
+    if isinstance(node, Group):
+        return _has_test(node.inner)
+    if isinstance(node, BinOp):
+        return _has_test(node.left) or _has_test(node.right)
+    return False

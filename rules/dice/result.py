@@ -1,0 +1,74 @@
+"""The outcome of one roll: the numbers callers need, and the breakdown on demand.
+
+The result keeps the parsed expression and the compact records of what each dice term
+threw; the full expression tree (:mod:`rules.dice.expression`) is built from them only
+when ``str()``, :meth:`RollResult.markdown`, :meth:`RollResult.to_dict` or
+:attr:`RollResult.tree` is used, so rolls that only need a total stay cheap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .ast import Expression
+    from .expression import Term
+
+__all__ = ["RollResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    """One roll.
+
+    ``total`` is the value (a success count for pools like ``5d10>=7``; the die for a
+    test like ``1d20<=12``, whose outcome is ``success``).  ``fumble`` is set only by a
+    1o3d10 term whose first throw is a pifia; ``explosions`` counts exploding dice and
+    1o3d10 re-throws.  ``label`` joins the written ``[labels]`` in order.
+    """
+
+    total: int
+    expression: str
+    fumble: bool
+    explosions: int
+    label: str | None
+    comment: str | None
+    success: bool | None
+    ast: Expression = field(repr=False, compare=False)
+    records: tuple[tuple, ...] = field(repr=False, compare=False)
+
+    def is_critical(self, difficulty: int) -> bool:
+        """Seed 002 "Críticos y Pifias": a critical beats the difficulty by 10 or more."""
+        return self.total >= difficulty + 10
+
+    @property
+    def tree(self) -> Term:
+        """The expression tree: every die with its history and kept/dropped flag."""
+        from .expression import build
+
+        return build(self.ast.root, self.records)
+
+    def __str__(self) -> str:
+        from .stringify import PlainStringifier
+
+        return PlainStringifier().stringify(self)
+
+    def markdown(self) -> str:
+        """Discord Markdown: dropped dice struck through, explosions marked, extremes bold."""
+        from .stringify import MarkdownStringifier
+
+        return MarkdownStringifier().stringify(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-compatible record of the roll and its whole tree, for the audit log."""
+        return {
+            "expression": self.expression,
+            "total": self.total,
+            "fumble": self.fumble,
+            "explosions": self.explosions,
+            "label": self.label,
+            "comment": self.comment,
+            "success": self.success,
+            "tree": self.tree.to_dict(),
+        }
