@@ -14,6 +14,7 @@ import random
 
 from .ast import Expression
 from .errors import DiceError
+from .odds import distribution, probability_at_least
 from .parser import parse
 from .result import RollResult
 from .roller import Roller
@@ -22,7 +23,9 @@ __all__ = [
     "DiceError",
     "Expression",
     "RollResult",
+    "distribution",
     "parse",
+    "probability_at_least",
     "roll",
 ]
 
