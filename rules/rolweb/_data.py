@@ -1,0 +1,51 @@
+"""Reading and checking rolweb's data files (``data/rolweb/*.json``) and campaign overrides.
+
+Game data lives in JSON so a referee can read and replace it; the loaders in
+``attributes``, ``equipment`` and ``abilities`` validate it here and report problems as
+``rolweb.problem.bad_data`` so a broken campaign override is explained, not a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rules.systems.base import Problem, RulesError
+
+__all__ = ["DATA_DIR", "read_json", "parse_json_text", "bad_data", "check_dice"]
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "rolweb"
+# Sums of dice and constants, the only damage / protection notation the data uses.
+_DICE = re.compile(r"^\s*(\d*d\d+|\d+)(\s*[+-]\s*(\d*d\d+|\d+))*\s*$", re.IGNORECASE)
+
+
+def bad_data(source: str, detail: str) -> RulesError:
+    """The error for data that does not have the documented shape."""
+    return RulesError(
+        Problem("rolweb.problem.bad_data", source, {"source": source, "detail": detail})
+    )
+
+
+@cache
+def read_json(name: str) -> Any:
+    """The parsed content of ``data/rolweb/<name>``; cached because it never changes."""
+    with (DATA_DIR / name).open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def parse_json_text(source: str, text: str) -> Any:
+    """A campaign override given as JSON text in a setting."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise bad_data(source, f"JSON: {error.msg} (línea {error.lineno})") from None
+
+
+def check_dice(source: str, expression: Any) -> str:
+    """Return ``expression`` if it is a sum of dice and numbers (``1d8``, ``1d8+1d4``)."""
+    if not isinstance(expression, str) or not _DICE.match(expression):
+        raise bad_data(source, f"dados no válidos: {expression!r}")
+    return expression.replace(" ", "").lower()

@@ -1,0 +1,415 @@
+"""``SYSTEM``: rolweb behind the common :class:`~rules.systems.base.GameSystem` interface.
+
+This module only translates between the interface (sheets as dicts, requests, settings
+mappings) and the topic modules; every rule lives in those modules.  Check options are
+``atributo:<name>`` for each attribute, ``defensa``, and ``muerte`` while dying.
+Circumstances: ``dos_oportunidades_peor`` / ``dos_oportunidades_mejor`` (LUCHAR A CIEGAS;
+both together cancel), ``ventaja`` (+2) and ``ventaja_enemigo`` (-2: the NPC attacking a
+player has advantage).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from rules.rolweb import sheet as sheets
+from rules.rolweb.abilities import Level, find_ability
+from rules.rolweb.advancement import grant, spend_for
+from rules.rolweb.checks import Chances, TestRoll, opposed_modifier, roll_test, simple_target
+from rules.rolweb.combat import ADVANTAGE_BONUS, defence
+from rules.rolweb.damage import (
+    DamageRoll,
+    LifeState,
+    heal,
+    pain_threshold,
+    roll_damage,
+    roll_death_test,
+    take_damage,
+    toughness,
+)
+from rules.rolweb.initiative import roll_initiative
+from rules.rolweb.settings import SETTING_SPECS, DeathRule, parse_settings
+from rules.systems.base import (
+    AdvanceResult,
+    CheckOption,
+    CheckRequest,
+    CheckResult,
+    DerivedValue,
+    FieldSpec,
+    HealthChange,
+    InitiativeRoll,
+    OpposedResult,
+    Outcome,
+    Problem,
+    RulesError,
+    Settings,
+    SettingSpec,
+    Sheet,
+    SpellInfo,
+)
+
+__all__ = ["RolwebSystem", "SYSTEM"]
+
+_ATTRIBUTE = "atributo:"
+_DEFENCE = "defensa"
+_DEATH = "muerte"
+_WORSE = "dos_oportunidades_peor"
+_BETTER = "dos_oportunidades_mejor"
+_ADVANTAGE = "ventaja"
+_ENEMY_ADVANTAGE = "ventaja_enemigo"
+_CIRCUMSTANCES = frozenset({_WORSE, _BETTER, _ADVANTAGE, _ENEMY_ADVANTAGE})
+
+
+def _defence_of(sheet: Sheet, settings: Any) -> tuple[int, str]:
+    agil = sheets.attribute(sheet, "Ágil")
+    worn_shield = sheets.shield(sheet)
+    worn = sheets.armour(sheet, settings)
+    formula = f"Ágil {agil}"
+    if worn_shield.defence:
+        formula += f" + {worn_shield.value} {worn_shield.defence}"
+    if worn and worn.defence:
+        formula += f" − {worn.name} {-worn.defence}"
+    return defence(agil, worn_shield, worn), formula
+
+
+def _value(sheet: Sheet, option: str, settings: Any) -> tuple[int, str]:
+    """The number an option rolls against and its label."""
+    if option == _DEFENCE:
+        return _defence_of(sheet, settings)[0], "Defensa"
+    if option.startswith(_ATTRIBUTE):
+        name = option.removeprefix(_ATTRIBUTE)
+        if name in settings.attributes:
+            return sheets.attribute(sheet, name), name
+    raise RulesError(Problem("rolweb.problem.unknown_option", "", {"option": option}))
+
+
+def _chances(circumstances: frozenset[str]) -> Chances:
+    unknown = circumstances - _CIRCUMSTANCES
+    if unknown:
+        raise RulesError(
+            Problem("rolweb.problem.unknown_circumstance", "", {"name": ", ".join(sorted(unknown))})
+        )
+    worse, better = _WORSE in circumstances, _BETTER in circumstances
+    if worse and not better:
+        return Chances.WORSE
+    if better and not worse:
+        return Chances.BETTER
+    return Chances.ONE  # LUCHAR A CIEGAS: both sides hindered, no adjustment
+
+
+def _situational(circumstances: frozenset[str]) -> int:
+    bonus = ADVANTAGE_BONUS if _ADVANTAGE in circumstances else 0
+    return bonus - (ADVANTAGE_BONUS if _ENEMY_ADVANTAGE in circumstances else 0)
+
+
+def _notes(circumstances: frozenset[str], chances: Chances) -> tuple[str, ...]:
+    notes = []
+    if chances is Chances.WORSE:
+        notes.append("rolweb.note.two_chances_worse")
+    elif chances is Chances.BETTER:
+        notes.append("rolweb.note.two_chances_better")
+    elif {_WORSE, _BETTER} <= circumstances:
+        notes.append("rolweb.note.blind_both_sides")
+    if _ADVANTAGE in circumstances:
+        notes.append("rolweb.note.advantage")
+    if _ENEMY_ADVANTAGE in circumstances:
+        notes.append("rolweb.note.enemy_advantage")
+    return tuple(notes)
+
+
+def _result(
+    option: str, label: str, test: TestRoll, notes: tuple[str, ...], extra: dict[str, Any]
+) -> CheckResult:
+    return CheckResult(
+        option=option,
+        label=label,
+        expression=test.expression,
+        total=test.kept,
+        breakdown=test.breakdown,
+        outcome=test.outcome,
+        target=test.target,
+        notes=notes,
+        probability=test.probability,
+        extra={"rolls": test.rolls, **extra},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RolwebSystem:
+    """Partida Rol por web (seed 001), a Symbaroum-style d20 roll-under system."""
+
+    id: str = "rolweb"
+    name: str = "Partida Rol por web"
+    seed: str = "001_10900223c9f5e1ef.txt"
+
+    def settings(self) -> tuple[SettingSpec, ...]:
+        return SETTING_SPECS
+
+    def fields(self, settings: Settings) -> tuple[FieldSpec, ...]:
+        return sheets.fields(parse_settings(settings))
+
+    def new_sheet(self, name: str, settings: Settings) -> dict[str, Any]:
+        return sheets.new_sheet(name, parse_settings(settings))
+
+    def validate(self, sheet: Sheet, settings: Settings) -> list[Problem]:
+        return sheets.validate(sheet, parse_settings(settings))
+
+    def derived(self, sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
+        parsed = parse_settings(settings)
+        fuerte = sheets.attribute(sheet, "Fuerte")
+        defensa, formula = _defence_of(sheet, parsed)
+        worn = sheets.armour(sheet, parsed)
+        balance = sheets.xp(sheet)
+        values = [
+            DerivedValue(
+                "resistencia", "Resistencia", toughness(fuerte), f"Fuerte {fuerte} (mínimo 10)"
+            ),
+            DerivedValue(
+                "resistencia_actual", "Resistencia actual", sheets.current_toughness(sheet)
+            ),
+            DerivedValue(
+                "umbral_de_dolor",
+                "Umbral de dolor",
+                pain_threshold(fuerte),
+                f"Fuerte {fuerte} / 2 ↑",
+            ),
+            DerivedValue("defensa", "Defensa", defensa, formula),
+            DerivedValue(
+                "armadura", "Armadura", worn.protection if worn else "—", worn.name if worn else ""
+            ),
+            DerivedValue("estado", "Estado", sheets.state(sheet).value),
+            DerivedValue(
+                "xp_disponible",
+                "Experiencia disponible",
+                balance.available,
+                f"{balance.total} − {balance.spent}",
+                group="experiencia",
+            ),
+        ]
+        values += [
+            DerivedValue(
+                f"arma:{w.name}", w.name, w.damage, ", ".join(sorted(w.qualities)), group="armas"
+            )
+            for w in sheets.weapons(sheet, parsed)
+        ]
+        return tuple(values)
+
+    def check_options(self, sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
+        parsed = parse_settings(settings)
+        options = [
+            CheckOption(f"{_ATTRIBUTE}{name}", name, "atributo") for name in parsed.attributes
+        ]
+        options.append(CheckOption(_DEFENCE, "Defensa", "defensa"))
+        if sheets.state(sheet) is LifeState.DYING:
+            options.append(CheckOption(_DEATH, "Tirada de muerte", "muerte"))
+        return tuple(options)
+
+    def check(
+        self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
+    ) -> CheckResult:
+        parsed = parse_settings(settings)
+        if request.option == _DEATH:
+            return self._death_test(sheet, parsed, rng)
+        value, label = _value(sheet, request.option, parsed)
+        chances = _chances(request.circumstances)
+        modifier = request.modifier + _situational(request.circumstances)
+        target = simple_target(value, modifier, request.difficulty)
+        test = roll_test(target, rng, parsed.naturals, chances)
+        notes = _notes(request.circumstances, chances)
+        return _result(
+            request.option, label, test, notes, {"valor": value, "modificador": modifier}
+        )
+
+    def _death_test(self, sheet: Sheet, parsed: Any, rng: random.Random) -> CheckResult:
+        if sheets.state(sheet) is not LifeState.DYING:
+            raise RulesError(Problem("rolweb.problem.not_dying"))
+        failures = int(sheet.get("fallos_muerte", 0))
+        test = roll_death_test(rng, failures, parsed.death_rule, parsed.rise_toughness)
+        updated = sheets.copy_sheet(sheet)
+        updated["estado"] = test.state.value
+        updated["fallos_muerte"] = 0 if test.state is LifeState.ACTIVE else test.failures
+        if test.state is LifeState.ACTIVE:
+            updated["resistencia"] = {
+                **(updated.get("resistencia") or {}),
+                "actual": test.toughness,
+            }
+            outcome, note = Outcome.SUCCESS, "rolweb.note.death_test_rises"
+        elif test.state is LifeState.DEAD:
+            outcome, note = Outcome.FAILURE, "rolweb.note.death_test_dies"
+        elif test.failures > failures:
+            outcome, note = Outcome.FAILURE, "rolweb.note.death_test_failure"
+        else:
+            outcome, note = None, "rolweb.note.death_test_continues"
+        target = 10 if parsed.death_rule is DeathRule.FAMILY else 1
+        return CheckResult(
+            option=_DEATH,
+            label="Tirada de muerte",
+            expression="1d20",
+            total=test.roll,
+            breakdown=f"1d20 ({test.roll})",
+            outcome=outcome,
+            target=target,
+            notes=(note,),
+            extra={
+                "sheet": updated,
+                "estado": test.state.value,
+                "fallos": test.failures,
+                "resistencia": test.toughness,
+            },
+        )
+
+    def opposed(
+        self,
+        a: Sheet,
+        a_request: CheckRequest,
+        b: Sheet,
+        b_request: CheckRequest,
+        settings: Settings,
+        rng: random.Random,
+    ) -> OpposedResult:
+        """[A←B]: only ``a`` rolls, against A + (10 − B) + modifiers.  ``b_request.modifier``
+        adjusts B itself before the conversion; players always roll, so make the player ``a``."""
+        parsed = parse_settings(settings)
+        value, label = _value(a, a_request.option, parsed)
+        b_value, b_label = _value(b, b_request.option, parsed)
+        b_effective = b_value + b_request.modifier
+        chances = _chances(a_request.circumstances)
+        modifier = (
+            a_request.modifier
+            + _situational(a_request.circumstances)
+            + opposed_modifier(b_effective)
+        )
+        test = roll_test(value + modifier, rng, parsed.naturals, chances)
+        result = _result(
+            a_request.option,
+            f"{label}←{b_label}",
+            test,
+            _notes(a_request.circumstances, chances),
+            {"valor": value, "oponente": b_effective, "modificador": modifier},
+        )
+        return OpposedResult(a=result, b=None, winner="a" if test.success else "b")
+
+    def initiative(self, sheet: Sheet, settings: Settings, rng: random.Random) -> InitiativeRoll:
+        """Ágil, then Atento, then 1D20 (ORDEN DE TURNO); ``total`` is Ágil."""
+        rolled = roll_initiative(
+            sheets.attribute(sheet, "Ágil"), sheets.attribute(sheet, "Atento"), rng
+        )
+        return InitiativeRoll(
+            total=rolled.agil, sort_key=rolled.sort_key, breakdown=rolled.breakdown
+        )
+
+    def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
+        """``amount`` is already reduced by the armour's roll (see :meth:`roll_hit`)."""
+        wound = take_damage(
+            sheets.current_toughness(sheet),
+            amount,
+            sheets.attribute(sheet, "Fuerte"),
+            sheets.is_player(sheet),
+            sheets.state(sheet),
+        )
+        updated = sheets.copy_sheet(sheet)
+        updated["resistencia"] = {**(updated.get("resistencia") or {}), "actual": wound.after}
+        updated["estado"] = wound.state.value
+        notes = []
+        if wound.pain:
+            notes.append("rolweb.note.pain_threshold")
+        if wound.state is not sheets.state(sheet):
+            notes.append(f"rolweb.note.{'dying' if wound.state is LifeState.DYING else 'dead'}")
+        return HealthChange(updated, amount, wound.state.value, tuple(notes))
+
+    def heal(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
+        before = sheets.state(sheet)
+        after, new_state = heal(
+            sheets.current_toughness(sheet), sheets.max_toughness(sheet), amount, before
+        )
+        updated = sheets.copy_sheet(sheet)
+        updated["resistencia"] = {**(updated.get("resistencia") or {}), "actual": after}
+        updated["estado"] = new_state.value
+        notes: tuple[str, ...] = ()
+        if before is LifeState.DYING and new_state is LifeState.ACTIVE:
+            updated["fallos_muerte"] = 0
+            notes = ("rolweb.note.stabilised",)
+        return HealthChange(updated, amount, new_state.value, notes)
+
+    def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
+        """Add XP; nothing is bought automatically (the player chooses abilities)."""
+        before = sheets.xp(sheet)
+        after = grant(before, amount)
+        updated = sheets.copy_sheet(sheet)
+        updated["xp"] = {"total": after.total, "gastada": after.spent}
+        return AdvanceResult(updated, before.available, after.available)
+
+    def buy_ability(
+        self, sheet: Sheet, ability: str, settings: Settings, target: str | None = None
+    ) -> AdvanceResult:
+        """Spend XP to buy ``ability`` or raise it one level (or up to ``target``).
+
+        ``xp_before``/``xp_after`` are the XP available; ``levels`` maps the ability to
+        (old, new) level numbers 0-3.  Refuses unknown abilities and missing XP.
+        """
+        parsed = parse_settings(settings)
+        known = find_ability(ability, parsed)
+        if known is None:
+            raise RulesError(
+                Problem("rolweb.problem.unknown_ability", "habilidades", {"name": ability})
+            )
+        current = sheets.level(sheet, known.name)
+        if target is None:
+            if current is Level.MAESTRO:
+                raise RulesError(
+                    Problem(
+                        "rolweb.problem.level_not_higher",
+                        "",
+                        {"current": current.term, "target": current.term},
+                    )
+                )
+            wanted = Level(current + 1)
+        else:
+            try:
+                wanted = Level.from_term(target)
+            except ValueError:
+                raise RulesError(
+                    Problem(
+                        "rolweb.problem.unknown_level", "", {"name": known.name, "level": target}
+                    )
+                ) from None
+        before = sheets.xp(sheet)
+        after = spend_for(before, current, wanted)
+        updated = sheets.copy_sheet(sheet)
+        updated["xp"] = {"total": after.total, "gastada": after.spent}
+        updated["habilidades"] = {**(updated.get("habilidades") or {}), known.name: wanted.term}
+        return AdvanceResult(
+            updated, before.available, after.available, {known.name: (int(current), int(wanted))}
+        )
+
+    def roll_hit(
+        self,
+        attacker: Sheet,
+        defender: Sheet,
+        settings: Settings,
+        rng: random.Random,
+        weapon: str | None = None,
+        advantage: bool = False,
+    ) -> DamageRoll:
+        """Roll a hit's damage: the attacker's weapon (first one, or ``weapon`` by name;
+        unarmed 1d4 without any), +1D4 with advantage, minus the defender's armour roll."""
+        parsed = parse_settings(settings)
+        carried = sheets.weapons(attacker, parsed)
+        if weapon is not None:
+            carried = tuple(w for w in carried if w.name.casefold() == weapon.casefold())
+            if not carried:
+                raise RulesError(
+                    Problem("rolweb.problem.unknown_weapon", "armas", {"name": weapon})
+                )
+        damage = carried[0].damage if carried else "1d4"
+        worn = sheets.armour(defender, parsed)
+        return roll_damage(damage, worn.protection if worn else None, rng, advantage)
+
+    def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
+        """rolweb has abilities and mystical powers, not a spell list."""
+        return ()
+
+
+SYSTEM = RolwebSystem()
