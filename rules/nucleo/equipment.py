@@ -59,10 +59,16 @@ class Loadout:
     weapons: tuple[Weapon, ...]
     armour: Armour | None
     shield: Shield | None
-    absorption: int
+    armour_absorption: int
+    natural_absorption: int
     estorbo: int
     defensa_bonus: int
     cover: int
+
+    @property
+    def absorption(self) -> int:
+        """Everything subtracted from damage: worn armour plus natural and Piel de Piedra."""
+        return self.armour_absorption + self.natural_absorption
 
     @property
     def light_armour(self) -> bool:
@@ -82,11 +88,8 @@ def loadout(
     armour = max(armours, key=lambda a: a.absorption, default=None)
     shield = shields[0] if shields else None
     effects = [data.advantages[a].effects for a in advantages if a in data.advantages]
-    natural = race.natural_absorption if race else 0
-    absorption = (
-        (armour.absorption if armour else 0)
-        + natural
-        + sum(e.get("absorption", 0) for e in effects)
+    natural = (race.natural_absorption if race else 0) + sum(
+        e.get("absorption", 0) for e in effects
     )
     raw_estorbo = armour.estorbo if armour else 0
     estorbo = max(0, raw_estorbo - sum(e.get("estorbo_ignored", 0) for e in effects))
@@ -94,7 +97,8 @@ def loadout(
         weapons=weapons,
         armour=armour,
         shield=shield,
-        absorption=absorption,
+        armour_absorption=armour.absorption if armour else 0,
+        natural_absorption=natural,
         estorbo=estorbo,
         defensa_bonus=shield.defensa if shield else 0,
         cover=shield.cover if shield else 0,

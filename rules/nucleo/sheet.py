@@ -1,0 +1,162 @@
+"""The Núcleo character sheet: its JSON shape, its settings, and a typed read-only view.
+
+A sheet is the plain dict the database stores (documented in docs/systems/nucleo.md)::
+
+    {"name": "Ardelia", "system": "nucleo",
+     "atributos": {"Físico": 6, "Destreza": 7, "Inteligencia": 9, "Percepción": 8, "Carisma": 7},
+     "piramide": "versatil", "habilidades": {"Pilotar": 6, ...}, "hechizos": {"Curación": 2},
+     "ventaja": "Rápido", "raza": "Humano", "ventaja_racial": None,
+     "heridas": 0, "mana_gastado": 0, "token": True, "px": 0,
+     "equipo": {"arma_principal": "Espada larga", "dos_manos": False, "arma_secundaria": None,
+                "armadura": "Cota de mallas", "escudo": True, "otros": ["Linterna"]}}
+
+:func:`character` reads one (tolerating missing keys) so the rest of the package works on
+typed values instead of ``dict.get`` chains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.nucleo import health
+from rules.nucleo.checks import FUMBLE_MODES, TOKEN_MODES
+from rules.nucleo.creation import advantages_of, find_race
+from rules.nucleo.data import ATTRIBUTES, Race
+from rules.nucleo.derived import Derived, compute
+from rules.nucleo.equipment import Loadout, loadout
+from rules.nucleo.magic import SAVE_MODES
+from rules.systems.base import FieldKind, SettingSpec
+
+__all__ = ["SETTINGS", "Character", "character", "equipment_items", "new_sheet", "setting"]
+
+SETTINGS: tuple[SettingSpec, ...] = (
+    SettingSpec("razas", FieldKind.BOOLEAN, True),
+    SettingSpec("ventajas", FieldKind.BOOLEAN, True),
+    SettingSpec("magia", FieldKind.BOOLEAN, True),
+    SettingSpec("armaduras_especiales", FieldKind.BOOLEAN, True),
+    SettingSpec("creacion_estricta", FieldKind.BOOLEAN, True),
+    SettingSpec("muro_estados", FieldKind.CHOICE, "desplazar", health.MURO_MODES),
+    SettingSpec("token_contra_menor", FieldKind.CHOICE, "anula", TOKEN_MODES),
+    SettingSpec("dividir_con_menor", FieldKind.CHOICE, "permitido", ("permitido", "prohibido")),
+    SettingSpec("pifia_con_menor", FieldKind.CHOICE, "dado_siguiente", FUMBLE_MODES),
+    SettingSpec("salvacion", FieldKind.CHOICE, "fija", SAVE_MODES),
+    SettingSpec("dados_extra_distancia", FieldKind.BOOLEAN, False),
+)
+_DEFAULTS = {spec.key: spec.default for spec in SETTINGS}
+
+
+def setting(settings: Mapping[str, Any], key: str) -> Any:
+    """A campaign setting, falling back to its default (and refusing an unknown choice)."""
+    value = settings.get(key, _DEFAULTS[key])
+    spec = next(s for s in SETTINGS if s.key == key)
+    if spec.kind is FieldKind.CHOICE and value not in spec.choices:
+        return spec.default
+    return value
+
+
+def new_sheet(name: str) -> dict[str, Any]:
+    """An empty sheet: every attribute at the minimum, nothing chosen yet."""
+    return {
+        "name": name,
+        "system": "nucleo",
+        "atributos": dict.fromkeys(ATTRIBUTES, 4),
+        "piramide": "versatil",
+        "habilidades": {},
+        "hechizos": {},
+        "ventaja": None,
+        "raza": None,
+        "ventaja_racial": None,
+        "heridas": 0,
+        "mana_gastado": 0,
+        "token": True,
+        "px": 0,
+        "equipo": {
+            "arma_principal": None,
+            "dos_manos": False,
+            "arma_secundaria": None,
+            "armadura": None,
+            "escudo": False,
+            "otros": [],
+        },
+    }
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def equipment_items(sheet: Mapping[str, Any]) -> list[str]:
+    """The catalogue names the sheet's ``equipo`` refers to, for :func:`equipment.loadout`."""
+    equipo = sheet.get("equipo") or {}
+    items = [equipo.get(k) for k in ("arma_principal", "arma_secundaria", "armadura")]
+    if equipo.get("escudo"):
+        items.append("Escudo")
+    return [item for item in items if isinstance(item, str) and item]
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    """A sheet read under a campaign's settings."""
+
+    attributes: Mapping[str, int]
+    skills: Mapping[str, int]
+    spells: Mapping[str, int]
+    advantages: frozenset[str]
+    race: Race | None
+    loadout: Loadout
+    derived: Derived
+    wounds: int
+    state: str
+    mana_spent: int
+    token: bool
+
+    @property
+    def mana_left(self) -> int:
+        return max(0, self.derived.mana - self.mana_spent)
+
+
+def character(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Character:
+    """Read ``sheet``; values that validation would reject are read as 0 / absent."""
+    raw_attributes = sheet.get("atributos") or {}
+    attributes = {name: _int(raw_attributes.get(name)) for name in ATTRIBUTES}
+    skills = {k: _int(v) for k, v in (sheet.get("habilidades") or {}).items()}
+    spells = (
+        {k: _int(v) for k, v in (sheet.get("hechizos") or {}).items()}
+        if setting(settings, "magia")
+        else {}
+    )
+    races_on = setting(settings, "razas")
+    race = find_race(sheet.get("raza")) if races_on else None
+    advantages = advantages_of(
+        sheet.get("ventaja"),
+        sheet.get("raza"),
+        sheet.get("ventaja_racial"),
+        advantages_module=setting(settings, "ventajas"),
+        races_module=races_on,
+    )
+    gear = loadout(equipment_items(sheet), advantages, race)
+    values = compute(
+        attributes, skills, advantages, estorbo=gear.estorbo, defensa_bonus=gear.defensa_bonus
+    )
+    wounds = max(0, _int(sheet.get("heridas")))
+    state = health.health_state(
+        attributes["Físico"],
+        wounds,
+        "Muro" if "Muro" in advantages else None,
+        mode=setting(settings, "muro_estados"),
+    )
+    return Character(
+        attributes=attributes,
+        skills=skills,
+        spells=spells,
+        advantages=advantages,
+        race=race,
+        loadout=gear,
+        derived=values,
+        wounds=wounds,
+        state=state,
+        mana_spent=max(0, _int(sheet.get("mana_gastado"))),
+        token=sheet.get("token") is True,
+    )

@@ -1,0 +1,634 @@
+"""Núcleo behind the common :class:`rules.systems.base.GameSystem` interface (seed 002).
+
+The bot never branches on the system: it asks this object for fields, validation, derived
+values, checks, initiative and health changes.  Everything here delegates to the topic
+modules; what lives here is reading a request (``"habilidad:Sigilo"`` plus circumstances
+such as ``"token"`` or ``"quemar:4"``) and gathering the modifiers a sheet implies.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from rules.nucleo import combat, creation, equipment, health, magic
+from rules.nucleo.checks import Check, Keep, kept_die, opposed_winner, probability, roll_check
+from rules.nucleo.data import ATTRIBUTES, catalogue
+from rules.nucleo.sheet import SETTINGS, Character, character, new_sheet, setting
+from rules.systems.base import (
+    AdvanceResult,
+    CheckOption,
+    CheckRequest,
+    CheckResult,
+    DerivedValue,
+    FieldKind,
+    FieldSpec,
+    HealthChange,
+    InitiativeRoll,
+    OpposedResult,
+    Problem,
+    RulesError,
+    Settings,
+    SettingSpec,
+    Sheet,
+    SpellInfo,
+)
+
+__all__ = ["SYSTEM", "NucleoSystem"]
+
+_MELEE_SKILL = "Armas cuerpo a cuerpo"
+_RANGED_SKILL = "Armas a distancia"
+
+
+def _param(circumstances: frozenset[str], prefix: str) -> str | None:
+    """The value of a ``prefix:value`` circumstance (``quemar:4`` → ``"4"``)."""
+    for item in circumstances:
+        if item.startswith(prefix + ":"):
+            return item.split(":", 1)[1]
+    return None
+
+
+def _int_param(circumstances: frozenset[str], prefix: str) -> int | None:
+    value = _param(circumstances, prefix)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise RulesError(
+            Problem("nucleo.problem.bad_circumstance", "", {"value": f"{prefix}:{value}"})
+        ) from None
+
+
+def _effect(char: Character, effect: str) -> int:
+    known = catalogue().advantages
+    return sum(known[a].effects.get(effect, 0) for a in char.advantages)
+
+
+class NucleoSystem:
+    """The Núcleo rules (seed 002) as a :class:`~rules.systems.base.GameSystem`."""
+
+    id = "nucleo"
+    name = "Núcleo"
+    seed = "002_2016ed9f803eee4c.txt"
+
+    # -- sheet -----------------------------------------------------------------------------
+
+    def settings(self) -> tuple[SettingSpec, ...]:
+        return SETTINGS
+
+    def fields(self, settings: Settings) -> tuple[FieldSpec, ...]:
+        data = catalogue()
+        strict = setting(settings, "creacion_estricta")
+        level_max = 6 if strict else None
+        fields = [
+            FieldSpec(
+                f"atributos.{a}",
+                a,
+                FieldKind.INTEGER,
+                data.attribute_min,
+                data.attribute_max,
+                group="atributos",
+            )
+            for a in ATTRIBUTES
+        ]
+        fields.append(
+            FieldSpec(
+                "piramide",
+                "Pirámide",
+                FieldKind.CHOICE,
+                choices=tuple(data.pyramids),
+                group="habilidades",
+            )
+        )
+        fields += [
+            FieldSpec(f"habilidades.{s}", s, FieldKind.INTEGER, 0, level_max, group="habilidades")
+            for s in data.skills
+        ]
+        if setting(settings, "magia"):
+            fields += [
+                FieldSpec(f"hechizos.{s}", s, FieldKind.INTEGER, 0, level_max, group="hechizos")
+                for s in data.spells
+            ]
+        if setting(settings, "ventajas"):
+            fields.append(
+                FieldSpec("ventaja", "Ventaja", FieldKind.CHOICE, choices=tuple(data.advantages))
+            )
+        if setting(settings, "razas"):
+            races = tuple(data.races) + tuple(data.race_aliases)
+            fields.append(FieldSpec("raza", "Raza", FieldKind.CHOICE, choices=races))
+            choices = tuple(c for r in data.races.values() for c in r.free_advantage_choice)
+            fields.append(
+                FieldSpec("ventaja_racial", "Ventaja racial", FieldKind.CHOICE, choices=choices)
+            )
+        weapons = tuple(data.weapons)
+        armour = tuple(
+            a.name
+            for a in data.armour.values()
+            if setting(settings, "armaduras_especiales") or not a.special
+        )
+        fields += [
+            FieldSpec(
+                "equipo.arma_principal",
+                "Arma principal",
+                FieldKind.CHOICE,
+                choices=weapons,
+                group="equipo",
+            ),
+            FieldSpec("equipo.dos_manos", "A dos manos", FieldKind.BOOLEAN, group="equipo"),
+            FieldSpec(
+                "equipo.arma_secundaria",
+                "Arma secundaria",
+                FieldKind.CHOICE,
+                choices=weapons,
+                group="equipo",
+            ),
+            FieldSpec(
+                "equipo.armadura", "Armadura", FieldKind.CHOICE, choices=armour, group="equipo"
+            ),
+            FieldSpec("equipo.escudo", "Escudo", FieldKind.BOOLEAN, group="equipo"),
+            FieldSpec("heridas", "Heridas", FieldKind.INTEGER, 0, group="estado"),
+            FieldSpec("token", "Token", FieldKind.BOOLEAN, group="estado"),
+            FieldSpec("px", "PX", FieldKind.INTEGER, 0, group="estado"),
+        ]
+        if setting(settings, "magia"):
+            fields.append(
+                FieldSpec("mana_gastado", "Maná gastado", FieldKind.INTEGER, 0, group="estado")
+            )
+        return tuple(fields)
+
+    def new_sheet(self, name: str, settings: Settings) -> dict[str, Any]:
+        return new_sheet(name)
+
+    def validate(self, sheet: Sheet, settings: Settings) -> list[Problem]:
+        problems: list[Problem] = []
+        if sheet.get("system", "nucleo") != "nucleo":
+            problems.append(
+                Problem(
+                    "nucleo.problem.wrong_system", "system", {"system": str(sheet.get("system"))}
+                )
+            )
+        races_on = setting(settings, "razas")
+        race = creation.find_race(sheet.get("raza")) if races_on else None
+        if races_on:
+            problems += creation.validate_race(sheet.get("raza"), sheet.get("ventaja_racial"))
+        attributes = sheet.get("atributos") or {}
+        problems += creation.validate_attributes(attributes, race)
+        spells = sheet.get("hechizos") or {}
+        if not setting(settings, "magia"):
+            problems += [
+                Problem(
+                    "nucleo.problem.module_disabled",
+                    f"hechizos.{name}",
+                    {"item": name, "module": "magia"},
+                )
+                for name, level in spells.items()
+                if level
+            ]
+            spells = {}
+        problems += creation.validate_pyramid(
+            sheet.get("piramide"), sheet.get("habilidades") or {}, spells, race
+        )
+        if setting(settings, "ventajas"):
+            problems += creation.validate_advantage(sheet.get("ventaja"), attributes, race)
+        if not setting(settings, "creacion_estricta"):
+            loose = {"nucleo.problem.attribute_total", "nucleo.problem.pyramid_count"}
+            problems = [p for p in problems if p.key not in loose]
+        problems += self._validate_equipment(sheet, attributes, race, settings)
+        problems += self._validate_state(sheet, settings)
+        return problems
+
+    @staticmethod
+    def _validate_equipment(
+        sheet: Sheet, attributes: Mapping[str, int], race: Any, settings: Settings
+    ) -> list[Problem]:
+        data = catalogue()
+        equipo = sheet.get("equipo") or {}
+        problems = []
+        for slot, table in (
+            ("arma_principal", data.weapons),
+            ("arma_secundaria", data.weapons),
+            ("armadura", data.armour),
+        ):
+            item = equipo.get(slot)
+            if item and item not in table:
+                problems.append(
+                    Problem("nucleo.problem.item_unknown", f"equipo.{slot}", {"item": item})
+                )
+        items = [
+            i
+            for i in (
+                (sheet.get("equipo") or {}).get(k)
+                for k in ("arma_principal", "arma_secundaria", "armadura")
+            )
+            if i
+        ]
+        items += ["Escudo"] if equipo.get("escudo") else []
+        problems += equipment.validate_equipment(
+            items, attributes, race, special_armour=setting(settings, "armaduras_especiales")
+        )
+        return problems
+
+    def _validate_state(self, sheet: Sheet, settings: Settings) -> list[Problem]:
+        problems = []
+        for key in ("heridas", "mana_gastado", "px"):
+            value = sheet.get(key, 0)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                problems.append(
+                    Problem("nucleo.problem.bad_number", key, {"field": key, "value": value})
+                )
+        char = character(sheet, settings)
+        if setting(settings, "magia") and char.mana_spent > char.derived.mana:
+            params = {"spent": char.mana_spent, "maximum": char.derived.mana}
+            problems.append(Problem("nucleo.problem.mana_spent", "mana_gastado", params))
+        return problems
+
+    def derived(self, sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
+        char = character(sheet, settings)
+        a, d, gear = char.attributes, char.derived, char.loadout
+        pv_mult = d.pv // a["Físico"] if a["Físico"] else 4
+        limits = health.thresholds(
+            a["Físico"], "Muro" in char.advantages, setting(settings, "muro_estados")
+        )
+        values = [
+            DerivedValue("pv", "Puntos de Vida", d.pv, f"Físico {a['Físico']} × {pv_mult}"),
+            DerivedValue(
+                "esquivar",
+                "Esquivar",
+                d.esquivar,
+                f"Destreza {a['Destreza']} + Esquivar {char.skills.get('Esquivar', 0)}",
+            ),
+            DerivedValue(
+                "defensa",
+                "Defensa",
+                d.defensa,
+                f"Esquivar {d.esquivar} + 5" + self._bonus_text(d.defensa - d.esquivar - 5),
+            ),
+            DerivedValue(
+                "reflejos",
+                "Reflejos",
+                d.reflejos,
+                f"Percepción {a['Percepción']} + Reflejos {char.skills.get('Reflejos', 0)}",
+            ),
+            DerivedValue(
+                "iniciativa",
+                "Iniciativa",
+                d.iniciativa,
+                f"Reflejos {d.reflejos}" + self._bonus_text(d.iniciativa - d.reflejos),
+            ),
+            DerivedValue(
+                "voluntad",
+                "Voluntad",
+                d.voluntad,
+                f"Carisma {a['Carisma']} + Inteligencia {a['Inteligencia']} + 5",
+            ),
+        ]
+        if setting(settings, "magia"):
+            mana_mult = d.mana // a["Inteligencia"] if a["Inteligencia"] else 3
+            values.append(
+                DerivedValue(
+                    "mana", "Maná", d.mana, f"Inteligencia {a['Inteligencia']} × {mana_mult}"
+                )
+            )
+            values.append(
+                DerivedValue(
+                    "mana_restante",
+                    "Maná restante",
+                    char.mana_left,
+                    f"{d.mana} − {char.mana_spent}",
+                    "estado",
+                )
+            )
+        values += [
+            DerivedValue(
+                "absorcion",
+                "Absorción",
+                gear.absorption,
+                f"{gear.armour_absorption} + {gear.natural_absorption}",
+                "equipo",
+            ),
+            DerivedValue("estorbo", "Estorbo", gear.estorbo, "", "equipo"),
+            DerivedValue(
+                "heridas",
+                "Heridas",
+                char.wounds,
+                f"{limits.malherido} / {limits.inconsciente} / {limits.muerto}",
+                "estado",
+            ),
+            DerivedValue(
+                "pv_restantes",
+                "PV restantes",
+                d.pv - char.wounds,
+                f"{d.pv} − {char.wounds}",
+                "estado",
+            ),
+            DerivedValue("estado", "Estado", char.state, "", "estado"),
+        ]
+        return tuple(values)
+
+    @staticmethod
+    def _bonus_text(bonus: int) -> str:
+        return f" {'+' if bonus >= 0 else '−'} {abs(bonus)}" if bonus else ""
+
+    # -- checks ----------------------------------------------------------------------------
+
+    def check_options(self, sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
+        data = catalogue()
+        options = [CheckOption(f"atributo:{a}", a, "atributo") for a in ATTRIBUTES]
+        options += [CheckOption(f"habilidad:{s}", s, "habilidad") for s in data.skills]
+        options.append(CheckOption("iniciativa", "Iniciativa", "iniciativa"))
+        options.append(CheckOption("ataque:cuerpo_a_cuerpo", "Ataque cuerpo a cuerpo", "ataque"))
+        options.append(CheckOption("ataque:distancia", "Ataque a distancia", "ataque"))
+        options += [
+            CheckOption(f"salvacion:{a}", f"Salvación ({a})", "salvacion") for a in ATTRIBUTES
+        ]
+        if setting(settings, "magia"):
+            char = character(sheet, settings)
+            options += [
+                CheckOption(f"hechizo:{s}", s, "hechizo")
+                for s, level in char.spells.items()
+                if level > 0
+            ]
+        return tuple(options)
+
+    def _keep(
+        self,
+        char: Character,
+        request: CheckRequest,
+        settings: Settings,
+        unknown_skill: bool,
+        notes: list[str],
+    ) -> Keep:
+        if char.state in (health.INCONSCIENTE, health.MUERTO):
+            raise RulesError(Problem("nucleo.problem.cannot_act", "heridas", {"state": char.state}))
+        circ = request.circumstances
+        malherido = char.state == health.MALHERIDO
+        token = "token" in circ
+        if token and not char.token:
+            raise RulesError(Problem("nucleo.problem.token_unavailable", "token"))
+        returned = "token_devuelto" in circ
+        split = "dividir_acciones" in circ
+        already_lowest = malherido or unknown_skill or returned
+        if split and already_lowest and setting(settings, "dividir_con_menor") == "prohibido":
+            raise RulesError(Problem("nucleo.problem.split_not_allowed", ""))
+        for flag, note in (
+            (malherido, "malherido"),
+            (unknown_skill, "habilidad_desconocida"),
+            (token, "token"),
+            (returned, "token_devuelto"),
+            (split, "dividir_acciones"),
+        ):
+            if flag:
+                notes.append(f"nucleo.note.{note}")
+        return kept_die(
+            malherido=malherido,
+            unknown_skill=unknown_skill,
+            split_actions=split,
+            token=token,
+            token_returned=returned,
+            token_mode=setting(settings, "token_contra_menor"),
+        )
+
+    def check(
+        self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
+    ) -> CheckResult:
+        char = character(sheet, settings)
+        kind, _, name = request.option.partition(":")
+        notes: list[str] = []
+        extra: dict[str, Any] = {}
+        circ = request.circumstances
+        unknown_skill = False
+        difficulty = request.difficulty
+        fumble_mode = setting(settings, "pifia_con_menor")
+        if kind == "atributo" and name in ATTRIBUTES:
+            label, attribute, bonus = name, name, char.attributes[name]
+        elif kind == "salvacion" and name in ATTRIBUTES:
+            label, attribute, bonus = f"Salvación ({name})", name, char.attributes[name]
+        elif kind == "habilidad" and creation.canonical_skill(name):
+            label = creation.canonical_skill(name) or name
+            attribute = catalogue().skills[label].attribute
+            level = char.skills.get(label, char.skills.get(name, 0))
+            unknown_skill = level <= 0
+            bonus = char.attributes[attribute] + level
+            if attribute == "Destreza" and "combate" not in circ and char.loadout.estorbo:
+                bonus -= char.loadout.estorbo
+                notes.append("nucleo.note.estorbo")
+        elif kind == "iniciativa" and not name:
+            label, attribute, bonus = "Iniciativa", "Percepción", char.derived.iniciativa
+        elif kind == "ataque" and name in ("cuerpo_a_cuerpo", "distancia"):
+            label, attribute, bonus, unknown_skill = self._attack_bonus(char, name, circ, notes)
+        elif kind == "hechizo" and setting(settings, "magia") and magic.find_spell(name):
+            return self._cast(char, request, settings, rng, name)
+        else:
+            raise RulesError(
+                Problem("nucleo.problem.unknown_option", "", {"option": request.option})
+            )
+        if (
+            attribute == "Percepción"
+            and "oscuridad" in circ
+            and char.race
+            and char.race.infravision
+        ):
+            bonus += catalogue().infravision_penalty
+            notes.append("nucleo.note.infravision")
+        keep = self._keep(char, request, settings, unknown_skill, notes)
+        rolled = roll_check(bonus + request.modifier, rng, keep, difficulty, fumble_mode)
+        if "token" in circ:
+            extra["token_spent"] = True
+        if kind == "iniciativa":
+            extra["actions"] = combat.actions_for_initiative(rolled.total)
+        return self._result(request.option, label, rolled, notes, extra)
+
+    @staticmethod
+    def _attack_bonus(
+        char: Character, name: str, circ: frozenset[str], notes: list[str]
+    ) -> tuple[str, str, int, bool]:
+        if name == "cuerpo_a_cuerpo":
+            level = char.skills.get(_MELEE_SKILL, 0)
+            weapons = [w for w in char.loadout.weapons if w.kind == "cuerpo_a_cuerpo"]
+            two = "dos_armas" in circ
+            if two and not (
+                len(weapons) >= 2
+                and all(w.light for w in weapons[:2])
+                and char.loadout.light_armour
+            ):
+                raise RulesError(Problem("nucleo.problem.two_weapons", "equipo"))
+            bonus = char.attributes["Físico"] + level + _effect(char, "melee_attack")
+            bonus += combat.melee_target_bonus(
+                from_behind="por_la_espalda" in circ,
+                flanking="flanqueando" in circ,
+                two_weapons=two,
+            )
+            return "Ataque cuerpo a cuerpo", "Físico", bonus, level <= 0
+        level = char.skills.get(_RANGED_SKILL, 0)
+        bonus = char.attributes["Destreza"] + level + _effect(char, "ranged_attack")
+        return "Ataque a distancia", "Destreza", bonus, level <= 0
+
+    def _cast(
+        self,
+        char: Character,
+        request: CheckRequest,
+        settings: Settings,
+        rng: random.Random,
+        name: str,
+    ) -> CheckResult:
+        circ = request.circumstances
+        notes: list[str] = []
+        plan = magic.plan_cast(
+            name,
+            char.spells.get(name, 0),
+            char.mana_left,
+            extra_mana=_int_param(circ, "quemar") or 0,
+            target_spell=_param(circ, "disipar"),
+            healing_mana=_int_param(circ, "curacion"),
+        )
+        keep = self._keep(char, request, settings, False, notes)
+        modifier = request.modifier + _effect(char, "spell_check") - char.loadout.estorbo
+        if char.loadout.estorbo:
+            notes.append("nucleo.note.estorbo")
+        if plan.extra_mana:
+            notes.append("nucleo.note.quemar_mana")
+        result = magic.cast(
+            plan,
+            char.attributes["Inteligencia"],
+            rng,
+            keep=keep,
+            modifier=modifier,
+            fumble_mode=setting(settings, "pifia_con_menor"),
+        )
+        extra: dict[str, Any] = {"mana": result.mana_spent, "spell": plan.spell.name}
+        if result.critical_benefits:
+            extra["critical_benefits"] = result.critical_benefits
+        effect = magic.roll_effect(result, rng)
+        if effect is not None:
+            extra["effect"] = {
+                "kind": effect.kind,
+                "expression": effect.expression,
+                "total": effect.total,
+                "breakdown": effect.breakdown,
+                "ignores_armour": effect.ignores_armour,
+            }
+        if "token" in circ:
+            extra["token_spent"] = True
+        return self._result(request.option, plan.spell.name, result.check, notes, extra)
+
+    @staticmethod
+    def _result(
+        option: str, label: str, rolled: Check, notes: list[str], extra: dict[str, Any]
+    ) -> CheckResult:
+        chance = None
+        if rolled.difficulty is not None:
+            chance = probability(rolled.bonus, rolled.difficulty, rolled.keep)
+        return CheckResult(
+            option=option,
+            label=label,
+            expression=rolled.expression,
+            total=rolled.total,
+            breakdown=rolled.breakdown,
+            outcome=rolled.outcome,
+            target=rolled.difficulty,
+            notes=tuple(notes),
+            probability=chance,
+            extra=extra,
+        )
+
+    def opposed(
+        self,
+        a: Sheet,
+        a_request: CheckRequest,
+        b: Sheet,
+        b_request: CheckRequest,
+        settings: Settings,
+        rng: random.Random,
+    ) -> OpposedResult:
+        """«el que saque la tirada más alta» wins; a fumble loses to anything but a fumble."""
+        first = self.check(
+            a,
+            CheckRequest(a_request.option, a_request.modifier, None, a_request.circumstances),
+            settings,
+            rng,
+        )
+        second = self.check(
+            b,
+            CheckRequest(b_request.option, b_request.modifier, None, b_request.circumstances),
+            settings,
+            rng,
+        )
+        fumble_a = first.outcome == "fumble"
+        fumble_b = second.outcome == "fumble"
+        if fumble_a != fumble_b:
+            winner = "b" if fumble_a else "a"
+        else:
+            winner = opposed_winner(first.total, second.total)
+        return OpposedResult(first, second, winner)
+
+    # -- combat and health -----------------------------------------------------------------
+
+    def initiative(self, sheet: Sheet, settings: Settings, rng: random.Random) -> InitiativeRoll:
+        char = character(sheet, settings)
+        keep = self._keep(char, CheckRequest("iniciativa"), settings, False, [])
+        roll = combat.roll_initiative(
+            char.derived.iniciativa, rng, keep, setting(settings, "pifia_con_menor")
+        )
+        last = roll.goes_last
+        return InitiativeRoll(
+            total=roll.check.total,
+            sort_key=(0 if last else 1, roll.check.total, char.derived.iniciativa),
+            breakdown=roll.check.breakdown,
+            actions=roll.actions,
+            skips_first_round=roll.skips_first_round,
+            goes_last=last,
+        )
+
+    def _with(self, sheet: Sheet, **changes: Any) -> dict[str, Any]:
+        updated = dict(sheet)
+        updated.update(changes)
+        return updated
+
+    def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
+        before = character(sheet, settings)
+        wounds = health.apply_damage(before.wounds, amount)
+        updated = self._with(sheet, heridas=wounds)
+        after = character(updated, settings)
+        notes = (f"nucleo.note.estado_{after.state}",) if after.state != before.state else ()
+        return HealthChange(updated, wounds - before.wounds, after.state, notes)
+
+    def heal(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
+        before = character(sheet, settings)
+        recuperacion = "Recuperación" in before.advantages
+        wounds = health.heal(before.wounds, amount, recuperacion)
+        updated = self._with(sheet, heridas=wounds)
+        after = character(updated, settings)
+        notes = []
+        if recuperacion and amount > 0:
+            notes.append("nucleo.note.recuperacion")
+        if after.state != before.state:
+            notes.append(f"nucleo.note.estado_{after.state}")
+        return HealthChange(updated, before.wounds - wounds, after.state, tuple(notes))
+
+    def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
+        """The seed names PX only through races (±1 per session) and sets no costs: we keep
+        the count and buy nothing automatically."""
+        before = sheet.get("px", 0) if isinstance(sheet.get("px"), int) else 0
+        after = max(0, before + amount)
+        return AdvanceResult(self._with(sheet, px=after), before, after)
+
+    def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
+        if not setting(settings, "magia"):
+            return ()
+        return tuple(
+            SpellInfo(
+                key=spell.name,
+                name=spell.name,
+                level=0 if spell.difficulty is None else (spell.difficulty - 10) // 2,
+                cost=spell.mana_cost,
+                range=spell.range,
+                description=spell.text,
+                difficulty=spell.difficulty,
+            )
+            for spell in catalogue().spells.values()
+        )
+
+
+SYSTEM = NucleoSystem()
