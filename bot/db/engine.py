@@ -21,7 +21,11 @@ __all__ = ["create_engine", "session_factory", "resolve_url"]
 def resolve_url(url: str) -> str:
     """Make a relative SQLite path absolute (relative to the repository) and create its folder."""
     parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+    if (
+        parsed.get_backend_name() != "sqlite"
+        or not parsed.database
+        or parsed.database == ":memory:"
+    ):
         return url
     path = Path(parsed.database)
     if not path.is_absolute():

@@ -14,11 +14,19 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, Index, text
 from sqlmodel import Field, SQLModel
 
-__all__ = ["Campaign", "CampaignBinding", "RollLog", "utcnow"]
+__all__ = [
+    "ActiveCharacter",
+    "Campaign",
+    "CampaignBinding",
+    "Character",
+    "CreationDraft",
+    "RollLog",
+    "utcnow",
+]
 
 
 def utcnow() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
+    return datetime.now(UTC)
 
 
 def _snowflake(**kwargs: Any) -> Any:
@@ -95,3 +103,69 @@ class RollLog(SQLModel, table=True):
     message_id: int | None = _snowflake(default=None, nullable=True)
     message_url: str | None = Field(default=None, max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class Character(SQLModel, table=True):
+    """A player character or an NPC/monster: a system sheet (JSON) plus who may touch it.
+
+    ``deleted_at`` marks a soft delete: the GM can restore it, so one click never loses a
+    character.  NPCs (``is_npc``) belong to the campaign's referees; ``hidden`` NPCs are not
+    shown to players.  ``template_id`` links copies made from one stat block ("5 goblins").
+    """
+
+    __tablename__ = "character"
+    __table_args__ = (
+        Index(
+            "uq_character_name",
+            "campaign_id",
+            "name_key",
+            unique=True,
+            sqlite_where=text("deleted_at IS NULL"),
+            postgresql_where=text("deleted_at IS NULL"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True)
+    owner_user_id: int = _snowflake()
+    name: str = Field(max_length=100)
+    name_key: str = Field(max_length=100)
+    system: str = Field(max_length=20)
+    sheet: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    is_npc: bool = False
+    hidden: bool = False
+    template_id: int | None = Field(default=None, nullable=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    deleted_at: datetime | None = None
+    deleted_by: int | None = _snowflake(default=None, nullable=True)
+    version: int = Field(default=1)
+
+
+class ActiveCharacter(SQLModel, table=True):
+    """Which character a member plays in a campaign (one per member per campaign)."""
+
+    __tablename__ = "active_character"
+
+    campaign_id: int = Field(foreign_key="campaign.id", primary_key=True)
+    user_id: int = _snowflake(primary_key=True)
+    guild_id: int = _snowflake()
+    character_id: int = Field(foreign_key="character.id")
+
+
+class CreationDraft(SQLModel, table=True):
+    """A character being built step by step; survives restarts so a PbP player can take days."""
+
+    __tablename__ = "creation_draft"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    user_id: int = _snowflake()
+    is_npc: bool = False
+    sheet: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="open", max_length=10)  # open | done | abandoned
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    version: int = Field(default=1)

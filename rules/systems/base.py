@@ -267,9 +267,7 @@ class GameSystem(Protocol):
     ) -> OpposedResult:
         """Roll an opposed check the way the system does it."""
 
-    def initiative(
-        self, sheet: Sheet, settings: Settings, rng: random.Random
-    ) -> InitiativeRoll:
+    def initiative(self, sheet: Sheet, settings: Settings, rng: random.Random) -> InitiativeRoll:
         """Roll (or compute) one combatant's initiative."""
 
     def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
@@ -283,3 +281,116 @@ class GameSystem(Protocol):
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """The spells this system knows (empty when it has none)."""
+
+
+class StepKind(enum.StrEnum):
+    """How the creation wizard asks for one step (the bot renders each kind generically)."""
+
+    ROLL = "roll"  # the bot rolls when the player presses a button; the answer is empty
+    CHOOSE = "choose"  # a select menu; the answer is the list of chosen values
+    FORM = "form"  # a modal of up to five text inputs; the answer maps field keys to text
+
+
+@dataclass(frozen=True, slots=True)
+class StepOption:
+    """One choice of a CHOOSE step (at most 25 per step: Discord's select limit)."""
+
+    value: str
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FormField:
+    """One text input of a FORM step; ``label`` at most 45 characters (Discord's limit)."""
+
+    key: str
+    label: str
+    placeholder: str = ""
+    default: str = ""
+    required: bool = True
+    paragraph: bool = False
+    max_length: int = 100
+
+
+@dataclass(frozen=True, slots=True)
+class CreationStep:
+    """The next question of the creation wizard.
+
+    ``prompt`` is a catalogue key with parameters (e.g. the rolled scores to remind the
+    player of), ``summary`` lines (game terms, values) show what is decided so far.
+    """
+
+    key: str
+    kind: StepKind
+    prompt: Problem
+    options: tuple[StepOption, ...] = ()
+    min_choices: int = 1
+    max_choices: int = 1
+    fields: tuple[FormField, ...] = ()
+    optional: bool = False
+    summary: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedRoll:
+    """A roll made while building a character, for the audit log."""
+
+    expression: str
+    breakdown: str
+    total: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreationOutcome:
+    """What answering a step did: the new draft, rolls to log, notes to show."""
+
+    draft: Mapping[str, Any]
+    rolls: tuple[LoggedRoll, ...] = ()
+    notes: tuple[Problem, ...] = ()
+
+
+@runtime_checkable
+class CharacterBuilder(Protocol):
+    """Step-by-step creation of player characters and quick NPC stat blocks.
+
+    The wizard asks ``creation_step(draft, done, ...)`` for the next question until it
+    returns None, then stores the draft after :meth:`GameSystem.validate` accepts it.
+    ``done`` lists the step keys already answered (so a system never has to mark its drafts).
+    A step's answer is validated by :meth:`apply_creation_step`, which raises
+    :class:`RulesError` naming exactly what is wrong and leaves the draft untouched.
+    """
+
+    def creation_step(
+        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
+    ) -> CreationStep | None: ...
+
+    def apply_creation_step(
+        self,
+        draft: Sheet,
+        step_key: str,
+        answer: Any,
+        settings: Settings,
+        rng: random.Random,
+        *,
+        npc: bool = False,
+    ) -> CreationOutcome: ...
+
+    def catalogue(self, kind: str, settings: Settings) -> tuple[StepOption, ...]:
+        """Names for autocomplete: ``"clase"``, ``"raza"``, ``"habilidad"``, ``"equipo"``,
+        ``"hechizo"`` (empty for kinds the system does not have)."""
+        ...
+
+    def adjust_inventory(
+        self, sheet: Sheet, item: str, quantity: int, settings: Settings
+    ) -> dict[str, Any]:
+        """Add (positive) or remove (negative) ``quantity`` of ``item``; validates the item
+        against the system's equipment where it has one, free text otherwise."""
+        ...
+
+    def adjust_money(
+        self, sheet: Sheet, amount: int, currency: str | None, settings: Settings
+    ) -> dict[str, Any]:
+        """Add or spend money; refuses to go below zero (RulesError)."""
+        ...

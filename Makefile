@@ -1,0 +1,31 @@
+# The two commands of the README:
+#   make run    set up (virtualenv + dependencies, database migrations) and run the bot
+#   make test   set up and run the whole test suite
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test sandbox lint bench
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Árbitro needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev,postgres]"
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m bot
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+sandbox: $(STAMP)
+	$(PY) -m bot sandbox
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+bench: $(STAMP)
+	$(PY) benchmarks/dice_bench.py

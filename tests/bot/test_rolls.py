@@ -1,0 +1,74 @@
+"""Rolls, the audit log and odds against a real SQLite file."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from bot.services import Actor, Place
+from bot.services.errors import InvalidSetting
+from rules.dice import DiceError
+
+GUILD, CHANNEL = 1000, 11
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+
+
+async def test_a_roll_is_stored_with_everything_needed_to_audit_it(services):
+    view = await services.rolls.roll(HERE, ANA, "1o3d10+5", reason="ataque", difficulty=12)
+    assert view.total >= 6 and view.total % 10 != 0 or view.total > 10
+    assert view.outcome in {"success", "failure", "critical"}
+    assert view.outcome == (
+        "critical" if view.total >= 22 else "success" if view.total >= 12 else "failure"
+    )
+    await services.rolls.attach_message(
+        view.log_id, GUILD, 555, "https://discord.com/channels/1000/11/555"
+    )
+    history = await services.rolls.history(HERE, ANA)
+    (entry,) = history.entries
+    assert (entry.total, entry.reason, entry.user_name) == (view.total, "ataque", "Ana")
+    assert entry.message_url.endswith("/555")
+
+
+async def test_bad_expressions_raise_the_dice_error_and_store_nothing(services):
+    with pytest.raises(DiceError):
+        await services.rolls.roll(HERE, ANA, "1d6r<7")
+    with pytest.raises(InvalidSetting):
+        await services.rolls.roll(HERE, ANA, "1d6", reason="x" * 201)
+    assert (await services.rolls.history(HERE, ANA)).entries == ()
+
+
+async def test_private_rolls_are_seen_by_their_roller_and_the_gm_only(services):
+    await services.campaigns.create(
+        HERE, GM, name="Mesa", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    await services.rolls.roll(HERE, ANA, "1d20", private=True)
+    await services.rolls.roll(HERE, BRUNO, "1d20")
+    ana_sees = await services.rolls.history(HERE, ANA)
+    bruno_sees = await services.rolls.history(HERE, BRUNO)
+    gm_sees = await services.rolls.history(HERE, GM)
+    assert len(ana_sees.entries) == 2
+    assert [e.user_name for e in bruno_sees.entries] == ["Bruno"]
+    assert len(gm_sees.entries) == 2 and gm_sees.sees_private
+    only_ana = await services.rolls.history(HERE, GM, user_id=ANA.user_id)
+    assert [e.user_name for e in only_ana.entries] == ["Ana"]
+
+
+async def test_history_is_per_channel_and_per_guild_and_newest_first(services):
+    for expression in ("1d4", "1d6", "1d8"):
+        await services.rolls.roll(HERE, ANA, expression)
+    await services.rolls.roll(Place(GUILD, 12, (12,)), ANA, "1d10")
+    await services.rolls.roll(Place(2000, CHANNEL, (CHANNEL,)), ANA, "1d12")
+    entries = (await services.rolls.history(HERE, ANA, limit=2)).entries
+    assert [e.expression for e in entries] == ["1d8", "1d6"]
+
+
+def test_odds_are_exact_and_include_the_critical_for_1o3d10(services):
+    plain = services.rolls.odds("1d6", 5)
+    assert plain.probability == Fraction(1, 3) and plain.critical_probability is None
+    nucleo = services.rolls.odds("1o3d10+5", 15)
+    assert nucleo.critical_target == 25
+    assert 0 < nucleo.critical_probability < nucleo.probability < 1
