@@ -106,13 +106,17 @@ SETTING_SPECS: tuple[SettingSpec, ...] = (
 )
 
 
+def _bad(setting: str, value: Any) -> Problem:
+    return Problem("rolweb.problem.bad_setting", setting, {"setting": setting, "value": str(value)})
+
+
 def _split(value: Any) -> tuple[str, ...]:
     """A list setting may arrive as a comma-separated string or as a sequence."""
     if isinstance(value, str):
         return tuple(part.strip() for part in value.split(",") if part.strip())
     if isinstance(value, Sequence):
         return tuple(str(part).strip() for part in value if str(part).strip())
-    raise RulesError(Problem("rolweb.problem.bad_setting", "atributos", {"value": str(value)}))
+    raise RulesError(_bad("atributos", str(value)))
 
 
 def _choice(raw: Mapping[str, Any], key: str, enum_type: type[enum.StrEnum]) -> Any:
@@ -121,26 +125,22 @@ def _choice(raw: Mapping[str, Any], key: str, enum_type: type[enum.StrEnum]) -> 
     try:
         return enum_type(value)
     except ValueError:
-        raise RulesError(
-            Problem("rolweb.problem.bad_setting", key, {"value": str(value)})
-        ) from None
+        raise RulesError(_bad(key, str(value))) from None
 
 
 def _int(raw: Mapping[str, Any], key: str) -> int:
     spec = next(s for s in SETTING_SPECS if s.key == key)
     value = raw.get(key, spec.default)
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise RulesError(Problem("rolweb.problem.bad_setting", key, {"value": str(value)}))
+        raise RulesError(_bad(key, str(value)))
     try:
         number = int(value)
     except ValueError:
-        raise RulesError(
-            Problem("rolweb.problem.bad_setting", key, {"value": str(value)})
-        ) from None
+        raise RulesError(_bad(key, str(value))) from None
     if spec.minimum is not None and number < spec.minimum:
-        raise RulesError(Problem("rolweb.problem.bad_setting", key, {"value": str(value)}))
+        raise RulesError(_bad(key, str(value)))
     if spec.maximum is not None and number > spec.maximum:
-        raise RulesError(Problem("rolweb.problem.bad_setting", key, {"value": str(value)}))
+        raise RulesError(_bad(key, str(value)))
     return number
 
 
@@ -153,7 +153,7 @@ def _bool(raw: Mapping[str, Any], key: str) -> bool:
         return True
     if text in ("false", "0", "no", ""):
         return False
-    raise RulesError(Problem("rolweb.problem.bad_setting", key, {"value": str(value)}))
+    raise RulesError(_bad(key, str(value)))
 
 
 def parse_settings(raw: Mapping[str, Any] | RolwebSettings | None) -> RolwebSettings:
@@ -175,28 +175,20 @@ def parse_settings(raw: Mapping[str, Any] | RolwebSettings | None) -> RolwebSett
             ]
         )
     if len(set(attributes)) != len(attributes):
-        raise RulesError(
-            Problem("rolweb.problem.bad_setting", "atributos", {"value": ", ".join(attributes)})
-        )
+        raise RulesError(_bad("atributos", ", ".join(attributes)))
     try:
         array = tuple(int(v) for v in _split(raw.get("creacion_serie", STANDARD_ARRAY)))
     except ValueError:
-        raise RulesError(
-            Problem("rolweb.problem.bad_setting", "creacion_serie", {"value": "?"})
-        ) from None
+        raise RulesError(_bad("creacion_serie", "?")) from None
     minimum, maximum = _int(raw, "creacion_minimo"), _int(raw, "creacion_maximo")
     if minimum > maximum:
-        raise RulesError(
-            Problem("rolweb.problem.bad_setting", "creacion_minimo", {"value": str(minimum)})
-        )
+        raise RulesError(_bad("creacion_minimo", str(minimum)))
     run = str(raw.get("carrera_casillas", "5"))
     rise = str(raw.get("resistencia_al_levantarse", "1d4"))
     if run not in ("5", "4"):
-        raise RulesError(Problem("rolweb.problem.bad_setting", "carrera_casillas", {"value": run}))
+        raise RulesError(_bad("carrera_casillas", run))
     if rise not in ("1d4", "1"):
-        raise RulesError(
-            Problem("rolweb.problem.bad_setting", "resistencia_al_levantarse", {"value": rise})
-        )
+        raise RulesError(_bad("resistencia_al_levantarse", rise))
     return RolwebSettings(
         attributes=attributes,
         creation=_choice(raw, "creacion", CreationMethod),

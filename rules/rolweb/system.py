@@ -316,7 +316,9 @@ class RolwebSystem:
         if wound.pain:
             notes.append("rolweb.note.pain_threshold")
         if wound.state is not sheets.state(sheet):
-            notes.append(f"rolweb.note.{'dying' if wound.state is LifeState.DYING else 'dead'}")
+            notes.append(
+                "rolweb.note.dying" if wound.state is LifeState.DYING else "rolweb.note.dead"
+            )
         return HealthChange(updated, amount, wound.state.value, tuple(notes))
 
     def heal(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:

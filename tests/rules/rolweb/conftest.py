@@ -1,0 +1,62 @@
+"""Shared helpers for the rolweb tests: the catalogue check every emitted problem goes through."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rules.rolweb.settings import RolwebSettings, parse_settings
+from rules.systems.base import Problem
+
+LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
+
+
+def _catalogue(lang: str) -> dict[str, str]:
+    with (LOCALES / lang / "rolweb.toml").open("rb") as handle:
+        raw = tomllib.load(handle)
+    return {
+        f"rolweb.{table}.{key}": text
+        for table, entries in raw.items()
+        for key, text in entries.items()
+    }
+
+
+CATALOGUES = {lang: _catalogue(lang) for lang in ("es", "en")}
+
+
+def render(problem: Problem | str, lang: str = "es") -> str:
+    """Format a problem (or note key) in ``lang``; fails when the key or a placeholder is missing."""
+    key, params = (problem, {}) if isinstance(problem, str) else (problem.key, problem.params)
+    return CATALOGUES[lang][key].format(**params)
+
+
+def assert_translatable(problems) -> None:
+    for problem in problems:
+        for lang in CATALOGUES:
+            render(problem, lang)
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(20241130)
+
+
+@pytest.fixture
+def settings() -> RolwebSettings:
+    return parse_settings({})
+
+
+class FixedRandom(random.Random):
+    """Returns the queued values from ``randint`` so a test can name the dice it needs."""
+
+    def __init__(self, *values: int) -> None:
+        super().__init__(0)
+        self.values = list(values)
+
+    def randint(self, a: int, b: int) -> int:  # noqa: D102 - same contract as random
+        value = self.values.pop(0)
+        assert a <= value <= b, f"queued {value} outside {a}..{b}"
+        return value
