@@ -35,7 +35,9 @@ class Callbacks:
         self.by_id[record.id] = record
         self.by_token[record.token] = record
 
-    def _reject(self, rec: InteractionRecord | None, resp: web.Response, what: str, body: Any) -> web.Response:
+    def _reject(
+        self, rec: InteractionRecord | None, resp: web.Response, what: str, body: Any
+    ) -> web.Response:
         entry = {"request": what, "status": resp.status, "body": body, "error": resp.text}
         self.world.rejections.append(entry)
         if rec is not None:
@@ -55,13 +57,33 @@ class Callbacks:
         if time.monotonic() - rec.created > self.deadline:
             return self._reject(rec, discord_error(404, 10062, "Unknown interaction"), what, body)
         kind, data = int(body.get("type", 0)), body.get("data") or {}
-        if kind not in ALLOWED.get(rec.type, set()) or (kind in (6, 7) and rec.source_message_id is None):
+        if kind not in ALLOWED.get(rec.type, set()) or (
+            kind in (6, 7) and rec.source_message_id is None
+        ):
             err = discord_error(400, 40004, f"Interaction response type {kind} is not valid here")
             return self._reject(rec, err, what, body)
         if kind in (4, 7) and (problem := check_message(data, files=len(files), partial=kind == 7)):
             return self._reject(rec, json_response(problem, 400), what, body)
         if kind == 8 and len(data.get("choices") or []) > 25:
-            err = json_response({"code": 50035, "message": "Invalid Form Body", "errors": {"data": {"choices": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}}}}, 400)
+            err = json_response(
+                {
+                    "code": 50035,
+                    "message": "Invalid Form Body",
+                    "errors": {
+                        "data": {
+                            "choices": {
+                                "_errors": [
+                                    {
+                                        "code": "BASE_TYPE_MAX_LENGTH",
+                                        "message": "Must be 25 or fewer in length.",
+                                    }
+                                ]
+                            }
+                        }
+                    },
+                },
+                400,
+            )
             return self._reject(rec, err, what, body)
         if kind == 9 and (problem := _check_modal(data)):
             return self._reject(rec, json_response(problem, 400), what, body)
@@ -70,12 +92,19 @@ class Callbacks:
         channel = self.world.channels[int(rec.payload["channel_id"])]
         message: Message | None = None
         if kind == 4:
-            message = create_message(self.world, channel, data, files, source="interaction", interaction=rec)
+            message = create_message(
+                self.world, channel, data, files, source="interaction", interaction=rec
+            )
             rec.message_id = message.id
         elif kind == 5:
             flags = int(data.get("flags") or 0) & EPHEMERAL
             message = create_message(
-                self.world, channel, {"flags": flags}, source="interaction", interaction=rec, extra_flags=LOADING
+                self.world,
+                channel,
+                {"flags": flags},
+                source="interaction",
+                interaction=rec,
+                extra_flags=LOADING,
             )
             rec.message_id = message.id
         elif kind in (6, 7):
@@ -116,7 +145,9 @@ class Callbacks:
             msg = original
         else:
             channel = self.world.channels[int(rec.payload["channel_id"])]
-            msg = create_message(self.world, channel, body, files, source="followup", interaction=rec)
+            msg = create_message(
+                self.world, channel, body, files, source="followup", interaction=rec
+            )
         rec.followups.append(msg.id)
         rec.check_answered()
         self.world.touch()
@@ -133,10 +164,14 @@ class Callbacks:
         ref = request.match_info["mid"]
         body, files = await read_body(request)
         if rec.callback_type is None:
-            return self._reject(rec, discord_error(404, 10015, "Unknown Webhook"), f"{request.method} {ref}", body)
+            return self._reject(
+                rec, discord_error(404, 10015, "Unknown Webhook"), f"{request.method} {ref}", body
+            )
         msg = self._target(rec, ref)
         if msg is None:
-            return self._reject(rec, discord_error(404, 10008, "Unknown Message"), f"{request.method} {ref}", body)
+            return self._reject(
+                rec, discord_error(404, 10008, "Unknown Message"), f"{request.method} {ref}", body
+            )
         if request.method == "GET":
             return json_response(msg.data)
         if request.method == "DELETE":
@@ -169,5 +204,8 @@ def _check_modal(data: dict[str, Any]) -> dict[str, Any] | None:
         problems.append("components")
     if not problems:
         return None
-    errors = {p: {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Invalid length"}]} for p in problems}
+    errors = {
+        p: {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Invalid length"}]}
+        for p in problems
+    }
     return {"code": 50035, "message": "Invalid Form Body", "errors": {"data": errors}}

@@ -72,7 +72,9 @@ def _matches(defn: dict[str, Any], word: str) -> bool:
     return word in names or word.lower() in {n.lower() for n in names}
 
 
-def available_commands(world: World, guild_id: int | None) -> list[tuple[dict[str, Any], int | None]]:
+def available_commands(
+    world: World, guild_id: int | None
+) -> list[tuple[dict[str, Any], int | None]]:
     """Commands the client offers in this guild: its own, then global ones not shadowed."""
     found = [(c, guild_id) for c in world.guild_commands.get(guild_id, [])] if guild_id else []
     names = {c["name"] for c, _ in found}
@@ -85,11 +87,12 @@ def resolve_path(world: World, guild_id: int | None, path: str):
     words = path.strip().lstrip("/").split()
     if not words:
         raise CommandRefused("empty command")
-    for cmd, cmd_guild in available_commands(world, guild_id):
-        if _matches(cmd, words[0]):
-            break
-    else:
+    found = next(
+        (pair for pair in available_commands(world, guild_id) if _matches(pair[0], words[0])), None
+    )
+    if found is None:
         raise CommandRefused(f"unknown command /{words[0]}")
+    cmd, cmd_guild = found
     names = [cmd["name"]]
     defs = cmd.get("options") or []
     for word in words[1:]:
@@ -151,7 +154,11 @@ class _Resolver:
     def role(self, value: Any) -> str:
         rid = _id_of(value)
         try:
-            role = self.guild.roles[rid] if rid is not None else self.guild.find_role(str(value).lstrip("@"))
+            role = (
+                self.guild.roles[rid]
+                if rid is not None
+                else self.guild.find_role(str(value).lstrip("@"))
+            )
         except (KeyError, AttributeError):
             raise CommandRefused(f"unknown role {value!r}") from None
         return self._add("roles", role.id, role.payload())
@@ -231,7 +238,9 @@ def build_options(
     by_name = {d["name"]: d for d in defs}
     for name in given:
         if name not in by_name and not any(_matches(d, name) for d in defs):
-            raise CommandRefused(f"unknown option {name!r}; options: {', '.join(by_name) or 'none'}")
+            raise CommandRefused(
+                f"unknown option {name!r}; options: {', '.join(by_name) or 'none'}"
+            )
     canonical = {}
     for name, value in given.items():
         defn = by_name.get(name) or next(d for d in defs if _matches(d, name))
@@ -246,7 +255,9 @@ def build_options(
             continue
         value, label, kind = canonical[defn["name"]], f"option {defn['name']!r}", defn["type"]
         if defn["name"] == focused:
-            options.append({"name": defn["name"], "type": kind, "value": str(value), "focused": True})
+            options.append(
+                {"name": defn["name"], "type": kind, "value": str(value), "focused": True}
+            )
             continue
         if kind in (STRING, INTEGER, NUMBER, BOOLEAN):
             value = _check_scalar(defn, value, label)
@@ -282,7 +293,9 @@ def build_command(
         needed = cmd.get("default_member_permissions")
         perms = guild.permissions_in(member, channel)
         if needed not in (None, "") and int(needed) & perms != int(needed):
-            raise CommandRefused(f"/{names[0]} is hidden from {member.name}: missing permissions {needed}")
+            raise CommandRefused(
+                f"/{names[0]} is hidden from {member.name}: missing permissions {needed}"
+            )
     elif guild is None and cmd.get("contexts") is not None and 1 not in cmd["contexts"]:
         raise CommandRefused(f"/{names[0]} is not available in DMs")
     options, resolved = build_options(world, guild, channel, defs, given, focused=focused)

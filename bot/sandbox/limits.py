@@ -27,9 +27,7 @@ def error_body(problems: list[tuple[str, str, str]]) -> dict[str, Any]:
 
 def _max(problems: list, path: str, value: Any, limit: int) -> None:
     if isinstance(value, str | list) and len(value) > limit:
-        problems.append(
-            (path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
-        )
+        problems.append((path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."))
 
 
 def _embed_size(embed: dict[str, Any]) -> int:
@@ -57,7 +55,9 @@ def _check_embeds(embeds: list[dict[str, Any]], problems: list) -> None:
             if not f.get("name") or not f.get("value"):
                 problems.append((f"{p}.fields.{j}", "BASE_TYPE_REQUIRED", "This field is required"))
     if sum(_embed_size(e) for e in embeds) > 6000:
-        problems.append(("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"))
+        problems.append(
+            ("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+        )
 
 
 def _check_item(item: dict[str, Any], path: str, problems: list) -> None:
@@ -72,7 +72,9 @@ def _check_item(item: dict[str, Any], path: str, problems: list) -> None:
         if item.get("type") == 3:
             _max(problems, f"{path}.options", options or [], 25)
             if not options:
-                problems.append((f"{path}.options", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length."))
+                problems.append(
+                    (f"{path}.options", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+                )
             for k, o in enumerate(options or []):
                 _max(problems, f"{path}.options.{k}.label", o.get("label"), 100)
                 _max(problems, f"{path}.options.{k}.value", o.get("value"), 100)
@@ -86,20 +88,32 @@ def _check_components(components: list[dict[str, Any]], flags: int, problems: li
     for i, row in enumerate(components):
         path = f"components.{i}"
         if row.get("type") != 1:
-            problems.append((f"{path}.type", "UNION_TYPE_CHOICES", "Value of field \"type\" must be 1."))
+            problems.append(
+                (f"{path}.type", "UNION_TYPE_CHOICES", 'Value of field "type" must be 1.')
+            )
             continue
         items = row.get("components") or []
         _max(problems, f"{path}.components", items, 5)
         if not items:
-            problems.append((f"{path}.components", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length."))
+            problems.append(
+                (f"{path}.components", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+            )
         has_select = any(it.get("type") != 2 for it in items)
         if has_select and len(items) > 1:
-            problems.append((f"{path}.components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width"))
+            problems.append(
+                (
+                    f"{path}.components",
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "The specified component exceeds the maximum width",
+                )
+            )
         for j, item in enumerate(items):
             _check_item(item, f"{path}.components.{j}", problems)
 
 
-def check_message(body: dict[str, Any], *, files: int = 0, partial: bool = False) -> dict[str, Any] | None:
+def check_message(
+    body: dict[str, Any], *, files: int = 0, partial: bool = False
+) -> dict[str, Any] | None:
     """Returns Discord's error body when ``body`` breaks a limit, else None.
 
     ``partial`` is for edits, which may omit everything; new messages must carry something.
@@ -110,8 +124,14 @@ def check_message(body: dict[str, Any], *, files: int = 0, partial: bool = False
     _check_components(body.get("components") or [], int(body.get("flags") or 0), problems)
     if problems:
         return error_body(problems)
-    empty = not (body.get("content") or body.get("embeds") or body.get("components") or files
-                 or body.get("sticker_ids") or body.get("poll"))
+    empty = not (
+        body.get("content")
+        or body.get("embeds")
+        or body.get("components")
+        or files
+        or body.get("sticker_ids")
+        or body.get("poll")
+    )
     if empty and not partial:
         return {"code": 50006, "message": "Cannot send an empty message"}
     return None

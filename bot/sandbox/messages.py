@@ -18,7 +18,9 @@ GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 
-def _attachments(world: World, body: dict[str, Any], files: list[tuple[str, bytes]]) -> tuple[list, dict]:
+def _attachments(
+    world: World, body: dict[str, Any], files: list[tuple[str, bytes]]
+) -> tuple[list, dict]:
     """Pairs uploaded files with the ``attachments`` entries (by index) the body declares."""
     declared = {str(a.get("id")): a for a in body.get("attachments") or []}
     out, stored = [], {}
@@ -124,7 +126,9 @@ def create_message(
     return msg
 
 
-def edit_message(world: World, msg: Message, body: dict[str, Any], files: list[tuple[str, bytes]] = ()) -> Message:
+def edit_message(
+    world: World, msg: Message, body: dict[str, Any], files: list[tuple[str, bytes]] = ()
+) -> Message:
     """Applies a PATCH: present keys replace, ``attachments`` lists the ones to keep."""
     msg.history.append(copy.deepcopy(msg.data))
     data = msg.data
@@ -139,7 +143,11 @@ def edit_message(world: World, msg: Message, body: dict[str, Any], files: list[t
         data["flags"] = (int(data["flags"]) & ~editable) | (int(body["flags"]) & editable)
     if "attachments" in body or files:
         keep = {str(a.get("id")) for a in body.get("attachments") or []}
-        kept = [a for a in data["attachments"] if a["id"] in keep] if "attachments" in body else data["attachments"]
+        kept = (
+            [a for a in data["attachments"] if a["id"] in keep]
+            if "attachments" in body
+            else data["attachments"]
+        )
         msg.files = {a["filename"]: msg.files.get(a["filename"], b"") for a in kept}
         new, stored = _attachments(world, body, list(files))
         data["attachments"] = kept + new

@@ -109,7 +109,11 @@ class Role:
             "id": str(self.id),
             "name": self.name,
             "color": self.color,
-            "colors": {"primary_color": self.color, "secondary_color": None, "tertiary_color": None},
+            "colors": {
+                "primary_color": self.color,
+                "secondary_color": None,
+                "tertiary_color": None,
+            },
             "hoist": False,
             "icon": None,
             "unicode_emoji": None,
@@ -184,7 +188,12 @@ class Channel:
         return self.type in THREAD_TYPES
 
     def payload(self, *, permissions: int | None = None) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": str(self.id), "type": self.type, "name": self.name, "flags": 0}
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "name": self.name,
+            "flags": 0,
+        }
         if self.type == 1:
             data.update(recipients=[u.payload() for u in self.recipients], last_message_id=None)
             data.pop("name")
@@ -212,7 +221,9 @@ class Channel:
                 },
             )
         else:
-            data.update(position=self.position, permission_overwrites=self.overwrites, topic=self.topic)
+            data.update(
+                position=self.position, permission_overwrites=self.overwrites, topic=self.topic
+            )
             if self.type in (0, 15):
                 data["last_message_id"] = None
                 data["default_auto_archive_duration"] = 1440
@@ -398,7 +409,9 @@ class World:
     def add_guild(self, name: str, owner: User, *, guild_id: int | None = None) -> Guild:
         guild = Guild(guild_id or self.ids.next(), name, owner.id)
         guild.roles[guild.id] = Role(guild.id, "@everyone", EVERYONE_PERMISSIONS)
-        bot_role = Role(self.ids.next(), self.bot.name, BOT_PERMISSIONS, position=1, bot_id=self.bot.id)
+        bot_role = Role(
+            self.ids.next(), self.bot.name, BOT_PERMISSIONS, position=1, bot_id=self.bot.id
+        )
         guild.roles[bot_role.id] = bot_role
         guild.members[self.bot.id] = Member(self.bot, roles=[bot_role.id])
         guild.members[owner.id] = Member(owner)

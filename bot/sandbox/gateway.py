@@ -1,0 +1,179 @@
+"""The JSON gateway: HELLO, heartbeats, IDENTIFY -> READY -> GUILD_CREATE, RESUME, member chunks.
+
+Frames are sent as text, which discord.py parses as JSON even though it asks for zlib-stream
+(``DiscordWebSocket.received_message`` only decompresses bytes). A session outlives its socket so
+that a RESUME after a dropped connection replays the events the bot missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections import deque
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .state import World
+
+__all__ = ["Gateway"]
+
+log = logging.getLogger(__name__)
+
+# discord.py reconnects after 60 s of silence (``heartbeat_timeout``); beats keep it talking.
+HEARTBEAT_INTERVAL_MS = 20_000
+
+
+class Session:
+    def __init__(self, session_id: str) -> None:
+        self.id = session_id
+        self.seq = 0
+        self.buffer: deque[dict[str, Any]] = deque(maxlen=2000)
+        self.out: asyncio.Queue[dict[str, Any]] | None = None
+
+    def on_event(self, event: str, data: dict[str, Any]) -> None:
+        self.seq += 1
+        frame = {"op": 0, "t": event, "s": self.seq, "d": data}
+        self.buffer.append(frame)
+        if self.out is not None:
+            self.out.put_nowait(frame)
+
+
+class Gateway:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.sessions: dict[str, Session] = {}
+        self.current: Session | None = None
+        self.identified = asyncio.Event()
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.connections = 0
+        self.resumes = 0
+        self.url = ""
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        self.connections += 1
+        self.sockets.add(ws)
+        out: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        writer = asyncio.create_task(self._writer(ws, out))
+        out.put_nowait(
+            {"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}, "s": None, "t": None}
+        )
+        session: Session | None = None
+        try:
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op, data = frame.get("op"), frame.get("d")
+                if op == 1:
+                    out.put_nowait({"op": 11, "d": None, "s": None, "t": None})
+                elif op == 2:
+                    session = self._identify(data, out)
+                elif op == 6:
+                    session = self._resume(data, out)
+                elif op == 8:
+                    self._chunk(data)
+                elif op not in (3, 4):
+                    log.warning("unknown gateway op %s", op)
+        finally:
+            if session is not None and session.out is out:
+                session.out = None
+            writer.cancel()
+            self.sockets.discard(ws)
+        return ws
+
+    @staticmethod
+    async def _writer(ws: web.WebSocketResponse, out: asyncio.Queue) -> None:
+        with contextlib.suppress(ConnectionResetError, RuntimeError):
+            while True:
+                frame = await out.get()
+                await ws.send_str(json.dumps(frame, ensure_ascii=False))
+
+    def _identify(self, data: dict[str, Any], out: asyncio.Queue) -> Session:
+        session = Session(secrets.token_hex(16))
+        self.sessions[session.id] = session
+        if self.current is not None:
+            self.current.out = None
+        self.current, session.out = session, out
+        self.world.identified = data
+        self.world.listeners[:] = [session.on_event]
+        w = self.world
+        ready = {
+            "v": 10,
+            "user": {**w.bot.payload(), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g), "unavailable": True} for g in w.guilds],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.url,
+            "application": {"id": str(w.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "auth": {},
+            "user_settings": {},
+        }
+        if data.get("shard"):
+            ready["shard"] = data["shard"]
+        session.on_event("READY", ready)
+        for guild in w.guilds.values():
+            session.on_event("GUILD_CREATE", guild.create_payload())
+        self.identified.set()
+        return session
+
+    def _resume(self, data: dict[str, Any], out: asyncio.Queue) -> Session | None:
+        session = self.sessions.get(data.get("session_id", ""))
+        if session is None:
+            out.put_nowait({"op": 9, "d": False, "s": None, "t": None})
+            return None
+        self.resumes += 1
+        seen = int(data.get("seq") or 0)
+        for frame in list(session.buffer):
+            if frame["s"] > seen:
+                out.put_nowait(frame)
+        session.out = out
+        self.current = session
+        self.world.listeners[:] = [session.on_event]
+        session.on_event("RESUMED", {})
+        return session
+
+    def _chunk(self, data: dict[str, Any]) -> None:
+        guild = self.world.guilds.get(int(data.get("guild_id", 0)))
+        if guild is None or self.current is None:
+            return
+        members = list(guild.members.values())
+        not_found = []
+        if data.get("user_ids"):
+            wanted = [int(u) for u in data["user_ids"]]
+            not_found = [str(u) for u in wanted if u not in guild.members]
+            members = [m for m in members if m.id in wanted]
+        elif data.get("query"):
+            members = [m for m in members if m.name.lower().startswith(data["query"].lower())]
+        if data.get("limit"):
+            members = members[: int(data["limit"])]
+        chunk = {
+            "guild_id": str(guild.id),
+            "members": [m.payload() for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": not_found,
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        self.current.on_event("GUILD_MEMBERS_CHUNK", chunk)
+
+    async def reconnect(self) -> None:
+        """Asks the bot to reconnect (op 7), as Discord does; it should RESUME."""
+        for ws in list(self.sockets):
+            with contextlib.suppress(ConnectionResetError, RuntimeError):
+                await ws.send_str(json.dumps({"op": 7, "d": None, "s": None, "t": None}))
+
+    async def close(self) -> None:
+        for ws in list(self.sockets):
+            await ws.close()

@@ -1,0 +1,186 @@
+"""The stand-in: one aiohttp application on 127.0.0.1 serving the REST API and the gateway.
+
+``StandIn`` lives on one event loop; ``StandInThread`` runs it on a background thread so that
+synchronous code (pytest tests, the terminal REPL) can drive it with ``call``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from .callbacks import Callbacks
+from .httputil import discord_error, no_content
+from .interactions import InteractionRecord, interaction_payload
+from .routes import Routes
+from .state import Channel, Guild, Member, World
+
+__all__ = ["Answer", "StandIn", "StandInThread"]
+
+T = TypeVar("T")
+
+
+class Answer(Exception):
+    """The bot did not answer an interaction in time."""
+
+
+class StandIn:
+    def __init__(self, world: World | None = None, *, deadline: float = 3.0) -> None:
+        from .gateway import Gateway
+
+        self.world = world or World()
+        self.callbacks = Callbacks(self.world, deadline=deadline)
+        self.gateway = Gateway(self.world)
+        self.app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self._record])
+        self.app.router.add_get("/gateway", self.gateway.handle)
+        self.app.router.add_get("/", self.gateway.handle)
+        self.app.router.add_get("/attachments/{bid}/{filename}", self._blob)
+        Routes(self.world, self.callbacks).add_to(self.app)
+        self.app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def start(self, port: int = 0) -> None:
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.world.base_url = self.url
+        self.gateway.url = self.gateway_url
+
+    async def stop(self) -> None:
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @web.middleware
+    async def _record(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+        if request.path.startswith("/api/"):
+            self.world.requests.append((time.monotonic(), request.method, request.path))
+            self.world.touch()
+        return await handler(request)
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        body = await request.text() if request.can_read_body else ""
+        self.world.unknown_requests.append(
+            {"method": request.method, "path": request.path, "body": body[:2000]}
+        )
+        return discord_error(404, 0, "404: Not Found (unknown to the stand-in)")
+
+    async def _blob(self, request: web.Request) -> web.StreamResponse:
+        found = self.world.blobs.get(int(request.match_info["bid"]))
+        if found is None:
+            return no_content()
+        return web.Response(body=found[1], headers={"Content-Type": "application/octet-stream"})
+
+    # -- interactions -------------------------------------------------------------------------
+    def inject(
+        self,
+        *,
+        type: int,
+        data: dict[str, Any],
+        guild: Guild | None,
+        channel: Channel,
+        member: Member,
+        locale: str,
+        message_id: int | None = None,
+    ) -> InteractionRecord:
+        message = None
+        if message_id is not None:
+            message = dict(self.world.messages[message_id].data)
+        iid, token, payload = interaction_payload(
+            self.world,
+            type=type,
+            data=data,
+            guild=guild,
+            channel=channel,
+            member=member,
+            locale=locale,
+            message=message,
+        )
+        record = InteractionRecord(iid, token, type, payload, source_message_id=message_id)
+        self.callbacks.register(record)
+        self.world.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def settle(
+        self, record: InteractionRecord, *, timeout: float, quiet: float, defer_grace: float = 2.0
+    ) -> None:
+        """Waits for the answer, then until the bot has been quiet for ``quiet`` seconds.
+
+        A deferred update (type 6) may legitimately be the whole answer, so after one the wait
+        is only ``defer_grace`` seconds for a follow-up or edit.
+        """
+        start = time.monotonic()
+        while not record.answered.is_set():
+            elapsed = time.monotonic() - start
+            if record.callback_type == 6 and elapsed > defer_grace:
+                break
+            if elapsed > timeout:
+                raise Answer(_describe_silence(record))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(record.answered.wait(), timeout=0.05)
+        hard_stop = time.monotonic() + max(quiet * 20, 2.0)
+        while time.monotonic() - self.world.last_activity < quiet and time.monotonic() < hard_stop:
+            await asyncio.sleep(quiet / 4)
+
+
+def _describe_silence(record: InteractionRecord) -> str:
+    if record.rejections:
+        last = record.rejections[-1]
+        return f"the stand-in refused the bot's {last['request']}: {last['status']} {last['error']}"
+    if record.callback_type is None:
+        return "the bot never answered the interaction (no callback)"
+    return f"the bot deferred (type {record.callback_type}) but sent no follow-up or edit"
+
+
+class StandInThread:
+    """Runs a StandIn on its own loop in a daemon thread; ``call`` runs work on that loop."""
+
+    def __init__(self, world: World | None = None, *, deadline: float = 3.0, port: int = 0) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="stand-in", daemon=True)
+        self._thread.start()
+        self.server: StandIn = self.call(self._make(world, deadline, port))
+
+    @staticmethod
+    async def _make(world: World | None, deadline: float, port: int) -> StandIn:
+        server = StandIn(world, deadline=deadline)
+        await server.start(port)
+        return server
+
+    def call(self, coro: Coroutine[Any, Any, T], timeout: float | None = 60) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def run(self, fn: Callable[[], T], timeout: float | None = 60) -> T:
+        """Runs a plain function on the loop thread, where the world may be touched safely."""
+
+        async def wrapper() -> T:
+            return fn()
+
+        return self.call(wrapper(), timeout)
+
+    def close(self) -> None:
+        if self.loop.is_closed():
+            return
+        try:
+            self.call(self.server.stop(), timeout=10)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(timeout=5)
+            self.loop.close()

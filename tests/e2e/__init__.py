@@ -1,0 +1,1 @@
+"""End-to-end tests: a real bot process driven through the local Discord stand-in."""

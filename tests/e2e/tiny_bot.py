@@ -1,0 +1,238 @@
+"""A minimal discord.py bot that exercises what the stand-in must model.
+
+It is independent of Árbitro's code, so the stand-in's own tests do not depend on the real bot:
+a command group, options of every type, a button view, a select, a modal, an autocomplete, a
+deferred reply with follow-ups and edits, a channel message, a thread, a forum post, a webhook,
+an attachment, a localized command name and a reply too long for Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+
+import discord
+from discord import app_commands
+
+SPELLS = ["Bola de fuego", "Bola de nieve", "Curar heridas", "Dardo mágico", "Luz"]
+
+
+class Translator(app_commands.Translator):
+    """Spanish names for /ping, to check that localizations reach the synced payload."""
+
+    async def translate(self, string, locale, context):
+        if locale is discord.Locale.spain_spanish and string.message == "ping":
+            return "sonda"
+        return None
+
+
+class Counter(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.count = 0
+
+    @discord.ui.button(label="Sumar", style=discord.ButtonStyle.primary, custom_id="tiny:add")
+    async def add(self, itx: discord.Interaction, button: discord.ui.Button) -> None:
+        self.count += 1
+        await itx.response.edit_message(content=f"cuenta: {self.count}", view=self)
+
+    @discord.ui.button(
+        label="Privado", style=discord.ButtonStyle.secondary, custom_id="tiny:private"
+    )
+    async def private(self, itx: discord.Interaction, button: discord.ui.Button) -> None:
+        await itx.response.send_message(f"solo para {itx.user.name}", ephemeral=True)
+
+    @discord.ui.select(
+        custom_id="tiny:pick",
+        placeholder="Elige",
+        options=[discord.SelectOption(label=s, value=s) for s in ("rojo", "verde", "azul")],
+    )
+    async def pick(self, itx: discord.Interaction, select: discord.ui.Select) -> None:
+        await itx.response.send_message(f"elegiste {select.values[0]}")
+
+
+class Note(discord.ui.Modal, title="Nota"):
+    text = discord.ui.TextInput(label="Texto", custom_id="text", max_length=50)
+    mood = discord.ui.TextInput(label="Ánimo", custom_id="mood", required=False)
+
+    async def on_submit(self, itx: discord.Interaction) -> None:
+        await itx.response.send_message(f"nota: {self.text.value} ({self.mood.value or '-'})")
+
+
+class Tools(app_commands.Group, name="tools", description="Tools"):
+    dice = app_commands.Group(name="dice", description="Dice tools")
+
+    @dice.command(name="sum", description="Adds numbers")
+    @app_commands.describe(a="first", b="second", scale="multiplier")
+    async def dice_sum(
+        self,
+        itx: discord.Interaction,
+        a: app_commands.Range[int, 0, 100],
+        b: int = 0,
+        scale: float = 1.0,
+    ) -> None:
+        await itx.response.send_message(f"suma={(a + b) * scale:g}")
+
+    @app_commands.command(name="echo", description="Echoes")
+    @app_commands.choices(
+        style=[
+            app_commands.Choice(name="plain", value="plain"),
+            app_commands.Choice(name="embed", value="embed"),
+        ]
+    )
+    async def echo(
+        self,
+        itx: discord.Interaction,
+        text: app_commands.Range[str, 1, 100],
+        style: app_commands.Choice[str],
+        loud: bool = False,
+    ) -> None:
+        text = text.upper() if loud else text
+        if style.value == "embed":
+            embed = discord.Embed(title="Eco", description=text).add_field(
+                name="by", value=itx.user.name
+            )
+            await itx.response.send_message(embed=embed)
+        else:
+            await itx.response.send_message(text)
+
+
+class TinyBot(discord.Client):
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(Tools())
+        for command in COMMANDS:
+            self.tree.add_command(command)
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(Translator())
+        self.add_view(Counter())
+        guild_id = os.environ.get("DEV_GUILD_ID")
+        if guild_id:
+            guild = discord.Object(int(guild_id))
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+
+@app_commands.command(name="ping", description="Pong")
+async def ping(itx: discord.Interaction) -> None:
+    await itx.response.send_message(
+        f"pong {itx.locale.value} {itx.guild.name if itx.guild else 'dm'}"
+    )
+
+
+@app_commands.command(name="who", description="Resolved objects")
+async def who(
+    itx: discord.Interaction,
+    user: discord.Member,
+    role: discord.Role | None = None,
+    where: discord.TextChannel | discord.Thread | None = None,
+    thing: discord.Member | discord.Role | None = None,
+) -> None:
+    parts = [f"user={user.display_name}", f"admin={itx.permissions.administrator}"]
+    if role:
+        parts.append(f"role={role.name}")
+    if where:
+        parts.append(f"where={where.name}")
+    if thing:
+        parts.append(f"thing={thing.name}")
+    await itx.response.send_message(" ".join(parts), ephemeral=True)
+
+
+@app_commands.command(name="slow", description="Defers, then follows up")
+async def slow(itx: discord.Interaction, private: bool = False) -> None:
+    await itx.response.defer(ephemeral=private, thinking=True)
+    await asyncio.sleep(0.3)
+    await itx.followup.send("primero")
+    await itx.followup.send("segundo", file=discord.File(__file__, filename="tiny.py"))
+
+
+@app_commands.command(name="edit", description="Answers, then edits the answer")
+async def edit(itx: discord.Interaction) -> None:
+    await itx.response.send_message("borrador")
+    await itx.edit_original_response(content="final")
+
+
+@app_commands.command(name="counter", description="A button view")
+async def counter(itx: discord.Interaction) -> None:
+    await itx.response.send_message("cuenta: 0", view=Counter())
+
+
+@app_commands.command(name="note", description="Opens a modal")
+async def note(itx: discord.Interaction) -> None:
+    await itx.response.send_modal(Note())
+
+
+@app_commands.command(name="spell", description="Autocomplete")
+async def spell(itx: discord.Interaction, name: str) -> None:
+    await itx.response.send_message(f"hechizo: {name}")
+
+
+@spell.autocomplete("name")
+async def spell_name(itx: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=s, value=s)
+        for s in SPELLS
+        if s.lower().startswith(current.lower())
+    ]
+
+
+@app_commands.command(name="announce", description="Posts to a channel and opens a thread")
+async def announce(itx: discord.Interaction, channel: discord.TextChannel, text: str) -> None:
+    message = await channel.send(f"anuncio: {text}")
+    thread = await message.create_thread(name=f"hilo {text}")
+    await thread.send("dentro del hilo")
+    await itx.response.send_message(f"hecho: {thread.name}", ephemeral=True)
+
+
+@app_commands.command(name="post", description="Creates a forum post")
+async def post(itx: discord.Interaction, forum: discord.ForumChannel, title: str) -> None:
+    created = await forum.create_thread(name=title, content="primer mensaje")
+    await itx.response.send_message(f"post {created.thread.name} {created.thread.id}")
+
+
+@app_commands.command(name="npc", description="Speaks as a character through a webhook")
+async def npc(itx: discord.Interaction, name: str, text: str) -> None:
+    hook = await itx.channel.create_webhook(name="tiny")
+    await hook.send(text, username=name, wait=True)
+    await itx.response.send_message("dicho", ephemeral=True)
+
+
+@app_commands.command(name="upload", description="Reads an attachment")
+async def upload(itx: discord.Interaction, file: discord.Attachment) -> None:
+    data = await file.read()
+    await itx.response.send_message(
+        f"{file.filename}: {len(data)} bytes, {data[:5].decode(errors='replace')}"
+    )
+
+
+@app_commands.command(name="long", description="Sends more than Discord allows")
+async def long(itx: discord.Interaction, size: int) -> None:
+    try:
+        await itx.response.send_message("x" * size)
+    except discord.HTTPException as exc:
+        await itx.response.send_message(f"rechazado: {exc.code}")
+
+
+@app_commands.command(name="admin", description="Administrators only")
+@app_commands.default_permissions(manage_guild=True)
+async def admin(itx: discord.Interaction) -> None:
+    await itx.response.send_message("ok admin")
+
+
+COMMANDS = [ping, who, slow, edit, counter, note, spell, announce, post, npc, upload, long, admin]
+
+
+def main(argv: list[str] | None = None) -> int:
+    bot = TinyBot()
+    bot.run(os.environ["DISCORD_TOKEN"], log_level=logging.INFO, root_logger=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
