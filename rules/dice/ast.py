@@ -144,8 +144,11 @@ class Dice:
         if self.reroll is not None:
             text += str(self.reroll)
         if self.explode is not None:
-            bare = self.explode == Selector(">=", self.sides) and self.compare is None
-            text += "!" if bare else f"!{self.explode}"
+            on_max = self.explode.value == self.sides and self.explode.op != "<="
+            if on_max:  # "!" alone, or "!N" when a comparison follows (">=" would bind to "!")
+                text += "!" if self.compare is None else f"!{self.sides}"
+            else:
+                text += f"!{self.explode}"
         if self.keep is not None:
             text += str(self.keep)
         if self.compare is not None:

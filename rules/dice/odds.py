@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: Upper bound on the weight products one query may compute (keeps /odds interactive).
-MAX_WORK = 3_000_000
+MAX_WORK = 1_000_000
 
 _Weights = dict[int, int]
 _Dist = tuple[_Weights, int]  # (weight per value, common denominator)
@@ -190,15 +190,34 @@ class _Calculator:
         die: _Weights = {}
         for face, w in face_weights.items():
             die[scores[face]] = die.get(scores[face], 0) + w
+        if len(set(die.values())) == 1 and max(die) - min(die) + 1 == len(die):
+            return self._sum_uniform(count, min(die), max(die), next(iter(die.values())))
+        span = max(die) - min(die)
+        self._spend(sum((i * span + 1) * len(die) for i in range(count)))  # refuse up front
         total: _Weights = {0: 1}
         for _ in range(count):
-            self._spend(len(total) * len(die))
             nxt: _Weights = {}
             for value, w in total.items():
                 for score, wd in die.items():
                     nxt[value + score] = nxt.get(value + score, 0) + w * wd
             total = nxt
         return total
+
+    def _sum_uniform(self, count: int, low: int, high: int, weight: int) -> _Weights:
+        """Sum of dice whose scores ``low..high`` are equally likely: prefix sums, O(support)."""
+        width = high - low + 1
+        self._spend(count * (count * (width - 1) // 2 + 2 * width))  # refuse before working
+        dense = [1]  # dense[i]: ways for total == offset + i
+        for _ in range(count):
+            prefix = [0]
+            for ways in dense:
+                prefix.append(prefix[-1] + ways)
+            size = len(dense) + width - 1
+            dense = [
+                (prefix[min(i + 1, len(dense))] - prefix[max(0, i - width + 1)]) * weight
+                for i in range(size)
+            ]
+        return {count * low + i: ways for i, ways in enumerate(dense)}
 
     def _keep(self, node: Dice, face_weights: _Weights, scores: dict[int, int]) -> _Weights:
         """Keep ``k`` of ``N`` dice: assign faces from the favoured end, counting kept ones.
@@ -211,10 +230,11 @@ class _Calculator:
         kept = keep.kept(count)
         highest = keep.kind in ("kh", "pl")
         faces = sorted(face_weights, reverse=highest)
+        top = kept * max(scores.values()) + 1
+        self._spend(len(faces) * (count + 1) * top * (count + 2) // 2)  # refuse up front
         states: dict[tuple[int, int], int] = {(0, 0): 1}
         for face in faces:
             w = face_weights[face]
-            self._spend(len(states) * (count + 1))
             nxt: dict[tuple[int, int], int] = {}
             for (assigned, score), ways in states.items():
                 left = count - assigned

@@ -34,7 +34,7 @@ def fumbles(faces: tuple[int, int, int], index: int) -> bool:
 
 
 def keep_flags(values: list[int], kind: str, n: int) -> tuple[bool, ...]:
-    """Which dice survive ``kh``/``kl``/``ph``/``pl``; ties go to the earlier die."""
+    """Which dice survive ``kh``/``kl``/``ph``/``pl``; of equal dice the earlier is kept."""
     count = len(values)
     highest_first = sorted(range(count), key=lambda i: (-values[i], i))
     if kind == "kh":

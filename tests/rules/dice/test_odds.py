@@ -1,0 +1,141 @@
+"""Exact odds against exhaustive enumeration, and the 1o3d10 closed form."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from rules.dice import DiceError, distribution, probability_at_least
+from rules.dice.odds import keep_one_at_least, keep_one_faces
+
+
+def _enumerate(count: int, sides: int, score) -> dict[int, Fraction]:
+    """Every outcome of ``count`` dice, scored by ``score(faces)``: the slow, obvious way."""
+    outcomes = Counter(
+        score(faces) for faces in itertools.product(range(1, sides + 1), repeat=count)
+    )
+    total = sides**count
+    return {value: Fraction(n, total) for value, n in sorted(outcomes.items())}
+
+
+@pytest.mark.parametrize(
+    ("expression", "count", "sides", "score"),
+    [
+        ("2d6", 2, 6, sum),
+        ("3d4+2", 3, 4, lambda f: sum(f) + 2),
+        ("4d6kh3", 4, 6, lambda f: sum(sorted(f)[1:])),
+        ("4d6kl2", 4, 6, lambda f: sum(sorted(f)[:2])),
+        ("4d4ph1", 4, 4, lambda f: sum(sorted(f)[:3])),
+        ("5d3pl2", 5, 3, lambda f: sum(sorted(f)[2:])),
+        ("2d20kh1", 2, 20, max),
+        ("5d10>=7", 5, 10, lambda f: sum(1 for x in f if x >= 7)),
+        ("4d6<=2", 4, 6, lambda f: sum(1 for x in f if x <= 2)),
+        ("4d6kh2>=4", 4, 6, lambda f: sum(1 for x in sorted(f)[2:] if x >= 4)),
+        ("1d20<=12", 1, 20, sum),
+        ("-2d4", 2, 4, lambda f: -sum(f)),
+        ("3d6/2", 3, 6, lambda f: sum(f) // 2),
+        ("2d6*3-1", 2, 6, lambda f: sum(f) * 3 - 1),
+        ("1d6*1d4", 2, 6, None),  # mixed dice: checked below
+    ],
+)
+def test_distribution_matches_enumeration(expression, count, sides, score):
+    if score is None:
+        outcomes = Counter(a * b for a in range(1, 7) for b in range(1, 5))
+        expected = {v: Fraction(n, 24) for v, n in sorted(outcomes.items())}
+    else:
+        expected = _enumerate(count, sides, score)
+    assert distribution(expression) == expected
+    for target in range(min(expected) - 1, max(expected) + 2):
+        assert probability_at_least(expression, target) == sum(
+            (p for v, p in expected.items() if v >= target), Fraction(0)
+        )
+
+
+def test_reroll_once_matches_enumeration():
+    # Two throws per die; the second counts only when the first matched.
+    outcomes: Counter[int] = Counter()
+    for first in itertools.product(range(1, 7), repeat=2):
+        for second in itertools.product(range(1, 7), repeat=2):
+            outcomes[sum(s if f <= 2 else f for f, s in zip(first, second, strict=True))] += 1
+    expected = {v: Fraction(n, 6**4) for v, n in sorted(outcomes.items())}
+    assert distribution("2d6ro<2") == expected
+
+
+def test_open_reroll_matches_truncated_enumeration():
+    # Enumerate throw sequences up to 8 long; the unenumerated mass is (1/3)**8 per die.
+    per_die: dict[int, Fraction] = Counter()
+    for length in range(1, 9):
+        for _rerolled in itertools.product((1, 2), repeat=length - 1):
+            for last in range(3, 7):
+                per_die[last] += Fraction(1, 6**length)  # 1s and 2s, then `last` stands
+    exact = distribution("1d6r<2")
+    assert set(exact) == {3, 4, 5, 6}
+    for face, p in exact.items():
+        assert 0 <= p - per_die[face] <= Fraction(1, 3) ** 8
+
+
+def test_distributions_sum_to_one():
+    for text in ["100d6", "20d20kh10", "3d6ro1 + 1o3d10a", "1o3d10b*2", "10d10>=8 - 2"]:
+        assert sum(distribution(text).values()) == 1
+
+
+def test_keep_one_faces_match_order_statistics():
+    highest = keep_one_faces("a")
+    assert highest == tuple(f**3 - (f - 1) ** 3 for f in range(1, 11))
+    assert keep_one_faces("b") == highest[::-1]
+    middle = keep_one_faces("m")
+    # middle = f: one die below, one equal, one above (x6) or two or three equal.
+    expected = tuple(6 * (f - 1) * (10 - f) + 3 * (f - 1) + 3 * (10 - f) + 1 for f in range(1, 11))
+    assert middle == expected
+    assert sum(middle) == 1000
+
+
+@pytest.mark.parametrize("position", ["b", "m", "a"])
+def test_keep_one_closed_form_equals_the_distribution(position):
+    notation = "1o3d10" + ("" if position == "m" else position)
+    exact = distribution(notation)
+    assert min(exact) == 1 and max(exact) == 210
+    assert all(v % 10 != 0 for v in exact if v < 210)
+    for x in list(range(-2, 45)) + [199, 200, 201, 209, 210, 211, 300]:
+        tail = sum((p for v, p in exact.items() if v >= x), Fraction(0))
+        assert keep_one_at_least(position, x) == tail
+
+
+def test_keep_one_closed_form_by_hand():
+    p = Fraction(28, 1000)  # middle: P(kept 10)
+    s7 = Fraction(28 + 76 + 112, 1000)  # middle: P(kept >= 8)
+    assert keep_one_at_least("m", 8) == s7
+    assert keep_one_at_least("m", 10) == p
+    assert keep_one_at_least("m", 11) == p  # a 10 always throws again and adds >= 1
+    assert keep_one_at_least("m", 18) == p * s7
+    assert probability_at_least("1o3d10 + 7", 15) == s7
+    assert probability_at_least("7 + 1o3d10", 15) == s7
+    assert probability_at_least("(1o3d10 - 2) + 9", 15) == s7
+    assert probability_at_least("-3 + 1o3d10b + 10", 15) == keep_one_at_least("b", 8)
+
+
+def test_keep_one_with_other_dice_uses_the_full_distribution():
+    expected = sum(
+        (Fraction(1, 6) * keep_one_at_least("m", 10 - d) for d in range(1, 7)), Fraction(0)
+    )
+    assert probability_at_least("1o3d10 + 1d6", 10) == expected
+
+
+@pytest.mark.parametrize(
+    ("expression", "code"), [("8d6!", "unsupported_odds"), ("1d6!>5+2", "unsupported_odds")]
+)
+def test_exploding_dice_have_no_exact_odds(expression, code):
+    with pytest.raises(DiceError) as caught:
+        distribution(expression)
+    assert caught.value.code == code
+    with pytest.raises(DiceError):
+        probability_at_least(expression, 10)
+
+
+def test_huge_queries_are_refused():
+    with pytest.raises(DiceError) as caught:
+        distribution("100d1000*100d1000")
+    assert caught.value.code == "odds_too_complex"

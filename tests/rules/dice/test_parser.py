@@ -1,0 +1,176 @@
+"""The parser: normalized notation, labels and comments, and every refusal with its column."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rules.dice import DiceError, parse
+from rules.dice.ast import Dice, KeepOne
+
+
+@pytest.mark.parametrize(
+    ("written", "normalized"),
+    [
+        ("1d20", "1d20"),
+        ("d20", "1d20"),
+        ("D20", "1d20"),
+        ("d%", "1d100"),
+        ("3D6+2", "3d6 + 2"),
+        ("  4d6kh3  ", "4d6kh3"),
+        ("4d6KH", "4d6kh1"),
+        ("4d6kl", "4d6kl1"),
+        ("4d6ph1", "4d6ph1"),
+        ("4d6PL1", "4d6pl1"),
+        ("8d6!", "8d6!"),
+        ("8d6!>5", "8d6!>5"),
+        ("8d6!>=5", "8d6!>5"),
+        ("8d6!5", "8d6!5"),
+        ("3d6r1", "3d6r1"),
+        ("3d6R<2", "3d6r<2"),
+        ("3d6r<=2", "3d6r<2"),
+        ("3d6ro1", "3d6ro1"),
+        ("3d6kh2r1!", "3d6r1!kh2"),  # modifiers print in the order they apply
+        ("5d10>=7", "5d10>=7"),
+        ("5d10!10>=7", "5d10!10>=7"),
+        ("5d10!>10>=7", "5d10!10>=7"),
+        ("1d20<=12", "1d20<=12"),
+        ("1o3d10", "1o3d10"),
+        ("1o3d10m", "1o3d10"),
+        ("1O3D10A", "1o3d10a"),
+        ("1o3d10b+12 [sigilo]", "1o3d10b + 12 [sigilo]"),
+        ("7+1o3d10", "7 + 1o3d10"),
+        ("(1d6+2)*3", "(1d6 + 2) * 3"),
+        ("-(1d6)", "-(1d6)"),
+        ("+5", "5"),
+        ("1d6 [ fuego   sagrado ]", "1d6 [fuego sagrado]"),
+        ("1d6[]", "1d6"),
+        ("2d6 [a] + (1d4) [b]", "2d6 [a] + (1d4) [b]"),
+        ("10/3", "10 / 3"),
+    ],
+)
+def test_normalized_notation(written, normalized):
+    assert str(parse(written)) == normalized
+    assert str(parse(normalized)) == normalized  # printing back is stable
+
+
+def test_parse_is_cached_by_text():
+    assert parse("4d6kh3 + 2") is parse("4d6kh3 + 2")
+
+
+def test_nodes():
+    dice = parse("4d6ro1!kh3").root
+    assert isinstance(dice, Dice)
+    assert (dice.count, dice.sides, dice.keep.kind, dice.keep.n) == (4, 6, "kh", 3)
+    assert dice.reroll.once and dice.reroll.selector.value == 1
+    assert dice.explode.op == ">=" and dice.explode.value == 6
+    keep_one = parse("1o3d10b").root
+    assert isinstance(keep_one, KeepOne) and keep_one.index == 0
+
+
+@pytest.mark.parametrize(
+    ("written", "comment"),
+    [
+        ("1d20+5 # ataque", "ataque"),
+        ("1d20+5#ataque con espada", "ataque con espada"),
+        ("1d20+5 ataque con espada", "ataque con espada"),
+        ("1o3d10 alto", "alto"),
+        ("1d20 #", None),
+        ("1d6 dardo envenenado", "dardo envenenado"),
+        ("2d6 [fuego] bola de fuego", "bola de fuego"),
+        ("1d20 ñu", "ñu"),
+    ],
+)
+def test_comments(written, comment):
+    assert parse(written).comment == comment
+
+
+def _error(text: str) -> DiceError:
+    with pytest.raises(DiceError) as caught:
+        parse(text)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("written", "code", "column"),
+    [
+        ("", "empty", None),
+        ("   ", "empty", None),
+        ("# solo un comentario", "empty", None),
+        ("1" * 201, "too_long", None),
+        ("1d6 +", "unexpected_end", 6),
+        ("1d6 $", "unexpected_char", 5),
+        ("1d", "unexpected_end", 3),
+        ("1dx", "unexpected_char", 3),
+        ("1d20 d6", "unexpected_char", 6),  # a missing operator is not a comment
+        ("1d20 5", "unexpected_char", 6),
+        ("1d20ataque", "unexpected_char", 5),  # free text needs a space
+        ("(1d6", "unexpected_end", 5),
+        ("1d6)", "unexpected_char", 4),
+        ("1d6 [fuego", "unexpected_end", 11),
+        ("1d6>3", "unexpected_char", 5),  # comparisons are >= and <=
+        ("4d6kx", "unexpected_char", 5),
+        ("3d6r", "unexpected_end", 5),
+        ("1o3d10alto", "unexpected_char", 8),
+        ("1234567", "number_too_long", 1),
+        ("1d1234567", "number_too_long", 3),
+        ("1+" * 25 + "1", "too_many_terms", 51),
+        ("(" * 11 + "1" + ")" * 11, "too_deep", 11),
+        ("-" * 11 + "1", "too_deep", 11),
+        ("101d6", "too_many_dice", 1),
+        ("1d1001", "too_many_sides", 3),
+        ("6*100d6", None, None),  # one throw of 100 dice, multiplied
+        ("100d6+" * 5 + "1d6", "too_many_rolls", None),
+        ("100d6ro1+100d6ro1+100d6ro1", "too_many_rolls", None),  # worst case 600 dice
+        ("8*1o3d10", None, None),  # one 1o3d10 term: at most 63 dice
+        ("1o3d10+" * 7 + "1o3d10+1o3d10", "too_many_rolls", None),
+        ("0d6", "zero_dice", 1),
+        ("d0", "zero_sides", 2),
+        ("1d1!", "always_matches", 4),
+        ("1d6r<7", "always_matches", 4),
+        ("1d6!>1", "always_matches", 4),
+        ("2d6r<6", "always_matches", 4),
+        ("1d6r1r2", "duplicate_modifier", 6),
+        ("4d6kh3kl1", "duplicate_modifier", 7),
+        ("4d6!!", "duplicate_modifier", 5),
+        ("4d6kh5", "keep_out_of_range", 4),
+        ("4d6kh0", "keep_out_of_range", 4),
+        ("4d6pl4", "keep_out_of_range", 4),
+        ("4d6ph5", "keep_out_of_range", 4),
+        ("2o3d10", "bad_keep_one", 1),
+        ("1o4d10", "bad_keep_one", 1),
+        ("1o3d6", "bad_keep_one", 1),
+        ("1d20<=12+2", "test_in_expression", None),
+        ("(1d20>=5)", "test_in_expression", None),
+        ("10/0", "division_by_zero", None),
+        ("10/(1d3-2)", "division_by_zero", None),
+        ("10/(1d6-1d6)", "division_by_zero", None),
+    ],
+)
+def test_refusals(written, code, column):
+    if code is None:
+        parse(written)
+        return
+    error = _error(written)
+    assert (error.code, error.column) == (code, column)
+
+
+def test_refusal_params():
+    error = _error("1d6 $")
+    assert dict(error.params) == {"char": "$", "expected": "+ - * / ) [ #"}
+    assert dict(_error("101d6").params) == {"count": 101, "limit": 100}
+    assert dict(_error("x" * 300).params) == {"length": 300, "limit": 200}
+
+
+def test_safe_divisions_are_accepted():
+    assert str(parse("10/(1d6+1)")) == "10 / (1d6 + 1)"
+    assert str(parse("1d20/-2")) == "1d20 / -2"
+
+
+def test_any_refusal_is_fast():
+    started = time.perf_counter()
+    for text in ["(" * 200, "1d6" * 66, "9" * 200, "1d6!" + "+1d6!" * 39, "-" * 199 + "1"]:
+        with pytest.raises(DiceError):
+            parse(text)
+    assert time.perf_counter() - started < 0.05

@@ -1,0 +1,318 @@
+"""The roller against scripted dice: every operator, the seed's examples and the edge cases."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.dice import DiceError, roll
+from rules.dice.roller import fumbles, keep_flags
+
+
+def test_plain_sum_and_constants(scripted):
+    rng = scripted([3, 5, 17])
+    result = roll("2d6 + 1d20 - 4", rng)
+    assert result.total == 3 + 5 + 17 - 4
+    assert rng.asked == [6, 6, 20] and rng.finished
+
+
+@pytest.mark.parametrize(
+    ("expression", "faces", "total"),
+    [
+        ("2*3+4", [], 10),
+        ("2*(3+4)", [], 14),
+        ("-1d6+10", [4], 6),
+        ("--3", [], 3),
+        ("7/2", [], 3),
+        ("-7/2", [], -4),  # floor division: halves round down, also below zero
+        ("(1d6-3)/2", [2], -1),
+        ("1d6*1d4", [5, 3], 15),
+        ("d%", [100], 100),
+        ("1D20+2", [20], 22),
+        ("10 - 2 - 3", [], 5),  # left-associative
+        ("12/2/3", [], 2),
+    ],
+)
+def test_arithmetic(scripted, expression, faces, total):
+    rng = scripted(faces)
+    assert roll(expression, rng).total == total
+    assert rng.finished
+
+
+@pytest.mark.parametrize(
+    ("expression", "faces", "total"),
+    [
+        ("4d6kh3", [6, 1, 3, 5], 14),
+        ("4d6kh", [2, 6, 3, 5], 6),
+        ("4d6kl1", [2, 6, 1, 5], 1),
+        ("4d6kl2", [2, 6, 1, 5], 3),
+        ("4d6ph1", [2, 6, 1, 5], 8),
+        ("4d6pl1", [2, 6, 1, 5], 13),
+        ("2d20kh1", [7, 15], 15),  # advantage
+        ("2d20kl1", [7, 15], 7),  # disadvantage
+        ("3d6kh2", [4, 4, 4], 8),  # ties keep equal values
+        ("4d6KH", [1, 2, 3, 4], 4),
+    ],
+)
+def test_keep_and_drop(scripted, expression, faces, total):
+    assert roll(expression, scripted(faces)).total == total
+
+
+def test_keep_flags_keep_the_earlier_of_equal_dice():
+    assert keep_flags([5, 5, 5], "kh", 1) == (True, False, False)
+    assert keep_flags([5, 5, 5], "kl", 2) == (True, True, False)
+    assert keep_flags([1, 6, 1], "pl", 1) == (True, True, False)
+    assert keep_flags([6, 6, 1], "ph", 1) == (True, False, True)
+    assert keep_flags([3, 1, 2], "kh", 2) == (True, False, True)
+
+
+def test_explosion_chains_as_in_seed_002(scripted):
+    # Seed 002: "2d6, 4,6 = 10 y tiramos 1 dado de nuevo, si sale 6 de nuevo, se suma (16)".
+    rng = scripted([4, 6, 6, 2])
+    result = roll("2d6!", rng)
+    assert result.total == 18
+    assert result.explosions == 2
+    assert rng.finished
+
+
+def test_explosion_on_threshold(scripted):
+    result = roll("3d6!>5", scripted([5, 6, 1, 2, 3]))
+    # 5 explodes into 6 which explodes into 1; then 2 and 3.
+    assert result.total == 5 + 6 + 1 + 2 + 3
+    assert result.explosions == 2
+
+
+def test_explosion_on_exact_face(scripted):
+    assert roll("2d6!5", scripted([5, 6, 3])).total == 14  # 6 does not explode on "!5"
+
+
+def test_exploded_dice_join_the_pool_for_keep(scripted):
+    # 6 explodes into 2: the pool is 6, 2, 3 and kh2 keeps 6 and 3.
+    assert roll("2d6!kh2", scripted([6, 2, 3])).total == 9
+
+
+def test_reroll_while_matching(scripted):
+    rng = scripted([1, 1, 1, 4, 6])
+    result = roll("2d6r1", rng)
+    assert result.total == 10
+    assert rng.finished
+
+
+def test_reroll_once_keeps_a_second_bad_roll(scripted):
+    rng = scripted([1, 1, 6])
+    assert roll("2d6ro1", rng).total == 1 + 6
+    assert rng.finished
+
+
+@pytest.mark.parametrize(
+    ("expression", "faces", "total"),
+    [
+        ("1d6r<2", [2, 1, 3], 3),  # "<N" is N or less
+        ("1d6r>5", [6, 5, 2], 2),  # ">N" is N or more
+        ("1d6r>=5", [6, 2], 2),  # ">=" is accepted as the same thing
+        ("1d6ro<3", [3, 2], 2),
+    ],
+)
+def test_reroll_selectors(scripted, expression, faces, total):
+    rng = scripted(faces)
+    assert roll(expression, rng).total == total
+    assert rng.finished
+
+
+def test_reroll_then_explode(scripted):
+    # The rerolled 1 becomes a 6, which explodes into 3.
+    assert roll("1d6r1!", scripted([1, 6, 3])).total == 9
+
+
+def test_success_count_on_a_pool(scripted):
+    result = roll("5d10>=7", scripted([7, 3, 10, 6, 9]))
+    assert result.total == 3
+    assert result.success is None
+
+
+def test_success_count_at_most(scripted):
+    assert roll("4d10<=3", scripted([1, 3, 4, 10])).total == 2
+
+
+def test_success_count_uses_kept_dice_only(scripted):
+    assert roll("4d10kh2>=5", scripted([9, 8, 7, 1])).total == 2
+
+
+def test_success_count_after_explosion(scripted):
+    # "!10" explodes on 10; ">=7" then counts 10, 8 and 7.
+    assert roll("3d10!10>=7", scripted([10, 8, 2, 7])).total == 3
+
+
+@pytest.mark.parametrize(
+    ("expression", "face", "success"),
+    [
+        ("1d20<=12", 12, True),
+        ("1d20<=12", 13, False),
+        ("1d20>=15", 15, True),
+        ("d20>=15", 3, False),
+    ],
+)
+def test_roll_under_and_over_tests(scripted, expression, face, success):
+    result = roll(expression, scripted([face]))
+    assert result.total == face
+    assert result.success is success
+
+
+def test_no_test_means_success_is_none(scripted):
+    assert roll("1d20+3", scripted([4])).success is None
+
+
+# --- 1o3d10 (seed 002, "Tiradas") ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("faces", "kept"),
+    [((5, 3, 9), 5), ((4, 4, 2), 4), ((8, 6, 1), 6), ((5, 5, 5), 5), ((1, 1, 1), 1)],
+)
+def test_middle_die_examples_from_the_seed(scripted, faces, kept):
+    result = roll("1o3d10", scripted(faces))
+    assert result.total == kept
+    assert result.explosions == 0
+
+
+@pytest.mark.parametrize(
+    ("faces", "kept"), [((5, 3, 9), 9), ((4, 4, 2), 4), ((8, 6, 1), 8), ((5, 5, 5), 5)]
+)
+def test_highest_die_examples_from_the_seed(scripted, faces, kept):
+    assert roll("1o3d10a", scripted(faces)).total == kept
+
+
+@pytest.mark.parametrize(("faces", "kept"), [((5, 3, 9), 3), ((4, 4, 2), 2), ((8, 6, 1), 1)])
+def test_lowest_die(scripted, faces, kept):
+    assert roll("1o3d10b", scripted(faces)).total == kept
+
+
+def test_middle_and_explicit_m_are_the_same_roll(scripted):
+    assert roll("1o3d10m", scripted([8, 6, 1])).expression == "1o3d10"
+
+
+@pytest.mark.parametrize("expression", ["1o3d10", "1o3d10a"])
+def test_kept_ten_adds_and_throws_again(scripted, expression):
+    # Seed: "10,7,10 = 10 suma y sigue"; the next throw keeps the same position.
+    rng = scripted([10, 7, 10, 10, 10, 2, 6, 4, 1])
+    result = roll(expression, rng)
+    middle = expression == "1o3d10"
+    assert result.total == 10 + 10 + (4 if middle else 6)
+    assert result.explosions == 2
+    assert rng.finished
+
+
+def test_lowest_rethrows_only_on_three_tens(scripted):
+    rng = scripted([10, 10, 10, 3, 9, 8])
+    result = roll("1o3d10b", rng)
+    assert result.total == 13 and result.explosions == 1
+
+
+def test_rethrow_chain_is_capped_at_twenty(scripted):
+    rng = scripted([10] * 3 * 21 + [1, 2, 3])
+    result = roll("1o3d10", rng)
+    assert result.explosions == 20
+    assert result.total == 210  # the 21st throw's 10 counts but throws no more
+    assert rng.faces == [1, 2, 3]
+
+
+def test_keep_one_in_an_expression(scripted):
+    result = roll("1o3d10b+12 [sigilo]", scripted([9, 1, 8]))
+    assert result.total == 13
+    assert result.label == "sigilo"
+    assert result.fumble is False  # next higher die is 8
+
+
+@pytest.mark.parametrize(
+    ("expression", "faces", "fumble"),
+    [
+        # middle: the kept die is 1 only with two 1s; the next higher is the third die
+        ("1o3d10", (1, 1, 3), True),
+        ("1o3d10", (3, 1, 1), True),
+        ("1o3d10", (1, 1, 5), True),
+        ("1o3d10", (1, 1, 6), False),
+        ("1o3d10", (1, 3, 9), False),  # keeps the 3: no fumble (see the report/docs)
+        ("1o3d10", (1, 1, 1), True),
+        # lowest: kept 1, next higher <= 5
+        ("1o3d10b", (1, 4, 8), True),
+        ("1o3d10b", (8, 4, 1), True),
+        ("1o3d10b", (1, 5, 5), True),
+        ("1o3d10b", (1, 6, 8), False),
+        ("1o3d10b", (2, 3, 4), False),
+        # highest: only three 1s
+        ("1o3d10a", (1, 1, 1), True),
+        ("1o3d10a", (1, 1, 2), False),
+    ],
+)
+def test_fumbles(scripted, expression, faces, fumble):
+    result = roll(expression + "+4", scripted(faces))
+    assert result.fumble is fumble
+    assert fumbles(faces, {"1o3d10": 1, "1o3d10b": 0, "1o3d10a": 2}[expression]) is fumble
+
+
+def test_fumble_is_judged_on_the_first_throw_only(scripted):
+    # A kept 1 after a re-throw is not a fumble (and cannot be: the total already has 10).
+    result = roll("1o3d10", scripted([10, 10, 10, 1, 1, 3]))
+    assert result.total == 11
+    assert result.fumble is False
+
+
+@pytest.mark.parametrize(
+    ("total", "difficulty", "critical"), [(25, 15, True), (24, 15, False), (30, 15, True)]
+)
+def test_critical_beats_difficulty_by_ten(scripted, total, difficulty, critical):
+    result = roll(f"{total - 9} + 1o3d10", scripted([9, 9, 9]))
+    assert result.total == total
+    assert result.is_critical(difficulty) is critical
+
+
+# --- labels, comments, the RNG --------------------------------------------------------------
+
+
+def test_labels_and_comments(scripted):
+    result = roll("1d20+5 [ataque] # con espada", scripted([10]))
+    assert result.label == "ataque"
+    assert result.comment == "con espada"
+    assert result.expression == "1d20 + 5 [ataque]"
+
+
+def test_free_text_after_the_roll_is_a_comment(scripted):
+    result = roll("1d20+5 ataque con espada", scripted([10]))
+    assert result.total == 15
+    assert result.comment == "ataque con espada"
+    assert result.label is None
+
+
+def test_several_labels_are_joined(scripted):
+    result = roll("1d6 [fuego] + 1d4 [frío]", scripted([3, 2]))
+    assert result.label == "fuego, frío"
+
+
+def test_default_rng_rolls():
+    assert 1 <= roll("1d6").total <= 6
+
+
+def test_same_seed_same_roll():
+    first = roll("4d6kh3 + 1o3d10 + 3d6!", random.Random(99))
+    again = roll("4d6kh3 + 1o3d10 + 3d6!", random.Random(99))
+    assert (first.total, str(first)) == (again.total, str(again))
+
+
+def test_system_random_works():
+    assert roll("1o3d10+2", random.SystemRandom()).total >= 3
+
+
+def test_open_ended_rolls_abort_at_the_dice_limit(scripted):
+    rng = scripted([2] * 600)
+    with pytest.raises(DiceError) as caught:
+        roll("1d2!", rng)
+    assert caught.value.code == "too_many_rolls"
+    assert len(rng.asked) == 500  # the 501st die is never thrown
+
+
+def test_rerolls_count_towards_the_dice_limit(scripted):
+    rng = scripted([1] * 600)
+    with pytest.raises(DiceError) as caught:
+        roll("1d6r1", rng)
+    assert caught.value.code == "too_many_rolls"
