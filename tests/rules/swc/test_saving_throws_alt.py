@@ -1,0 +1,142 @@
+"""Tabla 28 (seed 000): the alternative saving throws, every band of every column, as an option."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.swc.data import load
+from rules.swc.saving_throws_alt import (
+    SaveCategory,
+    alt_saving_throw,
+    drops_class_bonuses,
+    roll_alt_saving_throw,
+    save_group,
+)
+
+# Tabla 28 as printed, column by column, "Nivel N: valor" for each category in the
+# order Venenos y Rayos de Muerte, Varitas, Petrificación, Aliento de Dragón, Conjuros y
+# Bastones.  PRINTED_FIRST is the column the seed heads "Clérigos": its bands (1, 4, 7,
+# 10, 13) are the Guerreros' (header swap, docs/rules-decisions.md).
+PRINTED_FIRST = {
+    1: [12, 13, 14, 15, 16],
+    4: [10, 11, 12, 13, 14],
+    7: [8, 9, 10, 10, 12],
+    10: [6, 7, 8, 8, 10],
+    13: [4, 5, 5, 5, 8],
+}
+PRINTED_SECOND = {
+    1: [11, 12, 14, 16, 15],
+    5: [9, 10, 12, 14, 12],
+    9: [6, 7, 9, 11, 9],
+    13: [3, 5, 7, 8, 7],
+}
+PRINTED_THIRD = {
+    1: [13, 14, 13, 16, 15],
+    6: [11, 12, 11, 14, 12],
+    11: [8, 9, 8, 11, 8],
+    16: [5, 6, 5, 8, 3],
+}
+
+COLUMNS = [
+    ("guerrero", ("guerrero", "explorador"), PRINTED_FIRST),
+    ("clerigo", ("clerigo", "druida", "monje"), PRINTED_SECOND),
+    ("mago", ("mago", "ladron", "asesino"), PRINTED_THIRD),
+]
+
+
+def _cells():
+    for group, classes, column in COLUMNS:
+        starts = sorted(column)
+        for nivel in range(1, 23):
+            start = max(s for s in starts if s <= nivel)
+            for category, expected in zip(SaveCategory, column[start], strict=True):
+                for clase in classes:
+                    yield pytest.param(
+                        group,
+                        clase,
+                        nivel,
+                        category,
+                        expected,
+                        id=f"Tabla28-{clase}-{nivel}-{category.value}",
+                    )
+
+
+@pytest.mark.parametrize(("group", "clase", "nivel", "category", "expected"), list(_cells()))
+def test_tabla_28_every_level_and_category(group, clase, nivel, category, expected):
+    save = alt_saving_throw(clase, nivel, category)
+    assert (save.group, save.base, save.bonus, save.target) == (group, expected, 0, expected)
+    assert save_group(clase) == group
+
+
+@pytest.mark.parametrize("nivel", range(1, 21))
+@pytest.mark.parametrize("category", list(SaveCategory))
+def test_tabla_28_paladin_is_two_better_than_the_guerrero(nivel, category):
+    """Tabla 28 paragraph (and the Paladín's "Favor Divino"): +2 to every save."""
+    paladin, fighter = (
+        alt_saving_throw("Paladín", nivel, category),
+        alt_saving_throw("guerrero", nivel, category),
+    )
+    assert (
+        paladin.base == fighter.base and paladin.bonus == 2 and paladin.target == fighter.target - 2
+    )
+
+
+@pytest.mark.parametrize(
+    ("clase", "fire", "setting", "bonus"),
+    [
+        ("druida", True, 2, 2),
+        ("druida", True, 1, 1),
+        ("druida", False, 2, 0),
+        ("clerigo", True, 2, 0),
+        ("mago", True, 2, 0),
+    ],
+)
+def test_tabla_28_druid_keeps_the_fire_bonus(clase, fire, setting, bonus):
+    save = alt_saving_throw(
+        clase, 3, SaveCategory.BREATH, contra_fuego=fire, druid_fire_bonus=setting
+    )
+    assert save.bonus == bonus and save.target == 16 - bonus
+
+
+def test_tabla_28_drops_the_magos_and_clerigos_bonuses():
+    assert (
+        drops_class_bonuses("Mago")
+        and drops_class_bonuses("clérigo")
+        and drops_class_bonuses("monje")
+    )
+    assert not drops_class_bonuses("ladron") and not drops_class_bonuses("druida")
+
+
+def test_tabla_28_header_swap_is_recorded_in_the_data():
+    groups = {g["clave"]: g for g in load("saving_throws_alt")["grupos"]}
+    assert groups["guerrero"]["impreso_bajo"].startswith("Clérigos")
+    assert groups["clerigo"]["impreso_bajo"].startswith("Guerreros")
+    assert load("saving_throws_alt")["source"] == {
+        "seed": "000_69fa394cbd22cdf4.txt",
+        "tables": ["Tabla 28"],
+    }
+
+
+def test_tabla_28_roll_meets_or_beats():
+    rng, mirror = random.Random(11), random.Random(11)
+    for _ in range(100):
+        result = roll_alt_saving_throw(rng, "paladin", 1, "conjuros")
+        roll = mirror.randint(1, 20)
+        assert result.roll == roll and result.success == (roll + 2 >= 16)
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("bardo", 1, "varitas"), ValueError),
+        (("mago", 0, "varitas"), ValueError),
+        (("mago", 1, "rayos"), ValueError),
+    ],
+)
+def test_tabla_28_refuses_bad_input(args, error):
+    with pytest.raises(error):
+        alt_saving_throw(*args)
+    with pytest.raises(ValueError):
+        alt_saving_throw("druida", 1, "aliento", contra_fuego=True, druid_fire_bonus=3)
