@@ -17,7 +17,15 @@ from typing import Any
 from rules.rolweb._data import bad_data, check_dice, parse_json_text, read_json
 from rules.rolweb.settings import RolwebSettings
 
-__all__ = ["Level", "ActionType", "AbilityLevel", "Ability", "load_abilities", "find_ability"]
+__all__ = [
+    "Level",
+    "ActionType",
+    "AbilityLevel",
+    "Ability",
+    "load_abilities",
+    "find_ability",
+    "healing_dice",
+]
 
 
 class Level(enum.IntEnum):
@@ -124,3 +132,15 @@ def find_ability(name: str, settings: RolwebSettings | None = None) -> Ability |
     """The ability called ``name`` in the campaign's list (case-insensitive), or None."""
     folded = name.casefold()
     return next((a for a in load_abilities(settings) if a.name.casefold() == folded), None)
+
+
+def healing_dice(ability: Ability, level: Level, herbs: bool = False) -> str | None:
+    """The dice ``ability`` heals with at ``level`` (with healing herbs if ``herbs`` and the
+    level has a herbal value, as Medicus does: CURACIÓN DE HERIDAS), or None if it does not
+    heal.  A higher level includes the lower ones, so this reads exactly ``level``."""
+    if level is Level.NONE:
+        return None
+    used = ability.levels[level]
+    if herbs and used.healing_with_herbs:
+        return used.healing_with_herbs
+    return used.healing

@@ -41,6 +41,7 @@ __all__ = [
     "surprise_target",
     "roll_surprise",
     "draw_cost",
+    "surprise_free_attacks",
     "AdvantageReason",
     "Advantage",
     "advantage",
@@ -143,6 +144,19 @@ def roll_surprise(
     """Roll the ambush; on success each attacker gets a free attack at the start of the
     turn and the surprised must draw (:func:`draw_cost`) before the normal order."""
     return roll_test(surprise_target(discreto, atento, modifier), rng, naturals, Chances.ONE)
+
+
+def surprise_free_attacks(
+    attackers: Sequence[str], surprised: Sequence[str]
+) -> tuple[FreeAttack, ...]:
+    """SORPRESA: after a successful ambush each attacker gets a free attack against the
+    surprised at the start of the turn (one per attacker: one trigger, one turn); the
+    attacker's player picks the target, so every pairing is offered in order."""
+    return tuple(
+        FreeAttack(attacker, target, FreeAttackTrigger.SURPRISE)
+        for attacker in attackers
+        for target in surprised
+    )
 
 
 def draw_cost(weapon: Weapon) -> Action:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rules.rolweb.abilities import ActionType, Level, find_ability, load_abilities
+from rules.rolweb.abilities import ActionType, Level, find_ability, healing_dice, load_abilities
 from rules.rolweb.settings import parse_settings
 from rules.systems.base import RulesError
 
@@ -69,3 +69,14 @@ def test_bad_campaign_abilities_are_refused(abilities):
     with pytest.raises(RulesError) as error:
         load_abilities(parse_settings({"habilidades": json.dumps(abilities)}))
     assert error.value.problems[0].key == "rolweb.problem.bad_data"
+
+
+def test_healing_dice_by_level_and_herbs():
+    # CURACIÓN DE HERIDAS: Medicus 1D4, "más si se combina con unas hierbas curativas"
+    medicus = find_ability("Medicus")
+    assert healing_dice(medicus, Level.PRINCIPIANTE) == "1d4"
+    assert healing_dice(medicus, Level.PRINCIPIANTE, herbs=True) == "1d6"
+    assert healing_dice(medicus, Level.MAESTRO) == "1d8"
+    assert healing_dice(medicus, Level.NONE) is None
+    # Recuperación has no herbal value: herbs do not change it
+    assert healing_dice(find_ability("Recuperación"), Level.ADEPTO, herbs=True) == "1d6"

@@ -19,6 +19,7 @@ from rules.rolweb.combat import (
     free_attacks,
     long_weapon_free_attack,
     roll_surprise,
+    surprise_free_attacks,
     surprise_target,
     surprise_values,
     weapon_allowed,
@@ -162,3 +163,12 @@ def test_at_most_four_surround_a_target():
     # FLANQUEAR: "El máximo de personas que puede rodear a una persona o criatura es de cuatro"
     assert can_join_melee(3)
     assert not can_join_melee(4)
+
+
+def test_successful_surprise_gives_each_attacker_a_free_attack():
+    # SORPRESA: "el enemigo tiene derecho a un ataque gratuito contra el sorprendido, al principio del turno"
+    granted = surprise_free_attacks(["a", "b"], ["orco"])
+    assert granted == (
+        FreeAttack("a", "orco", FreeAttackTrigger.SURPRISE),
+        FreeAttack("b", "orco", FreeAttackTrigger.SURPRISE),
+    )
