@@ -335,6 +335,49 @@ class Sandbox:
 
         return self._run(collect)
 
+    def mark(self) -> int:
+        """A bookmark for ``posted_since``: the newest message id so far."""
+        return self._run(lambda: max(self.world.messages, default=0))
+
+    def posted_since(self, mark: int) -> list[tuple[str, Msg]]:
+        """(channel name, message) for what the bot posted outside responses after ``mark``."""
+
+        def collect() -> list[tuple[str, Msg]]:
+            found = []
+            for mid in sorted(m for m in self.world.messages if m > mark):
+                msg = self.world.messages[mid]
+                if msg.source in ("channel", "webhook") and not msg.deleted:
+                    found.append((self.world.channels[msg.channel_id].name, msg_from(msg)))
+            return found
+
+        return self._run(collect)
+
+    def message(self, message_id: int) -> Msg:
+        """The current state of a stored message."""
+        return self._run(lambda: msg_from(self.world.messages[message_id]))
+
+    def channel_names(self, guild: GuildHandle) -> list[str]:
+        def collect() -> list[str]:
+            chans = self.world.guilds[guild.id].channels.values()
+            return [c.name for c in chans if c.type != 4]
+
+        return self._run(collect)
+
+    def name_of(self, snowflake: int) -> str | None:
+        """A user, role or channel name for rendering mentions."""
+
+        def find() -> str | None:
+            if snowflake in self.world.users:
+                return self.world.users[snowflake].name
+            if snowflake in self.world.channels:
+                return self.world.channels[snowflake].name
+            for guild in self.world.guilds.values():
+                if snowflake in guild.roles:
+                    return guild.roles[snowflake].name
+            return None
+
+        return self._run(find)
+
     def reconnect(self) -> None:
         """Sends op 7 RECONNECT; the bot should come back with RESUME."""
         self.standin.call(self.server.gateway.reconnect())

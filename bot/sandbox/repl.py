@@ -1,0 +1,441 @@
+"""``python -m bot sandbox``: try Árbitro in a terminal, no Discord account needed.
+
+It starts the stand-in and the real bot, then reads what a person would type in Discord
+(``/roll 1o3d10+5 reason:ataque``) as one of the sample users in a sample guild, and prints every
+reply as text. ``--script FILE`` runs one line per command and exits non-zero if any failed, so a
+referee can rehearse a scene and a test can check a transcript. The sample guild, users and
+channels keep the same ids on every run, so what the bot stored in the SQLite file still matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .client import REPO, GuildHandle, Sandbox
+from .render import Clickable, render_message, render_reply
+from .replies import Reply
+from .state import World
+
+__all__ = ["Session", "main", "parse_slash"]
+
+BASE = 1_200_000_000_000_000_000
+BOT_ID = BASE + 1
+SAMPLE_IDS = {
+    "guild": BASE + 100,
+    "user:gm": BASE + 201,
+    "user:ana": BASE + 202,
+    "user:bruno": BASE + 203,
+    "user:dm2": BASE + 204,
+    "role:Admin": BASE + 301,
+    "role:Máster": BASE + 302,
+    "channel:mesa": BASE + 401,
+    "channel:foro": BASE + 402,
+    "channel:gm": BASE + 403,
+    "channel:partida": BASE + 404,
+    "channel:escena": BASE + 405,
+}
+TRUE = {"true", "sí", "si", "s", "yes", "y", "1", "verdadero"}
+FALSE = {"false", "no", "n", "0", "falso"}
+
+HELP = """\
+Escribe como en Discord / type as in Discord:
+  /roll 1o3d10+5 reason:ataque        opciones nombre:valor / options name:value
+  /campaign create name:"Mi partida" system:nucleo
+Órdenes / commands:
+  :as NOMBRE (:como)       cambiar de usuario / switch user (gm, ana, bruno, dm2)
+  :in CANAL (:en)          cambiar de canal o hilo / switch channel or thread
+  :locale es-ES|en-US (:idioma)
+  :click N (:pulsa)        pulsar el botón N / press button N
+  :select N VALOR… (:elige) elegir en el desplegable N / choose in select N
+  :modal campo=valor …     enviar el formulario abierto / submit the open modal
+  :ac /orden opción:texto  ver sugerencias / see autocomplete suggestions
+  :thread NOMBRE (:hilo)   abrir un hilo aquí / open a thread here
+  :post TÍTULO             publicar en el foro / create a forum post
+  :users :channels         quién y dónde / who and where
+  :help (:ayuda)  :quit (:salir)"""
+
+
+class ParseError(Exception):
+    pass
+
+
+def _aliases(defn: dict[str, Any]) -> list[str]:
+    return [defn["name"], *(defn.get("name_localizations") or {}).values()]
+
+
+def _find(defs: list[dict[str, Any]], word: str) -> dict[str, Any] | None:
+    word = word.lower()
+    return next((d for d in defs if word in (a.lower() for a in _aliases(d))), None)
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def parse_slash(
+    line: str, commands: list[dict[str, Any]]
+) -> tuple[str, list[tuple[dict[str, Any], str]]]:
+    """Splits ``/campaign create name:Mi partida`` into ("campaign create", [(option, raw)])."""
+    rest = line.strip().lstrip("/")
+    head, _, rest = rest.partition(" ")
+    cmd = _find(commands, head)
+    if cmd is None:
+        raise ParseError(f"no existe /{head} / unknown command /{head}")
+    path, defs = [cmd["name"]], cmd.get("options") or []
+    while any(d["type"] in (1, 2) for d in defs):
+        word, _, rest = rest.strip().partition(" ")
+        sub = _find([d for d in defs if d["type"] in (1, 2)], word) if word else None
+        if sub is None:
+            names = ", ".join(d["name"] for d in defs)
+            raise ParseError(f"/{' '.join(path)} necesita / needs: {names}")
+        path.append(sub["name"])
+        defs = sub.get("options") or []
+    aliases = sorted({a.lower() for d in defs for a in _aliases(d)}, key=len, reverse=True)
+    found: list[tuple[dict[str, Any], str]] = []
+    if aliases:
+        pattern = re.compile(
+            r"(?:^|\s)(" + "|".join(re.escape(a) for a in aliases) + r"):", re.IGNORECASE
+        )
+        matches = list(pattern.finditer(rest))
+    else:
+        matches = []
+    positional = rest[: matches[0].start()] if matches else rest
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
+        found.append((_find(defs, m.group(1)), _unquote(rest[m.end() : end])))
+    if positional.strip():
+        named = {d["name"] for d, _ in found}
+        free = [d for d in defs if d["name"] not in named]
+        if not free:
+            raise ParseError(f"sobra «{positional.strip()}» / unexpected «{positional.strip()}»")
+        found.insert(0, (free[0], _unquote(positional)))
+    return " ".join(path), found
+
+
+def convert(defn: dict[str, Any], raw: str) -> Any:
+    """A typed value the way the Discord client would produce it from what was typed."""
+    kind = defn["type"]
+    for choice in defn.get("choices") or []:
+        names = [
+            str(choice["value"]),
+            choice["name"],
+            *(choice.get("name_localizations") or {}).values(),
+        ]
+        if raw.lower() in (n.lower() for n in names):
+            return choice["value"]
+    try:
+        if kind == 4:
+            return int(raw)
+        if kind == 10:
+            return float(raw.replace(",", "."))
+    except ValueError:
+        raise ParseError(f"{defn['name']}: «{raw}» no es un número / is not a number") from None
+    if kind == 5:
+        if raw.lower() in TRUE | FALSE:
+            return raw.lower() in TRUE
+        raise ParseError(f"{defn['name']}: sí/no (true/false), no «{raw}»")
+    if kind in (6, 8, 9):
+        return raw.lstrip("@")
+    if kind == 7:
+        return raw.lstrip("#")
+    if kind == 11:
+        path = Path(raw).expanduser()
+        if not path.is_file():
+            raise ParseError(f"{defn['name']}: no encuentro el archivo / no such file {raw}")
+        return (path.name, path.read_bytes())
+    return raw
+
+
+class Session:
+    """One person at the keyboard: who they are, where they are, what they can click."""
+
+    def __init__(
+        self,
+        sb: Sandbox,
+        guild: GuildHandle,
+        *,
+        user: str = "ana",
+        channel: str = "mesa",
+        locale: str = "es-ES",
+        out: Callable[[str], None] = print,
+    ) -> None:
+        self.sb, self.guild, self.out = sb, guild, out
+        self.user, self.channel, self.locale = user, channel, locale
+        self.clickables: list[Clickable] = []
+        self.modal: Reply | None = None
+        self.failures = 0
+        self.done = False
+
+    @property
+    def prompt(self) -> str:
+        return f"[{self.user} @ #{self.channel}] > "
+
+    def fail(self, text: str) -> None:
+        self.failures += 1
+        self.out(text)
+
+    def handle(self, line: str) -> None:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return
+        try:
+            if line.startswith("/"):
+                self._slash(line)
+            elif line.startswith(":"):
+                self._meta(line)
+            else:
+                self.fail("Empieza con / o : (:help) / start with / or : (:help)")
+        except ParseError as exc:
+            self.fail(f"✗ {exc}")
+        except KeyError as exc:
+            self.fail(f"✗ {exc.args[0] if exc.args else exc}")
+        except AssertionError as exc:
+            self.fail(f"✗ el bot no respondió / no answer from the bot: {str(exc).splitlines()[0]}")
+
+    def _show(self, reply: Reply, mark: int) -> None:
+        """Prints a reply and what the bot posted elsewhere meanwhile; numbers what can be clicked.
+
+        A reply without buttons or selects keeps the previous numbering, so ``:click`` still
+        reaches the panel shown before an ephemeral answer."""
+        clickables: list[Clickable] = []
+        if reply.modal is not None:
+            self.modal = reply
+        text = render_reply(reply, clickables=clickables, names=self.sb.name_of)
+        if not reply.ok:
+            self.fail(text)
+            return
+        if text:
+            self.out(text)
+        for channel, msg in self.sb.posted_since(mark):
+            header = f"→ #{channel} · {msg.author}"
+            self.out(
+                "\n".join(
+                    render_message(msg, clickables=clickables, names=self.sb.name_of, header=header)
+                )
+            )
+        if clickables:
+            self.clickables = clickables
+
+    def _slash(self, line: str) -> None:
+        path, raw = parse_slash(line, self.sb.commands)
+        options = {defn["name"]: convert(defn, value) for defn, value in raw}
+        mark = self.sb.mark()
+        reply = self.sb.command(
+            path,
+            options,
+            guild=self.guild,
+            channel=self.channel,
+            user=self.user,
+            locale=self.locale,
+        )
+        self._show(reply, mark)
+
+    def _clickable(self, number: str, kind: str) -> Clickable:
+        try:
+            item = next(c for c in self.clickables if c.number == int(number))
+        except (StopIteration, ValueError):
+            raise ParseError(f"no hay {kind} número {number} / no {kind} number {number}") from None
+        if item.kind != kind:
+            raise ParseError(f"{number} es un {item.kind}, no un {kind} / is a {item.kind}")
+        return item
+
+    def _meta(self, line: str) -> None:
+        word, _, arg = line[1:].partition(" ")
+        word, arg = word.lower(), arg.strip()
+        if word in ("help", "ayuda", "h", "?"):
+            self.out(HELP)
+        elif word in ("quit", "salir", "q", "exit"):
+            self.done = True
+        elif word in ("as", "como"):
+            self.guild.member(arg)  # raises KeyError for unknown users
+            self.user = arg
+        elif word in ("in", "en"):
+            self.guild.channel(arg.lstrip("#"))
+            self.channel = arg.lstrip("#")
+        elif word in ("locale", "idioma"):
+            self.locale = {"es": "es-ES", "en": "en-US"}.get(arg, arg)
+        elif word in ("click", "pulsa"):
+            item = self._clickable(arg, "button")
+            mark = self.sb.mark()
+            msg = self.sb.message(item.message_id)
+            self._show(self.sb.click(msg, item.custom_id, user=self.user, locale=self.locale), mark)
+        elif word in ("select", "elige"):
+            number, *values = shlex.split(arg)
+            item = self._clickable(number, "select")
+            mark = self.sb.mark()
+            msg = self.sb.message(item.message_id)
+            self._show(
+                self.sb.select(msg, item.custom_id, values, user=self.user, locale=self.locale),
+                mark,
+            )
+        elif word in ("modal", "formulario"):
+            if self.modal is None:
+                raise ParseError("no hay formulario abierto / no modal is open")
+            pairs = [p.partition("=") for p in shlex.split(arg)]
+            values = {k: v for k, _, v in pairs}
+            mark = self.sb.mark()
+            reply = self.sb.submit_modal(self.modal, values, user=self.user, locale=self.locale)
+            if reply.ok:
+                self.modal = None
+            self._show(reply, mark)
+        elif word in ("ac", "sugiere"):
+            self._autocomplete(arg)
+        elif word in ("thread", "hilo"):
+            self.channel = self.guild.thread(self.channel, arg, user=self.user).name
+        elif word == "post":
+            forum = self.channel if self.guild.channel(self.channel).type == 15 else "foro"
+            self.channel = self.guild.forum_post(forum, arg, user=self.user).name
+        elif word in ("users", "usuarios"):
+            self.out("gm (admin, propietario/owner) · ana · bruno · dm2 (Máster)")
+        elif word in ("channels", "canales"):
+            self.out(" · ".join(f"#{c}" for c in self.sb.channel_names(self.guild)))
+        else:
+            raise ParseError(f"no conozco :{word} (:help) / unknown :{word}")
+
+    def _autocomplete(self, arg: str) -> None:
+        path, raw = parse_slash(arg, self.sb.commands)
+        if not raw:
+            raise ParseError("indica la opción: :ac /orden opción:texto / name the option")
+        focused, typed = raw[-1]
+        options = {d["name"]: convert(d, v) for d, v in raw[:-1]}
+        choices = self.sb.autocomplete(
+            path,
+            focused["name"],
+            typed,
+            guild=self.guild,
+            channel=self.channel,
+            user=self.user,
+            locale=self.locale,
+            options=options,
+        )
+        self.out(
+            "Sugerencias / suggestions: "
+            + (" | ".join(c["name"] for c in choices) or "(ninguna / none)")
+        )
+
+
+def _world_file(db: Path) -> Path:
+    return db.with_suffix(".world.json")
+
+
+def _load_threads(sb: Sandbox, guild: GuildHandle, path: Path) -> None:
+    """Threads and posts opened in earlier runs come back with their ids (the bot may know them)."""
+    if not path.exists():
+        return
+    saved = json.loads(path.read_text())
+
+    def restore() -> None:
+        g = sb.world.guilds[guild.id]
+        for t in saved.get("threads", []):
+            if t["parent_id"] in g.channels and t["id"] not in g.channels:
+                sb.world.add_channel(
+                    g,
+                    t["name"],
+                    t["type"],
+                    parent_id=t["parent_id"],
+                    owner_id=t["owner_id"],
+                    channel_id=t["id"],
+                )
+
+    sb._run(restore)
+
+
+def _save_threads(sb: Sandbox, guild: GuildHandle, path: Path) -> None:
+    def collect() -> list[dict[str, Any]]:
+        g = sb.world.guilds[guild.id]
+        return [
+            {
+                "id": c.id,
+                "name": c.name,
+                "type": c.type,
+                "parent_id": c.parent_id,
+                "owner_id": c.owner_id,
+            }
+            for c in g.channels.values()
+            if c.is_thread
+        ]
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"threads": sb._run(collect)}, ensure_ascii=False, indent=1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot sandbox",
+        description="Prueba Árbitro sin Discord / try Árbitro without Discord.",
+    )
+    parser.add_argument("--script", type=Path, help="un comando por línea / one command per line")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=REPO / "var" / "sandbox.db",
+        help="SQLite file (default var/sandbox.db)",
+    )
+    parser.add_argument("--module", default="bot.__main__", help=argparse.SUPPRESS)
+    parser.add_argument("--user", default="ana")
+    parser.add_argument("--channel", default="mesa")
+    parser.add_argument("--locale", default="es-ES")
+    args = parser.parse_args(argv)
+    db = args.db.resolve()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    lines = None
+    if args.script is not None:
+        lines = args.script.read_text(encoding="utf-8").splitlines()
+
+    sb = Sandbox(world=World(bot_id=BOT_ID))
+    guild = sb.new_guild("Mesa de pruebas", ids=SAMPLE_IDS)
+    _load_threads(sb, guild, _world_file(db))
+    log_path = db.parent / "sandbox-bot.log"
+    print(f"Arrancando el bot… / starting the bot… (log: {log_path})", file=sys.stderr)
+    try:
+        sb.start_bot(
+            args.module, env={"DATABASE_URL": f"sqlite+aiosqlite:///{db}"}, log_path=log_path
+        )
+    except RuntimeError as exc:
+        print(f"✗ {exc}", file=sys.stderr)
+        sb.close()
+        return 2
+    session = Session(sb, guild, user=args.user, channel=args.channel, locale=args.locale)
+    try:
+        if lines is not None:
+            for line in lines:
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                print(session.prompt + line)
+                session.handle(line)
+                if session.done:
+                    break
+        else:
+            _interactive(session)
+    finally:
+        _save_threads(sb, guild, _world_file(db))
+        sb.close()
+    return 1 if session.failures else 0
+
+
+def _interactive(session: Session) -> None:
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401 - line editing and history for input()
+    print("Árbitro — sandbox sin conexión / offline sandbox. :help para ayuda / for help.")
+    while not session.done:
+        try:
+            line = input(session.prompt)
+        except (EOFError, KeyboardInterrupt):
+            print()
+            break
+        session.handle(line)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

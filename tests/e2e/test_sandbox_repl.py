@@ -1,0 +1,184 @@
+"""The offline sandbox: parsing what people type, and whole scripted sessions against a real bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox import repl
+from bot.sandbox.client import REPO
+from bot.sandbox.render import Clickable, render_reply
+from bot.sandbox.replies import Msg, Reply
+
+ROLL = {
+    "name": "roll",
+    "name_localizations": {"es-ES": "tirar"},
+    "options": [
+        {
+            "name": "expression",
+            "type": 3,
+            "required": True,
+            "name_localizations": {"es-ES": "expresion"},
+        },
+        {"name": "reason", "type": 3, "name_localizations": {"es-ES": "motivo"}},
+        {"name": "private", "type": 5},
+        {"name": "difficulty", "type": 4},
+    ],
+}
+CAMPAIGN = {
+    "name": "campaign",
+    "options": [
+        {
+            "name": "create",
+            "type": 1,
+            "options": [
+                {"name": "name", "type": 3, "required": True},
+                {
+                    "name": "system",
+                    "type": 3,
+                    "choices": [
+                        {"name": "Núcleo", "value": "nucleo"},
+                        {"name": "S&W Completo", "value": "swc"},
+                    ],
+                },
+            ],
+        }
+    ],
+}
+
+
+def parsed(line: str) -> tuple[str, dict]:
+    path, raw = repl.parse_slash(line, [ROLL, CAMPAIGN])
+    return path, {d["name"]: repl.convert(d, v) for d, v in raw}
+
+
+def test_positional_value_then_named_options() -> None:
+    assert parsed("/roll 1o3d10+5 reason:ataque por sorpresa difficulty:12") == (
+        "roll",
+        {"expression": "1o3d10+5", "reason": "ataque por sorpresa", "difficulty": 12},
+    )
+
+
+def test_localized_names_quotes_and_booleans() -> None:
+    assert parsed('/tirar expresion:2d6 motivo:"daño: fuego" private:sí') == (
+        "roll",
+        {"expression": "2d6", "reason": "daño: fuego", "private": True},
+    )
+
+
+def test_subcommand_words_and_choice_names() -> None:
+    assert parsed("/campaign create name:Mi partida system:Núcleo") == (
+        "campaign create",
+        {"name": "Mi partida", "system": "nucleo"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("/nada", "unknown command /nada"),
+        ("/campaign", "needs: create"),
+        ("/roll 1d6 difficulty:doce", "is not a number"),
+        ("/roll 1d6 private:quizá", "true/false"),
+    ],
+)
+def test_parse_errors_explain_themselves(line: str, fragment: str) -> None:
+    with pytest.raises(repl.ParseError, match=fragment):
+        parsed(line)
+
+
+def test_render_marks_ephemeral_and_numbers_components() -> None:
+    msg = Msg(
+        id=1,
+        channel_id=2,
+        content="Hola <@7>",
+        embeds=[
+            {
+                "title": "Tirada",
+                "description": "**Total: 5**",
+                "fields": [{"name": "Motivo", "value": "ataque"}],
+            }
+        ],
+        components=[
+            {
+                "type": 1,
+                "components": [{"type": 2, "style": 1, "label": "Repetir", "custom_id": "arb:1:r"}],
+            }
+        ],
+        ephemeral=True,
+        attachments={},
+        author="Árbitro",
+        data={},
+    )
+    clickables: list[Clickable] = []
+    text = render_reply(Reply(ok=True, message=msg), clickables=clickables, names={7: "ana"}.get)
+    assert "(solo tú lo ves / only you)" in text
+    assert "Hola @ana" in text and "│ Total: 5" in text and "│ ▸ Motivo: ataque" in text
+    assert "[1] Repetir" in text and clickables[0].custom_id == "arb:1:r"
+
+
+def run_script(
+    tmp_path: Path, capsys, lines: list[str], *, module: str, db: Path | None = None
+) -> tuple[int, str]:
+    script = tmp_path / "escena.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = db or tmp_path / "sandbox.db"
+    code = repl.main(["--script", str(script), "--db", str(db), "--module", module])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.e2e
+def test_script_against_tiny_bot(tmp_path: Path, capsys) -> None:
+    code, out = run_script(
+        tmp_path,
+        capsys,
+        [
+            "# ensayo",
+            "/counter",
+            ":click 1",
+            ":as bruno",
+            ":click 2",
+            ":select 3 azul",
+            "/note",
+            ":modal text=apuntado",
+            ":in escena",
+            "/tools dice sum 2 b:3",
+        ],
+        module="tests.e2e.tiny_bot",
+    )
+    assert code == 0, out
+    assert "[ana @ #mesa] > :click 1\n── Árbitro\ncuenta: 1" in out
+    assert (
+        "solo para bruno  (solo tú lo ves / only you)" not in out
+    )  # the mark is on the header line
+    assert "── Árbitro  (solo tú lo ves / only you)\nsolo para bruno" in out
+    assert "elegiste azul" in out and "nota: apuntado (-)" in out
+    assert "[bruno @ #escena] > /tools dice sum 2 b:3\n── Árbitro\nsuma=5" in out
+
+
+@pytest.mark.e2e
+def test_a_failed_line_makes_the_exit_code_non_zero(tmp_path: Path, capsys) -> None:
+    code, out = run_script(
+        tmp_path, capsys, ["/ping", "/tools dice sum 500"], module="tests.e2e.tiny_bot"
+    )
+    assert code == 1
+    assert "pong es-ES" in out and "outside [0, 100]" in out
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(
+    not (REPO / "bot" / "__main__.py").exists(), reason="bot/__main__.py not written yet"
+)
+def test_real_bot_rolls_and_keeps_its_database_between_runs(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "sandbox.db"
+    first_code, first = run_script(
+        tmp_path, capsys, ["/roll 1d20+3 reason:ataque"], module="bot.__main__", db=db
+    )
+    assert first_code == 0, first
+    assert "1d20" in first and "ataque" in first
+    second_code, second = run_script(tmp_path, capsys, ["/roll 1d6"], module="bot.__main__", db=db)
+    assert second_code == 0, second
+    assert db.exists() and first != second
+    # the roll log (footer "Registro n.º {id}") counts on from the first run: same file
+    assert "n.º 1" in first and "n.º 2" in second
