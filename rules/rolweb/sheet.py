@@ -28,6 +28,7 @@ from rules.rolweb.equipment import (
     Weapon,
     load_armour,
     load_weapons,
+    parse_armour,
     parse_weapon,
 )
 from rules.rolweb.settings import RolwebSettings
@@ -163,8 +164,6 @@ def armour(sheet: Mapping[str, Any], settings: RolwebSettings) -> Armour | None:
     if raw in (None, "", "ninguna"):
         return None
     if isinstance(raw, dict):
-        from rules.rolweb.equipment import parse_armour
-
         return parse_armour("armadura", raw)
     known = {a.name.casefold(): a for a in load_armour(settings)}
     if not isinstance(raw, str) or raw.casefold() not in known:
@@ -269,7 +268,13 @@ def validate(sheet: Mapping[str, Any], settings: RolwebSettings) -> list[Problem
         )
     values = sheet.get("atributos")
     problems += validate_attributes(values if isinstance(values, dict) else {}, settings)
-    for name, term in (sheet.get("habilidades") or {}).items():
+    abilities = sheet.get("habilidades") or {}
+    if not isinstance(abilities, dict):
+        problems.append(
+            Problem("rolweb.problem.unknown_ability", "habilidades", {"name": str(abilities)})
+        )
+        abilities = {}
+    for name, term in abilities.items():
         if find_ability(name, settings) is None:
             problems.append(
                 Problem("rolweb.problem.unknown_ability", f"habilidades.{name}", {"name": name})

@@ -29,8 +29,9 @@ from rules.rolweb.damage import (
     take_damage,
     toughness,
 )
+from rules.rolweb.equipment import load_weapons
 from rules.rolweb.initiative import roll_initiative
-from rules.rolweb.settings import SETTING_SPECS, DeathRule, parse_settings
+from rules.rolweb.settings import SETTING_SPECS, DeathRule, RolwebSettings, parse_settings
 from rules.systems.base import (
     AdvanceResult,
     CheckOption,
@@ -62,7 +63,7 @@ _ENEMY_ADVANTAGE = "ventaja_enemigo"
 _CIRCUMSTANCES = frozenset({_WORSE, _BETTER, _ADVANTAGE, _ENEMY_ADVANTAGE})
 
 
-def _defence_of(sheet: Sheet, settings: Any) -> tuple[int, str]:
+def _defence_of(sheet: Sheet, settings: RolwebSettings) -> tuple[int, str]:
     agil = sheets.attribute(sheet, "Ágil")
     worn_shield = sheets.shield(sheet)
     worn = sheets.armour(sheet, settings)
@@ -74,7 +75,7 @@ def _defence_of(sheet: Sheet, settings: Any) -> tuple[int, str]:
     return defence(agil, worn_shield, worn), formula
 
 
-def _value(sheet: Sheet, option: str, settings: Any) -> tuple[int, str]:
+def _value(sheet: Sheet, option: str, settings: RolwebSettings) -> tuple[int, str]:
     """The number an option rolls against and its label."""
     if option == _DEFENCE:
         return _defence_of(sheet, settings)[0], "Defensa"
@@ -222,7 +223,7 @@ class RolwebSystem:
             request.option, label, test, notes, {"valor": value, "modificador": modifier}
         )
 
-    def _death_test(self, sheet: Sheet, parsed: Any, rng: random.Random) -> CheckResult:
+    def _death_test(self, sheet: Sheet, parsed: RolwebSettings, rng: random.Random) -> CheckResult:
         if sheets.state(sheet) is not LifeState.DYING:
             raise RulesError(Problem("rolweb.problem.not_dying"))
         failures = int(sheet.get("fallos_muerte", 0))
@@ -396,7 +397,7 @@ class RolwebSystem:
         advantage: bool = False,
     ) -> DamageRoll:
         """Roll a hit's damage: the attacker's weapon (first one, or ``weapon`` by name;
-        unarmed 1d4 without any), +1D4 with advantage, minus the defender's armour roll."""
+        the campaign's natural weapon without any), +1D4 with advantage, minus the defender's armour roll."""
         parsed = parse_settings(settings)
         carried = sheets.weapons(attacker, parsed)
         if weapon is not None:
@@ -405,7 +406,13 @@ class RolwebSystem:
                 raise RulesError(
                     Problem("rolweb.problem.unknown_weapon", "armas", {"name": weapon})
                 )
-        damage = carried[0].damage if carried else "1d4"
+        if not carried:  # unarmed: the campaign's natural weapon (Puños by default)
+            carried = tuple(w for w in load_weapons(parsed) if w.is_natural)[:1]
+            if not carried:
+                raise RulesError(
+                    Problem("rolweb.problem.unknown_weapon", "armas", {"name": "Natural"})
+                )
+        damage = carried[0].damage
         worn = sheets.armour(defender, parsed)
         return roll_damage(damage, worn.protection if worn else None, rng, advantage)
 

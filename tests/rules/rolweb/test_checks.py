@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 
@@ -111,3 +112,22 @@ def test_probability_matches_frequency(chances):
     counts = Counter(roll_test(11, rng, chances=chances).success for _ in range(20_000))
     num, den = success_probability(11, chances=chances)
     assert abs(counts[True] / 20_000 - num / den) < 0.015
+
+
+@pytest.mark.parametrize("naturals", list(NaturalRule))
+@pytest.mark.parametrize("chances", list(Chances))
+def test_probability_is_exact_for_every_target(naturals, chances):
+    # enumerate every die (or pair of dice) and compare with the closed form
+    for target in range(-3, 25):
+        count = 1 if chances is Chances.ONE else 2
+        faces = list(range(1, 21))
+        pairs = [(a,) for a in faces] if count == 1 else [(a, b) for a in faces for b in faces]
+        keep = {Chances.ONE: lambda r: r[0], Chances.WORSE: max, Chances.BETTER: min}[chances]
+        wins = sum(
+            judge(keep(r), target, naturals) in (Outcome.SUCCESS, Outcome.CRITICAL) for r in pairs
+        )
+        expected = Fraction(wins, len(pairs))
+        assert success_probability(target, naturals, chances) == (
+            expected.numerator,
+            expected.denominator,
+        )

@@ -338,3 +338,14 @@ def test_interface_never_mutates_its_inputs():
 def test_no_spells_and_fields_exist():
     assert SYSTEM.spells(NO_SETTINGS) == ()
     assert any(f.path == "atributos.Fuerte" for f in SYSTEM.fields(NO_SETTINGS))
+
+
+def test_unarmed_hit_uses_the_natural_weapon():
+    rng = random.Random(8)
+    damages = {SYSTEM.roll_hit(_pc(), _pc(), NO_SETTINGS, rng).weapon for _ in range(200)}
+    assert damages == {1, 2, 3, 4}  # Puños 1d4, the house default natural weapon
+
+
+def test_abilities_that_are_not_a_mapping_are_a_problem():
+    problems = SYSTEM.validate(_pc() | {"habilidades": ["Medicus"]}, NO_SETTINGS)
+    assert [p.key for p in problems] == ["rolweb.problem.unknown_ability"]
