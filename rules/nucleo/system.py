@@ -373,14 +373,14 @@ class NucleoSystem:
         if split and already_lowest and setting(settings, "dividir_con_menor") == "prohibido":
             raise RulesError(Problem("nucleo.problem.split_not_allowed", ""))
         for flag, note in (
-            (malherido, "malherido"),
-            (unknown_skill, "habilidad_desconocida"),
-            (token, "token"),
-            (returned, "token_devuelto"),
-            (split, "dividir_acciones"),
+            (malherido, "nucleo.note.malherido"),
+            (unknown_skill, "nucleo.note.habilidad_desconocida"),
+            (token, "nucleo.note.token"),
+            (returned, "nucleo.note.token_devuelto"),
+            (split, "nucleo.note.dividir_acciones"),
         ):
             if flag:
-                notes.append(f"nucleo.note.{note}")
+                notes.append(note)
         return kept_die(
             malherido=malherido,
             unknown_skill=unknown_skill,
