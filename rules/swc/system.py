@@ -1,0 +1,258 @@
+"""``SYSTEM``: Swords & Wizardry Completo behind the common game-system interface.
+
+The sheet shape, the campaign settings and what each computes are documented for referees
+in ``docs/systems/swc.md``.  This module only wires the pure rules modules together:
+validation (:mod:`rules.swc.validation`), derived values (:mod:`rules.swc.derived`), checks
+(:mod:`rules.swc.checks`) and experience, hit points and initiative below.
+"""
+
+from __future__ import annotations
+
+import random
+from copy import deepcopy
+from typing import Any
+
+from rules.dice import roll
+from rules.swc.advancement import hit_dice, xp_bonus
+from rules.swc.attributes import ATTRIBUTE_ORDER
+from rules.swc.checks import check, check_options
+from rules.swc.classes import ALIGNMENTS, CLASS_IDS
+from rules.swc.derived import derived
+from rules.swc.equipment import Category, catalogue
+from rules.swc.multiclass import multiclass_hit_dice
+from rules.swc.races import RACE_IDS, allowed_combinations
+from rules.swc.sheet import DEFAULT_SETTINGS, Character, character, setting
+from rules.swc.validation import problems
+from rules.systems.base import (
+    AdvanceResult,
+    CheckRequest,
+    CheckResult,
+    DerivedValue,
+    FieldKind,
+    FieldSpec,
+    HealthChange,
+    InitiativeRoll,
+    OpposedResult,
+    Outcome,
+    Problem,
+    RulesError,
+    Settings,
+    SettingSpec,
+    Sheet,
+    SpellInfo,
+)
+
+__all__ = ["SYSTEM", "SEQUENCES", "SwcSystem"]
+
+SEQUENCES: tuple[str, ...] = ("estandar", "A", "B", "C")
+_BOOL = FieldKind.BOOLEAN
+
+
+def _combos(settings: Settings) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for raza in RACE_IDS:
+        for combo in allowed_combinations(
+            raza, enano_guerrero_clerigo=bool(setting(settings, "enano_guerrero_clerigo"))
+        ):
+            seen["/".join(combo)] = None
+    return tuple(seen)
+
+
+def _hit_points(ch: Character) -> tuple[int, int]:
+    """(dice, fixed hp) of the character, single class or multiclass."""
+    if ch.multiclase:
+        return multiclass_hit_dice(ch.clases, ch.xp_por_clase)
+    clase = ch.clases[0]
+    return hit_dice(clase, ch.niveles[clase])
+
+
+class SwcSystem:
+    """Swords & Wizardry Completo (seed 000)."""
+
+    id = "swc"
+    name = "Swords & Wizardry Completo"
+    seed = "000_69fa394cbd22cdf4.txt"
+
+    def settings(self) -> tuple[SettingSpec, ...]:
+        specs = [
+            SettingSpec(k, _BOOL, v) for k, v in DEFAULT_SETTINGS.items() if isinstance(v, bool)
+        ]
+        specs.append(SettingSpec("secuencia_combate", FieldKind.CHOICE, "estandar", SEQUENCES))
+        specs.append(
+            SettingSpec("bono_fuerza_no_guerreros", FieldKind.INTEGER, 0, minimum=0, maximum=1)
+        )
+        specs.append(SettingSpec("bono_fuego_druida", FieldKind.INTEGER, 2, minimum=1, maximum=2))
+        return tuple(specs)
+
+    def fields(self, settings: Settings) -> tuple[FieldSpec, ...]:
+        armours = tuple(
+            e.name for e in catalogue() if e.category is Category.ARMOUR and e.name != "Escudo"
+        )
+        out = [
+            FieldSpec("name", "Nombre", FieldKind.TEXT),
+            FieldSpec("raza", "Raza", FieldKind.CHOICE, choices=RACE_IDS),
+            FieldSpec("clases", "Clase", FieldKind.CHOICE, choices=_combos(settings)),
+            FieldSpec("alineamiento", "Alineamiento", FieldKind.CHOICE, choices=ALIGNMENTS),
+        ]
+        out += [
+            FieldSpec(f"atributos.{a}", a, FieldKind.INTEGER, 3, 18, group="atributos")
+            for a in ATTRIBUTE_ORDER
+        ]
+        out += [
+            FieldSpec("xp", "Puntos de Experiencia", FieldKind.INTEGER, 0, group="nivel"),
+            FieldSpec("pg.max", "Puntos de Golpe máximos", FieldKind.INTEGER, 0, group="combate"),
+            FieldSpec("pg.actual", "Puntos de Golpe", FieldKind.INTEGER, group="combate"),
+            FieldSpec(
+                "armadura",
+                "Armadura",
+                FieldKind.CHOICE,
+                choices=("ninguna", *armours),
+                group="equipo",
+            ),
+            FieldSpec("escudo", "Escudo", FieldKind.BOOLEAN, group="equipo"),
+            FieldSpec("armadura_magica", "Armadura mágica", FieldKind.BOOLEAN, group="equipo"),
+        ]
+        out += [
+            FieldSpec(f"monedas.{c}", c, FieldKind.INTEGER, 0, group="equipo")
+            for c in ("mo", "mp", "mc")
+        ]
+        if setting(settings, "avance_lento_tras_limite"):
+            out.append(
+                FieldSpec(
+                    "clase_tras_limite",
+                    "Clase que sigue avanzando",
+                    FieldKind.CHOICE,
+                    choices=("", *CLASS_IDS),
+                    group="nivel",
+                )
+            )
+        return tuple(out)
+
+    def new_sheet(self, name: str, settings: Settings) -> dict[str, Any]:
+        return {
+            "name": name,
+            "system": "swc",
+            "raza": "humano",
+            "clases": [],
+            "alineamiento": "",
+            "atributos": dict.fromkeys(ATTRIBUTE_ORDER, 10),
+            "xp": 0,
+            "pg": {"max": 0, "actual": 0},
+            "armadura": None,
+            "escudo": False,
+            "armadura_magica": False,
+            "equipo": [],
+            "monedas": {"mo": 0, "mp": 0, "mc": 0},
+        }
+
+    def validate(self, sheet: Sheet, settings: Settings) -> list[Problem]:
+        return problems(sheet, settings)
+
+    def _valid(self, sheet: Sheet, settings: Settings) -> None:
+        found = problems(sheet, settings)
+        if found:
+            raise RulesError(found)
+
+    def derived(self, sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
+        self._valid(sheet, settings)
+        return derived(sheet, settings)
+
+    def check_options(self, sheet: Sheet, settings: Settings):
+        self._valid(sheet, settings)
+        return check_options(sheet, settings)
+
+    def check(
+        self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
+    ) -> CheckResult:
+        self._valid(sheet, settings)
+        return check(sheet, request, settings, rng)
+
+    def opposed(self, a, a_request, b, b_request, settings, rng) -> OpposedResult:
+        """Both roll; a success beats a failure, otherwise it is a tie (the book has no contests)."""
+        ra = self.check(a, a_request, settings, rng)
+        rb = self.check(b, b_request, settings, rng)
+        wins_a, wins_b = ra.outcome is Outcome.SUCCESS, rb.outcome is Outcome.SUCCESS
+        winner = "a" if wins_a and not wins_b else "b" if wins_b and not wins_a else "tie"
+        return OpposedResult(ra, rb, winner)
+
+    def initiative(self, sheet: Sheet, settings: Settings, rng: random.Random) -> InitiativeRoll:
+        """Standard and A: the side's d6 (rolled here per combatant); B: Destreza; C: 1d10, low first."""
+        sequence = setting(settings, "secuencia_combate")
+        destreza = int((sheet.get("atributos") or {}).get("Destreza", 10))
+        if sequence == "B":
+            return InitiativeRoll(destreza, (destreza,), f"Destreza {destreza}")
+        if sequence == "C":
+            result = roll("1d10", rng)
+            return InitiativeRoll(result.total, (-result.total, destreza), str(result))
+        result = roll("1d6", rng)
+        return InitiativeRoll(result.total, (result.total, destreza), str(result))
+
+    def _hp_change(self, sheet: Sheet, amount: int, current: int) -> HealthChange:
+        new = deepcopy(dict(sheet))
+        new.setdefault("pg", {"max": 0, "actual": 0})["actual"] = current
+        state = "normal" if current > 0 else "incapacitado"
+        notes = ("swc.note.incapacitado",) if state == "incapacitado" else ()
+        return HealthChange(new, amount, state, notes)
+
+    def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
+        """Hit points drop; at 0 or less the character falls incapacitated (death is the referee's)."""
+        if amount < 0:
+            raise RulesError(Problem("swc.problem.negative_amount", "pg", {"valor": amount}))
+        pg = sheet.get("pg") or {}
+        return self._hp_change(sheet, amount, int(pg.get("actual", 0)) - amount)
+
+    def heal(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
+        if amount < 0:
+            raise RulesError(Problem("swc.problem.negative_amount", "pg", {"valor": amount}))
+        pg = sheet.get("pg") or {}
+        current, maximum = int(pg.get("actual", 0)), int(pg.get("max", 0))
+        healed = max(current, min(maximum, current + amount))
+        return self._hp_change(sheet, healed - current, healed)
+
+    def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
+        """Add XP: the single-class bonus (or the multiclass even split), the slow-advancement
+        halving past a race limit, then every level it buys.  Fixed hit points past the dice cap
+        are added; new hit dice are left to roll (note ``swc.note.roll_hit_die``)."""
+        self._valid(sheet, settings)
+        before = character(sheet, settings)
+        notes: list[str] = []
+        gained = amount
+        if amount > 0:
+            if (
+                setting(settings, "avance_lento_tras_limite")
+                and any(before.limites.values())
+                and before.at_limit()
+            ):
+                gained //= 2
+                notes.append("swc.note.slow_advancement")
+            if before.multiclase:
+                notes.append("swc.note.multiclass_xp_split")
+            else:
+                bonus = xp_bonus(before.clases[0], before.atributos)
+                if bonus:
+                    gained += gained * bonus // 100
+                    notes.append("swc.note.xp_bonus_applied")
+        new = deepcopy(dict(sheet))
+        new["xp"] = max(0, before.xp + gained)
+        after = character(new, settings)
+        dice_before, fixed_before = _hit_points(before)
+        dice_after, fixed_after = _hit_points(after)
+        if fixed_after != fixed_before:
+            pg = new.setdefault("pg", {"max": 0, "actual": 0})
+            pg["max"] = int(pg.get("max", 0)) + fixed_after - fixed_before
+            pg["actual"] = min(
+                int(pg.get("actual", 0)) + max(0, fixed_after - fixed_before), pg["max"]
+            )
+        if dice_after > dice_before:
+            notes.append("swc.note.roll_hit_die")
+        levels = {c: (before.niveles[c], after.niveles[c]) for c in after.clases}
+        if any(b != a for b, a in levels.values()):
+            notes.append("swc.note.level_up" if amount >= 0 else "swc.note.level_lost")
+        return AdvanceResult(new, before.xp, new["xp"], levels, tuple(notes))
+
+    def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
+        """Seed 000 ends before the spell lists, so swc knows no spells yet."""
+        return ()
+
+
+SYSTEM = SwcSystem()
