@@ -16,6 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.config import Config
 from bot.db.engine import session_factory
 from bot.services.campaigns import CampaignService
+from bot.services.characters import CharacterService
+from bot.services.checks import CheckService
+from bot.services.creation import CreationService
 from bot.services.rolls import RollService
 from bot.translator import CatalogueTranslator
 
@@ -27,6 +30,9 @@ EXTENSIONS = (
     "cogs.errors",
     "cogs.campaign",
     "cogs.dice",
+    "cogs.sheets",
+    "cogs.npc",
+    "cogs.checks",
 )
 
 
@@ -37,6 +43,9 @@ class Services:
         self.sessions = session_factory(engine)
         self.campaigns = CampaignService(self.sessions)
         self.rolls = RollService(self.sessions, self.campaigns, rng)
+        self.characters = CharacterService(self.sessions, self.campaigns)
+        self.creation = CreationService(self.sessions, self.characters, rng)
+        self.checks = CheckService(self.sessions, self.characters, rng)
 
 
 class Arbitro(commands.Bot):
@@ -76,4 +85,9 @@ class Arbitro(commands.Bot):
             log.info("synced %d global commands", len(synced))
 
     async def on_ready(self) -> None:
-        log.info("ready as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        log.info(
+            "ready as %s (%s) in %d guilds",
+            self.user,
+            getattr(self.user, "id", "?"),
+            len(self.guilds),
+        )

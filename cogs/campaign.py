@@ -27,13 +27,19 @@ SYSTEM_CHOICES = [
 
 
 @app_commands.guild_only()
-class CampaignCog(commands.GroupCog, group_name="campaign", group_description="Campaigns: create, show, configure, end"):
+class CampaignCog(
+    commands.GroupCog,
+    group_name="campaign",
+    group_description="Campaigns: create, show, configure, end",
+):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         self.service = bot.services.campaigns
         super().__init__()
 
-    @app_commands.command(name="create", description="Bind this channel, forum or category to a new campaign")
+    @app_commands.command(
+        name="create", description="Bind this channel, forum or category to a new campaign"
+    )
     @app_commands.describe(
         name="The campaign's name",
         system="The rule system",
@@ -51,7 +57,12 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="C
         locale = await reply_locale(self.bot, itx)
         target_id, kind = bind_target_of(itx, category)
         view = await self.service.create(
-            place_of(itx), actor_of(itx), name=name, system=system.value, target_id=target_id, kind=kind
+            place_of(itx),
+            actor_of(itx),
+            name=name,
+            system=system.value,
+            target_id=target_id,
+            kind=kind,
         )
         message = render.campaign(view, locale, headline_key="campaign.created")
         message["embed"].description = t("campaign.created_help", locale)
@@ -101,10 +112,14 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="C
             clear_gm_role=clear == "gm_role",
             clear_gm_channel=clear == "gm_channel",
         )
-        await itx.response.send_message(**render.campaign(view, locale, headline_key="campaign.updated"))
+        await itx.response.send_message(
+            **render.campaign(view, locale, headline_key="campaign.updated")
+        )
 
     @settings.autocomplete("setting")
-    async def setting_autocomplete(self, itx: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def setting_autocomplete(
+        self, itx: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         campaign = await self.service.find(place_of(itx))
         if campaign is None:
             return []
@@ -129,7 +144,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="C
             await itx.edit_original_response(content=t("common.timed_out", locale), view=None)
             return
         if not confirm.value:
-            await confirm.interaction.response.edit_message(content=t("common.cancelled", locale), view=None)
+            await confirm.interaction.response.edit_message(
+                content=t("common.cancelled", locale), view=None
+            )
             return
         view = await self.service.end(place, actor)
         await confirm.interaction.response.edit_message(content=t("common.done", locale), view=None)

@@ -32,7 +32,9 @@ class DiceCog(commands.Cog):
         self.bot = bot
         self.rolls = bot.services.rolls
 
-    @app_commands.command(name="roll", description="Roll dice: 3d6, 1d20+4, 4d6kh3, 1o3d10+5, 2d6!…")
+    @app_commands.command(
+        name="roll", description="Roll dice: 3d6, 1d20+4, 4d6kh3, 1o3d10+5, 2d6!…"
+    )
     @app_commands.describe(
         expression="Dice notation, e.g. 1o3d10+7, 4d6kh3, 1d20<=12, 2d6!+1 [daño]",
         reason="What the roll is for (shown and kept in the log)",
@@ -57,7 +59,10 @@ class DiceCog(commands.Cog):
         message_id = getattr(response, "message_id", None)
         if message_id and not private:
             await self.rolls.attach_message(
-                view.log_id, place.guild_id, message_id, jump_url(itx.guild_id, itx.channel_id, message_id)
+                view.log_id,
+                place.guild_id,
+                message_id,
+                jump_url(itx.guild_id, itx.channel_id, message_id),
             )
         if private and view.gm_channel_id:
             await self._send_gm_copy(itx, view, locale)
@@ -75,7 +80,9 @@ class DiceCog(commands.Cog):
             log.warning("could not post the GM copy of roll %s", view.log_id, exc_info=True)
             await itx.followup.send(t("roll.gm_copy_failed", locale), ephemeral=True)
             return
-        await self.rolls.attach_message(view.log_id, itx.guild_id or 0, message.id, message.jump_url)
+        await self.rolls.attach_message(
+            view.log_id, itx.guild_id or 0, message.id, message.jump_url
+        )
 
     @app_commands.command(name="history", description="Recent rolls in this channel")
     @app_commands.describe(user="Only this member's rolls", limit="How many (1-25, default 10)")
@@ -92,7 +99,9 @@ class DiceCog(commands.Cog):
         )
         await itx.response.send_message(**render.history(view, locale))
 
-    @app_commands.command(name="odds", description="Exact chance of reaching a target with an expression")
+    @app_commands.command(
+        name="odds", description="Exact chance of reaching a target with an expression"
+    )
     @app_commands.describe(
         expression="Dice notation, e.g. 1o3d10+7 or 3d6",
         target="The total to reach (or beat)",

@@ -39,7 +39,9 @@ def describe_error(error: BaseException, locale: str) -> str | None:
     if isinstance(error, RulesError):
         return "\n".join(t(p.key, locale, **dict(p.params)) for p in error.problems)
     if isinstance(error, app_commands.MissingPermissions):
-        return t("errors.missing_permissions", locale, permissions=", ".join(error.missing_permissions))
+        return t(
+            "errors.missing_permissions", locale, permissions=", ".join(error.missing_permissions)
+        )
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("errors.guild_only", locale)
     if isinstance(error, app_commands.CommandOnCooldown):

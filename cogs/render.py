@@ -48,18 +48,29 @@ def _who(view_user: str, character: str | None, locale: str) -> str:
 def roll(view: RollView, locale: str) -> dict[str, Any]:
     """The public (or ephemeral) reply to ``/roll``."""
     colour_key = "fumble" if view.fumble else view.outcome
-    title = t("roll.title", locale, who=_who(view.user_name, view.character_name, locale), expression=view.expression)
+    title = t(
+        "roll.title",
+        locale,
+        who=_who(view.user_name, view.character_name, locale),
+        expression=view.expression,
+    )
     lines = [truncate(view.breakdown_markdown, 3500), t("roll.total", locale, total=view.total)]
-    embed = discord.Embed(title=truncate(title, 256), description="\n".join(lines), colour=COLOUR[colour_key])
+    embed = discord.Embed(
+        title=truncate(title, 256), description="\n".join(lines), colour=COLOUR[colour_key]
+    )
     if view.reason:
-        embed.add_field(name=t("roll.reason", locale), value=truncate(view.reason, 1024), inline=False)
+        embed.add_field(
+            name=t("roll.reason", locale), value=truncate(view.reason, 1024), inline=False
+        )
     if view.outcome is not None:
         verdict = t(f"roll.outcome.{view.outcome}", locale)
         if view.difficulty is not None:
             verdict = t("roll.against", locale, verdict=verdict, difficulty=view.difficulty)
         embed.add_field(name=t("roll.result", locale), value=verdict, inline=True)
     if view.fumble:
-        embed.add_field(name=t("roll.fumble_title", locale), value=t("roll.fumble", locale), inline=True)
+        embed.add_field(
+            name=t("roll.fumble_title", locale), value=t("roll.fumble", locale), inline=True
+        )
     if view.explosions:
         embed.add_field(
             name=t("roll.explosions_title", locale),
@@ -86,7 +97,12 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
     lines = []
     for entry in view.entries:
         who = _who(entry.user_name, entry.character_name, locale)
-        parts = [f"`#{entry.log_id}`", f"**{entry.total}**", f"`{truncate(entry.expression, 60)}`", who]
+        parts = [
+            f"`#{entry.log_id}`",
+            f"**{entry.total}**",
+            f"`{truncate(entry.expression, 60)}`",
+            who,
+        ]
         if entry.outcome:
             parts.append(t(f"roll.outcome.{entry.outcome}", locale))
         if entry.fumble:
@@ -95,7 +111,9 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             parts.append(f"— {truncate(entry.reason, 60)}")
         if entry.private:
             parts.append(t("history.private_mark", locale))
-        stamp = discord.utils.format_dt(entry.created_at.replace(tzinfo=discord.utils.utcnow().tzinfo), "R")
+        stamp = discord.utils.format_dt(
+            entry.created_at.replace(tzinfo=discord.utils.utcnow().tzinfo), "R"
+        )
         parts.append(stamp)
         if entry.message_url:
             parts.append(t("history.jump", locale, url=entry.message_url))
@@ -105,7 +123,9 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
         if len(description) + len(line) + 1 > 4000:
             break
         description += line + "\n"
-    embed = discord.Embed(title=t("history.title", locale), description=description, colour=COLOUR[None])
+    embed = discord.Embed(
+        title=t("history.title", locale), description=description, colour=COLOUR[None]
+    )
     if not view.sees_private:
         embed.set_footer(text=t("history.player_footer", locale))
     return {"embed": embed, "ephemeral": True}
@@ -131,7 +151,9 @@ def odds(view: OddsView, locale: str) -> dict[str, Any]:
                 percent=percent(view.critical_probability, locale),
             )
         )
-    embed = discord.Embed(title=t("odds.title", locale), description="\n".join(lines), colour=COLOUR[None])
+    embed = discord.Embed(
+        title=t("odds.title", locale), description="\n".join(lines), colour=COLOUR[None]
+    )
     return {"embed": embed}
 
 
@@ -144,7 +166,9 @@ def _format_setting(value: Any, locale: str) -> str:
 def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None) -> dict[str, Any]:
     title = t(headline_key, locale, name=view.name) if headline_key else view.name
     embed = discord.Embed(title=truncate(title, 256), colour=COLOUR[None])
-    embed.add_field(name=t("campaign.field.system", locale), value=f"{view.system_name} (`{view.system}`)")
+    embed.add_field(
+        name=t("campaign.field.system", locale), value=f"{view.system_name} (`{view.system}`)"
+    )
     embed.add_field(name=t("campaign.field.gm", locale), value=f"<@{view.gm_user_id}>")
     embed.add_field(
         name=t("campaign.field.status", locale), value=t(f"campaign.status.{view.status}", locale)
@@ -159,10 +183,13 @@ def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None
     )
     embed.add_field(
         name=t("campaign.field.language", locale),
-        value=t(f"common.language.{view.locale}", locale) if view.locale else t("campaign.language_auto", locale),
+        value=t(f"common.language.{view.locale}", locale)
+        if view.locale
+        else t("campaign.language_auto", locale),
     )
     bindings = [
-        t(f"campaign.binding.{kind}", locale, target=f"<#{target}>") for target, kind in view.bindings
+        t(f"campaign.binding.{kind}", locale, target=f"<#{target}>")
+        for target, kind in view.bindings
     ]
     embed.add_field(
         name=t("campaign.field.bound", locale),

@@ -15,7 +15,9 @@ class Confirm(discord.ui.View):
     Only the member who asked can press them: anyone else is told so, privately.
     """
 
-    def __init__(self, author_id: int, locale: str, *, confirm_key: str, timeout: float = 120) -> None:
+    def __init__(
+        self, author_id: int, locale: str, *, confirm_key: str, timeout: float = 120
+    ) -> None:
         super().__init__(timeout=timeout)
         self.author_id = author_id
         self.locale = locale
@@ -25,7 +27,9 @@ class Confirm(discord.ui.View):
 
     async def interaction_check(self, itx: discord.Interaction) -> bool:
         if itx.user.id != self.author_id:
-            await itx.response.send_message(t("common.not_your_button", self.locale), ephemeral=True)
+            await itx.response.send_message(
+                t("common.not_your_button", self.locale), ephemeral=True
+            )
             return False
         return True
 

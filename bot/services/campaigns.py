@@ -145,7 +145,9 @@ class CampaignService:
         if kind not in BIND_KINDS:
             raise InvalidSetting("campaign.error.bad_kind", kind=kind)
         async with self.sessions() as session, session.begin():
-            existing = await self.find(Place(place.guild_id, place.channel_id, (target_id,)), session)
+            existing = await self.find(
+                Place(place.guild_id, place.channel_id, (target_id,)), session
+            )
             if existing is not None:
                 raise AlreadyBound(name=existing.name)
             campaign = Campaign(

@@ -78,7 +78,9 @@ class CharacterView:
 
 
 class CharacterService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], campaigns: CampaignService) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], campaigns: CampaignService
+    ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
 
@@ -88,7 +90,11 @@ class CharacterService:
         """The campaign of ``place``, its system and its effective settings."""
         campaign = await self.campaigns.require(place)
         system = systems.get(campaign.system)
-        return campaign, system, resolved_settings(setting_specs(campaign.system), campaign.settings)
+        return (
+            campaign,
+            system,
+            resolved_settings(setting_specs(campaign.system), campaign.settings),
+        )
 
     async def _find(
         self,
@@ -133,7 +139,11 @@ class CharacterService:
             raise NotAllowed("sheet.error.not_owner", name=character.name)
 
     def _view(
-        self, campaign: Campaign, system: GameSystem, settings: Mapping[str, Any], character: Character
+        self,
+        campaign: Campaign,
+        system: GameSystem,
+        settings: Mapping[str, Any],
+        character: Character,
     ) -> CharacterView:
         sheet = dict(character.sheet)
         return CharacterView(
@@ -193,7 +203,9 @@ class CharacterService:
             if referee or not (c.is_npc and c.hidden)
         )
 
-    async def names(self, place: Place, actor: Actor, current: str, *, npcs: bool | None = None) -> list[str]:
+    async def names(
+        self, place: Place, actor: Actor, current: str, *, npcs: bool | None = None
+    ) -> list[str]:
         """Autocomplete: names the actor may see in this campaign, best matches first, capped."""
         campaign = await self.campaigns.find(place)
         if campaign is None:
@@ -212,7 +224,11 @@ class CharacterService:
         visible = [c for c in rows if referee or not (c.is_npc and c.hidden)]
         ranked = sorted(
             (c for c in visible if needle in c.name_key),
-            key=lambda c: (not c.name_key.startswith(needle), c.owner_user_id != actor.user_id, c.name_key),
+            key=lambda c: (
+                not c.name_key.startswith(needle),
+                c.owner_user_id != actor.user_id,
+                c.name_key,
+            ),
         )
         return [c.name for c in ranked][:25]
 
@@ -237,7 +253,9 @@ class CharacterService:
         if not name or len(name) > MAX_NAME:
             raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
         if sheet.get("system") != campaign.system:
-            raise DomainError("sheet.error.wrong_system", system=sheet.get("system"), expected=campaign.system)
+            raise DomainError(
+                "sheet.error.wrong_system", system=sheet.get("system"), expected=campaign.system
+            )
         problems = system.validate(sheet, settings)
         if problems:
             raise RulesError(list(problems))
@@ -309,7 +327,8 @@ class CharacterService:
                 made.append(copy)
             await session.flush()
         return tuple(
-            CharacterSummary(c.id, c.name, c.owner_user_id, True, c.hidden, False, False) for c in made
+            CharacterSummary(c.id, c.name, c.owner_user_id, True, c.hidden, False, False)
+            for c in made
         )
 
     async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
@@ -323,12 +342,17 @@ class CharacterService:
         return self._view(campaign, system, settings, character)
 
     @staticmethod
-    async def _set_active(session: AsyncSession, campaign: Campaign, user_id: int, character_id: int) -> None:
+    async def _set_active(
+        session: AsyncSession, campaign: Campaign, user_id: int, character_id: int
+    ) -> None:
         active = await session.get(ActiveCharacter, (campaign.id, user_id))
         if active is None:
             session.add(
                 ActiveCharacter(
-                    campaign_id=campaign.id, user_id=user_id, guild_id=campaign.guild_id, character_id=character_id
+                    campaign_id=campaign.id,
+                    user_id=user_id,
+                    guild_id=campaign.guild_id,
+                    character_id=character_id,
                 )
             )
         else:
@@ -391,10 +415,16 @@ class CharacterService:
         specs = {spec.path.casefold(): spec for spec in system.fields(settings)}
         spec = specs.get(path.strip().casefold())
         if spec is None:
-            raise DomainError("sheet.error.unknown_field", field=path, valid=", ".join(s.path for s in specs.values())[:900])
+            raise DomainError(
+                "sheet.error.unknown_field",
+                field=path,
+                valid=", ".join(s.path for s in specs.values())[:900],
+            )
         value = parse_field(spec, raw)
 
-        def change(sheet: dict[str, Any], _system: GameSystem, _settings: Mapping[str, Any]) -> dict[str, Any]:
+        def change(
+            sheet: dict[str, Any], _system: GameSystem, _settings: Mapping[str, Any]
+        ) -> dict[str, Any]:
             return set_path(sheet, spec.path, value)
 
         return await self.update_sheet(place, actor, name, change)
@@ -408,14 +438,24 @@ class CharacterService:
             result = await session.exec(
                 update(Character)
                 .where(Character.id == character.id, Character.version == character.version)
-                .values(deleted_at=utcnow(), deleted_by=actor.user_id, version=Character.version + 1)
+                .values(
+                    deleted_at=utcnow(), deleted_by=actor.user_id, version=Character.version + 1
+                )
             )
             if result.rowcount != 1:
                 raise ConcurrentChange()
             active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
             if active is not None and active.character_id == character.id:
                 await session.delete(active)
-        return CharacterSummary(character.id, character.name, character.owner_user_id, character.is_npc, character.hidden, False, True)
+        return CharacterSummary(
+            character.id,
+            character.name,
+            character.owner_user_id,
+            character.is_npc,
+            character.hidden,
+            False,
+            True,
+        )
 
     async def restore(self, place: Place, actor: Actor, name: str) -> CharacterView:
         campaign, system, settings = await self.context(place)
@@ -452,7 +492,9 @@ class CharacterService:
             fresh = await session.get(Character, character.id)
         return self._view(campaign, system, settings, fresh)
 
-    async def set_visibility(self, place: Place, actor: Actor, name: str, hidden: bool) -> CharacterView:
+    async def set_visibility(
+        self, place: Place, actor: Actor, name: str, hidden: bool
+    ) -> CharacterView:
         campaign, system, settings = await self.context(place)
         if not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
@@ -490,7 +532,9 @@ class CharacterService:
             raise DomainError("sheet.error.import_wrong_format", format=SHEET_FORMAT)
         if document.get("version") != SHEET_FORMAT_VERSION:
             raise DomainError(
-                "sheet.error.import_wrong_version", version=document.get("version"), expected=SHEET_FORMAT_VERSION
+                "sheet.error.import_wrong_version",
+                version=document.get("version"),
+                expected=SHEET_FORMAT_VERSION,
             )
         sheet = document.get("sheet")
         if not isinstance(sheet, dict):
@@ -509,13 +553,26 @@ def parse_field(spec: FieldSpec, raw: str) -> Any:
         try:
             value = int(text)
         except ValueError:
-            raise RulesError(Problem("sheet.problem.expected_integer", spec.path, {"field": spec.label, "value": text})) from None
-        if (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
+            raise RulesError(
+                Problem(
+                    "sheet.problem.expected_integer",
+                    spec.path,
+                    {"field": spec.label, "value": text},
+                )
+            ) from None
+        if (spec.minimum is not None and value < spec.minimum) or (
+            spec.maximum is not None and value > spec.maximum
+        ):
             raise RulesError(
                 Problem(
                     "sheet.problem.out_of_range",
                     spec.path,
-                    {"field": spec.label, "value": value, "minimum": spec.minimum, "maximum": spec.maximum},
+                    {
+                        "field": spec.label,
+                        "value": value,
+                        "minimum": spec.minimum,
+                        "maximum": spec.maximum,
+                    },
                 )
             )
         return value
@@ -525,7 +582,11 @@ def parse_field(spec: FieldSpec, raw: str) -> Any:
             return True
         if lowered in {"no", "n", "false", "0"}:
             return False
-        raise RulesError(Problem("sheet.problem.expected_boolean", spec.path, {"field": spec.label, "value": text}))
+        raise RulesError(
+            Problem(
+                "sheet.problem.expected_boolean", spec.path, {"field": spec.label, "value": text}
+            )
+        )
     if spec.kind == FieldKind.CHOICE:
         for choice in spec.choices:
             if name_key(choice) == name_key(text):
@@ -538,7 +599,9 @@ def parse_field(spec: FieldSpec, raw: str) -> Any:
             )
         )
     if not text or len(text) > 500:
-        raise RulesError(Problem("sheet.problem.expected_text", spec.path, {"field": spec.label, "limit": 500}))
+        raise RulesError(
+            Problem("sheet.problem.expected_text", spec.path, {"field": spec.label, "limit": 500})
+        )
     return text
 
 

@@ -57,7 +57,9 @@ def parse_setting(spec: SettingSpec, raw: str) -> Any:
     return text
 
 
-def resolved_settings(specs: Iterable[SettingSpec], stored: Mapping[str, Any] | None) -> dict[str, Any]:
+def resolved_settings(
+    specs: Iterable[SettingSpec], stored: Mapping[str, Any] | None
+) -> dict[str, Any]:
     """Defaults overlaid with what the campaign stored (unknown stored keys are kept too)."""
     values = {spec.key: spec.default for spec in specs}
     values.update(stored or {})

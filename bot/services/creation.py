@@ -1,0 +1,248 @@
+"""The character-creation wizard: one stored draft, one step at a time.
+
+The system decides the questions (:class:`rules.systems.base.CharacterBuilder`); this
+service stores the draft after every answer (a play-by-post player may take days), logs
+every roll made while building, refuses stale clicks by version, and hands the finished
+sheet to :class:`CharacterService` for the final validation.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import CreationDraft, RollLog, utcnow
+from bot.services.campaigns import is_referee
+from bot.services.characters import MAX_NAME, CharacterService, CharacterView
+from bot.services.context import Actor, Place
+from bot.services.errors import DomainError, NotAllowed
+from rules.systems.base import CharacterBuilder, CreationStep, GameSystem, Problem
+
+__all__ = ["CreationService", "DraftView"]
+
+
+@dataclass(frozen=True, slots=True)
+class DraftView:
+    draft_id: int
+    version: int
+    name: str
+    system: str
+    is_npc: bool
+    step: CreationStep | None
+    notes: tuple[Problem, ...]
+    problems: tuple[Problem, ...]
+    done: tuple[str, ...]
+
+
+def builder_of(system: GameSystem) -> CharacterBuilder:
+    if not isinstance(system, CharacterBuilder):
+        raise DomainError("sheet.error.no_builder", system=system.id)
+    return system
+
+
+class CreationService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+        self.rng = rng or random.SystemRandom()
+
+    async def resume(self, place: Place, actor: Actor, *, npc: bool = False) -> DraftView | None:
+        """The actor's open draft in this campaign, if one is waiting (newest first)."""
+        campaign, system, settings = await self.characters.context(place)
+        async with self.sessions() as session:
+            draft = (
+                await session.exec(
+                    select(CreationDraft)
+                    .where(
+                        CreationDraft.guild_id == campaign.guild_id,
+                        CreationDraft.campaign_id == campaign.id,
+                        CreationDraft.user_id == actor.user_id,
+                        CreationDraft.is_npc == npc,
+                        CreationDraft.status == "open",
+                    )
+                    .order_by(CreationDraft.id.desc())  # type: ignore[union-attr]
+                )
+            ).first()
+        if draft is None:
+            return None
+        return self._view(draft, system, builder_of(system), settings, ())
+
+    async def start(self, place: Place, actor: Actor, name: str, *, npc: bool = False) -> DraftView:
+        campaign, system, settings = await self.characters.context(place)
+        if npc and not is_referee(campaign, actor):
+            raise NotAllowed("sheet.error.npc_gm_only")
+        name = name.strip()
+        if not name or len(name) > MAX_NAME:
+            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+        builder = builder_of(system)
+        sheet = system.new_sheet(name, settings)
+        draft = CreationDraft(
+            guild_id=campaign.guild_id,
+            campaign_id=campaign.id,
+            user_id=actor.user_id,
+            is_npc=npc,
+            sheet={"draft": sheet, "done": []},
+        )
+        async with self.sessions() as session, session.begin():
+            session.add(draft)
+        return self._view(draft, system, builder, settings, ())
+
+    async def _load(self, place: Place, actor: Actor, draft_id: int, version: int | None):
+        campaign, system, settings = await self.characters.context(place)
+        async with self.sessions() as session:
+            draft = await session.get(CreationDraft, draft_id)
+        if draft is None or draft.guild_id != campaign.guild_id or draft.campaign_id != campaign.id:
+            raise DomainError("sheet.error.draft_gone")
+        if draft.user_id != actor.user_id:
+            raise NotAllowed("sheet.error.not_your_draft")
+        if draft.status != "open":
+            raise DomainError("sheet.error.draft_closed")
+        if version is not None and draft.version != version:
+            raise DomainError("sheet.error.draft_stale")
+        return campaign, system, builder_of(system), settings, draft
+
+    async def show(self, place: Place, actor: Actor, draft_id: int) -> DraftView:
+        _campaign, system, builder, settings, draft = await self._load(place, actor, draft_id, None)
+        return self._view(draft, system, builder, settings, ())
+
+    async def answer(
+        self,
+        place: Place,
+        actor: Actor,
+        draft_id: int,
+        version: int,
+        step_key: str,
+        answer: Any,
+    ) -> DraftView:
+        """Apply one answer; the system validates it and the draft is stored under a version check."""
+        _campaign, system, builder, settings, draft = await self._load(
+            place, actor, draft_id, version
+        )
+        state = dict(draft.sheet)
+        done = tuple(state.get("done", ()))
+        current = builder.creation_step(state["draft"], done, settings, npc=draft.is_npc)
+        if current is None or current.key != step_key:
+            raise DomainError("sheet.error.draft_stale")
+        if answer is None and not current.optional:
+            raise DomainError("sheet.error.step_required")
+        if answer is None:
+            new_sheet, rolls, notes = state["draft"], (), ()
+        else:
+            outcome = builder.apply_creation_step(
+                state["draft"], step_key, answer, settings, self.rng, npc=draft.is_npc
+            )
+            new_sheet, rolls, notes = dict(outcome.draft), outcome.rolls, outcome.notes
+        new_state = {"draft": new_sheet, "done": [*done, step_key]}
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(CreationDraft)
+                .where(CreationDraft.id == draft.id, CreationDraft.version == version)
+                .values(sheet=new_state, version=CreationDraft.version + 1, updated_at=utcnow())
+            )
+            if result.rowcount != 1:
+                raise DomainError("sheet.error.draft_stale")
+            for roll in rolls:
+                session.add(
+                    RollLog(
+                        guild_id=place.guild_id,
+                        channel_id=place.channel_id,
+                        campaign_id=draft.campaign_id,
+                        user_id=actor.user_id,
+                        user_name=actor.name[:100],
+                        character_name=str(new_sheet.get("name", ""))[:100] or None,
+                        kind="creation",
+                        expression=roll.expression[:250],
+                        reason=roll.reason[:200],
+                        breakdown=roll.breakdown,
+                        detail={},
+                        total=roll.total,
+                    )
+                )
+        draft.sheet = new_state
+        draft.version += 1
+        return self._view(draft, system, builder, settings, tuple(notes))
+
+    async def restart(self, place: Place, actor: Actor, draft_id: int, version: int) -> DraftView:
+        """Start over with the same name (rolled scores are rolled again, and logged again)."""
+        _campaign, system, builder, settings, draft = await self._load(
+            place, actor, draft_id, version
+        )
+        name = str(draft.sheet.get("draft", {}).get("name", "")) or "?"
+        new_state = {"draft": system.new_sheet(name, settings), "done": []}
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(CreationDraft)
+                .where(CreationDraft.id == draft.id, CreationDraft.version == version)
+                .values(sheet=new_state, version=CreationDraft.version + 1, updated_at=utcnow())
+            )
+            if result.rowcount != 1:
+                raise DomainError("sheet.error.draft_stale")
+        draft.sheet = new_state
+        draft.version += 1
+        return self._view(draft, system, builder, settings, ())
+
+    async def cancel(self, place: Place, actor: Actor, draft_id: int, version: int) -> None:
+        await self._close(place, actor, draft_id, version, "abandoned")
+
+    async def finish(
+        self, place: Place, actor: Actor, draft_id: int, version: int
+    ) -> CharacterView:
+        """Store the character: the system validates the whole sheet one last time."""
+        _campaign, system, builder, settings, draft = await self._load(
+            place, actor, draft_id, version
+        )
+        state = dict(draft.sheet)
+        if builder.creation_step(
+            state["draft"], tuple(state.get("done", ())), settings, npc=draft.is_npc
+        ):
+            raise DomainError("sheet.error.draft_unfinished")
+        view = await self.characters.create(
+            place, actor, state["draft"], is_npc=draft.is_npc, hidden=draft.is_npc
+        )
+        await self._close(place, actor, draft_id, version, "done")
+        return view
+
+    async def _close(
+        self, place: Place, actor: Actor, draft_id: int, version: int, status: str
+    ) -> None:
+        await self._load(place, actor, draft_id, version)
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(CreationDraft)
+                .where(CreationDraft.id == draft_id, CreationDraft.version == version)
+                .values(status=status, version=CreationDraft.version + 1, updated_at=utcnow())
+            )
+            if result.rowcount != 1:
+                raise DomainError("sheet.error.draft_stale")
+
+    @staticmethod
+    def _view(
+        draft: CreationDraft, system: GameSystem, builder: CharacterBuilder, settings, notes
+    ) -> DraftView:
+        state = dict(draft.sheet)
+        sheet = state["draft"]
+        done = tuple(state.get("done", ()))
+        step = builder.creation_step(sheet, done, settings, npc=draft.is_npc)
+        problems = tuple(system.validate(sheet, settings)) if step is None else ()
+        return DraftView(
+            draft_id=draft.id,
+            version=draft.version,
+            name=str(sheet.get("name", "")),
+            system=system.id,
+            is_npc=draft.is_npc,
+            step=step,
+            notes=tuple(notes),
+            problems=problems,
+            done=done,
+        )

@@ -1,0 +1,117 @@
+"""``/check`` and ``/save``: roll from a sheet through the game-system interface."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import render_sheet
+from cogs.context import actor_of, place_of, reply_locale
+from cogs.sheets import any_character_autocomplete
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+SAVE_OPTION = "salvacion"
+
+
+async def option_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    bot: Arbitro = itx.client  # type: ignore[assignment]
+    character = getattr(itx.namespace, "character", None)
+    options = await bot.services.checks.options(place_of(itx), actor_of(itx), character)
+    needle = current.casefold()
+    ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
+    ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
+    return [app_commands.Choice(name=o.label[:100], value=o.key[:100]) for o in ranked[:25]]
+
+
+class ChecksCog(commands.Cog):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+
+    async def _send(self, itx: discord.Interaction, view, locale: str) -> None:  # noqa: ANN001
+        await itx.response.send_message(**render_sheet.check(view, locale), ephemeral=view.private)
+
+    @app_commands.command(
+        name="check", description="Roll a check from your sheet (attribute, skill, save…)"
+    )
+    @app_commands.describe(
+        option="What to roll (suggested from the sheet)",
+        character="Who rolls (default: your active character)",
+        modifier="Modifier set by the GM or the situation",
+        difficulty="Difficulty, where the system uses one",
+        circumstances="Comma-separated: token, malherido, dos_oportunidades_peor, amenaza:veneno…",
+        against="Opposed check against this character or NPC",
+        against_option="What the opponent rolls (default: the same)",
+        private="Only you (and the GM channel) see it",
+    )
+    @app_commands.autocomplete(
+        option=option_autocomplete,
+        character=any_character_autocomplete,
+        against=any_character_autocomplete,
+    )
+    @app_commands.guild_only()
+    async def check(
+        self,
+        itx: discord.Interaction,
+        option: app_commands.Range[str, 1, 100],
+        character: str | None = None,
+        modifier: app_commands.Range[int, -50, 50] = 0,
+        difficulty: app_commands.Range[int, -100, 999] | None = None,
+        circumstances: app_commands.Range[str, 1, 200] | None = None,
+        against: str | None = None,
+        against_option: app_commands.Range[str, 1, 100] | None = None,
+        private: bool = False,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.bot.services.checks.check(
+            place_of(itx),
+            actor_of(itx),
+            option,
+            character=character,
+            modifier=modifier,
+            difficulty=difficulty,
+            circumstances=circumstances,
+            against=against,
+            against_option=against_option,
+            private=private,
+        )
+        await self._send(itx, view, locale)
+
+    @app_commands.command(name="save", description="Saving throw (Swords & Wizardry)")
+    @app_commands.describe(
+        threat="Kind of threat, for class and race bonuses (veneno, conjuro, varita, aliento, petrificacion…)",
+        character="Who saves (default: your active character)",
+        modifier="Modifier set by the GM",
+        private="Only you (and the GM channel) see it",
+    )
+    @app_commands.autocomplete(character=any_character_autocomplete)
+    @app_commands.guild_only()
+    async def save(
+        self,
+        itx: discord.Interaction,
+        threat: app_commands.Range[str, 1, 40] | None = None,
+        character: str | None = None,
+        modifier: app_commands.Range[int, -20, 20] = 0,
+        private: bool = False,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.bot.services.checks.check(
+            place_of(itx),
+            actor_of(itx),
+            SAVE_OPTION,
+            character=character,
+            modifier=modifier,
+            circumstances=f"amenaza:{threat}" if threat else None,
+            private=private,
+        )
+        await self._send(itx, view, locale)
+
+
+async def setup(bot: Arbitro) -> None:
+    await bot.add_cog(ChecksCog(bot))

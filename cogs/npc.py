@@ -1,0 +1,117 @@
+"""``/npc``: the referee's NPCs and monsters — quick stat blocks, copies, hidden until shown."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.services.characters import MAX_COPIES
+from cogs import render_sheet
+from cogs.context import actor_of, place_of, reply_locale
+from cogs.sheets import field_autocomplete
+from cogs.wizard import wizard_message
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+
+async def npc_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    bot: Arbitro = itx.client  # type: ignore[assignment]
+    names = await bot.services.characters.names(place_of(itx), actor_of(itx), current, npcs=True)
+    return [app_commands.Choice(name=name, value=name) for name in names]
+
+
+@app_commands.guild_only()
+class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and monsters (GM)"):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        self.characters = bot.services.characters
+        super().__init__()
+
+    @app_commands.command(name="create", description="Create an NPC or monster stat block")
+    @app_commands.describe(name="The NPC's name (copies are numbered after it)")
+    async def create(self, itx: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
+        locale = await reply_locale(self.bot, itx)
+        draft = await self.bot.services.creation.start(place_of(itx), actor_of(itx), name, npc=True)
+        await itx.response.send_message(**wizard_message(draft, locale), ephemeral=True)
+
+    @app_commands.command(name="show", description="Show an NPC (hidden ones only to the GM)")
+    @app_commands.describe(name="The NPC", private="Only you see it")
+    @app_commands.autocomplete(name=npc_autocomplete)
+    async def show(self, itx: discord.Interaction, name: str, private: bool = False) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.characters.show(place_of(itx), actor_of(itx), name)
+        await itx.response.send_message(
+            **render_sheet.character(view, locale), ephemeral=private or view.hidden
+        )
+
+    @app_commands.command(name="set", description="Change one field of an NPC")
+    @app_commands.describe(name="The NPC", field="Which field", value="The new value")
+    @app_commands.autocomplete(name=npc_autocomplete, field=field_autocomplete)
+    async def set_(
+        self,
+        itx: discord.Interaction,
+        name: str,
+        field: str,
+        value: app_commands.Range[str, 1, 500],
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.characters.set_field(place_of(itx), actor_of(itx), name, field, value)
+        await itx.response.send_message(t("sheet.updated", locale, name=view.name), ephemeral=True)
+
+    @app_commands.command(name="list", description="NPCs of this campaign")
+    async def list_(self, itx: discord.Interaction) -> None:
+        locale = await reply_locale(self.bot, itx)
+        rows = await self.characters.list(place_of(itx), actor_of(itx), npcs=True)
+        await itx.response.send_message(
+            **render_sheet.character_list(rows, locale, npcs=True, deleted=False)
+        )
+
+    @app_commands.command(
+        name="copy", description="Make numbered copies of an NPC (e.g. 5 goblins)"
+    )
+    @app_commands.describe(name="The NPC to copy", count="How many copies")
+    @app_commands.autocomplete(name=npc_autocomplete)
+    async def copy(
+        self, itx: discord.Interaction, name: str, count: app_commands.Range[int, 1, MAX_COPIES]
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        made = await self.characters.copies(place_of(itx), actor_of(itx), name, count)
+        await itx.response.send_message(
+            t("npc.copied", locale, count=len(made), names=", ".join(c.name for c in made)),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="reveal", description="Show or hide an NPC from the players")
+    @app_commands.describe(name="The NPC", visible="Players can see it")
+    @app_commands.autocomplete(name=npc_autocomplete)
+    async def reveal(self, itx: discord.Interaction, name: str, visible: bool = True) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.characters.set_visibility(
+            place_of(itx), actor_of(itx), name, hidden=not visible
+        )
+        await itx.response.send_message(
+            t("npc.visible" if visible else "npc.hidden", locale, name=view.name), ephemeral=True
+        )
+
+    @app_commands.command(
+        name="delete", description="Delete an NPC (restorable with /sheet restore)"
+    )
+    @app_commands.describe(name="The NPC")
+    @app_commands.autocomplete(name=npc_autocomplete)
+    async def delete(self, itx: discord.Interaction, name: str) -> None:
+        locale = await reply_locale(self.bot, itx)
+        summary = await self.characters.delete(place_of(itx), actor_of(itx), name)
+        await itx.response.send_message(
+            t("sheet.deleted", locale, name=summary.name), ephemeral=True
+        )
+
+
+async def setup(bot: Arbitro) -> None:
+    await bot.add_cog(NpcCog(bot))

@@ -1,0 +1,233 @@
+"""Character sheets, drafts and checks → embeds, always inside Discord's limits.
+
+A sheet can be long (36 Núcleo skills, nine S&W spell levels): fields are packed into as
+many embeds as needed (25 fields and 6,000 characters per message at most), grouped the
+way the system groups them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.characters import CharacterSummary, CharacterView, get_path
+from bot.services.checks import CheckView
+from bot.services.creation import DraftView
+from cogs.render import COLOUR, percent, truncate
+from rules.systems.base import Problem
+
+__all__ = ["character", "character_list", "draft", "check", "problems_text", "field_value"]
+
+MAX_FIELDS = 25
+MAX_EMBED_CHARS = 5800  # under 6,000 with room for titles
+MAX_EMBEDS = 10
+
+
+def problems_text(problems: Iterable[Problem], locale: str) -> str:
+    return "\n".join(f"• {t(p.key, locale, **dict(p.params))}" for p in problems)
+
+
+def field_value(value: Any, locale: str) -> str:
+    if value is None or value == "" or value == [] or value == {}:
+        return t("common.none", locale)
+    if isinstance(value, bool):
+        return t("common.yes" if value else "common.no", locale)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {field_value(v, locale)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(
+            field_value(v, locale) if not isinstance(v, dict) else str(v.get("nombre", v))
+            for v in value
+        )
+    return str(value)
+
+
+def _pack(
+    title: str, groups: list[tuple[str, list[tuple[str, str]]]], colour: discord.Colour
+) -> list[discord.Embed]:
+    """Lay ``(group, [(name, value)])`` out as fields over several embeds, within limits."""
+    embeds: list[discord.Embed] = []
+    current = discord.Embed(title=truncate(title, 256), colour=colour)
+    size = len(current.title or "")
+    for group, rows in groups:
+        lines = [f"**{name}**: {value}" for name, value in rows]
+        chunks: list[str] = []
+        chunk = ""
+        for line in lines:
+            line = truncate(line, 1000)
+            if len(chunk) + len(line) + 1 > 1024:
+                chunks.append(chunk)
+                chunk = ""
+            chunk += line + "\n"
+        if chunk:
+            chunks.append(chunk)
+        for index, text in enumerate(chunks):
+            name = group if index == 0 else f"{group} ({index + 1})"
+            if len(current.fields) >= MAX_FIELDS or size + len(name) + len(text) > MAX_EMBED_CHARS:
+                embeds.append(current)
+                current = discord.Embed(colour=colour)
+                size = 0
+            current.add_field(name=truncate(name, 256), value=text, inline=False)
+            size += len(name) + len(text)
+    embeds.append(current)
+    total = 0
+    kept: list[discord.Embed] = []
+    for embed in embeds[:MAX_EMBEDS]:
+        length = len(embed)
+        if total + length > 6000:
+            break
+        kept.append(embed)
+        total += length
+    return kept
+
+
+def character(view: CharacterView, locale: str) -> dict[str, Any]:
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for spec in view.fields:
+        if spec.path == "name":
+            continue
+        groups.setdefault(spec.group, []).append(
+            (spec.label, field_value(get_path(view.sheet, spec.path), locale))
+        )
+    for value in view.derived:
+        shown = field_value(value.value, locale)
+        if value.formula:
+            shown = f"{shown} ({value.formula})"
+        groups.setdefault(value.group, []).append((value.label, shown))
+    ordered = [(group, rows) for group, rows in groups.items()]
+    title = view.name
+    if view.is_npc:
+        title = t("sheet.npc_title", locale, name=view.name)
+    embeds = _pack(title, ordered, COLOUR[None])
+    embeds[0].description = t(
+        "sheet.header",
+        locale,
+        system=view.system_name,
+        owner=f"<@{view.owner_user_id}>",
+        campaign=view.campaign_name,
+    ) + ("\n" + t("sheet.hidden_mark", locale) if view.hidden else "")
+    if view.problems:
+        embeds[-1].add_field(
+            name=t("sheet.problems_title", locale),
+            value=truncate(problems_text(view.problems, locale), 1024),
+            inline=False,
+        )
+    embeds[-1].set_footer(text=t("sheet.footer", locale, id=view.id, version=view.version))
+    return {"embeds": embeds}
+
+
+def character_list(
+    rows: tuple[CharacterSummary, ...], locale: str, *, npcs: bool, deleted: bool
+) -> dict[str, Any]:
+    key = "sheet.list_deleted" if deleted else ("sheet.list_npcs" if npcs else "sheet.list_title")
+    if not rows:
+        return {"content": t("sheet.list_empty", locale), "ephemeral": True}
+    lines = []
+    for row in rows:
+        marks = []
+        if row.active:
+            marks.append(t("sheet.active_mark", locale))
+        if row.hidden:
+            marks.append(t("sheet.hidden_short", locale))
+        owner = "" if row.is_npc else f" — <@{row.owner_user_id}>"
+        lines.append(f"• **{row.name}**{owner} {' '.join(marks)}".rstrip())
+    description = truncate("\n".join(lines), 4000)
+    return {
+        "embed": discord.Embed(title=t(key, locale), description=description, colour=COLOUR[None]),
+        "ephemeral": True,
+    }
+
+
+def draft(view: DraftView, locale: str) -> discord.Embed:
+    """The wizard's message body (the components are added by the cog)."""
+    if view.step is None:
+        title = t("wizard.ready_title", locale, name=view.name)
+        if view.problems:
+            description = (
+                t("wizard.ready_problems", locale) + "\n" + problems_text(view.problems, locale)
+            )
+        else:
+            description = t("wizard.ready", locale)
+        colour = COLOUR["failure" if view.problems else "success"]
+    else:
+        title = t("wizard.title_npc" if view.is_npc else "wizard.title", locale, name=view.name)
+        description = t(view.step.prompt.key, locale, **dict(view.step.prompt.params))
+        colour = COLOUR[None]
+    embed = discord.Embed(
+        title=truncate(title, 256), description=truncate(description, 4000), colour=colour
+    )
+    if view.step is not None and view.step.summary:
+        embed.add_field(
+            name=t("wizard.so_far", locale),
+            value=truncate("\n".join(view.step.summary), 1024),
+            inline=False,
+        )
+    if view.notes:
+        embed.add_field(
+            name=t("wizard.notes", locale),
+            value=truncate(problems_text(view.notes, locale), 1024),
+            inline=False,
+        )
+    embed.set_footer(text=t("wizard.footer", locale, step=len(view.done) + 1))
+    return embed
+
+
+def check(view: CheckView, locale: str) -> dict[str, Any]:
+    result = view.result
+    who = t("roll.who_as_character", locale, user=view.user_name, character=view.character_name)
+    title = t("check.title", locale, who=who, label=result.label)
+    lines = [
+        f"`{truncate(result.expression, 200)}`",
+        truncate(result.breakdown, 1500),
+        t("roll.total", locale, total=result.total),
+    ]
+    outcome = str(result.outcome) if result.outcome else None
+    colour = COLOUR.get(outcome, COLOUR[None])
+    embed = discord.Embed(title=truncate(title, 256), description="\n".join(lines), colour=colour)
+    if outcome:
+        verdict = t(f"check.outcome.{outcome}", locale)
+        if result.target is not None:
+            verdict = t("check.against", locale, verdict=verdict, target=result.target)
+        embed.add_field(name=t("roll.result", locale), value=verdict, inline=True)
+    if result.probability is not None:
+        numerator, denominator = result.probability
+        embed.add_field(
+            name=t("check.chance", locale),
+            value=percent(Fraction(numerator, denominator), locale),
+            inline=True,
+        )
+    if view.opposed is not None:
+        winner = {"a": view.character_name, "b": view.opponent_name, "tie": t("check.tie", locale)}[
+            view.opposed.winner
+        ]
+        lines = [t("check.opposed_winner", locale, winner=winner)]
+        if view.opposed.b is not None:
+            lines.append(
+                t(
+                    "check.opposed_other",
+                    locale,
+                    name=view.opponent_name,
+                    total=view.opposed.b.total,
+                    label=view.opposed.b.label,
+                )
+            )
+        embed.add_field(
+            name=t("check.opposed", locale, name=view.opponent_name),
+            value="\n".join(lines),
+            inline=False,
+        )
+    if result.notes:
+        embed.add_field(
+            name=t("check.circumstances", locale),
+            value=truncate("\n".join(f"• {t(note, locale)}" for note in result.notes), 1024),
+            inline=False,
+        )
+    footer = [t("roll.log_ref", locale, id=view.log_id)]
+    if view.private:
+        footer.append(t("roll.private_footer", locale))
+    embed.set_footer(text=" · ".join(footer))
+    return {"embed": embed}

@@ -1,0 +1,310 @@
+"""``/sheet``: create (wizard), show, list, use, set, item, money, delete/restore, export/import."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.services.campaigns import setting_specs
+from bot.services.errors import DomainError
+from bot.services.settings import resolved_settings
+from cogs import render_sheet
+from cogs.context import actor_of, place_of, reply_locale
+from cogs.views import Confirm
+from cogs.wizard import register as register_wizard
+from cogs.wizard import wizard_message
+from rules import systems
+from rules.systems.base import CharacterBuilder
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+
+def _bot(itx: discord.Interaction) -> Arbitro:
+    return itx.client  # type: ignore[return-value]
+
+
+async def character_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    names = await _bot(itx).services.characters.names(
+        place_of(itx), actor_of(itx), current, npcs=False
+    )
+    return [app_commands.Choice(name=name, value=name) for name in names]
+
+
+async def any_character_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    names = await _bot(itx).services.characters.names(place_of(itx), actor_of(itx), current)
+    return [app_commands.Choice(name=name, value=name) for name in names]
+
+
+async def catalogue_autocomplete(
+    itx: discord.Interaction, current: str, kind: str
+) -> list[app_commands.Choice[str]]:
+    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
+    if campaign is None:
+        return []
+    system = systems.get(campaign.system)
+    if not isinstance(system, CharacterBuilder):
+        return []
+    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
+    needle = current.casefold()
+    options = [
+        o
+        for o in system.catalogue(kind, settings)
+        if needle in o.label.casefold() or needle in o.value.casefold()
+    ]
+    options.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
+    return [app_commands.Choice(name=o.label[:100], value=o.value[:100]) for o in options[:25]]
+
+
+async def item_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    return await catalogue_autocomplete(itx, current, "equipo")
+
+
+async def field_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
+    if campaign is None:
+        return []
+    system = systems.get(campaign.system)
+    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
+    needle = current.casefold()
+    specs = [
+        s
+        for s in system.fields(settings)
+        if needle in s.path.casefold() or needle in s.label.casefold()
+    ]
+    return [
+        app_commands.Choice(name=f"{s.label} ({s.path})"[:100], value=s.path[:100])
+        for s in specs[:25]
+    ]
+
+
+@app_commands.guild_only()
+class SheetCog(commands.GroupCog, group_name="sheet", group_description="Character sheets"):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        self.characters = bot.services.characters
+        self.creation = bot.services.creation
+        super().__init__()
+
+    @app_commands.command(
+        name="create", description="Create a character step by step (or continue your draft)"
+    )
+    @app_commands.describe(
+        name="The character's name", restart="Discard your open draft and start again"
+    )
+    async def create(
+        self,
+        itx: discord.Interaction,
+        name: app_commands.Range[str, 1, 100] | None = None,
+        restart: bool = False,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        place, actor = place_of(itx), actor_of(itx)
+        draft = await self.creation.resume(place, actor)
+        if draft is not None and restart:
+            await self.creation.cancel(place, actor, draft.draft_id, draft.version)
+            draft = None
+        if draft is None:
+            if name is None:
+                raise DomainError("sheet.error.name_needed")
+            draft = await self.creation.start(place, actor, name)
+        await itx.response.send_message(**wizard_message(draft, locale), ephemeral=True)
+
+    @app_commands.command(
+        name="show", description="Show a character sheet with everything the rules derive"
+    )
+    @app_commands.describe(
+        character="Whose sheet (default: your active character)", private="Only you see it"
+    )
+    @app_commands.autocomplete(character=any_character_autocomplete)
+    async def show(
+        self, itx: discord.Interaction, character: str | None = None, private: bool = False
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.characters.show(place_of(itx), actor_of(itx), character)
+        await itx.response.send_message(
+            **render_sheet.character(view, locale), ephemeral=private or view.hidden
+        )
+
+    @app_commands.command(name="list", description="Characters of this campaign")
+    @app_commands.describe(deleted="Deleted characters that can be restored (GM)")
+    async def list_(self, itx: discord.Interaction, deleted: bool = False) -> None:
+        locale = await reply_locale(self.bot, itx)
+        rows = await self.characters.list(place_of(itx), actor_of(itx), deleted=deleted)
+        await itx.response.send_message(
+            **render_sheet.character_list(rows, locale, npcs=False, deleted=deleted)
+        )
+
+    @app_commands.command(name="use", description="Play this character in this campaign")
+    @app_commands.describe(character="Your character")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def use(self, itx: discord.Interaction, character: str) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.characters.use(place_of(itx), actor_of(itx), character)
+        await itx.response.send_message(
+            t("sheet.now_playing", locale, name=view.name), ephemeral=True
+        )
+
+    @app_commands.command(name="set", description="Change one field of a sheet")
+    @app_commands.describe(
+        field="Which field", value="The new value", character="Whose sheet (default: yours)"
+    )
+    @app_commands.autocomplete(field=field_autocomplete, character=any_character_autocomplete)
+    async def set_(
+        self,
+        itx: discord.Interaction,
+        field: str,
+        value: app_commands.Range[str, 1, 500],
+        character: str | None = None,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.characters.set_field(
+            place_of(itx), actor_of(itx), character, field, value
+        )
+        message = render_sheet.character(view, locale)
+        message["content"] = t("sheet.updated", locale, name=view.name)
+        await itx.response.send_message(**message, ephemeral=True)
+
+    @app_commands.command(
+        name="item", description="Add or remove equipment (negative quantity removes)"
+    )
+    @app_commands.describe(
+        item="The item",
+        quantity="How many (negative to remove)",
+        character="Whose sheet (default: yours)",
+    )
+    @app_commands.autocomplete(item=item_autocomplete, character=any_character_autocomplete)
+    async def item(
+        self,
+        itx: discord.Interaction,
+        item: app_commands.Range[str, 1, 100],
+        quantity: app_commands.Range[int, -999, 999] = 1,
+        character: str | None = None,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        if quantity == 0:
+            raise DomainError("sheet.error.zero_quantity")
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202
+            return system.adjust_inventory(sheet, item, quantity, settings)
+
+        view = await self.characters.update_sheet(place_of(itx), actor_of(itx), character, change)
+        key = "sheet.item_added" if quantity > 0 else "sheet.item_removed"
+        await itx.response.send_message(
+            t(key, locale, name=view.name, item=item, quantity=abs(quantity)), ephemeral=True
+        )
+
+    @app_commands.command(name="money", description="Add or spend money (negative spends)")
+    @app_commands.describe(
+        amount="Amount (negative to spend)",
+        currency="Currency (default: the system's main one)",
+        character="Whose sheet",
+    )
+    @app_commands.autocomplete(character=any_character_autocomplete)
+    async def money(
+        self,
+        itx: discord.Interaction,
+        amount: app_commands.Range[int, -10_000_000, 10_000_000],
+        currency: app_commands.Range[str, 1, 20] | None = None,
+        character: str | None = None,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202
+            return system.adjust_money(sheet, amount, currency, settings)
+
+        view = await self.characters.update_sheet(place_of(itx), actor_of(itx), character, change)
+        await itx.response.send_message(
+            t(
+                "sheet.money_changed",
+                locale,
+                name=view.name,
+                amount=amount,
+                currency=currency or "",
+            ),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="delete", description="Delete a character (the GM can restore it)")
+    @app_commands.describe(character="The character to delete")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def delete(self, itx: discord.Interaction, character: str) -> None:
+        locale = await reply_locale(self.bot, itx)
+        place, actor = place_of(itx), actor_of(itx)
+        view = await self.characters.show(place, actor, character)
+        confirm = Confirm(actor.user_id, locale, confirm_key="sheet.delete_button")
+        await itx.response.send_message(
+            t("sheet.delete_confirm", locale, name=view.name), view=confirm, ephemeral=True
+        )
+        await confirm.wait()
+        if confirm.value is None:
+            await itx.edit_original_response(content=t("common.timed_out", locale), view=None)
+            return
+        if not confirm.value:
+            await confirm.interaction.response.edit_message(
+                content=t("common.cancelled", locale), view=None
+            )
+            return
+        try:
+            summary = await self.characters.delete(place, actor, view.name)
+        except DomainError as error:
+            await confirm.interaction.response.edit_message(
+                content=t(error.key, locale, **error.params), view=None
+            )
+            return
+        await confirm.interaction.response.edit_message(
+            content=t("sheet.deleted", locale, name=summary.name), view=None
+        )
+
+    @app_commands.command(name="restore", description="Restore a deleted character (GM)")
+    @app_commands.describe(character="The deleted character's name")
+    async def restore(
+        self, itx: discord.Interaction, character: app_commands.Range[str, 1, 100]
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.characters.restore(place_of(itx), actor_of(itx), character)
+        await itx.response.send_message(t("sheet.restored", locale, name=view.name))
+
+    @app_commands.command(name="export", description="Download a character as a JSON file")
+    @app_commands.describe(character="Whose sheet (default: yours)")
+    @app_commands.autocomplete(character=any_character_autocomplete)
+    async def export(self, itx: discord.Interaction, character: str | None = None) -> None:
+        locale = await reply_locale(self.bot, itx)
+        filename, payload = await self.characters.export(place_of(itx), actor_of(itx), character)
+        await itx.response.send_message(
+            t("sheet.exported", locale),
+            file=discord.File(io.BytesIO(payload), filename=filename),
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="import", description="Create a character from an exported JSON file"
+    )
+    @app_commands.describe(file="A file made by /sheet export (format in docs/sheet-format.md)")
+    async def import_(self, itx: discord.Interaction, file: discord.Attachment) -> None:
+        locale = await reply_locale(self.bot, itx)
+        if file.size > 256 * 1024:
+            raise DomainError("sheet.error.import_too_big", limit=256)
+        payload = await file.read()
+        view = await self.characters.import_sheet(place_of(itx), actor_of(itx), payload)
+        message = render_sheet.character(view, locale)
+        message["content"] = t("sheet.imported", locale, name=view.name)
+        await itx.response.send_message(**message)
+
+
+async def setup(bot: Arbitro) -> None:
+    register_wizard(bot)
+    await bot.add_cog(SheetCog(bot))

@@ -1,0 +1,292 @@
+"""The creation wizard's components: buttons, a select and a modal, driven by the system's steps.
+
+Every component's ``custom_id`` carries only identity and version
+(``arb:1:wiz:<action>:<draft>:<version>``); the state lives in the database.  The items are
+``DynamicItem``s registered at start-up, so a wizard left open for days still works after a
+restart, and a stale click (an older version) is answered instead of applied twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.creation import DraftView
+from bot.services.errors import DomainError
+from cogs import render_sheet
+from cogs.context import actor_of, place_of, reply_locale
+from cogs.errors import describe_error, send_error
+from rules.systems.base import StepKind
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+log = logging.getLogger(__name__)
+
+__all__ = ["wizard_message", "WizardButton", "WizardSelect", "register"]
+
+ACTIONS = ("roll", "form", "skip", "finish", "restart", "cancel")
+
+
+def _bot(itx: discord.Interaction) -> Arbitro:
+    return itx.client  # type: ignore[return-value]
+
+
+def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
+    """Embed + components for the current step (or the final confirmation)."""
+    components = discord.ui.View(timeout=None)
+    step = view.step
+    ident = f"{view.draft_id}:{view.version}"
+    if step is None:
+        if not view.problems:
+            components.add_item(
+                WizardButton(
+                    "finish",
+                    view.draft_id,
+                    view.version,
+                    t("wizard.finish", locale),
+                    discord.ButtonStyle.success,
+                )
+            )
+    elif step.kind == StepKind.ROLL:
+        components.add_item(
+            WizardButton(
+                "roll",
+                view.draft_id,
+                view.version,
+                t("wizard.roll", locale),
+                discord.ButtonStyle.primary,
+            )
+        )
+    elif step.kind == StepKind.FORM:
+        components.add_item(
+            WizardButton(
+                "form",
+                view.draft_id,
+                view.version,
+                t("wizard.form", locale),
+                discord.ButtonStyle.primary,
+            )
+        )
+    elif step.kind == StepKind.CHOOSE:
+        select = discord.ui.Select(
+            custom_id=f"arb:1:wiz:choose:{ident}:{step.key}"[:100],
+            placeholder=t("wizard.choose", locale),
+            min_values=max(0, min(step.min_choices, len(step.options))),
+            max_values=max(1, min(step.max_choices, len(step.options), 25)),
+            options=[
+                discord.SelectOption(
+                    label=option.label[:100],
+                    value=option.value[:100],
+                    description=option.description[:100] or None,
+                )
+                for option in step.options[:25]
+            ],
+        )
+        components.add_item(WizardSelect(select, view.draft_id, view.version, step.key))
+    if step is not None and step.optional:
+        components.add_item(
+            WizardButton(
+                "skip",
+                view.draft_id,
+                view.version,
+                t("wizard.skip", locale),
+                discord.ButtonStyle.secondary,
+            )
+        )
+    components.add_item(
+        WizardButton(
+            "restart",
+            view.draft_id,
+            view.version,
+            t("wizard.restart", locale),
+            discord.ButtonStyle.secondary,
+        )
+    )
+    components.add_item(
+        WizardButton(
+            "cancel",
+            view.draft_id,
+            view.version,
+            t("wizard.cancel", locale),
+            discord.ButtonStyle.danger,
+        )
+    )
+    return {"embed": render_sheet.draft(view, locale), "view": components}
+
+
+async def _fail(itx: discord.Interaction, error: Exception) -> None:
+    locale = await reply_locale(_bot(itx), itx)
+    text = describe_error(error, locale)
+    if text is None:
+        log.exception("wizard error", exc_info=error)
+        text = t("errors.unexpected", locale, reference="wizard")
+    await send_error(itx, text)
+
+
+async def _apply(
+    itx: discord.Interaction, draft_id: int, version: int, step_key: str, answer: Any
+) -> None:
+    bot = _bot(itx)
+    locale = await reply_locale(bot, itx)
+    try:
+        view = await bot.services.creation.answer(
+            place_of(itx), actor_of(itx), draft_id, version, step_key, answer
+        )
+    except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
+        await _fail(itx, error)
+        return
+    await itx.response.edit_message(**wizard_message(view, locale))
+
+
+class WizardModal(discord.ui.Modal):
+    """The FORM step: up to five text inputs, built from the system's :class:`FormField`s."""
+
+    def __init__(self, view: DraftView, locale: str) -> None:
+        assert view.step is not None
+        super().__init__(
+            title=t("wizard.form_title", locale, name=view.name)[:45],
+            custom_id=f"arb:1:wizform:{view.draft_id}:{view.version}",
+        )
+        self.draft_id, self.version, self.step_key = view.draft_id, view.version, view.step.key
+        self.inputs: dict[str, discord.ui.TextInput] = {}
+        for field in view.step.fields[:5]:
+            text_input = discord.ui.TextInput(
+                label=field.label[:45],
+                custom_id=field.key[:100],
+                placeholder=field.placeholder[:100] or None,
+                default=field.default[:4000] or None,
+                required=field.required,
+                style=discord.TextStyle.paragraph if field.paragraph else discord.TextStyle.short,
+                max_length=min(field.max_length, 4000),
+            )
+            self.inputs[field.key] = text_input
+            self.add_item(text_input)
+
+    async def on_submit(self, itx: discord.Interaction) -> None:
+        answer = {key: text_input.value for key, text_input in self.inputs.items()}
+        await _apply(itx, self.draft_id, self.version, self.step_key, answer)
+
+    async def on_error(self, itx: discord.Interaction, error: Exception) -> None:
+        await _fail(itx, error)
+
+
+class WizardButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"arb:1:wiz:(?P<action>roll|form|skip|finish|restart|cancel):(?P<draft>\d+):(?P<version>\d+)",
+):
+    def __init__(
+        self,
+        action: str,
+        draft_id: int,
+        version: int,
+        label: str = "",
+        style=discord.ButtonStyle.secondary,
+    ) -> None:  # noqa: ANN001
+        super().__init__(
+            discord.ui.Button(
+                label=label or action,
+                style=style,
+                custom_id=f"arb:1:wiz:{action}:{draft_id}:{version}",
+            )
+        )
+        self.action, self.draft_id, self.version = action, draft_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):  # noqa: ANN206
+        return cls(
+            match["action"],
+            int(match["draft"]),
+            int(match["version"]),
+            item.label or "",
+            item.style,
+        )
+
+    async def callback(self, itx: discord.Interaction) -> None:
+        bot = _bot(itx)
+        locale = await reply_locale(bot, itx)
+        service = bot.services.creation
+        place, actor = place_of(itx), actor_of(itx)
+        try:
+            if self.action == "form":
+                view = await service.show(place, actor, self.draft_id)
+                if (
+                    view.version != self.version
+                    or view.step is None
+                    or view.step.kind != StepKind.FORM
+                ):
+                    raise_stale()
+                await itx.response.send_modal(WizardModal(view, locale))
+                return
+            if self.action == "roll":
+                view = await service.show(place, actor, self.draft_id)
+                if view.step is None:
+                    raise_stale()
+                await _apply(itx, self.draft_id, self.version, view.step.key, {})
+                return
+            if self.action == "skip":
+                view = await service.show(place, actor, self.draft_id)
+                if view.step is None:
+                    raise_stale()
+                await _apply(itx, self.draft_id, self.version, view.step.key, None)
+                return
+            if self.action == "restart":
+                view = await service.restart(place, actor, self.draft_id, self.version)
+                await itx.response.edit_message(**wizard_message(view, locale))
+                return
+            if self.action == "cancel":
+                await service.cancel(place, actor, self.draft_id, self.version)
+                await itx.response.edit_message(
+                    content=t("wizard.cancelled", locale), embed=None, view=None
+                )
+                return
+            character = await service.finish(place, actor, self.draft_id, self.version)
+        except Exception as error:  # noqa: BLE001
+            await _fail(itx, error)
+            return
+        await itx.response.edit_message(
+            content=t("wizard.saved", locale, name=character.name), embed=None, view=None
+        )
+        announcement = render_sheet.character(character, locale)
+        announcement["content"] = t(
+            "wizard.announce_npc" if character.is_npc else "wizard.announce",
+            locale,
+            user=actor.name,
+            name=character.name,
+        )
+        await itx.followup.send(**announcement, ephemeral=character.is_npc)
+
+
+class WizardSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"arb:1:wiz:choose:(?P<draft>\d+):(?P<version>\d+):(?P<step>[^:]+)",
+):
+    def __init__(
+        self, select: discord.ui.Select, draft_id: int, version: int, step_key: str
+    ) -> None:
+        super().__init__(select)
+        self.draft_id, self.version, self.step_key = draft_id, version, step_key
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ):  # noqa: ANN206
+        return cls(item, int(match["draft"]), int(match["version"]), match["step"])
+
+    async def callback(self, itx: discord.Interaction) -> None:
+        values = list((itx.data or {}).get("values", []))  # type: ignore[union-attr]
+        await _apply(itx, self.draft_id, self.version, self.step_key, values)
+
+
+def raise_stale() -> None:
+    raise DomainError("sheet.error.draft_stale")
+
+
+def register(bot: Arbitro) -> None:
+    bot.add_dynamic_items(WizardButton, WizardSelect)

@@ -1,0 +1,159 @@
+"""/campaign create|show|settings|end end to end, with permissions and unbound channels."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def create(sb, g, *, channel="mesa", user="gm", locale="es-ES", **options):
+    options = {"name": "La Marca", "system": "swc", **options}
+    return sb.command(
+        "campaign create", options, guild=g, channel=channel, user=user, locale=locale
+    )
+
+
+def test_create_show_and_threads_inherit(discord_env):
+    g = discord_env.new_guild(name="Crear")
+    r = create(discord_env, g)
+    assert not r.ephemeral
+    assert r.embeds[0]["title"] == "Campaña creada: La Marca"
+    assert "Swords & Wizardry Completo" in r.text
+    thread = g.thread("mesa", "Escena 1")
+    shown = discord_env.command(
+        "campaign show", {}, guild=g, channel=thread, user="ana", locale="en-US"
+    )
+    assert shown.embeds[0]["title"] == "La Marca"
+    assert "GM" in shown.text and "active" in shown.text
+
+
+def test_forum_posts_belong_to_the_forum_campaign(discord_env):
+    g = discord_env.new_guild(name="Foro")
+    create(discord_env, g, channel="foro", name="Foro de rol", system="rolweb")
+    post = g.forum_post("foro", "Escena 1: la posada", user="gm")
+    shown = discord_env.command(
+        "campaign show", {}, guild=g, channel=post, user="bruno", locale="es-ES"
+    )
+    assert shown.embeds[0]["title"] == "Foro de rol"
+    assert "foro y sus publicaciones" in shown.text
+
+
+def test_category_binding_covers_its_channels(discord_env):
+    g = discord_env.new_guild(name="Categoria")
+    create(
+        discord_env, g, channel="escena", name="Toda la categoría", system="nucleo", category=True
+    )
+    shown = discord_env.command(
+        "campaign show", {}, guild=g, channel="escena", user="ana", locale="es-ES"
+    )
+    assert "toda la categoría" in shown.text
+
+
+def test_unbound_channel_explains_how_to_create_one(discord_env):
+    g = discord_env.new_guild(name="Sin campaña")
+    for locale, needle in (("es-ES", "/campaña crear"), ("en-US", "/campaign create")):
+        r = discord_env.command(
+            "campaign show", {}, guild=g, channel="mesa", user="ana", locale=locale
+        )
+        assert r.ephemeral and needle in r.text
+
+
+def test_players_cannot_create_or_configure_or_end(discord_env):
+    g = discord_env.new_guild(name="Permisos")
+    refused = create(discord_env, g, user="ana")
+    assert refused.ephemeral and "Gestionar canales" in refused.text
+    create(discord_env, g)
+    for path, options in (("campaign settings", {"language": "en"}), ("campaign end", {})):
+        r = discord_env.command(path, options, guild=g, channel="mesa", user="ana", locale="es-ES")
+        assert r.ephemeral and "Solo el máster" in r.text
+    twice = create(discord_env, g, name="Otra")
+    assert twice.ephemeral and "ya pertenece a la campaña «La Marca»" in twice.text
+
+
+def test_settings_change_system_rules_and_roles(discord_env):
+    g = discord_env.new_guild(name="Ajustes")
+    create(discord_env, g)
+    shown = discord_env.command(
+        "campaign show", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
+    )
+    assert "ca_ascendente" in shown.text
+    suggestions = discord_env.autocomplete(
+        "campaign settings", "setting", "ca_", guild=g, channel="mesa", user="gm"
+    )
+    assert any(s["value"] == "ca_ascendente" for s in suggestions)
+    r = discord_env.command(
+        "campaign settings",
+        {"setting": "ca_ascendente", "value": "sí", "gm_role": g.role("Máster"), "language": "es"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+        locale="es-ES",
+    )
+    assert "`ca_ascendente` = **sí** (cambiado)" in r.text
+    assert f"<@&{g.role('Máster').id}>" in r.text
+    # the member with the GM role may now change settings
+    r = discord_env.command(
+        "campaign settings",
+        {"setting": "ca_ascendente", "value": "no"},
+        guild=g,
+        channel="mesa",
+        user="dm2",
+        locale="es-ES",
+    )
+    assert "`ca_ascendente` = **no**" in r.text
+    bad = discord_env.command(
+        "campaign settings",
+        {"setting": "ca_ascendente", "value": "quizás"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+        locale="es-ES",
+    )
+    assert bad.ephemeral and "espera sí o no" in bad.text
+    unknown = discord_env.command(
+        "campaign settings",
+        {"setting": "no_existe", "value": "1"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+        locale="en-US",
+    )
+    assert unknown.ephemeral and "has no rule" in unknown.text
+
+
+def test_end_asks_for_confirmation_then_archives(discord_env):
+    g = discord_env.new_guild(name="Final")
+    create(discord_env, g, name="Efímera")
+    ask = discord_env.command(
+        "campaign end", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
+    )
+    assert ask.ephemeral and "¿Archivar la campaña «Efímera»?" in ask.text
+    cancelled = discord_env.click(ask, "Cancelar", user="gm")
+    assert "No ha cambiado nada" in cancelled.all_text
+    still = discord_env.command(
+        "campaign show", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
+    )
+    assert still.embeds[0]["title"] == "Efímera"
+    ask = discord_env.command(
+        "campaign end", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
+    )
+    done = discord_env.click(ask, "Archivar", user="gm")
+    assert "Campaña archivada: Efímera" in done.all_text
+    gone = discord_env.command(
+        "campaign show", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
+    )
+    assert gone.ephemeral
+
+
+def test_the_stand_in_refuses_what_discord_would(discord_env):
+    g = discord_env.new_guild(name="Rechazos")
+    missing = discord_env.command(
+        "campaign create", {"name": "X"}, guild=g, channel="mesa", user="gm"
+    )
+    assert not missing.ok
+    wrong_choice = discord_env.command(
+        "campaign create", {"name": "X", "system": "gurps"}, guild=g, channel="mesa", user="gm"
+    )
+    assert not wrong_choice.ok
+    assert discord_env.unknown_requests == []
