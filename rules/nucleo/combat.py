@@ -27,6 +27,7 @@ __all__ = [
     "band_for_distance",
     "extra_damage_dice",
     "melee_attack",
+    "melee_damage",
     "melee_target_bonus",
     "movement",
     "ranged_attack",
@@ -217,6 +218,14 @@ def melee_attack(
         damage_bonus=damage_bonus,
         absorption=absorption,
     )
+
+
+def melee_damage(weapon: Weapon | None, two_handed: bool = False) -> str:
+    """The damage dice of a melee blow: the weapon's, «1d6» unarmed, and «arma improvisada
+    1d6+1» for a ranged weapon used at melee distance («Armas a distancia en cuerpo a cuerpo»)."""
+    if weapon is not None and weapon.kind == "distancia":
+        return catalogue().improvised_damage
+    return damage_expression(weapon, two_handed)
 
 
 def band_for_distance(weapon: Weapon, metres: float) -> str | None:

@@ -70,6 +70,11 @@ class Loadout:
         """Everything subtracted from damage: worn armour plus natural and Piel de Piedra."""
         return self.armour_absorption + self.natural_absorption
 
+    def absorption_against(self, ignores_armour: bool = False) -> int:
+        """Absorption against one attack: spells that «ignora armadura» skip the worn armour
+        only; an Artificial's natural absorption and Piel de Piedra still count (our reading)."""
+        return self.natural_absorption if ignores_armour else self.absorption
+
     @property
     def light_armour(self) -> bool:
         """«armadura ligera (o sin ella)» for two weapons: Estorbo 1 or less (our reading)."""

@@ -39,6 +39,7 @@ __all__ = ["SYSTEM", "NucleoSystem"]
 
 _MELEE_SKILL = "Armas cuerpo a cuerpo"
 _RANGED_SKILL = "Armas a distancia"
+_DEFENSA_MENTAL = 4
 
 
 def _param(circumstances: frozenset[str], prefix: str) -> str | None:
@@ -405,6 +406,9 @@ class NucleoSystem:
             label, attribute, bonus = name, name, char.attributes[name]
         elif kind == "salvacion" and name in ATTRIBUTES:
             label, attribute, bonus = f"Salvación ({name})", name, char.attributes[name]
+            if "defensa_mental" in circ:  # the spell: «+4 a salvación contra magia»
+                bonus += _DEFENSA_MENTAL
+                notes.append("nucleo.note.defensa_mental")
         elif kind == "habilidad" and creation.canonical_skill(name):
             label = creation.canonical_skill(name) or name
             attribute = catalogue().skills[label].attribute

@@ -12,6 +12,7 @@ from rules.nucleo.combat import (
     band_for_distance,
     extra_damage_dice,
     melee_attack,
+    melee_damage,
     melee_target_bonus,
     movement,
     ranged_attack,
@@ -165,3 +166,12 @@ def test_ambush_needs_sigilo_to_beat_advertir():
     assert ambush_succeeds(18, 15)
     assert not ambush_succeeds(15, 15)
     assert not ambush_succeeds(12, 15)
+
+
+def test_ranged_weapon_in_melee_and_unarmed_damage():
+    """seed 002 «Armas a distancia en cuerpo a cuerpo»: «arma improvisada 1d6+1»; «Combate» 5: sin armas 1d6."""
+    weapons = catalogue().weapons
+    assert melee_damage(weapons["Arco largo"]) == "1d6+1"
+    assert melee_damage(None) == "1d6"
+    assert melee_damage(weapons["Daga"]) == "1d6+1"
+    assert melee_damage(weapons["Sable"], two_handed=True) == "2d6+1"

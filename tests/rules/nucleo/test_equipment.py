@@ -84,3 +84,9 @@ def test_unlisted_gear_is_allowed():
     """seed 002 «Equipo»: «equipo de ejemplo» — other items carry no rules."""
     assert validate_equipment(["Pistola láser"], STRONG) == []
     assert loadout(["Pistola láser"]).absorption == 0
+
+
+def test_ignoring_armour_skips_worn_armour_only():
+    """seed 002 «Magia»: «Relámpago … 2d6 daño que ignora armadura» (natural absorption still counts)."""
+    gear = loadout(["Cota de mallas"], ["Piel de Piedra"])
+    assert (gear.absorption_against(), gear.absorption_against(ignores_armour=True)) == (5, 1)

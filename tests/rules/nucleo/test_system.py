@@ -376,3 +376,20 @@ def test_every_emitted_key_is_in_both_catalogues():
     for lang in ("es", "en"):
         assert emitted <= set(CATALOGUES[lang]), emitted - set(CATALOGUES[lang])
     assert set(CATALOGUES["es"]) == set(CATALOGUES["en"])
+
+
+def test_saving_throw_is_an_attribute_check(ardelia, scripted):
+    """seed 002 «Magia»: «Salvación: INT 15» is never defined; we roll Inteligencia + 1o3d10 vs 15
+    (docs/rules-decisions.md); the spell Defensa mental gives «+4 a salvación contra magia»."""
+    save = CheckRequest("salvacion:Inteligencia", difficulty=15)
+    result = SYSTEM.check(ardelia, save, DEFAULTS, scripted([5, 3, 9]))
+    assert (result.total, result.outcome) == (14, Outcome.FAILURE)
+    shielded = CheckRequest(
+        "salvacion:Inteligencia", difficulty=15, circumstances=frozenset({"defensa_mental"})
+    )
+    result = SYSTEM.check(ardelia, shielded, DEFAULTS, scripted([5, 3, 9]))
+    assert (result.total, result.outcome, result.notes) == (
+        18,
+        Outcome.SUCCESS,
+        ("nucleo.note.defensa_mental",),
+    )
