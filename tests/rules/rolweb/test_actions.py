@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.rolweb.actions import Action, ActionBudget, action_costs, cost_of
 from rules.rolweb.settings import parse_settings
@@ -102,3 +104,22 @@ def test_unknown_action_is_refused():
         cost_of("volar")
     assert_translatable(error.value.problems)
     assert len(action_costs()) >= 10
+
+
+@given(
+    actions=st.lists(st.sampled_from(list(Action)), max_size=12),
+    settings=st.sampled_from([DEFAULT, MOVE_TO_COMBAT, DEFENCE_COSTS]),
+)
+def test_a_turn_never_holds_more_than_two_limited_actions(actions, settings):
+    # ACCIONES A DISPOSICIÓN DEL PERSONAJE: "el límite normal de dos acciones por personaje y turno"
+    budget, limited = ActionBudget(), 0
+    for action in actions:
+        if not budget.can(action, settings):
+            with pytest.raises(RulesError):
+                budget.spend(action, settings)
+            continue
+        after = budget.spend(action, settings)
+        limited += (budget.combat + budget.movement) - (after.combat + after.movement)
+        budget = after
+        assert budget.combat >= 0 and budget.movement >= 0
+    assert limited <= 2
