@@ -8,6 +8,8 @@ answered with the interaction-callback body, since discord.py always sends ``wit
 
 from __future__ import annotations
 
+import contextlib
+import json
 import time
 from typing import Any
 
@@ -39,6 +41,8 @@ class Callbacks:
         self, rec: InteractionRecord | None, resp: web.Response, what: str, body: Any
     ) -> web.Response:
         entry = {"request": what, "status": resp.status, "body": body, "error": resp.text}
+        with contextlib.suppress(ValueError, TypeError):
+            entry["code"] = json.loads(resp.text)["code"]
         self.world.rejections.append(entry)
         if rec is not None:
             rec.rejections.append(entry)

@@ -131,7 +131,7 @@ class StandIn:
             elapsed = time.monotonic() - start
             if record.callback_type == 6 and elapsed > defer_grace:
                 break
-            if elapsed > timeout:
+            if elapsed > timeout or any(r.get("code") == 10062 for r in record.rejections):
                 raise Answer(_describe_silence(record))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(record.answered.wait(), timeout=0.05)
@@ -141,6 +141,8 @@ class StandIn:
 
 
 def _describe_silence(record: InteractionRecord) -> str:
+    if any(r.get("code") == 10062 for r in record.rejections):
+        return "the bot answered after the interaction deadline (10062 Unknown interaction): defer slow commands"
     if record.rejections:
         last = record.rejections[-1]
         return f"the stand-in refused the bot's {last['request']}: {last['status']} {last['error']}"

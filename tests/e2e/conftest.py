@@ -19,7 +19,10 @@ pytestmark = pytest.mark.e2e
 
 
 def _start(tmp: Path, module: str, extra_env: dict[str, str] | None = None) -> Sandbox:
-    sb = Sandbox(timeout=float(os.environ.get("ARBITRO_E2E_TIMEOUT", "10")))
+    sb = Sandbox(
+        timeout=float(os.environ.get("ARBITRO_E2E_TIMEOUT", "10")),
+        deadline=float(os.environ.get("ARBITRO_E2E_DEADLINE", "3")),
+    )
     env = {
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'arbitro.db'}",
         "LOG_LEVEL": "INFO",

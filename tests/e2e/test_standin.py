@@ -1,10 +1,15 @@
-"""The stand-in itself, driven through tests/e2e/tiny_bot.py (a plain discord.py 2.7 bot)."""
+"""The stand-in itself: driven through tests/e2e/tiny_bot.py (a plain discord.py 2.7 bot), and
+on the wire without a bot (raw HTTP, raw gateway, the limits table, the launcher's guard)."""
 
 from __future__ import annotations
 
+import aiohttp
 import pytest
 
+from bot.sandbox import launch
 from bot.sandbox.client import Sandbox
+from bot.sandbox.limits import check_message
+from bot.sandbox.server import StandIn
 
 pytestmark = pytest.mark.e2e
 
@@ -186,3 +191,176 @@ def test_resume_after_reconnect(tiny_env: Sandbox, g) -> None:
 def test_no_unknown_requests(tiny_env: Sandbox, g) -> None:
     tiny_env.command("ping", guild=g)
     assert tiny_env.unknown_requests == []
+
+
+def test_an_answer_after_the_deadline_is_unknown_interaction(tiny_env: Sandbox, g) -> None:
+    callbacks = tiny_env.server.callbacks
+    saved, callbacks.deadline = callbacks.deadline, 0.2
+    try:
+        with pytest.raises(AssertionError, match="deadline"):
+            tiny_env.command("late", {"seconds": 0.5}, guild=g)
+        assert tiny_env.command("late", {"seconds": 0.0}, guild=g).content == "tarde"
+    finally:
+        callbacks.deadline = saved
+
+
+def test_dev_guild_sync_makes_commands_guild_only(tmp_path) -> None:
+    with Sandbox() as sb:
+        dev = sb.new_guild("Desarrollo")
+        sb.start_bot(
+            "tests.e2e.tiny_bot", env={"DEV_GUILD_ID": str(dev.id)}, log_path=tmp_path / "bot.log"
+        )
+        assert sb.command("ping", guild=dev).content == "pong es-ES Desarrollo"
+        assert {c.get("guild_id") for c in sb.commands} == {str(dev.id)}
+        other = sb.new_guild("Otra")
+        refused = sb.command("ping", guild=other)
+        assert not refused.ok and "unknown command /ping" in refused.error
+
+
+# -- without a bot ------------------------------------------------------------------------
+EMBED = {"title": "t"}
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"content": "x" * 2001}, "content"),
+        ({"embeds": [EMBED] * 11}, "embeds"),
+        ({"embeds": [{"description": "x" * 4000}, {"description": "x" * 2001}]}, "embeds"),
+        ({"embeds": [{"title": "x" * 257}]}, "embeds.0.title"),
+        ({"embeds": [{"description": "x" * 4097}]}, "embeds.0.description"),
+        ({"embeds": [{"fields": [{"name": "a", "value": "b"}] * 26}]}, "embeds.0.fields"),
+        ({"embeds": [{"fields": [{"name": "a", "value": "x" * 1025}]}]}, "embeds.0.fields.0.value"),
+        (
+            {
+                "components": [
+                    {
+                        "type": 1,
+                        "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "c"}],
+                    }
+                ]
+                * 6
+            },
+            "components",
+        ),
+        (
+            {
+                "components": [
+                    {
+                        "type": 1,
+                        "components": [
+                            {
+                                "type": 3,
+                                "custom_id": "s",
+                                "options": [{"label": "o", "value": str(i)} for i in range(26)],
+                            }
+                        ],
+                    }
+                ]
+            },
+            "components.0.components.0.options",
+        ),
+    ],
+)
+def test_discord_limits_answer_50035_at_the_right_path(body: dict, path: str) -> None:
+    error = check_message(body)
+    assert error is not None and error["code"] == 50035
+    node = error["errors"]
+    for part in path.split("."):
+        node = node[part]
+    assert node["_errors"]
+
+
+def test_limits_allow_the_maximum_and_refuse_empty_messages() -> None:
+    full = {
+        "content": "x" * 2000,
+        "embeds": [
+            {"title": "x" * 256, "description": "x" * 4000},
+            {"fields": [{"name": "n", "value": "x" * 1024}] * 1},
+        ],
+    }
+    assert check_message(full) is None
+    assert check_message({})["code"] == 50006
+    assert check_message({}, partial=True) is None
+
+
+@pytest.mark.parametrize(
+    "url", ["http://example.com", "http://10.0.0.1:80", "http://[::2]:80", "http://discord.com"]
+)
+def test_launcher_refuses_non_loopback(url: str) -> None:
+    with pytest.raises(ValueError, match="non-loopback"):
+        launch.check_loopback(url)
+    with pytest.raises(SystemExit):
+        launch.main(["--api", url, "--module", "tests.e2e.tiny_bot"])
+
+
+def test_launcher_accepts_loopback() -> None:
+    for url in ("http://127.0.0.1:1", "http://127.3.4.5:9", "http://[::1]:8", "http://localhost:7"):
+        assert launch.check_loopback(url) == url
+
+
+@pytest.fixture
+async def standin():
+    server = StandIn()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def test_json_content_type_is_exact_and_unknown_routes_are_recorded(standin: StandIn) -> None:
+    async with aiohttp.ClientSession() as http:
+        async with http.get(
+            f"{standin.url}/api/v10/users/@me", headers={"Authorization": "Bot x"}
+        ) as resp:
+            assert resp.headers["Content-Type"] == "application/json"
+            assert (await resp.json())["id"] == str(standin.world.bot.id)
+        async with http.get(f"{standin.url}/api/v10/users/@me") as resp:
+            assert resp.status == 401
+        async with http.post(f"{standin.url}/api/v10/guilds/1/bans/2", json={}) as resp:
+            assert resp.status == 404
+    assert standin.world.unknown_requests == [
+        {"method": "POST", "path": "/api/v10/guilds/1/bans/2", "body": "{}"}
+    ]
+
+
+async def test_gateway_hello_heartbeat_identify_chunks_and_resume(standin: StandIn) -> None:
+    from bot.sandbox.client import build_sample_guild
+
+    guild = build_sample_guild(standin.world, "Mesa")
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(standin.gateway_url + "?v=10&encoding=json") as ws:
+            hello = await ws.receive_json()
+            assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] < 60_000
+            await ws.send_json({"op": 1, "d": None})
+            assert (await ws.receive_json())["op"] == 11
+            await ws.send_json({"op": 2, "d": {"token": "x", "intents": 1, "properties": {}}})
+            ready = await ws.receive_json()
+            assert ready["t"] == "READY" and ready["d"]["guilds"] == [
+                {"id": str(guild.id), "unavailable": True}
+            ]
+            create = await ws.receive_json()
+            assert (
+                create["t"] == "GUILD_CREATE"
+                and create["d"]["member_count"] == len(create["d"]["members"]) == 5
+            )
+            await ws.send_json(
+                {"op": 8, "d": {"guild_id": str(guild.id), "query": "", "limit": 0, "nonce": "n1"}}
+            )
+            chunk = await ws.receive_json()
+            assert (
+                chunk["t"] == "GUILD_MEMBERS_CHUNK"
+                and chunk["d"]["nonce"] == "n1"
+                and len(chunk["d"]["members"]) == 5
+            )
+            session_id, seq = ready["d"]["session_id"], chunk["s"]
+        standin.world.dispatch("CHANNEL_UPDATE", {"id": "1"})  # missed while disconnected
+        async with http.ws_connect(standin.gateway_url) as ws:
+            assert (await ws.receive_json())["op"] == 10
+            await ws.send_json({"op": 6, "d": {"token": "x", "session_id": session_id, "seq": seq}})
+            replayed = await ws.receive_json()
+            assert replayed["t"] == "CHANNEL_UPDATE" and replayed["s"] == seq + 1
+            assert (await ws.receive_json())["t"] == "RESUMED"
+        async with http.ws_connect(standin.gateway_url) as ws:
+            await ws.receive_json()
+            await ws.send_json({"op": 6, "d": {"token": "x", "session_id": "nope", "seq": 1}})
+            assert (await ws.receive_json()) == {"op": 9, "d": False, "s": None, "t": None}

@@ -219,13 +219,34 @@ async def long(itx: discord.Interaction, size: int) -> None:
         await itx.response.send_message(f"rechazado: {exc.code}")
 
 
+@app_commands.command(name="late", description="Answers without deferring, too late")
+async def late(itx: discord.Interaction, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    await itx.response.send_message("tarde")
+
+
 @app_commands.command(name="admin", description="Administrators only")
 @app_commands.default_permissions(manage_guild=True)
 async def admin(itx: discord.Interaction) -> None:
     await itx.response.send_message("ok admin")
 
 
-COMMANDS = [ping, who, slow, edit, counter, note, spell, announce, post, npc, upload, long, admin]
+COMMANDS = [
+    ping,
+    who,
+    slow,
+    edit,
+    counter,
+    note,
+    spell,
+    announce,
+    post,
+    npc,
+    upload,
+    long,
+    late,
+    admin,
+]
 
 
 def main(argv: list[str] | None = None) -> int:
