@@ -24,7 +24,8 @@ def _setup_logging(level: str) -> None:
         level=getattr(logging, level, logging.INFO),
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
-    logging.getLogger("discord.gateway").setLevel(max(logging.getLogger().level, logging.WARNING))
+    for noisy in ("discord.gateway", "alembic"):
+        logging.getLogger(noisy).setLevel(max(logging.getLogger().level, logging.WARNING))
 
 
 async def _migrate(config: Config) -> None:

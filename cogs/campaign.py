@@ -150,7 +150,7 @@ class CampaignCog(
             return
         view = await self.service.end(place, actor)
         await confirm.interaction.response.edit_message(content=t("common.done", locale), view=None)
-        await itx.followup.send(**render.campaign(view, locale, headline_key="campaign.ended"))
+        await confirm.interaction.followup.send(**render.campaign(view, locale, headline_key="campaign.ended"))
 
 
 async def setup(bot: Arbitro) -> None:

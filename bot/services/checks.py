@@ -34,6 +34,17 @@ class CheckView:
     gm_channel_id: int | None
 
 
+def _jsonable(values: dict) -> dict:
+    """Keep only what the audit log can store as JSON."""
+    safe = {}
+    for key, value in values.items():
+        if isinstance(value, (str, int, float, bool, type(None), list, dict)):
+            safe[str(key)] = value
+        else:
+            safe[str(key)] = str(value)
+    return safe
+
+
 def parse_circumstances(text: str | None) -> frozenset[str]:
     """``"token, amenaza:veneno"`` → ``{"token", "amenaza:veneno"}``."""
     if not text:
@@ -97,6 +108,13 @@ class CheckService:
             result = opposed.a
         else:
             result = system.check(own.sheet, request, settings, self.rng)
+        extra = dict(result.extra)
+        updated_sheet = extra.pop("sheet", None)
+        if updated_sheet is not None:
+            # Some checks change the character (a rolweb death test): store it like any edit.
+            await self.characters.update_sheet(
+                place, actor, own.name, lambda _sheet, _system, _settings: updated_sheet, validate=False
+            )
         entry = RollLog(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
@@ -108,7 +126,7 @@ class CheckService:
             expression=result.expression[:250],
             reason=(f"{result.label}" + (f" ← {opponent_name}" if opponent_name else ""))[:200],
             breakdown=result.breakdown,
-            detail={"option": result.option, "notes": list(result.notes), **dict(result.extra)},
+            detail={"option": result.option, "notes": list(result.notes), **_jsonable(extra)},
             total=result.total,
             difficulty=result.target,
             outcome=str(result.outcome) if result.outcome else None,
