@@ -329,3 +329,56 @@ def test_opposed_rolls_both_sides():
         random.Random(4),
     )
     assert result.winner in ("a", "b", "tie") and result.b is not None
+
+
+def _catalogue(lang):
+    import tomllib
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[3] / "bot" / "locales" / lang / "swc.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_emitted_key_is_in_the_catalogue(lang):
+    """Each swc.problem/swc.note key in rules/swc has a message in both languages."""
+    import re
+    from pathlib import Path
+
+    from rules.swc.advancement import THREATS
+
+    source = "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in (Path(__file__).resolve().parents[3] / "rules" / "swc").glob("*.py")
+    )
+    found = set(re.findall(r"swc\.(problem|note)\.([a-z_]+)\b", source))
+    found |= {
+        ("problem", "class_not_allowed_for_race"),
+        ("problem", "combination_not_allowed_for_race"),
+    }
+    found |= {("note", f"amenaza_{t}") for t in THREATS}
+    found.discard(("note", "amenaza_"))
+    cat = _catalogue(lang)
+    assert {(table, key) for table, key in found if key not in cat[table]} == set()
+    assert {s.key for s in SWC.settings()} <= set(cat["setting"])
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_problem_params_fill_the_messages(lang):
+    cat = _catalogue(lang)["problem"]
+    bad = [
+        sheet(clases=["bardo"]),
+        sheet(
+            raza="elfo",
+            clases=["paladin"],
+            alineamiento="neutral",
+            atributos={"Fuerza": 1},
+            xp=-1,
+            pg={"max": 1, "actual": 5},
+        ),
+        sheet(clases=["mago"], armadura="Coraza", escudo=True, monedas={"mo": -1}),
+        sheet(clases=["paladin"], alineamiento="caotico"),
+    ]
+    for s in bad:
+        for p in SWC.validate(s, {"minimos_originales": True}):
+            assert cat[p.key.rsplit(".", 1)[1]].format(**p.params)
