@@ -11,8 +11,12 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import product
 
 from rules import dice
+from rules.dice.roller import fumbles
 from rules.nucleo.data import catalogue
 from rules.systems.base import Outcome
 
@@ -45,6 +49,10 @@ class Keep(enum.StrEnum):
     LOWEST = "b"
     MIDDLE = ""
     HIGHEST = "a"
+
+
+#: Position of the kept die among the three sorted faces.
+_KEEP_INDEX = {Keep.LOWEST: 0, Keep.MIDDLE: 1, Keep.HIGHEST: 2}
 
 
 def attribute_difficulties() -> dict[str, int]:
@@ -149,15 +157,31 @@ def roll_check(
     )
 
 
-def probability(bonus: int, difficulty: int, keep: Keep = Keep.MIDDLE) -> tuple[int, int]:
-    """The exact chance that ``bonus + 1o3d10`` reaches ``difficulty`` (fumbles included).
+@cache
+def _fumble_chance(keep: Keep, fumble_mode: str) -> Fraction:
+    """The chance the first throw of three d10 is a fumble (a kept 1 never re-rolls)."""
+    index = _KEEP_INDEX[keep]
+    count = 0
+    for faces in product(range(1, 11), repeat=3):
+        if sorted(faces)[index] != 1:
+            continue
+        if (keep is Keep.LOWEST and fumble_mode == "solo_uno") or fumbles(faces, index):
+            count += 1
+    return Fraction(count, 1000)
 
-    A fumble needs a kept 1, i.e. a total of ``bonus + 1``; it only matters when that would
-    reach the difficulty, which the dice engine's probability cannot know, so the few
-    sub-cases are ignored and documented: at ``difficulty ≤ bonus + 1`` the figure is an
-    upper bound.
+
+def probability(
+    bonus: int, difficulty: int, keep: Keep = Keep.MIDDLE, fumble_mode: str = "dado_siguiente"
+) -> tuple[int, int]:
+    """The exact chance that ``bonus + 1o3d10`` succeeds against ``difficulty``.
+
+    The dice engine gives the chance of reaching the number; a fumble (kept 1, total
+    ``bonus + 1``) always fails, so when ``bonus + 1`` would already reach the difficulty
+    the fumbling throws are taken back out.
     """
     chance = dice.probability_at_least(expression(bonus, keep), difficulty)
+    if bonus + 1 >= difficulty:
+        chance -= _fumble_chance(keep, fumble_mode)
     return chance.numerator, chance.denominator
 
 

@@ -442,7 +442,7 @@ class NucleoSystem:
             extra["token_spent"] = True
         if kind == "iniciativa":
             extra["actions"] = combat.actions_for_initiative(rolled.total)
-        return self._result(request.option, label, rolled, notes, extra)
+        return self._result(request.option, label, rolled, notes, extra, settings)
 
     @staticmethod
     def _attack_bonus(
@@ -515,15 +515,21 @@ class NucleoSystem:
             }
         if "token" in circ:
             extra["token_spent"] = True
-        return self._result(request.option, plan.spell.name, result.check, notes, extra)
+        return self._result(request.option, plan.spell.name, result.check, notes, extra, settings)
 
     @staticmethod
     def _result(
-        option: str, label: str, rolled: Check, notes: list[str], extra: dict[str, Any]
+        option: str,
+        label: str,
+        rolled: Check,
+        notes: list[str],
+        extra: dict[str, Any],
+        settings: Settings,
     ) -> CheckResult:
         chance = None
         if rolled.difficulty is not None:
-            chance = probability(rolled.bonus, rolled.difficulty, rolled.keep)
+            mode = setting(settings, "pifia_con_menor")
+            chance = probability(rolled.bonus, rolled.difficulty, rolled.keep, mode)
         return CheckResult(
             option=option,
             label=label,

@@ -135,6 +135,17 @@ def test_exact_probability():
     assert probability(10, 15, Keep.LOWEST) == (27, 125)
 
 
+def test_probability_takes_fumbles_out_when_a_1_would_succeed():
+    """seed 002 «Críticos y Pifias»: a fumble fails even when bonus + 1 reaches the difficulty.
+
+    Middle die: a fumble is a kept 1 (two dice at 1) with the third ≤ 5: 1 + 3 × 4 = 13 throws
+    of 1000.  Lowest die, «solo_uno»: any throw with a 1, 1000 − 729 = 271 throws.
+    """
+    assert probability(20, 10) == (987, 1000)
+    assert probability(20, 10, Keep.LOWEST, "solo_uno") == (729, 1000)
+    assert probability(8, 10) == (243, 250)  # middle ≥ 2 = 1 − 28/1000; fumbles fail anyway
+
+
 def test_opposed_higher_wins():
     """seed 002: «En tirada enfrentada … el que saque la tirada más alta gana»."""
     assert opposed_winner(18, 12) == "a"
