@@ -237,3 +237,21 @@ def test_data_cites_seed_and_every_row_its_table():
     ]:
         assert data[section]["tabla"] == table
         assert all(row["tabla"] == table for row in data[section]["filas"])
+
+
+def test_loader_refuses_a_gap_in_an_attribute_table(monkeypatch):
+    """Tablas 1-5 are validated when loaded: rows cover 3-18 without gaps."""
+    import copy
+
+    from rules.swc import attributes
+    from rules.swc.data import DataError
+
+    data = copy.deepcopy(load("attributes"))
+    data["inteligencia"]["filas"][3]["valores"] = [11, 11]  # 10 missing
+    monkeypatch.setattr(attributes, "load", lambda name: data)
+    attributes._rows.cache_clear()
+    try:
+        with pytest.raises(DataError):
+            intelligence_limits(12)
+    finally:
+        attributes._rows.cache_clear()

@@ -303,3 +303,30 @@ def test_data_cites_its_seed_and_tables():
     }
     assert [t["tabla"] for t in data["tablas"].values()] == ["Tabla 29", "Tabla 30", "Tabla 31"]
     assert data["monstruos"]["tabla"] == "Tabla 32"
+
+
+@pytest.mark.parametrize(
+    ("path", "change"),
+    [
+        (("tablas", "guerrero", "filas", 0, "objetivos", 5), 3),  # breaks the diagonal
+        (("tablas", "clerigo", "filas", 1, "niveles", 0), -1),  # the printed "2-4" overlap
+    ],
+)
+def test_loader_refuses_tables_that_break_their_structure(monkeypatch, path, change):
+    """Tablas 29-31 are validated when loaded: diagonal cells and contiguous level bands."""
+    import copy
+
+    from rules.swc.data import DataError, load
+
+    data = copy.deepcopy(load("attack_tables"))
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] += change
+    monkeypatch.setattr(combat, "load", lambda name: data)
+    combat._tables.cache_clear()
+    try:
+        with pytest.raises(DataError):
+            to_hit_target("guerrero", 1, 9)
+    finally:
+        combat._tables.cache_clear()

@@ -354,3 +354,30 @@ def test_data_cites_seed_and_tables():
         r for r in data["armas_cuerpo_a_cuerpo"]["filas"] if r["nombre"] == "Martillo de guerra"
     )
     assert hammer["impreso"] == "1d+1" and hammer["dano"] == "1d4+1"
+
+
+@pytest.mark.parametrize(
+    ("section", "index", "field", "value"),
+    [
+        ("armas_cuerpo_a_cuerpo", 5, "dano", "1d+1"),  # the printed war hammer
+        ("armaduras", 1, "efecto_ca_ascendente", 3),  # the two notations disagree
+        ("armas_proyectiles", 1, "peso_libras", 7),  # Tablas 23 and 24 disagree on the hand axe
+        ("armas_proyectiles", 4, "municion", "Flechas de fuego"),  # unknown ammunition
+    ],
+)
+def test_loader_refuses_inconsistent_rows(monkeypatch, section, index, field, value):
+    """Tablas 22-24 are validated when loaded."""
+    import copy
+
+    from rules.swc import equipment
+    from rules.swc.data import DataError
+
+    data = copy.deepcopy(load("equipment"))
+    data[section]["filas"][index][field] = value
+    monkeypatch.setattr(equipment, "load", lambda name: data)
+    equipment._items.cache_clear()
+    try:
+        with pytest.raises(DataError):
+            find_item("Daga")
+    finally:
+        equipment._items.cache_clear()

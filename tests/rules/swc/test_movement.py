@@ -191,3 +191,21 @@ def test_data_cites_seed_and_tables():
     ]:
         assert data[section]["tabla"] == table
         assert all(row["tabla"] == table for row in data[section]["filas"])
+
+
+def test_loader_refuses_a_gap_in_tabla_25(monkeypatch):
+    """Tabla 25 is validated when loaded: bands follow each other up to the maximum."""
+    import copy
+
+    from rules.swc import movement
+    from rules.swc.data import DataError
+
+    data = copy.deepcopy(load("movement"))
+    data["movimiento_base"]["filas"][2]["desde_libras"] = 105
+    monkeypatch.setattr(movement, "_DATA", data)
+    movement._bands.cache_clear()
+    try:
+        with pytest.raises(DataError):
+            base_movement(10)
+    finally:
+        movement._bands.cache_clear()

@@ -140,3 +140,21 @@ def test_tabla_28_refuses_bad_input(args, error):
         alt_saving_throw(*args)
     with pytest.raises(ValueError):
         alt_saving_throw("druida", 1, "aliento", contra_fuego=True, druid_fire_bonus=3)
+
+
+def test_loader_refuses_a_column_that_gets_worse(monkeypatch):
+    """Tabla 28 is validated when loaded: one value per band, never worse with level."""
+    import copy
+
+    from rules.swc import saving_throws_alt
+    from rules.swc.data import DataError
+
+    data = copy.deepcopy(load("saving_throws_alt"))
+    data["grupos"][0]["valores"]["aliento"][2] = 14
+    monkeypatch.setattr(saving_throws_alt, "load", lambda name: data)
+    saving_throws_alt._groups.cache_clear()
+    try:
+        with pytest.raises(DataError):
+            alt_saving_throw("guerrero", 1, "aliento")
+    finally:
+        saving_throws_alt._groups.cache_clear()
