@@ -8,6 +8,8 @@ level 1-20 and every AC, in both notations, so a wrong data cell cannot pass.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.swc import combat
 from rules.swc.combat import (
@@ -330,3 +332,25 @@ def test_loader_refuses_tables_that_break_their_structure(monkeypatch, path, cha
             to_hit_target("guerrero", 1, 9)
     finally:
         combat._tables.cache_clear()
+
+
+@given(
+    clase=st.sampled_from(sorted(combat.ATTACK_TABLE_FOR_CLASS)),
+    nivel=st.integers(1, 40),
+    ca=st.integers(-20, 20),
+)
+def test_property_attack_tables_are_monotone_and_notation_free(clase, nivel, ca):
+    """Tablas 29-31 everywhere (printed and extended): both notations agree, a better AC never
+    needs less, a higher level never needs more, and the roll needed is at least 1."""
+    target = to_hit_target(clase, nivel, ca)
+    assert target >= 1
+    assert to_hit_target(clase, nivel, descending_to_ascending(ca), ascendente=True) == target
+    assert to_hit_target(clase, nivel, ca - 1) in (target, target + 1)
+    assert to_hit_target(clase, nivel + 1, ca) in (target, target - 1) or target == 1
+
+
+@given(hd=st.integers(0, 30), ca=st.integers(-20, 20))
+def test_property_tabla_32_matches_its_bonus(hd, ca):
+    """Tabla 32: above the floor of 1, the roll needed is [CA] minus the monster's bonus."""
+    target = monster_to_hit_target(hd, ca)
+    assert target == max(1, descending_to_ascending(ca) - monster_attack_bonus(hd))
