@@ -227,6 +227,7 @@ class Sandbox:
             "--",
             *args,
         ]
+        full_env["ARBITRO_SANDBOX_PARENT"] = str(os.getpid())
         self.proc = subprocess.Popen(
             cmd, env=full_env, cwd=cwd, stdout=self._log_file, stderr=subprocess.STDOUT
         )

@@ -15,6 +15,8 @@ import importlib
 import ipaddress
 import os
 import sys
+import threading
+import time
 from urllib.parse import urlsplit
 
 __all__ = ["FAKE_TOKEN", "check_loopback", "main", "point_discord_at"]
@@ -48,6 +50,18 @@ def point_discord_at(api: str, gateway: str | None = None) -> None:
     discord.asset.Asset.BASE = f"{api}/cdn"
 
 
+def _exit_with_parent(parent: int) -> None:
+    """A bot left behind by a killed test run would retry its connection forever: when the
+    process that started it goes away (we get re-parented), stop."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot.sandbox.launch", description=__doc__.split("\n\n")[0]
@@ -67,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     os.environ.setdefault("DISCORD_TOKEN", FAKE_TOKEN)
+    if parent := os.environ.get("ARBITRO_SANDBOX_PARENT"):
+        _exit_with_parent(int(parent))
     module = importlib.import_module(args.module)
     result = module.main(rest)
     return int(result or 0)

@@ -10,6 +10,7 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from .replies import Msg, Reply
@@ -19,6 +20,7 @@ __all__ = ["Clickable", "render_message", "render_modal", "render_reply"]
 ONLY_YOU = "(solo tú lo ves / only you)"
 WIDTH = 72
 _MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,14 @@ def _plain(text: str, names: Callable[[int], str | None]) -> str:
         return f"{sigil}{name}" if name else m.group(0)
 
     text = _MENTION.sub(mention, text)
+    text = _TIMESTAMP.sub(_timestamp, text)
     return text.replace("**", "").replace("__", "")
+
+
+def _timestamp(m: re.Match) -> str:
+    """Discord's <t:UNIX:STYLE> shows a local date; a terminal gets the same, in ISO form."""
+    when = datetime.fromtimestamp(int(m.group(1)))
+    return when.strftime("%Y-%m-%d" if m.group(2) in ("d", "D") else "%Y-%m-%d %H:%M")
 
 
 def _box(embed: dict[str, Any], names: Callable[[int], str | None]) -> list[str]:
@@ -49,7 +58,9 @@ def _box(embed: dict[str, Any], names: Callable[[int], str | None]) -> list[str]
 
     def body(text: str, prefix: str = "│ ") -> None:
         for raw in _plain(text, names).splitlines() or [""]:
-            wrapped = textwrap.wrap(raw, WIDTH - len(prefix)) or [""]
+            wrapped = textwrap.wrap(
+                raw, WIDTH - len(prefix), break_long_words=False, break_on_hyphens=False
+            ) or [""]
             lines.extend(prefix + w for w in wrapped)
 
     if embed.get("title") and (embed.get("author") or {}).get("name"):
