@@ -382,3 +382,46 @@ def test_problem_params_fill_the_messages(lang):
     for s in bad:
         for p in SWC.validate(s, {"minimos_originales": True}):
             assert cat[p.key.rsplit(".", 1)[1]].format(**p.params)
+
+
+def _legal_characters():
+    from rules.swc.classes import ALIGNMENTS, get_class
+    from rules.swc.races import RACE_IDS, allowed_combinations
+
+    for raza in RACE_IDS:
+        for combo in allowed_combinations(raza, enano_guerrero_clerigo=True):
+            align = next(
+                a for a in ALIGNMENTS if all(a in get_class(c).alineamientos for c in combo)
+            )
+            yield pytest.param(raza, combo, align, id=f"{raza}-{'/'.join(combo)}")
+
+
+SETTINGS_SETS = [
+    {"monjes_permitidos": True, "enano_guerrero_clerigo": True},
+    {
+        "monjes_permitidos": True,
+        "enano_guerrero_clerigo": True,
+        "ca_ascendente": True,
+        "salvaciones_alternativas": True,
+        "avance_lento_tras_limite": True,
+        "asesino_tabla_6": True,
+        "secuencia_combate": "C",
+    },
+]
+
+
+@pytest.mark.parametrize(("raza", "clases", "alineamiento"), list(_legal_characters()))
+@pytest.mark.parametrize("settings", SETTINGS_SETS, ids=["defaults", "options"])
+def test_every_legal_combination_works_end_to_end(raza, clases, alineamiento, settings):
+    """Every race × allowed combination validates, derives, rolls every option and levels up."""
+    s = sheet(raza=raza, clases=list(clases), alineamiento=alineamiento)
+    assert SWC.validate(s, settings) == []
+    rng = random.Random(7)
+    for xp in (0, 150_000, 3_000_000):
+        s = dict(s, xp=xp)
+        assert SWC.derived(s, settings)
+        for option in SWC.check_options(s, settings):
+            result = SWC.check(s, CheckRequest(option.key), settings, rng)
+            assert result.outcome in (Outcome.SUCCESS, Outcome.FAILURE)
+        assert SWC.grant_xp(s, 10_000, settings).xp_after >= xp + 5_000
+        assert SWC.initiative(s, settings, rng).sort_key
