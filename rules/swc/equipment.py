@@ -195,88 +195,85 @@ def _cost(row: dict[str, Any], where: str) -> float:
     return cost
 
 
+def _armour(row: dict[str, Any]) -> Armour:
+    if row["efecto_ca"] != -row["efecto_ca_ascendente"]:
+        raise DataError(f"equipment {row['nombre']}: AC effects must mirror each other")
+    return Armour(
+        row["nombre"],
+        row["efecto_ca"],
+        row["efecto_ca_ascendente"],
+        row["peso_libras"],
+        _cost(row, row["nombre"]),
+        row["escudo"],
+    )
+
+
+def _melee(row: dict[str, Any]) -> MeleeProfile:
+    hands = Hands(row["manos"])
+    if row["dos_manos_mas_1"] and hands is not Hands.ONE_OR_TWO:
+        raise DataError(f"equipment {row['nombre']}: note 2 (+1 two-handed) needs note 1")
+    bonus = 1 if row["dos_manos_mas_1"] else 0
+    return MeleeProfile(_dice(row["dano"], row["nombre"]), hands, bonus, row["arrojadiza"])
+
+
+def _missile(row: dict[str, Any]) -> MissileProfile:
+    name, ammo, is_ammo = row["nombre"], row.get("municion"), row.get("es_municion", False)
+    if is_ammo == (row["alcance_pies"] is not None) or (ammo is None) == (row["dano"] is None):
+        raise DataError(f"equipment {name}: own damage xor ammunition; ammunition has no range")
+    rate = Fraction(row["tasa_disparo"]) if row["tasa_disparo"] is not None else None
+    damage = _dice(row["dano"], name) if row["dano"] else None
+    return MissileProfile(damage, rate, row["alcance_pies"], ammo, is_ammo)
+
+
+def _weapons(melee_rows: list[dict[str, Any]], missile_rows: list[dict[str, Any]]) -> list[Weapon]:
+    """Tablas 23 and 24 merged by name: note 3's weapons must agree in weight and cost."""
+    melee = {row["nombre"]: row for row in melee_rows}
+    missile = {row["nombre"]: row for row in missile_rows}
+    weapons = []
+    for name in [*melee, *(n for n in missile if n not in melee)]:
+        m_row, r_row = melee.get(name), missile.get(name)
+        if (
+            m_row is not None
+            and r_row is not None
+            and (
+                not m_row["arrojadiza"]
+                or (m_row["peso_libras"], m_row["coste_mo"])
+                != (r_row["peso_libras"], r_row["coste_mo"])
+            )
+        ):
+            raise DataError(f"equipment {name}: Tablas 23 and 24 disagree")
+        if m_row is not None and m_row["arrojadiza"] and r_row is None:
+            raise DataError(f"equipment {name}: thrown (note 3) but missing from Tabla 24")
+        row = m_row if m_row is not None else r_row
+        assert row is not None
+        tables = tuple(t for t, r in (("Tabla 23", m_row), ("Tabla 24", r_row)) if r is not None)
+        weapons.append(
+            Weapon(
+                name,
+                tuple(row.get("alias", ())),
+                tables,
+                row["peso_libras"],
+                _cost(row, name),
+                _melee(m_row) if m_row is not None else None,
+                _missile(r_row) if r_row is not None else None,
+            )
+        )
+    return weapons
+
+
 @cache
 def _items() -> dict[str, Item]:
     """Every item by normalized name and alias, validated once."""
     data = load("equipment")
-    items: list[Item] = []
-    for row in data["armaduras"]["filas"]:
-        if row["efecto_ca"] != -row["efecto_ca_ascendente"]:
-            raise DataError(f"equipment {row['nombre']}: AC effects must mirror each other")
-        items.append(
-            Armour(
-                row["nombre"],
-                row["efecto_ca"],
-                row["efecto_ca_ascendente"],
-                row["peso_libras"],
-                _cost(row, row["nombre"]),
-                row["escudo"],
-            )
-        )
-    weapons: dict[str, dict[str, Any]] = {}
-    for row in data["armas_cuerpo_a_cuerpo"]["filas"]:
-        hands = Hands(row["manos"])
-        if row["dos_manos_mas_1"] and hands is not Hands.ONE_OR_TWO:
-            raise DataError(
-                f"equipment {row['nombre']}: the +1 two-handed note needs a one-or-two-handed weapon"
-            )
-        weapons[row["nombre"]] = {
-            "row": row,
-            "tables": ["Tabla 23"],
-            "melee": MeleeProfile(
-                _dice(row["dano"], row["nombre"]),
-                hands,
-                1 if row["dos_manos_mas_1"] else 0,
-                row["arrojadiza"],
-            ),
-            "missile": None,
-        }
-    for row in data["armas_proyectiles"]["filas"]:
-        name = row["nombre"]
-        rate = Fraction(row["tasa_disparo"]) if row["tasa_disparo"] is not None else None
-        ammo = row.get("municion")
-        is_ammo = row.get("es_municion", False)
-        if is_ammo == (row["alcance_pies"] is not None) or (ammo is None) == (row["dano"] is None):
-            raise DataError(
-                f"equipment {name}: a missile needs either its own damage or ammunition, and ammunition no range"
-            )
-        missile = MissileProfile(
-            _dice(row["dano"], name) if row["dano"] else None,
-            rate,
-            row["alcance_pies"],
-            ammo,
-            is_ammo,
-        )
-        if name in weapons:
-            melee_row = weapons[name]["row"]
-            if not melee_row["arrojadiza"] or (melee_row["peso_libras"], melee_row["coste_mo"]) != (
-                row["peso_libras"],
-                row["coste_mo"],
-            ):
-                raise DataError(f"equipment {name}: Tablas 23 and 24 disagree")
-            weapons[name]["missile"] = missile
-            weapons[name]["tables"].append("Tabla 24")
-        else:
-            weapons[name] = {"row": row, "tables": ["Tabla 24"], "melee": None, "missile": missile}
-    for name, entry in weapons.items():
-        if entry["melee"] and entry["melee"].thrown and entry["missile"] is None:
-            raise DataError(f"equipment {name}: thrown (note 3) but missing from Tabla 24")
-        row = entry["row"]
-        items.append(
-            Weapon(
-                name,
-                tuple(row.get("alias", ())),
-                tuple(entry["tables"]),
-                row["peso_libras"],
-                _cost(row, name),
-                entry["melee"],
-                entry["missile"],
-            )
-        )
-    for row in data["equipo_general"]["filas"]:
-        items.append(Gear(row["nombre"], _cost(row, row["nombre"]), row.get("coste_minimo", False)))
-    for row in data["transporte"]["filas"]:
-        items.append(Transport(row["nombre"], _cost(row, row["nombre"])))
+    items: list[Item] = [_armour(row) for row in data["armaduras"]["filas"]]
+    items += _weapons(data["armas_cuerpo_a_cuerpo"]["filas"], data["armas_proyectiles"]["filas"])
+    items += [
+        Gear(row["nombre"], _cost(row, row["nombre"]), row.get("coste_minimo", False))
+        for row in data["equipo_general"]["filas"]
+    ]
+    items += [
+        Transport(row["nombre"], _cost(row, row["nombre"])) for row in data["transporte"]["filas"]
+    ]
 
     index: dict[str, Item] = {}
     for item in items:
