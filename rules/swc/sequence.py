@@ -50,9 +50,9 @@ __all__ = [
 
 
 class SequenceKind(enum.StrEnum):
-    """Which combat sequence a campaign uses (the book's own is the default)."""
+    """Which combat sequence a campaign uses (``secuencia_combate``; the book's own is "estandar")."""
 
-    COMPLETE = "completa"
+    STANDARD = "estandar"
     A = "A"
     B = "B"
     C = "C"
@@ -151,7 +151,7 @@ def _sequences() -> dict[SequenceKind, CombatSequence]:
     return result
 
 
-def combat_sequence(kind: SequenceKind | str = SequenceKind.COMPLETE) -> CombatSequence:
+def combat_sequence(kind: SequenceKind | str = SequenceKind.STANDARD) -> CombatSequence:
     """The phases of a sequence, for ``/combate`` to walk through."""
     return _sequences()[SequenceKind(kind)]
 

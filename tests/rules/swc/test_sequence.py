@@ -145,7 +145,7 @@ def test_side_initiative_rolls_are_d6():
     ("kind", "keys"),
     [
         (
-            SequenceKind.COMPLETE,
+            SequenceKind.STANDARD,
             [
                 "sorpresa",
                 "declarar_conjuros",
