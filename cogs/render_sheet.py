@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import catalogue, t
 from bot.services.characters import CharacterSummary, CharacterView, get_path
 from bot.services.checks import CheckView
 from bot.services.creation import DraftView
@@ -85,6 +85,12 @@ def _pack(
     return kept
 
 
+def group_title(group: str, locale: str) -> str:
+    """A sheet group's heading: translated when the catalogue knows it, else the game term."""
+    key = f"sheet.group.{group.casefold()}"
+    return t(key, locale) if catalogue().has(key) else group
+
+
 def character(view: CharacterView, locale: str) -> dict[str, Any]:
     groups: dict[str, list[tuple[str, str]]] = {}
     for spec in view.fields:
@@ -98,7 +104,7 @@ def character(view: CharacterView, locale: str) -> dict[str, Any]:
         if value.formula:
             shown = f"{shown} ({value.formula})"
         groups.setdefault(value.group, []).append((value.label, shown))
-    ordered = [(group, rows) for group, rows in groups.items()]
+    ordered = [(group_title(group, locale), rows) for group, rows in groups.items()]
     title = view.name
     if view.is_npc:
         title = t("sheet.npc_title", locale, name=view.name)

@@ -146,6 +146,13 @@ class CharacterService:
         character: Character,
     ) -> CharacterView:
         sheet = dict(character.sheet)
+        problems = tuple(system.validate(sheet, settings))
+        try:
+            derived = tuple(system.derived(sheet, settings))
+        except RulesError as error:
+            # A sheet stored legally can become illegal when the GM changes a campaign rule:
+            # it must still show (with its problems listed) so it can be fixed.
+            derived, problems = (), problems or tuple(error.problems)
         return CharacterView(
             id=character.id,
             name=character.name,
@@ -156,8 +163,8 @@ class CharacterService:
             hidden=character.hidden,
             sheet=sheet,
             fields=tuple(system.fields(settings)),
-            derived=tuple(system.derived(sheet, settings)),
-            problems=tuple(system.validate(sheet, settings)),
+            derived=derived,
+            problems=problems,
             version=character.version,
             campaign_name=campaign.name,
         )
