@@ -116,7 +116,7 @@ def _requirement(
     problems = []
     for attribute, required in requires.items():
         value = attributes.get(attribute, 0)
-        if value < required:
+        if not isinstance(value, int) or value < required:
             params = {"item": name, "attribute": attribute, "value": value, "required": required}
             problems.append(Problem("nucleo.problem.item_requirement", path, params))
     return problems

@@ -27,9 +27,17 @@ from rules.nucleo.data import ATTRIBUTES, Race
 from rules.nucleo.derived import Derived, compute
 from rules.nucleo.equipment import Loadout, loadout
 from rules.nucleo.magic import SAVE_MODES
-from rules.systems.base import FieldKind, SettingSpec
+from rules.systems.base import FieldKind, Problem, SettingSpec
 
-__all__ = ["SETTINGS", "Character", "character", "equipment_items", "new_sheet", "setting"]
+__all__ = [
+    "SETTINGS",
+    "Character",
+    "character",
+    "equipment_items",
+    "new_sheet",
+    "normalise",
+    "setting",
+]
 
 SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("razas", FieldKind.BOOLEAN, True),
@@ -83,6 +91,46 @@ def new_sheet(name: str) -> dict[str, Any]:
     }
 
 
+_TABLES = ("atributos", "habilidades", "hechizos")
+_TEXTS = ("piramide", "ventaja", "raza", "ventaja_racial")
+_EQUIPMENT_TEXTS = ("arma_principal", "arma_secundaria", "armadura")
+
+
+def normalise(sheet: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    """A copy of ``sheet`` whose containers have the documented types, plus a problem for each
+    value that had to be dropped.  Sheets are hand-edited JSON: a list where a table belongs
+    must become a message, not a ``TypeError`` deep inside a rule."""
+    clean = dict(sheet)
+    problems: list[Problem] = []
+    for key in _TABLES:
+        value = sheet.get(key)
+        if value is None:
+            clean[key] = {}
+        elif not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+            problems.append(Problem("nucleo.problem.bad_table", key, {"field": key}))
+            clean[key] = {}
+    for key in _TEXTS:
+        value = sheet.get(key)
+        if value is not None and not isinstance(value, str):
+            problems.append(Problem("nucleo.problem.bad_text", key, {"field": key}))
+            clean[key] = None
+    equipo = sheet.get("equipo")
+    if equipo is None:
+        clean["equipo"] = {}
+    elif not isinstance(equipo, Mapping):
+        problems.append(Problem("nucleo.problem.bad_equipment", "equipo"))
+        clean["equipo"] = {}
+    else:
+        clean["equipo"] = dict(equipo)
+        for key in _EQUIPMENT_TEXTS:
+            value = equipo.get(key)
+            if value is not None and not isinstance(value, str):
+                path = f"equipo.{key}"
+                problems.append(Problem("nucleo.problem.bad_text", path, {"field": path}))
+                clean["equipo"][key] = None
+    return clean, problems
+
+
 def _int(value: Any, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
@@ -90,7 +138,9 @@ def _int(value: Any, default: int = 0) -> int:
 def equipment_items(sheet: Mapping[str, Any]) -> list[str]:
     """The catalogue names the sheet's ``equipo`` refers to, for :func:`equipment.loadout`."""
     equipo = sheet.get("equipo") or {}
-    items = [equipo.get(k) for k in ("arma_principal", "arma_secundaria", "armadura")]
+    if not isinstance(equipo, Mapping):
+        return []
+    items: list[Any] = [equipo.get(k) for k in ("arma_principal", "arma_secundaria", "armadura")]
     if equipo.get("escudo"):
         items.append("Escudo")
     return [item for item in items if isinstance(item, str) and item]
@@ -119,6 +169,7 @@ class Character:
 
 def character(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Character:
     """Read ``sheet``; values that validation would reject are read as 0 / absent."""
+    sheet, _ = normalise(sheet)
     raw_attributes = sheet.get("atributos") or {}
     attributes = {name: _int(raw_attributes.get(name)) for name in ATTRIBUTES}
     skills = {k: _int(v) for k, v in (sheet.get("habilidades") or {}).items()}

@@ -15,7 +15,15 @@ from typing import Any
 from rules.nucleo import combat, creation, equipment, health, magic
 from rules.nucleo.checks import Check, Keep, kept_die, opposed_winner, probability, roll_check
 from rules.nucleo.data import ATTRIBUTES, catalogue
-from rules.nucleo.sheet import SETTINGS, Character, character, new_sheet, setting
+from rules.nucleo.sheet import (
+    SETTINGS,
+    Character,
+    character,
+    equipment_items,
+    new_sheet,
+    normalise,
+    setting,
+)
 from rules.systems.base import (
     AdvanceResult,
     CheckOption,
@@ -163,7 +171,7 @@ class NucleoSystem:
         return new_sheet(name)
 
     def validate(self, sheet: Sheet, settings: Settings) -> list[Problem]:
-        problems: list[Problem] = []
+        sheet, problems = normalise(sheet)
         if sheet.get("system", "nucleo") != "nucleo":
             problems.append(
                 Problem(
@@ -206,6 +214,8 @@ class NucleoSystem:
     ) -> list[Problem]:
         data = catalogue()
         equipo = sheet.get("equipo") or {}
+        if not isinstance(equipo, Mapping):
+            return [Problem("nucleo.problem.bad_equipment", "equipo")]
         problems = []
         for slot, table in (
             ("arma_principal", data.weapons),
@@ -213,21 +223,15 @@ class NucleoSystem:
             ("armadura", data.armour),
         ):
             item = equipo.get(slot)
-            if item and item not in table:
+            if item and (not isinstance(item, str) or item not in table):
                 problems.append(
                     Problem("nucleo.problem.item_unknown", f"equipo.{slot}", {"item": item})
                 )
-        items = [
-            i
-            for i in (
-                (sheet.get("equipo") or {}).get(k)
-                for k in ("arma_principal", "arma_secundaria", "armadura")
-            )
-            if i
-        ]
-        items += ["Escudo"] if equipo.get("escudo") else []
         problems += equipment.validate_equipment(
-            items, attributes, race, special_armour=setting(settings, "armaduras_especiales")
+            equipment_items(sheet),
+            attributes,
+            race,
+            special_armour=setting(settings, "armaduras_especiales"),
         )
         return problems
 
