@@ -8,6 +8,7 @@ one parsed expression can be shared by every roll of the same text.  ``str(node)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -48,6 +49,14 @@ class Selector:
         if self.op == ">=":
             return face >= self.value
         return face <= self.value
+
+    def interval(self) -> tuple[float, float]:
+        """The matching faces as ``low <= face <= high``: two comparisons on the hot path."""
+        if self.op == "=":
+            return self.value, self.value
+        if self.op == ">=":
+            return self.value, math.inf
+        return -math.inf, self.value
 
     def faces(self, sides: int) -> int:
         """How many of the faces ``1..sides`` match (used to refuse endless conditions)."""

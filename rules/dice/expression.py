@@ -205,8 +205,13 @@ class _Builder:
         if node.plain:
             dice = tuple(Die(node.sides, (face,)) for face in record)
         else:
+            faces, kept, detail = record
+            kept = kept if kept is not None else (True,) * len(faces)
+            if detail is None:
+                detail = tuple(((face,), False, False) for face in faces)
             dice = tuple(
-                Die(node.sides, history, kept, boom, extra) for history, boom, extra, kept in record
+                Die(node.sides, history, keep, boom, extra)
+                for (history, boom, extra), keep in zip(detail, kept, strict=True)
             )
         kept_values = [d.value for d in dice if d.kept]
         compare = node.compare

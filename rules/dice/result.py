@@ -29,14 +29,26 @@ class RollResult:
     """
 
     total: int
-    expression: str
     fumble: bool
     explosions: int
-    label: str | None
-    comment: str | None
     success: bool | None
-    ast: Expression = field(repr=False, compare=False)
-    records: tuple[tuple, ...] = field(repr=False, compare=False)
+    ast: Expression = field(repr=False)
+    records: tuple[tuple, ...] = field(repr=False)
+
+    # Read from the (cached, shared) AST rather than stored: fewer fields make every roll
+    # cheaper to build, and these never differ between two rolls of the same text.
+    @property
+    def expression(self) -> str:
+        """The normalized notation (``d20+5`` → ``1d20 + 5``), without the comment."""
+        return self.ast.notation
+
+    @property
+    def label(self) -> str | None:
+        return self.ast.label
+
+    @property
+    def comment(self) -> str | None:
+        return self.ast.comment
 
     def is_critical(self, difficulty: int) -> bool:
         """Seed 002 "Críticos y Pifias": a critical beats the difficulty by 10 or more."""

@@ -34,17 +34,17 @@ def fumbles(faces: tuple[int, int, int], index: int) -> bool:
 
 
 def keep_flags(values: list[int], kind: str, n: int) -> tuple[bool, ...]:
-    """Which dice survive ``kh``/``kl``/``ph``/``pl``; of equal dice the earlier is kept."""
+    """Which dice survive ``kh``/``kl``/``ph``/``pl``; of equal dice the earlier is kept.
+
+    ``sorted`` is stable (also with ``reverse=True``), so equal dice stay in throw order.
+    """
     count = len(values)
-    highest_first = sorted(range(count), key=lambda i: (-values[i], i))
-    if kind == "kh":
-        chosen = set(highest_first[:n])
-    elif kind == "pl":
-        chosen = set(highest_first[: count - n])
-    else:
-        lowest_first = sorted(range(count), key=lambda i: (values[i], i))
-        chosen = set(lowest_first[:n] if kind == "kl" else lowest_first[: count - n])
-    return tuple(i in chosen for i in range(count))
+    highest = kind in ("kh", "pl")
+    order = sorted(range(count), key=values.__getitem__, reverse=highest)
+    flags = [False] * count
+    for i in order[: n if kind[0] == "k" else count - n]:
+        flags[i] = True
+    return tuple(flags)
 
 
 class Roller:
@@ -63,15 +63,7 @@ class Roller:
     def roll(self, expression: Expression) -> RollResult:
         total = self.eval(expression.root)
         return RollResult(
-            total,
-            expression.notation,
-            self.fumble,
-            self.explosions,
-            expression.label,
-            expression.comment,
-            self.success,
-            expression,
-            tuple(self.records),
+            total, self.fumble, self.explosions, self.success, expression, tuple(self.records)
         )
 
     def eval(self, node: Node) -> int:
@@ -115,53 +107,82 @@ class Roller:
             return sum(faces)
         return self._eval_modified(node)
 
-    def _throw(self, sides: int) -> int:
-        self.thrown += 1
-        if self.thrown > MAX_ROLLS:
-            raise DiceError("too_many_rolls", None, {"count": self.thrown, "limit": MAX_ROLLS})
-        return self.randint(1, sides)
-
     def _eval_modified(self, node: Dice) -> int:
-        sides, reroll, explode = node.sides, node.reroll, node.explode
-        histories: list[tuple[int, ...]] = []
-        exploded: list[bool] = []
-        extra: list[bool] = []
+        if node.reroll is None and node.explode is None:  # keep/compare only: bounded
+            randint, sides = self.randint, node.sides
+            faces = [randint(1, sides) for _ in range(node.count)]
+            self.thrown += node.count
+            detail = None
+        else:
+            faces, detail = self._throw_pool(node)
+        keep = node.keep
+        kept = keep_flags(faces, keep.kind, keep.n) if keep is not None else None
+        self.records.append((tuple(faces), kept, detail))
+        standing = faces if kept is None else [f for f, k in zip(faces, kept, strict=True) if k]
+        compare = node.compare
+        if compare is None:
+            return sum(standing)
+        if node.count == 1:
+            total = sum(standing)
+            self.success = compare.matches(total)
+            return total
+        if compare.op == ">=":
+            return sum(1 for f in standing if f >= compare.target)
+        return sum(1 for f in standing if f <= compare.target)
+
+    def _throw_pool(self, node: Dice) -> tuple[list[int], tuple]:
+        """Throw a pool with rerolls and/or explosions, counting every die against the limit.
+
+        An exploding die's extra die is thrown right after it, so chains stay together in
+        the breakdown.  Returns the standing faces and, per die, (history, exploded, extra).
+        """
+        randint, sides = self.randint, node.sides
+        reroll, explode = node.reroll, node.explode
+        r_low, r_high = reroll.selector.interval() if reroll is not None else (1, 0)
+        open_reroll = reroll is not None and not reroll.once
+        e_low, e_high = explode.interval() if explode is not None else (1, 0)
+        faces: list[int] = []
+        detail: list[tuple[tuple[int, ...], bool, bool]] = []
+        thrown = self.thrown
         for _ in range(node.count):
-            from_explosion = False
+            extra = False
             while True:
-                history = [self._throw(sides)]
-                if reroll is not None and reroll.selector.matches(history[-1]):
-                    history.append(self._throw(sides))
-                    while not reroll.once and reroll.selector.matches(history[-1]):
-                        history.append(self._throw(sides))
-                boom = explode is not None and explode.matches(history[-1])
-                histories.append(tuple(history))
-                exploded.append(boom)
-                extra.append(from_explosion)
+                thrown += 1
+                if thrown > MAX_ROLLS:
+                    raise DiceError("too_many_rolls", None, {"count": thrown, "limit": MAX_ROLLS})
+                face = randint(1, sides)
+                history: tuple[int, ...] = (face,)
+                while r_low <= face <= r_high and (open_reroll or len(history) == 1):
+                    thrown += 1
+                    if thrown > MAX_ROLLS:
+                        raise DiceError(
+                            "too_many_rolls", None, {"count": thrown, "limit": MAX_ROLLS}
+                        )
+                    face = randint(1, sides)
+                    history += (face,)
+                boom = e_low <= face <= e_high
+                faces.append(face)
+                detail.append((history, boom, extra))
                 if not boom:
                     break
                 self.explosions += 1
-                from_explosion = True
-        values = [h[-1] for h in histories]
-        if node.keep is not None:
-            kept = keep_flags(values, node.keep.kind, node.keep.n)
-        else:
-            kept = (True,) * len(values)
-        self.records.append(tuple(zip(histories, exploded, extra, kept, strict=True)))
-        total = sum(v for v, k in zip(values, kept, strict=True) if k)
-        compare = node.compare
-        if compare is None:
-            return total
-        if node.count == 1:
-            self.success = compare.matches(total)
-            return total
-        return sum(1 for v, k in zip(values, kept, strict=True) if k and compare.matches(v))
+                extra = True
+        self.thrown = thrown
+        return faces, tuple(detail)
 
     def _eval_keep_one(self, node: KeepOne) -> int:
         randint, index = self.randint, node.index
-        throws = []
-        total = 0
-        for _ in range(MAX_RETHROWS + 1):
+        faces = (randint(1, 10), randint(1, 10), randint(1, 10))
+        kept = sorted(faces)[index]
+        if kept != 10:  # the usual single throw, kept apart from the chain to stay fast
+            self.thrown += 3
+            self.records.append((faces,))
+            if kept == 1 and fumbles(faces, index):
+                self.fumble = True
+            return kept
+        throws = [faces]
+        total = kept
+        for _ in range(MAX_RETHROWS):
             faces = (randint(1, 10), randint(1, 10), randint(1, 10))
             throws.append(faces)
             kept = sorted(faces)[index]
@@ -170,8 +191,6 @@ class Roller:
                 break
         self.thrown += 3 * len(throws)
         self.explosions += len(throws) - 1
-        if total == 1 and fumbles(throws[0], index):
-            self.fumble = True
         self.records.append(tuple(throws))
         return total
 

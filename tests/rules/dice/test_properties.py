@@ -6,6 +6,7 @@ Expressions are generated from the grammar in :mod:`rules.dice.parser` (as avrae
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
@@ -14,19 +15,27 @@ from hypothesis import strategies as st
 
 from rules.dice import DiceError, parse, roll
 from rules.dice.limits import bounds
+from rules.dice.roller import Roller
 
 NOTATION = "0123456789dDoOkKhHlLpPrR!<>=+-*/()[]#% abmx%"
 
 
 def _roll_or_refuse(text: str, seed: int) -> None:
-    started = time.perf_counter()
     try:
         result = roll(text, random.Random(seed))
     except DiceError as error:
         assert error.code
     else:
         assert isinstance(result.total, int)
-    assert time.perf_counter() - started < 0.05
+    # Fast: best of three uncached parse-and-roll runs (one run can lose the CPU to others).
+    assert min(_timed(text, seed) for _ in range(3)) < 0.05
+
+
+def _timed(text: str, seed: int) -> float:
+    started = time.perf_counter()
+    with contextlib.suppress(DiceError):
+        Roller(random.Random(seed)).roll(parse.__wrapped__(text))
+    return time.perf_counter() - started
 
 
 @settings(max_examples=400, deadline=None)
