@@ -123,6 +123,58 @@ class GuildHandle:
 
         return self._sb._run(add)
 
+    def add_role(self, name: str, *, permissions: int = 0) -> RoleRef:
+        """A new role (GUILD_ROLE_CREATE); ``permissions`` is Discord's bit field."""
+
+        def add() -> RoleRef:
+            guild, world = self._guild(), self._sb.world
+            role = Role(world.ids.next(), name, permissions, position=len(guild.roles))
+            guild.roles[role.id] = role
+            world.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()})
+            return RoleRef(role.id, name)
+
+        return self._sb._run(add)
+
+    def set_roles(self, member: str, roles: tuple[str, ...] | list[str]) -> None:
+        """Replaces a member's roles (GUILD_MEMBER_UPDATE), e.g. to make a player the Máster."""
+
+        def update() -> None:
+            guild = self._guild()
+            target = guild.find_member(member)
+            target.roles = [guild.find_role(r).id for r in roles]
+            event = {**target.payload(), "guild_id": str(guild.id)}
+            self._sb.world.dispatch("GUILD_MEMBER_UPDATE", event)
+
+        self._sb._run(update)
+
+    def add_channel(
+        self,
+        name: str,
+        type: int = 0,
+        *,
+        category: str | None = None,
+        visible_to: tuple[str, ...] | None = None,
+    ) -> ChannelRef:
+        """A new channel (CHANNEL_CREATE). ``visible_to`` names the roles that may see it
+        (everyone else is denied View Channel; the bot always sees it)."""
+
+        def add() -> ChannelRef:
+            guild, world = self._guild(), self._sb.world
+            parent = guild.find_channel(category, types=(4,)).id if category else None
+            overwrites = []
+            if visible_to is not None:
+                view = str(1 << 10)
+                overwrites.append({"id": str(guild.id), "type": 0, "allow": "0", "deny": view})
+                for role in visible_to:
+                    rid = guild.find_role(role).id
+                    overwrites.append({"id": str(rid), "type": 0, "allow": view, "deny": "0"})
+                overwrites.append({"id": str(world.bot.id), "type": 1, "allow": view, "deny": "0"})
+            channel = world.add_channel(guild, name, type, parent_id=parent, overwrites=overwrites)
+            world.dispatch("CHANNEL_CREATE", channel.payload())
+            return _cref(channel)
+
+        return self._sb._run(add)
+
     def thread(self, channel: str, name: str, *, user: str = "gm") -> ChannelRef:
         """A public thread a user opened in a text channel."""
 

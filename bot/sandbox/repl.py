@@ -428,6 +428,13 @@ def _interactive(session: Session) -> None:
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401 - line editing and history for input()
     print("Árbitro — sandbox sin conexión / offline sandbox. :help para ayuda / for help.")
+    print("Usuarios / users: gm (máster, admin) · ana · bruno · dm2 (rol Máster) — :as NOMBRE")
+    print(
+        "Canales / channels: #mesa · #foro (foro/forum) · #gm (solo máster) · #escena — :in CANAL"
+    )
+    print(
+        'Para empezar / to start: :as gm  y/and  /campaign create name:"Mi partida" system:nucleo'
+    )
     while not session.done:
         try:
             line = input(session.prompt)

@@ -3,6 +3,8 @@ on the wire without a bot (raw HTTP, raw gateway, the limits table, the launcher
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import aiohttp
 import pytest
 
@@ -83,6 +85,18 @@ def test_resolved_member_role_channel_and_mentionable(tiny_env: Sandbox, g) -> N
     assert "admin=False" in tiny_env.command("who", {"user": "ana"}, guild=g, user="bruno").content
 
 
+def test_roles_and_channels_added_by_a_test_reach_the_bot(tiny_env: Sandbox, g) -> None:
+    g.add_role("Jugadores", permissions=1 << 3)  # Administrator
+    g.set_roles("bruno", ["Jugadores"])
+    secret = g.add_channel("secreto", category="partida", visible_to=("Jugadores",))
+    assert secret.parent_id == g.category("partida").id
+    assert not tiny_env.command("ping", guild=g, channel="secreto", user="ana").ok
+    r = tiny_env.command(
+        "who", {"user": "bruno", "where": secret}, guild=g, channel="secreto", user="bruno"
+    )
+    assert r.content == "user=bruno admin=True where=secreto"
+
+
 def test_channel_type_constraint_is_enforced(tiny_env: Sandbox, g) -> None:
     r = tiny_env.command("who", {"user": "ana", "where": "foro"}, guild=g)
     assert not r.ok and "has type 15" in r.error
@@ -123,6 +137,15 @@ def test_button_updates_the_message(tiny_env: Sandbox, g) -> None:
     assert clicked.callback_type == 7 and clicked.content == "cuenta: 2"
     private = tiny_env.click(r, "privado", user="bruno")
     assert private.ephemeral and private.content == "solo para bruno"
+
+
+def test_concurrent_clicks_from_threads_are_all_answered(tiny_env: Sandbox, g) -> None:
+    r = tiny_env.command("counter", guild=g)
+    users = ["ana", "bruno", "gm", "dm2"] * 3
+    with ThreadPoolExecutor(max_workers=len(users)) as pool:
+        replies = list(pool.map(lambda u: tiny_env.click(r, "Sumar", user=u), users))
+    assert all(reply.callback_type == 7 for reply in replies)
+    assert tiny_env.message(r.message.id).content == f"cuenta: {len(users)}"
 
 
 def test_select_validates_options(tiny_env: Sandbox, g) -> None:
