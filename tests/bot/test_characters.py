@@ -1,0 +1,158 @@
+"""Character use cases against a real SQLite file: ownership, versions, soft delete, files."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot.services import Actor, Place
+from bot.services.characters import name_key
+from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
+from rules import systems
+from rules.systems.base import RulesError
+
+GUILD, CHANNEL = 1000, 11
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+
+
+def rolweb_sheet(name="Eira", **attributes):
+    from bot.services.settings import resolved_settings
+
+    system = systems.get("rolweb")
+    sheet = system.new_sheet(name, resolved_settings(system.settings(), {}))
+    sheet["atributos"].update(attributes)
+    return sheet
+
+
+@pytest.fixture
+async def campaign(services):
+    await services.campaigns.create(
+        HERE, GM, name="Mesa", system="rolweb", target_id=CHANNEL, kind="channel"
+    )
+    return services
+
+
+def test_name_key_ignores_case_and_accents():
+    assert name_key("  Ardélia ") == name_key("ARDELIA") == "ardelia"
+
+
+async def test_create_show_and_active_character(campaign):
+    view = await campaign.characters.create(HERE, ANA, rolweb_sheet())
+    assert view.owner_user_id == ANA.user_id and not view.is_npc
+    assert (await campaign.characters.show(HERE, ANA)).name == "Eira"  # the active one
+    with pytest.raises(DomainError) as error:
+        await campaign.characters.show(HERE, BRUNO)
+    assert error.value.key == "sheet.error.no_active"
+    assert {d.key for d in view.derived} >= {"resistencia", "umbral_de_dolor", "defensa"}
+
+
+async def test_illegal_sheets_are_refused_with_every_problem(campaign):
+    with pytest.raises(RulesError) as error:
+        await campaign.characters.create(HERE, ANA, dict(rolweb_sheet(Ágil=30), estado="volando"))
+    assert len(error.value.problems) >= 2
+    with pytest.raises(DomainError) as wrong:
+        await campaign.characters.create(HERE, ANA, dict(rolweb_sheet(), system="nucleo"))
+    assert wrong.value.key == "sheet.error.wrong_system"
+
+
+async def test_names_are_unique_per_campaign(campaign):
+    await campaign.characters.create(HERE, ANA, rolweb_sheet("Eira"))
+    with pytest.raises(DomainError) as error:
+        await campaign.characters.create(HERE, BRUNO, rolweb_sheet("EÍRA"))
+    assert error.value.key == "sheet.error.name_taken"
+
+
+async def test_only_the_owner_or_a_referee_edits(campaign):
+    await campaign.characters.create(HERE, ANA, rolweb_sheet())
+    with pytest.raises(NotAllowed):
+        await campaign.characters.set_field(HERE, BRUNO, "Eira", "resistencia.actual", "5")
+    view = await campaign.characters.set_field(HERE, GM, "Eira", "resistencia.actual", "5")
+    assert view.sheet["resistencia"]["actual"] == 5
+    view = await campaign.characters.set_field(HERE, ANA, None, "xp.total", "30")
+    assert view.sheet["xp"]["total"] == 30
+    with pytest.raises(RulesError) as error:  # 81 points: the system refuses and names why
+        await campaign.characters.set_field(HERE, ANA, None, "atributos.Ágil", "11")
+    assert error.value.problems[0].key == "rolweb.problem.pool_mismatch"
+    with pytest.raises(DomainError):
+        await campaign.characters.set_field(HERE, ANA, None, "no.existe", "1")
+
+
+async def test_concurrent_edits_are_never_lost(campaign):
+    await campaign.characters.create(HERE, ANA, rolweb_sheet())
+
+    def bump(sheet, _system, _settings):
+        sheet = json.loads(json.dumps(sheet))
+        sheet["xp"]["total"] += 1
+        return sheet
+
+    results = await asyncio.gather(
+        *(campaign.characters.update_sheet(HERE, ANA, None, bump) for _ in range(3)),
+        return_exceptions=True,
+    )
+    applied = [r for r in results if not isinstance(r, Exception)]
+    assert all(isinstance(r, ConcurrentChange) for r in results if isinstance(r, Exception))
+    final = await campaign.characters.show(HERE, ANA)
+    assert final.sheet["xp"]["total"] == len(applied)
+    assert final.version == 1 + len(applied)
+
+
+async def test_soft_delete_and_restore(campaign):
+    await campaign.characters.create(HERE, ANA, rolweb_sheet())
+    with pytest.raises(NotAllowed):
+        await campaign.characters.delete(HERE, BRUNO, "Eira")
+    await campaign.characters.delete(HERE, ANA, "Eira")
+    with pytest.raises(DomainError):
+        await campaign.characters.show(HERE, ANA, "Eira")
+    assert [c.name for c in await campaign.characters.list(HERE, GM, deleted=True)] == ["Eira"]
+    with pytest.raises(NotAllowed):
+        await campaign.characters.restore(HERE, ANA, "Eira")
+    restored = await campaign.characters.restore(HERE, GM, "eira")
+    assert restored.name == "Eira"
+
+
+async def test_export_import_round_trip(campaign):
+    await campaign.characters.create(HERE, ANA, rolweb_sheet())
+    filename, payload = await campaign.characters.export(HERE, ANA, None)
+    assert filename == "eira.json"
+    document = json.loads(payload)
+    document["sheet"]["name"] = "Eira II"
+    view = await campaign.characters.import_sheet(HERE, BRUNO, json.dumps(document).encode())
+    assert (
+        view.owner_user_id == BRUNO.user_id
+        and view.sheet["atributos"] == document["sheet"]["atributos"]
+    )
+    for bad, key in (
+        (b"\xff", "sheet.error.import_not_json"),
+        (b"[]", "sheet.error.import_wrong_format"),
+        (
+            json.dumps({"format": "arbitro.sheet", "version": 9}).encode(),
+            "sheet.error.import_wrong_version",
+        ),
+        (
+            json.dumps({"format": "arbitro.sheet", "version": 1}).encode(),
+            "sheet.error.import_no_sheet",
+        ),
+    ):
+        with pytest.raises(DomainError) as error:
+            await campaign.characters.import_sheet(HERE, ANA, bad)
+        assert error.value.key == key
+
+
+async def test_npcs_are_the_gms_and_hidden_ones_are_invisible(campaign):
+    with pytest.raises(NotAllowed):
+        await campaign.characters.create(HERE, ANA, rolweb_sheet("Trasgo"), is_npc=True)
+    await campaign.characters.create(HERE, GM, rolweb_sheet("Trasgo"), is_npc=True, hidden=True)
+    copies = await campaign.characters.copies(HERE, GM, "Trasgo", 3)
+    assert [c.name for c in copies] == ["Trasgo 1", "Trasgo 2", "Trasgo 3"]
+    more = await campaign.characters.copies(HERE, GM, "Trasgo", 1)
+    assert [c.name for c in more] == ["Trasgo 4"]
+    assert await campaign.characters.list(HERE, ANA, npcs=True) == ()
+    assert len(await campaign.characters.list(HERE, GM, npcs=True)) == 5
+    assert await campaign.characters.names(HERE, ANA, "tra") == []
+    await campaign.characters.set_visibility(HERE, GM, "Trasgo 2", hidden=False)
+    assert await campaign.characters.names(HERE, ANA, "tra") == ["Trasgo 2"]
