@@ -21,7 +21,8 @@ from rules.swc.derived import derived
 from rules.swc.equipment import Category, catalogue
 from rules.swc.multiclass import multiclass_hit_dice
 from rules.swc.races import RACE_IDS, allowed_combinations
-from rules.swc.sheet import DEFAULT_SETTINGS, Character, character, setting
+from rules.swc.sequence import SequenceKind, sequence_c_initiative, sequence_c_interval
+from rules.swc.sheet import DEFAULT_SETTINGS, NO_ARMOUR, Character, character, setting
 from rules.swc.validation import problems
 from rules.systems.base import (
     AdvanceResult,
@@ -44,7 +45,7 @@ from rules.systems.base import (
 
 __all__ = ["SYSTEM", "SEQUENCES", "SwcSystem"]
 
-SEQUENCES: tuple[str, ...] = ("estandar", "A", "B", "C")
+SEQUENCES: tuple[str, ...] = tuple(k.value for k in SequenceKind)
 _BOOL = FieldKind.BOOLEAN
 
 
@@ -176,14 +177,26 @@ class SwcSystem:
         return OpposedResult(ra, rb, winner)
 
     def initiative(self, sheet: Sheet, settings: Settings, rng: random.Random) -> InitiativeRoll:
-        """Standard and A: the side's d6 (rolled here per combatant); B: Destreza; C: 1d10, low first."""
-        sequence = setting(settings, "secuencia_combate")
+        """Standard and A: the side's d6 (rolled here per combatant, Destreza breaks ties in the
+        list); B (Holmes): Destreza, no roll; C: engineer B's 1d10 segment, lowest first, with the
+        character's interval in the breakdown."""
+        sequence = SequenceKind(setting(settings, "secuencia_combate"))
         destreza = int((sheet.get("atributos") or {}).get("Destreza", 10))
-        if sequence == "B":
+        if sequence is SequenceKind.B:
             return InitiativeRoll(destreza, (destreza,), f"Destreza {destreza}")
-        if sequence == "C":
-            result = roll("1d10", rng)
-            return InitiativeRoll(result.total, (-result.total, destreza), str(result))
+        if sequence is SequenceKind.C:
+            segment = sequence_c_initiative(rng)
+            pg = sheet.get("pg") or {}
+            armour = sheet.get("armadura")
+            interval = sequence_c_interval(
+                destreza=destreza,
+                armadura=None if armour is None or str(armour).lower() in NO_ARMOUR else armour,
+                escudo=bool(sheet.get("escudo")),
+                pg=int(pg["actual"]) if pg.get("max") else None,
+                pg_max=int(pg["max"]) if pg.get("max") else None,
+            )
+            breakdown = f"1d10 ({segment}) = {segment}; +{interval.total} segmentos"
+            return InitiativeRoll(segment, (-segment, destreza), breakdown)
         result = roll("1d6", rng)
         return InitiativeRoll(result.total, (result.total, destreza), str(result))
 

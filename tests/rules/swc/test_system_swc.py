@@ -262,6 +262,7 @@ def test_initiative_by_sequence():
     assert (holmes.total, holmes.sort_key) == (14, (14,))
     c = SWC.initiative(s, {"secuencia_combate": "C"}, random.Random(2))
     assert 1 <= c.total <= 10 and c.sort_key[0] == -c.total
+    assert c.breakdown.endswith("+5 segmentos")  # 6 segments, Destreza 14 (alternative C)
 
 
 def test_damage_and_healing():
