@@ -450,6 +450,10 @@ class Sandbox:
         return guild.find_member(str(user))
 
     def _inject(self, prepare) -> Reply:
+        if self.proc is not None and self.proc.poll() is not None:
+            raise AssertionError(
+                f"the bot process exited ({self.proc.returncode}):\n{self.bot_log(40)}"
+            )
         record_or_error = self._run(prepare)
         if isinstance(record_or_error, str):
             return Reply(ok=False, error=record_or_error)
