@@ -26,6 +26,7 @@ __all__ = [
     "UnknownClass",
     "abilities",
     "advancement",
+    "backstab",
     "get_class",
     "monk_progress",
     "parry_penalty",
@@ -93,6 +94,7 @@ class CharacterClass:
     avance: tuple[AdvancementRow, ...]
     mas_alla: Mapping[str, Any]
     parada: Mapping[int, int]
+    apunalar: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +198,7 @@ def get_class(clase: str) -> CharacterClass:
             parada=MappingProxyType(
                 {int(p["destreza"]): int(p["penalizador"]) for p in raw.get("parada", [])}
             ),
+            apunalar=raw.get("apunalar"),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, DataError):
@@ -272,3 +275,16 @@ def monk_progress(nivel: int) -> MonkProgress:
         ataques_desarmado=int(row.extra["ataques_desarmado"]),
         bono_dano_armas=nivel // 2,
     )
+
+
+def backstab(clase: str, nivel: int) -> tuple[int, int] | None:
+    """Apuñalar: ``(to-hit bonus, damage multiplier)`` at ``nivel``; ``None`` for other classes.
+
+    Ladrón: +4, double damage, triple at 5–8, quadruple from 9; the Asesino's multiplier "aumenta
+    por nivel de la misma forma que el de los Ladrones" (same levels).
+    """
+    rule = get_class(clase).apunalar
+    if rule is None:
+        return None
+    steps = [(int(m["nivel"]), int(m["multiplicador"])) for m in rule["multiplicadores"]]
+    return int(rule["bono_impactar"]), max(mult for level, mult in steps if level <= nivel)

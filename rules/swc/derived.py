@@ -17,7 +17,14 @@ from rules.swc.attributes import (
     strength_modifiers,
     wisdom_effects,
 )
-from rules.swc.classes import abilities, get_class, monk_progress, parry_penalty
+from rules.swc.classes import (
+    abilities,
+    advancement,
+    backstab,
+    get_class,
+    monk_progress,
+    parry_penalty,
+)
 from rules.swc.combat import attack_bonus, descending_to_ascending, to_hit_target
 from rules.swc.equipment import Armour, armour, armour_class, find_item
 from rules.swc.movement import base_movement, carried_weight
@@ -241,6 +248,28 @@ def _combat(ch: Character, settings: Settings, sheet: Sheet) -> list[DerivedValu
                 "combate",
             )
         )
+    if "guerrero" in ch.clases:
+        out.append(
+            DerivedValue(
+                "ataques_multiples",
+                "Ataques Múltiples",
+                ch.niveles["guerrero"],
+                "ataques por asalto contra criaturas de 1 DG o menos",
+                "combate",
+            )
+        )
+    stabs = [(backstab(c, ch.niveles[c]), c) for c in ch.clases if backstab(c, ch.niveles[c])]
+    if stabs:
+        (hit, mult), clase = stabs[0]
+        out.append(
+            DerivedValue(
+                "apunalar",
+                "Apuñalar",
+                f"{_signed(hit)} para impactar, daño x{mult}",
+                get_class(clase).nombre,
+                "combate",
+            )
+        )
     if "monje" in ch.clases:
         prog = monk_progress(ch.niveles["monje"])
         out.append(
@@ -374,10 +403,20 @@ def _other(ch: Character) -> list[DerivedValue]:
             "puertas_secretas",
             "Puertas secretas",
             f"{race.puertas_secretas} en 6",
-            race.nombre,
+            race.nombre
+            + (
+                f"; sin buscar {race.puertas_secretas_sin_buscar} en 6"
+                if race.puertas_secretas_sin_buscar
+                else ""
+            ),
             "raza",
         ),
     ]
+    if "druida" in ch.clases:
+        posicion = advancement("druida", ch.niveles["druida"]).extra["posicion"]
+        out.append(
+            DerivedValue("druida.posicion", "Posición en la Orden", posicion, "Tabla 9", "clase")
+        )
     if race.rasgos:
         out.append(
             DerivedValue("rasgos", "Rasgos raciales", ", ".join(race.rasgos), race.nombre, "raza")

@@ -11,6 +11,7 @@ from rules.swc.classes import (
     _check_progressions,
     abilities,
     advancement,
+    backstab,
     get_class,
     monk_progress,
     parry_penalty,
@@ -192,3 +193,22 @@ def test_loader_rejects_xp_that_does_not_increase():
     rows[3] = dataclasses.replace(rows[3], px=rows[2].px)
     with pytest.raises(DataError):
         _check_progressions(dataclasses.replace(cls, avance=tuple(rows)))
+
+
+@pytest.mark.parametrize(
+    ("clase", "nivel", "expected"),
+    [
+        ("ladron", 1, (4, 2)),
+        ("ladron", 4, (4, 2)),
+        ("ladron", 5, (4, 3)),
+        ("ladron", 8, (4, 3)),
+        ("ladron", 9, (4, 4)),
+        ("ladron", 20, (4, 4)),
+        ("asesino", 5, (4, 3)),
+        ("asesino", 9, (4, 4)),
+        ("guerrero", 9, None),
+    ],
+)
+def test_backstab(clase, nivel, expected):
+    """Apuñalar: +4, x2; x3 at levels 5-8, x4 from 9; the Asesino's "de la misma forma"."""
+    assert backstab(clase, nivel) == expected

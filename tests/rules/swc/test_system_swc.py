@@ -426,3 +426,14 @@ def test_every_legal_combination_works_end_to_end(raza, clases, alineamiento, se
             assert result.outcome in (Outcome.SUCCESS, Outcome.FAILURE)
         assert SWC.grant_xp(s, 10_000, settings).xp_after >= xp + 5_000
         assert SWC.initiative(s, settings, rng).sort_key
+
+
+def test_derived_class_extras():
+    """Guerrero's Ataques Múltiples, Apuñalar, the Druida's position, the Elfo's passive search."""
+    assert values(sheet(xp=8_000))["ataques_multiples"] == 4
+    thief = values(sheet(clases=["ladron"], alineamiento="neutral", xp=10_000))
+    assert thief["apunalar"] == "+4 para impactar, daño x3"
+    druid = values(sheet(clases=["druida"], alineamiento="neutral", xp=200_000))
+    assert druid["druida.posicion"] == "Druida"
+    elf = SWC.derived(sheet(raza="elfo", clases=["ladron"], alineamiento="neutral"), {})
+    assert next(d.formula for d in elf if d.key == "puertas_secretas") == "Elfo; sin buscar 1 en 6"
