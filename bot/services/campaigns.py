@@ -26,6 +26,7 @@ from bot.services.errors import (
     NotAllowed,
     NotReferee,
 )
+from bot.services.retry import attempts, backoff
 from bot.services.settings import parse_setting, resolved_settings
 from rules import systems
 from rules.systems.base import SettingSpec
@@ -186,7 +187,8 @@ class CampaignService:
         clear_gm_channel: bool = False,
     ) -> CampaignView:
         """Change one or more settings in one versioned write (GM only)."""
-        for _attempt in range(3):
+        for attempt in attempts():
+            await backoff(attempt)
             campaign = await self.require_referee(place, actor)
             changes: dict[str, Any] = {}
             if gm_role_id is not None or clear_gm_role:

@@ -23,6 +23,7 @@ from bot.db.models import ActiveCharacter, Campaign, Character, utcnow
 from bot.services.campaigns import CampaignService, is_referee, setting_specs
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.retry import attempts, backoff
 from bot.services.settings import resolved_settings
 from rules import systems
 from rules.systems.base import DerivedValue, FieldKind, FieldSpec, GameSystem, Problem, RulesError
@@ -381,7 +382,8 @@ class CharacterService:
         the stored sheet, validated by the system, and written only if nobody else wrote in
         between; on a clash it is recomputed on the fresh sheet (up to three times).
         """
-        for _attempt in range(3):
+        for attempt in attempts():
+            await backoff(attempt)
             campaign, system, settings = await self.context(place)
             async with self.sessions() as session:
                 character = await self._find(session, campaign, actor, name)

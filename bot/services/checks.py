@@ -113,7 +113,11 @@ class CheckService:
         if updated_sheet is not None:
             # Some checks change the character (a rolweb death test): store it like any edit.
             await self.characters.update_sheet(
-                place, actor, own.name, lambda _sheet, _system, _settings: updated_sheet, validate=False
+                place,
+                actor,
+                own.name,
+                lambda _sheet, _system, _settings: updated_sheet,
+                validate=False,
             )
         entry = RollLog(
             guild_id=place.guild_id,

@@ -7,7 +7,13 @@ import asyncio
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.errors import AlreadyBound, InvalidSetting, NoCampaign, NotAllowed, NotReferee
+from bot.services.errors import (
+    AlreadyBound,
+    InvalidSetting,
+    NoCampaign,
+    NotAllowed,
+    NotReferee,
+)
 
 GUILD, OTHER_GUILD = 1000, 2000
 CATEGORY, CHANNEL, FORUM, THREAD = 10, 11, 12, 13

@@ -18,7 +18,9 @@ async def test_models_and_migrations_agree(engine):
     async with engine.connect() as connection:
         differences = await connection.run_sync(diff)
     # SQLite cannot tell BigInteger from Integer apart in reflection; ignore type-only noise.
-    meaningful = [d for d in differences if not (isinstance(d, list) and d and d[0][0] == "modify_type")]
+    meaningful = [
+        d for d in differences if not (isinstance(d, list) and d and d[0][0] == "modify_type")
+    ]
     assert meaningful == []
 
 
@@ -26,7 +28,9 @@ async def test_upgrade_is_idempotent(engine):
     await upgrade(engine)
     await upgrade(engine)
     async with engine.connect() as connection:
-        version = (await connection.exec_driver_sql("select version_num from alembic_version")).scalar()
+        version = (
+            await connection.exec_driver_sql("select version_num from alembic_version")
+        ).scalar()
         mode = (await connection.exec_driver_sql("pragma journal_mode")).scalar()
     assert version == "0002"
     assert mode == "wal"
