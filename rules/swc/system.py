@@ -231,11 +231,8 @@ class SwcSystem:
         notes: list[str] = []
         gained = amount
         if amount > 0:
-            if (
-                setting(settings, "avance_lento_tras_limite")
-                and any(before.limites.values())
-                and before.at_limit()
-            ):
+            chosen = not before.multiclase or sheet.get("clase_tras_limite") in before.clases
+            if setting(settings, "avance_lento_tras_limite") and chosen and before.at_limit():
                 gained //= 2
                 notes.append("swc.note.slow_advancement")
             if before.multiclase:

@@ -437,3 +437,32 @@ def test_derived_class_extras():
     assert druid["druida.posicion"] == "Druida"
     elf = SWC.derived(sheet(raza="elfo", clases=["ladron"], alineamiento="neutral"), {})
     assert next(d.formula for d in elf if d.key == "puertas_secretas") == "Elfo; sin buscar 1 en 6"
+
+
+def test_multiclass_slow_advancement_needs_a_chosen_class():
+    """Semielfo Guerrero/Mago at 6/6 (both limits): the chosen class goes on with XP at half."""
+    half_elf = sheet(
+        raza="semielfo",
+        clases=["guerrero", "mago"],
+        xp=70_000,
+        atributos=dict(sheet()["atributos"], Fuerza=12),
+    )
+    slow = {"avance_lento_tras_limite": True}
+    stuck = SWC.grant_xp(half_elf, 30_000, slow)
+    assert stuck.xp_after == 100_000 and stuck.levels == {"guerrero": (6, 6), "mago": (6, 6)}
+    chosen = dict(half_elf, clase_tras_limite="mago")
+    assert SWC.validate(chosen, slow) == []
+    moving = SWC.grant_xp(chosen, 30_000, slow)
+    assert moving.xp_after == 85_000 and moving.levels == {"guerrero": (6, 6), "mago": (6, 6)}
+    further = SWC.grant_xp(moving.sheet, 30_000, slow)
+    assert further.xp_after == 100_000 and further.levels == {"guerrero": (6, 6), "mago": (6, 7)}
+    assert keys(SWC.validate(dict(half_elf, clase_tras_limite="ladron"), slow)) == [
+        "swc.problem.slow_class_not_taken"
+    ]
+
+
+def test_classes_as_text_from_sheet_set():
+    """`/sheet set clases guerrero/mago` stores text; it means the same as the list."""
+    elf = sheet(raza="elfo", clases="guerrero/mago")
+    assert SWC.validate(elf, {}) == []
+    assert values(elf)["nivel.mago"] == 1
