@@ -376,6 +376,24 @@ class Sandbox:
 
         return self._run(collect)
 
+    def direct_messages(self, guild: GuildHandle, user: str | MemberRef) -> list[Msg]:
+        """What the bot sent to a member of ``guild`` by DM."""
+
+        def collect() -> list[Msg]:
+            uid = self._who(self.world.guilds[guild.id], user).id
+            dms = {
+                c.id
+                for c in self.world.channels.values()
+                if c.type == 1 and c.recipients[0].id == uid
+            }
+            return [
+                msg_from(m)
+                for m in sorted(self.world.messages.values(), key=lambda m: m.id)
+                if m.channel_id in dms and not m.deleted
+            ]
+
+        return self._run(collect)
+
     def threads(self, guild: GuildHandle, parent: str | None = None) -> list[ChannelRef]:
         def collect() -> list[ChannelRef]:
             g = self.world.guilds[guild.id]

@@ -191,6 +191,12 @@ def test_webhook_posts_as_a_character(tiny_env: Sandbox, g) -> None:
     assert said.author == "Tabernero" and said.content == "¿Qué os pongo?"
 
 
+def test_direct_messages(tiny_env: Sandbox, g) -> None:
+    tiny_env.command("whisper", {"text": "cuidado"}, guild=g, user="bruno")
+    assert [m.content for m in tiny_env.direct_messages(g, "bruno")] == ["susurro: cuidado"]
+    assert tiny_env.direct_messages(g, "ana") == []
+
+
 def test_attachment_option_is_served_from_loopback(tiny_env: Sandbox, g) -> None:
     r = tiny_env.command("upload", {"file": ("ficha.txt", b"hola mundo")}, guild=g)
     assert r.content == "ficha.txt: 10 bytes, hola "

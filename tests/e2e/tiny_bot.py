@@ -225,6 +225,12 @@ async def late(itx: discord.Interaction, seconds: float) -> None:
     await itx.response.send_message("tarde")
 
 
+@app_commands.command(name="whisper", description="Sends a DM to the user")
+async def whisper(itx: discord.Interaction, text: str) -> None:
+    await itx.user.send(f"susurro: {text}")
+    await itx.response.send_message("enviado", ephemeral=True)
+
+
 @app_commands.command(name="admin", description="Administrators only")
 @app_commands.default_permissions(manage_guild=True)
 async def admin(itx: discord.Interaction) -> None:
@@ -245,6 +251,7 @@ COMMANDS = [
     upload,
     long,
     late,
+    whisper,
     admin,
 ]
 
