@@ -244,6 +244,14 @@ def test_dev_guild_sync_makes_commands_guild_only(tmp_path) -> None:
         other = sb.new_guild("Otra")
         refused = sb.command("ping", guild=other)
         assert not refused.ok and "unknown command /ping" in refused.error
+        # a restarted bot gets both guilds in READY and keeps its command ids
+        ids = {c["name"]: c["id"] for c in sb.commands}
+        sb.stop_bot()
+        sb.start_bot(
+            "tests.e2e.tiny_bot", env={"DEV_GUILD_ID": str(dev.id)}, log_path=tmp_path / "bot.log"
+        )
+        assert sb.command("ping", guild=dev).content == "pong es-ES Desarrollo"
+        assert {c["name"]: c["id"] for c in sb.commands} == ids
 
 
 # -- without a bot ------------------------------------------------------------------------
