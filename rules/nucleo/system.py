@@ -2,8 +2,8 @@
 
 The bot never branches on the system: it asks this object for fields, validation, derived
 values, checks, initiative and health changes.  Everything here delegates to the topic
-modules; what lives here is reading a request (``"habilidad:Sigilo"`` plus circumstances
-such as ``"token"`` or ``"quemar:4"``) and gathering the modifiers a sheet implies.
+modules (checks are read by :mod:`rules.nucleo.rolls`); what lives here is the sheet's
+fields, its validation as a whole and the derived values as ``/sheet show`` lists them.
 """
 
 from __future__ import annotations
@@ -12,12 +12,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rules.nucleo import combat, creation, equipment, health, magic
-from rules.nucleo.checks import Check, Keep, kept_die, opposed_winner, probability, roll_check
+from rules.nucleo import combat, creation, equipment, health, rolls
 from rules.nucleo.data import ATTRIBUTES, catalogue
 from rules.nucleo.sheet import (
     SETTINGS,
-    Character,
     character,
     equipment_items,
     new_sheet,
@@ -36,7 +34,6 @@ from rules.systems.base import (
     InitiativeRoll,
     OpposedResult,
     Problem,
-    RulesError,
     Settings,
     SettingSpec,
     Sheet,
@@ -44,35 +41,6 @@ from rules.systems.base import (
 )
 
 __all__ = ["SYSTEM", "NucleoSystem"]
-
-_MELEE_SKILL = "Armas cuerpo a cuerpo"
-_RANGED_SKILL = "Armas a distancia"
-_DEFENSA_MENTAL = 4
-
-
-def _param(circumstances: frozenset[str], prefix: str) -> str | None:
-    """The value of a ``prefix:value`` circumstance (``quemar:4`` → ``"4"``)."""
-    for item in circumstances:
-        if item.startswith(prefix + ":"):
-            return item.split(":", 1)[1]
-    return None
-
-
-def _int_param(circumstances: frozenset[str], prefix: str) -> int | None:
-    value = _param(circumstances, prefix)
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise RulesError(
-            Problem("nucleo.problem.bad_circumstance", "", {"value": f"{prefix}:{value}"})
-        ) from None
-
-
-def _effect(char: Character, effect: str) -> int:
-    known = catalogue().advantages
-    return sum(known[a].effects.get(effect, 0) for a in char.advantages)
 
 
 class NucleoSystem:
@@ -357,195 +325,10 @@ class NucleoSystem:
             ]
         return tuple(options)
 
-    def _keep(
-        self,
-        char: Character,
-        request: CheckRequest,
-        settings: Settings,
-        unknown_skill: bool,
-        notes: list[str],
-    ) -> Keep:
-        if char.state in (health.INCONSCIENTE, health.MUERTO):
-            raise RulesError(Problem("nucleo.problem.cannot_act", "heridas", {"state": char.state}))
-        circ = request.circumstances
-        malherido = char.state == health.MALHERIDO
-        token = "token" in circ
-        if token and not char.token:
-            raise RulesError(Problem("nucleo.problem.token_unavailable", "token"))
-        returned = "token_devuelto" in circ
-        split = "dividir_acciones" in circ
-        already_lowest = malherido or unknown_skill or returned
-        if split and already_lowest and setting(settings, "dividir_con_menor") == "prohibido":
-            raise RulesError(Problem("nucleo.problem.split_not_allowed", ""))
-        for flag, note in (
-            (malherido, "nucleo.note.malherido"),
-            (unknown_skill, "nucleo.note.habilidad_desconocida"),
-            (token, "nucleo.note.token"),
-            (returned, "nucleo.note.token_devuelto"),
-            (split, "nucleo.note.dividir_acciones"),
-        ):
-            if flag:
-                notes.append(note)
-        return kept_die(
-            malherido=malherido,
-            unknown_skill=unknown_skill,
-            split_actions=split,
-            token=token,
-            token_returned=returned,
-            token_mode=setting(settings, "token_contra_menor"),
-        )
-
     def check(
         self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
     ) -> CheckResult:
-        char = character(sheet, settings)
-        kind, _, name = request.option.partition(":")
-        notes: list[str] = []
-        extra: dict[str, Any] = {}
-        circ = request.circumstances
-        unknown_skill = False
-        difficulty = request.difficulty
-        fumble_mode = setting(settings, "pifia_con_menor")
-        if kind == "atributo" and name in ATTRIBUTES:
-            label, attribute, bonus = name, name, char.attributes[name]
-        elif kind == "salvacion" and name in ATTRIBUTES:
-            label, attribute, bonus = f"Salvación ({name})", name, char.attributes[name]
-            if "defensa_mental" in circ:  # the spell: «+4 a salvación contra magia»
-                bonus += _DEFENSA_MENTAL
-                notes.append("nucleo.note.defensa_mental")
-        elif kind == "habilidad" and creation.canonical_skill(name):
-            label = creation.canonical_skill(name) or name
-            attribute = catalogue().skills[label].attribute
-            level = char.skills.get(label, char.skills.get(name, 0))
-            unknown_skill = level <= 0
-            bonus = char.attributes[attribute] + level
-            if attribute == "Destreza" and "combate" not in circ and char.loadout.estorbo:
-                bonus -= char.loadout.estorbo
-                notes.append("nucleo.note.estorbo")
-        elif kind == "iniciativa" and not name:
-            label, attribute, bonus = "Iniciativa", "Percepción", char.derived.iniciativa
-        elif kind == "ataque" and name in ("cuerpo_a_cuerpo", "distancia"):
-            label, attribute, bonus, unknown_skill = self._attack_bonus(char, name, circ, notes)
-        elif kind == "hechizo" and setting(settings, "magia") and magic.find_spell(name):
-            return self._cast(char, request, settings, rng, name)
-        else:
-            raise RulesError(
-                Problem("nucleo.problem.unknown_option", "", {"option": request.option})
-            )
-        if (
-            attribute == "Percepción"
-            and "oscuridad" in circ
-            and char.race
-            and char.race.infravision
-        ):
-            bonus += catalogue().infravision_penalty
-            notes.append("nucleo.note.infravision")
-        keep = self._keep(char, request, settings, unknown_skill, notes)
-        rolled = roll_check(bonus + request.modifier, rng, keep, difficulty, fumble_mode)
-        if "token" in circ:
-            extra["token_spent"] = True
-        if kind == "iniciativa":
-            extra["actions"] = combat.actions_for_initiative(rolled.total)
-        return self._result(request.option, label, rolled, notes, extra, settings)
-
-    @staticmethod
-    def _attack_bonus(
-        char: Character, name: str, circ: frozenset[str], notes: list[str]
-    ) -> tuple[str, str, int, bool]:
-        if name == "cuerpo_a_cuerpo":
-            level = char.skills.get(_MELEE_SKILL, 0)
-            weapons = [w for w in char.loadout.weapons if w.kind == "cuerpo_a_cuerpo"]
-            two = "dos_armas" in circ
-            if two and not (
-                len(weapons) >= 2
-                and all(w.light for w in weapons[:2])
-                and char.loadout.light_armour
-            ):
-                raise RulesError(Problem("nucleo.problem.two_weapons", "equipo"))
-            bonus = char.attributes["Físico"] + level + _effect(char, "melee_attack")
-            bonus += combat.melee_target_bonus(
-                from_behind="por_la_espalda" in circ,
-                flanking="flanqueando" in circ,
-                two_weapons=two,
-            )
-            return "Ataque cuerpo a cuerpo", "Físico", bonus, level <= 0
-        level = char.skills.get(_RANGED_SKILL, 0)
-        bonus = char.attributes["Destreza"] + level + _effect(char, "ranged_attack")
-        return "Ataque a distancia", "Destreza", bonus, level <= 0
-
-    def _cast(
-        self,
-        char: Character,
-        request: CheckRequest,
-        settings: Settings,
-        rng: random.Random,
-        name: str,
-    ) -> CheckResult:
-        circ = request.circumstances
-        notes: list[str] = []
-        plan = magic.plan_cast(
-            name,
-            char.spells.get(name, 0),
-            char.mana_left,
-            extra_mana=_int_param(circ, "quemar") or 0,
-            target_spell=_param(circ, "disipar"),
-            healing_mana=_int_param(circ, "curacion"),
-        )
-        keep = self._keep(char, request, settings, False, notes)
-        modifier = request.modifier + _effect(char, "spell_check") - char.loadout.estorbo
-        if char.loadout.estorbo:
-            notes.append("nucleo.note.estorbo")
-        if plan.extra_mana:
-            notes.append("nucleo.note.quemar_mana")
-        result = magic.cast(
-            plan,
-            char.attributes["Inteligencia"],
-            rng,
-            keep=keep,
-            modifier=modifier,
-            fumble_mode=setting(settings, "pifia_con_menor"),
-        )
-        extra: dict[str, Any] = {"mana": result.mana_spent, "spell": plan.spell.name}
-        if result.critical_benefits:
-            extra["critical_benefits"] = result.critical_benefits
-        effect = magic.roll_effect(result, rng)
-        if effect is not None:
-            extra["effect"] = {
-                "kind": effect.kind,
-                "expression": effect.expression,
-                "total": effect.total,
-                "breakdown": effect.breakdown,
-                "ignores_armour": effect.ignores_armour,
-            }
-        if "token" in circ:
-            extra["token_spent"] = True
-        return self._result(request.option, plan.spell.name, result.check, notes, extra, settings)
-
-    @staticmethod
-    def _result(
-        option: str,
-        label: str,
-        rolled: Check,
-        notes: list[str],
-        extra: dict[str, Any],
-        settings: Settings,
-    ) -> CheckResult:
-        chance = None
-        if rolled.difficulty is not None:
-            mode = setting(settings, "pifia_con_menor")
-            chance = probability(rolled.bonus, rolled.difficulty, rolled.keep, mode)
-        return CheckResult(
-            option=option,
-            label=label,
-            expression=rolled.expression,
-            total=rolled.total,
-            breakdown=rolled.breakdown,
-            outcome=rolled.outcome,
-            target=rolled.difficulty,
-            notes=tuple(notes),
-            probability=chance,
-            extra=extra,
-        )
+        return rolls.check(sheet, request, settings, rng)
 
     def opposed(
         self,
@@ -556,32 +339,13 @@ class NucleoSystem:
         settings: Settings,
         rng: random.Random,
     ) -> OpposedResult:
-        """«el que saque la tirada más alta» wins; a fumble loses to anything but a fumble."""
-        first = self.check(
-            a,
-            CheckRequest(a_request.option, a_request.modifier, None, a_request.circumstances),
-            settings,
-            rng,
-        )
-        second = self.check(
-            b,
-            CheckRequest(b_request.option, b_request.modifier, None, b_request.circumstances),
-            settings,
-            rng,
-        )
-        fumble_a = first.outcome == "fumble"
-        fumble_b = second.outcome == "fumble"
-        if fumble_a != fumble_b:
-            winner = "b" if fumble_a else "a"
-        else:
-            winner = opposed_winner(first.total, second.total)
-        return OpposedResult(first, second, winner)
+        return rolls.opposed(a, a_request, b, b_request, settings, rng)
 
     # -- combat and health -----------------------------------------------------------------
 
     def initiative(self, sheet: Sheet, settings: Settings, rng: random.Random) -> InitiativeRoll:
         char = character(sheet, settings)
-        keep = self._keep(char, CheckRequest("iniciativa"), settings, False, [])
+        keep = rolls.keep_for(char, frozenset(), settings, False, [])
         roll = combat.roll_initiative(
             char.derived.iniciativa, rng, keep, setting(settings, "pifia_con_menor")
         )
