@@ -175,7 +175,7 @@ class _Calculator:
 
     def _dice(self, node: Dice) -> _Dist:
         if node.explode is not None:
-            raise DiceError("unsupported_odds", None, {"what": f"!{node.explode}"})
+            raise DiceError("unsupported_odds", None, {"what": str(node)})
         face_weights, per_die = _face_weights(node)
         compare = node.compare
         if compare is not None and not node.is_test:

@@ -20,6 +20,7 @@ and can say exactly which column broke and what would have been accepted there. 
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from .ast import (
@@ -52,6 +53,7 @@ __all__ = ["parse"]
 _EXPECT_ATOM = "0-9, d, 1o3d10, ("
 _EXPECT_AFTER = "+ - * / ) [ #"
 _DICE_LETTERS = frozenset("dD")
+_NOTATION_WORD = re.compile(r"(?:\d*d(?:\d|%)|[kp][hl]\d*$|ro?[<>]?=?\d|!)", re.IGNORECASE)
 
 
 def _is_digit(char: str) -> bool:
@@ -138,14 +140,15 @@ class _Parser:
             return None
         if char == "#":
             return self.text[self.pos + 1 :].strip() or None
-        if self.pos > before and char.isalpha() and not self._looks_like_dice():
+        if self.pos > before and char.isalpha() and not self._looks_like_notation():
             return self.text[self.pos :].strip()
         raise self._fail(_EXPECT_AFTER)
 
-    def _looks_like_dice(self) -> bool:
-        """Free text may not start like a roll (``1d20 d6``): that is a missing operator."""
-        nxt = self.text[self.pos + 1 : self.pos + 2]
-        return self._peek() in _DICE_LETTERS and (nxt == "%" or _is_digit(nxt))
+    def _looks_like_notation(self) -> bool:
+        """Free text may not start like dice (``1d20 d6``: a missing operator) or like a
+        modifier cut off by a space (``4d6 kh3``), which would otherwise be lost silently."""
+        word = self.text[self.pos :].split(maxsplit=1)[0]
+        return _NOTATION_WORD.match(word) is not None
 
     def _sum(self) -> Node:
         node = self._product()

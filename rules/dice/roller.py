@@ -62,6 +62,8 @@ class Roller:
 
     def roll(self, expression: Expression) -> RollResult:
         total = self.eval(expression.root)
+        if self.thrown > MAX_ROLLS:  # only open-ended rolls get here; their pools abort sooner
+            raise DiceError("too_many_rolls", None, {"count": self.thrown, "limit": MAX_ROLLS})
         return RollResult(
             total, self.fumble, self.explosions, self.success, expression, tuple(self.records)
         )

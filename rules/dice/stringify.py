@@ -8,6 +8,7 @@ language: ``~x~``/``~~x~~`` a dropped or rerolled-away value, ``x!`` a die that 
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
@@ -24,9 +25,7 @@ from .result import RollResult
 
 __all__ = ["MarkdownStringifier", "PlainStringifier", "Stringifier"]
 
-
-def _labelled(text: str, label: str | None) -> str:
-    return f"{text} [{label}]" if label else text
+_MARKDOWN = re.compile(r"[\\*_~`|>\[]")
 
 
 class Stringifier(ABC):
@@ -41,7 +40,14 @@ class Stringifier(ABC):
     def term(self, node: Term) -> str:
         return self._nodes[type(node)](self, node)
 
+    def labelled(self, text: str, label: str | None) -> str:
+        return f"{text} [{self.escape(label)}]" if label else text
+
     # -- look of a single value: what subclasses decide --------------------------------------
+    def escape(self, text: str) -> str:
+        """User-written text (labels) as it must appear in the output."""
+        return text
+
     @abstractmethod
     def face(self, value: int, sides: int) -> str:
         """A standing value (Markdown bolds the extremes)."""
@@ -60,13 +66,13 @@ class Stringifier(ABC):
 
     # -- nodes ---------------------------------------------------------------------------------
     def _constant(self, node: Constant) -> str:
-        return _labelled(str(node.value), node.label)
+        return self.labelled(str(node.value), node.label)
 
     def _negation(self, node: Negation) -> str:
         return f"-{self.term(node.operand)}"
 
     def _parenthesized(self, node: Parenthesized) -> str:
-        return _labelled(f"({self.term(node.inner)})", node.label)
+        return self.labelled(f"({self.term(node.inner)})", node.label)
 
     def _operation(self, node: Operation) -> str:
         return f"{self.term(node.left)} {node.op} {self.term(node.right)}"
@@ -84,7 +90,7 @@ class Stringifier(ABC):
         notation = str(node.node)
         if node.node.label:
             notation = notation[: -len(node.node.label) - 3]
-        return _labelled(f"{notation} ({', '.join(parts)})", node.node.label)
+        return self.labelled(f"{notation} ({', '.join(parts)})", node.node.label)
 
     def _keep_one(self, node: KeepOneTerm) -> str:
         throws = []
@@ -98,7 +104,7 @@ class Stringifier(ABC):
                     parts.append(self.dropped(str(value)))
             throws.append(", ".join(parts))
         notation = "1o3d10" + ("" if node.node.position == "m" else node.node.position)
-        return _labelled(f"{notation} ({' | '.join(throws)})", node.node.label)
+        return self.labelled(f"{notation} ({' | '.join(throws)})", node.node.label)
 
     _nodes: dict[type, Callable[[Stringifier, Term], str]] = {
         Constant: _constant,
@@ -128,6 +134,10 @@ class PlainStringifier(Stringifier):
 
 class MarkdownStringifier(Stringifier):
     """For Discord: ``4d6kh3 (**6**, 5, 3, ~~**1**~~) = `14```."""
+
+    def escape(self, text: str) -> str:
+        """Labels are user text: their ``*``, ``_``, ``~``... must not restyle the line."""
+        return _MARKDOWN.sub(r"\\\g<0>", text)
 
     def face(self, value: int, sides: int) -> str:
         return f"**{value}**" if value in (1, sides) else str(value)

@@ -80,6 +80,10 @@ def test_nodes():
         ("1d6 dardo envenenado", "dardo envenenado"),
         ("2d6 [fuego] bola de fuego", "bola de fuego"),
         ("1d20 ñu", "ñu"),
+        ("1d20+2 derribo", "derribo"),  # "d" + letter is a word, not a die
+        ("1d20+2 khopesh", "khopesh"),
+        ("1d20+2 rompe 3 puertas", "rompe 3 puertas"),
+        ("1d20+2 plano", "plano"),
     ],
 )
 def test_comments(written, comment):
@@ -105,6 +109,12 @@ def _error(text: str) -> DiceError:
         ("1dx", "unexpected_char", 3),
         ("1d20 d6", "unexpected_char", 6),  # a missing operator is not a comment
         ("1d20 5", "unexpected_char", 6),
+        ("1d20 D%", "unexpected_char", 6),
+        ("4d6 kh3", "unexpected_char", 5),  # a modifier cut off by a space is not a comment
+        ("4d6 PL", "unexpected_char", 5),
+        ("3d6 ro1", "unexpected_char", 5),
+        ("3d6 r<2", "unexpected_char", 5),
+        ("3d6 !", "unexpected_char", 5),
         ("1d20ataque", "unexpected_char", 5),  # free text needs a space
         ("(1d6", "unexpected_end", 5),
         ("1d6)", "unexpected_char", 4),

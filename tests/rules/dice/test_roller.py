@@ -316,3 +316,12 @@ def test_rerolls_count_towards_the_dice_limit(scripted):
     with pytest.raises(DiceError) as caught:
         roll("1d6r1", rng)
     assert caught.value.code == "too_many_rolls"
+
+
+def test_dice_after_an_open_ended_pool_still_count(scripted):
+    # The explosion chain stops at 499 dice; the 100 plain dice after it cross the limit.
+    rng = scripted([6] * 498 + [1] + [3] * 100)
+    with pytest.raises(DiceError) as caught:
+        roll("1d6! + 100d6", rng)
+    assert caught.value.code == "too_many_rolls"
+    assert rng.finished

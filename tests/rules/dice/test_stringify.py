@@ -52,3 +52,9 @@ def test_capped_chain_shows_the_last_ten_without_a_mark(scripted):
     text = str(roll("1o3d10a", scripted([10] * 63)))
     assert text.count("10!") == 20
     assert text.endswith("~10~, ~10~, 10) = 210")
+
+
+def test_markdown_escapes_labels(scripted):
+    result = roll("1d6 [fu*ego_x ~~ (a)]", scripted([2]))
+    assert result.markdown() == "1d6 (2) [fu\\*ego\\_x \\~\\~ (a)] = `2`"
+    assert str(roll("1d6 [fu*ego]", scripted([2]))) == "1d6 (2) [fu*ego] = 2"
