@@ -85,6 +85,8 @@ class RolwebSettings:
     abilities_json: str = ""
     weapons_json: str = ""
     armour_json: str = ""
+    starting_xp: int = 50
+    currency: str = "monedas"
 
 
 SETTING_SPECS: tuple[SettingSpec, ...] = (
@@ -103,6 +105,9 @@ SETTING_SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("habilidades", FieldKind.TEXT, ""),
     SettingSpec("armas", FieldKind.TEXT, ""),
     SettingSpec("armaduras", FieldKind.TEXT, ""),
+    # The seed is silent on starting abilities; the family gives 50 XP to spend at creation.
+    SettingSpec("xp_inicial", FieldKind.INTEGER, 50, minimum=0, maximum=1000),
+    SettingSpec("moneda", FieldKind.TEXT, "monedas"),
 )
 
 
@@ -205,4 +210,6 @@ def parse_settings(raw: Mapping[str, Any] | RolwebSettings | None) -> RolwebSett
         abilities_json=str(raw.get("habilidades", "") or ""),
         weapons_json=str(raw.get("armas", "") or ""),
         armour_json=str(raw.get("armaduras", "") or ""),
+        starting_xp=_int(raw, "xp_inicial"),
+        currency=str(raw.get("moneda", "") or "monedas").strip() or "monedas",
     )

@@ -6,16 +6,21 @@ A sheet is a plain dict (see docs/systems/rolweb.md)::
      "atributos": {"Ágil": 13, ...}, "habilidades": {"Medicus": "adepto"},
      "xp": {"total": 30, "gastada": 30}, "resistencia": {"actual": 12},
      "armas": ["Espada", {"nombre": "Garrote", "dano": "1d6", "cualidades": []}],
-     "armadura": "Ligera", "escudo": "ninguno", "estado": "activo", "fallos_muerte": 0}
+     "armadura": "Ligera", "escudo": "ninguno", "estado": "activo", "fallos_muerte": 0,
+     "equipo": {"Cuerda": 1}, "dinero": 12, "notas": ""}
 
 Resistencia's maximum is not stored: it is always ``toughness(Fuerte)``, so editing Fuerte
-cannot leave a stale maximum behind.  Readers here never mutate a sheet.
+cannot leave a stale maximum behind.  Only an NPC's stat block may fix its own
+(``resistencia.maxima``), for monsters tougher than any Fuerte.  Player characters follow
+the campaign's creation method; NPCs only need attributes 1-20.  Readers here never mutate
+a sheet.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules.rolweb.abilities import Level, find_ability, load_abilities
@@ -31,13 +36,15 @@ from rules.rolweb.equipment import (
     parse_armour,
     parse_weapon,
 )
-from rules.rolweb.settings import RolwebSettings
+from rules.rolweb.settings import CreationMethod, RolwebSettings
 from rules.systems.base import FieldKind, FieldSpec, Problem, RulesError
 
 __all__ = [
     "SYSTEM_ID",
     "new_sheet",
     "attribute",
+    "MAX_FIXED_TOUGHNESS",
+    "fixed_toughness",
     "max_toughness",
     "current_toughness",
     "state",
@@ -53,6 +60,7 @@ __all__ = [
 ]
 
 SYSTEM_ID = "rolweb"
+MAX_FIXED_TOUGHNESS = 99  # a stat block's own Resistencia (dragons included)
 LEVEL_CHOICES = tuple(level.term for level in Level)
 
 
@@ -76,6 +84,9 @@ def new_sheet(name: str, settings: RolwebSettings) -> dict[str, Any]:
         "escudo": Shield.NONE.value,
         "estado": LifeState.ACTIVE.value,
         "fallos_muerte": 0,
+        "equipo": {},
+        "dinero": 0,
+        "notas": "",
     }
 
 
@@ -89,8 +100,16 @@ def attribute(sheet: Mapping[str, Any], name: str) -> int:
     return value
 
 
+def fixed_toughness(sheet: Mapping[str, Any]) -> int | None:
+    """A stat block's own Resistencia (``resistencia.maxima``): monsters tougher than Fuerte
+    allows; None when the sheet follows the rule (RESISTENCIA: Fuerte, minimum 10)."""
+    value = (sheet.get("resistencia") or {}).get("maxima")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def max_toughness(sheet: Mapping[str, Any]) -> int:
-    return toughness(attribute(sheet, "Fuerte"))
+    fixed = fixed_toughness(sheet)
+    return fixed if fixed is not None else toughness(attribute(sheet, "Fuerte"))
 
 
 def current_toughness(sheet: Mapping[str, Any]) -> int:
@@ -174,7 +193,11 @@ def armour(sheet: Mapping[str, Any], settings: RolwebSettings) -> Armour | None:
 def fields(settings: RolwebSettings) -> tuple[FieldSpec, ...]:
     """The editable fields, grouped for ``/sheet set`` and the creation wizard."""
     specs: list[FieldSpec] = [
-        FieldSpec(f"atributos.{name}", name, FieldKind.INTEGER, 1, 20, group="atributos")
+        FieldSpec("name", "Nombre", FieldKind.TEXT, group="General"),
+        FieldSpec("notas", "Notas", FieldKind.TEXT, group="General"),
+    ]
+    specs += [
+        FieldSpec(f"atributos.{name}", name, FieldKind.INTEGER, 1, 20, group="Atributos")
         for name in settings.attributes
     ]
     specs += [
@@ -183,20 +206,36 @@ def fields(settings: RolwebSettings) -> tuple[FieldSpec, ...]:
             a.name,
             FieldKind.CHOICE,
             choices=LEVEL_CHOICES,
-            group="habilidades",
+            group="Habilidades",
         )
         for a in load_abilities(settings)
     ]
     armour_choices = ("ninguna", *(a.name for a in load_armour(settings)))
     specs += [
-        FieldSpec("resistencia.actual", "Resistencia", FieldKind.INTEGER, 0, 40, group="combate"),
-        FieldSpec("estado", "Estado", FieldKind.CHOICE, choices=tuple(LifeState), group="combate"),
-        FieldSpec("armas", "Armas", FieldKind.TEXT, group="equipo"),
-        FieldSpec("armadura", "Armadura", FieldKind.CHOICE, choices=armour_choices, group="equipo"),
-        FieldSpec("escudo", "Escudo", FieldKind.CHOICE, choices=tuple(Shield), group="equipo"),
-        FieldSpec("xp.total", "Experiencia", FieldKind.INTEGER, 0, group="experiencia"),
-        FieldSpec("xp.gastada", "Experiencia gastada", FieldKind.INTEGER, 0, group="experiencia"),
-        FieldSpec("pnj", "PNJ", FieldKind.BOOLEAN, group="general"),
+        FieldSpec(
+            "resistencia.actual",
+            "Resistencia actual",
+            FieldKind.INTEGER,
+            0,
+            MAX_FIXED_TOUGHNESS,
+            group="Combate",
+        ),
+        FieldSpec(
+            "resistencia.maxima",
+            "Resistencia fija (PNJ)",
+            FieldKind.INTEGER,
+            1,
+            MAX_FIXED_TOUGHNESS,
+            group="Combate",
+        ),
+        FieldSpec("estado", "Estado", FieldKind.CHOICE, choices=tuple(LifeState), group="Combate"),
+        FieldSpec("armas", "Armas", FieldKind.TEXT, group="Equipo"),
+        FieldSpec("armadura", "Armadura", FieldKind.CHOICE, choices=armour_choices, group="Equipo"),
+        FieldSpec("escudo", "Escudo", FieldKind.CHOICE, choices=tuple(Shield), group="Equipo"),
+        FieldSpec("dinero", "Dinero", FieldKind.INTEGER, 0, group="Equipo"),
+        FieldSpec("xp.total", "Experiencia", FieldKind.INTEGER, 0, group="Experiencia"),
+        FieldSpec("xp.gastada", "Experiencia gastada", FieldKind.INTEGER, 0, group="Experiencia"),
+        FieldSpec("pnj", "PNJ", FieldKind.BOOLEAN, group="General"),
     ]
     return tuple(specs)
 
@@ -223,11 +262,52 @@ def _validate_gear(sheet: Mapping[str, Any], settings: RolwebSettings) -> list[P
     return problems
 
 
+def _validate_fixed_toughness(sheet: Mapping[str, Any]) -> list[Problem]:
+    raw = sheet.get("resistencia")
+    if not isinstance(raw, dict) or raw.get("maxima") is None:
+        return []
+    value = raw["maxima"]
+    if is_player(sheet):
+        return [Problem("rolweb.problem.fixed_toughness_npc_only", "resistencia.maxima")]
+    if not _is_int(value) or not 1 <= value <= MAX_FIXED_TOUGHNESS:
+        return [
+            Problem(
+                "rolweb.problem.fixed_toughness_out_of_bounds",
+                "resistencia.maxima",
+                {"value": str(value), "maximum": MAX_FIXED_TOUGHNESS},
+            )
+        ]
+    return []
+
+
+def _validate_belongings(sheet: Mapping[str, Any]) -> list[Problem]:
+    """The backpack (``equipo``: name → quantity), ``dinero`` and ``notas``."""
+    problems: list[Problem] = []
+    carried = sheet.get("equipo", {})
+    if not isinstance(carried, dict):
+        problems.append(Problem("rolweb.problem.bad_inventory", "equipo", {"name": str(carried)}))
+        carried = {}
+    for name, quantity in carried.items():
+        if not str(name).strip() or not _is_int(quantity) or quantity < 1:
+            problems.append(
+                Problem("rolweb.problem.bad_inventory", f"equipo.{name}", {"name": str(name)})
+            )
+    money = sheet.get("dinero", 0)
+    if not _is_int(money) or money < 0:
+        problems.append(Problem("rolweb.problem.bad_money", "dinero", {"value": str(money)}))
+    notes = sheet.get("notas", "")
+    if notes is not None and not isinstance(notes, str):
+        problems.append(Problem("rolweb.problem.bad_notes", "notas"))
+    return problems
+
+
 def _validate_state(sheet: Mapping[str, Any]) -> list[Problem]:
     raw = sheet.get("resistencia")
     current = raw.get("actual") if isinstance(raw, dict) else None
     if not _is_int(current):
         return [Problem("rolweb.problem.toughness_missing", "resistencia.actual")]
+    if _validate_fixed_toughness(sheet):
+        return _validate_fixed_toughness(sheet)
     try:
         LifeState(sheet.get("estado"))
     except ValueError:
@@ -267,7 +347,9 @@ def validate(sheet: Mapping[str, Any], settings: RolwebSettings) -> list[Problem
             Problem("rolweb.problem.wrong_system", "system", {"system": str(sheet.get("system"))})
         )
     values = sheet.get("atributos")
-    problems += validate_attributes(values if isinstance(values, dict) else {}, settings)
+    # The creation method binds player characters; a monster's stat block is free (1-20).
+    rules = settings if is_player(sheet) else replace(settings, creation=CreationMethod.FREE)
+    problems += validate_attributes(values if isinstance(values, dict) else {}, rules)
     abilities = sheet.get("habilidades") or {}
     if not isinstance(abilities, dict):
         problems.append(
@@ -296,4 +378,5 @@ def validate(sheet: Mapping[str, Any], settings: RolwebSettings) -> list[Problem
         )
     problems += _validate_state(sheet)
     problems += _validate_gear(sheet, settings)
+    problems += _validate_belongings(sheet)
     return problems

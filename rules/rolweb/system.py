@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from rules.rolweb import belongings, builder
 from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability
 from rules.rolweb.advancement import grant, spend_for
@@ -27,7 +28,6 @@ from rules.rolweb.damage import (
     roll_damage,
     roll_death_test,
     take_damage,
-    toughness,
 )
 from rules.rolweb.equipment import load_weapons
 from rules.rolweb.initiative import roll_initiative
@@ -37,6 +37,8 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
+    CreationOutcome,
+    CreationStep,
     DerivedValue,
     FieldSpec,
     HealthChange,
@@ -49,6 +51,7 @@ from rules.systems.base import (
     SettingSpec,
     Sheet,
     SpellInfo,
+    StepOption,
 )
 
 __all__ = ["RolwebSystem", "SYSTEM"]
@@ -60,6 +63,7 @@ _WORSE = "dos_oportunidades_peor"
 _BETTER = "dos_oportunidades_mejor"
 _ADVANTAGE = "ventaja"
 _ENEMY_ADVANTAGE = "ventaja_enemigo"
+_COMBAT = "Combate"  # derived values join the sheet's combat fields in /sheet show
 _CIRCUMSTANCES = frozenset({_WORSE, _BETTER, _ADVANTAGE, _ENEMY_ADVANTAGE})
 
 
@@ -163,38 +167,48 @@ class RolwebSystem:
         defensa, formula = _defence_of(sheet, parsed)
         worn = sheets.armour(sheet, parsed)
         balance = sheets.xp(sheet)
+        fixed = sheets.fixed_toughness(sheet)
         values = [
             DerivedValue(
-                "resistencia", "Resistencia", toughness(fuerte), f"Fuerte {fuerte} (mínimo 10)"
-            ),
-            DerivedValue(
-                "resistencia_actual", "Resistencia actual", sheets.current_toughness(sheet)
+                "resistencia",
+                "Resistencia",
+                sheets.max_toughness(sheet),
+                "PNJ" if fixed is not None else f"Fuerte {fuerte} (mínimo 10)",
+                group=_COMBAT,
             ),
             DerivedValue(
                 "umbral_de_dolor",
                 "Umbral de dolor",
                 pain_threshold(fuerte),
                 f"Fuerte {fuerte} / 2 ↑",
+                group=_COMBAT,
             ),
-            DerivedValue("defensa", "Defensa", defensa, formula),
+            DerivedValue("defensa", "Defensa", defensa, formula, group=_COMBAT),
             DerivedValue(
-                "armadura", "Armadura", worn.protection if worn else "—", worn.name if worn else ""
+                "armadura",
+                "Protección",
+                worn.protection if worn else "—",
+                worn.name if worn else "",
+                group=_COMBAT,
             ),
-            DerivedValue("estado", "Estado", sheets.state(sheet).value),
             DerivedValue(
                 "xp_disponible",
                 "Experiencia disponible",
                 balance.available,
                 f"{balance.total} − {balance.spent}",
-                group="experiencia",
+                group="Experiencia",
             ),
         ]
         values += [
             DerivedValue(
-                f"arma:{w.name}", w.name, w.damage, ", ".join(sorted(w.qualities)), group="armas"
+                f"arma:{w.name}", w.name, w.damage, ", ".join(sorted(w.qualities)), group="Armas"
             )
             for w in sheets.weapons(sheet, parsed)
         ]
+        carried = sheet.get("equipo") or {}
+        if carried:
+            listed = ", ".join(f"{name} ×{count}" for name, count in carried.items())
+            values.append(DerivedValue("mochila", "Mochila", listed, group="Equipo"))
         return tuple(values)
 
     def check_options(self, sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
@@ -419,6 +433,38 @@ class RolwebSystem:
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """rolweb has abilities and mystical powers, not a spell list."""
         return ()
+
+    # -- CharacterBuilder (rules/rolweb/builder.py, rules/rolweb/belongings.py) -----------
+
+    def creation_step(
+        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
+    ) -> CreationStep | None:
+        return builder.creation_step(draft, done, settings, npc=npc)
+
+    def apply_creation_step(
+        self,
+        draft: Sheet,
+        step_key: str,
+        answer: Any,
+        settings: Settings,
+        rng: random.Random,
+        *,
+        npc: bool = False,
+    ) -> CreationOutcome:
+        return builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
+
+    def catalogue(self, kind: str, settings: Settings) -> tuple[StepOption, ...]:
+        return belongings.catalogue(kind, parse_settings(settings))
+
+    def adjust_inventory(
+        self, sheet: Sheet, item: str, quantity: int, settings: Settings
+    ) -> dict[str, Any]:
+        return belongings.adjust_inventory(sheet, item, quantity, parse_settings(settings))
+
+    def adjust_money(
+        self, sheet: Sheet, amount: int, currency: str | None, settings: Settings
+    ) -> dict[str, Any]:
+        return belongings.adjust_money(sheet, amount, currency, parse_settings(settings))
 
 
 SYSTEM = RolwebSystem()

@@ -10,7 +10,7 @@ from pathlib import Path
 from .conftest import CATALOGUES
 
 CODE = Path(__file__).resolve().parents[3] / "rules" / "rolweb"
-KEY = re.compile(r'"(rolweb\.(?:problem|note)\.[a-z_]+)"')
+KEY = re.compile(r'"(rolweb\.(?:problem|note|step)\.[a-z_]+)"')
 
 
 def _emitted() -> set[str]:
