@@ -100,6 +100,7 @@ def test_ranged_extra_dice_setting_and_certero(scripted):
 
 
 def test_ranged_refusals(scripted):
+    """seed 002 «Ataque a Distancia»: a ranged attack needs a weapon with ranges and a printed band."""
     with pytest.raises(RulesError) as info:
         ranged(ARDELIA, ARDELIA, "corta", {}, scripted([]))
     assert keys(info.value.problems) == ["nucleo.problem.no_ranged_weapon"]

@@ -65,6 +65,7 @@ def test_token_against_a_lowest_circumstance_follows_the_setting():
 
 
 def test_expression_uses_the_dice_engine_notation():
+    """seed 002 «Tiradas»: «1o3d10», written for the dice engine (a = alto, b = bajo)."""
     assert expression(12, Keep.LOWEST) == "1o3d10b+12"
     assert expression(7) == "1o3d10+7"
     assert expression(0, Keep.HIGHEST) == "1o3d10a"

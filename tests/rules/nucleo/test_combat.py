@@ -94,6 +94,7 @@ def test_melee_hit_on_equal_defensa_with_exploding_damage(scripted):
 
 
 def test_melee_miss_deals_nothing(scripted):
+    """seed 002 «Ataque cuerpo a cuerpo»: below the Defensa there is no hit and no damage."""
     attack = melee_attack(9, 15, "2d6", scripted([5, 3, 9]))
     assert not attack.hit and attack.damage == 0 and attack.wounds == 0
 

@@ -145,6 +145,7 @@ def test_zero_level_skills_do_not_count_and_bad_levels_are_refused():
 
 
 def test_unknown_pyramid_and_spell():
+    """seed 002 «Habilidades» (two pyramids) and «Magia» (the printed spell list)."""
     assert keys(validate_pyramid("maestro", {})) == ["nucleo.problem.pyramid_unknown"]
     assert "nucleo.problem.unknown_spell" in keys(validate_pyramid("versatil", {}, {"Volar": 1}))
 

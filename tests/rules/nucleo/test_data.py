@@ -228,7 +228,7 @@ def test_difficulty_tables():
 
 
 def test_loader_refuses_a_bad_dice_expression():
-    """A typo in a damage column must fail at load time, not mid-combat."""
+    """seed 002 «Equipo»: a typo in a damage column must fail at load time, not mid-combat."""
     bad = dict(data.load("weapons"))
     bad["weapons"] = [{"name": "Roto", "kind": "cuerpo_a_cuerpo", "damage": {"una_mano": "2x6"}}]
     with pytest.raises(DataError):
@@ -236,11 +236,13 @@ def test_loader_refuses_a_bad_dice_expression():
 
 
 def test_loader_refuses_an_unknown_advantage_effect():
+    """seed 002 «Ventajas»: only effects the rules know how to apply are accepted."""
     with pytest.raises(DataError):
         data._advantage({"name": "X", "requires": {}, "text": "", "effects": {"vuelo": 1}})
 
 
 def test_loader_refuses_a_file_without_its_seed_citation(tmp_path, monkeypatch):
+    """Every data file cites its seed 002 section, or it is refused."""
     (tmp_path / "weapons.json").write_text('{"weapons": []}', encoding="utf-8")
     monkeypatch.setattr(data, "DATA_DIR", tmp_path)
     data.load.cache_clear()

@@ -85,6 +85,7 @@ def test_spell_critical_benefits_by_spell():
 
 
 def test_healing_effect_does_not_explode(scripted):
+    """seed 002 «Equipo»: only «Las tiradas de daño» explode; Curación's dice do not."""
     plan = plan_cast("Curación", 3, 10, healing_mana=2)
     result = cast(plan, 9, scripted([5, 3, 9]))
     effect = roll_effect(result, scripted([6, 4]))
@@ -92,6 +93,7 @@ def test_healing_effect_does_not_explode(scripted):
 
 
 def test_failed_cast_has_no_effect_but_spends_mana(scripted):
+    """seed 002 «Magia»: a failed cast does nothing; its mana is still spent (docs/rules-decisions.md)."""
     plan = plan_cast("Bola de fuego", 1, 10)
     result = cast(plan, 6, scripted([5, 3, 9]))
     assert result.check.outcome is Outcome.FAILURE and result.mana_spent == 4

@@ -8,6 +8,7 @@ from .conftest import ARDELIA, keys
 
 
 def test_settings_fall_back_to_defaults_and_refuse_unknown_choices():
+    """seed 002 «Módulo de reglas»: modules and contradictions are campaign settings with defaults."""
     assert setting({}, "muro_estados") == "desplazar"
     assert setting({"muro_estados": "fijo"}, "muro_estados") == "fijo"
     assert setting({"muro_estados": "raro"}, "muro_estados") == "desplazar"
@@ -29,6 +30,7 @@ def test_new_sheet_shape():
 
 
 def test_equipment_items():
+    """seed 002 «Equipo»: main and second weapon, armour and «Escudo» are catalogue items; others are free."""
     sheet = {
         "equipo": {
             "arma_principal": "Daga",
@@ -42,6 +44,7 @@ def test_equipment_items():
 
 
 def test_normalise_turns_wrong_types_into_problems():
+    """seed 002 «Creando Personaje»: a malformed sheet yields problems, not crashes."""
     clean, problems = normalise(
         {"atributos": [6, 7], "raza": 3, "equipo": {"armadura": ["x"]}, "hechizos": None}
     )

@@ -29,6 +29,7 @@ def _raises(call) -> list[str]:
 
 
 def test_registered_and_implements_the_interface():
+    """seed 002 is served as system ``nucleo`` behind the common interface."""
     assert systems.get("nucleo") is SYSTEM
     assert isinstance(SYSTEM, GameSystem)
     assert (SYSTEM.id, SYSTEM.seed) == ("nucleo", "002_2016ed9f803eee4c.txt")
@@ -72,6 +73,7 @@ def test_ardelia_is_legal_and_derives_by_the_formulas(ardelia):
 
 
 def test_new_sheet_is_well_formed_but_incomplete():
+    """seed 002 «Creando Personaje»: an empty sheet still lacks points, race and advantage."""
     sheet = SYSTEM.new_sheet("Nadie", DEFAULTS)
     assert sheet["system"] == "nucleo" and sheet["name"] == "Nadie"
     found = keys(SYSTEM.validate(sheet, DEFAULTS))
@@ -115,6 +117,7 @@ def test_validation_of_race_pyramid_and_advantage(ardelia):
 
 
 def test_module_off_and_loose_creation(ardelia):
+    """seed 002 «Magia» is a module; strict creation (37 points, exact pyramid) can be relaxed."""
     sheet = copy.deepcopy(ardelia)
     sheet["hechizos"] = {"Luz": 1}
     assert keys(SYSTEM.validate(sheet, DEFAULTS)) == ["nucleo.problem.pyramid_count"]
@@ -131,6 +134,7 @@ def test_module_off_and_loose_creation(ardelia):
 
 
 def test_state_fields_validated(ardelia):
+    """seed 002 «Estados de Salud» and «Magia»: wounds and spent mana are whole numbers within bounds."""
     sheet = copy.deepcopy(ardelia) | {"heridas": -1, "mana_gastado": 40, "system": "swc"}
     sheet["equipo"]["arma_principal"] = "Pistola"
     assert set(keys(SYSTEM.validate(sheet, DEFAULTS))) == {
@@ -142,6 +146,7 @@ def test_state_fields_validated(ardelia):
 
 
 def test_check_options(ardelia):
+    """seed 002 «Tiradas»: attributes, every skill, initiative, attacks, saves and known spells."""
     options = {o.key for o in SYSTEM.check_options(ardelia | {"hechizos": {"Luz": 2}}, DEFAULTS)}
     assert {
         "atributo:Físico",
@@ -287,6 +292,7 @@ def test_arcano_adds_to_spells(ardelia, scripted):
 
 
 def test_unknown_option(ardelia, scripted):
+    """seed 002 «Atributos»/«Lista de Habilidades»: anything else is refused with a message."""
     for option in ("atributo:Fuerza", "habilidad:Volar", "magia", "ataque:mordisco"):
         assert _raises(
             lambda o=option: SYSTEM.check(ardelia, CheckRequest(o), DEFAULTS, scripted([]))
@@ -348,6 +354,7 @@ def test_muro_setting_through_the_interface(ardelia):
 
 
 def test_xp_is_kept(ardelia):
+    """seed 002 «Razas» names PX but no costs: they are only counted."""
     result = SYSTEM.grant_xp(ardelia, 3, DEFAULTS)
     assert (result.xp_before, result.xp_after, result.sheet["px"]) == (0, 3, 3)
 
@@ -365,7 +372,7 @@ def test_spells_list(ardelia):
 
 
 def test_every_emitted_key_is_in_both_catalogues():
-    """Every ``nucleo.problem.*`` / ``nucleo.note.*`` literal in rules/nucleo exists in es and en."""
+    """Every ``nucleo.problem.*`` / ``nucleo.note.*`` literal in rules/nucleo (seed 002) exists in es and en."""
     package = Path(sys.modules[SYSTEM.__module__].__file__).parent
     source = "\n".join(p.read_text(encoding="utf-8") for p in package.glob("*.py"))
     emitted = set(re.findall(r"nucleo\.(?:problem|note)\.[a-z_]+(?=\")", source))
