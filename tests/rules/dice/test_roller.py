@@ -325,3 +325,34 @@ def test_dice_after_an_open_ended_pool_still_count(scripted):
         roll("1d6! + 100d6", rng)
     assert caught.value.code == "too_many_rolls"
     assert rng.finished
+
+
+# A table of expressions with the range every roll must fall in (as avrae/d20's tests keep);
+# for the small ones 3,000 seeded rolls must also reach both ends.
+RANGES = [
+    ("1d20", 1, 20, True),
+    ("d%", 1, 100, False),
+    ("3d6", 3, 18, True),
+    ("4d6kh3", 3, 18, True),
+    ("4d6pl1", 3, 18, True),
+    ("2d20kl1 + 5", 6, 25, True),
+    ("3d6ro1", 3, 18, False),  # three 1s twice: 1 in 46,656
+    ("3d6r<2", 9, 18, True),
+    ("5d10>=7", 0, 5, True),
+    ("1d20<=12", 1, 20, True),
+    ("-1d6 + 10", 4, 9, True),
+    ("(1d4+1)*2", 4, 10, True),
+    ("1d20/2", 0, 10, True),
+    ("1o3d10b + 12", 13, 222, False),
+    ("10d10kh1", 1, 10, False),
+    ("100d6", 100, 600, False),
+]
+
+
+@pytest.mark.parametrize(("expression", "low", "high", "reached"), RANGES)
+def test_expression_ranges(expression, low, high, reached):
+    rng = random.Random(expression)
+    totals = [roll(expression, rng).total for _ in range(3000)]
+    assert low <= min(totals) and max(totals) <= high
+    if reached:
+        assert (min(totals), max(totals)) == (low, high)
