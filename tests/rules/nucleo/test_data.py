@@ -229,10 +229,10 @@ def test_difficulty_tables():
 
 def test_loader_refuses_a_bad_dice_expression():
     """seed 002 «Equipo»: a typo in a damage column must fail at load time, not mid-combat."""
-    bad = dict(data.load("weapons"))
-    bad["weapons"] = [{"name": "Roto", "kind": "cuerpo_a_cuerpo", "damage": {"una_mano": "2x6"}}]
     with pytest.raises(DataError):
-        data._weapon(bad["weapons"][0])
+        data._weapon({"name": "Roto", "kind": "cuerpo_a_cuerpo", "damage": {"una_mano": "2x6"}})
+    with pytest.raises(DataError):
+        data._weapon({"name": "Roto", "kind": "distancia", "damage": {"una_mano": "1d6"}})
 
 
 def test_loader_refuses_an_unknown_advantage_effect():
