@@ -17,6 +17,7 @@ __all__ = [
     "canonical_skill",
     "find_race",
     "pyramid_levels",
+    "session_px_bonus",
     "validate_advantage",
     "validate_attributes",
     "validate_pyramid",
@@ -205,3 +206,9 @@ def advantages_of(
         if racial_choice in race.free_advantage_choice:
             names.add(racial_choice)
     return frozenset(names)
+
+
+def session_px_bonus(race_name: str | None) -> int:
+    """PX a race adds to each session's award: Humano «1px más», Artificial «1px menos»."""
+    race = find_race(race_name)
+    return race.px_per_session if race else 0

@@ -7,6 +7,7 @@ from rules.nucleo.creation import (
     canonical_skill,
     find_race,
     pyramid_levels,
+    session_px_bonus,
     validate_advantage,
     validate_attributes,
     validate_pyramid,
@@ -230,3 +231,8 @@ def test_cuerpo_a_cuerpo_is_an_alias():
     assert canonical_skill("Cuerpo a Cuerpo") == "Armas cuerpo a cuerpo"
     assert canonical_skill("Armas cuerpo a cuerpo") == "Armas cuerpo a cuerpo"
     assert canonical_skill("Volar") is None
+
+
+def test_session_px_by_race():
+    """seed 002 «Razas»: Humano «Recibe 1px más por partida»; Artificial «Gana 1px menos»."""
+    assert [session_px_bonus(r) for r in ("Humano", "Golem", "Enano", None)] == [1, -1, 0, 0]
