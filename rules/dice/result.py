@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["RollResult"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class RollResult:
     """One roll.
 
@@ -49,6 +49,12 @@ class RollResult:
     @property
     def comment(self) -> str | None:
         return self.ast.comment
+
+    def __repr__(self) -> str:
+        return (
+            f"RollResult({self.expression!r}, total={self.total}, fumble={self.fumble}, "
+            f"explosions={self.explosions}, success={self.success})"
+        )
 
     def is_critical(self, difficulty: int) -> bool:
         """Seed 002 "Críticos y Pifias": a critical beats the difficulty by 10 or more."""

@@ -289,6 +289,12 @@ def test_several_labels_are_joined(scripted):
     assert result.label == "fuego, frío"
 
 
+def test_repr_names_the_expression(scripted):
+    assert repr(roll("d20+1", scripted([4]))) == (
+        "RollResult('1d20 + 1', total=5, fumble=False, explosions=0, success=None)"
+    )
+
+
 def test_default_rng_rolls():
     assert 1 <= roll("1d6").total <= 6
 
