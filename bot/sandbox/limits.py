@@ -81,9 +81,33 @@ def _check_item(item: dict[str, Any], path: str, problems: list) -> None:
                 _max(problems, f"{path}.options.{k}.description", o.get("description"), 100)
 
 
+def _walk(components: list[dict[str, Any]]):
+    for c in components:
+        yield c
+        yield from _walk(c.get("components") or [])
+        for key in ("accessory", "component"):
+            if isinstance(c.get(key), dict):
+                yield c[key]
+
+
+def _check_layout(components: list[dict[str, Any]], problems: list) -> None:
+    """Components V2: at most 40 components in all, 4,000 characters of text displays."""
+    every = list(_walk(components))
+    if len(every) > 40:
+        problems.append(("components", "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length."))
+    if sum(len(c.get("content") or "") for c in every if c.get("type") == 10) > 4000:
+        problems.append(
+            ("components", "MAX_TEXT_DISPLAY_LENGTH", "Text displays exceed 4000 characters")
+        )
+    for i, c in enumerate(every):
+        if c.get("type") in (2, 3, 5, 6, 7, 8):
+            _check_item(c, f"components.{i}", problems)
+
+
 def _check_components(components: list[dict[str, Any]], flags: int, problems: list) -> None:
     if flags & IS_COMPONENTS_V2:
-        return  # layout components: counted differently (40 in total); not modelled here
+        _check_layout(components, problems)
+        return
     _max(problems, "components", components, 5)
     for i, row in enumerate(components):
         path = f"components.{i}"
@@ -121,7 +145,16 @@ def check_message(
     problems: list[tuple[str, str, str]] = []
     _max(problems, "content", body.get("content"), 2000)
     _check_embeds(body.get("embeds") or [], problems)
-    _check_components(body.get("components") or [], int(body.get("flags") or 0), problems)
+    flags = int(body.get("flags") or 0)
+    _check_components(body.get("components") or [], flags, problems)
+    if flags & IS_COMPONENTS_V2 and (body.get("content") or body.get("embeds")):
+        problems.append(
+            (
+                "content",
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "content and embeds cannot be used with IS_COMPONENTS_V2",
+            )
+        )
     if problems:
         return error_body(problems)
     empty = not (

@@ -20,6 +20,7 @@ __all__ = ["Clickable", "render_message", "render_modal", "render_reply"]
 ONLY_YOU = "(solo tú lo ves / only you)"
 WIDTH = 72
 _MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
+_HEADING = re.compile(r"^#{1,3} |^-# ", re.MULTILINE)
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
 
@@ -43,6 +44,7 @@ def _plain(text: str, names: Callable[[int], str | None]) -> str:
 
     text = _MENTION.sub(mention, text)
     text = _TIMESTAMP.sub(_timestamp, text)
+    text = _HEADING.sub("", text)
     return text.replace("**", "").replace("__", "")
 
 
@@ -81,46 +83,79 @@ def _box(embed: dict[str, Any], names: Callable[[int], str | None]) -> list[str]
     return lines
 
 
-def _components(msg: Msg, start: int, clickables: list[Clickable]) -> list[str]:
-    lines = []
-    number = start
-    for row in msg.components:
-        parts = []
-        for comp in row.get("components") or [row]:
-            kind = comp.get("type")
-            if kind == 2:
-                label = comp.get("label") or (comp.get("emoji") or {}).get("name") or "?"
-                if comp.get("style") == 5:
-                    parts.append(f"[↗ {label}: {comp.get('url', '')}]")
-                    continue
-                off = " (desactivado / disabled)" if comp.get("disabled") else ""
-                parts.append(f"[{number}] {label}{off}")
-                clickables.append(
-                    Clickable(number, msg.id, "button", comp.get("custom_id", ""), label)
-                )
-                number += 1
-            elif kind in (3, 5, 6, 7, 8):
-                options = tuple(o["value"] for o in comp.get("options") or [])
-                shown = " | ".join(
-                    f"{o['label']}={o['value']}" if o["label"] != o["value"] else o["value"]
-                    for o in comp.get("options") or []
-                )
-                what = {
-                    5: "usuario/user",
-                    6: "rol/role",
-                    7: "usuario o rol/user or role",
-                    8: "canal/channel",
-                }.get(kind, shown)
-                placeholder = comp.get("placeholder") or ""
-                parts.append(f"[{number}] ▾ {placeholder}: {what}".replace(" : ", ": "))
-                clickables.append(
-                    Clickable(
-                        number, msg.id, "select", comp.get("custom_id", ""), placeholder, options
-                    )
-                )
-                number += 1
-        if parts:
-            lines.append("  " + "   ".join(parts))
+def _item(comp: dict[str, Any], msg_id: int, clickables: list[Clickable]) -> str | None:
+    """A button or select as one numbered token; None for anything else."""
+    kind, number = comp.get("type"), len(clickables) + 1
+    if kind == 2:
+        label = comp.get("label") or (comp.get("emoji") or {}).get("name") or "?"
+        if comp.get("style") == 5:
+            return f"[↗ {label}: {comp.get('url', '')}]"
+        off = " (desactivado / disabled)" if comp.get("disabled") else ""
+        clickables.append(Clickable(number, msg_id, "button", comp.get("custom_id", ""), label))
+        return f"[{number}] {label}{off}"
+    if kind in (3, 5, 6, 7, 8):
+        opts = comp.get("options") or []
+        shown = " | ".join(
+            o["value"] if o["label"] == o["value"] else f"{o['label']}={o['value']}" for o in opts
+        )
+        what = {
+            5: "usuario/user",
+            6: "rol/role",
+            7: "usuario o rol/user or role",
+            8: "canal/channel",
+        }
+        placeholder = comp.get("placeholder") or ""
+        values = tuple(o["value"] for o in opts)
+        clickables.append(
+            Clickable(number, msg_id, "select", comp.get("custom_id", ""), placeholder, values)
+        )
+        return f"[{number}] ▾ {placeholder}: {what.get(kind, shown)}".replace(" : ", ": ")
+    return None
+
+
+def _components(
+    components: list[dict[str, Any]],
+    msg_id: int,
+    clickables: list[Clickable],
+    names: Callable[[int], str | None],
+    prefix: str = "  ",
+) -> list[str]:
+    """Classic action rows and Components V2 layouts (containers, sections, text displays)."""
+    lines: list[str] = []
+    for comp in components:
+        kind = comp.get("type")
+        if kind == 1:
+            parts = [p for c in comp.get("components") or [] if (p := _item(c, msg_id, clickables))]
+            if parts:
+                lines.append(prefix + "   ".join(parts))
+        elif kind == 10:
+            lines += [
+                prefix + _plain(line, names) for line in (comp.get("content") or "").splitlines()
+            ]
+        elif kind == 9:
+            lines += _components(comp.get("components") or [], msg_id, clickables, names, prefix)
+            accessory = comp.get("accessory") or {}
+            if token := _item(accessory, msg_id, clickables):
+                lines.append(prefix + "  " + token)
+        elif kind == 17:
+            lines.append(prefix + "┏━")
+            lines += _components(
+                comp.get("components") or [], msg_id, clickables, names, prefix + "┃ "
+            )
+            lines.append(prefix + "┗━")
+        elif kind == 14:
+            lines.append(prefix + "─" * 20)
+        elif kind in (11, 12, 13):
+            lines.append(
+                prefix
+                + {
+                    11: "[miniatura / thumbnail]",
+                    12: "[imágenes / images]",
+                    13: "[archivo / file]",
+                }[kind]
+            )
+        elif token := _item(comp, msg_id, clickables):
+            lines.append(prefix + token)
     return lines
 
 
@@ -137,7 +172,7 @@ def render_message(
         lines += [_plain(line, names) for line in msg.content.splitlines()]
     for embed in msg.embeds:
         lines += _box(embed, names)
-    lines += _components(msg, len(clickables) + 1, clickables)
+    lines += _components(msg.components, msg.id, clickables, names)
     for filename, content in msg.attachments.items():
         lines.append(f"  📎 {filename} ({len(content)} bytes)")
     return lines
@@ -173,6 +208,7 @@ def render_reply(
         lines.append("Sugerencias / suggestions: " + " | ".join(c["name"] for c in reply.choices))
     for msg in reply.messages:
         if msg.deleted:
+            lines.append(f"── {msg.author}: (mensaje borrado / message deleted)")
             continue
         lines += render_message(msg, clickables=clickables, names=names)
     if not lines and reply.deferred:

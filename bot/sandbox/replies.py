@@ -46,8 +46,10 @@ class Msg:
 
     @property
     def text(self) -> str:
+        """Content, embeds and Components V2 text displays, as plain text."""
         parts = [self.content] if self.content else []
         parts += [embed_text(e) for e in self.embeds]
+        parts += [c.get("content") or "" for c in _walk(self.components) if c.get("type") == 10]
         return "\n".join(p for p in parts if p)
 
     @property

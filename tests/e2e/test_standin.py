@@ -145,7 +145,18 @@ def test_concurrent_clicks_from_threads_are_all_answered(tiny_env: Sandbox, g) -
     with ThreadPoolExecutor(max_workers=len(users)) as pool:
         replies = list(pool.map(lambda u: tiny_env.click(r, "Sumar", user=u), users))
     assert all(reply.callback_type == 7 for reply in replies)
-    assert tiny_env.message(r.message.id).content == f"cuenta: {len(users)}"
+    # each click was answered with its own count (the order the edits land in is the bot's race)
+    seen = {reply.edits[0].content for reply in replies}
+    assert seen == {f"cuenta: {n}" for n in range(1, len(users) + 1)}
+
+
+def test_components_v2_layout_text_and_nested_buttons(tiny_env: Sandbox, g) -> None:
+    r = tiny_env.command("panel", guild=g)
+    assert r.content == "" and "Estado: activo" in r.text
+    assert [b["label"] for b in r.message.buttons] == ["Cambiar", "Cerrar"]
+    assert "Estado: pausado" in tiny_env.click(r, "Cambiar").text
+    closed = tiny_env.click(r, "Cerrar")
+    assert closed.callback_type == 6 and tiny_env.message(r.message.id).deleted
 
 
 def test_select_validates_options(tiny_env: Sandbox, g) -> None:
@@ -306,6 +317,18 @@ def test_discord_limits_answer_50035_at_the_right_path(body: dict, path: str) ->
     for part in path.split("."):
         node = node[part]
     assert node["_errors"]
+
+
+def test_components_v2_limits() -> None:
+    text = {"type": 10, "content": "x" * 100}
+    v2 = 1 << 15
+    assert check_message({"flags": v2, "components": [text] * 40}) is None
+    assert check_message({"flags": v2, "components": [text] * 41}) is not None
+    assert (
+        check_message({"flags": v2, "components": [{"type": 10, "content": "x" * 4001}]})
+        is not None
+    )
+    assert check_message({"flags": v2, "content": "hola", "components": [text]}) is not None
 
 
 def test_limits_allow_the_maximum_and_refuse_empty_messages() -> None:

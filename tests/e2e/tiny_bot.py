@@ -53,6 +53,37 @@ class Counter(discord.ui.View):
         await itx.response.send_message(f"elegiste {select.values[0]}")
 
 
+class Panel(discord.ui.LayoutView):
+    """A Components V2 layout: container, section with a button accessory, separator, row."""
+
+    def __init__(self, state: str = "activo") -> None:
+        super().__init__(timeout=None)
+        toggle = discord.ui.Button(label="Cambiar", custom_id="tiny:toggle")
+        toggle.callback = self.toggle
+        close = discord.ui.Button(
+            label="Cerrar", custom_id="tiny:close", style=discord.ButtonStyle.danger
+        )
+        close.callback = self.close
+        self.add_item(
+            discord.ui.Container(
+                discord.ui.TextDisplay("## Panel"),
+                discord.ui.Section(discord.ui.TextDisplay(f"Estado: {state}"), accessory=toggle),
+                discord.ui.Separator(),
+                discord.ui.ActionRow(close),
+            )
+        )
+        self.state = state
+
+    async def toggle(self, itx: discord.Interaction) -> None:
+        await itx.response.edit_message(
+            view=Panel("pausado" if self.state == "activo" else "activo")
+        )
+
+    async def close(self, itx: discord.Interaction) -> None:
+        await itx.response.defer()
+        await itx.delete_original_response()
+
+
 class Note(discord.ui.Modal, title="Nota"):
     text = discord.ui.TextInput(label="Texto", custom_id="text", max_length=50)
     mood = discord.ui.TextInput(label="Ánimo", custom_id="mood", required=False)
@@ -163,6 +194,11 @@ async def counter(itx: discord.Interaction) -> None:
     await itx.response.send_message("cuenta: 0", view=Counter())
 
 
+@app_commands.command(name="panel", description="A Components V2 layout")
+async def panel(itx: discord.Interaction) -> None:
+    await itx.response.send_message(view=Panel())
+
+
 @app_commands.command(name="note", description="Opens a modal")
 async def note(itx: discord.Interaction) -> None:
     await itx.response.send_modal(Note())
@@ -243,6 +279,7 @@ COMMANDS = [
     slow,
     edit,
     counter,
+    panel,
     note,
     spell,
     announce,
