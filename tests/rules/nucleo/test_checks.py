@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 
 from rules.nucleo.checks import (
@@ -152,3 +154,16 @@ def test_opposed_higher_wins():
     assert opposed_winner(18, 12) == "a"
     assert opposed_winner(12, 18) == "b"
     assert opposed_winner(15, 15) == "tie"
+
+
+@pytest.mark.parametrize("keep", list(Keep))
+@pytest.mark.parametrize("mode", ["dado_siguiente", "solo_uno"])
+def test_fumble_odds_agree_with_the_rolled_fumbles(scripted, keep, mode):
+    """seed 002 «Críticos y Pifias»: the odds' fumble correction counts exactly the throws that
+    :func:`roll_check` calls fumbles (all 1000 first throws, each scripted once)."""
+    fumbled = sum(
+        roll_check(20, scripted([*faces, 5, 5, 5]), keep, 10, mode).fumble
+        for faces in product(range(1, 11), repeat=3)
+    )
+    numerator, denominator = probability(20, 10, keep, mode)
+    assert fumbled == 1000 - numerator * 1000 // denominator
