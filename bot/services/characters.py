@@ -172,6 +172,20 @@ class CharacterService:
 
     # -- reading -------------------------------------------------------------------------
 
+    async def active_name(self, place: Place, actor: Actor) -> str | None:
+        """The name of the actor's active character where this campaign is played, if any."""
+        campaign = await self.campaigns.find(place)
+        if campaign is None:
+            return None
+        async with self.sessions() as session:
+            active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
+            if active is None:
+                return None
+            character = await session.get(Character, active.character_id)
+        if character is None or character.deleted_at is not None:
+            return None
+        return character.name
+
     async def show(self, place: Place, actor: Actor, name: str | None = None) -> CharacterView:
         campaign, system, settings = await self.context(place)
         async with self.sessions() as session:
