@@ -20,6 +20,9 @@ __all__ = ["Clickable", "render_message", "render_modal", "render_reply"]
 ONLY_YOU = "(solo tú lo ves / only you)"
 WIDTH = 72
 _MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
+_LINK = re.compile(
+    r"\[([^\]]+)\]\((https?://(?:\w+\.)?discord(?:app)?\.com/channels/\d+/(\d+)(?:/\d+)?|[^)\s]+)\)"
+)
 _HEADING = re.compile(r"^#{1,3} |^-# ", re.MULTILINE)
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
@@ -42,7 +45,12 @@ def _plain(text: str, names: Callable[[int], str | None]) -> str:
         sigil = "#" if m.group(1) == "#" else "@"
         return f"{sigil}{name}" if name else m.group(0)
 
+    def link(m: re.Match) -> str:
+        channel = names(int(m.group(3))) if m.group(3) else None
+        return f"{m.group(1)} → #{channel}" if channel else f"{m.group(1)} <{m.group(2)}>"
+
     text = _MENTION.sub(mention, text)
+    text = _LINK.sub(link, text)
     text = _TIMESTAMP.sub(_timestamp, text)
     text = _HEADING.sub("", text)
     return text.replace("**", "").replace("__", "")

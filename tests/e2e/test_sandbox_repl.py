@@ -118,6 +118,22 @@ def test_render_marks_ephemeral_and_numbers_components() -> None:
     assert "[1] Repetir" in text and clickables[0].custom_id == "arb:1:r"
 
 
+def test_render_links_and_timestamps() -> None:
+    msg = Msg(
+        1,
+        2,
+        "[ver](https://discord.com/channels/5/9/11) [web](https://example.org/x) <t:0:d>",
+        [],
+        [],
+        False,
+        {},
+        "A",
+        {},
+    )
+    text = render_reply(Reply(ok=True, message=msg), clickables=[], names={9: "gm"}.get)
+    assert "ver → #gm" in text and "web <https://example.org/x>" in text and "<t:" not in text
+
+
 def run_script(
     tmp_path: Path, capsys, lines: list[str], *, module: str, db: Path | None = None
 ) -> tuple[int, str]:
@@ -182,3 +198,15 @@ def test_real_bot_rolls_and_keeps_its_database_between_runs(tmp_path: Path, caps
     assert db.exists() and first != second
     # the roll log (footer "Registro n.º {id}") counts on from the first run: same file
     assert "n.º 1" in first and "n.º 2" in second
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(
+    not (REPO / "bot" / "__main__.py").exists(), reason="bot/__main__.py not written yet"
+)
+def test_the_shipped_example_scene_runs(tmp_path: Path, capsys) -> None:
+    example = REPO / "bot" / "sandbox" / "examples" / "primera-sesion.txt"
+    code = repl.main(["--script", str(example), "--db", str(tmp_path / "s.db")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "La Marca del Este" in out and "(solo tú lo ves / only you)" in out
