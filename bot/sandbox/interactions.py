@@ -16,7 +16,13 @@ from typing import Any
 
 from .state import Channel, Guild, Member, World
 
-__all__ = ["CommandRefused", "InteractionRecord", "build_command", "interaction_payload"]
+__all__ = [
+    "CommandRefused",
+    "InteractionRecord",
+    "build_command",
+    "interaction_payload",
+    "modal_submission",
+]
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
@@ -367,3 +373,36 @@ def interaction_payload(
     if message is not None:
         payload["message"] = message
     return interaction_id, token, payload
+
+
+def modal_submission(modal: dict[str, Any], values: dict[str, str]) -> list[dict[str, Any]]:
+    """Mirrors the modal's layout with the typed values, refusing what the client would."""
+    known: set[str] = set()
+
+    def field(comp: dict[str, Any]) -> dict[str, Any]:
+        cid = comp.get("custom_id")
+        known.add(cid)
+        if comp.get("type") == 4:
+            value = str(values.get(cid, comp.get("value") or ""))
+            lo, hi = comp.get("min_length") or 0, comp.get("max_length") or 4000
+            if comp.get("required", True) and not value:
+                raise CommandRefused(f"modal field {cid!r} is required")
+            if value and not lo <= len(value) <= hi:
+                raise CommandRefused(
+                    f"modal field {cid!r}: length {len(value)} outside [{lo}, {hi}]"
+                )
+            return {"type": 4, "custom_id": cid, "value": value}
+        chosen = values.get(cid, [])
+        chosen = [chosen] if isinstance(chosen, str) else list(chosen)
+        return {"type": comp["type"], "custom_id": cid, "values": chosen}
+
+    out = []
+    for top in modal.get("components") or []:
+        if top.get("type") == 1:
+            out.append({"type": 1, "components": [field(c) for c in top.get("components") or []]})
+        elif top.get("type") == 18 and isinstance(top.get("component"), dict):
+            out.append({"type": 18, "component": field(top["component"])})
+    unknown = set(values) - known
+    if unknown:
+        raise CommandRefused(f"unknown modal field(s) {sorted(unknown)}; fields: {sorted(known)}")
+    return out

@@ -384,7 +384,7 @@ async def test_json_content_type_is_exact_and_unknown_routes_are_recorded(standi
 
 
 async def test_gateway_hello_heartbeat_identify_chunks_and_resume(standin: StandIn) -> None:
-    from bot.sandbox.client import build_sample_guild
+    from bot.sandbox.guilds import build_sample_guild
 
     guild = build_sample_guild(standin.world, "Mesa")
     async with aiohttp.ClientSession() as http:

@@ -1,0 +1,381 @@
+"""REST routes for channels, messages, threads, forum posts and webhooks.
+
+Writes check the bot's own permissions in the channel (403, code 50013) and Discord's message
+limits (400, code 50035), as Discord would. Interaction follow-ups share the webhook routes with
+character webhooks: the application id as webhook id tells them apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from .callbacks import Callbacks
+from .httputil import discord_error, json_response, no_content, read_body
+from .limits import check_message
+from .messages import create_message, delete_message, edit_message
+from .state import Channel, Guild, World
+
+__all__ = ["ChannelRoutes"]
+
+SEND_MESSAGES = 1 << 11
+SEND_IN_THREADS = 1 << 38
+CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS = 1 << 35, 1 << 36
+MANAGE_WEBHOOKS = 1 << 29
+
+
+class ChannelRoutes:
+    def __init__(self, world: World, callbacks: Callbacks) -> None:
+        self.world = world
+        self.cb = callbacks
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _channel(self, request: web.Request) -> Channel | None:
+        return self.world.channels.get(int(request.match_info["cid"]))
+
+    def _guild(self, request: web.Request) -> Guild | None:
+        return self.world.guilds.get(int(request.match_info["gid"]))
+
+    def _bot_perms(self, channel: Channel) -> int:
+        guild = self.world.guild_of(channel)
+        if guild is None:
+            return SEND_MESSAGES
+        return guild.permissions_in(guild.members[self.world.bot.id], channel)
+
+    def _refuse(self, what: str, resp: web.Response, body: Any = None) -> web.Response:
+        self.world.rejections.append(
+            {"request": what, "status": resp.status, "body": body, "error": resp.text}
+        )
+        return resp
+
+    @staticmethod
+    async def ok(request: web.Request) -> web.Response:
+        return no_content()
+
+    # -- webhooks (interaction follow-ups and character webhooks) ------------------------------
+    async def create_webhook(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        body, _ = await read_body(request)
+        if channel is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        if not self._bot_perms(channel) & MANAGE_WEBHOOKS:
+            return self._refuse(
+                "create webhook", discord_error(403, 50013, "Missing Permissions"), body
+            )
+        hook_id = self.world.ids.next()
+        hook = {
+            "id": str(hook_id),
+            "type": 1,
+            "guild_id": str(channel.guild_id),
+            "channel_id": str(channel.id),
+            "name": body.get("name") or "Capitán Hook",
+            "avatar": None,
+            "token": f"hook{hook_id}",
+            "application_id": str(self.world.application_id),
+            "user": self.world.bot.payload(),
+        }
+        self.world.webhooks[hook_id] = hook
+        return json_response(hook)
+
+    async def channel_webhooks(self, request: web.Request) -> web.Response:
+        cid = request.match_info["cid"]
+        return json_response([h for h in self.world.webhooks.values() if h["channel_id"] == cid])
+
+    async def guild_webhooks(self, request: web.Request) -> web.Response:
+        gid = request.match_info["gid"]
+        return json_response([h for h in self.world.webhooks.values() if h["guild_id"] == gid])
+
+    async def get_webhook(self, request: web.Request) -> web.Response:
+        hook = self.world.webhooks.get(int(request.match_info["wid"]))
+        if hook is None:
+            return discord_error(404, 10015, "Unknown Webhook")
+        return json_response(hook)
+
+    async def delete_webhook(self, request: web.Request) -> web.Response:
+        self.world.webhooks.pop(int(request.match_info["wid"]), None)
+        return no_content()
+
+    async def execute_webhook(self, request: web.Request) -> web.Response:
+        token, wid = request.match_info["token"], int(request.match_info["wid"])
+        if wid == self.world.application_id:
+            rec = self.cb.record_for(token)
+            if rec is None:
+                return self._refuse("followup", discord_error(404, 10015, "Unknown Webhook"))
+            return await self.cb.followup(request, rec)
+        hook = self.world.webhooks.get(wid)
+        body, files = await read_body(request)
+        if hook is None or hook["token"] != token:
+            return self._refuse(
+                "execute webhook", discord_error(404, 10015, "Unknown Webhook"), body
+            )
+        if problem := check_message(body, files=len(files)):
+            return self._refuse("execute webhook", json_response(problem, 400), body)
+        channel = self.world.channels[int(hook["channel_id"])]
+        if thread_id := request.query.get("thread_id"):
+            channel = self.world.channels.get(int(thread_id))
+            if channel is None or channel.parent_id != int(hook["channel_id"]):
+                return self._refuse(
+                    "execute webhook", discord_error(400, 10003, "Unknown Channel"), body
+                )
+        author = {
+            "id": hook["id"],
+            "username": body.get("username") or hook["name"],
+            "avatar": None,
+            "discriminator": "0000",
+            "bot": True,
+            "global_name": None,
+        }
+        msg = create_message(self.world, channel, body, files, author=author, source="webhook")
+        msg.data["webhook_id"] = hook["id"]
+        if body.get("avatar_url"):
+            msg.data["author"]["avatar_url"] = body["avatar_url"]
+        self.world.touch()
+        if request.query.get("wait", "").lower() in ("true", "1"):
+            return json_response(msg.data)
+        return no_content()
+
+    async def webhook_message(self, request: web.Request) -> web.Response:
+        token, wid = request.match_info["token"], int(request.match_info["wid"])
+        if wid == self.world.application_id:
+            rec = self.cb.record_for(token)
+            if rec is None:
+                return self._refuse("webhook message", discord_error(404, 10015, "Unknown Webhook"))
+            return await self.cb.message(request, rec)
+        hook = self.world.webhooks.get(wid)
+        msg = (
+            self.world.messages.get(int(request.match_info["mid"]))
+            if request.match_info["mid"].isdigit()
+            else None
+        )
+        if (
+            hook is None
+            or hook["token"] != token
+            or msg is None
+            or msg.data.get("webhook_id") != hook["id"]
+        ):
+            return discord_error(404, 10008, "Unknown Message")
+        return await self._message_op(request, msg)
+
+    # -- channels and messages --------------------------------------------------------------
+    async def get_channel(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        if channel is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        return json_response(channel.payload())
+
+    async def patch_channel(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        body, _ = await read_body(request)
+        if channel is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        for key in ("name", "topic", "archived", "locked"):
+            if key in body:
+                setattr(channel, key, body[key])
+        event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
+        self.world.dispatch(event, channel.payload())
+        self.world.touch()
+        return json_response(channel.payload())
+
+    def _visible(self, channel: Channel) -> list:
+        return [
+            m
+            for m in self.world.messages.values()
+            if m.channel_id == channel.id and not m.deleted and not m.ephemeral
+        ]
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        if channel is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        msgs = sorted(self._visible(channel), key=lambda m: m.id, reverse=True)
+        if before := request.query.get("before"):
+            msgs = [m for m in msgs if m.id < int(before)]
+        if after := request.query.get("after"):
+            msgs = [m for m in msgs if m.id > int(after)]
+        limit = int(request.query.get("limit", 50))
+        return json_response([m.data for m in msgs[:limit]])
+
+    def _find(self, request: web.Request):
+        msg = self.world.messages.get(int(request.match_info["mid"]))
+        if (
+            msg is None
+            or msg.deleted
+            or msg.ephemeral
+            or str(msg.channel_id) != request.match_info["cid"]
+        ):
+            return None
+        return msg
+
+    async def post_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        body, files = await read_body(request)
+        if channel is None:
+            return self._refuse("post message", discord_error(404, 10003, "Unknown Channel"), body)
+        needed = SEND_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        if not self._bot_perms(channel) & needed or (channel.is_thread and channel.locked):
+            return self._refuse(
+                "post message", discord_error(403, 50013, "Missing Permissions"), body
+            )
+        if channel.type in (4, 15):
+            return self._refuse(
+                "post message",
+                discord_error(400, 50008, "Cannot send messages in a non-text channel"),
+                body,
+            )
+        if problem := check_message(body, files=len(files)):
+            return self._refuse("post message", json_response(problem, 400), body)
+        msg = create_message(self.world, channel, body, files)
+        self.world.touch()
+        return json_response(msg.data)
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        msg = self._find(request)
+        return json_response(msg.data) if msg else discord_error(404, 10008, "Unknown Message")
+
+    async def patch_message(self, request: web.Request) -> web.Response:
+        msg = self._find(request)
+        if msg is None or msg.data["author"]["id"] != str(self.world.bot.id):
+            return discord_error(
+                404 if msg is None else 403, 10008 if msg is None else 50005, "Cannot edit"
+            )
+        return await self._message_op(request, msg)
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        msg = self._find(request)
+        if msg is None:
+            return discord_error(404, 10008, "Unknown Message")
+        delete_message(self.world, msg)
+        self.world.touch()
+        return no_content()
+
+    async def _message_op(self, request: web.Request, msg) -> web.Response:
+        if request.method == "GET":
+            return json_response(msg.data)
+        if request.method == "DELETE":
+            delete_message(self.world, msg)
+            return no_content()
+        body, files = await read_body(request)
+        if problem := check_message(body, files=len(files), partial=True):
+            return self._refuse("edit message", json_response(problem, 400), body)
+        edit_message(self.world, msg, body, files)
+        self.world.touch()
+        return json_response(msg.data)
+
+    async def react(self, request: web.Request) -> web.Response:
+        msg = self._find(request)
+        if msg is None:
+            return discord_error(404, 10008, "Unknown Message")
+        emoji = request.match_info["emoji"]
+        msg.data["reactions"].append({"count": 1, "me": True, "emoji": {"id": None, "name": emoji}})
+        return no_content()
+
+    async def pin(self, request: web.Request) -> web.Response:
+        msg = self._find(request)
+        if msg is None:
+            return discord_error(404, 10008, "Unknown Message")
+        msg.data["pinned"] = True
+        return no_content()
+
+    # -- threads ------------------------------------------------------------------------
+    def _new_thread(
+        self, parent: Channel, name: str, kind: int, *, thread_id: int | None = None
+    ) -> Channel:
+        guild = self.world.guilds[parent.guild_id]
+        thread = self.world.add_channel(
+            guild, name, kind, parent_id=parent.id, owner_id=self.world.bot.id, channel_id=thread_id
+        )
+        return thread
+
+    async def create_thread(self, request: web.Request) -> web.Response:
+        parent = self._channel(request)
+        body, files = await read_body(request)
+        if parent is None:
+            return self._refuse("create thread", discord_error(404, 10003, "Unknown Channel"), body)
+        kind = int(body.get("type") or 11)
+        needed = CREATE_PRIVATE_THREADS if kind == 12 else CREATE_PUBLIC_THREADS
+        if not self._bot_perms(parent) & needed:
+            return self._refuse(
+                "create thread", discord_error(403, 50013, "Missing Permissions"), body
+            )
+        if not body.get("name") or len(body["name"]) > 100:
+            return self._refuse(
+                "create thread",
+                json_response(
+                    {
+                        "code": 50035,
+                        "message": "Invalid Form Body",
+                        "errors": {
+                            "name": {
+                                "_errors": [
+                                    {
+                                        "code": "BASE_TYPE_BAD_LENGTH",
+                                        "message": "Must be between 1 and 100 in length.",
+                                    }
+                                ]
+                            }
+                        },
+                    },
+                    400,
+                ),
+                body,
+            )
+        if parent.type == 15:
+            starter = body.get("message") or {}
+            if problem := check_message(starter, files=len(files)):
+                return self._refuse("create forum post", json_response(problem, 400), body)
+            thread = self._new_thread(parent, body["name"], 11)
+            self.world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+            msg = create_message(self.world, thread, starter, files, message_id=thread.id)
+            self.world.touch()
+            return json_response({**thread.payload(), "message": msg.data}, status=201)
+        if parent.type not in (0, 5):
+            return self._refuse(
+                "create thread",
+                discord_error(400, 50024, "Cannot execute action on this channel type"),
+                body,
+            )
+        thread = self._new_thread(parent, body["name"], kind)
+        self.world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        self.world.touch()
+        return json_response(thread.payload(), status=201)
+
+    async def thread_from_message(self, request: web.Request) -> web.Response:
+        parent = self._channel(request)
+        msg = self._find(request)
+        body, _ = await read_body(request)
+        if parent is None or msg is None:
+            return self._refuse(
+                "thread from message", discord_error(404, 10008, "Unknown Message"), body
+            )
+        if not self._bot_perms(parent) & CREATE_PUBLIC_THREADS:
+            return self._refuse(
+                "thread from message", discord_error(403, 50013, "Missing Permissions"), body
+            )
+        if any(c.id == msg.id for c in self.world.channels.values()):
+            return self._refuse(
+                "thread from message",
+                discord_error(400, 160004, "A thread has already been created for this message"),
+                body,
+            )
+        thread = self._new_thread(parent, body.get("name") or "hilo", 11, thread_id=msg.id)
+        msg.data["thread"] = thread.payload()
+        self.world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        self.world.touch()
+        return json_response(thread.payload(), status=201)
+
+    async def archived_threads(self, request: web.Request) -> web.Response:
+        cid = int(request.match_info["cid"])
+        threads = [
+            c.payload()
+            for c in self.world.channels.values()
+            if c.parent_id == cid and c.is_thread and c.archived
+        ]
+        return json_response({"threads": threads, "members": [], "has_more": False})
+
+    async def active_threads(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        if guild is None:
+            return discord_error(404, 10004, "Unknown Guild")
+        threads = [c.payload() for c in guild.channels.values() if c.is_thread and not c.archived]
+        return json_response({"threads": threads, "members": []})

@@ -1,0 +1,204 @@
+"""Sample guilds and the handles tests use to look into and change them.
+
+Handles hold ids and names only; every read or change runs on the stand-in's loop through the
+``Sandbox``, and changes are announced to the bot over the gateway as Discord would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .messages import create_message
+from .state import ADMINISTRATOR, Channel, Guild, Member, Role, World
+
+if TYPE_CHECKING:
+    from .client import Sandbox
+
+__all__ = ["ChannelRef", "GuildHandle", "MemberRef", "RoleRef", "build_sample_guild", "cref"]
+MASTER_PERMISSIONS = (1 << 13) | (1 << 34) | (1 << 40)  # manage messages, manage threads, moderate
+
+
+@dataclass(frozen=True)
+class ChannelRef:
+    id: int
+    name: str
+    type: int
+    parent_id: int | None = None
+
+
+@dataclass(frozen=True)
+class MemberRef:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class RoleRef:
+    id: int
+    name: str
+
+
+def cref(ch: Channel) -> ChannelRef:
+    return ChannelRef(ch.id, ch.name, ch.type, ch.parent_id)
+
+
+def build_sample_guild(world: World, name: str, ids: dict[str, int] | None = None) -> Guild:
+    """The sample table: GM (owner, Administrator), players ana and bruno, dm2 with role Máster;
+    #mesa, #foro (forum), #gm (hidden from players), category partida with #escena."""
+    ids = ids or {}
+    users = {
+        n: world.add_user(n, user_id=ids.get(f"user:{n}")) for n in ("gm", "ana", "bruno", "dm2")
+    }
+    guild = world.add_guild(name, users["gm"], guild_id=ids.get("guild"))
+    admin = Role(ids.get("role:Admin") or world.ids.next(), "Admin", ADMINISTRATOR, position=3)
+    master = Role(
+        ids.get("role:Máster") or world.ids.next(),
+        "Máster",
+        guild.roles[guild.id].permissions | MASTER_PERMISSIONS,
+        position=2,
+    )
+    guild.roles[admin.id] = admin
+    guild.roles[master.id] = master
+    guild.members[users["gm"].id] = Member(users["gm"], roles=[admin.id])
+    for n in ("ana", "bruno"):
+        guild.members[users[n].id] = Member(users[n])
+    guild.members[users["dm2"].id] = Member(users["dm2"], roles=[master.id])
+
+    def cid(n: str) -> int | None:
+        return ids.get(f"channel:{n}")
+
+    world.add_channel(guild, "mesa", 0, channel_id=cid("mesa"), topic="Mesa de juego")
+    world.add_channel(guild, "foro", 15, channel_id=cid("foro"))
+    hidden = [
+        {"id": str(guild.id), "type": 0, "allow": "0", "deny": str(1 << 10)},
+        {"id": str(master.id), "type": 0, "allow": str(1 << 10), "deny": "0"},
+        {"id": str(world.bot.id), "type": 1, "allow": str(1 << 10), "deny": "0"},
+    ]
+    world.add_channel(guild, "gm", 0, channel_id=cid("gm"), overwrites=hidden)
+    category = world.add_channel(guild, "partida", 4, channel_id=cid("partida"))
+    world.add_channel(guild, "escena", 0, channel_id=cid("escena"), parent_id=category.id)
+    return guild
+
+
+class GuildHandle:
+    """A guild as tests see it: names to ids, and ways to add threads and members."""
+
+    def __init__(self, sandbox: Sandbox, guild_id: int, name: str) -> None:
+        self._sb, self.id, self.name = sandbox, guild_id, name
+
+    def _guild(self) -> Guild:
+        return self._sb.world.guilds[self.id]
+
+    def channel(self, name: str) -> ChannelRef:
+        return self._sb._run(
+            lambda: cref(self._guild().find_channel(name, types=(0, 5, 15, 11, 12)))
+        )
+
+    def category(self, name: str) -> ChannelRef:
+        return self._sb._run(lambda: cref(self._guild().find_channel(name, types=(4,))))
+
+    def member(self, name: str) -> MemberRef:
+        return self._sb._run(lambda: MemberRef(self._guild().find_member(name).id, name))
+
+    def role(self, name: str) -> RoleRef:
+        return self._sb._run(lambda: RoleRef(self._guild().find_role(name).id, name))
+
+    def add_member(self, name: str, *, roles: tuple[str, ...] = ()) -> MemberRef:
+        def add() -> MemberRef:
+            guild, world = self._guild(), self._sb.world
+            member = Member(world.add_user(name), roles=[guild.find_role(r).id for r in roles])
+            guild.members[member.id] = member
+            world.dispatch("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
+            return MemberRef(member.id, name)
+
+        return self._sb._run(add)
+
+    def add_role(self, name: str, *, permissions: int = 0) -> RoleRef:
+        """A new role (GUILD_ROLE_CREATE); ``permissions`` is Discord's bit field."""
+
+        def add() -> RoleRef:
+            guild, world = self._guild(), self._sb.world
+            role = Role(world.ids.next(), name, permissions, position=len(guild.roles))
+            guild.roles[role.id] = role
+            world.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()})
+            return RoleRef(role.id, name)
+
+        return self._sb._run(add)
+
+    def set_roles(self, member: str, roles: tuple[str, ...] | list[str]) -> None:
+        """Replaces a member's roles (GUILD_MEMBER_UPDATE), e.g. to make a player the Máster."""
+
+        def update() -> None:
+            guild = self._guild()
+            target = guild.find_member(member)
+            target.roles = [guild.find_role(r).id for r in roles]
+            event = {**target.payload(), "guild_id": str(guild.id)}
+            self._sb.world.dispatch("GUILD_MEMBER_UPDATE", event)
+
+        self._sb._run(update)
+
+    def add_channel(
+        self,
+        name: str,
+        type: int = 0,
+        *,
+        category: str | None = None,
+        visible_to: tuple[str, ...] | None = None,
+    ) -> ChannelRef:
+        """A new channel (CHANNEL_CREATE). ``visible_to`` names the roles that may see it
+        (everyone else is denied View Channel; the bot always sees it)."""
+
+        def add() -> ChannelRef:
+            guild, world = self._guild(), self._sb.world
+            parent = guild.find_channel(category, types=(4,)).id if category else None
+            overwrites = []
+            if visible_to is not None:
+                view = str(1 << 10)
+                overwrites.append({"id": str(guild.id), "type": 0, "allow": "0", "deny": view})
+                for role in visible_to:
+                    rid = guild.find_role(role).id
+                    overwrites.append({"id": str(rid), "type": 0, "allow": view, "deny": "0"})
+                overwrites.append({"id": str(world.bot.id), "type": 1, "allow": view, "deny": "0"})
+            channel = world.add_channel(guild, name, type, parent_id=parent, overwrites=overwrites)
+            world.dispatch("CHANNEL_CREATE", channel.payload())
+            return cref(channel)
+
+        return self._sb._run(add)
+
+    def thread(self, channel: str, name: str, *, user: str = "gm") -> ChannelRef:
+        """A public thread a user opened in a text channel."""
+
+        def add() -> ChannelRef:
+            guild, world = self._guild(), self._sb.world
+            parent = guild.find_channel(channel, types=(0, 5))
+            owner = guild.find_member(user)
+            thread = world.add_channel(guild, name, 11, parent_id=parent.id, owner_id=owner.id)
+            world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+            return cref(thread)
+
+        return self._sb._run(add)
+
+    def forum_post(
+        self, forum: str, title: str, *, user: str = "gm", content: str | None = None
+    ) -> ChannelRef:
+        """A forum post (a thread whose starter message has the thread's id), by a user."""
+
+        def add() -> ChannelRef:
+            guild, world = self._guild(), self._sb.world
+            parent = guild.find_channel(forum, types=(15,))
+            owner = guild.find_member(user)
+            thread = world.add_channel(guild, title, 11, parent_id=parent.id, owner_id=owner.id)
+            world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+            author = {**owner.user.payload(), "bot": False}
+            create_message(
+                world,
+                thread,
+                {"content": content or title},
+                author=author,
+                source="user",
+                message_id=thread.id,
+            )
+            return cref(thread)
+
+        return self._sb._run(add)
