@@ -173,7 +173,7 @@ class RolwebSystem:
                 "resistencia",
                 "Resistencia",
                 sheets.max_toughness(sheet),
-                "PNJ" if fixed is not None else f"Fuerte {fuerte} (mínimo 10)",
+                "PNJ" if fixed is not None else f"Fuerte {fuerte}, mínimo 10",
                 group=_COMBAT,
             ),
             DerivedValue(

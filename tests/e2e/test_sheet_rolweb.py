@@ -1,0 +1,232 @@
+"""Partida Rol por web (seed 001) sheets end to end: the creation wizard, /sheet show with the
+derived values, /check (plain and opposed [A←B]), NPC stat blocks and their copies, the
+backpack and the purse, ownership, delete/restore and the export/import round trip.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ES = {"locale": "es-ES"}
+FIRST = {"Ágil": "13", "Astuto": "8", "Atento": "10", "Diestro": "11"}
+SECOND = {"Discreto": "10", "Fuerte": "12", "Persuasivo": "9", "Tenaz": "7"}
+
+
+def campaign(sb, name):
+    g = sb.new_guild(name=name)
+    r = sb.command(
+        "campaign create", {"name": "Marca", "system": "rolweb"}, guild=g, channel="mesa", user="gm"
+    )
+    assert r.ok, r.text
+    return g
+
+
+def fill(sb, r, values, user="ana"):
+    """Open the step's modal and submit it; the answer edits the wizard message."""
+    modal = sb.click(r, "✏️ Rellenar", user=user)
+    assert modal.modal is not None, modal.text
+    return sb.submit_modal(modal, values, user=user)
+
+
+def create_eira(sb, g, name="Eira", user="ana"):
+    r = sb.command("sheet create", {"name": name}, guild=g, channel="mesa", user=user, **ES)
+    assert r.ok and r.ephemeral, r.text
+    r = fill(sb, r, FIRST, user)
+    r = fill(sb, r, SECOND, user)
+    r = sb.select(r, 0, ["Medicus", "Recuperación"], user=user)
+    r = sb.select(r, 0, ["adepto"], user=user)
+    r = sb.select(r, 0, ["Espada", "Arco"], user=user)
+    r = sb.select(r, 0, ["Ligera"], user=user)
+    r = sb.select(r, 0, ["rodela"], user=user)
+    assert f"{name} está listo" in r.text, r.text
+    return sb.click(r, "💾 Guardar", user=user)
+
+
+def test_the_wizard_builds_a_legal_character_and_names_wrong_answers(discord_env):
+    sb = discord_env
+    g = campaign(sb, "Rolweb asistente")
+    r = sb.command("sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana", **ES)
+    assert "reparte 80 puntos" in r.text and "cada uno entre 5 y 15" in r.text, r.text
+    # Out of bounds and not a number: both named, the step stays where it was.
+    wrong = fill(sb, r, {**FIRST, "Ágil": "16", "Atento": "dos"})
+    assert wrong.ephemeral
+    assert "Ágil vale 16, pero tiene que estar entre 5 y 15." in wrong.text
+    assert "«dos» no es un número entero (Atento)." in wrong.text
+    r = fill(sb, r, FIRST)
+    assert "parte 2 de 2" in r.text and "Quedan 38 puntos" in r.text, r.text
+    wrong = fill(sb, r, {**SECOND, "Tenaz": "8"})
+    assert "Los atributos suman 81, pero hay que repartir exactamente 80 puntos." in wrong.text
+    r = fill(sb, r, SECOND)
+    assert "Tienes 50 puntos de experiencia" in r.text
+    assert "Resistencia 12 · Umbral de dolor 6 · Defensa 13" in r.text, r.text
+    r = sb.select(r, 0, ["Medicus", "Recuperación"])
+    assert "¿A qué nivel tiene Medicus? Quedan 30 PX." in r.text
+    labels = [o["label"] for o in r.message.selects[0]["options"]]
+    assert labels == ["principiante", "adepto (+20 PX)"]  # maestro (+50) is not affordable
+    r = sb.select(r, 0, ["adepto"])
+    # 10 XP left: Recuperación cannot rise, so its level step is passed over.
+    assert "Elige sus armas" in r.text and "Experiencia disponible 10/50" in r.text, r.text
+    r = sb.select(r, 0, ["Mandoble", "Arco"])
+    r = sb.select(r, 0, ["Ligera"])
+    refused = sb.select(r, 0, ["escudo"])
+    assert "Con escudo no se puede usar Mandoble" in refused.text
+    assert "Con escudo no se puede usar Arco" in refused.text
+    r = sb.select(r, 0, ["rodela"])
+    saved = sb.click(r, "💾 Guardar")
+    assert "¡**Eira** guardado!" in saved.all_text, saved.all_text
+    shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana", **ES)
+    text = shown.text
+    for expected in (
+        "**Resistencia**: 12 (Fuerte 12, mínimo 10)",
+        "**Umbral de dolor**: 6 (Fuerte 12 / 2 ↑)",
+        "**Defensa**: 12 (Ágil 13 + rodela 1 − Ligera 2)",
+        "**Protección**: 1d4 (Ligera)",
+        "**Medicus**: adepto",
+        "**Experiencia disponible**: 10 (50 − 40)",
+        "**Mandoble**: 1d12 (Pesada)",
+    ):
+        assert expected in text, (expected, text)
+
+
+def test_checks_from_the_sheet_plain_and_opposed_against_an_npc(discord_env):
+    sb = discord_env
+    g = campaign(sb, "Rolweb tiradas")
+    create_eira(sb, g)
+    r = sb.command(
+        "check",
+        {"option": "atributo:Diestro", "modifier": 2},
+        guild=g,
+        channel="mesa",
+        user="ana",
+        **ES,
+    )
+    assert r.ok and "Eira (ana): Diestro" in r.text, r.text
+    assert "(objetivo 13)" in r.text and "65,00 %" in r.text  # 11 + 2: 13 faces of 20
+    # An NPC built with the quick stat block; copies; hidden from the players.
+    npc = sb.command("npc create", {"name": "Goblin"}, guild=g, channel="mesa", user="gm", **ES)
+    assert "Atributos del PNJ (parte 1 de 2)" in npc.text, npc.text
+    npc = fill(sb, npc, {"Ágil": "13", "Astuto": "5", "Atento": "10", "Diestro": "11"}, user="gm")
+    npc = fill(
+        sb, npc, {"Discreto": "15", "Fuerte": "7", "Persuasivo": "5", "Tenaz": "5"}, user="gm"
+    )
+    wrong = fill(
+        sb,
+        npc,
+        {"resistencia": "", "armadura": "Piel", "escudo": "ninguno", "armas": "Garras"},
+        user="gm",
+    )
+    assert "No entiendo la armadura «Piel»" in wrong.text, wrong.text
+    assert "No entiendo el arma «Garras»" in wrong.text
+    npc = fill(
+        sb,
+        npc,
+        {
+            "resistencia": "14",
+            "armadura": "Piel 1d4",
+            "escudo": "ninguno",
+            "armas": "Daga, Garras 1d6",
+        },
+        user="gm",
+    )
+    saved = sb.click(npc, "💾 Guardar", user="gm")
+    assert "Goblin" in saved.all_text
+    shown = sb.command("npc show", {"name": "Goblin"}, guild=g, channel="mesa", user="gm", **ES)
+    assert "**Resistencia**: 14 (PNJ)" in shown.text and "**Garras**: 1d6" in shown.text, shown.text
+    assert "**Defensa**: 13" in shown.text and "**Protección**: 1d4 (Piel)" in shown.text
+    copies = sb.command(
+        "npc copy", {"name": "Goblin", "count": 3}, guild=g, channel="mesa", user="gm", **ES
+    )
+    assert "Goblin 1, Goblin 2, Goblin 3" in copies.text, copies.text
+    hidden = sb.command("npc show", {"name": "Goblin 2"}, guild=g, channel="mesa", user="ana", **ES)
+    assert "No hay ningún personaje llamado «Goblin 2»" in hidden.text
+    listed = sb.command("npc list", {}, guild=g, channel="mesa", user="ana", **ES)
+    assert "Goblin" not in listed.text
+    # The GM rolls for Eira against a hidden NPC (players cannot name it).
+    # [Diestro←Defensa]: Eira's Diestro 11 + (10 − the goblin's Defensa 13) = 8.
+    opposed = sb.command(
+        "check",
+        {
+            "option": "atributo:Diestro",
+            "character": "Eira",
+            "against": "Goblin 1",
+            "against_option": "defensa",
+        },
+        guild=g,
+        channel="mesa",
+        user="gm",
+        **ES,
+    )
+    assert opposed.ok and "Eira (gm): Diestro←Defensa" in opposed.text, opposed.text
+    assert "(objetivo 8)" in opposed.text and "40,00 %" in opposed.text
+    assert "Enfrentada contra Goblin 1" in opposed.text
+
+
+def test_backpack_purse_set_and_ownership(discord_env):
+    sb = discord_env
+    g = campaign(sb, "Rolweb mochila")
+    create_eira(sb, g)
+
+    def run(path, options, user="ana"):
+        return sb.command(path, options, guild=g, channel="mesa", user=user, **ES)
+
+    assert run("sheet item", {"item": "Cuerda", "quantity": 2}).ok
+    assert run("sheet item", {"item": "daga"}).ok  # a weapon of the list goes to Armas
+    refused = run("sheet item", {"item": "Cuerda", "quantity": -3})
+    assert "Solo lleva 2 de «Cuerda»: no se pueden quitar 3." in refused.text, refused.text
+    assert run("sheet money", {"amount": 30}).ok
+    broke = run("sheet money", {"amount": -31})
+    assert "quieres gastar 31 monedas y solo tiene 30" in broke.text, broke.text
+    foreign = run("sheet money", {"amount": 5, "currency": "táleros"})
+    assert "su moneda es «monedas»" in foreign.text
+    hurt = run("sheet set", {"field": "resistencia.actual", "value": "7"})
+    assert hurt.ok and "Ficha de **Eira** actualizada." in hurt.text, hurt.text
+    too_much = run("sheet set", {"field": "resistencia.actual", "value": "13"})
+    assert "La Resistencia actual (13) tiene que estar entre 0 y 12." in too_much.text
+    not_npc = run("sheet set", {"field": "resistencia.maxima", "value": "30"})
+    assert "Solo un PNJ puede tener Resistencia fija" in not_npc.text
+    shown = run("sheet show", {})
+    for expected in ("**Mochila**: Cuerda ×2", "**Dinero**: 30", "**Armas**: Espada, Arco, Daga"):
+        assert expected in shown.text, (expected, shown.text)
+    assert "**Resistencia actual**: 7" in shown.text
+    # Bruno cannot touch Eira; the GM can.
+    stolen = run("sheet set", {"field": "notas", "value": "mía", "character": "Eira"}, "bruno")
+    assert "«Eira» no es tuyo" in stolen.text
+    assert run("sheet set", {"field": "notas", "value": "Herida", "character": "Eira"}, "gm").ok
+
+
+def test_use_delete_restore_and_export_import_round_trip(discord_env):
+    sb = discord_env
+    g = campaign(sb, "Rolweb archivo")
+    create_eira(sb, g)
+    create_eira(sb, g, name="Brisa")
+    used = sb.command("sheet use", {"character": "Eira"}, guild=g, channel="mesa", user="ana")
+    assert "Ahora juegas con **Eira**" in used.text
+    exported = sb.command("sheet export", {}, guild=g, channel="mesa", user="ana")
+    (payload,) = exported.attachments.values()
+    document = json.loads(payload)
+    assert document["system"] == "rolweb" and document["sheet"]["habilidades"] == {
+        "Medicus": "adepto",
+        "Recuperación": "principiante",
+    }
+    r = sb.command("sheet delete", {"character": "Eira"}, guild=g, channel="mesa", user="ana")
+    gone = sb.click(r, "Borrar", user="ana")
+    assert "**Eira** borrado" in gone.text, gone.text
+    document["sheet"]["name"] = "Eira bis"
+    imported = sb.command(
+        "sheet import",
+        {"file": ("eira.json", json.dumps(document).encode())},
+        guild=g,
+        channel="mesa",
+        user="ana",
+    )
+    assert "Ficha de **Eira bis** importada." in imported.text, imported.text
+    assert "**Defensa**: 12" in imported.text
+    back = sb.command("sheet restore", {"character": "Eira"}, guild=g, channel="mesa", user="gm")
+    assert "**Eira** restaurado." in back.text
+    listed = sb.command("sheet list", {}, guild=g, channel="mesa", user="ana")
+    for name in ("Eira", "Eira bis", "Brisa"):
+        assert f"**{name}**" in listed.text
