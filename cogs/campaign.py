@@ -13,7 +13,7 @@ from bot.services.campaigns import setting_specs
 from bot.services.errors import InvalidSetting
 from cogs import render
 from cogs.context import actor_of, bind_target_of, place_of, reply_locale
-from cogs.views import Confirm
+from cogs.views import ask_confirmation
 from rules import systems
 
 if TYPE_CHECKING:
@@ -135,22 +135,17 @@ class CampaignCog(
         locale = await reply_locale(self.bot, itx)
         place, actor = place_of(itx), actor_of(itx)
         campaign = await self.service.require_referee(place, actor)
-        confirm = Confirm(actor.user_id, locale, confirm_key="campaign.end_confirm_button")
-        await itx.response.send_message(
-            t("campaign.end_confirm", locale, name=campaign.name), view=confirm, ephemeral=True
+        click = await ask_confirmation(
+            itx,
+            locale,
+            question=t("campaign.end_confirm", locale, name=campaign.name),
+            confirm_key="campaign.end_confirm_button",
         )
-        await confirm.wait()
-        if confirm.value is None:
-            await itx.edit_original_response(content=t("common.timed_out", locale), view=None)
-            return
-        if not confirm.value:
-            await confirm.interaction.response.edit_message(
-                content=t("common.cancelled", locale), view=None
-            )
+        if click is None:
             return
         view = await self.service.end(place, actor)
-        await confirm.interaction.response.edit_message(content=t("common.done", locale), view=None)
-        await confirm.interaction.followup.send(**render.campaign(view, locale, headline_key="campaign.ended"))
+        await click.edit_original_response(content=t("common.done", locale))
+        await click.followup.send(**render.campaign(view, locale, headline_key="campaign.ended"))
 
 
 async def setup(bot: Arbitro) -> None:

@@ -15,7 +15,7 @@ from bot.services.errors import DomainError
 from bot.services.settings import resolved_settings
 from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
-from cogs.views import Confirm
+from cogs.views import ask_confirmation
 from cogs.wizard import register as register_wizard
 from cogs.wizard import wizard_message
 from rules import systems
@@ -245,29 +245,16 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         locale = await reply_locale(self.bot, itx)
         place, actor = place_of(itx), actor_of(itx)
         view = await self.characters.show(place, actor, character)
-        confirm = Confirm(actor.user_id, locale, confirm_key="sheet.delete_button")
-        await itx.response.send_message(
-            t("sheet.delete_confirm", locale, name=view.name), view=confirm, ephemeral=True
+        click = await ask_confirmation(
+            itx,
+            locale,
+            question=t("sheet.delete_confirm", locale, name=view.name),
+            confirm_key="sheet.delete_button",
         )
-        await confirm.wait()
-        if confirm.value is None:
-            await itx.edit_original_response(content=t("common.timed_out", locale), view=None)
+        if click is None:
             return
-        if not confirm.value:
-            await confirm.interaction.response.edit_message(
-                content=t("common.cancelled", locale), view=None
-            )
-            return
-        try:
-            summary = await self.characters.delete(place, actor, view.name)
-        except DomainError as error:
-            await confirm.interaction.response.edit_message(
-                content=t(error.key, locale, **error.params), view=None
-            )
-            return
-        await confirm.interaction.response.edit_message(
-            content=t("sheet.deleted", locale, name=summary.name), view=None
-        )
+        summary = await self.characters.delete(place, actor, view.name)
+        await click.edit_original_response(content=t("sheet.deleted", locale, name=summary.name))
 
     @app_commands.command(name="restore", description="Restore a deleted character (GM)")
     @app_commands.describe(character="The deleted character's name")

@@ -44,3 +44,27 @@ class Confirm(discord.ui.View):
         self.value = False
         self.interaction = itx
         self.stop()
+
+
+async def ask_confirmation(
+    itx: discord.Interaction, locale: str, *, question: str, confirm_key: str
+) -> discord.Interaction | None:
+    """Ask privately and wait; return the confirming click (already acknowledged), or None.
+
+    On cancel or timeout the question is replaced by a "nothing changed" note.  On confirm
+    the buttons are removed at once, so a second click cannot repeat the action, and the
+    caller answers with ``click.edit_original_response`` or ``click.followup``; an error
+    raised afterwards reaches the tree's error handler like any other.
+    """
+    view = Confirm(itx.user.id, locale, confirm_key=confirm_key)
+    await itx.response.send_message(question, view=view, ephemeral=True)
+    await view.wait()
+    if view.value is None:
+        await itx.edit_original_response(content=t("common.timed_out", locale), view=None)
+        return None
+    click = view.interaction
+    if not view.value:
+        await click.response.edit_message(content=t("common.cancelled", locale), view=None)
+        return None
+    await click.response.edit_message(content=question, view=None)
+    return click
