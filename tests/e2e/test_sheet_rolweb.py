@@ -32,14 +32,20 @@ def fill(sb, r, values, user="ana"):
     return sb.submit_modal(modal, values, user=user)
 
 
-def create_eira(sb, g, name="Eira", user="ana"):
+def create_eira(sb, g, name="Eira", user="ana", *, skip=False):
+    """The default character; ``skip`` leaves abilities and weapons out with «Omitir»."""
     r = sb.command("sheet create", {"name": name}, guild=g, channel="mesa", user=user, **ES)
     assert r.ok and r.ephemeral, r.text
     r = fill(sb, r, FIRST, user)
     r = fill(sb, r, SECOND, user)
-    r = sb.select(r, 0, ["Medicus", "Recuperación"], user=user)
-    r = sb.select(r, 0, ["adepto"], user=user)
-    r = sb.select(r, 0, ["Espada", "Arco"], user=user)
+    if skip:
+        r = sb.click(r, "Omitir", user=user)
+        assert "Elige sus armas" in r.text, r.text
+        r = sb.click(r, "Omitir", user=user)
+    else:
+        r = sb.select(r, 0, ["Medicus", "Recuperación"], user=user)
+        r = sb.select(r, 0, ["adepto"], user=user)
+        r = sb.select(r, 0, ["Espada", "Arco"], user=user)
     r = sb.select(r, 0, ["Ligera"], user=user)
     r = sb.select(r, 0, ["rodela"], user=user)
     assert f"{name} está listo" in r.text, r.text
@@ -182,6 +188,10 @@ def test_backpack_purse_set_and_ownership(discord_env):
     assert "quieres gastar 31 monedas y solo tiene 30" in broke.text, broke.text
     foreign = run("sheet money", {"amount": 5, "currency": "táleros"})
     assert "su moneda es «monedas»" in foreign.text
+    english = sb.command(
+        "sheet money", {"amount": -31}, guild=g, channel="mesa", user="ana", locale="en-US"
+    )
+    assert "you want to spend 31 monedas and there are only 30" in english.text, english.text
     hurt = run("sheet set", {"field": "resistencia.actual", "value": "7"})
     assert hurt.ok and "Ficha de **Eira** actualizada." in hurt.text, hurt.text
     too_much = run("sheet set", {"field": "resistencia.actual", "value": "13"})
@@ -202,7 +212,10 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
     sb = discord_env
     g = campaign(sb, "Rolweb archivo")
     create_eira(sb, g)
-    create_eira(sb, g, name="Brisa")
+    create_eira(sb, g, name="Brisa", skip=True)
+    brisa = sb.command("sheet show", {"character": "Brisa"}, guild=g, channel="mesa", user="ana")
+    assert "**Experiencia disponible**: 50 (50 − 0)" in brisa.text, brisa.text
+    assert "**Armas**: —" in brisa.text
     used = sb.command("sheet use", {"character": "Eira"}, guild=g, channel="mesa", user="ana")
     assert "Ahora juegas con **Eira**" in used.text
     exported = sb.command("sheet export", {}, guild=g, channel="mesa", user="ana")
