@@ -261,6 +261,8 @@ def build_options(
             continue
         value, label, kind = canonical[defn["name"]], f"option {defn['name']!r}", defn["type"]
         if defn["name"] == focused:
+            if not defn.get("autocomplete"):
+                raise CommandRefused(f"{label} has no autocomplete")
             options.append(
                 {"name": defn["name"], "type": kind, "value": str(value), "focused": True}
             )

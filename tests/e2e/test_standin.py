@@ -177,6 +177,8 @@ def test_modal_submit(tiny_env: Sandbox, g) -> None:
 def test_autocomplete(tiny_env: Sandbox, g) -> None:
     choices = tiny_env.autocomplete("spell", "name", "bola", guild=g)
     assert [c["value"] for c in choices] == ["Bola de fuego", "Bola de nieve"]
+    with pytest.raises(AssertionError, match="has no autocomplete"):
+        tiny_env.autocomplete("tools echo", "text", "ho", guild=g)
 
 
 def test_channel_message_and_thread(tiny_env: Sandbox, g) -> None:
