@@ -235,8 +235,9 @@ def fields(settings: RolwebSettings) -> tuple[FieldSpec, ...]:
         FieldSpec("dinero", "Dinero", FieldKind.INTEGER, 0, group="Equipo"),
         FieldSpec("xp.total", "Experiencia", FieldKind.INTEGER, 0, group="Experiencia"),
         FieldSpec("xp.gastada", "Experiencia gastada", FieldKind.INTEGER, 0, group="Experiencia"),
-        FieldSpec("pnj", "PNJ", FieldKind.BOOLEAN, group="General"),
     ]
+    # ``pnj`` is not editable: it frees the attributes from the creation method, so only
+    # /npc create (and an imported NPC) sets it.
     return tuple(specs)
 
 

@@ -117,7 +117,10 @@ def test_fields_cover_attributes_abilities_gear_and_xp():
     assert fields["habilidades.Medicus"].choices == ("ninguno", "principiante", "adepto", "maestro")
     assert "Ligera" in fields["armadura"].choices and "ninguna" in fields["armadura"].choices
     assert fields["escudo"].choices == ("ninguno", "escudo", "rodela")
-    assert {"xp.total", "xp.gastada", "resistencia.actual", "estado", "armas", "pnj"} <= set(fields)
+    assert {"xp.total", "xp.gastada", "resistencia.actual", "estado", "armas"} <= set(fields)
+    assert {"name", "notas", "dinero", "resistencia.maxima"} <= set(fields)
+    # A player could otherwise free his attributes from the pool by declaring himself an NPC.
+    assert "pnj" not in fields
 
 
 def test_readers_do_not_mutate_and_copies_are_deep():
