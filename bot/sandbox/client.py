@@ -93,8 +93,14 @@ class Sandbox:
             *args,
         ]
         full_env["ARBITRO_SANDBOX_PARENT"] = str(os.getpid())
+        # Its own session: Ctrl-C at the sandbox prompt must not reach the bot.
         self.proc = subprocess.Popen(
-            cmd, env=full_env, cwd=cwd, stdout=self._log_file, stderr=subprocess.STDOUT
+            cmd,
+            env=full_env,
+            cwd=cwd,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         deadline = time.monotonic() + ready_timeout
         while not self.server.gateway.identified.is_set():

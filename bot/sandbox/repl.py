@@ -441,7 +441,10 @@ def _interactive(session: Session) -> None:
         except (EOFError, KeyboardInterrupt):
             print()
             break
-        session.handle(line)
+        try:
+            session.handle(line)
+        except KeyboardInterrupt:
+            print("(interrumpido / interrupted)")
 
 
 if __name__ == "__main__":
