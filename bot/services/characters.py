@@ -566,6 +566,10 @@ class CharacterService:
         is_npc = bool(document.get("npc", False))
         if is_npc and not is_referee(campaign, actor):
             is_npc = False
+        if not is_npc and sheet.get("pnj"):
+            # Every system reads "pnj" as "an NPC stat block", whose rules are looser (rolweb:
+            # no creation pool); a player's character must not keep that flag.
+            sheet = {key: value for key, value in sheet.items() if key != "pnj"}
         return await self.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
 
 
