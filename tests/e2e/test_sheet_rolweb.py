@@ -243,3 +243,19 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
     listed = sb.command("sheet list", {}, guild=g, channel="mesa", user="ana")
     for name in ("Eira", "Eira bis", "Brisa"):
         assert f"**{name}**" in listed.text
+    # A player cannot import a stat block flagged as an NPC to escape the creation pool.
+    document["npc"] = True
+    document["sheet"] |= {
+        "name": "Coloso",
+        "pnj": True,
+        "atributos": dict.fromkeys(FIRST | SECOND, 15),
+    }
+    cheat = sb.command(
+        "sheet import",
+        {"file": ("coloso.json", json.dumps(document).encode())},
+        guild=g,
+        channel="mesa",
+        user="ana",
+        **ES,
+    )
+    assert "Los atributos suman 120, pero hay que repartir exactamente 80 puntos." in cheat.text
