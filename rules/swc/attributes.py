@@ -34,7 +34,10 @@ __all__ = [
     "charisma_effects",
     "missile_to_hit_bonus",
     "roll_3d6",
+    "roll_3d6_dice",
     "roll_attributes",
+    "roll_attributes_dice",
+    "roll_starting_gold",
     "starting_gold",
 ]
 
@@ -214,17 +217,33 @@ def charisma_effects(carisma: int) -> CharismaEffects:
     return CharismaEffects(row["seguidores_especiales"], xp)
 
 
+def roll_3d6_dice(rng: random.Random) -> tuple[int, int, int]:
+    """The three dice of a 3d6 roll, kept so the creation wizard can log them."""
+    return (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+
+
 def roll_3d6(rng: random.Random) -> int:
     """3d6 with the injected generator."""
-    return sum(rng.randint(1, 6) for _ in range(3))
+    return sum(roll_3d6_dice(rng))
+
+
+def roll_attributes_dice(rng: random.Random) -> dict[str, tuple[int, int, int]]:
+    """The dice of each attribute's 3d6, in the book's order (for the audit log)."""
+    return {name: roll_3d6_dice(rng) for name in ATTRIBUTE_ORDER}
 
 
 def roll_attributes(rng: random.Random) -> dict[str, int]:
     """3d6 for each attribute, in the book's order (Fuerza, Destreza ... Carisma)."""
-    return {name: roll_3d6(rng) for name in ATTRIBUTE_ORDER}
+    return {name: sum(dice) for name, dice in roll_attributes_dice(rng).items()}
+
+
+def roll_starting_gold(rng: random.Random) -> tuple[tuple[int, ...], int]:
+    """Tesoro inicial, with its dice: (the 3d6, the gold in mo = their sum x 10)."""
+    gold = load("attributes")["oro_inicial"]
+    dice = tuple(rng.randint(1, gold["caras"]) for _ in range(gold["dados"]))
+    return dice, sum(dice) * gold["multiplicador"]
 
 
 def starting_gold(rng: random.Random) -> int:
     """Tesoro inicial: 3d6 x 10 mo."""
-    gold = load("attributes")["oro_inicial"]
-    return sum(rng.randint(1, gold["caras"]) for _ in range(gold["dados"])) * gold["multiplicador"]
+    return roll_starting_gold(rng)[1]

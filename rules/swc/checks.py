@@ -34,9 +34,9 @@ from rules.systems.base import (
     Sheet,
 )
 
-__all__ = ["check", "check_options"]
+__all__ = ["SKILL_LABELS", "check", "check_options"]
 
-_SKILL_LABELS = {
+SKILL_LABELS = {
     "escalar_muros": "Escalar muros",
     "tareas_delicadas": "Tareas delicadas y trampas",
     "escuchar_ruidos": "Escuchar ruidos",
@@ -72,7 +72,7 @@ def check_options(sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
     else:
         out = [CheckOption("salvacion", "Tirada de Salvación", "salvacion")]
     out += [
-        CheckOption(f"ladron:{k}", _SKILL_LABELS[k], "ladron")
+        CheckOption(f"ladron:{k}", SKILL_LABELS[k], "ladron")
         for k in SKILLS
         if k in _thief(ch, settings)
     ]
@@ -167,7 +167,7 @@ def check(
         notes = ("swc.note.armadura_impide_ladron",) if armour_blocks_thief_skills(ch) else ()
         sides = 100 if is_percent(name) else 6
         return _roll_under(
-            request.option, _SKILL_LABELS[name], sides, skills[name], request, rng, notes
+            request.option, SKILL_LABELS[name], sides, skills[name], request, rng, notes
         )
     if kind == "atributo" and name in ATTRIBUTE_ORDER:
         return _roll_under(request.option, name, 20, ch.atributos[name], request, rng)

@@ -26,17 +26,28 @@ from rules.swc.classes import (
     parry_penalty,
 )
 from rules.swc.combat import attack_bonus, descending_to_ascending, to_hit_target
-from rules.swc.equipment import Armour, armour, armour_class, find_item
+from rules.swc.equipment import armour, armour_class, find_item
 from rules.swc.movement import base_movement, carried_weight
 from rules.swc.multiclass import hit_die_expression, multiclass_hit_dice
 from rules.swc.races import get_race
 from rules.swc.saves import character_save
 from rules.swc.saving_throws_alt import SaveCategory
 from rules.swc.sheet import Character, character, setting
+from rules.swc.shop import inventory
 from rules.swc.thief import is_percent, thief_skills
 from rules.systems.base import DerivedValue, Settings, Sheet
 
-__all__ = ["armour_blocks_spells", "armour_blocks_thief_skills", "derived", "spell_table"]
+__all__ = [
+    "armour_blocks_spells",
+    "armour_blocks_thief_skills",
+    "carried",
+    "derived",
+    "load_pounds",
+    "spell_table",
+]
+
+# Headings of /sheet show (game terms; the bot translates the ones its catalogue knows).
+LEVEL, SAVE, RACE = "Nivel", "Salvación", "Raza"
 
 
 def _signed(n: int) -> str:
@@ -83,7 +94,7 @@ def _levels(ch: Character) -> list[DerivedValue]:
             formula += f"; límite racial {cap}"
         out.append(
             DerivedValue(
-                f"nivel.{clase}", f"Nivel de {get_class(clase).nombre}", nivel, formula, "nivel"
+                f"nivel.{clase}", f"Nivel de {get_class(clase).nombre}", nivel, formula, LEVEL
             )
         )
     if ch.multiclase:
@@ -93,7 +104,7 @@ def _levels(ch: Character) -> list[DerivedValue]:
                 "Bono de PX",
                 "0 %",
                 "multiclase: sin bono; PX repartidos a partes iguales",
-                "nivel",
+                LEVEL,
             )
         )
     else:
@@ -104,7 +115,7 @@ def _levels(ch: Character) -> list[DerivedValue]:
                 "Bono de PX",
                 f"{bonus} %",
                 "atributo primario 13+, Carisma 13+, Sabiduría 13+",
-                "nivel",
+                LEVEL,
             )
         )
     return out
@@ -154,14 +165,14 @@ def _saves(ch: Character, settings: Settings) -> list[DerivedValue]:
                 "Tirada de Salvación",
                 save.objetivo,
                 f"{get_class(save.clase).nombre} nivel {ch.niveles[save.clase]}",
-                "salvacion",
+                SAVE,
             ),
             DerivedValue(
                 "salvacion.bonos",
                 "Bonos a la salvación",
                 ", ".join(bonuses) or "—",
                 "clase y raza",
-                "salvacion",
+                SAVE,
             ),
         ]
     fire = int(setting(settings, "bono_fuego_druida"))
@@ -174,7 +185,7 @@ def _saves(ch: Character, settings: Settings) -> list[DerivedValue]:
                 f"Salvación: {cat.value}",
                 save.objetivo,
                 "Tabla 28",
-                "salvacion",
+                SAVE,
             )
         )
     return out
@@ -290,33 +301,59 @@ def _combat(ch: Character, settings: Settings, sheet: Sheet) -> list[DerivedValu
                 "combate",
             )
         )
-    out.append(_movement(ch, sheet, fue.carry_bonus, monk))
+    out += _movement(ch, sheet, fue.carry_bonus, monk)
     return out
 
 
-def _movement(ch: Character, sheet: Sheet, carry_bonus: int, monk: bool) -> DerivedValue:
+def load_pounds(sheet: Sheet, armadura: str | None, escudo: bool, magica: bool) -> float:
+    """Tabla 25's load: worn armour (magic armour weighs half), every carried item times its
+    quantity (Tabla 20 gear has no weight: it is in the 10 lb of normal gear), coins at 1/10 lb."""
+    pounds = 0.0
+    for name in (armadura, "Escudo" if escudo else None):
+        if name:
+            pounds += armour(name).weight(magica and name == armadura)
+    for entry in inventory(sheet):
+        item = find_item(entry["nombre"])
+        if item is not None:
+            pounds += float(getattr(item, "weight_lb", 0) or 0) * int(entry["cantidad"])
+    coins = sum(int(v) for v in (sheet.get("monedas") or {}).values())
+    return carried_weight(pounds, coins)
+
+
+def carried(sheet: Sheet) -> list[DerivedValue]:
+    """The backpack as one line (``/sheet item`` changes it)."""
+    items = inventory(sheet)
+    text = ", ".join(
+        e["nombre"] if int(e["cantidad"]) == 1 else f"{e['cantidad']}× {e['nombre']}" for e in items
+    )
+    return [DerivedValue("equipo", "Equipo", text or "—", "", "equipo")] if items else []
+
+
+def _movement(ch: Character, sheet: Sheet, carry_bonus: int, monk: bool) -> list[DerivedValue]:
+    load = load_pounds(sheet, ch.armadura, ch.escudo, ch.armadura_magica)
+    weight = DerivedValue("carga", "Carga", f"{load:g} lb", "equipo normal 10 lb", "equipo")
     if monk:
-        return DerivedValue(
+        return [
+            weight,
+            DerivedValue(
+                "movimiento",
+                "Movimiento",
+                monk_progress(ch.niveles["monje"]).movimiento,
+                "Tabla 18",
+                "combate",
+            ),
+        ]
+    mov = base_movement(load, carry_bonus)
+    return [
+        weight,
+        DerivedValue(
             "movimiento",
             "Movimiento",
-            monk_progress(ch.niveles["monje"]).movimiento,
-            "Tabla 18",
+            "—" if mov is None else mov,
+            f"Tabla 25: {load:g} lb" + (f", carga {carry_bonus:+d}" if carry_bonus else ""),
             "combate",
-        )
-    pounds = 0.0
-    names = [n for n in (ch.armadura, "Escudo" if ch.escudo else None) if n]
-    for name in names:
-        pounds += armour(name).weight(ch.armadura_magica and name == ch.armadura)
-    for name in sheet.get("equipo") or ():
-        item = find_item(str(name))
-        if item is not None and not isinstance(item, Armour):
-            pounds += float(getattr(item, "weight_lb", 0) or 0)
-    coins = sum(int(v) for v in (sheet.get("monedas") or {}).values())
-    load = carried_weight(pounds, coins)
-    mov = base_movement(load, carry_bonus)
-    return DerivedValue(
-        "movimiento", "Movimiento", "—" if mov is None else mov, f"Tabla 25: {load:g} lb", "combate"
-    )
+        ),
+    ]
 
 
 def _thief(ch: Character, settings: Settings) -> list[DerivedValue]:
@@ -397,7 +434,7 @@ def _other(ch: Character) -> list[DerivedValue]:
             "Infravisión",
             f"{race.infravision_pies} pies" if race.infravision_pies else "—",
             race.nombre,
-            "raza",
+            RACE,
         ),
         DerivedValue(
             "puertas_secretas",
@@ -409,7 +446,7 @@ def _other(ch: Character) -> list[DerivedValue]:
                 if race.puertas_secretas_sin_buscar
                 else ""
             ),
-            "raza",
+            RACE,
         ),
     ]
     if "druida" in ch.clases:
@@ -419,7 +456,7 @@ def _other(ch: Character) -> list[DerivedValue]:
         )
     if race.rasgos:
         out.append(
-            DerivedValue("rasgos", "Rasgos raciales", ", ".join(race.rasgos), race.nombre, "raza")
+            DerivedValue("rasgos", "Rasgos raciales", ", ".join(race.rasgos), race.nombre, RACE)
         )
     for clase in ch.clases:
         out.append(
@@ -445,4 +482,5 @@ def derived(sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
         + _thief(ch, settings)
         + _spells(ch, settings)
         + _other(ch)
+        + carried(sheet)
     )

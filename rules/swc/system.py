@@ -13,21 +13,31 @@ from copy import deepcopy
 from typing import Any
 
 from rules.dice import roll
+from rules.swc import builder, shop
 from rules.swc.advancement import hit_dice, xp_bonus
 from rules.swc.attributes import ATTRIBUTE_ORDER
-from rules.swc.checks import check, check_options
-from rules.swc.classes import ALIGNMENTS, CLASS_IDS
-from rules.swc.derived import derived
-from rules.swc.equipment import Category, catalogue
+from rules.swc.checks import SKILL_LABELS, check, check_options
+from rules.swc.classes import ALIGNMENTS, CLASS_IDS, get_class
+from rules.swc.derived import carried, derived
+from rules.swc.equipment import Category, catalogue, find_item
+from rules.swc.monster import (
+    is_npc,
+    monster_check,
+    monster_check_options,
+    monster_derived,
+)
 from rules.swc.multiclass import multiclass_hit_dice
-from rules.swc.races import RACE_IDS, allowed_combinations
+from rules.swc.races import RACE_IDS, allowed_combinations, get_race
 from rules.swc.sequence import SequenceKind, sequence_c_initiative, sequence_c_interval
 from rules.swc.sheet import DEFAULT_SETTINGS, NO_ARMOUR, Character, character, setting
 from rules.swc.validation import problems
 from rules.systems.base import (
     AdvanceResult,
+    CheckOption,
     CheckRequest,
     CheckResult,
+    CreationOutcome,
+    CreationStep,
     DerivedValue,
     FieldKind,
     FieldSpec,
@@ -41,6 +51,7 @@ from rules.systems.base import (
     SettingSpec,
     Sheet,
     SpellInfo,
+    StepOption,
 )
 
 __all__ = ["SYSTEM", "SEQUENCES", "SwcSystem"]
@@ -57,6 +68,20 @@ def _combos(settings: Settings) -> tuple[str, ...]:
         ):
             seen["/".join(combo)] = None
     return tuple(seen)
+
+
+def _npc_fields() -> list[FieldSpec]:
+    """A stat block's fields (shown only on sheets that have them)."""
+    return [
+        FieldSpec("dados_golpe", "Dados de Golpe", FieldKind.TEXT, group="combate"),
+        FieldSpec("ca", "CA (descendente)", FieldKind.INTEGER, -20, 20, group="combate"),
+        FieldSpec("ataques", "Ataques", FieldKind.TEXT, group="combate"),
+        FieldSpec("movimiento", "Movimiento", FieldKind.INTEGER, 0, 240, group="combate"),
+        FieldSpec("valor_px", "Valor en PX", FieldKind.INTEGER, 0, group="combate"),
+        FieldSpec(
+            "salvacion", "Tirada de Salvación (fija)", FieldKind.INTEGER, 2, 20, group="combate"
+        ),
+    ]
 
 
 def _hit_points(ch: Character) -> tuple[int, int]:
@@ -117,6 +142,8 @@ class SwcSystem:
             FieldSpec(f"monedas.{c}", c, FieldKind.INTEGER, 0, group="equipo")
             for c in ("mo", "mp", "mc")
         ]
+        out.append(FieldSpec("notas", "Notas", FieldKind.TEXT))
+        out += _npc_fields()
         if setting(settings, "avance_lento_tras_limite"):
             out.append(
                 FieldSpec(
@@ -144,6 +171,7 @@ class SwcSystem:
             "armadura_magica": False,
             "equipo": [],
             "monedas": {"mo": 0, "mp": 0, "mc": 0},
+            "notas": "",
         }
 
     def validate(self, sheet: Sheet, settings: Settings) -> list[Problem]:
@@ -156,16 +184,23 @@ class SwcSystem:
 
     def derived(self, sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
         self._valid(sheet, settings)
+        if is_npc(sheet):
+            ascending = bool(setting(settings, "ca_ascendente"))
+            return (*monster_derived(sheet, ascending), *carried(sheet))
         return derived(sheet, settings)
 
-    def check_options(self, sheet: Sheet, settings: Settings):
+    def check_options(self, sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
         self._valid(sheet, settings)
+        if is_npc(sheet):
+            return monster_check_options(settings)
         return check_options(sheet, settings)
 
     def check(
         self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
     ) -> CheckResult:
         self._valid(sheet, settings)
+        if is_npc(sheet):
+            return monster_check(sheet, request, rng)
         return check(sheet, request, settings, rng)
 
     def opposed(self, a, a_request, b, b_request, settings, rng) -> OpposedResult:
@@ -227,6 +262,8 @@ class SwcSystem:
         halving past a race limit, then every level it buys.  Fixed hit points past the dice cap
         are added; new hit dice are left to roll (note ``swc.note.roll_hit_die``)."""
         self._valid(sheet, settings)
+        if is_npc(sheet):
+            raise RulesError(Problem("swc.problem.npc_no_xp", "xp"))
         before = character(sheet, settings)
         notes: list[str] = []
         gained = amount
@@ -263,6 +300,62 @@ class SwcSystem:
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """Seed 000 ends before the spell lists, so swc knows no spells yet."""
         return ()
+
+    # -- CharacterBuilder ----------------------------------------------------------------
+
+    def creation_step(
+        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
+    ) -> CreationStep | None:
+        return builder.creation_step(draft, done, settings, npc=npc)
+
+    def apply_creation_step(
+        self,
+        draft: Sheet,
+        step_key: str,
+        answer: Any,
+        settings: Settings,
+        rng: random.Random,
+        *,
+        npc: bool = False,
+    ) -> CreationOutcome:
+        return builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
+
+    def catalogue(self, kind: str, settings: Settings) -> tuple[StepOption, ...]:
+        """Classes (and the combinations races allow), races, thief skills and the shop;
+        no spells (seed 000 ends before the spell lists)."""
+        if kind == "clase":
+            monks = bool(setting(settings, "monjes_permitidos"))
+            return tuple(
+                StepOption(combo, "/".join(get_class(c).nombre for c in combo.split("/")))
+                for combo in _combos(settings)
+                if monks or "monje" not in combo.split("/")
+            )
+        if kind == "raza":
+            return tuple(StepOption(r, get_race(r).nombre) for r in RACE_IDS)
+        if kind == "habilidad":
+            return tuple(StepOption(f"ladron:{k}", label) for k, label in SKILL_LABELS.items())
+        if kind == "equipo":
+            return tuple(
+                StepOption(
+                    e.name, e.name, f"{shop.format_copper(shop.cost_copper(find_item(e.name)))}"
+                )
+                for e in catalogue()
+            )
+        return ()
+
+    def adjust_inventory(
+        self, sheet: Sheet, item: str, quantity: int, settings: Settings
+    ) -> dict[str, Any]:
+        """Tablas 20-24 items only: the book's list is the shop (unknown names are refused
+        with the closest names)."""
+        return shop.adjust_inventory(sheet, item, quantity)
+
+    def adjust_money(
+        self, sheet: Sheet, amount: int, currency: str | None, settings: Settings
+    ) -> dict[str, Any]:
+        """mo (default), mp or mc; spending more of a coin than the purse holds breaks a
+        bigger one (1 mo = 10 mp = 100 mc)."""
+        return shop.adjust_money(sheet, amount, currency)
 
 
 SYSTEM = SwcSystem()

@@ -12,11 +12,12 @@ from __future__ import annotations
 from rules.swc.attributes import ATTRIBUTE_ORDER
 from rules.swc.classes import ALIGNMENTS, CLASS_IDS, get_class
 from rules.swc.equipment import Armour, find_item
+from rules.swc.monster import is_npc, monster_problems
 from rules.swc.races import RACE_IDS, combination_allowed
 from rules.swc.sheet import NO_ARMOUR, classes_of, setting
 from rules.systems.base import Problem, Settings, Sheet
 
-__all__ = ["armour_allowed", "problems"]
+__all__ = ["CHARACTER_KEYS", "NPC_KEYS", "armour_allowed", "problems"]
 
 
 def _int(value: object) -> bool:
@@ -164,6 +165,55 @@ def _armour(sheet: Sheet) -> list[Problem]:
     return out
 
 
+#: Keys only a stat block has, and keys only a character has: a sheet of one shape carrying
+#: the other's keys was changed by hand (``/sheet set ca`` on a character) and is refused.
+NPC_KEYS = ("dados_golpe", "ca", "ataques", "movimiento", "valor_px", "salvacion")
+CHARACTER_KEYS = ("raza", "clases", "alineamiento", "atributos", "xp", "armadura", "escudo")
+MAX_NOTES = 1000
+
+
+def _belongings(sheet: Sheet) -> list[Problem]:
+    """The backpack's shape and the notes (both shapes have them)."""
+    out: list[Problem] = []
+    equipo = sheet.get("equipo", [])
+    if not isinstance(equipo, list):
+        return [Problem("swc.problem.equipment_invalid", "equipo", {"valor": equipo})]
+    for entry in equipo:
+        if isinstance(entry, str) and entry.strip():
+            continue
+        if (
+            isinstance(entry, dict)
+            and str(entry.get("nombre", "")).strip()
+            and _int(entry.get("cantidad"))
+            and entry["cantidad"] > 0
+        ):
+            continue
+        out.append(Problem("swc.problem.equipment_invalid", "equipo", {"valor": entry}))
+    notes = sheet.get("notas", "")
+    if notes is not None and (not isinstance(notes, str) or len(notes) > MAX_NOTES):
+        out.append(Problem("swc.problem.notes_invalid", "notas", {"limite": MAX_NOTES}))
+    return out
+
+
+def _foreign(sheet: Sheet, keys: tuple[str, ...], key: str) -> list[Problem]:
+    return [Problem(key, k, {"campo": k}) for k in keys if k in sheet]
+
+
+def _npc(sheet: Sheet) -> list[Problem]:
+    out = monster_problems(sheet)
+    pg = sheet.get("pg") or {}
+    maximum, current = pg.get("max", 0), pg.get("actual", 0)
+    if not _int(maximum) or maximum < 1:
+        out.append(Problem("swc.problem.npc_bad_hp", "pg.max", {"valor": maximum}))
+    elif not _int(current) or current > maximum:
+        out.append(
+            Problem(
+                "swc.problem.hp_current_invalid", "pg.actual", {"valor": current, "max": maximum}
+            )
+        )
+    return out + _foreign(sheet, CHARACTER_KEYS, "swc.problem.character_field_on_npc")
+
+
 def problems(sheet: Sheet, settings: Settings) -> list[Problem]:
     """Every problem of the sheet, in field order; empty when it is legal."""
     out: list[Problem] = []
@@ -171,6 +221,8 @@ def problems(sheet: Sheet, settings: Settings) -> list[Problem]:
         out.append(Problem("swc.problem.name_missing", "name"))
     if sheet.get("system") != "swc":
         out.append(Problem("swc.problem.wrong_system", "system", {"system": sheet.get("system")}))
+    if is_npc(sheet):
+        return out + _npc(sheet) + _numbers({"monedas": sheet.get("monedas")}) + _belongings(sheet)
     out += _classes(sheet, settings)
     out += _attributes(sheet, settings)
     out += _numbers(sheet)
@@ -180,4 +232,5 @@ def problems(sheet: Sheet, settings: Settings) -> list[Problem]:
         out.append(
             Problem("swc.problem.slow_class_not_taken", "clase_tras_limite", {"clase": choice})
         )
-    return out
+    out += _belongings(sheet)
+    return out + _foreign(sheet, NPC_KEYS, "swc.problem.npc_field_on_character")
