@@ -17,7 +17,7 @@ from aiohttp import web
 
 from .httputil import discord_error, json_response, no_content, read_body
 from .interactions import InteractionRecord
-from .limits import check_message
+from .limits import check_message, status_of
 from .messages import create_message, delete_message, edit_message
 from .state import EPHEMERAL, LOADING, Message, World
 
@@ -66,8 +66,8 @@ class Callbacks:
         ):
             err = discord_error(400, 40004, f"Interaction response type {kind} is not valid here")
             return self._reject(rec, err, what, body)
-        if kind in (4, 7) and (problem := check_message(data, files=len(files), partial=kind == 7)):
-            return self._reject(rec, json_response(problem, 400), what, body)
+        if kind in (4, 7) and (problem := check_message(data, files=files, partial=kind == 7)):
+            return self._reject(rec, json_response(problem, status_of(problem)), what, body)
         if kind == 8 and len(data.get("choices") or []) > 25:
             err = json_response(
                 {
@@ -90,7 +90,7 @@ class Callbacks:
             )
             return self._reject(rec, err, what, body)
         if kind == 9 and (problem := _check_modal(data)):
-            return self._reject(rec, json_response(problem, 400), what, body)
+            return self._reject(rec, json_response(problem, status_of(problem)), what, body)
 
         rec.callback_type, rec.callback_data = kind, data
         channel = self.world.channels[int(rec.payload["channel_id"])]
@@ -139,8 +139,8 @@ class Callbacks:
         body, files = await read_body(request)
         if rec.callback_type is None:
             return self._reject(rec, discord_error(404, 10015, "Unknown Webhook"), "followup", body)
-        if problem := check_message(body, files=len(files)):
-            return self._reject(rec, json_response(problem, 400), "followup", body)
+        if problem := check_message(body, files=files):
+            return self._reject(rec, json_response(problem, status_of(problem)), "followup", body)
         original = self.world.messages.get(rec.message_id) if rec.message_id else None
         if rec.callback_type == 5 and original is not None and original.data["flags"] & LOADING:
             body = {**body, "flags": (int(body.get("flags") or 0) & ~EPHEMERAL)}
@@ -182,8 +182,10 @@ class Callbacks:
             delete_message(self.world, msg)
             self.world.touch()
             return no_content()
-        if problem := check_message(body, files=len(files), partial=True):
-            return self._reject(rec, json_response(problem, 400), f"PATCH {ref}", body)
+        if problem := check_message(body, files=files, partial=True):
+            return self._reject(
+                rec, json_response(problem, status_of(problem)), f"PATCH {ref}", body
+            )
         edit_message(self.world, msg, body, files)
         msg.data["flags"] &= ~LOADING
         rec.edits.append(_snapshot(msg))

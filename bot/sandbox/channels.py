@@ -13,7 +13,7 @@ from aiohttp import web
 
 from .callbacks import Callbacks
 from .httputil import discord_error, json_response, no_content, read_body
-from .limits import check_message
+from .limits import check_message, status_of
 from .messages import create_message, delete_message, edit_message
 from .state import Channel, Guild, World
 
@@ -109,8 +109,8 @@ class ChannelRoutes:
             return self._refuse(
                 "execute webhook", discord_error(404, 10015, "Unknown Webhook"), body
             )
-        if problem := check_message(body, files=len(files)):
-            return self._refuse("execute webhook", json_response(problem, 400), body)
+        if problem := check_message(body, files=files):
+            return self._refuse("execute webhook", json_response(problem, status_of(problem)), body)
         channel = self.world.channels[int(hook["channel_id"])]
         if thread_id := request.query.get("thread_id"):
             channel = self.world.channels.get(int(thread_id))
@@ -223,8 +223,8 @@ class ChannelRoutes:
                 discord_error(400, 50008, "Cannot send messages in a non-text channel"),
                 body,
             )
-        if problem := check_message(body, files=len(files)):
-            return self._refuse("post message", json_response(problem, 400), body)
+        if problem := check_message(body, files=files):
+            return self._refuse("post message", json_response(problem, status_of(problem)), body)
         msg = create_message(self.world, channel, body, files)
         self.world.touch()
         return json_response(msg.data)
@@ -256,8 +256,8 @@ class ChannelRoutes:
             delete_message(self.world, msg)
             return no_content()
         body, files = await read_body(request)
-        if problem := check_message(body, files=len(files), partial=True):
-            return self._refuse("edit message", json_response(problem, 400), body)
+        if problem := check_message(body, files=files, partial=True):
+            return self._refuse("edit message", json_response(problem, status_of(problem)), body)
         edit_message(self.world, msg, body, files)
         self.world.touch()
         return json_response(msg.data)
@@ -322,8 +322,10 @@ class ChannelRoutes:
             )
         if parent.type == 15:
             starter = body.get("message") or {}
-            if problem := check_message(starter, files=len(files)):
-                return self._refuse("create forum post", json_response(problem, 400), body)
+            if problem := check_message(starter, files=files):
+                return self._refuse(
+                    "create forum post", json_response(problem, status_of(problem)), body
+                )
             thread = self._new_thread(parent, body["name"], 11)
             self.world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
             msg = create_message(self.world, thread, starter, files, message_id=thread.id)

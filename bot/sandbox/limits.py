@@ -7,11 +7,13 @@ path in its text, so a bot that overflows fails in tests exactly as it would in 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["check_message", "error_body"]
+__all__ = ["check_message", "error_body", "status_of"]
 
 IS_COMPONENTS_V2 = 1 << 15
+MAX_UPLOAD = 10 * 1024 * 1024  # a guild without boosts; the same as attachment_size_limit
 
 
 def error_body(problems: list[tuple[str, str, str]]) -> dict[str, Any]:
@@ -136,13 +138,17 @@ def _check_components(components: list[dict[str, Any]], flags: int, problems: li
 
 
 def check_message(
-    body: dict[str, Any], *, files: int = 0, partial: bool = False
+    body: dict[str, Any], *, files: Sequence[tuple[str, bytes]] = (), partial: bool = False
 ) -> dict[str, Any] | None:
     """Returns Discord's error body when ``body`` breaks a limit, else None.
 
-    ``partial`` is for edits, which may omit everything; new messages must carry something.
+    ``files`` are the uploaded (filename, bytes). ``partial`` is for edits, which may omit
+    everything; new messages must carry something.
     """
+    if sum(len(content) for _, content in files) > MAX_UPLOAD:
+        return {"code": 40005, "message": "Request entity too large"}
     problems: list[tuple[str, str, str]] = []
+    _max(problems, "attachments", list(files), 10)
     _max(problems, "content", body.get("content"), 2000)
     _check_embeds(body.get("embeds") or [], problems)
     flags = int(body.get("flags") or 0)
@@ -168,3 +174,8 @@ def check_message(
     if empty and not partial:
         return {"code": 50006, "message": "Cannot send an empty message"}
     return None
+
+
+def status_of(problem: dict[str, Any]) -> int:
+    """The HTTP status Discord uses for a ``check_message`` result."""
+    return 413 if problem.get("code") == 40005 else 400

@@ -333,6 +333,12 @@ def test_components_v2_limits() -> None:
     assert check_message({"flags": v2, "content": "hola", "components": [text]}) is not None
 
 
+def test_file_count_and_upload_size() -> None:
+    assert check_message({}, files=[("a.txt", b"x")] * 10) is None
+    assert check_message({}, files=[("a.txt", b"x")] * 11)["errors"]["attachments"]
+    assert check_message({}, files=[("big.bin", b"x" * (10 * 1024 * 1024 + 1))])["code"] == 40005
+
+
 def test_limits_allow_the_maximum_and_refuse_empty_messages() -> None:
     full = {
         "content": "x" * 2000,
