@@ -110,6 +110,14 @@ class Reply:
     def deferred(self) -> bool:
         return self.callback_type in (5, 6)
 
+    def expect_ok(self) -> Reply:
+        """For setup steps: the reply itself, or an AssertionError saying what was refused."""
+        if not self.ok:
+            raise AssertionError(f"refused: {self.error}")
+        if self.rejections:
+            raise AssertionError(f"the stand-in refused the bot's requests: {self.rejections}")
+        return self
+
     @property
     def content(self) -> str:
         return self.message.content if self.message else ""
