@@ -43,6 +43,14 @@ def test_subcommand_group_with_integer_and_number(tiny_env: Sandbox, g) -> None:
     assert r.content == "suma=15"
 
 
+def test_expect_ok_for_setup_steps(tiny_env: Sandbox, g) -> None:
+    assert tiny_env.command("ping", guild=g).expect_ok().content.startswith("pong")
+    with pytest.raises(AssertionError, match="unknown command /nada"):
+        tiny_env.command("nada", guild=g).expect_ok()
+    with pytest.raises(AssertionError, match="2000 or fewer"):
+        tiny_env.command("long", {"size": 2001}, guild=g).expect_ok()
+
+
 @pytest.mark.parametrize(
     ("path", "options", "fragment"),
     [
@@ -56,14 +64,6 @@ def test_subcommand_group_with_integer_and_number(tiny_env: Sandbox, g) -> None:
         ("nada", {}, "unknown command /nada"),
     ],
 )
-def test_expect_ok_for_setup_steps(tiny_env: Sandbox, g) -> None:
-    assert tiny_env.command("ping", guild=g).expect_ok().content.startswith("pong")
-    with pytest.raises(AssertionError, match="unknown command /nada"):
-        tiny_env.command("nada", guild=g).expect_ok()
-    with pytest.raises(AssertionError, match="2000 or fewer"):
-        tiny_env.command("long", {"size": 2001}, guild=g).expect_ok()
-
-
 def test_refuses_what_the_client_would_refuse(
     tiny_env: Sandbox, g, path, options, fragment
 ) -> None:
