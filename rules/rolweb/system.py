@@ -196,12 +196,12 @@ class RolwebSystem:
                 "Experiencia disponible",
                 balance.available,
                 f"{balance.total} − {balance.spent}",
-                group="Experiencia",
+                group="xp",
             ),
         ]
         values += [
             DerivedValue(
-                f"arma:{w.name}", w.name, w.damage, ", ".join(sorted(w.qualities)), group="Armas"
+                f"arma:{w.name}", w.name, w.damage, ", ".join(sorted(w.qualities)), group="Equipo"
             )
             for w in sheets.weapons(sheet, parsed)
         ]
