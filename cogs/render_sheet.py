@@ -7,7 +7,7 @@ way the system groups them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -85,6 +85,16 @@ def _pack(
     return kept
 
 
+def has_path(sheet: Any, path: str) -> bool:
+    """Whether the dotted ``path`` exists in ``sheet`` (its value may still be None)."""
+    node = sheet
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
 def group_title(group: str, locale: str) -> str:
     """A sheet group's heading: translated when the catalogue knows it, else the game term."""
     key = f"sheet.group.{group.casefold()}"
@@ -94,7 +104,9 @@ def group_title(group: str, locale: str) -> str:
 def character(view: CharacterView, locale: str) -> dict[str, Any]:
     groups: dict[str, list[tuple[str, str]]] = {}
     for spec in view.fields:
-        if spec.path == "name":
+        # A system may describe fields of two sheet shapes (swc characters and monster stat
+        # blocks): a field the sheet does not have at all is not shown, one set to nothing is.
+        if spec.path == "name" or not has_path(view.sheet, spec.path):
             continue
         groups.setdefault(spec.group, []).append(
             (spec.label, field_value(get_path(view.sheet, spec.path), locale))
