@@ -643,9 +643,9 @@ def _kit_lines(draft: Sheet, settings: Settings) -> list[str]:
         )
     if problems(draft, settings):
         return lines
-    values = {v.key: v for v in derived(draft, settings)}
+    values = {v.key: v.value for v in derived(draft, settings)}
+    ca = f"[{values['ca']}]" if setting(settings, "ca_ascendente") else values["ca"]
     lines.append(
-        f"Carga: {values['carga'].value} · Movimiento {values['movimiento'].value} (Tabla 25)"
-        f" · CA {values['ca'].value}"
+        f"Carga: {values['carga']} · Movimiento {values['movimiento']} (Tabla 25) · CA {ca}"
     )
     return lines

@@ -164,7 +164,9 @@ def add_items(sheet: Sheet, names: Iterable[str]) -> list[dict[str, Any]]:
 def _known(item: str) -> Item:
     found = find_item(item)
     if found is None:
-        hints = ", ".join(e.name for e in suggest(item, 5)) or "—"
+        words = sorted(item.split(), key=len, reverse=True)
+        found_hints = suggest(item, 5) or (suggest(words[0], 5) if words else ())
+        hints = ", ".join(e.name for e in found_hints) or "—"
         raise RulesError(
             Problem("swc.problem.unknown_item", "equipo", {"objeto": item, "sugerencias": hints})
         )
