@@ -174,6 +174,34 @@ def test_script_against_tiny_bot(tmp_path: Path, capsys) -> None:
 
 
 @pytest.mark.e2e
+def test_suggestions_posts_and_threads_survive_a_restart(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "sandbox.db"
+    code, out = run_script(
+        tmp_path,
+        capsys,
+        [
+            ":ac /spell name:bola",
+            ":in foro",
+            ":post Escena 1",
+            "/ping",
+            ":in mesa",
+            ":thread aparte",
+        ],
+        module="tests.e2e.tiny_bot",
+        db=db,
+    )
+    assert code == 0, out
+    assert "Sugerencias / suggestions: Bola de fuego | Bola de nieve" in out
+    assert "[ana @ #Escena 1] > /ping\n── Árbitro\npong" in out
+    assert out.rstrip().endswith("[ana @ #mesa] > :thread aparte")
+    lines = [":in Escena 1", "/ping", ":in aparte", "/ping"]
+    code, out = run_script(tmp_path, capsys, lines, module="tests.e2e.tiny_bot", db=db)
+    assert code == 0, out
+    assert "[ana @ #Escena 1] > /ping\n── Árbitro\npong" in out
+    assert "[ana @ #aparte] > /ping\n── Árbitro\npong" in out
+
+
+@pytest.mark.e2e
 def test_a_failed_line_makes_the_exit_code_non_zero(tmp_path: Path, capsys) -> None:
     code, out = run_script(
         tmp_path, capsys, ["/ping", "/tools dice sum 500"], module="tests.e2e.tiny_bot"
