@@ -292,6 +292,10 @@ class Session:
         elif word in ("ac", "sugiere"):
             self._autocomplete(arg)
         elif word in ("thread", "hilo"):
+            if self.guild.channel(self.channel).type not in (0, 5):
+                raise ParseError(
+                    "los hilos se abren en canales de texto / threads open in text channels"
+                )
             self.channel = self.guild.thread(self.channel, arg, user=self.user).name
         elif word == "post":
             forum = self.channel if self.guild.channel(self.channel).type == 15 else "foro"
