@@ -25,7 +25,9 @@ __all__ = [
     "heal",
     "health_state",
     "recover_breath",
+    "state_for",
     "thresholds",
+    "thresholds_from_pv",
 ]
 
 #: ``desplazar``: thresholds follow the PV (Muro shifts them by one Físico); ``fijo``: ×3/×4/×6.
@@ -66,7 +68,17 @@ def health_state(
     >>> health_state(8, 24)  # «Con Físico 8 … 0 / 24 / 32 / 48»
     'malherido'
     """
-    limits = thresholds(fisico, advantage == "Muro", mode)
+    return state_for(thresholds(fisico, advantage == "Muro", mode), wounds)
+
+
+def thresholds_from_pv(pv: int) -> Thresholds:
+    """The states of an NPC whose PV the referee fixed (``pv_maximo``): the same proportions
+    as ×3/×4/×6 of Físico, i.e. Malherido at ¾ of the PV, Muerto at 1½ (our reading)."""
+    return Thresholds(malherido=pv - pv // 4, inconsciente=pv, muerto=pv + pv // 2)
+
+
+def state_for(limits: Thresholds, wounds: int) -> str:
+    """The state these wounds reach under ``limits``."""
     if wounds >= limits.muerto:
         return MUERTO
     if wounds >= limits.inconsciente:

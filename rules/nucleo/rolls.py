@@ -134,7 +134,7 @@ def check(
     elif kind == "ataque" and name in ("cuerpo_a_cuerpo", "distancia"):
         label, attribute, bonus, unknown_skill = attack_bonus(char, name, circ, notes)
     elif kind == "hechizo" and setting(settings, "magia") and magic.find_spell(name):
-        return _cast(char, request, settings, rng, name)
+        return _cast(sheet, char, request, settings, rng, name)
     else:
         raise RulesError(Problem("nucleo.problem.unknown_option", "", {"option": request.option}))
     if attribute == "Percepción" and "oscuridad" in circ and char.race and char.race.infravision:
@@ -142,8 +142,7 @@ def check(
         notes.append("nucleo.note.infravision")
     keep = keep_for(char, request.circumstances, settings, unknown_skill, notes)
     rolled = roll_check(bonus + request.modifier, rng, keep, difficulty, fumble_mode)
-    if "token" in circ:
-        extra["token_spent"] = True
+    _record_changes(sheet, char, circ, 0, extra)
     if kind == "iniciativa":
         extra["actions"] = combat.actions_for_initiative(rolled.total)
     return _result(request.option, label, rolled, notes, extra, settings)
@@ -176,6 +175,7 @@ def attack_bonus(
 
 
 def _cast(
+    sheet: Sheet,
     char: Character,
     request: CheckRequest,
     settings: Settings,
@@ -218,9 +218,29 @@ def _cast(
             "breakdown": effect.breakdown,
             "ignores_armour": effect.ignores_armour,
         }
+    _record_changes(sheet, char, circ, result.mana_spent, extra)
+    return _result(request.option, plan.spell.name, result.check, notes, extra, settings)
+
+
+def _record_changes(
+    sheet: Sheet, char: Character, circ: frozenset[str], mana: int, extra: dict[str, Any]
+) -> None:
+    """What the roll changes on the sheet, as ``extra["sheet"]`` (the bot stores it):
+
+    * ``token``: the token goes to the GM (``token`` false; ``extra["token_spent"]`` too);
+    * ``token_devuelto``: the GM hands it back («puede devolverlo en cualquier momento»);
+    * a spell: its mana is added to ``mana_gastado`` («se gasta» whatever the outcome).
+    """
+    changes: dict[str, Any] = {}
     if "token" in circ:
         extra["token_spent"] = True
-    return _result(request.option, plan.spell.name, result.check, notes, extra, settings)
+        changes["token"] = False
+    elif "token_devuelto" in circ and not char.token:
+        changes["token"] = True
+    if mana:
+        changes["mana_gastado"] = char.mana_spent + mana
+    if changes:
+        extra["sheet"] = {**sheet, **changes}
 
 
 def _result(

@@ -6,9 +6,12 @@ A sheet is the plain dict the database stores (documented in docs/systems/nucleo
      "atributos": {"Físico": 6, "Destreza": 7, "Inteligencia": 9, "Percepción": 8, "Carisma": 7},
      "piramide": "versatil", "habilidades": {"Pilotar": 6, ...}, "hechizos": {"Curación": 2},
      "ventaja": "Rápido", "raza": "Humano", "ventaja_racial": None,
-     "heridas": 0, "mana_gastado": 0, "token": True, "px": 0,
+     "heridas": 0, "mana_gastado": 0, "token": True, "px": 0, "dinero": 120, "notas": "",
      "equipo": {"arma_principal": "Espada larga", "dos_manos": False, "arma_secundaria": None,
-                "armadura": "Cota de mallas", "escudo": True, "otros": ["Linterna"]}}
+                "armadura": "Cota de mallas", "escudo": True, "otros": {"Linterna": 1}}}
+
+An NPC stat block (``/npc create``) also has ``"pnj": True`` and may fix its PV with
+``"pv_maximo"``; ``otros`` may be a list of names (one of each) as older sheets wrote it.
 
 :func:`character` reads one (tolerating missing keys) so the rest of the package works on
 typed values instead of ``dict.get`` chains.
@@ -17,7 +20,7 @@ typed values instead of ``dict.get`` chains.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.nucleo import health
@@ -32,7 +35,9 @@ from rules.systems.base import FieldKind, Problem, SettingSpec
 __all__ = [
     "SETTINGS",
     "Character",
+    "carried",
     "character",
+    "is_npc",
     "equipment_items",
     "new_sheet",
     "normalise",
@@ -51,6 +56,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("pifia_con_menor", FieldKind.CHOICE, "dado_siguiente", FUMBLE_MODES),
     SettingSpec("salvacion", FieldKind.CHOICE, "fija", SAVE_MODES),
     SettingSpec("dados_extra_distancia", FieldKind.BOOLEAN, False),
+    SettingSpec("moneda", FieldKind.TEXT, "créditos"),
 )
 _DEFAULTS = {spec.key: spec.default for spec in SETTINGS}
 
@@ -61,7 +67,34 @@ def setting(settings: Mapping[str, Any], key: str) -> Any:
     spec = next(s for s in SETTINGS if s.key == key)
     if spec.kind is FieldKind.CHOICE and value not in spec.choices:
         return spec.default
+    if spec.kind is FieldKind.TEXT and (not isinstance(value, str) or not value.strip()):
+        return spec.default
     return value
+
+
+def is_npc(sheet: Mapping[str, Any]) -> bool:
+    """An NPC stat block: free attributes and skills, no pyramid (see :mod:`rules.nucleo.npc`)."""
+    return sheet.get("pnj") is True
+
+
+def carried(sheet: Mapping[str, Any]) -> dict[str, int]:
+    """``equipo.otros`` as name → quantity (a list counts one of each; bad entries are skipped,
+    :func:`normalise` reports them)."""
+    equipo = sheet.get("equipo")
+    raw = equipo.get("otros") if isinstance(equipo, Mapping) else None
+    if isinstance(raw, Mapping):
+        return {
+            k: v
+            for k, v in raw.items()
+            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
+        }
+    if isinstance(raw, list):
+        counts: dict[str, int] = {}
+        for item in raw:
+            if isinstance(item, str) and item.strip():
+                counts[item] = counts.get(item, 0) + 1
+        return counts
+    return {}
 
 
 def new_sheet(name: str) -> dict[str, Any]:
@@ -80,13 +113,15 @@ def new_sheet(name: str) -> dict[str, Any]:
         "mana_gastado": 0,
         "token": True,
         "px": 0,
+        "dinero": 0,
+        "notas": "",
         "equipo": {
             "arma_principal": None,
             "dos_manos": False,
             "arma_secundaria": None,
             "armadura": None,
             "escudo": False,
-            "otros": [],
+            "otros": {},
         },
     }
 
@@ -128,7 +163,25 @@ def normalise(sheet: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
                 path = f"equipo.{key}"
                 problems.append(Problem("nucleo.problem.bad_text", path, {"field": path}))
                 clean["equipo"][key] = None
+        others = equipo.get("otros")
+        if others is not None and not _inventory_ok(others):
+            problems.append(Problem("nucleo.problem.bad_inventory", "equipo.otros"))
+            clean["equipo"]["otros"] = carried(clean)
     return clean, problems
+
+
+def _inventory_ok(others: Any) -> bool:
+    """``otros``: names → positive quantities, or (older sheets) a list of names."""
+    if isinstance(others, Mapping):
+        return all(
+            isinstance(k, str)
+            and k.strip()
+            and isinstance(v, int)
+            and not isinstance(v, bool)
+            and v > 0
+            for k, v in others.items()
+        )
+    return isinstance(others, list) and all(isinstance(o, str) and o.strip() for o in others)
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -159,6 +212,7 @@ class Character:
     derived: Derived
     wounds: int
     state: str
+    limits: health.Thresholds
     mana_spent: int
     token: bool
 
@@ -192,12 +246,15 @@ def character(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Characte
         attributes, skills, advantages, estorbo=gear.estorbo, defensa_bonus=gear.defensa_bonus
     )
     wounds = max(0, _int(sheet.get("heridas")))
-    state = health.health_state(
-        attributes["Físico"],
-        wounds,
-        "Muro" if "Muro" in advantages else None,
-        mode=setting(settings, "muro_estados"),
-    )
+    fixed_pv = _int(sheet.get("pv_maximo")) if is_npc(sheet) else 0
+    if fixed_pv > 0:
+        values = replace(values, pv=fixed_pv)
+        limits = health.thresholds_from_pv(fixed_pv)
+    else:
+        limits = health.thresholds(
+            attributes["Físico"], "Muro" in advantages, setting(settings, "muro_estados")
+        )
+    state = health.state_for(limits, wounds)
     return Character(
         attributes=attributes,
         skills=skills,
@@ -208,6 +265,7 @@ def character(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Characte
         derived=values,
         wounds=wounds,
         state=state,
+        limits=limits,
         mana_spent=max(0, _int(sheet.get("mana_gastado"))),
         token=sheet.get("token") is True,
     )

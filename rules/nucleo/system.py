@@ -12,12 +12,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rules.nucleo import combat, creation, equipment, health, rolls
+from rules.nucleo import belongings, builder, combat, creation, equipment, health, npc, rolls
 from rules.nucleo.data import ATTRIBUTES, catalogue
 from rules.nucleo.sheet import (
     SETTINGS,
+    carried,
     character,
     equipment_items,
+    is_npc,
     new_sheet,
     normalise,
     setting,
@@ -27,6 +29,8 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
+    CreationOutcome,
+    CreationStep,
     DerivedValue,
     FieldKind,
     FieldSpec,
@@ -38,9 +42,12 @@ from rules.systems.base import (
     SettingSpec,
     Sheet,
     SpellInfo,
+    StepOption,
 )
 
-__all__ = ["SYSTEM", "NucleoSystem"]
+__all__ = ["MAX_NOTES", "SYSTEM", "NucleoSystem"]
+
+MAX_NOTES = 2000
 
 
 class NucleoSystem:
@@ -60,6 +67,10 @@ class NucleoSystem:
         strict = setting(settings, "creacion_estricta")
         level_max = 6 if strict else None
         fields = [
+            FieldSpec("name", "Nombre", FieldKind.TEXT, group="general"),
+            FieldSpec("notas", "Notas", FieldKind.TEXT, group="general"),
+        ]
+        fields += [
             FieldSpec(
                 f"atributos.{a}",
                 a,
@@ -128,6 +139,10 @@ class NucleoSystem:
             FieldSpec("heridas", "Heridas", FieldKind.INTEGER, 0, group="estado"),
             FieldSpec("token", "Token", FieldKind.BOOLEAN, group="estado"),
             FieldSpec("px", "PX", FieldKind.INTEGER, 0, group="estado"),
+            FieldSpec("dinero", "Dinero", FieldKind.INTEGER, 0, group="equipo"),
+            FieldSpec(
+                "pv_maximo", "PV fijos (PNJ)", FieldKind.INTEGER, 0, npc.PV_MAX, group="estado"
+            ),
         ]
         if setting(settings, "magia"):
             fields.append(
@@ -148,6 +163,22 @@ class NucleoSystem:
             )
         races_on = setting(settings, "razas")
         race = creation.find_race(sheet.get("raza")) if races_on else None
+        attributes = sheet.get("atributos") or {}
+        if is_npc(sheet):
+            problems += npc.validate_npc(
+                sheet, races=races_on, advantages=setting(settings, "ventajas")
+            )
+        else:
+            problems += self._validate_creation(sheet, race, settings)
+        problems += self._validate_equipment(sheet, attributes, race, settings)
+        problems += self._validate_state(sheet, settings)
+        return problems
+
+    @staticmethod
+    def _validate_creation(sheet: Sheet, race: Any, settings: Settings) -> list[Problem]:
+        """A player character follows the creation rules: points, pyramid, race, advantage."""
+        problems: list[Problem] = []
+        races_on = setting(settings, "razas")
         if races_on:
             problems += creation.validate_race(sheet.get("raza"), sheet.get("ventaja_racial"))
         attributes = sheet.get("atributos") or {}
@@ -172,8 +203,8 @@ class NucleoSystem:
         if not setting(settings, "creacion_estricta"):
             loose = {"nucleo.problem.attribute_total", "nucleo.problem.pyramid_count"}
             problems = [p for p in problems if p.key not in loose]
-        problems += self._validate_equipment(sheet, attributes, race, settings)
-        problems += self._validate_state(sheet, settings)
+        if sheet.get("pv_maximo") is not None:
+            problems.append(Problem("nucleo.problem.npc_only", "pv_maximo", {"field": "pv_maximo"}))
         return problems
 
     @staticmethod
@@ -205,12 +236,15 @@ class NucleoSystem:
 
     def _validate_state(self, sheet: Sheet, settings: Settings) -> list[Problem]:
         problems = []
-        for key in ("heridas", "mana_gastado", "px"):
+        for key in ("heridas", "mana_gastado", "px", "dinero"):
             value = sheet.get(key, 0)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 problems.append(
                     Problem("nucleo.problem.bad_number", key, {"field": key, "value": value})
                 )
+        notes = sheet.get("notas", "")
+        if notes is not None and (not isinstance(notes, str) or len(notes) > MAX_NOTES):
+            problems.append(Problem("nucleo.problem.bad_notes", "notas", {"limit": MAX_NOTES}))
         char = character(sheet, settings)
         if setting(settings, "magia") and char.mana_spent > char.derived.mana:
             params = {"spent": char.mana_spent, "maximum": char.derived.mana}
@@ -220,12 +254,13 @@ class NucleoSystem:
     def derived(self, sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
         char = character(sheet, settings)
         a, d, gear = char.attributes, char.derived, char.loadout
-        pv_mult = d.pv // a["Físico"] if a["Físico"] else 4
-        limits = health.thresholds(
-            a["Físico"], "Muro" in char.advantages, setting(settings, "muro_estados")
-        )
+        limits = char.limits
+        if is_npc(sheet) and sheet.get("pv_maximo"):
+            pv_formula = "PV fijos (PNJ)"
+        else:
+            pv_formula = f"Físico {a['Físico']} × {d.pv // a['Físico'] if a['Físico'] else 4}"
         values = [
-            DerivedValue("pv", "Puntos de Vida", d.pv, f"Físico {a['Físico']} × {pv_mult}"),
+            DerivedValue("pv", "Puntos de Vida", d.pv, pv_formula),
             DerivedValue(
                 "esquivar",
                 "Esquivar",
@@ -282,6 +317,16 @@ class NucleoSystem:
                 "equipo",
             ),
             DerivedValue("estorbo", "Estorbo", gear.estorbo, "", "equipo"),
+            DerivedValue(
+                "otros",
+                "Otros objetos",
+                ", ".join(
+                    name if count == 1 else f"{name} ×{count}"
+                    for name, count in carried(sheet).items()
+                ),
+                "",
+                "equipo",
+            ),
             DerivedValue(
                 "heridas",
                 "Heridas",
@@ -407,6 +452,38 @@ class NucleoSystem:
             )
             for spell in catalogue().spells.values()
         )
+
+    # -- creation (CharacterBuilder) -------------------------------------------------------
+
+    def creation_step(
+        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
+    ) -> CreationStep | None:
+        return builder.creation_step(draft, done, settings, npc=npc)
+
+    def apply_creation_step(
+        self,
+        draft: Sheet,
+        step_key: str,
+        answer: Any,
+        settings: Settings,
+        rng: random.Random,
+        *,
+        npc: bool = False,
+    ) -> CreationOutcome:
+        return builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
+
+    def catalogue(self, kind: str, settings: Settings) -> tuple[StepOption, ...]:
+        return belongings.catalogue(kind, settings)
+
+    def adjust_inventory(
+        self, sheet: Sheet, item: str, quantity: int, settings: Settings
+    ) -> dict[str, Any]:
+        return belongings.adjust_inventory(sheet, item, quantity, settings)
+
+    def adjust_money(
+        self, sheet: Sheet, amount: int, currency: str | None, settings: Settings
+    ) -> dict[str, Any]:
+        return belongings.adjust_money(sheet, amount, currency, settings)
 
 
 SYSTEM = NucleoSystem()

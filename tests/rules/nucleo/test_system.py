@@ -50,6 +50,7 @@ def test_settings_cover_modules_and_contradictions():
         "pifia_con_menor": "dado_siguiente",
         "salvacion": "fija",
         "dados_extra_distancia": False,
+        "moneda": "créditos",
     }
     for spec in specs.values():
         if spec.kind is FieldKind.CHOICE:

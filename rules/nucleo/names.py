@@ -1,0 +1,38 @@
+"""Finding catalogue names in what players type: case- and accent-insensitive.
+
+A player on a phone writes «esquivar» or «Navegacion espacial»; the sheet must still store
+the list's spelling («Esquivar», «Navegación Espacial»), so every lookup goes through
+:func:`fold`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+__all__ = ["fold", "lookup", "split_list"]
+
+
+def fold(text: str) -> str:
+    """``"Navegación  Espacial"`` → ``"navegacion espacial"``."""
+    decomposed = unicodedata.normalize("NFKD", " ".join(text.split()).casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def lookup(text: str, names: Iterable[str], aliases: dict[str, str] | None = None) -> str | None:
+    """The catalogue spelling of ``text`` among ``names`` (or an alias's target), else None."""
+    wanted = fold(text)
+    for name in names:
+        if fold(name) == wanted:
+            return name
+    for alias, target in (aliases or {}).items():
+        if fold(alias) == wanted:
+            return target
+    return None
+
+
+def split_list(text: str) -> list[str]:
+    """A comma-, semicolon- or line-separated list, without empty entries."""
+    for separator in (";", "\n"):
+        text = text.replace(separator, ",")
+    return [part.strip() for part in text.split(",") if part.strip()]
