@@ -321,7 +321,7 @@ class Sandbox:
             try:
                 ch, member = self._channel(g, channel), self._who(g, user)
                 if not g.permissions_in(member, ch):
-                    raise CommandRefused(f"{member.name} cannot see #{ch.name}")
+                    raise CommandRefused(f"{member.name} no ve / cannot see #{ch.name}")
                 data = build_command(self.world, g, ch, member, path, options or {})
             except (CommandRefused, KeyError) as exc:
                 return str(exc).strip("'\"")
@@ -383,7 +383,9 @@ class Sandbox:
                 g = self.world.guild_of(ch)
                 member = self._who(g, user)
                 if comp.get("disabled"):
-                    raise CommandRefused(f"component {comp.get('custom_id')} is disabled")
+                    raise CommandRefused(
+                        f"desactivado / component {comp.get('custom_id')} is disabled"
+                    )
                 data = data_fn(comp, g, ch)
             except (CommandRefused, KeyError) as exc:
                 return str(exc)
@@ -450,7 +452,9 @@ class Sandbox:
                 allowed = [o["value"] for o in comp.get("options") or []]
                 bad = [v for v in values if v not in allowed]
                 if bad:
-                    raise CommandRefused(f"{bad} not among the options {allowed}")
+                    raise CommandRefused(
+                        f"no está entre las opciones / {bad} not among the options {allowed}"
+                    )
                 out["values"] = list(values)
                 return out
             from .interactions import build_options

@@ -208,7 +208,7 @@ def _check_scalar(defn: dict[str, Any], value: Any, label: str) -> Any:
             raise CommandRefused(f"{label} must be a string, not {value!r}")
         lo, hi = defn.get("min_length"), defn.get("max_length", 6000)
         if lo is not None and len(value) < lo or hi is not None and len(value) > hi:
-            raise CommandRefused(f"{label}: length {len(value)} outside [{lo}, {hi}]")
+            raise CommandRefused(f"{label}: longitud / length {len(value)} outside [{lo}, {hi}]")
     elif kind == INTEGER:
         if isinstance(value, bool) or not isinstance(value, int):
             raise CommandRefused(f"{label} must be an integer, not {value!r}")
@@ -222,11 +222,13 @@ def _check_scalar(defn: dict[str, Any], value: Any, label: str) -> Any:
     if kind in (INTEGER, NUMBER):
         lo, hi = defn.get("min_value"), defn.get("max_value")
         if lo is not None and value < lo or hi is not None and value > hi:
-            raise CommandRefused(f"{label}: {value} outside [{lo}, {hi}]")
+            raise CommandRefused(f"{label}: fuera de rango / {value} outside [{lo}, {hi}]")
     choices = defn.get("choices")
     if choices and value not in [c["value"] for c in choices]:
         allowed = ", ".join(repr(c["value"]) for c in choices)
-        raise CommandRefused(f"{label}: {value!r} is not one of the choices {allowed}")
+        raise CommandRefused(
+            f"{label}: no es una opción / {value!r} is not one of the choices {allowed}"
+        )
     return value
 
 
@@ -254,7 +256,7 @@ def build_options(
     if focused is None:
         missing = [d["name"] for d in defs if d.get("required") and d["name"] not in canonical]
         if missing:
-            raise CommandRefused(f"missing required option(s): {', '.join(missing)}")
+            raise CommandRefused(f"falta / missing required option(s): {', '.join(missing)}")
     options = []
     for defn in defs:
         if defn["name"] not in canonical:
@@ -388,7 +390,7 @@ def modal_submission(modal: dict[str, Any], values: dict[str, str]) -> list[dict
             value = str(values.get(cid, comp.get("value") or ""))
             lo, hi = comp.get("min_length") or 0, comp.get("max_length") or 4000
             if comp.get("required", True) and not value:
-                raise CommandRefused(f"modal field {cid!r} is required")
+                raise CommandRefused(f"campo obligatorio / modal field {cid!r} is required")
             if value and not lo <= len(value) <= hi:
                 raise CommandRefused(
                     f"modal field {cid!r}: length {len(value)} outside [{lo}, {hi}]"
