@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from rules.dice import DiceError, parse, roll
 from rules.swc.combat import (
@@ -216,18 +214,11 @@ def _to_hit_line(hd_text: str, ascending: bool) -> str:
 
 
 def monster_derived(sheet: Sheet, ascending: bool) -> tuple[DerivedValue, ...]:
-    """What ``/sheet show`` adds to a stat block: AC in notation, save, attack line, hit points."""
+    """What ``/sheet show`` adds to a stat block: AC in the campaign's notation, the save and
+    the Tabla 32 attack line (hit points, Hit Dice and attacks are fields of their own)."""
     hd = str(sheet["dados_golpe"])
     save, source = monster_save(sheet)
-    pg: Mapping[str, Any] = sheet.get("pg") or {}
     return (
-        DerivedValue(
-            "pg",
-            "Puntos de Golpe",
-            f"{pg.get('actual', 0)}/{pg.get('max', 0)}",
-            f"{hd} DG",
-            "combate",
-        ),
         DerivedValue(
             "ca", "Clase de Armadura", show_ac(int(sheet["ca"]), ascending), "PNJ", "combate"
         ),

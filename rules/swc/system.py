@@ -18,7 +18,7 @@ from rules.swc.advancement import hit_dice, xp_bonus
 from rules.swc.attributes import ATTRIBUTE_ORDER
 from rules.swc.checks import SKILL_LABELS, check, check_options
 from rules.swc.classes import ALIGNMENTS, CLASS_IDS, get_class
-from rules.swc.derived import carried, derived
+from rules.swc.derived import LEVEL, carried, derived
 from rules.swc.equipment import Category, catalogue, find_item
 from rules.swc.monster import (
     is_npc,
@@ -125,9 +125,9 @@ class SwcSystem:
             for a in ATTRIBUTE_ORDER
         ]
         out += [
-            FieldSpec("xp", "Puntos de Experiencia", FieldKind.INTEGER, 0, group="nivel"),
+            FieldSpec("xp", "Puntos de Experiencia", FieldKind.INTEGER, 0, group=LEVEL, referee_only=True),
             FieldSpec("pg.max", "Puntos de Golpe máximos", FieldKind.INTEGER, 0, group="combate"),
-            FieldSpec("pg.actual", "Puntos de Golpe", FieldKind.INTEGER, group="combate"),
+            FieldSpec("pg.actual", "Puntos de Golpe actuales", FieldKind.INTEGER, group="combate"),
             FieldSpec(
                 "armadura",
                 "Armadura",
@@ -151,7 +151,7 @@ class SwcSystem:
                     "Clase que sigue avanzando",
                     FieldKind.CHOICE,
                     choices=("", *CLASS_IDS),
-                    group="nivel",
+                    group=LEVEL,
                 )
             )
         return tuple(out)
