@@ -69,8 +69,8 @@ def _plan(draft: Sheet, settings: Settings, npc_block: bool) -> list[str]:
     if race is None or len(race.pyramids) > 1:
         keys.append("piramide")
     keys += [f"habilidades_{i}" for i in range(1, len(BANDS) + 1)]
-    if setting(settings, "ventajas") and not (race is not None and race.no_advantage):
-        keys.append("ventaja")
+    if setting(settings, "ventajas") and _allowed_advantages(draft, settings):
+        keys.append("ventaja")  # none for an Artificial, or when no requirement is met
     keys.append("arma")
     if race is None or race.can_wear_armour:
         keys.append("armadura")
@@ -262,20 +262,14 @@ def _taken(draft: Sheet, settings: Settings) -> set[str]:
     race = _race(draft, settings)
     if race is None:
         return set()
-    return {
-        *race.free_advantages,
-        *([draft["ventaja_racial"]] if draft.get("ventaja_racial") else []),
-    }
+    choice = [draft["ventaja_racial"]] if draft.get("ventaja_racial") else []
+    return {*race.free_advantages, *choice}
 
 
 def _allowed_advantages(draft: Sheet, settings: Settings) -> list[str]:
-    attributes = draft.get("atributos") or {}
-    taken = _taken(draft, settings)
-    return [
-        a.name
-        for a in catalogue().advantages.values()
-        if a.name not in taken and all(attributes.get(k, 0) >= v for k, v in a.requires.items())
-    ]
+    return creation.available_advantages(
+        draft.get("atributos") or {}, _race(draft, settings), draft.get("ventaja_racial")
+    )
 
 
 def _apply_advantage(updated: dict[str, Any], value: str, settings: Settings) -> None:

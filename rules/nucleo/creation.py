@@ -14,6 +14,7 @@ from rules.systems.base import Problem
 
 __all__ = [
     "advantages_of",
+    "available_advantages",
     "canonical_skill",
     "find_race",
     "pyramid_levels",
@@ -160,9 +161,11 @@ def validate_advantage(
                 Problem("nucleo.problem.advantage_race_forbidden", "ventaja", {"race": race.name})
             ]
         return []
-    if not advantage:
-        return [Problem("nucleo.problem.advantage_missing", "ventaja")]
     data = catalogue()
+    if not advantage:
+        if not available_advantages(attributes, race):
+            return []  # nothing qualifies (e.g. a Mediano with only Carisma above 7)
+        return [Problem("nucleo.problem.advantage_missing", "ventaja")]
     found = data.advantages.get(advantage)
     if found is None:
         return [Problem("nucleo.problem.advantage_unknown", "ventaja", {"advantage": advantage})]
@@ -181,6 +184,30 @@ def validate_advantage(
         params = {"advantage": advantage, "race": race.name}
         problems.append(Problem("nucleo.problem.advantage_duplicate", "ventaja", params))
     return problems
+
+
+def available_advantages(
+    attributes: Mapping[str, int], race: Race | None = None, racial_choice: str | None = None
+) -> list[str]:
+    """The advantages a character may still take: requirement met, not already the race's
+    (none for an Artificial, which «no tiene ventaja»).
+
+    Can be empty (a Mediano, whose free Suerte is the only advantage without requirement, with
+    every attribute below 8 but Carisma): then the character simply has none.
+    """
+    if race is not None and race.no_advantage:
+        return []
+    taken = set(race.free_advantages if race else ()) | (
+        {racial_choice} if racial_choice else set()
+    )
+    return [
+        a.name
+        for a in catalogue().advantages.values()
+        if a.name not in taken
+        and all(
+            isinstance(attributes.get(k), int) and attributes[k] >= v for k, v in a.requires.items()
+        )
+    ]
 
 
 def advantages_of(

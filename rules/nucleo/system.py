@@ -138,7 +138,7 @@ class NucleoSystem:
             FieldSpec("equipo.escudo", "Escudo", FieldKind.BOOLEAN, group="equipo"),
             FieldSpec("heridas", "Heridas", FieldKind.INTEGER, 0, group="estado"),
             FieldSpec("token", "Token", FieldKind.BOOLEAN, group="estado"),
-            FieldSpec("px", "PX", FieldKind.INTEGER, 0, group="estado"),
+            FieldSpec("px", "PX", FieldKind.INTEGER, 0, group="estado", referee_only=True),
             FieldSpec("dinero", "Dinero", FieldKind.INTEGER, 0, group="equipo"),
             FieldSpec(
                 "pv_maximo", "PV fijos (PNJ)", FieldKind.INTEGER, 0, npc.PV_MAX, group="estado"
@@ -328,10 +328,10 @@ class NucleoSystem:
                 "equipo",
             ),
             DerivedValue(
-                "heridas",
-                "Heridas",
-                char.wounds,
+                "umbrales",
+                "Umbrales de heridas",
                 f"{limits.malherido} / {limits.inconsciente} / {limits.muerto}",
+                "Malherido / Inconsciente / Muerto",
                 "estado",
             ),
             DerivedValue(

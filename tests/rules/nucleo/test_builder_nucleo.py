@@ -511,3 +511,31 @@ def test_a_spell_check_spends_its_mana_on_the_sheet(ardelia, scripted):
         caster, CheckRequest(f"hechizo:{spell.name}"), {}, scripted([1, 1, 2, 3, 4, 5, 6])
     )
     assert result.extra["sheet"]["mana_gastado"] == 2 + spell.mana_cost
+
+
+def test_no_advantage_step_when_none_qualifies():
+    """A Mediano gets Suerte free, the only advantage without requirement; with Físico ≤ 7 and
+    only Carisma above 7 nothing else qualifies, so there is no step and no missing advantage."""
+    answers = {
+        **ARDELIA_ANSWERS,
+        "atributos": {
+            "Físico": "7",
+            "Destreza": "7",
+            "Inteligencia": "7",
+            "Percepción": "7",
+            "Carisma": "9",
+        },
+        "raza": ["Mediano"],
+    }
+    del answers["ventaja"]
+    draft, asked = drive(answers)
+    assert "ventaja" not in [s.key for s in asked]
+    assert draft["ventaja"] is None and SYSTEM.validate(draft, {}) == []
+    human = {**draft, "raza": "Humano"}  # Suerte is open to a Humano: it must be chosen
+    assert keys(SYSTEM.validate(human, {})) == ["nucleo.problem.advantage_missing"]
+
+
+def test_show_lists_the_wound_thresholds_once(ardelia):
+    values = {v.key: v for v in SYSTEM.derived(ardelia | {"heridas": 5}, {})}
+    assert values["umbrales"].value == "18 / 24 / 36" and "heridas" not in values
+    assert values["pv_restantes"].value == 19
