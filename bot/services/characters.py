@@ -444,6 +444,10 @@ class CharacterService:
                 valid=", ".join(s.path for s in specs.values())[:900],
             )
         value = parse_field(spec, raw)
+        if spec.referee_only:
+            campaign = await self.campaigns.require(place)
+            if not is_referee(campaign, actor):
+                raise NotAllowed("sheet.error.referee_field", field=spec.label)
 
         def change(
             sheet: dict[str, Any], _system: GameSystem, _settings: Mapping[str, Any]

@@ -39,7 +39,9 @@ class FieldSpec:
 
     ``path`` is dotted (``"atributos.Fuerza"``, ``"habilidades.Sigilo"``); ``label`` is the
     game term shown to users (Spanish in every locale).  ``choices`` lists the allowed values
-    for :attr:`FieldKind.CHOICE`.
+    for :attr:`FieldKind.CHOICE`.  ``referee_only`` fields (experience, spent experience)
+    change through the rules' own use cases (XP grants, purchases); by hand only the GM
+    may set them, so a player cannot award himself experience.
     """
 
     path: str
@@ -49,6 +51,7 @@ class FieldSpec:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     group: str = "general"
+    referee_only: bool = False  # experience and the like: only the GM sets them by hand
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,7 +73,10 @@ async def test_only_the_owner_or_a_referee_edits(campaign):
         await campaign.characters.set_field(HERE, BRUNO, "Eira", "resistencia.actual", "5")
     view = await campaign.characters.set_field(HERE, GM, "Eira", "resistencia.actual", "5")
     assert view.sheet["resistencia"]["actual"] == 5
-    view = await campaign.characters.set_field(HERE, ANA, None, "xp.total", "30")
+    with pytest.raises(NotAllowed) as refused:  # players cannot award themselves experience
+        await campaign.characters.set_field(HERE, ANA, None, "xp.total", "30")
+    assert refused.value.key == "sheet.error.referee_field"
+    view = await campaign.characters.set_field(HERE, GM, "Eira", "xp.total", "30")
     assert view.sheet["xp"]["total"] == 30
     with pytest.raises(RulesError) as error:  # 81 points: the system refuses and names why
         await campaign.characters.set_field(HERE, ANA, None, "atributos.Ágil", "11")
