@@ -77,7 +77,9 @@ def parse_skills(text: str, magic: bool) -> tuple[dict[str, int], dict[str, int]
     return skills, spells, problems
 
 
-def validate_npc(sheet: Mapping[str, Any], *, races: bool, advantages: bool) -> list[Problem]:
+def validate_npc(
+    sheet: Mapping[str, Any], *, races: bool, advantages: bool, magic: bool = True
+) -> list[Problem]:
     """Everything that makes a stat block unusable: attributes 1–20, known skills and spells at
     0–10, a positive ``pv_maximo`` if any, and a known race or advantage if one is named."""
     data = catalogue()
@@ -110,6 +112,9 @@ def validate_npc(sheet: Mapping[str, Any], *, races: bool, advantages: bool) -> 
                 key = "unknown_skill" if group == "habilidades" else "unknown_spell"
                 param = "skill" if group == "habilidades" else "spell"
                 problems.append(Problem(f"nucleo.problem.{key}", path, {param: name}))
+            if group == "hechizos" and not magic and level:
+                params = {"item": name, "module": "magia"}
+                problems.append(Problem("nucleo.problem.module_disabled", path, params))
             if not _int(level) or not 0 <= level <= SKILL_MAX:
                 params = {"skill": name, "level": level, "maximum": SKILL_MAX}
                 problems.append(Problem("nucleo.problem.npc_skill_level", path, params))

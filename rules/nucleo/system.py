@@ -166,7 +166,10 @@ class NucleoSystem:
         attributes = sheet.get("atributos") or {}
         if is_npc(sheet):
             problems += npc.validate_npc(
-                sheet, races=races_on, advantages=setting(settings, "ventajas")
+                sheet,
+                races=races_on,
+                advantages=setting(settings, "ventajas"),
+                magic=setting(settings, "magia"),
             )
         else:
             problems += self._validate_creation(sheet, race, settings)
@@ -203,7 +206,7 @@ class NucleoSystem:
         if not setting(settings, "creacion_estricta"):
             loose = {"nucleo.problem.attribute_total", "nucleo.problem.pyramid_count"}
             problems = [p for p in problems if p.key not in loose]
-        if sheet.get("pv_maximo") is not None:
+        if sheet.get("pv_maximo"):  # 0 or absent: Físico × 4, as for everyone
             problems.append(Problem("nucleo.problem.npc_only", "pv_maximo", {"field": "pv_maximo"}))
         return problems
 

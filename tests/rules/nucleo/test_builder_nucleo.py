@@ -409,6 +409,12 @@ def test_validation_of_stored_npc_and_player_sheets(ardelia):
         "nucleo.problem.npc_pv",
     ]
     assert keys(SYSTEM.validate({**ardelia, "pv_maximo": 30}, {})) == ["nucleo.problem.npc_only"]
+    assert SYSTEM.validate({**ardelia, "pv_maximo": 0}, {}) == []  # how /sheet set clears it
+    spell = next(iter(catalogue().spells))
+    caster = {**npc, "habilidades": {}, "pv_maximo": 10, "hechizos": {spell: 2}}
+    caster["atributos"] = ardelia["atributos"]
+    assert SYSTEM.validate(caster, {}) == []
+    assert keys(SYSTEM.validate(caster, {"magia": False})) == ["nucleo.problem.module_disabled"]
     assert keys(SYSTEM.validate({**ardelia, "dinero": -1}, {})) == ["nucleo.problem.bad_number"]
     bad_pack = {**ardelia, "equipo": {**ardelia["equipo"], "otros": {"Cuerda": 0}}}
     assert keys(SYSTEM.validate(bad_pack, {})) == ["nucleo.problem.bad_inventory"]
