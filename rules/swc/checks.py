@@ -16,6 +16,7 @@ import random
 from fractions import Fraction
 
 from rules.dice import roll
+from rules.swc.advancement import THREATS
 from rules.swc.attributes import ATTRIBUTE_ORDER, strength_modifiers
 from rules.swc.derived import armour_blocks_thief_skills
 from rules.swc.races import get_race
@@ -111,12 +112,48 @@ def _roll_under(
     )
 
 
+#: Tabla 28's row for a threat named in ``/save`` (or ``amenaza:<tipo>``) under the
+#: alternative saves; words that are only rows ("aliento") carry no class or race bonus.
+THREAT_CATEGORY: dict[str, str] = {
+    "veneno": SaveCategory.POISON_DEATH.value,
+    "muerte": SaveCategory.POISON_DEATH.value,
+    "varita": SaveCategory.WANDS.value,
+    "paralisis": SaveCategory.PETRIFICATION.value,
+    "petrificacion": SaveCategory.PETRIFICATION.value,
+    "aliento": SaveCategory.BREATH.value,
+    "conjuro": SaveCategory.SPELLS.value,
+}
+
+
 def _save(
     ch: Character, request: CheckRequest, settings: Settings, rng: random.Random
 ) -> CheckResult:
     threats = {c.split(":", 1)[1] for c in request.circumstances if c.startswith("amenaza:")}
+    unknown = sorted(threats - set(THREATS) - set(THREAT_CATEGORY))
+    if unknown:
+        raise RulesError(
+            Problem(
+                "swc.problem.unknown_threat",
+                "circumstances",
+                {
+                    "amenaza": unknown[0],
+                    "amenazas": ", ".join(sorted({*THREATS, *THREAT_CATEGORY})),
+                },
+            )
+        )
     category = request.option.partition(":")[2] or None
     alternative = bool(setting(settings, "salvaciones_alternativas"))
+    if alternative and category is None:  # /save under Tabla 28: the threat names the row
+        rows = sorted({THREAT_CATEGORY[t] for t in threats if t in THREAT_CATEGORY})
+        if len(rows) != 1:
+            raise RulesError(
+                Problem(
+                    "swc.problem.save_category_needed",
+                    "option",
+                    {"categorias": ", ".join(c.value for c in SaveCategory)},
+                )
+            )
+        category = rows[0]
     if alternative != (category is not None) or (category and category not in set(SaveCategory)):
         raise RulesError(Problem("swc.problem.unknown_check", "option", {"option": request.option}))
     save = character_save(
@@ -131,7 +168,7 @@ def _save(
     success = result.total >= save.objetivo
     needed = save.objetivo - request.modifier
     p = Fraction(max(0, min(20, 21 - needed)), 20)
-    notes = tuple(f"swc.note.amenaza_{t}" for t in sorted(threats))
+    notes = tuple(f"swc.note.amenaza_{t}" for t in sorted(threats) if t in THREATS)
     return CheckResult(
         option=request.option,
         label="Tirada de Salvación",

@@ -497,3 +497,40 @@ def test_the_purse_in_mo_mp_mc_with_change():
     with pytest.raises(RulesError) as error:
         SYSTEM.adjust_money(broken, 1, "platino", SETTINGS)
     assert keys(error.value) == ["swc.problem.unknown_currency"]
+
+
+# -- /save (cogs/checks.py SAVE_OPTION = "salvacion") --------------------------------------
+
+
+def fighter():
+    draft = shopping(["guerrero"], 10)
+    return {**draft, "atributos": dict.fromkeys(ATTRIBUTE_ORDER, 10)}
+
+
+def test_save_names_the_threat_and_refuses_an_unknown_one():
+    """Tiradas de salvación: the class and race bonuses come from the threat."""
+    request = CheckRequest("salvacion", circumstances=frozenset({"amenaza:aliento"}))
+    result = SYSTEM.check(fighter(), request, SETTINGS, Scripted([14]))
+    assert (result.target, result.outcome, result.notes) == (14, Outcome.SUCCESS, ())
+    request = CheckRequest("salvacion", circumstances=frozenset({"amenaza:venenno"}))
+    with pytest.raises(RulesError) as error:
+        SYSTEM.check(fighter(), request, SETTINGS, random.Random(1))
+    assert keys(error.value) == ["swc.problem.unknown_threat"]
+
+
+def test_save_under_tabla_28_takes_the_row_from_the_threat():
+    """With salvaciones_alternativas, /save's threat picks the Tabla 28 row."""
+    alt = {"salvaciones_alternativas": True}
+    sheet = fighter()
+    for threat, category in (("veneno", "veneno_muerte"), ("aliento", "aliento")):
+        by_threat = SYSTEM.check(
+            sheet,
+            CheckRequest("salvacion", circumstances=frozenset({f"amenaza:{threat}"})),
+            alt,
+            Scripted([10]),
+        )
+        by_row = SYSTEM.check(sheet, CheckRequest(f"salvacion:{category}"), alt, Scripted([10]))
+        assert by_threat.target == by_row.target
+    with pytest.raises(RulesError) as error:
+        SYSTEM.check(sheet, CheckRequest("salvacion"), alt, random.Random(1))
+    assert keys(error.value) == ["swc.problem.save_category_needed"]
