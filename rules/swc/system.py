@@ -111,22 +111,44 @@ class SwcSystem:
         return tuple(specs)
 
     def fields(self, settings: Settings) -> tuple[FieldSpec, ...]:
+        """What ``/sheet set`` changes.  Rolled or chosen at creation (race, classes, alignment,
+        attributes, experience, maximum hit points) is the referee's to change by hand; a
+        player keeps his name, notes, current hit points, armour worn and the level class."""
         armours = tuple(
             e.name for e in catalogue() if e.category is Category.ARMOUR and e.name != "Escudo"
         )
         out = [
             FieldSpec("name", "Nombre", FieldKind.TEXT),
-            FieldSpec("raza", "Raza", FieldKind.CHOICE, choices=RACE_IDS),
-            FieldSpec("clases", "Clase", FieldKind.CHOICE, choices=_combos(settings)),
-            FieldSpec("alineamiento", "Alineamiento", FieldKind.CHOICE, choices=ALIGNMENTS),
+            FieldSpec("raza", "Raza", FieldKind.CHOICE, choices=RACE_IDS, referee_only=True),
+            FieldSpec(
+                "clases", "Clase", FieldKind.CHOICE, choices=_combos(settings), referee_only=True
+            ),
+            FieldSpec(
+                "alineamiento",
+                "Alineamiento",
+                FieldKind.CHOICE,
+                choices=ALIGNMENTS,
+                referee_only=True,
+            ),
         ]
         out += [
-            FieldSpec(f"atributos.{a}", a, FieldKind.INTEGER, 3, 18, group="atributos")
+            FieldSpec(
+                f"atributos.{a}", a, FieldKind.INTEGER, 3, 18, group="atributos", referee_only=True
+            )
             for a in ATTRIBUTE_ORDER
         ]
         out += [
-            FieldSpec("xp", "Puntos de Experiencia", FieldKind.INTEGER, 0, group=LEVEL, referee_only=True),
-            FieldSpec("pg.max", "Puntos de Golpe máximos", FieldKind.INTEGER, 0, group="combate"),
+            FieldSpec(
+                "xp", "Puntos de Experiencia", FieldKind.INTEGER, 0, group=LEVEL, referee_only=True
+            ),
+            FieldSpec(
+                "pg.max",
+                "Puntos de Golpe máximos",
+                FieldKind.INTEGER,
+                0,
+                group="combate",
+                referee_only=True,
+            ),
             FieldSpec("pg.actual", "Puntos de Golpe actuales", FieldKind.INTEGER, group="combate"),
             FieldSpec(
                 "armadura",

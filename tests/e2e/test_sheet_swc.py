@@ -226,6 +226,12 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
     assert hurt.ok and "Ficha de **Brann** actualizada." in hurt.text, hurt.text
     too_much = run("sheet set", {"field": "pg.actual", "value": "99"})
     assert "no pueden superar el máximo" in too_much.text, too_much.text
+    cheat = run("sheet set", {"field": "atributos.Fuerza", "value": "18"})
+    assert "«Fuerza» solo lo cambia el máster" in cheat.text, cheat.text
+    strong = run(
+        "sheet set", {"field": "atributos.Fuerza", "value": "18", "character": "Brann"}, "gm"
+    )
+    assert strong.ok and "**Fuerza**: 18" in strong.text, strong.text
     npc_field = run("sheet set", {"field": "ca", "value": "3"})
     assert "«ca» es un dato de PNJ y esta ficha es de un personaje." in npc_field.text
     shown = run("sheet show", {})
