@@ -534,3 +534,25 @@ def test_save_under_tabla_28_takes_the_row_from_the_threat():
     with pytest.raises(RulesError) as error:
         SYSTEM.check(sheet, CheckRequest("salvacion"), alt, random.Random(1))
     assert keys(error.value) == ["swc.problem.save_category_needed"]
+
+
+def test_a_race_whose_every_class_is_closed_is_listed_with_the_reasons(monkeypatch):
+    """No seed-000 race is closed by scores alone (each can be a Guerrero); the wizard still
+    handles one: a race offering only the Paladín, with the original minimums and Carisma 12."""
+    from rules.swc import builder
+
+    real = builder._combos
+    monkeypatch.setattr(
+        builder, "_combos", lambda raza, s: (("paladin",),) if raza == "enano" else real(raza, s)
+    )
+    on = {"minimos_originales": True}
+    draft = with_scores((10, 10, 10, 10, 10, 12), on)
+    step = SYSTEM.creation_step(draft, ("atributos",), on)
+    assert "enano" not in [o.value for o in step.options]
+    assert "✗ Enano: Paladín — Carisma 12 < 17 (Paladín)" in step.summary
+    with pytest.raises(RulesError) as error:
+        answer(draft, "raza", ["enano"], on)
+    assert keys(error.value) == [
+        "swc.problem.race_no_class",
+        "swc.problem.below_original_minimum",
+    ]
