@@ -48,11 +48,12 @@ def campaign(sb, name):
     return g
 
 
-def fill(sb, r, values, user="ana"):
+def fill(sb, r, values, user="ana", locale="es-ES"):
     """Open the step's modal and submit it; the answer edits the wizard message."""
-    modal = sb.click(r, "✏️ Rellenar", user=user)
+    button = "✏️ Rellenar" if locale.startswith("es") else "✏️ Fill in"
+    modal = sb.click(r, button, user=user, locale=locale)
     assert modal.modal is not None, modal.text
-    return sb.submit_modal(modal, values, user=user)
+    return sb.submit_modal(modal, values, user=user, locale=locale)
 
 
 def create_ardelia(sb, g, name="Ardelia", user="ana"):
@@ -361,3 +362,16 @@ def test_catalogue_autocomplete(discord_env):
     g = campaign(sb, "Núcleo autocompletar")
     items = sb.autocomplete("sheet item", "item", "esp", guild=g, channel="mesa", user="ana")
     assert [c["value"] for c in items][:2] == ["Espada corta", "Espada larga"], items
+
+
+def test_the_wizard_speaks_english_with_spanish_game_terms(discord_env):
+    sb = discord_env
+    g = campaign(sb, "Núcleo inglés")
+    r = sb.command(
+        "sheet create", {"name": "Vega"}, guild=g, channel="mesa", user="bruno", locale="en-US"
+    )
+    assert "Share **37 points** among the five attributes" in r.text, r.text
+    wrong = fill(sb, r, {**ATTRIBUTES, "Destreza": "3"}, user="bruno", locale="en-US")
+    assert "Destreza is 3: each attribute goes from 4 to 10." in wrong.text, wrong.text
+    r = fill(sb, r, ATTRIBUTES, user="bruno", locale="en-US")
+    assert "Choose the race." in r.text, r.text
