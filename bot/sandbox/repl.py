@@ -442,9 +442,12 @@ def _interactive(session: Session) -> None:
     while not session.done:
         try:
             line = input(session.prompt)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # Ctrl-D leaves, as in Python's own prompt
             print()
             break
+        except KeyboardInterrupt:  # Ctrl-C drops the line being typed
+            print()
+            continue
         try:
             session.handle(line)
         except KeyboardInterrupt:

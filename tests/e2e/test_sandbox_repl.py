@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import pty
+import select
+import signal
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -238,3 +244,51 @@ def test_the_shipped_example_scene_runs(tmp_path: Path, capsys) -> None:
     out = capsys.readouterr().out
     assert code == 0, out
     assert "La Marca del Este" in out and "(solo tú lo ves / only you)" in out
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(sys.platform != "linux", reason="needs a pseudo-terminal")
+def test_interactive_prompt_over_a_terminal(tmp_path: Path) -> None:
+    """A person at a terminal: prompt, reply, Ctrl-C drops the line, :quit leaves cleanly."""
+    args = [
+        "-m",
+        "bot",
+        "sandbox",
+        "--module",
+        "tests.e2e.tiny_bot",
+        "--db",
+        str(tmp_path / "s.db"),
+    ]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child becomes the sandbox, on the terminal; never returns into pytest
+        try:
+            os.chdir(REPO)
+            os.execv(sys.executable, [sys.executable, *args])
+        finally:
+            os._exit(127)
+    seen = b""
+
+    def expect(text: str, timeout: float = 20) -> None:
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while text.encode() not in seen:
+            assert time.monotonic() < end, seen.decode(errors="replace")
+            if select.select([fd], [], [], 0.1)[0]:
+                seen += os.read(fd, 4096)
+
+    try:
+        expect("[ana @ #mesa] > ")
+        os.write(fd, b"/ping\n")
+        expect("pong es-ES Mesa de pruebas")
+        os.write(fd, b"/tools dice\x03")
+        os.write(fd, b":as gm\n")
+        expect("[gm @ #mesa] > ")
+        os.write(fd, b":quit\n")
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGTERM)
+            os.waitpid(pid, 0)
+        os.close(fd)
