@@ -10,9 +10,10 @@ exactly; the advantage, among those the attributes allow; then the main weapon, 
 attributes, then one modal with skills («Esquivar 3, Sigilo 2»), fixed PV, weapon, armour
 and shield (:mod:`rules.nucleo.npc`).
 
-The next step is computed from the draft and the steps answered, never stored.  Nothing is
-rolled: Núcleo creation is by points.  Every answer is checked here and every problem named;
-the draft given is never mutated.
+The next step is computed from the draft and the steps answered, never stored; how each is
+asked lives in :mod:`rules.nucleo.questions`.  Nothing is rolled: Núcleo creation is by
+points.  Every answer is checked here and every problem named; the draft given is never
+mutated.
 """
 
 from __future__ import annotations
@@ -24,27 +25,30 @@ from typing import Any
 
 from rules.nucleo import creation, equipment
 from rules.nucleo import npc as npc_rules
-from rules.nucleo.data import ATTRIBUTES, Race, catalogue
-from rules.nucleo.derived import compute
+from rules.nucleo.data import ATTRIBUTES, catalogue
 from rules.nucleo.names import fold, lookup, split_list
+from rules.nucleo.questions import (
+    BANDS,
+    TWO_HANDS,
+    allowed_advantages,
+    armour_names,
+    ask,
+    expected,
+    race_of,
+    race_problems,
+)
 from rules.nucleo.sheet import setting
 from rules.systems.base import (
     CreationOutcome,
     CreationStep,
-    FormField,
     Problem,
     RulesError,
     Settings,
     Sheet,
-    StepKind,
-    StepOption,
 )
 
-__all__ = ["BANDS", "apply_creation_step", "creation_step"]
+__all__ = ["apply_creation_step", "creation_step"]
 
-#: The pyramid's levels, split over two modals (Discord allows five inputs per modal).
-BANDS: tuple[tuple[int, ...], ...] = ((6, 5, 4), (3, 2, 1))
-TWO_HANDS = "|dos_manos"
 _YES = {"si", "s", "yes", "y", "true", "1", "escudo"}
 _NO = {"", "no", "n", "false", "0"}
 
@@ -52,16 +56,12 @@ _NO = {"", "no", "n", "false", "0"}
 # -- the plan ---------------------------------------------------------------------------
 
 
-def _race(draft: Sheet, settings: Settings) -> Race | None:
-    return creation.find_race(draft.get("raza")) if setting(settings, "razas") else None
-
-
 def _plan(draft: Sheet, settings: Settings, npc_block: bool) -> list[str]:
     """Every step that applies to this draft now, in order."""
     if npc_block:
         return ["pnj_atributos", "pnj_bloque"]
     keys = ["atributos"]
-    race = _race(draft, settings)
+    race = race_of(draft, settings)
     if setting(settings, "razas"):
         keys.append("raza")
         if race is not None and race.free_advantage_choice:
@@ -69,7 +69,7 @@ def _plan(draft: Sheet, settings: Settings, npc_block: bool) -> list[str]:
     if race is None or len(race.pyramids) > 1:
         keys.append("piramide")
     keys += [f"habilidades_{i}" for i in range(1, len(BANDS) + 1)]
-    if setting(settings, "ventajas") and _allowed_advantages(draft, settings):
+    if setting(settings, "ventajas") and allowed_advantages(draft, settings):
         keys.append("ventaja")  # none for an Artificial, or when no requirement is met
     keys.append("arma")
     if race is None or race.can_wear_armour:
@@ -85,7 +85,7 @@ def creation_step(
     """The next question for this draft, or None when the character is complete."""
     for key in _plan(draft, settings, npc):
         if key not in done:
-            return _ask(key, draft, settings, done)
+            return ask(key, draft, settings, done)
     return None
 
 
@@ -201,22 +201,12 @@ def _attributes(answer: Mapping[str, Any], settings: Settings, *, npc: bool) -> 
 # -- race, pyramid, advantage -----------------------------------------------------------
 
 
-def _race_problems(race: Race, attributes: Mapping[str, int]) -> list[Problem]:
-    problems = []
-    for name, maximum in race.attribute_max.items():
-        value = attributes.get(name, 0)
-        if value > maximum:
-            params = {"attribute": name, "value": value, "maximum": maximum, "race": race.name}
-            problems.append(Problem("nucleo.problem.attribute_race_max", "raza", params))
-    return problems
-
-
 def _apply_race(updated: dict[str, Any], value: str, settings: Settings) -> list[Problem]:
     data = catalogue()
     race = creation.find_race(lookup(value, data.races, dict(data.race_aliases)) or value)
     if race is None:
         raise RulesError(Problem("nucleo.problem.race_unknown", "raza", {"race": value}))
-    problems = _race_problems(race, updated.get("atributos") or {})
+    problems = race_problems(race, updated.get("atributos") or {})
     if problems:
         raise RulesError(problems)
     updated["raza"] = race.name
@@ -234,7 +224,7 @@ def _apply_race(updated: dict[str, Any], value: str, settings: Settings) -> list
 
 
 def _apply_racial_choice(updated: dict[str, Any], value: str, settings: Settings) -> None:
-    race = _race(updated, settings)
+    race = race_of(updated, settings)
     assert race is not None  # the step is only planned for a race with a choice
     choice = lookup(value, race.free_advantage_choice)
     if choice is None:
@@ -250,7 +240,7 @@ def _apply_pyramid(updated: dict[str, Any], value: str, settings: Settings) -> N
     pyramid = next((k for k in data.pyramids if fold(k) == fold(value)), None)
     if pyramid is None:
         raise RulesError(Problem("nucleo.problem.pyramid_unknown", "piramide", {"pyramid": value}))
-    race = _race(updated, settings)
+    race = race_of(updated, settings)
     if race is not None and pyramid not in race.pyramids:
         params = {"pyramid": data.pyramid_labels[pyramid], "race": race.name}
         raise RulesError(Problem("nucleo.problem.pyramid_race", "piramide", params))
@@ -259,26 +249,20 @@ def _apply_pyramid(updated: dict[str, Any], value: str, settings: Settings) -> N
 
 def _taken(draft: Sheet, settings: Settings) -> set[str]:
     """Advantages the character already has for free (its race's)."""
-    race = _race(draft, settings)
+    race = race_of(draft, settings)
     if race is None:
         return set()
     choice = [draft["ventaja_racial"]] if draft.get("ventaja_racial") else []
     return {*race.free_advantages, *choice}
 
 
-def _allowed_advantages(draft: Sheet, settings: Settings) -> list[str]:
-    return creation.available_advantages(
-        draft.get("atributos") or {}, _race(draft, settings), draft.get("ventaja_racial")
-    )
-
-
 def _apply_advantage(updated: dict[str, Any], value: str, settings: Settings) -> None:
     advantage = lookup(value, catalogue().advantages) or value
     problems = creation.validate_advantage(
-        advantage, updated.get("atributos") or {}, _race(updated, settings)
+        advantage, updated.get("atributos") or {}, race_of(updated, settings)
     )
     if not problems and advantage in _taken(updated, settings):
-        race = _race(updated, settings)
+        race = race_of(updated, settings)
         params = {"advantage": advantage, "race": race.name if race else ""}
         problems.append(Problem("nucleo.problem.advantage_duplicate", "ventaja", params))
     if problems:
@@ -287,11 +271,6 @@ def _apply_advantage(updated: dict[str, Any], value: str, settings: Settings) ->
 
 
 # -- skills -----------------------------------------------------------------------------
-
-
-def _expected(draft: Sheet, level: int) -> int:
-    pyramid = draft.get("piramide") or "versatil"
-    return catalogue().pyramids[pyramid][level]
 
 
 def _apply_skills(
@@ -321,10 +300,10 @@ def _apply_skills(
                 problems.append(Problem("nucleo.problem.skill_repeated", f"nivel_{level}", params))
                 continue
             (skills if skill else spells)[found] = level
-        expected = _expected(updated, level)
-        if strict and len(names) != expected:
+        wanted = expected(updated, level)
+        if strict and len(names) != wanted:
             label = data.pyramid_labels[updated.get("piramide") or "versatil"]
-            params = {"pyramid": label, "level": level, "count": len(names), "expected": expected}
+            params = {"pyramid": label, "level": level, "count": len(names), "expected": wanted}
             problems.append(Problem("nucleo.problem.pyramid_count", f"nivel_{level}", params))
     if problems:
         raise RulesError(problems)
@@ -333,27 +312,6 @@ def _apply_skills(
 
 
 # -- equipment --------------------------------------------------------------------------
-
-
-def _requirements_met(requires: Mapping[str, int], attributes: Mapping[str, int]) -> bool:
-    return all(attributes.get(k, 0) >= v for k, v in requires.items())
-
-
-def _weapon_options(draft: Sheet) -> list[StepOption]:
-    attributes = draft.get("atributos") or {}
-    options = []
-    for weapon in catalogue().weapons.values():
-        if not _requirements_met(weapon.requires, attributes):
-            continue
-        for grip, damage in weapon.damage.items():
-            two = grip == "dos_manos"
-            label = f"{weapon.name} (2M)" if two and len(weapon.damage) > 1 else weapon.name
-            value = weapon.name + (TWO_HANDS if two and len(weapon.damage) > 1 else "")
-            detail = [damage, "2M" if two else "1M"]
-            if weapon.ranges_m:
-                detail.append("/".join(str(r) for r in weapon.ranges_m) + " m")
-            options.append(StepOption(value, label, " · ".join(detail)))
-    return options
 
 
 def _apply_weapon(updated: dict[str, Any], value: str, settings: Settings) -> None:
@@ -371,11 +329,6 @@ def _apply_weapon(updated: dict[str, Any], value: str, settings: Settings) -> No
     updated["equipo"]["dos_manos"] = "una_mano" not in grips or (two and "dos_manos" in grips)
 
 
-def _armour_names(settings: Settings) -> list[str]:
-    special = setting(settings, "armaduras_especiales")
-    return [a.name for a in catalogue().armour.values() if special or not a.special]
-
-
 def _apply_armour(updated: dict[str, Any], value: str, settings: Settings) -> None:
     armour = lookup(value, catalogue().armour)
     if armour is None:
@@ -383,7 +336,7 @@ def _apply_armour(updated: dict[str, Any], value: str, settings: Settings) -> No
     problems = equipment.validate_equipment(
         [armour],
         updated.get("atributos") or {},
-        _race(updated, settings),
+        race_of(updated, settings),
         special_armour=setting(settings, "armaduras_especiales"),
     )
     if problems:
@@ -438,7 +391,7 @@ def _apply_npc_block(
             equipo["dos_manos"] = "una_mano" not in data.weapons[weapon].damage
     armour_text = str(answer.get("armadura", "") or "").strip()
     if armour_text:
-        armour = lookup(armour_text, _armour_names(settings))
+        armour = lookup(armour_text, armour_names(settings))
         if armour is None:
             problems.append(
                 Problem("nucleo.problem.item_unknown", "equipo.armadura", {"item": armour_text})
@@ -457,238 +410,3 @@ def _apply_npc_block(
     updated["hechizos"] = spells
     if pv is not None:
         updated["pv_maximo"] = pv
-
-
-# -- questions --------------------------------------------------------------------------
-
-
-def _ask(key: str, draft: Sheet, settings: Settings, done: tuple[str, ...]) -> CreationStep:
-    summary = _summary(draft, settings, done)
-    if key in ("atributos", "pnj_atributos"):
-        return _ask_attributes(key, draft, settings, summary)
-    if key == "pnj_bloque":
-        return _ask_npc_block(draft, settings, summary)
-    if key == "raza":
-        return _ask_race(draft, summary)
-    if key == "ventaja_racial":
-        race = _race(draft, settings)
-        assert race is not None
-        options = tuple(
-            StepOption(a, a, catalogue().advantages[a].text[:100])
-            for a in race.free_advantage_choice
-        )
-        prompt = Problem("nucleo.step.racial_advantage", "", {"race": race.name})
-        return CreationStep(key, StepKind.CHOOSE, prompt, options=options, summary=summary)
-    if key == "piramide":
-        return _ask_pyramid(draft, settings, summary)
-    if key.startswith("habilidades_"):
-        return _ask_skills(key, draft, settings, summary)
-    if key == "ventaja":
-        options = tuple(
-            StepOption(name, name, catalogue().advantages[name].text[:100])
-            for name in _allowed_advantages(draft, settings)
-        )
-        return CreationStep(
-            key, StepKind.CHOOSE, Problem("nucleo.step.advantage"), options=options, summary=summary
-        )
-    if key == "arma":
-        return CreationStep(
-            key,
-            StepKind.CHOOSE,
-            Problem("nucleo.step.weapon"),
-            options=tuple(_weapon_options(draft)),
-            optional=True,
-            summary=summary,
-        )
-    if key == "armadura":
-        attributes = draft.get("atributos") or {}
-        armour = catalogue().armour
-        options = tuple(
-            StepOption(
-                name,
-                name,
-                f"Absorción {armour[name].absorption} · Estorbo {armour[name].estorbo}",
-            )
-            for name in _armour_names(settings)
-            if _requirements_met(armour[name].requires, attributes)
-        )
-        return CreationStep(
-            key,
-            StepKind.CHOOSE,
-            Problem("nucleo.step.armour"),
-            options=options,
-            optional=True,
-            summary=summary,
-        )
-    shield = next(iter(catalogue().shields.values()))
-    option = StepOption(
-        "escudo", shield.name, f"Defensa +{shield.defensa} · Cobertura +{shield.cover}"
-    )
-    return CreationStep(
-        key,
-        StepKind.CHOOSE,
-        Problem("nucleo.step.shield"),
-        options=(option,),
-        optional=True,
-        summary=summary,
-    )
-
-
-def _ask_attributes(
-    key: str, draft: Sheet, settings: Settings, summary: tuple[str, ...]
-) -> CreationStep:
-    data = catalogue()
-    npc_block = key == "pnj_atributos"
-    low, high = (
-        (npc_rules.ATTRIBUTE_MIN, npc_rules.ATTRIBUTE_MAX)
-        if npc_block
-        else (
-            data.attribute_min,
-            data.attribute_max,
-        )
-    )
-    fields = tuple(
-        FormField(name, f"{name} ({low}–{high})", placeholder="7", max_length=2)
-        for name in ATTRIBUTES
-    )
-    if npc_block:
-        prompt = Problem("nucleo.step.npc_attributes", "", {"minimum": low, "maximum": high})
-    elif setting(settings, "creacion_estricta"):
-        params = {"points": data.attribute_points, "minimum": low, "maximum": high}
-        prompt = Problem("nucleo.step.attributes", "", params)
-    else:
-        prompt = Problem("nucleo.step.attributes_free", "", {"minimum": low, "maximum": high})
-    return CreationStep(key, StepKind.FORM, prompt, fields=fields, summary=summary)
-
-
-def _ask_race(draft: Sheet, summary: tuple[str, ...]) -> CreationStep:
-    attributes = draft.get("atributos") or {}
-    options, excluded = [], []
-    for race in catalogue().races.values():
-        problems = _race_problems(race, attributes)
-        if problems:
-            limits = ", ".join(f"{p.params['attribute']} ≤ {p.params['maximum']}" for p in problems)
-            excluded.append(f"{race.name} ({limits})")
-        else:
-            options.append(StepOption(race.name, race.name, race.text[:100]))
-    if excluded:
-        prompt = Problem("nucleo.step.race_excluded", "", {"excluded": ", ".join(excluded)})
-    else:
-        prompt = Problem("nucleo.step.race")
-    return CreationStep("raza", StepKind.CHOOSE, prompt, options=tuple(options), summary=summary)
-
-
-def _ask_pyramid(draft: Sheet, settings: Settings, summary: tuple[str, ...]) -> CreationStep:
-    data = catalogue()
-    race = _race(draft, settings)
-    options = tuple(
-        StepOption(
-            key,
-            data.pyramid_labels[key],
-            " · ".join(f"{n}×{level}" for level, n in sorted(levels.items(), reverse=True)),
-        )
-        for key, levels in data.pyramids.items()
-        if race is None or key in race.pyramids
-    )
-    return CreationStep(
-        "piramide",
-        StepKind.CHOOSE,
-        Problem("nucleo.step.pyramid"),
-        options=options,
-        summary=summary,
-    )
-
-
-def _ask_skills(
-    key: str, draft: Sheet, settings: Settings, summary: tuple[str, ...]
-) -> CreationStep:
-    index = int(key.rpartition("_")[2])
-    band = BANDS[index - 1]
-    strict = setting(settings, "creacion_estricta")
-    examples = {6: "Pilotar", 5: "Esquivar, Advertir/Notar", 4: "Reflejos, Buscar, Sigilo"}
-    fields = tuple(
-        FormField(
-            f"nivel_{level}",
-            f"Nivel {level} ({_expected(draft, level)})" if strict else f"Nivel {level}",
-            placeholder=examples.get(level, "Labia, Leyes, Nadar"),
-            required=strict and _expected(draft, level) > 0,
-            paragraph=True,
-            max_length=600,
-        )
-        for level in band
-    )
-    params = {
-        "part": index,
-        "parts": len(BANDS),
-        "pyramid": catalogue().pyramid_labels[draft.get("piramide") or "versatil"],
-    }
-    prompt_key = "nucleo.step.skills_magic" if setting(settings, "magia") else "nucleo.step.skills"
-    return CreationStep(
-        key, StepKind.FORM, Problem(prompt_key, "", params), fields=fields, summary=summary
-    )
-
-
-def _ask_npc_block(draft: Sheet, settings: Settings, summary: tuple[str, ...]) -> CreationStep:
-    fisico = (draft.get("atributos") or {}).get("Físico", 0)
-    fields = (
-        FormField(
-            "habilidades",
-            "Habilidades",
-            placeholder="Armas cuerpo a cuerpo 4, Esquivar 3, Advertir/Notar 2",
-            required=False,
-            paragraph=True,
-            max_length=1000,
-        ),
-        FormField(
-            "pv", "PV", placeholder=f"{fisico * 4} (Físico × 4)", required=False, max_length=3
-        ),
-        FormField("arma", "Arma principal", placeholder="Espada corta", required=False),
-        FormField("armadura", "Armadura", placeholder="Armadura ligera", required=False),
-        FormField("escudo", "Escudo", placeholder="no", required=False, max_length=10),
-    )
-    prompt = Problem("nucleo.step.npc_block", "", {"maximum": npc_rules.SKILL_MAX})
-    return CreationStep("pnj_bloque", StepKind.FORM, prompt, fields=fields, summary=summary)
-
-
-# -- summary ----------------------------------------------------------------------------
-
-
-def _summary(draft: Sheet, settings: Settings, done: tuple[str, ...]) -> tuple[str, ...]:
-    """What is decided so far, as game terms and values."""
-    data = catalogue()
-    attributes = draft.get("atributos") or {}
-    lines: list[str] = []
-    if "atributos" in done or "pnj_atributos" in done:
-        lines.append(" · ".join(f"{a} {attributes[a]}" for a in ATTRIBUTES))
-        skills = dict(draft.get("habilidades") or {})
-        advantages = creation.advantages_of(
-            draft.get("ventaja"),
-            draft.get("raza"),
-            draft.get("ventaja_racial"),
-            advantages_module=setting(settings, "ventajas"),
-            races_module=setting(settings, "razas"),
-        )
-        values = compute(attributes, skills, advantages)
-        pv = draft.get("pv_maximo") or values.pv
-        lines.append(
-            f"PV {pv} · Defensa {values.defensa} · Iniciativa {values.iniciativa}"
-            f" · Voluntad {values.voluntad}"
-        )
-    if draft.get("raza"):
-        extra = f" ({draft['ventaja_racial']})" if draft.get("ventaja_racial") else ""
-        lines.append(f"Raza: {draft['raza']}{extra}")
-    if done and draft.get("piramide") in data.pyramid_labels and not draft.get("pnj"):
-        lines.append(f"Pirámide: {data.pyramid_labels[draft['piramide']]}")
-    table = {**(draft.get("hechizos") or {}), **(draft.get("habilidades") or {})}
-    for level in range(10, 0, -1):
-        names = [name for name, value in table.items() if value == level]
-        if names:
-            lines.append(f"Nivel {level}: {', '.join(names)}")
-    if draft.get("ventaja"):
-        lines.append(f"Ventaja: {draft['ventaja']}")
-    equipo = draft.get("equipo") or {}
-    gear = [equipo.get("arma_principal"), equipo.get("armadura")]
-    gear = [g for g in gear if g] + (["Escudo"] if equipo.get("escudo") else [])
-    if gear:
-        lines.append("Equipo: " + ", ".join(gear))
-    return tuple(lines)
