@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .guilds import ChannelRef, GuildHandle, MemberRef, build_sample_guild, cref
-from .interactions import CommandRefused, build_command, modal_submission
+from .interactions import CommandRefused, build_command, build_context_menu, modal_submission
 from .launch import FAKE_TOKEN
 from .replies import Msg, Reply, msg_from, reply_from
 from .server import Answer, StandInThread
@@ -325,6 +325,33 @@ class Sandbox:
                 data = build_command(self.world, g, ch, member, path, options or {})
             except (CommandRefused, KeyError) as exc:
                 return str(exc).strip("'\"")
+            return self.server.inject(
+                type=2, data=data, guild=g, channel=ch, member=member, locale=locale
+            )
+
+        return self._inject(prepare)
+
+    def context_menu(
+        self,
+        name: str,
+        target: Any,
+        *,
+        guild: GuildHandle,
+        channel: str | ChannelRef = "mesa",
+        user: str | MemberRef = "ana",
+        locale: str = "es-ES",
+    ) -> Reply:
+        """Runs a context-menu command: on a member (name or handle) or on a message (``Msg``)."""
+
+        def prepare():
+            g = self.world.guilds[guild.id]
+            try:
+                member = self._who(g, user)
+                msg = getattr(target, "id", None) and self.world.messages.get(target.id)
+                ch = self.world.channels[msg.channel_id] if msg else self._channel(g, channel)
+                data = build_context_menu(self.world, g, ch, member, name, target)
+            except (CommandRefused, KeyError) as exc:
+                return str(exc)
             return self.server.inject(
                 type=2, data=data, guild=g, channel=ch, member=member, locale=locale
             )

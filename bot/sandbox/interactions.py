@@ -20,6 +20,7 @@ __all__ = [
     "CommandRefused",
     "InteractionRecord",
     "build_command",
+    "build_context_menu",
     "interaction_payload",
     "modal_submission",
 ]
@@ -318,6 +319,60 @@ def build_command(
     if cmd_guild:
         data["guild_id"] = str(cmd_guild)
     return data
+
+
+def build_context_menu(
+    world: World,
+    guild: Guild,
+    channel: Channel,
+    member: Member,
+    name: str,
+    target: Any,
+) -> dict[str, Any]:
+    """The ``data`` of a user (type 2) or message (type 3) context-menu command.
+
+    ``target`` is a member (name, id or handle) for a user command, or a stored message
+    (anything with ``id`` that names a message) for a message command."""
+    message = world.messages.get(getattr(target, "id", None) or -1)
+    kind = 3 if message is not None else 2
+    found = [
+        (c, g)
+        for c, g in _all_commands(world, guild.id)
+        if c.get("type") == kind and _matches(c, name)
+    ]
+    if not found:
+        what = "message" if kind == 3 else "user"
+        raise CommandRefused(f"no hay / no {what} context-menu command named {name!r}")
+    cmd, cmd_guild = found[0]
+    needed = cmd.get("default_member_permissions")
+    perms = guild.permissions_in(member, channel)
+    if needed not in (None, "") and int(needed) & perms != int(needed):
+        raise CommandRefused(
+            f"{cmd['name']} is hidden from {member.name}: missing permissions {needed}"
+        )
+    resolver = _Resolver(world, guild, channel)
+    if kind == 3:
+        if message.deleted or message.ephemeral:
+            raise CommandRefused("that message cannot be targeted")
+        target_id = str(message.id)
+        resolver.resolved["messages"] = {target_id: message.data}
+    else:
+        target_id = resolver.user(target)
+    data: dict[str, Any] = {
+        "id": cmd["id"],
+        "name": cmd["name"],
+        "type": kind,
+        "target_id": target_id,
+        "resolved": resolver.resolved,
+    }
+    if cmd_guild:
+        data["guild_id"] = str(cmd_guild)
+    return data
+
+
+def _all_commands(world: World, guild_id: int) -> list[tuple[dict[str, Any], int | None]]:
+    found = [(c, guild_id) for c in world.guild_commands.get(guild_id, [])]
+    return found + [(c, None) for c in world.global_commands]
 
 
 def _walk(cmd: dict[str, Any], names: list[str]) -> dict[str, Any]:

@@ -134,6 +134,7 @@ class Routes(ChannelRoutes):
         gid = request.match_info.get("gid")
         out = {
             "type": 1,
+            "description": "",  # context menus send none; Discord answers with ""
             "default_member_permissions": None,
             "dm_permission": True,
             "nsfw": False,

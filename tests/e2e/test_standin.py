@@ -212,6 +212,13 @@ def test_webhook_posts_as_a_character(tiny_env: Sandbox, g) -> None:
     assert said.author == "Tabernero" and said.content == "¿Qué os pongo?"
 
 
+def test_context_menus_on_a_member_and_on_a_message(tiny_env: Sandbox, g) -> None:
+    assert tiny_env.context_menu("Saludar", "bruno", guild=g).content == "hola bruno"
+    said = tiny_env.command("tools echo", {"text": "tres palabras aquí", "style": "plain"}, guild=g)
+    assert tiny_env.context_menu("Contar", said.message, guild=g).content == "3 palabras"
+    assert not tiny_env.context_menu("Contar", "bruno", guild=g).ok
+
+
 def test_direct_messages(tiny_env: Sandbox, g) -> None:
     tiny_env.command("whisper", {"text": "cuidado"}, guild=g, user="bruno")
     assert [m.content for m in tiny_env.direct_messages(g, "bruno")] == ["susurro: cuidado"]

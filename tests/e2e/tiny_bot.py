@@ -273,6 +273,16 @@ async def admin(itx: discord.Interaction) -> None:
     await itx.response.send_message("ok admin")
 
 
+@app_commands.context_menu(name="Saludar")
+async def greet(itx: discord.Interaction, member: discord.Member) -> None:
+    await itx.response.send_message(f"hola {member.display_name}", ephemeral=True)
+
+
+@app_commands.context_menu(name="Contar")
+async def count_words(itx: discord.Interaction, message: discord.Message) -> None:
+    await itx.response.send_message(f"{len(message.content.split())} palabras")
+
+
 COMMANDS = [
     ping,
     who,
@@ -289,6 +299,8 @@ COMMANDS = [
     long,
     late,
     whisper,
+    greet,
+    count_words,
     admin,
 ]
 
