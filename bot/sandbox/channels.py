@@ -112,12 +112,23 @@ class ChannelRoutes:
         if problem := check_message(body, files=files):
             return self._refuse("execute webhook", json_response(problem, status_of(problem)), body)
         channel = self.world.channels[int(hook["channel_id"])]
-        if thread_id := request.query.get("thread_id"):
+        thread_id = request.query.get("thread_id")
+        if thread_id:
             channel = self.world.channels.get(int(thread_id))
             if channel is None or channel.parent_id != int(hook["channel_id"]):
                 return self._refuse(
                     "execute webhook", discord_error(400, 10003, "Unknown Channel"), body
                 )
+        elif channel.type == 15:
+            if not body.get("thread_name"):
+                err = discord_error(
+                    400,
+                    220001,
+                    "Webhooks posted to forum channels must have a thread_name or thread_id",
+                )
+                return self._refuse("execute webhook", err, body)
+            channel = self._new_thread(channel, body["thread_name"], 11)
+            self.world.dispatch("THREAD_CREATE", {**channel.payload(), "newly_created": True})
         author = {
             "id": hook["id"],
             "username": body.get("username") or hook["name"],
@@ -126,10 +137,19 @@ class ChannelRoutes:
             "bot": True,
             "global_name": None,
         }
-        msg = create_message(self.world, channel, body, files, author=author, source="webhook")
-        msg.data["webhook_id"] = hook["id"]
         if body.get("avatar_url"):
-            msg.data["author"]["avatar_url"] = body["avatar_url"]
+            author["avatar_url"] = body["avatar_url"]
+        starter_id = channel.id if channel.message_count == 0 and channel.is_thread else None
+        msg = create_message(
+            self.world,
+            channel,
+            body,
+            files,
+            author=author,
+            source="webhook",
+            extra={"webhook_id": hook["id"]},
+            message_id=starter_id if not thread_id else None,
+        )
         self.world.touch()
         if request.query.get("wait", "").lower() in ("true", "1"):
             return json_response(msg.data)

@@ -68,6 +68,7 @@ def create_message(
     interaction: Any = None,
     message_id: int | None = None,
     extra_flags: int = 0,
+    extra: dict[str, Any] | None = None,
 ) -> Message:
     attachments, stored = _attachments(world, body, list(files))
     flags = int(body.get("flags") or 0) | extra_flags
@@ -106,6 +107,7 @@ def create_message(
             "user": user,
             "authorizing_integration_owners": payload.get("authorizing_integration_owners", {}),
         }
+    data.update(extra or {})
     if body.get("message_reference"):
         data["message_reference"] = body["message_reference"]
         data["type"] = 19

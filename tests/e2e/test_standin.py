@@ -225,6 +225,14 @@ def test_direct_messages(tiny_env: Sandbox, g) -> None:
     assert tiny_env.direct_messages(g, "ana") == []
 
 
+def test_webhook_opens_a_forum_post(tiny_env: Sandbox, g) -> None:
+    r = tiny_env.command("herald", {"forum": "foro", "title": "Bando real"}, guild=g)
+    (post,) = [t for t in tiny_env.threads(g, "foro") if t.name == "Bando real"]
+    assert r.content == f"abierto {post.id}"
+    (said,) = tiny_env.channel_messages(g, post)
+    assert said.author == "Heraldo" and said.id == post.id and said.data["webhook_id"]
+
+
 def test_attachment_option_is_served_from_loopback(tiny_env: Sandbox, g) -> None:
     r = tiny_env.command("upload", {"file": ("ficha.txt", b"hola mundo")}, guild=g)
     assert r.content == "ficha.txt: 10 bytes, hola "

@@ -239,6 +239,13 @@ async def npc(itx: discord.Interaction, name: str, text: str) -> None:
     await itx.response.send_message("dicho", ephemeral=True)
 
 
+@app_commands.command(name="herald", description="Opens a forum post through a webhook")
+async def herald(itx: discord.Interaction, forum: discord.ForumChannel, title: str) -> None:
+    hook = await forum.create_webhook(name="heraldo")
+    message = await hook.send("¡Oíd!", username="Heraldo", thread_name=title, wait=True)
+    await itx.response.send_message(f"abierto {message.channel.id}", ephemeral=True)
+
+
 @app_commands.command(name="upload", description="Reads an attachment")
 async def upload(itx: discord.Interaction, file: discord.Attachment) -> None:
     data = await file.read()
@@ -295,6 +302,7 @@ COMMANDS = [
     announce,
     post,
     npc,
+    herald,
     upload,
     long,
     late,
