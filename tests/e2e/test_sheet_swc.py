@@ -130,6 +130,12 @@ def test_the_wizard_builds_a_fighter_and_show_derives_everything(discord_env):
     assert "CA (descendente)" not in text and "Valor en PX" not in text  # no NPC fields
     history = sb.command("history", {}, guild=g, channel="mesa", user="gm", **ES)
     assert history.ok and "3d6" in history.text, history.text
+    english = sb.command(
+        "sheet create", {"name": "Ilsa"}, guild=g, channel="mesa", user="bruno", locale="en-US"
+    )
+    assert "Roll **3d6 in order** for Fuerza, Destreza" in english.text, english.text
+    english = sb.click(english, "🎲 Roll", user="bruno", locale="en-US")
+    assert "Choose the **race**" in english.text, english.text
 
 
 def test_checks_and_saves_from_the_sheet(discord_env):
