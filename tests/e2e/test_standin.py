@@ -174,6 +174,14 @@ def test_select_validates_options(tiny_env: Sandbox, g) -> None:
     assert not refused.ok and "not among the options" in refused.error
 
 
+def test_user_and_channel_selects_resolve_their_values(tiny_env: Sandbox, g) -> None:
+    r = tiny_env.command("assign", guild=g)
+    assert tiny_env.select(r, "tiny:who", ["ana", g.member("dm2")]).content == "asignado a ana, dm2"
+    assert tiny_env.select(r, 1, ["escena"]).content == "en escena"
+    assert "has type 15" in tiny_env.select(r, 1, ["foro"]).error
+    assert "takes 1..2 values" in tiny_env.select(r, 0, ["ana", "bruno", "gm"]).error
+
+
 def test_modal_submit(tiny_env: Sandbox, g) -> None:
     r = tiny_env.command("note", guild=g)
     assert r.modal["title"] == "Nota" and r.message is None

@@ -84,6 +84,23 @@ class Panel(discord.ui.LayoutView):
         await itx.delete_original_response()
 
 
+class Assign(discord.ui.View):
+    @discord.ui.select(
+        cls=discord.ui.UserSelect, custom_id="tiny:who", placeholder="¿Quién?", max_values=2
+    )
+    async def who(self, itx: discord.Interaction, select: discord.ui.UserSelect) -> None:
+        names = ", ".join(sorted(u.display_name for u in select.values))
+        await itx.response.send_message(f"asignado a {names}")
+
+    @discord.ui.select(
+        cls=discord.ui.ChannelSelect,
+        custom_id="tiny:where",
+        channel_types=[discord.ChannelType.text],
+    )
+    async def where(self, itx: discord.Interaction, select: discord.ui.ChannelSelect) -> None:
+        await itx.response.send_message(f"en {select.values[0].name}")
+
+
 class Note(discord.ui.Modal, title="Nota"):
     text = discord.ui.TextInput(label="Texto", custom_id="text", max_length=50)
     mood = discord.ui.TextInput(label="Ánimo", custom_id="mood", required=False)
@@ -199,6 +216,11 @@ async def panel(itx: discord.Interaction) -> None:
     await itx.response.send_message(view=Panel())
 
 
+@app_commands.command(name="assign", description="User and channel selects")
+async def assign(itx: discord.Interaction) -> None:
+    await itx.response.send_message("elige", view=Assign())
+
+
 @app_commands.command(name="note", description="Opens a modal")
 async def note(itx: discord.Interaction) -> None:
     await itx.response.send_modal(Note())
@@ -297,6 +319,7 @@ COMMANDS = [
     edit,
     counter,
     panel,
+    assign,
     note,
     spell,
     announce,
