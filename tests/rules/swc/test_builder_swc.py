@@ -556,3 +556,24 @@ def test_a_race_whose_every_class_is_closed_is_listed_with_the_reasons(monkeypat
         "swc.problem.race_no_class",
         "swc.problem.below_original_minimum",
     ]
+
+
+def leaf_paths(sheet, prefix=""):
+    for key, value in sheet.items():
+        if isinstance(value, dict):
+            yield from leaf_paths(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}"
+
+
+@pytest.mark.parametrize("kind", ["pc", "npc"])
+def test_every_value_the_wizard_writes_has_a_field_for_show_and_set(kind):
+    """/sheet show lists FieldSpecs; the backpack shows as a derived value, system/pnj are tags."""
+    sheet = npc().draft if kind == "npc" else answer(fighter(), "compra_cuerpo", ["Daga"]).draft
+    specs = {s.path: s for s in SYSTEM.fields(SETTINGS)}
+    missing = set(leaf_paths(sheet)) - set(specs) - {"system", "pnj", "equipo"}
+    assert missing == set()
+    players = {p for p, s in specs.items() if not s.referee_only and p in set(leaf_paths(sheet))}
+    if kind == "pc":
+        assert {"name", "notas", "pg.actual", "armadura"} <= players
+        assert {"xp", "pg.max", "raza", "clases", "atributos.Fuerza"}.isdisjoint(players)
