@@ -137,11 +137,18 @@ class NucleoSystem:
             ),
             FieldSpec("equipo.escudo", "Escudo", FieldKind.BOOLEAN, group="equipo"),
             FieldSpec("heridas", "Heridas", FieldKind.INTEGER, 0, group="estado"),
-            FieldSpec("token", "Token", FieldKind.BOOLEAN, group="estado"),
+            # The GM holds the token once given and decides when to hand it back.
+            FieldSpec("token", "Token", FieldKind.BOOLEAN, group="estado", referee_only=True),
             FieldSpec("px", "PX", FieldKind.INTEGER, 0, group="estado", referee_only=True),
             FieldSpec("dinero", "Dinero", FieldKind.INTEGER, 0, group="equipo"),
             FieldSpec(
-                "pv_maximo", "PV fijos (PNJ)", FieldKind.INTEGER, 0, npc.PV_MAX, group="estado"
+                "pv_maximo",
+                "PV fijos (PNJ)",
+                FieldKind.INTEGER,
+                0,
+                npc.PV_MAX,
+                group="estado",
+                referee_only=True,
             ),
         ]
         if setting(settings, "magia"):

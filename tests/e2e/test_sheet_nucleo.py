@@ -175,6 +175,11 @@ def test_checks_apply_wounds_and_the_token_with_exact_odds(discord_env):
         **ES,
     )
     assert again.ephemeral and "No tienes el token: lo tiene el máster." in again.text
+    # Only the GM hands it back by hand.
+    grab = sb.command(
+        "sheet set", {"field": "token", "value": "sí"}, guild=g, channel="mesa", user="ana", **ES
+    )
+    assert grab.ephemeral and "«Token» solo lo cambia el máster" in grab.text, grab.text
     # An unknown skill (level 0) keeps the lowest die too.
     sb.command("sheet set", {"field": "heridas", "value": "0"}, guild=g, channel="mesa", user="ana")
     r = sb.command(

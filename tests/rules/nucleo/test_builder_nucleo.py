@@ -545,3 +545,11 @@ def test_show_lists_the_wound_thresholds_once(ardelia):
     values = {v.key: v for v in SYSTEM.derived(ardelia | {"heridas": 5}, {})}
     assert values["umbrales"].value == "18 / 24 / 36" and "heridas" not in values
     assert values["pv_restantes"].value == 19
+
+
+def test_only_the_referee_sets_the_token_px_and_fixed_pv():
+    """«Token … se puede dar al Director de Juego … puede devolverlo»: the GM's to give back."""
+    specs = {s.path: s for s in SYSTEM.fields({})}
+    assert {p for p, s in specs.items() if s.referee_only} == {"token", "px", "pv_maximo"}
+    for player_edits in ("name", "notas", "heridas", "equipo.arma_principal", "dinero"):
+        assert not specs[player_edits].referee_only
