@@ -278,6 +278,7 @@ class CharacterService:
             raise DomainError(
                 "sheet.error.wrong_system", system=sheet.get("system"), expected=campaign.system
             )
+        sheet = player_sheet(sheet) if not is_npc else dict(sheet)
         problems = system.validate(sheet, settings)
         if problems:
             raise RulesError(list(problems))
@@ -403,6 +404,8 @@ class CharacterService:
                 character = await self._find(session, campaign, actor, name)
             self._require_editor(campaign, character, actor)
             new_sheet = dict(change(dict(character.sheet), system, settings))
+            if not character.is_npc:
+                new_sheet = player_sheet(new_sheet)
             if validate:
                 problems = system.validate(new_sheet, settings)
                 if problems:
@@ -570,11 +573,17 @@ class CharacterService:
         is_npc = bool(document.get("npc", False))
         if is_npc and not is_referee(campaign, actor):
             is_npc = False
-        if not is_npc and sheet.get("pnj"):
-            # Every system reads "pnj" as "an NPC stat block", whose rules are looser (rolweb:
-            # no creation pool); a player's character must not keep that flag.
-            sheet = {key: value for key, value in sheet.items() if key != "pnj"}
         return await self.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
+
+
+def player_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """A player character's sheet never carries the NPC flag.
+
+    Every system reads ``"pnj": true`` as an NPC stat block, whose rules are looser (no
+    creation pool, attributes up to 20); a player's sheet — imported, built or edited — must
+    not keep it, whoever wrote it.
+    """
+    return {key: value for key, value in sheet.items() if not (key == "pnj" and value)}
 
 
 def parse_field(spec: FieldSpec, raw: str) -> Any:

@@ -159,3 +159,15 @@ async def test_npcs_are_the_gms_and_hidden_ones_are_invisible(campaign):
     assert await campaign.characters.names(HERE, ANA, "tra") == []
     await campaign.characters.set_visibility(HERE, GM, "Trasgo 2", hidden=False)
     assert await campaign.characters.names(HERE, ANA, "tra") == ["Trasgo 2"]
+
+
+async def test_a_player_sheet_never_keeps_the_npc_flag(campaign):
+    loose = dict(rolweb_sheet("Tramposo"), pnj=True)
+    view = await campaign.characters.create(HERE, ANA, loose)
+    assert "pnj" not in view.sheet
+
+    def sneak(sheet, _system, _settings):
+        return dict(sheet, pnj=True)
+
+    edited = await campaign.characters.update_sheet(HERE, ANA, None, sneak)
+    assert "pnj" not in edited.sheet
