@@ -268,10 +268,10 @@ def test_interactive_prompt_over_a_terminal(tmp_path: Path) -> None:
             os._exit(127)
     seen = b""
 
-    def expect(text: str, timeout: float = 20) -> None:
+    def expect(text: str, times: int = 1, timeout: float = 30) -> None:
         nonlocal seen
         end = time.monotonic() + timeout
-        while text.encode() not in seen:
+        while seen.count(text.encode()) < times:
             assert time.monotonic() < end, seen.decode(errors="replace")
             if select.select([fd], [], [], 0.1)[0]:
                 seen += os.read(fd, 4096)
@@ -280,7 +280,9 @@ def test_interactive_prompt_over_a_terminal(tmp_path: Path) -> None:
         expect("[ana @ #mesa] > ")
         os.write(fd, b"/ping\n")
         expect("pong es-ES Mesa de pruebas")
-        os.write(fd, b"/tools dice\x03")
+        expect("[ana @ #mesa] > ", times=2)
+        os.write(fd, b"/tools dice\x03")  # typed, then Ctrl-C: a fresh prompt, nothing sent
+        expect("[ana @ #mesa] > ", times=3)
         os.write(fd, b":as gm\n")
         expect("[gm @ #mesa] > ")
         os.write(fd, b":quit\n")
