@@ -7,6 +7,7 @@ synchronous code (pytest tests, the terminal REPL) can drive it with ``call``.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import threading
 import time
@@ -24,6 +25,9 @@ from .state import Channel, Guild, Member, World
 __all__ = ["Answer", "StandIn", "StandInThread"]
 
 T = TypeVar("T")
+PIXEL = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
 
 
 class Answer(Exception):
@@ -41,6 +45,7 @@ class StandIn:
         self.app.router.add_get("/gateway", self.gateway.handle)
         self.app.router.add_get("/", self.gateway.handle)
         self.app.router.add_get("/attachments/{bid}/{filename}", self._blob)
+        self.app.router.add_get("/cdn/{tail:.*}", self._cdn)
         Routes(self.world, self.callbacks).add_to(self.app)
         self.app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner: web.AppRunner | None = None
@@ -81,6 +86,10 @@ class StandIn:
             {"method": request.method, "path": request.path, "body": body[:2000]}
         )
         return discord_error(404, 0, "404: Not Found (unknown to the stand-in)")
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        """Avatars, icons and the like (``Asset.BASE`` points here): one transparent pixel."""
+        return web.Response(body=PIXEL, headers={"Content-Type": "image/png"})
 
     async def _blob(self, request: web.Request) -> web.StreamResponse:
         found = self.world.blobs.get(int(request.match_info["bid"]))

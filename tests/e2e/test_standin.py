@@ -415,6 +415,8 @@ async def test_json_content_type_is_exact_and_unknown_routes_are_recorded(standi
             assert (await resp.json())["id"] == str(standin.world.bot.id)
         async with http.get(f"{standin.url}/api/v10/users/@me") as resp:
             assert resp.status == 401
+        async with http.get(f"{standin.url}/cdn/embed/avatars/0.png") as resp:
+            assert (await resp.read()).startswith(b"\x89PNG")
         async with http.post(f"{standin.url}/api/v10/guilds/1/bans/2", json={}) as resp:
             assert resp.status == 404
     assert standin.world.unknown_requests == [
