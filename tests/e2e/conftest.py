@@ -8,6 +8,7 @@ other with ``sb.new_guild()``. When a test fails, the bot's log tail is added to
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,7 +53,12 @@ def discord_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandbox]:
         pytest.skip("bot/__main__.py does not exist yet")
     sb = _start(tmp_path_factory.mktemp("arbitro"), "bot.__main__")
     yield sb
+    unknown = sb.unknown_requests
     sb.close()
+    if unknown:
+        # Not a failure (a test may probe on purpose), but nobody should miss it.
+        seen = sorted({f"{r['method']} {r['path']}" for r in unknown})
+        warnings.warn(f"the bot made requests the stand-in does not model: {seen}", stacklevel=1)
 
 
 @pytest.hookimpl(hookwrapper=True)
