@@ -30,7 +30,7 @@ def test_create_show_and_threads_inherit(discord_env):
 
 def test_forum_posts_belong_to_the_forum_campaign(discord_env):
     g = discord_env.new_guild(name="Foro")
-    create(discord_env, g, channel="foro", name="Foro de rol", system="rolweb")
+    create(discord_env, g, channel="foro", name="Foro de rol", system="rolweb").expect_ok()
     post = g.forum_post("foro", "Escena 1: la posada", user="gm")
     shown = discord_env.command(
         "campaign show", {}, guild=g, channel=post, user="bruno", locale="es-ES"
@@ -43,7 +43,7 @@ def test_category_binding_covers_its_channels(discord_env):
     g = discord_env.new_guild(name="Categoria")
     create(
         discord_env, g, channel="escena", name="Toda la categoría", system="nucleo", category=True
-    )
+    ).expect_ok()
     shown = discord_env.command(
         "campaign show", {}, guild=g, channel="escena", user="ana", locale="es-ES"
     )
@@ -63,7 +63,7 @@ def test_players_cannot_create_or_configure_or_end(discord_env):
     g = discord_env.new_guild(name="Permisos")
     refused = create(discord_env, g, user="ana")
     assert refused.ephemeral and "Gestionar canales" in refused.text
-    create(discord_env, g)
+    create(discord_env, g).expect_ok()
     for path, options in (("campaign settings", {"language": "en"}), ("campaign end", {})):
         r = discord_env.command(path, options, guild=g, channel="mesa", user="ana", locale="es-ES")
         assert r.ephemeral and "Solo el máster" in r.text
@@ -73,7 +73,7 @@ def test_players_cannot_create_or_configure_or_end(discord_env):
 
 def test_settings_change_system_rules_and_roles(discord_env):
     g = discord_env.new_guild(name="Ajustes")
-    create(discord_env, g)
+    create(discord_env, g).expect_ok()
     shown = discord_env.command(
         "campaign show", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
     )
@@ -124,7 +124,7 @@ def test_settings_change_system_rules_and_roles(discord_env):
 
 def test_end_asks_for_confirmation_then_archives(discord_env):
     g = discord_env.new_guild(name="Final")
-    create(discord_env, g, name="Efímera")
+    create(discord_env, g, name="Efímera").expect_ok()
     ask = discord_env.command(
         "campaign end", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
     )

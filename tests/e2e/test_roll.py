@@ -80,7 +80,7 @@ def test_private_roll_is_ephemeral_and_copied_to_the_gm_channel(discord_env):
         channel="mesa",
         user="gm",
         locale="es-ES",
-    )
+    ).expect_ok()
     discord_env.command(
         "campaign settings",
         {"gm_channel": g.channel("gm")},
@@ -88,7 +88,7 @@ def test_private_roll_is_ephemeral_and_copied_to_the_gm_channel(discord_env):
         channel="mesa",
         user="gm",
         locale="es-ES",
-    )
+    ).expect_ok()
     r = discord_env.command(
         "roll",
         {"expression": "1d20", "private": True, "reason": "sigilo"},
@@ -115,7 +115,7 @@ def test_history_lists_recent_rolls_with_links(discord_env):
     for expression in ("1d4", "1d6", "1d8"):
         discord_env.command(
             "roll", {"expression": expression}, guild=g, channel="mesa", user="ana", locale="es-ES"
-        )
+        ).expect_ok()
     r = discord_env.command(
         "history", {"limit": 2}, guild=g, channel="mesa", user="bruno", locale="es-ES"
     )

@@ -70,7 +70,7 @@ def table(discord_env):
         guild=g,
         channel="mesa",
         user="gm",
-    )
+    ).expect_ok()
     r = discord_env.command(
         "sheet import", {"file": document(ARDELIA)}, guild=g, channel="mesa", user="ana"
     )
@@ -256,10 +256,10 @@ def test_delete_needs_confirmation_and_the_gm_restores(discord_env):
     g = discord_env.new_guild(name="Borrar")
     discord_env.command(
         "campaign create", {"name": "B", "system": "nucleo"}, guild=g, channel="mesa", user="gm"
-    )
+    ).expect_ok()
     discord_env.command(
         "sheet import", {"file": document(ARDELIA)}, guild=g, channel="mesa", user="ana"
-    )
+    ).expect_ok()
     ask = discord_env.command(
         "sheet delete", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     )
@@ -295,7 +295,7 @@ def test_other_guilds_never_see_the_character(discord_env, table):
         guild=other,
         channel="mesa",
         user="gm",
-    )
+    ).expect_ok()
     r = discord_env.command(
         "sheet show", {"character": "Ardelia"}, guild=other, channel="mesa", user="gm"
     )
@@ -324,7 +324,9 @@ def test_hidden_npcs_are_for_the_gm_only(discord_env, table):
     assert "Trasgo 1, Trasgo 2, Trasgo 3" in copies.content
     listed = discord_env.command("npc list", {}, guild=table, channel="mesa", user="ana")
     assert "Trasgo" not in listed.text
-    discord_env.command("npc reveal", {"name": "Trasgo 2"}, guild=table, channel="mesa", user="gm")
+    discord_env.command(
+        "npc reveal", {"name": "Trasgo 2"}, guild=table, channel="mesa", user="gm"
+    ).expect_ok()
     assert discord_env.command(
         "npc show", {"name": "Trasgo 2"}, guild=table, channel="mesa", user="ana"
     ).ok
