@@ -1,0 +1,85 @@
+"""The creation wizard's mechanics, whatever the system: stale clicks, strangers, restart,
+cancel, resume, and a draft that survives a bot restart (persistent components).
+
+Driven with the rolweb wizard, whose first steps are two attribute forms.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.sandbox.client import Sandbox
+
+pytestmark = pytest.mark.e2e
+
+FIRST = {"Ágil": "13", "Astuto": "8", "Atento": "10", "Diestro": "11"}
+
+
+def campaign(sb, name):
+    g = sb.new_guild(name=name)
+    sb.command(
+        "campaign create", {"name": "Marca", "system": "rolweb"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    return g
+
+
+def fill(sb, r, values, user="ana"):
+    modal = sb.click(r, "✏️ Rellenar", user=user)
+    assert modal.modal is not None, modal.text
+    return sb.submit_modal(modal, values, user=user)
+
+
+def test_a_click_on_an_outdated_copy_of_the_wizard_changes_nothing(discord_env):
+    g = campaign(discord_env, "Doble clic")
+    first = discord_env.command(
+        "sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana"
+    )
+    # /sheet create again shows the same draft in a second message (e.g. on another device)
+    copy = discord_env.command("sheet create", {}, guild=g, channel="mesa", user="ana")
+    assert "parte 1 de 2" in copy.text
+    fill(discord_env, copy, FIRST)
+    stale = discord_env.click(first, "✏️ Rellenar", user="ana")
+    assert stale.modal is None and stale.ephemeral and "ya se respondió" in stale.text, stale.text
+    resumed = discord_env.command("sheet create", {}, guild=g, channel="mesa", user="ana")
+    assert "parte 2 de 2" in resumed.text  # the draft kept exactly one answer
+
+
+def test_only_the_author_can_answer(discord_env):
+    g = campaign(discord_env, "Ajeno")
+    r = discord_env.command("sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana")
+    stranger = discord_env.click(r, "✏️ Rellenar", user="bruno")
+    assert stranger.ephemeral and "es de otra persona" in stranger.text, stranger.text
+
+
+def test_restart_and_cancel(discord_env):
+    g = campaign(discord_env, "Reiniciar")
+    r = discord_env.command("sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana")
+    r = fill(discord_env, r, FIRST)
+    assert "parte 2 de 2" in r.text
+    r = discord_env.click(r, "Empezar de nuevo", user="ana")
+    assert "parte 1 de 2" in r.text, r.text
+    cancelled = discord_env.click(r, "Cancelar", user="ana")
+    assert "Creación cancelada" in cancelled.all_text
+    needs_name = discord_env.command("sheet create", {}, guild=g, channel="mesa", user="ana")
+    assert needs_name.ephemeral and "nombre del personaje" in needs_name.text
+    fresh = discord_env.command(
+        "sheet create", {"name": "Otra", "restart": True}, guild=g, channel="mesa", user="ana"
+    )
+    assert "Creando a Otra" in fresh.text
+
+
+def test_the_wizard_outlives_a_bot_restart(tmp_path):
+    sb = Sandbox()
+    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'persist.db'}"}
+    try:
+        sb.start_bot("bot.__main__", env=env, log_path=tmp_path / "bot.log")
+        g = campaign(sb, "Reinicio")
+        r = sb.command("sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana")
+        r = fill(sb, r, FIRST)
+        sb.stop_bot()
+        sb.start_bot("bot.__main__", env=env, log_path=tmp_path / "bot2.log")
+        # The message sent before the restart still works: state lives in the database.
+        after = fill(sb, r, {"Discreto": "10", "Fuerte": "12", "Persuasivo": "9", "Tenaz": "7"})
+        assert "Tienes 50 puntos de experiencia" in after.text, after.text
+    finally:
+        sb.close()
