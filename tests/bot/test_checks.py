@@ -1,0 +1,71 @@
+"""Checks from a sheet against a real database: judged by the system, logged with the name."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlmodel import select
+
+from bot.db.models import RollLog
+from bot.services import Actor, Place
+from bot.services.checks import parse_circumstances
+from bot.services.errors import DomainError
+from rules.systems.base import RulesError
+from tests.examples import ARDELIA
+
+GUILD, CHANNEL = 1000, 11
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+
+
+@pytest.fixture
+async def ardelia(services):
+    await services.campaigns.create(
+        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    await services.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    return services
+
+
+def test_circumstances_are_parsed_and_capped():
+    assert parse_circumstances(" Token, amenaza:Veneno ;dividir_acciones") == {
+        "token",
+        "amenaza:veneno",
+        "dividir_acciones",
+    }
+    assert parse_circumstances(None) == frozenset()
+    with pytest.raises(DomainError):
+        parse_circumstances(",".join(f"c{i}" for i in range(9)))
+
+
+async def test_a_check_is_judged_and_logged_with_the_character(ardelia):
+    view = await ardelia.checks.check(HERE, ANA, "habilidad:Pilotar", difficulty=15)
+    result = view.result
+    assert view.character_name == "Ardelia"
+    assert result.outcome in {"success", "failure", "critical", "fumble"}
+    assert result.probability is not None
+    async with ardelia.sessions() as session:
+        (row,) = (await session.exec(select(RollLog).where(RollLog.kind == "check"))).all()
+    assert (row.character_name, row.total, row.user_name) == ("Ardelia", result.total, "Ana")
+
+
+async def test_wounds_on_the_sheet_apply_malherido(ardelia):
+    await ardelia.characters.set_field(HERE, ANA, None, "heridas", "18")
+    view = await ardelia.checks.check(HERE, ANA, "atributo:Físico", difficulty=12)
+    assert any("malherido" in note for note in view.result.notes)
+    assert "1o3d10b" in view.result.expression
+
+
+async def test_unknown_options_are_refused_and_nothing_is_logged(ardelia):
+    with pytest.raises(RulesError):
+        await ardelia.checks.check(HERE, ANA, "habilidad:Cocina")
+    async with ardelia.sessions() as session:
+        assert (await session.exec(select(RollLog))).all() == []
+
+
+async def test_the_options_come_from_the_sheet(ardelia):
+    options = await ardelia.checks.options(HERE, ANA, None)
+    assert "habilidad:Pilotar" in {o.key for o in options}
+    assert await ardelia.checks.options(HERE, GM, None) == ()  # the GM has no active character

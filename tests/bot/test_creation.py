@@ -1,0 +1,133 @@
+"""The creation-wizard service against a real database, driven by the rolweb builder."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlmodel import select
+
+from bot.db.models import RollLog
+from bot.services import Actor, Place
+from bot.services.errors import DomainError, NotAllowed
+from rules.systems.base import RulesError
+
+GUILD, CHANNEL = 1000, 11
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+FIRST = {"Ágil": "13", "Astuto": "8", "Atento": "10", "Diestro": "11"}
+SECOND = {"Discreto": "10", "Fuerte": "12", "Persuasivo": "9", "Tenaz": "7"}
+
+
+@pytest.fixture
+async def services_with_campaign(services):
+    await services.campaigns.create(
+        HERE, GM, name="Mesa", system="rolweb", target_id=CHANNEL, kind="channel"
+    )
+    return services
+
+
+async def answer_all(creation, draft, actor=ANA):
+    """Answer every remaining step with the first option or the standard values; skip optional ones."""
+    while draft.step is not None:
+        step = draft.step
+        if step.key == "atributos_1":
+            answer = FIRST
+        elif step.key == "atributos_2":
+            answer = SECOND
+        elif step.optional:
+            answer = None
+        elif step.kind == "choose":
+            answer = [step.options[0].value]
+        else:
+            answer = {}
+        draft = await creation.answer(HERE, actor, draft.draft_id, draft.version, step.key, answer)
+    return draft
+
+
+async def test_a_draft_is_stored_step_by_step_and_finished_into_a_character(services_with_campaign):
+    creation = services_with_campaign.creation
+    draft = await creation.start(HERE, ANA, "Eira")
+    assert draft.step.key == "atributos_1" and draft.done == ()
+    draft = await creation.answer(HERE, ANA, draft.draft_id, draft.version, "atributos_1", FIRST)
+    assert draft.done == ("atributos_1",) and draft.version == 2
+    assert (await creation.resume(HERE, ANA)).draft_id == draft.draft_id
+    draft = await answer_all(creation, draft)
+    assert draft.problems == ()
+    character = await creation.finish(HERE, ANA, draft.draft_id, draft.version)
+    assert character.name == "Eira" and character.sheet["atributos"]["Fuerte"] == 12
+    assert await creation.resume(HERE, ANA) is None  # the draft is closed
+    with pytest.raises(DomainError) as closed:
+        await creation.show(HERE, ANA, draft.draft_id)
+    assert closed.value.key == "sheet.error.draft_closed"
+
+
+async def test_a_wrong_answer_changes_nothing(services_with_campaign):
+    creation = services_with_campaign.creation
+    draft = await creation.start(HERE, ANA, "Eira")
+    with pytest.raises(RulesError):
+        await creation.answer(
+            HERE, ANA, draft.draft_id, draft.version, "atributos_1", {**FIRST, "Ágil": "16"}
+        )
+    again = await creation.show(HERE, ANA, draft.draft_id)
+    assert (again.version, again.done) == (draft.version, ())
+
+
+async def test_stale_versions_wrong_steps_and_strangers_are_refused(services_with_campaign):
+    creation = services_with_campaign.creation
+    draft = await creation.start(HERE, ANA, "Eira")
+    with pytest.raises(DomainError) as wrong_step:
+        await creation.answer(HERE, ANA, draft.draft_id, draft.version, "atributos_2", SECOND)
+    assert wrong_step.value.key == "sheet.error.draft_stale"
+    with pytest.raises(NotAllowed):
+        await creation.answer(HERE, BRUNO, draft.draft_id, draft.version, "atributos_1", FIRST)
+    with pytest.raises(DomainError) as required:
+        await creation.answer(HERE, ANA, draft.draft_id, draft.version, "atributos_1", None)
+    assert required.value.key == "sheet.error.step_required"
+    # two answers to the same version at once: exactly one is applied
+    results = await asyncio.gather(
+        creation.answer(HERE, ANA, draft.draft_id, draft.version, "atributos_1", FIRST),
+        creation.answer(HERE, ANA, draft.draft_id, draft.version, "atributos_1", FIRST),
+        return_exceptions=True,
+    )
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    assert len(applied) == 1
+    assert [e.key for e in results if isinstance(e, DomainError)] == ["sheet.error.draft_stale"]
+
+
+async def test_npc_drafts_are_for_referees_and_restart_keeps_the_name(services_with_campaign):
+    creation = services_with_campaign.creation
+    with pytest.raises(NotAllowed):
+        await creation.start(HERE, ANA, "Trasgo", npc=True)
+    draft = await creation.start(HERE, GM, "Trasgo", npc=True)
+    assert draft.is_npc
+    draft = await creation.answer(HERE, GM, draft.draft_id, draft.version, draft.step.key, FIRST)
+    restarted = await creation.restart(HERE, GM, draft.draft_id, draft.version)
+    assert restarted.done == () and restarted.name == "Trasgo"
+    await creation.cancel(HERE, GM, restarted.draft_id, restarted.version)
+    assert await creation.resume(HERE, GM, npc=True) is None
+
+
+async def test_finishing_early_is_refused(services_with_campaign):
+    creation = services_with_campaign.creation
+    draft = await creation.start(HERE, ANA, "Eira")
+    with pytest.raises(DomainError) as early:
+        await creation.finish(HERE, ANA, draft.draft_id, draft.version)
+    assert early.value.key == "sheet.error.draft_unfinished"
+
+
+async def test_rolls_made_while_building_are_logged(services_with_campaign):
+    """S&W rolls 3d6 in order: each roll lands in the audit log under the character's name."""
+    services = services_with_campaign
+    place = Place(GUILD, 12, (12,))
+    await services.campaigns.create(
+        place, GM, name="S&W", system="swc", target_id=12, kind="channel"
+    )
+    draft = await services.creation.start(place, ANA, "Borin")
+    assert draft.step.kind == "roll"
+    await services.creation.answer(place, ANA, draft.draft_id, draft.version, draft.step.key, {})
+    async with services.sessions() as session:
+        rows = (await session.exec(select(RollLog).where(RollLog.kind == "creation"))).all()
+    assert len(rows) >= 6 and all(r.character_name == "Borin" and r.channel_id == 12 for r in rows)
