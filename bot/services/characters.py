@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -266,6 +266,7 @@ class CharacterService:
         hidden: bool = False,
         owner_user_id: int | None = None,
         make_active: bool = True,
+        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> CharacterView:
         """Store a complete, legal sheet as a new character (refuses with every problem listed)."""
         campaign, system, settings = await self.context(place)
@@ -299,6 +300,9 @@ class CharacterService:
                 await session.flush()
                 if make_active and not is_npc:
                     await self._set_active(session, campaign, actor.user_id, character.id)
+                if same_transaction is not None:
+                    # e.g. closing the creation draft: both happen or neither does
+                    await same_transaction(session)
         except IntegrityError:
             raise DomainError("sheet.error.name_taken", name=name) from None
         return self._view(campaign, system, settings, character)

@@ -207,11 +207,24 @@ class CreationService:
             state["draft"], tuple(state.get("done", ())), settings, npc=draft.is_npc
         ):
             raise DomainError("sheet.error.draft_unfinished")
-        view = await self.characters.create(
-            place, actor, state["draft"], is_npc=draft.is_npc, hidden=draft.is_npc
+
+        async def close_draft(session: AsyncSession) -> None:
+            result = await session.exec(
+                update(CreationDraft)
+                .where(CreationDraft.id == draft_id, CreationDraft.version == version)
+                .values(status="done", version=CreationDraft.version + 1, updated_at=utcnow())
+            )
+            if result.rowcount != 1:
+                raise DomainError("sheet.error.draft_stale")
+
+        return await self.characters.create(
+            place,
+            actor,
+            state["draft"],
+            is_npc=draft.is_npc,
+            hidden=draft.is_npc,
+            same_transaction=close_draft,
         )
-        await self._close(place, actor, draft_id, version, "done")
-        return view
 
     async def _close(
         self, place: Place, actor: Actor, draft_id: int, version: int, status: str

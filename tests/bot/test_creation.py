@@ -131,3 +131,16 @@ async def test_rolls_made_while_building_are_logged(services_with_campaign):
     async with services.sessions() as session:
         rows = (await session.exec(select(RollLog).where(RollLog.kind == "creation"))).all()
     assert len(rows) >= 6 and all(r.character_name == "Borin" and r.channel_id == 12 for r in rows)
+
+
+async def test_finishing_twice_at_once_makes_one_character(services_with_campaign):
+    creation = services_with_campaign.creation
+    draft = await answer_all(creation, await creation.start(HERE, ANA, "Eira"))
+    results = await asyncio.gather(
+        creation.finish(HERE, ANA, draft.draft_id, draft.version),
+        creation.finish(HERE, ANA, draft.draft_id, draft.version),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert all(isinstance(r, DomainError) for r in results if isinstance(r, BaseException))
+    assert [c.name for c in await services_with_campaign.characters.list(HERE, ANA)] == ["Eira"]
