@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services.campaigns import setting_specs
 from bot.services.errors import InvalidSetting
+from bot.services.settings import MAX_FILE_TEXT
 from cogs import render
 from cogs.context import actor_of, bind_target_of, place_of, reply_locale
 from cogs.views import ask_confirmation
@@ -24,6 +25,16 @@ SYSTEM_CHOICES = [
     app_commands.Choice(name="Rol por web (d20 roll-under)", value="rolweb"),
     app_commands.Choice(name="Núcleo (1o3d10)", value="nucleo"),
 ]
+
+
+async def read_setting_file(file: discord.Attachment) -> str:
+    """An uploaded setting value: UTF-8 text of at most 64 KiB."""
+    if file.size > MAX_FILE_TEXT:
+        raise InvalidSetting("campaign.error.file_too_big", limit=MAX_FILE_TEXT // 1024)
+    try:
+        return (await file.read()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidSetting("campaign.error.file_not_text") from None
 
 
 @app_commands.guild_only()
@@ -82,6 +93,7 @@ class CampaignCog(
         setting="A rule setting of this campaign's system",
         value="The new value for that setting",
         clear="Remove the GM role or the GM channel",
+        file="A text or JSON file as the setting's value (a campaign's own weapon list…)",
     )
     @app_commands.choices(
         language=[
@@ -98,8 +110,13 @@ class CampaignCog(
         setting: str | None = None,
         value: str | None = None,
         clear: Literal["gm_role", "gm_channel"] | None = None,
+        file: discord.Attachment | None = None,
     ) -> None:
         locale = await reply_locale(self.bot, itx)
+        if file is not None:
+            if value is not None:
+                raise InvalidSetting("campaign.error.value_or_file")
+            value = await read_setting_file(file)
         if (setting is None) != (value is None):
             raise InvalidSetting("campaign.error.setting_needs_value")
         view = await self.service.update_settings(
@@ -109,6 +126,7 @@ class CampaignCog(
             gm_channel_id=gm_channel.id if gm_channel else None,
             locale=language.value if language else None,
             system_setting=(setting, value) if setting is not None and value is not None else None,
+            from_file=file is not None,
             clear_gm_role=clear == "gm_role",
             clear_gm_channel=clear == "gm_channel",
         )

@@ -27,7 +27,13 @@ from bot.services.errors import (
     NotReferee,
 )
 from bot.services.retry import attempts, backoff
-from bot.services.settings import parse_setting, resolved_settings
+from bot.services.settings import (
+    MAX_FILE_TEXT,
+    MAX_TEXT,
+    check_settings,
+    parse_setting,
+    resolved_settings,
+)
 from rules import systems
 from rules.systems.base import SettingSpec
 
@@ -183,6 +189,7 @@ class CampaignService:
         gm_channel_id: int | None = None,
         locale: str | None = None,
         system_setting: tuple[str, str] | None = None,
+        from_file: bool = False,
         clear_gm_role: bool = False,
         clear_gm_channel: bool = False,
     ) -> CampaignView:
@@ -209,7 +216,12 @@ class CampaignService:
                         valid=", ".join(sorted(specs)) or "-",
                     )
                 settings = dict(campaign.settings or {})
-                settings[key] = parse_setting(specs[key], raw)
+                settings[key] = parse_setting(
+                    specs[key], raw, limit=MAX_FILE_TEXT if from_file else MAX_TEXT
+                )
+                check_settings(
+                    systems.get(campaign.system), resolved_settings(specs.values(), settings)
+                )
                 changes["settings"] = settings
             if not changes:
                 return await self.view(campaign.id, place.guild_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytestmark = pytest.mark.e2e
@@ -157,3 +159,52 @@ def test_the_stand_in_refuses_what_discord_would(discord_env):
     )
     assert not wrong_choice.ok
     assert discord_env.unknown_requests == []
+
+
+def test_a_long_setting_can_be_uploaded_and_a_breaking_one_is_refused(discord_env):
+    g = discord_env.new_guild(name="Ajustes en archivo")
+    create(discord_env, g, system="rolweb").expect_ok()
+    weapons = {"armas": [{"nombre": "Sable de luz", "dano": "1d10", "cualidades": []}]}
+    r = discord_env.command(
+        "campaign settings",
+        {"setting": "armas", "file": json.dumps(weapons).encode()},
+        guild=g,
+        channel="mesa",
+        user="gm",
+        locale="es-ES",
+    )
+    assert r.ok and not r.ephemeral and "(cambiado)" in r.text, r.text
+    suggestions = discord_env.autocomplete(
+        "sheet item", "item", "sable", guild=g, channel="mesa", user="ana"
+    )
+    assert [s["value"] for s in suggestions] == ["Sable de luz"]
+    broken = discord_env.command(
+        "campaign settings",
+        {"setting": "atributos", "value": "Ágil, Atento"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+        locale="es-ES",
+    )
+    assert broken.ephemeral and "Diestro" in broken.text  # the system names what is missing
+    bad_json = discord_env.command(
+        "campaign settings",
+        {"setting": "armas", "file": b"{nope"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert bad_json.ephemeral and "JSON" in bad_json.text
+    both = discord_env.command(
+        "campaign settings",
+        {"setting": "armas", "value": "x", "file": b"[]"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert both.ephemeral and "no los dos" in both.text
+    still = discord_env.command("campaign show", {}, guild=g, channel="mesa", user="gm")
+    assert "Sable de luz" not in still.text or "(cambiado)" in still.text
+    assert discord_env.autocomplete(
+        "sheet item", "item", "sable", guild=g, channel="mesa", user="ana"
+    )
