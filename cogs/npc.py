@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.services.characters import MAX_COPIES
 from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
-from cogs.sheets import field_autocomplete
+from cogs.sheets import field_autocomplete, value_autocomplete
 from cogs.wizard import wizard_message
 
 if TYPE_CHECKING:
@@ -53,7 +53,9 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
 
     @app_commands.command(name="set", description="Change one field of an NPC")
     @app_commands.describe(name="The NPC", field="Which field", value="The new value")
-    @app_commands.autocomplete(name=npc_autocomplete, field=field_autocomplete)
+    @app_commands.autocomplete(
+        name=npc_autocomplete, field=field_autocomplete, value=value_autocomplete
+    )
     async def set_(
         self,
         itx: discord.Interaction,

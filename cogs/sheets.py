@@ -91,6 +91,27 @@ async def field_autocomplete(
     ]
 
 
+async def value_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The allowed values of the field already chosen (races, classes, advantages, armour…)."""
+    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
+    field = getattr(itx.namespace, "field", None)
+    if campaign is None or not field:
+        return []
+    system = systems.get(campaign.system)
+    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
+    spec = next((s for s in system.fields(settings) if s.path.casefold() == field.casefold()), None)
+    if spec is None or not spec.choices:
+        return []
+    needle = current.casefold()
+    return [
+        app_commands.Choice(name=choice[:100], value=choice[:100])
+        for choice in spec.choices
+        if needle in choice.casefold()
+    ][:25]
+
+
 @app_commands.guild_only()
 class SheetCog(commands.GroupCog, group_name="sheet", group_description="Character sheets"):
     def __init__(self, bot: Arbitro) -> None:
@@ -162,7 +183,9 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.describe(
         field="Which field", value="The new value", character="Whose sheet (default: yours)"
     )
-    @app_commands.autocomplete(field=field_autocomplete, character=any_character_autocomplete)
+    @app_commands.autocomplete(
+        field=field_autocomplete, value=value_autocomplete, character=any_character_autocomplete
+    )
     async def set_(
         self,
         itx: discord.Interaction,

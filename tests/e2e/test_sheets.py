@@ -132,6 +132,16 @@ def test_field_and_character_autocomplete(discord_env, table):
         "sheet set", "field", "físico", guild=table, channel="mesa", user="ana"
     )
     assert any(c["value"] == "atributos.Físico" for c in suggestions)
+    races = discord_env.autocomplete(
+        "sheet set",
+        "value",
+        "elf",
+        guild=table,
+        channel="mesa",
+        user="ana",
+        options={"field": "raza"},
+    )
+    assert {c["value"] for c in races} == {"Alto Elfo", "Elfo del bosque"}
 
 
 def test_check_from_the_sheet_lands_in_the_log(discord_env, table):
