@@ -29,8 +29,7 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
-    CreationOutcome,
-    CreationStep,
+    DelegatedCreation,
     DerivedValue,
     FieldKind,
     FieldSpec,
@@ -50,8 +49,10 @@ __all__ = ["MAX_NOTES", "SYSTEM", "NucleoSystem"]
 MAX_NOTES = 2000
 
 
-class NucleoSystem:
+class NucleoSystem(DelegatedCreation):
     """The Núcleo rules (seed 002) as a :class:`~rules.systems.base.GameSystem`."""
+
+    builder = builder  # the wizard's questions and answers (DelegatedCreation)
 
     id = "nucleo"
     name = "Núcleo"
@@ -464,23 +465,6 @@ class NucleoSystem:
         )
 
     # -- creation (CharacterBuilder) -------------------------------------------------------
-
-    def creation_step(
-        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
-    ) -> CreationStep | None:
-        return builder.creation_step(draft, done, settings, npc=npc)
-
-    def apply_creation_step(
-        self,
-        draft: Sheet,
-        step_key: str,
-        answer: Any,
-        settings: Settings,
-        rng: random.Random,
-        *,
-        npc: bool = False,
-    ) -> CreationOutcome:
-        return builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
 
     def catalogue(self, kind: str, settings: Settings) -> tuple[StepOption, ...]:
         return belongings.catalogue(kind, settings)

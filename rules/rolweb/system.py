@@ -37,8 +37,7 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
-    CreationOutcome,
-    CreationStep,
+    DelegatedCreation,
     DerivedValue,
     FieldSpec,
     HealthChange,
@@ -142,8 +141,10 @@ def _result(
 
 
 @dataclass(frozen=True, slots=True)
-class RolwebSystem:
+class RolwebSystem(DelegatedCreation):
     """Partida Rol por web (seed 001), a Symbaroum-style d20 roll-under system."""
+
+    builder = builder  # the wizard's questions and answers (DelegatedCreation)
 
     id: str = "rolweb"
     name: str = "Partida Rol por web"
@@ -435,23 +436,6 @@ class RolwebSystem:
         return ()
 
     # -- CharacterBuilder (rules/rolweb/builder.py, rules/rolweb/belongings.py) -----------
-
-    def creation_step(
-        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
-    ) -> CreationStep | None:
-        return builder.creation_step(draft, done, settings, npc=npc)
-
-    def apply_creation_step(
-        self,
-        draft: Sheet,
-        step_key: str,
-        answer: Any,
-        settings: Settings,
-        rng: random.Random,
-        *,
-        npc: bool = False,
-    ) -> CreationOutcome:
-        return builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
 
     def catalogue(self, kind: str, settings: Settings) -> tuple[StepOption, ...]:
         return belongings.catalogue(kind, parse_settings(settings))

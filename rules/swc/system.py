@@ -36,8 +36,7 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
-    CreationOutcome,
-    CreationStep,
+    DelegatedCreation,
     DerivedValue,
     FieldKind,
     FieldSpec,
@@ -92,8 +91,10 @@ def _hit_points(ch: Character) -> tuple[int, int]:
     return hit_dice(clase, ch.niveles[clase])
 
 
-class SwcSystem:
+class SwcSystem(DelegatedCreation):
     """Swords & Wizardry Completo (seed 000)."""
+
+    builder = builder  # the wizard's questions and answers (DelegatedCreation)
 
     id = "swc"
     name = "Swords & Wizardry Completo"
@@ -324,23 +325,6 @@ class SwcSystem:
         return ()
 
     # -- CharacterBuilder ----------------------------------------------------------------
-
-    def creation_step(
-        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
-    ) -> CreationStep | None:
-        return builder.creation_step(draft, done, settings, npc=npc)
-
-    def apply_creation_step(
-        self,
-        draft: Sheet,
-        step_key: str,
-        answer: Any,
-        settings: Settings,
-        rng: random.Random,
-        *,
-        npc: bool = False,
-    ) -> CreationOutcome:
-        return builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
 
     def catalogue(self, kind: str, settings: Settings) -> tuple[StepOption, ...]:
         """Classes (and the combinations races allow), races, thief skills and the shop;

@@ -397,3 +397,31 @@ class CharacterBuilder(Protocol):
     ) -> dict[str, Any]:
         """Add or spend money; refuses to go below zero (RulesError)."""
         ...
+
+
+class DelegatedCreation:
+    """Forwards the wizard half of :class:`CharacterBuilder` to a system's builder module.
+
+    Each system keeps its questions and answers in ``rules/<id>/builder.py`` (functions
+    ``creation_step`` and ``apply_creation_step``); its system class sets ``builder`` to that
+    module and inherits these two methods instead of repeating them.
+    """
+
+    builder: Any
+
+    def creation_step(
+        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
+    ) -> CreationStep | None:
+        return self.builder.creation_step(draft, done, settings, npc=npc)
+
+    def apply_creation_step(
+        self,
+        draft: Sheet,
+        step_key: str,
+        answer: Any,
+        settings: Settings,
+        rng: random.Random,
+        *,
+        npc: bool = False,
+    ) -> CreationOutcome:
+        return self.builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
