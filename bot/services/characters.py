@@ -106,8 +106,13 @@ class CharacterService:
         *,
         include_deleted: bool = False,
         npc: bool | None = None,
+        as_opponent: bool = False,
     ) -> Character:
-        """The character called ``name`` (or the actor's active one) that the actor may see."""
+        """The character called ``name`` (or the actor's active one) that the actor may see.
+
+        ``as_opponent`` also finds hidden NPCs by their exact name: a player defends against
+        the goblin the GM names without being shown its sheet.
+        """
         if name is None:
             active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
             if active is None:
@@ -126,7 +131,11 @@ class CharacterService:
         if npc is not None:
             query = query.where(Character.is_npc == npc)
         rows = (await session.exec(query.order_by(Character.id.desc()))).all()  # type: ignore[union-attr]
-        visible = [c for c in rows if not (c.is_npc and c.hidden) or is_referee(campaign, actor)]
+        visible = [
+            c
+            for c in rows
+            if not (c.is_npc and c.hidden) or is_referee(campaign, actor) or as_opponent
+        ]
         if not visible:
             raise DomainError("sheet.error.not_found", name=name)
         return visible[0]
@@ -186,10 +195,12 @@ class CharacterService:
             return None
         return character.name
 
-    async def show(self, place: Place, actor: Actor, name: str | None = None) -> CharacterView:
+    async def show(
+        self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
+    ) -> CharacterView:
         campaign, system, settings = await self.context(place)
         async with self.sessions() as session:
-            character = await self._find(session, campaign, actor, name)
+            character = await self._find(session, campaign, actor, name, as_opponent=as_opponent)
         return self._view(campaign, system, settings, character)
 
     async def list(

@@ -101,7 +101,7 @@ class CheckService:
         opposed: OpposedResult | None = None
         opponent_name: str | None = None
         if against is not None:
-            opponent = await self.characters.show(place, actor, against)
+            opponent = await self.characters.show(place, actor, against, as_opponent=True)
             opponent_name = opponent.name
             other = CheckRequest(option=(against_option or option).strip())
             opposed = system.opposed(own.sheet, request, opponent.sheet, other, settings, self.rng)

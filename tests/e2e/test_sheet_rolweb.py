@@ -151,7 +151,7 @@ def test_checks_from_the_sheet_plain_and_opposed_against_an_npc(discord_env):
     assert "No hay ningún personaje llamado «Goblin 2»" in hidden.text
     listed = sb.command("npc list", {}, guild=g, channel="mesa", user="ana", **ES)
     assert "Goblin" not in listed.text
-    # The GM rolls for Eira against a hidden NPC (players cannot name it).
+    # The GM rolls for Eira against a hidden NPC.
     # [Diestro←Defensa]: Eira's Diestro 11 + (10 − the goblin's Defensa 13) = 8.
     opposed = sb.command(
         "check",
@@ -169,6 +169,19 @@ def test_checks_from_the_sheet_plain_and_opposed_against_an_npc(discord_env):
     assert opposed.ok and "Eira (gm): Diestro←Defensa" in opposed.text, opposed.text
     assert "(objetivo 8)" in opposed.text and "40,00 %" in opposed.text
     assert "Enfrentada contra Goblin 1" in opposed.text
+    # A player defends against the hidden NPC the GM names: the roll works, the sheet stays hidden.
+    defence = sb.command(
+        "check",
+        {"option": "defensa", "against": "Goblin 2", "against_option": "atributo:Diestro"},
+        guild=g,
+        channel="mesa",
+        user="ana",
+        **ES,
+    )
+    assert defence.ok and "Enfrentada contra Goblin 2" in defence.text, defence.text
+    assert "Garras" not in defence.text
+    still_hidden = sb.command("npc show", {"name": "Goblin 2"}, guild=g, channel="mesa", user="ana")
+    assert "No hay ningún personaje" in still_hidden.text
 
 
 def test_backpack_purse_set_and_ownership(discord_env):
