@@ -20,6 +20,7 @@ from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
 from bot.services.creation import CreationService
 from bot.services.rolls import RollService
+from bot.services.xp import XpService
 from bot.translator import CatalogueTranslator
 
 __all__ = ["Arbitro", "EXTENSIONS"]
@@ -33,6 +34,7 @@ EXTENSIONS = (
     "cogs.sheets",
     "cogs.npc",
     "cogs.checks",
+    "cogs.xp",
 )
 
 
@@ -46,6 +48,7 @@ class Services:
         self.characters = CharacterService(self.sessions, self.campaigns)
         self.creation = CreationService(self.sessions, self.characters, rng)
         self.checks = CheckService(self.sessions, self.characters, rng)
+        self.xp = XpService(self.sessions, self.characters)
 
 
 class Arbitro(commands.Bot):

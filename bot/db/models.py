@@ -21,6 +21,7 @@ __all__ = [
     "Character",
     "CreationDraft",
     "RollLog",
+    "XpAward",
     "utcnow",
 ]
 
@@ -169,3 +170,21 @@ class CreationDraft(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     version: int = Field(default=1)
+
+
+class XpAward(SQLModel, table=True):
+    """Experience the referee granted (or took back): who, to whom, how much, why."""
+
+    __tablename__ = "xp_award"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True)
+    character_id: int = Field(foreign_key="character.id")
+    character_name: str = Field(max_length=100)
+    granted_by: int = _snowflake()
+    amount: int
+    xp_before: int
+    xp_after: int
+    reason: str | None = Field(default=None, max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)

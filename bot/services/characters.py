@@ -405,18 +405,31 @@ class CharacterService:
         change: Any,
         *,
         validate: bool = True,
+        character_id: int | None = None,
+        same_transaction: Callable[[AsyncSession, Character], Awaitable[None]] | None = None,
     ) -> CharacterView:
         """Apply ``change(sheet, system, settings) -> new sheet`` under a version check.
 
         Used by every edit (``/sheet set``, inventory, damage, XP): the change is computed on
         the stored sheet, validated by the system, and written only if nobody else wrote in
-        between; on a clash it is recomputed on the fresh sheet (up to three times).
+        between; on a clash it is recomputed on the fresh sheet (a few times, then the user
+        is told).  ``character_id`` picks the character directly (a party-wide XP grant);
+        ``same_transaction`` writes a record (an XP award) in the same transaction.
         """
         for attempt in attempts():
             await backoff(attempt)
             campaign, system, settings = await self.context(place)
             async with self.sessions() as session:
-                character = await self._find(session, campaign, actor, name)
+                if character_id is not None:
+                    character = await session.get(Character, character_id)
+                    if (
+                        character is None
+                        or character.campaign_id != campaign.id
+                        or character.deleted_at is not None
+                    ):
+                        raise DomainError("sheet.error.not_found", name=name or "?")
+                else:
+                    character = await self._find(session, campaign, actor, name)
             self._require_editor(campaign, character, actor)
             new_sheet = dict(change(dict(character.sheet), system, settings))
             if not character.is_npc:
@@ -440,6 +453,8 @@ class CharacterService:
                         .where(Character.id == character.id, Character.version == character.version)
                         .values(**values)
                     )
+                    if result.rowcount == 1 and same_transaction is not None:
+                        await same_transaction(session, character)
             except IntegrityError:
                 raise DomainError("sheet.error.name_taken", name=new_name) from None
             if result.rowcount == 1:

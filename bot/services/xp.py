@@ -1,0 +1,151 @@
+"""Experience: the referee grants it, the system applies it, the campaign keeps the record.
+
+What a grant buys is the system's business (``GameSystem.grant_xp``: S&W levels with the XP
+bonus and the multiclass split; rolweb and Núcleo only add points to spend).  Each grant and
+its award row are written in one transaction under the sheet's version check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Character, XpAward
+from bot.services.campaigns import is_referee
+from bot.services.characters import CharacterService
+from bot.services.context import Actor, Place
+from bot.services.errors import DomainError, NotReferee
+from rules.systems.base import AdvanceResult
+
+__all__ = ["XpService", "GrantView", "AwardEntry", "MAX_GRANT"]
+
+MAX_GRANT = 10_000_000
+MAX_REASON = 200
+
+
+@dataclass(frozen=True, slots=True)
+class GrantLine:
+    character_name: str
+    xp_before: int
+    xp_after: int
+    levels: tuple[tuple[str, int, int], ...]  # (class or track, before, after) that changed
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GrantView:
+    amount: int
+    reason: str | None
+    lines: tuple[GrantLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AwardEntry:
+    character_name: str
+    amount: int
+    xp_after: int
+    reason: str | None
+    granted_by: int
+    created_at: datetime
+
+
+class XpService:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], characters: CharacterService
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+
+    async def grant(
+        self,
+        place: Place,
+        actor: Actor,
+        amount: int,
+        *,
+        character: str | None = None,
+        party: bool = False,
+        reason: str | None = None,
+    ) -> GrantView:
+        """Grant ``amount`` (negative corrects a mistake) to one character or to every player's."""
+        campaign, _system, _settings = await self.characters.context(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        if amount == 0 or abs(amount) > MAX_GRANT:
+            raise DomainError("xp.error.bad_amount", limit=MAX_GRANT)
+        reason = (reason or "").strip() or None
+        if reason and len(reason) > MAX_REASON:
+            raise DomainError("xp.error.reason_too_long", limit=MAX_REASON)
+        if party == (character is not None):
+            raise DomainError("xp.error.who")
+        if party:
+            targets = [summary.id for summary in await self.characters.list(place, actor)]
+            if not targets:
+                raise DomainError("xp.error.no_party")
+        else:
+            targets = [(await self.characters.show(place, actor, character)).id]
+        lines = [await self._grant_one(place, actor, target, amount, reason) for target in targets]
+        return GrantView(amount=amount, reason=reason, lines=tuple(lines))
+
+    async def _grant_one(
+        self, place: Place, actor: Actor, character_id: int, amount: int, reason: str | None
+    ) -> GrantLine:
+        outcome: dict[str, AdvanceResult] = {}
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
+            outcome["result"] = system.grant_xp(sheet, amount, settings)
+            return outcome["result"].sheet
+
+        async def record(session: AsyncSession, character: Character) -> None:
+            result = outcome["result"]
+            session.add(
+                XpAward(
+                    guild_id=character.guild_id,
+                    campaign_id=character.campaign_id,
+                    character_id=character.id,
+                    character_name=character.name,
+                    granted_by=actor.user_id,
+                    amount=amount,
+                    xp_before=result.xp_before,
+                    xp_after=result.xp_after,
+                    reason=reason,
+                )
+            )
+
+        view = await self.characters.update_sheet(
+            place, actor, None, change, character_id=character_id, same_transaction=record
+        )
+        result = outcome["result"]
+        return GrantLine(
+            character_name=view.name,
+            xp_before=result.xp_before,
+            xp_after=result.xp_after,
+            levels=tuple(
+                (track, before, after)
+                for track, (before, after) in result.levels.items()
+                if before != after
+            ),
+            notes=tuple(result.notes),
+        )
+
+    async def log(
+        self, place: Place, actor: Actor, *, character: str | None = None, limit: int = 15
+    ) -> tuple[AwardEntry, ...]:
+        """The campaign's awards, newest first (one character's when named)."""
+        campaign = await self.characters.campaigns.require(place)
+        query = select(XpAward).where(
+            XpAward.guild_id == campaign.guild_id, XpAward.campaign_id == campaign.id
+        )
+        if character is not None:
+            view = await self.characters.show(place, actor, character)
+            query = query.where(XpAward.character_id == view.id)
+        query = query.order_by(XpAward.id.desc()).limit(max(1, min(limit, 25)))  # type: ignore[union-attr]
+        async with self.sessions() as session:
+            rows = (await session.exec(query)).all()
+        return tuple(
+            AwardEntry(r.character_name, r.amount, r.xp_after, r.reason, r.granted_by, r.created_at)
+            for r in rows
+        )
