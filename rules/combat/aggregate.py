@@ -1,0 +1,367 @@
+"""The fight as one aggregate: who is in it, in which order, whose turn, which round.
+
+Every change goes through a method that returns a new :class:`Combat` (and, for turn
+changes, a :class:`TurnChange` saying what happened), so order, round and turn index can
+never disagree: the stored tuple is always the acting order of the current round and
+``index`` always points into it.  The policy (sides or individuals, re-rolls, waiting,
+actions per turn) comes from the system (:meth:`GameSystem.combat_policy`) and travels
+with the state, so a fight keeps the rules it started with.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.combat.participants import Combatant, Kind, Side
+from rules.systems.base import CombatPolicy, Problem, RulesError
+
+__all__ = ["Combat", "TurnChange", "STATE_VERSION", "MAX_COMBATANTS"]
+
+STATE_VERSION = 1
+MAX_COMBATANTS = 50
+
+
+def _refuse(key: str, **params: Any) -> RulesError:
+    return RulesError(Problem(f"combat.problem.{key}", "", params))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnChange:
+    """What a turn change did: the round, whether it is new, who acts, who was skipped.
+
+    ``skipped`` are those who lose this turn (a Núcleo initiative fumble skips round 1);
+    ``side_rolls`` are the side dice rolled for a new round (S&W), empty otherwise.
+    """
+
+    round: int
+    new_round: bool
+    current: Combatant
+    actions: int
+    skipped: tuple[Combatant, ...] = ()
+    side_rolls: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """Immutable; ``round`` 0 means the fight is being set up (nobody acts yet)."""
+
+    policy: CombatPolicy
+    combatants: tuple[Combatant, ...] = ()
+    round: int = 0
+    index: int = 0
+    side_rolls: tuple[tuple[str, int], ...] = ()
+    ended: bool = False
+    next_adhoc: int = 1
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def current(self) -> Combatant | None:
+        if self.round == 0 or not self.combatants:
+            return None
+        return self.combatants[self.index]
+
+    def find(self, key: str) -> Combatant:
+        for combatant in self.combatants:
+            if combatant.key == key:
+                return combatant
+        raise _refuse("unknown_combatant", name=key)
+
+    def find_by_name(self, name: str) -> Combatant:
+        wanted = name.strip().casefold()
+        for combatant in self.combatants:
+            if combatant.name.casefold() == wanted or combatant.key == name:
+                return combatant
+        raise _refuse("unknown_combatant", name=name)
+
+    def unrolled(self) -> tuple[Combatant, ...]:
+        return tuple(c for c in self.combatants if not c.rolled)
+
+    def skips(self, combatant: Combatant, round_: int) -> bool:
+        """A Núcleo fumble: «no se actúa en el primer turno» (seed 002, Combate 3)."""
+        return round_ == 1 and combatant.skips_first_round
+
+    # -- ordering ----------------------------------------------------------------------
+
+    def _ordered(
+        self, combatants: Iterable[Combatant], side_rolls: tuple[tuple[str, int], ...]
+    ) -> tuple[Combatant, ...]:
+        rolls = dict(side_rolls)
+        people = list(combatants)
+        if self.policy.by_side:
+            # within a side, the last element of the key: Destreza in S&W («empates» inside
+            # a side are the referee's; Destreza is our default, /init move overrides it)
+            people.sort(
+                key=lambda c: (c.rolled, rolls.get(c.side.value, 0), c.sort_key[-1:]),
+                reverse=True,
+            )
+        else:
+            people.sort(key=lambda c: (c.rolled, c.sort_key), reverse=True)
+        for waiter in [c for c in people if c.waited_after]:
+            targets = [c.key for c in people]
+            if waiter.waited_after not in targets:
+                continue
+            people.remove(waiter)
+            position = [c.key for c in people].index(waiter.waited_after)
+            people.insert(position + 1, waiter)
+        return tuple(people)
+
+    def _with_order(self, combatants: Iterable[Combatant], **changes: Any) -> Combat:
+        """Re-sort and keep the turn on the same combatant."""
+        current = self.current
+        side_rolls = changes.get("side_rolls", self.side_rolls)
+        ordered = self._ordered(combatants, side_rolls)
+        index = 0
+        if current is not None:
+            keys = [c.key for c in ordered]
+            index = keys.index(current.key) if current.key in keys else 0
+        return replace(self, combatants=ordered, index=index, **changes)
+
+    def _live(self) -> None:
+        if self.ended:
+            raise _refuse("ended")
+
+    # -- setting up --------------------------------------------------------------------
+
+    def add(self, combatant: Combatant) -> Combat:
+        """Join the fight; the order is re-sorted and the current turn stays where it was."""
+        self._live()
+        if len(self.combatants) >= MAX_COMBATANTS:
+            raise _refuse("too_many", limit=MAX_COMBATANTS)
+        for other in self.combatants:
+            if other.key == combatant.key or other.name.casefold() == combatant.name.casefold():
+                raise _refuse("already_in", name=combatant.name)
+        return self._with_order((*self.combatants, combatant))
+
+    def add_adhoc(
+        self, name: str, initiative: int | None, *, count: int = 1, side: Side = Side.ENEMIGOS
+    ) -> tuple[Combat, Combatant]:
+        """A group the referee describes in a line ("3 trasgos"), with a typed initiative."""
+        combatant = Combatant(
+            key=f"a{self.next_adhoc}", name=name, kind=Kind.ADHOC, side=side, count=max(1, count)
+        )
+        if initiative is not None:
+            combatant = self._typed(combatant, initiative)
+        combat = replace(self, next_adhoc=self.next_adhoc + 1).add(combatant)
+        return combat, combatant
+
+    def _typed(self, combatant: Combatant, total: int) -> Combatant:
+        step = self.policy.action_step
+        actions = total // step if step and total >= 2 * step else 1
+        value = -total if self.policy.lowest_first else total
+        return replace(
+            combatant.with_initiative(
+                total, (*self.policy.typed_prefix, value), str(total), actions=actions
+            ),
+            waited_after=None,
+        )
+
+    def set_initiative(self, key: str, total: int) -> Combat:
+        """The referee types a place (``/init move``): it replaces any roll or wait."""
+        self._live()
+        target = self.find(key)
+        updated = self._typed(target, total)
+        return self._with_order(updated if c.key == key else c for c in self.combatants)
+
+    def record_roll(
+        self,
+        key: str,
+        total: int,
+        sort_key: tuple[int, ...],
+        breakdown: str,
+        *,
+        actions: int = 1,
+        skips_first_round: bool = False,
+        goes_last: bool = False,
+    ) -> Combat:
+        """Store a rolled initiative (from :meth:`GameSystem.initiative`)."""
+        self._live()
+        target = self.find(key)
+        updated = target.with_initiative(
+            total,
+            sort_key,
+            breakdown,
+            actions=actions,
+            skips_first_round=skips_first_round,
+            goes_last=goes_last,
+        )
+        return self._with_order(updated if c.key == key else c for c in self.combatants)
+
+    def remove(self, key: str, rng: random.Random) -> tuple[Combat, TurnChange | None]:
+        """Leave the fight; when the one acting leaves, the turn passes to the next."""
+        self._live()
+        target = self.find(key)
+        position = self.combatants.index(target)
+        rest = tuple(c for c in self.combatants if c.key != key)
+        if self.round == 0 or not rest:
+            return replace(self, combatants=rest, index=0), None
+        if position != self.index:
+            index = self.index - 1 if position < self.index else self.index
+            return replace(self, combatants=rest, index=index), None
+        return replace(self, combatants=rest)._step_from(position, rng)
+
+    def wait(self, key: str, after: str) -> Combat:
+        """rolweb: wait and act right after ``after`` — later only, and final (seed 001)."""
+        self._live()
+        if not self.policy.can_wait:
+            raise _refuse("no_waiting")
+        waiter, target = self.find(key), self.find(after)
+        if waiter.waited_after is not None:
+            raise _refuse("wait_already_chosen", name=waiter.name)
+        keys = [c.key for c in self.combatants]
+        if keys.index(target.key) <= keys.index(waiter.key):
+            raise _refuse("wait_not_later", name=waiter.name, after=target.name)
+        if self.round and keys.index(waiter.key) < self.index:
+            raise _refuse("wait_already_acted", name=waiter.name)
+        updated = replace(waiter, waited_after=target.key)
+        ordered = self._ordered(
+            (updated if c.key == key else c for c in self.combatants), self.side_rolls
+        )
+        # the one who waits leaves its slot: whoever is now at the index acts
+        return replace(self, combatants=ordered)
+
+    # -- turns -------------------------------------------------------------------------
+
+    def _roll_sides(self, rng: random.Random) -> tuple[tuple[str, int], ...]:
+        """One die per side; a tie is rolled again (seed 000, DETERMINAR LA INICIATIVA)."""
+        die = self.policy.side_die
+        while True:
+            rolls = tuple((side.value, rng.randint(1, die)) for side in Side)
+            if len({value for _side, value in rolls}) == len(rolls) or self.policy.ties != (
+                "reroll_side"
+            ):
+                return rolls
+
+    def _new_round(self, round_: int, rng: random.Random) -> Combat:
+        rolls: tuple[tuple[str, int], ...] = ()
+        if self.policy.by_side and (self.policy.reroll_each_round or round_ == 1):
+            rolls = self._roll_sides(rng)
+        else:
+            rolls = self.side_rolls
+        ordered = self._ordered(self.combatants, rolls)
+        return replace(self, combatants=ordered, round=round_, index=0, side_rolls=rolls)
+
+    def _step_from(self, start: int, rng: random.Random) -> tuple[Combat, TurnChange]:
+        """The first combatant from ``start`` who acts this round, or a new round."""
+        combat, skipped, new_round, rolled = self, [], False, ()
+        position = start
+        for _ in range(3 * len(self.combatants) + 3):
+            if position >= len(combat.combatants):
+                combat = combat._new_round(combat.round + 1, rng)
+                new_round, position = True, 0
+                rolled = combat.side_rolls if combat.policy.by_side else ()
+                continue
+            candidate = combat.combatants[position]
+            if combat.skips(candidate, combat.round):
+                skipped.append(candidate)
+                position += 1
+                continue
+            combat = replace(combat, index=position)
+            return combat, TurnChange(
+                round=combat.round,
+                new_round=new_round,
+                current=candidate,
+                actions=candidate.actions,
+                skipped=tuple(skipped),
+                side_rolls=rolled,
+            )
+        raise _refuse("nobody_acts")  # pragma: no cover - every combatant acts from round 2
+
+    def next_turn(self, rng: random.Random) -> tuple[Combat, TurnChange]:
+        """Pass the turn; the first call starts round 1 (everybody must have initiative)."""
+        self._live()
+        if not self.combatants:
+            raise _refuse("empty")
+        missing = self.unrolled()
+        if missing:
+            raise _refuse("missing_initiative", names=", ".join(c.name for c in missing))
+        if self.round == 0:
+            combat, change = self._new_round(1, rng)._step_from(0, rng)
+            rolled = combat.side_rolls if combat.policy.by_side else ()
+            return combat, replace(change, new_round=True, side_rolls=rolled)
+        return self._step_from(self.index + 1, rng)
+
+    def previous(self) -> Combat:
+        """Back one turn (a mistaken "next"); the order of an earlier round is not re-rolled."""
+        self._live()
+        if self.round == 0:
+            raise _refuse("not_started")
+        round_, position = self.round, self.index - 1
+        while True:
+            if position < 0:
+                if round_ == 1:
+                    raise _refuse("first_turn")
+                round_, position = round_ - 1, len(self.combatants) - 1
+                continue
+            if not self.skips(self.combatants[position], round_):
+                return replace(self, round=round_, index=position)
+            position -= 1
+
+    def end(self) -> Combat:
+        self._live()
+        return replace(self, ended=True)
+
+    # -- storage -----------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "_v": STATE_VERSION,
+            "policy": _policy_dict(self.policy),
+            "combatants": [c.to_dict() for c in self.combatants],
+            "round": self.round,
+            "index": self.index,
+            "side_rolls": [list(pair) for pair in self.side_rolls],
+            "ended": self.ended,
+            "next_adhoc": self.next_adhoc,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Combat:
+        """The one loader: reads any stored version, never mutates ``data``."""
+        version = int(data.get("_v", 1))
+        if version > STATE_VERSION:
+            raise _refuse("newer_state", version=version)
+        combatants = tuple(Combatant.from_dict(c) for c in data.get("combatants") or ())
+        index = int(data.get("index", 0))
+        if combatants and not 0 <= index < len(combatants):
+            index = 0
+        return cls(
+            policy=_policy_from(data.get("policy") or {}),
+            combatants=combatants,
+            round=int(data.get("round", 0)),
+            index=index if combatants else 0,
+            side_rolls=tuple((str(s), int(v)) for s, v in data.get("side_rolls") or ()),
+            ended=bool(data.get("ended", False)),
+            next_adhoc=int(data.get("next_adhoc", 1)),
+        )
+
+
+def _policy_dict(policy: CombatPolicy) -> dict[str, Any]:
+    return {
+        "by_side": policy.by_side,
+        "reroll_each_round": policy.reroll_each_round,
+        "side_die": policy.side_die,
+        "can_wait": policy.can_wait,
+        "action_step": policy.action_step,
+        "lowest_first": policy.lowest_first,
+        "ties": policy.ties,
+        "typed_prefix": list(policy.typed_prefix),
+        "seed": policy.seed,
+    }
+
+
+def _policy_from(data: Mapping[str, Any]) -> CombatPolicy:
+    return CombatPolicy(
+        by_side=bool(data.get("by_side", False)),
+        reroll_each_round=bool(data.get("reroll_each_round", False)),
+        side_die=int(data.get("side_die", 6)),
+        can_wait=bool(data.get("can_wait", False)),
+        action_step=data.get("action_step"),
+        lowest_first=bool(data.get("lowest_first", False)),
+        ties=str(data.get("ties", "sort_key")),
+        typed_prefix=tuple(int(v) for v in data.get("typed_prefix") or ()),
+        seed=str(data.get("seed", "")),
+    )
