@@ -29,6 +29,7 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
+    CombatPolicy,
     DelegatedCreation,
     DerivedValue,
     FieldKind,
@@ -419,6 +420,11 @@ class NucleoSystem(DelegatedCreation):
         updated = dict(sheet)
         updated.update(changes)
         return updated
+
+    def combat_policy(self, settings: Settings) -> CombatPolicy:
+        """Iniciativa + 1o3d10 once for the whole combat; 20+ gives 2 actions, 30+ 3 …
+        (seed 002, Combate 1-3); ties by the base Iniciativa in the key."""
+        return CombatPolicy(action_step=10, typed_prefix=(1,), seed="002 Combate")
 
     def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
         before = character(sheet, settings)

@@ -37,6 +37,7 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
+    CombatPolicy,
     DelegatedCreation,
     DerivedValue,
     FieldSpec,
@@ -315,6 +316,11 @@ class RolwebSystem(DelegatedCreation):
         return InitiativeRoll(
             total=rolled.agil, sort_key=rolled.sort_key, breakdown=rolled.breakdown
         )
+
+    def combat_policy(self, settings: Settings) -> CombatPolicy:
+        """Rolled once per combat; the most Ágil may wait and pick a later place, once
+        (seed 001, ORDEN DE TURNO); ties by Atento then the d20 in the key."""
+        return CombatPolicy(can_wait=True, seed="001 ORDEN DE TURNO")
 
     def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
         """``amount`` is already reduced by the armour's roll (see :meth:`roll_hit`)."""

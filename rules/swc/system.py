@@ -36,6 +36,7 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
+    CombatPolicy,
     DelegatedCreation,
     DerivedValue,
     FieldKind,
@@ -264,6 +265,24 @@ class SwcSystem(DelegatedCreation):
         state = "normal" if current > 0 else "incapacitado"
         notes = ("swc.note.incapacitado",) if state == "incapacitado" else ()
         return HealthChange(new, amount, state, notes)
+
+    def combat_policy(self, settings: Settings) -> CombatPolicy:
+        """Standard and A: one d6 per side at the start of every asalto, higher side first,
+        a tie rolled again («puede pedir que se vuelvan a lanzar los dados», seed 000,
+        DETERMINAR LA INICIATIVA); B: Destreza for the whole combat; C: one 1d10 segment for
+        the whole combat, lowest first (seed 000, Alternativa C)."""
+        sequence = SequenceKind(setting(settings, "secuencia_combate"))
+        if sequence is SequenceKind.B:
+            return CombatPolicy(seed="000 Alternativa B")
+        if sequence is SequenceKind.C:
+            return CombatPolicy(lowest_first=True, seed="000 Alternativa C")
+        return CombatPolicy(
+            by_side=True,
+            reroll_each_round=True,
+            side_die=6,
+            ties="reroll_side",
+            seed="000 DETERMINAR LA INICIATIVA",
+        )
 
     def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
         """Hit points drop; at 0 or less the character falls incapacitated (death is the referee's)."""

@@ -177,6 +177,34 @@ class InitiativeRoll:
 
 
 @dataclass(frozen=True, slots=True)
+class CombatPolicy:
+    """How a system orders a fight, so the combat aggregate never branches on the system id.
+
+    ``by_side``: the order is decided per side (``jugadores``/``enemigos``) with one
+    ``side_die`` each, re-rolled every round when ``reroll_each_round`` (S&W «un d6 por
+    bando» at the start of each asalto); otherwise each combatant keeps the initiative
+    rolled once for the whole combat.  ``can_wait``: a combatant may pick a later place
+    once (rolweb ORDEN DE TURNO).  ``action_step``: actions per turn grow with the total
+    (Núcleo: 20+ → 2, 30+ → 3: ``total // 10``).  ``lowest_first``: a typed initiative
+    acts earlier when lower (S&W alternative C segments).  ``ties`` names how equal keys
+    are settled (``"sort_key"``: the system's tie-break in the key, then arrival order;
+    ``"reroll_side"``: the side dice are rolled again).  ``typed_prefix`` goes before an
+    initiative the referee types, so it compares with rolled keys (Núcleo's rolled keys
+    start with 1, a fumble's with 0).  ``seed`` cites the rule.
+    """
+
+    by_side: bool = False
+    reroll_each_round: bool = False
+    side_die: int = 6
+    can_wait: bool = False
+    action_step: int | None = None
+    lowest_first: bool = False
+    ties: str = "sort_key"
+    typed_prefix: tuple[int, ...] = ()
+    seed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class HealthChange:
     """The result of damage or healing applied to a sheet.
 
@@ -272,6 +300,9 @@ class GameSystem(Protocol):
 
     def initiative(self, sheet: Sheet, settings: Settings, rng: random.Random) -> InitiativeRoll:
         """Roll (or compute) one combatant's initiative."""
+
+    def combat_policy(self, settings: Settings) -> CombatPolicy:
+        """How ``/init`` orders a fight under these settings (sides, re-rolls, waiting)."""
 
     def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
         """Apply damage already reduced by armour where the system says so."""
