@@ -19,6 +19,7 @@ __all__ = [
     "Campaign",
     "CampaignBinding",
     "Character",
+    "CombatRecord",
     "CreationDraft",
     "RollLog",
     "XpAward",
@@ -188,3 +189,35 @@ class XpAward(SQLModel, table=True):
     xp_after: int
     reason: str | None = Field(default=None, max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class CombatRecord(SQLModel, table=True):
+    """A fight in one channel or forum post (``/init``); the state is :class:`rules.combat.Combat`.
+
+    At most one active fight per channel (a partial unique index).  Ending archives it
+    (``status = "ended"``); it is never deleted.  Every change checks and bumps ``version``.
+    """
+
+    __tablename__ = "combat"
+    __table_args__ = (
+        Index(
+            "uq_combat_active_channel",
+            "guild_id",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("status = 'active'"),
+            postgresql_where=text("status = 'active'"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True)
+    channel_id: int = _snowflake()
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="active", max_length=10)  # active | ended
+    version: int = Field(default=1)
+    created_by: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    ended_at: datetime | None = None

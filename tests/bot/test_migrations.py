@@ -34,4 +34,4 @@ async def test_upgrade_is_idempotent(engine):
         if engine.dialect.name == "sqlite":
             mode = (await connection.exec_driver_sql("pragma journal_mode")).scalar()
             assert mode == "wal"
-    assert version == "0003"
+    assert version == "0004"

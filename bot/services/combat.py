@@ -1,0 +1,470 @@
+"""``/init`` use cases: one fight per channel, one transaction and one version check each.
+
+The order, the round and whose turn it is live in :class:`rules.combat.Combat` (pure);
+this module decides *who* may change them, loads and stores the state, and makes every
+change a compare-and-set (``UPDATE … WHERE id = :id AND version = :seen``): two "next"
+pressed together advance two turns, never one twice, and a button from an older message
+is told it is out of date instead of being applied.  Hit points stay on the sheets:
+damage and healing go through the system and :meth:`CharacterService.update_sheet`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Campaign, Character, CombatRecord, utcnow
+from bot.services.campaigns import is_referee
+from bot.services.characters import CharacterService
+from bot.services.context import Actor, Place
+from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.retry import attempts, backoff
+from rules.combat import Combat, Combatant, Kind, Side, TurnChange
+from rules.systems.base import GameSystem, HealthChange, RulesError
+
+__all__ = ["CombatService", "CombatView", "CombatantLine", "HealthView", "MAX_COUNT"]
+
+MAX_COUNT = 99
+MAX_NAME = 80
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantLine:
+    key: str
+    name: str
+    kind: str
+    side: str
+    owner_id: int | None
+    count: int
+    initiative: int | None
+    breakdown: str
+    actions: int
+    current: bool
+    skips_this_round: bool
+    waited_after: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CombatView:
+    """What the cog renders; ``turn`` is set when this use case changed whose turn it is."""
+
+    id: int
+    version: int
+    channel_id: int
+    system: str
+    round: int
+    active: bool
+    lines: tuple[CombatantLine, ...]
+    current: CombatantLine | None
+    side_rolls: tuple[tuple[str, int], ...]
+    by_side: bool
+    can_wait: bool
+    turn: TurnChange | None = None
+    rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
+
+
+@dataclass(frozen=True, slots=True)
+class HealthView:
+    name: str
+    amount: int
+    state: str
+    notes: tuple[str, ...]
+    healed: bool
+
+
+def _view(
+    record: CombatRecord, combat: Combat, turn: TurnChange | None = None, rolled=()
+) -> CombatView:  # noqa: ANN001
+    names = {c.key: c.name for c in combat.combatants}
+    current = combat.current
+    lines = tuple(
+        CombatantLine(
+            key=c.key,
+            name=c.name,
+            kind=c.kind.value,
+            side=c.side.value,
+            owner_id=c.owner_id,
+            count=c.count,
+            initiative=c.initiative,
+            breakdown=c.breakdown,
+            actions=c.actions,
+            current=current is not None and c.key == current.key,
+            skips_this_round=combat.skips(c, combat.round),
+            waited_after=names.get(c.waited_after or ""),
+        )
+        for c in combat.combatants
+    )
+    return CombatView(
+        id=record.id,
+        version=record.version,
+        channel_id=record.channel_id,
+        system=str(record.state.get("system", "")),
+        round=combat.round,
+        active=record.status == "active" and not combat.ended,
+        lines=lines,
+        current=next((line for line in lines if line.current), None),
+        side_rolls=combat.side_rolls,
+        by_side=combat.policy.by_side,
+        can_wait=combat.policy.can_wait,
+        turn=turn,
+        rolled=tuple(rolled),
+    )
+
+
+# A change: (campaign, system, settings, combat) -> (new combat, turn change, rolled lines)
+Change = Callable[
+    [Campaign, GameSystem, dict[str, Any], Combat],
+    tuple[Combat, TurnChange | None, tuple[tuple[str, str], ...]],
+]
+
+
+class CombatService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+        self.rng = rng or random.Random()
+
+    # -- loading and storing -----------------------------------------------------------
+
+    async def _active(self, place: Place) -> CombatRecord | None:
+        async with self.sessions() as session:
+            return (
+                await session.exec(
+                    select(CombatRecord).where(
+                        CombatRecord.guild_id == place.guild_id,
+                        CombatRecord.channel_id == place.channel_id,
+                        CombatRecord.status == "active",
+                    )
+                )
+            ).first()
+
+    async def _require(self, place: Place) -> CombatRecord:
+        record = await self._active(place)
+        if record is None:
+            raise DomainError("combat.error.none")
+        return record
+
+    @staticmethod
+    def _combat(record: CombatRecord) -> Combat:
+        return Combat.from_dict(record.state)
+
+    async def _store(self, record: CombatRecord, combat: Combat, *, ending: bool = False) -> bool:
+        """Compare-and-set: True when nobody wrote since ``record`` was read."""
+        values: dict[str, Any] = {
+            "state": {**combat.to_dict(), "system": record.state.get("system", "")},
+            "version": CombatRecord.version + 1,
+            "updated_at": utcnow(),
+        }
+        if ending:
+            values.update(status="ended", ended_at=utcnow())
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(CombatRecord)
+                .where(
+                    CombatRecord.id == record.id,
+                    CombatRecord.version == record.version,
+                    CombatRecord.status == "active",
+                )
+                .values(**values)
+            )
+        return result.rowcount == 1
+
+    async def _change(
+        self,
+        place: Place,
+        change: Change,
+        *,
+        seen: tuple[int, int] | None = None,
+        ending: bool = False,
+    ) -> CombatView:
+        """Load, apply, compare-and-set; on a clash recompute on the fresh state.
+
+        ``seen`` is ``(combat id, version)`` of a button: any later write makes it stale.
+        """
+        for attempt in attempts():
+            await backoff(attempt)
+            campaign, system, settings = await self.characters.context(place)
+            record = await self._active(place)
+            if seen is not None:
+                if record is None or record.id != seen[0]:
+                    raise DomainError("combat.error.gone")
+                if record.version != seen[1]:
+                    raise DomainError("combat.error.stale")
+            if record is None:
+                raise DomainError("combat.error.none")
+            combat, turn, rolled = change(campaign, system, settings, self._combat(record))
+            if await self._store(record, combat, ending=ending):
+                async with self.sessions() as session:
+                    fresh = await session.get(CombatRecord, record.id)
+                return _view(fresh, combat, turn, rolled)
+            if seen is not None:
+                raise DomainError("combat.error.stale")
+        raise ConcurrentChange()
+
+    # -- use cases ---------------------------------------------------------------------
+
+    async def start(self, place: Place, actor: Actor) -> CombatView:
+        """The referee opens a fight here (one active fight per channel or forum post)."""
+        campaign, system, settings = await self.characters.context(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        combat = Combat(system.combat_policy(settings))
+        record = CombatRecord(
+            guild_id=place.guild_id,
+            campaign_id=campaign.id,
+            channel_id=place.channel_id,
+            state={**combat.to_dict(), "system": system.id},
+            created_by=actor.user_id,
+        )
+        try:
+            async with self.sessions() as session, session.begin():
+                session.add(record)
+        except IntegrityError:
+            raise DomainError("combat.error.already_active") from None
+        async with self.sessions() as session:
+            fresh = await session.get(CombatRecord, record.id)
+        return _view(fresh, combat)
+
+    async def show(self, place: Place, actor: Actor) -> CombatView:
+        await self.characters.campaigns.require(place)
+        record = await self._require(place)
+        return _view(record, self._combat(record))
+
+    async def join(self, place: Place, actor: Actor, character: str | None = None) -> CombatView:
+        """A player brings his own character (his active one by default); the GM anyone's."""
+        campaign, _system, _settings = await self.characters.context(place)
+        view = await self.characters.show(place, actor, character)
+        referee = is_referee(campaign, actor)
+        if not referee and (view.is_npc or view.owner_user_id != actor.user_id):
+            raise NotAllowed("combat.error.not_your_character", name=view.name)
+        combatant = Combatant(
+            key=f"c{view.id}",
+            name=view.name,
+            kind=Kind.CHARACTER,
+            side=Side.ENEMIGOS if view.is_npc else Side.JUGADORES,
+            character_id=view.id,
+            owner_id=None if view.is_npc else view.owner_user_id,
+        )
+        return await self._change(place, lambda *_a: (_a[3].add(combatant), None, ()))
+
+    async def add(
+        self,
+        place: Place,
+        actor: Actor,
+        name: str,
+        initiative: int | None = None,
+        count: int = 1,
+    ) -> CombatView:
+        """GM: an NPC from ``/npc`` by name, or an ad-hoc group with a typed initiative."""
+        campaign, _system, _settings = await self.characters.context(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        name = name.strip()[:MAX_NAME]
+        if not name or not 1 <= count <= MAX_COUNT:
+            raise DomainError("combat.error.bad_add", limit=MAX_COUNT)
+        try:
+            view = await self.characters.show(place, actor, name)
+        except DomainError:
+            view = None
+        if view is not None and count == 1:
+            combatant = Combatant(
+                key=f"c{view.id}",
+                name=view.name,
+                kind=Kind.CHARACTER,
+                side=Side.ENEMIGOS if view.is_npc else Side.JUGADORES,
+                character_id=view.id,
+                owner_id=None if view.is_npc else view.owner_user_id,
+            )
+
+            def add_character(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+                combat = combat.add(combatant)
+                if initiative is not None:
+                    combat = combat.set_initiative(combatant.key, initiative)
+                return combat, None, ()
+
+            return await self._change(place, add_character)
+        if initiative is None:
+            raise DomainError("combat.error.adhoc_needs_initiative", name=name)
+
+        def add_adhoc(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+            combat, _added = combat.add_adhoc(name, initiative, count=count)
+            return combat, None, ()
+
+        return await self._change(place, add_adhoc)
+
+    async def roll(self, place: Place, actor: Actor) -> CombatView:
+        """Roll initiative for everyone who has none (a player: only his own)."""
+        campaign, _system, _settings = await self.characters.context(place)
+        referee = is_referee(campaign, actor)
+        record = await self._require(place)
+        combat = self._combat(record)
+        mine = [
+            c
+            for c in combat.unrolled()
+            if c.kind is Kind.CHARACTER and (referee or c.owner_id == actor.user_id)
+        ]
+        if not mine:
+            raise DomainError("combat.error.nothing_to_roll")
+        sheets = {}
+        for combatant in mine:
+            sheets[combatant.key] = await self._sheet(place, combatant)
+
+        def roll_all(_c, system: GameSystem, settings, combat: Combat):  # noqa: ANN001, ANN202
+            rolled = []
+            for key, sheet in sheets.items():
+                try:
+                    target = combat.find(key)
+                except RulesError:
+                    continue  # removed meanwhile
+                if target.rolled:
+                    continue  # rolled meanwhile
+                result = system.initiative(sheet, settings, self.rng)
+                combat = combat.record_roll(
+                    key,
+                    result.total,
+                    result.sort_key,
+                    result.breakdown,
+                    actions=result.actions,
+                    skips_first_round=result.skips_first_round,
+                    goes_last=result.goes_last,
+                )
+                rolled.append((target.name, result.breakdown))
+            return combat, None, tuple(rolled)
+
+        return await self._change(place, roll_all)
+
+    async def _sheet(self, place: Place, combatant: Combatant) -> dict[str, Any]:
+        """The sheet of a character combatant, read the way the referee sees it."""
+        async with self.sessions() as session:
+            row = await session.get(Character, combatant.character_id)
+        if row is None or row.deleted_at is not None:
+            raise DomainError("sheet.error.not_found", name=combatant.name)
+        return dict(row.sheet)
+
+    async def next(
+        self, place: Place, actor: Actor, *, seen: tuple[int, int] | None = None
+    ) -> CombatView:
+        """Pass the turn: the GM any time, a player only when it is his character's turn."""
+
+        def advance(campaign: Campaign, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+            if not is_referee(campaign, actor):
+                current = combat.current
+                if current is None or current.owner_id != actor.user_id:
+                    raise NotAllowed("combat.error.not_your_turn")
+            combat, turn = combat.next_turn(self.rng)
+            return combat, turn, ()
+
+        return await self._change(place, advance, seen=seen)
+
+    async def previous(self, place: Place, actor: Actor) -> CombatView:
+        await self._referee(place, actor)
+        return await self._change(place, lambda *a: (a[3].previous(), None, ()))
+
+    async def move(self, place: Place, actor: Actor, combatant: str, initiative: int) -> CombatView:
+        await self._referee(place, actor)
+
+        def set_it(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+            return combat.set_initiative(combat.find_by_name(combatant).key, initiative), None, ()
+
+        return await self._change(place, set_it)
+
+    async def wait(
+        self, place: Place, actor: Actor, after: str, combatant: str | None = None
+    ) -> CombatView:
+        """rolweb: wait and act after ``after``; a player waits with his own character."""
+
+        def wait_it(campaign: Campaign, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+            referee = is_referee(campaign, actor)
+            if combatant is not None:
+                waiter = combat.find_by_name(combatant)
+            elif combat.current is not None and (
+                referee or combat.current.owner_id == actor.user_id
+            ):
+                waiter = combat.current
+            else:
+                own = [c for c in combat.combatants if c.owner_id == actor.user_id]
+                if not own:
+                    raise DomainError("combat.error.not_in_combat")
+                waiter = own[0]
+            if not referee and waiter.owner_id != actor.user_id:
+                raise NotAllowed("combat.error.not_your_character", name=waiter.name)
+            before = combat.current
+            combat = combat.wait(waiter.key, combat.find_by_name(after).key)
+            turn = None
+            if before is not None and combat.current is not None and before != combat.current:
+                turn = TurnChange(combat.round, False, combat.current, combat.current.actions)
+            return combat, turn, ()
+
+        return await self._change(place, wait_it)
+
+    async def remove(self, place: Place, actor: Actor, combatant: str) -> CombatView:
+        await self._referee(place, actor)
+
+        def remove_it(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+            combat, turn = combat.remove(combat.find_by_name(combatant).key, self.rng)
+            return combat, turn, ()
+
+        return await self._change(place, remove_it)
+
+    async def end(self, place: Place, actor: Actor) -> CombatView:
+        """Archive the fight (it stays in the database with its last state)."""
+        await self._referee(place, actor)
+        return await self._change(place, lambda *a: (a[3].end(), None, ()), ending=True)
+
+    async def _referee(self, place: Place, actor: Actor) -> None:
+        campaign = await self.characters.campaigns.require(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+
+    async def names(self, place: Place, current: str) -> list[str]:
+        """Autocomplete: the combatants of this channel's fight."""
+        record = await self._active(place)
+        if record is None:
+            return []
+        needle = current.casefold()
+        return [c.name for c in self._combat(record).combatants if needle in c.name.casefold()][:25]
+
+    # -- health ------------------------------------------------------------------------
+
+    async def damage(self, place: Place, actor: Actor, combatant: str, amount: int) -> HealthView:
+        return await self._health(place, actor, combatant, amount, heal=False)
+
+    async def heal(self, place: Place, actor: Actor, combatant: str, amount: int) -> HealthView:
+        return await self._health(place, actor, combatant, amount, heal=True)
+
+    async def _health(
+        self, place: Place, actor: Actor, name: str, amount: int, *, heal: bool
+    ) -> HealthView:
+        """Through the system's ``apply_damage``/``heal`` and the sheet's versioned write:
+        the sheet is the one record of hit points, the fight only names who is hurt."""
+        if amount < 1:
+            raise DomainError("combat.error.bad_amount")
+        record = await self._require(place)
+        target = self._combat(record).find_by_name(name)
+        if target.character_id is None:
+            raise DomainError("combat.error.no_sheet", name=target.name)
+        outcome: dict[str, HealthChange] = {}
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
+            method = system.heal if heal else system.apply_damage
+            outcome["result"] = method(sheet, amount, settings)
+            return outcome["result"].sheet
+
+        view = await self.characters.update_sheet(
+            place, actor, None, change, character_id=target.character_id, validate=False
+        )
+        result = outcome["result"]
+        return HealthView(view.name, result.amount, result.state, tuple(result.notes), heal)
