@@ -12,7 +12,17 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rules.nucleo import belongings, builder, combat, creation, equipment, health, npc, rolls
+from rules.nucleo import (
+    belongings,
+    builder,
+    combat,
+    creation,
+    equipment,
+    health,
+    npc,
+    rolls,
+    spellbook,
+)
 from rules.nucleo.data import ATTRIBUTES, catalogue
 from rules.nucleo.sheet import (
     SETTINGS,
@@ -26,6 +36,7 @@ from rules.nucleo.sheet import (
 )
 from rules.systems.base import (
     AdvanceResult,
+    CastResult,
     CheckOption,
     CheckRequest,
     CheckResult,
@@ -38,10 +49,14 @@ from rules.systems.base import (
     InitiativeRoll,
     OpposedResult,
     Problem,
+    RestResult,
     Settings,
     SettingSpec,
     Sheet,
     SpellInfo,
+    SpellList,
+    SpellRequest,
+    SpellState,
     StepOption,
 )
 
@@ -469,6 +484,22 @@ class NucleoSystem(DelegatedCreation):
             )
             for spell in catalogue().spells.values()
         )
+
+    # -- magic (SpellBook, rules/nucleo/spellbook.py) --------------------------------------
+
+    def spell_list(self, settings: Settings) -> SpellList:
+        return spellbook.spell_list(settings, self.spells(settings))
+
+    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState:
+        return spellbook.spell_state(sheet, settings)
+
+    def cast(
+        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
+    ) -> CastResult:
+        return spellbook.cast(sheet, request, settings, rng)
+
+    def rest(self, sheet: Sheet, settings: Settings) -> RestResult:
+        return spellbook.rest(sheet, settings)
 
     # -- creation (CharacterBuilder) -------------------------------------------------------
 

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules.rolweb import belongings, builder
+from rules.rolweb import belongings, builder, spellbook
 from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability
 from rules.rolweb.advancement import grant, spend_for
@@ -34,6 +34,7 @@ from rules.rolweb.initiative import roll_initiative
 from rules.rolweb.settings import SETTING_SPECS, DeathRule, RolwebSettings, parse_settings
 from rules.systems.base import (
     AdvanceResult,
+    CastResult,
     CheckOption,
     CheckRequest,
     CheckResult,
@@ -46,11 +47,15 @@ from rules.systems.base import (
     OpposedResult,
     Outcome,
     Problem,
+    RestResult,
     RulesError,
     Settings,
     SettingSpec,
     Sheet,
     SpellInfo,
+    SpellList,
+    SpellRequest,
+    SpellState,
     StepOption,
 )
 
@@ -440,6 +445,22 @@ class RolwebSystem(DelegatedCreation):
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """rolweb has abilities and mystical powers, not a spell list."""
         return ()
+
+    # -- magic (SpellBook, rules/rolweb/spellbook.py) --------------------------------------
+
+    def spell_list(self, settings: Settings) -> SpellList:
+        return spellbook.spell_list(settings)
+
+    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState:
+        return spellbook.spell_state(sheet, settings)
+
+    def cast(
+        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
+    ) -> CastResult:
+        return spellbook.cast(sheet, request, settings, rng)
+
+    def rest(self, sheet: Sheet, settings: Settings) -> RestResult:
+        return spellbook.rest(sheet, settings)
 
     # -- CharacterBuilder (rules/rolweb/builder.py, rules/rolweb/belongings.py) -----------
 

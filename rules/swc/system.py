@@ -13,7 +13,7 @@ from copy import deepcopy
 from typing import Any
 
 from rules.dice import roll
-from rules.swc import builder, shop
+from rules.swc import builder, shop, spellbook
 from rules.swc.advancement import hit_dice, xp_bonus
 from rules.swc.attributes import ATTRIBUTE_ORDER
 from rules.swc.checks import SKILL_LABELS, check, check_options
@@ -33,6 +33,7 @@ from rules.swc.sheet import DEFAULT_SETTINGS, NO_ARMOUR, Character, character, s
 from rules.swc.validation import problems
 from rules.systems.base import (
     AdvanceResult,
+    CastResult,
     CheckOption,
     CheckRequest,
     CheckResult,
@@ -46,11 +47,15 @@ from rules.systems.base import (
     OpposedResult,
     Outcome,
     Problem,
+    RestResult,
     RulesError,
     Settings,
     SettingSpec,
     Sheet,
     SpellInfo,
+    SpellList,
+    SpellRequest,
+    SpellState,
     StepOption,
 )
 
@@ -342,6 +347,22 @@ class SwcSystem(DelegatedCreation):
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """Seed 000 ends before the spell lists, so swc knows no spells yet."""
         return ()
+
+    # -- magic (SpellBook, rules/swc/spellbook.py) --------------------------------------
+
+    def spell_list(self, settings: Settings) -> SpellList:
+        return spellbook.spell_list(settings)
+
+    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState:
+        return spellbook.spell_state(sheet, settings)
+
+    def cast(
+        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
+    ) -> CastResult:
+        return spellbook.cast(sheet, request, settings, rng)
+
+    def rest(self, sheet: Sheet, settings: Settings) -> RestResult:
+        return spellbook.rest(sheet, settings)
 
     # -- CharacterBuilder ----------------------------------------------------------------
 

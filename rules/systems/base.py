@@ -245,6 +245,112 @@ class SpellInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class SpellList:
+    """What ``/spell list`` shows: the system's spells and, when it has no list of its own,
+    the catalogue key of a notice explaining how its magic works instead."""
+
+    spells: tuple[SpellInfo, ...]
+    notice: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpellPool:
+    """What a caster can still spend: mana (``"mana"``) or the slots of one spell level of
+    one class's list (``"explorador.mago.1"``).  ``label`` is the game term."""
+
+    key: str
+    label: str
+    left: int
+    maximum: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpellState:
+    """A character's magic right now: pools left and the spells they know (levels)."""
+
+    pools: tuple[SpellPool, ...] = ()
+    known: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SpellRequest:
+    """What ``/spell cast`` asked for; each system reads the parts it uses.
+
+    ``spell`` names the spell (free text where the system has no list); ``level`` and
+    ``spell_list`` pick a slot (swc); ``extra_mana`` is burnt for a bonus, ``mana`` is what
+    a variable-cost spell takes (Curación 1–3) and ``dispel`` the spell Disipar Magia cancels.
+    """
+
+    spell: str | None = None
+    level: int | None = None
+    spell_list: str | None = None
+    extra_mana: int = 0
+    mana: int | None = None
+    dispel: str | None = None
+    modifier: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SpellEffect:
+    """Dice a successful spell rolls for its effect (damage or healing)."""
+
+    kind: str
+    expression: str
+    total: int
+    breakdown: str
+    ignores_armour: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CastResult:
+    """A cast: the roll when the system rolls one, what it spent, what it did, the new sheet.
+
+    ``spent`` counts the pool's unit (mana points or slots) taken from ``pool``; ``save`` is
+    the target's «Salvación» as ``(attribute, difficulty text)``; ``critical_benefits`` and
+    ``notes`` are catalogue-key suffixes and keys the bot translates.
+    """
+
+    label: str
+    sheet: Mapping[str, Any]
+    spent: int
+    pool: SpellPool | None
+    check: CheckResult | None = None
+    effect: SpellEffect | None = None
+    save: tuple[str, str] | None = None
+    critical_benefits: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RestResult:
+    """What a rest gave back: the new sheet and the pools before and after."""
+
+    sheet: Mapping[str, Any]
+    before: tuple[SpellPool, ...]
+    after: tuple[SpellPool, ...]
+
+
+@runtime_checkable
+class SpellBook(Protocol):
+    """Magic through one interface: the spells cog never asks which system it runs.
+
+    Núcleo rolls a cast and spends mana; S&W spends a slot of a spell level (the seed has
+    slots, not spells); a system without spells refuses with a :class:`RulesError` whose
+    problem explains where its powers live instead.
+    """
+
+    def spell_list(self, settings: Settings) -> SpellList: ...
+
+    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState: ...
+
+    def cast(
+        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
+    ) -> CastResult: ...
+
+    def rest(self, sheet: Sheet, settings: Settings) -> RestResult: ...
+
+
+@dataclass(frozen=True, slots=True)
 class SettingSpec:
     """A per-campaign rule setting (``/campaign settings``) with its default."""
 

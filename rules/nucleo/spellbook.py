@@ -1,0 +1,135 @@
+"""Núcleo's :class:`~rules.systems.base.SpellBook`: the «Magia» module seen from ``/spell``.
+
+A cast is the same roll ``/check hechizo:<name>`` makes (seed 002, «Módulo de reglas: Magia»:
+Inteligencia + nivel + 1o3d10 against the spell's difficulty, mana spent whatever the
+outcome, +1 per 2 mana burnt, critical at +10), so this module only translates a
+:class:`SpellRequest` into that check's circumstances and reads the result back.  Mana comes
+back with a night's rest: the seed never says how it returns (docs/rules-decisions.md).
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+
+from rules.nucleo import rolls
+from rules.nucleo.data import Spell, catalogue
+from rules.nucleo.sheet import character, setting
+from rules.systems.base import (
+    CastResult,
+    CheckRequest,
+    Problem,
+    RestResult,
+    RulesError,
+    Settings,
+    Sheet,
+    SpellEffect,
+    SpellInfo,
+    SpellList,
+    SpellPool,
+    SpellRequest,
+    SpellState,
+)
+
+__all__ = ["cast", "find", "rest", "spell_list", "spell_state"]
+
+MAGIC_OFF = "spell.notice.nucleo_magic_off"
+
+
+def _key(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def find(name: str) -> Spell | None:
+    """The spell called ``name``, ignoring case and accents («curacion» is Curación)."""
+    wanted = _key(name)
+    return next((s for s in catalogue().spells.values() if _key(s.name) == wanted), None)
+
+
+def spell_list(settings: Settings, spells: tuple[SpellInfo, ...]) -> SpellList:
+    """The 55 spells, or a notice when the campaign plays without the «Magia» module."""
+    if not setting(settings, "magia"):
+        return SpellList((), MAGIC_OFF)
+    return SpellList(spells)
+
+
+def _pools(sheet: Sheet, settings: Settings) -> tuple[SpellPool, ...]:
+    if not setting(settings, "magia"):
+        return ()
+    char = character(sheet, settings)
+    return (SpellPool("mana", "Maná", char.mana_left, char.derived.mana),)
+
+
+def spell_state(sheet: Sheet, settings: Settings) -> SpellState:
+    """Mana left of Inteligencia × 3 (× 4 with Maná abundante) and the spells bought."""
+    char = character(sheet, settings)
+    known = {name: level for name, level in char.spells.items() if level > 0}
+    return SpellState(_pools(sheet, settings), known)
+
+
+def _save(spell: Spell, casting_total: int, level: int, settings: Settings) -> tuple[str, str]:
+    """«Salv: INT 15» as (attribute, what to reach); Olvido's is 8/10/12 + the caster's level."""
+    assert spell.save is not None
+    mode = setting(settings, "salvacion")
+    if mode == "enfrentada":
+        return spell.save.attribute, str(casting_total)
+    if spell.save.difficulty is not None:
+        return spell.save.attribute, str(spell.save.difficulty)
+    choices = "/".join(str(c) for c in spell.save.difficulty_choices)
+    return spell.save.attribute, f"{choices} + {level}" if spell.save.plus_level else choices
+
+
+def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random) -> CastResult:
+    """Roll the cast through :func:`rules.nucleo.rolls.check` and report what it spent and did."""
+    if not setting(settings, "magia"):
+        raise RulesError(Problem(MAGIC_OFF))
+    if not request.spell:
+        raise RulesError(Problem("spell.problem.name_needed"))
+    spell = find(request.spell)
+    if spell is None:
+        raise RulesError(Problem("spell.problem.unknown_spell", "", {"spell": request.spell}))
+    circumstances = set()
+    if request.extra_mana:
+        circumstances.add(f"quemar:{request.extra_mana}")
+    if request.mana is not None:
+        circumstances.add(f"curacion:{request.mana}")
+    if spell.dispel:
+        dispelled = find(request.dispel or "")
+        if dispelled is None:
+            params = {"spell": request.dispel or "—"}
+            raise RulesError(Problem("nucleo.problem.dispel_target", "", params))
+        circumstances.add(f"disipar:{dispelled.name}")
+    before = character(sheet, settings)
+    check = rolls.check(
+        sheet,
+        CheckRequest(f"hechizo:{spell.name}", request.modifier, None, frozenset(circumstances)),
+        settings,
+        rng,
+    )
+    extra = check.extra
+    new_sheet = dict(extra.get("sheet", sheet))
+    spent = int(extra.get("mana", 0))
+    raw_effect = extra.get("effect")
+    effect = SpellEffect(**raw_effect) if raw_effect else None
+    level = before.spells.get(spell.name, 0)
+    pool = SpellPool("mana", "Maná", before.mana_left - spent, before.derived.mana)
+    return CastResult(
+        label=spell.name,
+        sheet=new_sheet,
+        spent=spent,
+        pool=pool,
+        check=check,
+        effect=effect,
+        save=_save(spell, check.total, level, settings) if spell.save else None,
+        critical_benefits=tuple(extra.get("critical_benefits", ())),
+        notes=check.notes,
+    )
+
+
+def rest(sheet: Sheet, settings: Settings) -> RestResult:
+    """A night's rest refills the mana (``mana_gastado`` back to 0)."""
+    if not setting(settings, "magia"):
+        raise RulesError(Problem(MAGIC_OFF))
+    new_sheet = {**sheet, "mana_gastado": 0}
+    return RestResult(new_sheet, _pools(sheet, settings), _pools(new_sheet, settings))

@@ -1,0 +1,131 @@
+"""S&W's :class:`~rules.systems.base.SpellBook`: slots per spell level, no spell list.
+
+Seed 000 ends before the spell lists: it gives only how many spells of each level a class
+prepares (Tablas 8–19, «Número de conjuros (por nivel)»), the Elfo's cap, the Clérigo's extra
+first-level spell for Sabiduría 15+ and Tabla 4's Inteligencia limits for Magos.  So a cast
+names a spell *level* (and the spell's name as free text for the record) and spends one
+prepared slot: «Una vez se lanza un conjuro “preparado”, éste desaparece de la mente» (Mago);
+«no se podrá volver a lanzar hasta el día siguiente» (Clérigo, Druida).  Slots come back
+with the next day's preparation (:func:`rest`).
+
+Spent slots live on the sheet as ``conjuros_gastados``: ``{"explorador.mago.1": 1}`` (class,
+spell list, level), because an Explorador prepares clerical and magic spells separately.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from rules.swc.classes import get_class
+from rules.swc.derived import armour_blocks_spells, spell_table
+from rules.swc.monster import is_npc
+from rules.swc.sheet import character
+from rules.systems.base import (
+    CastResult,
+    Problem,
+    RestResult,
+    RulesError,
+    Settings,
+    Sheet,
+    SpellList,
+    SpellPool,
+    SpellRequest,
+    SpellState,
+)
+
+__all__ = ["SPENT", "cast", "rest", "spell_list", "spell_state"]
+
+SPENT = "conjuros_gastados"
+NOTICE = "spell.notice.swc_slots"
+LIST_NAMES: Mapping[str, str] = {"clerigo": "Clérigo", "druida": "Druida", "mago": "Mago"}
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _spent(sheet: Sheet) -> dict[str, int]:
+    raw = sheet.get(SPENT)
+    if not isinstance(raw, Mapping):
+        return {}
+    return {str(k): v for k, v in raw.items() if isinstance(v, int) and v > 0}
+
+
+def spell_list(settings: Settings) -> SpellList:
+    """No spells to list: the book stops before them (the notice says so)."""
+    return SpellList((), NOTICE)
+
+
+def _label(clase: str, lista: str, level: int) -> str:
+    name = get_class(clase).nombre
+    if lista != clase:
+        name = f"{name} ({LIST_NAMES.get(lista, lista)})"
+    return f"{name}, nivel {level}"
+
+
+def _pools(sheet: Sheet, settings: Settings) -> tuple[SpellPool, ...]:
+    if is_npc(sheet):
+        return ()
+    ch = character(sheet, settings)
+    spent = _spent(sheet)
+    pools = []
+    for clase in ch.clases:
+        for lista, levels in spell_table(ch, clase, settings).items():
+            for level, slots in sorted(levels.items()):
+                key = f"{clase}.{lista}.{level}"
+                left = max(0, slots - spent.get(key, 0))
+                pools.append(SpellPool(key, _label(clase, lista, level), left, slots))
+    return tuple(pools)
+
+
+def spell_state(sheet: Sheet, settings: Settings) -> SpellState:
+    """The slots of every class and list, minus those spent since the last rest."""
+    return SpellState(_pools(sheet, settings))
+
+
+def _matches(pool: SpellPool, wanted: str | None) -> bool:
+    """``spell_list`` may name the list (``mago``), the class, or ``clase.lista``."""
+    if not wanted:
+        return True
+    clase, lista, _level = pool.key.split(".")
+    return _fold(wanted) in (clase, lista, f"{clase}.{lista}", _fold(LIST_NAMES.get(lista, "")))
+
+
+def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random) -> CastResult:
+    """Spend one prepared slot of ``request.level`` (no roll: S&W spells simply happen)."""
+    if request.level is None:
+        raise RulesError(Problem("spell.problem.level_needed"))
+    pools = [
+        p
+        for p in _pools(sheet, settings)
+        if p.key.endswith(f".{request.level}") and _matches(p, request.spell_list)
+    ]
+    if not pools:
+        params = {"level": request.level, "list": request.spell_list or "—"}
+        raise RulesError(Problem("spell.problem.no_slots_at_level", "", params))
+    lists = sorted({p.key.rsplit(".", 1)[0] for p in pools})
+    if len(lists) > 1:
+        params = {"level": request.level, "options": ", ".join(lists)}
+        raise RulesError(Problem("spell.problem.which_list", "", params))
+    (pool,) = pools
+    if pool.left <= 0:
+        raise RulesError(Problem("spell.problem.no_slot_left", "", {"pool": pool.label}))
+    ch = character(sheet, settings)
+    if armour_blocks_spells(ch, pool.key.split(".")[0]):
+        raise RulesError(Problem("spell.problem.armour_blocks", "armadura"))
+    spent = _spent(sheet)
+    spent[pool.key] = spent.get(pool.key, 0) + 1
+    new_sheet: dict[str, Any] = {**sheet, SPENT: spent}
+    after = SpellPool(pool.key, pool.label, pool.left - 1, pool.maximum)
+    label = (request.spell or "").strip()[:100] or pool.label
+    return CastResult(label=label, sheet=new_sheet, spent=1, pool=after)
+
+
+def rest(sheet: Sheet, settings: Settings) -> RestResult:
+    """A new day: the caster prepares (or prays for) every slot again."""
+    new_sheet = {k: v for k, v in sheet.items() if k != SPENT}
+    return RestResult(new_sheet, _pools(sheet, settings), _pools(new_sheet, settings))
