@@ -20,6 +20,7 @@ from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
 from bot.services.creation import CreationService
 from bot.services.rolls import RollService
+from bot.services.spells import SpellService
 from bot.services.xp import XpService
 from bot.translator import CatalogueTranslator
 
@@ -35,6 +36,7 @@ EXTENSIONS = (
     "cogs.npc",
     "cogs.checks",
     "cogs.xp",
+    "cogs.spells",
 )
 
 
@@ -49,6 +51,7 @@ class Services:
         self.creation = CreationService(self.sessions, self.characters, rng)
         self.checks = CheckService(self.sessions, self.characters, rng)
         self.xp = XpService(self.sessions, self.characters)
+        self.spells = SpellService(self.sessions, self.characters, rng)
 
 
 class Arbitro(commands.Bot):

@@ -1,0 +1,304 @@
+"""Magic: ``/spell list``, ``show``, ``cast`` and ``rest`` through :class:`SpellBook`.
+
+What a cast costs, rolls and does is the system's business (Núcleo rolls and spends mana,
+S&W spends a slot, rolweb has no spells and says so); this module finds the caster, keeps
+the sheet change and its audit-log entry (``RollLog`` kind ``"spell"``) in one transaction
+under the sheet's version check, and pages the spell list within Discord's limits.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Character, RollLog
+from bot.services.characters import CharacterService
+from bot.services.context import Actor, Place
+from bot.services.errors import DomainError
+from rules.systems.base import (
+    CastResult,
+    GameSystem,
+    Problem,
+    RestResult,
+    RulesError,
+    SpellBook,
+    SpellInfo,
+    SpellList,
+    SpellRequest,
+    SpellState,
+)
+
+__all__ = ["CastView", "PAGE_SIZE", "RestView", "SpellListView", "SpellService", "SpellView"]
+
+PAGE_SIZE = 15
+MAX_TARGET = 100
+MAX_EXTRA_MANA = 100
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form: «curacion» finds Curación."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True, slots=True)
+class SpellListView:
+    system_name: str
+    spells: tuple[SpellInfo, ...]  # this page
+    matches: int
+    page: int
+    pages: int
+    notice: str | None
+    character_name: str | None
+    state: SpellState | None
+
+
+@dataclass(frozen=True, slots=True)
+class SpellView:
+    spell: SpellInfo
+    known_level: int | None  # the active (or named) character's level in it, if any
+
+
+@dataclass(frozen=True, slots=True)
+class CastView:
+    log_id: int
+    user_name: str
+    character_name: str
+    result: CastResult
+    target: str | None
+    private: bool
+    gm_channel_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RestView:
+    character_name: str
+    result: RestResult
+
+
+def _book(system: GameSystem) -> SpellBook:
+    if not isinstance(system, SpellBook):  # every shipped system is one; a new one may not be
+        raise DomainError("spell.error.no_spellbook", system=system.name)
+    return system
+
+
+def _effect_detail(result: CastResult) -> dict[str, Any]:
+    detail: dict[str, Any] = {
+        "spell": result.label,
+        "spent": result.spent,
+        "notes": list(result.notes),
+        "critical_benefits": list(result.critical_benefits),
+    }
+    if result.pool is not None:
+        detail["pool"] = result.pool.key
+        detail["left"] = result.pool.left
+    if result.effect is not None:
+        detail["effect"] = {
+            "kind": result.effect.kind,
+            "expression": result.effect.expression,
+            "total": result.effect.total,
+            "breakdown": result.effect.breakdown,
+        }
+    if result.save is not None:
+        detail["save"] = list(result.save)
+    return detail
+
+
+class SpellService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+        self.rng = rng or random.SystemRandom()
+
+    async def _listing(self, place: Place) -> tuple[GameSystem, SpellList]:
+        _campaign, system, settings = await self.characters.context(place)
+        return system, _book(system).spell_list(settings)
+
+    async def _state(
+        self, place: Place, actor: Actor, character: str | None
+    ) -> tuple[str | None, SpellState | None]:
+        """The caster's magic; with no character named, the active one if there is any."""
+        try:
+            view = await self.characters.show(place, actor, character)
+        except DomainError:
+            if character is not None:
+                raise
+            return None, None
+        _campaign, system, settings = await self.characters.context(place)
+        return view.name, _book(system).spell_state(view.sheet, settings)
+
+    async def list(
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        search: str | None = None,
+        level: int | None = None,
+        character: str | None = None,
+        page: int = 1,
+    ) -> SpellListView:
+        """One page of the campaign system's spells (filtered), and the caster's pools."""
+        system, listing = await self._listing(place)
+        needle = fold(search or "")
+        matching = tuple(
+            s
+            for s in listing.spells
+            if (not needle or needle in fold(s.name) or needle in fold(s.description))
+            and (level is None or s.level == level)
+        )
+        pages = max(1, -(-len(matching) // PAGE_SIZE))
+        page = min(max(1, page), pages)
+        name, state = await self._state(place, actor, character)
+        return SpellListView(
+            system_name=system.name,
+            spells=matching[(page - 1) * PAGE_SIZE : page * PAGE_SIZE],
+            matches=len(matching),
+            page=page,
+            pages=pages,
+            notice=listing.notice,
+            character_name=name,
+            state=state,
+        )
+
+    async def show(
+        self, place: Place, actor: Actor, name: str, character: str | None = None
+    ) -> SpellView:
+        _system, listing = await self._listing(place)
+        wanted = fold(name)
+        spell = next((s for s in listing.spells if fold(s.name) == wanted), None)
+        if spell is None:
+            if listing.notice:
+                raise RulesError(Problem(listing.notice))
+            raise DomainError("spell.error.unknown_spell", name=name)
+        _name, state = await self._state(place, actor, character)
+        known = state.known.get(spell.name) if state is not None else None
+        return SpellView(spell, known)
+
+    async def names(
+        self, place: Place, actor: Actor, current: str, character: str | None = None
+    ) -> tuple[tuple[str, str], ...]:
+        """Autocomplete ``(label, value)``: the caster's known spells first, then the rest."""
+        try:
+            _system, listing = await self._listing(place)
+            _name, state = await self._state(place, actor, character)
+        except (DomainError, RulesError):
+            return ()
+        known = dict(state.known) if state is not None else {}
+        needle = fold(current)
+        hits = [s for s in listing.spells if needle in fold(s.name)]
+        hits.sort(key=lambda s: (s.name not in known, not fold(s.name).startswith(needle)))
+        return tuple(
+            (f"★ {s.name} ({known[s.name]})" if s.name in known else s.name, s.name)
+            for s in hits[:25]
+        )
+
+    async def lists(
+        self, place: Place, actor: Actor, current: str, character: str | None = None
+    ) -> tuple[tuple[str, str], ...]:
+        """Autocomplete of a caster's spell lists (``mago``, ``explorador.clerigo``)."""
+        try:
+            _name, state = await self._state(place, actor, character)
+        except (DomainError, RulesError):
+            return ()
+        seen: dict[str, str] = {}
+        for pool in state.pools if state is not None else ():
+            key = pool.key.rsplit(".", 1)[0]
+            seen.setdefault(key, pool.label.rsplit(",", 1)[0])
+        needle = fold(current)
+        return tuple((label, key) for key, label in seen.items() if needle in fold(label + key))
+
+    async def cast(
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        spell: str | None = None,
+        level: int | None = None,
+        spell_list: str | None = None,
+        character: str | None = None,
+        extra_mana: int = 0,
+        mana: int | None = None,
+        dispel: str | None = None,
+        modifier: int = 0,
+        target: str | None = None,
+        private: bool = False,
+    ) -> CastView:
+        """Cast: the system rolls and spends; sheet and log entry are written together."""
+        if not 0 <= extra_mana <= MAX_EXTRA_MANA:
+            raise DomainError("spell.error.bad_extra_mana", limit=MAX_EXTRA_MANA)
+        target = (target or "").strip()[:MAX_TARGET] or None
+        request = SpellRequest(
+            spell=(spell or "").strip() or None,
+            level=level,
+            spell_list=(spell_list or "").strip() or None,
+            extra_mana=extra_mana,
+            mana=mana,
+            dispel=(dispel or "").strip() or None,
+            modifier=modifier,
+        )
+        campaign, _system, _settings = await self.characters.context(place)
+        outcome: dict[str, Any] = {}
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
+            outcome["result"] = _book(system).cast(sheet, request, settings, self.rng)
+            return outcome["result"].sheet
+
+        async def record(session: AsyncSession, row: Character) -> None:
+            result: CastResult = outcome["result"]
+            check = result.check
+            pool = result.pool
+            entry = RollLog(
+                guild_id=place.guild_id,
+                channel_id=place.channel_id,
+                campaign_id=campaign.id,
+                user_id=actor.user_id,
+                user_name=actor.name[:100],
+                character_name=row.name[:100],
+                kind="spell",
+                expression=(check.expression if check else (pool.label if pool else ""))[:250],
+                reason=(result.label + (f" → {target}" if target else ""))[:200],
+                breakdown=check.breakdown if check else "",
+                detail=_effect_detail(result) | {"target": target},
+                total=check.total if check else (pool.left if pool else 0),
+                difficulty=check.target if check else None,
+                outcome=str(check.outcome) if check and check.outcome else None,
+                fumble=bool(check and check.outcome == "fumble"),
+                private=private,
+            )
+            session.add(entry)
+            await session.flush()
+            outcome["log_id"] = entry.id
+
+        view = await self.characters.update_sheet(
+            place, actor, character, change, validate=False, same_transaction=record
+        )
+        return CastView(
+            log_id=outcome["log_id"],
+            user_name=actor.name,
+            character_name=view.name,
+            result=outcome["result"],
+            target=target,
+            private=private,
+            gm_channel_id=campaign.gm_channel_id,
+        )
+
+    async def rest(self, place: Place, actor: Actor, character: str | None = None) -> RestView:
+        """Recover mana or slots as the system says (a night's rest, a new day)."""
+        outcome: dict[str, RestResult] = {}
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
+            outcome["result"] = _book(system).rest(sheet, settings)
+            return outcome["result"].sheet
+
+        view = await self.characters.update_sheet(place, actor, character, change, validate=False)
+        return RestView(view.name, outcome["result"])

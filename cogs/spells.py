@@ -1,0 +1,144 @@
+"""``/spell list|show|cast|rest``: magic through the system's SpellBook (thin: parse, call, render)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services.spells import MAX_EXTRA_MANA
+from cogs import render_spells
+from cogs.context import actor_of, place_of, reply_locale
+from cogs.sheets import character_autocomplete
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+
+def _bot(itx: discord.Interaction) -> Arbitro:
+    return itx.client  # type: ignore[return-value]
+
+
+async def spell_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The caster's known spells first (★ with their level), then the rest of the list."""
+    character = getattr(itx.namespace, "character", None)
+    names = await _bot(itx).services.spells.names(place_of(itx), actor_of(itx), current, character)
+    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in names]
+
+
+async def list_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    character = getattr(itx.namespace, "character", None)
+    lists = await _bot(itx).services.spells.lists(place_of(itx), actor_of(itx), current, character)
+    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in lists]
+
+
+@app_commands.guild_only()
+class SpellsCog(
+    commands.GroupCog, group_name="spell", group_description="Spells: list, cast and rest"
+):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="list", description="The campaign's spells, and what you have left")
+    @app_commands.describe(
+        search="Part of the name or the description",
+        level="Difficulty band (Núcleo) or spell level",
+        character="Whose mana or slots to show (default: your active character)",
+        page="Page of the list",
+    )
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def list_(
+        self,
+        itx: discord.Interaction,
+        search: app_commands.Range[str, 1, 60] | None = None,
+        level: app_commands.Range[int, 0, 9] | None = None,
+        character: str | None = None,
+        page: app_commands.Range[int, 1, 100] = 1,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.bot.services.spells.list(
+            place_of(itx), actor_of(itx), search=search, level=level, character=character, page=page
+        )
+        await itx.response.send_message(**render_spells.listing(view, locale))
+
+    @app_commands.command(name="show", description="A spell's full entry")
+    @app_commands.describe(name="The spell", character="Whose level in it to show")
+    @app_commands.autocomplete(name=spell_autocomplete, character=character_autocomplete)
+    async def show(
+        self,
+        itx: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        character: str | None = None,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.bot.services.spells.show(place_of(itx), actor_of(itx), name, character)
+        await itx.response.send_message(**render_spells.spell(view, locale))
+
+    @app_commands.command(name="cast", description="Cast a spell: roll, spend mana or a slot")
+    @app_commands.describe(
+        name="The spell (Núcleo; free text for the record in S&W)",
+        level="Spell level whose slot is spent (S&W)",
+        spell_list="Which list when several have that level (S&W Explorador: clerigo or mago)",
+        character="Who casts (default: your active character)",
+        extra_mana="Mana burnt on top of the cost: +1 per 2 points (Núcleo)",
+        mana="Mana put into a variable spell (Curación: 1–3)",
+        dispel="The spell Disipar Magia cancels",
+        modifier="Modifier set by the GM or the situation",
+        target="At whom or what (for the record)",
+        private="Only you (and the GM channel) see it",
+    )
+    @app_commands.autocomplete(
+        name=spell_autocomplete,
+        dispel=spell_autocomplete,
+        spell_list=list_autocomplete,
+        character=character_autocomplete,
+    )
+    async def cast(
+        self,
+        itx: discord.Interaction,
+        name: app_commands.Range[str, 1, 100] | None = None,
+        level: app_commands.Range[int, 1, 9] | None = None,
+        spell_list: app_commands.Range[str, 1, 40] | None = None,
+        character: str | None = None,
+        extra_mana: app_commands.Range[int, 0, MAX_EXTRA_MANA] = 0,
+        mana: app_commands.Range[int, 1, 10] | None = None,
+        dispel: app_commands.Range[str, 1, 100] | None = None,
+        modifier: app_commands.Range[int, -50, 50] = 0,
+        target: app_commands.Range[str, 1, 100] | None = None,
+        private: bool = False,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.bot.services.spells.cast(
+            place_of(itx),
+            actor_of(itx),
+            spell=name,
+            level=level,
+            spell_list=spell_list,
+            character=character,
+            extra_mana=extra_mana,
+            mana=mana,
+            dispel=dispel,
+            modifier=modifier,
+            target=target,
+            private=private,
+        )
+        await itx.response.send_message(**render_spells.cast(view, locale), ephemeral=private)
+
+    @app_commands.command(name="rest", description="Recover mana or prepared spells")
+    @app_commands.describe(character="Who rests (default: your active character)")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def rest(self, itx: discord.Interaction, character: str | None = None) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.bot.services.spells.rest(place_of(itx), actor_of(itx), character)
+        await itx.response.send_message(**render_spells.rest(view, locale))
+
+
+async def setup(bot: Arbitro) -> None:
+    await bot.add_cog(SpellsCog(bot))
