@@ -18,6 +18,7 @@ from bot.db.engine import session_factory
 from bot.services.campaigns import CampaignService
 from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
+from bot.services.combat import CombatService
 from bot.services.creation import CreationService
 from bot.services.rolls import RollService
 from bot.services.spells import SpellService
@@ -36,6 +37,7 @@ EXTENSIONS = (
     "cogs.npc",
     "cogs.checks",
     "cogs.xp",
+    "cogs.combat",
     "cogs.spells",
 )
 
@@ -51,6 +53,7 @@ class Services:
         self.creation = CreationService(self.sessions, self.characters, rng)
         self.checks = CheckService(self.sessions, self.characters, rng)
         self.xp = XpService(self.sessions, self.characters)
+        self.combat = CombatService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng)
 
 

@@ -1,0 +1,264 @@
+"""``/init``: initiative and turns in the channel or forum post where the fight happens.
+
+Thin: parse, call :class:`bot.services.combat.CombatService`, render.  The turn panel's
+buttons are ``DynamicItem``s keyed ``arb:1:init-<action>:<combat>:<version>``: they work
+after a restart, every click reloads the fight, and a click on an older panel (or an ended
+fight) is answered and its buttons removed instead of being applied.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.services.combat import MAX_COUNT, CombatView
+from bot.services.errors import DomainError
+from cogs import render_combat
+from cogs.context import actor_of, place_of, reply_locale
+from cogs.errors import describe_error, send_error
+from cogs.sheets import any_character_autocomplete
+from cogs.views import ask_confirmation
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+log = logging.getLogger(__name__)
+
+__all__ = ["CombatCog", "InitButton", "turn_message"]
+
+# The buttons of a stale or finished panel are removed with this error: retrying is useless.
+STRIP_ON = ("combat.error.stale", "combat.error.gone", "combat.error.none")
+
+
+def _bot(itx: discord.Interaction) -> Arbitro:
+    return itx.client  # type: ignore[return-value]
+
+
+def turn_message(view: CombatView, locale: str, *, note: str = "") -> dict[str, Any]:
+    """The panel with its live buttons (none once the fight ended)."""
+    message = render_combat.panel(view, locale, note=note)
+    if view.active:
+        components = discord.ui.View(timeout=None)
+        components.add_item(
+            InitButton("next", view.id, view.version, t("combat.next_button", locale), True)
+        )
+        components.add_item(
+            InitButton("show", view.id, view.version, t("combat.show_button", locale))
+        )
+        message["view"] = components
+    return message
+
+
+class InitButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"arb:1:init-(?P<action>next|show):(?P<combat>\d+):(?P<version>\d+)",
+):
+    def __init__(
+        self, action: str, combat_id: int, version: int, label: str = "", primary: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or action,
+                style=discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary,
+                custom_id=f"arb:1:init-{action}:{combat_id}:{version}",
+            )
+        )
+        self.action, self.combat_id, self.version = action, combat_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):  # noqa: ANN206
+        return cls(
+            match["action"],
+            int(match["combat"]),
+            int(match["version"]),
+            item.label or "",
+            item.style == discord.ButtonStyle.primary,
+        )
+
+    async def callback(self, itx: discord.Interaction) -> None:
+        bot = _bot(itx)
+        locale = await reply_locale(bot, itx)
+        service = bot.services.combat
+        try:
+            if self.action == "show":
+                view = await service.show(place_of(itx), actor_of(itx))
+                message = render_combat.panel(view, locale)
+                await itx.response.send_message(**message, ephemeral=True)
+                return
+            view = await service.next(
+                place_of(itx), actor_of(itx), seen=(self.combat_id, self.version)
+            )
+        except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
+            await self._refuse(itx, error, locale)
+            return
+        # the old panel keeps its text but loses its buttons; the new turn is a new message,
+        # so the mention notifies the player and the channel keeps the fight's history
+        await itx.response.edit_message(view=None)
+        await itx.followup.send(**turn_message(view, locale))
+
+    async def _refuse(self, itx: discord.Interaction, error: Exception, locale: str) -> None:
+        text = describe_error(error, locale)
+        if text is None:
+            log.exception("combat button error", exc_info=error)
+            text = t("errors.unexpected", locale, reference="init")
+        if isinstance(error, DomainError) and error.key in STRIP_ON:
+            await itx.response.edit_message(view=None)
+            await itx.followup.send(text, ephemeral=True)
+            return
+        await send_error(itx, text)
+
+
+async def combatant_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    names = await _bot(itx).services.combat.names(place_of(itx), current)
+    return [app_commands.Choice(name=name, value=name) for name in names]
+
+
+@app_commands.guild_only()
+class CombatCog(
+    commands.GroupCog, group_name="init", group_description="Combat: initiative and turns"
+):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def combat(self):  # noqa: ANN201
+        return self.bot.services.combat
+
+    async def _panel(
+        self, itx: discord.Interaction, view: CombatView, *, note_key: str = "", **params: Any
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        note = t(note_key, locale, **params) if note_key else ""
+        await itx.response.send_message(**turn_message(view, locale, note=note))
+
+    @app_commands.command(name="start", description="Start a fight in this channel (GM)")
+    async def start(self, itx: discord.Interaction) -> None:
+        view = await self.combat.start(place_of(itx), actor_of(itx))
+        await self._panel(itx, view, note_key="combat.started")
+
+    @app_commands.command(name="join", description="Bring your character into the fight")
+    @app_commands.describe(character="Which character (by default, your active one)")
+    @app_commands.autocomplete(character=any_character_autocomplete)
+    async def join(self, itx: discord.Interaction, character: str | None = None) -> None:
+        view = await self.combat.join(place_of(itx), actor_of(itx), character)
+        await self._panel(itx, view, note_key="combat.joined", user=actor_of(itx).name)
+
+    @app_commands.command(name="add", description="Add an NPC or a group of enemies (GM)")
+    @app_commands.describe(
+        name="An NPC from /npc, or any name (e.g. 3 trasgos)",
+        initiative="Initiative (required for a name that is not an NPC)",
+        count="How many (a group)",
+    )
+    @app_commands.autocomplete(name=any_character_autocomplete)
+    async def add(
+        self,
+        itx: discord.Interaction,
+        name: app_commands.Range[str, 1, 80],
+        initiative: app_commands.Range[int, -100, 1000] | None = None,
+        count: app_commands.Range[int, 1, MAX_COUNT] = 1,
+    ) -> None:
+        view = await self.combat.add(place_of(itx), actor_of(itx), name, initiative, count)
+        await self._panel(itx, view, note_key="combat.added", name=name)
+
+    @app_commands.command(name="roll", description="Roll initiative for whoever has none")
+    async def roll(self, itx: discord.Interaction) -> None:
+        view = await self.combat.roll(place_of(itx), actor_of(itx))
+        await self._panel(itx, view)
+
+    @app_commands.command(name="next", description="Pass the turn (your turn, or the GM)")
+    async def next(self, itx: discord.Interaction) -> None:
+        view = await self.combat.next(place_of(itx), actor_of(itx))
+        await self._panel(itx, view)
+
+    @app_commands.command(name="prev", description="Back one turn (GM)")
+    async def prev(self, itx: discord.Interaction) -> None:
+        view = await self.combat.previous(place_of(itx), actor_of(itx))
+        await self._panel(itx, view, note_key="combat.went_back")
+
+    @app_commands.command(name="show", description="Show the order and whose turn it is")
+    async def show(self, itx: discord.Interaction) -> None:
+        view = await self.combat.show(place_of(itx), actor_of(itx))
+        await self._panel(itx, view)
+
+    @app_commands.command(name="move", description="Give a combatant another initiative (GM)")
+    @app_commands.describe(combatant="Who", initiative="The new initiative")
+    @app_commands.autocomplete(combatant=combatant_autocomplete)
+    async def move(
+        self,
+        itx: discord.Interaction,
+        combatant: str,
+        initiative: app_commands.Range[int, -100, 1000],
+    ) -> None:
+        view = await self.combat.move(place_of(itx), actor_of(itx), combatant, initiative)
+        await self._panel(itx, view, note_key="combat.moved", name=combatant)
+
+    @app_commands.command(name="wait", description="Wait and act after someone (rolweb)")
+    @app_commands.describe(after="Act right after this combatant", combatant="Who waits (GM)")
+    @app_commands.autocomplete(after=combatant_autocomplete, combatant=combatant_autocomplete)
+    async def wait(
+        self, itx: discord.Interaction, after: str, combatant: str | None = None
+    ) -> None:
+        view = await self.combat.wait(place_of(itx), actor_of(itx), after, combatant)
+        await self._panel(itx, view, note_key="combat.waited", after=after)
+
+    @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
+    @app_commands.describe(combatant="Who")
+    @app_commands.autocomplete(combatant=combatant_autocomplete)
+    async def remove(self, itx: discord.Interaction, combatant: str) -> None:
+        view = await self.combat.remove(place_of(itx), actor_of(itx), combatant)
+        await self._panel(itx, view, note_key="combat.removed", name=combatant)
+
+    @app_commands.command(name="damage", description="Damage a combatant (goes to the sheet)")
+    @app_commands.describe(combatant="Who", amount="Damage after armour")
+    @app_commands.autocomplete(combatant=combatant_autocomplete)
+    async def damage(
+        self,
+        itx: discord.Interaction,
+        combatant: str,
+        amount: app_commands.Range[int, 1, 10_000],
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.combat.damage(place_of(itx), actor_of(itx), combatant, amount)
+        await itx.response.send_message(**render_combat.health(view, locale))
+
+    @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
+    @app_commands.describe(combatant="Who", amount="How much")
+    @app_commands.autocomplete(combatant=combatant_autocomplete)
+    async def heal(
+        self,
+        itx: discord.Interaction,
+        combatant: str,
+        amount: app_commands.Range[int, 1, 10_000],
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        view = await self.combat.heal(place_of(itx), actor_of(itx), combatant, amount)
+        await itx.response.send_message(**render_combat.health(view, locale))
+
+    @app_commands.command(name="end", description="End the fight; it is archived (GM)")
+    async def end(self, itx: discord.Interaction) -> None:
+        locale = await reply_locale(self.bot, itx)
+        place, actor = place_of(itx), actor_of(itx)
+        await self.combat.require_referee(place, actor)
+        click = await ask_confirmation(
+            itx, locale, question=t("combat.end_confirm", locale), confirm_key="combat.end_button"
+        )
+        if click is None:
+            return
+        view = await self.combat.end(place, actor)
+        await click.followup.send(**turn_message(view, locale, note=t("combat.ended", locale)))
+
+
+async def setup(bot: Arbitro) -> None:
+    bot.add_dynamic_items(InitButton)
+    await bot.add_cog(CombatCog(bot))
