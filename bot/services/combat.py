@@ -370,11 +370,11 @@ class CombatService:
         return await self._change(place, advance, seen=seen)
 
     async def previous(self, place: Place, actor: Actor) -> CombatView:
-        await self._referee(place, actor)
+        await self.require_referee(place, actor)
         return await self._change(place, lambda *a: (a[3].previous(), None, ()))
 
     async def move(self, place: Place, actor: Actor, combatant: str, initiative: int) -> CombatView:
-        await self._referee(place, actor)
+        await self.require_referee(place, actor)
 
         def set_it(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
             return combat.set_initiative(combat.find_by_name(combatant).key, initiative), None, ()
@@ -411,7 +411,7 @@ class CombatService:
         return await self._change(place, wait_it)
 
     async def remove(self, place: Place, actor: Actor, combatant: str) -> CombatView:
-        await self._referee(place, actor)
+        await self.require_referee(place, actor)
 
         def remove_it(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
             combat, turn = combat.remove(combat.find_by_name(combatant).key, self.rng)
@@ -421,10 +421,10 @@ class CombatService:
 
     async def end(self, place: Place, actor: Actor) -> CombatView:
         """Archive the fight (it stays in the database with its last state)."""
-        await self._referee(place, actor)
+        await self.require_referee(place, actor)
         return await self._change(place, lambda *a: (a[3].end(), None, ()), ending=True)
 
-    async def _referee(self, place: Place, actor: Actor) -> None:
+    async def require_referee(self, place: Place, actor: Actor) -> None:
         campaign = await self.characters.campaigns.require(place)
         if not is_referee(campaign, actor):
             raise NotReferee()
