@@ -342,7 +342,7 @@ class CombatService:
                     goes_last=result.goes_last,
                 )
                 rolled.append((target.name, result.breakdown))
-            return combat, None, tuple(rolled)
+            return combat.break_ties(self.rng), None, tuple(rolled)
 
         return await self._change(place, roll_all)
 

@@ -190,6 +190,28 @@ class Combat:
         )
         return self._with_order(updated if c.key == key else c for c in self.combatants)
 
+    def break_ties(self, rng: random.Random) -> Combat:
+        """rolweb: combatants still tied on Ágil, Atento and the d20 roll 1D20 again among
+        themselves until they are not (``ties == "reroll_d20"``; other systems keep arrival
+        order and the referee's ``/init move``)."""
+        if self.policy.ties != "reroll_d20":
+            return self
+        keys = {c.key: c.sort_key for c in self.combatants if c.rolled}
+        while True:
+            groups: dict[tuple[int, ...], list[str]] = {}
+            for key, sort_key in keys.items():
+                groups.setdefault(sort_key, []).append(key)
+            tied = [group for group in groups.values() if len(group) > 1]
+            if not tied:
+                break
+            for group in tied:
+                for key in group:
+                    keys[key] = (*keys[key], rng.randint(1, 20))
+        updated = (
+            replace(c, sort_key=keys[c.key]) if c.key in keys else c for c in self.combatants
+        )
+        return self._with_order(updated)
+
     def remove(self, key: str, rng: random.Random) -> tuple[Combat, TurnChange | None]:
         """Leave the fight; when the one acting leaves, the turn passes to the next."""
         self._live()

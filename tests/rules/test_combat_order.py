@@ -135,9 +135,9 @@ def test_nucleo_fumbler_skips_round_one_and_goes_last():
     combat, change = combat.next_turn(random.Random(1))
     assert change.current.name == "Bruno"
     combat, change = combat.next_turn(random.Random(1))
-    assert change.new_round and change.round == 2 and [c.name for c in change.skipped] == [
-        "Ardelia"
-    ]
+    assert (
+        change.new_round and change.round == 2 and [c.name for c in change.skipped] == ["Ardelia"]
+    )
     combat, _ = combat.next_turn(random.Random(1))
     combat, change = combat.next_turn(random.Random(1))
     assert change.current.name == "Ardelia" and change.skipped == ()
@@ -193,6 +193,17 @@ def test_rolweb_wait_is_later_only_and_final():
         combat.wait(cid.key, combat.find_by_name("Bea").key)
     combat, _ = combat.add_adhoc("Dan", 20)
     assert names(combat) == ["Dan", "Bea", "Cid", "Ana"]  # the wait holds after a re-sort
+
+
+def test_rolweb_full_ties_roll_a_d20_again_and_others_keep_arrival_order():
+    rolweb = Combat(systems.get("rolweb").combat_policy({}))
+    rolweb = rolweb.add(pc("c1", "Ana")).add(pc("c2", "Bea"))
+    rolweb = rolweb.record_roll("c1", 12, (12, 10, 7), "").record_roll("c2", 12, (12, 10, 7), "")
+    split = rolweb.break_ties(random.Random(3))
+    assert split.combatants[0].sort_key != split.combatants[1].sort_key
+    assert all(len(c.sort_key) >= 4 for c in split.combatants)
+    plain = individual(("A", 5), ("B", 5))
+    assert plain.break_ties(random.Random(3)) == plain and names(plain) == ["A", "B"]
 
 
 def test_waiting_is_refused_where_the_system_has_no_such_rule():
