@@ -324,8 +324,8 @@ class RolwebSystem(DelegatedCreation):
 
     def combat_policy(self, settings: Settings) -> CombatPolicy:
         """Rolled once per combat; the most Ágil may wait and pick a later place, once
-        (seed 001, ORDEN DE TURNO); ties by Atento then the d20 in the key."""
-        return CombatPolicy(can_wait=True, seed="001 ORDEN DE TURNO")
+        (seed 001, ORDEN DE TURNO); ties by Atento, then the d20, then 1D20 again."""
+        return CombatPolicy(can_wait=True, ties="reroll_d20", seed="001 ORDEN DE TURNO")
 
     def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
         """``amount`` is already reduced by the armour's roll (see :meth:`roll_hit`)."""
