@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.services.spells import MAX_EXTRA_MANA
 from cogs import render_spells
 from cogs.context import actor_of, place_of, reply_locale
-from cogs.sheets import character_autocomplete
+from cogs.sheets import any_character_autocomplete, character_autocomplete
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -98,7 +98,7 @@ class SpellsCog(
         name=spell_autocomplete,
         dispel=spell_autocomplete,
         spell_list=list_autocomplete,
-        character=character_autocomplete,
+        character=any_character_autocomplete,
     )
     async def cast(
         self,
@@ -133,7 +133,7 @@ class SpellsCog(
 
     @app_commands.command(name="rest", description="Recover mana or prepared spells")
     @app_commands.describe(character="Who rests (default: your active character)")
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.autocomplete(character=any_character_autocomplete)
     async def rest(self, itx: discord.Interaction, character: str | None = None) -> None:
         locale = await reply_locale(self.bot, itx)
         view = await self.bot.services.spells.rest(place_of(itx), actor_of(itx), character)

@@ -89,6 +89,10 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
     spell = find(request.spell)
     if spell is None:
         raise RulesError(Problem("spell.problem.unknown_spell", "", {"spell": request.spell}))
+    if request.mana is not None and not spell.healing_per_mana_max:
+        raise RulesError(Problem("spell.problem.mana_not_variable", "", {"spell": spell.name}))
+    if request.dispel is not None and not spell.dispel:
+        raise RulesError(Problem("spell.problem.not_dispel", "", {"spell": spell.name}))
     circumstances = set()
     if request.extra_mana:
         circumstances.add(f"quemar:{request.extra_mana}")

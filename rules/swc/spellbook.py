@@ -23,6 +23,7 @@ from rules.swc.classes import get_class
 from rules.swc.derived import armour_blocks_spells, spell_table
 from rules.swc.monster import is_npc
 from rules.swc.sheet import character
+from rules.swc.validation import problems
 from rules.systems.base import (
     CastResult,
     Problem,
@@ -68,7 +69,8 @@ def _label(clase: str, lista: str, level: int) -> str:
 
 
 def _pools(sheet: Sheet, settings: Settings) -> tuple[SpellPool, ...]:
-    if is_npc(sheet):
+    """Every slot pool; none for a stat block or a sheet that is not legal (yet)."""
+    if is_npc(sheet) or problems(sheet, settings):
         return ()
     ch = character(sheet, settings)
     spent = _spent(sheet)
@@ -99,6 +101,8 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
     """Spend one prepared slot of ``request.level`` (no roll: S&W spells simply happen)."""
     if request.level is None:
         raise RulesError(Problem("spell.problem.level_needed"))
+    if not is_npc(sheet) and (wrong := problems(sheet, settings)):
+        raise RulesError(wrong)
     pools = [
         p
         for p in _pools(sheet, settings)

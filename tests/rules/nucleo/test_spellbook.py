@@ -134,3 +134,13 @@ def test_a_nights_rest_refills_the_mana(maga):
     rested = NUCLEO.rest(tired, {})
     assert rested.sheet["mana_gastado"] == 0 and tired["mana_gastado"] == 20
     assert [p.left for p in rested.before] == [7] and [p.left for p in rested.after] == [27]
+
+
+def test_options_a_spell_does_not_take_are_refused(maga):
+    for request, key in (
+        (SpellRequest("Proyectil mágico", mana=2), "spell.problem.mana_not_variable"),
+        (SpellRequest("Proyectil mágico", dispel="Luz"), "spell.problem.not_dispel"),
+    ):
+        with pytest.raises(RulesError) as error:
+            NUCLEO.cast(maga, request, {}, random.Random(1))
+        assert error.value.problems[0].key == key

@@ -92,12 +92,16 @@ def test_the_explorador_names_its_clerical_or_magic_list():
     assert cast.pool.key == "explorador.mago.1"
 
 
-def test_a_mago_in_armour_cannot_cast():
-    sheet = caster(["mago"], 3)
-    sheet["armadura"] = "Armadura de cuero"
+def test_a_mago_in_armour_cannot_cast_unless_an_elf_in_magical_armour():
+    # «un Elfo o un Semielfo no podrán lanzar conjuros mientras vistan una armadura que no sea
+    # mágica» (seed 000, multiclase): magical armour lets them cast.
+    sheet = caster(["guerrero", "mago"], 3, raza="elfo", alineamiento="neutral")
+    sheet["armadura"] = "Cota de malla"
     with pytest.raises(RulesError) as error:
         SWC.cast(sheet, SpellRequest(level=1), {}, RNG)
     assert error.value.problems[0].key == "spell.problem.armour_blocks"
+    magical = SWC.cast({**sheet, "armadura_magica": True}, SpellRequest(level=1), {}, RNG)
+    assert magical.pool.key == "mago.mago.1"
 
 
 def test_classes_without_spells_have_no_pools():
@@ -105,3 +109,11 @@ def test_classes_without_spells_have_no_pools():
     assert SWC.spell_state(fighter, {}).pools == ()
     with pytest.raises(RulesError):
         SWC.cast(fighter, SpellRequest(level=1), {}, RNG)
+
+
+def test_an_illegal_sheet_shows_no_slots_and_cannot_cast():
+    broken = {**caster(["mago"], 3), "raza": "orco"}
+    assert SWC.spell_state(broken, {}).pools == ()
+    with pytest.raises(RulesError) as error:
+        SWC.cast(broken, SpellRequest(level=1), {}, RNG)
+    assert error.value.problems[0].key == "swc.problem.unknown_race"
