@@ -8,6 +8,7 @@ fight) is answered and its buttons removed instead of being applied.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -16,8 +17,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.db.models import utcnow
 from bot.i18n import t
-from bot.services.combat import MAX_COUNT, CombatView
+from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, CombatView, Reminder
 from bot.services.errors import DomainError
 from cogs import render_combat
 from cogs.context import actor_of, place_of, reply_locale
@@ -30,7 +32,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CombatCog", "InitButton", "turn_message"]
+__all__ = ["CombatCog", "InitButton", "turn_message", "IDLE_CHECK_SECONDS"]
+
+# With no timer pending the dispatcher still looks again now and then (belt and braces).
+IDLE_CHECK_SECONDS = 3600
 
 # The buttons of a stale or finished panel are removed with this error: retrying is useless.
 STRIP_ON = ("combat.error.stale", "combat.error.gone", "combat.error.none")
@@ -129,11 +134,70 @@ class CombatCog(
 ):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
+        self._dispatcher: asyncio.Task[None] | None = None
         super().__init__()
 
     @property
     def combat(self):  # noqa: ANN201
         return self.bot.services.combat
+
+    # -- play-by-post turn reminders: one task sleeps until the earliest due_at ---------
+
+    async def cog_load(self) -> None:
+        self._dispatcher = asyncio.create_task(self._dispatch(), name="init-reminders")
+
+    async def cog_unload(self) -> None:
+        if self._dispatcher is not None:
+            self._dispatcher.cancel()
+
+    async def _dispatch(self) -> None:
+        """Sleep until the earliest deadline (or until a change moves one), then remind.
+
+        The timers live in the database (``combat.due_at``), so a restart loses none; a
+        reminder is claimed in the database before it is posted, so it goes out once.
+        """
+        service = self.combat
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                due = await service.next_due()
+                delay = IDLE_CHECK_SECONDS
+                if due is not None:
+                    delay = max(0.0, min(delay, (due - utcnow()).total_seconds()))
+                service.timers_changed.clear()
+                if delay > 0:
+                    try:
+                        await asyncio.wait_for(service.timers_changed.wait(), timeout=delay)
+                        continue  # a timer moved: read the earliest again
+                    except TimeoutError:
+                        pass
+                for reminder in await service.due_reminders():
+                    await self._remind(reminder)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the loop must outlive one bad channel
+                log.exception("turn reminder dispatcher")
+                await asyncio.sleep(60)
+
+    async def _remind(self, reminder: Reminder) -> None:
+        channel = self.bot.get_channel(reminder.channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(reminder.channel_id)
+            except discord.HTTPException:
+                log.warning("reminder: channel %s is gone", reminder.channel_id)
+                return
+        locale = reminder.locale or self.bot.config.default_locale
+        await channel.send(  # type: ignore[union-attr]
+            t(
+                "combat.reminder",
+                locale,
+                mention=f"<@{reminder.mention_id}>",
+                name=reminder.name,
+                round=reminder.round,
+                hours=reminder.hours,
+            )
+        )
 
     async def _panel(
         self, itx: discord.Interaction, view: CombatView, *, note_key: str = "", **params: Any
@@ -244,6 +308,17 @@ class CombatCog(
         locale = await reply_locale(self.bot, itx)
         view = await self.combat.heal(place_of(itx), actor_of(itx), combatant, amount)
         await itx.response.send_message(**render_combat.health(view, locale))
+
+    @app_commands.command(name="deadline", description="Remind a turn that waits this long (GM)")
+    @app_commands.describe(hours="Hours a turn may wait before a reminder (0: never)")
+    async def deadline(
+        self, itx: discord.Interaction, hours: app_commands.Range[int, 0, MAX_TURN_HOURS]
+    ) -> None:
+        view = await self.combat.set_deadline(place_of(itx), actor_of(itx), hours)
+        if hours:
+            await self._panel(itx, view, note_key="combat.deadline_set", hours=hours)
+        else:
+            await self._panel(itx, view, note_key="combat.deadline_off")
 
     @app_commands.command(name="end", description="End the fight; it is archived (GM)")
     async def end(self, itx: discord.Interaction) -> None:

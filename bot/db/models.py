@@ -194,7 +194,8 @@ class XpAward(SQLModel, table=True):
 class CombatRecord(SQLModel, table=True):
     """A fight in one channel or forum post (``/init``); the state is :class:`rules.combat.Combat`.
 
-    At most one active fight per channel (a partial unique index).  Ending archives it
+    At most one active fight per channel (a partial unique index).  ``due_at`` is when the
+    turn reminder fires (``turn_hours`` after the last change).  Ending archives it
     (``status = "ended"``); it is never deleted.  Every change checks and bumps ``version``.
     """
 
@@ -221,3 +222,5 @@ class CombatRecord(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     ended_at: datetime | None = None
+    turn_hours: int | None = None  # play-by-post: remind after this many hours on one turn
+    due_at: datetime | None = Field(default=None, index=True)  # the reminder's durable timer

@@ -10,12 +10,14 @@ damage and healing go through the system and :meth:`CharacterService.update_shee
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
@@ -30,10 +32,20 @@ from bot.services.retry import attempts, backoff
 from rules.combat import Combat, Combatant, Kind, Side, TurnChange
 from rules.systems.base import GameSystem, HealthChange, RulesError
 
-__all__ = ["CombatService", "CombatView", "CombatantLine", "HealthView", "MAX_COUNT"]
+__all__ = [
+    "CombatService",
+    "CombatView",
+    "CombatantLine",
+    "HealthView",
+    "Reminder",
+    "MAX_COUNT",
+    "MAX_TURN_HOURS",
+]
 
 MAX_COUNT = 99
 MAX_NAME = 80
+MAX_TURN_HOURS = 24 * 14
+KEEP = object()  # "leave turn_hours as it is"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +81,19 @@ class CombatView:
     can_wait: bool
     turn: TurnChange | None = None
     rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A turn that waited ``hours``: whom to mention (the player, or the GM for an NPC)."""
+
+    channel_id: int
+    combat_id: int
+    name: str
+    mention_id: int
+    round: int
+    hours: int
+    locale: str | None = None  # the campaign's language, for a message nobody asked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +161,8 @@ class CombatService:
         self.sessions = sessions
         self.characters = characters
         self.rng = rng or random.Random()
+        # set whenever a turn timer may have moved: the reminder dispatcher re-reads then
+        self.timers_changed = asyncio.Event()
 
     # -- loading and storing -----------------------------------------------------------
 
@@ -161,8 +188,19 @@ class CombatService:
     def _combat(record: CombatRecord) -> Combat:
         return Combat.from_dict(record.state)
 
-    async def _store(self, record: CombatRecord, combat: Combat, *, ending: bool = False) -> bool:
-        """Compare-and-set: True when nobody wrote since ``record`` was read."""
+    async def _store(
+        self,
+        record: CombatRecord,
+        combat: Combat,
+        *,
+        ending: bool = False,
+        turn_hours: int | None | object = KEEP,
+    ) -> bool:
+        """Compare-and-set: True when nobody wrote since ``record`` was read.
+
+        Every change restarts the turn reminder's timer (``due_at``) in the same write.
+        """
+        hours = record.turn_hours if turn_hours is KEEP else turn_hours
         values: dict[str, Any] = {
             "state": {**combat.to_dict(), "system": record.state.get("system", "")},
             "version": CombatRecord.version + 1,
@@ -170,6 +208,12 @@ class CombatService:
         }
         if ending:
             values.update(status="ended", ended_at=utcnow())
+        values["turn_hours"] = hours
+        values["due_at"] = (
+            utcnow() + timedelta(hours=hours)  # type: ignore[arg-type]
+            if hours and combat.current is not None and not ending
+            else None
+        )
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(CombatRecord)
@@ -180,6 +224,8 @@ class CombatService:
                 )
                 .values(**values)
             )
+        if result.rowcount == 1:
+            self.timers_changed.set()
         return result.rowcount == 1
 
     async def _change(
@@ -189,6 +235,7 @@ class CombatService:
         *,
         seen: tuple[int, int] | None = None,
         ending: bool = False,
+        turn_hours: int | None | object = KEEP,
     ) -> CombatView:
         """Load, apply, compare-and-set; on a clash recompute on the fresh state.
 
@@ -206,7 +253,7 @@ class CombatService:
             if record is None:
                 raise DomainError("combat.error.none")
             combat, turn, rolled = change(campaign, system, settings, self._combat(record))
-            if await self._store(record, combat, ending=ending):
+            if await self._store(record, combat, ending=ending, turn_hours=turn_hours):
                 async with self.sessions() as session:
                     fresh = await session.get(CombatRecord, record.id)
                 return _view(fresh, combat, turn, rolled)
@@ -436,6 +483,67 @@ class CombatService:
             return []
         needle = current.casefold()
         return [c.name for c in self._combat(record).combatants if needle in c.name.casefold()][:25]
+
+    # -- play-by-post turn reminders ---------------------------------------------------
+
+    async def set_deadline(self, place: Place, actor: Actor, hours: int) -> CombatView:
+        """GM: remind the channel when one turn has waited ``hours`` (0 turns it off)."""
+        await self.require_referee(place, actor)
+        if not 0 <= hours <= MAX_TURN_HOURS:
+            raise DomainError("combat.error.bad_hours", limit=MAX_TURN_HOURS)
+        return await self._change(place, lambda *a: (a[3], None, ()), turn_hours=hours or None)
+
+    async def next_due(self) -> datetime | None:
+        """The earliest pending reminder of any active fight, or None."""
+        async with self.sessions() as session:
+            return (
+                await session.exec(
+                    select(func.min(CombatRecord.due_at)).where(CombatRecord.status == "active")
+                )
+            ).one()
+
+    async def due_reminders(self, now: datetime | None = None) -> list[Reminder]:
+        """Claim every reminder due by ``now``; each fires once per turn.
+
+        The claim clears ``due_at`` only if the fight is still at the version read, so a turn
+        passed meanwhile (which set a new timer) is never reminded of.
+        """
+        now = now or utcnow()
+        async with self.sessions() as session:
+            rows = (
+                await session.exec(
+                    select(CombatRecord, Campaign)
+                    .join(Campaign, Campaign.id == CombatRecord.campaign_id)
+                    .where(CombatRecord.status == "active", CombatRecord.due_at <= now)  # type: ignore[operator]
+                )
+            ).all()
+        reminders = []
+        for record, campaign in rows:
+            async with self.sessions() as session, session.begin():
+                claimed = await session.exec(
+                    update(CombatRecord)
+                    .where(
+                        CombatRecord.id == record.id,
+                        CombatRecord.version == record.version,
+                        CombatRecord.due_at.is_not(None),  # type: ignore[union-attr]
+                    )
+                    .values(due_at=None)
+                )
+            current = self._combat(record).current
+            if claimed.rowcount != 1 or current is None:
+                continue
+            reminders.append(
+                Reminder(
+                    channel_id=record.channel_id,
+                    combat_id=record.id,
+                    name=current.name,
+                    mention_id=current.owner_id or campaign.gm_user_id,
+                    round=self._combat(record).round,
+                    hours=record.turn_hours or 0,
+                    locale=campaign.locale,
+                )
+            )
+        return reminders
 
     # -- health ------------------------------------------------------------------------
 

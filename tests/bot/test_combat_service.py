@@ -166,3 +166,39 @@ async def test_rolweb_waiting_and_swc_sides(services):
     view = await services.combat.wait(other, GM, "Cid")
     assert [line.name for line in view.lines] == ["Bea", "Cid", "Ana"]
     assert view.current.name == "Bea" and view.lines[2].waited_after == "Cid"
+
+
+async def test_a_turn_that_waits_too_long_is_reminded_once(fight):
+    from datetime import timedelta
+
+    from bot.db.models import utcnow
+
+    await fight.combat.join(HERE, ANA)
+    await fight.combat.add(HERE, GM, "Trasgos", initiative=1)
+    await fight.combat.move(HERE, GM, "Ardelia", 30)
+    with pytest.raises(NotReferee):
+        await fight.combat.set_deadline(HERE, ANA, 12)
+    await fight.combat.set_deadline(HERE, GM, 12)
+    assert await fight.combat.next_due() is None, "no timer before the first turn"
+    view = await fight.combat.next(HERE, GM)
+    due = await fight.combat.next_due()
+    assert due is not None and timedelta(hours=11) < due - utcnow() <= timedelta(hours=12)
+    assert await fight.combat.due_reminders(utcnow()) == []
+    (reminder,) = await fight.combat.due_reminders(utcnow() + timedelta(hours=13))
+    assert (reminder.name, reminder.mention_id, reminder.round, reminder.hours) == (
+        "Ardelia",
+        ANA.user_id,
+        1,
+        12,
+    )
+    assert await fight.combat.due_reminders(utcnow() + timedelta(days=9)) == []
+    assert (await fight.combat.show(HERE, GM)).version == view.version, "reminding is no change"
+    await fight.combat.next(HERE, ANA)
+    (npc_turn,) = await fight.combat.due_reminders(utcnow() + timedelta(hours=13))
+    assert (npc_turn.name, npc_turn.mention_id) == ("Trasgos", GM.user_id)
+    await fight.combat.set_deadline(HERE, GM, 0)
+    await fight.combat.next(HERE, GM)
+    assert await fight.combat.next_due() is None
+    await fight.combat.set_deadline(HERE, GM, 1)
+    await fight.combat.end(HERE, GM)
+    assert await fight.combat.next_due() is None, "an ended fight reminds nobody"

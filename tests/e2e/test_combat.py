@@ -107,6 +107,9 @@ def test_rolweb_waiting_for_a_later_place(discord_env):
     g = game(sb, "Combate Rolweb", "rolweb")
     create_eira(sb, g, skip=True).expect_ok()
     run(sb, g, "init start").expect_ok()
+    deadline = run(sb, g, "init deadline", {"hours": 12})
+    assert "más de 12 h" in deadline.text, deadline.text
+    assert run(sb, g, "init deadline", {"hours": 12}, user="ana").ephemeral
     run(sb, g, "init join", user="ana").expect_ok()
     run(sb, g, "init add", {"name": "Bandido", "initiative": 5}).expect_ok()
     run(sb, g, "init add", {"name": "Lobo", "initiative": 1}).expect_ok()

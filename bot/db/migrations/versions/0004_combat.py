@@ -1,5 +1,8 @@
 """Combats: one fight per channel or forum post, its state and version (``/init``).
 
+``due_at`` is the durable timer of the play-by-post turn reminder (``turn_hours`` after the
+last change), so a restart loses no deadline.
+
 Revision ID: 0004
 Revises: 0003
 Create Date: 2026-11-30
@@ -28,9 +31,12 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
         sa.Column("ended_at", sa.DateTime(), nullable=True),
+        sa.Column("turn_hours", sa.Integer(), nullable=True),
+        sa.Column("due_at", sa.DateTime(), nullable=True),
     )
     op.create_index("ix_combat_guild_id", "combat", ["guild_id"])
     op.create_index("ix_combat_campaign_id", "combat", ["campaign_id"])
+    op.create_index("ix_combat_due_at", "combat", ["due_at"])
     op.create_index(
         "uq_combat_active_channel",
         "combat",
@@ -43,6 +49,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("uq_combat_active_channel", table_name="combat")
+    op.drop_index("ix_combat_due_at", table_name="combat")
     op.drop_index("ix_combat_campaign_id", table_name="combat")
     op.drop_index("ix_combat_guild_id", table_name="combat")
     op.drop_table("combat")

@@ -1,0 +1,62 @@
+"""The turn-reminder dispatcher: one task sleeps until the earliest deadline in the database."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from types import SimpleNamespace
+
+from sqlalchemy import update
+
+from bot.db.models import CombatRecord, utcnow
+from bot.services import Actor, Place
+from cogs.combat import CombatCog
+
+HERE = Place(1000, 11, (11,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+
+
+class Channel:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.arrived = asyncio.Event()
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+        self.arrived.set()
+
+
+async def test_a_due_turn_is_posted_once_in_its_channel(services):
+    await services.campaigns.create(
+        HERE, GM, name="E", system="nucleo", target_id=11, kind="channel"
+    )
+    await services.combat.start(HERE, GM)
+    await services.combat.add(HERE, GM, "Trasgos", initiative=5)
+    await services.combat.set_deadline(HERE, GM, 6)
+    await services.combat.next(HERE, GM)
+    channel = Channel()
+
+    async def ready() -> None:
+        return None
+
+    bot = SimpleNamespace(
+        services=services,
+        config=SimpleNamespace(default_locale="es"),
+        wait_until_ready=ready,
+        get_channel=lambda channel_id: channel if channel_id == 11 else None,
+    )
+    cog = CombatCog(bot)  # type: ignore[arg-type]
+    await cog.cog_load()
+    try:
+        await asyncio.sleep(0.05)
+        assert channel.sent == [], "six hours are not up"
+        async with services.sessions() as session, session.begin():
+            await session.exec(update(CombatRecord).values(due_at=utcnow() - timedelta(minutes=1)))
+        services.combat.timers_changed.set()
+        await asyncio.wait_for(channel.arrived.wait(), timeout=5)
+        await asyncio.sleep(0.05)
+        assert len(channel.sent) == 1
+        assert "<@1>" in channel.sent[0] and "**Trasgos**" in channel.sent[0]
+        assert "más de 6 h" in channel.sent[0]
+    finally:
+        await cog.cog_unload()
