@@ -234,7 +234,9 @@ def fields(settings: RolwebSettings) -> tuple[FieldSpec, ...]:
         FieldSpec("escudo", "Escudo", FieldKind.CHOICE, choices=tuple(Shield), group="Equipo"),
         FieldSpec("dinero", "Dinero", FieldKind.INTEGER, 0, group="Equipo"),
         FieldSpec("xp.total", "Experiencia", FieldKind.INTEGER, 0, group="xp", referee_only=True),
-        FieldSpec("xp.gastada", "Experiencia gastada", FieldKind.INTEGER, 0, group="xp", referee_only=True),
+        FieldSpec(
+            "xp.gastada", "Experiencia gastada", FieldKind.INTEGER, 0, group="xp", referee_only=True
+        ),
     ]
     # ``pnj`` is not editable: it frees the attributes from the creation method, so only
     # /npc create (and an imported NPC) sets it.
