@@ -36,12 +36,12 @@ from rules.nucleo.sheet import (
 )
 from rules.systems.base import (
     AdvanceResult,
-    CastResult,
     CheckOption,
     CheckRequest,
     CheckResult,
     CombatPolicy,
     DelegatedCreation,
+    DelegatedSpellBook,
     DerivedValue,
     FieldKind,
     FieldSpec,
@@ -49,14 +49,11 @@ from rules.systems.base import (
     InitiativeRoll,
     OpposedResult,
     Problem,
-    RestResult,
     Settings,
     SettingSpec,
     Sheet,
     SpellInfo,
     SpellList,
-    SpellRequest,
-    SpellState,
     StepOption,
 )
 
@@ -65,10 +62,11 @@ __all__ = ["MAX_NOTES", "SYSTEM", "NucleoSystem"]
 MAX_NOTES = 2000
 
 
-class NucleoSystem(DelegatedCreation):
+class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
     """The Núcleo rules (seed 002) as a :class:`~rules.systems.base.GameSystem`."""
 
     builder = builder  # the wizard's questions and answers (DelegatedCreation)
+    spellbook = spellbook  # casting and resting (DelegatedSpellBook)
 
     id = "nucleo"
     name = "Núcleo"
@@ -489,17 +487,6 @@ class NucleoSystem(DelegatedCreation):
 
     def spell_list(self, settings: Settings) -> SpellList:
         return spellbook.spell_list(settings, self.spells(settings))
-
-    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState:
-        return spellbook.spell_state(sheet, settings)
-
-    def cast(
-        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
-    ) -> CastResult:
-        return spellbook.cast(sheet, request, settings, rng)
-
-    def rest(self, sheet: Sheet, settings: Settings) -> RestResult:
-        return spellbook.rest(sheet, settings)
 
     # -- creation (CharacterBuilder) -------------------------------------------------------
 

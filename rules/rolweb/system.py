@@ -34,12 +34,12 @@ from rules.rolweb.initiative import roll_initiative
 from rules.rolweb.settings import SETTING_SPECS, DeathRule, RolwebSettings, parse_settings
 from rules.systems.base import (
     AdvanceResult,
-    CastResult,
     CheckOption,
     CheckRequest,
     CheckResult,
     CombatPolicy,
     DelegatedCreation,
+    DelegatedSpellBook,
     DerivedValue,
     FieldSpec,
     HealthChange,
@@ -47,15 +47,11 @@ from rules.systems.base import (
     OpposedResult,
     Outcome,
     Problem,
-    RestResult,
     RulesError,
     Settings,
     SettingSpec,
     Sheet,
     SpellInfo,
-    SpellList,
-    SpellRequest,
-    SpellState,
     StepOption,
 )
 
@@ -147,10 +143,11 @@ def _result(
 
 
 @dataclass(frozen=True, slots=True)
-class RolwebSystem(DelegatedCreation):
+class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
     """Partida Rol por web (seed 001), a Symbaroum-style d20 roll-under system."""
 
     builder = builder  # the wizard's questions and answers (DelegatedCreation)
+    spellbook = spellbook  # casting and resting (DelegatedSpellBook)
 
     id: str = "rolweb"
     name: str = "Partida Rol por web"
@@ -447,20 +444,6 @@ class RolwebSystem(DelegatedCreation):
         return ()
 
     # -- magic (SpellBook, rules/rolweb/spellbook.py) --------------------------------------
-
-    def spell_list(self, settings: Settings) -> SpellList:
-        return spellbook.spell_list(settings)
-
-    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState:
-        return spellbook.spell_state(sheet, settings)
-
-    def cast(
-        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
-    ) -> CastResult:
-        return spellbook.cast(sheet, request, settings, rng)
-
-    def rest(self, sheet: Sheet, settings: Settings) -> RestResult:
-        return spellbook.rest(sheet, settings)
 
     # -- CharacterBuilder (rules/rolweb/builder.py, rules/rolweb/belongings.py) -----------
 

@@ -33,12 +33,12 @@ from rules.swc.sheet import DEFAULT_SETTINGS, NO_ARMOUR, Character, character, s
 from rules.swc.validation import problems
 from rules.systems.base import (
     AdvanceResult,
-    CastResult,
     CheckOption,
     CheckRequest,
     CheckResult,
     CombatPolicy,
     DelegatedCreation,
+    DelegatedSpellBook,
     DerivedValue,
     FieldKind,
     FieldSpec,
@@ -47,15 +47,11 @@ from rules.systems.base import (
     OpposedResult,
     Outcome,
     Problem,
-    RestResult,
     RulesError,
     Settings,
     SettingSpec,
     Sheet,
     SpellInfo,
-    SpellList,
-    SpellRequest,
-    SpellState,
     StepOption,
 )
 
@@ -97,10 +93,11 @@ def _hit_points(ch: Character) -> tuple[int, int]:
     return hit_dice(clase, ch.niveles[clase])
 
 
-class SwcSystem(DelegatedCreation):
+class SwcSystem(DelegatedCreation, DelegatedSpellBook):
     """Swords & Wizardry Completo (seed 000)."""
 
     builder = builder  # the wizard's questions and answers (DelegatedCreation)
+    spellbook = spellbook  # casting and resting (DelegatedSpellBook)
 
     id = "swc"
     name = "Swords & Wizardry Completo"
@@ -349,20 +346,6 @@ class SwcSystem(DelegatedCreation):
         return ()
 
     # -- magic (SpellBook, rules/swc/spellbook.py) --------------------------------------
-
-    def spell_list(self, settings: Settings) -> SpellList:
-        return spellbook.spell_list(settings)
-
-    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState:
-        return spellbook.spell_state(sheet, settings)
-
-    def cast(
-        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
-    ) -> CastResult:
-        return spellbook.cast(sheet, request, settings, rng)
-
-    def rest(self, sheet: Sheet, settings: Settings) -> RestResult:
-        return spellbook.rest(sheet, settings)
 
     # -- CharacterBuilder ----------------------------------------------------------------
 

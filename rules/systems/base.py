@@ -562,3 +562,27 @@ class DelegatedCreation:
         npc: bool = False,
     ) -> CreationOutcome:
         return self.builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
+
+
+class DelegatedSpellBook:
+    """Forwards :class:`SpellBook` to a system's ``spellbook`` module (``rules/<id>/spellbook.py``).
+
+    A system sets ``spellbook`` to that module and overrides a method only where it passes
+    more than the protocol's arguments.
+    """
+
+    spellbook: Any
+
+    def spell_list(self, settings: Settings) -> SpellList:
+        return self.spellbook.spell_list(settings)
+
+    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState:
+        return self.spellbook.spell_state(sheet, settings)
+
+    def cast(
+        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
+    ) -> CastResult:
+        return self.spellbook.cast(sheet, request, settings, rng)
+
+    def rest(self, sheet: Sheet, settings: Settings) -> RestResult:
+        return self.spellbook.rest(sheet, settings)
