@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.services.xp import MAX_GRANT, AwardEntry, GrantView
+from bot.services.xp import MAX_GRANT, AwardEntry, GrantLine, GrantView
 from cogs.context import actor_of, place_of, reply_locale
 from cogs.render import COLOUR, truncate
 from cogs.sheets import character_autocomplete
@@ -65,6 +65,32 @@ def render_log(entries: tuple[AwardEntry, ...], locale: str) -> dict[str, Any]:
     return {"embed": embed, "ephemeral": True}
 
 
+def render_spend(line: GrantLine, what: str, locale: str) -> dict[str, Any]:
+    text = t(
+        "xp.line", locale, name=line.character_name, before=line.xp_before, after=line.xp_after
+    )
+    for track, before, after in line.levels:
+        text += "\n" + t("xp.level", locale, track=track, before=before, after=after)
+    embed = discord.Embed(
+        title=t("xp.spent", locale, what=what), description=text, colour=COLOUR["success"]
+    )
+    return {"embed": embed}
+
+
+async def purchase_autocomplete(
+    itx: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    bot: Arbitro = itx.client  # type: ignore[assignment]
+    character = getattr(itx.namespace, "character", None)
+    options = await bot.services.xp.purchases(place_of(itx), actor_of(itx), character)
+    needle = current.casefold()
+    return [
+        app_commands.Choice(name=o.label[:100], value=o.value[:100])
+        for o in options
+        if needle in o.label.casefold()
+    ][:25]
+
+
 @app_commands.guild_only()
 class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (the GM grants it)"):
     def __init__(self, bot: Arbitro) -> None:
@@ -94,6 +120,26 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
             place_of(itx), actor_of(itx), amount, character=character, party=party, reason=reason
         )
         await itx.response.send_message(**render_grant(view, locale))
+
+    @app_commands.command(
+        name="spend", description="Spend experience on an ability's next level (rolweb)"
+    )
+    @app_commands.describe(
+        what="What to buy (suggested from the sheet, with its cost)",
+        character="Whose experience (default: yours)",
+    )
+    @app_commands.autocomplete(what=purchase_autocomplete, character=character_autocomplete)
+    async def spend(
+        self,
+        itx: discord.Interaction,
+        what: app_commands.Range[str, 1, 100],
+        character: str | None = None,
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        line = await self.bot.services.xp.spend(
+            place_of(itx), actor_of(itx), what, character=character
+        )
+        await itx.response.send_message(**render_spend(line, what, locale))
 
     @app_commands.command(name="log", description="The campaign's experience awards")
     @app_commands.describe(character="Only this character's awards")

@@ -19,9 +19,9 @@ from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotReferee
-from rules.systems.base import AdvanceResult
+from rules.systems.base import Advancement, AdvanceResult, StepOption
 
-__all__ = ["XpService", "GrantView", "AwardEntry", "MAX_GRANT"]
+__all__ = ["XpService", "GrantView", "GrantLine", "AwardEntry", "MAX_GRANT"]
 
 MAX_GRANT = 10_000_000
 MAX_REASON = 200
@@ -130,6 +130,50 @@ class XpService:
             ),
             notes=tuple(result.notes),
         )
+
+    async def spend(
+        self, place: Place, actor: Actor, what: str, *, character: str | None = None
+    ) -> GrantLine:
+        """Spend the character's experience on ``what`` (a rolweb ability's next level).
+
+        The player spends his own; the GM anyone's.  Systems where experience buys nothing by
+        choice are told apart with a clear message, not a silent no-op.
+        """
+        _campaign, system, _settings = await self.characters.context(place)
+        if not isinstance(system, Advancement):
+            raise DomainError("xp.error.nothing_to_buy", system=system.name)
+        outcome: dict[str, AdvanceResult] = {}
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
+            outcome["result"] = system.purchase(sheet, what, settings)
+            return outcome["result"].sheet
+
+        view = await self.characters.update_sheet(place, actor, character, change)
+        result = outcome["result"]
+        return GrantLine(
+            character_name=view.name,
+            xp_before=result.xp_before,
+            xp_after=result.xp_after,
+            levels=tuple(
+                (track, before, after)
+                for track, (before, after) in result.levels.items()
+                if before != after
+            ),
+            notes=tuple(result.notes),
+        )
+
+    async def purchases(
+        self, place: Place, actor: Actor, character: str | None
+    ) -> tuple[StepOption, ...]:
+        """What the character could buy now (autocomplete); empty where nothing is bought."""
+        try:
+            view = await self.characters.show(place, actor, character)
+            _campaign, system, settings = await self.characters.context(place)
+        except DomainError:
+            return ()
+        if not isinstance(system, Advancement):
+            return ()
+        return system.purchases(view.sheet, settings)
 
     async def log(
         self, place: Place, actor: Actor, *, character: str | None = None, limit: int = 15

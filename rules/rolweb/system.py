@@ -16,8 +16,8 @@ from typing import Any
 
 from rules.rolweb import belongings, builder, spellbook
 from rules.rolweb import sheet as sheets
-from rules.rolweb.abilities import Level, find_ability
-from rules.rolweb.advancement import grant, spend_for
+from rules.rolweb.abilities import Level, find_ability, load_abilities
+from rules.rolweb.advancement import grant, spend_for, upgrade_cost
 from rules.rolweb.checks import Chances, TestRoll, opposed_modifier, roll_test, simple_target
 from rules.rolweb.combat import ADVANTAGE_BONUS, defence
 from rules.rolweb.damage import (
@@ -366,6 +366,26 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         updated = sheets.copy_sheet(sheet)
         updated["xp"] = {"total": after.total, "gastada": after.spent}
         return AdvanceResult(updated, before.available, after.available)
+
+    def purchases(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+        """Every ability of the campaign below maestro, with the next level and its XP cost
+        (MEJORA DE PERSONAJES: 10 principiante, 20 adepto, 30 maestro)."""
+        parsed = parse_settings(settings)
+        options = []
+        for ability in load_abilities(parsed):
+            current = sheets.level(sheet, ability.name)
+            if current is Level.MAESTRO:
+                continue
+            wanted = Level(current + 1)
+            cost = upgrade_cost(current, wanted)
+            options.append(
+                StepOption(value=ability.name, label=f"{ability.name} → {wanted.term} ({cost} PX)")
+            )
+        return tuple(options)
+
+    def purchase(self, sheet: Sheet, what: str, settings: Settings) -> AdvanceResult:
+        """Buy the next level of the ability ``what`` (see :meth:`buy_ability`)."""
+        return self.buy_ability(sheet, what, settings)
 
     def buy_ability(
         self, sheet: Sheet, ability: str, settings: Settings, target: str | None = None

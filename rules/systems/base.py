@@ -586,3 +586,21 @@ class DelegatedSpellBook:
 
     def rest(self, sheet: Sheet, settings: Settings) -> RestResult:
         return self.spellbook.rest(sheet, settings)
+
+
+@runtime_checkable
+class Advancement(Protocol):
+    """Spending experience by the player's choice (rolweb abilities: 10 / 20 / 30 XP).
+
+    Systems where experience buys nothing by choice (S&W levels come on their own with
+    :meth:`GameSystem.grant_xp`; Núcleo gives no costs) do not implement it, and the bot says so.
+    """
+
+    def purchases(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+        """What this character could buy now; ``value`` is what :meth:`purchase` takes and the
+        description names the cost."""
+        ...
+
+    def purchase(self, sheet: Sheet, what: str, settings: Settings) -> AdvanceResult:
+        """Spend the experience for ``what`` (RulesError when unknown or unaffordable)."""
+        ...

@@ -7,9 +7,10 @@ import json
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.errors import DomainError, NotReferee
+from bot.services.errors import DomainError, NotAllowed, NotReferee
 from bot.services.settings import resolved_settings
 from rules import systems
+from rules.systems.base import RulesError
 from tests.examples import ARDELIA
 
 GUILD, CHANNEL = 1000, 11
@@ -100,3 +101,30 @@ async def test_swc_levels_come_from_the_system(services):
     (line,) = view.lines
     assert line.levels == (("guerrero", 1, 2),)
     assert "swc.note.level_up" in line.notes
+
+
+async def test_spending_buys_a_rolweb_ability_and_other_systems_say_why_not(services, party):
+    with pytest.raises(DomainError) as nucleo:
+        await party.xp.spend(HERE, ANA, "Pilotar")
+    assert nucleo.value.key == "xp.error.nothing_to_buy"
+    place = Place(GUILD, 13, (13,))
+    await services.campaigns.create(
+        place, GM, name="Foro", system="rolweb", target_id=13, kind="channel"
+    )
+    system = systems.get("rolweb")
+    sheet = system.new_sheet("Eira", resolved_settings(system.settings(), {}))
+    await services.characters.create(place, ANA, sheet)
+    await services.xp.grant(place, GM, 30, character="Eira")
+    offered = await services.xp.purchases(place, ANA, None)
+    assert [o.label for o in offered][0] == "Medicus → principiante (10 PX)"
+    with pytest.raises(NotAllowed):
+        await services.xp.spend(place, BRUNO, "Medicus", character="Eira")
+    line = await services.xp.spend(place, ANA, "medicus")
+    assert (line.xp_before, line.xp_after, line.levels) == (30, 20, (("Medicus", 0, 1),))
+    line = await services.xp.spend(place, ANA, "Medicus")
+    assert (line.xp_after, line.levels) == (0, (("Medicus", 1, 2),))
+    with pytest.raises(RulesError):  # maestro costs 30: nothing left
+        await services.xp.spend(place, ANA, "Medicus")
+    assert (await services.characters.show(place, ANA)).sheet["habilidades"] == {
+        "Medicus": "adepto"
+    }

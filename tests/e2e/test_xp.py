@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from bot.services.settings import resolved_settings
+from rules import systems
 from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
@@ -50,3 +52,48 @@ def test_the_gm_grants_experience_and_the_campaign_keeps_the_record(discord_env)
     assert "**Ardelia** +3 XP (total 3) — Fin de la escena 1" in log.text
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana")
     assert "**PX**: 3" in shown.text
+
+
+def test_a_rolweb_player_spends_experience_on_an_ability(discord_env):
+    sb = discord_env
+    g = sb.new_guild(name="Gastar PX")
+    sb.command(
+        "campaign create", {"name": "Foro", "system": "rolweb"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    system = systems.get("rolweb")
+    sheet = system.new_sheet("Eira", resolved_settings(system.settings(), {}))
+    document = {"format": "arbitro.sheet", "version": 1, "system": "rolweb", "sheet": sheet}
+    sb.command(
+        "sheet import", {"file": json.dumps(document).encode()}, guild=g, channel="mesa", user="ana"
+    ).expect_ok()
+    sb.command(
+        "xp grant", {"amount": 30, "character": "Eira"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    offered = sb.autocomplete("xp spend", "what", "med", guild=g, channel="mesa", user="ana")
+    assert offered == [{"name": "Medicus → principiante (10 PX)", "value": "Medicus"}]
+    bought = sb.command(
+        "xp spend", {"what": "Medicus"}, guild=g, channel="mesa", user="ana", locale="es-ES"
+    )
+    assert "Compra: Medicus" in bought.text and "30 → 20 PX" in bought.text, bought.text
+    stranger = sb.command(
+        "xp spend", {"what": "Medicus", "character": "Eira"}, guild=g, channel="mesa", user="bruno"
+    )
+    assert stranger.ephemeral and "no es tuyo" in stranger.text
+    shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana")
+    assert "**Medicus**: principiante" in shown.text
+
+
+def test_spending_where_the_system_buys_nothing_says_why(discord_env):
+    sb = discord_env
+    g = sb.new_guild(name="Sin compras")
+    sb.command(
+        "campaign create", {"name": "E", "system": "nucleo"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
+    sb.command(
+        "sheet import", {"file": json.dumps(document).encode()}, guild=g, channel="mesa", user="ana"
+    ).expect_ok()
+    r = sb.command(
+        "xp spend", {"what": "Pilotar"}, guild=g, channel="mesa", user="ana", locale="en-US"
+    )
+    assert r.ephemeral and "not spent by choice" in r.text
