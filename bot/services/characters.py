@@ -458,9 +458,10 @@ class CharacterService:
             except IntegrityError:
                 raise DomainError("sheet.error.name_taken", name=new_name) from None
             if result.rowcount == 1:
-                async with self.sessions() as session:
-                    fresh = await session.get(Character, character.id)
-                return self._view(campaign, system, settings, fresh)
+                # Show this write, not a later one another command may have committed since.
+                character.sheet, character.name = new_sheet, new_name
+                character.name_key, character.version = name_key(new_name), character.version + 1
+                return self._view(campaign, system, settings, character)
         raise ConcurrentChange()
 
     async def set_field(

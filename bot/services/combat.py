@@ -198,7 +198,9 @@ class CombatService:
     ) -> bool:
         """Compare-and-set: True when nobody wrote since ``record`` was read.
 
-        Every change restarts the turn reminder's timer (``due_at``) in the same write.
+        Every change restarts the turn reminder's timer (``due_at``) in the same write.  On
+        success ``record`` (a detached copy) is updated to what was written, so the caller
+        shows exactly its own write and not a later one read back after another commit.
         """
         hours = record.turn_hours if turn_hours is KEEP else turn_hours
         values: dict[str, Any] = {
@@ -224,9 +226,12 @@ class CombatService:
                 )
                 .values(**values)
             )
-        if result.rowcount == 1:
-            self.timers_changed.set()
-        return result.rowcount == 1
+        if result.rowcount != 1:
+            return False
+        self.timers_changed.set()
+        for key, value in values.items():
+            setattr(record, key, record.version + 1 if key == "version" else value)
+        return True
 
     async def _change(
         self,
@@ -254,9 +259,7 @@ class CombatService:
                 raise DomainError("combat.error.none")
             combat, turn, rolled = change(campaign, system, settings, self._combat(record))
             if await self._store(record, combat, ending=ending, turn_hours=turn_hours):
-                async with self.sessions() as session:
-                    fresh = await session.get(CombatRecord, record.id)
-                return _view(fresh, combat, turn, rolled)
+                return _view(record, combat, turn, rolled)
             if seen is not None:
                 raise DomainError("combat.error.stale")
         raise ConcurrentChange()
