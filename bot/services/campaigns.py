@@ -226,7 +226,11 @@ class CampaignService:
             if not changes:
                 return await self.view(campaign.id, place.guild_id)
             if await self._versioned_update(campaign, changes):
-                return await self.view(campaign.id, place.guild_id)
+                # Show this write, not a later one another command may have committed since.
+                for key, value in changes.items():
+                    setattr(campaign, key, value)
+                campaign.version += 1
+                return await self.view(campaign.id, place.guild_id, written=campaign)
         raise ConcurrentChange()
 
     async def end(self, place: Place, actor: Actor) -> CampaignView:
@@ -263,9 +267,12 @@ class CampaignService:
             )
             return result.rowcount == 1
 
-    async def view(self, campaign_id: int, guild_id: int) -> CampaignView:
+    async def view(
+        self, campaign_id: int, guild_id: int, *, written: Campaign | None = None
+    ) -> CampaignView:
+        """The campaign as stored, or as ``written`` by the caller's own versioned update."""
         async with self.sessions() as session:
-            campaign = await session.get(Campaign, campaign_id)
+            campaign = written or await session.get(Campaign, campaign_id)
             if campaign is None or campaign.guild_id != guild_id:
                 raise NoCampaign()
             bindings = (

@@ -9,6 +9,7 @@ import pytest
 from bot.services import Actor, Place
 from bot.services.errors import (
     AlreadyBound,
+    ConcurrentChange,
     InvalidSetting,
     NoCampaign,
     NotAllowed,
@@ -133,7 +134,7 @@ async def test_settings_are_gm_only_validated_and_versioned(services):
     await services.campaigns.update_settings(in_channel(), ADMIN, locale="es")
 
 
-async def test_concurrent_setting_changes_are_all_applied_in_order(services):
+async def test_concurrent_setting_changes_bump_one_version_each_and_none_is_lost(services):
     await services.campaigns.create(
         in_channel(), GM, name="C", system="swc", target_id=CHANNEL, kind="channel"
     )
@@ -141,12 +142,19 @@ async def test_concurrent_setting_changes_are_all_applied_in_order(services):
         *(
             services.campaigns.update_settings(in_channel(), GM, gm_channel_id=100 + i)
             for i in range(8)
-        )
+        ),
+        return_exceptions=True,
     )
-    versions = sorted(view.version for view in results)
-    assert versions == list(range(2, 10))  # each write bumped the version exactly once
+    applied = [view for view in results if not isinstance(view, BaseException)]
+    refused = [error for error in results if isinstance(error, BaseException)]
+    assert all(isinstance(error, ConcurrentChange) for error in refused)  # told, never lost
+    assert len(applied) >= 4
+    # each applied write bumped the version exactly once and shows its own value
+    assert sorted(view.version for view in applied) == list(range(2, 2 + len(applied)))
+    assert len({view.gm_channel_id for view in applied}) == len(applied)
     final = await services.campaigns.show(in_channel())
-    assert final.version == 9
+    assert final.version == 1 + len(applied)
+    assert final.gm_channel_id == max(applied, key=lambda view: view.version).gm_channel_id
 
 
 async def test_end_archives_and_frees_the_channel(services):
