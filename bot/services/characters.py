@@ -195,6 +195,19 @@ class CharacterService:
             return None
         return character.name
 
+    async def sheet_of(
+        self, place: Place, actor: Actor, name: str | None = None
+    ) -> tuple[Campaign, Character, GameSystem, dict[str, Any]]:
+        """The stored character with its campaign, system and settings, deriving nothing.
+
+        For autocomplete and rolls, which need the sheet but not the whole view: one campaign
+        lookup and one character read.
+        """
+        campaign, system, settings = await self.context(place)
+        async with self.sessions() as session:
+            character = await self._find(session, campaign, actor, name)
+        return campaign, character, system, settings
+
     async def show(
         self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
     ) -> CharacterView:

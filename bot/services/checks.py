@@ -70,11 +70,12 @@ class CheckService:
         self, place: Place, actor: Actor, character: str | None
     ) -> tuple[CheckOption, ...]:
         try:
-            view = await self.characters.show(place, actor, character)
+            _campaign, stored, system, settings = await self.characters.sheet_of(
+                place, actor, character
+            )
         except DomainError:
             return ()
-        _campaign, system, settings = await self.characters.context(place)
-        return tuple(system.check_options(view.sheet, settings))
+        return tuple(system.check_options(stored.sheet, settings))
 
     async def check(
         self,
@@ -90,8 +91,7 @@ class CheckService:
         against_option: str | None = None,
         private: bool = False,
     ) -> CheckView:
-        campaign, system, settings = await self.characters.context(place)
-        own = await self.characters.show(place, actor, character)
+        campaign, own, system, settings = await self.characters.sheet_of(place, actor, character)
         request = CheckRequest(
             option=option.strip(),
             modifier=modifier,

@@ -167,13 +167,14 @@ class XpService:
     ) -> tuple[StepOption, ...]:
         """What the character could buy now (autocomplete); empty where nothing is bought."""
         try:
-            view = await self.characters.show(place, actor, character)
-            _campaign, system, settings = await self.characters.context(place)
+            _campaign, stored, system, settings = await self.characters.sheet_of(
+                place, actor, character
+            )
         except DomainError:
             return ()
         if not isinstance(system, Advancement):
             return ()
-        return system.purchases(view.sheet, settings)
+        return system.purchases(stored.sheet, settings)
 
     async def log(
         self, place: Place, actor: Actor, *, character: str | None = None, limit: int = 15

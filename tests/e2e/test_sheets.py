@@ -10,35 +10,17 @@ import json
 
 import pytest
 
+from tests.e2e.helpers import import_sheet, new_campaign, sheet_file
 from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
 
 
-def document(sheet, *, npc=False):
-    return json.dumps(
-        {
-            "format": "arbitro.sheet",
-            "version": 1,
-            "system": sheet["system"],
-            "npc": npc,
-            "sheet": sheet,
-        }
-    ).encode()
-
-
 @pytest.fixture(scope="module")
 def table(discord_env):
-    g = discord_env.new_guild(name="Fichas")
-    discord_env.command(
-        "campaign create",
-        {"name": "Estrellas", "system": "nucleo"},
-        guild=g,
-        channel="mesa",
-        user="gm",
-    ).expect_ok()
+    g = new_campaign(discord_env, "Fichas", "nucleo", name="Estrellas")
     r = discord_env.command(
-        "sheet import", {"file": document(ARDELIA)}, guild=g, channel="mesa", user="ana"
+        "sheet import", {"file": sheet_file(ARDELIA)}, guild=g, channel="mesa", user="ana"
     )
     assert r.ok and "Ficha de **Ardelia** importada." in r.content, r.text
     return g
@@ -207,7 +189,7 @@ def test_import_lists_every_problem_and_saves_nothing(discord_env, table):
     broken["atributos"]["Físico"] = 11
     del broken["habilidades"]["Pilotar"]
     r = discord_env.command(
-        "sheet import", {"file": document(broken)}, guild=table, channel="mesa", user="ana"
+        "sheet import", {"file": sheet_file(broken)}, guild=table, channel="mesa", user="ana"
     )
     assert r.ephemeral
     assert "Físico vale 11" in r.text and "nivel 6" in r.text, r.text
@@ -229,13 +211,8 @@ def test_import_lists_every_problem_and_saves_nothing(discord_env, table):
 
 
 def test_delete_needs_confirmation_and_the_gm_restores(discord_env):
-    g = discord_env.new_guild(name="Borrar")
-    discord_env.command(
-        "campaign create", {"name": "B", "system": "nucleo"}, guild=g, channel="mesa", user="gm"
-    ).expect_ok()
-    discord_env.command(
-        "sheet import", {"file": document(ARDELIA)}, guild=g, channel="mesa", user="ana"
-    ).expect_ok()
+    g = new_campaign(discord_env, "Borrar", "nucleo")
+    import_sheet(discord_env, g, ARDELIA)
     ask = discord_env.command(
         "sheet delete", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     )
@@ -264,14 +241,7 @@ def test_delete_needs_confirmation_and_the_gm_restores(discord_env):
 
 
 def test_other_guilds_never_see_the_character(discord_env, table):
-    other = discord_env.new_guild(name="Otro servidor")
-    discord_env.command(
-        "campaign create",
-        {"name": "Otra", "system": "nucleo"},
-        guild=other,
-        channel="mesa",
-        user="gm",
-    ).expect_ok()
+    other = new_campaign(discord_env, "Otro servidor", "nucleo")
     r = discord_env.command(
         "sheet show", {"character": "Ardelia"}, guild=other, channel="mesa", user="gm"
     )
@@ -287,7 +257,11 @@ def test_other_guilds_never_see_the_character(discord_env, table):
 def test_hidden_npcs_are_for_the_gm_only(discord_env, table):
     goblin = dict(ARDELIA, name="Trasgo")
     r = discord_env.command(
-        "sheet import", {"file": document(goblin, npc=True)}, guild=table, channel="mesa", user="gm"
+        "sheet import",
+        {"file": sheet_file(goblin, npc=True)},
+        guild=table,
+        channel="mesa",
+        user="gm",
     )
     assert r.ok, r.text
     hidden = discord_env.command(

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from bot.services.settings import resolved_settings
 from rules import systems
+from tests.e2e.helpers import import_sheet, new_campaign
 from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
@@ -15,14 +14,8 @@ pytestmark = pytest.mark.e2e
 
 def test_the_gm_grants_experience_and_the_campaign_keeps_the_record(discord_env):
     sb = discord_env
-    g = sb.new_guild(name="Experiencia")
-    sb.command(
-        "campaign create", {"name": "E", "system": "nucleo"}, guild=g, channel="mesa", user="gm"
-    ).expect_ok()
-    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
-    sb.command(
-        "sheet import", {"file": json.dumps(document).encode()}, guild=g, channel="mesa", user="ana"
-    ).expect_ok()
+    g = new_campaign(sb, "Experiencia", "nucleo")
+    import_sheet(sb, g, ARDELIA)
     refused = sb.command(
         "xp grant", {"amount": 5, "character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     )
@@ -56,16 +49,10 @@ def test_the_gm_grants_experience_and_the_campaign_keeps_the_record(discord_env)
 
 def test_a_rolweb_player_spends_experience_on_an_ability(discord_env):
     sb = discord_env
-    g = sb.new_guild(name="Gastar PX")
-    sb.command(
-        "campaign create", {"name": "Foro", "system": "rolweb"}, guild=g, channel="mesa", user="gm"
-    ).expect_ok()
+    g = new_campaign(sb, "Gastar PX", "rolweb")
     system = systems.get("rolweb")
     sheet = system.new_sheet("Eira", resolved_settings(system.settings(), {}))
-    document = {"format": "arbitro.sheet", "version": 1, "system": "rolweb", "sheet": sheet}
-    sb.command(
-        "sheet import", {"file": json.dumps(document).encode()}, guild=g, channel="mesa", user="ana"
-    ).expect_ok()
+    import_sheet(sb, g, sheet)
     sb.command(
         "xp grant", {"amount": 30, "character": "Eira"}, guild=g, channel="mesa", user="gm"
     ).expect_ok()
@@ -85,14 +72,8 @@ def test_a_rolweb_player_spends_experience_on_an_ability(discord_env):
 
 def test_spending_where_the_system_buys_nothing_says_why(discord_env):
     sb = discord_env
-    g = sb.new_guild(name="Sin compras")
-    sb.command(
-        "campaign create", {"name": "E", "system": "nucleo"}, guild=g, channel="mesa", user="gm"
-    ).expect_ok()
-    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
-    sb.command(
-        "sheet import", {"file": json.dumps(document).encode()}, guild=g, channel="mesa", user="ana"
-    ).expect_ok()
+    g = new_campaign(sb, "Sin compras", "nucleo")
+    import_sheet(sb, g, ARDELIA)
     r = sb.command(
         "xp spend", {"what": "Pilotar"}, guild=g, channel="mesa", user="ana", locale="en-US"
     )
