@@ -29,3 +29,4 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/dice_bench.py
+	$(PY) benchmarks/dice_limits_bench.py

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import time
+import random
 
 import pytest
 
-from rules.dice import DiceError, parse
+from rules.dice import DiceError, parse, roll
 from rules.dice.ast import Dice, KeepOne
 
 
@@ -178,15 +178,20 @@ def test_safe_divisions_are_accepted():
     assert str(parse("1d20/-2")) == "1d20 / -2"
 
 
+class NoDice(random.Random):
+    """An RNG that fails the test if any die is thrown."""
+
+    def randint(self, a: int, b: int) -> int:
+        raise AssertionError("a die was thrown before the refusal")
+
+    def random(self) -> float:
+        raise AssertionError("a die was thrown before the refusal")
+
+
 @pytest.mark.parametrize(
     "text", ["(" * 200, "1d6" * 66, "9" * 200, "1d6!" + "+1d6!" * 39, "-" * 199 + "1", "1+" * 99]
 )
-def test_any_refusal_is_fast(text):
-    def timed() -> float:
-        started = time.perf_counter()
-        with pytest.raises(DiceError):
-            parse.__wrapped__(text)  # uncached
-        return time.perf_counter() - started
-
-    # Best of three: one run can lose the CPU to other processes.
-    assert min(timed() for _ in range(3)) < 0.05
+def test_hostile_input_is_refused_before_any_die_is_thrown(text):
+    # How fast (well under 50 ms) is measured by benchmarks/dice_limits_bench.py, not here.
+    with pytest.raises(DiceError):
+        roll(text, NoDice())
