@@ -77,7 +77,7 @@ def _no_token(config: Config) -> int:
     if sys.stdin.isatty():
         answer = input(t("cli.offer_sandbox", config.default_locale)).strip().lower()
         if answer in ("", "s", "si", "sí", "y", "yes"):
-            from bot.sandbox.repl import main as sandbox_main
+            from standin.repl import main as sandbox_main
 
             return sandbox_main([])
     return 2
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     command = args[0] if args else "run"
     if command == "sandbox":
-        from bot.sandbox.repl import main as sandbox_main
+        from standin.repl import main as sandbox_main
 
         return sandbox_main(args[1:])
     try:

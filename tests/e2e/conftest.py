@@ -1,8 +1,7 @@
 """Fixtures that start the stand-in and a real bot process, one per test module.
 
-``tiny_env`` runs tests/e2e/tiny_bot.py (the stand-in's own tests); ``discord_env`` runs Árbitro
-itself (``python -m bot`` through the launcher) with a fresh SQLite file. Tests isolate from each
-other with ``sb.new_guild()``. When a test fails, the bot's log tail is added to the report.
+``discord_env`` runs Árbitro (``python -m bot`` through the launcher) with a fresh SQLite file.
+Tests isolate from each other with ``sb.new_guild()``. When a test fails, the bot's log tail is added to the report.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.client import REPO, Sandbox
+from standin.client import REPO, Sandbox
 
 pytestmark = pytest.mark.e2e
 
@@ -39,14 +38,6 @@ def _start(tmp: Path, module: str, extra_env: dict[str, str] | None = None) -> S
 
 
 @pytest.fixture(scope="module")
-def tiny_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandbox]:
-    """The stand-in with tests/e2e/tiny_bot.py connected."""
-    sb = _start(tmp_path_factory.mktemp("tiny"), "tests.e2e.tiny_bot")
-    yield sb
-    sb.close()
-
-
-@pytest.fixture(scope="module")
 def discord_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandbox]:
     """The stand-in with Árbitro (``bot.__main__``) connected, on a temporary SQLite file."""
     if not (REPO / "bot" / "__main__.py").exists():
@@ -66,7 +57,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     outcome = yield
     report = outcome.get_result()
     if report.failed and report.when == "call":
-        for name in ("discord_env", "tiny_env"):
+        for name in ("discord_env",):
             sb = getattr(item, "funcargs", {}).get(name)
             if isinstance(sb, Sandbox):
                 report.sections.append((f"bot log ({name}, tail)", sb.bot_log(80)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.sandbox.client import GuildHandle, Sandbox
+from standin.client import GuildHandle, Sandbox
 
 __all__ = ["new_campaign", "sheet_file", "import_sheet"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.client import REPO, Sandbox
+from standin.client import REPO, Sandbox
 
 pytestmark = pytest.mark.e2e
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sandbox.client import Sandbox
+from standin.client import Sandbox
 
 pytestmark = pytest.mark.e2e
 

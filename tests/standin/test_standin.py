@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 import aiohttp
 import pytest
 
-from bot.sandbox import launch
-from bot.sandbox.client import Sandbox
-from bot.sandbox.limits import check_message
-from bot.sandbox.server import StandIn
+from standin import launch
+from standin.client import Sandbox
+from standin.limits import check_message
+from standin.server import StandIn
 
 pytestmark = pytest.mark.e2e
 
@@ -281,7 +281,9 @@ def test_dev_guild_sync_makes_commands_guild_only(tmp_path) -> None:
     with Sandbox() as sb:
         dev = sb.new_guild("Desarrollo")
         sb.start_bot(
-            "tests.e2e.tiny_bot", env={"DEV_GUILD_ID": str(dev.id)}, log_path=tmp_path / "bot.log"
+            "tests.standin.tiny_bot",
+            env={"DEV_GUILD_ID": str(dev.id)},
+            log_path=tmp_path / "bot.log",
         )
         assert sb.command("ping", guild=dev).content == "pong es-ES Desarrollo"
         assert {c.get("guild_id") for c in sb.commands} == {str(dev.id)}
@@ -292,7 +294,9 @@ def test_dev_guild_sync_makes_commands_guild_only(tmp_path) -> None:
         ids = {c["name"]: c["id"] for c in sb.commands}
         sb.stop_bot()
         sb.start_bot(
-            "tests.e2e.tiny_bot", env={"DEV_GUILD_ID": str(dev.id)}, log_path=tmp_path / "bot.log"
+            "tests.standin.tiny_bot",
+            env={"DEV_GUILD_ID": str(dev.id)},
+            log_path=tmp_path / "bot.log",
         )
         assert sb.command("ping", guild=dev).content == "pong es-ES Desarrollo"
         assert {c["name"]: c["id"] for c in sb.commands} == ids
@@ -390,7 +394,7 @@ def test_launcher_refuses_non_loopback(url: str) -> None:
     with pytest.raises(ValueError, match="non-loopback"):
         launch.check_loopback(url)
     with pytest.raises(SystemExit):
-        launch.main(["--api", url, "--module", "tests.e2e.tiny_bot"])
+        launch.main(["--api", url, "--module", "tests.standin.tiny_bot"])
 
 
 def test_launcher_accepts_loopback() -> None:
@@ -425,7 +429,7 @@ async def test_json_content_type_is_exact_and_unknown_routes_are_recorded(standi
 
 
 async def test_gateway_hello_heartbeat_identify_chunks_and_resume(standin: StandIn) -> None:
-    from bot.sandbox.guilds import build_sample_guild
+    from standin.guilds import build_sample_guild
 
     guild = build_sample_guild(standin.world, "Mesa")
     async with aiohttp.ClientSession() as http:

@@ -24,7 +24,7 @@ from .state import Channel, Guild, Member, World
 
 __all__ = ["ChannelRef", "GuildHandle", "MemberRef", "Sandbox"]
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 
 class Sandbox:
@@ -64,7 +64,7 @@ class Sandbox:
         ready_timeout: float = 45.0,
         cwd: str | Path = REPO,
     ) -> None:
-        """Starts ``python -m bot.sandbox.launch --module MODULE`` and waits for its IDENTIFY."""
+        """Starts ``python -m standin.launch --module MODULE`` and waits for its IDENTIFY."""
         self._run(self.server.gateway.identified.clear)
         inherited = {
             k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID", "DATABASE_URL")
@@ -84,7 +84,7 @@ class Sandbox:
         cmd = [
             sys.executable,
             "-m",
-            "bot.sandbox.launch",
+            "standin.launch",
             "--api",
             self.url,
             "--module",

@@ -5,7 +5,7 @@ uses them, so pointing them at the stand-in before ``main`` runs is enough; the 
 not change. Only loopback addresses are accepted: this must never talk to anything else, and a
 real token must never leave the machine.
 
-    python -m bot.sandbox.launch --api http://127.0.0.1:PORT [--gateway ws://...] [--module M] -- [args]
+    python -m standin.launch --api http://127.0.0.1:PORT [--gateway ws://...] [--module M] -- [args]
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def _exit_with_parent(parent: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.sandbox.launch", description=__doc__.split("\n\n")[0]
+        prog="python -m standin.launch", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument(
         "--api", required=True, help="stand-in base URL, e.g. http://127.0.0.1:8123"

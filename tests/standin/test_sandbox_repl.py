@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox import repl
-from bot.sandbox.client import REPO
-from bot.sandbox.render import Clickable, render_reply
-from bot.sandbox.replies import Msg, Reply
+from standin import repl
+from standin.client import REPO
+from standin.render import Clickable, render_reply
+from standin.replies import Msg, Reply
 
 ROLL = {
     "name": "roll",
@@ -167,7 +167,7 @@ def test_script_against_tiny_bot(tmp_path: Path, capsys) -> None:
             ":in escena",
             "/tools dice sum 2 b:3",
         ],
-        module="tests.e2e.tiny_bot",
+        module="tests.standin.tiny_bot",
     )
     assert code == 0, out
     assert "[ana @ #mesa] > :click 1\n── Árbitro\ncuenta: 1" in out
@@ -193,7 +193,7 @@ def test_suggestions_posts_and_threads_survive_a_restart(tmp_path: Path, capsys)
             ":in mesa",
             ":thread aparte",
         ],
-        module="tests.e2e.tiny_bot",
+        module="tests.standin.tiny_bot",
         db=db,
     )
     assert code == 0, out
@@ -201,7 +201,7 @@ def test_suggestions_posts_and_threads_survive_a_restart(tmp_path: Path, capsys)
     assert "[ana @ #Escena 1] > /ping\n── Árbitro\npong" in out
     assert out.rstrip().endswith("[ana @ #mesa] > :thread aparte")
     lines = [":in Escena 1", "/ping", ":in aparte", "/ping"]
-    code, out = run_script(tmp_path, capsys, lines, module="tests.e2e.tiny_bot", db=db)
+    code, out = run_script(tmp_path, capsys, lines, module="tests.standin.tiny_bot", db=db)
     assert code == 0, out
     assert "[ana @ #Escena 1] > /ping\n── Árbitro\npong" in out
     assert "[ana @ #aparte] > /ping\n── Árbitro\npong" in out
@@ -210,7 +210,7 @@ def test_suggestions_posts_and_threads_survive_a_restart(tmp_path: Path, capsys)
 @pytest.mark.e2e
 def test_a_failed_line_makes_the_exit_code_non_zero(tmp_path: Path, capsys) -> None:
     code, out = run_script(
-        tmp_path, capsys, ["/ping", "/tools dice sum 500"], module="tests.e2e.tiny_bot"
+        tmp_path, capsys, ["/ping", "/tools dice sum 500"], module="tests.standin.tiny_bot"
     )
     assert code == 1
     assert "pong es-ES" in out and "outside [0, 100]" in out
@@ -239,7 +239,7 @@ def test_real_bot_rolls_and_keeps_its_database_between_runs(tmp_path: Path, caps
     not (REPO / "bot" / "__main__.py").exists(), reason="bot/__main__.py not written yet"
 )
 def test_the_shipped_example_scene_runs(tmp_path: Path, capsys) -> None:
-    example = REPO / "bot" / "sandbox" / "examples" / "primera-sesion.txt"
+    example = Path(repl.__file__).parent / "examples" / "primera-sesion.txt"
     code = repl.main(["--script", str(example), "--db", str(tmp_path / "s.db")])
     out = capsys.readouterr().out
     assert code == 0, out
@@ -255,7 +255,7 @@ def test_interactive_prompt_over_a_terminal(tmp_path: Path) -> None:
         "bot",
         "sandbox",
         "--module",
-        "tests.e2e.tiny_bot",
+        "tests.standin.tiny_bot",
         "--db",
         str(tmp_path / "s.db"),
     ]

@@ -3,7 +3,7 @@
 ``server`` is the aiohttp stand-in (REST + gateway), ``launch`` points an unmodified discord.py
 bot at it, ``client`` is the synchronous driver used by the e2e tests and by ``repl``, the
 terminal session behind ``python -m bot sandbox``. Imports are lazy so that
-``python -m bot.sandbox.launch`` does not load the driver into the bot's process.
+``python -m standin.launch`` does not load the driver into the bot's process.
 """
 
 from typing import Any
