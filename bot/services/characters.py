@@ -8,7 +8,6 @@ versions so two edits arriving together never overwrite each other.
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +26,7 @@ from bot.services.retry import attempts, backoff
 from bot.services.settings import resolved_settings
 from rules import systems
 from rules.systems.base import DerivedValue, FieldKind, FieldSpec, GameSystem, Problem, RulesError
+from rules.text import fold
 
 __all__ = [
     "CharacterService",
@@ -46,8 +46,7 @@ MAX_COPIES = 20
 
 def name_key(name: str) -> str:
     """Case- and accent-insensitive key, so «Ardelia» and «ardélia» are the same character."""
-    decomposed = unicodedata.normalize("NFKD", name.strip().casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))[:MAX_NAME]
+    return fold(name)[:MAX_NAME]
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,6 @@ under the sheet's version check, and pages the spell list within Discord's limit
 from __future__ import annotations
 
 import random
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,18 +31,13 @@ from rules.systems.base import (
     SpellRequest,
     SpellState,
 )
+from rules.text import fold
 
 __all__ = ["CastView", "PAGE_SIZE", "RestView", "SpellListView", "SpellService", "SpellView"]
 
 PAGE_SIZE = 15
 MAX_TARGET = 100
 MAX_EXTRA_MANA = 100
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form: «curacion» finds Curación."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.nucleo.data import catalogue as data_catalogue
-from rules.nucleo.names import fold, lookup
+from rules.nucleo.names import lookup
 from rules.nucleo.sheet import carried, setting
 from rules.systems.base import Problem, RulesError, Settings, StepOption
+from rules.text import fold_words
 
 __all__ = ["MAX_ITEM_NAME", "adjust_inventory", "adjust_money", "catalogue"]
 
@@ -125,7 +126,7 @@ def adjust_money(
 ) -> dict[str, Any]:
     """Add or spend ``amount`` of the campaign's currency; never below zero."""
     name = setting(settings, "moneda")
-    if currency is not None and fold(currency) != fold(name):
+    if currency is not None and fold_words(currency) != fold_words(name):
         params = {"name": currency, "currency": name}
         raise RulesError(Problem("nucleo.problem.unknown_currency", "dinero", params))
     have = sheet.get("dinero", 0)

@@ -26,7 +26,7 @@ from typing import Any
 from rules.nucleo import creation, equipment
 from rules.nucleo import npc as npc_rules
 from rules.nucleo.data import ATTRIBUTES, catalogue
-from rules.nucleo.names import fold, lookup, split_list
+from rules.nucleo.names import lookup, split_list
 from rules.nucleo.questions import (
     BANDS,
     TWO_HANDS,
@@ -46,11 +46,13 @@ from rules.systems.base import (
     Settings,
     Sheet,
 )
+from rules.text import NO_WORDS, YES_WORDS, fold_words
 
 __all__ = ["apply_creation_step", "creation_step"]
 
-_YES = {"si", "s", "yes", "y", "true", "1", "escudo"}
-_NO = {"", "no", "n", "false", "0"}
+# The shared yes/no words, plus «escudo» (naming the shield) and an empty answer (none).
+_YES = YES_WORDS | {"escudo"}
+_NO = NO_WORDS | {""}
 
 
 # -- the plan ---------------------------------------------------------------------------
@@ -237,7 +239,7 @@ def _apply_racial_choice(updated: dict[str, Any], value: str, settings: Settings
 
 def _apply_pyramid(updated: dict[str, Any], value: str, settings: Settings) -> None:
     data = catalogue()
-    pyramid = next((k for k in data.pyramids if fold(k) == fold(value)), None)
+    pyramid = next((k for k in data.pyramids if fold_words(k) == fold_words(value)), None)
     if pyramid is None:
         raise RulesError(Problem("nucleo.problem.pyramid_unknown", "piramide", {"pyramid": value}))
     race = race_of(updated, settings)
@@ -345,9 +347,9 @@ def _apply_armour(updated: dict[str, Any], value: str, settings: Settings) -> No
 
 
 def _apply_shield(updated: dict[str, Any], value: str) -> None:
-    if fold(value) not in (_YES | _NO):
+    if fold_words(value) not in (_YES | _NO):
         raise RulesError(Problem("nucleo.problem.item_unknown", "equipo.escudo", {"item": value}))
-    updated["equipo"]["escudo"] = fold(value) in _YES
+    updated["equipo"]["escudo"] = fold_words(value) in _YES
 
 
 # -- the NPC stat block -----------------------------------------------------------------
@@ -398,7 +400,7 @@ def _apply_npc_block(
             )
         else:
             equipo["armadura"] = armour
-    shield_text = fold(str(answer.get("escudo", "") or ""))
+    shield_text = fold_words(str(answer.get("escudo", "") or ""))
     if shield_text not in _YES | _NO:
         problems.append(
             Problem("nucleo.problem.item_unknown", "equipo.escudo", {"item": shield_text})

@@ -2,31 +2,26 @@
 
 A player on a phone writes «esquivar» or «Navegacion espacial»; the sheet must still store
 the list's spelling («Esquivar», «Navegación Espacial»), so every lookup goes through
-:func:`fold`.
+:func:`rules.text.fold_words`.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["fold", "lookup", "split_list"]
+from rules.text import fold_words
 
-
-def fold(text: str) -> str:
-    """``"Navegación  Espacial"`` → ``"navegacion espacial"``."""
-    decomposed = unicodedata.normalize("NFKD", " ".join(text.split()).casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+__all__ = ["lookup", "split_list"]
 
 
 def lookup(text: str, names: Iterable[str], aliases: dict[str, str] | None = None) -> str | None:
     """The catalogue spelling of ``text`` among ``names`` (or an alias's target), else None."""
-    wanted = fold(text)
+    wanted = fold_words(text)
     for name in names:
-        if fold(name) == wanted:
+        if fold_words(name) == wanted:
             return name
     for alias, target in (aliases or {}).items():
-        if fold(alias) == wanted:
+        if fold_words(alias) == wanted:
             return target
     return None
 

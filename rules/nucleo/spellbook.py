@@ -10,7 +10,6 @@ back with a night's rest: the seed never says how it returns (docs/rules-decisio
 from __future__ import annotations
 
 import random
-import unicodedata
 
 from rules.nucleo import rolls
 from rules.nucleo.data import Spell, catalogue
@@ -30,21 +29,17 @@ from rules.systems.base import (
     SpellRequest,
     SpellState,
 )
+from rules.text import fold
 
 __all__ = ["cast", "find", "rest", "spell_list", "spell_state"]
 
 MAGIC_OFF = "spell.notice.nucleo_magic_off"
 
 
-def _key(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def find(name: str) -> Spell | None:
     """The spell called ``name``, ignoring case and accents («curacion» is Curación)."""
-    wanted = _key(name)
-    return next((s for s in catalogue().spells.values() if _key(s.name) == wanted), None)
+    wanted = fold(name)
+    return next((s for s in catalogue().spells.values() if fold(s.name) == wanted), None)
 
 
 def spell_list(settings: Settings, spells: tuple[SpellInfo, ...]) -> SpellList:

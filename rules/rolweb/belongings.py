@@ -8,7 +8,6 @@ Seed 001 has no equipment list beyond weapon qualities and armour, so the backpa
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,16 +16,11 @@ from rules.rolweb.equipment import Shield, load_armour, load_weapons
 from rules.rolweb.settings import RolwebSettings
 from rules.rolweb.sheet import copy_sheet
 from rules.systems.base import Problem, RulesError, StepOption
+from rules.text import fold
 
 __all__ = ["MAX_ITEM_NAME", "catalogue", "adjust_inventory", "adjust_money"]
 
 MAX_ITEM_NAME = 100
-
-
-def _key(text: str) -> str:
-    """Case- and accent-insensitive, so «Baston» finds «Bastón»."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def catalogue(kind: str, settings: RolwebSettings) -> tuple[StepOption, ...]:
@@ -47,9 +41,9 @@ def catalogue(kind: str, settings: RolwebSettings) -> tuple[StepOption, ...]:
 
 
 def _weapon_name(item: str, settings: RolwebSettings) -> str | None:
-    wanted = _key(item)
+    wanted = fold(item)
     return next(
-        (w.name for w in load_weapons(settings) if not w.is_natural and _key(w.name) == wanted),
+        (w.name for w in load_weapons(settings) if not w.is_natural and fold(w.name) == wanted),
         None,
     )
 
@@ -58,7 +52,7 @@ def _remove(entries: list[Any], name: str, count: int) -> list[Any]:
     """``entries`` without the last ``count`` weapons called ``name``."""
     kept = list(entries)
     for index in range(len(kept) - 1, -1, -1):
-        if count and isinstance(kept[index], str) and _key(kept[index]) == _key(name):
+        if count and isinstance(kept[index], str) and fold(kept[index]) == fold(name):
             del kept[index]
             count -= 1
     return kept
@@ -83,7 +77,7 @@ def adjust_inventory(
     if weapon is not None:
         raw = updated.get("armas") or []
         entries = [p.strip() for p in raw.split(",") if p.strip()] if isinstance(raw, str) else raw
-        have = sum(1 for e in entries if isinstance(e, str) and _key(e) == _key(weapon))
+        have = sum(1 for e in entries if isinstance(e, str) and fold(e) == fold(weapon))
         if have + quantity < 0:
             raise _not_carried(weapon, have, -quantity)
         if quantity > 0:
@@ -92,10 +86,10 @@ def adjust_inventory(
             updated["armas"] = _remove(entries, weapon, -quantity)
         return updated
     carried = dict(updated.get("equipo") or {})
-    known = next((k for k in carried if _key(k) == _key(name)), None)
+    known = next((k for k in carried if fold(k) == fold(name)), None)
     if known is None:
-        armour = {_key(a.name): a.name for a in load_armour(settings)}
-        known = armour.get(_key(name), name)
+        armour = {fold(a.name): a.name for a in load_armour(settings)}
+        known = armour.get(fold(name), name)
     have = int(carried.get(known, 0))
     if have + quantity < 0:
         raise _not_carried(known, have, -quantity)
@@ -121,7 +115,7 @@ def adjust_money(
     sheet: Mapping[str, Any], amount: int, currency: str | None, settings: RolwebSettings
 ) -> dict[str, Any]:
     """Add or spend ``amount`` of the campaign's one currency; never below zero."""
-    if currency is not None and _key(currency) != _key(settings.currency):
+    if currency is not None and fold(currency) != fold(settings.currency):
         raise RulesError(
             Problem(
                 "rolweb.problem.unknown_currency",

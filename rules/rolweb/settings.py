@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.systems.base import FieldKind, Problem, RulesError, SettingSpec
+from rules.text import parse_yes_no
 
 __all__ = [
     "DEFAULT_ATTRIBUTES",
@@ -153,12 +154,13 @@ def _bool(raw: Mapping[str, Any], key: str) -> bool:
     value = raw.get(key, False)
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower()
-    if text in ("true", "1", "si", "sí", "yes"):
-        return True
-    if text in ("false", "0", "no", ""):
+    text = str(value)
+    if not text.strip():
         return False
-    raise RulesError(_bad(key, str(value)))
+    answer = parse_yes_no(text)
+    if answer is None:
+        raise RulesError(_bad(key, text))
+    return answer
 
 
 def parse_settings(raw: Mapping[str, Any] | RolwebSettings | None) -> RolwebSettings:

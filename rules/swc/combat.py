@@ -15,12 +15,12 @@ tables stop at level 20 (``docs/rules-decisions.md``).
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from rules.swc.data import DataError, load
+from rules.text import fold
 
 __all__ = [
     "ATTACK_TABLE_FOR_CLASS",
@@ -90,8 +90,7 @@ class AttackTable:
 
 def normalize_class(name: str) -> str:
     """``"Paladín"`` -> ``"paladin"``: ids are lower-case ASCII, users type accents."""
-    decomposed = unicodedata.normalize("NFKD", name.strip().lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return fold(name)
 
 
 def descending_to_ascending(ca: int) -> int:

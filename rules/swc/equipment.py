@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import enum
 import re
-import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -20,6 +19,7 @@ from typing import Any
 from rules.swc.attributes import dexterity_modifiers
 from rules.swc.combat import descending_to_ascending
 from rules.swc.data import DataError, load
+from rules.text import fold
 
 __all__ = [
     "BASE_AC",
@@ -165,9 +165,7 @@ class CatalogueEntry:
 
 def normalize_name(name: str) -> str:
     """Case, accents and punctuation folded: ``"Farol, de capuchón"`` -> ``"farol de capuchon"``."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^0-9a-zñ]+", " ", plain).split())
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", fold(name)).split())
 
 
 def add_to_dice(dice: str, bonus: int) -> str:

@@ -15,7 +15,6 @@ spell list, level), because an Explorador prepares clerical and magic spells sep
 from __future__ import annotations
 
 import random
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,17 +35,13 @@ from rules.systems.base import (
     SpellRequest,
     SpellState,
 )
+from rules.text import fold
 
 __all__ = ["SPENT", "cast", "rest", "spell_list", "spell_state"]
 
 SPENT = "conjuros_gastados"
 NOTICE = "spell.notice.swc_slots"
 LIST_NAMES: Mapping[str, str] = {"clerigo": "Clérigo", "druida": "Druida", "mago": "Mago"}
-
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _spent(sheet: Sheet) -> dict[str, int]:
@@ -94,7 +89,7 @@ def _matches(pool: SpellPool, wanted: str | None) -> bool:
     if not wanted:
         return True
     clase, lista, _level = pool.key.split(".")
-    return _fold(wanted) in (clase, lista, f"{clase}.{lista}", _fold(LIST_NAMES.get(lista, "")))
+    return fold(wanted) in (clase, lista, f"{clase}.{lista}", fold(LIST_NAMES.get(lista, "")))
 
 
 def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random) -> CastResult:

@@ -1,0 +1,48 @@
+"""Text helpers shared by every rule system and by the bot: one way to compare names, one
+way to read a yes or a no.
+
+Players type on phones: «curacion» must find Curación, «ARDELIA » must find Ardelia, and
+«sí», «si», «yes» and «on» must all switch a rule on.  Each of these used to be written
+again in every module that needed it, with small differences that made the same word work
+in one command and fail in the next; they live here once and everything imports them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["NO_WORDS", "YES_WORDS", "fold", "fold_words", "parse_yes_no"]
+
+#: Words read as «yes» in a sheet field, a campaign setting or a wizard answer (compared
+#: after :func:`fold`, so «Sí» and «SI» count too).
+YES_WORDS = frozenset({"si", "s", "yes", "y", "true", "1", "on", "verdadero", "activado"})
+#: Words read as «no».
+NO_WORDS = frozenset({"no", "n", "false", "0", "off", "falso", "desactivado"})
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form for comparing names: ``" Curación"`` → ``"curacion"``.
+
+    Leading and trailing spaces go; the inside of the text is kept as typed (character
+    names are stored under this key, so it must not change for names already stored).
+    ``ñ`` folds to ``n`` like any accented letter.
+    """
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def fold_words(text: str) -> str:
+    """:func:`fold` with runs of spaces made one: ``"Navegación  Espacial"`` →
+    ``"navegacion espacial"`` (for catalogue names, where a doubled space is a typo)."""
+    return fold(" ".join(text.split()))
+
+
+def parse_yes_no(text: str) -> bool | None:
+    """``True`` for a word of :data:`YES_WORDS`, ``False`` for one of :data:`NO_WORDS`,
+    ``None`` for anything else (the caller says what it expected)."""
+    folded = fold(text)
+    if folded in YES_WORDS:
+        return True
+    if folded in NO_WORDS:
+        return False
+    return None
