@@ -25,8 +25,9 @@ from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.retry import attempts, backoff
 from bot.services.settings import resolved_settings
 from rules import systems
-from rules.systems.base import DerivedValue, FieldKind, FieldSpec, GameSystem, Problem, RulesError
+from rules.systems.base import DerivedValue, FieldSpec, GameSystem, Problem, RulesError
 from rules.text import fold
+from rules.values import BadValue, parse_value
 
 __all__ = [
     "CharacterService",
@@ -630,62 +631,17 @@ def player_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def parse_field(spec: FieldSpec, raw: str) -> Any:
-    """Text typed in ``/sheet set`` → the field's value, or a translated problem."""
-    text = raw.strip()
-    if spec.kind == FieldKind.INTEGER:
-        try:
-            value = int(text)
-        except ValueError:
-            raise RulesError(
-                Problem(
-                    "sheet.problem.expected_integer",
-                    spec.path,
-                    {"field": spec.label, "value": text},
-                )
-            ) from None
-        if (spec.minimum is not None and value < spec.minimum) or (
-            spec.maximum is not None and value > spec.maximum
-        ):
-            raise RulesError(
-                Problem(
-                    "sheet.problem.out_of_range",
-                    spec.path,
-                    {
-                        "field": spec.label,
-                        "value": value,
-                        "minimum": spec.minimum,
-                        "maximum": spec.maximum,
-                    },
-                )
-            )
-        return value
-    if spec.kind == FieldKind.BOOLEAN:
-        lowered = text.casefold()
-        if lowered in {"sí", "si", "s", "yes", "y", "true", "1"}:
-            return True
-        if lowered in {"no", "n", "false", "0"}:
-            return False
-        raise RulesError(
-            Problem(
-                "sheet.problem.expected_boolean", spec.path, {"field": spec.label, "value": text}
-            )
+    """Text typed in ``/sheet set`` → the field's value, or a translated problem
+    (:func:`rules.values.parse_value` reads it, the same way as a campaign setting)."""
+    try:
+        return parse_value(
+            spec.kind, raw, minimum=spec.minimum, maximum=spec.maximum, choices=spec.choices
         )
-    if spec.kind == FieldKind.CHOICE:
-        for choice in spec.choices:
-            if name_key(choice) == name_key(text):
-                return choice
-        raise RulesError(
-            Problem(
-                "sheet.problem.expected_choice",
-                spec.path,
-                {"field": spec.label, "value": text, "choices": ", ".join(spec.choices)[:900]},
-            )
-        )
-    if not text or len(text) > 500:
-        raise RulesError(
-            Problem("sheet.problem.expected_text", spec.path, {"field": spec.label, "limit": 500})
-        )
-    return text
+    except BadValue as bad:
+        params = {"field": spec.label, **bad.params}
+        if bad.reason == "expected_choice":
+            params["choices"] = params["choices"][:900]
+        raise RulesError(Problem(f"sheet.problem.{bad.reason}", spec.path, params)) from None
 
 
 def set_path(sheet: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:

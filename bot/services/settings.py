@@ -6,12 +6,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.services.errors import InvalidSetting
-from rules.systems.base import CharacterBuilder, FieldKind, GameSystem, RulesError, SettingSpec
+from rules.systems.base import CharacterBuilder, GameSystem, RulesError, SettingSpec
+from rules.values import BadValue, parse_value
 
 __all__ = ["parse_setting", "resolved_settings", "check_settings", "MAX_TEXT", "MAX_FILE_TEXT"]
-
-_TRUE = {"1", "true", "yes", "on", "si", "sí", "s", "y", "verdadero", "activado"}
-_FALSE = {"0", "false", "no", "off", "n", "falso", "desactivado"}
 
 
 MAX_TEXT = 500  # typed in the command
@@ -20,46 +18,23 @@ CATALOGUE_KINDS = ("clase", "raza", "habilidad", "equipo", "hechizo")
 
 
 def parse_setting(spec: SettingSpec, raw: str, *, limit: int = MAX_TEXT) -> Any:
-    """Turn the text a GM typed (or uploaded) into the setting's value, or raise a translated error."""
-    text = raw.strip()
-    if spec.kind == FieldKind.BOOLEAN:
-        lowered = text.lower()
-        if lowered in _TRUE:
-            return True
-        if lowered in _FALSE:
-            return False
-        raise InvalidSetting("campaign.error.expected_boolean", key=spec.key, value=text)
-    if spec.kind == FieldKind.INTEGER:
-        try:
-            value = int(text)
-        except ValueError:
-            raise InvalidSetting(
-                "campaign.error.expected_integer", key=spec.key, value=text
-            ) from None
-        if (spec.minimum is not None and value < spec.minimum) or (
-            spec.maximum is not None and value > spec.maximum
-        ):
-            raise InvalidSetting(
-                "campaign.error.out_of_range",
-                key=spec.key,
-                value=value,
-                minimum=spec.minimum if spec.minimum is not None else "-∞",
-                maximum=spec.maximum if spec.maximum is not None else "∞",
-            )
-        return value
-    if spec.kind == FieldKind.CHOICE:
-        for choice in spec.choices:
-            if choice.lower() == text.lower():
-                return choice
-        raise InvalidSetting(
-            "campaign.error.expected_choice",
-            key=spec.key,
-            value=text,
-            choices=", ".join(spec.choices),
+    """Turn the text a GM typed (or uploaded) into the setting's value, or raise a translated
+    error (:func:`rules.values.parse_value` reads it, the same way as a sheet field)."""
+    try:
+        return parse_value(
+            spec.kind,
+            raw,
+            minimum=spec.minimum,
+            maximum=spec.maximum,
+            choices=spec.choices,
+            limit=limit,
         )
-    if not text or len(text) > limit:
-        raise InvalidSetting("campaign.error.expected_text", key=spec.key, limit=limit)
-    return text
+    except BadValue as bad:
+        params = dict(bad.params)
+        if bad.reason == "out_of_range":
+            params["minimum"] = "-∞" if spec.minimum is None else spec.minimum
+            params["maximum"] = "∞" if spec.maximum is None else spec.maximum
+        raise InvalidSetting(f"campaign.error.{bad.reason}", key=spec.key, **params) from None
 
 
 def check_settings(system: GameSystem, settings: dict[str, Any]) -> None:

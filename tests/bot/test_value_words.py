@@ -1,0 +1,36 @@
+"""Sheet fields and campaign settings read typed values with the same parser and words."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.services.characters import parse_field
+from bot.services.errors import InvalidSetting
+from bot.services.settings import parse_setting
+from rules.systems.base import FieldKind, FieldSpec, RulesError, SettingSpec
+from rules.text import NO_WORDS, YES_WORDS, parse_yes_no
+
+
+def test_sheet_fields_and_campaign_settings_accept_the_same_words():
+    """The two parsers that used to disagree («on» worked in a setting, not in a field)."""
+    field = FieldSpec("pnj", "PNJ", FieldKind.BOOLEAN)
+    setting = SettingSpec("magia", FieldKind.BOOLEAN, True)
+    for word in sorted(YES_WORDS | NO_WORDS) + ["Sí", "ACTIVADO"]:
+        assert parse_field(field, word) == parse_setting(setting, word) == parse_yes_no(word)
+    with pytest.raises(RulesError) as refused:
+        parse_field(field, "quizá")
+    assert refused.value.problems[0].key == "sheet.problem.expected_boolean"
+    with pytest.raises(InvalidSetting) as invalid:
+        parse_setting(setting, "quizá")
+    assert invalid.value.key == "campaign.error.expected_boolean"
+
+
+def test_out_of_range_names_open_bounds_in_settings_and_given_bounds_in_fields():
+    with pytest.raises(InvalidSetting) as invalid:
+        parse_setting(SettingSpec("puntos", FieldKind.INTEGER, 10, minimum=1), "0")
+    assert invalid.value.params == {"key": "puntos", "value": 0, "minimum": 1, "maximum": "∞"}
+    with pytest.raises(RulesError) as refused:
+        parse_field(FieldSpec("atributos.Fuerza", "Fuerza", FieldKind.INTEGER, 3, 18), "19")
+    problem = refused.value.problems[0]
+    assert (problem.key, problem.path) == ("sheet.problem.out_of_range", "atributos.Fuerza")
+    assert dict(problem.params) == {"field": "Fuerza", "value": 19, "minimum": 3, "maximum": 18}
