@@ -218,8 +218,6 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         character: str | None = None,
     ) -> None:
         locale = await reply_locale(self.bot, itx)
-        if quantity == 0:
-            raise DomainError("sheet.error.zero_quantity")
 
         def change(sheet, system, settings):  # noqa: ANN001, ANN202
             return system.adjust_inventory(sheet, item, quantity, settings)

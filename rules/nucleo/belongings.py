@@ -16,15 +16,14 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from rules.inventory import item_request
 from rules.nucleo.data import catalogue as data_catalogue
 from rules.nucleo.names import lookup
 from rules.nucleo.sheet import carried, setting
 from rules.systems.base import Problem, RulesError, Settings, StepOption
 from rules.text import fold_words
 
-__all__ = ["MAX_ITEM_NAME", "adjust_inventory", "adjust_money", "catalogue"]
-
-MAX_ITEM_NAME = 100
+__all__ = ["adjust_inventory", "adjust_money", "catalogue"]
 
 
 def catalogue(kind: str, settings: Settings) -> tuple[StepOption, ...]:
@@ -80,11 +79,7 @@ def adjust_inventory(
 ) -> dict[str, Any]:
     """Add (positive) or remove (negative) ``quantity`` of ``item``; removing more than the
     character has is refused, naming how many there are."""
-    text = item.strip()
-    if not text or len(text) > MAX_ITEM_NAME:
-        raise RulesError(Problem("nucleo.problem.item_name", "equipo", {"limit": MAX_ITEM_NAME}))
-    if quantity == 0:
-        raise RulesError(Problem("nucleo.problem.zero_quantity", "equipo"))
+    text = item_request(item, quantity)
     data = data_catalogue()
     updated = copy.deepcopy(dict(sheet))
     equipo = dict(updated.get("equipo") or {}) if isinstance(updated.get("equipo"), Mapping) else {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.inventory import item_request
 from rules.rolweb.abilities import load_abilities
 from rules.rolweb.equipment import Shield, load_armour, load_weapons
 from rules.rolweb.settings import RolwebSettings
@@ -18,9 +19,7 @@ from rules.rolweb.sheet import copy_sheet
 from rules.systems.base import Problem, RulesError, StepOption
 from rules.text import fold
 
-__all__ = ["MAX_ITEM_NAME", "catalogue", "adjust_inventory", "adjust_money"]
-
-MAX_ITEM_NAME = 100
+__all__ = ["catalogue", "adjust_inventory", "adjust_money"]
 
 
 def catalogue(kind: str, settings: RolwebSettings) -> tuple[StepOption, ...]:
@@ -67,11 +66,7 @@ def adjust_inventory(
     anything else lives in ``equipo``.  Removing more than carried is refused, naming how
     many there are.
     """
-    name = item.strip()
-    if not name or len(name) > MAX_ITEM_NAME:
-        raise RulesError(Problem("rolweb.problem.item_missing", "equipo", {"limit": MAX_ITEM_NAME}))
-    if quantity == 0:
-        raise RulesError(Problem("rolweb.problem.zero_quantity", "equipo"))
+    name = item_request(item, quantity)
     updated = copy_sheet(sheet)
     weapon = _weapon_name(name, settings)
     if weapon is not None:

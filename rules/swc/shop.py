@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
+from rules.inventory import item_request
 from rules.swc.classes import get_class
 from rules.swc.data import DataError, load
 from rules.swc.equipment import Armour, Gear, Item, Transport, Weapon, catalogue, find_item, suggest
@@ -175,7 +176,7 @@ def _known(item: str) -> Item:
 
 def adjust_inventory(sheet: Sheet, item: str, quantity: int) -> dict[str, Any]:
     """Add or remove ``quantity`` of a Tablas 20-24 item (the book's list is the shop)."""
-    found = _known(item)
+    found = _known(item_request(item, quantity))
     new = _copy(sheet)
     items = inventory(sheet)
     entry = next((e for e in items if find_item(e["nombre"]) is found), None)

@@ -17,23 +17,26 @@ from rules.systems.base import Problem
 LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 
 
-def _catalogue(lang: str) -> dict[str, str]:
-    with (LOCALES / lang / "nucleo.toml").open("rb") as handle:
+def _catalogue(lang: str, namespace: str = "nucleo") -> dict[str, str]:
+    with (LOCALES / lang / f"{namespace}.toml").open("rb") as handle:
         raw = tomllib.load(handle)
     return {
-        f"nucleo.{table}.{key}": text
+        f"{namespace}.{table}.{key}": text
         for table, entries in raw.items()
+        if isinstance(entries, dict)
         for key, text in entries.items()
     }
 
 
 CATALOGUES = {lang: _catalogue(lang) for lang in ("es", "en")}
+#: The shared problems rules/ raises for every system (``rules.inventory``: item name, quantity).
+SHARED = {lang: _catalogue(lang, "sheet") for lang in ("es", "en")}
 
 
 def render(problem: Problem | str, lang: str = "es") -> str:
     """Format a problem (or note key) in ``lang``; fails when the key or a placeholder is missing."""
     key, params = (problem, {}) if isinstance(problem, str) else (problem.key, problem.params)
-    return CATALOGUES[lang][key].format(**params)
+    return (CATALOGUES[lang] | SHARED[lang])[key].format(**params)
 
 
 def keys(problems: Iterable[Problem]) -> list[str]:

@@ -436,8 +436,8 @@ def test_backpack_weapons_and_removals():
             -2,
             ("rolweb.problem.item_not_carried", {"name": "Espada", "have": 1, "wanted": 2}),
         ),
-        ("  ", 1, ("rolweb.problem.item_missing", {"limit": 100})),
-        ("Cuerda", 0, ("rolweb.problem.zero_quantity", {})),
+        ("  ", 1, ("sheet.problem.item_name", {"limit": 100})),
+        ("Cuerda", 0, ("sheet.problem.zero_quantity", {})),
     ):
         with pytest.raises(RulesError) as error:
             SYSTEM.adjust_inventory(sheet, item, quantity, {})
