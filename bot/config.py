@@ -12,10 +12,12 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.i18n import LOCALES
+
 __all__ = ["Config", "load_config", "REPO_ROOT", "SUPPORTED_LOCALES"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SUPPORTED_LOCALES = ("es", "en")
+SUPPORTED_LOCALES = LOCALES  # the catalogue's languages (bot.i18n.LOCALES), listed once
 DEFAULT_DATABASE_URL = f"sqlite+aiosqlite:///{REPO_ROOT / 'var' / 'arbitro.db'}"
 
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import LOCALES, t
 from bot.services.campaigns import setting_specs
 from bot.services.errors import InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
@@ -20,11 +20,25 @@ from rules import systems
 if TYPE_CHECKING:
     from bot.app import Arbitro
 
-SYSTEM_CHOICES = [
-    app_commands.Choice(name="Swords & Wizardry Completo", value="swc"),
-    app_commands.Choice(name="Rol por web (d20 roll-under)", value="rolweb"),
-    app_commands.Choice(name="Núcleo (1o3d10)", value="nucleo"),
-]
+
+def system_choices() -> list[app_commands.Choice[str]]:
+    """One choice per registered system (:func:`rules.systems.ids`), named by the system's own
+    catalogue file (``<id>.system.choice``): a new system adds no line here."""
+    return [
+        app_commands.Choice(name=app_commands.locale_str(t(key, "en"), key=key), value=system_id)
+        for system_id in systems.ids()
+        for key in (f"{system_id}.system.choice",)
+    ]
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """One choice per catalogue language (:data:`bot.i18n.LOCALES`), in its own name."""
+    return [
+        app_commands.Choice(name=t(f"common.language.{lang}", lang), value=lang) for lang in LOCALES
+    ]
+
+
+SYSTEM_CHOICES = system_choices()
 
 
 async def read_setting_file(file: discord.Attachment) -> str:
@@ -95,12 +109,7 @@ class CampaignCog(
         clear="Remove the GM role or the GM channel",
         file="A text or JSON file as the setting's value (a campaign's own weapon list…)",
     )
-    @app_commands.choices(
-        language=[
-            app_commands.Choice(name="Español", value="es"),
-            app_commands.Choice(name="English", value="en"),
-        ]
-    )
+    @app_commands.choices(language=language_choices())
     async def settings(
         self,
         itx: discord.Interaction,

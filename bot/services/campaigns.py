@@ -17,6 +17,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CampaignBinding, utcnow
+from bot.i18n import LOCALES
 from bot.services.context import Actor, Place
 from bot.services.errors import (
     AlreadyBound,
@@ -148,7 +149,9 @@ class CampaignService:
         if not name or len(name) > 100:
             raise InvalidSetting("campaign.error.bad_name", limit=100)
         if system not in systems.ids():
-            raise InvalidSetting("campaign.error.unknown_system", system=system)
+            raise InvalidSetting(
+                "campaign.error.unknown_system", system=system, choices=", ".join(systems.ids())
+            )
         if kind not in BIND_KINDS:
             raise InvalidSetting("campaign.error.bad_kind", kind=kind)
         async with self.sessions() as session, session.begin():
@@ -203,7 +206,7 @@ class CampaignService:
             if gm_channel_id is not None or clear_gm_channel:
                 changes["gm_channel_id"] = None if clear_gm_channel else gm_channel_id
             if locale is not None:
-                if locale not in ("es", "en"):
+                if locale not in LOCALES:
                     raise InvalidSetting("campaign.error.bad_locale", value=locale)
                 changes["locale"] = locale
             if system_setting is not None:

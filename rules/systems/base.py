@@ -188,7 +188,8 @@ class CombatPolicy:
     (Núcleo: 20+ → 2, 30+ → 3: ``total // 10``).  ``lowest_first``: a typed initiative
     acts earlier when lower (S&W alternative C segments).  ``ties`` names how equal keys
     are settled (``"sort_key"``: the system's tie-break in the key, then arrival order;
-    ``"reroll_side"``: the side dice are rolled again).  ``typed_prefix`` goes before an
+    ``"reroll_side"``: the side dice are rolled again; ``"reroll_d20"``: tied combatants
+    roll a d20 each until the tie breaks).  ``typed_prefix`` goes before an
     initiative the referee types, so it compares with rolled keys (Núcleo's rolled keys
     start with 1, a fumble's with 0).  ``seed`` cites the rule.
     """

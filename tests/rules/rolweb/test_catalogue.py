@@ -37,4 +37,5 @@ def test_languages_have_the_same_keys_and_placeholders():
 
 
 def test_no_unused_keys():
-    assert set(CATALOGUES["es"]) - _emitted() == set()
+    # rolweb.system.choice is read by the bot, by convention, for every registered system.
+    assert set(CATALOGUES["es"]) - _emitted() == {"rolweb.system.choice"}
