@@ -1,5 +1,12 @@
 """Registry of rule systems: ``rules.systems.get("nucleo")``.
 
+This is the one place a system is registered: one line of :data:`_MODULES` maps its id to
+the module that exposes ``SYSTEM``.  Everything else the bot shows about systems derives
+from :func:`ids` (the choices of ``/campaign create``, the «unknown system» message, the
+contract tests, the docs index check); the system's own files supply the rest by convention
+(``bot/locales/<lang>/<id>.toml`` with ``[system] choice``, ``docs/systems/<id>.md``).
+See docs/architecture.md, «Adding a rule system».
+
 Systems are imported lazily by id so that ``import rules.systems`` stays cheap and the
 system packages can import the shared dataclasses from :mod:`rules.systems.base` without
 cycles.
@@ -11,7 +18,7 @@ import importlib
 
 from rules.systems.base import GameSystem
 
-__all__ = ["GameSystem", "get", "ids", "all_systems", "UnknownSystem"]
+__all__ = ["GameSystem", "UnknownSystem", "all_systems", "get", "ids", "module_of"]
 
 # system id -> module that exposes ``SYSTEM`` (an object implementing GameSystem)
 _MODULES: dict[str, str] = {
@@ -31,20 +38,25 @@ def ids() -> tuple[str, ...]:
     return tuple(_MODULES)
 
 
+def module_of(system_id: str) -> str:
+    """The module registered for ``system_id`` (``"rules.nucleo.system"``)."""
+    try:
+        return _MODULES[system_id]
+    except KeyError:
+        raise UnknownSystem(system_id) from None
+
+
 def get(system_id: str) -> GameSystem:
     """The system object for ``system_id`` (``"swc"``, ``"rolweb"``, ``"nucleo"``)."""
     try:
         return _cache[system_id]
     except KeyError:
         pass
-    try:
-        module_name = _MODULES[system_id]
-    except KeyError:
-        raise UnknownSystem(system_id) from None
-    system = importlib.import_module(module_name).SYSTEM
+    system: GameSystem = importlib.import_module(module_of(system_id)).SYSTEM
     _cache[system_id] = system
     return system
 
 
 def all_systems() -> tuple[GameSystem, ...]:
+    """Every registered system, in :func:`ids` order."""
     return tuple(get(system_id) for system_id in _MODULES)
