@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test sandbox lint bench
+.PHONY: run test sandbox lint typecheck bench
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Árbitro needs Python 3.11 or newer")'
@@ -26,6 +26,9 @@ sandbox: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(PY) benchmarks/dice_bench.py

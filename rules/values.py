@@ -20,12 +20,17 @@ Accepted words (documented for users in the README):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from rules.systems.base import FieldKind
 from rules.text import fold, parse_yes_no
 
-__all__ = ["BadValue", "parse_value"]
+__all__ = ["BadValue", "is_int", "parse_value"]
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """A whole number stored in a sheet: ``True`` and ``False`` are not numbers there."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class BadValue(Exception):

@@ -268,7 +268,8 @@ class Combat:
 
     def _step_from(self, start: int, rng: random.Random) -> tuple[Combat, TurnChange]:
         """The first combatant from ``start`` who acts this round, or a new round."""
-        combat, skipped, new_round, rolled = self, [], False, ()
+        combat, skipped, new_round = self, [], False
+        rolled: tuple[tuple[str, int], ...] = ()
         position = start
         for _ in range(3 * len(self.combatants) + 3):
             if position >= len(combat.combatants):

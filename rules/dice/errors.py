@@ -60,5 +60,6 @@ class DiceError(ValueError):
         where = f" at column {column}" if column is not None else ""
         super().__init__(f"{code}{where} {dict(self.params)}")
 
-    def __reduce__(self):  # keep the error picklable despite the custom signature
+    def __reduce__(self) -> tuple[type[DiceError], tuple[str, int | None, dict[str, Any]]]:
+        # keep the error picklable despite the custom signature
         return (type(self), (self.code, self.column, dict(self.params)))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from . import ast
+from .result import Record
 from .roller import fumbles
 
 __all__ = [
@@ -169,17 +170,32 @@ class Operation:
 Term = DiceTerm | KeepOneTerm | Constant | Negation | Parenthesized | Operation
 
 
-def build(root: ast.Node, records: tuple[tuple, ...]) -> Term:
+def build(root: ast.Node, records: tuple[Record, ...]) -> Term:
     """Rebuild the tree of one roll from its AST and the roller's records (same order)."""
     return _Builder(iter(records)).build(root)
 
 
 class _Builder:
-    def __init__(self, records: Iterator[tuple]) -> None:
+    def __init__(self, records: Iterator[Record]) -> None:
         self.records = records
 
     def build(self, node: ast.Node) -> Term:
-        return self._nodes[type(node)](self, node)
+        # match, not a dict of methods: each case narrows the type for mypy (commonest first).
+        match node:
+            case ast.Dice():
+                return self._dice(node)
+            case ast.Number():
+                return self._number(node)
+            case ast.BinOp():
+                return self._binop(node)
+            case ast.KeepOne():
+                return self._keep_one(node)
+            case ast.Neg():
+                return self._neg(node)
+            case ast.Group():
+                return self._group(node)
+            case _:
+                assert_never(node)
 
     def _number(self, node: ast.Number) -> Term:
         return Constant(node.value, node.label)
@@ -227,15 +243,6 @@ class _Builder:
         value = sum(t.value for t in throws)
         fumble = value == 1 and fumbles(record[0], node.index)
         return KeepOneTerm(node, throws, value, fumble)
-
-    _nodes = {
-        ast.Number: _number,
-        ast.Neg: _neg,
-        ast.Group: _group,
-        ast.BinOp: _binop,
-        ast.Dice: _dice,
-        ast.KeepOne: _keep_one,
-    }
 
 
 def _kept_index(faces: tuple[int, int, int], index: int) -> int:

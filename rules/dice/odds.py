@@ -20,6 +20,7 @@ import itertools
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import assert_never
 
 from .ast import BinOp, Dice, Group, KeepOne, Neg, Node, Number
 from .errors import DiceError
@@ -131,7 +132,22 @@ class _Calculator:
             raise DiceError("odds_too_complex", None, {"limit": MAX_WORK})
 
     def dist(self, node: Node) -> _Dist:
-        return self._nodes[type(node)](self, node)
+        # match, not a dict of methods: each case narrows the type for mypy (commonest first).
+        match node:
+            case Dice():
+                return self._dice(node)
+            case Number():
+                return self._number(node)
+            case BinOp():
+                return self._binop(node)
+            case KeepOne():
+                return self._keep_one(node)
+            case Neg():
+                return self._neg(node)
+            case Group():
+                return self._group(node)
+            case _:
+                assert_never(node)
 
     def _number(self, node: Number) -> _Dist:
         return {node.value: 1}, 1
@@ -227,6 +243,7 @@ class _Calculator:
         ``k`` dice assigned are kept.
         """
         count, keep = node.count, node.keep
+        assert keep is not None  # _dice calls this only for a pool with a keep modifier
         kept = keep.kept(count)
         highest = keep.kind in ("kh", "pl")
         faces = sorted(face_weights, reverse=highest)
@@ -248,15 +265,6 @@ class _Calculator:
                         break
             states = nxt
         return {score: ways for (assigned, score), ways in states.items() if assigned == count}
-
-    _nodes = {
-        Number: _number,
-        Neg: _neg,
-        Group: _group,
-        BinOp: _binop,
-        Dice: _dice,
-        KeepOne: _keep_one,
-    }
 
 
 def _face_weights(node: Dice) -> tuple[_Weights, int]:

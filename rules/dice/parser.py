@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any, Literal
 
 from .ast import (
     BinOp,
@@ -30,12 +31,15 @@ from .ast import (
     Expression,
     Group,
     Keep,
+    KeepKind,
     KeepOne,
     Neg,
     Node,
     Number,
+    Position,
     Reroll,
     Selector,
+    SelectorOp,
 )
 from .errors import DiceError
 from .limits import (
@@ -53,6 +57,11 @@ __all__ = ["parse"]
 _EXPECT_ATOM = "0-9, d, 1o3d10, ("
 _EXPECT_AFTER = "+ - * / ) [ #"
 _DICE_LETTERS = frozenset("dD")
+# What a character may be, typed as the tree's literals (a lookup narrows ``str`` for mypy).
+_SUM_OPS: dict[str, Literal["+", "-"]] = {"+": "+", "-": "-"}
+_PRODUCT_OPS: dict[str, Literal["*", "/"]] = {"*": "*", "/": "/"}
+_POSITIONS: dict[str, Position] = {"a": "a", "m": "m", "b": "b"}
+_KEEP_KINDS: dict[str, KeepKind] = {"kh": "kh", "kl": "kl", "ph": "ph", "pl": "pl"}
 _NOTATION_WORD = re.compile(r"(?:\d*d(?:\d|%)|[kp][hl]\d*$|ro?[<>]?=?\d|!)", re.IGNORECASE)
 
 
@@ -155,8 +164,8 @@ class _Parser:
         while True:
             save = self.pos
             self._skip_space()
-            op = self._peek()
-            if op not in ("+", "-"):
+            op = _SUM_OPS.get(self._peek())
+            if op is None:
                 self.pos = save  # leave the space: it tells free text from a typo
                 return node
             self.pos += 1
@@ -167,8 +176,8 @@ class _Parser:
         while True:
             save = self.pos
             self._skip_space()
-            op = self._peek()
-            if op not in ("*", "/"):
+            op = _PRODUCT_OPS.get(self._peek())
+            if op is None:
                 self.pos = save
                 return node
             self.pos += 1
@@ -269,8 +278,8 @@ class _Parser:
         sides = self._digits("10")
         if (count, pool, sides) != (1, 3, 10):
             raise DiceError("bad_keep_one", start + 1, {"written": self.text[start : self.pos]})
-        position = self._peek().lower()
-        if position in ("a", "m", "b"):
+        position = _POSITIONS.get(self._peek().lower())
+        if position is not None:
             nxt = self.text[self.pos + 1 : self.pos + 2]
             if not nxt.isalpha():  # "1o3d10 alto" is free text, "1o3d10alto" is a typo
                 self.pos += 1
@@ -286,25 +295,26 @@ class _Parser:
             char = self._peek().lower()
             if char in ("k", "p"):
                 self.pos += 1
-                end = self._peek().lower()
-                if end not in ("h", "l"):
+                kind = _KEEP_KINDS.get(char + self._peek().lower())
+                if kind is None:
                     raise self._fail("h, l")
                 self.pos += 1
                 n = self._digits() if _is_digit(self._peek()) else 1
-                self._set(fields, "keep", Keep(char + end, n), at)
-                kept = fields["keep"].kept(dice.count)
+                keep = Keep(kind, n)
+                self._set(fields, "keep", keep, at)
+                kept = keep.kept(dice.count)
                 if n < 1 or kept < 1 or n > dice.count:
                     raise DiceError(
-                        "keep_out_of_range",
-                        at + 1,
-                        {"modifier": str(fields["keep"]), "count": dice.count},
+                        "keep_out_of_range", at + 1, {"modifier": str(keep), "count": dice.count}
                     )
             elif char == "r":
                 self.pos += 1
                 once = self._peek().lower() == "o"
                 if once:
                     self.pos += 1
-                reroll = Reroll(self._selector(required=True), once)
+                selector = self._selector(required=True)
+                assert selector is not None  # required: _selector raised otherwise
+                reroll = Reroll(selector, once)
                 self._set(fields, "reroll", reroll, at)
                 if reroll.selector.faces(dice.sides) == dice.sides:
                     raise DiceError("always_matches", at + 1, {"modifier": str(reroll)})
@@ -319,17 +329,17 @@ class _Parser:
         self._compare(fields)
         return Dice(**fields)
 
-    def _set(self, fields: dict, name: str, value: object, at: int) -> None:
+    def _set(self, fields: dict[str, Any], name: str, value: object, at: int) -> None:
         if fields[name] is not None:
             raise DiceError("duplicate_modifier", at + 1, {"modifier": self.text[at : self.pos]})
         fields[name] = value
 
     def _selector(self, *, required: bool) -> Selector | None:
         char = self._peek()
-        op = "="
-        if char in (">", "<"):
+        op: SelectorOp = "="
+        if char == ">" or char == "<":
             self.pos += 1
-            op = char + "="
+            op = ">=" if char == ">" else "<="
             if self._peek() == "=":
                 self.pos += 1
         elif not _is_digit(char):
@@ -338,18 +348,18 @@ class _Parser:
             return None
         return Selector(op, self._digits())
 
-    def _compare(self, fields: dict) -> None:
+    def _compare(self, fields: dict[str, Any]) -> None:
         char = self._peek()
-        if char not in (">", "<"):
+        if char != ">" and char != "<":
             return
         self.pos += 1
         if self._peek() != "=":
             raise self._fail("=")
         self.pos += 1
-        fields["compare"] = Compare(char + "=", self._digits())
+        fields["compare"] = Compare(">=" if char == ">" else "<=", self._digits())
 
 
-def _fields(node: Node) -> dict:
+def _fields(node: Node) -> dict[str, Any]:
     return {name: getattr(node, name) for name in node.__slots__}
 
 

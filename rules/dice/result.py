@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 __all__ = ["RollResult"]
 
 
+#: What the roller notes about one dice term (faces, rethrows…), read back by
+#: :func:`rules.dice.expression.build`; its shape depends on the term.
+Record = tuple[Any, ...]
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class RollResult:
     """One roll.
@@ -33,7 +38,7 @@ class RollResult:
     explosions: int
     success: bool | None
     ast: Expression = field(repr=False)
-    records: tuple[tuple, ...] = field(repr=False)
+    records: tuple[Record, ...] = field(repr=False)
 
     # Read from the (cached, shared) AST rather than stored: fewer fields make every roll
     # cheaper to build, and these never differ between two rolls of the same text.

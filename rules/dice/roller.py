@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import assert_never
 
 from .ast import BinOp, Dice, Expression, Group, KeepOne, Neg, Node, Number
 from .errors import DiceError
 from .limits import MAX_RETHROWS, MAX_ROLLS
-from .result import RollResult
+from .result import Record, RollResult
 
 __all__ = ["Roller", "fumbles", "keep_flags"]
 
@@ -54,7 +55,7 @@ class Roller:
 
     def __init__(self, rng: random.Random) -> None:
         self.randint: Callable[[int, int], int] = rng.randint
-        self.records: list[tuple] = []
+        self.records: list[Record] = []
         self.thrown = 0
         self.explosions = 0
         self.fumble = False
@@ -69,7 +70,22 @@ class Roller:
         )
 
     def eval(self, node: Node) -> int:
-        return self._nodes[type(node)](self, node)
+        # match, not a dict of methods: each case narrows the type for mypy (commonest first).
+        match node:
+            case Dice():
+                return self._eval_dice(node)
+            case Number():
+                return self._eval_number(node)
+            case BinOp():
+                return self._eval_binop(node)
+            case KeepOne():
+                return self._eval_keep_one(node)
+            case Neg():
+                return self._eval_neg(node)
+            case Group():
+                return self._eval_group(node)
+            case _:
+                assert_never(node)
 
     # -- nodes ----------------------------------------------------------------------------
     def _eval_number(self, node: Number) -> int:
@@ -132,7 +148,7 @@ class Roller:
             return sum(1 for f in standing if f >= compare.target)
         return sum(1 for f in standing if f <= compare.target)
 
-    def _throw_pool(self, node: Dice) -> tuple[list[int], tuple]:
+    def _throw_pool(self, node: Dice) -> tuple[list[int], Record]:
         """Throw a pool with rerolls and/or explosions, counting every die against the limit.
 
         An exploding die's extra die is thrown right after it, so chains stay together in
@@ -195,12 +211,3 @@ class Roller:
         self.explosions += len(throws) - 1
         self.records.append(tuple(throws))
         return total
-
-    _nodes: dict[type, Callable[[Roller, Node], int]] = {
-        Number: _eval_number,
-        Neg: _eval_neg,
-        Group: _eval_group,
-        BinOp: _eval_binop,
-        Dice: _eval_dice,
-        KeepOne: _eval_keep_one,
-    }

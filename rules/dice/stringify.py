@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from typing import assert_never
 
 from .expression import (
     Constant,
@@ -38,7 +38,22 @@ class Stringifier(ABC):
         return text
 
     def term(self, node: Term) -> str:
-        return self._nodes[type(node)](self, node)
+        # match, not a dict of methods: each case narrows the type for mypy (commonest first).
+        match node:
+            case DiceTerm():
+                return self._dice(node)
+            case Constant():
+                return self._constant(node)
+            case Operation():
+                return self._operation(node)
+            case KeepOneTerm():
+                return self._keep_one(node)
+            case Negation():
+                return self._negation(node)
+            case Parenthesized():
+                return self._parenthesized(node)
+            case _:
+                assert_never(node)
 
     def labelled(self, text: str, label: str | None) -> str:
         return f"{text} [{self.escape(label)}]" if label else text
@@ -105,15 +120,6 @@ class Stringifier(ABC):
             throws.append(", ".join(parts))
         notation = "1o3d10" + ("" if node.node.position == "m" else node.node.position)
         return self.labelled(f"{notation} ({' | '.join(throws)})", node.node.label)
-
-    _nodes: dict[type, Callable[[Stringifier, Term], str]] = {
-        Constant: _constant,
-        Negation: _negation,
-        Parenthesized: _parenthesized,
-        Operation: _operation,
-        DiceTerm: _dice,
-        KeepOneTerm: _keep_one,
-    }
 
 
 class PlainStringifier(Stringifier):

@@ -162,7 +162,8 @@ def _fumble_chance(keep: Keep, fumble_mode: str) -> Fraction:
     """The chance the first throw of three d10 is a fumble (a kept 1 never re-rolls)."""
     index = _KEEP_INDEX[keep]
     count = 0
-    for faces in product(range(1, 11), repeat=3):
+    d10 = range(1, 11)
+    for faces in product(d10, d10, d10):
         if sorted(faces)[index] != 1:
             continue
         if (keep is Keep.LOWEST and fumble_mode == "solo_uno") or fumbles(faces, index):

@@ -71,7 +71,7 @@ def validate_attributes(attributes: Mapping[str, int], race: Race | None = None)
             }
             problems.append(Problem("nucleo.problem.attribute_range", path, params))
         race_max = race.attribute_max.get(name) if race else None
-        if race_max is not None and value > race_max:
+        if race is not None and race_max is not None and value > race_max:
             params = {"attribute": name, "value": value, "maximum": race_max, "race": race.name}
             problems.append(Problem("nucleo.problem.attribute_race_max", path, params))
     if not problems:
@@ -116,7 +116,7 @@ def validate_pyramid(
                 problems.append(
                     Problem("nucleo.problem.skill_level", path, {"skill": name, "level": level})
                 )
-    if pyramid not in data.pyramids:
+    if pyramid is None or pyramid not in data.pyramids:
         problems.append(
             Problem("nucleo.problem.pyramid_unknown", "piramide", {"pyramid": str(pyramid)})
         )
@@ -225,7 +225,7 @@ def advantages_of(
     """
     names: set[str] = set()
     data = catalogue()
-    if advantages_module and advantage in data.advantages:
+    if advantages_module and advantage is not None and advantage in data.advantages:
         names.add(advantage)
     race = find_race(race_name) if races_module else None
     if race is not None:

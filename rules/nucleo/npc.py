@@ -18,6 +18,7 @@ from rules.nucleo import creation
 from rules.nucleo.data import ATTRIBUTES, catalogue
 from rules.nucleo.names import lookup, split_list
 from rules.systems.base import Problem
+from rules.values import is_int
 
 __all__ = [
     "ATTRIBUTE_MAX",
@@ -34,10 +35,6 @@ SKILL_MAX = 10
 PV_MAX = 999
 
 _ENTRY = re.compile(r"^(?P<name>.*?)\s*(?P<level>[+-]?\d+)$")
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_skills(text: str, magic: bool) -> tuple[dict[str, int], dict[str, int], list[Problem]]:
@@ -95,7 +92,7 @@ def validate_npc(
     for name in ATTRIBUTES:
         value = attributes.get(name)
         path = f"atributos.{name}"
-        if not _int(value):
+        if not is_int(value):
             problems.append(Problem("nucleo.problem.attribute_missing", path, {"attribute": name}))
         elif not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
             params = {
@@ -115,11 +112,11 @@ def validate_npc(
             if group == "hechizos" and not magic and level:
                 params = {"item": name, "module": "magia"}
                 problems.append(Problem("nucleo.problem.module_disabled", path, params))
-            if not _int(level) or not 0 <= level <= SKILL_MAX:
+            if not is_int(level) or not 0 <= level <= SKILL_MAX:
                 params = {"skill": name, "level": level, "maximum": SKILL_MAX}
                 problems.append(Problem("nucleo.problem.npc_skill_level", path, params))
     pv = sheet.get("pv_maximo")
-    if pv is not None and (not _int(pv) or not 0 <= pv <= PV_MAX):
+    if pv is not None and (not is_int(pv) or not 0 <= pv <= PV_MAX):
         params = {"value": pv, "maximum": PV_MAX}
         problems.append(Problem("nucleo.problem.npc_pv", "pv_maximo", params))
     race = creation.find_race(sheet.get("raza")) if races else None

@@ -31,7 +31,7 @@ from rules.systems.base import (
 )
 from rules.text import fold
 
-__all__ = ["cast", "find", "rest", "spell_list", "spell_state"]
+__all__ = ["cast", "find", "rest", "spell_infos", "spell_list", "spell_state"]
 
 MAGIC_OFF = "spell.notice.nucleo_magic_off"
 
@@ -42,11 +42,29 @@ def find(name: str) -> Spell | None:
     return next((s for s in catalogue().spells.values() if fold(s.name) == wanted), None)
 
 
-def spell_list(settings: Settings, spells: tuple[SpellInfo, ...]) -> SpellList:
+def spell_infos(settings: Settings) -> tuple[SpellInfo, ...]:
+    """The 55 spells as the spells cog lists them (none without the «Magia» module)."""
+    if not setting(settings, "magia"):
+        return ()
+    return tuple(
+        SpellInfo(
+            key=spell.name,
+            name=spell.name,
+            level=0 if spell.difficulty is None else (spell.difficulty - 10) // 2,
+            cost=spell.mana_cost,
+            range=spell.range,
+            description=spell.text,
+            difficulty=spell.difficulty,
+        )
+        for spell in catalogue().spells.values()
+    )
+
+
+def spell_list(settings: Settings) -> SpellList:
     """The 55 spells, or a notice when the campaign plays without the «Magia» module."""
     if not setting(settings, "magia"):
         return SpellList((), MAGIC_OFF)
-    return SpellList(spells)
+    return SpellList(spell_infos(settings))
 
 
 def _pools(sheet: Sheet, settings: Settings) -> tuple[SpellPool, ...]:

@@ -53,7 +53,6 @@ from rules.systems.base import (
     SettingSpec,
     Sheet,
     SpellInfo,
-    SpellList,
     StepOption,
 )
 
@@ -468,25 +467,7 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
         return AdvanceResult(self._with(sheet, px=after), before, after)
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
-        if not setting(settings, "magia"):
-            return ()
-        return tuple(
-            SpellInfo(
-                key=spell.name,
-                name=spell.name,
-                level=0 if spell.difficulty is None else (spell.difficulty - 10) // 2,
-                cost=spell.mana_cost,
-                range=spell.range,
-                description=spell.text,
-                difficulty=spell.difficulty,
-            )
-            for spell in catalogue().spells.values()
-        )
-
-    # -- magic (SpellBook, rules/nucleo/spellbook.py) --------------------------------------
-
-    def spell_list(self, settings: Settings) -> SpellList:
-        return spellbook.spell_list(settings, self.spells(settings))
+        return spellbook.spell_infos(settings)
 
     # -- creation (CharacterBuilder) -------------------------------------------------------
 

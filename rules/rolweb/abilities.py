@@ -84,7 +84,7 @@ def _level(source: str, name: str, raw: Any) -> AbilityLevel:
     if not isinstance(raw, dict):
         raise bad_data(source, f"nivel de {name}")
     try:
-        action = ActionType(raw.get("accion"))
+        action = ActionType(raw.get("accion", ""))
     except ValueError:
         raise bad_data(source, f"tipo de acción de {name}: {raw.get('accion')!r}") from None
     healing = raw.get("curacion")

@@ -38,6 +38,7 @@ from rules.rolweb.equipment import (
 )
 from rules.rolweb.settings import CreationMethod, RolwebSettings
 from rules.systems.base import FieldKind, FieldSpec, Problem, RulesError
+from rules.values import is_int
 
 __all__ = [
     "SYSTEM_ID",
@@ -243,10 +244,6 @@ def fields(settings: RolwebSettings) -> tuple[FieldSpec, ...]:
     return tuple(specs)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _validate_gear(sheet: Mapping[str, Any], settings: RolwebSettings) -> list[Problem]:
     problems: list[Problem] = []
     try:
@@ -272,7 +269,7 @@ def _validate_fixed_toughness(sheet: Mapping[str, Any]) -> list[Problem]:
     value = raw["maxima"]
     if is_player(sheet):
         return [Problem("rolweb.problem.fixed_toughness_npc_only", "resistencia.maxima")]
-    if not _is_int(value) or not 1 <= value <= MAX_FIXED_TOUGHNESS:
+    if not is_int(value) or not 1 <= value <= MAX_FIXED_TOUGHNESS:
         return [
             Problem(
                 "rolweb.problem.fixed_toughness_out_of_bounds",
@@ -291,12 +288,12 @@ def _validate_belongings(sheet: Mapping[str, Any]) -> list[Problem]:
         problems.append(Problem("rolweb.problem.bad_inventory", "equipo", {"name": str(carried)}))
         carried = {}
     for name, quantity in carried.items():
-        if not str(name).strip() or not _is_int(quantity) or quantity < 1:
+        if not str(name).strip() or not is_int(quantity) or quantity < 1:
             problems.append(
                 Problem("rolweb.problem.bad_inventory", f"equipo.{name}", {"name": str(name)})
             )
     money = sheet.get("dinero", 0)
-    if not _is_int(money) or money < 0:
+    if not is_int(money) or money < 0:
         problems.append(Problem("rolweb.problem.bad_money", "dinero", {"value": str(money)}))
     notes = sheet.get("notas", "")
     if notes is not None and not isinstance(notes, str):
@@ -307,12 +304,12 @@ def _validate_belongings(sheet: Mapping[str, Any]) -> list[Problem]:
 def _validate_state(sheet: Mapping[str, Any]) -> list[Problem]:
     raw = sheet.get("resistencia")
     current = raw.get("actual") if isinstance(raw, dict) else None
-    if not _is_int(current):
+    if not is_int(current):
         return [Problem("rolweb.problem.toughness_missing", "resistencia.actual")]
     if _validate_fixed_toughness(sheet):
         return _validate_fixed_toughness(sheet)
     try:
-        LifeState(sheet.get("estado"))
+        LifeState(sheet.get("estado", ""))
     except ValueError:
         return [
             Problem("rolweb.problem.unknown_state", "estado", {"name": str(sheet.get("estado"))})
@@ -375,7 +372,7 @@ def validate(sheet: Mapping[str, Any], settings: RolwebSettings) -> list[Problem
     raw_xp = sheet.get("xp")
     total = raw_xp.get("total") if isinstance(raw_xp, dict) else None
     spent = raw_xp.get("gastada") if isinstance(raw_xp, dict) else None
-    if not (_is_int(total) and _is_int(spent) and 0 <= spent <= total):
+    if not (is_int(total) and is_int(spent) and 0 <= spent <= total):
         problems.append(
             Problem("rolweb.problem.bad_xp", "xp", {"total": str(total), "spent": str(spent)})
         )

@@ -64,7 +64,8 @@ _NPC_FIELDS = ("dados_golpe", "ca", "ataques", "movimiento", "valor_px")
 
 
 def _copy(sheet: Sheet) -> dict[str, Any]:
-    return json.loads(json.dumps(dict(sheet)))
+    copied: dict[str, Any] = json.loads(json.dumps(dict(sheet)))
+    return copied
 
 
 def _clases(draft: Sheet) -> tuple[str, ...]:
@@ -397,7 +398,7 @@ def _buy(draft: Sheet, step_key: str, names: list[str]) -> CreationOutcome:
             )
     if refused:
         raise RulesError(refused)
-    bodies = [n for n in names if isinstance(offered[n], Armour) and not offered[n].shield]
+    bodies = [n for n in names if isinstance(item := offered[n], Armour) and not item.shield]
     if len(bodies) > 1:
         raise RulesError(
             Problem("swc.problem.one_armour", "armadura", {"armaduras": ", ".join(bodies)})

@@ -109,6 +109,11 @@ class MonkProgress:
     bono_dano_armas: int
 
 
+def _names(value: str | list[str]) -> str | tuple[str, ...]:
+    """A class's armour or weapons: one word (``"todas"``) or a list of names."""
+    return value if isinstance(value, str) else tuple(value)
+
+
 def _spells(raw: Mapping[str, Mapping[str, int]], where: str) -> Mapping[str, Mapping[int, int]]:
     out: dict[str, Mapping[int, int]] = {}
     for spell_list, levels in raw.items():
@@ -175,7 +180,6 @@ def get_class(clase: str) -> CharacterClass:
         beyond = dict(raw["mas_alla"])
         if "conjuros" in beyond:
             beyond["conjuros"] = _spells(beyond["conjuros"], where)
-        seq = lambda v: v if isinstance(v, str) else tuple(v)  # noqa: E731
         cls = CharacterClass(
             id=raw["id"],
             nombre=raw["nombre"],
@@ -186,9 +190,9 @@ def get_class(clase: str) -> CharacterClass:
             pg_por_nivel_tras_max=int(raw["pg_por_nivel_tras_max"]),
             razas=tuple(raw["razas"]),
             alineamientos=tuple(raw["alineamientos"]),
-            armaduras=seq(raw["armaduras"]),
+            armaduras=_names(raw["armaduras"]),
             escudo=raw["escudo"],
-            armas=seq(raw["armas"]),
+            armas=_names(raw["armas"]),
             bonos_salvacion=MappingProxyType(dict(raw["bonos_salvacion"])),
             minimos_originales=MappingProxyType(dict(raw["minimos_originales"])),
             habilidades_ladron=raw.get("habilidades_ladron"),

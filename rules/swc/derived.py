@@ -269,7 +269,7 @@ def _combat(ch: Character, settings: Settings, sheet: Sheet) -> list[DerivedValu
                 "combate",
             )
         )
-    stabs = [(backstab(c, ch.niveles[c]), c) for c in ch.clases if backstab(c, ch.niveles[c])]
+    stabs = [(stab, c) for c in ch.clases if (stab := backstab(c, ch.niveles[c])) is not None]
     if stabs:
         (hit, mult), clase = stabs[0]
         out.append(

@@ -43,6 +43,7 @@ from rules.systems.base import (
     Settings,
     Sheet,
 )
+from rules.values import is_int
 
 __all__ = [
     "hit_points_roll",
@@ -179,10 +180,6 @@ def monster_save(sheet: Sheet) -> tuple[int, str]:
     return rows[min(hd, len(rows) - 1)], f"por Dados de Golpe ({sheet['dados_golpe']})"
 
 
-def _int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def monster_problems(sheet: Sheet) -> list[Problem]:
     """Every problem of a stat block, each naming its field."""
     out: list[Problem] = []
@@ -195,15 +192,15 @@ def monster_problems(sheet: Sheet) -> list[Problem]:
             )
         )
     ca = sheet.get("ca")
-    if not _int(ca) or not -20 <= ca <= 20:
+    if not is_int(ca) or not -20 <= ca <= 20:
         out.append(Problem("swc.problem.npc_bad_ac", "ca", {"valor": ca}))
     out += parse_attacks(str(sheet.get("ataques", "")))
     for key, label in (("movimiento", "Movimiento"), ("valor_px", "Valor en PX")):
         value = sheet.get(key)
-        if not _int(value) or value < 0:
+        if not is_int(value) or value < 0:
             out.append(Problem("swc.problem.npc_bad_number", key, {"campo": label, "valor": value}))
     save = sheet.get("salvacion")
-    if save not in (None, "") and (not _int(save) or not 2 <= save <= 20):
+    if save not in (None, "") and (not is_int(save) or not 2 <= save <= 20):
         out.append(Problem("swc.problem.npc_bad_save", "salvacion", {"valor": save}))
     return out
 

@@ -84,7 +84,7 @@ def coin_weight(monedas: int) -> float:
     """Coins and gems weigh a tenth of a pound each."""
     if monedas < 0:
         raise ValueError("cannot carry a negative number of coins")
-    return monedas * _DATA["carga"]["libras_por_moneda"]
+    return monedas * float(_DATA["carga"]["libras_por_moneda"])
 
 
 def carried_weight(
@@ -112,7 +112,7 @@ def _bands() -> tuple[tuple[int, int], ...]:
 
 def max_load(bono_carga: int = 0) -> int:
     """The most a character can carry: 300 lb plus Fuerza's carry bonus."""
-    return _DATA["movimiento_base"]["maximo_libras"] + bono_carga
+    return int(_DATA["movimiento_base"]["maximo_libras"]) + bono_carga
 
 
 def base_movement(carga_libras: float, bono_carga: int = 0) -> int | None:

@@ -93,7 +93,7 @@ def _groups() -> dict[str, dict[str, Any]]:
 def save_group(clase: str) -> str:
     """``"paladin"`` -> ``"guerrero"``: the Tabla 28 column a class uses."""
     try:
-        return _groups()[normalize_class(clase)]["clave"]
+        return str(_groups()[normalize_class(clase)]["clave"])
     except KeyError:
         raise ValueError(f"unknown class {clase!r}") from None
 

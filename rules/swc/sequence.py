@@ -182,7 +182,7 @@ def surprise_check(rng: random.Random, sides: Mapping[str, bool]) -> SurpriseRes
 def drops_held_item(rng: random.Random) -> bool:
     """Each member of a surprised side drops what they hold on a 1 in 4."""
     rule = _data()["sorpresa"]["soltar_objetos"]
-    return rng.randint(1, rule["dado"]) <= rule["sobre"]
+    return rng.randint(1, rule["dado"]) <= int(rule["sobre"])
 
 
 def encounter_distance(rng: random.Random, lugar: str = "subterraneo") -> int:
@@ -194,7 +194,7 @@ def encounter_distance(rng: random.Random, lugar: str = "subterraneo") -> int:
         raise ValueError(
             f"unknown place {lugar!r}; use {sorted(rule['multiplicadores'])}"
         ) from None
-    return rng.randint(1, rule["dado"]) * rule["pies_por_punto"] * factor
+    return rng.randint(1, rule["dado"]) * int(rule["pies_por_punto"]) * int(factor)
 
 
 def _rank(values: Mapping[str, int]) -> tuple[tuple[str, ...], ...]:
@@ -255,7 +255,7 @@ def sequence_c_initiative(rng: random.Random) -> int:
 
 
 def _band(rows: list[dict[str, Any]], value: int) -> int:
-    return next(r["mod"] for r in rows if r["valores"][0] <= value <= r["valores"][1])
+    return next(int(r["mod"]) for r in rows if r["valores"][0] <= value <= r["valores"][1])
 
 
 def sequence_c_interval(
@@ -315,7 +315,7 @@ def sequence_c_interval(
 def monster_interval(velocidad: str = "normal") -> int:
     """Alternative C for monsters: every 10 segments; 13 if very slow, 7 if very fast."""
     try:
-        return _data()["segmentos"]["monstruos"][velocidad]
+        return int(_data()["segmentos"]["monstruos"][velocidad])
     except KeyError:
         raise ValueError("velocidad is 'normal', 'lento' or 'rapido'") from None
 

@@ -263,9 +263,11 @@ def shop(clases: Iterable[str], kind: str) -> tuple[Item, ...]:
     """
     clases = tuple(clases)
     items = [find_item(e.name) for e in catalogue()]
+    picked: list[Item]
     if kind == "armadura":
-        picked = [i for i in items if isinstance(i, Armour)]
-        picked.sort(key=lambda i: (i.shield, -i.ac_effect))
+        armour = [i for i in items if isinstance(i, Armour)]
+        armour.sort(key=lambda i: (i.shield, -i.ac_effect))
+        picked = list(armour)
     elif kind == "cuerpo":
         picked = [i for i in items if isinstance(i, Weapon) and i.melee is not None]
     elif kind == "proyectiles":
@@ -274,7 +276,7 @@ def shop(clases: Iterable[str], kind: str) -> tuple[Item, ...]:
         picked = [i for i in items if isinstance(i, Gear)]
     else:
         raise ValueError(f"unknown aisle {kind!r}")
-    return tuple(i for i in picked if i is not None and may_buy(clases, i))
+    return tuple(i for i in picked if may_buy(clases, i))
 
 
 def buy(sheet: Sheet, names: Iterable[str]) -> dict[str, Any]:
@@ -298,4 +300,5 @@ def buy(sheet: Sheet, names: Iterable[str]) -> dict[str, Any]:
 
 
 def _copy(sheet: Sheet) -> dict[str, Any]:
-    return json.loads(json.dumps(dict(sheet)))
+    copied: dict[str, Any] = json.loads(json.dumps(dict(sheet)))
+    return copied

@@ -229,7 +229,15 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
             return monster_check(sheet, request, rng)
         return check(sheet, request, settings, rng)
 
-    def opposed(self, a, a_request, b, b_request, settings, rng) -> OpposedResult:
+    def opposed(
+        self,
+        a: Sheet,
+        a_request: CheckRequest,
+        b: Sheet,
+        b_request: CheckRequest,
+        settings: Settings,
+        rng: random.Random,
+    ) -> OpposedResult:
         """Both roll; a success beats a failure, otherwise it is a tie (the book has no contests)."""
         ra = self.check(a, a_request, settings, rng)
         rb = self.check(b, b_request, settings, rng)
@@ -364,12 +372,7 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         if kind == "habilidad":
             return tuple(StepOption(f"ladron:{k}", label) for k, label in SKILL_LABELS.items())
         if kind == "equipo":
-            return tuple(
-                StepOption(
-                    e.name, e.name, f"{shop.format_copper(shop.cost_copper(find_item(e.name)))}"
-                )
-                for e in catalogue()
-            )
+            return tuple(StepOption(e.name, e.name, _price(e.name)) for e in catalogue())
         return ()
 
     def adjust_inventory(
@@ -385,6 +388,13 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         """mo (default), mp or mc; spending more of a coin than the purse holds breaks a
         bigger one (1 mo = 10 mp = 100 mc)."""
         return shop.adjust_money(sheet, amount, currency)
+
+
+def _price(name: str) -> str:
+    """A Tablas 20-24 entry's cost («5 mo»); the name comes from the table, so it is found."""
+    item = find_item(name)
+    assert item is not None
+    return shop.format_copper(shop.cost_copper(item))
 
 
 SYSTEM = SwcSystem()

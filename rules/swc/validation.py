@@ -16,12 +16,9 @@ from rules.swc.monster import is_npc, monster_problems
 from rules.swc.races import RACE_IDS, combination_allowed
 from rules.swc.sheet import NO_ARMOUR, classes_of, setting
 from rules.systems.base import Problem, Settings, Sheet
+from rules.values import is_int
 
 __all__ = ["CHARACTER_KEYS", "NPC_KEYS", "armour_allowed", "problems"]
-
-
-def _int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def armour_allowed(clase: str, armour: Armour) -> bool:
@@ -85,7 +82,7 @@ def _attributes(sheet: Sheet, settings: Settings) -> list[Problem]:
         path = f"atributos.{name}"
         if value is None:
             out.append(Problem("swc.problem.attribute_missing", path, {"atributo": name}))
-        elif not _int(value) or not 3 <= value <= 18:
+        elif not is_int(value) or not 3 <= value <= 18:
             out.append(
                 Problem(
                     "swc.problem.attribute_out_of_range", path, {"atributo": name, "valor": value}
@@ -116,20 +113,20 @@ def _attributes(sheet: Sheet, settings: Settings) -> list[Problem]:
 def _numbers(sheet: Sheet) -> list[Problem]:
     out: list[Problem] = []
     xp = sheet.get("xp", 0)
-    if not _int(xp) or xp < 0:
+    if not is_int(xp) or xp < 0:
         out.append(Problem("swc.problem.xp_invalid", "xp", {"valor": xp}))
     pg = sheet.get("pg") or {}
     maximum, current = pg.get("max", 0), pg.get("actual", 0)
-    if not _int(maximum) or maximum < 0:
+    if not is_int(maximum) or maximum < 0:
         out.append(Problem("swc.problem.hp_max_invalid", "pg.max", {"valor": maximum}))
-    elif not _int(current) or current > maximum:
+    elif not is_int(current) or current > maximum:
         out.append(
             Problem(
                 "swc.problem.hp_current_invalid", "pg.actual", {"valor": current, "max": maximum}
             )
         )
     for coin, amount in (sheet.get("monedas") or {}).items():
-        if not _int(amount) or amount < 0:
+        if not is_int(amount) or amount < 0:
             out.append(
                 Problem(
                     "swc.problem.coins_invalid",
@@ -184,7 +181,7 @@ def _belongings(sheet: Sheet) -> list[Problem]:
         if (
             isinstance(entry, dict)
             and str(entry.get("nombre", "")).strip()
-            and _int(entry.get("cantidad"))
+            and is_int(entry.get("cantidad"))
             and entry["cantidad"] > 0
         ):
             continue
@@ -203,9 +200,9 @@ def _npc(sheet: Sheet) -> list[Problem]:
     out = monster_problems(sheet)
     pg = sheet.get("pg") or {}
     maximum, current = pg.get("max", 0), pg.get("actual", 0)
-    if not _int(maximum) or maximum < 1:
+    if not is_int(maximum) or maximum < 1:
         out.append(Problem("swc.problem.npc_bad_hp", "pg.max", {"valor": maximum}))
-    elif not _int(current) or current > maximum:
+    elif not is_int(current) or current > maximum:
         out.append(
             Problem(
                 "swc.problem.hp_current_invalid", "pg.actual", {"valor": current, "max": maximum}

@@ -537,6 +537,25 @@ class CharacterBuilder(Protocol):
         ...
 
 
+class CreationModule(Protocol):
+    """What ``rules/<id>/builder.py`` provides (a module satisfies this protocol)."""
+
+    def creation_step(
+        self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
+    ) -> CreationStep | None: ...
+
+    def apply_creation_step(
+        self,
+        draft: Sheet,
+        step_key: str,
+        answer: Any,
+        settings: Settings,
+        rng: random.Random,
+        *,
+        npc: bool = False,
+    ) -> CreationOutcome: ...
+
+
 class DelegatedCreation:
     """Forwards the wizard half of :class:`CharacterBuilder` to a system's builder module.
 
@@ -545,7 +564,7 @@ class DelegatedCreation:
     module and inherits these two methods instead of repeating them.
     """
 
-    builder: Any
+    builder: CreationModule
 
     def creation_step(
         self, draft: Sheet, done: tuple[str, ...], settings: Settings, *, npc: bool = False
@@ -565,6 +584,20 @@ class DelegatedCreation:
         return self.builder.apply_creation_step(draft, step_key, answer, settings, rng, npc=npc)
 
 
+class SpellBookModule(Protocol):
+    """What ``rules/<id>/spellbook.py`` provides (a module satisfies this protocol)."""
+
+    def spell_list(self, settings: Settings) -> SpellList: ...
+
+    def spell_state(self, sheet: Sheet, settings: Settings) -> SpellState: ...
+
+    def cast(
+        self, sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random
+    ) -> CastResult: ...
+
+    def rest(self, sheet: Sheet, settings: Settings) -> RestResult: ...
+
+
 class DelegatedSpellBook:
     """Forwards :class:`SpellBook` to a system's ``spellbook`` module (``rules/<id>/spellbook.py``).
 
@@ -572,7 +605,7 @@ class DelegatedSpellBook:
     more than the protocol's arguments.
     """
 
-    spellbook: Any
+    spellbook: SpellBookModule
 
     def spell_list(self, settings: Settings) -> SpellList:
         return self.spellbook.spell_list(settings)
