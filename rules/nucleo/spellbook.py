@@ -33,7 +33,7 @@ from rules.text import fold
 
 __all__ = ["cast", "find", "rest", "spell_infos", "spell_list", "spell_state"]
 
-MAGIC_OFF = "spell.notice.nucleo_magic_off"
+MAGIC_OFF = "nucleo.note.magic_off"
 
 
 def find(name: str) -> Spell | None:

@@ -24,7 +24,7 @@ from rules.systems.base import (
 
 __all__ = ["NO_SPELLS", "cast", "rest", "spell_list", "spell_state"]
 
-NO_SPELLS = "spell.notice.rolweb_powers"
+NO_SPELLS = "rolweb.note.no_spells"
 
 
 def spell_list(settings: Settings) -> SpellList:

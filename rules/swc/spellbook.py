@@ -40,7 +40,7 @@ from rules.text import fold
 __all__ = ["SPENT", "cast", "rest", "spell_list", "spell_state"]
 
 SPENT = "conjuros_gastados"
-NOTICE = "spell.notice.swc_slots"
+NOTICE = "swc.note.spell_slots"
 LIST_NAMES: Mapping[str, str] = {"clerigo": "Clérigo", "druida": "Druida", "mago": "Mago"}
 
 

@@ -51,7 +51,7 @@ from rules.systems.base import (
 
 ATTRIBUTES = ("Cuerpo", "Mente")
 TRADES = {"guerrero": "Guerrero", "sabio": "Sabio"}
-NO_SPELLS = "dado.notice.no_spells"
+NO_SPELLS = "dado.note.no_spells"
 
 
 def _copy(sheet: Sheet) -> dict[str, Any]:
@@ -223,7 +223,7 @@ unknown_option = "No se puede tirar «{option}»."
 not_carried = "No lleva «{name}»."
 no_money = "No alcanza el dinero."
 
-[notice]
+[note]
 no_spells = "Dado no tiene conjuros."
 
 [step]
@@ -241,7 +241,7 @@ unknown_option = "“{option}” cannot be rolled."
 not_carried = "Not carrying “{name}”."
 no_money = "Not enough money."
 
-[notice]
+[note]
 no_spells = "Dado has no spells."
 
 [step]
@@ -298,7 +298,7 @@ def test_the_bot_offers_and_translates_the_new_system(dado):
     assert dado_keys["es"] == dado_keys["en"] and len(dado_keys["es"]) == 9
     for lang in LOCALES:
         assert dado.get("dado.system.choice", lang)
-        for key in ("dado.notice.no_spells", "dado.step.oficio", "dado.problem.trade"):
+        for key in ("dado.note.no_spells", "dado.step.oficio", "dado.problem.trade"):
             assert dado.has(key, lang), (key, lang)
 
 

@@ -145,7 +145,7 @@ async def test_rest_brings_the_mana_back(table):
 
 async def test_swc_spends_slots_by_level_until_none_is_left(table):
     listing = await table.spells.list(SWC_HERE, ANA)
-    assert listing.spells == () and listing.notice == "spell.notice.swc_slots"
+    assert listing.spells == () and listing.notice == "swc.note.spell_slots"
     assert [(p.label, p.left) for p in listing.state.pools] == [("Mago, nivel 1", 2)]
     for left in (1, 0):
         view = await table.spells.cast(SWC_HERE, ANA, spell="Dormir", level=1)
@@ -165,7 +165,7 @@ async def test_swc_spends_slots_by_level_until_none_is_left(table):
 
 async def test_rolweb_refuses_and_points_to_the_abilities(table):
     listing = await table.spells.list(ROLWEB_HERE, GM)
-    assert listing.notice == "spell.notice.rolweb_powers"
+    assert listing.notice == "rolweb.note.no_spells"
     with pytest.raises(RulesError) as error:
         await table.spells.show(ROLWEB_HERE, GM, "Imposición de manos")
-    assert error.value.problems[0].key == "spell.notice.rolweb_powers"
+    assert error.value.problems[0].key == "rolweb.note.no_spells"

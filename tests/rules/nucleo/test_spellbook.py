@@ -34,11 +34,11 @@ def test_implements_the_spellbook_and_lists_the_55_spells():
 
 def test_without_the_magic_module_there_is_nothing_to_cast(maga):
     off = {"magia": False}
-    assert NUCLEO.spell_list(off).notice == "spell.notice.nucleo_magic_off"
+    assert NUCLEO.spell_list(off).notice == "nucleo.note.magic_off"
     assert NUCLEO.spell_state(maga, off).pools == ()
     with pytest.raises(RulesError) as error:
         NUCLEO.cast(maga, SpellRequest("Proyectil mágico"), off, random.Random(1))
-    assert error.value.problems[0].key == "spell.notice.nucleo_magic_off"
+    assert error.value.problems[0].key == "nucleo.note.magic_off"
 
 
 def test_state_is_inteligencia_times_three_and_the_known_spells(maga):

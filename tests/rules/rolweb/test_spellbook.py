@@ -15,7 +15,7 @@ ROLWEB = systems.get("rolweb")
 def test_no_list_and_every_cast_or_rest_points_to_the_abilities():
     assert isinstance(ROLWEB, SpellBook)
     assert ROLWEB.spell_list({}).spells == ()
-    assert ROLWEB.spell_list({}).notice == "spell.notice.rolweb_powers"
+    assert ROLWEB.spell_list({}).notice == "rolweb.note.no_spells"
     sheet = ROLWEB.new_sheet("Elda", {})
     assert ROLWEB.spell_state(sheet, {}).pools == ()
     for attempt in (
@@ -24,4 +24,4 @@ def test_no_list_and_every_cast_or_rest_points_to_the_abilities():
     ):
         with pytest.raises(RulesError) as error:
             attempt()
-        assert error.value.problems[0].key == "spell.notice.rolweb_powers"
+        assert error.value.problems[0].key == "rolweb.note.no_spells"

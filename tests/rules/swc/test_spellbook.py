@@ -39,7 +39,7 @@ def caster(clases, level, **changes):
 def test_no_spell_list_in_the_book():
     assert isinstance(SWC, SpellBook)
     listed = SWC.spell_list({})
-    assert (listed.spells, listed.notice) == ((), "spell.notice.swc_slots")
+    assert (listed.spells, listed.notice) == ((), "swc.note.spell_slots")
 
 
 def test_a_mago_has_the_slots_of_tabla_16():
