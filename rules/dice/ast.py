@@ -9,7 +9,8 @@ one parsed expression can be shared by every roll of the same text.  ``str(node)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = [
@@ -181,6 +182,10 @@ class KeepOne:
         """Index of the kept die in the ascending-sorted throw."""
         return {"b": 0, "m": 1, "a": 2}[self.position]
 
+    def kept_index(self, faces: tuple[int, int, int]) -> int:
+        """Which of the dice, as they fell, this roll keeps (of equal dice, the earlier one)."""
+        return sorted(range(3), key=lambda i: (faces[i], i))[self.index]
+
     def __str__(self) -> str:
         return _labelled("1o3d10" + ("" if self.position == "m" else self.position), self.label)
 
@@ -230,6 +235,10 @@ class Expression:
 
     ``min_dice``/``max_dice`` bound how many dice a roll throws (``max_dice`` is ``None``
     when explosions or open rerolls make it unbounded); ``labels`` are in written order.
+
+    ``plans`` is a cache for work that depends only on the expression, done once per parsed
+    text and shared by every roll of it (the stringifiers keep their render plans there,
+    keyed by stringifier class).  It is not part of the value: equality ignores it.
     """
 
     root: Node
@@ -238,6 +247,9 @@ class Expression:
     labels: tuple[str, ...]
     min_dice: int
     max_dice: int | None
+    plans: dict[type, Callable[[tuple[tuple, ...]], str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def label(self) -> str | None:

@@ -239,12 +239,8 @@ class _Builder:
 
     def _keep_one(self, node: ast.KeepOne) -> Term:
         record = next(self.records)
-        throws = tuple(Throw(faces, _kept_index(faces, node.index)) for faces in record)
+        throws = tuple(Throw(faces, node.kept_index(faces)) for faces in record)
         value = sum(t.value for t in throws)
         fumble = value == 1 and fumbles(record[0], node.index)
         return KeepOneTerm(node, throws, value, fumble)
 
-
-def _kept_index(faces: tuple[int, int, int], index: int) -> int:
-    """Which of the dice, as they fell, sits at ``index`` once sorted (stable for ties)."""
-    return sorted(range(3), key=lambda i: (faces[i], i))[index]

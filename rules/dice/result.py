@@ -1,15 +1,18 @@
 """The outcome of one roll: the numbers callers need, and the breakdown on demand.
 
 The result keeps the parsed expression and the compact records of what each dice term
-threw; the full expression tree (:mod:`rules.dice.expression`) is built from them only
-when ``str()``, :meth:`RollResult.markdown`, :meth:`RollResult.to_dict` or
-:attr:`RollResult.tree` is used, so rolls that only need a total stay cheap.
+threw.  The full expression tree (:mod:`rules.dice.expression`) is built from them only
+when :meth:`RollResult.to_dict` or :attr:`RollResult.tree` is used, so rolls that only need
+a total stay cheap; ``str()`` and :meth:`RollResult.markdown` render straight from the
+records through a plan compiled once per expression (:mod:`rules.dice.stringify`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from .stringify import MARKDOWN, PLAIN
 
 if TYPE_CHECKING:
     from .ast import Expression
@@ -73,15 +76,11 @@ class RollResult:
         return build(self.ast.root, self.records)
 
     def __str__(self) -> str:
-        from .stringify import PlainStringifier
-
-        return PlainStringifier().stringify(self)
+        return PLAIN.stringify(self)
 
     def markdown(self) -> str:
         """Discord Markdown: dropped dice struck through, explosions marked, extremes bold."""
-        from .stringify import MarkdownStringifier
-
-        return MarkdownStringifier().stringify(self)
+        return MARKDOWN.stringify(self)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-compatible record of the roll and its whole tree, for the audit log."""

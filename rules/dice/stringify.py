@@ -1,59 +1,73 @@
 """Pluggable breakdowns of a roll: plain text for logs and tests, Markdown for Discord.
 
-The base class walks the expression tree with a dispatch table and leaves the look of one
-die to subclasses.  Breakdowns use symbols only (no words), so they read the same in every
-language: ``~x~``/``~~x~~`` a dropped or rerolled-away value, ``x!`` a die that exploded
-(or a kept 10 that re-threw 1o3d10), ``→`` a reroll, ``✓``/``✗`` a test's outcome.
+Breakdowns use symbols only (no words), so they read the same in every language:
+``~x~``/``~~x~~`` a dropped or rerolled-away value, ``x!`` a die that exploded (or a kept 10
+that re-threw 1o3d10), ``→`` a reroll, ``✓``/``✗`` a test's outcome.
+
+Every command that rolls shows its breakdown, so rendering is on the hot path and costs more
+than the roll itself unless done with care.  A breakdown is static text (notation,
+operators, constants, labels) around one rendered part per dice term, so the first time a
+stringifier class meets a parsed expression it compiles a *render plan*: the static text
+joined once, and per dice term a small function specialised for its shape (one plain die,
+a plain pool, keep/drop only, explosions only, 1o3d10, or the general case) that reads the
+roller's compact record directly.  No expression tree is built and nothing is walked per
+roll.  The plan lives on the parsed expression (``Expression.plans``), which the parse cache
+shares between rolls of the same text.
+
+Subclasses decide only the look of single values (:meth:`Stringifier.face`,
+:meth:`~Stringifier.dropped`, :meth:`~Stringifier.counted`, :meth:`~Stringifier.total`,
+:meth:`~Stringifier.escape`).  Plans and face tables are cached per class, so those methods
+must depend on their arguments alone.
 """
 
 from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from typing import assert_never
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, ClassVar
 
-from .expression import (
-    Constant,
-    DiceTerm,
-    KeepOneTerm,
-    Negation,
-    Operation,
-    Parenthesized,
-    Term,
-)
-from .result import RollResult
+from .ast import BinOp, Dice, Expression, Group, KeepOne, Neg, Node, Number
 
-__all__ = ["MarkdownStringifier", "PlainStringifier", "Stringifier"]
+if TYPE_CHECKING:
+    from .result import RollResult
+
+__all__ = ["MARKDOWN", "PLAIN", "MarkdownStringifier", "PlainStringifier", "Stringifier"]
 
 _MARKDOWN = re.compile(r"[\\*_~`|>\[]")
+
+#: Dice with at most this many sides look their faces up in a precomputed table (shared by
+#: every plan of a class); bigger dice format each face as it comes.  Bounded so that an
+#: unusual die costs little memory and a hostile expression little compile time.
+TABLE_SIDES = 100
+
+#: Renders one dice term's record (see :mod:`rules.dice.roller`) as the text inside its
+#: parentheses.
+Render = Callable[[tuple], str]
+#: Renders a whole roll's records as its breakdown up to and including ``" = "``.
+Plan = Callable[[tuple[tuple, ...]], str]
 
 
 class Stringifier(ABC):
     """Turns a :class:`RollResult` into one line: ``<breakdown> = <total>``."""
 
-    def stringify(self, result: RollResult) -> str:
-        text = f"{self.term(result.tree)} = {self.total(result.total)}"
-        if result.success is not None:
-            text += " ✓" if result.success else " ✗"
-        return text
+    #: Per class: face tables by ``(sides, look)`` and 1o3d10 throws by ``(index, faces)``.
+    _memo: ClassVar[dict[tuple, object]] = {}
 
-    def term(self, node: Term) -> str:
-        # match, not a dict of methods: each case narrows the type for mypy (commonest first).
-        match node:
-            case DiceTerm():
-                return self._dice(node)
-            case Constant():
-                return self._constant(node)
-            case Operation():
-                return self._operation(node)
-            case KeepOneTerm():
-                return self._keep_one(node)
-            case Negation():
-                return self._negation(node)
-            case Parenthesized():
-                return self._parenthesized(node)
-            case _:
-                assert_never(node)
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._memo = {}
+
+    def stringify(self, result: RollResult) -> str:
+        plans = result.ast.plans
+        plan = plans.get(type(self))
+        if plan is None:
+            plan = plans[type(self)] = self.plan(result.ast)
+        text = plan(result.records) + self.total(result.total)
+        if result.success is None:
+            return text
+        return text + (" ✓" if result.success else " ✗")
 
     def labelled(self, text: str, label: str | None) -> str:
         return f"{text} [{self.escape(label)}]" if label else text
@@ -79,47 +93,155 @@ class Stringifier(ABC):
     def total(self, value: int) -> str:
         """The final total."""
 
-    # -- nodes ---------------------------------------------------------------------------------
-    def _constant(self, node: Constant) -> str:
-        return self.labelled(str(node.value), node.label)
+    # -- compiling a plan ----------------------------------------------------------------------
+    def plan(self, expression: Expression) -> Plan:
+        """The render plan of ``expression``: its static text around one render per dice term.
 
-    def _negation(self, node: Negation) -> str:
-        return f"-{self.term(node.operand)}"
+        Dice terms are rendered in the order the roller records them (left to right), so
+        the i-th render reads the i-th record.
+        """
+        static = [""]
+        renders: list[Render] = []
+        self._compile(expression.root, static, renders)
+        static[-1] += " = "
+        return _assemble(tuple(static), tuple(renders))
 
-    def _parenthesized(self, node: Parenthesized) -> str:
-        return self.labelled(f"({self.term(node.inner)})", node.label)
+    def _compile(self, node: Node, static: list[str], renders: list[Render]) -> None:
+        """Append ``node``'s text to ``static[-1]``; a dice term opens a new static part."""
+        if isinstance(node, Number):
+            static[-1] += self.labelled(str(node.value), node.label)
+        elif isinstance(node, Neg):
+            static[-1] += "-"
+            self._compile(node.operand, static, renders)
+        elif isinstance(node, Group):
+            static[-1] += "("
+            self._compile(node.inner, static, renders)
+            static[-1] += self.labelled(")", node.label)
+        elif isinstance(node, BinOp):
+            self._compile(node.left, static, renders)
+            static[-1] += f" {node.op} "
+            self._compile(node.right, static, renders)
+        elif isinstance(node, Dice):
+            notation = str(node)
+            if node.label:
+                notation = notation[: -len(node.label) - 3]
+            static[-1] += notation + " ("
+            renders.append(self._dice_render(node))
+            static.append(self.labelled(")", node.label))
+        else:
+            notation = "1o3d10" + ("" if node.position == "m" else node.position)
+            static[-1] += notation + " ("
+            renders.append(self._keep_one_render(node))
+            static.append(self.labelled(")", node.label))
 
-    def _operation(self, node: Operation) -> str:
-        return f"{self.term(node.left)} {node.op} {self.term(node.right)}"
+    def _dice_render(self, node: Dice) -> Render:
+        """The cheapest render that gives ``node``'s shape the same text as the general one."""
+        face = self._faces(node.sides, "face")
+        if node.plain:  # the record is the faces
+            if node.count == 1:
+                return lambda record: face(record[0])
+            return lambda record: ", ".join(map(face, record))
+        if node.reroll is None and node.compare is None:  # no history, no successes
+            if node.explode is None:  # keep/drop only: record (faces, kept flags, None)
+                dropped = self._faces(node.sides, "dropped")
+                return lambda record: ", ".join(
+                    [
+                        face(v) if k else dropped(v)
+                        for v, k in zip(record[0], record[1], strict=True)
+                    ]
+                )
+            if node.keep is None:  # explosions only: record (faces, None, details)
+                boom = self._faces(node.sides, "boom")
+                return lambda record: ", ".join(
+                    [
+                        boom(v) if d[1] else face(v)
+                        for v, d in zip(record[0], record[2], strict=True)
+                    ]
+                )
+        return partial(self._render_modified, node, face)
 
-    def _dice(self, node: DiceTerm) -> str:
+    def _render_modified(self, node: Dice, face: Callable[[int], str], record: tuple) -> str:
+        """Any dice term with modifiers: each die's history, marks, success and keep flag."""
+        faces, kept, detail = record
+        compare = node.compare
+        pool = compare is not None and not node.is_test
         parts = []
-        for die, success in zip(node.dice, node.successes(), strict=True):
-            history = [self.dropped(str(v)) for v in die.rolls[:-1]]
-            text = self.face(die.value, die.sides) + ("!" if die.exploded else "")
-            if success:
+        for i, value in enumerate(faces):
+            history, exploded, _ = detail[i] if detail is not None else ((value,), False, False)
+            text = face(value) + "!" if exploded else face(value)
+            standing = kept is None or kept[i]
+            if pool and standing and compare.matches(value):
                 text = self.counted(text)
-            if not die.kept:
+            if not standing:
                 text = self.dropped(text)
-            parts.append("→".join([*history, text]))
-        notation = str(node.node)
-        if node.node.label:
-            notation = notation[: -len(node.node.label) - 3]
-        return self.labelled(f"{notation} ({', '.join(parts)})", node.node.label)
+            if len(history) > 1:
+                text = "→".join([*(self.dropped(str(v)) for v in history[:-1]), text])
+            parts.append(text)
+        return ", ".join(parts)
 
-    def _keep_one(self, node: KeepOneTerm) -> str:
-        throws = []
-        for throw in node.throws:
-            parts = []
-            for i, value in enumerate(throw.faces):
-                if i == throw.kept_index:
-                    rethrow = value == 10 and throw is not node.throws[-1]
-                    parts.append(self.face(value, 10) + ("!" if rethrow else ""))
-                else:
-                    parts.append(self.dropped(str(value)))
-            throws.append(", ".join(parts))
-        notation = "1o3d10" + ("" if node.node.position == "m" else node.node.position)
-        return self.labelled(f"{notation} ({' | '.join(throws)})", node.node.label)
+    def _faces(self, sides: int, look: str) -> Callable[[int], str]:
+        """Face value → its text as a standing die, a dropped die, or a die that exploded."""
+
+        def text(value: int) -> str:
+            shown = self.face(value, sides)
+            if look == "dropped":
+                return self.dropped(shown)
+            return shown + "!" if look == "boom" else shown
+
+        if sides > TABLE_SIDES:
+            return text
+        key = (sides, look)
+        table = self._memo.get(key)
+        if table is None:
+            table = self._memo[key] = ("", *map(text, range(1, sides + 1))).__getitem__
+        return table  # type: ignore[return-value]
+
+    def _keep_one_render(self, node: KeepOne) -> Render:
+        """1o3d10: throws joined by ``|``; a kept 10 that threw again is marked ``!``."""
+        throw = partial(self._throw, node)
+
+        def render(record: tuple) -> str:
+            if len(record) == 1:  # the usual single throw
+                return throw(record[0])[0]
+            last = len(record) - 1
+            return " | ".join([throw(faces)[i != last] for i, faces in enumerate(record)])
+
+        return render
+
+    def _throw(self, node: KeepOne, faces: tuple[int, int, int]) -> tuple[str, str]:
+        """One throw's text as the last of its chain and as one that threw again (memoized:
+        at most 1,000 throws per kept position)."""
+        key = (node.index, faces)
+        texts = self._memo.get(key)
+        if texts is None:
+            kept = node.kept_index(faces)
+            parts = [self.dropped(str(value)) for value in faces]
+            parts[kept] = self.face(faces[kept], 10)
+            last = ", ".join(parts)
+            if faces[kept] == 10:
+                parts[kept] += "!"
+            texts = self._memo[key] = (last, ", ".join(parts))
+        return texts  # type: ignore[return-value]
+
+
+def _assemble(static: tuple[str, ...], renders: tuple[Render, ...]) -> Plan:
+    """Join the static parts and the renders of one roll's records, in order."""
+    if not renders:
+        text = static[0]
+        return lambda records: text
+    if len(renders) == 1:
+        (render,), (before, after) = renders, static
+        return lambda records: before + render(records[0]) + after
+    first, rest = static[0], static[1:]
+
+    def plan(records: tuple[tuple, ...]) -> str:
+        pieces = [first]
+        for render, record, text in zip(renders, records, rest, strict=True):
+            pieces.append(render(record))
+            pieces.append(text)
+        return "".join(pieces)
+
+    return plan
 
 
 class PlainStringifier(Stringifier):
@@ -156,3 +278,8 @@ class MarkdownStringifier(Stringifier):
 
     def total(self, value: int) -> str:
         return f"`{value}`"
+
+
+#: The stringifiers :class:`RollResult` uses for ``str()`` and ``markdown()``.
+PLAIN = PlainStringifier()
+MARKDOWN = MarkdownStringifier()
