@@ -17,7 +17,7 @@ from .errors import DiceError
 from .odds import distribution, probability_at_least
 from .parser import parse
 from .result import RollResult
-from .roller import Roller
+from .roller import roll_parsed
 
 __all__ = [
     "DiceError",
@@ -35,4 +35,4 @@ def roll(expression: str, rng: random.Random | None = None) -> RollResult:
 
     Raises :class:`DiceError` (before any die is thrown whenever the limits allow it).
     """
-    return Roller(rng if rng is not None else random.Random()).roll(parse(expression))
+    return roll_parsed(parse(expression), rng if rng is not None else random.Random())

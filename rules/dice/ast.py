@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "BinOp",
@@ -237,8 +237,9 @@ class Expression:
     when explosions or open rerolls make it unbounded); ``labels`` are in written order.
 
     ``plans`` is a cache for work that depends only on the expression, done once per parsed
-    text and shared by every roll of it (the stringifiers keep their render plans there,
-    keyed by stringifier class).  It is not part of the value: equality ignores it.
+    text and shared by every roll of it: the roller's fast path (key ``Roller``) and the
+    stringifiers' render plans (keyed by stringifier class).  It is not part of the value:
+    equality ignores it.
     """
 
     root: Node
@@ -247,9 +248,7 @@ class Expression:
     labels: tuple[str, ...]
     min_dice: int
     max_dice: int | None
-    plans: dict[type, Callable[[tuple[tuple, ...]], str]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    plans: dict[type, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def label(self) -> str | None:

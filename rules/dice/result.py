@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .ast import Expression
     from .expression import Term
 
-__all__ = ["RollResult"]
+__all__ = ["RESULT_FIELDS", "RollResult", "make_result"]
 
 
 #: What the roller notes about one dice term (faces, rethrows…), read back by
@@ -94,3 +94,35 @@ class RollResult:
             "success": self.success,
             "tree": self.tree.to_dict(),
         }
+
+
+#: The fields :func:`make_result` sets, in order (a test checks they are all of them).
+RESULT_FIELDS = ("total", "fumble", "explosions", "success", "ast", "records")
+_new = object.__new__
+_set_total, _set_fumble, _set_explosions, _set_success, _set_ast, _set_records = (
+    getattr(RollResult, name).__set__ for name in RESULT_FIELDS
+)
+
+
+def make_result(
+    total: int,
+    fumble: bool,
+    explosions: int,
+    success: bool | None,
+    ast: Expression,
+    records: tuple[tuple, ...],
+) -> RollResult:
+    """``RollResult(...)`` at half the cost, for the roller's hot path.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which
+    for six fields costs about as much as throwing a d20; the slots' own setters give the
+    same object (equal, just as frozen afterwards) for half of that.
+    """
+    result = _new(RollResult)
+    _set_total(result, total)
+    _set_fumble(result, fumble)
+    _set_explosions(result, explosions)
+    _set_success(result, success)
+    _set_ast(result, ast)
+    _set_records(result, records)
+    return result

@@ -16,9 +16,9 @@ from typing import assert_never
 from .ast import BinOp, Dice, Expression, Group, KeepOne, Neg, Node, Number
 from .errors import DiceError
 from .limits import MAX_RETHROWS, MAX_ROLLS
-from .result import Record, RollResult
+from .result import Record, RollResult, make_result
 
-__all__ = ["Roller", "fumbles", "keep_flags"]
+__all__ = ["Roller", "fumbles", "keep_flags", "roll_parsed"]
 
 
 def fumbles(faces: tuple[int, int, int], index: int) -> bool:
@@ -48,6 +48,62 @@ def keep_flags(values: list[int], kind: str, n: int) -> tuple[bool, ...]:
     return tuple(flags)
 
 
+def roll_parsed(expression: Expression, rng: random.Random) -> RollResult:
+    """Roll a parsed expression, through its fast path when its shape has one.
+
+    Most rolls are one dice term, plain or keeping some dice, with at most a constant added
+    or taken away (``1d20``, ``1d20+5``, ``2d6-1``, ``100d6``, ``4d6kh3``, ``2d20kl1+3``).  For those a small function compiled once
+    per parsed expression (kept in ``Expression.plans``) throws the dice and builds the
+    result directly, the same result, records included, as :class:`Roller` gives, without
+    an instance, a tree walk or a dispatch per node.
+    """
+    fast = expression.plans.get(Roller)
+    if fast is None:
+        fast = expression.plans[Roller] = _fast_path(expression)
+    return fast(rng)
+
+
+def _fast_path(expression: Expression) -> Callable[[random.Random], RollResult]:
+    root, offset = expression.root, 0
+    if (
+        isinstance(root, BinOp)
+        and root.op in ("+", "-")
+        and isinstance(root.left, Dice)
+        and isinstance(root.right, Number)
+    ):
+        root, offset = root.left, root.right.value if root.op == "+" else -root.right.value
+    if not isinstance(root, Dice) or root.reroll or root.explode or root.compare:
+        return lambda rng: Roller(rng).roll(expression)
+    count, sides = root.count, root.sides  # the parser has checked count against MAX_ROLLS
+    keep = root.keep
+    if keep is not None:
+        kind, n = keep.kind, keep.n
+
+        def keep_some(rng: random.Random) -> RollResult:
+            randint = rng.randint
+            faces = [randint(1, sides) for _ in range(count)]
+            kept = keep_flags(faces, kind, n)
+            total = sum([face for face, k in zip(faces, kept, strict=True) if k])
+            record = (tuple(faces), kept, None)
+            return make_result(total + offset, False, 0, None, expression, (record,))
+
+        return keep_some
+    if count == 1:
+
+        def one_die(rng: random.Random) -> RollResult:
+            face = rng.randint(1, sides)
+            return make_result(face + offset, False, 0, None, expression, ((face,),))
+
+        return one_die
+
+    def pool(rng: random.Random) -> RollResult:
+        randint = rng.randint
+        faces = tuple([randint(1, sides) for _ in range(count)])
+        return make_result(sum(faces) + offset, False, 0, None, expression, (faces,))
+
+    return pool
+
+
 class Roller:
     """Rolls parsed expressions; one instance per roll (it holds that roll's counters)."""
 
@@ -65,7 +121,7 @@ class Roller:
         total = self.eval(expression.root)
         if self.thrown > MAX_ROLLS:  # only open-ended rolls get here; their pools abort sooner
             raise DiceError("too_many_rolls", None, {"count": self.thrown, "limit": MAX_ROLLS})
-        return RollResult(
+        return make_result(
             total, self.fumble, self.explosions, self.success, expression, tuple(self.records)
         )
 
@@ -131,6 +187,8 @@ class Roller:
             faces = [randint(1, sides) for _ in range(node.count)]
             self.thrown += node.count
             detail = None
+        elif node.reroll is None:
+            faces, detail = self._throw_exploding(node)
         else:
             faces, detail = self._throw_pool(node)
         keep = node.keep
@@ -147,6 +205,31 @@ class Roller:
         if compare.op == ">=":
             return sum(1 for f in standing if f >= compare.target)
         return sum(1 for f in standing if f <= compare.target)
+
+    def _throw_exploding(self, node: Dice) -> tuple[list[int], Record]:
+        """:meth:`_throw_pool` for the usual explosions without rerolls (``8d6!``): same
+        dice, same records, without the reroll bookkeeping on every die."""
+        randint, sides = self.randint, node.sides
+        low, high = node.explode.interval()  # type: ignore[union-attr]
+        faces: list[int] = []
+        detail: list[tuple[tuple[int, ...], bool, bool]] = []
+        thrown = self.thrown
+        for _ in range(node.count):
+            extra = False
+            while True:
+                thrown += 1
+                if thrown > MAX_ROLLS:
+                    raise DiceError("too_many_rolls", None, {"count": thrown, "limit": MAX_ROLLS})
+                face = randint(1, sides)
+                boom = low <= face <= high
+                faces.append(face)
+                detail.append(((face,), boom, extra))
+                if not boom:
+                    break
+                self.explosions += 1
+                extra = True
+        self.thrown = thrown
+        return faces, tuple(detail)
 
     def _throw_pool(self, node: Dice) -> tuple[list[int], Record]:
         """Throw a pool with rerolls and/or explosions, counting every die against the limit.

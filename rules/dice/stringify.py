@@ -198,7 +198,11 @@ class Stringifier(ABC):
 
     def _keep_one_render(self, node: KeepOne) -> Render:
         """1o3d10: throws joined by ``|``; a kept 10 that threw again is marked ``!``."""
-        throw = partial(self._throw, node)
+        memo, index = self._memo, node.index
+
+        def throw(faces: tuple[int, int, int]) -> tuple[str, str]:
+            texts = memo.get((index, faces))
+            return texts if texts is not None else self._throw(node, faces)  # type: ignore[return-value]
 
         def render(record: tuple) -> str:
             if len(record) == 1:  # the usual single throw
@@ -209,19 +213,16 @@ class Stringifier(ABC):
         return render
 
     def _throw(self, node: KeepOne, faces: tuple[int, int, int]) -> tuple[str, str]:
-        """One throw's text as the last of its chain and as one that threw again (memoized:
-        at most 1,000 throws per kept position)."""
-        key = (node.index, faces)
-        texts = self._memo.get(key)
-        if texts is None:
-            kept = node.kept_index(faces)
-            parts = [self.dropped(str(value)) for value in faces]
-            parts[kept] = self.face(faces[kept], 10)
-            last = ", ".join(parts)
-            if faces[kept] == 10:
-                parts[kept] += "!"
-            texts = self._memo[key] = (last, ", ".join(parts))
-        return texts  # type: ignore[return-value]
+        """One throw's text as the last of its chain and as one that threw again, memoized
+        per class by ``(kept position, faces)``: at most 3,000 entries."""
+        kept = node.kept_index(faces)
+        parts = [self.dropped(str(value)) for value in faces]
+        parts[kept] = self.face(faces[kept], 10)
+        last = ", ".join(parts)
+        if faces[kept] == 10:
+            parts[kept] += "!"
+        texts = self._memo[(node.index, faces)] = (last, ", ".join(parts))
+        return texts
 
 
 def _assemble(static: tuple[str, ...], renders: tuple[Render, ...]) -> Plan:
