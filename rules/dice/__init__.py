@@ -1,8 +1,10 @@
 """Árbitro's dice engine: parse, roll and compute odds for tabletop dice notation.
 
 Shaped like avrae/d20 (parser → AST → roller → expression tree → stringifiers), with an
-injected :class:`random.Random` and Núcleo's ``1o3d10`` roll (seed 002).  See
-``docs/dice.md`` for the notation.
+injected :class:`random.Random` and Núcleo's ``1o3d10`` roll (seed 002).  Unlike d20, the
+roller keeps compact records and the stringifiers render them through plans compiled once
+per parsed expression; the tree is built only for the audit log.  See ``docs/dice.md`` for
+the notation and ``docs/performance.md`` for the figures against d20.
 
     >>> import random
     >>> roll("1o3d10+7 [sigilo]", rng=random.Random(2)).total  # doctest: +SKIP

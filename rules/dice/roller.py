@@ -2,8 +2,10 @@
 
 The hot path keeps no per-die objects: each dice term appends one compact record (a tuple
 of faces, of die histories, or of 1o3d10 throws) to a list in evaluation order, and
-:mod:`rules.dice.expression` turns the records into the full tree only when a breakdown is
-asked for.  Every die comes from ``rng.randint(1, sides)``, so a scripted ``random.Random``
+:mod:`rules.dice.expression` turns the records into the full tree only when the tree or
+the audit record is asked for (:mod:`rules.dice.stringify` renders the breakdown from the
+records themselves).  The commonest shapes skip the tree walk altogether
+(:func:`roll_parsed`).  Every die comes from ``rng.randint(1, sides)``, so a scripted ``random.Random``
 subclass only needs to override ``randint``.
 """
 
@@ -52,10 +54,11 @@ def roll_parsed(expression: Expression, rng: random.Random) -> RollResult:
     """Roll a parsed expression, through its fast path when its shape has one.
 
     Most rolls are one dice term, plain or keeping some dice, with at most a constant added
-    or taken away (``1d20``, ``1d20+5``, ``2d6-1``, ``100d6``, ``4d6kh3``, ``2d20kl1+3``).  For those a small function compiled once
-    per parsed expression (kept in ``Expression.plans``) throws the dice and builds the
-    result directly, the same result, records included, as :class:`Roller` gives, without
-    an instance, a tree walk or a dispatch per node.
+    or taken away (``1d20``, ``1d20+5``, ``2d6-1``, ``100d6``, ``4d6kh3``, ``2d20kl1+3``).
+    For those a small function compiled once per parsed expression (kept in
+    ``Expression.plans``) throws the dice and builds the result directly: the same result,
+    records included, that :class:`Roller` gives, without an instance, a tree walk or a
+    dispatch per node.  Every other shape goes through :class:`Roller`.
     """
     fast = expression.plans.get(Roller)
     if fast is None:
@@ -64,6 +67,7 @@ def roll_parsed(expression: Expression, rng: random.Random) -> RollResult:
 
 
 def _fast_path(expression: Expression) -> Callable[[random.Random], RollResult]:
+    """The roll function for ``expression``'s shape (see :func:`roll_parsed`)."""
     root, offset = expression.root, 0
     if (
         isinstance(root, BinOp)
