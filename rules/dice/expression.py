@@ -243,4 +243,3 @@ class _Builder:
         value = sum(t.value for t in throws)
         fumble = value == 1 and fumbles(record[0], node.index)
         return KeepOneTerm(node, throws, value, fumble)
-

@@ -110,7 +110,7 @@ def make_result(
     explosions: int,
     success: bool | None,
     ast: Expression,
-    records: tuple[tuple, ...],
+    records: tuple[Record, ...],
 ) -> RollResult:
     """``RollResult(...)`` at half the cost, for the roller's hot path.
 

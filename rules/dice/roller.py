@@ -68,18 +68,19 @@ def roll_parsed(expression: Expression, rng: random.Random) -> RollResult:
 
 def _fast_path(expression: Expression) -> Callable[[random.Random], RollResult]:
     """The roll function for ``expression``'s shape (see :func:`roll_parsed`)."""
-    root, offset = expression.root, 0
+    term, offset = expression.root, 0
     if (
-        isinstance(root, BinOp)
-        and root.op in ("+", "-")
-        and isinstance(root.left, Dice)
-        and isinstance(root.right, Number)
+        isinstance(term, BinOp)
+        and term.op in ("+", "-")
+        and isinstance(term.left, Dice)
+        and isinstance(term.right, Number)
     ):
-        root, offset = root.left, root.right.value if root.op == "+" else -root.right.value
-    if not isinstance(root, Dice) or root.reroll or root.explode or root.compare:
+        offset = term.right.value if term.op == "+" else -term.right.value
+        term = term.left
+    if not isinstance(term, Dice) or term.reroll or term.explode or term.compare:
         return lambda rng: Roller(rng).roll(expression)
-    count, sides = root.count, root.sides  # the parser has checked count against MAX_ROLLS
-    keep = root.keep
+    count, sides = term.count, term.sides  # the parser has checked count against MAX_ROLLS
+    keep = term.keep
     if keep is not None:
         kind, n = keep.kind, keep.n
 

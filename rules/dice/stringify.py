@@ -26,12 +26,18 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from .ast import BinOp, Dice, Expression, Group, KeepOne, Neg, Node, Number
 
 if TYPE_CHECKING:
-    from .result import RollResult
+    from .result import Record, RollResult
+
+    #: Renders one dice term's record (see :mod:`rules.dice.roller`) as the text inside
+    #: its parentheses.
+    Render: TypeAlias = Callable[[Record], str]
+    #: Renders a whole roll's records as its breakdown up to and including ``" = "``.
+    Plan: TypeAlias = Callable[[tuple[Record, ...]], str]
 
 __all__ = ["MARKDOWN", "PLAIN", "MarkdownStringifier", "PlainStringifier", "Stringifier"]
 
@@ -42,22 +48,18 @@ _MARKDOWN = re.compile(r"[\\*_~`|>\[]")
 #: unusual die costs little memory and a hostile expression little compile time.
 TABLE_SIDES = 100
 
-#: Renders one dice term's record (see :mod:`rules.dice.roller`) as the text inside its
-#: parentheses.
-Render = Callable[[tuple], str]
-#: Renders a whole roll's records as its breakdown up to and including ``" = "``.
-Plan = Callable[[tuple[tuple, ...]], str]
-
 
 class Stringifier(ABC):
     """Turns a :class:`RollResult` into one line: ``<breakdown> = <total>``."""
 
-    #: Per class: face tables by ``(sides, look)`` and 1o3d10 throws by ``(index, faces)``.
-    _memo: ClassVar[dict[tuple, object]] = {}
+    #: Per class: face lookups by ``(sides, look)``, and both texts of a 1o3d10 throw by
+    #: ``(kept position, faces)``.
+    _tables: ClassVar[dict[tuple[int, str], Callable[[int], str]]] = {}
+    _throws: ClassVar[dict[tuple[int, tuple[int, int, int]], tuple[str, str]]] = {}
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        cls._memo = {}
+        cls._tables, cls._throws = {}, {}
 
     def stringify(self, result: RollResult) -> str:
         plans = result.ast.plans
@@ -160,17 +162,16 @@ class Stringifier(ABC):
                 )
         return partial(self._render_modified, node, face)
 
-    def _render_modified(self, node: Dice, face: Callable[[int], str], record: tuple) -> str:
+    def _render_modified(self, node: Dice, face: Callable[[int], str], record: Record) -> str:
         """Any dice term with modifiers: each die's history, marks, success and keep flag."""
         faces, kept, detail = record
-        compare = node.compare
-        pool = compare is not None and not node.is_test
+        counts = node.compare if not node.is_test else None  # a pool counting successes
         parts = []
         for i, value in enumerate(faces):
             history, exploded, _ = detail[i] if detail is not None else ((value,), False, False)
             text = face(value) + "!" if exploded else face(value)
             standing = kept is None or kept[i]
-            if pool and standing and compare.matches(value):
+            if counts is not None and standing and counts.matches(value):
                 text = self.counted(text)
             if not standing:
                 text = self.dropped(text)
@@ -191,20 +192,20 @@ class Stringifier(ABC):
         if sides > TABLE_SIDES:
             return text
         key = (sides, look)
-        table = self._memo.get(key)
+        table = self._tables.get(key)
         if table is None:
-            table = self._memo[key] = ("", *map(text, range(1, sides + 1))).__getitem__
-        return table  # type: ignore[return-value]
+            table = self._tables[key] = ("", *map(text, range(1, sides + 1))).__getitem__
+        return table
 
     def _keep_one_render(self, node: KeepOne) -> Render:
         """1o3d10: throws joined by ``|``; a kept 10 that threw again is marked ``!``."""
-        memo, index = self._memo, node.index
+        memo, index = self._throws, node.index
 
         def throw(faces: tuple[int, int, int]) -> tuple[str, str]:
             texts = memo.get((index, faces))
-            return texts if texts is not None else self._throw(node, faces)  # type: ignore[return-value]
+            return texts if texts is not None else self._throw(node, faces)
 
-        def render(record: tuple) -> str:
+        def render(record: Record) -> str:
             if len(record) == 1:  # the usual single throw
                 return throw(record[0])[0]
             last = len(record) - 1
@@ -221,7 +222,7 @@ class Stringifier(ABC):
         last = ", ".join(parts)
         if faces[kept] == 10:
             parts[kept] += "!"
-        texts = self._memo[(node.index, faces)] = (last, ", ".join(parts))
+        texts = self._throws[(node.index, faces)] = (last, ", ".join(parts))
         return texts
 
 
@@ -235,7 +236,7 @@ def _assemble(static: tuple[str, ...], renders: tuple[Render, ...]) -> Plan:
         return lambda records: before + render(records[0]) + after
     first, rest = static[0], static[1:]
 
-    def plan(records: tuple[tuple, ...]) -> str:
+    def plan(records: tuple[Record, ...]) -> str:
         pieces = [first]
         for render, record, text in zip(renders, records, rest, strict=True):
             pieces.append(render(record))
