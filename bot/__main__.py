@@ -11,7 +11,9 @@ import logging
 import signal
 import sys
 
-from bot.config import Config, ConfigError, load_config
+from bot import config as settings
+from bot.config import Config, ConfigError, load_config, locale_hint
+from bot.db.preflight import DatabaseProblem, check_database
 from bot.i18n import t
 
 __all__ = ["main"]
@@ -28,26 +30,58 @@ def _setup_logging(level: str) -> None:
         logging.getLogger(noisy).setLevel(max(logging.getLogger().level, logging.WARNING))
 
 
-async def _migrate(config: Config) -> None:
+def _first_line(error: BaseException) -> str:
+    text = str(getattr(error, "orig", None) or error).strip().splitlines()
+    return (text[0] if text else type(error).__name__)[:200]
+
+
+async def _open_database(config: Config):  # noqa: ANN202 - AsyncEngine, imported lazily
+    """The engine, migrated to the latest schema, or :class:`DatabaseProblem` (no traceback)."""
+    from sqlalchemy.exc import DBAPIError
+
     from bot.db.engine import create_engine
     from bot.db.migrate import upgrade
 
-    engine = create_engine(config.database_url)
+    try:
+        engine = create_engine(config.database_url)
+    except ModuleNotFoundError as error:
+        raise DatabaseProblem("cli.db.driver_missing", module=error.name or "?") from None
     try:
         await upgrade(engine)
-    finally:
+    except DatabaseProblem:
         await engine.dispose()
+        raise
+    except (DBAPIError, OSError, TimeoutError) as error:
+        await engine.dispose()
+        raise DatabaseProblem("cli.db.unreachable", reason=_first_line(error)) from None
+    return engine
+
+
+def _refuse(problem: DatabaseProblem | ConfigError, locale: str) -> int:
+    """One translated line on stderr and exit status 2: the operator has something to fix."""
+    print(problem.render(locale), file=sys.stderr)
+    return 2
+
+
+async def _migrate(config: Config) -> int:
+    try:
+        engine = await _open_database(config)
+    except DatabaseProblem as problem:
+        return _refuse(problem, config.default_locale)
+    await engine.dispose()
+    print(t("cli.migrated", config.default_locale))
+    return 0
 
 
 async def _run(config: Config) -> int:
     import discord
 
     from bot.app import Arbitro
-    from bot.db.engine import create_engine
-    from bot.db.migrate import upgrade
 
-    engine = create_engine(config.database_url)
-    await upgrade(engine)
+    try:
+        engine = await _open_database(config)
+    except DatabaseProblem as problem:
+        return _refuse(problem, config.default_locale)
     bot = Arbitro(config, engine)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -93,18 +127,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config()
     except ConfigError as error:
-        print(error, file=sys.stderr)
-        return 2
+        return _refuse(error, locale_hint())
     _setup_logging(config.log_level)
-    if command == "migrate":
-        asyncio.run(_migrate(config))
-        print(t("cli.migrated", config.default_locale))
-        return 0
-    if command not in ("run",):
-        print(t("cli.usage", config.default_locale), file=sys.stderr)
+    locale = config.default_locale
+    if command not in ("run", "migrate"):
+        print(t("cli.usage", locale), file=sys.stderr)
         return 2
-    if not config.token:
+    if settings.env_file_problem(settings.ENV_FILE):
+        log.warning(t("cli.env_readable", locale, path=settings.ENV_FILE))
+    if command == "run" and not config.token:
         return _no_token(config)
+    try:
+        for key, params in check_database(config.database_url):
+            log.warning(t(key, locale, **params))
+    except DatabaseProblem as problem:
+        return _refuse(problem, locale)
+    if command == "migrate":
+        return asyncio.run(_migrate(config))
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(_run(config))
     return 0

@@ -19,7 +19,10 @@ __all__ = ["create_engine", "session_factory", "resolve_url"]
 
 
 def resolve_url(url: str) -> str:
-    """Make a relative SQLite path absolute (relative to the repository) and create its folder."""
+    """Make a relative SQLite path absolute (relative to the repository).
+
+    Folders and the file itself are checked and created by :mod:`bot.db.preflight`.
+    """
     parsed = make_url(url)
     if (
         parsed.get_backend_name() != "sqlite"
@@ -30,7 +33,6 @@ def resolve_url(url: str) -> str:
     path = Path(parsed.database)
     if not path.is_absolute():
         path = REPO_ROOT / path
-    path.parent.mkdir(parents=True, exist_ok=True)
     return parsed.set(database=str(path)).render_as_string(hide_password=False)
 
 

@@ -25,9 +25,19 @@ def alembic_config() -> AlembicConfig:
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
-    """Apply every pending migration in one transaction on ``engine``."""
+    """Apply every pending migration in one transaction on ``engine``.
+
+    Raises :class:`bot.db.preflight.DatabaseProblem` (nothing written) when the database
+    carries a revision this code does not know.
+    """
 
     def run(sync_connection) -> None:  # noqa: ANN001 - SQLAlchemy Connection
+        from alembic.runtime.migration import MigrationContext
+
+        from bot.db.preflight import check_revisions
+
+        # A schema written by a newer Árbitro is refused before alembic tries to walk it.
+        check_revisions(list(MigrationContext.configure(sync_connection).get_current_heads()))
         config = alembic_config()
         config.attributes["connection"] = sync_connection
         command.upgrade(config, revision)

@@ -1,10 +1,13 @@
-"""The bot process itself: no token, migrations on start, clean shutdown on SIGTERM/SIGINT."""
+"""The bot process itself: no token, migrations on start, clean shutdown on SIGTERM/SIGINT,
+and one clear line (exit status 2) for every database it cannot use."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -80,3 +83,109 @@ def test_signals_shut_the_bot_down_cleanly(tmp_path, signum):
         assert "shutting down" in sb.bot_log()
     finally:
         sb.close()
+
+
+def _corrupt(db: Path) -> None:
+    data = bytearray(db.read_bytes())
+    data[4096 : 4096 + 16] = b"X" * 16
+    db.write_bytes(bytes(data))
+
+
+def _truncate(db: Path) -> None:
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 2])
+
+
+def _newer(db: Path) -> None:
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    connection.close()
+
+
+def _migrated(tmp_path: Path) -> Path:
+    """A real database made by the bot itself, then closed (no -wal left behind)."""
+    db = tmp_path / "a.db"
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "migrate"],
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return db
+
+
+BAD_DATABASES = {
+    # name: (prepare(tmp_path) -> DATABASE_URL, expected words in es, in en)
+    "not a url": (lambda tmp: "esto-no-es-una-url", "no es una URL", "is not a database URL"),
+    "missing folder": (
+        lambda tmp: f"sqlite+aiosqlite:///{tmp / 'falta' / 'a.db'}",
+        "no existe",
+        "does not exist",
+    ),
+    "parent is a file": (
+        lambda tmp: (tmp / "f").write_text("x") and f"sqlite+aiosqlite:///{tmp / 'f' / 'a.db'}",
+        "es un archivo y no una carpeta",
+        "is a file, not a folder",
+    ),
+    "directory": (
+        lambda tmp: (tmp / "d").mkdir() or f"sqlite+aiosqlite:///{tmp / 'd'}",
+        "es una carpeta",
+        "is a folder",
+    ),
+}
+DAMAGED = {
+    "corrupt": (_corrupt, "dañada", "damaged"),
+    "truncated": (_truncate, "cortada", "cut short"),
+    "newer schema": (_newer, "más nueva", "newer version"),
+}
+
+
+def _expect_refusal(tmp_path: Path, url: str, command: list[str], locale: str, words: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", *command],
+        env=_env(tmp_path, DATABASE_URL=url, DISCORD_TOKEN="x", ARBITRO_DEFAULT_LOCALE=locale),
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr  # one line, no traceback
+    assert words in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", [["migrate"], ["run"]])
+@pytest.mark.parametrize("case", sorted(BAD_DATABASES))
+def test_a_bad_database_url_is_one_clear_line_and_exit_2(tmp_path, case, command):
+    prepare, es, en = BAD_DATABASES[case]
+    url = prepare(tmp_path)
+    _expect_refusal(tmp_path, url, command, "es", es)
+    _expect_refusal(tmp_path, url, command, "en", en)
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGED))
+def test_a_damaged_database_is_refused_and_never_modified(tmp_path, case):
+    damage, es, en = DAMAGED[case]
+    db = _migrated(tmp_path)
+    damage(db)
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    url = f"sqlite+aiosqlite:///{db}"
+    _expect_refusal(tmp_path, url, ["run"], "es", es)
+    _expect_refusal(tmp_path, url, ["migrate"], "en", en)
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    assert not db.with_name("a.db-wal").exists()
+
+
+def test_the_database_file_is_created_private(tmp_path):
+    db = _migrated(tmp_path)
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+    for companion in ("a.db-wal", "a.db-shm"):
+        path = db.with_name(companion)
+        if path.exists():
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600
