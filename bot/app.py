@@ -13,13 +13,15 @@ import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.config import Config
+from bot.config import DEFAULT_RETENTION_DAYS, Config
 from bot.db.engine import session_factory
 from bot.services.campaigns import CampaignService
 from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
 from bot.services.combat import CombatService
 from bot.services.creation import CreationService
+from bot.services.privacy import PrivacyService
+from bot.services.retention import RetentionService
 from bot.services.rolls import RollService
 from bot.services.spells import SpellService
 from bot.services.xp import XpService
@@ -39,13 +41,20 @@ EXTENSIONS = (
     "cogs.xp",
     "cogs.combat",
     "cogs.spells",
+    "cogs.privacy",
 )
 
 
 class Services:
     """Every use-case object, built once per process around one session factory."""
 
-    def __init__(self, engine: AsyncEngine, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        rng: random.Random | None = None,
+        *,
+        retention_days: int = DEFAULT_RETENTION_DAYS,
+    ) -> None:
         self.sessions = session_factory(engine)
         self.campaigns = CampaignService(self.sessions)
         self.rolls = RollService(self.sessions, self.campaigns, rng)
@@ -55,6 +64,8 @@ class Services:
         self.xp = XpService(self.sessions, self.characters)
         self.combat = CombatService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng)
+        self.privacy = PrivacyService(self.sessions)
+        self.retention = RetentionService(self.sessions, retention_days)
 
 
 class Arbitro(commands.Bot):
@@ -69,7 +80,7 @@ class Arbitro(commands.Bot):
         )
         self.config = config
         self.engine = engine
-        self.services = Services(engine)
+        self.services = Services(engine, retention_days=config.retention_days)
         self.failed_extensions: list[str] = []
 
     async def setup_hook(self) -> None:

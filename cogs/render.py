@@ -40,6 +40,8 @@ def percent(probability: Fraction, locale: str) -> str:
 
 
 def _who(view_user: str, character: str | None, locale: str) -> str:
+    # a member who deleted their data (/privacy delete) left their rolls without a name
+    view_user = view_user or t("privacy.anonymous", locale)
     if character:
         return t("roll.who_as_character", locale, user=view_user, character=character)
     return view_user
@@ -169,7 +171,10 @@ def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None
     embed.add_field(
         name=t("campaign.field.system", locale), value=f"{view.system_name} (`{view.system}`)"
     )
-    embed.add_field(name=t("campaign.field.gm", locale), value=f"<@{view.gm_user_id}>")
+    embed.add_field(
+        name=t("campaign.field.gm", locale),
+        value=f"<@{view.gm_user_id}>" if view.gm_user_id else t("privacy.no_gm", locale),
+    )
     embed.add_field(
         name=t("campaign.field.status", locale), value=t(f"campaign.status.{view.status}", locale)
     )

@@ -125,7 +125,7 @@ def character(view: CharacterView, locale: str) -> dict[str, Any]:
         "sheet.header",
         locale,
         system=view.system_name,
-        owner=f"<@{view.owner_user_id}>",
+        owner=_owner(view.owner_user_id, locale),
         campaign=view.campaign_name,
     ) + ("\n" + t("sheet.hidden_mark", locale) if view.hidden else "")
     if view.problems:
@@ -136,6 +136,11 @@ def character(view: CharacterView, locale: str) -> dict[str, Any]:
         )
     embeds[-1].set_footer(text=t("sheet.footer", locale, id=view.id, version=view.version))
     return {"embeds": embeds}
+
+
+def _owner(user_id: int, locale: str) -> str:
+    """A mention, or "the referees" for a character whose player deleted their data."""
+    return f"<@{user_id}>" if user_id else t("privacy.referees", locale)
 
 
 def character_list(
@@ -151,7 +156,7 @@ def character_list(
             marks.append(t("sheet.active_mark", locale))
         if row.hidden:
             marks.append(t("sheet.hidden_short", locale))
-        owner = "" if row.is_npc else f" — <@{row.owner_user_id}>"
+        owner = "" if row.is_npc else f" — {_owner(row.owner_user_id, locale)}"
         lines.append(f"• **{row.name}**{owner} {' '.join(marks)}".rstrip())
     description = truncate("\n".join(lines), 4000)
     return {

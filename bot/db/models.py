@@ -21,6 +21,7 @@ __all__ = [
     "Character",
     "CombatRecord",
     "CreationDraft",
+    "GuildDeparture",
     "RollLog",
     "XpAward",
     "utcnow",
@@ -224,3 +225,19 @@ class CombatRecord(SQLModel, table=True):
     ended_at: datetime | None = None
     turn_hours: int | None = None  # play-by-post: remind after this many hours on one turn
     due_at: datetime | None = Field(default=None, index=True)  # the reminder's durable timer
+
+
+class GuildDeparture(SQLModel, table=True):
+    """The bot was removed from a guild: its data is purged at ``purge_at`` unless it returns.
+
+    The row is the durable timer of the purge (a restart loses no deadline) and the only
+    record of the guild kept after the purge is none at all: the purge deletes this row too.
+    """
+
+    __tablename__ = "guild_departure"
+
+    guild_id: int = Field(
+        sa_column=Column(BigInteger, primary_key=True, autoincrement=False, nullable=False)
+    )
+    left_at: datetime = Field(default_factory=utcnow)
+    purge_at: datetime = Field(index=True)

@@ -1,0 +1,392 @@
+"""A member's data is theirs: ``/privacy export`` and ``/privacy delete`` in one guild.
+
+Export reads everything stored about one member in one guild in a single read snapshot
+(REPEATABLE READ on PostgreSQL, one read transaction on SQLite) and returns it as JSON.
+
+Delete runs in one transaction and either applies completely or not at all:
+
+* the member's player characters are deleted (with their XP ledger) or handed to the
+  campaign's GM, as the member chooses; NPCs they created stay with the campaign;
+* their rolls stay in the campaign's record, but the user id and name are replaced by an
+  anonymous marker (:data:`ANONYMOUS`, rendered as "anónimo"/"anonymous");
+* drafts and active-character rows are deleted; "granted by", "deleted by", "started the
+  fight" and "GM of the campaign" stop naming them (the campaign keeps running: its GM role
+  and the server administrators remain referees).
+
+Character and combat changes are compare-and-set writes (``WHERE owner = member`` with a
+version bump, ``WHERE version = seen`` for fights), so a concurrent edit is either applied
+before the deletion or refused after it, never half of each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Literal
+
+from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import SQLModel, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import (
+    ActiveCharacter,
+    Campaign,
+    Character,
+    CombatRecord,
+    CreationDraft,
+    RollLog,
+    XpAward,
+    utcnow,
+)
+from bot.services.errors import ConcurrentChange, DomainError
+from bot.services.retry import attempts, backoff
+
+__all__ = [
+    "ANONYMOUS",
+    "EXPORT_FORMAT",
+    "DeletionPreview",
+    "DeletionSummary",
+    "PrivacyService",
+    "CharacterChoice",
+]
+
+ANONYMOUS = 0  # no Discord id is 0: the marker of a row no longer tied to anyone
+EXPORT_FORMAT = "arbitro-member-data"
+CharacterChoice = Literal["delete", "to_gm"]
+
+
+@dataclass(frozen=True, slots=True)
+class DeletionPreview:
+    """What ``/privacy delete`` would touch, shown before the member confirms."""
+
+    characters: tuple[str, ...]
+    rolls: int
+    drafts: int
+    campaigns_as_gm: tuple[str, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.characters or self.rolls or self.drafts or self.campaigns_as_gm)
+
+
+@dataclass(frozen=True, slots=True)
+class DeletionSummary:
+    deleted_characters: tuple[str, ...]
+    handed_characters: tuple[str, ...]
+    rolls_anonymised: int
+    drafts_deleted: int
+    awards_deleted: int
+    campaigns_without_gm: tuple[str, ...]
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
+
+
+def _row(row: SQLModel) -> dict[str, Any]:
+    return {column.name: _value(getattr(row, column.name)) for column in row.__table__.columns}  # type: ignore[attr-defined]
+
+
+class PrivacyService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    # -- export ------------------------------------------------------------------------
+
+    async def export(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        """Everything stored about ``user_id`` in ``guild_id``, as one JSON-ready document."""
+        async with self.sessions() as session:
+            if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
+                await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            else:
+                # The sqlite3 driver opens a transaction only before a write; without one
+                # each SELECT would read its own snapshot.
+                connection = await session.connection()
+                await connection.exec_driver_sql("BEGIN")
+            try:
+                return await self._collect(session, guild_id, user_id)
+            finally:
+                await session.rollback()  # read only: nothing to keep
+
+    async def _collect(self, session: AsyncSession, guild_id: int, user_id: int) -> dict[str, Any]:
+        async def rows(query: Any) -> list[dict[str, Any]]:
+            return [_row(r) for r in (await session.exec(query)).all()]
+
+        characters = await rows(
+            select(Character)
+            .where(Character.guild_id == guild_id, Character.owner_user_id == user_id)
+            .order_by(Character.id)
+        )
+        own_ids = [c["id"] for c in characters]
+        combats = []
+        for record in (
+            await session.exec(
+                select(CombatRecord)
+                .where(CombatRecord.guild_id == guild_id)
+                .order_by(CombatRecord.id)
+            )
+        ).all():
+            mine = [c for c in record.state.get("combatants", []) if c.get("owner_id") == user_id]
+            if mine or record.created_by == user_id:
+                combats.append(
+                    {
+                        "id": record.id,
+                        "campaign_id": record.campaign_id,
+                        "channel_id": record.channel_id,
+                        "status": record.status,
+                        "started_by_you": record.created_by == user_id,
+                        "created_at": _value(record.created_at),
+                        "your_combatants": mine,
+                    }
+                )
+        document = {
+            "format": EXPORT_FORMAT,
+            "version": 1,
+            "generated_at": utcnow().isoformat(),
+            "guild_id": guild_id,
+            "user_id": user_id,
+            "campaigns_you_run": await rows(
+                select(Campaign)
+                .where(Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id)
+                .order_by(Campaign.id)
+            ),
+            "characters": characters,
+            "active_characters": await rows(
+                select(ActiveCharacter).where(
+                    ActiveCharacter.guild_id == guild_id, ActiveCharacter.user_id == user_id
+                )
+            ),
+            "drafts": await rows(
+                select(CreationDraft)
+                .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
+                .order_by(CreationDraft.id)
+            ),
+            "rolls": await rows(
+                select(RollLog)
+                .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
+                .order_by(RollLog.id)
+            ),
+            "xp_awards_to_your_characters": await rows(
+                select(XpAward)
+                .where(XpAward.guild_id == guild_id, XpAward.character_id.in_(own_ids))  # type: ignore[attr-defined]
+                .order_by(XpAward.id)
+            )
+            if own_ids
+            else [],
+            "xp_awards_you_granted": await rows(
+                select(XpAward)
+                .where(XpAward.guild_id == guild_id, XpAward.granted_by == user_id)
+                .order_by(XpAward.id)
+            ),
+            "characters_you_deleted": await rows(
+                select(Character)
+                .where(
+                    Character.guild_id == guild_id,
+                    Character.deleted_by == user_id,
+                    Character.owner_user_id != user_id,
+                )
+                .order_by(Character.id)
+            ),
+            "combats": combats,
+        }
+        return document
+
+    @staticmethod
+    async def encode(document: dict[str, Any], limit: int) -> tuple[str, bytes]:
+        """The file to send: JSON, gzipped when over ``limit`` bytes (Discord's upload limit).
+
+        Compression runs in a thread (zlib releases the GIL), so a long roll history does not
+        hold up other servers' commands.
+        """
+        name = f"arbitro-{document['guild_id']}-{document['user_id']}.json"
+        payload = json.dumps(document, ensure_ascii=False, indent=1).encode()
+        if len(payload) <= limit:
+            return name, payload
+        packed = await asyncio.to_thread(gzip.compress, payload, 9)
+        if len(packed) > limit:
+            raise DomainError("privacy.error.too_big", size=len(packed) // (1024 * 1024) + 1)
+        return name + ".gz", packed
+
+    # -- delete ------------------------------------------------------------------------
+
+    async def preview(self, guild_id: int, user_id: int) -> DeletionPreview:
+        async with self.sessions() as session:
+            characters = (
+                await session.exec(
+                    select(Character.name).where(
+                        Character.guild_id == guild_id,
+                        Character.owner_user_id == user_id,
+                        Character.is_npc.is_(False),  # type: ignore[attr-defined]
+                    )
+                )
+            ).all()
+            rolls = len(
+                (
+                    await session.exec(
+                        select(RollLog.id).where(
+                            RollLog.guild_id == guild_id, RollLog.user_id == user_id
+                        )
+                    )
+                ).all()
+            )
+            drafts = len(
+                (
+                    await session.exec(
+                        select(CreationDraft.id).where(
+                            CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
+                        )
+                    )
+                ).all()
+            )
+            campaigns = (
+                await session.exec(
+                    select(Campaign.name).where(
+                        Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id
+                    )
+                )
+            ).all()
+        return DeletionPreview(tuple(sorted(characters)), rolls, drafts, tuple(campaigns))
+
+    async def delete(
+        self, guild_id: int, user_id: int, *, characters: CharacterChoice
+    ) -> DeletionSummary:
+        """Remove or untie everything stored about the member, in one transaction."""
+        if characters not in ("delete", "to_gm"):
+            raise DomainError("privacy.error.bad_choice")
+        for attempt in attempts():
+            await backoff(attempt)
+            try:
+                async with self.sessions() as session, session.begin():
+                    return await self._delete(session, guild_id, user_id, characters)
+            except (ConcurrentChange, IntegrityError):
+                # a fight or an XP award changed under us: the whole deletion starts again
+                continue
+        raise ConcurrentChange()
+
+    async def _delete(
+        self, session: AsyncSession, guild_id: int, user_id: int, choice: CharacterChoice
+    ) -> DeletionSummary:
+        # Writing first takes SQLite's write lock at once, so every read below is current.
+        rolls = await session.exec(
+            update(RollLog)
+            .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
+            .values(user_id=ANONYMOUS, user_name="")
+        )
+        campaigns = {
+            c.id: c
+            for c in (
+                await session.exec(select(Campaign).where(Campaign.guild_id == guild_id))
+            ).all()
+        }
+        owned = (
+            await session.exec(
+                select(Character).where(
+                    Character.guild_id == guild_id, Character.owner_user_id == user_id
+                )
+            )
+        ).all()
+
+        def heir(campaign_id: int) -> int:
+            gm = campaigns[campaign_id].gm_user_id
+            return ANONYMOUS if gm == user_id else gm
+
+        doomed = [c for c in owned if not c.is_npc and choice == "delete"]
+        handed = [c for c in owned if c not in doomed]
+        doomed_ids = [c.id for c in doomed]
+        awards = 0
+        if doomed_ids:
+            await session.exec(
+                delete(ActiveCharacter).where(ActiveCharacter.character_id.in_(doomed_ids))  # type: ignore[attr-defined]
+            )
+            awards = (
+                await session.exec(delete(XpAward).where(XpAward.character_id.in_(doomed_ids)))  # type: ignore[attr-defined]
+            ).rowcount
+            await session.exec(delete(Character).where(Character.id.in_(doomed_ids)))  # type: ignore[union-attr]
+        for character in handed:
+            await session.exec(
+                update(Character)
+                .where(Character.id == character.id, Character.owner_user_id == user_id)
+                .values(
+                    owner_user_id=heir(character.campaign_id),
+                    version=Character.version + 1,
+                    updated_at=utcnow(),
+                )
+            )
+        await session.exec(
+            update(Character)
+            .where(Character.guild_id == guild_id, Character.deleted_by == user_id)
+            .values(deleted_by=None)
+        )
+        await session.exec(
+            delete(ActiveCharacter).where(
+                ActiveCharacter.guild_id == guild_id, ActiveCharacter.user_id == user_id
+            )
+        )
+        drafts = (
+            await session.exec(
+                delete(CreationDraft).where(
+                    CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
+                )
+            )
+        ).rowcount
+        await session.exec(
+            update(XpAward)
+            .where(XpAward.guild_id == guild_id, XpAward.granted_by == user_id)
+            .values(granted_by=ANONYMOUS)
+        )
+        new_owner = {c.id: heir(c.campaign_id) for c in handed}
+        await self._untie_combats(session, guild_id, user_id, new_owner)
+        without_gm = [c.name for c in campaigns.values() if c.gm_user_id == user_id]
+        await session.exec(
+            update(Campaign)
+            .where(Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id)
+            .values(gm_user_id=ANONYMOUS, version=Campaign.version + 1)
+        )
+        return DeletionSummary(
+            deleted_characters=tuple(sorted(c.name for c in doomed)),
+            handed_characters=tuple(sorted(c.name for c in handed if not c.is_npc)),
+            rolls_anonymised=rolls.rowcount,
+            drafts_deleted=drafts,
+            awards_deleted=awards,
+            campaigns_without_gm=tuple(sorted(without_gm)),
+        )
+
+    @staticmethod
+    async def _untie_combats(
+        session: AsyncSession, guild_id: int, user_id: int, new_owner: dict[int, int]
+    ) -> None:
+        """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
+        records = (
+            await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
+        ).all()
+        for record in records:
+            combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
+            touched = [c for c in combatants if c.get("owner_id") == user_id]
+            if not touched and record.created_by != user_id:
+                continue
+            state = dict(record.state)
+            state["combatants"] = [
+                {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
+                if c.get("owner_id") == user_id
+                else c
+                for c in combatants
+            ]
+            result = await session.exec(
+                update(CombatRecord)
+                .where(CombatRecord.id == record.id, CombatRecord.version == record.version)
+                .values(
+                    state=state,
+                    created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
+                    version=CombatRecord.version + 1,
+                )
+            )
+            if result.rowcount != 1:
+                raise ConcurrentChange()

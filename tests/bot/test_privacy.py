@@ -1,0 +1,238 @@
+"""``/privacy export`` and ``/privacy delete`` on real databases (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.db.models import (
+    ActiveCharacter,
+    Campaign,
+    Character,
+    CombatRecord,
+    CreationDraft,
+    RollLog,
+    XpAward,
+)
+from bot.services import Actor, Place
+from bot.services.errors import DomainError
+from bot.services.privacy import ANONYMOUS
+from tests.examples import ARDELIA
+
+GUILD, CHANNEL, OTHER_GUILD = 1000, 11, 2000
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+THERE = Place(OTHER_GUILD, 21, (21,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+
+
+def sheet(name: str) -> dict:
+    return dict(json.loads(json.dumps(ARDELIA)), name=name)
+
+
+@pytest.fixture
+async def table(services):
+    """Two campaigns in two guilds; Ana plays in both, and has rolled, drafted and fought."""
+    for place, name in ((HERE, "Estrellas"), (THERE, "Otra")):
+        await services.campaigns.create(
+            place, GM, name=name, system="nucleo", target_id=place.channel_id, kind="channel"
+        )
+    await services.characters.create(HERE, ANA, sheet("Ardelia"))
+    await services.characters.create(HERE, BRUNO, sheet("Bram"))
+    await services.characters.create(THERE, ANA, sheet("Ardelia"))
+    await services.characters.create(HERE, GM, sheet("Trasgo"), is_npc=True)
+    await services.xp.grant(HERE, GM, 3, character="Ardelia", reason="sesión 1")
+    await services.xp.grant(HERE, GM, 1, character="Bram")
+    for who in (ANA, ANA, BRUNO):
+        await services.rolls.roll(HERE, who, "1o3d10+2", reason="trepar", private=who is ANA)
+    await services.rolls.roll(THERE, ANA, "3d6")
+    await services.creation.start(HERE, ANA, "Borrador")
+    await services.combat.start(HERE, GM)
+    await services.combat.join(HERE, ANA)
+    await services.combat.join(HERE, BRUNO)
+    return services
+
+
+async def count(services, model, *where) -> int:
+    async with services.sessions() as session:
+        return (await session.exec(select(func.count()).select_from(model).where(*where))).one()[0]
+
+
+async def test_export_has_everything_of_the_member_in_this_guild_only(table):
+    document = await table.privacy.export(GUILD, ANA.user_id)
+    assert document["format"] == "arbitro-member-data"
+    assert [c["name"] for c in document["characters"]] == ["Ardelia"]
+    assert document["characters"][0]["sheet"]["name"] == "Ardelia"
+    assert len(document["rolls"]) == 2 and all(r["user_id"] == 2 for r in document["rolls"])
+    assert {r["reason"] for r in document["rolls"]} == {"trepar"}
+    assert [a["amount"] for a in document["xp_awards_to_your_characters"]] == [3]
+    assert [d["sheet"]["draft"]["name"] for d in document["drafts"]] == ["Borrador"]
+    assert len(document["active_characters"]) == 1
+    (fight,) = document["combats"]
+    assert [c["name"] for c in fight["your_combatants"]] == ["Ardelia"]
+    assert document["campaigns_you_run"] == []
+    json.dumps(document)  # everything is JSON
+    gm = await table.privacy.export(GUILD, GM.user_id)
+    assert [c["name"] for c in gm["campaigns_you_run"]] == ["Estrellas"]
+    assert len(gm["xp_awards_you_granted"]) == 2
+    assert [c["name"] for c in gm["characters"]] == ["Trasgo"]
+
+
+async def test_a_member_with_nothing_stored_gets_an_empty_document(table):
+    document = await table.privacy.export(GUILD, 999)
+    assert all(document[k] == [] for k in ("characters", "rolls", "drafts", "combats"))
+
+
+async def test_a_big_export_is_compressed_and_a_huge_one_refused(table):
+    document = await table.privacy.export(GUILD, ANA.user_id)
+    name, payload = await table.privacy.encode(document, 1 << 20)
+    assert name.endswith(".json") and json.loads(payload) == document
+    name, payload = await table.privacy.encode(document, 3000)
+    assert name.endswith(".json.gz") and json.loads(gzip.decompress(payload)) == document
+    with pytest.raises(DomainError) as caught:
+        await table.privacy.encode(document, 10)
+    assert caught.value.key == "privacy.error.too_big"
+
+
+async def test_delete_removes_characters_and_anonymises_rolls(table):
+    preview = await table.privacy.preview(GUILD, ANA.user_id)
+    assert (preview.characters, preview.rolls, preview.drafts) == (("Ardelia",), 2, 1)
+    summary = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert summary.deleted_characters == ("Ardelia",)
+    assert summary.handed_characters == ()
+    assert (summary.rolls_anonymised, summary.drafts_deleted, summary.awards_deleted) == (2, 1, 1)
+    s = table
+    assert await count(s, Character, Character.guild_id == GUILD, Character.owner_user_id == 2) == 0
+    assert await count(s, RollLog, RollLog.guild_id == GUILD, RollLog.user_id == 2) == 0
+    assert await count(s, RollLog, RollLog.guild_id == GUILD, RollLog.user_id == ANONYMOUS) == 2
+    assert await count(s, RollLog, RollLog.user_name == "Ana", RollLog.guild_id == GUILD) == 0
+    assert await count(s, CreationDraft, CreationDraft.user_id == 2) == 0
+    assert (
+        await count(
+            s, ActiveCharacter, ActiveCharacter.guild_id == GUILD, ActiveCharacter.user_id == 2
+        )
+        == 0
+    )
+    assert await count(s, XpAward, XpAward.character_name == "Ardelia") == 0
+    async with s.sessions() as session:
+        (fight,) = (await session.exec(select(CombatRecord))).all()
+    owners = {c["name"]: c["owner_id"] for c in fight[0].state["combatants"]}
+    assert owners == {"Ardelia": None, "Bram": BRUNO.user_id}  # the referees' now
+    # the campaign's record is kept: the rolls, Bram, his award, the NPC
+    assert await count(s, RollLog, RollLog.guild_id == GUILD) == 3
+    assert await count(s, Character, Character.guild_id == GUILD) == 2
+    # the other guild is untouched
+    assert (
+        await count(s, Character, Character.guild_id == OTHER_GUILD, Character.owner_user_id == 2)
+        == 1
+    )
+    assert await count(s, RollLog, RollLog.guild_id == OTHER_GUILD, RollLog.user_id == 2) == 1
+    # her history still shows the rolls, without her name
+    history = await s.rolls.history(HERE, GM)
+    assert {e.user_name for e in history.entries} == {"", "Bruno"}
+    # and the export now finds nothing of hers here
+    document = await s.privacy.export(GUILD, ANA.user_id)
+    assert document["characters"] == document["rolls"] == document["drafts"] == []
+
+
+async def test_delete_can_hand_the_characters_to_the_gm(table):
+    summary = await table.privacy.delete(GUILD, ANA.user_id, characters="to_gm")
+    assert summary.handed_characters == ("Ardelia",) and summary.deleted_characters == ()
+    view = await table.characters.show(HERE, GM, "Ardelia")
+    assert view.owner_user_id == GM.user_id
+    assert view.sheet["px"] == 3  # the character's XP ledger stays with the character
+    assert await count(table, XpAward, XpAward.character_name == "Ardelia") == 1
+    assert (
+        await count(
+            table, ActiveCharacter, ActiveCharacter.user_id == 2, ActiveCharacter.guild_id == GUILD
+        )
+        == 0
+    )
+    async with table.sessions() as session:
+        (fight,) = (await session.exec(select(CombatRecord))).all()
+    owners = {c["name"]: c["owner_id"] for c in fight[0].state["combatants"]}
+    assert owners == {"Ardelia": GM.user_id, "Bram": BRUNO.user_id}
+    assert (await table.characters.show(HERE, GM, "Ardelia")).name == "Ardelia"
+
+
+async def test_a_gm_deleting_leaves_the_campaign_to_its_referees(table):
+    preview = await table.privacy.preview(GUILD, GM.user_id)
+    assert preview.campaigns_as_gm == ("Estrellas",)
+    summary = await table.privacy.delete(GUILD, GM.user_id, characters="to_gm")
+    assert summary.campaigns_without_gm == ("Estrellas",)
+    assert (
+        await count(table, Campaign, Campaign.gm_user_id == GM.user_id, Campaign.guild_id == GUILD)
+        == 0
+    )
+    assert await count(table, XpAward, XpAward.granted_by == GM.user_id) == 0
+    assert await count(table, CombatRecord, CombatRecord.created_by == GM.user_id) == 0
+    # an administrator still referees: the group is not locked out
+    admin = Actor(9, "Admin", is_admin=True)
+    await table.xp.grant(HERE, admin, 1, character="Bram")
+    # the other guild keeps its GM
+    assert await count(table, Campaign, Campaign.gm_user_id == GM.user_id) == 1
+
+
+async def test_delete_is_all_or_nothing(table, monkeypatch):
+    from bot.services import privacy
+
+    async def boom(*_args, **_kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(privacy.PrivacyService, "_untie_combats", staticmethod(boom))
+    with pytest.raises(RuntimeError):
+        await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 2
+    assert (
+        await count(table, Character, Character.owner_user_id == 2, Character.guild_id == GUILD)
+        == 1
+    )
+    assert await count(table, CreationDraft, CreationDraft.user_id == 2) == 1
+
+
+async def test_delete_twice_is_harmless(table):
+    await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    again = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert again.deleted_characters == () and again.rolls_anonymised == 0
+
+
+@pytest.mark.parametrize("choice", ["delete", "to_gm"])
+async def test_delete_against_concurrent_grants_loses_no_confirmed_change(table, choice):
+    """Grants to her character race the deletion: each grant is either in the final sheet
+    (handed to the GM) or refused; nothing half-done, no award left pointing at nothing."""
+
+    async def grant() -> bool:
+        try:
+            await table.xp.grant(HERE, GM, 1, character="Ardelia")
+        except DomainError:
+            return False
+        return True
+
+    results = await asyncio.gather(
+        *[grant() for _ in range(6)],
+        table.privacy.delete(GUILD, ANA.user_id, characters=choice),
+        *[grant() for _ in range(6)],
+    )
+    confirmed = sum(1 for r in results if r is True)
+    if choice == "to_gm":
+        view = await table.characters.show(HERE, GM, "Ardelia")
+        assert view.owner_user_id == GM.user_id
+        assert view.sheet["px"] == 3 + confirmed
+        assert await count(table, XpAward, XpAward.character_name == "Ardelia") == 1 + confirmed
+    else:
+        assert (
+            await count(table, Character, Character.name == "Ardelia", Character.guild_id == GUILD)
+            == 0
+        )
+        assert (
+            await count(
+                table, XpAward, XpAward.character_name == "Ardelia", XpAward.guild_id == GUILD
+            )
+            == 0
+        )
+    assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 0

@@ -1,0 +1,178 @@
+"""After the bot leaves a guild: data kept for the retention period, then purged, durably."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, inspect, select
+from sqlmodel import SQLModel
+
+from bot.db.models import GuildDeparture, utcnow
+from bot.services import Actor, Place
+from bot.services.retention import RetentionService, guild_tables
+from tests.examples import ARDELIA
+
+GUILD, OTHER = 1000, 2000
+HERE, THERE = Place(GUILD, 11, (11,)), Place(OTHER, 21, (21,))
+GM, ANA = Actor(1, "Máster", can_manage_channels=True), Actor(2, "Ana")
+
+
+@pytest.fixture
+async def two_guilds(services):
+    for place in (HERE, THERE):
+        await services.campaigns.create(
+            place, GM, name="Mesa", system="nucleo", target_id=place.channel_id, kind="channel"
+        )
+        await services.characters.create(place, ANA, json.loads(json.dumps(ARDELIA)))
+        await services.xp.grant(place, GM, 2, character="Ardelia")
+        await services.rolls.roll(place, ANA, "1o3d10")
+        await services.creation.start(place, ANA, "Otra")
+        await services.combat.start(place, GM)
+        await services.combat.join(place, ANA)
+    return services
+
+
+async def rows_of(services, guild_id: int) -> dict[str, int]:
+    async with services.sessions() as session:
+        counts = {}
+        for table in guild_tables():
+            query = select(func.count()).select_from(table).where(table.c.guild_id == guild_id)
+            counts[table.name] = (await session.exec(query)).one()[0]
+        return counts
+
+
+def test_every_table_but_the_bookkeeping_is_scoped_by_guild():
+    """A new table without guild_id would survive a purge: this test makes that a decision."""
+    names = {t.name for t in guild_tables()}
+    assert set(SQLModel.metadata.tables) - names == {"guild_departure"}
+    assert {"campaign", "roll_log", "character", "xp_award", "combat"} <= names
+
+
+async def test_the_retention_period_keeps_everything_and_a_return_cancels(two_guilds):
+    s = two_guilds
+    before = await rows_of(s, GUILD)
+    assert all(before.values()), before
+    purge_at = await s.retention.departed(GUILD)
+    assert timedelta(days=29.9) < purge_at - utcnow() <= timedelta(days=30)
+    assert await s.retention.purge_due() == []  # thirty days are not up
+    assert await rows_of(s, GUILD) == before
+    assert await s.retention.returned(GUILD) is True
+    assert await s.retention.purge_due(utcnow() + timedelta(days=31)) == []
+    assert await rows_of(s, GUILD) == before
+    assert await s.retention.returned(GUILD) is False
+
+
+async def test_after_the_period_the_guild_is_purged_and_only_that_guild(two_guilds):
+    s = two_guilds
+    other = await rows_of(s, OTHER)
+    await s.retention.departed(GUILD)
+    assert await s.retention.purge_due(utcnow() + timedelta(days=30, minutes=1)) == [GUILD]
+    assert set((await rows_of(s, GUILD)).values()) == {0}
+    assert await rows_of(s, OTHER) == other
+    assert await s.retention.pending() == []
+    # idempotent: again finds nothing to do
+    assert await s.retention.purge_due(utcnow() + timedelta(days=60)) == []
+    assert await s.retention.purge(GUILD, utcnow() + timedelta(days=60)) is False
+
+
+async def test_a_second_removal_keeps_the_first_date(two_guilds):
+    first = await two_guilds.retention.departed(GUILD, utcnow() - timedelta(days=10))
+    again = await two_guilds.retention.departed(GUILD)
+    assert again == first or abs((again - first).total_seconds()) < 1
+
+
+async def test_a_guild_the_bot_is_in_is_never_purged(two_guilds):
+    s = two_guilds
+    before = await rows_of(s, GUILD)
+    await s.retention.departed(GUILD, utcnow() - timedelta(days=40))
+    assert await s.retention.purge_due(present={GUILD}) == []
+    assert await rows_of(s, GUILD) == before
+    assert await s.retention.pending() == []
+
+
+async def test_the_departure_survives_a_restart(two_guilds, engine):
+    from bot.app import Services
+
+    await two_guilds.retention.departed(GUILD, utcnow() - timedelta(days=31))
+    restarted = Services(engine, retention_days=30)  # a new process on the same database
+    assert await restarted.retention.next_due() is not None
+    assert await restarted.retention.purge_due() == [GUILD]
+    assert set((await rows_of(restarted, GUILD)).values()) == {0}
+
+
+async def test_two_purges_at_once_delete_once(two_guilds):
+    s = two_guilds
+    await s.retention.departed(GUILD, utcnow() - timedelta(days=31))
+    other = RetentionService(s.sessions, 30)
+    results = await asyncio.gather(*(svc.purge(GUILD) for svc in (s.retention, other) * 3))
+    assert results.count(True) == 1
+    assert set((await rows_of(s, GUILD)).values()) == {0}
+
+
+async def test_a_return_racing_the_purge_has_one_outcome(two_guilds):
+    s = two_guilds
+    await s.retention.departed(GUILD, utcnow() - timedelta(days=31))
+    purged, returned = await asyncio.gather(s.retention.purge(GUILD), s.retention.returned(GUILD))
+    assert purged != returned  # either purged, or the return cancelled it first
+    counts = set((await rows_of(s, GUILD)).values())
+    if purged:
+        assert counts == {0}
+    else:
+        assert 0 not in counts  # everything kept
+    assert await s.retention.pending() == []
+
+
+async def test_zero_days_purges_at_once(services, engine):
+    from bot.app import Services
+
+    s = Services(engine, retention_days=0)
+    await s.campaigns.create(HERE, GM, name="Mesa", system="nucleo", target_id=11, kind="channel")
+    await s.retention.departed(GUILD)
+    assert await s.retention.purge_due() == [GUILD]
+
+
+async def test_the_departure_table_matches_the_model(engine):
+    async with engine.connect() as connection:
+        columns = await connection.run_sync(
+            lambda c: {col["name"] for col in inspect(c).get_columns("guild_departure")}
+        )
+    assert columns == set(GuildDeparture.__table__.columns.keys())
+
+
+async def test_the_purge_task_keeps_present_guilds_and_purges_the_rest(two_guilds, engine):
+    """The cog's timer task: at start a guild the bot is back in is kept; a due one is purged."""
+    from types import SimpleNamespace
+
+    from bot.app import Services
+    from cogs.privacy import PrivacyCog
+
+    s = Services(engine, retention_days=0)
+    await s.retention.departed(OTHER, utcnow() - timedelta(days=1))  # back while offline
+    purged = asyncio.Event()
+    original = s.retention.purge
+
+    async def watched(guild_id, now=None):
+        done = await original(guild_id, now)
+        if done:
+            purged.set()
+        return done
+
+    s.retention.purge = watched  # type: ignore[method-assign]
+
+    async def ready() -> None:
+        return None
+
+    bot = SimpleNamespace(services=s, wait_until_ready=ready, guilds=[SimpleNamespace(id=OTHER)])
+    cog = PrivacyCog(bot)  # type: ignore[arg-type]
+    await cog.cog_load()
+    try:
+        await cog.on_guild_remove(SimpleNamespace(id=GUILD))  # retention 0: due at once
+        await asyncio.wait_for(purged.wait(), timeout=10)
+    finally:
+        await cog.cog_unload()
+    assert set((await rows_of(s, GUILD)).values()) == {0}
+    assert 0 not in set((await rows_of(s, OTHER)).values())
+    assert await s.retention.pending() == []
