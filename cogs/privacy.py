@@ -146,7 +146,7 @@ class PrivacyCog(
         if click is None:
             return
         summary = await self.privacy.delete(guild_id, user_id, characters=characters.value)  # type: ignore[arg-type]
-        await click.followup.send(render_summary(summary, locale), ephemeral=True)
+        await click.edit_original_response(content=render_summary(summary, locale))
 
     # -- the guild's data after the bot is removed -------------------------------------
 

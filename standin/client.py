@@ -199,7 +199,8 @@ class Sandbox:
         """What the bot sent to a member of ``guild`` by DM."""
 
         def collect() -> list[Msg]:
-            uid = self._who(self.world.guilds[guild.id], user).id
+            members = self.world.guilds[guild.id]
+            uid = user.id if isinstance(user, MemberRef) else members.find_member(str(user)).id
             dms = {
                 c.id
                 for c in self.world.channels.values()
@@ -282,6 +283,9 @@ class Sandbox:
         return guild.find_channel(str(channel).lstrip("#"), types=(0, 5, 11, 12, 15))
 
     def _who(self, guild: Guild, user: Any) -> Member:
+        if guild is not None and not self.world.bot_in(guild):
+            # Discord delivers no interaction of a server that removed the bot
+            raise CommandRefused(f"el bot no está en / the bot is not in {guild.name}")
         if isinstance(user, MemberRef):
             return guild.members[user.id]
         return guild.find_member(str(user))

@@ -106,7 +106,9 @@ class Gateway:
         ready = {
             "v": 10,
             "user": {**w.bot.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in w.guilds],
+            "guilds": [
+                {"id": str(g.id), "unavailable": True} for g in w.guilds.values() if w.bot_in(g)
+            ],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
@@ -123,7 +125,8 @@ class Gateway:
             ready["shard"] = data["shard"]
         session.on_event("READY", ready)
         for guild in w.guilds.values():
-            session.on_event("GUILD_CREATE", guild.create_payload())
+            if w.bot_in(guild):
+                session.on_event("GUILD_CREATE", guild.create_payload())
         self.identified.set()
         return session
 

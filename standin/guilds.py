@@ -104,6 +104,31 @@ class GuildHandle:
     def role(self, name: str) -> RoleRef:
         return self._sb._run(lambda: RoleRef(self._guild().find_role(name).id, name))
 
+    def remove_bot(self) -> None:
+        """The server removes the bot (kick, or the owner removes the app): GUILD_DELETE.
+
+        Discord then stops delivering the guild's interactions; the guild itself and its
+        channels and members stay, so :meth:`add_bot` can bring the bot back to them.
+        """
+
+        def remove() -> None:
+            guild, world = self._guild(), self._sb.world
+            guild.members.pop(world.bot.id, None)
+            world.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+
+        self._sb._run(remove)
+
+    def add_bot(self) -> None:
+        """The owner invites the bot again: it is a member with its role, and GUILD_CREATE."""
+
+        def add() -> None:
+            guild, world = self._guild(), self._sb.world
+            roles = [r.id for r in guild.roles.values() if r.bot_id == world.bot.id]
+            guild.members[world.bot.id] = Member(world.bot, roles=roles)
+            world.dispatch("GUILD_CREATE", guild.create_payload())
+
+        self._sb._run(add)
+
     def add_member(self, name: str, *, roles: tuple[str, ...] = ()) -> MemberRef:
         def add() -> MemberRef:
             guild, world = self._guild(), self._sb.world

@@ -425,6 +425,10 @@ class World:
         self.channels[channel.id] = channel
         return channel
 
+    def bot_in(self, guild: Guild) -> bool:
+        """Whether the bot is a member (a guild that removed it is not in READY)."""
+        return self.bot.id in guild.members
+
     def guild_of(self, channel: Channel) -> Guild | None:
         return self.guilds.get(channel.guild_id) if channel.guild_id else None
 

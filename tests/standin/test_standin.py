@@ -469,3 +469,19 @@ async def test_gateway_hello_heartbeat_identify_chunks_and_resume(standin: Stand
             await ws.receive_json()
             await ws.send_json({"op": 6, "d": {"token": "x", "session_id": "nope", "seq": 1}})
             assert (await ws.receive_json()) == {"op": 9, "d": False, "s": None, "t": None}
+
+
+def test_removing_and_re_adding_the_bot(tiny_env: Sandbox) -> None:
+    """GUILD_DELETE takes the guild out of the bot's cache and stops its interactions;
+    GUILD_CREATE brings it back (a new READY leaving it out: tests/e2e/test_privacy.py)."""
+    gone = tiny_env.new_guild("Se va")
+    stays = tiny_env.new_guild("Se queda")
+    assert "Se va" in tiny_env.command("guilds", guild=stays).content
+    gone.remove_bot()
+    reply = tiny_env.command("guilds", guild=stays)
+    assert "Se va" not in reply.content and "Se queda" in reply.content
+    refused = tiny_env.command("ping", guild=gone)
+    assert not refused.ok and "not in" in refused.error
+    gone.add_bot()
+    assert "Se va" in tiny_env.command("guilds", guild=stays).content
+    assert tiny_env.command("ping", guild=gone).content == "pong es-ES Se va"

@@ -167,6 +167,12 @@ class TinyBot(discord.Client):
             await self.tree.sync()
 
 
+@app_commands.command(name="guilds", description="The servers the bot is in")
+async def guilds(itx: discord.Interaction) -> None:
+    names = sorted(g.name for g in itx.client.guilds)
+    await itx.response.send_message("en: " + ", ".join(names))
+
+
 @app_commands.command(name="ping", description="Pong")
 async def ping(itx: discord.Interaction) -> None:
     await itx.response.send_message(
@@ -314,6 +320,7 @@ async def count_words(itx: discord.Interaction, message: discord.Message) -> Non
 
 COMMANDS = [
     ping,
+    guilds,
     who,
     slow,
     edit,
