@@ -202,3 +202,13 @@ def test_zero_days_purges_as_soon_as_the_bot_is_removed(tmp_path):
         assert quick.query("SELECT count(*) FROM guild_departure") == [(0,)]
     finally:
         quick.sb.close()
+
+
+def test_a_gm_who_deletes_their_data_leaves_the_campaign_to_its_referees(discord_env):
+    g = new_campaign(discord_env, "Sin máster", "nucleo")
+    ask = discord_env.command("privacy delete", {"characters": "to_gm"}, guild=g, user="gm")
+    assert "Dejarás de ser el máster de «Mesa»" in ask.text
+    done = discord_env.click(ask, "Borrar mis datos", user="gm")
+    assert "ya no te tienen como máster: «Mesa»" in _settled(discord_env, done, "Hecho")
+    shown = discord_env.command("campaign show", {}, guild=g, user="ana")
+    assert "sin máster" in shown.text and "<@0>" not in shown.text
