@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, func, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import SQLModel, select
@@ -56,6 +57,7 @@ __all__ = [
     "CharacterChoice",
 ]
 
+BATCH = 250  # rows per read (and per encoded slice) while exporting: short loop slices
 ANONYMOUS = 0  # no Discord id is 0: the marker of a row no longer tied to anyone
 EXPORT_FORMAT = "arbitro-member-data"
 CharacterChoice = Literal["delete", "to_gm"]
@@ -91,10 +93,6 @@ def _value(value: Any) -> Any:
     return value
 
 
-def _row(row: SQLModel) -> dict[str, Any]:
-    return {column.name: _value(getattr(row, column.name)) for column in row.__table__.columns}  # type: ignore[attr-defined]
-
-
 class PrivacyService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
@@ -117,100 +115,110 @@ class PrivacyService:
                 await session.rollback()  # read only: nothing to keep
 
     async def _collect(self, session: AsyncSession, guild_id: int, user_id: int) -> dict[str, Any]:
-        async def rows(query: Any) -> list[dict[str, Any]]:
-            return [_row(r) for r in (await session.exec(query)).all()]
+        async def rows(model: type[SQLModel], *where: Any) -> list[dict[str, Any]]:
+            """Plain rows (no ORM objects), read in batches so a long history never holds
+            the event loop for more than one batch (every batch awaits the database)."""
+            table = model.__table__  # type: ignore[attr-defined]
+            key = next(iter(table.primary_key.columns))
+            found: list[dict[str, Any]] = []
+            last = None
+            connection = await session.connection()  # the read transaction begun above
+            while True:
+                query = sa_select(table).where(*where).order_by(key).limit(BATCH)
+                if last is not None:
+                    query = query.where(key > last)
+                batch = (await connection.execute(query)).mappings().all()
+                found.extend({k: _value(v) for k, v in row.items()} for row in batch)
+                if len(batch) < BATCH or len(table.primary_key.columns) > 1:
+                    return found
+                last = batch[-1][key.name]
 
         characters = await rows(
-            select(Character)
-            .where(Character.guild_id == guild_id, Character.owner_user_id == user_id)
-            .order_by(Character.id)
+            Character, Character.guild_id == guild_id, Character.owner_user_id == user_id
         )
         own_ids = [c["id"] for c in characters]
         combats = []
-        for record in (
-            await session.exec(
-                select(CombatRecord)
-                .where(CombatRecord.guild_id == guild_id)
-                .order_by(CombatRecord.id)
-            )
-        ).all():
-            mine = [c for c in record.state.get("combatants", []) if c.get("owner_id") == user_id]
-            if mine or record.created_by == user_id:
+        for record in await rows(CombatRecord, CombatRecord.guild_id == guild_id):
+            mine = [
+                c for c in record["state"].get("combatants", []) if c.get("owner_id") == user_id
+            ]
+            if mine or record["created_by"] == user_id:
                 combats.append(
                     {
-                        "id": record.id,
-                        "campaign_id": record.campaign_id,
-                        "channel_id": record.channel_id,
-                        "status": record.status,
-                        "started_by_you": record.created_by == user_id,
-                        "created_at": _value(record.created_at),
+                        "id": record["id"],
+                        "campaign_id": record["campaign_id"],
+                        "channel_id": record["channel_id"],
+                        "status": record["status"],
+                        "started_by_you": record["created_by"] == user_id,
+                        "created_at": record["created_at"],
                         "your_combatants": mine,
                     }
                 )
-        document = {
+        return {
             "format": EXPORT_FORMAT,
             "version": 1,
             "generated_at": utcnow().isoformat(),
             "guild_id": guild_id,
             "user_id": user_id,
             "campaigns_you_run": await rows(
-                select(Campaign)
-                .where(Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id)
-                .order_by(Campaign.id)
+                Campaign, Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id
             ),
             "characters": characters,
             "active_characters": await rows(
-                select(ActiveCharacter).where(
-                    ActiveCharacter.guild_id == guild_id, ActiveCharacter.user_id == user_id
-                )
+                ActiveCharacter,
+                ActiveCharacter.guild_id == guild_id,
+                ActiveCharacter.user_id == user_id,
             ),
             "drafts": await rows(
-                select(CreationDraft)
-                .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
-                .order_by(CreationDraft.id)
+                CreationDraft, CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
             ),
-            "rolls": await rows(
-                select(RollLog)
-                .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
-                .order_by(RollLog.id)
-            ),
+            "rolls": await rows(RollLog, RollLog.guild_id == guild_id, RollLog.user_id == user_id),
             "xp_awards_to_your_characters": await rows(
-                select(XpAward)
-                .where(XpAward.guild_id == guild_id, XpAward.character_id.in_(own_ids))  # type: ignore[attr-defined]
-                .order_by(XpAward.id)
+                XpAward,
+                XpAward.guild_id == guild_id,
+                XpAward.character_id.in_(own_ids),  # type: ignore[attr-defined]
             )
             if own_ids
             else [],
             "xp_awards_you_granted": await rows(
-                select(XpAward)
-                .where(XpAward.guild_id == guild_id, XpAward.granted_by == user_id)
-                .order_by(XpAward.id)
+                XpAward, XpAward.guild_id == guild_id, XpAward.granted_by == user_id
             ),
             "characters_you_deleted": await rows(
-                select(Character)
-                .where(
-                    Character.guild_id == guild_id,
-                    Character.deleted_by == user_id,
-                    Character.owner_user_id != user_id,
-                )
-                .order_by(Character.id)
+                Character,
+                Character.guild_id == guild_id,
+                Character.deleted_by == user_id,
+                Character.owner_user_id != user_id,
             ),
             "combats": combats,
         }
-        return document
 
     @staticmethod
     async def encode(document: dict[str, Any], limit: int) -> tuple[str, bytes]:
-        """The file to send: JSON, gzipped when over ``limit`` bytes (Discord's upload limit).
+        """The file to send: JSON (one row per line), gzipped when over ``limit`` bytes.
 
-        Compression runs in a thread (zlib releases the GIL), so a long roll history does not
+        Long lists are encoded a slice at a time, yielding to the event loop in between, and
+        compression runs in a thread (zlib releases the GIL), so a long roll history does not
         hold up other servers' commands.
         """
         name = f"arbitro-{document['guild_id']}-{document['user_id']}.json"
-        payload = json.dumps(document, ensure_ascii=False, indent=1).encode()
+        parts = []
+        for key, value in document.items():
+            if isinstance(value, list):
+                lines = []
+                for start in range(0, len(value), BATCH):
+                    lines.extend(
+                        json.dumps(item, ensure_ascii=False)
+                        for item in value[start : start + BATCH]
+                    )
+                    await asyncio.sleep(0)
+                body = "[\n" + ",\n".join(lines) + "\n]" if lines else "[]"
+            else:
+                body = json.dumps(value, ensure_ascii=False)
+            parts.append(f"{json.dumps(key)}: {body}")
+        payload = ("{\n" + ",\n".join(parts) + "\n}\n").encode()
         if len(payload) <= limit:
             return name, payload
-        packed = await asyncio.to_thread(gzip.compress, payload, 9)
+        packed = await asyncio.to_thread(gzip.compress, payload, 6)
         if len(packed) > limit:
             raise DomainError("privacy.error.too_big", size=len(packed) // (1024 * 1024) + 1)
         return name + ".gz", packed
@@ -228,24 +236,20 @@ class PrivacyService:
                     )
                 )
             ).all()
-            rolls = len(
-                (
-                    await session.exec(
-                        select(RollLog.id).where(
-                            RollLog.guild_id == guild_id, RollLog.user_id == user_id
-                        )
-                    )
-                ).all()
-            )
-            drafts = len(
-                (
-                    await session.exec(
-                        select(CreationDraft.id).where(
-                            CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
-                        )
-                    )
-                ).all()
-            )
+            rolls = (
+                await session.exec(
+                    select(func.count())
+                    .select_from(RollLog)
+                    .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
+                )
+            ).one()
+            drafts = (
+                await session.exec(
+                    select(func.count())
+                    .select_from(CreationDraft)
+                    .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
+                )
+            ).one()
             campaigns = (
                 await session.exec(
                     select(Campaign.name).where(

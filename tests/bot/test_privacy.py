@@ -236,3 +236,27 @@ async def test_delete_against_concurrent_grants_loses_no_confirmed_change(table,
             == 0
         )
     assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 0
+
+
+async def test_a_long_history_is_read_in_batches_and_exported_whole(table):
+    from bot.services.privacy import BATCH
+
+    async with table.sessions() as session, session.begin():
+        for n in range(BATCH * 2 + 7):
+            session.add(
+                RollLog(
+                    guild_id=GUILD,
+                    channel_id=CHANNEL,
+                    user_id=ANA.user_id,
+                    user_name="Ana",
+                    expression="1d20",
+                    breakdown=str(n),
+                    detail={},
+                    total=n,
+                )
+            )
+    document = await table.privacy.export(GUILD, ANA.user_id)
+    rolls = [r for r in document["rolls"] if r["expression"] == "1d20"]
+    assert [r["total"] for r in rolls] == list(range(BATCH * 2 + 7))
+    name, payload = await table.privacy.encode(document, 1 << 30)
+    assert json.loads(payload) == json.loads(json.dumps(document))
