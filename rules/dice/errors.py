@@ -35,6 +35,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "bad_keep_one",
         "test_in_expression",
         "division_by_zero",
+        "total_too_large",
         "unsupported_odds",
         "odds_too_complex",
     }

@@ -2,7 +2,10 @@
 
 A roll request comes from chat, so the engine must answer any text in well under 50 ms and
 never loop for long: the parser bounds the text, and :func:`check` bounds the work (dice
-thrown, impossible divisions) from the tree before a single die is thrown.
+thrown, impossible divisions) from the tree before a single die is thrown.  It also bounds the
+*total*: the audit log stores it in a PostgreSQL ``integer`` column, so a total that could
+leave ±:data:`MAX_TOTAL` is refused here, identically on every database, instead of failing
+in the middle of a write on PostgreSQL only.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ __all__ = [
     "MAX_ROLLS",
     "MAX_SIDES",
     "MAX_TERMS",
+    "MAX_TOTAL",
     "bounds",
     "check",
     "dice_bounds",
@@ -35,6 +39,8 @@ MAX_ROLLS = 500
 MAX_DIGITS = 6
 #: 1o3d10 re-throws after a kept 10; the chain stops here (always reached only by p = 0.028^20).
 MAX_RETHROWS = 20
+#: Largest total (either sign) a roll may reach: the PostgreSQL ``integer`` the log stores it in.
+MAX_TOTAL = 2_147_483_647
 
 Bounds = tuple[float, float]
 
@@ -71,23 +77,25 @@ def _floordiv(a: float, b: float) -> float:
     return a // b
 
 
-def bounds(node: Node) -> Bounds:
+def bounds(node: Node, rolls_cap: int | None = None) -> Bounds:
     """Smallest and largest value a node can take (``inf`` when explosions are unbounded).
 
-    Used to refuse divisors that can be zero, and by the property tests as the oracle.
+    Used to refuse divisors that can be zero, and by the property tests as the oracle.  With
+    ``rolls_cap`` (the roll-wide dice limit) an exploding pool holds at most that many dice,
+    so the bounds stay finite: that is what the roller can really produce.
     """
     if isinstance(node, Number):
         return node.value, node.value
     if isinstance(node, Dice):
-        return _dice_value_bounds(node)
+        return _dice_value_bounds(node, rolls_cap)
     if isinstance(node, KeepOne):
         return 1, 10 * (MAX_RETHROWS + 1)
     if isinstance(node, Neg):
-        low, high = bounds(node.operand)
+        low, high = bounds(node.operand, rolls_cap)
         return -high, -low
     if isinstance(node, Group):
-        return bounds(node.inner)
-    (a, b), (c, d) = bounds(node.left), bounds(node.right)
+        return bounds(node.inner, rolls_cap)
+    (a, b), (c, d) = bounds(node.left, rolls_cap), bounds(node.right, rolls_cap)
     if node.op == "+":
         return a + c, b + d
     if node.op == "-":
@@ -99,14 +107,16 @@ def bounds(node: Node) -> Bounds:
     return min(corners), max(corners)
 
 
-def _dice_value_bounds(node: Dice) -> Bounds:
+def _dice_value_bounds(node: Dice, rolls_cap: int | None = None) -> Bounds:
     faces = [f for f in range(1, node.sides + 1)]
     if node.reroll is not None and not node.reroll.once:
         faces = [f for f in faces if not node.reroll.selector.matches(f)] or faces
     kept = node.keep.kept(node.count) if node.keep is not None else node.count
+    # An exploding pool keeps at most every die the roll may throw.
+    exploded: float = math.inf if rolls_cap is None else max(kept, rolls_cap)
     if node.compare is not None and not node.is_test:
-        return 0, (math.inf if node.explode is not None else kept)
-    high: float = math.inf if node.explode is not None else kept * max(faces)
+        return 0, (exploded if node.explode is not None else kept)
+    high: float = exploded * max(faces) if node.explode is not None else kept * max(faces)
     return kept * min(faces), high
 
 
@@ -117,6 +127,9 @@ def check(root: Node) -> tuple[int, int | None]:
     if worst > MAX_ROLLS:
         raise DiceError("too_many_rolls", None, {"count": worst, "limit": MAX_ROLLS})
     _check_divisions(root)
+    smallest, largest = bounds(root, MAX_ROLLS)
+    if smallest < -MAX_TOTAL or largest > MAX_TOTAL:
+        raise DiceError("total_too_large", None, {"limit": MAX_TOTAL})
     return low, high
 
 

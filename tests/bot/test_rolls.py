@@ -41,6 +41,27 @@ async def test_bad_expressions_raise_the_dice_error_and_store_nothing(services):
     assert (await services.rolls.history(HERE, ANA)).entries == ()
 
 
+@pytest.mark.parametrize(
+    "expression", ["999*999*999*3", "-999*999*999*3", "999999*999999", "1d6!*999999"]
+)
+async def test_totals_the_database_cannot_store_are_refused_before_writing(services, expression):
+    """The log's ``total`` is a PostgreSQL ``integer``: the engine refuses what would not fit."""
+    with pytest.raises(DiceError) as refused:
+        await services.rolls.roll(HERE, ANA, expression)
+    assert refused.value.code == "total_too_large"
+    assert (await services.rolls.history(HERE, ANA)).entries == ()
+
+
+async def test_the_largest_storable_totals_are_stored_and_read_back(services):
+    for expression, total in (("999*999*999*2", 1_994_005_998), ("-999*999*999*2", -1_994_005_998)):
+        view = await services.rolls.roll(HERE, ANA, expression)
+        assert view.total == total
+    assert sorted(e.total for e in (await services.rolls.history(HERE, ANA)).entries) == [
+        -1_994_005_998,
+        1_994_005_998,
+    ]
+
+
 async def test_private_rolls_are_seen_by_their_roller_and_the_gm_only(services):
     await services.campaigns.create(
         HERE, GM, name="Mesa", system="nucleo", target_id=CHANNEL, kind="channel"

@@ -37,6 +37,7 @@ TRIGGERS = {
     "bad_keep_one": "2o3d10",
     "test_in_expression": "1d20<=5+1",
     "division_by_zero": "1d6/0",
+    "total_too_large": "999999*999999",
     "unsupported_odds": "8d6!",
     "odds_too_complex": "100d6kh50",
 }

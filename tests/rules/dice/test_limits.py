@@ -40,3 +40,33 @@ def test_bounds(expression, dice, values):
 def test_expression_records_its_dice_bounds():
     expression = parse("1o3d10 + 2d6!")
     assert (expression.min_dice, expression.max_dice) == (5, None)
+
+
+@pytest.mark.parametrize(
+    ("expression", "refused"),
+    [
+        ("999*999*999*2", False),
+        ("999*999*999*3", True),
+        ("-999*999*999*3", True),
+        ("999999*999999", True),
+        ("1d6!*10000", False),  # at most 500 dice of 6: 30,000,000
+        ("1d6!*999999", True),
+        ("1d20/(1d4+1)*999999", False),
+    ],
+)
+def test_totals_beyond_the_stored_integer_are_refused_before_rolling(expression, refused):
+    from rules.dice import DiceError
+    from rules.dice.limits import MAX_TOTAL
+
+    assert MAX_TOTAL == 2**31 - 1  # the PostgreSQL ``integer`` the audit log stores totals in
+    if refused:
+        with pytest.raises(DiceError) as error:
+            parse(expression)
+        assert error.value.code == "total_too_large"
+    else:
+        parse(expression)
+
+
+def test_capped_bounds_are_finite_for_exploding_dice():
+    assert bounds(parse("3d6!").root, 500) == (3, 3000)
+    assert bounds(parse("5d10!10>=7").root, 500) == (0, 500)
