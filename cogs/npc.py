@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services.characters import MAX_COPIES
 from cogs import render_sheet
+from cogs.render import name_list
 from cogs.context import actor_of, place_of, reply_locale
 from cogs.sheets import field_autocomplete, value_autocomplete
 from cogs.wizard import wizard_message
@@ -86,7 +87,12 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
         locale = await reply_locale(self.bot, itx)
         made = await self.characters.copies(place_of(itx), actor_of(itx), name, count)
         await itx.response.send_message(
-            t("npc.copied", locale, count=len(made), names=", ".join(c.name for c in made)),
+            t(
+                "npc.copied",
+                locale,
+                count=len(made),
+                names=name_list([c.name for c in made], locale),
+            ),
             ephemeral=True,
         )
 

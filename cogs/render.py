@@ -15,7 +15,16 @@ from bot.i18n import t
 from bot.services.campaigns import CampaignView
 from bot.services.rolls import HistoryView, OddsView, RollView
 
-__all__ = ["roll", "roll_gm_copy", "history", "odds", "campaign", "percent", "truncate"]
+__all__ = [
+    "roll",
+    "roll_gm_copy",
+    "history",
+    "odds",
+    "campaign",
+    "percent",
+    "truncate",
+    "name_list",
+]
 
 COLOUR = {
     "success": discord.Colour.green(),
@@ -28,6 +37,24 @@ COLOUR = {
 
 def truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def name_list(names: list[str] | tuple[str, ...], locale: str, budget: int = 1500) -> str:
+    """Names joined by commas, summarised as «… and N more» past ``budget`` characters.
+
+    A list of long names (20 copies of a 95-character NPC) would otherwise break Discord's
+    2,000-character limit after the change it reports was already saved.
+    """
+    shown: list[str] = []
+    used = 0
+    for index, name in enumerate(names):
+        after = len(names) - index - 1  # room is kept for the «and N more» that may follow
+        tail = len(t("common.and_more", locale, count=after)) + 1 if after else 0
+        if shown and used + len(name) + 2 + tail > budget:
+            return ", ".join(shown) + " " + t("common.and_more", locale, count=len(names) - index)
+        shown.append(name)
+        used += len(name) + 2
+    return ", ".join(shown)
 
 
 def percent(probability: Fraction, locale: str) -> str:

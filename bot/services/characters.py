@@ -50,6 +50,16 @@ def name_key(name: str) -> str:
     return fold(name)[:MAX_NAME]
 
 
+def copy_name(base: str, number: int) -> str:
+    """«Goblin 3»: the base is shortened, never the number, so copies stay distinct.
+
+    Cutting the whole string to :data:`MAX_NAME` instead turned every number of a 99-character
+    name back into the same name, and the copy loop never ended.
+    """
+    suffix = f" {number}"
+    return base.strip()[: MAX_NAME - len(suffix)].rstrip() + suffix
+
+
 @dataclass(frozen=True, slots=True)
 class CharacterSummary:
     id: int
@@ -354,12 +364,14 @@ class CharacterService:
                 ).all()
             }
             made: list[Character] = []
-            number = 1
-            while len(made) < count:
-                name = f"{template.name} {number}"[:MAX_NAME]
-                number += 1
+            # Each existing name can block at most one number, so this range always suffices.
+            for number in range(1, count + len(existing) + 2):
+                if len(made) == count:
+                    break
+                name = copy_name(template.name, number)
                 if name_key(name) in existing:
                     continue
+                existing.add(name_key(name))
                 sheet = dict(template.sheet)
                 sheet["name"] = name
                 copy = Character(
@@ -376,7 +388,10 @@ class CharacterService:
                 )
                 session.add(copy)
                 made.append(copy)
-            await session.flush()
+            try:
+                await session.flush()
+            except IntegrityError:  # another command took one of the names meanwhile
+                raise ConcurrentChange() from None
         return tuple(
             CharacterSummary(c.id, c.name, c.owner_user_id, True, c.hidden, False, False)
             for c in made

@@ -1,0 +1,68 @@
+"""Nothing a user sends freezes or stalls the bot, and no reply breaks Discord's limits.
+
+Issue 9 §1/§2, end to end through the stand-in (which refuses what Discord would refuse).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.helpers import new_campaign, sheet_file
+from tests.examples import ARDELIA
+
+pytestmark = pytest.mark.e2e
+
+
+def _npc(sb, g, name: str) -> None:
+    sb.command(
+        "sheet import",
+        {"file": sheet_file(dict(ARDELIA, name=name), npc=True)},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    ).expect_ok()
+
+
+def _listed_npcs(sb, g) -> list[str]:
+    listed = sb.command("npc list", {}, guild=g, channel="mesa", user="gm")
+    return re.findall(r"^• \*\*(.+?)\*\*", listed.text, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("length", [98, 99, 100])
+def test_copies_of_an_npc_with_a_name_at_the_limit_are_distinct(discord_env, length):
+    """Cutting «name N» back to 100 characters gave the same name for every N: a frozen bot."""
+    g = new_campaign(discord_env, f"Nombres {length}", "nucleo")
+    name = ("Trasgo del Bosque Oscuro " * 5)[:length].strip()
+    _npc(discord_env, g, name)
+    first = discord_env.command(
+        "npc copy", {"name": name, "count": 3}, guild=g, channel="mesa", user="gm"
+    )
+    assert first.ok and first.content.startswith("3 copias"), first.text
+    second = discord_env.command(
+        "npc copy", {"name": name, "count": 2}, guild=g, channel="mesa", user="gm"
+    )
+    assert second.ok and second.content.startswith("2 copias"), second.text
+    copies = [listed for listed in _listed_npcs(discord_env, g) if listed != name]
+    assert len(copies) == 5 and all(len(copy) <= 100 for copy in copies), copies
+    for number in range(1, 6):
+        assert sum(copy.endswith(f" {number}") for copy in copies) == 1, copies
+    # …and the bot still answers everyone else.
+    g2 = discord_env.new_guild(name=f"Otro {length}")
+    assert discord_env.command("roll", {"expression": "1d6"}, guild=g2, user="ana").ok
+
+
+def test_twenty_copies_of_a_long_name_are_reported_within_discords_limits(discord_env):
+    """The 20 copies were stored and then the reply (over 2,000 characters) failed."""
+    g = new_campaign(discord_env, "Veinte", "nucleo")
+    name = ("Guerrero esqueleto de la cripta olvidada " * 3)[:95].strip()
+    _npc(discord_env, g, name)
+    rejected_before = len(discord_env.rejections)
+    reply = discord_env.command(
+        "npc copy", {"name": name, "count": 20}, guild=g, channel="mesa", user="gm"
+    )
+    assert reply.ok and reply.content.startswith("20 copias"), reply.text
+    assert len(reply.content) <= 2000 and "más" in reply.content
+    assert len(discord_env.rejections) == rejected_before
+    assert len(_listed_npcs(discord_env, g)) == 21
