@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services.characters import MAX_COPIES
 from cogs import render_sheet
-from cogs.render import name_list
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.render import name_list
 from cogs.sheets import field_autocomplete, value_autocomplete
 from cogs.wizard import wizard_message
 
