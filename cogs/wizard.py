@@ -3,7 +3,8 @@
 Every component's ``custom_id`` carries only identity and version
 (``arb:1:wiz:<action>:<draft>:<version>``); the state lives in the database.  The items are
 ``DynamicItem``s registered at start-up, so a wizard left open for days still works after a
-restart, and a stale click (an older version) is answered instead of applied twice.
+restart, and a stale click (an older version) is answered instead of applied twice.  The
+form (a modal) is answered by a listener for the same reason (:func:`form_submitted`).
 """
 
 from __future__ import annotations
@@ -167,12 +168,51 @@ class WizardModal(discord.ui.Modal):
             self.inputs[field.key] = text_input
             self.add_item(text_input)
 
-    async def on_submit(self, itx: discord.Interaction) -> None:
-        answer = {key: text_input.value for key, text_input in self.inputs.items()}
-        await _apply(itx, self.draft_id, self.version, self.step_key, answer)
+    async def send(self, itx: discord.Interaction) -> None:
+        """Opens the form, then forgets it: :func:`form_submitted` answers every submission.
 
-    async def on_error(self, itx: discord.Interaction, error: Exception) -> None:
+        discord.py keeps a sent modal in memory only, so a form submitted after a restart
+        would get no answer at all; with one listener that reads the draft from the database,
+        before and after a restart take the same path.
+        """
+        await itx.response.send_modal(self)
+        self.stop()  # removes it from the view store: the listener below is the only handler
+
+
+FORM_ID = re.compile(r"arb:1:wizform:(?P<draft>\d+):(?P<version>\d+)")
+
+
+def _submitted(components: list[dict[str, Any]]) -> dict[str, str]:
+    """custom_id → value of every text input in a modal submission (rows or labels)."""
+    found: dict[str, str] = {}
+    for component in components:
+        if "custom_id" in component and "value" in component:
+            found[component["custom_id"]] = str(component["value"])
+        found.update(_submitted(component.get("components") or []))
+        if isinstance(component.get("component"), dict):
+            found.update(_submitted([component["component"]]))
+    return found
+
+
+async def form_submitted(itx: discord.Interaction) -> None:
+    """A wizard form (FORM step) was submitted: answer it from the draft in the database."""
+    if itx.type != discord.InteractionType.modal_submit:
+        return
+    match = FORM_ID.fullmatch(str((itx.data or {}).get("custom_id", "")))
+    if match is None:
+        return
+    draft_id, version = int(match["draft"]), int(match["version"])
+    try:
+        view = await _bot(itx).services.creation.show(place_of(itx), actor_of(itx), draft_id)
+        if view.version != version or view.step is None or view.step.kind != StepKind.FORM:
+            raise_stale()
+    except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
         await _fail(itx, error)
+        return
+    assert view.step is not None
+    values = _submitted(list((itx.data or {}).get("components", [])))  # type: ignore[arg-type]
+    answer = {field.key: values.get(field.key[:100], "") for field in view.step.fields[:5]}
+    await _apply(itx, draft_id, version, view.step.key, answer)
 
 
 class WizardButton(
@@ -222,7 +262,7 @@ class WizardButton(
                     or view.step.kind != StepKind.FORM
                 ):
                     raise_stale()
-                await itx.response.send_modal(WizardModal(view, locale))
+                await WizardModal(view, locale).send(itx)
                 return
             if self.action == "roll":
                 view = await service.show(place, actor, self.draft_id)
@@ -290,3 +330,5 @@ def raise_stale() -> None:
 
 def register(bot: Arbitro) -> None:
     bot.add_dynamic_items(WizardButton, WizardSelect)
+    if form_submitted not in bot.extra_events.get("on_interaction", []):
+        bot.add_listener(form_submitted, "on_interaction")
