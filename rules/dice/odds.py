@@ -11,7 +11,11 @@ integers are far faster than adding Fractions) and turned into Fractions at the 
   roller applies, so the odds describe exactly what :func:`~rules.dice.roll` does.
 * ``+ - * /`` combine exact distributions.
 * Exploding dice (``!``) have an infinite support: :class:`DiceError` ``unsupported_odds``.
-* Work is bounded: past :data:`MAX_WORK` weight products the answer is ``odds_too_complex``.
+* Work is bounded *before it starts*: :func:`estimate_cost` predicts, from the tree alone,
+  an upper bound of the weight products and of the size of the integers multiplied, and
+  :func:`check_cost` refuses (``odds_too_complex``) past :data:`MAX_COST`.  The bot runs the
+  check on its event loop and the calculation in a worker process; the calculator still
+  counts the products it really does against the same budget, as a guard.
 """
 
 from __future__ import annotations
@@ -24,19 +28,34 @@ from typing import assert_never
 
 from .ast import BinOp, Dice, Group, KeepOne, Neg, Node, Number
 from .errors import DiceError
-from .limits import MAX_RETHROWS
+from .limits import MAX_RETHROWS, bounds
 from .parser import parse
 
 __all__ = [
+    "MAX_COST",
     "MAX_WORK",
+    "check_cost",
     "distribution",
+    "estimate_cost",
     "keep_one_at_least",
     "keep_one_faces",
+    "probabilities_at_least",
     "probability_at_least",
 ]
 
-#: Upper bound on the weight products one query may compute (keeps /odds interactive).
-MAX_WORK = 1_000_000
+#: Budget of one query in cost units (:func:`estimate_cost`): a weight product of small
+#: integers is one unit, and every :data:`BITS_PER_UNIT` bits of the integers multiplied add
+#: one.  Calibrated on the 2-core test machine: 300-1,200 ns per unit depending on the shape
+#: and the load, so the costliest query allowed takes 0.3-1.2 s of one core (see
+#: docs/performance.md).  Four ``1o3d10`` terms fit (≈0.5 M), five do not (≈1.02 M).
+MAX_COST = 1_000_000
+#: Big-integer size that costs as much as one more product (measured: see MAX_COST).
+BITS_PER_UNIT = 512
+#: Cost of each value a combined distribution may hold (a big dict is slow and large).
+SUPPORT_COST = 4
+#: The calculator's own guard on the weight products it really computes (never above the
+#: estimate, which also weighs integer sizes): kept so a wrong estimate cannot run away.
+MAX_WORK = MAX_COST
 
 _Weights = dict[int, int]
 _Dist = tuple[_Weights, int]  # (weight per value, common denominator)
@@ -44,6 +63,7 @@ _Dist = tuple[_Weights, int]  # (weight per value, common denominator)
 
 def distribution(expression: str) -> dict[int, Fraction]:
     """Exact probability of every total of ``expression`` (sorted by total)."""
+    check_cost(expression)
     weights, denominator = _Calculator().dist(parse(expression).root)
     return {value: Fraction(weights[value], denominator) for value in sorted(weights)}
 
@@ -53,13 +73,148 @@ def probability_at_least(expression: str, target: int) -> Fraction:
 
     ``1o3d10`` plus or minus constants uses the closed form of :func:`keep_one_at_least`.
     """
+    return probabilities_at_least(expression, (target,))[0]
+
+
+def probabilities_at_least(expression: str, targets: tuple[int, ...]) -> tuple[Fraction, ...]:
+    """:func:`probability_at_least` for several targets, building the distribution once.
+
+    This is what the bot sends to its worker process (a plain, picklable function); it
+    checks the cost again, so the worker never starts a calculation over budget.
+    """
     root = parse(expression).root
     shortcut = _keep_one_plus_constant(root)
     if shortcut is not None:
         node, constant = shortcut
-        return keep_one_at_least(node.position, target - constant)
+        return tuple(keep_one_at_least(node.position, target - constant) for target in targets)
+    check_cost(expression)
     weights, denominator = _Calculator().dist(root)
-    return Fraction(sum(w for value, w in weights.items() if value >= target), denominator)
+    return tuple(
+        Fraction(sum(w for value, w in weights.items() if value >= target), denominator)
+        for target in targets
+    )
+
+
+def estimate_cost(expression: str) -> int:
+    """Upper bound of the work :func:`probability_at_least` does, from the tree alone.
+
+    Cheap (at most a few thousand steps, for 1,000-sided dice), so the bot calls it on its
+    event loop before handing the query to a worker.  Raises ``unsupported_odds`` for
+    exploding dice, like the calculation would.
+    """
+    root = parse(expression).root
+    if _keep_one_plus_constant(root) is not None:
+        return 1  # closed form
+    return _estimate(root).cost
+
+
+def check_cost(expression: str) -> int:
+    """Refuses (``odds_too_complex``) a query whose :func:`estimate_cost` exceeds the budget."""
+    cost = estimate_cost(expression)
+    if cost > MAX_COST:
+        raise DiceError("odds_too_complex", None, {"cost": cost, "limit": MAX_COST})
+    return cost
+
+
+class _Shape(tuple):
+    """(support, bits, cost): at most ``support`` values, weights below ``2**bits``."""
+
+    __slots__ = ()
+
+    def __new__(cls, support: int, bits: int, cost: int) -> _Shape:
+        return super().__new__(cls, (support, bits, cost))
+
+    support = property(lambda self: self[0])
+    bits = property(lambda self: self[1])
+    cost = property(lambda self: self[2])
+
+
+def _weighted(products: int, bits: int) -> int:
+    """Products of integers below ``2**bits``: one unit each, plus their size."""
+    return products * (1 + bits // BITS_PER_UNIT)
+
+
+def _estimate(node: Node) -> _Shape:
+    """Mirrors :class:`_Calculator` without computing: sizes only, as upper bounds."""
+    if isinstance(node, Number):
+        return _Shape(1, 1, 0)
+    if isinstance(node, Neg):
+        return _estimate(node.operand)
+    if isinstance(node, Group):
+        return _estimate(node.inner)
+    if isinstance(node, KeepOne):
+        support = 10 * (MAX_RETHROWS + 1)
+        return _Shape(support, (1000 ** (MAX_RETHROWS + 1)).bit_length(), support)
+    if isinstance(node, Dice):
+        if node.explode is not None:
+            raise DiceError("unsupported_odds", None, {"what": str(node)})
+        plan = _dice_plan(node)
+        bits = node.count * plan.per_die.bit_length()
+        return _Shape(plan.support, bits, _weighted(plan.products, bits))
+    assert isinstance(node, BinOp)
+    left, right = _estimate(node.left), _estimate(node.right)
+    products = left.support * right.support
+    low, high = bounds(node)
+    support = int(min(products, high - low + 1))
+    bits = left.bits + right.bits
+    # a large result dict costs memory and cache misses beyond its products
+    cost = left.cost + right.cost + _weighted(products, bits) + SUPPORT_COST * support
+    return _Shape(support, bits, cost)
+
+
+class _DicePlan(tuple):
+    """How :class:`_Calculator` will build one ``NdM`` term, and what it costs."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls, face_weights: _Weights, per_die: int, scores: dict[int, int], kind: str,
+        products: int, support: int,
+    ) -> _DicePlan:  # fmt: skip
+        return super().__new__(cls, (face_weights, per_die, scores, kind, products, support))
+
+    face_weights = property(lambda self: self[0])
+    per_die = property(lambda self: self[1])
+    scores = property(lambda self: self[2])
+    kind = property(lambda self: self[3])  # "uniform" | "sum" | "keep"
+    products = property(lambda self: self[4])
+    support = property(lambda self: self[5])
+
+
+def _dice_plan(node: Dice) -> _DicePlan:
+    face_weights, per_die = _face_weights(node)
+    compare = node.compare
+    if compare is not None and not node.is_test:
+        scores = {f: int(compare.matches(f)) for f in face_weights}
+    else:
+        scores = {f: f for f in face_weights}
+    count = node.count
+    if node.keep is not None:
+        kept = node.keep.kept(count)
+        top = kept * max(scores.values()) + 1
+        # each state update also computes a binomial: measured at about two products' worth
+        products = 2 * len(face_weights) * (count + 1) * top * (count + 2) // 2
+        return _DicePlan(face_weights, per_die, scores, "keep", products, top)
+    die = _die(face_weights, scores)
+    span = max(die) - min(die)
+    support = count * span + 1
+    if len(set(die.values())) == 1 and span + 1 == len(die):
+        width = span + 1
+        # Two passes (prefix sums, then the window) over a support growing to count * width,
+        # each step a few builtin calls: measured at about seven products' worth.
+        products = 7 * count * (count * (width - 1) // 2 + 2 * width)
+        return _DicePlan(face_weights, per_die, scores, "uniform", products, support)
+    # uneven weights (rerolls) make bigger integers: measured at about two products' worth
+    products = 2 * sum((i * span + 1) * len(die) for i in range(count))
+    return _DicePlan(face_weights, per_die, scores, "sum", products, support)
+
+
+def _die(face_weights: _Weights, scores: dict[int, int]) -> _Weights:
+    """Weight of each score one die can add."""
+    die: _Weights = {}
+    for face, w in face_weights.items():
+        die[scores[face]] = die.get(scores[face], 0) + w
+    return die
 
 
 @lru_cache(maxsize=3)
@@ -192,24 +347,18 @@ class _Calculator:
     def _dice(self, node: Dice) -> _Dist:
         if node.explode is not None:
             raise DiceError("unsupported_odds", None, {"what": str(node)})
-        face_weights, per_die = _face_weights(node)
-        compare = node.compare
-        if compare is not None and not node.is_test:
-            scores = {f: int(compare.matches(f)) for f in face_weights}
-        else:
-            scores = {f: f for f in face_weights}
-        if node.keep is None:
-            return self._sum(node.count, face_weights, scores), per_die**node.count
-        return self._keep(node, face_weights, scores), per_die**node.count
+        plan = _dice_plan(node)
+        self._spend(plan.products)  # refuse up front
+        denominator = plan.per_die**node.count
+        if plan.kind == "keep":
+            return self._keep(node, plan.face_weights, plan.scores), denominator
+        die = _die(plan.face_weights, plan.scores)
+        if plan.kind == "uniform":
+            uniform = self._sum_uniform(node.count, min(die), max(die), next(iter(die.values())))
+            return uniform, denominator
+        return self._sum(node.count, die), denominator
 
-    def _sum(self, count: int, face_weights: _Weights, scores: dict[int, int]) -> _Weights:
-        die: _Weights = {}
-        for face, w in face_weights.items():
-            die[scores[face]] = die.get(scores[face], 0) + w
-        if len(set(die.values())) == 1 and max(die) - min(die) + 1 == len(die):
-            return self._sum_uniform(count, min(die), max(die), next(iter(die.values())))
-        span = max(die) - min(die)
-        self._spend(sum((i * span + 1) * len(die) for i in range(count)))  # refuse up front
+    def _sum(self, count: int, die: _Weights) -> _Weights:
         total: _Weights = {0: 1}
         for _ in range(count):
             nxt: _Weights = {}
@@ -222,7 +371,6 @@ class _Calculator:
     def _sum_uniform(self, count: int, low: int, high: int, weight: int) -> _Weights:
         """Sum of dice whose scores ``low..high`` are equally likely: prefix sums, O(support)."""
         width = high - low + 1
-        self._spend(count * (count * (width - 1) // 2 + 2 * width))  # refuse before working
         dense = [1]  # dense[i]: ways for total == offset + i
         for _ in range(count):
             prefix = [0]
@@ -247,8 +395,6 @@ class _Calculator:
         kept = keep.kept(count)
         highest = keep.kind in ("kh", "pl")
         faces = sorted(face_weights, reverse=highest)
-        top = kept * max(scores.values()) + 1
-        self._spend(len(faces) * (count + 1) * top * (count + 2) // 2)  # refuse up front
         states: dict[tuple[int, int], int] = {(0, 0): 1}
         for face in faces:
             w = face_weights[face]

@@ -78,7 +78,7 @@ def test_open_reroll_matches_truncated_enumeration():
 
 
 def test_distributions_sum_to_one():
-    for text in ["100d6", "20d20kh10", "3d6ro1 + 1o3d10a", "1o3d10b*2", "10d10>=8 - 2"]:
+    for text in ["100d6", "12d20kh6", "3d6ro1 + 1o3d10a", "1o3d10b*2", "10d10>=8 - 2"]:
         assert sum(distribution(text).values()) == 1
 
 
@@ -139,3 +139,71 @@ def test_huge_queries_are_refused():
     with pytest.raises(DiceError) as caught:
         distribution("100d1000+100d1000")
     assert caught.value.code == "odds_too_complex"
+
+
+COSTLY = [
+    "1o3d10+1o3d10",
+    "1o3d10+1o3d10+1o3d10+1o3d10",
+    "12d20kh6",
+    "4d6kh3+4d6kh3+1d20",
+    "50d20ro1",
+    "1d1000*1d1000",
+    "(1o3d10)*(1o3d10)",
+    "50d10>=7+50d10>=7",
+    "3d6r<2-1d4",
+    "100d6/3",
+]
+
+
+@pytest.mark.parametrize("expression", COSTLY)
+def test_the_estimate_bounds_the_work_the_calculator_really_does(expression, monkeypatch):
+    from rules.dice import odds, parse
+
+    monkeypatch.setattr(odds, "MAX_WORK", 10**12)
+    calculator = odds._Calculator()
+    calculator.dist(parse(expression).root)
+    assert calculator.work <= odds.estimate_cost(expression)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "+".join(["1o3d10"] * 7),  # issue 9: 1.2 s inside the event loop
+        "+".join(["1o3d10"] * 5),
+        "100d1000",
+        "100d6kh50",
+        "3d1000*3d1000",
+        "1o3d10*1o3d10*1o3d10",
+    ],
+)
+def test_costly_queries_are_refused_before_any_work(expression, monkeypatch):
+    from rules.dice import odds
+
+    def no_work(*_args):
+        raise AssertionError("the calculation started")
+
+    monkeypatch.setattr(odds._Calculator, "dist", no_work)
+    assert odds.estimate_cost(expression) > odds.MAX_COST
+    with pytest.raises(DiceError) as caught:
+        odds.check_cost(expression)
+    assert caught.value.code == "odds_too_complex"
+    with pytest.raises(DiceError) as caught:
+        odds.probabilities_at_least(expression, (10,))
+    assert caught.value.code == "odds_too_complex"
+
+
+def test_the_closed_form_costs_nothing_and_several_targets_share_one_distribution():
+    from rules.dice import odds
+
+    assert odds.estimate_cost("1o3d10+7") == 1
+    assert odds.estimate_cost("+".join(["1o3d10"] * 4)) <= odds.MAX_COST
+    assert odds.probabilities_at_least("2d6", (7, 12)) == (Fraction(21, 36), Fraction(1, 36))
+    assert odds.probabilities_at_least("1o3d10+5", (15,)) == (probability_at_least("1o3d10", 10),)
+
+
+def test_exploding_dice_are_refused_by_the_estimate_too():
+    from rules.dice import odds
+
+    with pytest.raises(DiceError) as caught:
+        odds.estimate_cost("1d6+2d6!")
+    assert caught.value.code == "unsupported_odds"
