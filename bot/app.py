@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.compute import ComputePool
 from bot.config import DEFAULT_RETENTION_DAYS, Config
 from bot.db.engine import session_factory
 from bot.services.campaigns import CampaignService
@@ -54,10 +55,12 @@ class Services:
         rng: random.Random | None = None,
         *,
         retention_days: int = DEFAULT_RETENTION_DAYS,
+        compute: ComputePool | None = None,
     ) -> None:
         self.sessions = session_factory(engine)
+        self.compute = compute or ComputePool()
         self.campaigns = CampaignService(self.sessions)
-        self.rolls = RollService(self.sessions, self.campaigns, rng)
+        self.rolls = RollService(self.sessions, self.campaigns, rng, self.compute)
         self.characters = CharacterService(self.sessions, self.campaigns)
         self.creation = CreationService(self.sessions, self.characters, rng)
         self.checks = CheckService(self.sessions, self.characters, rng)
@@ -84,6 +87,7 @@ class Arbitro(commands.Bot):
         self.failed_extensions: list[str] = []
 
     async def setup_hook(self) -> None:
+        await self.services.compute.start()
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             try:
@@ -93,6 +97,13 @@ class Arbitro(commands.Bot):
                 log.exception("could not load extension %s", extension)
                 self.failed_extensions.append(extension)
         await self.sync_commands()
+
+    async def close(self) -> None:
+        """Stops the gateway first, then the worker process (no job outlives the bot)."""
+        try:
+            await super().close()
+        finally:
+            await self.services.compute.close()
 
     async def sync_commands(self) -> None:
         if self.config.dev_guild_id:

@@ -120,8 +120,10 @@ class DiceCog(commands.Cog):
         target: app_commands.Range[int, -9999, 9999],
     ) -> None:
         locale = await reply_locale(self.bot, itx)
-        view = self.rolls.odds(expression, target)
-        await itx.response.send_message(**render.odds(view, locale))
+        job = self.rolls.start_odds(expression, target)  # refuses before anything is sent
+        await itx.response.defer(thinking=True)  # the worker may take a second or queue
+        view = await job
+        await itx.followup.send(**render.odds(view, locale))
 
 
 async def setup(bot: Arbitro) -> None:

@@ -76,4 +76,6 @@ async def engine(request, tmp_path, postgres_url):
 async def services(engine):
     from bot.app import Services
 
-    return Services(engine, rng=random.Random(1234))
+    services = Services(engine, rng=random.Random(1234))
+    yield services
+    await services.compute.close()  # the worker process, if a test started it

@@ -1,31 +1,41 @@
 """Rolling dice, keeping the audit log, reading it back, and computing exact odds.
 
 Every roll, public or private, is stored before it is shown, so a reply that fails to send
-never loses a roll; the message link is attached afterwards.
+never loses a roll; the message link is attached afterwards.  Exact odds are bounded before
+they start and computed in the bot's worker process (:mod:`bot.compute`).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
+from typing import TypeVar
 
 from sqlalchemy import or_, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.compute import ComputePool
 from bot.db.models import RollLog
 from bot.services.campaigns import CampaignService, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import InvalidSetting
 from rules import dice
+from rules.dice import odds
 
 __all__ = ["RollService", "RollView", "HistoryView", "HistoryEntry", "OddsView"]
 
 MAX_REASON = 200
 MAX_HISTORY = 25
+#: Odds queries estimated at or below this many cost units (a few milliseconds) run inline:
+#: the round trip to the worker would cost more than the work.
+INLINE_COST = 20_000
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +110,12 @@ class RollService:
         sessions: async_sessionmaker[AsyncSession],
         campaigns: CampaignService,
         rng: random.Random | None = None,
+        compute: ComputePool | None = None,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
         self.rng = rng or random.SystemRandom()
+        self.compute = compute or ComputePool()
 
     async def roll(
         self,
@@ -212,19 +224,43 @@ class RollService:
             sees_private=sees_private,
         )
 
-    @staticmethod
-    def odds(expression: str, target: int) -> OddsView:
-        """Exact chance that ``expression`` totals at least ``target`` (and of a 1o3d10 critical)."""
-        probability = dice.probability_at_least(expression, target)
+    def start_odds(self, expression: str, target: int) -> Awaitable[OddsView]:
+        """Checks an ``/odds`` query and starts it; await the result after deferring.
+
+        Everything that can refuse does so here, synchronously and cheaply: the expression,
+        its cost estimate (``odds_too_complex``) and the worker's queue (``ComputeBusy``).
+        Cheap queries (the 1o3d10 closed form, small sums) are answered inline; the rest run
+        in the bot's worker process so the event loop keeps serving every other server.
+        """
         normalized = str(dice.parse(expression))
-        critical_target = critical = None
-        if "1o3d10" in normalized.lower():
-            critical_target = target + 10
-            critical = dice.probability_at_least(expression, critical_target)
-        return OddsView(
-            expression=normalized,
-            target=target,
-            probability=probability,
-            critical_target=critical_target,
-            critical_probability=critical,
-        )
+        cost = odds.check_cost(expression)
+        targets = (target, target + 10) if "1o3d10" in normalized.lower() else (target,)
+        if cost <= INLINE_COST:
+            job: Awaitable[tuple[Fraction, ...]] = _done(
+                odds.probabilities_at_least(expression, targets)
+            )
+        else:
+            job = self.compute.submit(odds.probabilities_at_least, expression, targets)
+        return _odds_view(job, normalized, target, targets)
+
+    async def odds(self, expression: str, target: int) -> OddsView:
+        """Exact chance that ``expression`` totals at least ``target`` (and of a 1o3d10 critical)."""
+        return await self.start_odds(expression, target)
+
+
+async def _done(value: T) -> T:
+    return value
+
+
+async def _odds_view(
+    job: Awaitable[tuple[Fraction, ...]], expression: str, target: int, targets: tuple[int, ...]
+) -> OddsView:
+    probabilities = await job
+    critical = len(targets) > 1
+    return OddsView(
+        expression=expression,
+        target=target,
+        probability=probabilities[0],
+        critical_target=targets[1] if critical else None,
+        critical_probability=probabilities[1] if critical else None,
+    )

@@ -87,9 +87,9 @@ async def test_history_is_per_channel_and_per_guild_and_newest_first(services):
     assert [e.expression for e in entries] == ["1d8", "1d6"]
 
 
-def test_odds_are_exact_and_include_the_critical_for_1o3d10(services):
-    plain = services.rolls.odds("1d6", 5)
+async def test_odds_are_exact_and_include_the_critical_for_1o3d10(services):
+    plain = await services.rolls.odds("1d6", 5)
     assert plain.probability == Fraction(1, 3) and plain.critical_probability is None
-    nucleo = services.rolls.odds("1o3d10+5", 15)
+    nucleo = await services.rolls.odds("1o3d10+5", 15)
     assert nucleo.critical_target == 25
     assert 0 < nucleo.critical_probability < nucleo.probability < 1

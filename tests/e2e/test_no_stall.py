@@ -66,3 +66,26 @@ def test_twenty_copies_of_a_long_name_are_reported_within_discords_limits(discor
     assert len(reply.content) <= 2000 and "más" in reply.content
     assert len(discord_env.rejections) == rejected_before
     assert len(_listed_npcs(discord_env, g)) == 21
+
+
+HEAVY_ODDS = "+".join(["1o3d10"] * 4)
+
+
+def test_heavy_odds_are_deferred_and_answered_from_the_worker(discord_env):
+    g = discord_env.new_guild(name="Probabilidades")
+    r = discord_env.command("odds", {"expression": HEAVY_ODDS, "target": 25}, guild=g)
+    assert r.ok and r.deferred, r.text
+    assert "Probabilidades exactas" in r.text and "Crítico (35 o más)" in r.text, r.text
+
+
+def test_odds_over_the_budget_are_refused_before_any_work(discord_env):
+    """Seven 1o3d10 terms took 1.2 s inside the event loop; now a private, translated no."""
+    g = discord_env.new_guild(name="Demasiado")
+    expression = "+".join(["1o3d10"] * 7)
+    r = discord_env.command("odds", {"expression": expression, "target": 40}, guild=g)
+    assert r.ok and r.ephemeral and not r.deferred, r.text
+    assert "demasiado grande para calcular sus probabilidades" in r.text
+    en = discord_env.command(
+        "odds", {"expression": expression, "target": 40}, guild=g, locale="en-US", user="bruno"
+    )
+    assert "too big to compute its exact odds" in en.text

@@ -1,0 +1,84 @@
+"""The worker process: heavy odds run off the event loop, bounded before and while queued.
+
+No timing here (see benchmarks/loop_lag_bench.py): the loop is shown to be free by counting
+the turns it takes while a job runs, and refusals by what was (not) started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from fractions import Fraction
+
+import pytest
+
+from bot.compute import ComputeBusy, ComputeFailed, ComputePool
+from rules.dice import DiceError, odds
+
+HEAVY = "+".join(["1o3d10"] * 4)  # within the budget, far above the inline threshold
+
+
+@pytest.fixture
+async def pool():
+    pool = ComputePool(workers=1, max_pending=2)
+    await pool.start()
+    yield pool
+    await pool.close()
+
+
+async def _turns_while(job: asyncio.Future) -> int:
+    turns = 0
+    while not job.done():
+        await asyncio.sleep(0)
+        turns += 1
+    return turns
+
+
+async def test_heavy_odds_run_in_the_worker_while_the_loop_keeps_turning(services):
+    from bot.services.rolls import INLINE_COST
+
+    assert odds.estimate_cost(HEAVY) > INLINE_COST
+    job = asyncio.ensure_future(services.rolls.odds(HEAVY, 20))
+    await asyncio.sleep(0)
+    assert services.compute.pending == 1
+    assert await _turns_while(job) > 0  # inline, the job would be done before the first turn
+    view = job.result()
+    assert view.probability == odds.probabilities_at_least(HEAVY, (20,))[0]
+    assert view.critical_target == 30 and 0 < view.critical_probability < view.probability
+
+
+async def test_queries_over_the_budget_are_refused_before_anything_starts(services):
+    with pytest.raises(DiceError) as refused:
+        services.rolls.start_odds("+".join(["1o3d10"] * 7), 40)
+    assert refused.value.code == "odds_too_complex"
+    assert services.compute.pending == 0
+
+
+async def test_a_full_queue_refuses_at_once_and_frees_up(pool):
+    jobs = [pool.submit(odds.probabilities_at_least, HEAVY, (t,)) for t in (10, 20)]
+    with pytest.raises(ComputeBusy) as busy:
+        pool.submit(odds.probabilities_at_least, HEAVY, (30,))
+    assert busy.value.params == {"limit": 2}
+    results = await asyncio.gather(*jobs)
+    assert all(0 < r[0] <= 1 for r in results)
+    assert pool.pending == 0
+    assert await pool.submit(odds.probabilities_at_least, "2d6", (7,)) == (Fraction(21, 36),)
+
+
+async def test_a_killed_worker_fails_one_job_clearly_and_the_next_gets_a_fresh_one(pool):
+    for pid in list(pool._pool()._processes):  # noqa: SLF001 - simulating an outside kill
+        os.kill(pid, signal.SIGKILL)
+    try:  # depending on when the pool notices, this job fails clearly or gets a new worker
+        first = await pool.submit(odds.probabilities_at_least, "2d6", (2,))
+    except ComputeFailed:
+        pass
+    else:
+        assert first == (Fraction(1),)
+    assert await pool.submit(odds.probabilities_at_least, "2d6", (12,)) == (Fraction(1, 36),)
+
+
+async def test_a_closed_pool_refuses_new_jobs(pool):
+    await pool.close()
+    with pytest.raises(ComputeBusy):
+        pool.submit(odds.probabilities_at_least, "2d6", (7,))
