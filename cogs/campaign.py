@@ -14,6 +14,7 @@ from bot.services.errors import InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
 from cogs import render
 from cogs.context import actor_of, bind_target_of, place_of, reply_locale
+from cogs.slow import acknowledge, reply
 from cogs.views import ask_confirmation
 from rules import systems
 
@@ -125,6 +126,7 @@ class CampaignCog(
         if file is not None:
             if value is not None:
                 raise InvalidSetting("campaign.error.value_or_file")
+            await acknowledge(itx)  # the download may take a while
             value = await read_setting_file(file)
         if (setting is None) != (value is None):
             raise InvalidSetting("campaign.error.setting_needs_value")
@@ -139,9 +141,7 @@ class CampaignCog(
             clear_gm_role=clear == "gm_role",
             clear_gm_channel=clear == "gm_channel",
         )
-        await itx.response.send_message(
-            **render.campaign(view, locale, headline_key="campaign.updated")
-        )
+        await reply(itx, locale, **render.campaign(view, locale, headline_key="campaign.updated"))
 
     @settings.autocomplete("setting")
     async def setting_autocomplete(

@@ -14,6 +14,7 @@ from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
 from cogs.render import name_list
 from cogs.sheets import field_autocomplete, value_autocomplete
+from cogs.slow import acknowledge, reply
 from cogs.wizard import wizard_message
 
 if TYPE_CHECKING:
@@ -85,14 +86,13 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
         self, itx: discord.Interaction, name: str, count: app_commands.Range[int, 1, MAX_COPIES]
     ) -> None:
         locale = await reply_locale(self.bot, itx)
+        await acknowledge(itx)  # up to 20 rows in one transaction
         made = await self.characters.copies(place_of(itx), actor_of(itx), name, count)
-        await itx.response.send_message(
-            t(
-                "npc.copied",
-                locale,
-                count=len(made),
-                names=name_list([c.name for c in made], locale),
-            ),
+        names = name_list([c.name for c in made], locale)
+        await reply(
+            itx,
+            locale,
+            content=t("npc.copied", locale, count=len(made), names=names),
             ephemeral=True,
         )
 

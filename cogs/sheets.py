@@ -15,6 +15,7 @@ from bot.services.errors import DomainError
 from bot.services.settings import resolved_settings
 from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.slow import acknowledge, reply
 from cogs.views import ask_confirmation
 from cogs.wizard import register as register_wizard
 from cogs.wizard import wizard_message
@@ -306,11 +307,12 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         locale = await reply_locale(self.bot, itx)
         if file.size > 256 * 1024:
             raise DomainError("sheet.error.import_too_big", limit=256)
+        await acknowledge(itx)  # downloading the file and writing may take a while
         payload = await file.read()
         view = await self.characters.import_sheet(place_of(itx), actor_of(itx), payload)
         message = render_sheet.character(view, locale)
         message["content"] = t("sheet.imported", locale, name=view.name)
-        await itx.response.send_message(**message)
+        await reply(itx, locale, **message, ephemeral=view.hidden, done=message["content"])
 
 
 async def setup(bot: Arbitro) -> None:

@@ -13,6 +13,7 @@ from bot.services.xp import MAX_GRANT, AwardEntry, GrantLine, GrantView
 from cogs.context import actor_of, place_of, reply_locale
 from cogs.render import COLOUR, truncate
 from cogs.sheets import character_autocomplete
+from cogs.slow import acknowledge, reply
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -116,10 +117,12 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         locale = await reply_locale(self.bot, itx)
+        if party:
+            await acknowledge(itx)  # one write per character of the party
         view = await self.bot.services.xp.grant(
             place_of(itx), actor_of(itx), amount, character=character, party=party, reason=reason
         )
-        await itx.response.send_message(**render_grant(view, locale))
+        await reply(itx, locale, **render_grant(view, locale))
 
     @app_commands.command(
         name="spend", description="Spend experience on an ability's next level (rolweb)"

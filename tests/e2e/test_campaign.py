@@ -173,7 +173,10 @@ def test_a_long_setting_can_be_uploaded_and_a_breaking_one_is_refused(discord_en
         user="gm",
         locale="es-ES",
     )
-    assert r.ok and not r.ephemeral and "(cambiado)" in r.text, r.text
+    # downloading the file comes after a private deferral; the result is public
+    assert r.ok and r.deferred, r.text
+    (public,) = [m for m in r.messages if not m.ephemeral]
+    assert "(cambiado)" in public.text, r.all_text
     suggestions = discord_env.autocomplete(
         "sheet item", "item", "sable", guild=g, channel="mesa", user="ana"
     )

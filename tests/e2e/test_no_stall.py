@@ -89,3 +89,36 @@ def test_odds_over_the_budget_are_refused_before_any_work(discord_env):
         "odds", {"expression": expression, "target": 40}, guild=g, locale="en-US", user="bruno"
     )
     assert "too big to compute its exact odds" in en.text
+
+
+def test_commands_that_may_take_time_acknowledge_first(discord_env):
+    """A download or a many-row write is deferred before it starts (Discord's 3 s deadline)."""
+    g = new_campaign(discord_env, "Diferir", "nucleo")
+    imported = discord_env.command(
+        "sheet import", {"file": sheet_file(ARDELIA)}, guild=g, channel="mesa", user="ana"
+    )
+    assert imported.deferred and imported.ephemeral, imported.text
+    assert "Ficha de **Ardelia** importada." in imported.content
+    (public,) = [m for m in imported.messages if not m.ephemeral]
+    assert public.embeds[0]["title"] == "Ardelia"
+    # a refusal after the deferral stays private
+    refused = discord_env.command(
+        "sheet import", {"file": b"{nope"}, guild=g, channel="mesa", user="ana"
+    )
+    assert refused.deferred and refused.ephemeral and "JSON" in refused.text
+    assert all(m.ephemeral for m in refused.messages)
+    # a hidden NPC's stat block is never posted in the channel
+    mark = discord_env.mark()
+    hidden = discord_env.command(
+        "sheet import",
+        {"file": sheet_file(dict(ARDELIA, name="Espía"), npc=True)},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert hidden.deferred and all(m.ephemeral for m in hidden.messages), hidden.all_text
+    assert discord_env.posted_since(mark) == []
+    copies = discord_env.command(
+        "npc copy", {"name": "Espía", "count": 2}, guild=g, channel="mesa", user="gm"
+    )
+    assert copies.deferred and copies.ephemeral and copies.content.startswith("2 copias")

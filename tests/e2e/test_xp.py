@@ -28,11 +28,11 @@ def test_the_gm_grants_experience_and_the_campaign_keeps_the_record(discord_env)
         user="gm",
         locale="es-ES",
     )
-    assert (
-        not granted.ephemeral
-        and "+3 PX" in granted.text
-        and "**Ardelia**: 0 → 3 PX" in granted.text
-    )
+    # a party grant writes one row per character: acknowledged privately first (deferred),
+    # then the result goes to the channel
+    assert granted.deferred and granted.ephemeral, granted.text
+    (public,) = [m for m in granted.messages if not m.ephemeral]
+    assert "+3 PX" in public.text and "**Ardelia**: 0 → 3 PX" in public.text
     both = sb.command(
         "xp grant",
         {"amount": 3, "party": True, "character": "Ardelia"},
