@@ -96,6 +96,12 @@ def roll_latencies(
     return found
 
 
+def _private_answer(record) -> bool:  # noqa: ANN001
+    """Answered at once and privately: how the bot refuses (busy, over the budget)."""
+    data = record.callback_data or {}
+    return record.callback_type == 4 and bool(int(data.get("flags") or 0) & 64)
+
+
 def describe(values: list[float]) -> str:
     if not values:
         return "—"
@@ -150,7 +156,7 @@ def main() -> int:
         loaded = roll_latencies(sb, roller, args.rolls * 4, stop=done)
         waiter.join()
         elapsed = time.monotonic() - started
-        refused = sum(1 for r in records if r.callback_type == 4)  # answered at once: a "no"
+        refused = sum(1 for r in records if _private_answer(r))  # a refusal, e.g. "busy"
         late = sum(1 for r in records if any(x.get("code") == 10062 for x in r.rejections))
 
     print(f"/roll, no load     : {describe(baseline)}")

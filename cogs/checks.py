@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.cooldowns import fight
 from cogs.sheets import any_character_autocomplete
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class ChecksCog(commands.Cog):
         against=any_character_autocomplete,
     )
     @app_commands.guild_only()
+    @fight()
     async def check(
         self,
         itx: discord.Interaction,
@@ -92,6 +94,7 @@ class ChecksCog(commands.Cog):
     )
     @app_commands.autocomplete(character=any_character_autocomplete)
     @app_commands.guild_only()
+    @fight()
     async def save(
         self,
         itx: discord.Interaction,

@@ -23,6 +23,7 @@ from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, CombatView, Reminder
 from bot.services.errors import DomainError
 from cogs import render_combat
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.cooldowns import fight
 from cogs.errors import describe_error, send_error
 from cogs.sheets import any_character_autocomplete
 from cogs.views import ask_confirmation
@@ -207,6 +208,7 @@ class CombatCog(
         await itx.response.send_message(**turn_message(view, locale, note=note))
 
     @app_commands.command(name="start", description="Start a fight in this channel (GM)")
+    @fight()
     async def start(self, itx: discord.Interaction) -> None:
         view = await self.combat.start(place_of(itx), actor_of(itx))
         await self._panel(itx, view, note_key="combat.started")
@@ -214,6 +216,7 @@ class CombatCog(
     @app_commands.command(name="join", description="Bring your character into the fight")
     @app_commands.describe(character="Which character (by default, your active one)")
     @app_commands.autocomplete(character=any_character_autocomplete)
+    @fight()
     async def join(self, itx: discord.Interaction, character: str | None = None) -> None:
         view = await self.combat.join(place_of(itx), actor_of(itx), character)
         await self._panel(itx, view, note_key="combat.joined", user=actor_of(itx).name)
@@ -225,6 +228,7 @@ class CombatCog(
         count="How many (a group)",
     )
     @app_commands.autocomplete(name=any_character_autocomplete)
+    @fight()
     async def add(
         self,
         itx: discord.Interaction,
@@ -236,16 +240,19 @@ class CombatCog(
         await self._panel(itx, view, note_key="combat.added", name=name)
 
     @app_commands.command(name="roll", description="Roll initiative for whoever has none")
+    @fight()
     async def roll(self, itx: discord.Interaction) -> None:
         view = await self.combat.roll(place_of(itx), actor_of(itx))
         await self._panel(itx, view)
 
     @app_commands.command(name="next", description="Pass the turn (your turn, or the GM)")
+    @fight()
     async def next(self, itx: discord.Interaction) -> None:
         view = await self.combat.next(place_of(itx), actor_of(itx))
         await self._panel(itx, view)
 
     @app_commands.command(name="prev", description="Back one turn (GM)")
+    @fight()
     async def prev(self, itx: discord.Interaction) -> None:
         view = await self.combat.previous(place_of(itx), actor_of(itx))
         await self._panel(itx, view, note_key="combat.went_back")
@@ -258,6 +265,7 @@ class CombatCog(
     @app_commands.command(name="move", description="Give a combatant another initiative (GM)")
     @app_commands.describe(combatant="Who", initiative="The new initiative")
     @app_commands.autocomplete(combatant=combatant_autocomplete)
+    @fight()
     async def move(
         self,
         itx: discord.Interaction,
@@ -270,6 +278,7 @@ class CombatCog(
     @app_commands.command(name="wait", description="Wait and act after someone (rolweb)")
     @app_commands.describe(after="Act right after this combatant", combatant="Who waits (GM)")
     @app_commands.autocomplete(after=combatant_autocomplete, combatant=combatant_autocomplete)
+    @fight()
     async def wait(
         self, itx: discord.Interaction, after: str, combatant: str | None = None
     ) -> None:
@@ -279,6 +288,7 @@ class CombatCog(
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")
     @app_commands.autocomplete(combatant=combatant_autocomplete)
+    @fight()
     async def remove(self, itx: discord.Interaction, combatant: str) -> None:
         view = await self.combat.remove(place_of(itx), actor_of(itx), combatant)
         await self._panel(itx, view, note_key="combat.removed", name=combatant)
@@ -286,6 +296,7 @@ class CombatCog(
     @app_commands.command(name="damage", description="Damage a combatant (goes to the sheet)")
     @app_commands.describe(combatant="Who", amount="Damage after armour")
     @app_commands.autocomplete(combatant=combatant_autocomplete)
+    @fight()
     async def damage(
         self,
         itx: discord.Interaction,
@@ -299,6 +310,7 @@ class CombatCog(
     @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
     @app_commands.describe(combatant="Who", amount="How much")
     @app_commands.autocomplete(combatant=combatant_autocomplete)
+    @fight()
     async def heal(
         self,
         itx: discord.Interaction,
@@ -311,6 +323,7 @@ class CombatCog(
 
     @app_commands.command(name="deadline", description="Remind a turn that waits this long (GM)")
     @app_commands.describe(hours="Hours a turn may wait before a reminder (0: never)")
+    @fight()
     async def deadline(
         self, itx: discord.Interaction, hours: app_commands.Range[int, 0, MAX_TURN_HOURS]
     ) -> None:
@@ -321,6 +334,7 @@ class CombatCog(
             await self._panel(itx, view, note_key="combat.deadline_off")
 
     @app_commands.command(name="end", description="End the fight; it is archived (GM)")
+    @fight()
     async def end(self, itx: discord.Interaction) -> None:
         locale = await reply_locale(self.bot, itx)
         place, actor = place_of(itx), actor_of(itx)

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.i18n import t
 from cogs import render
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.cooldowns import fight, heavy
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -42,6 +43,7 @@ class DiceCog(commands.Cog):
         difficulty="Difficulty to beat (a critical is difficulty + 10 or more)",
     )
     @app_commands.guild_only()
+    @fight()
     async def roll(
         self,
         itx: discord.Interaction,
@@ -113,6 +115,7 @@ class DiceCog(commands.Cog):
         expression="Dice notation, e.g. 1o3d10+7 or 3d6",
         target="The total to reach (or beat)",
     )
+    @heavy()
     async def odds(
         self,
         itx: discord.Interaction,

@@ -7,6 +7,7 @@ anything unexpected is logged with a short reference the user can quote.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from typing import TYPE_CHECKING
 
@@ -45,7 +46,8 @@ def describe_error(error: BaseException, locale: str) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("errors.guild_only", locale)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return t("errors.cooldown", locale, seconds=round(error.retry_after, 1))
+        # whole seconds, rounded up: "wait 3 s" must never be too early
+        return t("errors.cooldown", locale, seconds=max(1, math.ceil(error.retry_after)))
     if isinstance(error, app_commands.CheckFailure):
         return t("errors.not_allowed", locale)
     return None

@@ -12,6 +12,7 @@ from bot.i18n import t
 from bot.services.characters import MAX_COPIES
 from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.cooldowns import fight
 from cogs.render import name_list
 from cogs.sheets import field_autocomplete, value_autocomplete
 from cogs.slow import acknowledge, reply
@@ -38,6 +39,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
 
     @app_commands.command(name="create", description="Create an NPC or monster stat block")
     @app_commands.describe(name="The NPC's name (copies are numbered after it)")
+    @fight()
     async def create(self, itx: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
         locale = await reply_locale(self.bot, itx)
         draft = await self.bot.services.creation.start(place_of(itx), actor_of(itx), name, npc=True)
@@ -58,6 +60,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     @app_commands.autocomplete(
         name=npc_autocomplete, field=field_autocomplete, value=value_autocomplete
     )
+    @fight()
     async def set_(
         self,
         itx: discord.Interaction,
@@ -82,6 +85,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     )
     @app_commands.describe(name="The NPC to copy", count="How many copies")
     @app_commands.autocomplete(name=npc_autocomplete)
+    @fight()
     async def copy(
         self, itx: discord.Interaction, name: str, count: app_commands.Range[int, 1, MAX_COPIES]
     ) -> None:
@@ -99,6 +103,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     @app_commands.command(name="reveal", description="Show or hide an NPC from the players")
     @app_commands.describe(name="The NPC", visible="Players can see it")
     @app_commands.autocomplete(name=npc_autocomplete)
+    @fight()
     async def reveal(self, itx: discord.Interaction, name: str, visible: bool = True) -> None:
         locale = await reply_locale(self.bot, itx)
         view = await self.characters.set_visibility(
@@ -113,6 +118,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     )
     @app_commands.describe(name="The NPC")
     @app_commands.autocomplete(name=npc_autocomplete)
+    @fight()
     async def delete(self, itx: discord.Interaction, name: str) -> None:
         locale = await reply_locale(self.bot, itx)
         summary = await self.characters.delete(place_of(itx), actor_of(itx), name)

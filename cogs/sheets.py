@@ -15,6 +15,7 @@ from bot.services.errors import DomainError
 from bot.services.settings import resolved_settings
 from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.cooldowns import fight
 from cogs.slow import acknowledge, reply
 from cogs.views import ask_confirmation
 from cogs.wizard import register as register_wizard
@@ -127,6 +128,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.describe(
         name="The character's name", restart="Discard your open draft and start again"
     )
+    @fight()
     async def create(
         self,
         itx: discord.Interaction,
@@ -173,6 +175,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.command(name="use", description="Play this character in this campaign")
     @app_commands.describe(character="Your character")
     @app_commands.autocomplete(character=character_autocomplete)
+    @fight()
     async def use(self, itx: discord.Interaction, character: str) -> None:
         locale = await reply_locale(self.bot, itx)
         view = await self.characters.use(place_of(itx), actor_of(itx), character)
@@ -187,6 +190,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.autocomplete(
         field=field_autocomplete, value=value_autocomplete, character=any_character_autocomplete
     )
+    @fight()
     async def set_(
         self,
         itx: discord.Interaction,
@@ -211,6 +215,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         character="Whose sheet (default: yours)",
     )
     @app_commands.autocomplete(item=item_autocomplete, character=any_character_autocomplete)
+    @fight()
     async def item(
         self,
         itx: discord.Interaction,
@@ -236,6 +241,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         character="Whose sheet",
     )
     @app_commands.autocomplete(character=any_character_autocomplete)
+    @fight()
     async def money(
         self,
         itx: discord.Interaction,
@@ -263,6 +269,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.command(name="delete", description="Delete a character (the GM can restore it)")
     @app_commands.describe(character="The character to delete")
     @app_commands.autocomplete(character=character_autocomplete)
+    @fight()
     async def delete(self, itx: discord.Interaction, character: str) -> None:
         locale = await reply_locale(self.bot, itx)
         place, actor = place_of(itx), actor_of(itx)
@@ -280,6 +287,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
 
     @app_commands.command(name="restore", description="Restore a deleted character (GM)")
     @app_commands.describe(character="The deleted character's name")
+    @fight()
     async def restore(
         self, itx: discord.Interaction, character: app_commands.Range[str, 1, 100]
     ) -> None:
@@ -303,6 +311,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         name="import", description="Create a character from an exported JSON file"
     )
     @app_commands.describe(file="A file made by /sheet export (format in docs/sheet-format.md)")
+    @fight()
     async def import_(self, itx: discord.Interaction, file: discord.Attachment) -> None:
         locale = await reply_locale(self.bot, itx)
         if file.size > 256 * 1024:

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.services.spells import MAX_EXTRA_MANA
 from cogs import render_spells
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.cooldowns import fight
 from cogs.sheets import any_character_autocomplete, character_autocomplete
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ class SpellsCog(
         spell_list=list_autocomplete,
         character=any_character_autocomplete,
     )
+    @fight()
     async def cast(
         self,
         itx: discord.Interaction,
@@ -134,6 +136,7 @@ class SpellsCog(
     @app_commands.command(name="rest", description="Recover mana or prepared spells")
     @app_commands.describe(character="Who rests (default: your active character)")
     @app_commands.autocomplete(character=any_character_autocomplete)
+    @fight()
     async def rest(self, itx: discord.Interaction, character: str | None = None) -> None:
         locale = await reply_locale(self.bot, itx)
         view = await self.bot.services.spells.rest(place_of(itx), actor_of(itx), character)

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services.xp import MAX_GRANT, AwardEntry, GrantLine, GrantView
 from cogs.context import actor_of, place_of, reply_locale
+from cogs.cooldowns import fight
 from cogs.render import COLOUR, truncate
 from cogs.sheets import character_autocomplete
 from cogs.slow import acknowledge, reply
@@ -108,6 +109,7 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         reason="Why (kept in the campaign's record)",
     )
     @app_commands.autocomplete(character=character_autocomplete)
+    @fight()
     async def grant(
         self,
         itx: discord.Interaction,
@@ -132,6 +134,7 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         character="Whose experience (default: yours)",
     )
     @app_commands.autocomplete(what=purchase_autocomplete, character=character_autocomplete)
+    @fight()
     async def spend(
         self,
         itx: discord.Interaction,

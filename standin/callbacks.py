@@ -17,7 +17,7 @@ from aiohttp import web
 
 from .httputil import discord_error, json_response, no_content, read_body
 from .interactions import InteractionRecord
-from .limits import check_message, status_of
+from .limits import check_choices, check_message, status_of
 from .messages import create_message, delete_message, edit_message
 from .state import EPHEMERAL, LOADING, Message, World
 
@@ -68,27 +68,8 @@ class Callbacks:
             return self._reject(rec, err, what, body)
         if kind in (4, 7) and (problem := check_message(data, files=files, partial=kind == 7)):
             return self._reject(rec, json_response(problem, status_of(problem)), what, body)
-        if kind == 8 and len(data.get("choices") or []) > 25:
-            err = json_response(
-                {
-                    "code": 50035,
-                    "message": "Invalid Form Body",
-                    "errors": {
-                        "data": {
-                            "choices": {
-                                "_errors": [
-                                    {
-                                        "code": "BASE_TYPE_MAX_LENGTH",
-                                        "message": "Must be 25 or fewer in length.",
-                                    }
-                                ]
-                            }
-                        }
-                    },
-                },
-                400,
-            )
-            return self._reject(rec, err, what, body)
+        if kind == 8 and (problem := check_choices(list(data.get("choices") or []))):
+            return self._reject(rec, json_response(problem, status_of(problem)), what, body)
         if kind == 9 and (problem := _check_modal(data)):
             return self._reject(rec, json_response(problem, status_of(problem)), what, body)
 

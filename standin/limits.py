@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["check_message", "error_body", "status_of"]
+__all__ = ["check_choices", "check_message", "error_body", "status_of"]
 
 IS_COMPONENTS_V2 = 1 << 15
 MAX_UPLOAD = 10 * 1024 * 1024  # a guild without boosts; the same as attachment_size_limit
@@ -174,6 +174,21 @@ def check_message(
     if empty and not partial:
         return {"code": 50006, "message": "Cannot send an empty message"}
     return None
+
+
+def check_choices(choices: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Autocomplete answers: at most 25 choices, names of 1-100 characters, values up to 100."""
+    problems: list[tuple[str, str, str]] = []
+    _max(problems, "data.choices", choices, 25)
+    for i, choice in enumerate(choices[:25]):
+        name = choice.get("name") or ""
+        if not name:
+            problems.append(
+                (f"data.choices.{i}.name", "BASE_TYPE_REQUIRED", "This field is required")
+            )
+        _max(problems, f"data.choices.{i}.name", name, 100)
+        _max(problems, f"data.choices.{i}.value", choice.get("value"), 100)
+    return error_body(problems) if problems else None
 
 
 def status_of(problem: dict[str, Any]) -> int:

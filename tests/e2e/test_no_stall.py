@@ -122,3 +122,24 @@ def test_commands_that_may_take_time_acknowledge_first(discord_env):
         "npc copy", {"name": "Espía", "count": 2}, guild=g, channel="mesa", user="gm"
     )
     assert copies.deferred and copies.ephemeral and copies.content.startswith("2 copias")
+
+
+def test_per_member_cooldowns_answer_when_to_retry_and_do_nothing(discord_env):
+    from cogs.cooldowns import FIGHT, HEAVY
+
+    g = discord_env.new_guild(name="Enfriamiento")
+    for _ in range(FIGHT):
+        discord_env.command("roll", {"expression": "1d20"}, guild=g, user="ana").expect_ok()
+    refused = discord_env.command("roll", {"expression": "1d20"}, guild=g, user="ana")
+    assert refused.ephemeral and "Vas demasiado rápido" in refused.text, refused.text
+    assert "vuelve a intentarlo dentro de" in refused.text
+    # nothing was rolled for the refused command; another member is not affected
+    history = discord_env.command("history", {"limit": 25}, guild=g, user="gm")
+    assert history.text.count("1d20") == FIGHT, history.text
+    assert discord_env.command("roll", {"expression": "1d20"}, guild=g, user="bruno").ok
+    for _ in range(HEAVY):
+        discord_env.command("odds", {"expression": "2d6", "target": 7}, guild=g, user="bruno")
+    busy = discord_env.command(
+        "odds", {"expression": "2d6", "target": 7}, guild=g, user="bruno", locale="en-US"
+    )
+    assert busy.ephemeral and "too fast: try again in" in busy.text, busy.text

@@ -485,3 +485,17 @@ def test_removing_and_re_adding_the_bot(tiny_env: Sandbox) -> None:
     gone.add_bot()
     assert "Se va" in tiny_env.command("guilds", guild=stays).content
     assert tiny_env.command("ping", guild=gone).content == "pong es-ES Se va"
+
+
+def test_autocomplete_limits_answer_50035() -> None:
+    from standin.limits import check_choices
+
+    ok = [{"name": "x" * 100, "value": "y" * 100}] * 25
+    assert check_choices(ok) is None
+    assert "data" in check_choices(ok + ok[:1])["errors"]
+    long_name = check_choices([{"name": "x" * 101, "value": "v"}])
+    assert long_name["errors"]["data"]["choices"]["0"]["name"]["_errors"][0]["code"] == (
+        "BASE_TYPE_MAX_LENGTH"
+    )
+    assert check_choices([{"name": "n", "value": "v" * 101}]) is not None
+    assert check_choices([{"name": "", "value": "v"}]) is not None
