@@ -346,7 +346,7 @@ def test_inventory_money_ownership_delete_and_round_trip(discord_env):
         **ES,
     )
     assert "Ficha de **Ardelia bis** importada." in imported.text, imported.text
-    assert "**Iniciativa**: 12" in imported.text and "**Dinero**: 150" in imported.text
+    assert "**Iniciativa**: 12" in imported.all_text and "**Dinero**: 150" in imported.all_text
     used = sb.command(
         "sheet use", {"character": "Ardelia bis"}, guild=g, channel="mesa", user="bruno"
     )

@@ -250,7 +250,7 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
         user="ana",
     )
     assert "Ficha de **Eira bis** importada." in imported.text, imported.text
-    assert "**Defensa**: 12" in imported.text
+    assert "**Defensa**: 12" in imported.all_text
     back = sb.command("sheet restore", {"character": "Eira"}, guild=g, channel="mesa", user="gm")
     assert "**Eira** restaurado." in back.text
     listed = sb.command("sheet list", {}, guild=g, channel="mesa", user="ana")

@@ -264,7 +264,7 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
         **ES,
     )
     assert "Ficha de **Brann bis** importada." in imported.text, imported.text
-    assert "**Tirada de Salvación**: 14" in imported.text
+    assert "**Tirada de Salvación**: 14" in imported.all_text
     back = run("sheet restore", {"character": "Brann"}, "gm")
     assert "**Brann** restaurado." in back.text, back.text
     used = run("sheet use", {"character": "Brann"})
