@@ -37,16 +37,16 @@ def test_copies_of_an_npc_with_a_name_at_the_limit_are_distinct(discord_env, len
     name = ("Trasgo del Bosque Oscuro " * 5)[:length].strip()
     _npc(discord_env, g, name)
     first = discord_env.command(
-        "npc copy", {"name": name, "count": 3}, guild=g, channel="mesa", user="gm"
+        "npc copy", {"name": name, "count": 12}, guild=g, channel="mesa", user="gm"
     )
-    assert first.ok and first.content.startswith("3 copias"), first.text
+    assert first.ok and first.content.startswith("12 copias"), first.text
     second = discord_env.command(
         "npc copy", {"name": name, "count": 2}, guild=g, channel="mesa", user="gm"
     )
     assert second.ok and second.content.startswith("2 copias"), second.text
     copies = [listed for listed in _listed_npcs(discord_env, g) if listed != name]
-    assert len(copies) == 5 and all(len(copy) <= 100 for copy in copies), copies
-    for number in range(1, 6):
+    assert len(copies) == 14 and all(len(copy) <= 100 for copy in copies), copies
+    for number in range(1, 15):  # two-digit numbers are where «name 10» used to become «name 1»
         assert sum(copy.endswith(f" {number}") for copy in copies) == 1, copies
     # …and the bot still answers everyone else.
     g2 = discord_env.new_guild(name=f"Otro {length}")
