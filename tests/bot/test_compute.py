@@ -82,3 +82,12 @@ async def test_a_closed_pool_refuses_new_jobs(pool):
     await pool.close()
     with pytest.raises(ComputeBusy):
         pool.submit(odds.probabilities_at_least, "2d6", (7,))
+
+
+async def test_closing_stops_the_worker_process(pool):
+    pids = list(pool._pool()._processes)  # noqa: SLF001
+    assert pids
+    await pool.close()
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
