@@ -24,7 +24,7 @@ import itertools
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import assert_never
+from typing import Literal, NamedTuple, assert_never
 
 from .ast import BinOp, Dice, Group, KeepOne, Neg, Node, Number
 from .errors import DiceError
@@ -116,17 +116,12 @@ def check_cost(expression: str) -> int:
     return cost
 
 
-class _Shape(tuple):
-    """(support, bits, cost): at most ``support`` values, weights below ``2**bits``."""
+class _Shape(NamedTuple):
+    """At most ``support`` values, weights below ``2**bits``, ``cost`` units to compute."""
 
-    __slots__ = ()
-
-    def __new__(cls, support: int, bits: int, cost: int) -> _Shape:
-        return super().__new__(cls, (support, bits, cost))
-
-    support = property(lambda self: self[0])
-    bits = property(lambda self: self[1])
-    cost = property(lambda self: self[2])
+    support: int
+    bits: int
+    cost: int
 
 
 def _weighted(products: int, bits: int) -> int:
@@ -154,7 +149,7 @@ def _estimate(node: Node) -> _Shape:
     assert isinstance(node, BinOp)
     left, right = _estimate(node.left), _estimate(node.right)
     products = left.support * right.support
-    low, high = bounds(node)
+    low, high = bounds(node)  # finite: exploding dice were refused above
     support = int(min(products, high - low + 1))
     bits = left.bits + right.bits
     # a large result dict costs memory and cache misses beyond its products
@@ -162,23 +157,15 @@ def _estimate(node: Node) -> _Shape:
     return _Shape(support, bits, cost)
 
 
-class _DicePlan(tuple):
+class _DicePlan(NamedTuple):
     """How :class:`_Calculator` will build one ``NdM`` term, and what it costs."""
 
-    __slots__ = ()
-
-    def __new__(
-        cls, face_weights: _Weights, per_die: int, scores: dict[int, int], kind: str,
-        products: int, support: int,
-    ) -> _DicePlan:  # fmt: skip
-        return super().__new__(cls, (face_weights, per_die, scores, kind, products, support))
-
-    face_weights = property(lambda self: self[0])
-    per_die = property(lambda self: self[1])
-    scores = property(lambda self: self[2])
-    kind = property(lambda self: self[3])  # "uniform" | "sum" | "keep"
-    products = property(lambda self: self[4])
-    support = property(lambda self: self[5])
+    face_weights: _Weights
+    per_die: int
+    scores: dict[int, int]
+    kind: Literal["uniform", "sum", "keep"]
+    products: int
+    support: int
 
 
 def _dice_plan(node: Dice) -> _DicePlan:
