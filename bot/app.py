@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.compute import ComputePool
 from bot.config import DEFAULT_RETENTION_DAYS, Config
 from bot.db.engine import session_factory
+from bot.services.campaign_context import CampaignContextService
 from bot.services.campaigns import CampaignService
 from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
@@ -24,6 +25,7 @@ from bot.services.creation import CreationService
 from bot.services.privacy import PrivacyService
 from bot.services.retention import RetentionService
 from bot.services.rolls import RollService
+from bot.services.sheet_writes import SheetWriter
 from bot.services.spells import SpellService
 from bot.services.xp import XpService
 from bot.translator import CatalogueTranslator
@@ -60,8 +62,18 @@ class Services:
         self.sessions = session_factory(engine)
         self.compute = compute or ComputePool()
         self.campaigns = CampaignService(self.sessions)
-        self.rolls = RollService(self.sessions, self.campaigns, rng, self.compute)
-        self.characters = CharacterService(self.sessions, self.campaigns)
+        self.contexts = CampaignContextService(self.campaigns)
+        self.writer = SheetWriter(self.sessions, self.contexts)
+        self.characters = CharacterService(
+            self.sessions, self.campaigns, self.contexts, self.writer
+        )
+        self.rolls = RollService(
+            self.sessions,
+            self.campaigns,
+            rng,
+            self.compute,
+            active_name=self.characters.active_name,
+        )
         self.creation = CreationService(self.sessions, self.characters, rng)
         self.checks = CheckService(self.sessions, self.characters, rng)
         self.xp = XpService(self.sessions, self.characters)

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.checks import CheckOrder
 from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
 from cogs.cooldowns import fight
@@ -15,8 +16,6 @@ from cogs.sheets import any_character_autocomplete
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-SAVE_OPTION = "salvacion"
 
 
 async def option_autocomplete(
@@ -71,9 +70,7 @@ class ChecksCog(commands.Cog):
         private: bool = False,
     ) -> None:
         locale = await reply_locale(self.bot, itx)
-        view = await self.bot.services.checks.check(
-            place_of(itx),
-            actor_of(itx),
+        order = CheckOrder(
             option,
             character=character,
             modifier=modifier,
@@ -83,6 +80,7 @@ class ChecksCog(commands.Cog):
             against_option=against_option,
             private=private,
         )
+        view = await self.bot.services.checks.check(place_of(itx), actor_of(itx), order)
         await self._send(itx, view, locale)
 
     @app_commands.command(name="save", description="Saving throw (Swords & Wizardry)")
@@ -104,13 +102,12 @@ class ChecksCog(commands.Cog):
         private: bool = False,
     ) -> None:
         locale = await reply_locale(self.bot, itx)
-        view = await self.bot.services.checks.check(
+        view = await self.bot.services.checks.save(
             place_of(itx),
             actor_of(itx),
-            SAVE_OPTION,
+            threat=threat,
             character=character,
             modifier=modifier,
-            circumstances=f"amenaza:{threat}" if threat else None,
             private=private,
         )
         await self._send(itx, view, locale)

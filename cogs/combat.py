@@ -17,7 +17,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.db.models import utcnow
 from bot.i18n import t
 from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, CombatView, Reminder
 from bot.services.errors import DomainError
@@ -161,10 +160,7 @@ class CombatCog(
         await self.bot.wait_until_ready()
         while True:
             try:
-                due = await service.next_due()
-                delay = IDLE_CHECK_SECONDS
-                if due is not None:
-                    delay = max(0.0, min(delay, (due - utcnow()).total_seconds()))
+                delay = await service.next_delay(IDLE_CHECK_SECONDS)
                 service.timers_changed.clear()
                 if delay > 0:
                     try:

@@ -54,7 +54,6 @@ class DiceCog(commands.Cog):
     ) -> None:
         locale = await reply_locale(self.bot, itx)
         place, actor = place_of(itx), actor_of(itx)
-        character = await self.bot.services.characters.active_name(place, actor)
         view = await self.rolls.roll(
             place,
             actor,
@@ -62,7 +61,6 @@ class DiceCog(commands.Cog):
             reason=reason,
             private=private,
             difficulty=difficulty,
-            character_name=character,
         )
         response = await itx.response.send_message(**render.roll(view, locale), ephemeral=private)
         message_id = getattr(response, "message_id", None)

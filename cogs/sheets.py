@@ -10,9 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.services.campaigns import setting_specs
 from bot.services.errors import DomainError
-from bot.services.settings import resolved_settings
 from cogs import render_sheet
 from cogs.context import actor_of, place_of, reply_locale
 from cogs.cooldowns import fight
@@ -20,8 +18,6 @@ from cogs.slow import acknowledge, reply
 from cogs.views import ask_confirmation
 from cogs.wizard import register as register_wizard
 from cogs.wizard import wizard_message
-from rules import systems
-from rules.systems.base import CharacterBuilder
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -50,21 +46,8 @@ async def any_character_autocomplete(
 async def catalogue_autocomplete(
     itx: discord.Interaction, current: str, kind: str
 ) -> list[app_commands.Choice[str]]:
-    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
-    if campaign is None:
-        return []
-    system = systems.get(campaign.system)
-    if not isinstance(system, CharacterBuilder):
-        return []
-    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
-    needle = current.casefold()
-    options = [
-        o
-        for o in system.catalogue(kind, settings)
-        if needle in o.label.casefold() or needle in o.value.casefold()
-    ]
-    options.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
-    return [app_commands.Choice(name=o.label[:100], value=o.value[:100]) for o in options[:25]]
+    options = await _bot(itx).services.characters.catalogue(place_of(itx), kind, current)
+    return [app_commands.Choice(name=o.label[:100], value=o.value[:100]) for o in options]
 
 
 async def item_autocomplete(
@@ -76,20 +59,9 @@ async def item_autocomplete(
 async def field_autocomplete(
     itx: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
-    if campaign is None:
-        return []
-    system = systems.get(campaign.system)
-    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
-    needle = current.casefold()
-    specs = [
-        s
-        for s in system.fields(settings)
-        if needle in s.path.casefold() or needle in s.label.casefold()
-    ]
+    specs = await _bot(itx).services.characters.field_choices(place_of(itx), current)
     return [
-        app_commands.Choice(name=f"{s.label} ({s.path})"[:100], value=s.path[:100])
-        for s in specs[:25]
+        app_commands.Choice(name=f"{s.label} ({s.path})"[:100], value=s.path[:100]) for s in specs
     ]
 
 
@@ -97,21 +69,11 @@ async def value_autocomplete(
     itx: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The allowed values of the field already chosen (races, classes, advantages, armour…)."""
-    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
     field = getattr(itx.namespace, "field", None)
-    if campaign is None or not field:
+    if not field:
         return []
-    system = systems.get(campaign.system)
-    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
-    spec = next((s for s in system.fields(settings) if s.path.casefold() == field.casefold()), None)
-    if spec is None or not spec.choices:
-        return []
-    needle = current.casefold()
-    return [
-        app_commands.Choice(name=choice[:100], value=choice[:100])
-        for choice in spec.choices
-        if needle in choice.casefold()
-    ][:25]
+    values = await _bot(itx).services.characters.value_choices(place_of(itx), field, current)
+    return [app_commands.Choice(name=value[:100], value=value[:100]) for value in values]
 
 
 @app_commands.guild_only()
@@ -224,11 +186,9 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         character: str | None = None,
     ) -> None:
         locale = await reply_locale(self.bot, itx)
-
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202
-            return system.adjust_inventory(sheet, item, quantity, settings)
-
-        view = await self.characters.update_sheet(place_of(itx), actor_of(itx), character, change)
+        view = await self.characters.adjust_inventory(
+            place_of(itx), actor_of(itx), item, quantity, character
+        )
         key = "sheet.item_added" if quantity > 0 else "sheet.item_removed"
         await itx.response.send_message(
             t(key, locale, name=view.name, item=item, quantity=abs(quantity)), ephemeral=True
@@ -250,11 +210,9 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         character: str | None = None,
     ) -> None:
         locale = await reply_locale(self.bot, itx)
-
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202
-            return system.adjust_money(sheet, amount, currency, settings)
-
-        view = await self.characters.update_sheet(place_of(itx), actor_of(itx), character, change)
+        view = await self.characters.adjust_money(
+            place_of(itx), actor_of(itx), amount, currency, character
+        )
         await itx.response.send_message(
             t(
                 "sheet.money_changed",

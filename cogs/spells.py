@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.spells import MAX_EXTRA_MANA
+from bot.services.spells import MAX_EXTRA_MANA, CastOrder
 from cogs import render_spells
 from cogs.context import actor_of, place_of, reply_locale
 from cogs.cooldowns import fight
@@ -117,9 +117,7 @@ class SpellsCog(
         private: bool = False,
     ) -> None:
         locale = await reply_locale(self.bot, itx)
-        view = await self.bot.services.spells.cast(
-            place_of(itx),
-            actor_of(itx),
+        order = CastOrder(
             spell=name,
             level=level,
             spell_list=spell_list,
@@ -131,6 +129,7 @@ class SpellsCog(
             target=target,
             private=private,
         )
+        view = await self.bot.services.spells.cast(place_of(itx), actor_of(itx), order)
         await itx.response.send_message(**render_spells.cast(view, locale), ephemeral=private)
 
     @app_commands.command(name="rest", description="Recover mana or prepared spells")

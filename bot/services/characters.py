@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import update
@@ -19,14 +18,30 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import ActiveCharacter, Campaign, Character, utcnow
-from bot.services.campaigns import CampaignService, is_referee, setting_specs
+from bot.services.campaign_context import CampaignContext, CampaignContextService
+from bot.services.campaigns import CampaignService, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
-from bot.services.retry import attempts, backoff
-from bot.services.settings import resolved_settings
-from rules import systems
-from rules.systems.base import DerivedValue, FieldSpec, GameSystem, Problem, RulesError
-from rules.text import fold
+from bot.services.sheet_access import (
+    MAX_NAME,
+    CharacterSummary,
+    CharacterView,
+    character_view,
+    find_character,
+    name_key,
+    player_sheet,
+    require_editor,
+)
+from bot.services.sheet_changes import AdjustInventory, AdjustMoney, Callback, SetField, set_path
+from bot.services.sheet_writes import SheetWriter
+from rules.systems.base import (
+    CharacterBuilder,
+    FieldSpec,
+    GameSystem,
+    Problem,
+    RulesError,
+    StepOption,
+)
 from rules.values import BadValue, parse_value
 
 __all__ = [
@@ -34,20 +49,16 @@ __all__ = [
     "CharacterView",
     "CharacterSummary",
     "name_key",
+    "player_sheet",
+    "set_path",
     "SHEET_FORMAT",
     "SHEET_FORMAT_VERSION",
 ]
 
 SHEET_FORMAT = "arbitro.sheet"
 SHEET_FORMAT_VERSION = 1
-MAX_NAME = 100
 MAX_IMPORT_BYTES = 256 * 1024
 MAX_COPIES = 20
-
-
-def name_key(name: str) -> str:
-    """Case- and accent-insensitive key, so «Ardelia» and «ardélia» are the same character."""
-    return fold(name)[:MAX_NAME]
 
 
 def copy_name(base: str, number: int) -> str:
@@ -60,134 +71,37 @@ def copy_name(base: str, number: int) -> str:
     return base.strip()[: MAX_NAME - len(suffix)].rstrip() + suffix
 
 
-@dataclass(frozen=True, slots=True)
-class CharacterSummary:
-    id: int
-    name: str
-    owner_user_id: int
-    is_npc: bool
-    hidden: bool
-    active: bool
-    deleted: bool
-
-
-@dataclass(frozen=True, slots=True)
-class CharacterView:
-    id: int
-    name: str
-    system: str
-    system_name: str
-    owner_user_id: int
-    is_npc: bool
-    hidden: bool
-    sheet: Mapping[str, Any]
-    fields: tuple[FieldSpec, ...]
-    derived: tuple[DerivedValue, ...]
-    problems: tuple[Problem, ...]
-    version: int
-    campaign_name: str
-
-
 class CharacterService:
+    """Reads characters and runs the sheet use cases; every write goes through ``writer``."""
+
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], campaigns: CampaignService
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        campaigns: CampaignService,
+        contexts: CampaignContextService | None = None,
+        writer: SheetWriter | None = None,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
+        self.contexts = contexts or CampaignContextService(campaigns)
+        self.writer = writer or SheetWriter(sessions, self.contexts)
 
     # -- context -------------------------------------------------------------------------
 
-    async def context(self, place: Place) -> tuple[Campaign, GameSystem, dict[str, Any]]:
-        """The campaign of ``place``, its system and its effective settings."""
-        campaign = await self.campaigns.require(place)
-        system = systems.get(campaign.system)
-        return (
-            campaign,
-            system,
-            resolved_settings(setting_specs(campaign.system), campaign.settings),
-        )
-
-    async def _find(
-        self,
-        session: AsyncSession,
-        campaign: Campaign,
-        actor: Actor,
-        name: str | None,
-        *,
-        include_deleted: bool = False,
-        npc: bool | None = None,
-        as_opponent: bool = False,
-    ) -> Character:
-        """The character called ``name`` (or the actor's active one) that the actor may see.
-
-        ``as_opponent`` also finds hidden NPCs by their exact name: a player defends against
-        the goblin the GM names without being shown its sheet.
-        """
-        if name is None:
-            active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
-            if active is None:
-                raise DomainError("sheet.error.no_active")
-            character = await session.get(Character, active.character_id)
-            if character is None or character.deleted_at is not None:
-                raise DomainError("sheet.error.no_active")
-            return character
-        query = select(Character).where(
-            Character.guild_id == campaign.guild_id,
-            Character.campaign_id == campaign.id,
-            Character.name_key == name_key(name),
-        )
-        if not include_deleted:
-            query = query.where(Character.deleted_at.is_(None))  # type: ignore[union-attr]
-        if npc is not None:
-            query = query.where(Character.is_npc == npc)
-        rows = (await session.exec(query.order_by(Character.id.desc()))).all()  # type: ignore[union-attr]
-        visible = [
-            c
-            for c in rows
-            if not (c.is_npc and c.hidden) or is_referee(campaign, actor) or as_opponent
-        ]
-        if not visible:
-            raise DomainError("sheet.error.not_found", name=name)
-        return visible[0]
+    async def context(self, place: Place) -> tuple[Campaign, GameSystem, Mapping[str, Any]]:
+        """The campaign of ``place``, its system and its effective settings (see
+        :class:`CampaignContextService`, which new code should call directly)."""
+        context = await self.contexts.load(place)
+        return context.campaign, context.system, context.settings
 
     @staticmethod
-    def _require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
-        """Players change only their own characters; referees change any; nobody else."""
-        if character.is_npc and not is_referee(campaign, actor):
-            raise NotAllowed("sheet.error.npc_gm_only")
-        if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
-            raise NotAllowed("sheet.error.not_owner", name=character.name)
-
     def _view(
-        self,
         campaign: Campaign,
         system: GameSystem,
         settings: Mapping[str, Any],
         character: Character,
     ) -> CharacterView:
-        sheet = dict(character.sheet)
-        problems = tuple(system.validate(sheet, settings))
-        try:
-            derived = tuple(system.derived(sheet, settings))
-        except RulesError as error:
-            # A sheet stored legally can become illegal when the GM changes a campaign rule:
-            # it must still show (with its problems listed) so it can be fixed.
-            derived, problems = (), problems or tuple(error.problems)
-        return CharacterView(
-            id=character.id,
-            name=character.name,
-            system=character.system,
-            system_name=system.name,
-            owner_user_id=character.owner_user_id,
-            is_npc=character.is_npc,
-            hidden=character.hidden,
-            sheet=sheet,
-            fields=tuple(system.fields(settings)),
-            derived=derived,
-            problems=problems,
-            version=character.version,
-            campaign_name=campaign.name,
-        )
+        return character_view(CampaignContext(campaign, system, settings), character)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -215,7 +129,7 @@ class CharacterService:
         """
         campaign, system, settings = await self.context(place)
         async with self.sessions() as session:
-            character = await self._find(session, campaign, actor, name)
+            character = await find_character(session, campaign, actor, name)
         return campaign, character, system, settings
 
     async def show(
@@ -223,7 +137,9 @@ class CharacterService:
     ) -> CharacterView:
         campaign, system, settings = await self.context(place)
         async with self.sessions() as session:
-            character = await self._find(session, campaign, actor, name, as_opponent=as_opponent)
+            character = await find_character(
+                session, campaign, actor, name, as_opponent=as_opponent
+            )
         return self._view(campaign, system, settings, character)
 
     async def list(
@@ -288,6 +204,53 @@ class CharacterService:
         )
         return [c.name for c in ranked][:25]
 
+    # -- autocomplete --------------------------------------------------------------------
+
+    async def catalogue(self, place: Place, kind: str, current: str) -> tuple[StepOption, ...]:
+        """Names of ``kind`` (``"equipo"``, ``"raza"``…) the system knows, best matches first,
+        at most 25; nothing where no campaign is played or the system has no builder."""
+        context = await self.contexts.find(place)
+        if context is None or not isinstance(context.system, CharacterBuilder):
+            return ()
+        needle = current.casefold()
+        options = [
+            o
+            for o in context.system.catalogue(kind, context.settings)
+            if needle in o.label.casefold() or needle in o.value.casefold()
+        ]
+        options.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
+        return tuple(options[:25])
+
+    async def field_choices(self, place: Place, current: str) -> tuple[FieldSpec, ...]:
+        """The fields ``/sheet set`` can change whose path or label contains ``current``."""
+        context = await self.contexts.find(place)
+        if context is None:
+            return ()
+        needle = current.casefold()
+        return tuple(
+            s
+            for s in context.system.fields(context.settings)
+            if needle in s.path.casefold() or needle in s.label.casefold()
+        )[:25]
+
+    async def value_choices(self, place: Place, field: str, current: str) -> tuple[str, ...]:
+        """The allowed values of one field (races, classes, armour…) containing ``current``."""
+        context = await self.contexts.find(place)
+        if context is None:
+            return ()
+        spec = next(
+            (
+                s
+                for s in context.system.fields(context.settings)
+                if s.path.casefold() == field.casefold()
+            ),
+            None,
+        )
+        if spec is None:
+            return ()
+        needle = current.casefold()
+        return tuple(c for c in spec.choices if needle in c.casefold())[:25]
+
     # -- writing -------------------------------------------------------------------------
 
     async def create(
@@ -351,7 +314,7 @@ class CharacterService:
         if not 1 <= count <= MAX_COPIES:
             raise DomainError("sheet.error.bad_copies", limit=MAX_COPIES)
         async with self.sessions() as session, session.begin():
-            template = await self._find(session, campaign, actor, template_name, npc=True)
+            template = await find_character(session, campaign, actor, template_name, npc=True)
             existing = {
                 c.name_key
                 for c in (
@@ -401,7 +364,7 @@ class CharacterService:
         """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
         campaign, system, settings = await self.context(place)
         async with self.sessions() as session, session.begin():
-            character = await self._find(session, campaign, actor, name, npc=False)
+            character = await find_character(session, campaign, actor, name, npc=False)
             if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
                 raise NotAllowed("sheet.error.not_owner", name=character.name)
             await self._set_active(session, campaign, actor.user_id, character.id)
@@ -430,67 +393,40 @@ class CharacterService:
         place: Place,
         actor: Actor,
         name: str | None,
-        change: Any,
+        change: Callable[[dict[str, Any], GameSystem, Mapping[str, Any]], Mapping[str, Any]],
         *,
         validate: bool = True,
         character_id: int | None = None,
-        same_transaction: Callable[[AsyncSession, Character], Awaitable[None]] | None = None,
     ) -> CharacterView:
-        """Apply ``change(sheet, system, settings) -> new sheet`` under a version check.
+        """Apply ``change(sheet, system, settings) -> new sheet`` through :class:`SheetWriter`.
 
-        Used by every edit (``/sheet set``, inventory, damage, XP): the change is computed on
-        the stored sheet, validated by the system, and written only if nobody else wrote in
-        between; on a clash it is recomputed on the fresh sheet (a few times, then the user
-        is told).  ``character_id`` picks the character directly (a party-wide XP grant);
-        ``same_transaction`` writes a record (an XP award) in the same transaction.
+        Kept for callers written before the typed changes of :mod:`bot.services.sheet_changes`
+        (prefer those: they return typed results instead of smuggling them out of a callback).
         """
-        for attempt in attempts():
-            await backoff(attempt)
-            campaign, system, settings = await self.context(place)
-            async with self.sessions() as session:
-                if character_id is not None:
-                    character = await session.get(Character, character_id)
-                    if (
-                        character is None
-                        or character.campaign_id != campaign.id
-                        or character.deleted_at is not None
-                    ):
-                        raise DomainError("sheet.error.not_found", name=name or "?")
-                else:
-                    character = await self._find(session, campaign, actor, name)
-            self._require_editor(campaign, character, actor)
-            new_sheet = dict(change(dict(character.sheet), system, settings))
-            if not character.is_npc:
-                new_sheet = player_sheet(new_sheet)
-            if validate:
-                problems = system.validate(new_sheet, settings)
-                if problems:
-                    raise RulesError(list(problems))
-            new_name = str(new_sheet.get("name", character.name)).strip() or character.name
-            values: dict[str, Any] = {
-                "sheet": new_sheet,
-                "updated_at": utcnow(),
-                "version": Character.version + 1,
-                "name": new_name,
-                "name_key": name_key(new_name),
-            }
-            try:
-                async with self.sessions() as session, session.begin():
-                    result = await session.exec(
-                        update(Character)
-                        .where(Character.id == character.id, Character.version == character.version)
-                        .values(**values)
-                    )
-                    if result.rowcount == 1 and same_transaction is not None:
-                        await same_transaction(session, character)
-            except IntegrityError:
-                raise DomainError("sheet.error.name_taken", name=new_name) from None
-            if result.rowcount == 1:
-                # Show this write, not a later one another command may have committed since.
-                character.sheet, character.name = new_sheet, new_name
-                character.name_key, character.version = name_key(new_name), character.version + 1
-                return self._view(campaign, system, settings, character)
-        raise ConcurrentChange()
+        applied = await self.writer.apply(
+            place, actor, Callback(change, validate), name=name, character_id=character_id
+        )
+        return applied.view
+
+    async def adjust_inventory(
+        self, place: Place, actor: Actor, item: str, quantity: int, name: str | None = None
+    ) -> CharacterView:
+        """``/sheet item``: add or remove ``quantity`` of ``item`` on the current sheet (the
+        system refuses an empty name or a quantity of 0: :func:`rules.inventory.item_request`)."""
+        change = AdjustInventory(item.strip(), quantity)
+        return (await self.writer.apply(place, actor, change, name=name)).view
+
+    async def adjust_money(
+        self,
+        place: Place,
+        actor: Actor,
+        amount: int,
+        currency: str | None = None,
+        name: str | None = None,
+    ) -> CharacterView:
+        """``/sheet money``: add or spend on the current sheet (never below zero)."""
+        change = AdjustMoney(amount, currency)
+        return (await self.writer.apply(place, actor, change, name=name)).view
 
     async def set_field(
         self, place: Place, actor: Actor, name: str | None, path: str, raw: str
@@ -511,19 +447,14 @@ class CharacterService:
             if not is_referee(campaign, actor):
                 raise NotAllowed("sheet.error.referee_field", field=spec.label)
 
-        def change(
-            sheet: dict[str, Any], _system: GameSystem, _settings: Mapping[str, Any]
-        ) -> dict[str, Any]:
-            return set_path(sheet, spec.path, value)
-
-        return await self.update_sheet(place, actor, name, change)
+        return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
 
     async def delete(self, place: Place, actor: Actor, name: str) -> CharacterSummary:
         """Soft delete: hidden from everyone, restorable by a referee."""
         campaign, _system, _settings = await self.context(place)
         async with self.sessions() as session, session.begin():
-            character = await self._find(session, campaign, actor, name)
-            self._require_editor(campaign, character, actor)
+            character = await find_character(session, campaign, actor, name)
+            require_editor(campaign, character, actor)
             result = await session.exec(
                 update(Character)
                 .where(Character.id == character.id, Character.version == character.version)
@@ -588,7 +519,7 @@ class CharacterService:
         if not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         async with self.sessions() as session, session.begin():
-            character = await self._find(session, campaign, actor, name, npc=True)
+            character = await find_character(session, campaign, actor, name, npc=True)
             character.hidden = hidden
             character.version += 1
             session.add(character)
@@ -635,16 +566,6 @@ class CharacterService:
         return await self.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
 
 
-def player_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
-    """A player character's sheet never carries the NPC flag.
-
-    Every system reads ``"pnj": true`` as an NPC stat block, whose rules are looser (no
-    creation pool, attributes up to 20); a player's sheet — imported, built or edited — must
-    not keep it, whoever wrote it.
-    """
-    return {key: value for key, value in sheet.items() if not (key == "pnj" and value)}
-
-
 def parse_field(spec: FieldSpec, raw: str) -> Any:
     """Text typed in ``/sheet set`` → the field's value, or a translated problem
     (:func:`rules.values.parse_value` reads it, the same way as a campaign setting)."""
@@ -657,21 +578,6 @@ def parse_field(spec: FieldSpec, raw: str) -> Any:
         if bad.reason == "expected_choice":
             params["choices"] = params["choices"][:900]
         raise RulesError(Problem(f"sheet.problem.{bad.reason}", spec.path, params)) from None
-
-
-def set_path(sheet: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
-    """A copy of ``sheet`` with the dotted ``path`` set (intermediate tables created)."""
-    result = json.loads(json.dumps(sheet))
-    node = result
-    parts = path.split(".")
-    for part in parts[:-1]:
-        child = node.get(part)
-        if not isinstance(child, dict):
-            child = {}
-            node[part] = child
-        node = child
-    node[parts[-1]] = value
-    return result
 
 
 def get_path(sheet: Mapping[str, Any], path: str) -> Any:

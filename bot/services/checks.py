@@ -6,20 +6,40 @@ Every check lands in the audit log with the character's name, like a ``/roll``.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import RollLog
+from bot.services.audit import AuditEntry, roll_log
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError
+from bot.services.sheet_changes import ApplyEffects
 from rules.systems.base import CheckOption, CheckRequest, CheckResult, OpposedResult
 
-__all__ = ["CheckService", "CheckView"]
+__all__ = ["CheckOrder", "CheckService", "CheckView", "SAVE_OPTION"]
 
 MAX_CIRCUMSTANCES = 8
+#: The option ``/save`` rolls: S&W's single «Tirada de Salvación» (with the alternative
+#: saves setting the system reads the threat to pick the category).
+SAVE_OPTION = "salvacion"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOrder:
+    """What ``/check`` asked for (the option and its details, as typed)."""
+
+    option: str
+    character: str | None = None
+    modifier: int = 0
+    difficulty: int | None = None
+    circumstances: str | None = None
+    against: str | None = None
+    against_option: str | None = None
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +54,7 @@ class CheckView:
     gm_channel_id: int | None
 
 
-def _jsonable(values: dict) -> dict:
+def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
     """Keep only what the audit log can store as JSON."""
     safe = {}
     for key, value in values.items():
@@ -77,75 +97,82 @@ class CheckService:
             return ()
         return tuple(system.check_options(stored.sheet, settings))
 
-    async def check(
-        self,
-        place: Place,
-        actor: Actor,
-        option: str,
-        *,
-        character: str | None = None,
-        modifier: int = 0,
-        difficulty: int | None = None,
-        circumstances: str | None = None,
-        against: str | None = None,
-        against_option: str | None = None,
-        private: bool = False,
-    ) -> CheckView:
-        campaign, own, system, settings = await self.characters.sheet_of(place, actor, character)
+    async def check(self, place: Place, actor: Actor, order: CheckOrder) -> CheckView:
+        """Roll ``order`` on the character's sheet; what the roll changes (a token given to
+        the GM, a death test) is re-applied to the sheet's current version together with the
+        audit-log row, or the check is refused and nothing is logged."""
+        campaign, own, system, settings = await self.characters.sheet_of(
+            place, actor, order.character
+        )
         request = CheckRequest(
-            option=option.strip(),
-            modifier=modifier,
-            difficulty=difficulty,
-            circumstances=parse_circumstances(circumstances),
+            option=order.option.strip(),
+            modifier=order.modifier,
+            difficulty=order.difficulty,
+            circumstances=parse_circumstances(order.circumstances),
         )
         opposed: OpposedResult | None = None
         opponent_name: str | None = None
-        if against is not None:
-            opponent = await self.characters.show(place, actor, against, as_opponent=True)
+        if order.against is not None:
+            opponent = await self.characters.show(place, actor, order.against, as_opponent=True)
             opponent_name = opponent.name
-            other = CheckRequest(option=(against_option or option).strip())
+            other = CheckRequest(option=(order.against_option or order.option).strip())
             opposed = system.opposed(own.sheet, request, opponent.sheet, other, settings, self.rng)
             result = opposed.a
         else:
             result = system.check(own.sheet, request, settings, self.rng)
-        extra = dict(result.extra)
-        updated_sheet = extra.pop("sheet", None)
-        if updated_sheet is not None:
-            # Some checks change the character (a rolweb death test): store it like any edit.
-            await self.characters.update_sheet(
-                place,
-                actor,
-                own.name,
-                lambda _sheet, _system, _settings: updated_sheet,
-                validate=False,
-            )
-        entry = RollLog(
-            guild_id=place.guild_id,
-            channel_id=place.channel_id,
-            campaign_id=campaign.id,
-            user_id=actor.user_id,
-            user_name=actor.name[:100],
-            character_name=own.name[:100],
+        audit = AuditEntry(
             kind="check",
-            expression=result.expression[:250],
-            reason=(f"{result.label}" + (f" ← {opponent_name}" if opponent_name else ""))[:200],
+            expression=result.expression,
+            reason=result.label + (f" ← {opponent_name}" if opponent_name else ""),
             breakdown=result.breakdown,
-            detail={"option": result.option, "notes": list(result.notes), **_jsonable(extra)},
+            detail={
+                "option": result.option,
+                "notes": list(result.notes),
+                **_jsonable(result.extra),
+            },
             total=result.total,
             difficulty=result.target,
             outcome=str(result.outcome) if result.outcome else None,
             fumble=result.outcome == "fumble",
-            private=private,
+            private=order.private,
         )
-        async with self.sessions() as session, session.begin():
-            session.add(entry)
+        if result.effects:
+            applied = await self.characters.writer.apply(
+                place, actor, ApplyEffects(result.effects, audit), character_id=own.id
+            )
+            log_id, character_name = applied.log_id, applied.view.name
+        else:
+            entry = roll_log(place, actor, campaign.id, own.name, audit)
+            async with self.sessions() as session, session.begin():
+                session.add(entry)
+            log_id, character_name = entry.id, own.name
         return CheckView(
-            log_id=entry.id,
+            log_id=log_id or 0,
             user_name=actor.name,
-            character_name=own.name,
+            character_name=character_name,
             result=result,
             opponent_name=opponent_name,
             opposed=opposed,
-            private=private,
+            private=order.private,
             gm_channel_id=campaign.gm_channel_id,
         )
+
+    async def save(
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        threat: str | None = None,
+        character: str | None = None,
+        modifier: int = 0,
+        private: bool = False,
+    ) -> CheckView:
+        """``/save``: the saving throw (S&W «Tirada de Salvación»), against a kind of threat."""
+        order = CheckOrder(
+            SAVE_OPTION,
+            character=character,
+            modifier=modifier,
+            circumstances=f"amenaza:{threat}" if threat else None,
+            private=private,
+        )
+        return await self.check(place, actor, order)

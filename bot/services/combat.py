@@ -14,7 +14,7 @@ import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, update
@@ -29,8 +29,9 @@ from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.retry import attempts, backoff
+from bot.services.sheet_changes import Damage, Heal
 from rules.combat import Combat, Combatant, Kind, Side, TurnChange
-from rules.systems.base import GameSystem, HealthChange, RulesError
+from rules.systems.base import GameSystem, RulesError
 
 __all__ = [
     "CombatService",
@@ -505,6 +506,16 @@ class CombatService:
                 )
             ).one()
 
+    async def next_delay(self, cap: float, now: datetime | None = None) -> float:
+        """Seconds until the earliest pending reminder, at most ``cap`` (0 when overdue), so
+        the dispatcher sleeps without reading the clock or the tables itself."""
+        due = await self.next_due()
+        if due is None:
+            return cap
+        if due.tzinfo is None:  # SQLite hands back naive UTC datetimes
+            due = due.replace(tzinfo=UTC)
+        return max(0.0, min(cap, (due - (now or utcnow())).total_seconds()))
+
     async def due_reminders(self, now: datetime | None = None) -> list[Reminder]:
         """Claim every reminder due by ``now``; each fires once per turn.
 
@@ -567,15 +578,9 @@ class CombatService:
         target = self._combat(record).find_by_name(name)
         if target.character_id is None:
             raise DomainError("combat.error.no_sheet", name=target.name)
-        outcome: dict[str, HealthChange] = {}
-
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
-            method = system.heal if heal else system.apply_damage
-            outcome["result"] = method(sheet, amount, settings)
-            return outcome["result"].sheet
-
-        view = await self.characters.update_sheet(
-            place, actor, None, change, character_id=target.character_id, validate=False
+        change = Heal(amount) if heal else Damage(amount)
+        applied = await self.characters.writer.apply(
+            place, actor, change, character_id=target.character_id
         )
-        result = outcome["result"]
+        view, result = applied.view, applied.value
         return HealthView(view.name, result.amount, result.state, tuple(result.notes), heal)

@@ -17,11 +17,13 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import CreationDraft, RollLog, utcnow
+from bot.db.models import CreationDraft, utcnow
+from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import is_referee
 from bot.services.characters import MAX_NAME, CharacterService, CharacterView
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotAllowed
+from bot.services.sheet_changes import builder_of
 from rules.systems.base import CharacterBuilder, CreationStep, GameSystem, Problem
 
 __all__ = ["CreationService", "DraftView"]
@@ -38,12 +40,6 @@ class DraftView:
     notes: tuple[Problem, ...]
     problems: tuple[Problem, ...]
     done: tuple[str, ...]
-
-
-def builder_of(system: GameSystem) -> CharacterBuilder:
-    if not isinstance(system, CharacterBuilder):
-        raise DomainError("sheet.error.no_builder", system=system.id)
-    return system
 
 
 class CreationService:
@@ -152,23 +148,16 @@ class CreationService:
             )
             if result.rowcount != 1:
                 raise DomainError("sheet.error.draft_stale")
+            character_name = str(new_sheet.get("name", "")) or None
             for roll in rolls:
-                session.add(
-                    RollLog(
-                        guild_id=place.guild_id,
-                        channel_id=place.channel_id,
-                        campaign_id=draft.campaign_id,
-                        user_id=actor.user_id,
-                        user_name=actor.name[:100],
-                        character_name=str(new_sheet.get("name", ""))[:100] or None,
-                        kind="creation",
-                        expression=roll.expression[:250],
-                        reason=roll.reason[:200],
-                        breakdown=roll.breakdown,
-                        detail={},
-                        total=roll.total,
-                    )
+                entry = AuditEntry(
+                    kind="creation",
+                    expression=roll.expression,
+                    reason=roll.reason,
+                    breakdown=roll.breakdown,
+                    total=roll.total,
                 )
+                session.add(roll_log(place, actor, draft.campaign_id, character_name, entry))
         draft.sheet = new_state
         draft.version += 1
         return self._view(draft, system, builder, settings, tuple(notes))

@@ -21,6 +21,6 @@ async def backoff(attempt: int) -> None:
         await asyncio.sleep(_jitter.uniform(0, 0.01 * attempt))
 
 
-def attempts() -> Iterator[int]:
+def attempts(limit: int = MAX_ATTEMPTS) -> Iterator[int]:
     """``for attempt in attempts(): await backoff(attempt); ...`` — then give up."""
-    return iter(range(MAX_ATTEMPTS))
+    return iter(range(limit))

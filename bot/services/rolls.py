@@ -8,7 +8,7 @@ they start and computed in the bot's worker process (:mod:`bot.compute`).
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.compute import ComputePool
 from bot.db.models import RollLog
+from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import CampaignService, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import InvalidSetting
@@ -111,11 +112,14 @@ class RollService:
         campaigns: CampaignService,
         rng: random.Random | None = None,
         compute: ComputePool | None = None,
+        active_name: Callable[[Place, Actor], Awaitable[str | None]] | None = None,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
         self.rng = rng or random.SystemRandom()
         self.compute = compute or ComputePool()
+        # The actor's active character signs the roll (``CharacterService.active_name``).
+        self.active_name = active_name
 
     async def roll(
         self,
@@ -135,23 +139,26 @@ class RollService:
                 raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
         result = dice.roll(expression, rng=self.rng)
         outcome = judge(result, difficulty)
+        if character_name is None and self.active_name is not None:
+            character_name = await self.active_name(place, actor)
         campaign = await self.campaigns.find(place)
-        entry = RollLog(
-            guild_id=place.guild_id,
-            channel_id=place.channel_id,
-            campaign_id=campaign.id if campaign else None,
-            user_id=actor.user_id,
-            user_name=actor.name[:100],
-            character_name=character_name,
-            expression=result.expression[:250],
-            reason=reason,
-            breakdown=str(result),
-            detail=result.to_dict(),
-            total=result.total,
-            difficulty=difficulty,
-            outcome=outcome,
-            fumble=result.fumble,
-            private=private,
+        entry = roll_log(
+            place,
+            actor,
+            campaign.id if campaign else None,
+            character_name,
+            AuditEntry(
+                kind="roll",
+                expression=result.expression,
+                reason=reason,
+                breakdown=str(result),
+                detail=result.to_dict(),
+                total=result.total,
+                difficulty=difficulty,
+                outcome=outcome,
+                fumble=result.fumble,
+                private=private,
+            ),
         )
         async with self.sessions() as session, session.begin():
             session.add(entry)

@@ -15,10 +15,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, RollLog
+from bot.services.audit import AuditEntry
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError
+from bot.services.sheet_changes import CastSpell, Rest, spellbook_of
 from rules.systems.base import (
     CastResult,
     GameSystem,
@@ -33,7 +34,15 @@ from rules.systems.base import (
 )
 from rules.text import fold
 
-__all__ = ["CastView", "PAGE_SIZE", "RestView", "SpellListView", "SpellService", "SpellView"]
+__all__ = [
+    "CastOrder",
+    "CastView",
+    "PAGE_SIZE",
+    "RestView",
+    "SpellListView",
+    "SpellService",
+    "SpellView",
+]
 
 PAGE_SIZE = 15
 MAX_TARGET = 100
@@ -76,9 +85,7 @@ class RestView:
 
 
 def _book(system: GameSystem) -> SpellBook:
-    if not isinstance(system, SpellBook):  # every shipped system is one; a new one may not be
-        raise DomainError("spell.error.no_spellbook", system=system.name)
-    return system
+    return spellbook_of(system)
 
 
 def _effect_detail(result: CastResult) -> dict[str, Any]:
@@ -101,6 +108,39 @@ def _effect_detail(result: CastResult) -> dict[str, Any]:
     if result.save is not None:
         detail["save"] = list(result.save)
     return detail
+
+
+def _cast_entry(result: CastResult, target: str | None, private: bool) -> AuditEntry:
+    """The audit-log row of a cast: its roll when the system rolls one, else the pool spent."""
+    check, pool = result.check, result.pool
+    return AuditEntry(
+        kind="spell",
+        expression=check.expression if check else (pool.label if pool else ""),
+        reason=result.label + (f" → {target}" if target else ""),
+        breakdown=check.breakdown if check else "",
+        detail=_effect_detail(result) | {"target": target},
+        total=check.total if check else (pool.left if pool else 0),
+        difficulty=check.target if check else None,
+        outcome=str(check.outcome) if check and check.outcome else None,
+        fumble=bool(check and check.outcome == "fumble"),
+        private=private,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CastOrder:
+    """What ``/spell cast`` asked for, as typed (the system reads the parts it uses)."""
+
+    spell: str | None = None
+    level: int | None = None
+    spell_list: str | None = None
+    character: str | None = None
+    extra_mana: int = 0
+    mana: int | None = None
+    dispel: str | None = None
+    modifier: int = 0
+    target: str | None = None
+    private: bool = False
 
 
 class SpellService:
@@ -211,88 +251,40 @@ class SpellService:
         needle = fold(current)
         return tuple((label, key) for key, label in seen.items() if needle in fold(label + key))
 
-    async def cast(
-        self,
-        place: Place,
-        actor: Actor,
-        *,
-        spell: str | None = None,
-        level: int | None = None,
-        spell_list: str | None = None,
-        character: str | None = None,
-        extra_mana: int = 0,
-        mana: int | None = None,
-        dispel: str | None = None,
-        modifier: int = 0,
-        target: str | None = None,
-        private: bool = False,
-    ) -> CastView:
-        """Cast: the system rolls and spends; sheet and log entry are written together."""
-        if not 0 <= extra_mana <= MAX_EXTRA_MANA:
+    async def cast(self, place: Place, actor: Actor, order: CastOrder) -> CastView:
+        """Cast: the system rolls and spends on the current sheet; sheet and log entry are
+        written together (a retry after a clash rolls again: only the kept cast is logged)."""
+        if not 0 <= order.extra_mana <= MAX_EXTRA_MANA:
             raise DomainError("spell.error.bad_extra_mana", limit=MAX_EXTRA_MANA)
-        target = (target or "").strip()[:MAX_TARGET] or None
+        target = (order.target or "").strip()[:MAX_TARGET] or None
         request = SpellRequest(
-            spell=(spell or "").strip() or None,
-            level=level,
-            spell_list=(spell_list or "").strip() or None,
-            extra_mana=extra_mana,
-            mana=mana,
-            dispel=(dispel or "").strip() or None,
-            modifier=modifier,
+            spell=(order.spell or "").strip() or None,
+            level=order.level,
+            spell_list=(order.spell_list or "").strip() or None,
+            extra_mana=order.extra_mana,
+            mana=order.mana,
+            dispel=(order.dispel or "").strip() or None,
+            modifier=order.modifier,
         )
         campaign, _system, _settings = await self.characters.context(place)
-        outcome: dict[str, Any] = {}
 
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
-            outcome["result"] = _book(system).cast(sheet, request, settings, self.rng)
-            return outcome["result"].sheet
+        def audit(result: CastResult) -> AuditEntry:
+            return _cast_entry(result, target, order.private)
 
-        async def record(session: AsyncSession, row: Character) -> None:
-            result: CastResult = outcome["result"]
-            check = result.check
-            pool = result.pool
-            entry = RollLog(
-                guild_id=place.guild_id,
-                channel_id=place.channel_id,
-                campaign_id=campaign.id,
-                user_id=actor.user_id,
-                user_name=actor.name[:100],
-                character_name=row.name[:100],
-                kind="spell",
-                expression=(check.expression if check else (pool.label if pool else ""))[:250],
-                reason=(result.label + (f" → {target}" if target else ""))[:200],
-                breakdown=check.breakdown if check else "",
-                detail=_effect_detail(result) | {"target": target},
-                total=check.total if check else (pool.left if pool else 0),
-                difficulty=check.target if check else None,
-                outcome=str(check.outcome) if check and check.outcome else None,
-                fumble=bool(check and check.outcome == "fumble"),
-                private=private,
-            )
-            session.add(entry)
-            await session.flush()
-            outcome["log_id"] = entry.id
-
-        view = await self.characters.update_sheet(
-            place, actor, character, change, validate=False, same_transaction=record
+        applied = await self.characters.writer.apply(
+            place, actor, CastSpell(request, self.rng, audit), name=order.character
         )
         return CastView(
-            log_id=outcome["log_id"],
+            log_id=applied.log_id or 0,
             user_name=actor.name,
-            character_name=view.name,
-            result=outcome["result"],
+            character_name=applied.view.name,
+            result=applied.value,
             target=target,
-            private=private,
+            private=order.private,
             gm_channel_id=campaign.gm_channel_id,
         )
 
     async def rest(self, place: Place, actor: Actor, character: str | None = None) -> RestView:
         """Recover mana or slots as the system says (a night's rest, a new day)."""
-        outcome: dict[str, RestResult] = {}
-
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
-            outcome["result"] = _book(system).rest(sheet, settings)
-            return outcome["result"].sheet
-
-        view = await self.characters.update_sheet(place, actor, character, change, validate=False)
-        return RestView(view.name, outcome["result"])
+        applied = await self.characters.writer.apply(place, actor, Rest(), name=character)
+        return RestView(applied.view.name, applied.value)

@@ -14,11 +14,12 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, XpAward
+from bot.db.models import XpAward
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotReferee
+from bot.services.sheet_changes import GrantXp, SpendXp
 from rules.systems.base import Advancement, AdvanceResult, StepOption
 
 __all__ = ["XpService", "GrantView", "GrantLine", "AwardEntry", "MAX_GRANT"]
@@ -53,6 +54,20 @@ class AwardEntry:
     created_at: datetime
 
 
+def _line(name: str, result: AdvanceResult) -> GrantLine:
+    return GrantLine(
+        character_name=name,
+        xp_before=result.xp_before,
+        xp_after=result.xp_after,
+        levels=tuple(
+            (track, before, after)
+            for track, (before, after) in result.levels.items()
+            if before != after
+        ),
+        notes=tuple(result.notes),
+    )
+
+
 class XpService:
     def __init__(
         self, sessions: async_sessionmaker[AsyncSession], characters: CharacterService
@@ -85,50 +100,18 @@ class XpService:
             targets = [summary.id for summary in await self.characters.list(place, actor)]
             if not targets:
                 raise DomainError("xp.error.no_party")
-        else:
-            targets = [(await self.characters.show(place, actor, character)).id]
-        lines = [await self._grant_one(place, actor, target, amount, reason) for target in targets]
-        return GrantView(amount=amount, reason=reason, lines=tuple(lines))
-
-    async def _grant_one(
-        self, place: Place, actor: Actor, character_id: int, amount: int, reason: str | None
-    ) -> GrantLine:
-        outcome: dict[str, AdvanceResult] = {}
-
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
-            outcome["result"] = system.grant_xp(sheet, amount, settings)
-            return outcome["result"].sheet
-
-        async def record(session: AsyncSession, character: Character) -> None:
-            result = outcome["result"]
-            session.add(
-                XpAward(
-                    guild_id=character.guild_id,
-                    campaign_id=character.campaign_id,
-                    character_id=character.id,
-                    character_name=character.name,
-                    granted_by=actor.user_id,
-                    amount=amount,
-                    xp_before=result.xp_before,
-                    xp_after=result.xp_after,
-                    reason=reason,
-                )
+            # All or none: one transaction; every sheet that refuses is listed.
+            applied = await self.characters.writer.apply_all(
+                place, actor, targets, GrantXp(amount, actor.user_id, reason)
             )
-
-        view = await self.characters.update_sheet(
-            place, actor, None, change, character_id=character_id, same_transaction=record
-        )
-        result = outcome["result"]
-        return GrantLine(
-            character_name=view.name,
-            xp_before=result.xp_before,
-            xp_after=result.xp_after,
-            levels=tuple(
-                (track, before, after)
-                for track, (before, after) in result.levels.items()
-                if before != after
-            ),
-            notes=tuple(result.notes),
+        else:
+            applied = (
+                await self.characters.writer.apply(
+                    place, actor, GrantXp(amount, actor.user_id, reason), name=character
+                ),
+            )
+        return GrantView(
+            amount=amount, reason=reason, lines=tuple(_line(a.view.name, a.value) for a in applied)
         )
 
     async def spend(
@@ -139,28 +122,11 @@ class XpService:
         The player spends his own; the GM anyone's.  Systems where experience buys nothing by
         choice are told apart with a clear message, not a silent no-op.
         """
-        _campaign, system, _settings = await self.characters.context(place)
-        if not isinstance(system, Advancement):
-            raise DomainError("xp.error.nothing_to_buy", system=system.name)
-        outcome: dict[str, AdvanceResult] = {}
-
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202 - the update_sheet callback
-            outcome["result"] = system.purchase(sheet, what, settings)
-            return outcome["result"].sheet
-
-        view = await self.characters.update_sheet(place, actor, character, change)
-        result = outcome["result"]
-        return GrantLine(
-            character_name=view.name,
-            xp_before=result.xp_before,
-            xp_after=result.xp_after,
-            levels=tuple(
-                (track, before, after)
-                for track, (before, after) in result.levels.items()
-                if before != after
-            ),
-            notes=tuple(result.notes),
-        )
+        context = await self.characters.contexts.load(place)
+        if not isinstance(context.system, Advancement):
+            raise DomainError("xp.error.nothing_to_buy", system=context.system.name)
+        applied = await self.characters.writer.apply(place, actor, SpendXp(what), name=character)
+        return _line(applied.view.name, applied.value)
 
     async def purchases(
         self, place: Place, actor: Actor, character: str | None

@@ -22,6 +22,7 @@ from rules.systems.base import (
     RulesError,
     Settings,
     Sheet,
+    SheetEffect,
 )
 
 __all__ = ["attack_bonus", "check", "effect_total", "keep_for", "opposed"]
@@ -225,22 +226,35 @@ def _cast(
 def _record_changes(
     sheet: Sheet, char: Character, circ: frozenset[str], mana: int, extra: dict[str, Any]
 ) -> None:
-    """What the roll changes on the sheet, as ``extra["sheet"]`` (the bot stores it):
+    """What the roll changes on the sheet, as ``extra["effects"]`` (re-applied by the bot to
+    the sheet's current version, see :class:`SheetEffect`):
 
-    * ``token``: the token goes to the GM (``token`` false; ``extra["token_spent"]`` too);
+    * ``token``: the token goes to the GM (``token`` false; ``extra["token_spent"]`` too) —
+      refused if by then the character no longer holds it (two checks spending one token);
     * ``token_devuelto``: the GM hands it back («puede devolverlo en cualquier momento»);
-    * a spell: its mana is added to ``mana_gastado`` («se gasta» whatever the outcome).
+    * a spell: its mana is added to ``mana_gastado`` («se gasta» whatever the outcome), on the
+      mana the roll saw (a cast that raced another spends nothing and is refused).
     """
-    changes: dict[str, Any] = {}
+    effects: list[SheetEffect] = []
     if "token" in circ:
         extra["token_spent"] = True
-        changes["token"] = False
+        effects.append(
+            SheetEffect.expect("token", True, Problem("nucleo.problem.token_unavailable", "token"))
+        )
+        effects.append(SheetEffect.set("token", False))
     elif "token_devuelto" in circ and not char.token:
-        changes["token"] = True
+        effects.append(SheetEffect.set("token", True))
     if mana:
-        changes["mana_gastado"] = char.mana_spent + mana
-    if changes:
-        extra["sheet"] = {**sheet, **changes}
+        effects.append(
+            SheetEffect.expect(
+                "mana_gastado",
+                sheet.get("mana_gastado"),
+                Problem("sheet.problem.changed_meanwhile", "mana_gastado"),
+            )
+        )
+        effects.append(SheetEffect.set("mana_gastado", char.mana_spent + mana))
+    if effects:
+        extra["effects"] = tuple(effects)
 
 
 def _result(
@@ -265,7 +279,8 @@ def _result(
         target=rolled.difficulty,
         notes=tuple(notes),
         probability=chance,
-        extra=extra,
+        extra={k: v for k, v in extra.items() if k != "effects"},
+        effects=tuple(extra.get("effects", ())),
     )
 
 

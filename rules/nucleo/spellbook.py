@@ -28,6 +28,7 @@ from rules.systems.base import (
     SpellPool,
     SpellRequest,
     SpellState,
+    apply_effects,
 )
 from rules.text import fold
 
@@ -125,7 +126,7 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
         rng,
     )
     extra = check.extra
-    new_sheet = dict(extra.get("sheet", sheet))
+    new_sheet = apply_effects(sheet, check.effects)
     spent = int(extra.get("mana", 0))
     raw_effect = extra.get("effect")
     effect = SpellEffect(**raw_effect) if raw_effect else None

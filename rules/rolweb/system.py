@@ -51,6 +51,7 @@ from rules.systems.base import (
     Settings,
     SettingSpec,
     Sheet,
+    SheetEffect,
     SpellInfo,
     StepOption,
 )
@@ -246,14 +247,19 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
             raise RulesError(Problem("rolweb.problem.not_dying"))
         failures = int(sheet.get("fallos_muerte", 0))
         test = roll_death_test(rng, failures, parsed.death_rule, parsed.rise_toughness)
-        updated = sheets.copy_sheet(sheet)
-        updated["estado"] = test.state.value
-        updated["fallos_muerte"] = 0 if test.state is LifeState.ACTIVE else test.failures
+        # Re-applied by the bot to the current sheet: refused if the character stopped dying
+        # or another death test was counted in between (see SheetEffect).
+        changed = Problem("rolweb.problem.death_test_changed", "estado")
+        effects = [
+            SheetEffect.expect("estado", sheet.get("estado"), changed),
+            SheetEffect.expect("fallos_muerte", sheet.get("fallos_muerte"), changed),
+            SheetEffect.set("estado", test.state.value),
+            SheetEffect.set(
+                "fallos_muerte", 0 if test.state is LifeState.ACTIVE else test.failures
+            ),
+        ]
         if test.state is LifeState.ACTIVE:
-            updated["resistencia"] = {
-                **(updated.get("resistencia") or {}),
-                "actual": test.toughness,
-            }
+            effects.append(SheetEffect.set("resistencia.actual", test.toughness))
             outcome, note = Outcome.SUCCESS, "rolweb.note.death_test_rises"
         elif test.state is LifeState.DEAD:
             outcome, note = Outcome.FAILURE, "rolweb.note.death_test_dies"
@@ -271,8 +277,8 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
             outcome=outcome,
             target=target,
             notes=(note,),
+            effects=tuple(effects),
             extra={
-                "sheet": updated,
                 "estado": test.state.value,
                 "fallos": test.failures,
                 "resistencia": test.toughness,

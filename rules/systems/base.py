@@ -14,6 +14,7 @@ outcomes are enums and problems are catalogue keys with parameters, translated b
 
 from __future__ import annotations
 
+import copy
 import enum
 import random
 from collections.abc import Mapping
@@ -128,6 +129,80 @@ class CheckRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class SheetEffect:
+    """One change a roll makes to the character, kept apart from the sheet it was rolled on.
+
+    A check never returns a whole new sheet: between the roll and the write another command
+    may have changed the character (money, damage, another check).  The bot re-applies the
+    effects to the sheet's *current* version under its version check (:func:`apply_effects`),
+    so ``expect`` refuses when the fact the roll relied on no longer holds (a token spent twice
+    is spent once; the second check is refused) and nothing written in between is lost.
+
+    ``op``: ``"expect"`` (refuse with ``problem`` unless the value at ``path`` equals ``value``),
+    ``"set"`` (store ``value``) or ``"add"`` (add the integer ``value``).  ``path`` is dotted.
+    """
+
+    op: str
+    path: str
+    value: Any = None
+    problem: Problem | None = None
+
+    @classmethod
+    def expect(cls, path: str, value: Any, problem: Problem) -> SheetEffect:
+        return cls("expect", path, value, problem)
+
+    @classmethod
+    def set(cls, path: str, value: Any) -> SheetEffect:
+        return cls("set", path, value)
+
+    @classmethod
+    def add(cls, path: str, amount: int) -> SheetEffect:
+        return cls("add", path, amount)
+
+
+def _read(sheet: Mapping[str, Any], path: str) -> Any:
+    node: Any = sheet
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def apply_effects(sheet: Mapping[str, Any], effects: tuple[SheetEffect, ...]) -> dict[str, Any]:
+    """A copy of ``sheet`` with ``effects`` applied in order; :class:`RulesError` listing every
+    ``expect`` that does not hold (then nothing is applied)."""
+    failed = [
+        e.problem or Problem("sheet.problem.changed_meanwhile", e.path)
+        for e in effects
+        if e.op == "expect" and _read(sheet, e.path) != e.value
+    ]
+    if failed:
+        raise RulesError(failed)
+    result = copy.deepcopy(dict(sheet))
+    for effect in effects:
+        if effect.op == "expect":
+            continue
+        parts = effect.path.split(".")
+        node = result
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = {}
+                node[part] = child
+            node = child
+        if effect.op == "set":
+            node[parts[-1]] = copy.deepcopy(effect.value)
+        elif effect.op == "add":
+            current = node.get(parts[-1], 0)
+            base = current if isinstance(current, int) and not isinstance(current, bool) else 0
+            node[parts[-1]] = base + int(effect.value)
+        else:
+            raise ValueError(f"unknown sheet effect {effect.op!r}")
+    return result
+
+
+@dataclass(frozen=True, slots=True)
 class CheckResult:
     """A rolled and judged check.
 
@@ -136,6 +211,8 @@ class CheckResult:
     systems: the highest success; roll-over: the difficulty), ``notes`` catalogue keys of
     circumstances applied (``"nucleo.malherido"``), ``probability`` the exact chance of
     success as a ``(numerator, denominator)`` pair when the system can compute it.
+    ``effects`` is what the check changes on the character (a token given to the GM, mana
+    spent, a death test's new state), re-applied by the bot to the current sheet.
     """
 
     option: str
@@ -148,6 +225,7 @@ class CheckResult:
     notes: tuple[str, ...] = ()
     probability: tuple[int, int] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    effects: tuple[SheetEffect, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
-from bot.services.checks import parse_circumstances
+from bot.services.checks import CheckOrder, parse_circumstances
 from bot.services.errors import DomainError
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
@@ -41,7 +41,7 @@ def test_circumstances_are_parsed_and_capped():
 
 
 async def test_a_check_is_judged_and_logged_with_the_character(ardelia):
-    view = await ardelia.checks.check(HERE, ANA, "habilidad:Pilotar", difficulty=15)
+    view = await ardelia.checks.check(HERE, ANA, CheckOrder("habilidad:Pilotar", difficulty=15))
     result = view.result
     assert view.character_name == "Ardelia"
     assert result.outcome in {"success", "failure", "critical", "fumble"}
@@ -53,14 +53,14 @@ async def test_a_check_is_judged_and_logged_with_the_character(ardelia):
 
 async def test_wounds_on_the_sheet_apply_malherido(ardelia):
     await ardelia.characters.set_field(HERE, ANA, None, "heridas", "18")
-    view = await ardelia.checks.check(HERE, ANA, "atributo:Físico", difficulty=12)
+    view = await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico", difficulty=12))
     assert any("malherido" in note for note in view.result.notes)
     assert "1o3d10b" in view.result.expression
 
 
 async def test_unknown_options_are_refused_and_nothing_is_logged(ardelia):
     with pytest.raises(RulesError):
-        await ardelia.checks.check(HERE, ANA, "habilidad:Cocina")
+        await ardelia.checks.check(HERE, ANA, CheckOrder("habilidad:Cocina"))
     async with ardelia.sessions() as session:
         assert (await session.exec(select(RollLog))).all() == []
 

@@ -183,6 +183,9 @@ async def test_a_turn_that_waits_too_long_is_reminded_once(fight):
     view = await fight.combat.next(HERE, GM)
     due = await fight.combat.next_due()
     assert due is not None and timedelta(hours=11) < due - utcnow() <= timedelta(hours=12)
+    assert await fight.combat.next_delay(60.0) == 60.0, "the dispatcher's sleep is capped"
+    assert await fight.combat.next_delay(1e9, utcnow() + timedelta(hours=13)) == 0.0
+    assert 11 * 3600 < await fight.combat.next_delay(1e9) <= 12 * 3600
     assert await fight.combat.due_reminders(utcnow()) == []
     (reminder,) = await fight.combat.due_reminders(utcnow() + timedelta(hours=13))
     assert (reminder.name, reminder.mention_id, reminder.round, reminder.hours) == (

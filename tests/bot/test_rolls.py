@@ -93,3 +93,21 @@ async def test_odds_are_exact_and_include_the_critical_for_1o3d10(services):
     nucleo = await services.rolls.odds("1o3d10+5", 15)
     assert nucleo.critical_target == 25
     assert 0 < nucleo.critical_probability < nucleo.probability < 1
+
+
+async def test_a_roll_is_signed_by_the_actors_active_character(services):
+    """The service (not the cog) finds who is rolling: the active character of the campaign."""
+    import json
+
+    from tests.examples import ARDELIA
+
+    await services.campaigns.create(
+        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    await services.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await services.rolls.roll(HERE, ANA, "1d20")
+    await services.rolls.roll(HERE, BRUNO, "1d20")
+    names = {
+        e.user_name: e.character_name for e in (await services.rolls.history(HERE, GM)).entries
+    }
+    assert names == {"Ana": "Ardelia", "Bruno": None}

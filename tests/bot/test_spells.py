@@ -11,7 +11,7 @@ from sqlmodel import select
 from bot.db.models import RollLog
 from bot.services import Actor, Place
 from bot.services.errors import DomainError, NotAllowed
-from bot.services.spells import PAGE_SIZE
+from bot.services.spells import PAGE_SIZE, CastOrder
 from rules import systems
 from rules.swc.advancement import xp_for_level
 from rules.systems.base import RulesError
@@ -102,7 +102,9 @@ async def test_show_and_autocomplete_put_the_known_spells_first(table):
 
 
 async def test_a_cast_spends_mana_and_lands_in_the_log_in_one_go(table):
-    view = await table.spells.cast(NUCLEO_HERE, ANA, spell="Proyectil mágico", target="el orco")
+    view = await table.spells.cast(
+        NUCLEO_HERE, ANA, CastOrder(spell="Proyectil mágico", target="el orco")
+    )
     assert (view.character_name, view.result.spent, view.result.pool.left) == ("Ardelia", 2, 25)
     assert (await table.characters.show(NUCLEO_HERE, ANA)).sheet["mana_gastado"] == 2
     (row,) = await logged(table)
@@ -117,7 +119,9 @@ async def test_a_cast_spends_mana_and_lands_in_the_log_in_one_go(table):
 
 async def test_burning_mana_can_make_a_critical_with_an_extra_die(table):
     table.spells.rng = ScriptedRandom([3, 10, 10, 2, 4, 5, 3, 1, 1])
-    view = await table.spells.cast(NUCLEO_HERE, ANA, spell="Proyectil mágico", extra_mana=8)
+    view = await table.spells.cast(
+        NUCLEO_HERE, ANA, CastOrder(spell="Proyectil mágico", extra_mana=8)
+    )
     result = view.result
     assert (str(result.check.outcome), result.spent, result.pool.left) == ("critical", 10, 17)
     assert result.critical_benefits == ("dado",) and result.effect.expression == "2d6!+1d6!"
@@ -127,17 +131,23 @@ async def test_burning_mana_can_make_a_critical_with_an_extra_die(table):
 
 async def test_refusals_change_nothing(table):
     with pytest.raises(RulesError):
-        await table.spells.cast(NUCLEO_HERE, ANA, spell="Curación")  # not known (level 0)
+        await table.spells.cast(
+            NUCLEO_HERE, ANA, CastOrder(spell="Curación")
+        )  # not known (level 0)
     with pytest.raises(NotAllowed):
-        await table.spells.cast(NUCLEO_HERE, BRUNO, spell="Proyectil mágico", character="Ardelia")
+        await table.spells.cast(
+            NUCLEO_HERE, BRUNO, CastOrder(spell="Proyectil mágico", character="Ardelia")
+        )
     with pytest.raises(DomainError):
-        await table.spells.cast(NUCLEO_HERE, ANA, spell="Proyectil mágico", extra_mana=-1)
+        await table.spells.cast(
+            NUCLEO_HERE, ANA, CastOrder(spell="Proyectil mágico", extra_mana=-1)
+        )
     assert await logged(table) == []
     assert (await table.characters.show(NUCLEO_HERE, ANA)).sheet["mana_gastado"] == 0
 
 
 async def test_rest_brings_the_mana_back(table):
-    await table.spells.cast(NUCLEO_HERE, ANA, spell="Proyectil mágico")
+    await table.spells.cast(NUCLEO_HERE, ANA, CastOrder(spell="Proyectil mágico"))
     rested = await table.spells.rest(NUCLEO_HERE, ANA)
     assert (rested.result.before[0].left, rested.result.after[0].left) == (25, 27)
     assert (await table.characters.show(NUCLEO_HERE, ANA)).sheet["mana_gastado"] == 0
@@ -148,14 +158,14 @@ async def test_swc_spends_slots_by_level_until_none_is_left(table):
     assert listing.spells == () and listing.notice == "swc.note.spell_slots"
     assert [(p.label, p.left) for p in listing.state.pools] == [("Mago, nivel 1", 2)]
     for left in (1, 0):
-        view = await table.spells.cast(SWC_HERE, ANA, spell="Dormir", level=1)
+        view = await table.spells.cast(SWC_HERE, ANA, CastOrder(spell="Dormir", level=1))
         assert (view.result.label, view.result.pool.left, view.result.check) == (
             "Dormir",
             left,
             None,
         )
     with pytest.raises(RulesError) as error:
-        await table.spells.cast(SWC_HERE, ANA, level=1)
+        await table.spells.cast(SWC_HERE, ANA, CastOrder(level=1))
     assert error.value.problems[0].key == "spell.problem.no_slot_left"
     rows = await logged(table)
     assert [(r.reason, r.total) for r in rows] == [("Dormir", 1), ("Dormir", 0)]

@@ -10,7 +10,13 @@ import pytest
 
 from rules.nucleo.data import catalogue
 from rules.nucleo.system import SYSTEM
-from rules.systems.base import CharacterBuilder, CheckRequest, RulesError, StepKind
+from rules.systems.base import (
+    CharacterBuilder,
+    CheckRequest,
+    RulesError,
+    StepKind,
+    apply_effects,
+)
 from tests.rules.nucleo.conftest import keys, render
 
 ATTRIBUTES = {
@@ -495,7 +501,10 @@ def test_the_token_moves_on_the_sheet_through_the_check(ardelia, scripted):
         {},
         scripted([5, 6, 7]),
     )
-    assert given.extra["token_spent"] is True and given.extra["sheet"]["token"] is False
+    assert (
+        given.extra["token_spent"] is True
+        and apply_effects(ardelia, given.effects)["token"] is False
+    )
     assert ardelia["token"] is True
     without = {**ardelia, "token": False}
     back = SYSTEM.check(
@@ -504,9 +513,13 @@ def test_the_token_moves_on_the_sheet_through_the_check(ardelia, scripted):
         {},
         scripted([5, 6, 7]),
     )
-    assert back.total == 7 + 5 and back.extra["sheet"]["token"] is True
+    assert back.total == 7 + 5 and apply_effects(without, back.effects)["token"] is True
     plain = SYSTEM.check(ardelia, CheckRequest("atributo:Carisma"), {}, scripted([5, 6, 7]))
-    assert "sheet" not in plain.extra
+    assert plain.effects == ()
+    spent = {**ardelia, "token": False}
+    with pytest.raises(RulesError) as refused:  # the token went elsewhere in the meantime
+        apply_effects(spent, given.effects)
+    assert refused.value.problems[0].key == "nucleo.problem.token_unavailable"
 
 
 def test_a_spell_check_spends_its_mana_on_the_sheet(ardelia, scripted):
@@ -516,7 +529,7 @@ def test_a_spell_check_spends_its_mana_on_the_sheet(ardelia, scripted):
     result = SYSTEM.check(
         caster, CheckRequest(f"hechizo:{spell.name}"), {}, scripted([1, 1, 2, 3, 4, 5, 6])
     )
-    assert result.extra["sheet"]["mana_gastado"] == 2 + spell.mana_cost
+    assert apply_effects(caster, result.effects)["mana_gastado"] == 2 + spell.mana_cost
 
 
 def test_no_advantage_step_when_none_qualifies():

@@ -10,7 +10,7 @@ import pytest
 
 from rules import systems
 from rules.rolweb.system import SYSTEM
-from rules.systems.base import CheckRequest, GameSystem, Outcome, RulesError
+from rules.systems.base import CheckRequest, GameSystem, Outcome, RulesError, apply_effects
 
 from .conftest import FixedRandom, assert_translatable, render
 
@@ -243,25 +243,27 @@ def test_death_test_is_offered_only_while_dying():
 def test_death_test_one_gets_up_with_resistencia():
     result = SYSTEM.check(_dying(), CheckRequest("muerte"), NO_SETTINGS, FixedRandom(1, 3))
     assert result.outcome is Outcome.SUCCESS and result.notes == ("rolweb.note.death_test_rises",)
-    updated = result.extra["sheet"]
+    updated = apply_effects(_dying(), result.effects)
     assert updated["estado"] == "activo" and updated["resistencia"]["actual"] == 3
     assert SYSTEM.validate(updated, NO_SETTINGS) == []
 
 
 def test_death_test_twenty_kills_and_others_continue():
     dead = SYSTEM.check(_dying(), CheckRequest("muerte"), NO_SETTINGS, FixedRandom(20))
-    assert dead.extra["sheet"]["estado"] == "muerto" and dead.outcome is Outcome.FAILURE
+    assert (
+        apply_effects(_dying(), dead.effects)["estado"] == "muerto"
+        and dead.outcome is Outcome.FAILURE
+    )
     going = SYSTEM.check(_dying(), CheckRequest("muerte"), NO_SETTINGS, FixedRandom(15))
-    assert going.extra["sheet"]["estado"] == "moribundo" and going.outcome is None
+    assert apply_effects(_dying(), going.effects)["estado"] == "moribundo" and going.outcome is None
 
 
 def test_family_death_rule_counts_failures_on_the_sheet():
     settings = {"prueba_de_muerte": "familia"}
     sheet = _dying()
     for roll in (15, 12):
-        sheet = SYSTEM.check(sheet, CheckRequest("muerte"), settings, FixedRandom(roll)).extra[
-            "sheet"
-        ]
+        rolled = SYSTEM.check(sheet, CheckRequest("muerte"), settings, FixedRandom(roll))
+        sheet = apply_effects(sheet, rolled.effects)
     assert sheet["fallos_muerte"] == 2
     assert (
         SYSTEM.check(sheet, CheckRequest("muerte"), settings, FixedRandom(11)).extra["estado"]
@@ -349,3 +351,13 @@ def test_unarmed_hit_uses_the_natural_weapon():
 def test_abilities_that_are_not_a_mapping_are_a_problem():
     problems = SYSTEM.validate(_pc() | {"habilidades": ["Medicus"]}, NO_SETTINGS)
     assert [p.key for p in problems] == ["rolweb.problem.unknown_ability"]
+
+
+def test_death_test_is_refused_on_a_sheet_that_changed_since_the_roll():
+    """The roll's effects re-apply to the current sheet: healed in between, nothing is undone."""
+    result = SYSTEM.check(_dying(), CheckRequest("muerte"), NO_SETTINGS, FixedRandom(15))
+    healed = {**_dying(), "estado": "activo"}
+    with pytest.raises(RulesError) as error:
+        apply_effects(healed, result.effects)
+    assert error.value.problems[0].key == "rolweb.problem.death_test_changed"
+    assert_translatable(error.value.problems)

@@ -1,0 +1,156 @@
+"""Finding a character the actor may see, deciding who may change it, and viewing it.
+
+Shared by :class:`~bot.services.characters.CharacterService` (reads) and
+:class:`~bot.services.sheet_writes.SheetWriter` (the one write path), so both apply the
+same visibility and ownership rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import ActiveCharacter, Campaign, Character
+from bot.services.campaign_context import CampaignContext
+from bot.services.campaigns import is_referee
+from bot.services.context import Actor
+from bot.services.errors import DomainError, NotAllowed
+from rules.systems.base import DerivedValue, FieldSpec, Problem, RulesError
+from rules.text import fold
+
+__all__ = [
+    "MAX_NAME",
+    "CharacterSummary",
+    "CharacterView",
+    "character_view",
+    "find_character",
+    "name_key",
+    "player_sheet",
+    "require_editor",
+]
+
+MAX_NAME = 100
+
+
+def name_key(name: str) -> str:
+    """Case- and accent-insensitive key, so «Ardelia» and «ardélia» are the same character."""
+    return fold(name)[:MAX_NAME]
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterSummary:
+    id: int
+    name: str
+    owner_user_id: int
+    is_npc: bool
+    hidden: bool
+    active: bool
+    deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterView:
+    id: int
+    name: str
+    system: str
+    system_name: str
+    owner_user_id: int
+    is_npc: bool
+    hidden: bool
+    sheet: Mapping[str, Any]
+    fields: tuple[FieldSpec, ...]
+    derived: tuple[DerivedValue, ...]
+    problems: tuple[Problem, ...]
+    version: int
+    campaign_name: str
+
+
+async def find_character(
+    session: AsyncSession,
+    campaign: Campaign,
+    actor: Actor,
+    name: str | None,
+    *,
+    include_deleted: bool = False,
+    npc: bool | None = None,
+    as_opponent: bool = False,
+) -> Character:
+    """The character called ``name`` (or the actor's active one) that the actor may see.
+
+    ``as_opponent`` also finds hidden NPCs by their exact name: a player defends against
+    the goblin the GM names without being shown its sheet.
+    """
+    if name is None:
+        active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
+        if active is None:
+            raise DomainError("sheet.error.no_active")
+        character = await session.get(Character, active.character_id)
+        if character is None or character.deleted_at is not None:
+            raise DomainError("sheet.error.no_active")
+        return character
+    query = select(Character).where(
+        Character.guild_id == campaign.guild_id,
+        Character.campaign_id == campaign.id,
+        Character.name_key == name_key(name),
+    )
+    if not include_deleted:
+        query = query.where(Character.deleted_at.is_(None))  # type: ignore[union-attr]
+    if npc is not None:
+        query = query.where(Character.is_npc == npc)
+    rows = (await session.exec(query.order_by(Character.id.desc()))).all()  # type: ignore[union-attr]
+    visible = [
+        c for c in rows if not (c.is_npc and c.hidden) or is_referee(campaign, actor) or as_opponent
+    ]
+    if not visible:
+        raise DomainError("sheet.error.not_found", name=name)
+    return visible[0]
+
+
+def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
+    """Players change only their own characters; referees change any; nobody else."""
+    if character.is_npc and not is_referee(campaign, actor):
+        raise NotAllowed("sheet.error.npc_gm_only")
+    if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
+        raise NotAllowed("sheet.error.not_owner", name=character.name)
+
+
+def character_view(context: CampaignContext, character: Character) -> CharacterView:
+    """The character as users see it: sheet, derived values and the problems it has now."""
+    system, settings = context.system, context.settings
+    sheet = dict(character.sheet)
+    problems = tuple(system.validate(sheet, settings))
+    try:
+        derived = tuple(system.derived(sheet, settings))
+    except RulesError as error:
+        # A sheet stored legally can become illegal when the GM changes a campaign rule:
+        # it must still show (with its problems listed) so it can be fixed.
+        derived, problems = (), problems or tuple(error.problems)
+    return CharacterView(
+        id=character.id,
+        name=character.name,
+        system=character.system,
+        system_name=system.name,
+        owner_user_id=character.owner_user_id,
+        is_npc=character.is_npc,
+        hidden=character.hidden,
+        sheet=sheet,
+        fields=tuple(system.fields(settings)),
+        derived=derived,
+        problems=problems,
+        version=character.version,
+        campaign_name=context.campaign.name,
+    )
+
+
+def player_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """A player character's sheet never carries the NPC flag.
+
+    Every system reads ``"pnj": true`` as an NPC stat block, whose rules are looser (no
+    creation pool, attributes up to 20); a player's sheet — imported, built or edited — must
+    not keep it, whoever wrote it.
+    """
+    return {key: value for key, value in sheet.items() if not (key == "pnj" and value)}

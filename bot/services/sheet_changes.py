@@ -1,0 +1,230 @@
+"""The changes a use case can make to a sheet, as values :class:`SheetWriter` re-applies.
+
+Each change is computed on the sheet's current version every time the writer tries, so it
+never carries a sheet read earlier: only what the user asked for (an amount, an item, a
+spell) and, for rolls already made, the effects the rules returned (:class:`SheetEffect`),
+which refuse when what the roll relied on no longer holds.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.services.audit import AuditEntry
+from bot.services.campaign_context import CampaignContext
+from bot.services.errors import DomainError
+from bot.services.sheet_writes import Computed, XpEntry
+from rules.systems.base import (
+    Advancement,
+    AdvanceResult,
+    CastResult,
+    CharacterBuilder,
+    GameSystem,
+    HealthChange,
+    RestResult,
+    SheetEffect,
+    SpellBook,
+    SpellRequest,
+    apply_effects,
+)
+
+__all__ = [
+    "AdjustInventory",
+    "AdjustMoney",
+    "ApplyEffects",
+    "CastSpell",
+    "Damage",
+    "GrantXp",
+    "Heal",
+    "ReplaceSheet",
+    "Rest",
+    "SetField",
+    "SpendXp",
+    "builder_of",
+    "spellbook_of",
+]
+
+
+def builder_of(system: GameSystem) -> CharacterBuilder:
+    """The system's builder (wizard, inventory, money), or a translated refusal."""
+    if not isinstance(system, CharacterBuilder):
+        raise DomainError("sheet.error.no_builder", system=system.id)
+    return system
+
+
+def spellbook_of(system: GameSystem) -> SpellBook:
+    if not isinstance(system, SpellBook):  # every shipped system is one; a new one may not be
+        raise DomainError("spell.error.no_spellbook", system=system.name)
+    return system
+
+
+def set_path(sheet: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of ``sheet`` with the dotted ``path`` set (intermediate tables created)."""
+    result = json.loads(json.dumps(sheet))
+    node = result
+    parts = path.split(".")
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = {}
+            node[part] = child
+        node = child
+    node[parts[-1]] = value
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class SetField:
+    """``/sheet set``: one parsed value at one field path."""
+
+    path: str
+    value: Any
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+        return Computed(set_path(sheet, self.path, self.value), None)
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustInventory:
+    """``/sheet item``: add (positive) or remove (negative) a quantity of one item."""
+
+    item: str
+    quantity: int
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+        builder = builder_of(context.system)
+        return Computed(
+            builder.adjust_inventory(sheet, self.item, self.quantity, context.settings), None
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustMoney:
+    """``/sheet money``: add or spend (refused below zero by the system)."""
+
+    amount: int
+    currency: str | None = None
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+        builder = builder_of(context.system)
+        return Computed(
+            builder.adjust_money(sheet, self.amount, self.currency, context.settings), None
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GrantXp:
+    """The referee's grant (negative corrects one), with its ledger row."""
+
+    amount: int
+    granted_by: int
+    reason: str | None = None
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[AdvanceResult]:
+        result = context.system.grant_xp(sheet, self.amount, context.settings)
+        entry = XpEntry(
+            self.amount, result.xp_before, result.xp_after, self.granted_by, self.reason
+        )
+        return Computed(result.sheet, result, xp=entry)
+
+
+@dataclass(frozen=True, slots=True)
+class SpendXp:
+    """A purchase by the player's choice (rolweb abilities)."""
+
+    what: str
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[AdvanceResult]:
+        system = context.system
+        if not isinstance(system, Advancement):
+            raise DomainError("xp.error.nothing_to_buy", system=system.name)
+        result = system.purchase(sheet, self.what, context.settings)
+        return Computed(result.sheet, result)
+
+
+@dataclass(frozen=True, slots=True)
+class CastSpell:
+    """A cast, rolled on the current version (a retry rolls again: only one cast is kept)."""
+
+    request: SpellRequest
+    rng: random.Random
+    audit: Callable[[CastResult], AuditEntry]
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[CastResult]:
+        result = spellbook_of(context.system).cast(sheet, self.request, context.settings, self.rng)
+        return Computed(result.sheet, result, audit=self.audit(result))
+
+
+@dataclass(frozen=True, slots=True)
+class Rest:
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[RestResult]:
+        result = spellbook_of(context.system).rest(sheet, context.settings)
+        return Computed(result.sheet, result)
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    amount: int
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
+        result = context.system.apply_damage(sheet, self.amount, context.settings)
+        return Computed(result.sheet, result)
+
+
+@dataclass(frozen=True, slots=True)
+class Heal:
+    amount: int
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
+        result = context.system.heal(sheet, self.amount, context.settings)
+        return Computed(result.sheet, result)
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyEffects:
+    """What a roll already made changes (a token given, a death test): refused by the rules'
+    ``expect`` effects when the current version no longer allows it, logged with the roll."""
+
+    effects: tuple[SheetEffect, ...]
+    audit: AuditEntry | None = None
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+        return Computed(apply_effects(sheet, self.effects), None, audit=self.audit)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceSheet:
+    """An import over an existing character: the whole new sheet, keeping the name given."""
+
+    sheet: Mapping[str, Any] = field(default_factory=dict)
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+        return Computed(dict(self.sheet), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Callback:
+    """Adapter for :meth:`CharacterService.update_sheet` callers: ``fn(sheet, system, settings)``
+    returns the new sheet, computed on the current version like every other change."""
+
+    fn: Callable[[dict[str, Any], GameSystem, Mapping[str, Any]], Mapping[str, Any]]
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+        return Computed(self.fn(sheet, context.system, context.settings), None)

@@ -1,0 +1,294 @@
+"""The one way to change a stored sheet: a change object in, a typed result out.
+
+Every use case that changes a character — ``/sheet set``, items, money, XP, spells, rests,
+damage and healing, checks that spend something, an import that replaces a sheet — hands
+:class:`SheetWriter` a :class:`SheetChange`.  The writer
+
+1. loads the campaign context and the character's *current* version,
+2. checks that the actor may change it,
+3. asks the change to compute the new sheet from that version (the system's rules run here,
+   and refuse with :class:`RulesError` when the change no longer makes sense, e.g. a token
+   already spent),
+4. lets the system validate the result (when the change asks for it),
+5. writes the sheet with a compare-and-set on ``version``, in the same transaction as the
+   change's audit-log row (:class:`AuditEntry`) and XP-ledger row (:class:`XpEntry`),
+6. and on a clash starts again from 1 (a few times, then :class:`ConcurrentChange`).
+
+So a confirmed change is always computed on the version it replaced and nothing written in
+between is lost.  :meth:`SheetWriter.apply_all` does the same for several characters at once,
+all or none (a party-wide XP grant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Character, XpAward, utcnow
+from bot.services.audit import AuditEntry, roll_log
+from bot.services.campaign_context import CampaignContext, CampaignContextService
+from bot.services.context import Actor, Place
+from bot.services.errors import ConcurrentChange, DomainError
+from bot.services.retry import attempts, backoff
+from bot.services.sheet_access import (
+    CharacterView,
+    character_view,
+    find_character,
+    name_key,
+    player_sheet,
+    require_editor,
+)
+from rules.systems.base import Problem, RulesError
+
+__all__ = [
+    "Applied",
+    "Computed",
+    "PartyRefused",
+    "SheetChange",
+    "SheetWriter",
+    "XpEntry",
+]
+
+#: A sheet is the busiest row (money, damage, checks and XP from a whole table in a fight):
+#: more attempts than the default before telling the user to try again.
+SHEET_ATTEMPTS = 20
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class XpEntry:
+    """A row of the XP ledger written with the sheet (who granted how much, before/after)."""
+
+    amount: int
+    xp_before: int
+    xp_after: int
+    granted_by: int
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Computed(Generic[T]):
+    """What a change computed on one version: the new sheet, its typed value, its records."""
+
+    sheet: Mapping[str, Any]
+    value: T
+    audit: AuditEntry | None = None
+    xp: XpEntry | None = None
+
+
+class SheetChange(Protocol[T_co]):
+    """A change to one sheet that can be computed again on a newer version.
+
+    ``validate``: run :meth:`GameSystem.validate` on the result (edits and purchases do;
+    rolls, damage and rests do not, since a legal game state may lie outside the ranges a
+    hand edit is held to, and a sheet made illegal by a campaign rule must still take damage).
+    """
+
+    @property
+    def validate(self) -> bool: ...
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[T_co]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Applied(Generic[T]):
+    """A confirmed change: the character as written, the change's value, its log row's id."""
+
+    view: CharacterView
+    value: T
+    log_id: int | None = None
+
+
+class PartyRefused(DomainError):
+    """``apply_all`` changed nobody because these characters refused (name, problems)."""
+
+    key = "sheet.error.party_refused"
+
+    def __init__(self, refusals: Sequence[tuple[str, Sequence[Problem]]]) -> None:
+        self.refusals = tuple((name, tuple(problems)) for name, problems in refusals)
+        super().__init__(names=", ".join(name for name, _ in self.refusals))
+
+
+class _Clash(Exception):
+    """Another write got in first: roll back and recompute."""
+
+
+@dataclass(slots=True)
+class _Planned:
+    character: Character
+    sheet: dict[str, Any]
+    computed: Computed[Any]
+
+
+class SheetWriter:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], contexts: CampaignContextService
+    ) -> None:
+        self.sessions = sessions
+        self.contexts = contexts
+
+    async def apply(
+        self,
+        place: Place,
+        actor: Actor,
+        change: SheetChange[T],
+        *,
+        name: str | None = None,
+        character_id: int | None = None,
+    ) -> Applied[T]:
+        """Apply ``change`` to the character ``name`` (default: the actor's active one) or
+        ``character_id``; see the module docstring for the steps."""
+        for attempt in attempts(SHEET_ATTEMPTS):
+            await backoff(attempt)
+            context = await self.contexts.load(place)
+            async with self.sessions() as session:
+                if character_id is not None:
+                    character = await self._by_id(session, context, character_id, name)
+                else:
+                    character = await find_character(session, context.campaign, actor, name)
+            require_editor(context.campaign, character, actor)
+            planned = self._plan(context, character, change)
+            try:
+                async with self.sessions() as session, session.begin():
+                    log_id = await self._write(session, place, actor, context, planned)
+            except _Clash:
+                continue
+            except IntegrityError:
+                raise DomainError(
+                    "sheet.error.name_taken", name=planned.sheet.get("name")
+                ) from None
+            return Applied(self._written(context, planned), planned.computed.value, log_id)
+        raise ConcurrentChange()
+
+    async def apply_all(
+        self,
+        place: Place,
+        actor: Actor,
+        character_ids: Sequence[int],
+        change: SheetChange[T],
+    ) -> tuple[Applied[T], ...]:
+        """Apply ``change`` to every character in one transaction, or to none.
+
+        Every character is computed and validated first; if any refuses, nothing is written
+        and :class:`PartyRefused` lists each one that did, with its problems.
+        """
+        for attempt in attempts(SHEET_ATTEMPTS):
+            await backoff(attempt)
+            context = await self.contexts.load(place)
+            async with self.sessions() as session:
+                characters = [
+                    await self._by_id(session, context, cid, None) for cid in character_ids
+                ]
+            plans: list[_Planned] = []
+            refusals: list[tuple[str, Sequence[Problem]]] = []
+            for character in characters:
+                try:
+                    require_editor(context.campaign, character, actor)
+                    plans.append(self._plan(context, character, change))
+                except RulesError as error:
+                    refusals.append((character.name, error.problems))
+                except DomainError as error:
+                    refusals.append((character.name, [Problem(error.key, "", error.params)]))
+            if refusals:
+                raise PartyRefused(refusals)
+            try:
+                async with self.sessions() as session, session.begin():
+                    log_ids = [await self._write(session, place, actor, context, p) for p in plans]
+            except _Clash:
+                continue
+            return tuple(
+                Applied(self._written(context, p), p.computed.value, log_id)
+                for p, log_id in zip(plans, log_ids, strict=True)
+            )
+        raise ConcurrentChange()
+
+    # -- steps ---------------------------------------------------------------------------
+
+    @staticmethod
+    async def _by_id(
+        session: AsyncSession, context: CampaignContext, character_id: int, name: str | None
+    ) -> Character:
+        character = await session.get(Character, character_id)
+        if (
+            character is None
+            or character.campaign_id != context.campaign.id
+            or character.deleted_at is not None
+        ):
+            raise DomainError("sheet.error.not_found", name=name or "?")
+        return character
+
+    @staticmethod
+    def _plan(context: CampaignContext, character: Character, change: SheetChange[Any]) -> _Planned:
+        computed = change.compute(dict(character.sheet), context)
+        sheet = dict(computed.sheet)
+        if not character.is_npc:
+            sheet = player_sheet(sheet)
+        if change.validate:
+            problems = context.system.validate(sheet, context.settings)
+            if problems:
+                raise RulesError(list(problems))
+        return _Planned(character, sheet, computed)
+
+    @staticmethod
+    async def _write(
+        session: AsyncSession,
+        place: Place,
+        actor: Actor,
+        context: CampaignContext,
+        planned: _Planned,
+    ) -> int | None:
+        """The versioned write and its records; raises :class:`_Clash` to roll back."""
+        character, sheet = planned.character, planned.sheet
+        new_name = str(sheet.get("name", character.name)).strip() or character.name
+        result = await session.exec(
+            update(Character)
+            .where(Character.id == character.id, Character.version == character.version)
+            .values(
+                sheet=sheet,
+                updated_at=utcnow(),
+                version=Character.version + 1,
+                name=new_name,
+                name_key=name_key(new_name),
+            )
+        )
+        if result.rowcount != 1:
+            raise _Clash()
+        log_id = None
+        if planned.computed.audit is not None:
+            entry = roll_log(place, actor, context.campaign.id, new_name, planned.computed.audit)
+            session.add(entry)
+            await session.flush()
+            log_id = entry.id
+        xp = planned.computed.xp
+        if xp is not None:
+            session.add(
+                XpAward(
+                    guild_id=character.guild_id,
+                    campaign_id=character.campaign_id,
+                    character_id=character.id,
+                    character_name=new_name,
+                    granted_by=xp.granted_by,
+                    amount=xp.amount,
+                    xp_before=xp.xp_before,
+                    xp_after=xp.xp_after,
+                    reason=xp.reason,
+                )
+            )
+        return log_id
+
+    @staticmethod
+    def _written(context: CampaignContext, planned: _Planned) -> CharacterView:
+        """The character as this write left it (not a later write another command made)."""
+        character = planned.character
+        new_name = str(planned.sheet.get("name", character.name)).strip() or character.name
+        character.sheet, character.name = planned.sheet, new_name
+        character.name_key, character.version = name_key(new_name), character.version + 1
+        return character_view(context, character)
