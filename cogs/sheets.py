@@ -268,15 +268,22 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.command(
         name="import", description="Create a character from an exported JSON file"
     )
-    @app_commands.describe(file="A file made by /sheet export (format in docs/sheet-format.md)")
+    @app_commands.describe(
+        file="A file made by /sheet export (format in docs/sheet-format.md)",
+        replace="Replace the sheet of the character with that name (its owner or the GM)",
+    )
     @fight()
-    async def import_(self, itx: discord.Interaction, file: discord.Attachment) -> None:
+    async def import_(
+        self, itx: discord.Interaction, file: discord.Attachment, replace: bool = False
+    ) -> None:
         locale = await reply_locale(self.bot, itx)
         if file.size > 256 * 1024:
             raise DomainError("sheet.error.import_too_big", limit=256)
         await acknowledge(itx)  # downloading the file and writing may take a while
         payload = await file.read()
-        view = await self.characters.import_sheet(place_of(itx), actor_of(itx), payload)
+        view = await self.characters.import_sheet(
+            place_of(itx), actor_of(itx), payload, replace=replace
+        )
         message = render_sheet.character(view, locale)
         message["content"] = t("sheet.imported", locale, name=view.name)
         await reply(itx, locale, **message, ephemeral=view.hidden, done=message["content"])

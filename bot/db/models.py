@@ -144,6 +144,8 @@ class Character(SQLModel, table=True):
     deleted_at: datetime | None = None
     deleted_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)
+    # The sheet's schema version (bot.services.sheet_schema); rows older than migration 0008 are 1.
+    sheet_version: int = Field(default=2, sa_column_kwargs={"server_default": text("1")})
 
 
 class ActiveCharacter(SQLModel, table=True):

@@ -36,7 +36,7 @@ from bot.services.settings import (
     resolved_settings,
 )
 from rules import systems
-from rules.systems.base import SettingSpec
+from rules.systems.base import FieldKind, SettingSpec
 
 __all__ = ["CampaignService", "CampaignView", "SettingView", "is_referee"]
 
@@ -79,8 +79,15 @@ def is_referee(campaign: Campaign, actor: Actor) -> bool:
     )
 
 
+#: Settings every campaign has, whatever its system (``/campaign settings``).
+CHARACTER_CAP = "personajes_por_jugador"
+COMMON_SETTINGS: tuple[SettingSpec, ...] = (
+    SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
+)
+
+
 def setting_specs(system_id: str) -> tuple[SettingSpec, ...]:
-    return tuple(systems.get(system_id).settings())
+    return (*systems.get(system_id).settings(), *COMMON_SETTINGS)
 
 
 class CampaignService:

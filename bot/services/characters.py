@@ -11,7 +11,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
@@ -19,9 +19,17 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import ActiveCharacter, Campaign, Character, utcnow
 from bot.services.campaign_context import CampaignContext, CampaignContextService
-from bot.services.campaigns import CampaignService, is_referee
+from bot.services.campaigns import CHARACTER_CAP, CampaignService, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.imports import (
+    SHEET_FORMAT,
+    SHEET_FORMAT_VERSION,
+    check_sheet,
+    keep_referee_fields,
+    parse_document,
+    referee_changes,
+)
 from bot.services.sheet_access import (
     MAX_NAME,
     CharacterSummary,
@@ -32,7 +40,14 @@ from bot.services.sheet_access import (
     player_sheet,
     require_editor,
 )
-from bot.services.sheet_changes import AdjustInventory, AdjustMoney, Callback, SetField, set_path
+from bot.services.sheet_changes import (
+    AdjustInventory,
+    AdjustMoney,
+    Callback,
+    ReplaceSheet,
+    SetField,
+    set_path,
+)
 from bot.services.sheet_writes import SheetWriter
 from rules.systems.base import (
     CharacterBuilder,
@@ -55,9 +70,6 @@ __all__ = [
     "SHEET_FORMAT_VERSION",
 ]
 
-SHEET_FORMAT = "arbitro.sheet"
-SHEET_FORMAT_VERSION = 1
-MAX_IMPORT_BYTES = 256 * 1024
 MAX_COPIES = 20
 
 
@@ -277,13 +289,17 @@ class CharacterService:
                 "sheet.error.wrong_system", system=sheet.get("system"), expected=campaign.system
             )
         sheet = player_sheet(sheet) if not is_npc else dict(sheet)
+        sheet["name"] = name
         problems = system.validate(sheet, settings)
         if problems:
             raise RulesError(list(problems))
+        owner = owner_user_id or actor.user_id
+        if not is_npc:
+            await self._check_cap(campaign, owner, int(settings.get(CHARACTER_CAP, 10)))
         character = Character(
             guild_id=campaign.guild_id,
             campaign_id=campaign.id,
-            owner_user_id=owner_user_id or actor.user_id,
+            owner_user_id=owner,
             name=name,
             name_key=name_key(name),
             system=campaign.system,
@@ -303,6 +319,25 @@ class CharacterService:
         except IntegrityError:
             raise DomainError("sheet.error.name_taken", name=name) from None
         return self._view(campaign, system, settings, character)
+
+    async def _check_cap(self, campaign: Campaign, owner: int, cap: int) -> None:
+        """A member keeps at most ``cap`` live characters per campaign (setting
+        ``personajes_por_jugador``): a runaway script cannot fill the campaign."""
+        async with self.sessions() as session:
+            count = (
+                await session.exec(
+                    select(func.count())
+                    .select_from(Character)
+                    .where(
+                        Character.campaign_id == campaign.id,
+                        Character.owner_user_id == owner,
+                        Character.is_npc == False,  # noqa: E712 - SQL, not Python
+                        Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                    )
+                )
+            ).one()
+        if count >= cap:
+            raise DomainError("sheet.error.too_many_characters", limit=cap)
 
     async def copies(
         self, place: Place, actor: Actor, template_name: str, count: int
@@ -540,37 +575,61 @@ class CharacterService:
         filename = f"{name_key(view.name).replace(' ', '_') or 'personaje'}.json"
         return filename, json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
 
-    async def import_sheet(self, place: Place, actor: Actor, payload: bytes) -> CharacterView:
-        """Validate and store an exported document; every problem is listed, nothing is half-saved."""
-        if len(payload) > MAX_IMPORT_BYTES:
-            raise DomainError("sheet.error.import_too_big", limit=MAX_IMPORT_BYTES // 1024)
-        try:
-            document = json.loads(payload.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise DomainError("sheet.error.import_not_json", detail=str(error)[:200]) from None
-        if not isinstance(document, dict) or document.get("format") != SHEET_FORMAT:
-            raise DomainError("sheet.error.import_wrong_format", format=SHEET_FORMAT)
-        if document.get("version") != SHEET_FORMAT_VERSION:
-            raise DomainError(
-                "sheet.error.import_wrong_version",
-                version=document.get("version"),
-                expected=SHEET_FORMAT_VERSION,
-            )
-        sheet = document.get("sheet")
-        if not isinstance(sheet, dict):
-            raise DomainError("sheet.error.import_no_sheet")
-        campaign = await self.campaigns.require(place)
-        is_npc = bool(document.get("npc", False))
-        if is_npc and not is_referee(campaign, actor):
-            is_npc = False
-        return await self.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
+    async def import_sheet(
+        self, place: Place, actor: Actor, payload: bytes, *, replace: bool = False
+    ) -> CharacterView:
+        """Store an exported document as strictly as the commands would (docs/sheet-format.md).
+
+        Every problem is listed and nothing is half-saved.  A name already in the campaign is
+        refused unless ``replace``: then its owner or the referee replaces that character's
+        sheet through the versioned write, keeping its id, its log and its XP ledger.  A
+        player cannot set what ``/sheet set`` reserves to the referee: those fields must keep
+        their creation values (a new character) or the stored ones (a replaced one).
+        """
+        document = parse_document(payload)
+        context = await self.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
+        sheet = check_sheet(document, campaign.system, system, settings)
+        referee = is_referee(campaign, actor)
+        is_npc = bool(document.get("npc", False)) and referee
+        specs = tuple(system.fields(settings))
+        async with self.sessions() as session:
+            existing = (
+                await session.exec(
+                    select(Character).where(
+                        Character.campaign_id == campaign.id,
+                        Character.name_key == name_key(sheet["name"]),
+                        Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                    )
+                )
+            ).first()
+        if existing is None:
+            if not referee:
+                changed = referee_changes(sheet, system.new_sheet(sheet["name"], settings), specs)
+                if changed:
+                    raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
+            return await self.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
+        if not replace:
+            raise DomainError("sheet.error.import_exists", name=existing.name)
+        if not referee:
+            if existing.is_npc or existing.owner_user_id != actor.user_id:
+                raise NotAllowed("sheet.error.not_owner", name=existing.name)
+            changed = referee_changes(sheet, existing.sheet, specs)
+            if changed:
+                raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
+            sheet = keep_referee_fields(sheet, existing.sheet, specs)
+        applied = await self.writer.apply(
+            place, actor, ReplaceSheet(sheet), character_id=existing.id, name=existing.name
+        )
+        return applied.view
 
 
 def parse_field(spec: FieldSpec, raw: str) -> Any:
     """Text typed in ``/sheet set`` → the field's value, or a translated problem
-    (:func:`rules.values.parse_value` reads it, the same way as a campaign setting)."""
+    (:func:`rules.values.parse_value` reads it, the same way as a campaign setting).
+    A name keeps the 100-character limit of every other path (autocomplete shows it)."""
     try:
-        return parse_value(
+        value = parse_value(
             spec.kind, raw, minimum=spec.minimum, maximum=spec.maximum, choices=spec.choices
         )
     except BadValue as bad:
@@ -578,6 +637,10 @@ def parse_field(spec: FieldSpec, raw: str) -> Any:
         if bad.reason == "expected_choice":
             params["choices"] = params["choices"][:900]
         raise RulesError(Problem(f"sheet.problem.{bad.reason}", spec.path, params)) from None
+    if spec.path == "name" and len(value) > MAX_NAME:
+        params = {"field": spec.label, "limit": MAX_NAME}
+        raise RulesError(Problem("sheet.problem.expected_text", spec.path, params))
+    return value
 
 
 def get_path(sheet: Mapping[str, Any], path: str) -> Any:

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -26,7 +26,10 @@ from bot.services.errors import DomainError, NotAllowed
 from bot.services.sheet_changes import builder_of
 from rules.systems.base import CharacterBuilder, CreationStep, GameSystem, Problem
 
-__all__ = ["CreationService", "DraftView"]
+__all__ = ["CreationService", "DraftView", "MAX_OPEN_DRAFTS"]
+
+#: Open drafts a member may keep per campaign (finish or cancel one to start another).
+MAX_OPEN_DRAFTS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,7 @@ class CreationService:
         if not name or len(name) > MAX_NAME:
             raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
         builder = builder_of(system)
+        await self._check_open_drafts(campaign.id, actor.user_id, npc)
         sheet = system.new_sheet(name, settings)
         draft = CreationDraft(
             guild_id=campaign.guild_id,
@@ -93,6 +97,25 @@ class CreationService:
         async with self.sessions() as session, session.begin():
             session.add(draft)
         return self._view(draft, system, builder, settings, ())
+
+    async def _check_open_drafts(self, campaign_id: int, user_id: int, npc: bool) -> None:
+        """At most :data:`MAX_OPEN_DRAFTS` unfinished characters (or NPCs) per member and
+        campaign: an abandoned wizard is cheap, a script opening thousands is not."""
+        async with self.sessions() as session:
+            count = (
+                await session.exec(
+                    select(func.count())
+                    .select_from(CreationDraft)
+                    .where(
+                        CreationDraft.campaign_id == campaign_id,
+                        CreationDraft.user_id == user_id,
+                        CreationDraft.is_npc == npc,
+                        CreationDraft.status == "open",
+                    )
+                )
+            ).one()
+        if count >= MAX_OPEN_DRAFTS:
+            raise DomainError("sheet.error.too_many_drafts", limit=MAX_OPEN_DRAFTS)
 
     async def _load(self, place: Place, actor: Actor, draft_id: int, version: int | None):
         campaign, system, settings = await self.characters.context(place)

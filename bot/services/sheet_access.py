@@ -19,6 +19,7 @@ from bot.services.campaign_context import CampaignContext
 from bot.services.campaigns import is_referee
 from bot.services.context import Actor
 from bot.services.errors import DomainError, NotAllowed
+from bot.services.sheet_schema import upgraded
 from rules.systems.base import DerivedValue, FieldSpec, Problem, RulesError
 from rules.text import fold
 
@@ -91,7 +92,7 @@ async def find_character(
         character = await session.get(Character, active.character_id)
         if character is None or character.deleted_at is not None:
             raise DomainError("sheet.error.no_active")
-        return character
+        return upgraded(character)
     query = select(Character).where(
         Character.guild_id == campaign.guild_id,
         Character.campaign_id == campaign.id,
@@ -107,7 +108,7 @@ async def find_character(
     ]
     if not visible:
         raise DomainError("sheet.error.not_found", name=name)
-    return visible[0]
+    return upgraded(visible[0])
 
 
 def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
@@ -121,7 +122,7 @@ def require_editor(campaign: Campaign, character: Character, actor: Actor) -> No
 def character_view(context: CampaignContext, character: Character) -> CharacterView:
     """The character as users see it: sheet, derived values and the problems it has now."""
     system, settings = context.system, context.settings
-    sheet = dict(character.sheet)
+    sheet = dict(upgraded(character).sheet)
     problems = tuple(system.validate(sheet, settings))
     try:
         derived = tuple(system.derived(sheet, settings))

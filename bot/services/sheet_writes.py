@@ -37,6 +37,7 @@ from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError
 from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import (
+    MAX_NAME,
     CharacterView,
     character_view,
     find_character,
@@ -44,6 +45,7 @@ from bot.services.sheet_access import (
     player_sheet,
     require_editor,
 )
+from bot.services.sheet_schema import SHEET_SCHEMA_VERSION, upgraded
 from rules.systems.base import Problem, RulesError
 
 __all__ = [
@@ -223,12 +225,15 @@ class SheetWriter:
             or character.deleted_at is not None
         ):
             raise DomainError("sheet.error.not_found", name=name or "?")
-        return character
+        return upgraded(character)
 
     @staticmethod
     def _plan(context: CampaignContext, character: Character, change: SheetChange[Any]) -> _Planned:
         computed = change.compute(dict(character.sheet), context)
         sheet = dict(computed.sheet)
+        name = sheet.get("name", character.name)
+        if not isinstance(name, str) or len(name.strip()) > MAX_NAME:
+            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
         if not character.is_npc:
             sheet = player_sheet(sheet)
         if change.validate:
@@ -257,6 +262,7 @@ class SheetWriter:
                 version=Character.version + 1,
                 name=new_name,
                 name_key=name_key(new_name),
+                sheet_version=SHEET_SCHEMA_VERSION,
             )
         )
         if result.rowcount != 1:

@@ -100,6 +100,9 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
     spellbook = spellbook  # casting and resting (DelegatedSpellBook)
 
     id = "swc"
+    #: Sheet keys written during play or by optional rules, besides a new sheet's and the
+    #: editable fields' (an import refuses any other top-level key).
+    extra_sheet_keys = frozenset({"conjuros_gastados", "clase_tras_limite", "heridas", "pnj"})
     name = "Swords & Wizardry Completo"
     seed = "000_69fa394cbd22cdf4.txt"
 

@@ -1,0 +1,207 @@
+"""``/sheet import`` is as strict as the commands (issue 9 §4), on real databases.
+
+Each case was accepted before: XP 9,999,999 set by a player, a Núcleo file in another
+campaign's system, 200 KB of unknown keys, ``name: 12345``, ``heridas: 10**400``, a
+50,000-level document, a 500-character name through ``/sheet set``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+from sqlmodel import select
+
+from bot.db.models import Character, RollLog, XpAward
+from bot.services import Actor, Place
+from bot.services.checks import CheckOrder
+from bot.services.errors import DomainError, NotAllowed
+from bot.services.imports import MAX_DEPTH
+from bot.services.sheet_schema import SHEET_SCHEMA_VERSION
+from rules.systems.base import RulesError
+from tests.examples import ARDELIA
+
+GUILD, CHANNEL = 1000, 11
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+
+
+@pytest.fixture
+async def table(services):
+    await services.campaigns.create(
+        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    return services
+
+
+def ardelia(**changes: Any) -> dict[str, Any]:
+    return json.loads(json.dumps(ARDELIA)) | changes
+
+
+def document(sheet: dict[str, Any], **extra: Any) -> bytes:
+    doc = {"format": "arbitro.sheet", "version": 1, "system": sheet.get("system"), "npc": False}
+    return json.dumps(doc | {"sheet": sheet} | extra).encode()
+
+
+async def refused(table: Any, actor: Actor, payload: bytes, **kwargs: Any) -> DomainError:
+    with pytest.raises(DomainError) as error:
+        await table.characters.import_sheet(HERE, actor, payload, **kwargs)
+    async with table.sessions() as session:
+        assert (await session.exec(select(Character))).all() == [], "nothing stored"
+    return error.value
+
+
+async def test_a_player_cannot_import_what_only_the_referee_sets(table):
+    error = await refused(table, ANA, document(ardelia(px=9_999_999)))
+    assert isinstance(error, NotAllowed) and error.key == "sheet.error.import_referee_fields"
+    assert error.params == {"fields": "PX"}
+    # Creation values (or leaving the field out) are fine; the referee may set anything.
+    assert (await table.characters.import_sheet(HERE, ANA, document(ardelia(px=0)))).name
+    gm = await table.characters.import_sheet(HERE, GM, document(ardelia(name="Bea", px=40)))
+    assert gm.sheet["px"] == 40
+
+
+async def test_document_sheet_and_campaign_systems_must_match(table):
+    error = await refused(table, ANA, document(ardelia(), system="swc"))
+    assert error.key == "sheet.error.import_system_mismatch"
+    assert error.params == {"document": "swc", "sheet": "nucleo", "expected": "nucleo"}
+    error = await refused(table, ANA, document(ardelia(system="swc"), system="nucleo"))
+    assert error.key == "sheet.error.import_system_mismatch"
+
+
+async def test_unknown_keys_are_refused_and_listed(table):
+    error = await refused(table, ANA, document(ardelia(basura="x" * 100_000, otra=1)))
+    assert (error.key, error.params) == (
+        "sheet.error.import_unknown_keys",
+        {"keys": "basura, otra"},
+    )
+    error = await refused(table, ANA, document(ardelia(), comentario="hola"))
+    assert (error.key, error.params) == ("sheet.error.import_unknown_keys", {"keys": "comentario"})
+
+
+@pytest.mark.parametrize(
+    ("changes", "key"),
+    [
+        ({"name": 12345}, "sheet.error.import_name_not_text"),
+        ({"name": "x" * 101}, "sheet.error.bad_name"),
+        ({"heridas": "3"}, "sheet.error.import_bad_values"),
+        ({"heridas": -1}, "sheet.error.import_bad_values"),
+        ({"token": 1}, "sheet.error.import_bad_values"),
+        ({"heridas": 10**400}, "sheet.error.import_number_range"),
+        ({"equipo": {"otros": {"Cuerda": 2**40}}}, "sheet.error.import_number_range"),
+        ({"notas": {"a": 1}}, "sheet.error.import_bad_values"),
+    ],
+)
+async def test_types_are_strict_and_numbers_bounded(table, changes, key):
+    error = await refused(table, GM, document(ardelia(**changes)))
+    assert error.key == key
+
+
+async def test_nesting_depth_is_refused_before_parsing(table):
+    deep = b'{"format": "arbitro.sheet", "sheet": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    error = await refused(table, ANA, deep)
+    assert (error.key, error.params) == ("sheet.error.import_too_deep", {"limit": MAX_DEPTH})
+    quoted = json.dumps(ardelia(notas="[" * 400)).encode()  # brackets inside a string count not
+    assert (await table.characters.import_sheet(HERE, ANA, document(json.loads(quoted)))).name
+
+
+async def test_names_are_at_most_100_characters_on_every_path(table):
+    await table.characters.create(HERE, ANA, ardelia())
+    with pytest.raises(RulesError) as error:
+        await table.characters.set_field(HERE, ANA, None, "name", "x" * 101)
+    assert error.value.problems[0].params["limit"] == 100
+    with pytest.raises(DomainError) as bad:
+        await table.characters.update_sheet(HERE, ANA, None, lambda s, *_: s | {"name": "y" * 101})
+    assert bad.value.key == "sheet.error.bad_name"
+    assert (await table.characters.set_field(HERE, ANA, None, "name", "z" * 100)).name == "z" * 100
+
+
+async def test_an_existing_name_is_replaced_only_when_asked_keeping_id_log_and_ledger(table):
+    original = await table.characters.create(HERE, ANA, ardelia(dinero=3))
+    await table.xp.grant(HERE, GM, 5, character="Ardelia", reason="sesión 1")
+    await table.checks.check(HERE, ANA, CheckOrder("atributo:Carisma"))
+    _filename, exported = await table.characters.export(HERE, ANA, "Ardelia")
+    edited = json.loads(exported)
+    edited["sheet"]["dinero"] = 50
+
+    with pytest.raises(DomainError) as exists:
+        await table.characters.import_sheet(HERE, ANA, json.dumps(edited).encode())
+    assert (exists.value.key, exists.value.params) == (
+        "sheet.error.import_exists",
+        {"name": "Ardelia"},
+    )
+    with pytest.raises(NotAllowed):  # another player may not replace Ana's character
+        await table.characters.import_sheet(HERE, BRUNO, json.dumps(edited).encode(), replace=True)
+    cheat = json.loads(json.dumps(edited))
+    cheat["sheet"]["px"] = 1000
+    with pytest.raises(NotAllowed) as referee_only:
+        await table.characters.import_sheet(HERE, ANA, json.dumps(cheat).encode(), replace=True)
+    assert referee_only.value.key == "sheet.error.import_referee_fields"
+    del edited["sheet"]["px"]  # left out: the stored XP stays
+
+    replaced = await table.characters.import_sheet(
+        HERE, ANA, json.dumps(edited).encode(), replace=True
+    )
+    assert (replaced.id, replaced.sheet["dinero"], replaced.sheet["px"]) == (original.id, 50, 5)
+    assert replaced.version == original.version + 2  # the grant, then the replacement
+    async with table.sessions() as session:
+        (award,) = (await session.exec(select(XpAward))).all()
+        (logged,) = (await session.exec(select(RollLog))).all()
+    assert award.character_id == original.id and logged.character_name == "Ardelia"
+    gm_edit = json.loads(json.dumps(edited))
+    gm_edit["sheet"]["px"] = 7
+    by_gm = await table.characters.import_sheet(
+        HERE, GM, json.dumps(gm_edit).encode(), replace=True
+    )
+    assert (by_gm.id, by_gm.sheet["px"]) == (original.id, 7)
+
+
+async def test_a_stored_version_1_sheet_is_converted_when_read(table):
+    """Migration 0008: rows written before it are version 1 and are upgraded on read."""
+    await table.characters.create(HERE, ANA, ardelia())
+    async with table.sessions() as session, session.begin():
+        v1 = ardelia(name="  ardelia vieja ", system="swc", pnj=True)
+        await session.exec(update(Character).values(sheet=v1, sheet_version=1))
+    view = await table.characters.show(HERE, ANA)
+    assert (view.sheet["name"], view.sheet["system"], "pnj" in view.sheet) == (
+        "Ardelia",
+        "nucleo",
+        False,
+    )
+    await table.characters.adjust_money(HERE, ANA, 1)
+    async with table.sessions() as session:
+        row = (await session.exec(select(Character))).one()
+    assert (row.sheet_version, row.sheet["system"], "pnj" in row.sheet) == (
+        SHEET_SCHEMA_VERSION,
+        "nucleo",
+        False,
+    )
+
+
+async def test_characters_per_member_are_capped_by_a_campaign_setting(table):
+    await table.campaigns.update_settings(HERE, GM, system_setting=("personajes_por_jugador", "2"))
+    await table.characters.create(HERE, ANA, ardelia())
+    await table.characters.create(HERE, ANA, ardelia(name="Bea"))
+    with pytest.raises(DomainError) as error:
+        await table.characters.import_sheet(HERE, ANA, document(ardelia(name="Cora")))
+    assert (error.value.key, error.value.params) == (
+        "sheet.error.too_many_characters",
+        {"limit": 2},
+    )
+    await table.characters.create(HERE, BRUNO, ardelia(name="Dora"))  # per member
+    await table.characters.create(HERE, GM, ardelia(name="Trasgo"), is_npc=True)  # NPCs apart
+
+
+async def test_open_drafts_are_capped(table):
+    from bot.services.creation import MAX_OPEN_DRAFTS
+
+    for i in range(MAX_OPEN_DRAFTS):
+        await table.creation.start(HERE, GM, f"Trasgo {i}", npc=True)
+    with pytest.raises(DomainError) as error:
+        await table.creation.start(HERE, GM, "Uno más", npc=True)
+    assert error.value.key == "sheet.error.too_many_drafts"
+    assert await table.creation.start(HERE, ANA, "Ardelia")  # another member, another count
