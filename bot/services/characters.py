@@ -28,6 +28,7 @@ from bot.services.imports import (
     check_sheet,
     keep_referee_fields,
     parse_document,
+    range_problems,
     referee_changes,
 )
 from bot.services.sheet_access import (
@@ -39,6 +40,7 @@ from bot.services.sheet_access import (
     name_key,
     player_sheet,
     require_editor,
+    set_path,  # noqa: F401 - re-exported
 )
 from bot.services.sheet_changes import (
     AdjustInventory,
@@ -46,7 +48,6 @@ from bot.services.sheet_changes import (
     Callback,
     ReplaceSheet,
     SetField,
-    set_path,
 )
 from bot.services.sheet_writes import SheetWriter
 from rules.systems.base import (
@@ -603,23 +604,35 @@ class CharacterService:
                     )
                 )
             ).first()
-        if existing is None:
-            if not referee:
-                changed = referee_changes(sheet, system.new_sheet(sheet["name"], settings), specs)
-                if changed:
-                    raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
-            return await self.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
-        if not replace:
+        if existing is not None and not replace:
             raise DomainError("sheet.error.import_exists", name=existing.name)
-        if not referee:
-            if existing.is_npc or existing.owner_user_id != actor.user_id:
-                raise NotAllowed("sheet.error.not_owner", name=existing.name)
-            changed = referee_changes(sheet, existing.sheet, specs)
-            if changed:
-                raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
-            sheet = keep_referee_fields(sheet, existing.sheet, specs)
+        mine = existing is not None and existing.owner_user_id == actor.user_id
+        if existing is not None and not referee and (existing.is_npc or not mine):
+            raise NotAllowed("sheet.error.not_owner", name=existing.name)
+        guarded = () if referee else tuple(s for s in specs if s.referee_only)
+        # The referee-only fields a player's file may not change: a new character's must keep
+        # their creation values (missing ones take them); a replaced one's, the stored ones.
+        baseline = (
+            existing.sheet if existing is not None else system.new_sheet(sheet["name"], settings)
+        )
+        changed = referee_changes(sheet, baseline, guarded)
+        if changed:
+            raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
+        sheet = keep_referee_fields(sheet, baseline, guarded)
+        npc_sheet = existing.is_npc if existing is not None else is_npc
+        candidate = sheet if npc_sheet else player_sheet(sheet)
+        problems = list(system.validate(candidate, settings))
+        seen = {p.path for p in problems}
+        problems += [p for p in range_problems(candidate, specs) if p.path not in seen]
+        if problems:  # every problem at once, the system's and the fields' ranges
+            raise RulesError(problems)
+        if existing is None:
+            return await self.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
+        # Through the versioned write: the guarded fields are checked again on the version
+        # it replaces, so a grant made since the file was read is neither lost nor undone.
+        change = ReplaceSheet(sheet, guarded)
         applied = await self.writer.apply(
-            place, actor, ReplaceSheet(sheet), character_id=existing.id, name=existing.name
+            place, actor, change, character_id=existing.id, name=existing.name
         )
         return applied.view
 

@@ -21,9 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.services.errors import DomainError
-from bot.services.sheet_access import MAX_NAME
-from bot.services.sheet_changes import set_path
-from rules.systems.base import FieldKind, FieldSpec, GameSystem, Settings
+from bot.services.sheet_access import MAX_NAME, set_path
+from rules.systems.base import FieldKind, FieldSpec, GameSystem, Problem, Settings
 
 __all__ = [
     "DOCUMENT_KEYS",
@@ -35,6 +34,7 @@ __all__ = [
     "check_sheet",
     "keep_referee_fields",
     "parse_document",
+    "range_problems",
     "referee_changes",
     "sheet_keys",
 ]
@@ -196,7 +196,8 @@ def _json_type(value: Any) -> str:
 
 def _fits(spec: FieldSpec, sheet: Mapping[str, Any], blank: Mapping[str, Any]) -> bool:
     """Strict types, never a conversion: the JSON type a new sheet stores at that field (a
-    list of weapons, say), else the one ``/sheet set`` stores for its kind; and its range."""
+    list of weapons, say), else the one ``/sheet set`` stores for its kind; text lengths.
+    Integer ranges are reported with the system's problems (:func:`range_problems`)."""
     value = _get(sheet, spec.path)
     if value is _MISSING or value is None:
         return True
@@ -211,13 +212,30 @@ def _fits(spec: FieldSpec, sheet: Mapping[str, Any], blank: Mapping[str, Any]) -
         }.get(spec.kind)
     if expected is not None and _json_type(value) != expected:
         return False
-    if isinstance(value, int) and not isinstance(value, bool):
-        return (spec.minimum is None or value >= spec.minimum) and (
-            spec.maximum is None or value <= spec.maximum
-        )
     if isinstance(value, str):
         return len(value) <= (MAX_NAME if spec.path == "name" else MAX_TEXT)
     return True
+
+
+def range_problems(sheet: Mapping[str, Any], specs: tuple[FieldSpec, ...]) -> list[Problem]:
+    """Integers outside the range ``/sheet set`` allows for their field, as the same problems
+    ``/sheet set`` reports (listed together with the system's own validation)."""
+    problems = []
+    for spec in specs:
+        value = _get(sheet, spec.path)
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        if (spec.minimum is not None and value < spec.minimum) or (
+            spec.maximum is not None and value > spec.maximum
+        ):
+            params = {
+                "field": spec.label,
+                "value": value,
+                "minimum": spec.minimum,
+                "maximum": spec.maximum,
+            }
+            problems.append(Problem("sheet.problem.out_of_range", spec.path, params))
+    return problems
 
 
 def _out_of_range_numbers(node: Any, path: str = "") -> list[str]:

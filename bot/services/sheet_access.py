@@ -7,6 +7,7 @@ same visibility and ownership rules.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ __all__ = [
     "name_key",
     "player_sheet",
     "require_editor",
+    "set_path",
 ]
 
 MAX_NAME = 100
@@ -155,3 +157,18 @@ def player_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
     not keep it, whoever wrote it.
     """
     return {key: value for key, value in sheet.items() if not (key == "pnj" and value)}
+
+
+def set_path(sheet: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of ``sheet`` with the dotted ``path`` set (intermediate tables created)."""
+    result = json.loads(json.dumps(sheet))
+    node = result
+    parts = path.split(".")
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = {}
+            node[part] = child
+        node = child
+    node[parts[-1]] = value
+    return result

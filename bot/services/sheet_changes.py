@@ -8,7 +8,6 @@ which refuse when what the roll relied on no longer holds.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -16,13 +15,16 @@ from typing import Any
 
 from bot.services.audit import AuditEntry
 from bot.services.campaign_context import CampaignContext
-from bot.services.errors import DomainError
+from bot.services.errors import DomainError, NotAllowed
+from bot.services.imports import keep_referee_fields, referee_changes
+from bot.services.sheet_access import set_path
 from bot.services.sheet_writes import Computed, XpEntry
 from rules.systems.base import (
     Advancement,
     AdvanceResult,
     CastResult,
     CharacterBuilder,
+    FieldSpec,
     GameSystem,
     HealthChange,
     RestResult,
@@ -60,21 +62,6 @@ def spellbook_of(system: GameSystem) -> SpellBook:
     if not isinstance(system, SpellBook):  # every shipped system is one; a new one may not be
         raise DomainError("spell.error.no_spellbook", system=system.name)
     return system
-
-
-def set_path(sheet: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
-    """A copy of ``sheet`` with the dotted ``path`` set (intermediate tables created)."""
-    result = json.loads(json.dumps(sheet))
-    node = result
-    parts = path.split(".")
-    for part in parts[:-1]:
-        child = node.get(part)
-        if not isinstance(child, dict):
-            child = {}
-            node[part] = child
-        node = child
-    node[parts[-1]] = value
-    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +196,24 @@ class ApplyEffects:
 
 @dataclass(frozen=True, slots=True)
 class ReplaceSheet:
-    """An import over an existing character: the whole new sheet, keeping the name given."""
+    """An import over an existing character: the whole new sheet.
+
+    ``guarded`` lists the referee-only fields a player may not change this way: checked
+    against the *current* version (refused if the document changes one) and, when the
+    document leaves one out, taken from it — so an XP grant made meanwhile is kept.
+    """
 
     sheet: Mapping[str, Any] = field(default_factory=dict)
+    guarded: tuple[FieldSpec, ...] = ()
     validate: bool = True
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
-        return Computed(dict(self.sheet), None)
+        if not self.guarded:
+            return Computed(dict(self.sheet), None)
+        changed = referee_changes(self.sheet, sheet, self.guarded)
+        if changed:
+            raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
+        return Computed(keep_referee_fields(self.sheet, sheet, self.guarded), None)
 
 
 @dataclass(frozen=True, slots=True)

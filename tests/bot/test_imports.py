@@ -18,9 +18,9 @@ from bot.db.models import Character, RollLog, XpAward
 from bot.services import Actor, Place
 from bot.services.checks import CheckOrder
 from bot.services.errors import DomainError, NotAllowed
-from bot.services.imports import MAX_DEPTH
+from bot.services.imports import MAX_DEPTH, range_problems
 from bot.services.sheet_schema import SHEET_SCHEMA_VERSION
-from rules.systems.base import RulesError
+from rules.systems.base import FieldKind, FieldSpec, RulesError
 from tests.examples import ARDELIA
 
 GUILD, CHANNEL = 1000, 11
@@ -89,7 +89,6 @@ async def test_unknown_keys_are_refused_and_listed(table):
         ({"name": 12345}, "sheet.error.import_name_not_text"),
         ({"name": "x" * 101}, "sheet.error.bad_name"),
         ({"heridas": "3"}, "sheet.error.import_bad_values"),
-        ({"heridas": -1}, "sheet.error.import_bad_values"),
         ({"token": 1}, "sheet.error.import_bad_values"),
         ({"heridas": 10**400}, "sheet.error.import_number_range"),
         ({"equipo": {"otros": {"Cuerda": 2**40}}}, "sheet.error.import_number_range"),
@@ -99,6 +98,20 @@ async def test_unknown_keys_are_refused_and_listed(table):
 async def test_types_are_strict_and_numbers_bounded(table, changes, key):
     error = await refused(table, GM, document(ardelia(**changes)))
     assert error.key == key
+
+
+async def test_ranges_are_listed_with_the_systems_own_problems(table):
+    with pytest.raises(RulesError) as error:
+        await table.characters.import_sheet(HERE, GM, document(ardelia(heridas=-1, px=-5)))
+    assert {p.path for p in error.value.problems} >= {"heridas", "px"}
+    # A field the system does not check itself still keeps the range /sheet set gives it.
+    spec = FieldSpec("nivel", "Nivel", FieldKind.INTEGER, 1, 20)
+    (problem,) = range_problems({"nivel": 106}, (spec,))
+    assert (problem.key, problem.params["maximum"], problem.params["value"]) == (
+        "sheet.problem.out_of_range",
+        20,
+        106,
+    )
 
 
 async def test_nesting_depth_is_refused_before_parsing(table):

@@ -242,6 +242,16 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
     gone = sb.click(r, "Borrar", user="ana")
     assert "**Eira** borrado" in gone.text, gone.text
     document["sheet"]["name"] = "Eira bis"
+    # The starting XP is the GM's to set: a player's import must leave it out (issue 9 §4).
+    refused = sb.command(
+        "sheet import",
+        {"file": ("eira.json", json.dumps(document).encode())},
+        guild=g,
+        channel="mesa",
+        user="ana",
+    )
+    assert "Experiencia" in refused.text and "solo el máster" in refused.text.casefold()
+    del document["sheet"]["xp"]
     imported = sb.command(
         "sheet import",
         {"file": ("eira.json", json.dumps(document).encode())},

@@ -255,12 +255,24 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
     gone = sb.click(r, "Borrar", user="ana")
     assert "**Brann** borrado" in gone.text, gone.text
     document["sheet"]["name"] = "Brann bis"
-    imported = sb.command(
+    # A player's import may not set what /sheet set reserves to the GM (issue 9 §4) …
+    refused = sb.command(
         "sheet import",
         {"file": ("brann.json", json.dumps(document).encode())},
         guild=g,
         channel="mesa",
         user="ana",
+        **ES,
+    )
+    assert "Solo el máster puede fijar estos campos al importar" in refused.text, refused.text
+    assert "Fuerza" in refused.text and "Puntos de Golpe máximos" in refused.text
+    # … the GM's may.
+    imported = sb.command(
+        "sheet import",
+        {"file": ("brann.json", json.dumps(document).encode())},
+        guild=g,
+        channel="mesa",
+        user="gm",
         **ES,
     )
     assert "Ficha de **Brann bis** importada." in imported.text, imported.text

@@ -116,10 +116,12 @@ def mago():
 def test_swc_spends_prepared_slots_by_level_and_a_new_day_restores_them(discord_env):
     sb = discord_env
     g = _campaign(sb, "Torre", "swc")
-    _import(sb, g, "swc", mago())
+    _import(sb, g, "swc", mago(), user="gm")  # rolled attributes: only the GM imports them
 
     def spell(sub, options, locale="es-ES"):
-        return sb.command(f"spell {sub}", options, guild=g, channel="mesa", locale=locale)
+        return sb.command(
+            f"spell {sub}", options, guild=g, channel="mesa", locale=locale, user="gm"
+        )
 
     listed = spell("list", {})
     assert "termina antes de las listas de conjuros" in listed.text
