@@ -604,6 +604,9 @@ class CharacterService:
                     )
                 )
             ).first()
+        if existing is not None and existing.is_npc and existing.hidden and not referee:
+            # Same answer as any taken name: the import must not confirm a hidden NPC.
+            raise DomainError("sheet.error.name_taken", name=sheet["name"])
         if existing is not None and not replace:
             raise DomainError("sheet.error.import_exists", name=existing.name)
         mine = existing is not None and existing.owner_user_id == actor.user_id
