@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -107,8 +107,8 @@ class HealthView:
 
 
 def _view(
-    record: CombatRecord, combat: Combat, turn: TurnChange | None = None, rolled=()
-) -> CombatView:  # noqa: ANN001
+    record: CombatRecord, combat: Combat, turn: TurnChange | None = None, rolled: Rolled = ()
+) -> CombatView:
     names = {c.key: c.name for c in combat.combatants}
     current = combat.current
     lines = tuple(
@@ -145,11 +145,12 @@ def _view(
     )
 
 
-# A change: (campaign, system, settings, combat) -> (new combat, turn change, rolled lines)
-Change = Callable[
-    [Campaign, GameSystem, dict[str, Any], Combat],
-    tuple[Combat, TurnChange | None, tuple[tuple[str, str], ...]],
-]
+#: Lines rolled by a use case: (name, breakdown).
+Rolled = tuple[tuple[str, str], ...]
+#: What a change computes: the new combat, the turn change it made, what it rolled.
+Step = tuple[Combat, TurnChange | None, Rolled]
+# A change: (campaign, system, settings, combat) -> Step
+Change = Callable[[Campaign, GameSystem, Mapping[str, Any], Combat], Step]
 
 
 class CombatService:
@@ -340,7 +341,12 @@ class CombatService:
                 owner_id=None if view.is_npc else view.owner_user_id,
             )
 
-            def add_character(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+            def add_character(
+                _c: Campaign,
+                _s: GameSystem,
+                _set: Mapping[str, Any],
+                combat: Combat,
+            ) -> Step:
                 combat = combat.add(combatant)
                 if initiative is not None:
                     combat = combat.set_initiative(combatant.key, initiative)
@@ -350,7 +356,12 @@ class CombatService:
         if initiative is None:
             raise DomainError("combat.error.adhoc_needs_initiative", name=name)
 
-        def add_adhoc(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+        def add_adhoc(
+            _c: Campaign,
+            _s: GameSystem,
+            _set: Mapping[str, Any],
+            combat: Combat,
+        ) -> Step:
             combat, _added = combat.add_adhoc(name, initiative, count=count)
             return combat, None, ()
 
@@ -373,7 +384,12 @@ class CombatService:
         for combatant in mine:
             sheets[combatant.key] = await self._sheet(place, combatant)
 
-        def roll_all(_c, system: GameSystem, settings, combat: Combat):  # noqa: ANN001, ANN202
+        def roll_all(
+            _c: Campaign,
+            system: GameSystem,
+            settings: Mapping[str, Any],
+            combat: Combat,
+        ) -> Step:
             rolled = []
             for key, sheet in sheets.items():
                 try:
@@ -410,7 +426,12 @@ class CombatService:
     ) -> CombatView:
         """Pass the turn: the GM any time, a player only when it is his character's turn."""
 
-        def advance(campaign: Campaign, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+        def advance(
+            campaign: Campaign,
+            _s: GameSystem,
+            _set: Mapping[str, Any],
+            combat: Combat,
+        ) -> Step:
             if not is_referee(campaign, actor):
                 current = combat.current
                 if current is None or current.owner_id != actor.user_id:
@@ -427,7 +448,12 @@ class CombatService:
     async def move(self, place: Place, actor: Actor, combatant: str, initiative: int) -> CombatView:
         await self.require_referee(place, actor)
 
-        def set_it(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+        def set_it(
+            _c: Campaign,
+            _s: GameSystem,
+            _set: Mapping[str, Any],
+            combat: Combat,
+        ) -> Step:
             return combat.set_initiative(combat.find_by_name(combatant).key, initiative), None, ()
 
         return await self._change(place, set_it)
@@ -437,7 +463,12 @@ class CombatService:
     ) -> CombatView:
         """rolweb: wait and act after ``after``; a player waits with his own character."""
 
-        def wait_it(campaign: Campaign, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+        def wait_it(
+            campaign: Campaign,
+            _s: GameSystem,
+            _set: Mapping[str, Any],
+            combat: Combat,
+        ) -> Step:
             referee = is_referee(campaign, actor)
             if combatant is not None:
                 waiter = combat.find_by_name(combatant)
@@ -464,7 +495,12 @@ class CombatService:
     async def remove(self, place: Place, actor: Actor, combatant: str) -> CombatView:
         await self.require_referee(place, actor)
 
-        def remove_it(_c, _s, _set, combat: Combat):  # noqa: ANN001, ANN202
+        def remove_it(
+            _c: Campaign,
+            _s: GameSystem,
+            _set: Mapping[str, Any],
+            combat: Combat,
+        ) -> Step:
             combat, turn = combat.remove(combat.find_by_name(combatant).key, self.rng)
             return combat, turn, ()
 
