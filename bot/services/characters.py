@@ -49,6 +49,7 @@ from bot.services.sheet_changes import (
     ReplaceSheet,
     SetField,
 )
+from bot.services.sheet_schema import upgraded, upgraded_sheet
 from bot.services.sheet_writes import SheetWriter
 from rules.systems.base import (
     CharacterBuilder,
@@ -143,7 +144,7 @@ class CharacterService:
         campaign, system, settings = await self.context(place)
         async with self.sessions() as session:
             character = await find_character(session, campaign, actor, name)
-        return campaign, character, system, settings
+        return campaign, upgraded(character), system, settings
 
     async def show(
         self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
@@ -371,7 +372,7 @@ class CharacterService:
                 if name_key(name) in existing:
                     continue
                 existing.add(name_key(name))
-                sheet = dict(template.sheet)
+                sheet = upgraded_sheet(template)
                 sheet["name"] = name
                 copy = Character(
                     guild_id=campaign.guild_id,
@@ -616,7 +617,9 @@ class CharacterService:
         # The referee-only fields a player's file may not change: a new character's must keep
         # their creation values (missing ones take them); a replaced one's, the stored ones.
         baseline = (
-            existing.sheet if existing is not None else system.new_sheet(sheet["name"], settings)
+            upgraded_sheet(existing)
+            if existing is not None
+            else system.new_sheet(sheet["name"], settings)
         )
         changed = referee_changes(sheet, baseline, guarded)
         if changed:

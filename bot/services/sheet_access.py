@@ -20,7 +20,7 @@ from bot.services.campaign_context import CampaignContext
 from bot.services.campaigns import is_referee
 from bot.services.context import Actor
 from bot.services.errors import DomainError, NotAllowed
-from bot.services.sheet_schema import upgraded
+from bot.services.sheet_schema import upgraded_sheet
 from rules.systems.base import DerivedValue, FieldSpec, Problem, RulesError
 from rules.text import fold
 
@@ -94,7 +94,7 @@ async def find_character(
         character = await session.get(Character, active.character_id)
         if character is None or character.deleted_at is not None:
             raise DomainError("sheet.error.no_active")
-        return upgraded(character)
+        return character
     query = select(Character).where(
         Character.guild_id == campaign.guild_id,
         Character.campaign_id == campaign.id,
@@ -110,7 +110,7 @@ async def find_character(
     ]
     if not visible:
         raise DomainError("sheet.error.not_found", name=name)
-    return upgraded(visible[0])
+    return visible[0]
 
 
 def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
@@ -124,7 +124,7 @@ def require_editor(campaign: Campaign, character: Character, actor: Actor) -> No
 def character_view(context: CampaignContext, character: Character) -> CharacterView:
     """The character as users see it: sheet, derived values and the problems it has now."""
     system, settings = context.system, context.settings
-    sheet = dict(upgraded(character).sheet)
+    sheet = upgraded_sheet(character)
     problems = tuple(system.validate(sheet, settings))
     try:
         derived = tuple(system.derived(sheet, settings))

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.db.models import Character
 
-__all__ = ["SHEET_SCHEMA_VERSION", "upgraded"]
+__all__ = ["SHEET_SCHEMA_VERSION", "upgraded", "upgraded_sheet"]
 
 SHEET_SCHEMA_VERSION = 2
 
@@ -33,14 +33,21 @@ def _v1_to_v2(sheet: dict[str, Any], character: Character) -> dict[str, Any]:
 _STEPS: dict[int, Callable[[dict[str, Any], Character], dict[str, Any]]] = {1: _v1_to_v2}
 
 
-def upgraded(character: Character) -> Character:
-    """``character`` with its sheet converted to :data:`SHEET_SCHEMA_VERSION` (in memory)."""
+def upgraded_sheet(character: Character) -> dict[str, Any]:
+    """A copy of ``character``'s sheet in :data:`SHEET_SCHEMA_VERSION` (the row is untouched:
+    converting must never write outside the versioned write path)."""
     version = character.sheet_version or 1
-    if version >= SHEET_SCHEMA_VERSION:
-        return character
     sheet = dict(character.sheet)
     while version < SHEET_SCHEMA_VERSION:
         sheet = _STEPS[version](sheet, character)
         version += 1
-    character.sheet, character.sheet_version = sheet, version
+    return sheet
+
+
+def upgraded(character: Character) -> Character:
+    """``character`` with its sheet converted, for a row already detached from its session
+    (read for a command that does not write it)."""
+    if (character.sheet_version or 1) < SHEET_SCHEMA_VERSION:
+        character.sheet = upgraded_sheet(character)
+        character.sheet_version = SHEET_SCHEMA_VERSION
     return character

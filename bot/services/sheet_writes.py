@@ -45,7 +45,7 @@ from bot.services.sheet_access import (
     player_sheet,
     require_editor,
 )
-from bot.services.sheet_schema import SHEET_SCHEMA_VERSION, upgraded
+from bot.services.sheet_schema import SHEET_SCHEMA_VERSION, upgraded_sheet
 from rules.systems.base import Problem, RulesError
 
 __all__ = [
@@ -225,11 +225,11 @@ class SheetWriter:
             or character.deleted_at is not None
         ):
             raise DomainError("sheet.error.not_found", name=name or "?")
-        return upgraded(character)
+        return character
 
     @staticmethod
     def _plan(context: CampaignContext, character: Character, change: SheetChange[Any]) -> _Planned:
-        computed = change.compute(dict(character.sheet), context)
+        computed = change.compute(upgraded_sheet(character), context)
         sheet = dict(computed.sheet)
         name = sheet.get("name", character.name)
         if not isinstance(name, str) or len(name.strip()) > MAX_NAME:
