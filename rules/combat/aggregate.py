@@ -11,7 +11,7 @@ with the state, so a fight keeps the rules it started with.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,6 +22,7 @@ __all__ = ["Combat", "TurnChange", "STATE_VERSION", "MAX_COMBATANTS"]
 
 STATE_VERSION = 1
 MAX_COMBATANTS = 50
+_SIDE_HISTORY = 20  # rounds of side dice kept for "previous" (older rounds keep the current dice)
 
 
 def _refuse(key: str, **params: Any) -> RulesError:
@@ -33,7 +34,9 @@ class TurnChange:
     """What a turn change did: the round, whether it is new, who acts, who was skipped.
 
     ``skipped`` are those who lose this turn (a Núcleo initiative fumble skips round 1);
-    ``side_rolls`` are the side dice rolled for a new round (S&W), empty otherwise.
+    ``side_rolls`` are the side dice rolled for a new round (S&W), empty otherwise;
+    ``left`` are the combatants passed over for the first time because they are dead, out
+    or unconscious (the turn message says so once; see :meth:`Combat.next_turn`).
     """
 
     round: int
@@ -42,6 +45,7 @@ class TurnChange:
     actions: int
     skipped: tuple[Combatant, ...] = ()
     side_rolls: tuple[tuple[str, int], ...] = ()
+    left: tuple[Combatant, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,8 @@ class Combat:
     side_rolls: tuple[tuple[str, int], ...] = ()
     ended: bool = False
     next_adhoc: int = 1
+    reported_out: tuple[str, ...] = ()
+    round_sides: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
 
     # -- reading -----------------------------------------------------------------------
 
@@ -259,15 +265,38 @@ class Combat:
 
     def _new_round(self, round_: int, rng: random.Random) -> Combat:
         rolls: tuple[tuple[str, int], ...] = ()
-        if self.policy.by_side and (self.policy.reroll_each_round or round_ == 1):
+        recorded = dict(self.round_sides).get(round_)
+        if recorded is not None:  # replaying a round after "previous": same dice
+            rolls = recorded
+        elif self.policy.by_side and (self.policy.reroll_each_round or round_ == 1):
             rolls = self._roll_sides(rng)
         else:
             rolls = self.side_rolls
         ordered = self._ordered(self.combatants, rolls)
-        return replace(self, combatants=ordered, round=round_, index=0, side_rolls=rolls)
+        history = tuple((r, sides) for r, sides in self.round_sides if r != round_)
+        if rolls and self.policy.by_side:
+            history = (*history, (round_, rolls))[-_SIDE_HISTORY:]
+        return replace(
+            self,
+            combatants=ordered,
+            round=round_,
+            index=0,
+            side_rolls=rolls,
+            round_sides=history,
+        )
 
-    def _step_from(self, start: int, rng: random.Random) -> tuple[Combat, TurnChange]:
-        """The first combatant from ``start`` who acts this round, or a new round."""
+    def _step_from(
+        self, start: int, rng: random.Random, out: Collection[str] = ()
+    ) -> tuple[Combat, TurnChange]:
+        """The first combatant from ``start`` who acts this round, or a new round.
+
+        ``out`` are the keys whose health takes them out of the order (dead, out of the
+        fight, unconscious): passed over, and each reported once in ``left`` until it
+        returns (healed), when it acts again in its old place.
+        """
+        out = frozenset(out)
+        reported = [k for k in self.reported_out if k in out]
+        left: list[Combatant] = []
         combat, skipped, new_round = self, [], False
         rolled: tuple[tuple[str, int], ...] = ()
         position = start
@@ -278,11 +307,17 @@ class Combat:
                 rolled = combat.side_rolls if combat.policy.by_side else ()
                 continue
             candidate = combat.combatants[position]
+            if candidate.key in out:
+                if candidate.key not in reported:
+                    reported.append(candidate.key)
+                    left.append(candidate)
+                position += 1
+                continue
             if combat.skips(candidate, combat.round):
                 skipped.append(candidate)
                 position += 1
                 continue
-            combat = replace(combat, index=position)
+            combat = replace(combat, index=position, reported_out=tuple(reported))
             return combat, TurnChange(
                 round=combat.round,
                 new_round=new_round,
@@ -290,38 +325,60 @@ class Combat:
                 actions=candidate.actions,
                 skipped=tuple(skipped),
                 side_rolls=rolled,
+                left=tuple(left),
             )
         raise _refuse("nobody_acts")  # pragma: no cover - every combatant acts from round 2
 
-    def next_turn(self, rng: random.Random) -> tuple[Combat, TurnChange]:
-        """Pass the turn; the first call starts round 1 (everybody must have initiative)."""
+    def next_turn(self, rng: random.Random, out: Collection[str] = ()) -> tuple[Combat, TurnChange]:
+        """Pass the turn; the first call starts round 1 (everybody must have initiative).
+
+        ``out`` are the keys of combatants whose :class:`~rules.combat.health.CombatState`
+        has ``skip_turn`` (the service reads each sheet); they keep their place in the order
+        and act again there once healed.  When every combatant is out, nobody acts
+        (``combat.problem.nobody_acts``).
+        """
         self._live()
         if not self.combatants:
             raise _refuse("empty")
         missing = self.unrolled()
         if missing:
             raise _refuse("missing_initiative", names=", ".join(c.name for c in missing))
+        if all(c.key in out for c in self.combatants):
+            raise _refuse("nobody_acts")
         if self.round == 0:
-            combat, change = self._new_round(1, rng)._step_from(0, rng)
+            combat, change = self._new_round(1, rng)._step_from(0, rng, out)
             rolled = combat.side_rolls if combat.policy.by_side else ()
             return combat, replace(change, new_round=True, side_rolls=rolled)
-        return self._step_from(self.index + 1, rng)
+        return self._step_from(self.index + 1, rng, out)
 
-    def previous(self) -> Combat:
-        """Back one turn (a mistaken "next"); the order of an earlier round is not re-rolled."""
+    def previous(self, out: Collection[str] = ()) -> Combat:
+        """Back one turn (a mistaken "next").  Across a round boundary the previous round's
+        side dice (S&W) come back with its order, from the per-round record kept by
+        :meth:`_new_round`, so the next "next" replays that round instead of re-rolling it."""
         self._live()
         if self.round == 0:
             raise _refuse("not_started")
-        round_, position = self.round, self.index - 1
+        combat, round_, position = self, self.round, self.index - 1
         while True:
             if position < 0:
                 if round_ == 1:
                     raise _refuse("first_turn")
-                round_, position = round_ - 1, len(self.combatants) - 1
+                round_ = round_ - 1
+                combat = combat._restore_round(round_)
+                position = len(combat.combatants) - 1
                 continue
-            if not self.skips(self.combatants[position], round_):
-                return replace(self, round=round_, index=position)
+            candidate = combat.combatants[position]
+            if not combat.skips(candidate, round_) and candidate.key not in out:
+                return replace(combat, round=round_, index=position)
             position -= 1
+
+    def _restore_round(self, round_: int) -> Combat:
+        """The order of ``round_`` with the side dice it was played with (when recorded)."""
+        sides = dict(self.round_sides).get(round_)
+        if sides is None or not self.policy.by_side:
+            return self
+        ordered = self._ordered(self.combatants, sides)
+        return replace(self, combatants=ordered, side_rolls=sides)
 
     def end(self) -> Combat:
         self._live()
@@ -339,6 +396,8 @@ class Combat:
             "side_rolls": [list(pair) for pair in self.side_rolls],
             "ended": self.ended,
             "next_adhoc": self.next_adhoc,
+            "reported_out": list(self.reported_out),
+            "round_sides": [[r, [list(pair) for pair in sides]] for r, sides in self.round_sides],
         }
 
     @classmethod
@@ -359,6 +418,11 @@ class Combat:
             side_rolls=tuple((str(s), int(v)) for s, v in data.get("side_rolls") or ()),
             ended=bool(data.get("ended", False)),
             next_adhoc=int(data.get("next_adhoc", 1)),
+            reported_out=tuple(str(k) for k in data.get("reported_out") or ()),
+            round_sides=tuple(
+                (int(r), tuple((str(s), int(v)) for s, v in sides))
+                for r, sides in data.get("round_sides") or ()
+            ),
         )
 
 

@@ -12,12 +12,15 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from rules.combat.attack import AttackRequest, AttackResult
+from rules.combat.health import CombatState
 from rules.nucleo import (
     belongings,
     builder,
     combat,
     creation,
     equipment,
+    fight,
     health,
     npc,
     rolls,
@@ -465,6 +468,19 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
         before = sheet.get("px", 0) if isinstance(sheet.get("px"), int) else 0
         after = max(0, before + amount)
         return AdvanceResult(self._with(sheet, px=after), before, after)
+
+    # -- fights (rules.combat.attack.Attacks, rules.combat.health.HealthStates) ------------
+
+    def weapons(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+        return fight.weapons(sheet, settings)
+
+    def attack(
+        self, request: AttackRequest, settings: Settings, rng: random.Random
+    ) -> AttackResult:
+        return fight.attack(request, settings, rng)
+
+    def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
+        return fight.combat_state(sheet, settings)
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         return spellbook.spell_infos(settings)

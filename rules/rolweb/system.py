@@ -14,7 +14,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules.rolweb import belongings, builder, spellbook
+from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest
+from rules.combat.health import CombatState
+from rules.rolweb import belongings, builder, fight, spellbook
 from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability, load_abilities
 from rules.rolweb.advancement import grant, spend_for, upgrade_cost
@@ -464,6 +466,26 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         damage = carried[0].damage
         worn = sheets.armour(defender, parsed)
         return roll_damage(damage, worn.protection if worn else None, rng, advantage)
+
+    # -- fights (rules.combat.attack.Attacks, rules.combat.health.HealthStates) ------------
+
+    def weapons(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+        return fight.weapons(sheet, settings)
+
+    def attack(
+        self, request: AttackRequest, settings: Settings, rng: random.Random
+    ) -> AttackResult:
+        """``[Diestro←Defensa]``, or a :class:`DefenceRequest` when ``defender_rolls``."""
+        return fight.attack(request, settings, rng)
+
+    def resolve_defence(
+        self, request: DefenceRequest, settings: Settings, rng: random.Random
+    ) -> AttackResult:
+        """The defending player's ``[Defensa←Diestro]`` for a :class:`DefenceRequest`."""
+        return fight.resolve_defence(request, settings, rng)
+
+    def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
+        return fight.combat_state(sheet, settings)
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """rolweb has abilities and mystical powers, not a spell list."""

@@ -12,8 +12,10 @@ import random
 from copy import deepcopy
 from typing import Any
 
+from rules.combat.attack import AttackRequest, AttackResult
+from rules.combat.health import CombatState
 from rules.dice import roll
-from rules.swc import builder, shop, spellbook
+from rules.swc import attack, builder, health, shop, spellbook
 from rules.swc.advancement import hit_dice, xp_bonus
 from rules.swc.attributes import ATTRIBUTE_ORDER
 from rules.swc.checks import SKILL_LABELS, check, check_options
@@ -115,6 +117,11 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
             SettingSpec("bono_fuerza_no_guerreros", FieldKind.INTEGER, 0, minimum=0, maximum=1)
         )
         specs.append(SettingSpec("bono_fuego_druida", FieldKind.INTEGER, 2, minimum=1, maximum=2))
+        specs.append(
+            SettingSpec("naturales_ataque", FieldKind.CHOICE, "ninguno", attack.NATURAL_MODES)
+        )
+        specs.append(SettingSpec("pg_cero", FieldKind.CHOICE, "incapacitado", health.DEATH_RULES))
+        specs.append(SettingSpec("descripcion_pg", FieldKind.TEXT, health.DEFAULT_DESCRIPTION))
         return tuple(specs)
 
     def fields(self, settings: Settings) -> tuple[FieldSpec, ...]:
@@ -272,12 +279,30 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         result = roll("1d6", rng)
         return InitiativeRoll(result.total, (result.total, destreza), str(result))
 
-    def _hp_change(self, sheet: Sheet, amount: int, current: int) -> HealthChange:
+    def _hp_change(
+        self, sheet: Sheet, amount: int, current: int, settings: Settings
+    ) -> HealthChange:
         new = deepcopy(dict(sheet))
         new.setdefault("pg", {"max": 0, "actual": 0})["actual"] = current
-        state = "normal" if current > 0 else "incapacitado"
-        notes = ("swc.note.incapacitado",) if state == "incapacitado" else ()
+        state = health.life_state(new, current, settings)
+        notes = () if state == health.NORMAL else (f"swc.note.{state}",)
         return HealthChange(new, amount, state, notes)
+
+    # -- fights (rules.combat.attack.Attacks, rules.combat.health.HealthStates) ------------
+
+    def weapons(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+        return attack.weapons(sheet, settings)
+
+    def attack(
+        self, request: AttackRequest, settings: Settings, rng: random.Random
+    ) -> AttackResult:
+        for fighter in (request.attacker, request.target):
+            if fighter.sheet is not None:
+                self._valid(fighter.sheet, settings)
+        return attack.attack(request, settings, rng)
+
+    def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
+        return health.combat_state(sheet, settings)
 
     def combat_policy(self, settings: Settings) -> CombatPolicy:
         """Standard and A: one d6 per side at the start of every asalto, higher side first,
@@ -302,7 +327,7 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         if amount < 0:
             raise RulesError(Problem("swc.problem.negative_amount", "pg", {"valor": amount}))
         pg = sheet.get("pg") or {}
-        return self._hp_change(sheet, amount, int(pg.get("actual", 0)) - amount)
+        return self._hp_change(sheet, amount, int(pg.get("actual", 0)) - amount, settings)
 
     def heal(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
         if amount < 0:
@@ -310,7 +335,7 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         pg = sheet.get("pg") or {}
         current, maximum = int(pg.get("actual", 0)), int(pg.get("max", 0))
         healed = max(current, min(maximum, current + amount))
-        return self._hp_change(sheet, healed - current, healed)
+        return self._hp_change(sheet, healed - current, healed, settings)
 
     def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
         """Add XP: the single-class bonus (or the multiclass even split), the slow-advancement

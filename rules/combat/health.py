@@ -1,0 +1,90 @@
+"""A combatant's health as the tracker and the action commands need it (issue 11 §2).
+
+Every system reads its own sheet into a :class:`CombatState`: a common :class:`Condition`
+(so the tracker never branches on the system), the system's own word for it (``state``,
+``label``: Núcleo «malherido», rolweb «moribundo», S&W «incapacitado»), whether the turn
+order skips it, which test its turn asks for instead (rolweb's ``muerte``), what it may still
+do, and a description a player may read about a hidden NPC (no numbers).  The numbers
+(``hit_points``) are kept apart for the bot to withhold.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from rules.systems.base import Problem, RulesError, Settings, Sheet
+
+__all__ = ["Act", "CombatState", "Condition", "HealthStates", "require"]
+
+
+class Condition(enum.StrEnum):
+    """The common ladder every system's states map onto."""
+
+    OK = "ok"
+    WOUNDED = "wounded"
+    UNCONSCIOUS = "unconscious"
+    DYING = "dying"
+    DEAD = "dead"
+    OUT = "out"  # left the fight (fled, captured): skipped like the dead
+
+
+class Act(enum.StrEnum):
+    """What acting *with* a character means (``/check``, ``/attack``, ``/spell cast``)."""
+
+    CHECK = "check"
+    ATTACK = "attack"
+    CAST = "cast"
+
+
+ALL_ACTS = frozenset(Act)
+
+
+@dataclass(frozen=True, slots=True)
+class CombatState:
+    """One combatant's health now.
+
+    ``skip_turn``: the order passes over it (dead, out, unconscious); ``turn_test``: the
+    check option its turn asks for instead of an ordinary turn (rolweb ``"muerte"``);
+    ``allowed``: the acts it may still do; ``reason``: the catalogue key explaining a
+    refusal; ``description``: what a player may read about a hidden NPC; ``hit_points``:
+    ``(left, maximum)`` — secret for a hidden NPC.
+    """
+
+    condition: Condition
+    state: str
+    label: str
+    skip_turn: bool = False
+    turn_test: str | None = None
+    allowed: frozenset[Act] = ALL_ACTS
+    reason: str | None = None
+    description: str = ""
+    hit_points: tuple[int, int] | None = None
+
+    @property
+    def removed(self) -> bool:
+        """Dead or out: the turn order reports it once and never gives it a turn again."""
+        return self.condition in (Condition.DEAD, Condition.OUT)
+
+
+def require(state: CombatState, act: Act, name: str = "") -> None:
+    """Refuse ``act`` for a combatant that cannot do it, saying why (translated key)."""
+    if act in state.allowed:
+        return
+    raise RulesError(
+        Problem(
+            state.reason or "combat.problem.cannot_act",
+            "",
+            {"name": name, "state": state.label, "act": act.value},
+        )
+    )
+
+
+@runtime_checkable
+class HealthStates(Protocol):
+    """Implemented by every built-in system; the tracker calls it for each combatant."""
+
+    def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
+        """The sheet's health as a :class:`CombatState`."""
+        ...

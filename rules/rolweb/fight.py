@@ -1,0 +1,261 @@
+"""``/attack`` in rolweb (seed 001, DEFENSA, VENTAJA, DAÑO Y CURACIÓN, UMBRAL DE DOLOR).
+
+Players always roll («Las tiradas siempre corren a cargo de los Jugadores», seed 001 line 9):
+
+* a character attacking rolls ``[Diestro←Defensa]`` (or the attribute a ``atributo:<name>``
+  circumstance names) with the project's opposed reading, A + (10 − B) + modifiers;
+* an NPC attacking a character (``defender_rolls``) rolls nothing: the result is a
+  :class:`~rules.combat.attack.DefenceRequest` for that character's player, who rolls
+  ``[Defensa←Diestro]`` through :func:`resolve_defence` (DEFENSA: «Un personaje que reciba
+  un ataque debe hacer una tirada de [Defensa←Diestro]»).
+
+A hit deals the weapon's roll (+1D4 with advantage, VENTAJA) minus the target's armour
+roll, never below 0; the Umbral de dolor (half Fuerte, rounded up) is announced when the
+damage reaches it; ``apply_damage`` then kills an NPC at 0 and leaves a character moribundo.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.combat import effects
+from rules.combat.attack import (
+    AttackOutcome,
+    AttackRequest,
+    AttackResult,
+    DefenceRequest,
+    Fighter,
+    RollLine,
+    TargetChange,
+)
+from rules.combat.health import CombatState, Condition
+from rules.rolweb import sheet as sheets
+from rules.rolweb.checks import TestRoll, opposed_target, roll_test
+from rules.rolweb.combat import advantage, defence
+from rules.rolweb.damage import LifeState, pain_threshold, roll_damage
+from rules.rolweb.equipment import Weapon, load_weapons
+from rules.rolweb.settings import RolwebSettings, parse_settings
+from rules.systems.base import Outcome, Problem, RulesError, Settings, Sheet, StepOption
+
+__all__ = ["attack", "combat_state", "resolve_defence", "weapons"]
+
+_ATTRIBUTE = "atributo:"
+
+
+def _refuse(key: str, **params: Any) -> RulesError:
+    return RulesError(Problem(key, "", params))
+
+
+def weapons(sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+    """The sheet's weapons with their damage, or the campaign's natural weapon."""
+    parsed = parse_settings(settings)
+    carried = sheets.weapons(sheet, parsed) or _natural(parsed)
+    return tuple(StepOption(w.name, w.name, w.damage) for w in carried)
+
+
+def _natural(parsed: RolwebSettings) -> tuple[Weapon, ...]:
+    return tuple(w for w in load_weapons(parsed) if w.is_natural)[:1]
+
+
+def _weapon(fighter: Fighter, name: str | None, parsed: RolwebSettings) -> tuple[str, str]:
+    """(label, damage dice) of the attacker's weapon."""
+    if fighter.sheet is None:
+        if not fighter.damage:
+            raise _refuse("rolweb.problem.attack_needs_damage", name=fighter.name)
+        return name or fighter.name, fighter.damage
+    carried = sheets.weapons(fighter.sheet, parsed)
+    if name is not None:
+        carried = tuple(w for w in carried if w.name.casefold() == name.casefold())
+        if not carried:
+            raise _refuse("rolweb.problem.unknown_weapon", name=name)
+    carried = carried or _natural(parsed)
+    if not carried:
+        raise _refuse("rolweb.problem.unknown_weapon", name="Natural")
+    return carried[0].name, carried[0].damage
+
+
+def _defence(fighter: Fighter, parsed: RolwebSettings) -> int | None:
+    if fighter.sheet is None:
+        return fighter.defence
+    sheet = fighter.sheet
+    value = defence(
+        sheets.attribute(sheet, "Ágil"), sheets.shield(sheet), sheets.armour(sheet, parsed)
+    )
+    return value + sum(v for _, v in effects.modifiers_for(sheet, effects.DEFENCE))
+
+
+def _armour(fighter: Fighter, parsed: RolwebSettings) -> str | None:
+    if fighter.sheet is None:
+        return fighter.armour or None
+    worn = sheets.armour(fighter.sheet, parsed)
+    return worn.protection if worn else None
+
+
+def _attribute(fighter: Fighter, name: str) -> int:
+    if fighter.sheet is None:
+        if fighter.attack_bonus is None:
+            raise _refuse("rolweb.problem.attack_needs_bonus", name=fighter.name)
+        return fighter.attack_bonus
+    return sheets.attribute(fighter.sheet, name)
+
+
+def _hit_points(fighter: Fighter) -> int | None:
+    if fighter.sheet is None:
+        return fighter.hit_points
+    return sheets.current_toughness(fighter.sheet)
+
+
+def _fuerte(fighter: Fighter) -> int | None:
+    if fighter.sheet is None:
+        return None
+    return sheets.attribute(fighter.sheet, "Fuerte")
+
+
+def _line(label: str, test: TestRoll) -> RollLine:
+    return RollLine(label, test.expression, test.kept, test.breakdown)
+
+
+def _damage(
+    attacker: Fighter,
+    target: Fighter,
+    weapon: str | None,
+    reasons: tuple[str, ...],
+    ranged: bool,
+    parsed: RolwebSettings,
+    rng: random.Random,
+) -> tuple[str, tuple[RollLine, ...], int, list[str]]:
+    label, dice_ = _weapon(attacker, weapon, parsed)
+    extra = advantage(reasons, ranged).active
+    if attacker.sheet is not None:
+        for _name, extra_dice in effects.damage_dice(attacker.sheet):
+            dice_ += f"+{extra_dice}"
+    rolled = roll_damage(dice_, _armour(target, parsed), rng, extra)
+    lines = [RollLine("Daño", rolled.expression, rolled.weapon, rolled.weapon_breakdown)]
+    if rolled.armour_breakdown:
+        lines.append(RollLine("Armadura", "", rolled.armour, rolled.armour_breakdown))
+    notes = ["rolweb.note.advantage_damage"] if extra else []
+    fuerte = _fuerte(target)
+    if fuerte is not None and rolled.damage > 0 and rolled.damage >= pain_threshold(fuerte):
+        notes.append("rolweb.note.pain_threshold")
+    return label, tuple(lines), rolled.damage, notes
+
+
+def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> AttackResult:
+    """``[Diestro←Defensa]`` by the attacker's player, or a defence request for the target's."""
+    parsed = parse_settings(settings)
+    attribute = next(
+        (c.removeprefix(_ATTRIBUTE) for c in request.circumstances if c.startswith(_ATTRIBUTE)),
+        "Diestro",
+    )
+    adv = advantage(request.advantage, request.ranged)
+    named: list[tuple[str, int]] = []
+    if request.attacker.sheet is not None:
+        named += effects.modifiers_for(
+            request.attacker.sheet, effects.TO_HIT, f"attribute:{attribute}"
+        )
+    if request.modifier:
+        named.append(("Modificador", request.modifier))
+    own = _attribute(request.attacker, attribute)
+    defensa = _defence(request.target, parsed)
+    if request.defender_rolls:
+        if request.target.sheet is None or defensa is None:
+            raise _refuse("rolweb.problem.defence_needs_sheet", name=request.target.name)
+        modifier = adv.defender_modifier - sum(v for _, v in named)
+        target = opposed_target(defensa, own, modifier)
+        label, _ = _weapon(request.attacker, request.weapon, parsed)
+        defence_request = DefenceRequest(
+            request.attacker, request.target, request.weapon, target, request.advantage, modifier
+        )
+        return AttackResult(
+            AttackOutcome.DEFENCE_REQUESTED, label, None, None, target, defensa,
+            modifiers=tuple(named), notes=("rolweb.note.defence_requested",),
+            defence_request=defence_request, hit_points_left=_hit_points(request.target),
+        )  # fmt: skip
+    if adv.active:
+        named.append(("Ventaja", adv.test_modifier))
+    modifier = sum(v for _, v in named)
+    label, _ = _weapon(request.attacker, request.weapon, parsed)
+    if defensa is None:
+        test = roll_test(own + modifier, rng, parsed.naturals)
+        return AttackResult(
+            AttackOutcome.UNJUDGED, label, _line(f"{attribute}", test), test.kept, None, None,
+            natural=test.kept, modifiers=tuple(named), notes=("rolweb.note.attack_unjudged",),
+            extra={"valor": own, "modificador": modifier},
+        )  # fmt: skip
+    target = opposed_target(own, defensa, modifier)
+    test = roll_test(target, rng, parsed.naturals)
+    line = _line(f"{attribute}←Defensa", test)
+    hp = _hit_points(request.target)
+    critical, fumble = test.outcome is Outcome.CRITICAL, test.outcome is Outcome.FUMBLE
+    if not test.success:
+        return AttackResult(
+            AttackOutcome.MISS, label, line, test.kept, target, defensa, fumble=fumble,
+            natural=test.kept, modifiers=tuple(named), hit_points_left=hp,
+        )  # fmt: skip
+    label, rolls, amount, notes = _damage(
+        request.attacker, request.target, request.weapon, request.advantage,
+        request.ranged, parsed, rng,
+    )  # fmt: skip
+    return AttackResult(
+        AttackOutcome.HIT, label, line, test.kept, target, defensa, critical=critical,
+        natural=test.kept, damage_rolls=rolls, damage=amount,
+        change=TargetChange("damage", amount), modifiers=tuple(named), notes=tuple(notes),
+        hit_points_left=None if hp is None else max(0, hp - amount),
+    )  # fmt: skip
+
+
+def resolve_defence(
+    request: DefenceRequest, settings: Settings, rng: random.Random
+) -> AttackResult:
+    """The target's player rolls ``[Defensa←Diestro]``: success parries or dodges (a miss);
+    failure takes the attacker's weapon (+1D4 with advantage) minus the armour roll."""
+    parsed = parse_settings(settings)
+    test = roll_test(request.target, rng, parsed.naturals)
+    line = _line("Defensa←Diestro", test)
+    defensa = _defence(request.defender, parsed)
+    hp = _hit_points(request.defender)
+    label, _ = _weapon(request.attacker, request.weapon, parsed)
+    if test.success:
+        return AttackResult(
+            AttackOutcome.MISS, label, line, test.kept, request.target, defensa,
+            natural=test.kept, notes=("rolweb.note.defended",), hit_points_left=hp,
+        )  # fmt: skip
+    label, rolls, amount, notes = _damage(
+        request.attacker, request.defender, request.weapon, request.advantage,
+        False, parsed, rng,
+    )  # fmt: skip
+    return AttackResult(
+        AttackOutcome.HIT, label, line, test.kept, request.target, defensa,
+        fumble=test.outcome is Outcome.FUMBLE, natural=test.kept, damage_rolls=rolls,
+        damage=amount, change=TargetChange("damage", amount), notes=tuple(notes),
+        hit_points_left=None if hp is None else max(0, hp - amount),
+    )  # fmt: skip
+
+
+def combat_state(sheet: Sheet, settings: Settings) -> CombatState:
+    """PERSONAJES MORIBUNDOS (seed 001): a moribundo character keeps its place but its turn
+    is the death test (``turn_test = "muerte"``, rolled with ``check``; its result is the
+    state transition) and it can do nothing else («no puede hacer nada por curarse a sí
+    mismo»); the dead leave the order.  A character standing is «ileso» at full Resistencia
+    and «herido» below it — the words a player may read about a hidden NPC."""
+    life = sheets.state(sheet)
+    left, maximum = sheets.current_toughness(sheet), sheets.max_toughness(sheet)
+    if life is LifeState.DEAD:
+        return CombatState(
+            Condition.DEAD, life.value, "Muerto", skip_turn=True, allowed=frozenset(),
+            reason="combat.problem.cannot_act", description="Muerto",
+            hit_points=(left, maximum),
+        )  # fmt: skip
+    if life is LifeState.DYING:
+        return CombatState(
+            Condition.DYING, life.value, "Moribundo", turn_test="muerte", allowed=frozenset(),
+            reason="combat.problem.cannot_act", description="Moribundo",
+            hit_points=(left, maximum),
+        )  # fmt: skip
+    wounded = left < maximum
+    word = "Herido" if wounded else "Ileso"
+    return CombatState(
+        Condition.WOUNDED if wounded else Condition.OK, life.value, word,
+        description=word, hit_points=(left, maximum),
+    )  # fmt: skip
