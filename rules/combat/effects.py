@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import dice
-from rules.systems.base import Problem, RulesError, Sheet
+from rules.systems.base import DerivedValue, Problem, RulesError, Sheet
 
 __all__ = [
     "ABSORPTION",
@@ -43,7 +43,9 @@ __all__ = [
     "Tick",
     "TurnAction",
     "add",
+    "adjust_derived",
     "check_modifiers",
+    "option_modifiers",
     "damage_dice",
     "effects",
     "modifiers_for",
@@ -290,3 +292,42 @@ def roll_action(effect: Effect, rng: random.Random) -> ActionRoll:
     return ActionRoll(
         effect.name, "miss_chance", rolled.expression, rolled.total, str(rolled), missed=missed
     )
+
+
+def option_modifiers(
+    sheet: Sheet, option: str, attribute: str | None = None
+) -> list[tuple[str, int]]:
+    """:func:`check_modifiers` plus ``saves`` for a saving throw option (``salvacion…``);
+    ``attribute`` defaults to the one an ``atributo:<name>`` option names."""
+    kind, _, name = option.partition(":")
+    if attribute is None and kind == "atributo":
+        attribute = name
+    found = check_modifiers(sheet, option, attribute)
+    if kind.startswith("salvacion"):
+        found += modifiers_for(sheet, SAVES)
+    return found
+
+
+def adjust_derived(
+    values: Iterable[DerivedValue], sheet: Sheet, keys: Mapping[str, tuple[str, int]]
+) -> tuple[DerivedValue, ...]:
+    """``/sheet show`` with active effects: each derived value named in ``keys`` (``"defensa"``
+    → ``(DEFENCE, 1)``; a descending AC → ``(DEFENCE, -1)``) gets the modifiers on that effect
+    key, named in its formula, and one ``efectos`` line lists the effects with rounds left."""
+    active = effects(sheet)
+    out = []
+    for value in values:
+        wanted = keys.get(value.key)
+        if wanted is None or not active or not isinstance(value.value, int):
+            out.append(value)
+            continue
+        mods = modifiers_for(sheet, wanted[0])
+        total = value.value + wanted[1] * sum(v for _, v in mods)
+        formula = value.formula + "".join(f" {v:+d} {n}" for n, v in mods)
+        out.append(replace(value, value=total, formula=formula))
+    if active:
+        listed = ", ".join(
+            e.name + (f" ({e.rounds} asaltos)" if e.rounds is not None else "") for e in active
+        )
+        out.append(DerivedValue("efectos", "Efectos", listed, "", "efectos"))
+    return tuple(out)

@@ -173,6 +173,23 @@ class Spell:
     duration: str | None = None
     critical: tuple[str, ...] = ()
     dispel: bool = False
+    effect: SpellEffectData | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpellEffectData:
+    """What a spell with a duration leaves on a character (``efecto`` in spells.json).
+
+    ``target``: ``lanzador`` (personal), ``objetivo`` (whom the caster picks) or ``area``
+    (whom the GM names); ``modifiers`` are ``(key, value, dice)`` as
+    :class:`rules.combat.effects.Modifier`; ``action`` ``(kind, amount, percent)`` a
+    per-turn roll (Aura de curación, Espejo de sombras); ``source`` cites the seed line.
+    """
+
+    target: str
+    modifiers: tuple[tuple[str, int, str | None], ...] = ()
+    action: tuple[str, str, int] | None = None
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +401,33 @@ def _spell(row: Mapping[str, Any]) -> Spell:
         duration=row.get("duration"),
         critical=critical,
         dispel=dispel,
+        effect=_spell_effect(row.get("efecto"), where),
+    )
+
+
+_EFFECT_TARGETS = frozenset({"lanzador", "objetivo", "area"})
+
+
+def _spell_effect(raw: Any, where: str) -> SpellEffectData | None:
+    if raw is None:
+        return None
+    _check(raw.get("objetivo") in _EFFECT_TARGETS, f"{where}: bad effect target")
+    modifiers = tuple(
+        (str(m["clave"]), int(m.get("valor", 0)), m.get("dados"))
+        for m in raw.get("modificadores", ())
+    )
+    action = raw.get("accion")
+    return SpellEffectData(
+        target=raw["objetivo"],
+        modifiers=modifiers,
+        action=(
+            str(action["tipo"]),
+            str(action.get("cantidad", "")),
+            int(action.get("porcentaje", 0)),
+        )
+        if action
+        else None,
+        source=str(raw.get("fuente", "")),
     )
 
 

@@ -175,6 +175,12 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
             AttackOutcome.MISS, label, line, check.total, target_number, defensa,
             fumble=check.fumble, modifiers=tuple(named), notes=tuple(notes), hit_points_left=hp,
         )  # fmt: skip
+    if "toque" in circ:  # a touch spell's melee attack: the spell's cast brings the damage
+        return AttackResult(
+            AttackOutcome.HIT, label, line, check.total, target_number, defensa,
+            critical=check.critical, modifiers=tuple(named),
+            notes=(*notes, "nucleo.note.touch_hit"), hit_points_left=hp,
+        )  # fmt: skip
     rolls = (
         RollLine(
             "Daño", resolved.damage_expression or "", resolved.damage, resolved.damage_breakdown

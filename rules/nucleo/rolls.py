@@ -8,8 +8,10 @@ skill, Estorbo, advantages, infravisión) and hands the numbers to :mod:`checks`
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
+from rules.combat import effects
 from rules.nucleo import combat, creation, health, magic
 from rules.nucleo.checks import Check, Keep, kept_die, opposed_winner, probability, roll_check
 from rules.nucleo.data import ATTRIBUTES, catalogue
@@ -142,11 +144,16 @@ def check(
         bonus += catalogue().infravision_penalty
         notes.append("nucleo.note.infravision")
     keep = keep_for(char, request.circumstances, settings, unknown_skill, notes)
+    mods = effects.option_modifiers(sheet, request.option, attribute)
+    if kind == "ataque":
+        mods += effects.modifiers_for(sheet, effects.TO_HIT)
+    bonus += sum(v for _, v in mods)
     rolled = roll_check(bonus + request.modifier, rng, keep, difficulty, fumble_mode)
     _record_changes(sheet, char, circ, 0, extra)
     if kind == "iniciativa":
         extra["actions"] = combat.actions_for_initiative(rolled.total)
-    return _result(request.option, label, rolled, notes, extra, settings)
+    result = _result(request.option, label, rolled, notes, extra, settings)
+    return replace(result, modifiers=tuple(mods))
 
 
 def attack_bonus(

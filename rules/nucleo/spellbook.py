@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 
-from rules.nucleo import rolls
+from rules.nucleo import rolls, spell_effects
 from rules.nucleo.data import Spell, catalogue
 from rules.nucleo.sheet import character, setting
 from rules.systems.base import (
     CastResult,
     CheckRequest,
+    Outcome,
     Problem,
     RestResult,
     RulesError,
@@ -132,6 +133,9 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
     effect = SpellEffect(**raw_effect) if raw_effect else None
     level = before.spells.get(spell.name, 0)
     pool = SpellPool("mana", "Maná", before.mana_left - spent, before.derived.mana)
+    critical = tuple(extra.get("critical_benefits", ()))
+    succeeded = check.outcome in (Outcome.SUCCESS, Outcome.CRITICAL)
+    timed = spell_effects.timed_effect(spell, level, critical) if succeeded else None
     return CastResult(
         label=spell.name,
         sheet=new_sheet,
@@ -140,8 +144,11 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
         check=check,
         effect=effect,
         save=_save(spell, check.total, level, settings) if spell.save else None,
-        critical_benefits=tuple(extra.get("critical_benefits", ())),
+        critical_benefits=critical,
         notes=check.notes,
+        timed_effect=timed,
+        effect_target=spell.effect.target if spell.effect else "",
+        needs_melee_attack=spell.melee_attack,
     )
 
 

@@ -12,7 +12,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rules.combat.attack import AttackRequest, AttackResult
+from rules.combat import effects
+from rules.combat.attack import AttackRequest, AttackResult, Fighter, TargetChange
 from rules.combat.health import CombatState
 from rules.nucleo import (
     belongings,
@@ -22,8 +23,10 @@ from rules.nucleo import (
     equipment,
     fight,
     health,
+    magic,
     npc,
     rolls,
+    spell_effects,
     spellbook,
 )
 from rules.nucleo.data import ATTRIBUTES, catalogue
@@ -39,6 +42,7 @@ from rules.nucleo.sheet import (
 )
 from rules.systems.base import (
     AdvanceResult,
+    CastResult,
     CheckOption,
     CheckRequest,
     CheckResult,
@@ -370,7 +374,8 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
             ),
             DerivedValue("estado", "Estado", char.state, "", "estado"),
         ]
-        return tuple(values)
+        keys = {"defensa": (effects.DEFENCE, 1), "absorcion": (effects.ABSORPTION, 1)}
+        return effects.adjust_derived(values, sheet, keys)
 
     @staticmethod
     def _bonus_text(bonus: int) -> str:
@@ -481,6 +486,16 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
 
     def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
         return fight.combat_state(sheet, settings)
+
+    def spell_change(
+        self, cast: CastResult, target: Fighter, settings: Settings
+    ) -> TargetChange | None:
+        """What a damaging or healing cast does to ``target`` (absorption unless the spell
+        ignores armour; Toque vampírico's drain goes to the caster as ``to_attacker``)."""
+        spell = magic.find_spell(cast.label)
+        if spell is None:
+            return None
+        return spell_effects.spell_change(cast, spell, target, settings)
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         return spellbook.spell_infos(settings)

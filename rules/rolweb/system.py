@@ -11,9 +11,10 @@ player has advantage).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.combat import effects
 from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest
 from rules.combat.health import CombatState
 from rules.rolweb import belongings, builder, fight, spellbook
@@ -216,7 +217,7 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         if carried:
             listed = ", ".join(f"{name} ×{count}" for name, count in carried.items())
             values.append(DerivedValue("mochila", "Mochila", listed, group="Equipo"))
-        return tuple(values)
+        return effects.adjust_derived(values, sheet, {"defensa": (effects.DEFENCE, 1)})
 
     def check_options(self, sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
         parsed = parse_settings(settings)
@@ -236,13 +237,26 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
             return self._death_test(sheet, parsed, rng)
         value, label = _value(sheet, request.option, parsed)
         chances = _chances(request.circumstances)
-        modifier = request.modifier + _situational(request.circumstances)
-        target = simple_target(value, modifier, request.difficulty)
+        mods = effects.option_modifiers(
+            sheet, request.option, "Defensa" if request.option == _DEFENCE else None
+        )
+        if request.option == _DEFENCE:
+            mods += effects.modifiers_for(sheet, effects.DEFENCE)
+        situational = _situational(request.circumstances) + sum(v for _, v in mods)
+        if request.difficulty is None:
+            modifier = request.modifier + situational
+            target = simple_target(value, modifier)
+        else:
+            # seed 001 line 15: the GM's Difficulty is attribute + modifier already, so it
+            # replaces both; advantage and effects still count
+            modifier = situational
+            target = simple_target(value, modifier, request.difficulty)
         test = roll_test(target, rng, parsed.naturals, chances)
         notes = _notes(request.circumstances, chances)
-        return _result(
+        result = _result(
             request.option, label, test, notes, {"valor": value, "modificador": modifier}
         )
+        return replace(result, modifiers=tuple(mods))
 
     def _death_test(self, sheet: Sheet, parsed: RolwebSettings, rng: random.Random) -> CheckResult:
         if sheets.state(sheet) is not LifeState.DYING:

@@ -6,6 +6,8 @@
 * ``ladron:<habilidad>``: d100 at or under the percentage, or d6 at or under "x en 6".
 * ``atributo:<Atributo>``: seed 000 has no attribute check; we use the common S&W table
   practice of d20 at or under the score (modifier added to the score), documented for referees.
+  A difficulty the Árbitro gives replaces the score; every other option refuses a difficulty
+  (``swc.problem.difficulty_not_allowed``) instead of ignoring it.
 * ``puertas``: forcing a door, d6 at or under Tabla 1's "1-x"; ``puertas_secretas``: d6 at
   or under the race's "x en 6".
 """
@@ -188,6 +190,14 @@ def _save(
     )
 
 
+def difficulty_refused(option: str) -> RulesError:
+    """Saves, thief skills and doors have the seed's own numbers (Tablas 1, 4-8, 25-28): a
+    difficulty typed by the Árbitro has no place in them, so it is refused, never ignored."""
+    return RulesError(
+        Problem("swc.problem.difficulty_not_allowed", "difficulty", {"option": option})
+    )
+
+
 def check(
     sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
 ) -> CheckResult:
@@ -195,6 +205,8 @@ def check(
     ch = character(sheet, settings)
     kind, _, name = request.option.partition(":")
     unknown = RulesError(Problem("swc.problem.unknown_check", "option", {"option": request.option}))
+    if request.difficulty is not None and kind != "atributo":
+        raise difficulty_refused(request.option)
     if kind == "salvacion":
         return _save(ch, request, settings, rng)
     if kind == "ladron":
@@ -207,7 +219,9 @@ def check(
             request.option, SKILL_LABELS[name], sides, skills[name], request, rng, notes
         )
     if kind == "atributo" and name in ATTRIBUTE_ORDER:
-        return _roll_under(request.option, name, 20, ch.atributos[name], request, rng)
+        # a difficulty the Árbitro names replaces the score (d20 at or under it)
+        score = ch.atributos[name] if request.difficulty is None else request.difficulty
+        return _roll_under(request.option, name, 20, score, request, rng)
     if request.option == "puertas":
         doors = strength_modifiers(ch.atributos["Fuerza"]).open_doors
         return _roll_under("puertas", "Forzar puertas", 6, doors, request, rng)

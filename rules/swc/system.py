@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import random
 from copy import deepcopy
+from dataclasses import replace
 from typing import Any
 
+from rules.combat import effects
 from rules.combat.attack import AttackRequest, AttackResult
 from rules.combat.health import CombatState
 from rules.dice import roll
 from rules.swc import attack, builder, health, shop, spellbook
 from rules.swc.advancement import hit_dice, xp_bonus
 from rules.swc.attributes import ATTRIBUTE_ORDER
-from rules.swc.checks import SKILL_LABELS, check, check_options
+from rules.swc.checks import SKILL_LABELS, check, check_options, difficulty_refused
 from rules.swc.classes import ALIGNMENTS, CLASS_IDS, get_class
 from rules.swc.derived import LEVEL, carried, derived
 from rules.swc.equipment import Category, catalogue, find_item
@@ -220,10 +222,14 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
 
     def derived(self, sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
         self._valid(sheet, settings)
+        ascending = bool(setting(settings, "ca_ascendente"))
+        # a Defensa bonus lowers a descending AC and raises an ascending one
+        keys = {"ca": (effects.DEFENCE, 1 if ascending else -1)}
         if is_npc(sheet):
-            ascending = bool(setting(settings, "ca_ascendente"))
-            return (*monster_derived(sheet, ascending), *carried(sheet))
-        return derived(sheet, settings)
+            values = (*monster_derived(sheet, ascending), *carried(sheet))
+        else:
+            values = derived(sheet, settings)
+        return effects.adjust_derived(values, sheet, keys)
 
     def check_options(self, sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
         self._valid(sheet, settings)
@@ -235,9 +241,15 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
     ) -> CheckResult:
         self._valid(sheet, settings)
+        mods = effects.option_modifiers(sheet, request.option)
+        request = replace(request, modifier=request.modifier + sum(v for _, v in mods))
         if is_npc(sheet):
-            return monster_check(sheet, request, rng)
-        return check(sheet, request, settings, rng)
+            if request.difficulty is not None:
+                raise difficulty_refused(request.option)
+            result = monster_check(sheet, request, rng)
+        else:
+            result = check(sheet, request, settings, rng)
+        return replace(result, modifiers=tuple(mods))
 
     def opposed(
         self,

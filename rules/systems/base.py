@@ -19,7 +19,10 @@ import enum
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # the effect type lives with the fight rules, which import this module
+    from rules.combat.effects import Effect
 
 Sheet = Mapping[str, Any]
 Settings = Mapping[str, Any]
@@ -213,6 +216,8 @@ class CheckResult:
     success as a ``(numerator, denominator)`` pair when the system can compute it.
     ``effects`` is what the check changes on the character (a token given to the GM, mana
     spent, a death test's new state), re-applied by the bot to the current sheet.
+    ``modifiers`` are the active timed effects (``rules.combat.effects``) added to the roll,
+    by name.
     """
 
     option: str
@@ -226,6 +231,7 @@ class CheckResult:
     probability: tuple[int, int] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     effects: tuple[SheetEffect, ...] = ()
+    modifiers: tuple[tuple[str, int], ...] = ()  # active effects applied: ("Niebla", -2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +392,10 @@ class CastResult:
 
     ``spent`` counts the pool's unit (mana points or slots) taken from ``pool``; ``save`` is
     the target's «Salvación» as ``(attribute, difficulty text)``; ``critical_benefits`` and
-    ``notes`` are catalogue-key suffixes and keys the bot translates.
+    ``notes`` are catalogue-key suffixes and keys the bot translates.  ``timed_effect`` is
+    the effect a spell with a duration leaves (add it with ``rules.combat.effects.add`` to
+    ``effect_target``'s sheet: ``lanzador``, ``objetivo`` or ``area`` — whom the GM names);
+    ``needs_melee_attack`` marks a touch spell that needs a melee attack first.
     """
 
     label: str
@@ -398,6 +407,9 @@ class CastResult:
     save: tuple[str, str] | None = None
     critical_benefits: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    timed_effect: Effect | None = None
+    effect_target: str = ""
+    needs_melee_attack: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,133 @@
+"""``/attack`` and health states in rolweb (seed 001: line 9 «Las tiradas siempre corren a
+cargo de los Jugadores», DEFENSA line 115, VENTAJA line 207, UMBRAL DE DOLOR line 129,
+PERSONAJES MORIBUNDOS lines 138-142).  Worked examples quoted by docs/combat.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.combat.attack import AttackOutcome, AttackRequest, Attacks, Fighter, TargetChange
+from rules.combat.health import Act, Condition, HealthStates, require
+from rules.rolweb.system import SYSTEM
+from rules.systems.base import CheckRequest, RulesError
+
+from .conftest import FixedRandom, assert_translatable
+
+
+def _pc(name="Ardelia", **attrs):
+    sheet = SYSTEM.new_sheet(name, {})
+    sheet["atributos"] |= attrs
+    sheet["resistencia"]["actual"] = max(10, sheet["atributos"]["Fuerte"])
+    return sheet
+
+
+def ardelia():
+    """Diestro 14, Ágil 12, Fuerte 11 (Umbral de dolor 6), Espada 1d8, armadura Ligera
+    (1d4, Defensa −2): Defensa 10."""
+    sheet = _pc(Diestro=14, Ágil=12, Fuerte=11)
+    sheet["armas"] = ["Espada"]
+    sheet["armadura"] = "Ligera"
+    return sheet
+
+
+def orc():
+    """An NPC: Diestro 12, Ágil 11 (Defensa 11), Fuerte 12 (Resistencia 12, Umbral 6), Hacha 1d8."""
+    sheet = _pc("Orco", Diestro=12, Ágil=11, Fuerte=12) | {"pnj": True}
+    sheet["armas"] = ["Hacha"]
+    return sheet
+
+
+def test_the_system_offers_attacks_and_health_states():
+    assert isinstance(SYSTEM, Attacks) and isinstance(SYSTEM, HealthStates)
+    assert [(o.value, o.description) for o in SYSTEM.weapons(ardelia(), {})] == [("Espada", "1d8")]
+    assert [o.value for o in SYSTEM.weapons(_pc(), {})] == ["Puños"]
+
+
+def test_worked_example_character_hits_an_npc():
+    """[Diestro←Defensa]: 14 + (10 − 11) = 13.  d20 9 ≤ 13 hits; Espada 1d8 7, no armour:
+    7 damage ≥ Umbral de dolor 6 (half of Fuerte 12)."""
+    result = SYSTEM.attack(
+        AttackRequest(Fighter("Ardelia", ardelia()), Fighter("Orco", orc())), {}, FixedRandom(9, 7)
+    )
+    assert result.outcome is AttackOutcome.HIT
+    assert (result.total, result.target_number, result.defence) == (9, 13, 11)
+    assert result.attack is not None and result.attack.breakdown == "1d20 (9) ≤ 13"
+    assert result.damage == 7 and result.change == TargetChange("damage", 7)
+    assert result.notes == ("rolweb.note.pain_threshold",) and result.hit_points_left == 5
+    assert_translatable(result.notes)
+
+
+def test_advantage_adds_two_to_the_test_and_1d4_to_the_damage():
+    """VENTAJA: +2 (target 15) and +1D4; a roll of 14 hits only with it."""
+    request = AttackRequest(
+        Fighter("Ardelia", ardelia()), Fighter("Orco", orc()), advantage=("flanqueo", "en_el_suelo")
+    )
+    result = SYSTEM.attack(request, {}, FixedRandom(14, 3, 2))
+    assert result.target_number == 15 and result.hit
+    assert result.modifiers == (("Ventaja", 2),)
+    assert result.damage == 5 and "rolweb.note.advantage_damage" in result.notes
+
+
+def test_npc_attack_asks_the_player_to_defend_and_armour_is_subtracted():
+    """The orc attacks Ardelia: her player rolls [Defensa←Diestro] = 10 + (10 − 12) = 8.
+    d20 12 > 8 fails: Hacha 1d8 6 − Ligera 1d4 4 = 2 damage (below her Umbral 6)."""
+    request = AttackRequest(
+        Fighter("Orco", orc()), Fighter("Ardelia", ardelia()), defender_rolls=True
+    )
+    asked = SYSTEM.attack(request, {}, FixedRandom())  # nothing is rolled yet
+    assert asked.outcome is AttackOutcome.DEFENCE_REQUESTED and asked.attack is None
+    assert asked.defence_request is not None and asked.defence_request.target == 8
+    result = SYSTEM.resolve_defence(asked.defence_request, {}, FixedRandom(12, 6, 4))
+    assert result.outcome is AttackOutcome.HIT and result.damage == 2
+    assert [r.breakdown for r in result.damage_rolls] == ["1d8 (6) = 6", "1d4 (4) = 4"]
+    parried = SYSTEM.resolve_defence(asked.defence_request, {}, FixedRandom(8))
+    assert parried.outcome is AttackOutcome.MISS and parried.notes == ("rolweb.note.defended",)
+
+
+def test_armour_never_heals():
+    """DEFENSA: weapon 1 − armour 4 → 0, never below 0."""
+    result = SYSTEM.resolve_defence(
+        SYSTEM.attack(
+            AttackRequest(
+                Fighter("Orco", orc()), Fighter("Ardelia", ardelia()), defender_rolls=True
+            ),
+            {},
+            FixedRandom(),
+        ).defence_request,
+        {},
+        FixedRandom(20, 1, 4),
+    )
+    assert result.hit and result.damage == 0
+
+
+def test_sheetless_fighters():
+    gm = Fighter("Lobo", attack_bonus=13, damage="1d6")
+    target = Fighter("Bandido", defence=10, armour="1d4", hit_points=10)
+    result = SYSTEM.attack(AttackRequest(gm, target), {}, FixedRandom(13, 5, 1))
+    assert (result.target_number, result.damage, result.hit_points_left) == (13, 4, 6)
+    unknown = SYSTEM.attack(
+        AttackRequest(Fighter("Ardelia", ardelia()), Fighter("Sombra")), {}, FixedRandom(5)
+    )
+    assert unknown.outcome is AttackOutcome.UNJUDGED and unknown.total == 5
+    with pytest.raises(RulesError) as error:
+        SYSTEM.attack(
+            AttackRequest(gm, Fighter("Sombra", defence=10), defender_rolls=True), {}, FixedRandom()
+        )
+    assert error.value.problems[0].key == "rolweb.problem.defence_needs_sheet"
+
+
+def test_npc_dies_at_zero_and_a_character_is_dying_with_a_death_test_turn():
+    dead = SYSTEM.apply_damage(orc(), 12, {}).sheet
+    state = SYSTEM.combat_state(dead, {})
+    assert state.condition is Condition.DEAD and state.skip_turn and state.removed
+    dying = SYSTEM.apply_damage(ardelia(), 11, {}).sheet
+    state = SYSTEM.combat_state(dying, {})
+    assert state.condition is Condition.DYING and not state.skip_turn
+    assert state.turn_test == "muerte" and state.label == "Moribundo"
+    with pytest.raises(RulesError):
+        require(state, Act.CHECK, "Ardelia")
+    # the turn's test is the state transition: a 1 gets up with 1D4 (3) Resistencia
+    test = SYSTEM.check(dying, CheckRequest(state.turn_test), {}, FixedRandom(1, 3))
+    risen = SYSTEM.combat_state(test.extra["sheet"], {})
+    assert risen.condition is Condition.WOUNDED and risen.hit_points == (3, 11)
+    assert SYSTEM.combat_state(ardelia(), {}).description == "Ileso"
