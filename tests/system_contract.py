@@ -20,6 +20,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rules.combat import effects
+from rules.combat.attack import AttackRequest, AttackResult, Attacks, Fighter
+from rules.combat.health import CombatState, HealthStates
 from rules.systems.base import (
     Advancement,
     AdvanceResult,
@@ -270,6 +273,38 @@ def check_belongings(
             assert option.value and option.label.strip(), (kind, option)
 
 
+def check_fights(system: GameSystem, sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> None:
+    """Attacks, health states and effects (issue 11): a sheet attacks itself, the change
+    applies through ``apply_damage``, its state reads back, and an effect stored with the
+    sheet keeps it valid and reaches the checks and ``/sheet show``."""
+    assert isinstance(system, Attacks), f"{system.id} does not implement Attacks"
+    assert isinstance(system, HealthStates), f"{system.id} does not implement HealthStates"
+    state = system.combat_state(sheet, settings)
+    assert isinstance(state, CombatState) and state.label.strip() and state.description.strip()
+    assert not state.removed, "a new sheet is in the fight"
+    for option in system.weapons(sheet, settings):
+        assert option.value and option.label.strip()
+    fighter = Fighter(str(sheet.get("name", "x")), sheet)
+    for seed in range(12):
+        result = system.attack(AttackRequest(fighter, fighter), settings, random.Random(seed))
+        assert isinstance(result, AttackResult)
+        again = system.attack(AttackRequest(fighter, fighter), settings, random.Random(seed))
+        assert again == result, "same seed, same attack"
+        if result.change is not None:
+            assert result.change.kind == "damage" and result.change.amount >= 0
+            hurt = system.apply_damage(sheet, result.change.amount, settings)
+            assert isinstance(system.combat_state(hurt.sheet, settings), CombatState)
+        if result.attack is not None:
+            assert result.attack.breakdown
+    blessed = effects.add(sheet, effects.Effect("Prueba", 2, (effects.Modifier("check", 1),)))
+    assert system.validate(blessed, settings) == system.validate(sheet, settings)
+    option = system.check_options(sheet, settings)[0]
+    rolled = system.check(blessed, CheckRequest(option.key), settings, random.Random(3))
+    assert rolled.modifiers == (("Prueba", 1),), rolled
+    assert "efectos" in {v.key for v in system.derived(blessed, settings)}
+    assert effects.effects(json.loads(json.dumps(blessed))) == effects.effects(blessed)
+
+
 def run_core(system: GameSystem, system_id: str, answers: Mapping[str, Any]) -> None:
     """Every check above, in order: what a registered system must pass."""
     check_identity(system, system_id)
@@ -286,3 +321,5 @@ def run_core(system: GameSystem, system_id: str, answers: Mapping[str, Any]) -> 
         check_advancement(system, sheet, settings, npc=kind == "npc")
         check_spellbook(system, sheet, settings)
         check_belongings(system, sheet, settings)
+        if isinstance(system, Attacks):  # the three seed systems must (test_system_contract)
+            check_fights(system, sheet, settings)

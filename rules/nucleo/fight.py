@@ -106,6 +106,8 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         bonus += sum(v for _, v in attribute_mods)
         damage_bonus = effect_total(a, "ranged_damage" if request.ranged else "melee_damage")
         damage, label = _weapon_damage(a_sheet, a, request, notes)
+        if "toque" in circ:  # a touch spell's attack rolls no weapon damage
+            damage, label = "0", "Toque"
         mods = _effect_mods(a_sheet, effects.DAMAGE)
         damage_bonus += sum(v for _, v in mods)
         for name, extra in effects.damage_dice(a_sheet):

@@ -90,3 +90,8 @@ def test_advancement(system, sheet, settings, kind):
 
 def test_belongings_and_catalogue_names(system, sheet, settings):
     contract.check_belongings(system, sheet, settings)
+
+
+def test_attacks_health_states_and_effects(system, sheet, settings):
+    """Issue 11: every seed system resolves attacks, reads health states and applies effects."""
+    contract.check_fights(system, sheet, settings)
