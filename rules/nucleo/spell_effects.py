@@ -6,7 +6,7 @@
   3 segundos»), hours and days last until removed.  A critical (line 399: «+1d6 (conjuros de
   daño y curación), +1 (bonos de atributo), o 2 turnos extra») adds what the spell's
   ``critical`` lists: ``turnos`` +2 rounds, ``bono`` +1 to each modifier, ``dado`` +1d6 to a
-  rolled damage bonus (Arma de fuego).
+  rolled damage bonus (Arma de fuego) or to a heal each turn (Aura de curación).
 * A spell that damages or heals becomes a :class:`~rules.combat.attack.TargetChange` for
   its target (:func:`spell_change`): damage minus the target's absorption unless the spell
   «ignora armadura»; Toque vampírico «drena 2d6 pv's al objetivo, otorgándoselos al
@@ -72,6 +72,8 @@ def timed_effect(spell: Spell, level: int, critical: tuple[str, ...] = ()) -> ef
         signed = value + (bonus if value > 0 else -bonus if value < 0 else 0)
         modifiers.append(effects.Modifier(key, signed, dice))
     action = effects.TurnAction(*data.action) if data.action else None
+    if action is not None and action.kind == "heal" and "dado" in critical:
+        action = effects.TurnAction("heal", f"{action.amount}+1d6")  # Aura de curación
     text = "" if modifiers else spell.text
     return effects.validate(
         effects.Effect(spell.name, rounds, tuple(modifiers), text, action, f"hechizo:{spell.name}")

@@ -202,3 +202,19 @@ def test_touch_spells_need_a_melee_attack_and_vampiric_touch_drains(scripted):
     change = NUCLEO.spell_change(cast, Fighter("Bruto", _brute()), {})
     # «ignora armadura»: the Cota de mallas (Absorción 4) takes nothing off
     assert change == TargetChange("damage", 9, to_attacker=9)
+
+
+def test_critical_benefits_per_spell():
+    """Line 399: Aura de curación's critical heals 2 + 1d6 each turn and lasts 2 rounds more;
+    Niebla's only lasts longer; Fuerza sobrehumana gets +1."""
+    from rules.nucleo.magic import find_spell
+    from rules.nucleo.spell_effects import timed_effect
+
+    aura = timed_effect(find_spell("Aura de Curación"), 2, ("dado", "turnos"))
+    assert aura.rounds == 4 and aura.action == effects.TurnAction("heal", "2+1d6")
+    fog = timed_effect(find_spell("Niebla"), 1, find_spell("Niebla").critical)
+    assert fog.rounds == 3 and fog.modifiers == (effects.Modifier("attribute:Percepción", -2),)
+    strength = timed_effect(find_spell("Fuerza sobrehumana"), 1, ("bono", "turnos"))
+    assert strength.modifiers == (effects.Modifier("attribute:Físico", 5),)
+    assert timed_effect(find_spell("Duplicación"), 1).rounds is None
+    assert timed_effect(find_spell("Proyectil mágico"), 1) is None
