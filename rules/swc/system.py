@@ -16,14 +16,14 @@ from typing import Any
 from rules.combat import effects
 from rules.combat.attack import AttackRequest, AttackResult
 from rules.combat.health import CombatState
-from rules.dice import roll
-from rules.swc import attack, builder, health, shop, spellbook
+from rules.swc import attack, builder, health, levelup, shop, spellbook
 from rules.swc.advancement import hit_dice, xp_bonus
 from rules.swc.attributes import ATTRIBUTE_ORDER
 from rules.swc.checks import SKILL_LABELS, check, check_options, difficulty_refused
 from rules.swc.classes import ALIGNMENTS, CLASS_IDS, get_class
 from rules.swc.derived import LEVEL, carried, derived
 from rules.swc.equipment import Category, catalogue, find_item
+from rules.swc.levelup import HitDiceRoll
 from rules.swc.monster import (
     is_npc,
     monster_check,
@@ -268,8 +268,8 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         return OpposedResult(ra, rb, winner)
 
     def initiative(self, sheet: Sheet, settings: Settings, rng: random.Random) -> InitiativeRoll:
-        """Standard and A: the side's d6 (rolled here per combatant, Destreza breaks ties in the
-        list); B (Holmes): Destreza, no roll; C: engineer B's 1d10 segment, lowest first, with the
+        """Standard and A: nothing to roll per combatant — the side's d6 comes from the combat
+        each asalto and Destreza orders a side; B (Holmes): Destreza, no roll; C: engineer B's 1d10 segment, lowest first, with the
         character's interval in the breakdown."""
         sequence = SequenceKind(setting(settings, "secuencia_combate"))
         destreza = int((sheet.get("atributos") or {}).get("Destreza", 10))
@@ -288,8 +288,9 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
             )
             breakdown = f"1d10 ({segment}) = {segment}; +{interval.total} segmentos"
             return InitiativeRoll(segment, (-segment, destreza), breakdown)
-        result = roll("1d6", rng)
-        return InitiativeRoll(result.total, (result.total, destreza), str(result))
+        # standard and A: the order is the side's d6 (rolled by the combat each asalto) and,
+        # inside a side, Destreza — a d6 per combatant would be shown and never used
+        return InitiativeRoll(destreza, (destreza,), f"Destreza {destreza}")
 
     def _hp_change(
         self, sheet: Sheet, amount: int, current: int, settings: Settings
@@ -315,6 +316,12 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
 
     def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
         return health.combat_state(sheet, settings)
+
+    def roll_hit_dice(
+        self, before: Sheet, after: Sheet, settings: Settings, rng: random.Random
+    ) -> HitDiceRoll:
+        """The hit dice an XP grant's levels brought (:mod:`rules.swc.levelup`)."""
+        return levelup.roll_hit_dice(before, after, settings, rng)
 
     def combat_policy(self, settings: Settings) -> CombatPolicy:
         """Standard and A: one d6 per side at the start of every asalto, higher side first,

@@ -728,3 +728,16 @@ class Advancement(Protocol):
     def purchase(self, sheet: Sheet, what: str, settings: Settings) -> AdvanceResult:
         """Spend the experience for ``what`` (RulesError when unknown or unaffordable)."""
         ...
+
+
+@runtime_checkable
+class LevelHitDice(Protocol):
+    """Rolling the hit dice a new level brings (S&W: ``grant_xp`` notes ``swc.note.roll_hit_die``).
+
+    ``before`` and ``after`` are the sheets around the XP grant; the result
+    (``rules.swc.levelup.HitDiceRoll``) carries the new sheet, the rolls and what changed.
+    """
+
+    def roll_hit_dice(
+        self, before: Sheet, after: Sheet, settings: Settings, rng: random.Random
+    ) -> Any: ...

@@ -217,3 +217,11 @@ def test_hidden_npcs_are_described_by_fraction():
     healthy = SWC.combat_state(aldara(), {})
     assert healthy.condition is Condition.OK and healthy.hit_points == (8, 8)
     require(healthy, Act.CAST)
+
+
+def test_side_initiative_draws_no_die_per_combatant():
+    """Standard and A: «Cada bando tira un d6»; the combat rolls the sides, so a combatant's
+    own initiative is just Destreza for the order inside its side (no unused d6 shown)."""
+    for sequence in ("estandar", "A"):
+        roll = SWC.initiative(aldara(), {"secuencia_combate": sequence}, Dice())
+        assert (roll.total, roll.sort_key, roll.breakdown) == (14, (14,), "Destreza 14")
