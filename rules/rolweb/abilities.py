@@ -68,6 +68,7 @@ class AbilityLevel:
     effect: str
     healing: str | None = None
     healing_with_herbs: str | None = None
+    seed_amount: bool = False  # the amount is the seed's (Medicus principiante 1D4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,7 @@ def _level(source: str, name: str, raw: Any) -> AbilityLevel:
         effect=str(raw.get("efecto", "")),
         healing=None if healing is None else check_dice(source, healing),
         healing_with_herbs=None if herbs is None else check_dice(source, herbs),
+        seed_amount=bool(raw.get("cantidad_de_la_semilla", False)),
     )
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.combat import effects
-from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest
+from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest, Fighter
 from rules.combat.health import CombatState
-from rules.rolweb import belongings, builder, fight, spellbook
+from rules.rolweb import belongings, builder, fight, spellbook, use
 from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability, load_abilities
 from rules.rolweb.advancement import grant, spend_for, upgrade_cost
@@ -35,6 +35,7 @@ from rules.rolweb.damage import (
 from rules.rolweb.equipment import load_weapons
 from rules.rolweb.initiative import roll_initiative
 from rules.rolweb.settings import SETTING_SPECS, DeathRule, RolwebSettings, parse_settings
+from rules.rolweb.use import AbilityUse
 from rules.systems.base import (
     AdvanceResult,
     CheckOption,
@@ -500,6 +501,20 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
 
     def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
         return fight.combat_state(sheet, settings)
+
+    def use_ability(
+        self,
+        sheet: Sheet,
+        name: str,
+        target: Fighter | None,
+        settings: Settings,
+        rng: random.Random,
+        *,
+        level: str | None = None,
+        herbs: bool = False,
+    ) -> AbilityUse:
+        """Use an ability of the campaign's list (:func:`rules.rolweb.use.use_ability`)."""
+        return use.use_ability(sheet, name, target, settings, rng, level=level, herbs=herbs)
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """rolweb has abilities and mystical powers, not a spell list."""
