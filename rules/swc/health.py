@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.combat.health import Act, CombatState, Condition
+from rules.combat.health import CombatState, Condition
 from rules.swc.monster import is_npc
 from rules.systems.base import Settings, Sheet
 
@@ -95,6 +95,3 @@ def combat_state(sheet: Sheet, settings: Settings) -> CombatState:
         description=words,
         hit_points=(current, maximum),
     )
-
-
-ALL_ACTS = frozenset(Act)
