@@ -68,9 +68,12 @@ class CombatState:
         return self.condition in (Condition.DEAD, Condition.OUT)
 
 
-def require(state: CombatState, act: Act, name: str = "") -> None:
-    """Refuse ``act`` for a combatant that cannot do it, saying why (translated key)."""
-    if act in state.allowed:
+def require(state: CombatState, act: Act, name: str = "", option: str | None = None) -> None:
+    """Refuse ``act`` for a combatant that cannot do it, saying why (translated key).
+
+    The check its turn asks for (``option == state.turn_test``: rolweb's death test) is
+    always allowed — it is the one thing a moribundo does."""
+    if act in state.allowed or (act is Act.CHECK and option and option == state.turn_test):
         return
     raise RulesError(
         Problem(

@@ -125,7 +125,8 @@ def test_npc_dies_at_zero_and_a_character_is_dying_with_a_death_test_turn():
     assert state.condition is Condition.DYING and not state.skip_turn
     assert state.turn_test == "muerte" and state.label == "Moribundo"
     with pytest.raises(RulesError):
-        require(state, Act.CHECK, "Ardelia")
+        require(state, Act.CHECK, "Ardelia", "atributo:Ágil")
+    require(state, Act.CHECK, "Ardelia", "muerte")  # the death test is its turn
     # the turn's test is the state transition: a 1 gets up with 1D4 (3) Resistencia
     test = SYSTEM.check(dying, CheckRequest(state.turn_test), {}, FixedRandom(1, 3))
     risen = SYSTEM.combat_state(test.extra["sheet"], {})
