@@ -9,7 +9,7 @@ import pytest
 from rules.combat.attack import AttackOutcome, AttackRequest, Attacks, Fighter, TargetChange
 from rules.combat.health import Act, Condition, HealthStates, require
 from rules.rolweb.system import SYSTEM
-from rules.systems.base import CheckRequest, RulesError
+from rules.systems.base import CheckRequest, RulesError, apply_effects
 
 from .conftest import FixedRandom, assert_translatable
 
@@ -129,6 +129,6 @@ def test_npc_dies_at_zero_and_a_character_is_dying_with_a_death_test_turn():
     require(state, Act.CHECK, "Ardelia", "muerte")  # the death test is its turn
     # the turn's test is the state transition: a 1 gets up with 1D4 (3) Resistencia
     test = SYSTEM.check(dying, CheckRequest(state.turn_test), {}, FixedRandom(1, 3))
-    risen = SYSTEM.combat_state(test.extra["sheet"], {})
+    risen = SYSTEM.combat_state(apply_effects(dying, test.effects), {})
     assert risen.condition is Condition.WOUNDED and risen.hit_points == (3, 11)
     assert SYSTEM.combat_state(ardelia(), {}).description == "Ileso"
