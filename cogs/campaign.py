@@ -12,10 +12,10 @@ from bot.i18n import LOCALES, t
 from bot.services.campaigns import setting_specs
 from bot.services.errors import InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
-from cogs import render
-from cogs.context import actor_of, bind_target_of, place_of, reply_locale
-from cogs.slow import acknowledge, reply
-from cogs.views import ask_confirmation
+from cogs.ui import render
+from cogs.ui.context import actor_of, bind_target_of, place_of, reply_locale
+from cogs.ui.slow import acknowledge, reply
+from cogs.ui.views import ask_confirmation
 from rules import systems
 
 if TYPE_CHECKING:

@@ -8,11 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.checks import CheckOrder
-from cogs import render_sheet
-from cogs.context import actor_of, place_of, reply_locale
-from cogs.cooldowns import fight
 from cogs.sheets import any_character_autocomplete
+from cogs.ui import render_sheet
+from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.cooldowns import fight
 
 if TYPE_CHECKING:
     from bot.app import Arbitro

@@ -20,12 +20,12 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, CombatView, Reminder
 from bot.services.errors import DomainError
-from cogs import render_combat
-from cogs.context import actor_of, place_of, reply_locale
-from cogs.cooldowns import fight
 from cogs.errors import describe_error, send_error
 from cogs.sheets import any_character_autocomplete
-from cogs.views import ask_confirmation
+from cogs.ui import render_combat
+from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.cooldowns import fight
+from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
     from bot.app import Arbitro

@@ -14,9 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from cogs import render
-from cogs.context import actor_of, place_of, reply_locale
-from cogs.cooldowns import fight, heavy
+from cogs.ui import render
+from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.cooldowns import fight, heavy
 
 if TYPE_CHECKING:
     from bot.app import Arbitro

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services.errors import DomainError
-from cogs.context import reply_locale
+from cogs.ui.context import reply_locale
 from rules.dice import DiceError
 from rules.systems.base import RulesError
 

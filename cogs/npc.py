@@ -10,13 +10,13 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services.characters import MAX_COPIES
-from cogs import render_sheet
-from cogs.context import actor_of, place_of, reply_locale
-from cogs.cooldowns import fight
-from cogs.render import name_list
 from cogs.sheets import field_autocomplete, value_autocomplete
-from cogs.slow import acknowledge, reply
-from cogs.wizard import wizard_message
+from cogs.ui import render_sheet
+from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.cooldowns import fight
+from cogs.ui.render import name_list
+from cogs.ui.slow import acknowledge, reply
+from cogs.ui.wizard import wizard_message
 
 if TYPE_CHECKING:
     from bot.app import Arbitro

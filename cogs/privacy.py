@@ -21,8 +21,8 @@ from bot.db.models import utcnow
 from bot.i18n import t
 from bot.services.errors import DomainError
 from bot.services.privacy import DeletionPreview, DeletionSummary
-from cogs.context import reply_locale
-from cogs.views import ask_confirmation
+from cogs.ui.context import reply_locale
+from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
     from bot.app import Arbitro

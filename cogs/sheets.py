@@ -11,13 +11,16 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services.errors import DomainError
-from cogs import render_sheet
-from cogs.context import actor_of, place_of, reply_locale
-from cogs.cooldowns import fight
-from cogs.slow import acknowledge, reply
-from cogs.views import ask_confirmation
-from cogs.wizard import register as register_wizard
-from cogs.wizard import wizard_message
+from bot.services.settings import resolved_settings
+from cogs.ui import render_sheet
+from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.cooldowns import fight
+from cogs.ui.slow import acknowledge, reply
+from cogs.ui.views import ask_confirmation
+from cogs.ui.wizard import register as register_wizard
+from cogs.ui.wizard import wizard_message
+from rules import systems
+from rules.systems.base import CharacterBuilder
 
 if TYPE_CHECKING:
     from bot.app import Arbitro

@@ -8,11 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.spells import MAX_EXTRA_MANA, CastOrder
-from cogs import render_spells
-from cogs.context import actor_of, place_of, reply_locale
-from cogs.cooldowns import fight
+from bot.services.spells import MAX_EXTRA_MANA
 from cogs.sheets import any_character_autocomplete, character_autocomplete
+from cogs.ui import render_spells
+from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.cooldowns import fight
 
 if TYPE_CHECKING:
     from bot.app import Arbitro

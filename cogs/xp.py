@@ -10,11 +10,11 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services.xp import MAX_GRANT, AwardEntry, GrantLine, GrantView
-from cogs.context import actor_of, place_of, reply_locale
-from cogs.cooldowns import fight
-from cogs.render import COLOUR, truncate
 from cogs.sheets import character_autocomplete
-from cogs.slow import acknowledge, reply
+from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.cooldowns import fight
+from cogs.ui.render import COLOUR, truncate
+from cogs.ui.slow import acknowledge, reply
 
 if TYPE_CHECKING:
     from bot.app import Arbitro

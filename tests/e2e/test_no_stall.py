@@ -125,7 +125,7 @@ def test_commands_that_may_take_time_acknowledge_first(discord_env):
 
 
 def test_per_member_cooldowns_answer_when_to_retry_and_do_nothing(discord_env):
-    from cogs.cooldowns import FIGHT, HEAVY
+    from cogs.ui.cooldowns import FIGHT, HEAVY
 
     g = discord_env.new_guild(name="Enfriamiento")
     for _ in range(FIGHT):

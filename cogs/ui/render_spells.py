@@ -15,7 +15,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.spells import CastView, RestView, SpellListView, SpellView
-from cogs.render import COLOUR, percent, truncate
+from cogs.ui.render import COLOUR, percent, truncate
 from rules.systems.base import SpellInfo, SpellPool, SpellState
 
 __all__ = ["cast", "listing", "rest", "spell"]

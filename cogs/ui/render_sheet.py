@@ -17,7 +17,7 @@ from bot.i18n import catalogue, t
 from bot.services.characters import CharacterSummary, CharacterView, get_path
 from bot.services.checks import CheckView
 from bot.services.creation import DraftView
-from cogs.render import COLOUR, percent, truncate
+from cogs.ui.render import COLOUR, percent, truncate
 from rules.systems.base import Problem
 
 __all__ = ["character", "character_list", "draft", "check", "problems_text", "field_value"]

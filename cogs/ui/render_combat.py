@@ -13,7 +13,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.combat import CombatantLine, CombatView, HealthView
-from cogs.render import COLOUR, truncate
+from cogs.ui.render import COLOUR, truncate
 
 __all__ = ["panel", "health", "line_text"]
 
