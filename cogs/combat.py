@@ -147,8 +147,16 @@ class CombatCog(
         self._dispatcher = asyncio.create_task(self._dispatch(), name="init-reminders")
 
     async def cog_unload(self) -> None:
-        if self._dispatcher is not None:
-            self._dispatcher.cancel()
+        """Stop the dispatcher and wait for it, so a loop that had died is reported, not lost."""
+        if self._dispatcher is None:
+            return
+        self._dispatcher.cancel()
+        try:
+            await self._dispatcher
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # noqa: BLE001 - reported once, here, instead of at garbage collection
+            log.exception("turn reminder dispatcher had stopped")
 
     async def _dispatch(self) -> None:
         """Sleep until the earliest deadline (or until a change moves one), then remind.

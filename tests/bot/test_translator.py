@@ -23,6 +23,11 @@ async def tree():
     for extension in EXTENSIONS:
         await bot.load_extension(extension)
     yield bot.tree
+    # unloading stops the combat cog's reminder task (it cannot start without a login); left
+    # alone, its error is logged at garbage collection, and 3.11's traceback then calls
+    # ast.parse inside whatever ast.parse is running ("AST constructor recursion depth mismatch")
+    for extension in reversed(EXTENSIONS):
+        await bot.unload_extension(extension)
     await bot.engine.dispose()
 
 
