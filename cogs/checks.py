@@ -8,25 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.sheets import any_character_autocomplete
 from cogs.ui import render_sheet
 from cogs.ui.context import actor_of, place_of, reply_locale
 from cogs.ui.cooldowns import fight
+from cogs.ui.options import any_character_autocomplete, option_autocomplete
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-
-async def option_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    bot: Arbitro = itx.client  # type: ignore[assignment]
-    character = getattr(itx.namespace, "character", None)
-    options = await bot.services.checks.options(place_of(itx), actor_of(itx), character)
-    needle = current.casefold()
-    ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
-    ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
-    return [app_commands.Choice(name=o.label[:100], value=o.key[:100]) for o in ranked[:25]]
 
 
 class ChecksCog(commands.Cog):

@@ -10,24 +10,16 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services.characters import MAX_COPIES
-from cogs.sheets import field_autocomplete, value_autocomplete
 from cogs.ui import render_sheet
 from cogs.ui.context import actor_of, place_of, reply_locale
 from cogs.ui.cooldowns import fight
+from cogs.ui.options import field_autocomplete, npc_autocomplete, value_autocomplete
 from cogs.ui.render import name_list
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.wizard import wizard_message
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-
-async def npc_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    bot: Arbitro = itx.client  # type: ignore[assignment]
-    names = await bot.services.characters.names(place_of(itx), actor_of(itx), current, npcs=True)
-    return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 @app_commands.guild_only()

@@ -11,72 +11,23 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services.errors import DomainError
-from bot.services.settings import resolved_settings
 from cogs.ui import render_sheet
 from cogs.ui.context import actor_of, place_of, reply_locale
 from cogs.ui.cooldowns import fight
+from cogs.ui.options import (
+    any_character_autocomplete,
+    character_autocomplete,
+    field_autocomplete,
+    item_autocomplete,
+    value_autocomplete,
+)
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.views import ask_confirmation
 from cogs.ui.wizard import register as register_wizard
 from cogs.ui.wizard import wizard_message
-from rules import systems
-from rules.systems.base import CharacterBuilder
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-
-def _bot(itx: discord.Interaction) -> Arbitro:
-    return itx.client  # type: ignore[return-value]
-
-
-async def character_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    names = await _bot(itx).services.characters.names(
-        place_of(itx), actor_of(itx), current, npcs=False
-    )
-    return [app_commands.Choice(name=name, value=name) for name in names]
-
-
-async def any_character_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    names = await _bot(itx).services.characters.names(place_of(itx), actor_of(itx), current)
-    return [app_commands.Choice(name=name, value=name) for name in names]
-
-
-async def catalogue_autocomplete(
-    itx: discord.Interaction, current: str, kind: str
-) -> list[app_commands.Choice[str]]:
-    options = await _bot(itx).services.characters.catalogue(place_of(itx), kind, current)
-    return [app_commands.Choice(name=o.label[:100], value=o.value[:100]) for o in options]
-
-
-async def item_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    return await catalogue_autocomplete(itx, current, "equipo")
-
-
-async def field_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    specs = await _bot(itx).services.characters.field_choices(place_of(itx), current)
-    return [
-        app_commands.Choice(name=f"{s.label} ({s.path})"[:100], value=s.path[:100]) for s in specs
-    ]
-
-
-async def value_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """The allowed values of the field already chosen (races, classes, advantages, armour…)."""
-    field = getattr(itx.namespace, "field", None)
-    if not field:
-        return []
-    values = await _bot(itx).services.characters.value_choices(place_of(itx), field, current)
-    return [app_commands.Choice(name=value[:100], value=value[:100]) for value in values]
 
 
 @app_commands.guild_only()

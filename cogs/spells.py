@@ -9,34 +9,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services.spells import MAX_EXTRA_MANA
-from cogs.sheets import any_character_autocomplete, character_autocomplete
 from cogs.ui import render_spells
 from cogs.ui.context import actor_of, place_of, reply_locale
 from cogs.ui.cooldowns import fight
+from cogs.ui.options import (
+    any_character_autocomplete,
+    character_autocomplete,
+    list_autocomplete,
+    spell_autocomplete,
+)
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-
-def _bot(itx: discord.Interaction) -> Arbitro:
-    return itx.client  # type: ignore[return-value]
-
-
-async def spell_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """The caster's known spells first (★ with their level), then the rest of the list."""
-    character = getattr(itx.namespace, "character", None)
-    names = await _bot(itx).services.spells.names(place_of(itx), actor_of(itx), current, character)
-    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in names]
-
-
-async def list_autocomplete(
-    itx: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    character = getattr(itx.namespace, "character", None)
-    lists = await _bot(itx).services.spells.lists(place_of(itx), actor_of(itx), current, character)
-    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in lists]
 
 
 @app_commands.guild_only()

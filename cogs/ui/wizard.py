@@ -18,9 +18,9 @@ import discord
 from bot.i18n import t
 from bot.services.creation import DraftView
 from bot.services.errors import DomainError
-from cogs.errors import describe_error, send_error
 from cogs.ui import render_sheet
 from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.errors import describe_error, send_error
 from rules.systems.base import StepKind
 
 if TYPE_CHECKING:

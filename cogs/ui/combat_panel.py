@@ -1,0 +1,112 @@
+"""The turn panel of ``/init``: its message and its buttons.
+
+The buttons are ``DynamicItem``s keyed ``arb:1:init-<action>:<combat>:<version>``: they work
+after a restart, every click reloads the fight, and a click on an older panel (or an ended
+fight) is answered and its buttons removed instead of being applied.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.combat import CombatView
+from bot.services.errors import DomainError
+from cogs.ui import render_combat
+from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.errors import describe_error, send_error
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+log = logging.getLogger(__name__)
+
+__all__ = ["InitButton", "turn_message", "STRIP_ON"]
+
+
+def _bot(itx: discord.Interaction) -> Arbitro:
+    return itx.client  # type: ignore[return-value]
+
+
+# The buttons of a stale or finished panel are removed with this error: retrying is useless.
+STRIP_ON = ("combat.error.stale", "combat.error.gone", "combat.error.none")
+
+
+def turn_message(view: CombatView, locale: str, *, note: str = "") -> dict[str, Any]:
+    """The panel with its live buttons (none once the fight ended)."""
+    message = render_combat.panel(view, locale, note=note)
+    if view.active:
+        components = discord.ui.View(timeout=None)
+        components.add_item(
+            InitButton("next", view.id, view.version, t("combat.next_button", locale), True)
+        )
+        components.add_item(
+            InitButton("show", view.id, view.version, t("combat.show_button", locale))
+        )
+        message["view"] = components
+    return message
+
+
+class InitButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"arb:1:init-(?P<action>next|show):(?P<combat>\d+):(?P<version>\d+)",
+):
+    def __init__(
+        self, action: str, combat_id: int, version: int, label: str = "", primary: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or action,
+                style=discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary,
+                custom_id=f"arb:1:init-{action}:{combat_id}:{version}",
+            )
+        )
+        self.action, self.combat_id, self.version = action, combat_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):  # noqa: ANN206
+        return cls(
+            match["action"],
+            int(match["combat"]),
+            int(match["version"]),
+            item.label or "",
+            item.style == discord.ButtonStyle.primary,
+        )
+
+    async def callback(self, itx: discord.Interaction) -> None:
+        bot = _bot(itx)
+        locale = await reply_locale(bot, itx)
+        service = bot.services.combat
+        try:
+            if self.action == "show":
+                view = await service.show(place_of(itx), actor_of(itx))
+                message = render_combat.panel(view, locale)
+                await itx.response.send_message(**message, ephemeral=True)
+                return
+            view = await service.next(
+                place_of(itx), actor_of(itx), seen=(self.combat_id, self.version)
+            )
+        except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
+            await self._refuse(itx, error, locale)
+            return
+        # the old panel keeps its text but loses its buttons; the new turn is a new message,
+        # so the mention notifies the player and the channel keeps the fight's history
+        await itx.response.edit_message(view=None)
+        await itx.followup.send(**turn_message(view, locale))
+
+    async def _refuse(self, itx: discord.Interaction, error: Exception, locale: str) -> None:
+        text = describe_error(error, locale)
+        if text is None:
+            log.exception("combat button error", exc_info=error)
+            text = t("errors.unexpected", locale, reference="init")
+        if isinstance(error, DomainError) and error.key in STRIP_ON:
+            await itx.response.edit_message(view=None)
+            await itx.followup.send(text, ephemeral=True)
+            return
+        await send_error(itx, text)

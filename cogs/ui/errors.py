@@ -1,0 +1,57 @@
+"""Errors become translated, ephemeral replies: the text for a known error, and how it is sent.
+
+Used by the tree's error handler (the ``cogs.errors`` extension) and by the buttons and modals
+that answer their own failures (the creation wizard, the turn panel).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import discord
+from discord import app_commands
+
+from bot.i18n import t
+from bot.services.errors import DomainError
+from rules.dice import DiceError
+from rules.systems.base import RulesError
+
+log = logging.getLogger(__name__)
+
+__all__ = ["describe_error", "send_error"]
+
+
+def describe_error(error: BaseException, locale: str) -> str | None:
+    """The translated text for a known error, or None for a bug."""
+    if isinstance(error, DomainError):
+        return t(error.key, locale, **error.params)
+    if isinstance(error, DiceError):
+        params = dict(error.params or {})
+        params.setdefault("column", error.column if error.column is not None else "?")
+        return t(f"dice.error.{error.code}", locale, **params)
+    if isinstance(error, RulesError):
+        return "\n".join(t(p.key, locale, **dict(p.params)) for p in error.problems)
+    if isinstance(error, app_commands.MissingPermissions):
+        return t(
+            "errors.missing_permissions", locale, permissions=", ".join(error.missing_permissions)
+        )
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t("errors.guild_only", locale)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        # whole seconds, rounded up: "wait 3 s" must never be too early
+        return t("errors.cooldown", locale, seconds=max(1, math.ceil(error.retry_after)))
+    if isinstance(error, app_commands.CheckFailure):
+        return t("errors.not_allowed", locale)
+    return None
+
+
+async def send_error(itx: discord.Interaction, text: str) -> None:
+    embed = discord.Embed(description=text[:4000], colour=discord.Colour.red())
+    try:
+        if itx.response.is_done():
+            await itx.followup.send(embed=embed, ephemeral=True)
+        else:
+            await itx.response.send_message(embed=embed, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not send an error reply")

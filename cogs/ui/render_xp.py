@@ -1,0 +1,70 @@
+"""Experience as Discord messages: awards, the campaign's award log, a purchase (rolweb)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.xp import AwardEntry, GrantLine, GrantView
+from cogs.ui.render import COLOUR, truncate
+
+
+def grant(view: GrantView, locale: str) -> dict[str, Any]:
+    lines = []
+    for line in view.lines:
+        text = t(
+            "xp.line", locale, name=line.character_name, before=line.xp_before, after=line.xp_after
+        )
+        for track, before, after in line.levels:
+            text += "\n" + t("xp.level", locale, track=track, before=before, after=after)
+        for note in line.notes:
+            text += "\n" + t("xp.note", locale, note=t(note, locale))
+        lines.append(text)
+    title = t("xp.granted" if view.amount > 0 else "xp.removed", locale, amount=abs(view.amount))
+    embed = discord.Embed(
+        title=title, description=truncate("\n\n".join(lines), 4000), colour=COLOUR["success"]
+    )
+    if view.reason:
+        embed.add_field(
+            name=t("roll.reason", locale), value=truncate(view.reason, 1024), inline=False
+        )
+    return {"embed": embed}
+
+
+def log(entries: tuple[AwardEntry, ...], locale: str) -> dict[str, Any]:
+    if not entries:
+        return {"content": t("xp.log_empty", locale), "ephemeral": True}
+    lines = [
+        t(
+            "xp.log_line",
+            locale,
+            name=entry.character_name,
+            amount=f"{entry.amount:+d}",
+            after=entry.xp_after,
+            reason=f" — {truncate(entry.reason, 80)}" if entry.reason else "",
+            when=discord.utils.format_dt(
+                entry.created_at.replace(tzinfo=discord.utils.utcnow().tzinfo), "d"
+            ),
+        )
+        for entry in entries
+    ]
+    embed = discord.Embed(
+        title=t("xp.log_title", locale),
+        description=truncate("\n".join(lines), 4000),
+        colour=COLOUR[None],
+    )
+    return {"embed": embed, "ephemeral": True}
+
+
+def spend(line: GrantLine, what: str, locale: str) -> dict[str, Any]:
+    text = t(
+        "xp.line", locale, name=line.character_name, before=line.xp_before, after=line.xp_after
+    )
+    for track, before, after in line.levels:
+        text += "\n" + t("xp.level", locale, track=track, before=before, after=after)
+    embed = discord.Embed(
+        title=t("xp.spent", locale, what=what), description=text, colour=COLOUR["success"]
+    )
+    return {"embed": embed}
