@@ -13,7 +13,7 @@ from bot.services.campaigns import setting_specs
 from bot.services.errors import InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
 from cogs.ui import render
-from cogs.ui.context import actor_of, bind_target_of, place_of, reply_locale
+from cogs.ui.context import bind_target_of, ctx_of, place_of
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.views import ask_confirmation
 from rules import systems
@@ -75,30 +75,30 @@ class CampaignCog(
     @app_commands.default_permissions(manage_channels=True)
     async def create(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         name: app_commands.Range[str, 1, 100],
         system: app_commands.Choice[str],
         category: bool = False,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
+        ctx = await ctx_of(itx)
         target_id, kind = bind_target_of(itx, category)
         view = await self.service.create(
-            place_of(itx),
-            actor_of(itx),
+            ctx.place,
+            ctx.actor,
             name=name,
             system=system.value,
             target_id=target_id,
             kind=kind,
         )
-        message = render.campaign(view, locale, headline_key="campaign.created")
-        message["embed"].description = t("campaign.created_help", locale)
+        message = render.campaign(view, ctx.locale, headline_key="campaign.created")
+        message["embed"].description = ctx.t("campaign.created_help")
         await itx.response.send_message(**message)
 
     @app_commands.command(name="show", description="Show the campaign of this channel")
-    async def show(self, itx: discord.Interaction) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.service.show(place_of(itx))
-        await itx.response.send_message(**render.campaign(view, locale))
+    async def show(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.service.show(ctx.place)
+        await itx.response.send_message(**render.campaign(view, ctx.locale))
 
     @app_commands.command(name="settings", description="Change the campaign's settings (GM only)")
     @app_commands.describe(
@@ -113,7 +113,7 @@ class CampaignCog(
     @app_commands.choices(language=language_choices())
     async def settings(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         gm_role: discord.Role | None = None,
         gm_channel: discord.TextChannel | None = None,
         language: app_commands.Choice[str] | None = None,
@@ -122,7 +122,7 @@ class CampaignCog(
         clear: Literal["gm_role", "gm_channel"] | None = None,
         file: discord.Attachment | None = None,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
+        ctx = await ctx_of(itx)
         if file is not None:
             if value is not None:
                 raise InvalidSetting("campaign.error.value_or_file")
@@ -131,8 +131,8 @@ class CampaignCog(
         if (setting is None) != (value is None):
             raise InvalidSetting("campaign.error.setting_needs_value")
         view = await self.service.update_settings(
-            place_of(itx),
-            actor_of(itx),
+            ctx.place,
+            ctx.actor,
             gm_role_id=gm_role.id if gm_role else None,
             gm_channel_id=gm_channel.id if gm_channel else None,
             locale=language.value if language else None,
@@ -141,11 +141,13 @@ class CampaignCog(
             clear_gm_role=clear == "gm_role",
             clear_gm_channel=clear == "gm_channel",
         )
-        await reply(itx, locale, **render.campaign(view, locale, headline_key="campaign.updated"))
+        await reply(
+            itx, ctx.locale, **render.campaign(view, ctx.locale, headline_key="campaign.updated")
+        )
 
     @settings.autocomplete("setting")
     async def setting_autocomplete(
-        self, itx: discord.Interaction, current: str
+        self, itx: discord.Interaction[Arbitro], current: str
     ) -> list[app_commands.Choice[str]]:
         campaign = await self.service.find(place_of(itx))
         if campaign is None:
@@ -158,21 +160,22 @@ class CampaignCog(
         ][:25]
 
     @app_commands.command(name="end", description="Archive the campaign (nothing is deleted)")
-    async def end(self, itx: discord.Interaction) -> None:
-        locale = await reply_locale(self.bot, itx)
-        place, actor = place_of(itx), actor_of(itx)
-        campaign = await self.service.require_referee(place, actor)
+    async def end(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        campaign = await self.service.require_referee(ctx.place, ctx.actor)
         click = await ask_confirmation(
             itx,
-            locale,
-            question=t("campaign.end_confirm", locale, name=campaign.name),
+            ctx.locale,
+            question=ctx.t("campaign.end_confirm", name=campaign.name),
             confirm_key="campaign.end_confirm_button",
         )
         if click is None:
             return
-        view = await self.service.end(place, actor)
-        await click.edit_original_response(content=t("common.done", locale))
-        await click.followup.send(**render.campaign(view, locale, headline_key="campaign.ended"))
+        view = await self.service.end(ctx.place, ctx.actor)
+        await click.edit_original_response(content=ctx.t("common.done"))
+        await click.followup.send(
+            **render.campaign(view, ctx.locale, headline_key="campaign.ended")
+        )
 
 
 async def setup(bot: Arbitro) -> None:

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.ui import render_sheet
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import any_character_autocomplete, option_autocomplete
 
@@ -21,7 +21,7 @@ class ChecksCog(commands.Cog):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
 
-    async def _send(self, itx: discord.Interaction, view, locale: str) -> None:  # noqa: ANN001
+    async def _send(self, itx: discord.Interaction[Arbitro], view, locale: str) -> None:  # noqa: ANN001
         await itx.response.send_message(**render_sheet.check(view, locale), ephemeral=view.private)
 
     @app_commands.command(
@@ -46,7 +46,7 @@ class ChecksCog(commands.Cog):
     @fight()
     async def check(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         option: app_commands.Range[str, 1, 100],
         character: str | None = None,
         modifier: app_commands.Range[int, -50, 50] = 0,
@@ -56,8 +56,10 @@ class ChecksCog(commands.Cog):
         against_option: app_commands.Range[str, 1, 100] | None = None,
         private: bool = False,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        order = CheckOrder(
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.checks.check(
+            ctx.place,
+            ctx.actor,
             option,
             character=character,
             modifier=modifier,
@@ -67,8 +69,7 @@ class ChecksCog(commands.Cog):
             against_option=against_option,
             private=private,
         )
-        view = await self.bot.services.checks.check(place_of(itx), actor_of(itx), order)
-        await self._send(itx, view, locale)
+        await self._send(itx, view, ctx.locale)
 
     @app_commands.command(name="save", description="Saving throw (Swords & Wizardry)")
     @app_commands.describe(
@@ -82,22 +83,22 @@ class ChecksCog(commands.Cog):
     @fight()
     async def save(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         threat: app_commands.Range[str, 1, 40] | None = None,
         character: str | None = None,
         modifier: app_commands.Range[int, -20, 20] = 0,
         private: bool = False,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.bot.services.checks.save(
-            place_of(itx),
-            actor_of(itx),
-            threat=threat,
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.checks.check(
+            ctx.place,
+            ctx.actor,
+            SAVE_OPTION,
             character=character,
             modifier=modifier,
             private=private,
         )
-        await self._send(itx, view, locale)
+        await self._send(itx, view, ctx.locale)
 
 
 async def setup(bot: Arbitro) -> None:

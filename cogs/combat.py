@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, CombatView, Reminder
 from cogs.ui import render_combat
 from cogs.ui.combat_panel import InitButton, turn_message
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import any_character_autocomplete, combatant_autocomplete
 from cogs.ui.views import ask_confirmation
@@ -111,25 +111,32 @@ class CombatCog(
         )
 
     async def _panel(
-        self, itx: discord.Interaction, view: CombatView, *, note_key: str = "", **params: Any
+        self,
+        itx: discord.Interaction[Arbitro],
+        view: CombatView,
+        *,
+        note_key: str = "",
+        **params: Any,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        note = t(note_key, locale, **params) if note_key else ""
-        await itx.response.send_message(**turn_message(view, locale, note=note))
+        ctx = await ctx_of(itx)
+        note = ctx.t(note_key, **params) if note_key else ""
+        await itx.response.send_message(**turn_message(view, ctx.locale, note=note))
 
     @app_commands.command(name="start", description="Start a fight in this channel (GM)")
     @fight()
-    async def start(self, itx: discord.Interaction) -> None:
-        view = await self.combat.start(place_of(itx), actor_of(itx))
+    async def start(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.start(ctx.place, ctx.actor)
         await self._panel(itx, view, note_key="combat.started")
 
     @app_commands.command(name="join", description="Bring your character into the fight")
     @app_commands.describe(character="Which character (by default, your active one)")
     @app_commands.autocomplete(character=any_character_autocomplete)
     @fight()
-    async def join(self, itx: discord.Interaction, character: str | None = None) -> None:
-        view = await self.combat.join(place_of(itx), actor_of(itx), character)
-        await self._panel(itx, view, note_key="combat.joined", user=actor_of(itx).name)
+    async def join(self, itx: discord.Interaction[Arbitro], character: str | None = None) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.join(ctx.place, ctx.actor, character)
+        await self._panel(itx, view, note_key="combat.joined", user=ctx.actor.name)
 
     @app_commands.command(name="add", description="Add an NPC or a group of enemies (GM)")
     @app_commands.describe(
@@ -141,35 +148,40 @@ class CombatCog(
     @fight()
     async def add(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         name: app_commands.Range[str, 1, 80],
         initiative: app_commands.Range[int, -100, 1000] | None = None,
         count: app_commands.Range[int, 1, MAX_COUNT] = 1,
     ) -> None:
-        view = await self.combat.add(place_of(itx), actor_of(itx), name, initiative, count)
+        ctx = await ctx_of(itx)
+        view = await self.combat.add(ctx.place, ctx.actor, name, initiative, count)
         await self._panel(itx, view, note_key="combat.added", name=name)
 
     @app_commands.command(name="roll", description="Roll initiative for whoever has none")
     @fight()
-    async def roll(self, itx: discord.Interaction) -> None:
-        view = await self.combat.roll(place_of(itx), actor_of(itx))
+    async def roll(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.roll(ctx.place, ctx.actor)
         await self._panel(itx, view)
 
     @app_commands.command(name="next", description="Pass the turn (your turn, or the GM)")
     @fight()
-    async def next(self, itx: discord.Interaction) -> None:
-        view = await self.combat.next(place_of(itx), actor_of(itx))
+    async def next(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.next(ctx.place, ctx.actor)
         await self._panel(itx, view)
 
     @app_commands.command(name="prev", description="Back one turn (GM)")
     @fight()
-    async def prev(self, itx: discord.Interaction) -> None:
-        view = await self.combat.previous(place_of(itx), actor_of(itx))
+    async def prev(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.previous(ctx.place, ctx.actor)
         await self._panel(itx, view, note_key="combat.went_back")
 
     @app_commands.command(name="show", description="Show the order and whose turn it is")
-    async def show(self, itx: discord.Interaction) -> None:
-        view = await self.combat.show(place_of(itx), actor_of(itx))
+    async def show(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.show(ctx.place, ctx.actor)
         await self._panel(itx, view)
 
     @app_commands.command(name="move", description="Give a combatant another initiative (GM)")
@@ -178,11 +190,12 @@ class CombatCog(
     @fight()
     async def move(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         combatant: str,
         initiative: app_commands.Range[int, -100, 1000],
     ) -> None:
-        view = await self.combat.move(place_of(itx), actor_of(itx), combatant, initiative)
+        ctx = await ctx_of(itx)
+        view = await self.combat.move(ctx.place, ctx.actor, combatant, initiative)
         await self._panel(itx, view, note_key="combat.moved", name=combatant)
 
     @app_commands.command(name="wait", description="Wait and act after someone (rolweb)")
@@ -190,17 +203,19 @@ class CombatCog(
     @app_commands.autocomplete(after=combatant_autocomplete, combatant=combatant_autocomplete)
     @fight()
     async def wait(
-        self, itx: discord.Interaction, after: str, combatant: str | None = None
+        self, itx: discord.Interaction[Arbitro], after: str, combatant: str | None = None
     ) -> None:
-        view = await self.combat.wait(place_of(itx), actor_of(itx), after, combatant)
+        ctx = await ctx_of(itx)
+        view = await self.combat.wait(ctx.place, ctx.actor, after, combatant)
         await self._panel(itx, view, note_key="combat.waited", after=after)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")
     @app_commands.autocomplete(combatant=combatant_autocomplete)
     @fight()
-    async def remove(self, itx: discord.Interaction, combatant: str) -> None:
-        view = await self.combat.remove(place_of(itx), actor_of(itx), combatant)
+    async def remove(self, itx: discord.Interaction[Arbitro], combatant: str) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.remove(ctx.place, ctx.actor, combatant)
         await self._panel(itx, view, note_key="combat.removed", name=combatant)
 
     @app_commands.command(name="damage", description="Damage a combatant (goes to the sheet)")
@@ -209,13 +224,13 @@ class CombatCog(
     @fight()
     async def damage(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         combatant: str,
         amount: app_commands.Range[int, 1, 10_000],
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.combat.damage(place_of(itx), actor_of(itx), combatant, amount)
-        await itx.response.send_message(**render_combat.health(view, locale))
+        ctx = await ctx_of(itx)
+        view = await self.combat.damage(ctx.place, ctx.actor, combatant, amount)
+        await itx.response.send_message(**render_combat.health(view, ctx.locale))
 
     @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
     @app_commands.describe(combatant="Who", amount="How much")
@@ -223,21 +238,22 @@ class CombatCog(
     @fight()
     async def heal(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         combatant: str,
         amount: app_commands.Range[int, 1, 10_000],
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.combat.heal(place_of(itx), actor_of(itx), combatant, amount)
-        await itx.response.send_message(**render_combat.health(view, locale))
+        ctx = await ctx_of(itx)
+        view = await self.combat.heal(ctx.place, ctx.actor, combatant, amount)
+        await itx.response.send_message(**render_combat.health(view, ctx.locale))
 
     @app_commands.command(name="deadline", description="Remind a turn that waits this long (GM)")
     @app_commands.describe(hours="Hours a turn may wait before a reminder (0: never)")
     @fight()
     async def deadline(
-        self, itx: discord.Interaction, hours: app_commands.Range[int, 0, MAX_TURN_HOURS]
+        self, itx: discord.Interaction[Arbitro], hours: app_commands.Range[int, 0, MAX_TURN_HOURS]
     ) -> None:
-        view = await self.combat.set_deadline(place_of(itx), actor_of(itx), hours)
+        ctx = await ctx_of(itx)
+        view = await self.combat.set_deadline(ctx.place, ctx.actor, hours)
         if hours:
             await self._panel(itx, view, note_key="combat.deadline_set", hours=hours)
         else:
@@ -245,17 +261,16 @@ class CombatCog(
 
     @app_commands.command(name="end", description="End the fight; it is archived (GM)")
     @fight()
-    async def end(self, itx: discord.Interaction) -> None:
-        locale = await reply_locale(self.bot, itx)
-        place, actor = place_of(itx), actor_of(itx)
-        await self.combat.require_referee(place, actor)
+    async def end(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        await self.combat.require_referee(ctx.place, ctx.actor)
         click = await ask_confirmation(
-            itx, locale, question=t("combat.end_confirm", locale), confirm_key="combat.end_button"
+            itx, ctx.locale, question=ctx.t("combat.end_confirm"), confirm_key="combat.end_button"
         )
         if click is None:
             return
-        view = await self.combat.end(place, actor)
-        await click.followup.send(**turn_message(view, locale, note=t("combat.ended", locale)))
+        view = await self.combat.end(ctx.place, ctx.actor)
+        await click.followup.send(**turn_message(view, ctx.locale, note=ctx.t("combat.ended")))
 
 
 async def setup(bot: Arbitro) -> None:

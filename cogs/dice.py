@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from cogs.ui import render
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 
 if TYPE_CHECKING:
@@ -46,35 +46,37 @@ class DiceCog(commands.Cog):
     @fight()
     async def roll(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         expression: app_commands.Range[str, 1, 200],
         reason: app_commands.Range[str, 1, 200] | None = None,
         private: bool = False,
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        place, actor = place_of(itx), actor_of(itx)
+        ctx = await ctx_of(itx)
+        character = await self.bot.services.characters.active_name(ctx.place, ctx.actor)
         view = await self.rolls.roll(
-            place,
-            actor,
+            ctx.place,
+            ctx.actor,
             expression,
             reason=reason,
             private=private,
             difficulty=difficulty,
         )
-        response = await itx.response.send_message(**render.roll(view, locale), ephemeral=private)
+        response = await itx.response.send_message(
+            **render.roll(view, ctx.locale), ephemeral=private
+        )
         message_id = getattr(response, "message_id", None)
         if message_id and not private:
             await self.rolls.attach_message(
                 view.log_id,
-                place.guild_id,
+                ctx.place.guild_id,
                 message_id,
                 jump_url(itx.guild_id, itx.channel_id, message_id),
             )
         if private and view.gm_channel_id:
-            await self._send_gm_copy(itx, view, locale)
+            await self._send_gm_copy(itx, view, ctx.locale)
 
-    async def _send_gm_copy(self, itx: discord.Interaction, view, locale: str) -> None:  # noqa: ANN001
+    async def _send_gm_copy(self, itx: discord.Interaction[Arbitro], view, locale: str) -> None:  # noqa: ANN001
         channel = itx.guild.get_channel(view.gm_channel_id) if itx.guild else None
         gm_locale = view.campaign_locale or self.bot.config.default_locale
         try:
@@ -96,15 +98,15 @@ class DiceCog(commands.Cog):
     @app_commands.guild_only()
     async def history(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         user: discord.Member | discord.User | None = None,
         limit: app_commands.Range[int, 1, 25] = 10,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
+        ctx = await ctx_of(itx)
         view = await self.rolls.history(
-            place_of(itx), actor_of(itx), user_id=user.id if user else None, limit=limit
+            ctx.place, ctx.actor, user_id=user.id if user else None, limit=limit
         )
-        await itx.response.send_message(**render.history(view, locale))
+        await itx.response.send_message(**render.history(view, ctx.locale))
 
     @app_commands.command(
         name="odds", description="Exact chance of reaching a target with an expression"
@@ -116,15 +118,15 @@ class DiceCog(commands.Cog):
     @heavy()
     async def odds(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         expression: app_commands.Range[str, 1, 200],
         target: app_commands.Range[int, -9999, 9999],
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
+        ctx = await ctx_of(itx)
         job = self.rolls.start_odds(expression, target)  # refuses before anything is sent
         await itx.response.defer(thinking=True)  # the worker may take a second or queue
         view = await job
-        await itx.followup.send(**render.odds(view, locale))
+        await itx.followup.send(**render.odds(view, ctx.locale))
 
 
 async def setup(bot: Arbitro) -> None:

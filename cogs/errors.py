@@ -34,7 +34,7 @@ class Errors(commands.Cog):
         self.bot.tree.on_error = self._previous  # type: ignore[method-assign]
 
     async def on_app_command_error(
-        self, itx: discord.Interaction, error: app_commands.AppCommandError
+        self, itx: discord.Interaction[Arbitro], error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
         try:

@@ -8,10 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
 from bot.services.characters import MAX_COPIES
 from cogs.ui import render_sheet
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import field_autocomplete, npc_autocomplete, value_autocomplete
 from cogs.ui.render import name_list
@@ -32,19 +31,23 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     @app_commands.command(name="create", description="Create an NPC or monster stat block")
     @app_commands.describe(name="The NPC's name (copies are numbered after it)")
     @fight()
-    async def create(self, itx: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
-        locale = await reply_locale(self.bot, itx)
-        draft = await self.bot.services.creation.start(place_of(itx), actor_of(itx), name, npc=True)
-        await itx.response.send_message(**wizard_message(draft, locale), ephemeral=True)
+    async def create(
+        self, itx: discord.Interaction[Arbitro], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        ctx = await ctx_of(itx)
+        draft = await self.bot.services.creation.start(ctx.place, ctx.actor, name, npc=True)
+        await itx.response.send_message(**wizard_message(draft, ctx.locale), ephemeral=True)
 
     @app_commands.command(name="show", description="Show an NPC (hidden ones only to the GM)")
     @app_commands.describe(name="The NPC", private="Only you see it")
     @app_commands.autocomplete(name=npc_autocomplete)
-    async def show(self, itx: discord.Interaction, name: str, private: bool = False) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.show(place_of(itx), actor_of(itx), name)
+    async def show(
+        self, itx: discord.Interaction[Arbitro], name: str, private: bool = False
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.characters.show(ctx.place, ctx.actor, name)
         await itx.response.send_message(
-            **render_sheet.character(view, locale), ephemeral=private or view.hidden
+            **render_sheet.character(view, ctx.locale), ephemeral=private or view.hidden
         )
 
     @app_commands.command(name="set", description="Change one field of an NPC")
@@ -55,21 +58,21 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     @fight()
     async def set_(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         name: str,
         field: str,
         value: app_commands.Range[str, 1, 500],
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.set_field(place_of(itx), actor_of(itx), name, field, value)
-        await itx.response.send_message(t("sheet.updated", locale, name=view.name), ephemeral=True)
+        ctx = await ctx_of(itx)
+        view = await self.characters.set_field(ctx.place, ctx.actor, name, field, value)
+        await itx.response.send_message(ctx.t("sheet.updated", name=view.name), ephemeral=True)
 
     @app_commands.command(name="list", description="NPCs of this campaign")
-    async def list_(self, itx: discord.Interaction) -> None:
-        locale = await reply_locale(self.bot, itx)
-        rows = await self.characters.list(place_of(itx), actor_of(itx), npcs=True)
+    async def list_(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        rows = await self.characters.list(ctx.place, ctx.actor, npcs=True)
         await itx.response.send_message(
-            **render_sheet.character_list(rows, locale, npcs=True, deleted=False)
+            **render_sheet.character_list(rows, ctx.locale, npcs=True, deleted=False)
         )
 
     @app_commands.command(
@@ -79,16 +82,19 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     @app_commands.autocomplete(name=npc_autocomplete)
     @fight()
     async def copy(
-        self, itx: discord.Interaction, name: str, count: app_commands.Range[int, 1, MAX_COPIES]
+        self,
+        itx: discord.Interaction[Arbitro],
+        name: str,
+        count: app_commands.Range[int, 1, MAX_COPIES],
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
+        ctx = await ctx_of(itx)
         await acknowledge(itx)  # up to 20 rows in one transaction
-        made = await self.characters.copies(place_of(itx), actor_of(itx), name, count)
-        names = name_list([c.name for c in made], locale)
+        made = await self.characters.copies(ctx.place, ctx.actor, name, count)
+        names = name_list([c.name for c in made], ctx.locale)
         await reply(
             itx,
-            locale,
-            content=t("npc.copied", locale, count=len(made), names=names),
+            ctx.locale,
+            content=ctx.t("npc.copied", count=len(made), names=names),
             ephemeral=True,
         )
 
@@ -96,13 +102,14 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     @app_commands.describe(name="The NPC", visible="Players can see it")
     @app_commands.autocomplete(name=npc_autocomplete)
     @fight()
-    async def reveal(self, itx: discord.Interaction, name: str, visible: bool = True) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.set_visibility(
-            place_of(itx), actor_of(itx), name, hidden=not visible
-        )
+    async def reveal(
+        self, itx: discord.Interaction[Arbitro], name: str, visible: bool = True
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.characters.set_visibility(ctx.place, ctx.actor, name, hidden=not visible)
         await itx.response.send_message(
-            t("npc.visible" if visible else "npc.hidden", locale, name=view.name), ephemeral=True
+            ctx.t("npc.visible" if visible else "npc.hidden", name=view.name),
+            ephemeral=True,
         )
 
     @app_commands.command(
@@ -111,12 +118,10 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     @app_commands.describe(name="The NPC")
     @app_commands.autocomplete(name=npc_autocomplete)
     @fight()
-    async def delete(self, itx: discord.Interaction, name: str) -> None:
-        locale = await reply_locale(self.bot, itx)
-        summary = await self.characters.delete(place_of(itx), actor_of(itx), name)
-        await itx.response.send_message(
-            t("sheet.deleted", locale, name=summary.name), ephemeral=True
-        )
+    async def delete(self, itx: discord.Interaction[Arbitro], name: str) -> None:
+        ctx = await ctx_of(itx)
+        summary = await self.characters.delete(ctx.place, ctx.actor, name)
+        await itx.response.send_message(ctx.t("sheet.deleted", name=summary.name), ephemeral=True)
 
 
 async def setup(bot: Arbitro) -> None:

@@ -9,10 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
 from bot.services.errors import DomainError
 from cogs.ui import render_sheet
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import (
     any_character_autocomplete,
@@ -47,21 +46,20 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @fight()
     async def create(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         name: app_commands.Range[str, 1, 100] | None = None,
         restart: bool = False,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        place, actor = place_of(itx), actor_of(itx)
-        draft = await self.creation.resume(place, actor)
+        ctx = await ctx_of(itx)
+        draft = await self.creation.resume(ctx.place, ctx.actor)
         if draft is not None and restart:
-            await self.creation.cancel(place, actor, draft.draft_id, draft.version)
+            await self.creation.cancel(ctx.place, ctx.actor, draft.draft_id, draft.version)
             draft = None
         if draft is None:
             if name is None:
                 raise DomainError("sheet.error.name_needed")
-            draft = await self.creation.start(place, actor, name)
-        await itx.response.send_message(**wizard_message(draft, locale), ephemeral=True)
+            draft = await self.creation.start(ctx.place, ctx.actor, name)
+        await itx.response.send_message(**wizard_message(draft, ctx.locale), ephemeral=True)
 
     @app_commands.command(
         name="show", description="Show a character sheet with everything the rules derive"
@@ -71,33 +69,31 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     )
     @app_commands.autocomplete(character=any_character_autocomplete)
     async def show(
-        self, itx: discord.Interaction, character: str | None = None, private: bool = False
+        self, itx: discord.Interaction[Arbitro], character: str | None = None, private: bool = False
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.show(place_of(itx), actor_of(itx), character)
+        ctx = await ctx_of(itx)
+        view = await self.characters.show(ctx.place, ctx.actor, character)
         await itx.response.send_message(
-            **render_sheet.character(view, locale), ephemeral=private or view.hidden
+            **render_sheet.character(view, ctx.locale), ephemeral=private or view.hidden
         )
 
     @app_commands.command(name="list", description="Characters of this campaign")
     @app_commands.describe(deleted="Deleted characters that can be restored (GM)")
-    async def list_(self, itx: discord.Interaction, deleted: bool = False) -> None:
-        locale = await reply_locale(self.bot, itx)
-        rows = await self.characters.list(place_of(itx), actor_of(itx), deleted=deleted)
+    async def list_(self, itx: discord.Interaction[Arbitro], deleted: bool = False) -> None:
+        ctx = await ctx_of(itx)
+        rows = await self.characters.list(ctx.place, ctx.actor, deleted=deleted)
         await itx.response.send_message(
-            **render_sheet.character_list(rows, locale, npcs=False, deleted=deleted)
+            **render_sheet.character_list(rows, ctx.locale, npcs=False, deleted=deleted)
         )
 
     @app_commands.command(name="use", description="Play this character in this campaign")
     @app_commands.describe(character="Your character")
     @app_commands.autocomplete(character=character_autocomplete)
     @fight()
-    async def use(self, itx: discord.Interaction, character: str) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.use(place_of(itx), actor_of(itx), character)
-        await itx.response.send_message(
-            t("sheet.now_playing", locale, name=view.name), ephemeral=True
-        )
+    async def use(self, itx: discord.Interaction[Arbitro], character: str) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.characters.use(ctx.place, ctx.actor, character)
+        await itx.response.send_message(ctx.t("sheet.now_playing", name=view.name), ephemeral=True)
 
     @app_commands.command(name="set", description="Change one field of a sheet")
     @app_commands.describe(
@@ -109,17 +105,15 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @fight()
     async def set_(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         field: str,
         value: app_commands.Range[str, 1, 500],
         character: str | None = None,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.set_field(
-            place_of(itx), actor_of(itx), character, field, value
-        )
-        message = render_sheet.character(view, locale)
-        message["content"] = t("sheet.updated", locale, name=view.name)
+        ctx = await ctx_of(itx)
+        view = await self.characters.set_field(ctx.place, ctx.actor, character, field, value)
+        message = render_sheet.character(view, ctx.locale)
+        message["content"] = ctx.t("sheet.updated", name=view.name)
         await itx.response.send_message(**message, ephemeral=True)
 
     @app_commands.command(
@@ -134,18 +128,20 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @fight()
     async def item(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         item: app_commands.Range[str, 1, 100],
         quantity: app_commands.Range[int, -999, 999] = 1,
         character: str | None = None,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.adjust_inventory(
-            place_of(itx), actor_of(itx), item, quantity, character
-        )
+        ctx = await ctx_of(itx)
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202
+            return system.adjust_inventory(sheet, item, quantity, settings)
+
+        view = await self.characters.update_sheet(ctx.place, ctx.actor, character, change)
         key = "sheet.item_added" if quantity > 0 else "sheet.item_removed"
         await itx.response.send_message(
-            t(key, locale, name=view.name, item=item, quantity=abs(quantity)), ephemeral=True
+            ctx.t(key, name=view.name, item=item, quantity=abs(quantity)), ephemeral=True
         )
 
     @app_commands.command(name="money", description="Add or spend money (negative spends)")
@@ -158,19 +154,20 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @fight()
     async def money(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         amount: app_commands.Range[int, -10_000_000, 10_000_000],
         currency: app_commands.Range[str, 1, 20] | None = None,
         character: str | None = None,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.adjust_money(
-            place_of(itx), actor_of(itx), amount, currency, character
-        )
+        ctx = await ctx_of(itx)
+
+        def change(sheet, system, settings):  # noqa: ANN001, ANN202
+            return system.adjust_money(sheet, amount, currency, settings)
+
+        view = await self.characters.update_sheet(ctx.place, ctx.actor, character, change)
         await itx.response.send_message(
-            t(
+            ctx.t(
                 "sheet.money_changed",
-                locale,
                 name=view.name,
                 amount=amount,
                 currency=currency or "",
@@ -182,39 +179,38 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.describe(character="The character to delete")
     @app_commands.autocomplete(character=character_autocomplete)
     @fight()
-    async def delete(self, itx: discord.Interaction, character: str) -> None:
-        locale = await reply_locale(self.bot, itx)
-        place, actor = place_of(itx), actor_of(itx)
-        view = await self.characters.show(place, actor, character)
+    async def delete(self, itx: discord.Interaction[Arbitro], character: str) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.characters.show(ctx.place, ctx.actor, character)
         click = await ask_confirmation(
             itx,
-            locale,
-            question=t("sheet.delete_confirm", locale, name=view.name),
+            ctx.locale,
+            question=ctx.t("sheet.delete_confirm", name=view.name),
             confirm_key="sheet.delete_button",
         )
         if click is None:
             return
-        summary = await self.characters.delete(place, actor, view.name)
-        await click.edit_original_response(content=t("sheet.deleted", locale, name=summary.name))
+        summary = await self.characters.delete(ctx.place, ctx.actor, view.name)
+        await click.edit_original_response(content=ctx.t("sheet.deleted", name=summary.name))
 
     @app_commands.command(name="restore", description="Restore a deleted character (GM)")
     @app_commands.describe(character="The deleted character's name")
     @fight()
     async def restore(
-        self, itx: discord.Interaction, character: app_commands.Range[str, 1, 100]
+        self, itx: discord.Interaction[Arbitro], character: app_commands.Range[str, 1, 100]
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.characters.restore(place_of(itx), actor_of(itx), character)
-        await itx.response.send_message(t("sheet.restored", locale, name=view.name))
+        ctx = await ctx_of(itx)
+        view = await self.characters.restore(ctx.place, ctx.actor, character)
+        await itx.response.send_message(ctx.t("sheet.restored", name=view.name))
 
     @app_commands.command(name="export", description="Download a character as a JSON file")
     @app_commands.describe(character="Whose sheet (default: yours)")
     @app_commands.autocomplete(character=any_character_autocomplete)
-    async def export(self, itx: discord.Interaction, character: str | None = None) -> None:
-        locale = await reply_locale(self.bot, itx)
-        filename, payload = await self.characters.export(place_of(itx), actor_of(itx), character)
+    async def export(self, itx: discord.Interaction[Arbitro], character: str | None = None) -> None:
+        ctx = await ctx_of(itx)
+        filename, payload = await self.characters.export(ctx.place, ctx.actor, character)
         await itx.response.send_message(
-            t("sheet.exported", locale),
+            ctx.t("sheet.exported"),
             file=discord.File(io.BytesIO(payload), filename=filename),
             ephemeral=True,
         )
@@ -227,20 +223,16 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         replace="Replace the sheet of the character with that name (its owner or the GM)",
     )
     @fight()
-    async def import_(
-        self, itx: discord.Interaction, file: discord.Attachment, replace: bool = False
-    ) -> None:
-        locale = await reply_locale(self.bot, itx)
+    async def import_(self, itx: discord.Interaction[Arbitro], file: discord.Attachment) -> None:
+        ctx = await ctx_of(itx)
         if file.size > 256 * 1024:
             raise DomainError("sheet.error.import_too_big", limit=256)
         await acknowledge(itx)  # downloading the file and writing may take a while
         payload = await file.read()
-        view = await self.characters.import_sheet(
-            place_of(itx), actor_of(itx), payload, replace=replace
-        )
-        message = render_sheet.character(view, locale)
-        message["content"] = t("sheet.imported", locale, name=view.name)
-        await reply(itx, locale, **message, ephemeral=view.hidden, done=message["content"])
+        view = await self.characters.import_sheet(ctx.place, ctx.actor, payload)
+        message = render_sheet.character(view, ctx.locale)
+        message["content"] = ctx.t("sheet.imported", name=view.name)
+        await reply(itx, ctx.locale, **message, ephemeral=view.hidden, done=message["content"])
 
 
 async def setup(bot: Arbitro) -> None:

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.services.spells import MAX_EXTRA_MANA
 from cogs.ui import render_spells
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import (
     any_character_autocomplete,
@@ -41,30 +41,30 @@ class SpellsCog(
     @app_commands.autocomplete(character=character_autocomplete)
     async def list_(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         search: app_commands.Range[str, 1, 60] | None = None,
         level: app_commands.Range[int, 0, 9] | None = None,
         character: str | None = None,
         page: app_commands.Range[int, 1, 100] = 1,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
+        ctx = await ctx_of(itx)
         view = await self.bot.services.spells.list(
-            place_of(itx), actor_of(itx), search=search, level=level, character=character, page=page
+            ctx.place, ctx.actor, search=search, level=level, character=character, page=page
         )
-        await itx.response.send_message(**render_spells.listing(view, locale))
+        await itx.response.send_message(**render_spells.listing(view, ctx.locale))
 
     @app_commands.command(name="show", description="A spell's full entry")
     @app_commands.describe(name="The spell", character="Whose level in it to show")
     @app_commands.autocomplete(name=spell_autocomplete, character=character_autocomplete)
     async def show(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         name: app_commands.Range[str, 1, 100],
         character: str | None = None,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.bot.services.spells.show(place_of(itx), actor_of(itx), name, character)
-        await itx.response.send_message(**render_spells.spell(view, locale))
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.spells.show(ctx.place, ctx.actor, name, character)
+        await itx.response.send_message(**render_spells.spell(view, ctx.locale))
 
     @app_commands.command(name="cast", description="Cast a spell: roll, spend mana or a slot")
     @app_commands.describe(
@@ -88,7 +88,7 @@ class SpellsCog(
     @fight()
     async def cast(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         name: app_commands.Range[str, 1, 100] | None = None,
         level: app_commands.Range[int, 1, 9] | None = None,
         spell_list: app_commands.Range[str, 1, 40] | None = None,
@@ -100,8 +100,10 @@ class SpellsCog(
         target: app_commands.Range[str, 1, 100] | None = None,
         private: bool = False,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        order = CastOrder(
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.spells.cast(
+            ctx.place,
+            ctx.actor,
             spell=name,
             level=level,
             spell_list=spell_list,
@@ -113,17 +115,16 @@ class SpellsCog(
             target=target,
             private=private,
         )
-        view = await self.bot.services.spells.cast(place_of(itx), actor_of(itx), order)
-        await itx.response.send_message(**render_spells.cast(view, locale), ephemeral=private)
+        await itx.response.send_message(**render_spells.cast(view, ctx.locale), ephemeral=private)
 
     @app_commands.command(name="rest", description="Recover mana or prepared spells")
     @app_commands.describe(character="Who rests (default: your active character)")
     @app_commands.autocomplete(character=any_character_autocomplete)
     @fight()
-    async def rest(self, itx: discord.Interaction, character: str | None = None) -> None:
-        locale = await reply_locale(self.bot, itx)
-        view = await self.bot.services.spells.rest(place_of(itx), actor_of(itx), character)
-        await itx.response.send_message(**render_spells.rest(view, locale))
+    async def rest(self, itx: discord.Interaction[Arbitro], character: str | None = None) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.spells.rest(ctx.place, ctx.actor, character)
+        await itx.response.send_message(**render_spells.rest(view, ctx.locale))
 
 
 async def setup(bot: Arbitro) -> None:

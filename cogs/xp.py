@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.services.xp import MAX_GRANT
 from cogs.ui import render_xp
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import character_autocomplete, purchase_autocomplete
 from cogs.ui.slow import acknowledge, reply
@@ -38,19 +38,19 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
     @fight()
     async def grant(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         amount: app_commands.Range[int, -MAX_GRANT, MAX_GRANT],
         character: str | None = None,
         party: bool = False,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
+        ctx = await ctx_of(itx)
         if party:
             await acknowledge(itx)  # one write per character of the party
         view = await self.bot.services.xp.grant(
-            place_of(itx), actor_of(itx), amount, character=character, party=party, reason=reason
+            ctx.place, ctx.actor, amount, character=character, party=party, reason=reason
         )
-        await reply(itx, locale, **render_xp.grant(view, locale))
+        await reply(itx, ctx.locale, **render_xp.grant(view, ctx.locale))
 
     @app_commands.command(
         name="spend", description="Spend experience on an ability's next level (rolweb)"
@@ -63,23 +63,21 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
     @fight()
     async def spend(
         self,
-        itx: discord.Interaction,
+        itx: discord.Interaction[Arbitro],
         what: app_commands.Range[str, 1, 100],
         character: str | None = None,
     ) -> None:
-        locale = await reply_locale(self.bot, itx)
-        line = await self.bot.services.xp.spend(
-            place_of(itx), actor_of(itx), what, character=character
-        )
-        await itx.response.send_message(**render_xp.spend(line, what, locale))
+        ctx = await ctx_of(itx)
+        line = await self.bot.services.xp.spend(ctx.place, ctx.actor, what, character=character)
+        await itx.response.send_message(**render_xp.spend(line, what, ctx.locale))
 
     @app_commands.command(name="log", description="The campaign's experience awards")
     @app_commands.describe(character="Only this character's awards")
     @app_commands.autocomplete(character=character_autocomplete)
-    async def log(self, itx: discord.Interaction, character: str | None = None) -> None:
-        locale = await reply_locale(self.bot, itx)
-        entries = await self.bot.services.xp.log(place_of(itx), actor_of(itx), character=character)
-        await itx.response.send_message(**render_xp.log(entries, locale))
+    async def log(self, itx: discord.Interaction[Arbitro], character: str | None = None) -> None:
+        ctx = await ctx_of(itx)
+        entries = await self.bot.services.xp.log(ctx.place, ctx.actor, character=character)
+        await itx.response.send_message(**render_xp.log(entries, ctx.locale))
 
 
 async def setup(bot: Arbitro) -> None:

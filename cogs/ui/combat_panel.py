@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.services.combat import CombatView
 from bot.services.errors import DomainError
 from cogs.ui import render_combat
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
 
 if TYPE_CHECKING:
@@ -26,10 +26,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = ["InitButton", "turn_message", "STRIP_ON"]
-
-
-def _bot(itx: discord.Interaction) -> Arbitro:
-    return itx.client  # type: ignore[return-value]
 
 
 # The buttons of a stale or finished panel are removed with this error: retrying is useless.
@@ -69,7 +65,7 @@ class InitButton(
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Button, match: re.Match[str]
     ):  # noqa: ANN206
         return cls(
             match["action"],
@@ -79,19 +75,17 @@ class InitButton(
             item.style == discord.ButtonStyle.primary,
         )
 
-    async def callback(self, itx: discord.Interaction) -> None:
-        bot = _bot(itx)
-        locale = await reply_locale(bot, itx)
-        service = bot.services.combat
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        locale = ctx.locale
+        service = ctx.services.combat
         try:
             if self.action == "show":
-                view = await service.show(place_of(itx), actor_of(itx))
+                view = await service.show(ctx.place, ctx.actor)
                 message = render_combat.panel(view, locale)
                 await itx.response.send_message(**message, ephemeral=True)
                 return
-            view = await service.next(
-                place_of(itx), actor_of(itx), seen=(self.combat_id, self.version)
-            )
+            view = await service.next(ctx.place, ctx.actor, seen=(self.combat_id, self.version))
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
             await self._refuse(itx, error, locale)
             return
@@ -100,7 +94,9 @@ class InitButton(
         await itx.response.edit_message(view=None)
         await itx.followup.send(**turn_message(view, locale))
 
-    async def _refuse(self, itx: discord.Interaction, error: Exception, locale: str) -> None:
+    async def _refuse(
+        self, itx: discord.Interaction[Arbitro], error: Exception, locale: str
+    ) -> None:
         text = describe_error(error, locale)
         if text is None:
             log.exception("combat button error", exc_info=error)

@@ -1,19 +1,69 @@
-"""Turn an interaction into the plain values services take (:class:`Place`, :class:`Actor`)."""
+"""Turn an interaction into the plain values services take (:class:`Place`, :class:`Actor`).
+
+Commands call ``ctx = await ctx_of(itx)`` once and read ``ctx.locale``, ``ctx.place`` and
+``ctx.actor``; the context is built once per interaction and cached on ``itx.extras``, so the
+error handler, a button's failure path or a helper asking again get the same values (and the
+campaign's language is looked up at most once).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import choose_locale, normalize_locale
+from bot.i18n import choose_locale, normalize_locale, t
 from bot.services import Actor, Place
 from bot.services.errors import DomainError
 
 if TYPE_CHECKING:
-    from bot.app import Arbitro
+    from bot.app import Arbitro, Services
 
-__all__ = ["place_of", "actor_of", "reply_locale", "bind_target_of"]
+__all__ = ["Ctx", "ctx_of", "place_of", "actor_of", "reply_locale", "bind_target_of"]
+
+_EXTRAS_KEY = "arbitro.ctx"
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """Who acts, where, and in which language they are answered — for one interaction."""
+
+    bot: Arbitro
+    locale: str
+    actor: Actor
+    where: Place | None  # None outside a guild (``/odds`` works in direct messages)
+
+    @property
+    def place(self) -> Place:
+        """Where the command was used; outside a guild, the translated "guild only" error."""
+        if self.where is None:
+            raise DomainError("errors.guild_only")
+        return self.where
+
+    @property
+    def services(self) -> Services:
+        return self.bot.services
+
+    def t(self, key: str, /, **params: Any) -> str:
+        """The catalogue text for ``key`` in the reply language."""
+        return t(key, self.locale, **params)
+
+
+async def ctx_of(itx: discord.Interaction[Arbitro]) -> Ctx:
+    """The interaction's context, built on first use and cached on ``itx.extras``."""
+    cached = itx.extras.get(_EXTRAS_KEY)
+    if isinstance(cached, Ctx):
+        return cached
+    where = place_of(itx) if itx.guild_id is not None and itx.channel_id is not None else None
+    ctx = Ctx(
+        bot=itx.client,
+        locale=await _locale(itx.client, itx, where),
+        actor=actor_of(itx),
+        where=where,
+    )
+    itx.extras[_EXTRAS_KEY] = ctx
+    return ctx
 
 
 def _category_of(guild: discord.Guild | None, channel_id: int | None) -> int | None:
@@ -86,11 +136,17 @@ def actor_of(itx: discord.Interaction) -> Actor:
 
 async def reply_locale(bot: Arbitro, itx: discord.Interaction) -> str:
     """The user's language if we speak it, else the campaign's, else the configured default."""
+    cached = itx.extras.get(_EXTRAS_KEY)
+    if isinstance(cached, Ctx):
+        return cached.locale
+    where = place_of(itx) if itx.guild_id is not None and itx.channel_id is not None else None
+    return await _locale(bot, itx, where)
+
+
+async def _locale(bot: Arbitro, itx: discord.Interaction, where: Place | None) -> str:
     user_locale = normalize_locale(itx.locale)
     if user_locale:
         return user_locale
-    campaign_locale = None
-    if itx.guild_id is not None and itx.channel_id is not None:
-        campaign = await bot.services.campaigns.find(place_of(itx))
-        campaign_locale = campaign.locale if campaign else None
+    campaign = await bot.services.campaigns.find(where) if where is not None else None
+    campaign_locale = campaign.locale if campaign else None
     return choose_locale(None, campaign_locale, bot.config.default_locale)

@@ -19,7 +19,7 @@ from bot.i18n import t
 from bot.services.creation import DraftView
 from bot.services.errors import DomainError
 from cogs.ui import render_sheet
-from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
 from rules.systems.base import StepKind
 
@@ -31,10 +31,6 @@ log = logging.getLogger(__name__)
 __all__ = ["wizard_message", "WizardButton", "WizardSelect", "register"]
 
 ACTIONS = ("roll", "form", "skip", "finish", "restart", "cancel")
-
-
-def _bot(itx: discord.Interaction) -> Arbitro:
-    return itx.client  # type: ignore[return-value]
 
 
 def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
@@ -120,8 +116,8 @@ def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
     return {"embed": render_sheet.draft(view, locale), "view": components}
 
 
-async def _fail(itx: discord.Interaction, error: Exception) -> None:
-    locale = await reply_locale(_bot(itx), itx)
+async def _fail(itx: discord.Interaction[Arbitro], error: Exception) -> None:
+    locale = (await ctx_of(itx)).locale
     text = describe_error(error, locale)
     if text is None:
         log.exception("wizard error", exc_info=error)
@@ -130,18 +126,17 @@ async def _fail(itx: discord.Interaction, error: Exception) -> None:
 
 
 async def _apply(
-    itx: discord.Interaction, draft_id: int, version: int, step_key: str, answer: Any
+    itx: discord.Interaction[Arbitro], draft_id: int, version: int, step_key: str, answer: Any
 ) -> None:
-    bot = _bot(itx)
-    locale = await reply_locale(bot, itx)
+    ctx = await ctx_of(itx)
     try:
-        view = await bot.services.creation.answer(
-            place_of(itx), actor_of(itx), draft_id, version, step_key, answer
+        view = await ctx.services.creation.answer(
+            ctx.place, ctx.actor, draft_id, version, step_key, answer
         )
     except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
         await _fail(itx, error)
         return
-    await itx.response.edit_message(**wizard_message(view, locale))
+    await itx.response.edit_message(**wizard_message(view, ctx.locale))
 
 
 class WizardModal(discord.ui.Modal):
@@ -168,7 +163,7 @@ class WizardModal(discord.ui.Modal):
             self.inputs[field.key] = text_input
             self.add_item(text_input)
 
-    async def send(self, itx: discord.Interaction) -> None:
+    async def send(self, itx: discord.Interaction[Arbitro]) -> None:
         """Opens the form, then forgets it: :func:`form_submitted` answers every submission.
 
         discord.py keeps a sent modal in memory only, so a form submitted after a restart
@@ -194,7 +189,7 @@ def _submitted(components: list[dict[str, Any]]) -> dict[str, str]:
     return found
 
 
-async def form_submitted(itx: discord.Interaction) -> None:
+async def form_submitted(itx: discord.Interaction[Arbitro]) -> None:
     """A wizard form (FORM step) was submitted: answer it from the draft in the database."""
     if itx.type != discord.InteractionType.modal_submit:
         return
@@ -203,7 +198,8 @@ async def form_submitted(itx: discord.Interaction) -> None:
         return
     draft_id, version = int(match["draft"]), int(match["version"])
     try:
-        view = await _bot(itx).services.creation.show(place_of(itx), actor_of(itx), draft_id)
+        ctx = await ctx_of(itx)
+        view = await ctx.services.creation.show(ctx.place, ctx.actor, draft_id)
         if view.version != version or view.step is None or view.step.kind != StepKind.FORM:
             raise_stale()
     except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
@@ -238,7 +234,7 @@ class WizardButton(
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Button, match: re.Match[str]
     ):  # noqa: ANN206
         return cls(
             match["action"],
@@ -248,11 +244,10 @@ class WizardButton(
             item.style,
         )
 
-    async def callback(self, itx: discord.Interaction) -> None:
-        bot = _bot(itx)
-        locale = await reply_locale(bot, itx)
-        service = bot.services.creation
-        place, actor = place_of(itx), actor_of(itx)
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        service = ctx.services.creation
+        place, actor, locale = ctx.place, ctx.actor, ctx.locale
         try:
             if self.action == "form":
                 view = await service.show(place, actor, self.draft_id)
@@ -315,11 +310,11 @@ class WizardSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Select, match: re.Match[str]
     ):  # noqa: ANN206
         return cls(item, int(match["draft"]), int(match["version"]), match["step"])
 
-    async def callback(self, itx: discord.Interaction) -> None:
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
         values = list((itx.data or {}).get("values", []))  # type: ignore[union-attr]
         await _apply(itx, self.draft_id, self.version, self.step_key, values)
 
