@@ -9,11 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import LOCALES, t
-from bot.services.campaigns import setting_specs
 from bot.services.errors import InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
 from cogs.ui import render
-from cogs.ui.context import bind_target_of, ctx_of, place_of
+from cogs.ui.context import bind_target_of, ctx_of
+from cogs.ui.options import Setting
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.views import ask_confirmation
 from rules import systems
@@ -117,7 +117,7 @@ class CampaignCog(
         gm_role: discord.Role | None = None,
         gm_channel: discord.TextChannel | None = None,
         language: app_commands.Choice[str] | None = None,
-        setting: str | None = None,
+        setting: Setting | None = None,
         value: str | None = None,
         clear: Literal["gm_role", "gm_channel"] | None = None,
         file: discord.Attachment | None = None,
@@ -144,20 +144,6 @@ class CampaignCog(
         await reply(
             itx, ctx.locale, **render.campaign(view, ctx.locale, headline_key="campaign.updated")
         )
-
-    @settings.autocomplete("setting")
-    async def setting_autocomplete(
-        self, itx: discord.Interaction[Arbitro], current: str
-    ) -> list[app_commands.Choice[str]]:
-        campaign = await self.service.find(place_of(itx))
-        if campaign is None:
-            return []
-        needle = current.lower()
-        return [
-            app_commands.Choice(name=f"{spec.key} ({spec.default!s})"[:100], value=spec.key)
-            for spec in setting_specs(campaign.system)
-            if needle in spec.key.lower()
-        ][:25]
 
     @app_commands.command(name="end", description="Archive the campaign (nothing is deleted)")
     async def end(self, itx: discord.Interaction[Arbitro]) -> None:

@@ -11,7 +11,7 @@ from discord.ext import commands
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.options import any_character_autocomplete, option_autocomplete
+from cogs.ui.options import AnyCharacter, CheckOption
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -37,22 +37,17 @@ class ChecksCog(commands.Cog):
         against_option="What the opponent rolls (default: the same)",
         private="Only you (and the GM channel) see it",
     )
-    @app_commands.autocomplete(
-        option=option_autocomplete,
-        character=any_character_autocomplete,
-        against=any_character_autocomplete,
-    )
     @app_commands.guild_only()
     @fight()
     async def check(
         self,
         itx: discord.Interaction[Arbitro],
-        option: app_commands.Range[str, 1, 100],
-        character: str | None = None,
+        option: CheckOption,
+        character: AnyCharacter | None = None,
         modifier: app_commands.Range[int, -50, 50] = 0,
         difficulty: app_commands.Range[int, -100, 999] | None = None,
         circumstances: app_commands.Range[str, 1, 200] | None = None,
-        against: str | None = None,
+        against: AnyCharacter | None = None,
         against_option: app_commands.Range[str, 1, 100] | None = None,
         private: bool = False,
     ) -> None:
@@ -78,14 +73,13 @@ class ChecksCog(commands.Cog):
         modifier="Modifier set by the GM",
         private="Only you (and the GM channel) see it",
     )
-    @app_commands.autocomplete(character=any_character_autocomplete)
     @app_commands.guild_only()
     @fight()
     async def save(
         self,
         itx: discord.Interaction[Arbitro],
         threat: app_commands.Range[str, 1, 40] | None = None,
-        character: str | None = None,
+        character: AnyCharacter | None = None,
         modifier: app_commands.Range[int, -20, 20] = 0,
         private: bool = False,
     ) -> None:

@@ -20,7 +20,7 @@ from cogs.ui import render_combat
 from cogs.ui.combat_panel import InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.options import any_character_autocomplete, combatant_autocomplete
+from cogs.ui.options import AnyCharacter, Combatant, NewCombatant
 from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
@@ -131,9 +131,10 @@ class CombatCog(
 
     @app_commands.command(name="join", description="Bring your character into the fight")
     @app_commands.describe(character="Which character (by default, your active one)")
-    @app_commands.autocomplete(character=any_character_autocomplete)
     @fight()
-    async def join(self, itx: discord.Interaction[Arbitro], character: str | None = None) -> None:
+    async def join(
+        self, itx: discord.Interaction[Arbitro], character: AnyCharacter | None = None
+    ) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.join(ctx.place, ctx.actor, character)
         await self._panel(itx, view, note_key="combat.joined", user=ctx.actor.name)
@@ -144,12 +145,11 @@ class CombatCog(
         initiative="Initiative (required for a name that is not an NPC)",
         count="How many (a group)",
     )
-    @app_commands.autocomplete(name=any_character_autocomplete)
     @fight()
     async def add(
         self,
         itx: discord.Interaction[Arbitro],
-        name: app_commands.Range[str, 1, 80],
+        name: NewCombatant,
         initiative: app_commands.Range[int, -100, 1000] | None = None,
         count: app_commands.Range[int, 1, MAX_COUNT] = 1,
     ) -> None:
@@ -186,12 +186,11 @@ class CombatCog(
 
     @app_commands.command(name="move", description="Give a combatant another initiative (GM)")
     @app_commands.describe(combatant="Who", initiative="The new initiative")
-    @app_commands.autocomplete(combatant=combatant_autocomplete)
     @fight()
     async def move(
         self,
         itx: discord.Interaction[Arbitro],
-        combatant: str,
+        combatant: Combatant,
         initiative: app_commands.Range[int, -100, 1000],
     ) -> None:
         ctx = await ctx_of(itx)
@@ -200,10 +199,12 @@ class CombatCog(
 
     @app_commands.command(name="wait", description="Wait and act after someone (rolweb)")
     @app_commands.describe(after="Act right after this combatant", combatant="Who waits (GM)")
-    @app_commands.autocomplete(after=combatant_autocomplete, combatant=combatant_autocomplete)
     @fight()
     async def wait(
-        self, itx: discord.Interaction[Arbitro], after: str, combatant: str | None = None
+        self,
+        itx: discord.Interaction[Arbitro],
+        after: Combatant,
+        combatant: Combatant | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.wait(ctx.place, ctx.actor, after, combatant)
@@ -211,21 +212,19 @@ class CombatCog(
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")
-    @app_commands.autocomplete(combatant=combatant_autocomplete)
     @fight()
-    async def remove(self, itx: discord.Interaction[Arbitro], combatant: str) -> None:
+    async def remove(self, itx: discord.Interaction[Arbitro], combatant: Combatant) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.remove(ctx.place, ctx.actor, combatant)
         await self._panel(itx, view, note_key="combat.removed", name=combatant)
 
     @app_commands.command(name="damage", description="Damage a combatant (goes to the sheet)")
     @app_commands.describe(combatant="Who", amount="Damage after armour")
-    @app_commands.autocomplete(combatant=combatant_autocomplete)
     @fight()
     async def damage(
         self,
         itx: discord.Interaction[Arbitro],
-        combatant: str,
+        combatant: Combatant,
         amount: app_commands.Range[int, 1, 10_000],
     ) -> None:
         ctx = await ctx_of(itx)
@@ -234,12 +233,11 @@ class CombatCog(
 
     @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
     @app_commands.describe(combatant="Who", amount="How much")
-    @app_commands.autocomplete(combatant=combatant_autocomplete)
     @fight()
     async def heal(
         self,
         itx: discord.Interaction[Arbitro],
-        combatant: str,
+        combatant: Combatant,
         amount: app_commands.Range[int, 1, 10_000],
     ) -> None:
         ctx = await ctx_of(itx)

@@ -12,7 +12,7 @@ from bot.services.characters import MAX_COPIES
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.options import field_autocomplete, npc_autocomplete, value_autocomplete
+from cogs.ui.options import Field, FieldValue, Npc
 from cogs.ui.render import name_list
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.wizard import wizard_message
@@ -40,9 +40,8 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
 
     @app_commands.command(name="show", description="Show an NPC (hidden ones only to the GM)")
     @app_commands.describe(name="The NPC", private="Only you see it")
-    @app_commands.autocomplete(name=npc_autocomplete)
     async def show(
-        self, itx: discord.Interaction[Arbitro], name: str, private: bool = False
+        self, itx: discord.Interaction[Arbitro], name: Npc, private: bool = False
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.characters.show(ctx.place, ctx.actor, name)
@@ -52,16 +51,13 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
 
     @app_commands.command(name="set", description="Change one field of an NPC")
     @app_commands.describe(name="The NPC", field="Which field", value="The new value")
-    @app_commands.autocomplete(
-        name=npc_autocomplete, field=field_autocomplete, value=value_autocomplete
-    )
     @fight()
     async def set_(
         self,
         itx: discord.Interaction[Arbitro],
-        name: str,
-        field: str,
-        value: app_commands.Range[str, 1, 500],
+        name: Npc,
+        field: Field,
+        value: FieldValue,
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.characters.set_field(ctx.place, ctx.actor, name, field, value)
@@ -79,12 +75,11 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
         name="copy", description="Make numbered copies of an NPC (e.g. 5 goblins)"
     )
     @app_commands.describe(name="The NPC to copy", count="How many copies")
-    @app_commands.autocomplete(name=npc_autocomplete)
     @fight()
     async def copy(
         self,
         itx: discord.Interaction[Arbitro],
-        name: str,
+        name: Npc,
         count: app_commands.Range[int, 1, MAX_COPIES],
     ) -> None:
         ctx = await ctx_of(itx)
@@ -100,10 +95,9 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
 
     @app_commands.command(name="reveal", description="Show or hide an NPC from the players")
     @app_commands.describe(name="The NPC", visible="Players can see it")
-    @app_commands.autocomplete(name=npc_autocomplete)
     @fight()
     async def reveal(
-        self, itx: discord.Interaction[Arbitro], name: str, visible: bool = True
+        self, itx: discord.Interaction[Arbitro], name: Npc, visible: bool = True
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.characters.set_visibility(ctx.place, ctx.actor, name, hidden=not visible)
@@ -116,9 +110,8 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
         name="delete", description="Delete an NPC (restorable with /sheet restore)"
     )
     @app_commands.describe(name="The NPC")
-    @app_commands.autocomplete(name=npc_autocomplete)
     @fight()
-    async def delete(self, itx: discord.Interaction[Arbitro], name: str) -> None:
+    async def delete(self, itx: discord.Interaction[Arbitro], name: Npc) -> None:
         ctx = await ctx_of(itx)
         summary = await self.characters.delete(ctx.place, ctx.actor, name)
         await itx.response.send_message(ctx.t("sheet.deleted", name=summary.name), ephemeral=True)

@@ -13,13 +13,7 @@ from bot.services.errors import DomainError
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.options import (
-    any_character_autocomplete,
-    character_autocomplete,
-    field_autocomplete,
-    item_autocomplete,
-    value_autocomplete,
-)
+from cogs.ui.options import AnyCharacter, Character, Field, FieldValue, Item
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.views import ask_confirmation
 from cogs.ui.wizard import register as register_wizard
@@ -67,9 +61,11 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.describe(
         character="Whose sheet (default: your active character)", private="Only you see it"
     )
-    @app_commands.autocomplete(character=any_character_autocomplete)
     async def show(
-        self, itx: discord.Interaction[Arbitro], character: str | None = None, private: bool = False
+        self,
+        itx: discord.Interaction[Arbitro],
+        character: AnyCharacter | None = None,
+        private: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.characters.show(ctx.place, ctx.actor, character)
@@ -88,9 +84,8 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
 
     @app_commands.command(name="use", description="Play this character in this campaign")
     @app_commands.describe(character="Your character")
-    @app_commands.autocomplete(character=character_autocomplete)
     @fight()
-    async def use(self, itx: discord.Interaction[Arbitro], character: str) -> None:
+    async def use(self, itx: discord.Interaction[Arbitro], character: Character) -> None:
         ctx = await ctx_of(itx)
         view = await self.characters.use(ctx.place, ctx.actor, character)
         await itx.response.send_message(ctx.t("sheet.now_playing", name=view.name), ephemeral=True)
@@ -99,16 +94,13 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.describe(
         field="Which field", value="The new value", character="Whose sheet (default: yours)"
     )
-    @app_commands.autocomplete(
-        field=field_autocomplete, value=value_autocomplete, character=any_character_autocomplete
-    )
     @fight()
     async def set_(
         self,
         itx: discord.Interaction[Arbitro],
-        field: str,
-        value: app_commands.Range[str, 1, 500],
-        character: str | None = None,
+        field: Field,
+        value: FieldValue,
+        character: AnyCharacter | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.characters.set_field(ctx.place, ctx.actor, character, field, value)
@@ -124,14 +116,13 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         quantity="How many (negative to remove)",
         character="Whose sheet (default: yours)",
     )
-    @app_commands.autocomplete(item=item_autocomplete, character=any_character_autocomplete)
     @fight()
     async def item(
         self,
         itx: discord.Interaction[Arbitro],
-        item: app_commands.Range[str, 1, 100],
+        item: Item,
         quantity: app_commands.Range[int, -999, 999] = 1,
-        character: str | None = None,
+        character: AnyCharacter | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
 
@@ -150,14 +141,13 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         currency="Currency (default: the system's main one)",
         character="Whose sheet",
     )
-    @app_commands.autocomplete(character=any_character_autocomplete)
     @fight()
     async def money(
         self,
         itx: discord.Interaction[Arbitro],
         amount: app_commands.Range[int, -10_000_000, 10_000_000],
         currency: app_commands.Range[str, 1, 20] | None = None,
-        character: str | None = None,
+        character: AnyCharacter | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
 
@@ -177,9 +167,8 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
 
     @app_commands.command(name="delete", description="Delete a character (the GM can restore it)")
     @app_commands.describe(character="The character to delete")
-    @app_commands.autocomplete(character=character_autocomplete)
     @fight()
-    async def delete(self, itx: discord.Interaction[Arbitro], character: str) -> None:
+    async def delete(self, itx: discord.Interaction[Arbitro], character: Character) -> None:
         ctx = await ctx_of(itx)
         view = await self.characters.show(ctx.place, ctx.actor, character)
         click = await ask_confirmation(
@@ -205,8 +194,9 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
 
     @app_commands.command(name="export", description="Download a character as a JSON file")
     @app_commands.describe(character="Whose sheet (default: yours)")
-    @app_commands.autocomplete(character=any_character_autocomplete)
-    async def export(self, itx: discord.Interaction[Arbitro], character: str | None = None) -> None:
+    async def export(
+        self, itx: discord.Interaction[Arbitro], character: AnyCharacter | None = None
+    ) -> None:
         ctx = await ctx_of(itx)
         filename, payload = await self.characters.export(ctx.place, ctx.actor, character)
         await itx.response.send_message(

@@ -12,12 +12,7 @@ from bot.services.spells import MAX_EXTRA_MANA
 from cogs.ui import render_spells
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.options import (
-    any_character_autocomplete,
-    character_autocomplete,
-    list_autocomplete,
-    spell_autocomplete,
-)
+from cogs.ui.options import AnyCharacter, Character, Spell, SpellList
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -38,13 +33,12 @@ class SpellsCog(
         character="Whose mana or slots to show (default: your active character)",
         page="Page of the list",
     )
-    @app_commands.autocomplete(character=character_autocomplete)
     async def list_(
         self,
         itx: discord.Interaction[Arbitro],
         search: app_commands.Range[str, 1, 60] | None = None,
         level: app_commands.Range[int, 0, 9] | None = None,
-        character: str | None = None,
+        character: Character | None = None,
         page: app_commands.Range[int, 1, 100] = 1,
     ) -> None:
         ctx = await ctx_of(itx)
@@ -55,12 +49,11 @@ class SpellsCog(
 
     @app_commands.command(name="show", description="A spell's full entry")
     @app_commands.describe(name="The spell", character="Whose level in it to show")
-    @app_commands.autocomplete(name=spell_autocomplete, character=character_autocomplete)
     async def show(
         self,
         itx: discord.Interaction[Arbitro],
-        name: app_commands.Range[str, 1, 100],
-        character: str | None = None,
+        name: Spell,
+        character: Character | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.bot.services.spells.show(ctx.place, ctx.actor, name, character)
@@ -79,23 +72,17 @@ class SpellsCog(
         target="At whom or what (for the record)",
         private="Only you (and the GM channel) see it",
     )
-    @app_commands.autocomplete(
-        name=spell_autocomplete,
-        dispel=spell_autocomplete,
-        spell_list=list_autocomplete,
-        character=any_character_autocomplete,
-    )
     @fight()
     async def cast(
         self,
         itx: discord.Interaction[Arbitro],
-        name: app_commands.Range[str, 1, 100] | None = None,
+        name: Spell | None = None,
         level: app_commands.Range[int, 1, 9] | None = None,
-        spell_list: app_commands.Range[str, 1, 40] | None = None,
-        character: str | None = None,
+        spell_list: SpellList | None = None,
+        character: AnyCharacter | None = None,
         extra_mana: app_commands.Range[int, 0, MAX_EXTRA_MANA] = 0,
         mana: app_commands.Range[int, 1, 10] | None = None,
-        dispel: app_commands.Range[str, 1, 100] | None = None,
+        dispel: Spell | None = None,
         modifier: app_commands.Range[int, -50, 50] = 0,
         target: app_commands.Range[str, 1, 100] | None = None,
         private: bool = False,
@@ -119,9 +106,10 @@ class SpellsCog(
 
     @app_commands.command(name="rest", description="Recover mana or prepared spells")
     @app_commands.describe(character="Who rests (default: your active character)")
-    @app_commands.autocomplete(character=any_character_autocomplete)
     @fight()
-    async def rest(self, itx: discord.Interaction[Arbitro], character: str | None = None) -> None:
+    async def rest(
+        self, itx: discord.Interaction[Arbitro], character: AnyCharacter | None = None
+    ) -> None:
         ctx = await ctx_of(itx)
         view = await self.bot.services.spells.rest(ctx.place, ctx.actor, character)
         await itx.response.send_message(**render_spells.rest(view, ctx.locale))

@@ -12,7 +12,7 @@ from bot.services.xp import MAX_GRANT
 from cogs.ui import render_xp
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.options import character_autocomplete, purchase_autocomplete
+from cogs.ui.options import Character, Purchase
 from cogs.ui.slow import acknowledge, reply
 
 if TYPE_CHECKING:
@@ -34,13 +34,12 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         party="Every player character of the campaign",
         reason="Why (kept in the campaign's record)",
     )
-    @app_commands.autocomplete(character=character_autocomplete)
     @fight()
     async def grant(
         self,
         itx: discord.Interaction[Arbitro],
         amount: app_commands.Range[int, -MAX_GRANT, MAX_GRANT],
-        character: str | None = None,
+        character: Character | None = None,
         party: bool = False,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
@@ -59,13 +58,12 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         what="What to buy (suggested from the sheet, with its cost)",
         character="Whose experience (default: yours)",
     )
-    @app_commands.autocomplete(what=purchase_autocomplete, character=character_autocomplete)
     @fight()
     async def spend(
         self,
         itx: discord.Interaction[Arbitro],
-        what: app_commands.Range[str, 1, 100],
-        character: str | None = None,
+        what: Purchase,
+        character: Character | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         line = await self.bot.services.xp.spend(ctx.place, ctx.actor, what, character=character)
@@ -73,8 +71,9 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
 
     @app_commands.command(name="log", description="The campaign's experience awards")
     @app_commands.describe(character="Only this character's awards")
-    @app_commands.autocomplete(character=character_autocomplete)
-    async def log(self, itx: discord.Interaction[Arbitro], character: str | None = None) -> None:
+    async def log(
+        self, itx: discord.Interaction[Arbitro], character: Character | None = None
+    ) -> None:
         ctx = await ctx_of(itx)
         entries = await self.bot.services.xp.log(ctx.place, ctx.actor, character=character)
         await itx.response.send_message(**render_xp.log(entries, ctx.locale))

@@ -1,11 +1,20 @@
-"""Option suggestions (autocompletes) shared by the command groups.
+"""Option types shared by the command groups: a value that passes through, with suggestions.
 
-They live here, not in one cog, so that extensions never import each other.
+A command declares what an option *is* and gets its autocomplete with it::
+
+    async def show(self, itx: discord.Interaction[Arbitro], character: AnyCharacter | None = None)
+
+instead of ``character: str`` plus ``@app_commands.autocomplete(character=…)``.  Each alias is
+``app_commands.Transform[str, <Transformer>]``: the option stays a string on Discord's side
+(same name, type, length limits and Spanish localization), the value reaches the command
+unchanged, and the transformer's ``autocomplete`` calls the suggestion function below.
+The suggestion functions live here, not in one cog, so that extensions never import each other.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, ClassVar
 
 import discord
 from discord import app_commands
@@ -20,30 +29,26 @@ if TYPE_CHECKING:
     from bot.app import Arbitro
 
 
-def _bot(itx: discord.Interaction) -> Arbitro:
-    return itx.client  # type: ignore[return-value]
-
-
 async def character_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    names = await _bot(itx).services.characters.names(
+    names = await itx.client.services.characters.names(
         place_of(itx), actor_of(itx), current, npcs=False
     )
     return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 async def any_character_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    names = await _bot(itx).services.characters.names(place_of(itx), actor_of(itx), current)
+    names = await itx.client.services.characters.names(place_of(itx), actor_of(itx), current)
     return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 async def catalogue_autocomplete(
-    itx: discord.Interaction, current: str, kind: str
+    itx: discord.Interaction[Arbitro], current: str, kind: str
 ) -> list[app_commands.Choice[str]]:
-    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
+    campaign = await itx.client.services.campaigns.find(place_of(itx))
     if campaign is None:
         return []
     system = systems.get(campaign.system)
@@ -61,15 +66,15 @@ async def catalogue_autocomplete(
 
 
 async def item_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
     return await catalogue_autocomplete(itx, current, "equipo")
 
 
 async def field_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
+    campaign = await itx.client.services.campaigns.find(place_of(itx))
     if campaign is None:
         return []
     system = systems.get(campaign.system)
@@ -87,10 +92,10 @@ async def field_autocomplete(
 
 
 async def value_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
     """The allowed values of the field already chosen (races, classes, advantages, armour…)."""
-    campaign = await _bot(itx).services.campaigns.find(place_of(itx))
+    campaign = await itx.client.services.campaigns.find(place_of(itx))
     field = getattr(itx.namespace, "field", None)
     if campaign is None or not field:
         return []
@@ -108,11 +113,10 @@ async def value_autocomplete(
 
 
 async def option_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    bot: Arbitro = itx.client  # type: ignore[assignment]
     character = getattr(itx.namespace, "character", None)
-    options = await bot.services.checks.options(place_of(itx), actor_of(itx), character)
+    options = await itx.client.services.checks.options(place_of(itx), actor_of(itx), character)
     needle = current.casefold()
     ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
     ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
@@ -120,46 +124,182 @@ async def option_autocomplete(
 
 
 async def npc_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    bot: Arbitro = itx.client  # type: ignore[assignment]
-    names = await bot.services.characters.names(place_of(itx), actor_of(itx), current, npcs=True)
+    names = await itx.client.services.characters.names(
+        place_of(itx), actor_of(itx), current, npcs=True
+    )
     return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 async def combatant_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    names = await _bot(itx).services.combat.names(place_of(itx), current)
+    names = await itx.client.services.combat.names(place_of(itx), current)
     return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 async def spell_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
     """The caster's known spells first (★ with their level), then the rest of the list."""
     character = getattr(itx.namespace, "character", None)
-    names = await _bot(itx).services.spells.names(place_of(itx), actor_of(itx), current, character)
+    names = await itx.client.services.spells.names(place_of(itx), actor_of(itx), current, character)
     return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in names]
 
 
 async def list_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
     character = getattr(itx.namespace, "character", None)
-    lists = await _bot(itx).services.spells.lists(place_of(itx), actor_of(itx), current, character)
+    lists = await itx.client.services.spells.lists(place_of(itx), actor_of(itx), current, character)
     return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in lists]
 
 
 async def purchase_autocomplete(
-    itx: discord.Interaction, current: str
+    itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    bot: Arbitro = itx.client  # type: ignore[assignment]
     character = getattr(itx.namespace, "character", None)
-    options = await bot.services.xp.purchases(place_of(itx), actor_of(itx), character)
+    options = await itx.client.services.xp.purchases(place_of(itx), actor_of(itx), character)
     needle = current.casefold()
     return [
         app_commands.Choice(name=o.label[:100], value=o.value[:100])
         for o in options
         if needle in o.label.casefold()
     ][:25]
+
+
+async def setting_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """The rule settings of this campaign's system, with their defaults."""
+    campaign = await itx.client.services.campaigns.find(place_of(itx))
+    if campaign is None:
+        return []
+    needle = current.lower()
+    return [
+        app_commands.Choice(name=f"{spec.key} ({spec.default!s})"[:100], value=spec.key)
+        for spec in setting_specs(campaign.system)
+        if needle in spec.key.lower()
+    ][:25]
+
+
+# -- option types ------------------------------------------------------------------------
+
+Suggest = Callable[["discord.Interaction[Arbitro]", str], Awaitable[list[app_commands.Choice[str]]]]
+
+
+class Suggested(app_commands.Transformer):
+    """A string option whose value passes through unchanged, suggested by ``suggest``.
+
+    ``min_length``/``max_length`` are the limits Discord enforces (what
+    ``app_commands.Range[str, min, max]`` declared before).
+    """
+
+    suggest: ClassVar[Suggest]
+
+    def __init__(self, min_length: int | None = None, max_length: int | None = None) -> None:
+        self._min, self._max = min_length, max_length
+
+    @property
+    def min_value(self) -> int | None:
+        return self._min
+
+    @property
+    def max_value(self) -> int | None:
+        return self._max
+
+    async def transform(self, itx: discord.Interaction[Arbitro], value: str, /) -> str:
+        return value
+
+    async def autocomplete(  # type: ignore[override]
+        self, itx: discord.Interaction[Arbitro], value: str, /
+    ) -> list[app_commands.Choice[str]]:
+        return await type(self).suggest(itx, value)
+
+
+class CharacterTransformer(Suggested):
+    """A player character of this campaign (no NPCs): the ones the user may act for."""
+
+    suggest = staticmethod(character_autocomplete)
+
+
+class AnyCharacterTransformer(Suggested):
+    """A character or an NPC the user can see."""
+
+    suggest = staticmethod(any_character_autocomplete)
+
+
+class NpcTransformer(Suggested):
+    """One of the campaign's NPCs (the GM sees the hidden ones)."""
+
+    suggest = staticmethod(npc_autocomplete)
+
+
+class CombatantTransformer(Suggested):
+    """Someone in this channel's fight."""
+
+    suggest = staticmethod(combatant_autocomplete)
+
+
+class CheckOptionTransformer(Suggested):
+    """What ``/check`` rolls, suggested from the sheet of the ``character`` option (or yours)."""
+
+    suggest = staticmethod(option_autocomplete)
+
+
+class SpellTransformer(Suggested):
+    """A spell, the caster's known ones first."""
+
+    suggest = staticmethod(spell_autocomplete)
+
+
+class SpellListTransformer(Suggested):
+    """A spell list the caster draws from (S&W Explorador: clerigo or mago)."""
+
+    suggest = staticmethod(list_autocomplete)
+
+
+class PurchaseTransformer(Suggested):
+    """What ``/xp spend`` buys, with its cost (rolweb)."""
+
+    suggest = staticmethod(purchase_autocomplete)
+
+
+class ItemTransformer(Suggested):
+    """An item of the system's equipment catalogue (any text is accepted)."""
+
+    suggest = staticmethod(item_autocomplete)
+
+
+class FieldTransformer(Suggested):
+    """A sheet field path (``atributos.fue``…), suggested with its label."""
+
+    suggest = staticmethod(field_autocomplete)
+
+
+class FieldValueTransformer(Suggested):
+    """A value for the ``field`` option already chosen (races, classes, armour…)."""
+
+    suggest = staticmethod(value_autocomplete)
+
+
+class SettingTransformer(Suggested):
+    """A rule setting of the campaign's system."""
+
+    suggest = staticmethod(setting_autocomplete)
+
+
+Character = app_commands.Transform[str, CharacterTransformer]
+AnyCharacter = app_commands.Transform[str, AnyCharacterTransformer]
+NewCombatant = app_commands.Transform[str, AnyCharacterTransformer(1, 80)]  # an NPC, or any name
+Npc = app_commands.Transform[str, NpcTransformer]
+Combatant = app_commands.Transform[str, CombatantTransformer]
+CheckOption = app_commands.Transform[str, CheckOptionTransformer(1, 100)]
+Spell = app_commands.Transform[str, SpellTransformer(1, 100)]
+SpellList = app_commands.Transform[str, SpellListTransformer(1, 40)]
+Purchase = app_commands.Transform[str, PurchaseTransformer(1, 100)]
+Item = app_commands.Transform[str, ItemTransformer(1, 100)]
+Field = app_commands.Transform[str, FieldTransformer]
+FieldValue = app_commands.Transform[str, FieldValueTransformer(1, 500)]
+Setting = app_commands.Transform[str, SettingTransformer]

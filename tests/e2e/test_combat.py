@@ -170,3 +170,32 @@ def test_many_clicks_on_one_panel_pass_exactly_one_turn(discord_env):
     shown = run(sb, g, "init show")
     assert "▶ **B**" in shown.text and "asalto 1" in shown.text, shown.text
     assert "v6 ·" in shown.text, "start, three adds, one next and exactly one click"
+
+
+def test_option_suggestions_of_characters_npcs_and_combatants(discord_env):
+    """Each option type suggests what it did as an @autocomplete (characters, NPCs, fighters)."""
+    sb = discord_env
+    g = game(sb, "Sugerencias", "nucleo")
+    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
+    run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="ana").expect_ok()
+    npc_trasgo(sb, g)
+
+    def suggested(path, option, typed, user="gm", **options):
+        found = sb.autocomplete(
+            path, option, typed, guild=g, channel="mesa", user=user, options=options
+        )
+        return [choice["value"] for choice in found]
+
+    assert suggested("sheet use", "character", "", user="ana") == ["Ardelia"]  # no NPCs
+    assert suggested("npc show", "name", "") == ["Trasgo"]
+    assert set(suggested("init add", "name", "")) == {"Ardelia", "Trasgo"}
+    assert suggested("init add", "name", "tras") == ["Trasgo"]
+    assert suggested("init move", "combatant", "") == []  # no fight yet
+
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init add", {"name": "Trasgo"}).expect_ok()
+    run(sb, g, "init add", {"name": "Lobo", "initiative": 3}).expect_ok()
+    assert set(suggested("init move", "combatant", "")) == {"Ardelia", "Trasgo", "Lobo"}
+    assert suggested("init wait", "after", "lo") == ["Lobo"]
+    assert suggested("init damage", "combatant", "ARD") == ["Ardelia"]
