@@ -18,10 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.db.models import utcnow
-from bot.i18n import t
-from bot.services.errors import DomainError
-from bot.services.privacy import DeletionPreview, DeletionSummary
-from cogs.ui.context import reply_locale
+from cogs.ui import render_privacy
+from cogs.ui.context import ctx_of
 from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
@@ -29,58 +27,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["PrivacyCog", "IDLE_CHECK_SECONDS", "names"]
+__all__ = ["PrivacyCog", "IDLE_CHECK_SECONDS"]
 
 # With no purge pending the task still looks again now and then (belt and braces).
 IDLE_CHECK_SECONDS = 3600
 # Discord's smallest upload limit for a bot's message (a server without boosts).
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
-
-
-def names(items: tuple[str, ...], locale: str, limit: int = 15) -> str:
-    """«Ardelia», «Bram» y 3 más — for a confirmation that must stay short."""
-    if not items:
-        return t("common.none", locale)
-    shown = ", ".join(f"«{n}»" for n in items[:limit])
-    if len(items) > limit:
-        shown += " " + t("privacy.and_more", locale, count=len(items) - limit)
-    return shown
-
-
-def render_preview(preview: DeletionPreview, choice: str, locale: str) -> str:
-    lines = [t("privacy.confirm_title", locale)]
-    if preview.characters:
-        key = "privacy.confirm_delete_characters" if choice == "delete" else "privacy.confirm_hand"
-        lines.append(t(key, locale, names=names(preview.characters, locale)))
-    lines.append(t("privacy.confirm_rolls", locale, count=preview.rolls))
-    lines.append(t("privacy.confirm_drafts", locale, count=preview.drafts))
-    if preview.campaigns_as_gm:
-        lines.append(t("privacy.confirm_gm", locale, names=names(preview.campaigns_as_gm, locale)))
-    lines.append(t("privacy.confirm_final", locale))
-    return "\n".join(lines)[:2000]
-
-
-def render_summary(summary: DeletionSummary, locale: str) -> str:
-    lines = [t("privacy.deleted_title", locale)]
-    if summary.deleted_characters:
-        lines.append(
-            t("privacy.deleted_characters", locale, names=names(summary.deleted_characters, locale))
-        )
-    if summary.handed_characters:
-        lines.append(
-            t("privacy.handed_characters", locale, names=names(summary.handed_characters, locale))
-        )
-    lines.append(t("privacy.rolls_anonymised", locale, count=summary.rolls_anonymised))
-    lines.append(t("privacy.drafts_deleted", locale, count=summary.drafts_deleted))
-    if summary.campaigns_without_gm:
-        lines.append(
-            t(
-                "privacy.campaigns_without_gm",
-                locale,
-                names=names(summary.campaigns_without_gm, locale),
-            )
-        )
-    return "\n".join(lines)[:2000]
 
 
 @app_commands.guild_only()
@@ -106,14 +58,14 @@ class PrivacyCog(
         name="export", description="Download everything the bot stores about you in this server"
     )
     @app_commands.checks.cooldown(1, 60, key=lambda itx: (itx.guild_id, itx.user.id))
-    async def export(self, itx: discord.Interaction) -> None:
+    async def export(self, itx: discord.Interaction[Arbitro]) -> None:
         await itx.response.defer(ephemeral=True, thinking=True)
-        locale = await reply_locale(self.bot, itx)
-        document = await self.privacy.export(itx.guild_id, itx.user.id)  # type: ignore[arg-type]
+        ctx = await ctx_of(itx)
+        document = await self.privacy.export(ctx.place.guild_id, ctx.actor.user_id)
         limit = itx.guild.filesize_limit if itx.guild else DEFAULT_UPLOAD_LIMIT
         filename, payload = await self.privacy.encode(document, limit)
         await itx.followup.send(
-            t("privacy.exported", locale),
+            ctx.t("privacy.exported"),
             file=discord.File(io.BytesIO(payload), filename=filename),
             ephemeral=True,
         )
@@ -128,25 +80,25 @@ class PrivacyCog(
             app_commands.Choice(name="Give them to the campaign's GM", value="to_gm"),
         ]
     )
-    async def delete(self, itx: discord.Interaction, characters: app_commands.Choice[str]) -> None:
-        locale = await reply_locale(self.bot, itx)
-        guild_id, user_id = itx.guild_id, itx.user.id
-        if guild_id is None:
-            raise DomainError("errors.guild_only")
+    async def delete(
+        self, itx: discord.Interaction[Arbitro], characters: app_commands.Choice[str]
+    ) -> None:
+        ctx = await ctx_of(itx)
+        guild_id, user_id = ctx.place.guild_id, ctx.actor.user_id  # guild only, as before
         preview = await self.privacy.preview(guild_id, user_id)
         if preview.empty:
-            await itx.response.send_message(t("privacy.nothing", locale), ephemeral=True)
+            await itx.response.send_message(ctx.t("privacy.nothing"), ephemeral=True)
             return
         click = await ask_confirmation(
             itx,
-            locale,
-            question=render_preview(preview, characters.value, locale),
+            ctx.locale,
+            question=render_privacy.preview(preview, characters.value, ctx.locale),
             confirm_key="privacy.delete_button",
         )
         if click is None:
             return
         summary = await self.privacy.delete(guild_id, user_id, characters=characters.value)  # type: ignore[arg-type]
-        await click.edit_original_response(content=render_summary(summary, locale))
+        await click.edit_original_response(content=render_privacy.summary(summary, ctx.locale))
 
     # -- the guild's data after the bot is removed -------------------------------------
 
@@ -166,8 +118,16 @@ class PrivacyCog(
         self._purger = asyncio.create_task(self._purge_loop(), name="guild-purge")
 
     async def cog_unload(self) -> None:
-        if self._purger is not None:
-            self._purger.cancel()
+        """Stop the purge task and wait for it, so a loop that had died is reported, not lost."""
+        if self._purger is None:
+            return
+        self._purger.cancel()
+        try:
+            await self._purger
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # noqa: BLE001 - reported once, here, instead of at garbage collection
+            log.exception("guild purge task had stopped")
 
     def _present(self) -> set[int]:
         return {guild.id for guild in self.bot.guilds}

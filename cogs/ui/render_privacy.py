@@ -1,0 +1,54 @@
+"""``/privacy delete`` as text: the confirmation's preview and the summary of what was done."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.services.privacy import DeletionPreview, DeletionSummary
+
+__all__ = ["names", "preview", "summary"]
+
+
+def names(items: tuple[str, ...], locale: str, limit: int = 15) -> str:
+    """«Ardelia», «Bram» y 3 más — for a confirmation that must stay short."""
+    if not items:
+        return t("common.none", locale)
+    shown = ", ".join(f"«{n}»" for n in items[:limit])
+    if len(items) > limit:
+        shown += " " + t("privacy.and_more", locale, count=len(items) - limit)
+    return shown
+
+
+def preview(preview: DeletionPreview, choice: str, locale: str) -> str:
+    lines = [t("privacy.confirm_title", locale)]
+    if preview.characters:
+        key = "privacy.confirm_delete_characters" if choice == "delete" else "privacy.confirm_hand"
+        lines.append(t(key, locale, names=names(preview.characters, locale)))
+    lines.append(t("privacy.confirm_rolls", locale, count=preview.rolls))
+    lines.append(t("privacy.confirm_drafts", locale, count=preview.drafts))
+    if preview.campaigns_as_gm:
+        lines.append(t("privacy.confirm_gm", locale, names=names(preview.campaigns_as_gm, locale)))
+    lines.append(t("privacy.confirm_final", locale))
+    return "\n".join(lines)[:2000]
+
+
+def summary(summary: DeletionSummary, locale: str) -> str:
+    lines = [t("privacy.deleted_title", locale)]
+    if summary.deleted_characters:
+        lines.append(
+            t("privacy.deleted_characters", locale, names=names(summary.deleted_characters, locale))
+        )
+    if summary.handed_characters:
+        lines.append(
+            t("privacy.handed_characters", locale, names=names(summary.handed_characters, locale))
+        )
+    lines.append(t("privacy.rolls_anonymised", locale, count=summary.rolls_anonymised))
+    lines.append(t("privacy.drafts_deleted", locale, count=summary.drafts_deleted))
+    if summary.campaigns_without_gm:
+        lines.append(
+            t(
+                "privacy.campaigns_without_gm",
+                locale,
+                names=names(summary.campaigns_without_gm, locale),
+            )
+        )
+    return "\n".join(lines)[:2000]
