@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.checks import CheckOrder
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -52,9 +53,7 @@ class ChecksCog(commands.Cog):
         private: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.bot.services.checks.check(
-            ctx.place,
-            ctx.actor,
+        order = CheckOrder(
             option,
             character=character,
             modifier=modifier,
@@ -64,6 +63,7 @@ class ChecksCog(commands.Cog):
             against_option=against_option,
             private=private,
         )
+        view = await self.bot.services.checks.check(ctx.place, ctx.actor, order)
         await self._send(itx, view, ctx.locale)
 
     @app_commands.command(name="save", description="Saving throw (Swords & Wizardry)")
@@ -84,10 +84,10 @@ class ChecksCog(commands.Cog):
         private: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.bot.services.checks.check(
+        view = await self.bot.services.checks.save(
             ctx.place,
             ctx.actor,
-            SAVE_OPTION,
+            threat=threat,
             character=character,
             modifier=modifier,
             private=private,

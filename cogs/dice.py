@@ -53,7 +53,6 @@ class DiceCog(commands.Cog):
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        character = await self.bot.services.characters.active_name(ctx.place, ctx.actor)
         view = await self.rolls.roll(
             ctx.place,
             ctx.actor,

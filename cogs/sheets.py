@@ -126,10 +126,9 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     ) -> None:
         ctx = await ctx_of(itx)
 
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202
-            return system.adjust_inventory(sheet, item, quantity, settings)
-
-        view = await self.characters.update_sheet(ctx.place, ctx.actor, character, change)
+        view = await self.characters.adjust_inventory(
+            ctx.place, ctx.actor, item, quantity, character
+        )
         key = "sheet.item_added" if quantity > 0 else "sheet.item_removed"
         await itx.response.send_message(
             ctx.t(key, name=view.name, item=item, quantity=abs(quantity)), ephemeral=True
@@ -151,10 +150,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     ) -> None:
         ctx = await ctx_of(itx)
 
-        def change(sheet, system, settings):  # noqa: ANN001, ANN202
-            return system.adjust_money(sheet, amount, currency, settings)
-
-        view = await self.characters.update_sheet(ctx.place, ctx.actor, character, change)
+        view = await self.characters.adjust_money(ctx.place, ctx.actor, amount, currency, character)
         await itx.response.send_message(
             ctx.t(
                 "sheet.money_changed",
@@ -213,13 +209,15 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         replace="Replace the sheet of the character with that name (its owner or the GM)",
     )
     @fight()
-    async def import_(self, itx: discord.Interaction[Arbitro], file: discord.Attachment) -> None:
+    async def import_(
+        self, itx: discord.Interaction[Arbitro], file: discord.Attachment, replace: bool = False
+    ) -> None:
         ctx = await ctx_of(itx)
         if file.size > 256 * 1024:
             raise DomainError("sheet.error.import_too_big", limit=256)
         await acknowledge(itx)  # downloading the file and writing may take a while
         payload = await file.read()
-        view = await self.characters.import_sheet(ctx.place, ctx.actor, payload)
+        view = await self.characters.import_sheet(ctx.place, ctx.actor, payload, replace=replace)
         message = render_sheet.character(view, ctx.locale)
         message["content"] = ctx.t("sheet.imported", name=view.name)
         await reply(itx, ctx.locale, **message, ephemeral=view.hidden, done=message["content"])

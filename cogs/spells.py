@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.spells import MAX_EXTRA_MANA
+from bot.services.spells import MAX_EXTRA_MANA, CastOrder
 from cogs.ui import render_spells
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -88,9 +88,7 @@ class SpellsCog(
         private: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.bot.services.spells.cast(
-            ctx.place,
-            ctx.actor,
+        order = CastOrder(
             spell=name,
             level=level,
             spell_list=spell_list,
@@ -102,6 +100,7 @@ class SpellsCog(
             target=target,
             private=private,
         )
+        view = await self.bot.services.spells.cast(ctx.place, ctx.actor, order)
         await itx.response.send_message(**render_spells.cast(view, ctx.locale), ephemeral=private)
 
     @app_commands.command(name="rest", description="Recover mana or prepared spells")

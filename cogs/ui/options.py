@@ -20,10 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.services.campaigns import setting_specs
-from bot.services.settings import resolved_settings
 from cogs.ui.context import actor_of, place_of
-from rules import systems
-from rules.systems.base import CharacterBuilder
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -48,21 +45,8 @@ async def any_character_autocomplete(
 async def catalogue_autocomplete(
     itx: discord.Interaction[Arbitro], current: str, kind: str
 ) -> list[app_commands.Choice[str]]:
-    campaign = await itx.client.services.campaigns.find(place_of(itx))
-    if campaign is None:
-        return []
-    system = systems.get(campaign.system)
-    if not isinstance(system, CharacterBuilder):
-        return []
-    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
-    needle = current.casefold()
-    options = [
-        o
-        for o in system.catalogue(kind, settings)
-        if needle in o.label.casefold() or needle in o.value.casefold()
-    ]
-    options.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
-    return [app_commands.Choice(name=o.label[:100], value=o.value[:100]) for o in options[:25]]
+    options = await itx.client.services.characters.catalogue(place_of(itx), kind, current)
+    return [app_commands.Choice(name=o.label[:100], value=o.value[:100]) for o in options]
 
 
 async def item_autocomplete(
@@ -74,20 +58,9 @@ async def item_autocomplete(
 async def field_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    campaign = await itx.client.services.campaigns.find(place_of(itx))
-    if campaign is None:
-        return []
-    system = systems.get(campaign.system)
-    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
-    needle = current.casefold()
-    specs = [
-        s
-        for s in system.fields(settings)
-        if needle in s.path.casefold() or needle in s.label.casefold()
-    ]
+    specs = await itx.client.services.characters.field_choices(place_of(itx), current)
     return [
-        app_commands.Choice(name=f"{s.label} ({s.path})"[:100], value=s.path[:100])
-        for s in specs[:25]
+        app_commands.Choice(name=f"{s.label} ({s.path})"[:100], value=s.path[:100]) for s in specs
     ]
 
 
@@ -95,21 +68,11 @@ async def value_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
     """The allowed values of the field already chosen (races, classes, advantages, armour…)."""
-    campaign = await itx.client.services.campaigns.find(place_of(itx))
     field = getattr(itx.namespace, "field", None)
-    if campaign is None or not field:
+    if not field:
         return []
-    system = systems.get(campaign.system)
-    settings = resolved_settings(setting_specs(campaign.system), campaign.settings)
-    spec = next((s for s in system.fields(settings) if s.path.casefold() == field.casefold()), None)
-    if spec is None or not spec.choices:
-        return []
-    needle = current.casefold()
-    return [
-        app_commands.Choice(name=choice[:100], value=choice[:100])
-        for choice in spec.choices
-        if needle in choice.casefold()
-    ][:25]
+    values = await itx.client.services.characters.value_choices(place_of(itx), field, current)
+    return [app_commands.Choice(name=value[:100], value=value[:100]) for value in values]
 
 
 async def option_autocomplete(
