@@ -263,6 +263,9 @@ def test_interactive_prompt_over_a_terminal(tmp_path: Path) -> None:
     if pid == 0:  # the child becomes the sandbox, on the terminal; never returns into pytest
         try:
             os.chdir(REPO)
+            # As from a login shell: a runner that started us in the background (CI, `cmd &`)
+            # leaves SIGINT ignored, and an ignored Ctrl-C never reaches the prompt.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execv(sys.executable, [sys.executable, *args])
         finally:
             os._exit(127)
