@@ -10,52 +10,34 @@ on that server, resets only that one between tests, and drops it at the end, so 
 
 from __future__ import annotations
 
-import os
 import random
-import uuid
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
 from bot.db.engine import create_engine
 from bot.db.migrate import upgrade
-
-POSTGRES_URL = os.environ.get("ARBITRO_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
+from tests.databases import BACKENDS, postgres_database, reset_schema, status_line
 
 
-def _admin(sql: str) -> None:
-    """Run one statement on the server's ``postgres`` database (outside any transaction)."""
-    import asyncio
+def pytest_report_header(config: pytest.Config) -> str:
+    return status_line()
 
-    import asyncpg
 
-    url = make_url(POSTGRES_URL).set(drivername="postgresql", database="postgres")
-
-    async def run() -> None:
-        connection = await asyncpg.connect(url.render_as_string(hide_password=False))
-        try:
-            await connection.execute(sql)
-        finally:
-            await connection.close()
-
-    asyncio.run(run())
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Repeat the PostgreSQL status at the end, where a reader of ``make test`` looks."""
+    terminalreporter.write_line(status_line(), yellow="SKIPPED" in status_line(), bold=True)
 
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str | None]:
-    """A database created for this run only, dropped when the run ends (None without a server)."""
-    if not POSTGRES_URL:
+    """A database created for this run's service tests, dropped when the run ends (None
+    without a server); see tests/databases.py."""
+    if "postgresql" not in BACKENDS:
         yield None
         return
-    name = f"arbitro_t_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    _admin(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with postgres_database() as url:
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)
@@ -64,9 +46,7 @@ async def engine(request, tmp_path, postgres_url):
         engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'arbitro.db'}")
     else:
         engine = create_engine(postgres_url)
-        async with engine.begin() as connection:
-            await connection.execute(text("DROP SCHEMA public CASCADE"))
-            await connection.execute(text("CREATE SCHEMA public"))
+        await reset_schema(engine)
     await upgrade(engine)
     yield engine
     await engine.dispose()

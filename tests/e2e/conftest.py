@@ -1,12 +1,17 @@
-"""Fixtures that start the stand-in and a real bot process, one per test module.
+"""Fixtures that start the stand-in and a real bot process.
 
-``discord_env`` runs Árbitro (``python -m bot`` through the launcher) with a fresh SQLite file.
-Tests isolate from each other with ``sb.new_guild()``. When a test fails, the bot's log tail is added to the report.
+``discord_env`` is Árbitro (``python -m bot`` through the launcher) connected to the
+stand-in: **one process per test session and backend** — on SQLite, and again on PostgreSQL
+when ``ARBITRO_TEST_POSTGRES_URL`` names a server (tests/databases.py), each on a database
+created for it and dropped afterwards.  Tests share it and isolate from each other with
+``sb.new_guild()``: never assume an empty database, a first roll number or a quiet stand-in.
+A test that needs a process of its own (a restart, a signal, other settings) takes
+``bot_database_url`` (a fresh database on the same backend) and starts one with
+``tests.e2e.helpers.start_arbitro``.  When a test fails, the bot's log tail is added to the report.
 """
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,42 +19,39 @@ from pathlib import Path
 import pytest
 
 from standin.client import REPO, Sandbox
+from tests.databases import BACKENDS, bot_database
+from tests.e2e.helpers import start_arbitro
 
 pytestmark = pytest.mark.e2e
 
 
-def _start(tmp: Path, module: str, extra_env: dict[str, str] | None = None) -> Sandbox:
-    sb = Sandbox(
-        timeout=float(os.environ.get("ARBITRO_E2E_TIMEOUT", "10")),
-        deadline=float(os.environ.get("ARBITRO_E2E_DEADLINE", "3")),
-    )
-    env = {
-        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'arbitro.db'}",
-        "LOG_LEVEL": "INFO",
-        "ARBITRO_DEFAULT_LOCALE": "es",
-        **(extra_env or {}),
-    }
-    try:
-        sb.start_bot(module, env=env, log_path=tmp / "bot.log")
-    except Exception:
-        sb.close()
-        raise
-    return sb
-
-
-@pytest.fixture(scope="module")
-def discord_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandbox]:
-    """The stand-in with Árbitro (``bot.__main__``) connected, on a temporary SQLite file."""
+@pytest.fixture(scope="session", params=BACKENDS)
+def discord_env(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Sandbox]:
+    """The stand-in with Árbitro connected, shared by the session, on a fresh database."""
     if not (REPO / "bot" / "__main__.py").exists():
         pytest.skip("bot/__main__.py does not exist yet")
-    sb = _start(tmp_path_factory.mktemp("arbitro"), "bot.__main__")
-    yield sb
-    unknown = sb.unknown_requests
-    sb.close()
+    tmp = tmp_path_factory.mktemp(f"arbitro-{request.param}")
+    with bot_database(request.param, tmp) as url:
+        sb = start_arbitro(url, tmp)
+        try:
+            yield sb
+            unknown = sb.unknown_requests
+        finally:
+            sb.close()  # before the database is dropped
     if unknown:
         # Not a failure (a test may probe on purpose), but nobody should miss it.
         seen = sorted({f"{r['method']} {r['path']}" for r in unknown})
         warnings.warn(f"the bot made requests the stand-in does not model: {seen}", stacklevel=1)
+
+
+@pytest.fixture(params=BACKENDS)
+def bot_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A ``DATABASE_URL`` of a database of this test's own, on each backend, dropped afterwards:
+    for tests that start (and restart) their own bot process."""
+    with bot_database(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -57,7 +59,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     outcome = yield
     report = outcome.get_result()
     if report.failed and report.when == "call":
-        for name in ("discord_env",):
-            sb = getattr(item, "funcargs", {}).get(name)
-            if isinstance(sb, Sandbox):
-                report.sections.append((f"bot log ({name}, tail)", sb.bot_log(80)))
+        for name, value in getattr(item, "funcargs", {}).items():
+            if isinstance(value, Sandbox) and value.proc is not None:
+                report.sections.append((f"bot log ({name}, tail)", value.bot_log(80)))

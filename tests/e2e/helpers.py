@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 from standin.client import GuildHandle, Sandbox
 
-__all__ = ["new_campaign", "sheet_file", "import_sheet"]
+__all__ = ["new_campaign", "sheet_file", "import_sheet", "start_arbitro"]
 
 
 def new_campaign(sb: Sandbox, guild_name: str, system: str, *, name: str = "Mesa") -> GuildHandle:
@@ -31,3 +33,25 @@ def import_sheet(
     sb.command(
         "sheet import", {"file": sheet_file(sheet, npc=npc)}, guild=g, channel="mesa", user=user
     ).expect_ok()
+
+
+def start_arbitro(
+    database_url: str, log_dir: Path, extra_env: dict[str, str] | None = None
+) -> Sandbox:
+    """A stand-in with a new Árbitro process connected to ``database_url`` (caller closes it)."""
+    sb = Sandbox(
+        timeout=float(os.environ.get("ARBITRO_E2E_TIMEOUT", "10")),
+        deadline=float(os.environ.get("ARBITRO_E2E_DEADLINE", "3")),
+    )
+    env = {
+        "DATABASE_URL": database_url,
+        "LOG_LEVEL": "INFO",
+        "ARBITRO_DEFAULT_LOCALE": "es",
+        **(extra_env or {}),
+    }
+    try:
+        sb.start_bot("bot.__main__", env=env, log_path=log_dir / "bot.log")
+    except Exception:
+        sb.close()
+        raise
+    return sb

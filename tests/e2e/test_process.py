@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from standin.client import REPO, Sandbox
+from standin.client import REPO
+from tests.e2e.helpers import start_arbitro
 
 pytestmark = pytest.mark.e2e
 
@@ -69,14 +70,9 @@ def test_migrate_command_creates_the_schema_in_wal_mode(tmp_path):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_signals_shut_the_bot_down_cleanly(tmp_path, signum):
-    sb = Sandbox()
+def test_signals_shut_the_bot_down_cleanly(bot_database_url, tmp_path, signum):
+    sb = start_arbitro(bot_database_url, tmp_path)
     try:
-        sb.start_bot(
-            "bot.__main__",
-            env={"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"},
-            log_path=tmp_path / "bot.log",
-        )
         time.sleep(0.5)
         sb.proc.send_signal(signum)
         assert sb.proc.wait(20) == 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from standin.client import Sandbox
+from tests.e2e.helpers import start_arbitro
 
 pytestmark = pytest.mark.e2e
 
@@ -68,11 +68,10 @@ def test_restart_and_cancel(discord_env):
     assert "Creando a Otra" in fresh.text
 
 
-def test_the_wizard_outlives_a_bot_restart(tmp_path):
-    sb = Sandbox()
-    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'persist.db'}"}
+def test_the_wizard_outlives_a_bot_restart(bot_database_url, tmp_path):
+    sb = start_arbitro(bot_database_url, tmp_path)
+    env = {"DATABASE_URL": bot_database_url}
     try:
-        sb.start_bot("bot.__main__", env=env, log_path=tmp_path / "bot.log")
         g = campaign(sb, "Reinicio")
         r = sb.command("sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana")
         r = fill(sb, r, FIRST)
