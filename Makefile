@@ -1,12 +1,15 @@
 # The two commands of the README:
 #   make run    set up (virtualenv + dependencies, database migrations) and run the bot
-#   make test   set up and run the whole test suite
+#   make test   set up and run the whole test suite (PostgreSQL too when
+#               ARBITRO_TEST_POSTGRES_URL is set; the report's first and last lines say which)
+# For developers: make test-fast (rules + services, no bot process), make lint, make typecheck,
+# make sandbox.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test sandbox lint typecheck bench
+.PHONY: run test test-fast sandbox lint typecheck bench
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Árbitro needs Python 3.11 or newer")'
@@ -20,6 +23,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# The pure rules and the services on real databases, without starting any bot (under a minute).
+test-fast: $(STAMP)
+	$(PY) -m pytest tests/rules tests/bot -q
 
 sandbox: $(STAMP)
 	$(PY) -m bot sandbox
