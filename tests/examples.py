@@ -1,10 +1,17 @@
-"""Example characters shared by the tests."""
+"""Example characters shared by every test layer (rules, services, end to end): one Ardelia.
+
+Seed 002's worked character «Ardelia» («Ninfa Estelar»), made legal: her printed sheet lists
+«Atletismo 1» twice, leaving five distinct level-1 skills where the Versátil pyramid asks for
+six, so the duplicate becomes «Sigilo 1» (docs/rules-decisions.md, Núcleo).  Tests copy these
+before changing them (``copy.deepcopy`` or ``ardelia()``); never edit them in place.
+"""
 
 from __future__ import annotations
 
-# Seed 002's worked character "Ardelia", made legal: her printed sheet lists "Atletismo 1"
-# twice, so the sixth level-1 skill is Nadar (docs/rules-decisions.md, Núcleo).
-ARDELIA = {
+import copy
+from typing import Any
+
+ARDELIA: dict[str, Any] = {
     "name": "Ardelia",
     "system": "nucleo",
     "atributos": {"Físico": 6, "Destreza": 7, "Inteligencia": 9, "Percepción": 8, "Carisma": 7},
@@ -30,12 +37,69 @@ ARDELIA = {
         "Leyes": 1,
         "Atletismo": 1,
         "Etiqueta": 1,
-        "Nadar": 1,
+        "Sigilo": 1,
     },
     "hechizos": {},
     "ventaja": "Suerte",
     "raza": "Humano",
+    "ventaja_racial": None,
     "heridas": 0,
     "mana_gastado": 0,
     "token": True,
+    "px": 0,
+    "equipo": {
+        "arma_principal": None,
+        "dos_manos": False,
+        "arma_secundaria": None,
+        "armadura": None,
+        "escudo": False,
+        "otros": [],
+    },
 }
+
+#: Ardelia's printed values next to what the formulas give (seed 002, «Ejemplo»).
+ARDELIA_PRINTED = {"pv": 24, "defensa": 17, "iniciativa": 13, "voluntad": 19}
+
+#: The same Ardelia through the creation wizard: the answer to each step, typed the way a
+#: player on a phone would (case and accents ignored by the wizard).
+ARDELIA_ATTRIBUTES = {
+    "Físico": "6",
+    "Destreza": "7",
+    "Inteligencia": "9",
+    "Percepción": "8",
+    "Carisma": "7",
+}
+ARDELIA_HIGH_SKILLS = {
+    "nivel_6": "pilotar",
+    "nivel_5": "Advertir/Notar, esquivar",
+    "nivel_4": "Reflejos, Armas a distancia, navegacion espacial",
+}
+ARDELIA_LOW_SKILLS = {
+    "nivel_3": "Conducir, Mecánica, Ingenieria, Buscar",
+    "nivel_2": "Seducir, Informática, Amenazar, Medicina, Callejeo",
+    "nivel_1": "Regatear, Labia, Leyes, Atletismo, Etiqueta, Sigilo",
+}
+ARDELIA_ANSWERS: dict[str, Any] = {
+    "atributos": ARDELIA_ATTRIBUTES,
+    "raza": ["Humano"],
+    "piramide": ["versatil"],
+    "habilidades_1": ARDELIA_HIGH_SKILLS,
+    "habilidades_2": ARDELIA_LOW_SKILLS,
+    "ventaja": ["Suerte"],
+    "arma": ["Espada larga"],
+    "armadura": None,
+    "escudo": ["escudo"],
+}
+
+
+def ardelia(**changes: Any) -> dict[str, Any]:
+    """A private copy of Ardelia, with top-level ``changes`` (e.g. ``name="Bram"``)."""
+    return {**copy.deepcopy(ARDELIA), **changes}
+
+
+def ardelia_the_mage(spells: dict[str, int] | None = None) -> dict[str, Any]:
+    """Ardelia with «Proyectil mágico» 1 in place of «Sigilo» 1 (spells count in the pyramid)."""
+    sheet = ardelia()
+    del sheet["habilidades"]["Sigilo"]
+    sheet["hechizos"] = dict(spells or {"Proyectil mágico": 1})
+    return sheet

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
@@ -15,7 +14,7 @@ from bot.services.spells import PAGE_SIZE, CastOrder
 from rules import systems
 from rules.swc.advancement import xp_for_level
 from rules.systems.base import RulesError
-from tests.examples import ARDELIA
+from tests.examples import ardelia_the_mage
 from tests.rules.nucleo.conftest import ScriptedRandom
 
 GUILD = 1000
@@ -31,12 +30,7 @@ def place(channel: int) -> Place:
 NUCLEO_HERE, SWC_HERE, ROLWEB_HERE = place(11), place(12), place(13)
 
 
-def maga() -> dict:
-    """Ardelia with «Proyectil mágico» 1 instead of «Nadar» 1 (spells count in the pyramid)."""
-    sheet = copy.deepcopy(ARDELIA)
-    del sheet["habilidades"]["Nadar"]
-    sheet["hechizos"] = {"Proyectil mágico": 1}
-    return sheet
+maga = ardelia_the_mage
 
 
 def mago() -> dict:

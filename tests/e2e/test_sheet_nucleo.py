@@ -11,28 +11,14 @@ import json
 
 import pytest
 
+from tests.examples import ARDELIA_ATTRIBUTES, ARDELIA_HIGH_SKILLS, ARDELIA_LOW_SKILLS
+
 pytestmark = pytest.mark.e2e
 
 ES = {"locale": "es-ES"}
-ATTRIBUTES = {
-    "Físico": "6",
-    "Destreza": "7",
-    "Inteligencia": "9",
-    "Percepción": "8",
-    "Carisma": "7",
-}
-# seed 002, «Ejemplo», typed the way a player on a phone would (case and accents ignored);
-# the printed duplicate «Atletismo 1» is replaced by «Sigilo» (docs/rules-decisions.md).
-HIGH = {
-    "nivel_6": "pilotar",
-    "nivel_5": "Advertir/Notar, esquivar",
-    "nivel_4": "Reflejos, Armas a distancia, navegacion espacial",
-}
-LOW = {
-    "nivel_3": "Conducir, Mecánica, Ingenieria, Buscar",
-    "nivel_2": "Seducir, Informática, Amenazar, Medicina, Callejeo",
-    "nivel_1": "Regatear; Labia; Leyes; Atletismo; Etiqueta; Sigilo",
-}
+ATTRIBUTES, HIGH = ARDELIA_ATTRIBUTES, ARDELIA_HIGH_SKILLS
+# seed 002, «Ejemplo» (tests/examples.py), with semicolons as some players separate lists
+LOW = {**ARDELIA_LOW_SKILLS, "nivel_1": ARDELIA_LOW_SKILLS["nivel_1"].replace(", ", "; ")}
 
 
 def campaign(sb, name):

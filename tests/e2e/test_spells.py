@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from bot.services.settings import resolved_settings
 from rules import systems
 from rules.swc.advancement import xp_for_level
-from tests.examples import ARDELIA
+from tests.examples import ardelia_the_mage
 
 pytestmark = pytest.mark.e2e
 
@@ -30,12 +29,7 @@ def _campaign(sb, name, system):
     return g
 
 
-def maga():
-    """Seed 002's Ardelia with «Proyectil mágico» 1 in her pyramid instead of «Nadar» 1."""
-    sheet = copy.deepcopy(ARDELIA)
-    del sheet["habilidades"]["Nadar"]
-    sheet["hechizos"] = {"Proyectil mágico": 1}
-    return sheet
+maga = ardelia_the_mage
 
 
 def test_nucleo_list_show_cast_with_burnt_mana_and_critical_refusal_and_rest(discord_env):

@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 from rules.systems.base import Problem
+from tests.examples import ARDELIA, ARDELIA_PRINTED
+
+__all__ = ["ARDELIA", "ARDELIA_PRINTED", "ScriptedRandom", "keys", "render"]
 
 LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 
@@ -63,57 +66,7 @@ class ScriptedRandom(random.Random):
         return face
 
 
-#: seed 002, «Ejemplo»: Ardelia «Ninfa Estelar», with the printed duplicate «Atletismo 1»
-#: replaced by «Sigilo 1» so the Versátil pyramid has its six level-1 skills
-#: (docs/rules-decisions.md).
-ARDELIA: dict[str, Any] = {
-    "name": "Ardelia",
-    "system": "nucleo",
-    "atributos": {"Físico": 6, "Destreza": 7, "Inteligencia": 9, "Percepción": 8, "Carisma": 7},
-    "piramide": "versatil",
-    "habilidades": {
-        "Pilotar": 6,
-        "Advertir/Notar": 5,
-        "Esquivar": 5,
-        "Reflejos": 4,
-        "Armas a distancia": 4,
-        "Navegación Espacial": 4,
-        "Conducir": 3,
-        "Mecánica": 3,
-        "Ingeniería": 3,
-        "Buscar": 3,
-        "Seducir": 2,
-        "Informática": 2,
-        "Amenazar": 2,
-        "Medicina": 2,
-        "Callejeo": 2,
-        "Regatear": 1,
-        "Labia": 1,
-        "Leyes": 1,
-        "Atletismo": 1,
-        "Etiqueta": 1,
-        "Sigilo": 1,
-    },
-    "hechizos": {},
-    "ventaja": "Suerte",
-    "raza": "Humano",
-    "ventaja_racial": None,
-    "heridas": 0,
-    "mana_gastado": 0,
-    "token": True,
-    "px": 0,
-    "equipo": {
-        "arma_principal": None,
-        "dos_manos": False,
-        "arma_secundaria": None,
-        "armadura": None,
-        "escudo": False,
-        "otros": [],
-    },
-}
-
-#: Ardelia's printed values next to what the formulas give (seed 002, «Ejemplo»).
-ARDELIA_PRINTED = {"pv": 24, "defensa": 17, "iniciativa": 13, "voluntad": 19}
+# The one Ardelia of every test layer (tests/examples.py), re-exported for these tests.
 
 
 @pytest.fixture

@@ -17,36 +17,15 @@ from rules.systems.base import (
     StepKind,
     apply_effects,
 )
+from tests.examples import (
+    ARDELIA_ANSWERS,
+    ARDELIA_ATTRIBUTES,
+    ARDELIA_HIGH_SKILLS,
+    ARDELIA_LOW_SKILLS,
+)
 from tests.rules.nucleo.conftest import keys, render
 
-ATTRIBUTES = {
-    "Físico": "6",
-    "Destreza": "7",
-    "Inteligencia": "9",
-    "Percepción": "8",
-    "Carisma": "7",
-}
-HIGH = {
-    "nivel_6": "pilotar",
-    "nivel_5": "Advertir/Notar, esquivar",
-    "nivel_4": "Reflejos, Armas a distancia, navegacion espacial",
-}
-LOW = {
-    "nivel_3": "Conducir, Mecánica, Ingenieria, Buscar",
-    "nivel_2": "Seducir, Informática, Amenazar, Medicina, Callejeo",
-    "nivel_1": "Regatear, Labia, Leyes, Atletismo, Etiqueta, Sigilo",
-}
-ARDELIA_ANSWERS = {
-    "atributos": ATTRIBUTES,
-    "raza": ["Humano"],
-    "piramide": ["versatil"],
-    "habilidades_1": HIGH,
-    "habilidades_2": LOW,
-    "ventaja": ["Suerte"],
-    "arma": ["Espada larga"],
-    "armadura": None,
-    "escudo": ["escudo"],
-}
+ATTRIBUTES, HIGH, LOW = ARDELIA_ATTRIBUTES, ARDELIA_HIGH_SKILLS, ARDELIA_LOW_SKILLS
 
 
 def drive(answers, settings=None, *, npc=False, name="Ardelia"):
