@@ -44,7 +44,8 @@ async def test_a_check_is_judged_and_logged_with_the_character(ardelia):
     view = await ardelia.checks.check(HERE, ANA, CheckOrder("habilidad:Pilotar", difficulty=15))
     result = view.result
     assert view.character_name == "Ardelia"
-    assert result.outcome in {"success", "failure", "critical", "fumble"}
+    # seeded (Services(rng=Random(1234)) in tests/conftest.py): the exact roll, on every backend
+    assert (result.total, result.outcome, result.target) == (15, "success", 15)
     assert result.probability is not None
     async with ardelia.sessions() as session:
         (row,) = (await session.exec(select(RollLog).where(RollLog.kind == "check"))).all()

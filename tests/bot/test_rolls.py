@@ -20,7 +20,7 @@ HERE = Place(GUILD, CHANNEL, (CHANNEL,))
 async def test_a_roll_is_stored_with_everything_needed_to_audit_it(services):
     view = await services.rolls.roll(HERE, ANA, "1o3d10+5", reason="ataque", difficulty=12)
     assert view.total >= 6 and (view.total - 5) % 10 != 0
-    assert view.outcome in {"success", "failure", "critical"}
+    assert (view.total, view.outcome) == (7, "failure")  # seeded: Random(1234)
     assert view.outcome == (
         "critical" if view.total >= 22 else "success" if view.total >= 12 else "failure"
     )

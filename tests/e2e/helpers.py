@@ -7,9 +7,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import catalogue, t
 from standin.client import GuildHandle, Sandbox
+from standin.replies import Msg, Reply
 
-__all__ = ["new_campaign", "sheet_file", "import_sheet", "start_arbitro"]
+__all__ = ["new_campaign", "sheet_file", "import_sheet", "start_arbitro", "press", "says"]
 
 
 def new_campaign(sb: Sandbox, guild_name: str, system: str, *, name: str = "Mesa") -> GuildHandle:
@@ -55,3 +57,45 @@ def start_arbitro(
         sb.close()
         raise
     return sb
+
+
+# Buttons are found by custom-id prefix, the interface the bot keeps stable across restarts
+# and locales (cogs/wizard.py, cogs/combat.py, cogs/views.py), never by their translated label.
+WIZARD_FORM = "arb:1:wiz:form:"
+WIZARD_ROLL = "arb:1:wiz:roll:"
+WIZARD_SKIP = "arb:1:wiz:skip:"
+WIZARD_FINISH = "arb:1:wiz:finish:"
+WIZARD_RESTART = "arb:1:wiz:restart:"
+WIZARD_CANCEL = "arb:1:wiz:cancel:"
+COMBAT_NEXT = "arb:1:init-next:"
+CONFIRM = "arb:1:confirm"
+CANCEL = "arb:1:cancel"
+
+
+def press(
+    sb: Sandbox,
+    target: Reply | Msg,
+    prefix: str,
+    *,
+    user: str = "ana",
+    locale: str = "es-ES",
+) -> Reply:
+    """Click the one button whose custom_id starts with ``prefix``, on the target's latest
+    message that has one (as ``sb.click`` looks at the latest edit)."""
+    for snapshot in reversed(target.messages if isinstance(target, Reply) else [target]):
+        ids = [b.get("custom_id") or "" for b in sb.message(snapshot.id).buttons]
+        found = [i for i in ids if i.startswith(prefix)]
+        if found:
+            assert len(found) == 1, f"several buttons start with {prefix!r}: {found}"
+            return sb.click(target, found[0], user=user, locale=locale)
+    raise AssertionError(f"no button starting with {prefix!r} on {target!r}")
+
+
+def says(reply: Reply, key: str, locale: str = "es", **params: Any) -> bool:
+    """Whether the reply (with its follow-ups and edits) shows catalogue message ``key``.
+
+    Tests name the message they expect, not its wording: rewording a message in
+    ``bot/locales`` must not break them (a handful of scenarios still read the Spanish).
+    """
+    assert catalogue().has(key, locale), f"no catalogue key {key} ({locale})"
+    return t(key, locale, **params) in reply.all_text

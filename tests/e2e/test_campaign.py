@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests.e2e.helpers import CANCEL, CONFIRM, press
+
 pytestmark = pytest.mark.e2e
 
 
@@ -131,7 +133,7 @@ def test_end_asks_for_confirmation_then_archives(discord_env):
         "campaign end", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
     )
     assert ask.ephemeral and "¿Archivar la campaña «Efímera»?" in ask.text
-    cancelled = discord_env.click(ask, "Cancelar", user="gm")
+    cancelled = press(discord_env, ask, CANCEL, user="gm")
     assert "No ha cambiado nada" in cancelled.all_text
     still = discord_env.command(
         "campaign show", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
@@ -140,7 +142,7 @@ def test_end_asks_for_confirmation_then_archives(discord_env):
     ask = discord_env.command(
         "campaign end", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
     )
-    done = discord_env.click(ask, "Archivar", user="gm")
+    done = press(discord_env, ask, CONFIRM, user="gm")
     assert "Campaña archivada: Efímera" in done.all_text
     gone = discord_env.command(
         "campaign show", {}, guild=g, channel="mesa", user="gm", locale="es-ES"

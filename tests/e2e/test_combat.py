@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from tests.e2e.helpers import COMBAT_NEXT, CONFIRM, WIZARD_FINISH, WIZARD_FORM, press, says
 from tests.e2e.test_sheet_rolweb import create_eira
 from tests.e2e.test_sheet_swc import create_fighter
 from tests.examples import ARDELIA
@@ -41,9 +42,9 @@ def npc_trasgo(sb, g):
             "escudo": "sí",
         },
     ):
-        modal = sb.click(r, "✏️ Rellenar", user="gm")
+        modal = press(sb, r, WIZARD_FORM, user="gm")
         r = sb.submit_modal(modal, values, user="gm")
-    sb.click(r, "💾 Guardar", user="gm").expect_ok()
+    press(sb, r, WIZARD_FINISH, user="gm").expect_ok()
 
 
 def test_nucleo_a_whole_fight(discord_env):
@@ -77,13 +78,13 @@ def test_nucleo_a_whole_fight(discord_env):
     passed = run(sb, g, "init next", user="ana")
     assert "Turno de **3 trasgos**" in passed.text, passed.text
     not_hers = run(sb, g, "init next", user="ana")
-    assert not_hers.ephemeral and "No es tu turno" in not_hers.text, not_hers.text
-    stale = sb.click(first, "Siguiente ▶", user="gm")
-    assert "desfasados" in stale.all_text, stale.all_text
+    assert not_hers.ephemeral and says(not_hers, "combat.error.not_your_turn"), not_hers.text
+    stale = press(sb, first, COMBAT_NEXT, user="gm")
+    assert says(stale, "combat.error.stale"), stale.all_text
     assert stale.edits and not stale.edits[-1].buttons, "the stale panel loses its buttons"
-    clicked = sb.click(passed, "Siguiente ▶", user="gm")
+    clicked = press(sb, passed, COMBAT_NEXT, user="gm")
     assert "Turno de **Trasgo**" in clicked.all_text, clicked.all_text
-    new_round = sb.click(clicked.followups[-1], "Siguiente ▶", user="gm")
+    new_round = press(sb, clicked.followups[-1], COMBAT_NEXT, user="gm")
     assert "**Asalto 2**" in new_round.all_text and "Turno de **Ardelia**" in new_round.all_text
 
     hurt = run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 20})
@@ -91,15 +92,15 @@ def test_nucleo_a_whole_fight(discord_env):
     shown = run(sb, g, "sheet show", user="ana")
     assert "Ardelia" in shown.text
     adhoc = run(sb, g, "init damage", {"combatant": "3 trasgos", "amount": 2})
-    assert adhoc.ephemeral and "no tiene ficha" in adhoc.text
+    assert adhoc.ephemeral and says(adhoc, "combat.error.no_sheet", name="3 trasgos"), adhoc.text
 
     ask = run(sb, g, "init end")
-    done = sb.click(ask, "Terminar", user="gm")
-    assert "El combate ha terminado" in done.all_text, done.all_text
+    done = press(sb, ask, CONFIRM, user="gm")
+    assert says(done, "combat.ended"), done.all_text
     gone = run(sb, g, "init show")
-    assert gone.ephemeral and "No hay ningún combate" in gone.text
-    late = sb.click(new_round.followups[-1], "Siguiente ▶", user="gm")
-    assert "desfasados" in late.all_text or "terminó" in late.all_text, late.all_text
+    assert gone.ephemeral and says(gone, "combat.error.none")
+    late = press(sb, new_round.followups[-1], COMBAT_NEXT, user="gm")
+    assert says(late, "combat.error.gone"), late.all_text  # the fight ended: not "stale"
 
 
 def test_rolweb_waiting_for_a_later_place(discord_env):
@@ -126,7 +127,7 @@ def test_rolweb_waiting_for_a_later_place(discord_env):
     hurt = run(sb, g, "init damage", {"combatant": "Eira", "amount": 40})
     assert "moribundo" in hurt.text, hurt.text
     ask = run(sb, g, "init end")
-    assert "El combate ha terminado" in sb.click(ask, "Terminar", user="gm").all_text
+    assert "El combate ha terminado" in press(sb, ask, CONFIRM, user="gm").all_text
 
 
 def test_swc_sides_roll_a_d6_each_round(discord_env):
@@ -164,7 +165,7 @@ def test_many_clicks_on_one_panel_pass_exactly_one_turn(discord_env):
         run(sb, g, "init add", {"name": name, "initiative": initiative}).expect_ok()
     panel = run(sb, g, "init next")
     with ThreadPoolExecutor(max_workers=6) as pool:
-        clicks = list(pool.map(lambda _: sb.click(panel, "Siguiente ▶", user="gm"), range(6)))
+        clicks = list(pool.map(lambda _: press(sb, panel, COMBAT_NEXT, user="gm"), range(6)))
     advanced = [c for c in clicks if c.ok and "Turno de **B**" in c.all_text]
     assert len(advanced) == 1, [c.all_text for c in clicks]
     shown = run(sb, g, "init show")

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from tests.e2e.helpers import CONFIRM, WIZARD_FINISH, WIZARD_FORM, WIZARD_SKIP, press
 from tests.examples import ARDELIA_ATTRIBUTES, ARDELIA_HIGH_SKILLS, ARDELIA_LOW_SKILLS
 
 pytestmark = pytest.mark.e2e
@@ -36,8 +37,7 @@ def campaign(sb, name):
 
 def fill(sb, r, values, user="ana", locale="es-ES"):
     """Open the step's modal and submit it; the answer edits the wizard message."""
-    button = "✏️ Rellenar" if locale.startswith("es") else "✏️ Fill in"
-    modal = sb.click(r, button, user=user, locale=locale)
+    modal = press(sb, r, WIZARD_FORM, user=user, locale=locale)
     assert modal.modal is not None, modal.text
     return sb.submit_modal(modal, values, user=user, locale=locale)
 
@@ -51,10 +51,10 @@ def create_ardelia(sb, g, name="Ardelia", user="ana"):
     r = fill(sb, r, LOW, user)
     r = sb.select(r, 0, ["Suerte"], user=user)
     r = sb.select(r, 0, ["Espada larga"], user=user)
-    r = sb.click(r, "Omitir", user=user)  # no armour: its Estorbo would lower Iniciativa
-    r = sb.click(r, "Omitir", user=user)  # no shield: it would add 1 to Defensa
+    r = press(sb, r, WIZARD_SKIP, user=user)  # no armour: its Estorbo would lower Iniciativa
+    r = press(sb, r, WIZARD_SKIP, user=user)  # no shield: it would add 1 to Defensa
     assert f"{name} está listo" in r.text, r.text
-    saved = sb.click(r, "💾 Guardar", user=user)
+    saved = press(sb, r, WIZARD_FINISH, user=user)
     assert f"¡**{name}** guardado!" in saved.all_text, saved.all_text
     return saved
 
@@ -99,9 +99,9 @@ def test_the_wizard_builds_the_example_character_and_names_wrong_answers(discord
     r = sb.select(r, 0, ["Espada larga"])
     armour = [o["value"] for o in r.message.selects[0]["options"]]
     assert "Armadura ligera" in armour and "Cota de mallas" not in armour  # Físico 7
-    r = sb.click(r, "Omitir")
-    r = sb.click(r, "Omitir")
-    saved = sb.click(r, "💾 Guardar")
+    r = press(sb, r, WIZARD_SKIP)
+    r = press(sb, r, WIZARD_SKIP)
+    saved = press(sb, r, WIZARD_FINISH)
     assert "¡**Ardelia** guardado!" in saved.all_text, saved.all_text
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana", **ES)
     derived = fields(shown)["Valores derivados"]
@@ -229,7 +229,7 @@ def test_npc_stat_blocks_copies_and_hidden_from_players(discord_env):
         user="gm",
     )
     assert "Trasgo está listo" in r.text, r.text
-    saved = sb.click(r, "💾 Guardar", user="gm")
+    saved = press(sb, r, WIZARD_FINISH, user="gm")
     assert "Trasgo" in saved.all_text
     shown = sb.command("npc show", {"name": "Trasgo"}, guild=g, channel="mesa", user="gm", **ES)
     text = shown.text
@@ -338,7 +338,7 @@ def test_inventory_money_ownership_delete_and_round_trip(discord_env):
     )
     assert "Ardelia bis" in used.text
     ask = sb.command("sheet delete", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana")
-    done = sb.click(ask, "Borrar", user="ana")
+    done = press(sb, ask, CONFIRM, user="ana")
     assert "borrado" in done.all_text
     back = sb.command("sheet restore", {"character": "Ardelia"}, guild=g, channel="mesa", user="gm")
     assert "restaurado" in back.text, back.text

@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from tests.e2e.helpers import CONFIRM, WIZARD_FINISH, WIZARD_FORM, WIZARD_SKIP, press
+
 pytestmark = pytest.mark.e2e
 
 ES = {"locale": "es-ES"}
@@ -27,7 +29,7 @@ def campaign(sb, name):
 
 def fill(sb, r, values, user="ana"):
     """Open the step's modal and submit it; the answer edits the wizard message."""
-    modal = sb.click(r, "✏️ Rellenar", user=user)
+    modal = press(sb, r, WIZARD_FORM, user=user)
     assert modal.modal is not None, modal.text
     return sb.submit_modal(modal, values, user=user)
 
@@ -39,9 +41,9 @@ def create_eira(sb, g, name="Eira", user="ana", *, skip=False):
     r = fill(sb, r, FIRST, user)
     r = fill(sb, r, SECOND, user)
     if skip:
-        r = sb.click(r, "Omitir", user=user)
+        r = press(sb, r, WIZARD_SKIP, user=user)
         assert "Elige sus armas" in r.text, r.text
-        r = sb.click(r, "Omitir", user=user)
+        r = press(sb, r, WIZARD_SKIP, user=user)
     else:
         r = sb.select(r, 0, ["Medicus", "Recuperación"], user=user)
         r = sb.select(r, 0, ["adepto"], user=user)
@@ -49,7 +51,7 @@ def create_eira(sb, g, name="Eira", user="ana", *, skip=False):
     r = sb.select(r, 0, ["Ligera"], user=user)
     r = sb.select(r, 0, ["rodela"], user=user)
     assert f"{name} está listo" in r.text, r.text
-    return sb.click(r, "💾 Guardar", user=user)
+    return press(sb, r, WIZARD_FINISH, user=user)
 
 
 def test_the_wizard_builds_a_legal_character_and_names_wrong_answers(discord_env):
@@ -82,7 +84,7 @@ def test_the_wizard_builds_a_legal_character_and_names_wrong_answers(discord_env
     assert "Con escudo no se puede usar Mandoble" in refused.text
     assert "Con escudo no se puede usar Arco" in refused.text
     r = sb.select(r, 0, ["rodela"])
-    saved = sb.click(r, "💾 Guardar")
+    saved = press(sb, r, WIZARD_FINISH)
     assert "¡**Eira** guardado!" in saved.all_text, saved.all_text
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana", **ES)
     text = shown.text
@@ -138,7 +140,7 @@ def test_checks_from_the_sheet_plain_and_opposed_against_an_npc(discord_env):
         },
         user="gm",
     )
-    saved = sb.click(npc, "💾 Guardar", user="gm")
+    saved = press(sb, npc, WIZARD_FINISH, user="gm")
     assert "Goblin" in saved.all_text
     shown = sb.command("npc show", {"name": "Goblin"}, guild=g, channel="mesa", user="gm", **ES)
     assert "**Resistencia**: 14 (PNJ)" in shown.text and "**Garras**: 1d6" in shown.text, shown.text
@@ -239,7 +241,7 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
         "Recuperación": "principiante",
     }
     r = sb.command("sheet delete", {"character": "Eira"}, guild=g, channel="mesa", user="ana")
-    gone = sb.click(r, "Borrar", user="ana")
+    gone = press(sb, r, CONFIRM, user="ana")
     assert "**Eira** borrado" in gone.text, gone.text
     document["sheet"]["name"] = "Eira bis"
     # The starting XP is the GM's to set: a player's import must leave it out (issue 9 §4).

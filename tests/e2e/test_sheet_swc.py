@@ -16,6 +16,7 @@ import pytest
 
 from rules.swc.equipment import armour_class
 from rules.swc.shop import format_copper
+from tests.e2e.helpers import CONFIRM, WIZARD_FINISH, WIZARD_FORM, WIZARD_ROLL, WIZARD_SKIP, press
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +41,7 @@ def campaign(sb, name):
 
 def fill(sb, r, values, user="gm"):
     """Open the step's modal and submit it; the answer edits the wizard message."""
-    modal = sb.click(r, "✏️ Rellenar", user=user)
+    modal = press(sb, r, WIZARD_FORM, user=user)
     assert modal.modal is not None, modal.text
     return sb.submit_modal(modal, values, user=user)
 
@@ -54,7 +55,7 @@ def create_fighter(sb, g, name="Brann", user="ana", check_refusals=False):
     r = sb.command("sheet create", {"name": name}, guild=g, channel="mesa", user=user, **ES)
     assert r.ok and r.ephemeral, r.text
     assert "3d6 en orden" in r.text, r.text
-    r = sb.click(r, "🎲 Tirar", user=user)
+    r = press(sb, r, WIZARD_ROLL, user=user)
     assert re.search(r"Fuerza \d+ · Destreza \d+ · Constitución \d+", r.text), r.text
     assert option_values(r) == ["humano", "enano", "elfo", "semielfo", "mediano"]
     r = sb.select(r, 0, ["humano"], user=user)
@@ -63,9 +64,9 @@ def create_fighter(sb, g, name="Brann", user="ana", check_refusals=False):
     r = sb.select(r, 0, ["guerrero"], user=user)
     r = sb.select(r, 0, ["neutral"], user=user)
     assert "d8 más tu Constitución" in r.text, r.text
-    r = sb.click(r, "🎲 Tirar", user=user)
+    r = press(sb, r, WIZARD_ROLL, user=user)
     assert re.search(r"Puntos de Golpe: \d+ \(1d8 \(\d\); Constitución [+-]\d\)", r.text), r.text
-    r = sb.click(r, "🎲 Tirar", user=user)
+    r = press(sb, r, WIZARD_ROLL, user=user)
     found = re.search(r"Tesoro inicial: (\d+) mo \(3d6 \((\d), (\d), (\d)\) = (\d+) × 10", r.text)
     assert found, r.text
     gold = int(found[1])
@@ -81,7 +82,7 @@ def create_fighter(sb, g, name="Brann", user="ana", check_refusals=False):
     assert "Compra hecha por 20 mo" in r.text, r.text
     r = sb.select(r, 0, ["Daga"], user=user)  # 2 mo
     assert "armas de proyectiles" in r.text
-    r = sb.click(r, "Omitir", user=user)
+    r = press(sb, r, WIZARD_SKIP, user=user)
     assert "parte 1 de 2" in r.text, r.text
     if check_refusals:
         everything = option_values(r)  # Tabla 20's first 25 items cost 164 mo 9 mp 1 mc
@@ -90,9 +91,9 @@ def create_fighter(sb, g, name="Brann", user="ana", check_refusals=False):
         expected = f"Cuesta 164 mo 9 mp 1 mc y tienes {gold - 22} mo: te faltan {short}."
         assert expected in broke.text, (expected, broke.text)
     r = sb.select(r, 0, ["Antorcha"], user=user)  # 1 mc
-    r = sb.click(r, "Omitir", user=user)
+    r = press(sb, r, WIZARD_SKIP, user=user)
     assert f"{name} está listo" in r.text, r.text
-    saved = sb.click(r, "💾 Guardar", user=user)
+    saved = press(sb, r, WIZARD_FINISH, user=user)
     assert f"¡**{name}** guardado!" in saved.all_text, saved.all_text
     return saved, gold
 
@@ -134,7 +135,7 @@ def test_the_wizard_builds_a_fighter_and_show_derives_everything(discord_env):
         "sheet create", {"name": "Ilsa"}, guild=g, channel="mesa", user="bruno", locale="en-US"
     )
     assert "Roll **3d6 in order** for Fuerza, Destreza" in english.text, english.text
-    english = sb.click(english, "🎲 Roll", user="bruno", locale="en-US")
+    english = press(sb, english, WIZARD_ROLL, user="bruno", locale="en-US")
     assert "Choose the **race**" in english.text, english.text
 
 
@@ -177,10 +178,10 @@ def test_npc_stat_blocks_copies_and_hidden_from_players(discord_env):
         assert expected in wrong.text, (expected, wrong.text)
     r = fill(sb, r, ORC)
     assert "Dados de Golpe 1 · CA 6 · Movimiento 12 · PX 15" in r.text, r.text
-    r = sb.click(r, "🎲 Tirar", user="gm")
+    r = press(sb, r, WIZARD_ROLL, user="gm")
     hp = re.search(r"Puntos de Golpe: (\d+) \(1d8 \(\d\) = \d\)", r.text)
     assert hp, r.text
-    saved = sb.click(r, "💾 Guardar", user="gm")
+    saved = press(sb, r, WIZARD_FINISH, user="gm")
     assert "Orco" in saved.all_text
     shown = sb.command("npc show", {"name": "Orco"}, guild=g, channel="mesa", user="gm", **ES)
     for expected in (
@@ -252,7 +253,7 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
     document = json.loads(payload)
     assert document["system"] == "swc" and document["sheet"]["notas"] == "Herido"
     r = run("sheet delete", {"character": "Brann"})
-    gone = sb.click(r, "Borrar", user="ana")
+    gone = press(sb, r, CONFIRM, user="ana")
     assert "**Brann** borrado" in gone.text, gone.text
     document["sheet"]["name"] = "Brann bis"
     # A player's import may not set what /sheet set reserves to the GM (issue 9 §4) …

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.e2e.helpers import import_sheet, new_campaign, sheet_file
+from tests.e2e.helpers import CONFIRM, import_sheet, new_campaign, press, sheet_file
 from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
@@ -217,7 +217,7 @@ def test_delete_needs_confirmation_and_the_gm_restores(discord_env):
         "sheet delete", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     )
     assert ask.ephemeral and "¿Borrar a **Ardelia**?" in ask.text
-    done = discord_env.click(ask, "Borrar", user="ana")
+    done = press(discord_env, ask, CONFIRM, user="ana")
     assert "borrado" in done.all_text
     gone = discord_env.command(
         "sheet show", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import start_arbitro
+from tests.e2e.helpers import WIZARD_CANCEL, WIZARD_FORM, WIZARD_RESTART, press, says, start_arbitro
 
 pytestmark = pytest.mark.e2e
 
@@ -24,7 +24,7 @@ def campaign(sb, name):
 
 
 def fill(sb, r, values, user="ana"):
-    modal = sb.click(r, "✏️ Rellenar", user=user)
+    modal = press(sb, r, WIZARD_FORM, user=user)
     assert modal.modal is not None, modal.text
     return sb.submit_modal(modal, values, user=user)
 
@@ -38,8 +38,9 @@ def test_a_click_on_an_outdated_copy_of_the_wizard_changes_nothing(discord_env):
     copy = discord_env.command("sheet create", {}, guild=g, channel="mesa", user="ana")
     assert "parte 1 de 2" in copy.text
     fill(discord_env, copy, FIRST)
-    stale = discord_env.click(first, "✏️ Rellenar", user="ana")
-    assert stale.modal is None and stale.ephemeral and "ya se respondió" in stale.text, stale.text
+    stale = press(discord_env, first, WIZARD_FORM, user="ana")
+    assert stale.modal is None and stale.ephemeral, stale.text
+    assert says(stale, "sheet.error.draft_stale"), stale.text
     resumed = discord_env.command("sheet create", {}, guild=g, channel="mesa", user="ana")
     assert "parte 2 de 2" in resumed.text  # the draft kept exactly one answer
 
@@ -47,8 +48,8 @@ def test_a_click_on_an_outdated_copy_of_the_wizard_changes_nothing(discord_env):
 def test_only_the_author_can_answer(discord_env):
     g = campaign(discord_env, "Ajeno")
     r = discord_env.command("sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana")
-    stranger = discord_env.click(r, "✏️ Rellenar", user="bruno")
-    assert stranger.ephemeral and "es de otra persona" in stranger.text, stranger.text
+    stranger = press(discord_env, r, WIZARD_FORM, user="bruno")
+    assert stranger.ephemeral and says(stranger, "sheet.error.not_your_draft"), stranger.text
 
 
 def test_restart_and_cancel(discord_env):
@@ -56,12 +57,12 @@ def test_restart_and_cancel(discord_env):
     r = discord_env.command("sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana")
     r = fill(discord_env, r, FIRST)
     assert "parte 2 de 2" in r.text
-    r = discord_env.click(r, "Empezar de nuevo", user="ana")
+    r = press(discord_env, r, WIZARD_RESTART, user="ana")
     assert "parte 1 de 2" in r.text, r.text
-    cancelled = discord_env.click(r, "Cancelar", user="ana")
-    assert "Creación cancelada" in cancelled.all_text
+    cancelled = press(discord_env, r, WIZARD_CANCEL, user="ana")
+    assert says(cancelled, "wizard.cancelled")
     needs_name = discord_env.command("sheet create", {}, guild=g, channel="mesa", user="ana")
-    assert needs_name.ephemeral and "nombre del personaje" in needs_name.text
+    assert needs_name.ephemeral and says(needs_name, "sheet.error.name_needed")
     fresh = discord_env.command(
         "sheet create", {"name": "Otra", "restart": True}, guild=g, channel="mesa", user="ana"
     )

@@ -321,16 +321,27 @@ def test_slow_advancement_past_the_race_limit():
     assert "swc.note.slow_advancement" in slow.notes
 
 
-def test_opposed_rolls_both_sides():
+@pytest.mark.parametrize(
+    ("seed", "a_total", "b_total", "winner"),
+    [
+        (1, 5, 19, "a"),  # Fuerza 13 passes, Destreza 14 fails: only one side succeeds
+        (5, 20, 9, "b"),
+        (4, 8, 10, "tie"),  # both succeed
+        (9, 15, 20, "tie"),  # both fail
+    ],
+)
+def test_opposed_rolls_both_sides_and_only_a_lone_success_wins(seed, a_total, b_total, winner):
     result = SWC.opposed(
         sheet(),
         CheckRequest("atributo:Fuerza"),
         sheet(),
         CheckRequest("atributo:Destreza"),
         {},
-        random.Random(4),
+        random.Random(seed),
     )
-    assert result.winner in ("a", "b", "tie") and result.b is not None
+    assert result.b is not None
+    assert (result.a.target, result.b.target) == (13, 14)
+    assert (result.a.total, result.b.total, result.winner) == (a_total, b_total, winner)
 
 
 def _catalogue(lang):
