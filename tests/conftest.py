@@ -17,7 +17,7 @@ import pytest
 
 from bot.db.engine import create_engine
 from bot.db.migrate import upgrade
-from tests.databases import BACKENDS, postgres_database, reset_schema, status_line
+from tests.databases import BACKENDS, empty_database, postgres_database, status_line
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -46,7 +46,7 @@ async def engine(request, tmp_path, postgres_url):
         engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'arbitro.db'}")
     else:
         engine = create_engine(postgres_url)
-        await reset_schema(engine)
+        await empty_database(engine)
     await upgrade(engine)
     yield engine
     await engine.dispose()

@@ -105,3 +105,41 @@ async def reset_schema(engine: AsyncEngine) -> None:
     async with engine.begin() as connection:
         await connection.execute(text("DROP SCHEMA public CASCADE"))
         await connection.execute(text("CREATE SCHEMA public"))
+
+
+def _head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    from bot.db.migrate import alembic_config
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def empty_database(engine: AsyncEngine) -> None:
+    """Bring a PostgreSQL database this run created back to an empty, migrated state.
+
+    When it is already at the latest migration, emptying every table (``TRUNCATE … RESTART
+    IDENTITY``: ids start again at 1, as in a new database) is several times faster than
+    dropping the schema and migrating again; anything else (a first use, a test that
+    migrated up or down) gets the full :func:`reset_schema`.  The caller migrates afterwards.
+    """
+    if engine.url.database not in CREATED:
+        await reset_schema(engine)  # refuses, with the reason
+    async with engine.begin() as connection:
+        tables = [
+            row[0]
+            for row in await connection.execute(
+                text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+            )
+        ]
+        version = None
+        if "alembic_version" in tables:
+            version = (
+                await connection.execute(text("SELECT version_num FROM alembic_version"))
+            ).scalar_one_or_none()
+        data = [t for t in tables if t != "alembic_version"]
+        if version is not None and version == _head_revision() and data:
+            listed = ", ".join(f'"{t}"' for t in data)
+            await connection.execute(text(f"TRUNCATE {listed} RESTART IDENTITY CASCADE"))
+            return
+    await reset_schema(engine)

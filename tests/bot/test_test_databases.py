@@ -7,10 +7,17 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import text
 
 from bot.db.engine import create_engine
 from tests import databases
-from tests.databases import bot_database, database_exists, postgres_database, reset_schema
+from tests.databases import (
+    bot_database,
+    database_exists,
+    empty_database,
+    postgres_database,
+    reset_schema,
+)
 
 needs_postgres = pytest.mark.skipif(
     "postgresql" not in databases.BACKENDS, reason="ARBITRO_TEST_POSTGRES_URL is not set"
@@ -63,3 +70,30 @@ def test_a_bot_on_sqlite_gets_a_file_in_its_own_directory(tmp_path) -> None:
         assert url == f"sqlite+aiosqlite:///{tmp_path / 'arbitro.db'}"
     with pytest.raises(ValueError), bot_database("mysql", tmp_path):
         pass
+
+
+@needs_postgres
+def test_between_tests_the_database_is_emptied_and_ids_start_again() -> None:
+    from bot.app import Services
+    from bot.db.migrate import upgrade
+    from bot.services import Actor, Place
+
+    here, gm = Place(1000, 11, (11,)), Actor(1, "Máster", can_manage_channels=True)
+
+    async def one_test(url: str) -> list[tuple]:
+        engine = create_engine(url)
+        try:
+            await empty_database(engine)
+            await upgrade(engine)
+            services = Services(engine)
+            await services.campaigns.create(
+                here, gm, name="Mesa", system="nucleo", target_id=11, kind="channel"
+            )
+            async with engine.connect() as connection:
+                return [tuple(r) for r in await connection.execute(text("SELECT id FROM campaign"))]
+        finally:
+            await engine.dispose()
+
+    with postgres_database() as url:
+        assert asyncio.run(one_test(url)) == [(1,)]  # first use: schema created
+        assert asyncio.run(one_test(url)) == [(1,)]  # emptied, not dropped: same as new
