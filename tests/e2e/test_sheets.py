@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.e2e.helpers import CONFIRM, import_sheet, new_campaign, press, sheet_file
+from tests.e2e.helpers import CONFIRM, import_sheet, new_campaign, press, says, sheet_file
 from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
@@ -75,7 +75,7 @@ def test_owner_sets_a_field_and_another_player_is_refused(discord_env, table):
         user="bruno",
         locale="es-ES",
     )
-    assert refused.ephemeral and "no es tuyo" in refused.text
+    assert refused.ephemeral and says(refused, "sheet.error.not_owner", name="Ardelia")
     bad = discord_env.command(
         "sheet set",
         {"field": "atributos.Físico", "value": "once"},
@@ -84,7 +84,8 @@ def test_owner_sets_a_field_and_another_player_is_refused(discord_env, table):
         user="ana",
         locale="es-ES",
     )
-    assert bad.ephemeral and "espera un número entero" in bad.text
+    assert bad.ephemeral
+    assert says(bad, "sheet.problem.expected_integer", field="Físico", value="once"), bad.text
     illegal = discord_env.command(
         "sheet set",
         {"field": "atributos.Físico", "value": "10"},
@@ -180,7 +181,7 @@ def test_use_list_and_export_import_round_trip(discord_env, table):
     stolen = discord_env.command(
         "sheet use", {"character": "Ardelia"}, guild=table, channel="mesa", user="bruno"
     )
-    assert stolen.ephemeral and "no es tuyo" in stolen.text
+    assert stolen.ephemeral and says(stolen, "sheet.error.not_owner", name="Ardelia")
 
 
 def test_import_lists_every_problem_and_saves_nothing(discord_env, table):
@@ -226,7 +227,7 @@ def test_delete_needs_confirmation_and_the_gm_restores(discord_env):
     refused = discord_env.command(
         "sheet restore", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     )
-    assert refused.ephemeral and "Solo el máster" in refused.text
+    assert refused.ephemeral and says(refused, "sheet.error.restore_gm_only")
     deleted = discord_env.command(
         "sheet list", {"deleted": True}, guild=g, channel="mesa", user="gm"
     )
@@ -245,7 +246,7 @@ def test_other_guilds_never_see_the_character(discord_env, table):
     r = discord_env.command(
         "sheet show", {"character": "Ardelia"}, guild=other, channel="mesa", user="gm"
     )
-    assert r.ephemeral and "No hay ningún personaje" in r.text
+    assert r.ephemeral and says(r, "sheet.error.not_found", name="Ardelia")
     assert (
         discord_env.autocomplete(
             "sheet show", "character", "", guild=other, channel="mesa", user="gm"
@@ -267,7 +268,7 @@ def test_hidden_npcs_are_for_the_gm_only(discord_env, table):
     hidden = discord_env.command(
         "npc show", {"name": "Trasgo"}, guild=table, channel="mesa", user="ana"
     )
-    assert hidden.ephemeral and "No hay ningún personaje" in hidden.text
+    assert hidden.ephemeral and says(hidden, "sheet.error.not_found", name="Trasgo")
     copies = discord_env.command(
         "npc copy", {"name": "Trasgo", "count": 3}, guild=table, channel="mesa", user="gm"
     )
@@ -283,4 +284,4 @@ def test_hidden_npcs_are_for_the_gm_only(discord_env, table):
     refused = discord_env.command(
         "npc copy", {"name": "Trasgo", "count": 2}, guild=table, channel="mesa", user="ana"
     )
-    assert refused.ephemeral and "cosa del máster" in refused.text
+    assert refused.ephemeral and says(refused, "sheet.error.npc_gm_only")

@@ -6,7 +6,7 @@ import pytest
 
 from bot.services.settings import resolved_settings
 from rules import systems
-from tests.e2e.helpers import import_sheet, new_campaign
+from tests.e2e.helpers import import_sheet, new_campaign, says
 from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
@@ -19,7 +19,7 @@ def test_the_gm_grants_experience_and_the_campaign_keeps_the_record(discord_env)
     refused = sb.command(
         "xp grant", {"amount": 5, "character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     )
-    assert refused.ephemeral and "Solo el máster" in refused.text
+    assert refused.ephemeral and says(refused, "campaign.error.not_referee")
     granted = sb.command(
         "xp grant",
         {"amount": 3, "party": True, "reason": "Fin de la escena 1"},
@@ -40,7 +40,7 @@ def test_the_gm_grants_experience_and_the_campaign_keeps_the_record(discord_env)
         channel="mesa",
         user="gm",
     )
-    assert both.ephemeral and "no las dos cosas" in both.text
+    assert both.ephemeral and says(both, "xp.error.who"), both.text
     log = sb.command("xp log", {}, guild=g, channel="mesa", user="ana", locale="en-US")
     assert "**Ardelia** +3 XP (total 3) — Fin de la escena 1" in log.text
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana")
@@ -65,7 +65,7 @@ def test_a_rolweb_player_spends_experience_on_an_ability(discord_env):
     stranger = sb.command(
         "xp spend", {"what": "Medicus", "character": "Eira"}, guild=g, channel="mesa", user="bruno"
     )
-    assert stranger.ephemeral and "no es tuyo" in stranger.text
+    assert stranger.ephemeral and says(stranger, "sheet.error.not_owner", name="Eira")
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana")
     assert "**Medicus**: principiante" in shown.text
 
