@@ -24,9 +24,12 @@ def pytest_report_header(config: pytest.Config) -> str:
     return status_line()
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
-    """Repeat the PostgreSQL status at the end, where a reader of ``make test`` looks."""
-    terminalreporter.write_line(status_line(), yellow="SKIPPED" in status_line(), bold=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Repeat the PostgreSQL status as the very last line, where a reader of ``make test`` looks."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        line = status_line()
+        reporter.write_line(line, yellow="SKIPPED" in line, green="SKIPPED" not in line)
 
 
 @pytest.fixture(scope="session")
