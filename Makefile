@@ -24,9 +24,10 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
-# The pure rules and the services on real databases, without starting any bot (under a minute).
+# The pure rules and the services on real databases, without starting any bot (under a
+# minute); the statistical tests marked slow run in make test only.
 test-fast: $(STAMP)
-	$(PY) -m pytest tests/rules tests/bot -q
+	$(PY) -m pytest tests/rules tests/bot -q -m "not slow"
 
 sandbox: $(STAMP)
 	$(PY) -m bot sandbox
