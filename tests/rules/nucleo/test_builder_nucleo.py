@@ -545,3 +545,12 @@ def test_only_the_referee_sets_the_token_px_and_fixed_pv():
     assert {p for p, s in specs.items() if s.referee_only} == {"token", "px", "pv_maximo"}
     for player_edits in ("name", "notas", "heridas", "equipo.arma_principal", "dinero"):
         assert not specs[player_edits].referee_only
+
+
+def test_the_contract_suite_builds_the_same_ardelia():
+    """One Ardelia: the system contract's answers (tests/rules/contract) are tests/examples.py's."""
+    import json
+    from pathlib import Path
+
+    contract = Path(__file__).resolve().parents[1] / "contract" / "nucleo.json"
+    assert json.loads(contract.read_text(encoding="utf-8"))["character"] == ARDELIA_ANSWERS
