@@ -85,15 +85,14 @@ def test_the_wizard_outlives_a_bot_restart(bot_database_url, tmp_path):
         sb.close()
 
 
-def test_a_form_submitted_after_a_restart_is_answered(tmp_path):
+def test_a_form_submitted_after_a_restart_is_answered(bot_database_url, tmp_path):
     """The form was opened before the restart: its submission must still reach the draft."""
-    sb = Sandbox()
-    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'modal.db'}"}
+    sb = start_arbitro(bot_database_url, tmp_path)
+    env = {"DATABASE_URL": bot_database_url}
     try:
-        sb.start_bot("bot.__main__", env=env, log_path=tmp_path / "bot.log")
         g = campaign(sb, "Formulario")
         r = sb.command("sheet create", {"name": "Eira"}, guild=g, channel="mesa", user="ana")
-        modal = sb.click(r, "✏️ Rellenar", user="ana")
+        modal = press(sb, r, WIZARD_FORM, user="ana")
         assert modal.modal is not None, modal.text
         sb.stop_bot()
         sb.start_bot("bot.__main__", env=env, log_path=tmp_path / "bot2.log")
@@ -101,7 +100,7 @@ def test_a_form_submitted_after_a_restart_is_answered(tmp_path):
         assert after.ok and "parte 2 de 2" in after.text, after.text
         # the same (now stale) form submitted again is answered, not applied twice
         again = sb.submit_modal(modal, FIRST, user="ana")
-        assert again.ephemeral and "ya se respondió" in again.text, again.text
+        assert again.ephemeral and says(again, "sheet.error.draft_stale"), again.text
         resumed = sb.command("sheet create", {}, guild=g, channel="mesa", user="ana")
         assert "parte 2 de 2" in resumed.text
     finally:
