@@ -43,7 +43,9 @@ async def _open_database(config: Config):  # noqa: ANN202 - AsyncEngine, importe
     from bot.db.migrate import upgrade
 
     try:
-        engine = create_engine(config.database_url)
+        engine = create_engine(
+            config.database_url, pool_size=config.pool_size, max_overflow=config.max_overflow
+        )
     except ModuleNotFoundError as error:
         raise DatabaseProblem("cli.db.driver_missing", module=error.name or "?") from None
     try:
@@ -55,6 +57,17 @@ async def _open_database(config: Config):  # noqa: ANN202 - AsyncEngine, importe
         await engine.dispose()
         raise DatabaseProblem("cli.db.unreachable", reason=_first_line(error)) from None
     return engine
+
+
+def _lock_database(config: Config):  # noqa: ANN202 - the held lock file, None, or False
+    """SQLite serves one process: refuse a second one (see :func:`bot.db.engine.lock_sqlite`)."""
+    from bot.db.engine import DatabaseInUse, lock_sqlite
+
+    try:
+        return lock_sqlite(config.database_url)
+    except DatabaseInUse as error:
+        print(t("cli.sqlite_in_use", config.default_locale, path=error.path), file=sys.stderr)
+        return False
 
 
 def _refuse(problem: DatabaseProblem | ConfigError, locale: str) -> int:
@@ -82,6 +95,8 @@ async def _run(config: Config) -> int:
         engine = await _open_database(config)
     except DatabaseProblem as problem:
         return _refuse(problem, config.default_locale)
+    if config.shards.sharded:
+        log.info(t("cli.sharded", config.default_locale, shards=config.shards.describe()))
     bot = Arbitro(config, engine)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -142,11 +157,18 @@ def main(argv: list[str] | None = None) -> int:
             log.warning(t(key, locale, **params))
     except DatabaseProblem as problem:
         return _refuse(problem, locale)
-    if command == "migrate":
-        return asyncio.run(_migrate(config))
-    with contextlib.suppress(KeyboardInterrupt):
-        return asyncio.run(_run(config))
-    return 0
+    held = _lock_database(config)  # released by the OS when this process ends, however it ends
+    if held is False:
+        return 2
+    try:
+        if command == "migrate":
+            return asyncio.run(_migrate(config))
+        with contextlib.suppress(KeyboardInterrupt):
+            return asyncio.run(_run(config))
+        return 0
+    finally:
+        if held is not None:
+            held.close()
 
 
 if __name__ == "__main__":

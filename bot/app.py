@@ -2,19 +2,25 @@
 
 Slash commands only, so the gateway intents are the minimum (guilds, for the channel and
 thread cache that campaign lookups walk); no privileged intent is needed.
+
+The client is always discord.py's ``AutoShardedBot``: with ``SHARD_COUNT``/``SHARD_IDS`` it
+connects only its shards (Discord then sends it only their guilds' events); without them it
+is one shard of one, which Discord treats as an unsharded bot serving every guild.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
+from datetime import timedelta
 
 import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.compute import ComputePool
-from bot.config import DEFAULT_RETENTION_DAYS, Config
+from bot.config import DEFAULT_RETENTION_DAYS, Config, Shards
 from bot.db.engine import session_factory
 from bot.services.campaign_context import CampaignContextService
 from bot.services.campaigns import CampaignService
@@ -27,6 +33,7 @@ from bot.services.retention import RetentionService
 from bot.services.rolls import RollService
 from bot.services.sheet_writes import SheetWriter
 from bot.services.spells import SpellService
+from bot.services.timers import DEFAULT_LEASE, TimerService
 from bot.services.xp import XpService
 from bot.translator import CatalogueTranslator
 
@@ -58,8 +65,13 @@ class Services:
         *,
         retention_days: int = DEFAULT_RETENTION_DAYS,
         compute: ComputePool | None = None,
+        shards: Shards | None = None,
+        timer_lease: timedelta = DEFAULT_LEASE,
+        timer_poll: float = 300.0,
     ) -> None:
         self.sessions = session_factory(engine)
+        # durable timers of this process's shards (turn reminders now; digests, purges later)
+        self.timers = TimerService(self.sessions, shards, lease=timer_lease, poll=timer_poll)
         self.compute = compute or ComputePool()
         self.campaigns = CampaignService(self.sessions)
         self.contexts = CampaignContextService(self.campaigns)
@@ -77,13 +89,13 @@ class Services:
         self.creation = CreationService(self.sessions, self.characters, rng)
         self.checks = CheckService(self.sessions, self.characters, rng)
         self.xp = XpService(self.sessions, self.characters)
-        self.combat = CombatService(self.sessions, self.characters, rng)
+        self.combat = CombatService(self.sessions, self.characters, rng, self.timers)
         self.spells = SpellService(self.sessions, self.characters, rng)
         self.privacy = PrivacyService(self.sessions)
         self.retention = RetentionService(self.sessions, retention_days)
 
 
-class Arbitro(commands.Bot):
+class Arbitro(commands.AutoShardedBot):
     def __init__(self, config: Config, engine: AsyncEngine) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -92,11 +104,25 @@ class Arbitro(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=config.shards.count,
+            shard_ids=list(config.shards.ids),
         )
         self.config = config
         self.engine = engine
-        self.services = Services(engine, retention_days=config.retention_days)
+        self.services = Services(
+            engine,
+            retention_days=config.retention_days,
+            shards=config.shards,
+            timer_lease=timedelta(seconds=config.timer_lease_seconds),
+            timer_poll=config.timer_poll_seconds,
+        )
         self.failed_extensions: list[str] = []
+        self._timers: asyncio.Task[None] | None = None
+
+    async def _run_timers(self) -> None:
+        """Fire this process's durable timers once connected (handlers come from the cogs)."""
+        await self.wait_until_ready()
+        await self.services.timers.run()
 
     async def setup_hook(self) -> None:
         await self.services.compute.start()
@@ -108,10 +134,13 @@ class Arbitro(commands.Bot):
                 # One broken cog must not take the others down; the log says which.
                 log.exception("could not load extension %s", extension)
                 self.failed_extensions.append(extension)
+        self._timers = asyncio.create_task(self._run_timers(), name="durable-timers")
         await self.sync_commands()
 
     async def close(self) -> None:
         """Stops the gateway first, then the worker process (no job outlives the bot)."""
+        if self._timers is not None:
+            self._timers.cancel()
         try:
             await super().close()
         finally:

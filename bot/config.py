@@ -28,6 +28,9 @@ __all__ = [
     "SUPPORTED_LOCALES",
     "DEFAULT_RETENTION_DAYS",
     "MAX_RETENTION_DAYS",
+    "MAX_SHARDS",
+    "Shards",
+    "locale_hint",
 ]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +39,7 @@ SUPPORTED_LOCALES = LOCALES  # the catalogue's languages (bot.i18n.LOCALES), lis
 DEFAULT_DATABASE_URL = f"sqlite+aiosqlite:///{REPO_ROOT / 'var' / 'arbitro.db'}"
 DEFAULT_RETENTION_DAYS = 30
 MAX_RETENTION_DAYS = 3650
+MAX_SHARDS = 4096  # far beyond any bot of this kind; a typo like 20000 is caught, not obeyed
 
 
 class ConfigError(ValueError):
@@ -53,6 +57,33 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class Shards:
+    """Which of Discord's shards this process serves.
+
+    Discord sends a guild's events to shard ``(guild_id >> 22) % count``; a process that
+    holds shards ``ids`` owns exactly those guilds: their commands, their caches and their
+    timers.  The default (one shard of one) is an unsharded bot serving every guild.
+    """
+
+    count: int = 1
+    ids: tuple[int, ...] = (0,)
+
+    @property
+    def sharded(self) -> bool:
+        return self.count > 1 or self.ids != (0,)
+
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self.count
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process serves ``guild_id`` (direct messages go to shard 0)."""
+        return self.shard_of(guild_id or 0) in self.ids
+
+    def describe(self) -> str:
+        return f"{','.join(map(str, self.ids))}/{self.count}"
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     token: str | None
     database_url: str
@@ -60,6 +91,11 @@ class Config:
     log_level: str
     default_locale: str
     retention_days: int = DEFAULT_RETENTION_DAYS
+    shards: Shards = Shards()
+    timer_lease_seconds: int = 60  # how long a claimed timer is reserved (bot.services.timers)
+    timer_poll_seconds: int = 300  # how often timers are re-read without a local change
+    pool_size: int = 5  # PostgreSQL connections kept per process (docs/deployment.md budget)
+    max_overflow: int = 10  # extra PostgreSQL connections per process under load
 
     @property
     def is_sqlite(self) -> bool:
@@ -71,7 +107,8 @@ class Config:
         return (
             f"Config(token={token}, database_url={_mask_url(self.database_url)!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
-            f"default_locale={self.default_locale!r}, retention_days={self.retention_days!r})"
+            f"default_locale={self.default_locale!r}, retention_days={self.retention_days!r}, "
+            f"shards={self.shards.describe()!r})"
         )
 
     __str__ = __repr__
@@ -133,4 +170,75 @@ def load_config(env: dict[str, str] | None = None, *, dotenv: bool = True) -> Co
         raise ConfigError(
             "cli.config.bad_retention", value=retention[:40], limit=MAX_RETENTION_DAYS
         )
-    return Config(token, database_url, dev_guild_id, log_level, default_locale, retention_days)
+    shards = load_shards(env)
+    lease = _whole(env, "ARBITRO_TIMER_LEASE_SECONDS", 5, 3600) or 60
+    poll = _whole(env, "ARBITRO_TIMER_POLL_SECONDS", 1, 3600) or 300
+    pool_size = _whole(env, "DATABASE_POOL_SIZE", 1, 100) or 5
+    overflow = _whole(env, "DATABASE_MAX_OVERFLOW", 0, 100)
+    return Config(
+        token,
+        database_url,
+        dev_guild_id,
+        log_level,
+        default_locale,
+        retention_days,
+        shards,
+        lease,
+        poll,
+        pool_size,
+        10 if overflow is None else overflow,
+    )
+
+
+def _whole(env: dict[str, str], name: str, low: int, high: int) -> int | None:
+    """``env[name]`` as an integer in ``[low, high]``, None when unset; else ConfigError."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise ConfigError("cli.config.bad_number", name=name, value=raw[:40], low=low, high=high)
+    return value
+
+
+def load_shards(env: dict[str, str]) -> Shards:
+    """``SHARD_COUNT`` with ``SHARD_IDS`` (a comma list) or ``SHARD_INDEX``/``SHARDS_PER_PROCESS``.
+
+    ``SHARD_COUNT`` alone: this process serves every shard.  Neither: one unsharded process.
+    The count must be the same in every process of a deployment (Discord routes by it).
+    """
+    count = _whole(env, "SHARD_COUNT", 1, MAX_SHARDS)
+    ids_raw = (env.get("SHARD_IDS") or "").strip()
+    index = _whole(env, "SHARD_INDEX", 0, MAX_SHARDS - 1)
+    per_process = _whole(env, "SHARDS_PER_PROCESS", 1, MAX_SHARDS)
+    if count is None:
+        if ids_raw or index is not None or per_process is not None:
+            raise ConfigError("cli.config.shards_without_count")
+        return Shards()
+    if ids_raw and (index is not None or per_process is not None):
+        raise ConfigError("cli.config.shards_both")
+    if ids_raw:
+        ids: list[int] = []
+        for part in ids_raw.split(","):
+            part = part.strip()
+            if not part.isdigit() or int(part) >= count:
+                raise ConfigError("cli.config.bad_shard_ids", value=ids_raw[:60], last=count - 1)
+            ids.append(int(part))
+        if len(set(ids)) != len(ids):
+            raise ConfigError("cli.config.bad_shard_ids", value=ids_raw[:60], last=count - 1)
+        return Shards(count, tuple(sorted(ids)))
+    if index is not None or per_process is not None:
+        per_process = per_process or 1
+        first = (index or 0) * per_process
+        if first >= count:
+            raise ConfigError(
+                "cli.config.bad_shard_index",
+                index=index or 0,
+                per_process=per_process,
+                count=count,
+            )
+        return Shards(count, tuple(range(first, min(first + per_process, count))))
+    return Shards(count, tuple(range(count)))

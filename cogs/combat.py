@@ -6,7 +6,6 @@ restart-proof buttons are in :mod:`cogs.ui.combat_panel`.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, CombatView, Reminder
+from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, TURN_TIMER, CombatView, Reminder
+from bot.services.timers import Due
 from cogs.ui import render_combat
 from cogs.ui.combat_panel import InitButton, turn_message
 from cogs.ui.context import ctx_of
@@ -28,10 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CombatCog", "IDLE_CHECK_SECONDS"]
-
-# With no timer pending the dispatcher still looks again now and then (belt and braces).
-IDLE_CHECK_SECONDS = 3600
+__all__ = ["CombatCog"]
 
 
 @app_commands.guild_only()
@@ -40,62 +37,33 @@ class CombatCog(
 ):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
-        self._dispatcher: asyncio.Task[None] | None = None
         super().__init__()
 
     @property
     def combat(self):  # noqa: ANN201
         return self.bot.services.combat
 
-    # -- play-by-post turn reminders: one task sleeps until the earliest due_at ---------
+    # -- play-by-post turn reminders: durable timers (bot.services.timers) -----------------
 
     async def cog_load(self) -> None:
-        self._dispatcher = asyncio.create_task(self._dispatch(), name="init-reminders")
+        self.bot.services.timers.register(TURN_TIMER, self._fire)
 
-    async def cog_unload(self) -> None:
-        """Stop the dispatcher and wait for it, so a loop that had died is reported, not lost."""
-        if self._dispatcher is None:
-            return
-        self._dispatcher.cancel()
-        try:
-            await self._dispatcher
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # noqa: BLE001 - reported once, here, instead of at garbage collection
-            log.exception("turn reminder dispatcher had stopped")
+    async def _fire(self, due: Due) -> None:
+        """A turn timer came due on this process's shard: post the reminder, if still apt.
 
-    async def _dispatch(self) -> None:
-        """Sleep until the earliest deadline (or until a change moves one), then remind.
-
-        The timers live in the database (``combat.due_at``), so a restart loses none; a
-        reminder is claimed in the database before it is posted, so it goes out once.
+        The timer is claimed in the database before and deleted after; a repeat after a
+        crash in between carries the same nonce, so Discord returns the first message.
         """
-        service = self.combat
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                delay = await service.next_delay(IDLE_CHECK_SECONDS)
-                service.timers_changed.clear()
-                if delay > 0:
-                    try:
-                        await asyncio.wait_for(service.timers_changed.wait(), timeout=delay)
-                        continue  # a timer moved: read the earliest again
-                    except TimeoutError:
-                        pass
-                for reminder in await service.due_reminders():
-                    await self._remind(reminder)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - the loop must outlive one bad channel
-                log.exception("turn reminder dispatcher")
-                await asyncio.sleep(60)
+        reminder = await self.combat.reminder(due)
+        if reminder is not None:
+            await self._remind(reminder)
 
     async def _remind(self, reminder: Reminder) -> None:
         channel = self.bot.get_channel(reminder.channel_id)
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(reminder.channel_id)
-            except discord.HTTPException:
+            except (discord.NotFound, discord.Forbidden):
                 log.warning("reminder: channel %s is gone", reminder.channel_id)
                 return
         locale = reminder.locale or self.bot.config.default_locale
@@ -107,7 +75,8 @@ class CombatCog(
                 name=reminder.name,
                 round=reminder.round,
                 hours=reminder.hours,
-            )
+            ),
+            nonce=reminder.nonce or None,
         )
 
     async def _panel(

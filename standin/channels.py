@@ -7,6 +7,7 @@ character webhooks: the application id as webhook id tells them apart.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from aiohttp import web
@@ -18,6 +19,8 @@ from .messages import create_message, delete_message, edit_message
 from .state import Channel, Guild, World
 
 __all__ = ["ChannelRoutes"]
+
+NONCE_WINDOW_SECONDS = 300  # Discord: "checked for uniqueness in the past few minutes"
 
 SEND_MESSAGES = 1 << 11
 SEND_IN_THREADS = 1 << 38
@@ -245,9 +248,24 @@ class ChannelRoutes:
             )
         if problem := check_message(body, files=files):
             return self._refuse("post message", json_response(problem, status_of(problem)), body)
+        if (earlier := self._nonce_seen(body)) is not None:
+            return json_response(earlier.data)  # enforce_nonce: the first message, not a copy
         msg = create_message(self.world, channel, body, files)
+        if body.get("nonce") is not None:
+            self.world.nonces[(self.world.bot.id, str(body["nonce"]))] = (time.monotonic(), msg.id)
         self.world.touch()
         return json_response(msg.data)
+
+    def _nonce_seen(self, body: dict):  # noqa: ANN202 - Message | None
+        """With ``enforce_nonce``, the same author's message with this nonce from the last
+        few minutes (Discord returns it instead of creating a new one)."""
+        if body.get("nonce") is None or not body.get("enforce_nonce"):
+            return None
+        seen = self.world.nonces.get((self.world.bot.id, str(body["nonce"])))
+        if seen is None or time.monotonic() - seen[0] > NONCE_WINDOW_SECONDS:
+            return None
+        msg = self.world.messages.get(seen[1])
+        return msg if msg is not None and not msg.deleted else None
 
     async def get_message(self, request: web.Request) -> web.Response:
         msg = self._find(request)

@@ -45,6 +45,7 @@ class Sandbox:
         self.proc: subprocess.Popen | None = None
         self.log_path: Path | None = None
         self._log_file: Any = None
+        self._shards: list[subprocess.Popen] = []  # processes of start_shard
 
     @property
     def url(self) -> str:
@@ -114,6 +115,54 @@ class Sandbox:
                 )
             time.sleep(0.05)
 
+    def start_shard(
+        self,
+        shard_id: int,
+        shard_count: int,
+        *,
+        env: dict[str, str],
+        log_path: str | Path,
+        module: str = "bot.__main__",
+        ready_timeout: float = 60.0,
+    ) -> subprocess.Popen:
+        """Starts one more bot process serving shard ``shard_id`` of ``shard_count``
+        (``SHARD_COUNT``/``SHARD_IDS``) and waits for that shard's IDENTIFY. The caller owns
+        the returned process (kill, wait); :meth:`close` stops it too."""
+        key = (shard_id, shard_count)
+        before = self._run(lambda: self.server.gateway.identifies.get(key, 0))
+        inherited = {
+            k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID", "DATABASE_URL")
+        }
+        full_env = {
+            **inherited,
+            "DISCORD_TOKEN": FAKE_TOKEN,
+            "PYTHONUNBUFFERED": "1",
+            **env,
+            "SHARD_COUNT": str(shard_count),
+            "SHARD_IDS": str(shard_id),
+            "ARBITRO_SANDBOX_PARENT": str(os.getpid()),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+        }
+        log = open(log_path, "ab")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "standin.launch", "--api", self.url, "--module", module],
+            env=full_env,
+            cwd=REPO,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()  # the child holds its own descriptor
+        self._shards.append(proc)
+        deadline = time.monotonic() + ready_timeout
+        while self._run(lambda: self.server.gateway.identifies.get(key, 0)) <= before:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                text = Path(log_path).read_text(errors="replace").splitlines()[-40:]
+                raise RuntimeError(f"shard {key} did not connect:\n" + "\n".join(text))
+            time.sleep(0.05)
+        return proc
+
     def stop_bot(self) -> None:
         if self.proc is None:
             return
@@ -130,6 +179,10 @@ class Sandbox:
             self._log_file = None
 
     def close(self) -> None:
+        for proc in self._shards:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
         self.stop_bot()
         self.standin.close()
 
@@ -146,11 +199,22 @@ class Sandbox:
         return "\n".join(lines[-tail:] if tail else lines)
 
     # -- world ----------------------------------------------------------------------------
-    def new_guild(self, name: str = "Mesa", *, ids: dict[str, int] | None = None) -> GuildHandle:
-        """A fresh sample guild, announced to the bot with GUILD_CREATE."""
+    def new_guild(
+        self,
+        name: str = "Mesa",
+        *,
+        ids: dict[str, int] | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> GuildHandle:
+        """A fresh sample guild, announced to the bot with GUILD_CREATE.
+
+        ``shard=(id, count)`` picks a guild id that Discord routes to that shard."""
 
         def make() -> int:
-            guild = build_sample_guild(self.world, name, ids)
+            chosen = dict(ids or {})
+            if shard is not None and "guild" not in chosen:
+                chosen["guild"] = self.world.ids.on_shard(*shard)
+            guild = build_sample_guild(self.world, name, chosen)
             self.world.dispatch("GUILD_CREATE", guild.create_payload())
             return guild.id
 

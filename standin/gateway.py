@@ -3,6 +3,11 @@
 Frames are sent as text, which discord.py parses as JSON even though it asks for zlib-stream
 (``DiscordWebSocket.received_message`` only decompresses bytes). A session outlives its socket so
 that a RESUME after a dropped connection replays the events the bot missed.
+
+Shards work as on Discord: an IDENTIFY with ``shard: [id, count]`` opens a session that receives
+only the events of guilds with ``(guild_id >> 22) % count == id`` (and, on shard 0, those without
+a guild, such as DMs). Several sessions (several bot processes) are connected at once; a new
+IDENTIFY for a shard replaces that shard's previous session.
 """
 
 from __future__ import annotations
@@ -27,14 +32,33 @@ log = logging.getLogger(__name__)
 HEARTBEAT_INTERVAL_MS = 20_000
 
 
+def shard_of(guild_id: int, count: int) -> int:
+    """Discord's routing: the shard that receives a guild's events."""
+    return (guild_id >> 22) % count
+
+
+def _guild_of_event(event: str, data: dict[str, Any]) -> int | None:
+    if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+        return int(data["id"])
+    guild = data.get("guild_id")
+    return int(guild) if guild else None
+
+
 class Session:
-    def __init__(self, session_id: str) -> None:
+    def __init__(self, session_id: str, shard: tuple[int, int] = (0, 1)) -> None:
         self.id = session_id
+        self.shard = shard
         self.seq = 0
         self.buffer: deque[dict[str, Any]] = deque(maxlen=2000)
         self.out: asyncio.Queue[dict[str, Any]] | None = None
 
+    def serves(self, guild_id: int | None) -> bool:
+        shard_id, count = self.shard
+        return shard_of(guild_id or 0, count) == shard_id
+
     def on_event(self, event: str, data: dict[str, Any]) -> None:
+        if event not in ("READY", "RESUMED") and not self.serves(_guild_of_event(event, data)):
+            return
         self.seq += 1
         frame = {"op": 0, "t": event, "s": self.seq, "d": data}
         self.buffer.append(frame)
@@ -47,6 +71,8 @@ class Gateway:
         self.world = world
         self.sessions: dict[str, Session] = {}
         self.current: Session | None = None
+        self.by_shard: dict[tuple[int, int], Session] = {}
+        self.identifies: dict[tuple[int, int], int] = {}  # IDENTIFYs per shard, ever
         self.identified = asyncio.Event()
         self.sockets: set[web.WebSocketResponse] = set()
         self.connections = 0
@@ -94,20 +120,32 @@ class Gateway:
                 frame = await out.get()
                 await ws.send_str(json.dumps(frame, ensure_ascii=False))
 
+    def _listen(self) -> None:
+        self.world.listeners[:] = [s.on_event for s in self.by_shard.values()]
+
     def _identify(self, data: dict[str, Any], out: asyncio.Queue) -> Session:
-        session = Session(secrets.token_hex(16))
+        shard_id, count = (data.get("shard") or [0, 1])[:2]
+        session = Session(secrets.token_hex(16), (int(shard_id), int(count)))
         self.sessions[session.id] = session
-        if self.current is not None:
-            self.current.out = None
+        previous = self.by_shard.get(session.shard)
+        if previous is not None:
+            previous.out = None
+        if self.by_shard and {c for _, c in self.by_shard} != {session.shard[1]}:
+            # a new shard count (a redeployment): the old layout's sessions are gone
+            self.by_shard.clear()
+        self.by_shard[session.shard] = session
+        self.identifies[session.shard] = self.identifies.get(session.shard, 0) + 1
         self.current, session.out = session, out
         self.world.identified = data
-        self.world.listeners[:] = [session.on_event]
+        self._listen()
         w = self.world
         ready = {
             "v": 10,
             "user": {**w.bot.payload(), "verified": True, "mfa_enabled": False},
             "guilds": [
-                {"id": str(g.id), "unavailable": True} for g in w.guilds.values() if w.bot_in(g)
+                {"id": str(g.id), "unavailable": True}
+                for g in w.guilds.values()
+                if w.bot_in(g) and session.serves(g.id)
             ],
             "session_id": session.id,
             "session_type": "normal",
@@ -126,7 +164,7 @@ class Gateway:
         session.on_event("READY", ready)
         for guild in w.guilds.values():
             if w.bot_in(guild):
-                session.on_event("GUILD_CREATE", guild.create_payload())
+                session.on_event("GUILD_CREATE", guild.create_payload())  # its shard's only
         self.identified.set()
         return session
 
@@ -142,13 +180,17 @@ class Gateway:
                 out.put_nowait(frame)
         session.out = out
         self.current = session
-        self.world.listeners[:] = [session.on_event]
+        self.by_shard[session.shard] = session
+        self._listen()
         session.on_event("RESUMED", {})
         return session
 
     def _chunk(self, data: dict[str, Any]) -> None:
         guild = self.world.guilds.get(int(data.get("guild_id", 0)))
         if guild is None or self.current is None:
+            return
+        session = next((s for s in self.by_shard.values() if s.serves(guild.id)), None)
+        if session is None:
             return
         members = list(guild.members.values())
         not_found = []
@@ -169,7 +211,7 @@ class Gateway:
         }
         if data.get("nonce"):
             chunk["nonce"] = data["nonce"]
-        self.current.on_event("GUILD_MEMBERS_CHUNK", chunk)
+        session.on_event("GUILD_MEMBERS_CHUNK", chunk)
 
     async def reconnect(self) -> None:
         """Asks the bot to reconnect (op 7), as Discord does; it should RESUME."""

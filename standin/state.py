@@ -69,9 +69,21 @@ class Snowflakes:
 
     def __init__(self) -> None:
         self._counter = itertools.count()
+        self._last_ms = 0
 
     def next(self) -> int:
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, self._last_ms)
+        self._last_ms = ms
+        return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
+    def on_shard(self, shard_id: int, count: int) -> int:
+        """An id whose guild Discord routes to ``shard_id`` of ``count``:
+        ``(id >> 22) % count == shard_id`` (the timestamp is moved forward a few ms)."""
+        if not 0 <= shard_id < count:
+            raise ValueError(f"shard {shard_id} is not one of {count}")
+        ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, self._last_ms + 1)
+        ms += (shard_id - ms) % count
+        self._last_ms = ms
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
 
@@ -391,6 +403,8 @@ class World:
         self.listeners: list[Any] = []  # callables (event, data) -> None, e.g. gateway sessions
         self.identified: dict[str, Any] | None = None
         self.base_url = ""
+        # (author id, nonce) -> (monotonic time, message id): Discord's enforce_nonce window
+        self.nonces: dict[tuple[int, str], tuple[float, int]] = {}
 
     # -- dispatch ------------------------------------------------------------------------
     def dispatch(self, event: str, data: dict[str, Any]) -> None:

@@ -2,11 +2,18 @@
 
 SQLite runs in WAL mode with foreign keys on and a busy timeout, so readers never block the
 writer and two commands arriving together wait for each other instead of failing.
+
+SQLite serves one process: :func:`lock_sqlite` holds an exclusive OS lock on a file next to
+the database for the life of the process, so a second process (a second shard started by
+mistake on the same file) is refused with a clear message instead of sharing timers, caches
+and write locks it was never designed to share.  Several processes need PostgreSQL.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import IO
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
@@ -15,7 +22,22 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import REPO_ROOT
 
-__all__ = ["create_engine", "session_factory", "resolve_url"]
+__all__ = [
+    "DatabaseInUse",
+    "create_engine",
+    "lock_sqlite",
+    "resolve_url",
+    "session_factory",
+    "sqlite_path",
+]
+
+
+class DatabaseInUse(RuntimeError):
+    """Another process holds this SQLite database (see :func:`lock_sqlite`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        super().__init__(f"{path} is in use by another process")
 
 
 def resolve_url(url: str) -> str:
@@ -45,9 +67,16 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # noqa: ANN001 - DB-API
     cursor.close()
 
 
-def create_engine(url: str) -> AsyncEngine:
+def create_engine(url: str, *, pool_size: int = 5, max_overflow: int = 10) -> AsyncEngine:
+    """The engine; ``pool_size``/``max_overflow`` bound a PostgreSQL process's connections
+    (``DATABASE_POOL_SIZE``/``DATABASE_MAX_OVERFLOW``: the budget in docs/deployment.md)."""
     url = resolve_url(url)
-    engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url)
+    else:
+        engine = create_async_engine(
+            url, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow
+        )
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
@@ -55,3 +84,39 @@ def create_engine(url: str) -> AsyncEngine:
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (after :func:`resolve_url`), or None (PostgreSQL, memory)."""
+    parsed = make_url(resolve_url(url))
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def lock_sqlite(url: str) -> IO[bytes] | None:
+    """Hold ``<database>.lock`` exclusively until the returned file is closed (or the process
+    ends: the OS drops the lock even after SIGKILL, so a crash never leaves it stuck).
+
+    None for PostgreSQL (which serves many processes) and where the OS has no ``flock``.
+    Raises :class:`DatabaseInUse` when another process holds it.
+    """
+    path = sqlite_path(url)
+    if path is None:
+        return None
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: one process is the operator's promise
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path.with_name(path.name + ".lock"), "a+b")  # noqa: SIM115 - held for life
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise DatabaseInUse(path) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n".encode())
+    handle.flush()
+    return handle

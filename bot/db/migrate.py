@@ -3,6 +3,10 @@
 The bot calls :func:`upgrade` before it connects to Discord, so a fresh clone and a
 year-old deployment both end up at the latest schema.  ``python -m bot migrate`` does
 the same from the command line.
+
+On PostgreSQL several processes (shards) may start together: the upgrade runs under a
+transaction-level advisory lock, so the first process migrates and the others wait for its
+commit, then find the schema current and apply nothing.
 """
 
 from __future__ import annotations
@@ -11,11 +15,14 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-__all__ = ["upgrade", "alembic_config"]
+__all__ = ["upgrade", "alembic_config", "MIGRATION_LOCK"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+# pg_advisory_xact_lock key shared by every Árbitro process on one database ("ARBITRO\0")
+MIGRATION_LOCK = 0x41524249_54524F00
 
 
 def alembic_config() -> AlembicConfig:
@@ -43,4 +50,9 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
     async with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # held until this transaction commits: one migrator at a time, the rest wait
+            await connection.execute(
+                text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+            )
         await connection.run_sync(run)

@@ -23,6 +23,7 @@ __all__ = [
     "CreationDraft",
     "GuildDeparture",
     "RollLog",
+    "Timer",
     "XpAward",
     "utcnow",
 ]
@@ -226,7 +227,8 @@ class CombatRecord(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
     ended_at: datetime | None = None
     turn_hours: int | None = None  # play-by-post: remind after this many hours on one turn
-    due_at: datetime | None = Field(default=None, index=True)  # the reminder's durable timer
+    # when the turn reminder is due; the dispatcher fires it from its Timer row (kind combat.turn)
+    due_at: datetime | None = Field(default=None, index=True)
 
 
 class GuildDeparture(SQLModel, table=True):
@@ -243,3 +245,27 @@ class GuildDeparture(SQLModel, table=True):
     )
     left_at: datetime = Field(default_factory=utcnow)
     purge_at: datetime = Field(index=True)
+
+
+class Timer(SQLModel, table=True):
+    """A durable timer (:mod:`bot.services.timers`): something to do for a guild at ``due_at``.
+
+    One row per ``(kind, ref)``; scheduling again moves it and bumps ``generation`` (which
+    also names the Discord message ``nonce`` of that firing).  A process claims a due row by
+    setting a lease (``lease_owner`` until ``lease_until``), acts, then deletes the row only if
+    it is still the generation it claimed; a process that dies holding a lease loses it when
+    ``lease_until`` passes and another process (the guild's shard) fires it.
+    """
+
+    __tablename__ = "timer"
+    __table_args__ = (Index("uq_timer_kind_ref", "kind", "ref", unique=True),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=40)
+    ref: str = Field(max_length=80)
+    guild_id: int = _snowflake(index=True)
+    due_at: datetime = Field(index=True)
+    generation: int = Field(default=1)
+    lease_owner: str | None = Field(default=None, max_length=80)
+    lease_until: datetime | None = None
+    attempts: int = Field(default=0)

@@ -10,11 +10,10 @@ damage and healing go through the system and :meth:`CharacterService.update_shee
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, update
@@ -30,6 +29,7 @@ from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.retry import attempts, backoff
 from bot.services.sheet_changes import Damage, Heal
+from bot.services.timers import Due, TimerService, cancel, schedule
 from rules.combat import Combat, Combatant, Kind, Side, TurnChange
 from rules.systems.base import GameSystem, RulesError
 
@@ -41,12 +41,14 @@ __all__ = [
     "Reminder",
     "MAX_COUNT",
     "MAX_TURN_HOURS",
+    "TURN_TIMER",
 ]
 
 MAX_COUNT = 99
 MAX_NAME = 80
 MAX_TURN_HOURS = 24 * 14
 KEEP = object()  # "leave turn_hours as it is"
+TURN_TIMER = "combat.turn"  # the durable timer kind of play-by-post turn reminders
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,7 @@ class Reminder:
     round: int
     hours: int
     locale: str | None = None  # the campaign's language, for a message nobody asked for
+    nonce: str = ""  # the timer firing's Discord nonce: a repeated post returns the first
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +162,13 @@ class CombatService:
         sessions: async_sessionmaker[AsyncSession],
         characters: CharacterService,
         rng: random.Random | None = None,
+        timers: TimerService | None = None,
     ) -> None:
         self.sessions = sessions
         self.characters = characters
         self.rng = rng or random.Random()
-        # set whenever a turn timer may have moved: the reminder dispatcher re-reads then
-        self.timers_changed = asyncio.Event()
+        # the durable timers (turn reminders are kind TURN_TIMER, ref = the fight's id)
+        self.timers = timers or TimerService(sessions)
 
     # -- loading and storing -----------------------------------------------------------
 
@@ -200,7 +204,8 @@ class CombatService:
     ) -> bool:
         """Compare-and-set: True when nobody wrote since ``record`` was read.
 
-        Every change restarts the turn reminder's timer (``due_at``) in the same write.  On
+        Every change restarts the turn reminder's timer (``due_at`` and its durable
+        :data:`TURN_TIMER` row) in the same transaction.  On
         success ``record`` (a detached copy) is updated to what was written, so the caller
         shows exactly its own write and not a later one read back after another commit.
         """
@@ -228,9 +233,15 @@ class CombatService:
                 )
                 .values(**values)
             )
+            if result.rowcount == 1 and values["due_at"] is not None:
+                await schedule(
+                    session, TURN_TIMER, str(record.id), record.guild_id, values["due_at"]
+                )
+            elif result.rowcount == 1:
+                await cancel(session, TURN_TIMER, str(record.id))
         if result.rowcount != 1:
             return False
-        self.timers_changed.set()
+        self.timers.poke()
         for key, value in values.items():
             setattr(record, key, record.version + 1 if key == "version" else value)
         return True
@@ -542,58 +553,36 @@ class CombatService:
                 )
             ).one()
 
-    async def next_delay(self, cap: float, now: datetime | None = None) -> float:
-        """Seconds until the earliest pending reminder, at most ``cap`` (0 when overdue), so
-        the dispatcher sleeps without reading the clock or the tables itself."""
-        due = await self.next_due()
-        if due is None:
-            return cap
-        if due.tzinfo is None:  # SQLite hands back naive UTC datetimes
-            due = due.replace(tzinfo=UTC)
-        return max(0.0, min(cap, (due - (now or utcnow())).total_seconds()))
+    async def reminder(self, due: Due) -> Reminder | None:
+        """What a claimed turn timer says now: whose turn, where; None if nothing to remind.
 
-    async def due_reminders(self, now: datetime | None = None) -> list[Reminder]:
-        """Claim every reminder due by ``now``; each fires once per turn.
-
-        The claim clears ``due_at`` only if the fight is still at the version read, so a turn
-        passed meanwhile (which set a new timer) is never reminded of.
+        Read when the timer fires (not when it was set), so a fight ended or a turn passed
+        meanwhile reminds nobody: both move or cancel the timer in the same transaction.
         """
-        now = now or utcnow()
         async with self.sessions() as session:
-            rows = (
+            row = (
                 await session.exec(
                     select(CombatRecord, Campaign)
                     .join(Campaign, Campaign.id == CombatRecord.campaign_id)
-                    .where(CombatRecord.status == "active", CombatRecord.due_at <= now)  # type: ignore[operator]
+                    .where(CombatRecord.id == int(due.ref), CombatRecord.status == "active")
                 )
-            ).all()
-        reminders = []
-        for record, campaign in rows:
-            async with self.sessions() as session, session.begin():
-                claimed = await session.exec(
-                    update(CombatRecord)
-                    .where(
-                        CombatRecord.id == record.id,
-                        CombatRecord.version == record.version,
-                        CombatRecord.due_at.is_not(None),  # type: ignore[union-attr]
-                    )
-                    .values(due_at=None)
-                )
-            current = self._combat(record).current
-            if claimed.rowcount != 1 or current is None:
-                continue
-            reminders.append(
-                Reminder(
-                    channel_id=record.channel_id,
-                    combat_id=record.id,
-                    name=current.name,
-                    mention_id=current.owner_id or campaign.gm_user_id,
-                    round=self._combat(record).round,
-                    hours=record.turn_hours or 0,
-                    locale=campaign.locale,
-                )
-            )
-        return reminders
+            ).first()
+        if row is None:
+            return None
+        record, campaign = row
+        combat = self._combat(record)
+        if combat.current is None or not record.turn_hours:
+            return None
+        return Reminder(
+            channel_id=record.channel_id,
+            combat_id=record.id,  # type: ignore[arg-type]
+            name=combat.current.name,
+            mention_id=combat.current.owner_id or campaign.gm_user_id,
+            round=combat.round,
+            hours=record.turn_hours,
+            locale=campaign.locale,
+            nonce=due.nonce,
+        )
 
     # -- health ------------------------------------------------------------------------
 

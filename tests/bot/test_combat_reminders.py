@@ -1,4 +1,4 @@
-"""The turn-reminder dispatcher: one task sleeps until the earliest deadline in the database."""
+"""Turn reminders through the durable timers: the cog registers, the dispatcher posts once."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from sqlalchemy import update
 
-from bot.db.models import CombatRecord, utcnow
+from bot.db.models import CombatRecord, Timer, utcnow
 from bot.services import Actor, Place
 from cogs.combat import CombatCog
 
@@ -19,10 +19,12 @@ GM = Actor(1, "Máster", can_manage_channels=True)
 class Channel:
     def __init__(self) -> None:
         self.sent: list[str] = []
+        self.nonces: list[str | None] = []
         self.arrived = asyncio.Event()
 
-    async def send(self, text: str) -> None:
+    async def send(self, text: str, *, nonce: str | None = None) -> None:
         self.sent.append(text)
+        self.nonces.append(nonce)
         self.arrived.set()
 
 
@@ -47,16 +49,22 @@ async def test_a_due_turn_is_posted_once_in_its_channel(services):
     )
     cog = CombatCog(bot)  # type: ignore[arg-type]
     await cog.cog_load()
+    dispatcher = asyncio.create_task(services.timers.run())
     try:
         await asyncio.sleep(0.05)
         assert channel.sent == [], "six hours are not up"
         async with services.sessions() as session, session.begin():
             await session.exec(update(CombatRecord).values(due_at=utcnow() - timedelta(minutes=1)))
-        services.combat.timers_changed.set()
+        async with services.sessions() as session, session.begin():
+            await session.exec(update(Timer).values(due_at=utcnow() - timedelta(minutes=1)))
+        services.timers.poke()
         await asyncio.wait_for(channel.arrived.wait(), timeout=5)
         await asyncio.sleep(0.05)
         assert len(channel.sent) == 1
         assert "<@1>" in channel.sent[0] and "**Trasgos**" in channel.sent[0]
         assert "más de 6 h" in channel.sent[0]
+        assert channel.nonces[0], "posted with the firing's nonce (enforce_nonce)"
+        assert await services.timers.next_wake() is None, "recorded: nothing left to fire"
     finally:
+        dispatcher.cancel()
         await cog.cog_unload()

@@ -168,6 +168,10 @@ async def test_rolweb_waiting_and_swc_sides(services):
     assert view.current.name == "Bea" and view.lines[2].waited_after == "Cid"
 
 
+async def _noop(_due) -> None:
+    return None
+
+
 async def test_a_turn_that_waits_too_long_is_reminded_once(fight):
     from datetime import timedelta
 
@@ -183,25 +187,53 @@ async def test_a_turn_that_waits_too_long_is_reminded_once(fight):
     view = await fight.combat.next(HERE, GM)
     due = await fight.combat.next_due()
     assert due is not None and timedelta(hours=11) < due - utcnow() <= timedelta(hours=12)
-    assert await fight.combat.next_delay(60.0) == 60.0, "the dispatcher's sleep is capped"
-    assert await fight.combat.next_delay(1e9, utcnow() + timedelta(hours=13)) == 0.0
-    assert 11 * 3600 < await fight.combat.next_delay(1e9) <= 12 * 3600
-    assert await fight.combat.due_reminders(utcnow()) == []
-    (reminder,) = await fight.combat.due_reminders(utcnow() + timedelta(hours=13))
+    timers = fight.combat.timers
+    timers.register("combat.turn", _noop)
+    assert await timers.claim(utcnow()) == []
+    (due,) = await timers.claim(utcnow() + timedelta(hours=13))
+    reminder = await fight.combat.reminder(due)
     assert (reminder.name, reminder.mention_id, reminder.round, reminder.hours) == (
         "Ardelia",
         ANA.user_id,
         1,
         12,
     )
-    assert await fight.combat.due_reminders(utcnow() + timedelta(days=9)) == []
+    assert reminder.nonce == due.nonce
+    assert await timers.done(due)
+    assert await timers.claim(utcnow() + timedelta(days=9)) == [], "each turn reminds once"
     assert (await fight.combat.show(HERE, GM)).version == view.version, "reminding is no change"
     await fight.combat.next(HERE, ANA)
-    (npc_turn,) = await fight.combat.due_reminders(utcnow() + timedelta(hours=13))
+    (npc_due,) = await timers.claim(utcnow() + timedelta(hours=13))
+    npc_turn = await fight.combat.reminder(npc_due)
     assert (npc_turn.name, npc_turn.mention_id) == ("Trasgos", GM.user_id)
+    assert npc_due.nonce != due.nonce
+    assert await timers.done(npc_due)
     await fight.combat.set_deadline(HERE, GM, 0)
     await fight.combat.next(HERE, GM)
     assert await fight.combat.next_due() is None
     await fight.combat.set_deadline(HERE, GM, 1)
     await fight.combat.end(HERE, GM)
     assert await fight.combat.next_due() is None, "an ended fight reminds nobody"
+
+
+async def test_a_turn_passed_while_its_reminder_is_posted_keeps_the_new_timer(fight):
+    """Claimed, then the turn moves before the record: the old firing deletes nothing."""
+    from datetime import timedelta
+
+    from bot.db.models import utcnow
+
+    timers = fight.combat.timers
+    timers.register("combat.turn", _noop)
+    await fight.combat.join(HERE, ANA)
+    await fight.combat.add(HERE, GM, "Trasgos", initiative=1)
+    await fight.combat.move(HERE, GM, "Ardelia", 30)
+    await fight.combat.set_deadline(HERE, GM, 1)
+    await fight.combat.next(HERE, GM)
+    (old,) = await timers.claim(utcnow() + timedelta(hours=2))
+    await fight.combat.next(HERE, GM)  # the turn passes while the reminder is in flight
+    assert not await timers.done(old), "the moved timer is not the claimed one"
+    (new,) = await timers.claim(utcnow() + timedelta(hours=2))
+    assert new.id == old.id and new.generation > old.generation and new.nonce != old.nonce
+    await fight.combat.end(HERE, GM)
+    assert await fight.combat.reminder(new) is None, "an ended fight reminds nobody"
+    assert await timers.claim(utcnow() + timedelta(days=30)) == []

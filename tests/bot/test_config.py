@@ -88,3 +88,69 @@ def test_start_warns_in_the_configured_language_when_env_is_readable(tmp_path, m
         assert entry.main(["migrate"]) == 0
     assert f"chmod 600 {env}" in caplog.text
     assert "readable by other users" in caplog.text
+
+
+def test_without_shard_settings_one_process_serves_every_guild():
+    shards = load_config({}).shards
+    assert (shards.count, shards.ids, shards.sharded) == (1, (0,), False)
+    assert shards.owns(123 << 22) and shards.owns(None)
+
+
+@pytest.mark.parametrize(
+    ("env", "count", "ids"),
+    [
+        ({"SHARD_COUNT": "4"}, 4, (0, 1, 2, 3)),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": " 3, 1 "}, 4, (1, 3)),
+        ({"SHARD_COUNT": "5", "SHARD_INDEX": "1", "SHARDS_PER_PROCESS": "2"}, 5, (2, 3)),
+        ({"SHARD_COUNT": "5", "SHARD_INDEX": "2", "SHARDS_PER_PROCESS": "2"}, 5, (4,)),
+        ({"SHARD_COUNT": "2", "SHARD_INDEX": "1"}, 2, (1,)),
+    ],
+)
+def test_shard_settings_pick_this_processs_shards(env, count, ids):
+    shards = load_config(env).shards
+    assert (shards.count, shards.ids, shards.sharded) == (count, ids, True)
+    for guild_shard in range(count):
+        guild = ((77 * count) + guild_shard) << 22
+        assert shards.shard_of(guild) == guild_shard
+        assert shards.owns(guild) == (guild_shard in ids)
+
+
+@pytest.mark.parametrize(
+    ("env", "key"),
+    [
+        ({"SHARD_IDS": "0"}, "cli.config.shards_without_count"),
+        ({"SHARD_INDEX": "0"}, "cli.config.shards_without_count"),
+        ({"SHARD_COUNT": "0"}, "cli.config.bad_number"),
+        ({"SHARD_COUNT": "99999"}, "cli.config.bad_number"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "cli.config.bad_shard_ids"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "cli.config.bad_shard_ids"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "uno"}, "cli.config.bad_shard_ids"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0", "SHARD_INDEX": "0"}, "cli.config.shards_both"),
+        ({"SHARD_COUNT": "2", "SHARD_INDEX": "2"}, "cli.config.bad_shard_index"),
+        ({"SHARD_COUNT": "2", "SHARDS_PER_PROCESS": "0"}, "cli.config.bad_number"),
+        ({"ARBITRO_TIMER_LEASE_SECONDS": "1"}, "cli.config.bad_number"),
+        ({"DATABASE_POOL_SIZE": "0"}, "cli.config.bad_number"),
+        ({"DATABASE_MAX_OVERFLOW": "-1"}, "cli.config.bad_number"),
+    ],
+)
+def test_bad_shard_settings_are_refused_in_both_languages(env, key):
+    with pytest.raises(ConfigError) as caught:
+        load_config(env)
+    assert caught.value.key == key
+    for locale in ("es", "en"):
+        text = caught.value.render(locale)
+        assert "{" not in text and "\n" not in text and len(text) > 20
+
+
+def test_the_connection_budget_is_read_and_reaches_the_postgresql_pool():
+    from bot.db.engine import create_engine
+
+    config = load_config({"DATABASE_POOL_SIZE": "3", "DATABASE_MAX_OVERFLOW": "0"})
+    assert (config.pool_size, config.max_overflow) == (3, 0)
+    assert (load_config({}).pool_size, load_config({}).max_overflow) == (5, 10)
+    engine = create_engine(
+        "postgresql+asyncpg://u@127.0.0.1:1/x",
+        pool_size=config.pool_size,
+        max_overflow=config.max_overflow,
+    )
+    assert (engine.pool.size(), engine.pool._max_overflow) == (3, 0)

@@ -44,3 +44,36 @@ def _head() -> str:
 
     (head,) = ScriptDirectory.from_config(alembic_config()).get_heads()
     return head
+
+
+async def test_two_processes_starting_together_migrate_once(postgres_url):
+    """Two engines (two shards) upgrade an empty PostgreSQL at once: the advisory lock makes
+    one migrate and the other wait and find the schema current (no duplicate-table error)."""
+    import asyncio
+
+    import pytest
+    from sqlalchemy import text
+
+    from bot.db.engine import create_engine
+
+    if postgres_url is None:
+        pytest.skip("needs ARBITRO_TEST_POSTGRES_URL (advisory locks are PostgreSQL's)")
+    first, second = create_engine(postgres_url), create_engine(postgres_url)
+    try:
+        async with first.begin() as connection:
+            await connection.execute(text("DROP SCHEMA public CASCADE"))
+            await connection.execute(text("CREATE SCHEMA public"))
+        # without the lock the concurrent DDL deadlocks or fails: bounded, so it fails here
+        await asyncio.wait_for(
+            asyncio.gather(upgrade(first), upgrade(second), upgrade(first)), timeout=120
+        )
+        async with second.connect() as connection:
+            versions = (
+                (await connection.exec_driver_sql("select version_num from alembic_version"))
+                .scalars()
+                .all()
+            )
+        assert versions == [_head()]
+    finally:
+        await first.dispose()
+        await second.dispose()

@@ -185,3 +185,70 @@ def test_the_database_file_is_created_private(tmp_path):
         path = db.with_name(companion)
         if path.exists():
             assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_second_process_on_one_sqlite_file_is_refused_until_the_first_dies(tmp_path):
+    """SQLite serves one process: a second one (a second shard by mistake) gets one clear
+    line and exit status 2; the OS drops the lock even when the first is SIGKILLed."""
+    db = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
+    sb = Sandbox()
+    try:
+        sb.start_bot("bot.__main__", env={"DATABASE_URL": db}, log_path=tmp_path / "bot.log")
+        for command, locale, needle in (
+            ([], "es", "Otro proceso de Árbitro ya usa la base de datos SQLite"),
+            (["migrate"], "en", "Another Árbitro process is already using the SQLite database"),
+        ):
+            second = subprocess.run(
+                [sys.executable, "-m", "bot", *command],
+                env=_env(
+                    tmp_path,
+                    DATABASE_URL=db,
+                    DISCORD_TOKEN="x.y.z",
+                    ARBITRO_DEFAULT_LOCALE=locale,
+                    SHARD_COUNT="2",
+                    SHARD_IDS="1",
+                ),
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert second.returncode == 2, second.stderr
+            assert needle in second.stderr and "PostgreSQL" in second.stderr
+            assert len(second.stderr.strip().splitlines()) == 1
+        sb.proc.kill()
+        sb.proc.wait(10)
+        after = subprocess.run(
+            [sys.executable, "-m", "bot", "migrate"],
+            env=_env(tmp_path, DATABASE_URL=db),
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert after.returncode == 0, after.stderr
+    finally:
+        sb.close()
+
+
+@pytest.mark.parametrize(
+    ("env", "locale", "needle"),
+    [
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "es", "SHARD_IDS debe ser una lista"),
+        ({"SHARD_IDS": "0"}, "en", "need SHARD_COUNT"),
+        ({"SHARD_COUNT": "dos"}, "es", "SHARD_COUNT debe ser un número entero"),
+        ({"SHARD_COUNT": "4", "SHARD_INDEX": "2", "SHARDS_PER_PROCESS": "2"}, "en", "beyond"),
+    ],
+)
+def test_bad_shard_settings_get_one_translated_line_and_exit_2(tmp_path, env, locale, needle):
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "migrate"],
+        env=_env(tmp_path, ARBITRO_DEFAULT_LOCALE=locale, **env),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert needle in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
