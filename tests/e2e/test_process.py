@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from standin.client import REPO
+from standin.client import REPO, Sandbox
 from tests.e2e.helpers import start_arbitro
 
 pytestmark = pytest.mark.e2e
