@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.db.locks import lock_campaign
 from bot.db.models import ActiveCharacter, Campaign, Character, utcnow
 from bot.services.campaign_context import CampaignContext, CampaignContextService
 from bot.services.campaigns import CHARACTER_CAP, CampaignService, is_referee
@@ -296,8 +297,7 @@ class CharacterService:
         if problems:
             raise RulesError(list(problems))
         owner = owner_user_id or actor.user_id
-        if not is_npc:
-            await self._check_cap(campaign, owner, int(settings.get(CHARACTER_CAP, 10)))
+        cap = None if is_npc else int(settings.get(CHARACTER_CAP, 10))
         character = Character(
             guild_id=campaign.guild_id,
             campaign_id=campaign.id,
@@ -311,8 +311,12 @@ class CharacterService:
         )
         try:
             async with self.sessions() as session, session.begin():
+                if cap is not None:
+                    await lock_campaign(session, campaign.id)
                 session.add(character)
                 await session.flush()
+                if cap is not None:
+                    await self._check_cap(session, campaign, owner, cap)
                 if make_active and not is_npc:
                     await self._set_active(session, campaign, actor.user_id, character.id)
                 if same_transaction is not None:
@@ -322,23 +326,27 @@ class CharacterService:
             raise DomainError("sheet.error.name_taken", name=name) from None
         return self._view(campaign, system, settings, character)
 
-    async def _check_cap(self, campaign: Campaign, owner: int, cap: int) -> None:
+    @staticmethod
+    async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:
         """A member keeps at most ``cap`` live characters per campaign (setting
-        ``personajes_por_jugador``): a runaway script cannot fill the campaign."""
-        async with self.sessions() as session:
-            count = (
-                await session.exec(
-                    select(func.count())
-                    .select_from(Character)
-                    .where(
-                        Character.campaign_id == campaign.id,
-                        Character.owner_user_id == owner,
-                        Character.is_npc == False,  # noqa: E712 - SQL, not Python
-                        Character.deleted_at.is_(None),  # type: ignore[union-attr]
-                    )
+        ``personajes_por_jugador``): a runaway script cannot fill the campaign.
+
+        Counted *after* the new row is flushed, inside the inserting transaction and behind
+        :func:`lock_campaign`, so two creations at the same moment cannot both pass a count
+        that each made before the other's insert."""
+        count = (
+            await session.exec(
+                select(func.count())
+                .select_from(Character)
+                .where(
+                    Character.campaign_id == campaign.id,
+                    Character.owner_user_id == owner,
+                    Character.is_npc == False,  # noqa: E712 - SQL, not Python
+                    Character.deleted_at.is_(None),  # type: ignore[union-attr]
                 )
-            ).one()
-        if count >= cap:
+            )
+        ).one()
+        if count > cap:
             raise DomainError("sheet.error.too_many_characters", limit=cap)
 
     async def copies(

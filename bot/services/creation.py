@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.db.locks import lock_campaign
 from bot.db.models import CreationDraft, utcnow
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import is_referee
@@ -85,7 +86,6 @@ class CreationService:
         if not name or len(name) > MAX_NAME:
             raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
         builder = builder_of(system)
-        await self._check_open_drafts(campaign.id, actor.user_id, npc)
         sheet = system.new_sheet(name, settings)
         draft = CreationDraft(
             guild_id=campaign.guild_id,
@@ -95,26 +95,34 @@ class CreationService:
             sheet={"draft": sheet, "done": []},
         )
         async with self.sessions() as session, session.begin():
+            # Insert, then count in the same transaction behind the campaign's lock
+            # (bot.db.locks): two wizards opened at once cannot both slip under the cap.
+            await lock_campaign(session, campaign.id)
             session.add(draft)
+            await session.flush()
+            await self._check_open_drafts(session, campaign.id, actor.user_id, npc)
         return self._view(draft, system, builder, settings, ())
 
-    async def _check_open_drafts(self, campaign_id: int, user_id: int, npc: bool) -> None:
+    @staticmethod
+    async def _check_open_drafts(
+        session: AsyncSession, campaign_id: int, user_id: int, npc: bool
+    ) -> None:
         """At most :data:`MAX_OPEN_DRAFTS` unfinished characters (or NPCs) per member and
-        campaign: an abandoned wizard is cheap, a script opening thousands is not."""
-        async with self.sessions() as session:
-            count = (
-                await session.exec(
-                    select(func.count())
-                    .select_from(CreationDraft)
-                    .where(
-                        CreationDraft.campaign_id == campaign_id,
-                        CreationDraft.user_id == user_id,
-                        CreationDraft.is_npc == npc,
-                        CreationDraft.status == "open",
-                    )
+        campaign: an abandoned wizard is cheap, a script opening thousands is not.  Counted
+        after the new draft's insert, so the new one is included."""
+        count = (
+            await session.exec(
+                select(func.count())
+                .select_from(CreationDraft)
+                .where(
+                    CreationDraft.campaign_id == campaign_id,
+                    CreationDraft.user_id == user_id,
+                    CreationDraft.is_npc == npc,
+                    CreationDraft.status == "open",
                 )
-            ).one()
-        if count >= MAX_OPEN_DRAFTS:
+            )
+        ).one()
+        if count > MAX_OPEN_DRAFTS:
             raise DomainError("sheet.error.too_many_drafts", limit=MAX_OPEN_DRAFTS)
 
     async def _load(self, place: Place, actor: Actor, draft_id: int, version: int | None):

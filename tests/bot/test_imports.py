@@ -209,6 +209,47 @@ async def test_characters_per_member_are_capped_by_a_campaign_setting(table):
     await table.characters.create(HERE, GM, ardelia(name="Trasgo"), is_npc=True)  # NPCs apart
 
 
+async def test_simultaneous_creations_never_pass_the_cap(table):
+    """Eight characters created at the same moment by one member with a cap of 2: exactly
+    two are stored, the other six are refused by the cap (never by a lost race)."""
+    import asyncio
+
+    await table.campaigns.update_settings(HERE, GM, system_setting=("personajes_por_jugador", "2"))
+    results = await asyncio.gather(
+        *(table.characters.create(HERE, ANA, ardelia(name=f"Ana {i}")) for i in range(8)),
+        return_exceptions=True,
+    )
+    stored = [r for r in results if not isinstance(r, BaseException)]
+    refusals = [r for r in results if isinstance(r, BaseException)]
+    assert len(stored) == 2
+    assert {getattr(r, "key", repr(r)) for r in refusals} == {"sheet.error.too_many_characters"}
+    async with table.sessions() as session:
+        live = (
+            await session.exec(select(Character).where(Character.owner_user_id == ANA.user_id))
+        ).all()
+    assert sorted(c.name for c in live) == sorted(view.name for view in stored)
+
+
+async def test_simultaneous_drafts_never_pass_the_cap(table):
+    import asyncio
+
+    from bot.db.models import CreationDraft
+    from bot.services.creation import MAX_OPEN_DRAFTS
+
+    results = await asyncio.gather(
+        *(table.creation.start(HERE, ANA, f"Borrador {i}") for i in range(MAX_OPEN_DRAFTS + 4)),
+        return_exceptions=True,
+    )
+    refusals = [r for r in results if isinstance(r, BaseException)]
+    assert len(results) - len(refusals) == MAX_OPEN_DRAFTS
+    assert {getattr(r, "key", repr(r)) for r in refusals} == {"sheet.error.too_many_drafts"}
+    async with table.sessions() as session:
+        drafts = (
+            await session.exec(select(CreationDraft).where(CreationDraft.user_id == ANA.user_id))
+        ).all()
+    assert len(drafts) == MAX_OPEN_DRAFTS
+
+
 async def test_open_drafts_are_capped(table):
     from bot.services.creation import MAX_OPEN_DRAFTS
 
