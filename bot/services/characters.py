@@ -32,6 +32,7 @@ from bot.services.imports import (
     range_problems,
     referee_changes,
 )
+from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import (
     MAX_NAME,
     CharacterSummary,
@@ -563,12 +564,22 @@ class CharacterService:
         campaign, system, settings = await self.context(place)
         if not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
-        async with self.sessions() as session, session.begin():
-            character = await find_character(session, campaign, actor, name, npc=True)
-            character.hidden = hidden
-            character.version += 1
-            session.add(character)
-        return self._view(campaign, system, settings, character)
+        # A versioned compare-and-set like every other write: two referees hiding and
+        # revealing at once each get a version of their own; the loser re-reads and retries.
+        for attempt in attempts():
+            await backoff(attempt)
+            async with self.sessions() as session, session.begin():
+                character = await find_character(session, campaign, actor, name, npc=True)
+                seen = character.version
+                result = await session.exec(
+                    update(Character)
+                    .where(Character.id == character.id, Character.version == seen)
+                    .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
+                )
+            if result.rowcount == 1:
+                character.hidden, character.version = hidden, seen + 1
+                return self._view(campaign, system, settings, character)
+        raise ConcurrentChange()
 
     # -- export / import -----------------------------------------------------------------
 

@@ -171,3 +171,29 @@ async def test_a_player_sheet_never_keeps_the_npc_flag(campaign):
 
     edited = await campaign.characters.update_sheet(HERE, ANA, None, sneak)
     assert "pnj" not in edited.sheet
+
+
+async def test_simultaneous_reveals_and_hides_each_get_a_version(campaign):
+    """``/npc reveal`` is a versioned compare-and-set: ten referees' clicks at once give ten
+    versions, not several states sharing one (the write used to bump a version it read)."""
+    import asyncio
+
+    from sqlmodel import select
+
+    from bot.db.models import Character
+
+    start = await campaign.characters.create(
+        HERE, GM, rolweb_sheet("Trasgo"), is_npc=True, hidden=True
+    )
+    views = await asyncio.gather(
+        *(
+            campaign.characters.set_visibility(HERE, GM, "Trasgo", hidden=bool(i % 2))
+            for i in range(10)
+        )
+    )
+    assert sorted(v.version for v in views) == list(range(start.version + 1, start.version + 11))
+    async with campaign.sessions() as session:
+        stored = (await session.exec(select(Character).where(Character.name == "Trasgo"))).one()
+    assert stored.version == start.version + 10
+    last = max(views, key=lambda v: v.version)
+    assert stored.hidden == last.hidden
