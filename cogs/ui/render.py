@@ -39,6 +39,26 @@ def truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def fit_lines(lines: list[str], locale: str, limit: int = 4000) -> str:
+    """Whole lines joined up to ``limit`` characters, then «… y N más» for the rest.
+
+    An embed description holds 4,000 characters; a list that would pass it (a campaign's
+    hundred NPCs, a long log) is summarised at a line boundary and says how much it left
+    out, instead of being cut mid-word or refused by Discord.
+    """
+    shown: list[str] = []
+    used = 0
+    for index, line in enumerate(lines):
+        rest = len(lines) - index - 1
+        tail = len(t("common.and_more", locale, count=rest)) + 3 if rest else 0
+        if used + len(line) + 1 + tail > limit:
+            more = t("common.and_more", locale, count=len(lines) - index)
+            return "\n".join(shown + [f"… {more}"])
+        shown.append(line)
+        used += len(line) + 1
+    return "\n".join(shown)
+
+
 def name_list(names: list[str] | tuple[str, ...], locale: str, budget: int = 1500) -> str:
     """Names joined by commas, summarised as «… and N more» past ``budget`` characters.
 
@@ -147,11 +167,7 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
         if entry.message_url:
             parts.append(t("history.jump", locale, url=entry.message_url))
         lines.append(" ".join(parts))
-    description = ""
-    for line in lines:
-        if len(description) + len(line) + 1 > 4000:
-            break
-        description += line + "\n"
+    description = fit_lines(lines, locale)
     embed = discord.Embed(
         title=t("history.title", locale), description=description, colour=COLOUR[None]
     )

@@ -17,7 +17,7 @@ from bot.i18n import catalogue, t
 from bot.services.characters import CharacterSummary, CharacterView, get_path
 from bot.services.checks import CheckView
 from bot.services.creation import DraftView
-from cogs.ui.render import COLOUR, percent, truncate
+from cogs.ui.render import COLOUR, fit_lines, percent, truncate
 from rules.systems.base import Problem
 
 __all__ = ["character", "character_list", "draft", "check", "problems_text", "field_value"]
@@ -158,7 +158,7 @@ def character_list(
             marks.append(t("sheet.hidden_short", locale))
         owner = "" if row.is_npc else f" — {_owner(row.owner_user_id, locale)}"
         lines.append(f"• **{row.name}**{owner} {' '.join(marks)}".rstrip())
-    description = truncate("\n".join(lines), 4000)
+    description = fit_lines(lines, locale)
     return {
         "embed": discord.Embed(title=t(key, locale), description=description, colour=COLOUR[None]),
         "ephemeral": True,

@@ -8,7 +8,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.xp import AwardEntry, GrantLine, GrantView
-from cogs.ui.render import COLOUR, truncate
+from cogs.ui.render import COLOUR, fit_lines, truncate
 
 
 def grant(view: GrantView, locale: str) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def log(entries: tuple[AwardEntry, ...], locale: str) -> dict[str, Any]:
     ]
     embed = discord.Embed(
         title=t("xp.log_title", locale),
-        description=truncate("\n".join(lines), 4000),
+        description=fit_lines(lines, locale),
         colour=COLOUR[None],
     )
     return {"embed": embed, "ephemeral": True}

@@ -1,0 +1,36 @@
+"""Long lists are summarised at a line boundary, never cut mid-word or refused by Discord
+(issue 9 §2): ``fit_lines`` and the list renderers that use it."""
+
+from __future__ import annotations
+
+from bot.services.characters import CharacterSummary
+from cogs.ui.render import fit_lines
+from cogs.ui.render_sheet import character_list
+
+
+def test_short_lists_are_left_whole():
+    assert fit_lines(["uno", "dos"], "es") == "uno\ndos"
+
+
+def test_long_lists_stop_at_a_whole_line_and_say_how_many_are_left():
+    lines = [f"• línea número {i:03d} con un nombre largo" for i in range(300)]
+    text = fit_lines(lines, "es", limit=1000)
+    assert len(text) <= 1000
+    shown = text.split("\n")[:-1]
+    assert shown == lines[: len(shown)]  # whole lines, in order
+    assert text.endswith(f"… y {len(lines) - len(shown)} más")
+    assert fit_lines(lines, "en", limit=1000).endswith(f"… and {len(lines) - len(shown)} more")
+
+
+def test_a_campaign_with_hundreds_of_npcs_lists_within_the_embed_limit():
+    rows = tuple(
+        CharacterSummary(
+            i, f"Trasgo de las cuevas profundas número {i}", 1, True, False, False, False
+        )
+        for i in range(200)
+    )
+    reply = character_list(rows, "es", npcs=True, deleted=False)
+    description = reply["embed"].description
+    assert len(description) <= 4000
+    listed = description.count("• **")
+    assert listed < 200 and description.endswith(f"… y {200 - listed} más")
