@@ -61,6 +61,9 @@ class InteractionRecord:
     edits: list[dict[str, Any]] = field(default_factory=list)
     rejections: list[dict[str, Any]] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Set when the bot process reports that all its interaction work is over, this one's
+    #: included (``standin.launch`` tracks it); a bot started some other way never sets it.
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def deferred(self) -> bool:

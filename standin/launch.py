@@ -19,7 +19,13 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-__all__ = ["FAKE_TOKEN", "check_loopback", "main", "point_discord_at"]
+__all__ = [
+    "FAKE_TOKEN",
+    "check_loopback",
+    "main",
+    "point_discord_at",
+    "report_finished_interactions",
+]
 
 FAKE_TOKEN = "sandbox.token.not-a-real-discord-token"
 
@@ -48,6 +54,92 @@ def point_discord_at(api: str, gateway: str | None = None) -> None:
     discord.http.Route.BASE = f"{api}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     discord.asset.Asset.BASE = f"{api}/cdn"
+
+
+def report_finished_interactions(api: str) -> None:
+    """Tell the stand-in whenever the bot has finished all interaction work (``/__standin/idle``).
+
+    discord.py answers an interaction in tasks it schedules (the command tree's invoker, a
+    view's item callback, ``interaction`` listeners), and those may start tasks of their own.
+    Every task created while an interaction is being dispatched inherits a context variable,
+    and so do the tasks those create, so the loop's task factory can count them.  A task
+    waiting in ``View.wait()`` is waiting for a person, not working, so it is not counted
+    while it waits (a confirmation's work resumes in the *command's* task when the *click*
+    arrives, which is why the count is global, not per interaction), and neither is a view's
+    timeout timer.  Each time the count drops to zero the stand-in is told the newest
+    interaction id the bot had received: tests then wait exactly as long as the bot works,
+    on a fast machine or a loaded one, instead of guessing from a quiet period.  Only the
+    test launcher does this: the bot's own code is unchanged.
+    """
+    import asyncio
+    import contextlib
+    import contextvars
+    import urllib.request
+
+    from discord.state import ConnectionState
+    from discord.ui.view import BaseView
+
+    base = check_loopback(api.rstrip("/"))
+    tracked: contextvars.ContextVar[bool] = contextvars.ContextVar("standin_tracked", default=False)
+    busy = 0
+    newest = 0
+
+    def post(interaction_id: int) -> None:
+        request = urllib.request.Request(
+            f"{base}/__standin/idle/{interaction_id}", data=b"{}", method="POST"
+        )
+        with contextlib.suppress(OSError):  # gone or busy: tests fall back to a quiet period
+            urllib.request.urlopen(request, timeout=5).close()
+
+    def hold() -> None:
+        nonlocal busy
+        busy += 1
+
+    def release(*_: object) -> None:
+        nonlocal busy
+        busy -= 1
+        if busy == 0:
+            asyncio.get_running_loop().run_in_executor(None, post, newest)
+
+    def factory(
+        loop: asyncio.AbstractEventLoop, coro: object, **kwargs: object
+    ) -> asyncio.Task[object]:
+        task: asyncio.Task[object] = asyncio.Task(coro, loop=loop, **kwargs)  # type: ignore[arg-type]
+        timer = "timeout_task_impl" in getattr(coro, "__qualname__", "")
+        if tracked.get() and not timer:
+            hold()
+            task.add_done_callback(release)
+        return task
+
+    original_parse = ConnectionState.parse_interaction_create
+    original_wait = BaseView.wait
+
+    def parse_interaction_create(self: ConnectionState, data: dict[str, object]) -> None:
+        nonlocal newest
+        loop = asyncio.get_running_loop()
+        if loop.get_task_factory() is not factory:
+            loop.set_task_factory(factory)  # type: ignore[arg-type]
+        newest = max(newest, int(str(data["id"])))
+        token = tracked.set(True)
+        hold()  # held during the synchronous dispatch
+        try:
+            original_parse(self, data)  # type: ignore[arg-type]
+        finally:
+            tracked.reset(token)
+            release()
+
+    async def wait(self: BaseView) -> bool:
+        counted = tracked.get()
+        if counted:
+            release()
+        try:
+            return await original_wait(self)
+        finally:
+            if counted:
+                hold()
+
+    ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+    BaseView.wait = wait  # type: ignore[method-assign]
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -80,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         point_discord_at(args.api, args.gateway)
     except ValueError as exc:
         parser.error(str(exc))
+    report_finished_interactions(args.api)
     os.environ.setdefault("DISCORD_TOKEN", FAKE_TOKEN)
     if parent := os.environ.get("ARBITRO_SANDBOX_PARENT"):
         _exit_with_parent(int(parent))

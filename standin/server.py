@@ -46,6 +46,7 @@ class StandIn:
         self.app.router.add_get("/", self.gateway.handle)
         self.app.router.add_get("/attachments/{bid}/{filename}", self._blob)
         self.app.router.add_get("/cdn/{tail:.*}", self._cdn)
+        self.app.router.add_post("/__standin/idle/{iid}", self._idle)
         Routes(self.world, self.callbacks).add_to(self.app)
         self.app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner: web.AppRunner | None = None
@@ -86,6 +87,16 @@ class StandIn:
             {"method": request.method, "path": request.path, "body": body[:2000]}
         )
         return discord_error(404, 0, "404: Not Found (unknown to the stand-in)")
+
+    async def _idle(self, request: web.Request) -> web.Response:
+        """The launched bot's report that all its interaction work is over (see ``settle``):
+        every interaction up to ``iid`` is finished."""
+        self.world.idle_through = max(self.world.idle_through, int(request.match_info["iid"]))
+        self.world.idle_reports = True
+        for record in list(self.callbacks.by_id.values()):
+            if record.id <= self.world.idle_through:
+                record.finished.set()
+        return no_content()
 
     async def _cdn(self, request: web.Request) -> web.Response:
         """Avatars, icons and the like (``Asset.BASE`` points here): one transparent pixel."""
@@ -130,10 +141,15 @@ class StandIn:
     async def settle(
         self, record: InteractionRecord, *, timeout: float, quiet: float, defer_grace: float = 2.0
     ) -> None:
-        """Waits for the answer, then until the bot has been quiet for ``quiet`` seconds.
+        """Waits for the answer, then for the bot to be done with the interaction.
 
-        A deferred update (type 6) may legitimately be the whole answer, so after one the wait
-        is only ``defer_grace`` seconds for a follow-up or edit.
+        A bot started through ``standin.launch`` reports when every task the interaction
+        started has ended (``/__standin/finished``): then nothing more will come, however
+        slow the machine is, and the wait is exact.  Otherwise (a bot started some other
+        way) the wait ends once the bot has been quiet for ``quiet`` seconds — a guess that
+        a loaded machine can defeat.  A deferred update (type 6) may legitimately be the
+        whole answer, so after one the wait is only ``defer_grace`` seconds for a follow-up
+        or edit.
         """
         start = time.monotonic()
         while not record.answered.is_set():
@@ -142,8 +158,16 @@ class StandIn:
                 break
             if elapsed > timeout or any(r.get("code") == 10062 for r in record.rejections):
                 raise Answer(_describe_silence(record))
+            if record.finished.is_set() and record.callback_type != 6:
+                raise Answer(_describe_silence(record))  # the bot is done and said nothing
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(record.answered.wait(), timeout=0.05)
+        if self.world.idle_reports:
+            remaining = max(timeout - (time.monotonic() - start), 0.05)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(record.finished.wait(), timeout=remaining)
+            if record.finished.is_set():
+                return
         hard_stop = time.monotonic() + max(quiet * 20, 2.0)
         while time.monotonic() - self.world.last_activity < quiet and time.monotonic() < hard_stop:
             await asyncio.sleep(quiet / 4)

@@ -130,6 +130,27 @@ def test_deferred_reply_then_followups_with_a_file(tiny_env: Sandbox, g) -> None
     assert r.attachments["tiny.py"].startswith(b'"""A minimal discord.py bot')
 
 
+def test_the_wait_lasts_as_long_as_the_bot_works(tiny_env: Sandbox, g) -> None:
+    """The launched bot reports when its interaction work is over, so a follow-up sent a
+    second after the answer (far past the quiet period) is part of the reply."""
+    r = tiny_env.command("linger", guild=g)
+    assert r.content == "en ello"
+    assert [m.content for m in r.followups] == ["hecho"]
+
+
+def test_a_command_waiting_for_a_click_is_not_busy(tiny_env: Sandbox, g) -> None:
+    """A command blocked in ``View.wait()`` waits for a person: the question comes back at
+    once (not after the timeout), and the click's reply includes the work it unblocked."""
+    import time
+
+    began = time.monotonic()
+    question = tiny_env.command("erase", guild=g)
+    assert question.content == "¿Seguro?"
+    assert time.monotonic() - began < tiny_env.timeout / 2
+    done = tiny_env.click(question, "Sí")
+    assert [m.content for m in done.followups] == ["borrado"]
+
+
 def test_edit_of_the_original_response(tiny_env: Sandbox, g) -> None:
     r = tiny_env.command("edit", guild=g)
     assert r.content == "final"

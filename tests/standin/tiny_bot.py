@@ -206,6 +206,37 @@ async def slow(itx: discord.Interaction, private: bool = False) -> None:
     await itx.followup.send("segundo", file=discord.File(__file__, filename="tiny.py"))
 
 
+@app_commands.command(name="linger", description="Answers, works a while, then follows up")
+async def linger(itx: discord.Interaction) -> None:
+    await itx.response.send_message("en ello")
+    await asyncio.sleep(1.0)  # longer than the stand-in's quiet period
+    await itx.followup.send("hecho")
+
+
+class Sure(discord.ui.View):
+    """A confirmation the command waits on, with a timeout timer of its own."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        self.click: discord.Interaction | None = None
+
+    @discord.ui.button(label="Sí", custom_id="tiny:sure")
+    async def yes(self, itx: discord.Interaction, button: discord.ui.Button) -> None:
+        self.click = itx
+        await itx.response.edit_message(content="borrando…", view=None)
+        self.stop()
+
+
+@app_commands.command(name="erase", description="Asks, waits for the click, then works")
+async def erase(itx: discord.Interaction) -> None:
+    view = Sure()
+    await itx.response.send_message("¿Seguro?", view=view)
+    await view.wait()
+    await asyncio.sleep(1.0)  # the work the click unblocks runs in this command's task
+    assert view.click is not None
+    await view.click.followup.send("borrado")
+
+
 @app_commands.command(name="edit", description="Answers, then edits the answer")
 async def edit(itx: discord.Interaction) -> None:
     await itx.response.send_message("borrador")
@@ -320,6 +351,8 @@ async def count_words(itx: discord.Interaction, message: discord.Message) -> Non
 
 COMMANDS = [
     ping,
+    linger,
+    erase,
     guilds,
     who,
     slow,
