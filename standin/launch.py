@@ -66,14 +66,16 @@ def report_finished_interactions(api: str) -> None:
     waiting in ``View.wait()`` is waiting for a person, not working, so it is not counted
     while it waits (a confirmation's work resumes in the *command's* task when the *click*
     arrives, which is why the count is global, not per interaction), and neither is a view's
-    timeout timer.  Each time the count drops to zero the stand-in is told the newest
-    interaction id the bot had received: tests then wait exactly as long as the bot works,
+    timeout timer.  Each time the count drops to zero the stand-in is told the ids of the
+    interactions this process received since its last report (exactly those: with several
+    bot processes, one shard's idleness says nothing of another's): tests then wait exactly as long as the bot works,
     on a fast machine or a loaded one, instead of guessing from a quiet period.  Only the
     test launcher does this: the bot's own code is unchanged.
     """
     import asyncio
     import contextlib
     import contextvars
+    import json
     import urllib.request
 
     from discord.state import ConnectionState
@@ -82,11 +84,14 @@ def report_finished_interactions(api: str) -> None:
     base = check_loopback(api.rstrip("/"))
     tracked: contextvars.ContextVar[bool] = contextvars.ContextVar("standin_tracked", default=False)
     busy = 0
-    newest = 0
+    received: list[int] = []
 
-    def post(interaction_id: int) -> None:
+    def post(interaction_ids: list[int]) -> None:
         request = urllib.request.Request(
-            f"{base}/__standin/idle/{interaction_id}", data=b"{}", method="POST"
+            f"{base}/__standin/idle",
+            data=json.dumps(interaction_ids).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
         )
         with contextlib.suppress(OSError):  # gone or busy: tests fall back to a quiet period
             urllib.request.urlopen(request, timeout=5).close()
@@ -98,8 +103,10 @@ def report_finished_interactions(api: str) -> None:
     def release(*_: object) -> None:
         nonlocal busy
         busy -= 1
-        if busy == 0:
-            asyncio.get_running_loop().run_in_executor(None, post, newest)
+        if busy == 0 and received:
+            finished = received[:]
+            received.clear()
+            asyncio.get_running_loop().run_in_executor(None, post, finished)
 
     def factory(
         loop: asyncio.AbstractEventLoop, coro: object, **kwargs: object
@@ -115,11 +122,10 @@ def report_finished_interactions(api: str) -> None:
     original_wait = BaseView.wait
 
     def parse_interaction_create(self: ConnectionState, data: dict[str, object]) -> None:
-        nonlocal newest
         loop = asyncio.get_running_loop()
         if loop.get_task_factory() is not factory:
             loop.set_task_factory(factory)  # type: ignore[arg-type]
-        newest = max(newest, int(str(data["id"])))
+        received.append(int(str(data["id"])))
         token = tracked.set(True)
         hold()  # held during the synchronous dispatch
         try:

@@ -46,7 +46,7 @@ class StandIn:
         self.app.router.add_get("/", self.gateway.handle)
         self.app.router.add_get("/attachments/{bid}/{filename}", self._blob)
         self.app.router.add_get("/cdn/{tail:.*}", self._cdn)
-        self.app.router.add_post("/__standin/idle/{iid}", self._idle)
+        self.app.router.add_post("/__standin/idle", self._idle)
         Routes(self.world, self.callbacks).add_to(self.app)
         self.app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner: web.AppRunner | None = None
@@ -90,11 +90,11 @@ class StandIn:
 
     async def _idle(self, request: web.Request) -> web.Response:
         """The launched bot's report that all its interaction work is over (see ``settle``):
-        every interaction up to ``iid`` is finished."""
-        self.world.idle_through = max(self.world.idle_through, int(request.match_info["iid"]))
+        the body lists the interactions that process received since its last report."""
         self.world.idle_reports = True
-        for record in list(self.callbacks.by_id.values()):
-            if record.id <= self.world.idle_through:
+        for interaction_id in await request.json():
+            record = self.callbacks.by_id.get(int(interaction_id))
+            if record is not None:
                 record.finished.set()
         return no_content()
 

@@ -400,10 +400,9 @@ class World:
         self.rejections: list[dict[str, Any]] = []
         self.requests: list[tuple[float, str, str]] = []
         self.last_activity = time.monotonic()
-        # A bot started through standin.launch reports when all its interaction work is over:
-        # every interaction with an id up to ``idle_through`` is finished.
+        # A bot started through standin.launch reports when all its interaction work is over
+        # (``/__standin/idle``); the interactions it names are then finished.
         self.idle_reports = False
-        self.idle_through = 0
         self.listeners: list[Any] = []  # callables (event, data) -> None, e.g. gateway sessions
         self.identified: dict[str, Any] | None = None
         self.base_url = ""
