@@ -64,6 +64,7 @@ class InteractionRecord:
     #: Set when the bot process reports that all its interaction work is over, this one's
     #: included (``standin.launch`` tracks it); a bot started some other way never sets it.
     finished: asyncio.Event = field(default_factory=asyncio.Event)
+    answered_at: float | None = None  # time.monotonic() when the user first saw an answer
 
     @property
     def deferred(self) -> bool:
@@ -74,6 +75,8 @@ class InteractionRecord:
         if self.callback_type is None:
             return
         if self.callback_type not in (5, 6) or self.followups or self.edits:
+            if self.answered_at is None:
+                self.answered_at = time.monotonic()
             self.answered.set()
 
 

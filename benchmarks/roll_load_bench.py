@@ -1,0 +1,236 @@
+"""``/roll`` under load through the stand-in: Árbitro's real process against a bare bot.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/roll_load_bench.py [--users 100] [--rounds 5] [--postgres URL]
+    .venv/bin/python benchmarks/roll_load_bench.py --profile    # cProfile of the bot, SQLite
+
+Issue 14 §1: at 100 users rolling at once, Árbitro's CPU per ``/roll`` must stay within 3×
+the floor's, its p99 within 1.5× the floor's, and no answer may miss Discord's 3 s deadline.
+
+The floor is ``benchmarks/floor_bot.py``: a bare discord.py bot with the same ``/roll``
+(same options, same dice engine, same Markdown line) and no database.  The script starts
+the stand-in, then, one after another in the same run and under the same load, the floor,
+Árbitro on a temporary SQLite file, and Árbitro on PostgreSQL (a database of its own created
+on the server of ``--postgres`` or ``ARBITRO_TEST_POSTGRES_URL``, dropped afterwards).
+
+Load: ``--users`` members (10 per server, each server with a campaign bound to ``#mesa``)
+each send one ``/roll 1d20+5`` at the same instant; when all are answered the next round
+starts.  Each member rolls once per round, ``--rounds`` ≤ 5 per 10 s keeps them within the
+per-member cooldown.  Bot CPU is the process's user + system time read from ``/proc`` before
+the first round and after the last answer (and its message-link write) has settled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import pstats
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from standin.client import Sandbox  # noqa: E402
+from standin.interactions import build_command  # noqa: E402
+
+DEADLINE_S = 3.0
+PER_GUILD = 10
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` (all its threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def send(sb: Sandbox, guild, user: str, expression: str):  # noqa: ANN001, ANN201
+    def prepare():  # noqa: ANN202
+        g = sb.world.guilds[guild.id]
+        ch, member = sb._channel(g, "mesa"), sb._who(g, user)  # noqa: SLF001
+        data = build_command(sb.world, g, ch, member, "roll", {"expression": expression})
+        return sb.server.inject(
+            type=2, data=data, guild=g, channel=ch, member=member, locale="es-ES"
+        )
+
+    return sb._run(prepare)  # noqa: SLF001
+
+
+def wait_all(sb: Sandbox, records: list, timeout: float = 120.0) -> list[float]:  # noqa: ANN001
+    """Seconds from sending to the answer, per record (inf: past Discord's deadline)."""
+
+    async def one(record) -> float:  # noqa: ANN001
+        limit = time.monotonic() + timeout
+        while not record.answered.is_set():
+            if any(r.get("code") == 10062 for r in record.rejections):
+                return math.inf
+            if time.monotonic() > limit:
+                raise TimeoutError("no answer")
+            await asyncio.sleep(0.05)  # the stand-in stamps the answer; polling is only the wait
+        return record.answered_at - record.created
+
+    async def every() -> list[float]:
+        return list(await asyncio.gather(*(one(r) for r in records)))
+
+    return sb.standin.call(every(), timeout=timeout + 5)
+
+
+@dataclass
+class Figures:
+    name: str
+    cpu_ms: float
+    latencies: list[float]
+
+    @property
+    def answered(self) -> list[float]:
+        return sorted(v for v in self.latencies if not math.isinf(v))
+
+    def pct(self, q: float) -> float:
+        values = self.answered
+        return values[min(len(values) - 1, int(q * len(values)))] if values else math.inf
+
+    @property
+    def missed(self) -> int:
+        return sum(1 for v in self.latencies if v > DEADLINE_S)
+
+
+def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: int,
+            rounds: int, log: Path, arbitro: bool) -> Figures:  # fmt: skip
+    sb.start_bot(module, args=args, env=env, log_path=log, ready_timeout=120)
+    guilds = []
+    members = []
+    for gi in range(math.ceil(users / PER_GUILD)):
+        g = sb.new_guild(name=f"{name} {gi}")
+        if arbitro:
+            sb.command(
+                "campaign create",
+                {"name": f"Campaña {gi}", "system": "nucleo"},
+                guild=g, channel="mesa", user="gm", locale="es-ES",
+            ).expect_ok()  # fmt: skip
+        for mi in range(PER_GUILD):
+            if len(members) < users:
+                members.append((g, g.add_member(f"p{gi}x{mi}").name))
+        guilds.append(g)
+    wait_all(sb, [send(sb, g, "ana", "1d6") for g in guilds])  # warm up every server
+    time.sleep(1.0)
+    pid = sb.proc.pid
+    before = cpu_seconds(pid)
+    latencies: list[float] = []
+    for _ in range(rounds):
+        latencies += wait_all(sb, [send(sb, g, m, "1d20+5") for g, m in members])
+    time.sleep(1.0)  # the message-link writes after each answer
+    cpu = cpu_seconds(pid) - before
+    sb.stop_bot()
+    return Figures(name, cpu / len(latencies) * 1000, latencies)
+
+
+async def _pg(admin_url: str, sql: str) -> None:
+    import asyncpg
+
+    dsn = admin_url.replace("postgresql+asyncpg://", "postgresql://")
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--users", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--postgres", default=os.environ.get("ARBITRO_TEST_POSTGRES_URL"))
+    parser.add_argument("--profile", action="store_true", help="cProfile Árbitro on SQLite")
+    parser.add_argument("--only", choices=("floor", "sqlite", "postgres"), action="append")
+    args = parser.parse_args()
+    if args.rounds > 5:
+        parser.error("--rounds at most 5 (the per-member cooldown allows 6 per 10 s)")
+    only = set(args.only or ("floor", "sqlite", "postgres"))
+    if args.profile:
+        only = {"sqlite"}
+    results: list[Figures] = []
+    with tempfile.TemporaryDirectory() as tmp, Sandbox(timeout=60, deadline=DEADLINE_S) as sb:
+        tmpdir = Path(tmp)
+        common = {"LOG_LEVEL": "WARNING"}
+        if "floor" in only:
+            results.append(
+                run_one(
+                    sb,
+                    "floor",
+                    "benchmarks.floor_bot",
+                    (),
+                    common,
+                    args.users,
+                    args.rounds,
+                    tmpdir / "floor.log",
+                    arbitro=False,
+                )  # fmt: skip
+            )
+        if "sqlite" in only:
+            env = {**common, "DATABASE_URL": f"sqlite+aiosqlite:///{tmpdir / 'bench.db'}"}
+            module, extra = "bot.__main__", ()
+            if args.profile:
+                module, extra = "benchmarks.profiled", ("bot.__main__", str(tmpdir / "prof"))
+            results.append(
+                run_one(
+                    sb,
+                    "sqlite",
+                    module,
+                    extra,
+                    env,
+                    args.users,
+                    args.rounds,
+                    tmpdir / "sqlite.log",
+                    arbitro=True,
+                )  # fmt: skip
+            )
+            if args.profile:
+                stats = pstats.Stats(str(tmpdir / "prof"))
+                stats.sort_stats("cumulative").print_stats(45)
+                stats.sort_stats("tottime").print_stats(25)
+        if "postgres" in only and args.postgres:
+            db = f"arbitro_bench_{uuid.uuid4().hex[:8]}"
+            base = args.postgres.rsplit("/", 1)[0]
+            asyncio.run(_pg(f"{base}/postgres", f'CREATE DATABASE "{db}"'))
+            try:
+                env = {**common, "DATABASE_URL": f"{base}/{db}"}
+                results.append(
+                    run_one(
+                        sb,
+                        "postgres",
+                        "bot.__main__",
+                        (),
+                        env,
+                        args.users,
+                        args.rounds,
+                        tmpdir / "pg.log",
+                        arbitro=True,
+                    )  # fmt: skip
+                )
+            finally:
+                asyncio.run(_pg(f"{base}/postgres", f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
+    floor = next((r for r in results if r.name == "floor"), None)
+    print(f"{args.users} users at once, {args.rounds} rounds, /roll 1d20+5")
+    print(f"{'bot':9} {'CPU/roll':>9} {'×floor':>7} {'p50':>8} {'p99':>8} {'×floor':>7} "
+          f"{'max':>8} {'>3 s':>5}")  # fmt: skip
+    for r in results:
+        cpu_x = f"{r.cpu_ms / floor.cpu_ms:.1f}×" if floor else "-"
+        p99_x = f"{r.pct(0.99) / floor.pct(0.99):.2f}×" if floor else "-"
+        print(
+            f"{r.name:9} {r.cpu_ms:7.2f}ms {cpu_x:>7} {r.pct(0.5) * 1000:6.0f}ms "
+            f"{r.pct(0.99) * 1000:6.0f}ms {p99_x:>7} {max(r.latencies) * 1000:6.0f}ms "
+            f"{r.missed:5d}"
+        )
+    print("targets: CPU/roll ≤ 3× floor, p99 ≤ 1.5× floor, none over 3 s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
