@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.db.models import RollLog
+from bot.db.models import RollLog, utcnow
 from bot.services.context import Actor, Place
 
-__all__ = ["AuditEntry", "roll_log"]
+__all__ = ["AuditEntry", "roll_log", "roll_log_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +33,35 @@ class AuditEntry:
     private: bool = False
 
 
+def roll_log_values(
+    place: Place,
+    actor: Actor,
+    campaign_id: int | None,
+    character_name: str | None,
+    entry: AuditEntry,
+) -> dict[str, Any]:
+    """The row's columns, for a Core ``INSERT`` (the ``/roll`` path skips the ORM's work)."""
+    return {
+        "guild_id": place.guild_id,
+        "channel_id": place.channel_id,
+        "campaign_id": campaign_id,
+        "user_id": actor.user_id,
+        "user_name": actor.name[:100],
+        "character_name": character_name[:100] if character_name else None,
+        "kind": entry.kind[:20],
+        "expression": entry.expression[:250],
+        "reason": entry.reason[:200] if entry.reason else None,
+        "breakdown": entry.breakdown,
+        "detail": dict(entry.detail),
+        "total": entry.total,
+        "difficulty": entry.difficulty,
+        "outcome": entry.outcome[:20] if entry.outcome else None,
+        "fumble": entry.fumble,
+        "private": entry.private,
+        "created_at": utcnow(),
+    }
+
+
 def roll_log(
     place: Place,
     actor: Actor,
@@ -40,21 +69,4 @@ def roll_log(
     character_name: str | None,
     entry: AuditEntry,
 ) -> RollLog:
-    return RollLog(
-        guild_id=place.guild_id,
-        channel_id=place.channel_id,
-        campaign_id=campaign_id,
-        user_id=actor.user_id,
-        user_name=actor.name[:100],
-        character_name=character_name[:100] if character_name else None,
-        kind=entry.kind[:20],
-        expression=entry.expression[:250],
-        reason=entry.reason[:200] if entry.reason else None,
-        breakdown=entry.breakdown,
-        detail=dict(entry.detail),
-        total=entry.total,
-        difficulty=entry.difficulty,
-        outcome=entry.outcome[:20] if entry.outcome else None,
-        fumble=entry.fumble,
-        private=entry.private,
-    )
+    return RollLog(**roll_log_values(place, actor, campaign_id, character_name, entry))

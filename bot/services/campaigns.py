@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import text, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CampaignBinding, utcnow
 from bot.i18n import LOCALES
+from bot.services.campaign_cache import cache_for, campaign_of
 from bot.services.context import Actor, Place
 from bot.services.errors import (
     AlreadyBound,
@@ -41,6 +42,12 @@ from rules.systems.base import FieldKind, SettingSpec
 __all__ = ["CampaignService", "CampaignView", "SettingView", "is_referee"]
 
 BIND_KINDS = ("channel", "forum", "category")
+_CAMPAIGN = Campaign.__table__  # type: ignore[attr-defined]
+_BINDING = CampaignBinding.__table__  # type: ignore[attr-defined]
+#: ``active`` written as the partial index ``uq_active_binding`` states it: SQLAlchemy renders
+#: a bare boolean column as ``active = 1`` on SQLite, which SQLite does not match to the
+#: index's ``WHERE active`` (tests/bot/test_query_plans.py).
+ACTIVE_BINDING = text("campaign_binding.active")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,32 +100,49 @@ def setting_specs(system_id: str) -> tuple[SettingSpec, ...]:
 class CampaignService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
+        self.cache = cache_for(sessions.kw["bind"].sync_engine)
 
     # -- lookups -------------------------------------------------------------------------
 
-    async def find(self, place: Place, session: AsyncSession | None = None) -> Campaign | None:
-        """The active campaign bound to the most specific id of ``place.chain``, if any."""
-        if session is None:
-            async with self.sessions() as own:
-                return await self.find(place, own)
-        rows = (
-            await session.exec(
-                select(CampaignBinding, Campaign)
-                .join(Campaign, Campaign.id == CampaignBinding.campaign_id)
-                .where(
-                    CampaignBinding.guild_id == place.guild_id,
-                    CampaignBinding.active,
-                    CampaignBinding.target_id.in_(place.chain),  # type: ignore[attr-defined]
-                    Campaign.guild_id == place.guild_id,
-                    Campaign.status == "active",
+    async def find(
+        self, place: Place, session: AsyncSession | None = None, *, fresh: bool = False
+    ) -> Campaign | None:
+        """The active campaign bound to the most specific id of ``place.chain``, if any.
+
+        Answered from the per-process cache (:mod:`bot.services.campaign_cache`); ``fresh``
+        reads the database in ``session`` instead (a write deciding on what it reads).  The
+        campaign returned from the cache is shared: never modify it.
+        """
+        bound = None if fresh else self.cache.get(place.guild_id)
+        if bound is None:
+            if session is None:
+                async with self.sessions() as own:
+                    return await self.find(place, own, fresh=fresh)
+            generation = self.cache.generation
+            rows = (
+                await session.exec(
+                    select(*_CAMPAIGN.columns, _BINDING.c.target_id)
+                    .join_from(_BINDING, _CAMPAIGN, _CAMPAIGN.c.id == _BINDING.c.campaign_id)
+                    .where(
+                        _BINDING.c.guild_id == place.guild_id,
+                        ACTIVE_BINDING,
+                        _CAMPAIGN.c.guild_id == place.guild_id,
+                        _CAMPAIGN.c.status == "active",
+                    )
                 )
-            )
-        ).all()
-        if not rows:
-            return None
-        rank = {target: index for index, target in enumerate(place.chain)}
-        _binding, campaign = min(rows, key=lambda row: rank[row[0].target_id])
-        return campaign
+            ).all()
+            bound = {row.target_id: campaign_of(row._mapping) for row in rows}
+            if not fresh:
+                self.cache.store(place.guild_id, generation, bound)
+        for target in place.chain:
+            campaign = bound.get(target)
+            if campaign is not None:
+                return campaign
+        return None
+
+    def forget(self, guild_id: int) -> None:
+        """Read ``guild_id``'s campaigns again next time (a versioned write found them changed)."""
+        self.cache.forget(guild_id)
 
     async def require(self, place: Place, session: AsyncSession | None = None) -> Campaign:
         campaign = await self.find(place, session)
@@ -163,7 +187,7 @@ class CampaignService:
             raise InvalidSetting("campaign.error.bad_kind", kind=kind)
         async with self.sessions() as session, session.begin():
             existing = await self.find(
-                Place(place.guild_id, place.channel_id, (target_id,)), session
+                Place(place.guild_id, place.channel_id, (target_id,)), session, fresh=True
             )
             if existing is not None:
                 raise AlreadyBound(name=existing.name)
@@ -236,11 +260,13 @@ class CampaignService:
             if not changes:
                 return await self.view(campaign.id, place.guild_id)
             if await self._versioned_update(campaign, changes):
-                # Show this write, not a later one another command may have committed since.
-                for key, value in changes.items():
-                    setattr(campaign, key, value)
-                campaign.version += 1
-                return await self.view(campaign.id, place.guild_id, written=campaign)
+                # Show this write, not a later one another command may have committed since
+                # (on a copy: the campaign found is the cache's, shared with other commands).
+                written = campaign_of(
+                    {**campaign.model_dump(), **changes, "version": campaign.version + 1}
+                )
+                return await self.view(campaign.id, place.guild_id, written=written)
+            self.forget(place.guild_id)  # changed elsewhere (by hand?): read it again
         raise ConcurrentChange()
 
     async def end(self, place: Place, actor: Actor) -> CampaignView:
@@ -257,6 +283,7 @@ class CampaignService:
                 .values(status="archived", ended_at=utcnow(), version=Campaign.version + 1)
             )
             if result.rowcount != 1:
+                self.forget(place.guild_id)
                 raise ConcurrentChange()
             await session.exec(
                 update(CampaignBinding)

@@ -11,9 +11,9 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import and_, func, not_, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -121,19 +121,39 @@ class CharacterService:
 
     # -- reading -------------------------------------------------------------------------
 
-    async def active_name(self, place: Place, actor: Actor) -> str | None:
-        """The name of the actor's active character where this campaign is played, if any."""
+    async def active_name(
+        self, place: Place, actor: Actor, connection: AsyncConnection | None = None
+    ) -> str | None:
+        """The name of the actor's active character where this campaign is played, if any.
+
+        Answered from the per-process cache (:mod:`bot.services.campaign_cache`, cleared on
+        every write to characters or active characters); otherwise one indexed query in the
+        caller's ``connection`` when given: ``/roll`` signs and stores in one unit of work.
+        """
         campaign = await self.campaigns.find(place)
         if campaign is None:
             return None
-        async with self.sessions() as session:
-            active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
-            if active is None:
-                return None
-            character = await session.get(Character, active.character_id)
-        if character is None or character.deleted_at is not None:
-            return None
-        return character.name
+        cache = self.campaigns.cache
+        key = (campaign.id, actor.user_id)
+        if key in cache.actives:
+            return cache.actives[key]
+        generation = cache.generation
+        query = (
+            select(Character.name)
+            .join(ActiveCharacter, ActiveCharacter.character_id == Character.id)  # type: ignore[arg-type]
+            .where(
+                ActiveCharacter.campaign_id == campaign.id,
+                ActiveCharacter.user_id == actor.user_id,
+                Character.deleted_at.is_(None),  # type: ignore[union-attr]
+            )
+        )
+        if connection is None:
+            async with self.sessions() as own:
+                name = (await own.exec(query)).first()
+        else:
+            name = (await connection.execute(query)).scalar()
+        cache.store_active(key, generation, name)
+        return name
 
     async def sheet_of(
         self, place: Place, actor: Actor, name: str | None = None
@@ -199,19 +219,22 @@ class CharacterService:
         if campaign is None:
             return []
         referee = is_referee(campaign, actor)
-        async with self.sessions() as session:
-            query = select(Character).where(
-                Character.guild_id == campaign.guild_id,
-                Character.campaign_id == campaign.id,
-                Character.deleted_at.is_(None),  # type: ignore[union-attr]
-            )
-            if npcs is not None:
-                query = query.where(Character.is_npc == npcs)
-            rows = (await session.exec(query)).all()
         needle = name_key(current)
-        visible = [c for c in rows if referee or not (c.is_npc and c.hidden)]
+        # Only the columns ranked, only the rows that match: no sheet JSON is read.
+        query = select(Character.name, Character.name_key, Character.owner_user_id).where(
+            Character.guild_id == campaign.guild_id,
+            Character.campaign_id == campaign.id,
+            Character.deleted_at.is_(None),  # type: ignore[union-attr]
+            Character.name_key.contains(needle, autoescape=True),  # type: ignore[attr-defined]
+        )
+        if npcs is not None:
+            query = query.where(Character.is_npc == npcs)
+        if not referee:
+            query = query.where(not_(and_(Character.is_npc, Character.hidden)))
+        async with self.sessions() as session:
+            rows = (await session.exec(query)).all()
         ranked = sorted(
-            (c for c in visible if needle in c.name_key),
+            rows,
             key=lambda c: (
                 not c.name_key.startswith(needle),
                 c.owner_user_id != actor.user_id,

@@ -14,14 +14,14 @@ from datetime import datetime
 from fractions import Fraction
 from typing import TypeVar
 
-from sqlalchemy import or_, update
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy import bindparam, insert, or_, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.compute import ComputePool
 from bot.db.models import RollLog
-from bot.services.audit import AuditEntry, roll_log
+from bot.services.audit import AuditEntry, roll_log_values
 from bot.services.campaigns import CampaignService, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import InvalidSetting
@@ -37,6 +37,14 @@ MAX_HISTORY = 25
 INLINE_COST = 20_000
 
 T = TypeVar("T")
+#: Built once: a statement with ``.values(...)`` is rebuilt, coerced and cache-keyed per call
+#: (0.7 ms of a roll's 2 ms); this one only binds its parameters.
+_INSERT_ROLL = insert(RollLog.__table__)  # type: ignore[attr-defined]
+_ATTACH = (
+    update(RollLog.__table__)  # type: ignore[attr-defined]
+    .where(RollLog.id == bindparam("log_id"), RollLog.guild_id == bindparam("guild"))
+    .values(message_id=bindparam("message"), message_url=bindparam("url"))
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +120,10 @@ class RollService:
         campaigns: CampaignService,
         rng: random.Random | None = None,
         compute: ComputePool | None = None,
-        active_name: Callable[[Place, Actor], Awaitable[str | None]] | None = None,
+        active_name: Callable[[Place, Actor, AsyncConnection], Awaitable[str | None]] | None = None,
     ) -> None:
         self.sessions = sessions
+        self.engine: AsyncEngine = sessions.kw["bind"]
         self.campaigns = campaigns
         self.rng = rng or random.SystemRandom()
         self.compute = compute or ComputePool()
@@ -139,36 +148,40 @@ class RollService:
                 raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
         result = dice.roll(expression, rng=self.rng)
         outcome = judge(result, difficulty)
-        if character_name is None and self.active_name is not None:
-            character_name = await self.active_name(place, actor)
-        campaign = await self.campaigns.find(place)
-        entry = roll_log(
-            place,
-            actor,
-            campaign.id if campaign else None,
-            character_name,
-            AuditEntry(
-                kind="roll",
-                expression=result.expression,
-                reason=reason,
-                breakdown=str(result),
-                detail=result.to_dict(),
-                total=result.total,
-                difficulty=difficulty,
-                outcome=outcome,
-                fumble=result.fumble,
-                private=private,
-            ),
-        )
-        async with self.sessions() as session, session.begin():
-            session.add(entry)
+        breakdown = str(result)
+        campaign = await self.campaigns.find(place)  # the per-process cache: no query
+        # One unit of work: the signing character and the audit row, in one transaction, on
+        # a Core connection (the ORM's session and unit of work add nothing to one INSERT).
+        async with self.engine.begin() as connection:
+            if character_name is None and self.active_name is not None and campaign:
+                character_name = await self.active_name(place, actor, connection)
+            values = roll_log_values(
+                place,
+                actor,
+                campaign.id if campaign else None,
+                character_name,
+                AuditEntry(
+                    kind="roll",
+                    expression=result.expression,
+                    reason=reason,
+                    breakdown=breakdown,
+                    detail=result.to_dict(),
+                    total=result.total,
+                    difficulty=difficulty,
+                    outcome=outcome,
+                    fumble=result.fumble,
+                    private=private,
+                ),
+            )
+            inserted = await connection.execute(_INSERT_ROLL, values)
+            log_id = inserted.inserted_primary_key[0]
         return RollView(
-            log_id=entry.id,
+            log_id=log_id,
             user_id=actor.user_id,
             user_name=actor.name,
             character_name=character_name,
             expression=result.expression,
-            breakdown=str(result),
+            breakdown=breakdown,
             breakdown_markdown=result.markdown(),
             total=result.total,
             label=result.label,
@@ -185,11 +198,10 @@ class RollService:
         )
 
     async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
-        async with self.sessions() as session, session.begin():
-            await session.exec(
-                update(RollLog)
-                .where(RollLog.id == log_id, RollLog.guild_id == guild_id)
-                .values(message_id=message_id, message_url=url[:200])
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                _ATTACH,
+                {"log_id": log_id, "guild": guild_id, "message": message_id, "url": url[:200]},
             )
 
     async def history(

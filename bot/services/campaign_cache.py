@@ -1,0 +1,125 @@
+"""The per-process cache of which campaign is played where, keyed by guild.
+
+Every command starts by finding its campaign from the channel it was used in; that lookup was
+the largest single cost of a ``/roll`` (issue 14).  A guild is served by exactly one process
+(one shard), and every write to ``campaign`` or ``campaign_binding`` goes through that
+process's engine, so a cache per engine stays coherent if it is cleared on every such write:
+
+* a listener on the engine marks the pooled connection when it executes an ``INSERT``,
+  ``UPDATE`` or ``DELETE`` on either table (services, the guild purge, anything using the
+  engine);
+* when that connection goes back to the pool (after its commit or rollback), the whole cache
+  is cleared and its generation bumped;
+* a lookup that started before the clear does not store what it read (the generation moved).
+
+Rows edited **by hand** (psql, sqlite3) bypass the engine: the bot keeps answering with the
+cached campaign until a write through the bot touches a campaign or binding, a versioned write
+on that campaign fails (the service forgets the guild and reads again), or the process
+restarts.  After editing campaigns by hand, restart the bot (docs/performance.md).
+
+Entries are *transient* ``Campaign`` objects (built from plain rows, in no session), so no
+session's rollback can expire them; callers must not modify them.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from bot.db.models import Campaign
+
+__all__ = ["CampaignCache", "cache_for"]
+
+#: Guilds kept at most; the oldest filled entry goes first (a few KB each).
+MAX_GUILDS = 20_000
+
+_WRITES = re.compile(
+    r"^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[\"`]?"
+    r"(campaign|campaign_binding|character|active_character)[\"`]?\s",
+    re.IGNORECASE,
+)
+_MARK = "arbitro_campaigns_written"
+_COLUMNS = tuple(Campaign.__table__.columns)  # type: ignore[attr-defined]
+
+
+class CampaignCache:
+    """``guild_id`` → ``{bound target id: active campaign}`` for active bindings, and
+    ``(campaign id, user id)`` → the name of the member's active character (or None).
+
+    The second map is what signs every ``/roll``; it is cleared on any write to ``character``
+    or ``active_character`` (a rename, a deletion, ``/character use``), the first on writes
+    to ``campaign`` or ``campaign_binding``.
+    """
+
+    def __init__(self) -> None:
+        self.guilds: dict[int, Mapping[int, Campaign]] = {}
+        self.actives: dict[tuple[int, int], str | None] = {}
+        self.generation = 0
+
+    def get(self, guild_id: int) -> Mapping[int, Campaign] | None:
+        return self.guilds.get(guild_id)
+
+    def store(self, guild_id: int, generation: int, bound: Mapping[int, Campaign]) -> None:
+        """Keep ``bound`` unless a write was committed since the lookup began."""
+        if generation != self.generation:
+            return
+        if len(self.guilds) >= MAX_GUILDS:
+            self.guilds.pop(next(iter(self.guilds)))
+        self.guilds[guild_id] = bound
+
+    def store_active(self, key: tuple[int, int], generation: int, name: str | None) -> None:
+        if generation != self.generation:
+            return
+        if len(self.actives) >= MAX_GUILDS * 5:
+            self.actives.pop(next(iter(self.actives)))
+        self.actives[key] = name
+
+    def forget(self, guild_id: int) -> None:
+        """Drop one guild (a versioned write found the row changed by someone else)."""
+        self.generation += 1
+        self.guilds.pop(guild_id, None)
+
+    def clear(self, tables: set[str] | frozenset[str] = frozenset({"campaign"})) -> None:
+        """Forget what the written ``tables`` may have changed (every lookup in flight too)."""
+        self.generation += 1
+        self.actives.clear()
+        if tables & {"campaign", "campaign_binding"}:
+            self.guilds.clear()
+
+
+_caches: weakref.WeakKeyDictionary[Engine, CampaignCache] = weakref.WeakKeyDictionary()
+
+
+def cache_for(engine: Engine) -> CampaignCache:
+    """The cache of ``engine`` (its sync engine), created with its listeners on first use."""
+    cache = _caches.get(engine)
+    if cache is None:
+        cache = _caches[engine] = CampaignCache()
+        _listen(engine, cache)
+    return cache
+
+
+def _listen(engine: Engine, cache: CampaignCache) -> None:
+    ref = weakref.ref(cache)
+
+    def mark(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if (found := _WRITES.match(statement)) is not None:
+            conn.info.setdefault(_MARK, set()).add(found.group(1).lower())
+
+    def checkin(_dbapi_connection: Any, record: Any) -> None:
+        tables = record.info.pop(_MARK, None)
+        if tables and (live := ref()) is not None:
+            live.clear(tables)
+
+    event.listen(engine, "before_cursor_execute", mark)
+    event.listen(engine, "checkin", checkin)
+
+
+def campaign_of(row: Mapping[str, Any]) -> Campaign:
+    """A transient ``Campaign`` from a plain row (no session can expire it)."""
+    return Campaign(**{column.key: row[column.key] for column in _COLUMNS})
