@@ -85,7 +85,10 @@ class RollLog(SQLModel, table=True):
     """The audit log: every roll, public or private, with what was rolled and where."""
 
     __tablename__ = "roll_log"
-    __table_args__ = (Index("ix_roll_log_channel_time", "guild_id", "channel_id", "id"),)
+    __table_args__ = (
+        Index("ix_roll_log_channel_time", "guild_id", "channel_id", "id"),
+        Index("ix_roll_log_channel_user", "guild_id", "channel_id", "user_id", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = _snowflake()
@@ -164,6 +167,7 @@ class CreationDraft(SQLModel, table=True):
     """A character being built step by step; survives restarts so a PbP player can take days."""
 
     __tablename__ = "creation_draft"
+    __table_args__ = (Index("ix_creation_draft_member", "campaign_id", "user_id", "status"),)
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = _snowflake(index=True)
@@ -213,6 +217,7 @@ class CombatRecord(SQLModel, table=True):
             sqlite_where=text("status = 'active'"),
             postgresql_where=text("status = 'active'"),
         ),
+        Index("ix_combat_channel_status", "guild_id", "channel_id", "status"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
