@@ -6,7 +6,7 @@ the largest single cost of a ``/roll`` (issue 14).  A guild is served by exactly
 process's engine, so a cache per engine stays coherent if it is cleared on every such write:
 
 * a listener on the engine marks the pooled connection when it executes an ``INSERT``,
-  ``UPDATE`` or ``DELETE`` on either table (services, the guild purge, anything using the
+  ``UPDATE`` or ``DELETE`` on either table (or any ``TRUNCATE``) (services, the guild purge, anything using the
   engine);
 * when that connection goes back to the pool (after its commit or rollback), the whole cache
   is cleared and its generation bumped;
@@ -110,6 +110,8 @@ def _listen(engine: Engine, cache: CampaignCache) -> None:
     def mark(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if (found := _WRITES.match(statement)) is not None:
             conn.info.setdefault(_MARK, set()).add(found.group(1).lower())
+        elif statement.lstrip()[:8].upper() == "TRUNCATE":  # emptying tables: forget all
+            conn.info.setdefault(_MARK, set()).add("campaign")
 
     def checkin(_dbapi_connection: Any, record: Any) -> None:
         tables = record.info.pop(_MARK, None)
