@@ -70,3 +70,23 @@ async def test_a_lookup_in_flight_during_a_write_does_not_store_stale_data(servi
     cache.store(GUILD, generation, {})  # what a lookup begun before the write would store
     assert cache.get(GUILD) is None
     assert (await services.campaigns.find(HERE)).locale == "en"
+
+
+async def test_the_cached_signature_follows_character_writes(services):
+    """The roll's signature (cached per member) changes as soon as the character does."""
+    import json
+
+    from tests.examples import ARDELIA
+
+    await services.campaigns.create(
+        HERE, GM, name="Firmas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    ana = PLAYERS[0]
+    assert (await services.rolls.roll(HERE, ana, "1d6")).character_name is None
+    await services.characters.create(HERE, ana, json.loads(json.dumps(ARDELIA)))
+    assert (await services.rolls.roll(HERE, ana, "1d6")).character_name == "Ardelia"
+    await services.characters.delete(HERE, ana, "Ardelia")
+    assert (await services.rolls.roll(HERE, ana, "1d6")).character_name is None
+    await services.characters.restore(HERE, GM, "Ardelia")
+    await services.characters.use(HERE, ana, "Ardelia")
+    assert (await services.rolls.roll(HERE, ana, "1d6")).character_name == "Ardelia"
