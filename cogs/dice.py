@@ -92,7 +92,7 @@ class DiceCog(commands.Cog):
             view.log_id, itx.guild_id or 0, message.id, message.jump_url
         )
 
-    @app_commands.command(name="history", description="Recent rolls in this channel")
+    @app_commands.command(name="history", description="Recent rolls in this campaign")
     @app_commands.describe(user="Only this member's rolls", limit="How many (1-25, default 10)")
     @app_commands.guild_only()
     async def history(

@@ -85,7 +85,12 @@ class RollLog(SQLModel, table=True):
     """The audit log: every roll, public or private, with what was rolled and where."""
 
     __tablename__ = "roll_log"
-    __table_args__ = (Index("ix_roll_log_channel_time", "guild_id", "channel_id", "id"),)
+    __table_args__ = (
+        Index("ix_roll_log_channel_time", "guild_id", "channel_id", "id"),
+        # /history is scoped to the campaign (all of it, or one member's rolls), newest first.
+        Index("ix_roll_log_campaign", "guild_id", "campaign_id", "id"),
+        Index("ix_roll_log_campaign_user", "guild_id", "campaign_id", "user_id", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = _snowflake()
