@@ -17,7 +17,6 @@ from bot.services.rolls import HistoryView, OddsView, RollView
 
 __all__ = [
     "roll",
-    "roll_gm_copy",
     "history",
     "odds",
     "campaign",
@@ -131,13 +130,6 @@ def roll(view: RollView, locale: str) -> dict[str, Any]:
         footer.append(t("roll.private_footer", locale))
     embed.set_footer(text=" · ".join(footer))
     return {"embed": embed}
-
-
-def roll_gm_copy(view: RollView, locale: str, channel_mention: str) -> dict[str, Any]:
-    """The copy of a private roll posted in the campaign's GM channel."""
-    message = roll(view, locale)
-    message["content"] = t("roll.gm_copy", locale, user=view.user_name, channel=channel_mention)
-    return message
 
 
 def history(view: HistoryView, locale: str) -> dict[str, Any]:
