@@ -1,0 +1,232 @@
+"""Secrets stay secret, end to end (issue 9 §3): what each member sees through the real bot.
+
+Campaign-scoped history, channels that belong to another campaign, the GM-channel copy of
+every kind of private roll, hidden NPCs, acting only with one's own characters, and text
+typed by users that never pings anyone.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from tests.e2e.helpers import import_sheet, new_campaign, sheet_file
+from tests.e2e.test_sheet_swc import ORC, fill
+from tests.examples import ARDELIA
+
+pytestmark = pytest.mark.e2e
+
+MANAGE_CHANNELS = 1 << 4
+
+
+def _channel_manager(g, name="carla"):
+    """A member who may manage channels but referees nothing."""
+    g.add_role("Canales", permissions=MANAGE_CHANNELS)
+    return g.add_member(name, roles=("Canales",))
+
+
+def _with_gm_channel(sb, guild_name, system="nucleo"):
+    g = new_campaign(sb, guild_name, system)
+    sb.command(
+        "campaign settings", {"gm_channel": g.channel("gm")}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    return g
+
+
+def _maga():
+    """Ardelia with «Proyectil mágico» 1 (tests/e2e/test_spells.py)."""
+    sheet = copy.deepcopy(ARDELIA)
+    del sheet["habilidades"]["Nadar"]
+    sheet["hechizos"] = {"Proyectil mágico": 1}
+    return sheet
+
+
+def test_a_new_campaigns_gm_does_not_read_an_older_campaigns_private_rolls(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Historias", "nucleo", name="Vieja")
+    sb.command(
+        "roll",
+        {"expression": "1d20", "private": True, "reason": "secreto viejo"},
+        guild=g,
+        channel="mesa",
+        user="ana",
+    ).expect_ok()
+    ask = sb.command("campaign end", {}, guild=g, channel="mesa", user="gm")
+    sb.click(ask, "Archivar", user="gm")
+    _channel_manager(g)
+    sb.command(
+        "campaign create",
+        {"name": "Nueva", "system": "nucleo"},
+        guild=g,
+        channel="mesa",
+        user="carla",
+    ).expect_ok()
+    seen = sb.command("history", {}, guild=g, channel="mesa", user="carla")
+    assert seen.ok and "secreto viejo" not in seen.text
+    sb.command(
+        "roll", {"expression": "1d6", "reason": "nueva"}, guild=g, channel="mesa", user="ana"
+    ).expect_ok()
+    assert "nueva" in sb.command("history", {}, guild=g, channel="mesa", user="carla").text
+
+
+def test_a_channel_of_another_campaigns_category_cannot_be_taken_over(discord_env):
+    sb = discord_env
+    g = sb.new_guild(name="Toma")
+    sb.command(
+        "campaign create",
+        {"name": "Toda", "system": "nucleo", "category": True},
+        guild=g,
+        channel="escena",
+        user="gm",
+    ).expect_ok()
+    sb.command(
+        "roll",
+        {"expression": "1d20", "private": True, "reason": "secreto de la categoría"},
+        guild=g,
+        channel="escena",
+        user="ana",
+    ).expect_ok()
+    _channel_manager(g)
+    refused = sb.command(
+        "campaign create",
+        {"name": "Mía", "system": "nucleo"},
+        guild=g,
+        channel="escena",
+        user="carla",
+    )
+    assert refused.ephemeral and "solo su máster" in refused.text
+    shown = sb.command("campaign show", {}, guild=g, channel="escena", user="carla")
+    assert shown.embeds[0]["title"] == "Toda"
+    # Its GM may split the channel off; the new campaign starts with an empty history.
+    sb.command(
+        "campaign create",
+        {"name": "Escena", "system": "nucleo"},
+        guild=g,
+        channel="escena",
+        user="gm",
+    ).expect_ok()
+    history = sb.command("history", {}, guild=g, channel="escena", user="gm")
+    assert "secreto de la categoría" not in history.text
+
+
+def test_private_checks_saves_and_spells_are_copied_to_the_gm_channel(discord_env):
+    sb = discord_env
+    g = _with_gm_channel(sb, "Copias")
+    import_sheet(sb, g, _maga())
+    check = sb.command(
+        "check",
+        {"option": "habilidad:Pilotar", "private": True},
+        guild=g,
+        channel="mesa",
+        user="ana",
+    )
+    assert check.ok and check.ephemeral, check.text
+    cast = sb.command(
+        "spell cast",
+        {"name": "Proyectil mágico", "private": True, "modifier": 50},
+        guild=g,
+        channel="mesa",
+        user="ana",
+    )
+    assert cast.ok and cast.ephemeral, cast.text
+    copies = sb.channel_messages(g, "gm")
+    assert len(copies) == 2, [c.content for c in copies]
+    assert all(c.content.startswith("Copia de una tirada privada de ana") for c in copies)
+    assert "Pilotar" in str(copies[0].embeds) and "Proyectil mágico" in str(copies[1].embeds)
+    # The log links the private roll to its copy, which only the GM channel can open.
+    history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
+    assert f"/{copies[0].id})" in history.text or str(copies[0].id) in history.text
+
+    swc = _with_gm_channel(sb, "Salvaciones", "swc")
+    wizard = sb.command("npc create", {"name": "Orco"}, guild=swc, channel="mesa", user="gm")
+    wizard = fill(sb, wizard, ORC)
+    wizard = sb.click(wizard, "🎲 Tirar", user="gm")
+    assert "Orco" in sb.click(wizard, "💾 Guardar", user="gm").all_text
+    save = sb.command(
+        "save", {"character": "Orco", "private": True}, guild=swc, channel="mesa", user="gm"
+    )
+    assert save.ok and save.ephemeral, save.text
+    (copy_,) = sb.channel_messages(swc, "gm")
+    assert copy_.content.startswith("Copia de una tirada privada de gm")
+    assert "Salvación" in str(copy_.embeds)
+
+
+def test_hidden_npcs_do_not_leak_through_import_names_or_opposed_checks(discord_env):
+    sb = discord_env
+    g = _with_gm_channel(sb, "Ocultos")
+    import_sheet(sb, g, ARDELIA)
+    trasgo = dict(copy.deepcopy(ARDELIA), name="Trasgo")
+    # (a) the GM's import of a hidden NPC shows its stat block to the GM only
+    imported = sb.command(
+        "sheet import", {"file": sheet_file(trasgo, npc=True)}, guild=g, channel="mesa", user="gm"
+    )
+    assert imported.ok and imported.ephemeral and "Trasgo" in imported.text
+    # (b) a player importing (or renaming to) the hidden name is refused without confirming it
+    taken = sb.command(
+        "sheet import", {"file": sheet_file(trasgo)}, guild=g, channel="mesa", user="bruno"
+    )
+    assert taken.ephemeral and "No puedes usar el nombre" in taken.text
+    assert "Ya hay un personaje" not in taken.text
+    renamed = sb.command(
+        "sheet set", {"field": "name", "value": "Trasgo"}, guild=g, channel="mesa", user="ana"
+    )
+    assert renamed.ephemeral and "No puedes usar el nombre" in renamed.text
+    # (c) an opposed check against it: the player sees the outcome, the GM channel the numbers
+    opposed = sb.command(
+        "check",
+        {"option": "atributo:Físico", "against": "Trasgo"},
+        guild=g,
+        channel="mesa",
+        user="ana",
+    )
+    assert opposed.ok and not opposed.ephemeral, opposed.text
+    assert "Gana:" in opposed.text and "solo el máster" in opposed.text
+    for secret in ("→", "Total", "objetivo", "Probabilidad", "1o3d10"):
+        assert secret not in opposed.text, (secret, opposed.text)
+    (numbers,) = sb.channel_messages(g, "gm")
+    assert "PNJ oculto" in numbers.content
+    assert "Trasgo: Físico →" in str(numbers.embeds) and "Total" in str(numbers.embeds)
+    # the GM rolling against his own hidden NPC sees everything where he rolls
+    gm_roll = sb.command(
+        "check",
+        {"option": "atributo:Físico", "character": "Ardelia", "against": "Trasgo"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert "Trasgo: Físico →" in gm_roll.text
+
+
+def test_players_roll_only_with_their_own_characters(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Propias", "nucleo")
+    import_sheet(sb, g, ARDELIA)
+    for command, options in (
+        ("check", {"option": "habilidad:Pilotar", "character": "Ardelia"}),
+        ("save", {"character": "Ardelia"}),
+        ("spell cast", {"name": "Luz", "character": "Ardelia"}),
+        ("sheet money", {"amount": 5, "character": "Ardelia"}),
+    ):
+        refused = sb.command(command, options, guild=g, channel="mesa", user="bruno")
+        assert refused.ephemeral and "no es tuyo" in refused.text, (command, refused.text)
+    history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
+    assert "Pilotar" not in history.text  # nothing rolled, nothing logged
+    gm = sb.command(
+        "check",
+        {"option": "habilidad:Pilotar", "character": "Ardelia"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert gm.ok and not gm.ephemeral
+    # being the target of an opposed check needs no ownership
+    import_sheet(sb, g, dict(copy.deepcopy(ARDELIA), name="Bram"), user="bruno")
+    opposed = sb.command(
+        "check",
+        {"option": "atributo:Físico", "against": "Ardelia"},
+        guild=g,
+        channel="mesa",
+        user="bruno",
+    )
+    assert opposed.ok and "Enfrentada contra Ardelia" in opposed.text, opposed.text
