@@ -230,3 +230,48 @@ def test_players_roll_only_with_their_own_characters(discord_env):
         user="bruno",
     )
     assert opposed.ok and "Enfrentada contra Ardelia" in opposed.text, opposed.text
+
+
+def test_text_users_type_never_pings_and_a_turn_pings_only_its_player(discord_env):
+    sb = discord_env
+    g = _with_gm_channel(sb, "Menciones")
+    ana, bruno, role = g.member("ana"), g.member("bruno"), g.role("Máster")
+    ping = f"<@{bruno.id}> <@&{role.id}> @everyone"
+    name = f"Ardelia {ping}"
+    imported = sb.command(
+        "sheet import",
+        {"file": sheet_file(dict(copy.deepcopy(ARDELIA), name=name))},
+        guild=g,
+        channel="mesa",
+        user="ana",
+    )
+    assert imported.ok and ping in imported.content, imported.text
+    for options in (
+        {"expression": "1d20", "reason": ping},
+        {"expression": "1d20", "reason": ping, "private": True},  # and its GM-channel copy
+    ):
+        sb.command("roll", options, guild=g, channel="mesa", user="ana").expect_ok()
+    sb.command("init start", {}, guild=g, channel="mesa", user="gm").expect_ok()
+    sb.command("init join", {}, guild=g, channel="mesa", user="ana").expect_ok()
+    sb.command(
+        "init add", {"name": ping, "initiative": 1}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    sb.command(
+        "init move", {"combatant": name, "initiative": 50}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    turn = sb.command("init next", {}, guild=g, channel="mesa", user="gm")
+    assert turn.ok and f"<@{ana.id}>" in turn.content and ping in turn.content, turn.text
+    # The turn pings its player, and only her: not the name's or the group's mentions.
+    assert [int(u["id"]) for u in turn.message.data["mentions"]] == [ana.id]
+    assert turn.message.data["mention_roles"] == [] and not turn.message.data["mention_everyone"]
+    everything = sb.channel_messages(g, "mesa", everything=True) + sb.channel_messages(g, "gm")
+    assert any(ping in m.content for m in everything if m.id != turn.message.id)
+    for message in everything:
+        if message.id == turn.message.id:
+            continue
+        data = message.data
+        assert (data["mentions"], data["mention_roles"], data["mention_everyone"]) == (
+            [],
+            [],
+            False,
+        ), (message.content, data["mentions"])
