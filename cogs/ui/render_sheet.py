@@ -272,6 +272,7 @@ def _check_outcome_only(view: CheckView, locale: str) -> dict[str, Any]:
         winner = {"a": view.character_name, "b": view.opponent_name, "tie": t("check.tie", locale)}[
             view.opposed.winner
         ]
+        lines.append(t("check.opposed", locale, name=view.opponent_name))  # the name he typed
         lines.append(t("check.opposed_winner", locale, winner=winner))
     lines.append(t("check.numbers_for_gm", locale))
     embed = discord.Embed(
