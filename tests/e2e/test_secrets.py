@@ -264,6 +264,16 @@ def test_text_users_type_never_pings_and_a_turn_pings_only_its_player(discord_en
     # The turn pings its player, and only her: not the name's or the group's mentions.
     assert [int(u["id"]) for u in turn.message.data["mentions"]] == [ana.id]
     assert turn.message.data["mention_roles"] == [] and not turn.message.data["mention_everyone"]
+    # A follow-up (the panel's button) for the group's turn pings nobody at all.
+    passed = sb.click(turn, "Siguiente ▶", user="gm")
+    follow = passed.followups[-1]
+    assert ping in follow.content and follow.data["mentions"] == [], follow.content
+    # An edited response (a confirmation) naming the character pings nobody either.
+    ask = sb.command("sheet delete", {"character": name}, guild=g, channel="mesa", user="ana")
+    sb.click(ask, "Borrar", user="ana")
+    confirmed = sb.message(ask.message.id)
+    assert ping in confirmed.content and "borrado" in confirmed.content, confirmed.content
+    assert (confirmed.data["mentions"], confirmed.data["mention_everyone"]) == ([], False)
     everything = sb.channel_messages(g, "mesa", everything=True) + sb.channel_messages(g, "gm")
     assert any(ping in m.content for m in everything if m.id != turn.message.id)
     for message in everything:
