@@ -77,13 +77,18 @@ class HistoryEntry:
     user_name: str
     character_name: str | None
     expression: str
-    total: int
+    total: int | None  # None: kept from this viewer (a check against a hidden NPC)
     reason: str | None
     outcome: str | None
     fumble: bool
     private: bool
     created_at: datetime
     message_url: str | None
+    difficulty: int | None = None  # the target or difficulty, shown to referees only
+
+
+def _secret(row: RollLog, sees_private: bool) -> bool:
+    return not sees_private and bool((row.detail or {}).get("hidden_opponent"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +262,10 @@ class RollService:
                     user_name=row.user_name,
                     character_name=row.character_name,
                     expression=row.expression,
-                    total=row.total,
+                    # Against a hidden NPC the roller saw the outcome only: his die and the
+                    # target would bound the NPC's stat, so only referees read them here.
+                    total=None if _secret(row, sees_private) else row.total,
+                    difficulty=row.difficulty if sees_private else None,
                     reason=row.reason,
                     outcome=row.outcome,
                     fumble=row.fumble,

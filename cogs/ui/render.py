@@ -140,12 +140,14 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
         who = _who(entry.user_name, entry.character_name, locale)
         parts = [
             f"`#{entry.log_id}`",
-            f"**{entry.total}**",
+            f"**{entry.total}**" if entry.total is not None else "**?**",
             f"`{truncate(entry.expression, 60)}`",
             who,
         ]
         if entry.outcome:
             parts.append(t(f"roll.outcome.{entry.outcome}", locale))
+        if entry.difficulty is not None:
+            parts.append(t("history.target", locale, target=entry.difficulty))
         if entry.fumble:
             parts.append(t("roll.fumble_short", locale))
         if entry.reason:

@@ -116,3 +116,10 @@ async def test_being_the_target_needs_no_ownership_and_hides_a_hidden_npcs_numbe
         HERE, GM, CheckOrder("atributo:Físico", character="Ardelia", against="Trasgo")
     )
     assert not gm_view.opponent_hidden  # the referee sees everything
+    # The log keeps the numbers for referees; the roller's own history shows the outcome only.
+    mine = {e.log_id: e for e in (await ardelia.rolls.history(HERE, ANA)).entries}
+    assert mine[versus_trasgo.log_id].total is None
+    assert mine[versus_trasgo.log_id].outcome == versus_trasgo.result.outcome
+    assert mine[versus_bram.log_id].total == versus_bram.result.total
+    gm_sees = {e.log_id: e for e in (await ardelia.rolls.history(HERE, GM)).entries}
+    assert gm_sees[versus_trasgo.log_id].total == versus_trasgo.result.total

@@ -8,6 +8,7 @@ typed by users that never pings anyone.
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -186,6 +187,11 @@ def test_hidden_npcs_do_not_leak_through_import_names_or_opposed_checks(discord_
         assert secret not in opposed.text, (secret, opposed.text)
     (numbers,) = sb.channel_messages(g, "gm")
     assert "PNJ oculto" in numbers.content
+    # ... and her /history keeps the outcome, not the die that would bound the NPC's stat.
+    total = re.search(r"Total: (\d+)", str(numbers.embeds))[1]
+    own_history = sb.command("history", {}, guild=g, channel="mesa", user="ana")
+    assert "**?**" in own_history.text and f"**{total}**" not in own_history.text
+    assert f"**{total}**" in sb.command("history", {}, guild=g, channel="mesa", user="gm").text
     assert "Trasgo: Físico →" in str(numbers.embeds) and "Total" in str(numbers.embeds)
     # the GM rolling against his own hidden NPC sees everything where he rolls
     gm_roll = sb.command(
