@@ -625,8 +625,9 @@ class CharacterService:
                     )
                 )
             ).first()
-        if existing is not None and existing.is_npc and existing.hidden and not referee:
-            # Same answer as any taken name: the import must not confirm a hidden NPC.
+        if existing is not None and not referee and existing.owner_user_id != actor.user_id:
+            # A player can only replace his own character: any other holder of the name (a
+            # hidden NPC included) gets the one answer that confirms nothing (name_clash).
             raise name_clash(campaign, actor, sheet["name"])
         if existing is not None and not replace:
             raise DomainError("sheet.error.import_exists", name=existing.name)

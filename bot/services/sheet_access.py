@@ -142,7 +142,7 @@ def name_clash(campaign: Campaign, actor: Actor, name: object) -> DomainError:
     """
     if is_referee(campaign, actor):
         return DomainError("sheet.error.name_taken", name=name)
-    return DomainError("sheet.error.name_unavailable", name=name)
+    return NotAllowed("sheet.error.name_unavailable", name=name)
 
 
 def character_view(context: CampaignContext, character: Character) -> CharacterView:

@@ -82,7 +82,12 @@ async def test_a_hidden_npcs_name_is_refused_without_confirming_it_exists(campai
             HERE,
             BRUNO,
             json.dumps(
-                {"format": "arbitro.sheet", "version": 1, "sheet": rolweb_sheet("Trasgo")}
+                {
+                    "format": "arbitro.sheet",
+                    "version": 1,
+                    "system": "rolweb",
+                    "sheet": rolweb_sheet("Trasgo"),
+                }
             ).encode(),
         ),
         campaign.characters.set_field(HERE, ANA, "Eira", "name", "Trasgo"),
