@@ -7,14 +7,22 @@ typed by users that never pings anyone.
 
 from __future__ import annotations
 
-import copy
 import re
 
 import pytest
 
-from tests.e2e.helpers import import_sheet, new_campaign, sheet_file
+from tests.e2e.helpers import (
+    COMBAT_NEXT,
+    CONFIRM,
+    WIZARD_FINISH,
+    WIZARD_ROLL,
+    import_sheet,
+    new_campaign,
+    press,
+    sheet_file,
+)
 from tests.e2e.test_sheet_swc import ORC, fill
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, ardelia, ardelia_the_mage
 
 pytestmark = pytest.mark.e2e
 
@@ -35,14 +43,6 @@ def _with_gm_channel(sb, guild_name, system="nucleo"):
     return g
 
 
-def _maga():
-    """Ardelia with «Proyectil mágico» 1 (tests/e2e/test_spells.py)."""
-    sheet = copy.deepcopy(ARDELIA)
-    del sheet["habilidades"]["Nadar"]
-    sheet["hechizos"] = {"Proyectil mágico": 1}
-    return sheet
-
-
 def test_a_new_campaigns_gm_does_not_read_an_older_campaigns_private_rolls(discord_env):
     sb = discord_env
     g = new_campaign(sb, "Historias", "nucleo", name="Vieja")
@@ -54,7 +54,7 @@ def test_a_new_campaigns_gm_does_not_read_an_older_campaigns_private_rolls(disco
         user="ana",
     ).expect_ok()
     ask = sb.command("campaign end", {}, guild=g, channel="mesa", user="gm")
-    sb.click(ask, "Archivar", user="gm")
+    press(sb, ask, CONFIRM, user="gm")
     _channel_manager(g)
     sb.command(
         "campaign create",
@@ -114,7 +114,7 @@ def test_a_channel_of_another_campaigns_category_cannot_be_taken_over(discord_en
 def test_private_checks_saves_and_spells_are_copied_to_the_gm_channel(discord_env):
     sb = discord_env
     g = _with_gm_channel(sb, "Copias")
-    import_sheet(sb, g, _maga())
+    import_sheet(sb, g, ardelia_the_mage())
     check = sb.command(
         "check",
         {"option": "habilidad:Pilotar", "private": True},
@@ -142,8 +142,8 @@ def test_private_checks_saves_and_spells_are_copied_to_the_gm_channel(discord_en
     swc = _with_gm_channel(sb, "Salvaciones", "swc")
     wizard = sb.command("npc create", {"name": "Orco"}, guild=swc, channel="mesa", user="gm")
     wizard = fill(sb, wizard, ORC)
-    wizard = sb.click(wizard, "🎲 Tirar", user="gm")
-    assert "Orco" in sb.click(wizard, "💾 Guardar", user="gm").all_text
+    wizard = press(sb, wizard, WIZARD_ROLL, user="gm")
+    assert "Orco" in press(sb, wizard, WIZARD_FINISH, user="gm").all_text
     save = sb.command(
         "save", {"character": "Orco", "private": True}, guild=swc, channel="mesa", user="gm"
     )
@@ -157,7 +157,7 @@ def test_hidden_npcs_do_not_leak_through_import_names_or_opposed_checks(discord_
     sb = discord_env
     g = _with_gm_channel(sb, "Ocultos")
     import_sheet(sb, g, ARDELIA)
-    trasgo = dict(copy.deepcopy(ARDELIA), name="Trasgo")
+    trasgo = ardelia(name="Trasgo")
     # (a) the GM's import of a hidden NPC shows its stat block to the GM only
     imported = sb.command(
         "sheet import", {"file": sheet_file(trasgo, npc=True)}, guild=g, channel="mesa", user="gm"
@@ -227,7 +227,7 @@ def test_players_roll_only_with_their_own_characters(discord_env):
     )
     assert gm.ok and not gm.ephemeral
     # being the target of an opposed check needs no ownership
-    import_sheet(sb, g, dict(copy.deepcopy(ARDELIA), name="Bram"), user="bruno")
+    import_sheet(sb, g, ardelia(name="Bram"), user="bruno")
     opposed = sb.command(
         "check",
         {"option": "atributo:Físico", "against": "Ardelia"},
@@ -246,7 +246,7 @@ def test_text_users_type_never_pings_and_a_turn_pings_only_its_player(discord_en
     name = f"Ardelia {ping}"
     imported = sb.command(
         "sheet import",
-        {"file": sheet_file(dict(copy.deepcopy(ARDELIA), name=name))},
+        {"file": sheet_file(ardelia(name=name))},
         guild=g,
         channel="mesa",
         user="ana",
@@ -271,12 +271,12 @@ def test_text_users_type_never_pings_and_a_turn_pings_only_its_player(discord_en
     assert [int(u["id"]) for u in turn.message.data["mentions"]] == [ana.id]
     assert turn.message.data["mention_roles"] == [] and not turn.message.data["mention_everyone"]
     # A follow-up (the panel's button) for the group's turn pings nobody at all.
-    passed = sb.click(turn, "Siguiente ▶", user="gm")
+    passed = press(sb, turn, COMBAT_NEXT, user="gm")
     follow = passed.followups[-1]
     assert ping in follow.content and follow.data["mentions"] == [], follow.content
     # An edited response (a confirmation) naming the character pings nobody either.
     ask = sb.command("sheet delete", {"character": name}, guild=g, channel="mesa", user="ana")
-    sb.click(ask, "Borrar", user="ana")
+    press(sb, ask, CONFIRM, user="ana")
     confirmed = sb.message(ask.message.id)
     assert ping in confirmed.content and "borrado" in confirmed.content, confirmed.content
     assert (confirmed.data["mentions"], confirmed.data["mention_everyone"]) == ([], False)
