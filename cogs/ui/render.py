@@ -145,10 +145,11 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             who,
         ]
         if entry.outcome:
-            parts.append(t(f"roll.outcome.{entry.outcome}", locale))
+            # check.outcome has every outcome a log row holds (a check's «fumble» too)
+            parts.append(t(f"check.outcome.{entry.outcome}", locale))
         if entry.difficulty is not None:
             parts.append(t("history.target", locale, target=entry.difficulty))
-        if entry.fumble:
+        if entry.fumble and entry.outcome != "fumble":
             parts.append(t("roll.fumble_short", locale))
         if entry.reason:
             parts.append(f"— {truncate(entry.reason, 60)}")
