@@ -240,7 +240,7 @@ class RollService:
         (a new one bound after the old ended, or a channel taken over from a category's
         campaign), and the referee of the new one must not read the old one's private rolls.
         Where no campaign plays, only this channel's rolls made outside any campaign show.
-        Served by the ``ix_roll_log_campaign*`` indexes (migration 0009).
+        Served by the ``ix_roll_log_campaign*`` indexes (migration 0010).
         """
         limit = max(1, min(limit, MAX_HISTORY))
         campaign = await self.campaigns.find(place)

@@ -3,15 +3,15 @@
 Checked with EXPLAIN on SQLite and PostgreSQL (``tests/bot/test_rolls.py``): both walk the
 index backwards on ``id`` instead of sorting the campaign's whole log.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-01
 """
 
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
