@@ -103,7 +103,10 @@ class Arbitro(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Text users typed (names, reasons, notes) never pings anyone: every message,
+            # follow-up and webhook post mentions nobody unless it allows one user on purpose
+            # (the turn and reminder pings of cogs/combat.py).
+            allowed_mentions=discord.AllowedMentions.none(),
             shard_count=config.shards.count,
             shard_ids=list(config.shards.ids),
         )

@@ -8,10 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.checks import CheckOrder
+from bot.services.checks import CheckOrder, CheckView
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.gm_copy import send_gm_copy
 from cogs.ui.options import AnyCharacter, CheckOption
 
 if TYPE_CHECKING:
@@ -22,8 +23,21 @@ class ChecksCog(commands.Cog):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
 
-    async def _send(self, itx: discord.Interaction[Arbitro], view, locale: str) -> None:  # noqa: ANN001
-        await itx.response.send_message(**render_sheet.check(view, locale), ephemeral=view.private)
+    async def _send(self, itx: discord.Interaction[Arbitro], view: CheckView, locale: str) -> None:
+        """The roller's reply, then the GM-channel copy of a private check (or of the numbers
+        an opposed check against a hidden NPC keeps from the player)."""
+        hidden = view.opponent_hidden
+        await itx.response.send_message(
+            **render_sheet.check(view, locale, numbers=not hidden), ephemeral=view.private
+        )
+        if view.private or hidden:
+            await send_gm_copy(
+                itx,
+                log_id=view.log_id,
+                user_name=view.user_name,
+                render=lambda gm_locale: render_sheet.check(view, gm_locale),
+                headline_key="check.gm_copy_hidden" if hidden else "roll.gm_copy",
+            )
 
     @app_commands.command(
         name="check", description="Roll a check from your sheet (attribute, skill, save…)"

@@ -13,7 +13,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
 from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, TURN_TIMER, CombatView, Reminder
 from bot.services.timers import Due
 from cogs.ui import render_combat
@@ -68,15 +67,7 @@ class CombatCog(
                 return
         locale = reminder.locale or self.bot.config.default_locale
         await channel.send(  # type: ignore[union-attr]
-            t(
-                "combat.reminder",
-                locale,
-                mention=f"<@{reminder.mention_id}>",
-                name=reminder.name,
-                round=reminder.round,
-                hours=reminder.hours,
-            ),
-            nonce=reminder.nonce or None,
+            **render_combat.reminder(reminder, locale), nonce=reminder.nonce or None
         )
 
     async def _panel(

@@ -6,22 +6,19 @@ the history and the odds are commands of their own.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
 from cogs.ui import render
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
+from cogs.ui.gm_copy import send_gm_copy
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-log = logging.getLogger(__name__)
 
 
 def jump_url(guild_id: int | None, channel_id: int | None, message_id: int) -> str:
@@ -72,27 +69,15 @@ class DiceCog(commands.Cog):
                 message_id,
                 jump_url(itx.guild_id, itx.channel_id, message_id),
             )
-        if private and view.gm_channel_id:
-            await self._send_gm_copy(itx, view, ctx.locale)
-
-    async def _send_gm_copy(self, itx: discord.Interaction[Arbitro], view, locale: str) -> None:  # noqa: ANN001
-        channel = itx.guild.get_channel(view.gm_channel_id) if itx.guild else None
-        gm_locale = view.campaign_locale or self.bot.config.default_locale
-        try:
-            if channel is None:
-                channel = await self.bot.fetch_channel(view.gm_channel_id)
-            message = await channel.send(  # type: ignore[union-attr]
-                **render.roll_gm_copy(view, gm_locale, f"<#{itx.channel_id}>")
+        if private:
+            await send_gm_copy(
+                itx,
+                log_id=view.log_id,
+                user_name=view.user_name,
+                render=lambda gm_locale: render.roll(view, gm_locale),
             )
-        except (discord.HTTPException, AttributeError):
-            log.warning("could not post the GM copy of roll %s", view.log_id, exc_info=True)
-            await itx.followup.send(t("roll.gm_copy_failed", locale), ephemeral=True)
-            return
-        await self.rolls.attach_message(
-            view.log_id, itx.guild_id or 0, message.id, message.jump_url
-        )
 
-    @app_commands.command(name="history", description="Recent rolls in this channel")
+    @app_commands.command(name="history", description="Recent rolls in this campaign")
     @app_commands.describe(user="Only this member's rolls", limit="How many (1-25, default 10)")
     @app_commands.guild_only()
     async def history(

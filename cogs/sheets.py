@@ -220,6 +220,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         view = await self.characters.import_sheet(ctx.place, ctx.actor, payload, replace=replace)
         message = render_sheet.character(view, ctx.locale)
         message["content"] = ctx.t("sheet.imported", name=view.name)
+        # A hidden NPC's stat block is the GM's secret: only the GM sees it.
         await reply(itx, ctx.locale, **message, ephemeral=view.hidden, done=message["content"])
 
 

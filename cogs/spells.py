@@ -12,6 +12,7 @@ from bot.services.spells import MAX_EXTRA_MANA, CastOrder
 from cogs.ui import render_spells
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.gm_copy import send_gm_copy
 from cogs.ui.options import AnyCharacter, Character, Spell, SpellList
 
 if TYPE_CHECKING:
@@ -102,6 +103,13 @@ class SpellsCog(
         )
         view = await self.bot.services.spells.cast(ctx.place, ctx.actor, order)
         await itx.response.send_message(**render_spells.cast(view, ctx.locale), ephemeral=private)
+        if private:
+            await send_gm_copy(
+                itx,
+                log_id=view.log_id,
+                user_name=view.user_name,
+                render=lambda gm_locale: render_spells.cast(view, gm_locale),
+            )
 
     @app_commands.command(name="rest", description="Recover mana or prepared spells")
     @app_commands.describe(character="Who rests (default: your active character)")

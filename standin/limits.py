@@ -137,6 +137,25 @@ def _check_components(components: list[dict[str, Any]], flags: int, problems: li
             _check_item(item, f"{path}.components.{j}", problems)
 
 
+def _check_allowed_mentions(allowed: Any, problems: list[tuple[str, str, str]]) -> None:
+    """Discord refuses ``parse`` and an explicit list of the same kind together, and more
+    than 100 listed ids."""
+    if not isinstance(allowed, dict):
+        return
+    parse = set(allowed.get("parse") or ())
+    for kind in ("users", "roles"):
+        listed = allowed.get(kind) or []
+        if kind in parse and listed:
+            problems.append(
+                (
+                    f"allowed_mentions.{kind}",
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+                )
+            )
+        _max(problems, f"allowed_mentions.{kind}", listed, 100)
+
+
 def check_message(
     body: dict[str, Any], *, files: Sequence[tuple[str, bytes]] = (), partial: bool = False
 ) -> dict[str, Any] | None:
@@ -153,6 +172,7 @@ def check_message(
     _check_embeds(body.get("embeds") or [], problems)
     flags = int(body.get("flags") or 0)
     _check_components(body.get("components") or [], flags, problems)
+    _check_allowed_mentions(body.get("allowed_mentions"), problems)
     if flags & IS_COMPONENTS_V2 and (body.get("content") or body.get("embeds")):
         problems.append(
             (

@@ -16,6 +16,8 @@ __all__ = ["create_message", "delete_message", "edit_message", "message_event"]
 
 GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
 _MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+_EVERYONE = re.compile(r"@(?:everyone|here)\b")
 
 
 def _attachments(
@@ -35,16 +37,43 @@ def _attachments(
     return out, stored
 
 
-def _mentions(world: World, channel: Channel, content: str) -> list[dict[str, Any]]:
+def _mentions(
+    world: World, channel: Channel, content: str, allowed: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``mentions``, ``mention_roles`` and ``mention_everyone`` as Discord computes them: from
+    the content only (never embeds), filtered by the request's ``allowed_mentions``.
+
+    Without ``allowed_mentions`` Discord parses everything; with it, a user (role) is
+    mentioned only if ``parse`` has ``"users"`` (``"roles"``) or its id is listed, and
+    ``@everyone``/``@here`` only if ``parse`` has ``"everyone"``.  What is not mentioned
+    notifies nobody: this is what tests of pings look at.
+    """
+    if allowed is None:
+        parse, users, roles = {"users", "roles", "everyone"}, set(), set()
+    else:
+        parse = set(allowed.get("parse") or ())
+        users = {int(u) for u in allowed.get("users") or ()}
+        roles = {int(r) for r in allowed.get("roles") or ()}
     guild = world.guild_of(channel)
     found = []
     for uid in dict.fromkeys(int(m) for m in _MENTION.findall(content or "")):
+        if "users" not in parse and uid not in users:
+            continue
         if guild is not None and uid in guild.members:
             member = guild.members[uid]
             found.append({**member.user.payload(), "member": member.payload(with_user=False)})
         elif uid in world.users:
             found.append(world.users[uid].payload())
-    return found
+    mention_roles = [
+        str(rid)
+        for rid in dict.fromkeys(int(m) for m in _ROLE_MENTION.findall(content or ""))
+        if guild is not None and rid in guild.roles and ("roles" in parse or rid in roles)
+    ]
+    return {
+        "mentions": found,
+        "mention_roles": mention_roles,
+        "mention_everyone": "everyone" in parse and bool(_EVERYONE.search(content or "")),
+    }
 
 
 def message_event(world: World, msg: Message, event: str) -> None:
@@ -81,9 +110,7 @@ def create_message(
         "timestamp": iso_now(),
         "edited_timestamp": None,
         "tts": bool(body.get("tts")),
-        "mention_everyone": False,
-        "mentions": _mentions(world, channel, body.get("content") or ""),
-        "mention_roles": [],
+        **_mentions(world, channel, body.get("content") or "", body.get("allowed_mentions")),
         "mention_channels": [],
         "attachments": attachments,
         "embeds": body.get("embeds") or [],
@@ -139,7 +166,7 @@ def edit_message(
             data[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
     if "content" in body:
         channel = world.channels[msg.channel_id]
-        data["mentions"] = _mentions(world, channel, data["content"])
+        data.update(_mentions(world, channel, data["content"], body.get("allowed_mentions")))
     if "flags" in body and body["flags"] is not None:
         editable = 4 | (1 << 15)  # SUPPRESS_EMBEDS, IS_COMPONENTS_V2: the rest is fixed at creation
         data["flags"] = (int(data["flags"]) & ~editable) | (int(body["flags"]) & editable)

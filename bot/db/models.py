@@ -87,7 +87,11 @@ class RollLog(SQLModel, table=True):
     __tablename__ = "roll_log"
     __table_args__ = (
         Index("ix_roll_log_channel_time", "guild_id", "channel_id", "id"),
+        # /history outside a campaign: one member's rolls in this channel, newest first.
         Index("ix_roll_log_channel_user", "guild_id", "channel_id", "user_id", "id"),
+        # /history is scoped to the campaign (all of it, or one member's rolls), newest first.
+        Index("ix_roll_log_campaign", "guild_id", "campaign_id", "id"),
+        Index("ix_roll_log_campaign_user", "guild_id", "campaign_id", "user_id", "id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -93,6 +93,13 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
 )
 
 
+def _chain_from(chain: tuple[int, ...], target_id: int) -> tuple[int, ...]:
+    """The ids ``target_id`` inherits a campaign from: itself and what contains it."""
+    if target_id in chain:
+        return chain[chain.index(target_id) :]
+    return (target_id,)
+
+
 def setting_specs(system_id: str) -> tuple[SettingSpec, ...]:
     return (*systems.get(system_id).settings(), *COMMON_SETTINGS)
 
@@ -172,7 +179,9 @@ class CampaignService:
 
         The creator becomes its GM.  Creating needs Manage Channels (binding channels is a
         server-organisation act), and a target already bound to an active campaign is refused
-        rather than silently rebound.
+        rather than silently rebound.  A channel or forum inside a category that another live
+        campaign is bound to belongs to that campaign: binding it here would take it over
+        (the most specific binding wins), so only that campaign's referee may do it.
         """
         if not (actor.can_manage_channels or actor.is_admin):
             raise NotAllowed("campaign.error.create_needs_permission")
@@ -191,6 +200,12 @@ class CampaignService:
             )
             if existing is not None:
                 raise AlreadyBound(name=existing.name)
+            owner = await self.find(
+                Place(place.guild_id, place.channel_id, _chain_from(place.chain, target_id)),
+                session,
+            )
+            if owner is not None and not is_referee(owner, actor):
+                raise NotAllowed("campaign.error.belongs_to_other", name=owner.name)
             campaign = Campaign(
                 guild_id=place.guild_id,
                 name=name,

@@ -39,6 +39,7 @@ from bot.services.sheet_access import (
     CharacterView,
     character_view,
     find_character,
+    name_clash,
     name_key,
     player_sheet,
     require_editor,
@@ -347,7 +348,7 @@ class CharacterService:
                     # e.g. closing the creation draft: both happen or neither does
                     await same_transaction(session)
         except IntegrityError:
-            raise DomainError("sheet.error.name_taken", name=name) from None
+            raise name_clash(campaign, actor, name) from None
         return self._view(campaign, system, settings, character)
 
     @staticmethod
@@ -647,9 +648,10 @@ class CharacterService:
                     )
                 )
             ).first()
-        if existing is not None and existing.is_npc and existing.hidden and not referee:
-            # Same answer as any taken name: the import must not confirm a hidden NPC.
-            raise DomainError("sheet.error.name_taken", name=sheet["name"])
+        if existing is not None and not referee and existing.owner_user_id != actor.user_id:
+            # A player can only replace his own character: any other holder of the name (a
+            # hidden NPC included) gets the one answer that confirms nothing (name_clash).
+            raise name_clash(campaign, actor, sheet["name"])
         if existing is not None and not replace:
             raise DomainError("sheet.error.import_exists", name=existing.name)
         mine = existing is not None and existing.owner_user_id == actor.user_id

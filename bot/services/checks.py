@@ -14,9 +14,11 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.services.audit import AuditEntry, roll_log
+from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError
+from bot.services.sheet_access import require_actor
 from bot.services.sheet_changes import ApplyEffects
 from rules.systems.base import CheckOption, CheckRequest, CheckResult, OpposedResult
 
@@ -52,6 +54,9 @@ class CheckView:
     opposed: OpposedResult | None
     private: bool
     gm_channel_id: int | None
+    # Opposed by an NPC the GM keeps hidden from this roller: he sees the outcome, not its
+    # numbers (they go to the GM channel).
+    opponent_hidden: bool = False
 
 
 def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -104,6 +109,8 @@ class CheckService:
         campaign, own, system, settings = await self.characters.sheet_of(
             place, actor, order.character
         )
+        # Rolling *with* a character is acting as it: its owner or a referee only.
+        require_actor(campaign, own, actor)
         request = CheckRequest(
             option=order.option.strip(),
             modifier=order.modifier,
@@ -111,10 +118,14 @@ class CheckService:
             circumstances=parse_circumstances(order.circumstances),
         )
         opposed: OpposedResult | None = None
+        opponent_hidden = False
         opponent_name: str | None = None
         if order.against is not None:
             opponent = await self.characters.show(place, actor, order.against, as_opponent=True)
             opponent_name = opponent.name
+            opponent_hidden = (
+                opponent.is_npc and opponent.hidden and not is_referee(campaign, actor)
+            )
             other = CheckRequest(option=(order.against_option or order.option).strip())
             opposed = system.opposed(own.sheet, request, opponent.sheet, other, settings, self.rng)
             result = opposed.a
@@ -129,6 +140,7 @@ class CheckService:
                 "option": result.option,
                 "notes": list(result.notes),
                 **_jsonable(result.extra),
+                **({"hidden_opponent": True} if opponent_hidden else {}),
             },
             total=result.total,
             difficulty=result.target,
@@ -155,6 +167,7 @@ class CheckService:
             opposed=opposed,
             private=order.private,
             gm_channel_id=campaign.gm_channel_id,
+            opponent_hidden=opponent_hidden,
         )
 
     async def save(

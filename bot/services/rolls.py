@@ -18,6 +18,7 @@ from sqlalchemy import bindparam, insert, or_, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import Select
 
 from bot.compute import ComputePool
 from bot.db.models import RollLog
@@ -28,7 +29,14 @@ from bot.services.errors import InvalidSetting
 from rules import dice
 from rules.dice import odds
 
-__all__ = ["RollService", "RollView", "HistoryView", "HistoryEntry", "OddsView"]
+__all__ = [
+    "RollService",
+    "RollView",
+    "HistoryView",
+    "HistoryEntry",
+    "OddsView",
+    "history_query",
+]
 
 MAX_REASON = 200
 MAX_HISTORY = 25
@@ -77,13 +85,18 @@ class HistoryEntry:
     user_name: str
     character_name: str | None
     expression: str
-    total: int
+    total: int | None  # None: kept from this viewer (a check against a hidden NPC)
     reason: str | None
     outcome: str | None
     fumble: bool
     private: bool
     created_at: datetime
     message_url: str | None
+    difficulty: int | None = None  # the target or difficulty, shown to referees only
+
+
+def _secret(row: RollLog, sees_private: bool) -> bool:
+    return not sees_private and bool((row.detail or {}).get("hidden_opponent"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +124,32 @@ def judge(result: dice.RollResult, difficulty: int | None) -> str | None:
     if result.success is not None:
         return "success" if result.success else "failure"
     return None
+
+
+def history_query(
+    place: Place,
+    campaign_id: int | None,
+    *,
+    viewer_id: int | None,
+    user_id: int | None = None,
+    limit: int = 10,
+) -> Select:
+    """The ``/history`` query: one campaign's log (or, outside any, this channel's), newest
+    first; ``viewer_id`` set means the viewer sees only public rolls and his own private ones.
+    """
+    query = select(RollLog).where(RollLog.guild_id == place.guild_id)
+    if campaign_id is not None:
+        query = query.where(RollLog.campaign_id == campaign_id)
+    else:
+        query = query.where(
+            RollLog.channel_id == place.channel_id,
+            RollLog.campaign_id.is_(None),  # type: ignore[union-attr]
+        )
+    if user_id is not None:
+        query = query.where(RollLog.user_id == user_id)
+    if viewer_id is not None:
+        query = query.where(or_(~RollLog.private, RollLog.user_id == viewer_id))
+    return query.order_by(RollLog.id.desc()).limit(limit)  # type: ignore[union-attr]
 
 
 class RollService:
@@ -207,18 +246,24 @@ class RollService:
     async def history(
         self, place: Place, actor: Actor, *, user_id: int | None = None, limit: int = 10
     ) -> HistoryView:
-        """The channel's recent rolls: a referee sees every private roll, a player only his own."""
+        """The campaign's recent rolls: a referee sees every private roll, a player only his own.
+
+        Scoped to the campaign found here, not to the channel: a channel outlives campaigns
+        (a new one bound after the old ended, or a channel taken over from a category's
+        campaign), and the referee of the new one must not read the old one's private rolls.
+        Where no campaign plays, only this channel's rolls made outside any campaign show.
+        Served by the ``ix_roll_log_campaign*`` indexes (migration 0010).
+        """
         limit = max(1, min(limit, MAX_HISTORY))
         campaign = await self.campaigns.find(place)
         sees_private = bool(campaign and is_referee(campaign, actor)) or actor.is_admin
-        query = select(RollLog).where(
-            RollLog.guild_id == place.guild_id, RollLog.channel_id == place.channel_id
+        query = history_query(
+            place,
+            campaign.id if campaign else None,
+            viewer_id=None if sees_private else actor.user_id,
+            user_id=user_id,
+            limit=limit,
         )
-        if user_id is not None:
-            query = query.where(RollLog.user_id == user_id)
-        if not sees_private:
-            query = query.where(or_(~RollLog.private, RollLog.user_id == actor.user_id))
-        query = query.order_by(RollLog.id.desc()).limit(limit)  # type: ignore[union-attr]
         async with self.sessions() as session:
             rows = (await session.exec(query)).all()
         return HistoryView(
@@ -229,7 +274,10 @@ class RollService:
                     user_name=row.user_name,
                     character_name=row.character_name,
                     expression=row.expression,
-                    total=row.total,
+                    # Against a hidden NPC the roller saw the outcome only: his die and the
+                    # target would bound the NPC's stat, so only referees read them here.
+                    total=None if _secret(row, sees_private) else row.total,
+                    difficulty=row.difficulty if sees_private else None,
                     reason=row.reason,
                     outcome=row.outcome,
                     fumble=row.fumble,

@@ -32,7 +32,9 @@ __all__ = [
     "find_character",
     "name_key",
     "player_sheet",
+    "require_actor",
     "require_editor",
+    "name_clash",
     "set_path",
 ]
 
@@ -119,6 +121,28 @@ def require_editor(campaign: Campaign, character: Character, actor: Actor) -> No
         raise NotAllowed("sheet.error.npc_gm_only")
     if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
         raise NotAllowed("sheet.error.not_owner", name=character.name)
+
+
+def require_actor(campaign: Campaign, character: Character, actor: Actor) -> None:
+    """Acting *with* a character (rolling, spending, casting as it) is for its owner or a
+    referee; NPCs act only for referees.  Being the *target* of someone's action is not
+    acting, so opponents and targets are never checked with this."""
+    if character.is_npc and not is_referee(campaign, actor):
+        raise NotAllowed("sheet.error.npc_gm_only")
+    if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
+        raise NotAllowed("sheet.error.not_your_character", name=character.name)
+
+
+def name_clash(campaign: Campaign, actor: Actor, name: object) -> DomainError:
+    """The refusal of a name already used in the campaign.
+
+    A referee is told plainly.  A player gets one message whatever holds the name, so it
+    cannot confirm that a hidden NPC called that exists (a message only for hidden names
+    would give it away just the same).
+    """
+    if is_referee(campaign, actor):
+        return DomainError("sheet.error.name_taken", name=name)
+    return NotAllowed("sheet.error.name_unavailable", name=name)
 
 
 def character_view(context: CampaignContext, character: Character) -> CharacterView:

@@ -41,6 +41,7 @@ from bot.services.sheet_access import (
     CharacterView,
     character_view,
     find_character,
+    name_clash,
     name_key,
     player_sheet,
     require_editor,
@@ -164,9 +165,7 @@ class SheetWriter:
             except _Clash:
                 continue
             except IntegrityError:
-                raise DomainError(
-                    "sheet.error.name_taken", name=planned.sheet.get("name")
-                ) from None
+                raise name_clash(context.campaign, actor, planned.sheet.get("name")) from None
             return Applied(self._written(context, planned), planned.computed.value, log_id)
         raise ConcurrentChange()
 

@@ -17,7 +17,6 @@ from bot.services.rolls import HistoryView, OddsView, RollView
 
 __all__ = [
     "roll",
-    "roll_gm_copy",
     "history",
     "odds",
     "campaign",
@@ -133,13 +132,6 @@ def roll(view: RollView, locale: str) -> dict[str, Any]:
     return {"embed": embed}
 
 
-def roll_gm_copy(view: RollView, locale: str, channel_mention: str) -> dict[str, Any]:
-    """The copy of a private roll posted in the campaign's GM channel."""
-    message = roll(view, locale)
-    message["content"] = t("roll.gm_copy", locale, user=view.user_name, channel=channel_mention)
-    return message
-
-
 def history(view: HistoryView, locale: str) -> dict[str, Any]:
     if not view.entries:
         return {"content": t("history.empty", locale), "ephemeral": True}
@@ -148,13 +140,16 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
         who = _who(entry.user_name, entry.character_name, locale)
         parts = [
             f"`#{entry.log_id}`",
-            f"**{entry.total}**",
+            f"**{entry.total}**" if entry.total is not None else "**?**",
             f"`{truncate(entry.expression, 60)}`",
             who,
         ]
         if entry.outcome:
-            parts.append(t(f"roll.outcome.{entry.outcome}", locale))
-        if entry.fumble:
+            # check.outcome has every outcome a log row holds (a check's «fumble» too)
+            parts.append(t(f"check.outcome.{entry.outcome}", locale))
+        if entry.difficulty is not None:
+            parts.append(t("history.target", locale, target=entry.difficulty))
+        if entry.fumble and entry.outcome != "fumble":
             parts.append(t("roll.fumble_short", locale))
         if entry.reason:
             parts.append(f"— {truncate(entry.reason, 60)}")

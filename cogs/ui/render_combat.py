@@ -12,10 +12,10 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.combat import CombatantLine, CombatView, HealthView
+from bot.services.combat import CombatantLine, CombatView, HealthView, Reminder
 from cogs.ui.render import COLOUR, truncate
 
-__all__ = ["panel", "health", "line_text"]
+__all__ = ["panel", "health", "line_text", "reminder", "turn_ping"]
 
 SIDE_KEYS = {"jugadores": "combat.side_jugadores", "enemigos": "combat.side_enemigos"}
 
@@ -93,7 +93,22 @@ def panel(view: CombatView, locale: str, *, note: str = "") -> dict[str, Any]:
     )
     embed.set_footer(text=t("combat.footer", locale, version=view.version))
     content = "\n".join(part for part in (note, _announcement(view, locale)) if part)
-    return {"content": truncate(content, 2000) or None, "embed": embed}
+    return {
+        "content": truncate(content, 2000) or None,
+        "embed": embed,
+        "allowed_mentions": turn_ping(view),
+    }
+
+
+def turn_ping(view: CombatView) -> discord.AllowedMentions:
+    """Only the player whose turn just began is pinged; any other ``<@…>`` in the message
+    (a combatant's name, a note) is text.  Nobody when no player's turn began."""
+    current = view.current if view.turn is not None else None
+    if current is None or not current.owner_id:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(id=current.owner_id)]
+    )
 
 
 def health(view: HealthView, locale: str) -> dict[str, Any]:
@@ -103,3 +118,20 @@ def health(view: HealthView, locale: str) -> dict[str, Any]:
     lines += [t(note, locale) for note in view.notes]
     colour = COLOUR["success"] if view.healed else COLOUR["fumble"]
     return {"embed": discord.Embed(description="\n".join(lines), colour=colour)}
+
+
+def reminder(due: Reminder, locale: str) -> dict[str, Any]:
+    """The play-by-post nudge: pings the one member whose turn waits (the player, or the GM
+    for an NPC), and nobody a combatant's name may mention."""
+    content = t(
+        "combat.reminder",
+        locale,
+        mention=f"<@{due.mention_id}>",
+        name=due.name,
+        round=due.round,
+        hours=due.hours,
+    )
+    allowed = discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(id=due.mention_id)]
+    )
+    return {"content": truncate(content, 2000), "allowed_mentions": allowed}

@@ -199,7 +199,11 @@ def draft(view: DraftView, locale: str) -> discord.Embed:
     return embed
 
 
-def check(view: CheckView, locale: str) -> dict[str, Any]:
+def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, Any]:
+    """The check as rolled; ``numbers=False`` (opposed by a hidden NPC, the player's view)
+    keeps only the outcome: no dice, totals, targets or chances that would reveal its stat."""
+    if not numbers:
+        return _check_outcome_only(view, locale)
     result = view.result
     who = t("roll.who_as_character", locale, user=view.user_name, character=view.character_name)
     title = t("check.title", locale, who=who, label=result.label)
@@ -249,6 +253,33 @@ def check(view: CheckView, locale: str) -> dict[str, Any]:
             value=truncate("\n".join(f"• {t(note, locale)}" for note in result.notes), 1024),
             inline=False,
         )
+    footer = [t("roll.log_ref", locale, id=view.log_id)]
+    if view.private:
+        footer.append(t("roll.private_footer", locale))
+    embed.set_footer(text=" · ".join(footer))
+    return {"embed": embed}
+
+
+def _check_outcome_only(view: CheckView, locale: str) -> dict[str, Any]:
+    result = view.result
+    who = t("roll.who_as_character", locale, user=view.user_name, character=view.character_name)
+    title = t("check.title", locale, who=who, label=result.label)
+    outcome = str(result.outcome) if result.outcome else None
+    lines = []
+    if outcome:
+        lines.append(t(f"check.outcome.{outcome}", locale))
+    if view.opposed is not None:
+        winner = {"a": view.character_name, "b": view.opponent_name, "tie": t("check.tie", locale)}[
+            view.opposed.winner
+        ]
+        lines.append(t("check.opposed", locale, name=view.opponent_name))  # the name he typed
+        lines.append(t("check.opposed_winner", locale, winner=winner))
+    lines.append(t("check.numbers_for_gm", locale))
+    embed = discord.Embed(
+        title=truncate(title, 256),
+        description="\n".join(lines),
+        colour=COLOUR.get(outcome, COLOUR[None]),
+    )
     footer = [t("roll.log_ref", locale, id=view.log_id)]
     if view.private:
         footer.append(t("roll.private_footer", locale))

@@ -67,6 +67,41 @@ async def test_a_place_cannot_be_bound_twice(services):
     assert error.value.params == {"name": "Una"}
 
 
+async def test_a_channel_of_a_bound_category_is_not_taken_over_by_another_member(services):
+    """Manage Channels is not enough to carve a channel out of another live campaign."""
+    await services.campaigns.create(
+        in_channel(), GM, name="Toda", system="swc", target_id=CATEGORY, kind="category"
+    )
+    intruder = Actor(4, "Otro máster", can_manage_channels=True)
+    with pytest.raises(NotAllowed) as error:
+        await services.campaigns.create(
+            in_channel(), intruder, name="Mía", system="swc", target_id=CHANNEL, kind="channel"
+        )
+    assert (error.value.key, error.value.params) == (
+        "campaign.error.belongs_to_other",
+        {"name": "Toda"},
+    )
+    thread = in_channel(THREAD, (THREAD, CHANNEL, CATEGORY))
+    with pytest.raises(NotAllowed):
+        await services.campaigns.create(
+            thread, intruder, name="Mía", system="swc", target_id=CHANNEL, kind="channel"
+        )
+    assert (await services.campaigns.find(in_channel())).name == "Toda"
+    # The category's own referee (or an administrator) may split a channel off.
+    split = await services.campaigns.create(
+        in_channel(), GM, name="Escena", system="swc", target_id=CHANNEL, kind="channel"
+    )
+    assert split.bindings == ((CHANNEL, "channel"),)
+    await services.campaigns.create(
+        in_channel(99, (99, CATEGORY)),
+        ADMIN,
+        name="Otra",
+        system="swc",
+        target_id=99,
+        kind="channel",
+    )
+
+
 async def test_creating_needs_manage_channels(services):
     with pytest.raises(NotAllowed):
         await services.campaigns.create(

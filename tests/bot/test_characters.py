@@ -63,8 +63,41 @@ async def test_illegal_sheets_are_refused_with_every_problem(campaign):
 async def test_names_are_unique_per_campaign(campaign):
     await campaign.characters.create(HERE, ANA, rolweb_sheet("Eira"))
     with pytest.raises(DomainError) as error:
-        await campaign.characters.create(HERE, BRUNO, rolweb_sheet("EÍRA"))
+        await campaign.characters.create(HERE, GM, rolweb_sheet("EÍRA"))
     assert error.value.key == "sheet.error.name_taken"
+    with pytest.raises(DomainError) as error:
+        await campaign.characters.create(HERE, BRUNO, rolweb_sheet("EÍRA"))
+    assert error.value.key == "sheet.error.name_unavailable"
+
+
+async def test_a_hidden_npcs_name_is_refused_without_confirming_it_exists(campaign):
+    """Creating, importing or renaming onto a hidden NPC's name answers a player exactly as
+    any other taken name would: the refusal names no NPC and differs from nothing else."""
+    await campaign.characters.create(HERE, GM, rolweb_sheet("Trasgo"), is_npc=True, hidden=True)
+    await campaign.characters.create(HERE, ANA, rolweb_sheet("Eira"))
+    refusals = []
+    for attempt in (
+        campaign.characters.create(HERE, BRUNO, rolweb_sheet("trasgo")),
+        campaign.characters.import_sheet(
+            HERE,
+            BRUNO,
+            json.dumps(
+                {
+                    "format": "arbitro.sheet",
+                    "version": 1,
+                    "system": "rolweb",
+                    "sheet": rolweb_sheet("Trasgo"),
+                }
+            ).encode(),
+        ),
+        campaign.characters.set_field(HERE, ANA, "Eira", "name", "Trasgo"),
+        campaign.characters.create(HERE, BRUNO, rolweb_sheet("Eira")),  # a visible one
+    ):
+        with pytest.raises(DomainError) as error:
+            await attempt
+        refusals.append(error.value.key)
+    assert refusals == ["sheet.error.name_unavailable"] * 4
+    assert (await campaign.characters.show(HERE, ANA, "Eira")).name == "Eira"
 
 
 async def test_only_the_owner_or_a_referee_edits(campaign):

@@ -10,7 +10,7 @@ from sqlmodel import select
 from bot.db.models import RollLog
 from bot.services import Actor, Place
 from bot.services.checks import CheckOrder, parse_circumstances
-from bot.services.errors import DomainError
+from bot.services.errors import DomainError, NotAllowed
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
 
@@ -18,6 +18,7 @@ GUILD, CHANNEL = 1000, 11
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
 GM = Actor(1, "Máster", can_manage_channels=True)
 ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
 
 
 @pytest.fixture
@@ -70,3 +71,55 @@ async def test_the_options_come_from_the_sheet(ardelia):
     options = await ardelia.checks.options(HERE, ANA, None)
     assert "habilidad:Pilotar" in {o.key for o in options}
     assert await ardelia.checks.options(HERE, GM, None) == ()  # the GM has no active character
+
+
+async def test_only_the_owner_or_the_gm_rolls_with_a_character(ardelia):
+    """Acting with a character needs its owner or a referee: /check and /save alike."""
+    with pytest.raises(NotAllowed) as error:
+        await ardelia.checks.check(
+            HERE, BRUNO, CheckOrder("habilidad:Pilotar", character="Ardelia")
+        )
+    assert error.value.key == "sheet.error.not_your_character"
+    await ardelia.characters.create(
+        HERE, GM, dict(json.loads(json.dumps(ARDELIA)), name="Capitana"), is_npc=True
+    )
+    with pytest.raises(NotAllowed):
+        await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico", character="Capitana"))
+    async with ardelia.sessions() as session:
+        assert (await session.exec(select(RollLog))).all() == []
+    assert (
+        await ardelia.checks.check(HERE, GM, CheckOrder("atributo:Físico", character="Ardelia"))
+    ).result
+    assert (
+        await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico"))
+    ).character_name == "Ardelia"
+
+
+async def test_being_the_target_needs_no_ownership_and_hides_a_hidden_npcs_numbers(ardelia):
+    """A player may oppose anyone the GM names; a hidden NPC opponent is flagged so the
+    player's reply shows the outcome only."""
+    await ardelia.characters.create(
+        HERE, BRUNO, dict(json.loads(json.dumps(ARDELIA)), name="Bram"), make_active=True
+    )
+    await ardelia.characters.create(
+        HERE, GM, dict(json.loads(json.dumps(ARDELIA)), name="Trasgo"), is_npc=True, hidden=True
+    )
+    versus_bram = await ardelia.checks.check(
+        HERE, ANA, CheckOrder("atributo:Físico", against="Bram")
+    )
+    assert versus_bram.opposed is not None and not versus_bram.opponent_hidden
+    versus_trasgo = await ardelia.checks.check(
+        HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo")
+    )
+    assert versus_trasgo.opposed is not None and versus_trasgo.opponent_hidden
+    gm_view = await ardelia.checks.check(
+        HERE, GM, CheckOrder("atributo:Físico", character="Ardelia", against="Trasgo")
+    )
+    assert not gm_view.opponent_hidden  # the referee sees everything
+    # The log keeps the numbers for referees; the roller's own history shows the outcome only.
+    mine = {e.log_id: e for e in (await ardelia.rolls.history(HERE, ANA)).entries}
+    assert mine[versus_trasgo.log_id].total is None
+    assert mine[versus_trasgo.log_id].outcome == versus_trasgo.result.outcome
+    assert mine[versus_bram.log_id].total == versus_bram.result.total
+    gm_sees = {e.log_id: e for e in (await ardelia.rolls.history(HERE, GM)).entries}
+    assert gm_sees[versus_trasgo.log_id].total == versus_trasgo.result.total

@@ -6,6 +6,7 @@ import asyncio
 from datetime import timedelta
 from types import SimpleNamespace
 
+import discord
 from sqlalchemy import update
 
 from bot.db.models import CombatRecord, Timer, utcnow
@@ -19,12 +20,21 @@ GM = Actor(1, "Máster", can_manage_channels=True)
 class Channel:
     def __init__(self) -> None:
         self.sent: list[str] = []
+        self.pinged: list[list[int]] = []
         self.nonces: list[str | None] = []
         self.arrived = asyncio.Event()
 
-    async def send(self, text: str, *, nonce: str | None = None) -> None:
-        self.sent.append(text)
+    async def send(
+        self,
+        content: str,
+        *,
+        allowed_mentions: discord.AllowedMentions,
+        nonce: str | None = None,
+    ) -> None:
+        self.sent.append(content)
+        self.pinged.append(allowed_mentions.to_dict().get("users", []))
         self.nonces.append(nonce)
+        assert allowed_mentions.to_dict()["parse"] == []  # nobody else, whatever the names say
         self.arrived.set()
 
 
@@ -62,6 +72,7 @@ async def test_a_due_turn_is_posted_once_in_its_channel(services):
         await asyncio.sleep(0.05)
         assert len(channel.sent) == 1
         assert "<@1>" in channel.sent[0] and "**Trasgos**" in channel.sent[0]
+        assert channel.pinged == [[1]]  # the reminder pings exactly its member
         assert "más de 6 h" in channel.sent[0]
         assert channel.nonces[0], "posted with the firing's nonce (enforce_nonce)"
         assert await services.timers.next_wake() is None, "recorded: nothing left to fire"

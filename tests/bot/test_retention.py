@@ -32,6 +32,9 @@ async def two_guilds(services):
         await services.creation.start(place, ANA, "Otra")
         await services.combat.start(place, GM)
         await services.combat.join(place, ANA)
+        await services.combat.roll(place, GM)
+        await services.combat.next(place, GM)
+        await services.combat.set_deadline(place, GM, 24)  # a durable turn-reminder timer
     return services
 
 

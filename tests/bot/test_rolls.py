@@ -8,6 +8,7 @@ import pytest
 
 from bot.services import Actor, Place
 from bot.services.errors import InvalidSetting
+from bot.services.rolls import history_query
 from rules.dice import DiceError
 
 GUILD, CHANNEL = 1000, 11
@@ -111,3 +112,68 @@ async def test_a_roll_is_signed_by_the_actors_active_character(services):
         e.user_name: e.character_name for e in (await services.rolls.history(HERE, GM)).entries
     }
     assert names == {"Ana": "Ardelia", "Bruno": None}
+
+
+CATEGORY, SCENE = 30, 31
+IN_SCENE = Place(GUILD, SCENE, (SCENE, CATEGORY))
+OTHER_GM = Actor(4, "Otra máster", can_manage_channels=True)
+
+
+async def test_history_is_scoped_to_the_campaign_not_the_channel(services):
+    """A new campaign in the same channel does not inherit the old one's private rolls."""
+    await services.campaigns.create(
+        HERE, GM, name="Vieja", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    await services.rolls.roll(HERE, ANA, "1d20", reason="secreto viejo", private=True)
+    await services.rolls.roll(HERE, BRUNO, "1d6", reason="público viejo")
+    await services.campaigns.end(HERE, GM)
+    await services.campaigns.create(
+        HERE, OTHER_GM, name="Nueva", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    new_gm = await services.rolls.history(HERE, OTHER_GM)
+    assert new_gm.sees_private and new_gm.entries == ()
+    await services.rolls.roll(HERE, ANA, "1d8", reason="nuevo")
+    assert [e.reason for e in (await services.rolls.history(HERE, OTHER_GM)).entries] == ["nuevo"]
+
+
+async def test_a_campaign_that_took_over_a_categorys_channel_sees_only_its_own_rolls(services):
+    await services.campaigns.create(
+        IN_SCENE, GM, name="Categoría", system="nucleo", target_id=CATEGORY, kind="category"
+    )
+    await services.rolls.roll(IN_SCENE, ANA, "1d20", reason="secreto", private=True)
+    # The category's GM gives the scene its own campaign, refereed by someone else's role.
+    await services.campaigns.create(
+        IN_SCENE, GM, name="Escena", system="nucleo", target_id=SCENE, kind="channel"
+    )
+    await services.campaigns.update_settings(IN_SCENE, GM, gm_role_id=77)
+    scene_referee = Actor(5, "Ayudante", role_ids=frozenset({77}))
+    seen = await services.rolls.history(IN_SCENE, scene_referee)
+    assert seen.sees_private and seen.entries == ()
+
+
+async def test_history_queries_walk_the_campaign_indexes(services, engine):
+    """EXPLAIN on this backend: the campaign indexes serve the query, with no sort step."""
+    await services.campaigns.create(
+        HERE, GM, name="Mesa", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    cases = {
+        "ix_roll_log_campaign": history_query(HERE, 1, viewer_id=ANA.user_id, limit=10),
+        "ix_roll_log_campaign_user": history_query(
+            HERE, 1, viewer_id=None, user_id=ANA.user_id, limit=10
+        ),
+    }
+    for index, query in cases.items():
+        compiled = query.compile(engine, compile_kwargs={"literal_binds": True})
+        async with engine.connect() as connection:
+            if engine.dialect.name == "sqlite":
+                rows = await connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}")
+                plan = " ".join(str(row[-1]) for row in rows)
+                assert "TEMP B-TREE" not in plan, plan
+            else:
+                # An empty table would be scanned whatever the indexes: ask which index the
+                # planner uses when it has to use one, and that no sort is needed.
+                await connection.exec_driver_sql("SET enable_seqscan = off")
+                rows = await connection.exec_driver_sql(f"EXPLAIN {compiled}")
+                plan = " ".join(str(row[0]) for row in rows)
+                assert "Sort" not in plan, plan
+        assert index in plan, plan

@@ -182,6 +182,8 @@ def test_checks_from_the_sheet_plain_and_opposed_against_an_npc(discord_env):
     )
     assert defence.ok and "Enfrentada contra Goblin 2" in defence.text, defence.text
     assert "Garras" not in defence.text
+    # ... and sees who won, not the goblin's Diestro turned into a target (docs/security.md).
+    assert "objetivo" not in defence.text and "%" not in defence.text, defence.text
     still_hidden = sb.command("npc show", {"name": "Goblin 2"}, guild=g, channel="mesa", user="ana")
     assert "No hay ningún personaje" in still_hidden.text
 

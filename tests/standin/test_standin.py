@@ -228,6 +228,45 @@ def test_channel_message_and_thread(tiny_env: Sandbox, g) -> None:
     assert [m.content for m in tiny_env.channel_messages(g, thread)] == ["dentro del hilo"]
 
 
+def test_mentions_follow_allowed_mentions_like_discord(tiny_env: Sandbox, g) -> None:
+    """``mentions`` come from the content filtered by ``allowed_mentions`` on every path a
+    message takes (response, follow-up, channel message, webhook), as Discord computes them."""
+    ana, bruno, role = g.member("ana"), g.member("bruno"), g.role("Máster")
+    text = f"<@{ana.id}> <@!{bruno.id}> <@&{role.id}> @everyone"
+
+    def seen(options: dict) -> list[dict]:
+        before = {m.id for m in tiny_env.channel_messages(g, "mesa", everything=True)}
+        r = tiny_env.command("mention", {"text": text, **options}, guild=g, user="gm")
+        assert r.ok and len(r.followups) == 1, r
+        posted = [
+            m for m in tiny_env.channel_messages(g, "mesa", everything=True) if m.id not in before
+        ]
+        assert len(posted) == 4, posted  # response, follow-up, channel message, webhook
+        return [m.data for m in posted]
+
+    for data in seen({}):  # AllowedMentions.none(): nobody
+        assert (data["mentions"], data["mention_roles"], data["mention_everyone"]) == (
+            [],
+            [],
+            False,
+        )
+    for data in seen({"only": "bruno"}):  # exactly the listed user
+        assert [int(u["id"]) for u in data["mentions"]] == [bruno.id]
+        assert data["mention_roles"] == [] and not data["mention_everyone"]
+    for data in seen({"parse_all": True}):
+        assert [int(u["id"]) for u in data["mentions"]] == [ana.id, bruno.id]
+        assert data["mention_roles"] == [str(role.id)] and data["mention_everyone"]
+
+
+def test_allowed_mentions_parse_and_list_of_one_kind_are_exclusive() -> None:
+    both = {"content": "x", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}
+    error = check_message(both)
+    assert error is not None and error["errors"]["allowed_mentions"]["users"]["_errors"]
+    assert (
+        check_message({"content": "x", "allowed_mentions": {"parse": [], "users": ["1"]}}) is None
+    )
+
+
 def test_forum_post_starter_message(tiny_env: Sandbox, g) -> None:
     r = tiny_env.command("post", {"forum": "foro", "title": "Sesión 2"}, guild=g)
     thread = next(t for t in tiny_env.threads(g, "foro") if t.name == "Sesión 2")

@@ -339,6 +339,24 @@ async def admin(itx: discord.Interaction) -> None:
     await itx.response.send_message("ok admin")
 
 
+@app_commands.command(name="mention", description="Repeats text, pinging only as told")
+async def mention(
+    itx: discord.Interaction, text: str, only: discord.Member | None = None, parse_all: bool = False
+) -> None:
+    """The same text as a response, a follow-up, a channel message and a webhook post."""
+    if parse_all:
+        allowed = discord.AllowedMentions.all()
+    elif only is not None:
+        allowed = discord.AllowedMentions(everyone=False, roles=False, users=[only])
+    else:
+        allowed = discord.AllowedMentions.none()
+    await itx.response.send_message(text, allowed_mentions=allowed)
+    await itx.followup.send(text, allowed_mentions=allowed)
+    await itx.channel.send(text, allowed_mentions=allowed)
+    hook = await itx.channel.create_webhook(name="eco")
+    await hook.send(text, username="Eco", allowed_mentions=allowed, wait=True)
+
+
 @app_commands.context_menu(name="Saludar")
 async def greet(itx: discord.Interaction, member: discord.Member) -> None:
     await itx.response.send_message(f"hola {member.display_name}", ephemeral=True)
@@ -354,6 +372,7 @@ COMMANDS = [
     linger,
     erase,
     guilds,
+    mention,
     who,
     slow,
     edit,
