@@ -10,11 +10,15 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from bot import config as settings
 from bot.config import Config, ConfigError, load_config, locale_hint
 from bot.db.preflight import DatabaseProblem, check_database
 from bot.i18n import t
+
+if TYPE_CHECKING:  # only for annotations: _open_database imports the engine lazily
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 __all__ = ["main"]
 
@@ -35,7 +39,7 @@ def _first_line(error: BaseException) -> str:
     return (text[0] if text else type(error).__name__)[:200]
 
 
-async def _open_database(config: Config):  # noqa: ANN202 - AsyncEngine, imported lazily
+async def _open_database(config: Config) -> AsyncEngine:
     """The engine, migrated to the latest schema, or :class:`DatabaseProblem` (no traceback)."""
     from sqlalchemy.exc import DBAPIError
 

@@ -45,14 +45,19 @@ class CatalogueTranslator(app_commands.Translator):
         string: app_commands.locale_str, context: app_commands.TranslationContextTypes
     ) -> str | None:
         location, data = context.location, context.data
-        if location in (Where.command_name, Where.group_name):
-            return command_key(data.qualified_name) + ".name"
-        if location in (Where.command_description, Where.group_description):
-            return command_key(data.qualified_name) + ".description"
-        if location is Where.parameter_name:
-            return f"{command_key(data.command.qualified_name)}.options.{data.name}.name"
-        if location is Where.parameter_description:
-            return f"{command_key(data.command.qualified_name)}.options.{data.name}.description"
-        if location is Where.choice_name:
-            return f"commands.choices.{data.value}"
+        match data:
+            case app_commands.Command() | app_commands.ContextMenu() | app_commands.Group():
+                if location in (Where.command_name, Where.group_name):
+                    return command_key(data.qualified_name) + ".name"
+                if location in (Where.command_description, Where.group_description):
+                    return command_key(data.qualified_name) + ".description"
+            case app_commands.Parameter():
+                if location is Where.parameter_name:
+                    return f"{command_key(data.command.qualified_name)}.options.{data.name}.name"
+                if location is Where.parameter_description:
+                    key = command_key(data.command.qualified_name)
+                    return f"{key}.options.{data.name}.description"
+            case app_commands.Choice():
+                if location is Where.choice_name:
+                    return f"commands.choices.{data.value}"
         return None

@@ -16,6 +16,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import text
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 __all__ = ["upgrade", "alembic_config", "MIGRATION_LOCK"]
@@ -38,7 +39,7 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     carries a revision this code does not know.
     """
 
-    def run(sync_connection) -> None:  # noqa: ANN001 - SQLAlchemy Connection
+    def run(sync_connection: Connection) -> None:
         from alembic.runtime.migration import MigrationContext
 
         from bot.db.preflight import check_revisions

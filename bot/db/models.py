@@ -9,7 +9,7 @@ archived, rolls are kept.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import JSON, BigInteger, Column, Index, text
 from sqlmodel import Field, SQLModel
@@ -25,12 +25,29 @@ __all__ = [
     "RollLog",
     "Timer",
     "XpAward",
+    "saved_id",
     "utcnow",
 ]
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+class _Row(Protocol):
+    id: int | None
+
+
+def saved_id(row: _Row) -> int:
+    """The primary key of a row read from or flushed to the database.
+
+    Table models declare ``id: int | None`` because the key is unknown until the INSERT;
+    every row a service hands on has one, and this says so to the type checker (a row
+    without one is a bug: it fails here instead of writing a NULL reference).
+    """
+    if row.id is None:
+        raise ValueError(f"{type(row).__name__} has no primary key yet (not flushed)")
+    return row.id
 
 
 def _snowflake(**kwargs: Any) -> Any:

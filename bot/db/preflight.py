@@ -68,7 +68,7 @@ def sqlite_path(parsed: URL) -> Path | None:
     """The absolute file of a SQLite URL (relative paths are relative to the repository)."""
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
-    path = Path(parsed.database)  # type: ignore[arg-type]
+    path = Path(parsed.database)
     return path if path.is_absolute() else REPO_ROOT / path
 
 
