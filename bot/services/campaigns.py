@@ -13,10 +13,10 @@ from typing import Any
 
 from sqlalchemy import text, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, CampaignBinding, utcnow
+from bot.db.models import Campaign, CampaignBinding, saved_id, utcnow
 from bot.i18n import LOCALES
 from bot.services.campaign_cache import cache_for, campaign_of
 from bot.services.context import Actor, Place
@@ -217,17 +217,17 @@ class CampaignService:
             await session.flush()
             session.add(
                 CampaignBinding(
-                    campaign_id=campaign.id,
+                    campaign_id=saved_id(campaign),
                     guild_id=place.guild_id,
                     target_id=target_id,
                     kind=kind,
                 )
             )
-        return await self.view(campaign.id, place.guild_id)
+        return await self.view(saved_id(campaign), place.guild_id)
 
     async def show(self, place: Place) -> CampaignView:
         campaign = await self.require(place)
-        return await self.view(campaign.id, place.guild_id)
+        return await self.view(saved_id(campaign), place.guild_id)
 
     async def update_settings(
         self,
@@ -273,7 +273,7 @@ class CampaignService:
                 )
                 changes["settings"] = settings
             if not changes:
-                return await self.view(campaign.id, place.guild_id)
+                return await self.view(saved_id(campaign), place.guild_id)
             if await self._versioned_update(campaign, changes):
                 # Show this write, not a later one another command may have committed since
                 # (on a copy: the campaign found is the cache's, shared with other commands).
@@ -291,9 +291,9 @@ class CampaignService:
             result = await session.exec(
                 update(Campaign)
                 .where(
-                    Campaign.id == campaign.id,
-                    Campaign.version == campaign.version,
-                    Campaign.status == "active",
+                    col(Campaign.id) == campaign.id,
+                    col(Campaign.version) == campaign.version,
+                    col(Campaign.status) == "active",
                 )
                 .values(status="archived", ended_at=utcnow(), version=Campaign.version + 1)
             )
@@ -302,10 +302,10 @@ class CampaignService:
                 raise ConcurrentChange()
             await session.exec(
                 update(CampaignBinding)
-                .where(CampaignBinding.campaign_id == campaign.id)
+                .where(col(CampaignBinding.campaign_id) == campaign.id)
                 .values(active=False)
             )
-        return await self.view(campaign.id, place.guild_id)
+        return await self.view(saved_id(campaign), place.guild_id)
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -314,7 +314,7 @@ class CampaignService:
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(Campaign)
-                .where(Campaign.id == campaign.id, Campaign.version == campaign.version)
+                .where(col(Campaign.id) == campaign.id, col(Campaign.version) == campaign.version)
                 .values(**changes, version=Campaign.version + 1)
             )
             return result.rowcount == 1
@@ -339,7 +339,7 @@ class CampaignService:
         specs = setting_specs(campaign.system)
         values = resolved_settings(specs, campaign.settings)
         return CampaignView(
-            id=campaign.id,
+            id=saved_id(campaign),
             name=campaign.name,
             system=campaign.system,
             system_name=system.name,

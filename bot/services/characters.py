@@ -7,6 +7,7 @@ versions so two edits arriving together never overwrite each other.
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -18,7 +19,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.locks import lock_campaign
-from bot.db.models import ActiveCharacter, Campaign, Character, utcnow
+from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
 from bot.services.campaign_context import CampaignContext, CampaignContextService
 from bot.services.campaigns import CHARACTER_CAP, CampaignService, is_referee
 from bot.services.context import Actor, Place
@@ -158,7 +159,7 @@ class CharacterService:
 
     async def sheet_of(
         self, place: Place, actor: Actor, name: str | None = None
-    ) -> tuple[Campaign, Character, GameSystem, dict[str, Any]]:
+    ) -> tuple[Campaign, Character, GameSystem, Mapping[str, Any]]:
         """The stored character with its campaign, system and settings, deriving nothing.
 
         For autocomplete and rolls, which need the sheet but not the whole view: one campaign
@@ -193,14 +194,14 @@ class CharacterService:
                 Character.is_npc == npcs,
             )
             if deleted:
-                query = query.where(Character.deleted_at.is_not(None))  # type: ignore[union-attr]
+                query = query.where(col(Character.deleted_at).is_not(None))
             else:
-                query = query.where(Character.deleted_at.is_(None))  # type: ignore[union-attr]
+                query = query.where(col(Character.deleted_at).is_(None))
             rows = (await session.exec(query.order_by(Character.name_key))).all()
             active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
         return tuple(
             CharacterSummary(
-                id=c.id,
+                id=saved_id(c),
                 name=c.name,
                 owner_user_id=c.owner_user_id,
                 is_npc=c.is_npc,
@@ -214,7 +215,7 @@ class CharacterService:
 
     async def names(
         self, place: Place, actor: Actor, current: str, *, npcs: bool | None = None
-    ) -> list[str]:
+    ) -> builtins.list[str]:  # `list` here is the method above
         """Autocomplete: names the actor may see in this campaign, best matches first, capped."""
         campaign = await self.campaigns.find(place)
         if campaign is None:
@@ -325,7 +326,7 @@ class CharacterService:
         cap = None if is_npc else int(settings.get(CHARACTER_CAP, 10))
         character = Character(
             guild_id=campaign.guild_id,
-            campaign_id=campaign.id,
+            campaign_id=saved_id(campaign),
             owner_user_id=owner,
             name=name,
             name_key=name_key(name),
@@ -337,13 +338,13 @@ class CharacterService:
         try:
             async with self.sessions() as session, session.begin():
                 if cap is not None:
-                    await lock_campaign(session, campaign.id)
+                    await lock_campaign(session, saved_id(campaign))
                 session.add(character)
                 await session.flush()
                 if cap is not None:
                     await self._check_cap(session, campaign, owner, cap)
                 if make_active and not is_npc:
-                    await self._set_active(session, campaign, actor.user_id, character.id)
+                    await self._set_active(session, campaign, actor.user_id, saved_id(character))
                 if same_transaction is not None:
                     # e.g. closing the creation draft: both happen or neither does
                     await same_transaction(session)
@@ -367,7 +368,7 @@ class CharacterService:
                     Character.campaign_id == campaign.id,
                     Character.owner_user_id == owner,
                     Character.is_npc == False,  # noqa: E712 - SQL, not Python
-                    Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                    col(Character.deleted_at).is_(None),
                 )
             )
         ).one()
@@ -391,7 +392,7 @@ class CharacterService:
                     await session.exec(
                         select(Character).where(
                             Character.campaign_id == campaign.id,
-                            Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                            col(Character.deleted_at).is_(None),
                         )
                     )
                 ).all()
@@ -409,7 +410,7 @@ class CharacterService:
                 sheet["name"] = name
                 copy = Character(
                     guild_id=campaign.guild_id,
-                    campaign_id=campaign.id,
+                    campaign_id=saved_id(campaign),
                     owner_user_id=template.owner_user_id,
                     name=name,
                     name_key=name_key(name),
@@ -426,7 +427,7 @@ class CharacterService:
             except IntegrityError:  # another command took one of the names meanwhile
                 raise ConcurrentChange() from None
         return tuple(
-            CharacterSummary(c.id, c.name, c.owner_user_id, True, c.hidden, False, False)
+            CharacterSummary(saved_id(c), c.name, c.owner_user_id, True, c.hidden, False, False)
             for c in made
         )
 
@@ -437,7 +438,7 @@ class CharacterService:
             character = await find_character(session, campaign, actor, name, npc=False)
             if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
                 raise NotAllowed("sheet.error.not_owner", name=character.name)
-            await self._set_active(session, campaign, actor.user_id, character.id)
+            await self._set_active(session, campaign, actor.user_id, saved_id(character))
         return self._view(campaign, system, settings, character)
 
     @staticmethod
@@ -448,7 +449,7 @@ class CharacterService:
         if active is None:
             session.add(
                 ActiveCharacter(
-                    campaign_id=campaign.id,
+                    campaign_id=saved_id(campaign),
                     user_id=user_id,
                     guild_id=campaign.guild_id,
                     character_id=character_id,
@@ -527,7 +528,9 @@ class CharacterService:
             require_editor(campaign, character, actor)
             result = await session.exec(
                 update(Character)
-                .where(Character.id == character.id, Character.version == character.version)
+                .where(
+                    col(Character.id) == character.id, col(Character.version) == character.version
+                )
                 .values(
                     deleted_at=utcnow(), deleted_by=actor.user_id, version=Character.version + 1
                 )
@@ -538,7 +541,7 @@ class CharacterService:
             if active is not None and active.character_id == character.id:
                 await session.delete(active)
         return CharacterSummary(
-            character.id,
+            saved_id(character),
             character.name,
             character.owner_user_id,
             character.is_npc,
@@ -559,9 +562,9 @@ class CharacterService:
                         Character.campaign_id == campaign.id,
                         Character.guild_id == campaign.guild_id,
                         Character.name_key == name_key(name),
-                        Character.deleted_at.is_not(None),  # type: ignore[union-attr]
+                        col(Character.deleted_at).is_not(None),
                     )
-                    .order_by(Character.deleted_at.desc())  # type: ignore[union-attr]
+                    .order_by(col(Character.deleted_at).desc())
                 )
             ).all()
         if not rows:
@@ -571,7 +574,10 @@ class CharacterService:
             async with self.sessions() as session, session.begin():
                 result = await session.exec(
                     update(Character)
-                    .where(Character.id == character.id, Character.version == character.version)
+                    .where(
+                        col(Character.id) == character.id,
+                        col(Character.version) == character.version,
+                    )
                     .values(deleted_at=None, deleted_by=None, version=Character.version + 1)
                 )
                 if result.rowcount != 1:
@@ -579,7 +585,7 @@ class CharacterService:
         except IntegrityError:
             raise DomainError("sheet.error.name_taken", name=character.name) from None
         async with self.sessions() as session:
-            fresh = await session.get(Character, character.id)
+            fresh = await session.get_one(Character, character.id)
         return self._view(campaign, system, settings, fresh)
 
     async def set_visibility(
@@ -597,7 +603,7 @@ class CharacterService:
                 seen = character.version
                 result = await session.exec(
                     update(Character)
-                    .where(Character.id == character.id, Character.version == seen)
+                    .where(col(Character.id) == character.id, col(Character.version) == seen)
                     .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
                 )
             if result.rowcount == 1:
@@ -644,7 +650,7 @@ class CharacterService:
                     select(Character).where(
                         Character.campaign_id == campaign.id,
                         Character.name_key == name_key(sheet["name"]),
-                        Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                        col(Character.deleted_at).is_(None),
                     )
                 )
             ).first()

@@ -14,15 +14,16 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from enum import Enum
+from typing import Any, Literal
 
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, Character, CombatRecord, utcnow
+from bot.db.models import Campaign, Character, CombatRecord, saved_id, utcnow
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
@@ -47,7 +48,15 @@ __all__ = [
 MAX_COUNT = 99
 MAX_NAME = 80
 MAX_TURN_HOURS = 24 * 14
-KEEP = object()  # "leave turn_hours as it is"
+
+
+class _Keep(Enum):
+    """A sentinel the type checker can narrow (``is KEEP``), unlike a bare ``object()``."""
+
+    KEEP = "keep"
+
+
+KEEP = _Keep.KEEP  # "leave turn_hours as it is"
 TURN_TIMER = "combat.turn"  # the durable timer kind of play-by-post turn reminders
 
 
@@ -132,7 +141,7 @@ def _view(
         for c in combat.combatants
     )
     return CombatView(
-        id=record.id,
+        id=saved_id(record),
         version=record.version,
         channel_id=record.channel_id,
         system=str(record.state.get("system", "")),
@@ -200,7 +209,7 @@ class CombatService:
         combat: Combat,
         *,
         ending: bool = False,
-        turn_hours: int | None | object = KEEP,
+        turn_hours: int | None | Literal[_Keep.KEEP] = KEEP,
     ) -> bool:
         """Compare-and-set: True when nobody wrote since ``record`` was read.
 
@@ -219,7 +228,7 @@ class CombatService:
             values.update(status="ended", ended_at=utcnow())
         values["turn_hours"] = hours
         values["due_at"] = (
-            utcnow() + timedelta(hours=hours)  # type: ignore[arg-type]
+            utcnow() + timedelta(hours=hours)
             if hours and combat.current is not None and not ending
             else None
         )
@@ -227,9 +236,9 @@ class CombatService:
             result = await session.exec(
                 update(CombatRecord)
                 .where(
-                    CombatRecord.id == record.id,
-                    CombatRecord.version == record.version,
-                    CombatRecord.status == "active",
+                    col(CombatRecord.id) == record.id,
+                    col(CombatRecord.version) == record.version,
+                    col(CombatRecord.status) == "active",
                 )
                 .values(**values)
             )
@@ -253,7 +262,7 @@ class CombatService:
         *,
         seen: tuple[int, int] | None = None,
         ending: bool = False,
-        turn_hours: int | None | object = KEEP,
+        turn_hours: int | None | Literal[_Keep.KEEP] = KEEP,
     ) -> CombatView:
         """Load, apply, compare-and-set; on a clash recompute on the fresh state.
 
@@ -287,7 +296,7 @@ class CombatService:
         combat = Combat(system.combat_policy(settings))
         record = CombatRecord(
             guild_id=place.guild_id,
-            campaign_id=campaign.id,
+            campaign_id=saved_id(campaign),
             channel_id=place.channel_id,
             state={**combat.to_dict(), "system": system.id},
             created_by=actor.user_id,
@@ -298,7 +307,7 @@ class CombatService:
         except IntegrityError:
             raise DomainError("combat.error.already_active") from None
         async with self.sessions() as session:
-            fresh = await session.get(CombatRecord, record.id)
+            fresh = await session.get_one(CombatRecord, record.id)
         return _view(fresh, combat)
 
     async def show(self, place: Place, actor: Actor) -> CombatView:
@@ -563,7 +572,7 @@ class CombatService:
             row = (
                 await session.exec(
                     select(CombatRecord, Campaign)
-                    .join(Campaign, Campaign.id == CombatRecord.campaign_id)
+                    .join(Campaign, col(Campaign.id) == CombatRecord.campaign_id)
                     .where(CombatRecord.id == int(due.ref), CombatRecord.status == "active")
                 )
             ).first()
@@ -575,7 +584,7 @@ class CombatService:
             return None
         return Reminder(
             channel_id=record.channel_id,
-            combat_id=record.id,  # type: ignore[arg-type]
+            combat_id=saved_id(record),
             name=combat.current.name,
             mention_id=combat.current.owner_id or campaign.gm_user_id,
             round=combat.round,

@@ -9,23 +9,25 @@ sheet to :class:`CharacterService` for the final validation.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.locks import lock_campaign
-from bot.db.models import CreationDraft, utcnow
+from bot.db.models import Campaign, CreationDraft, saved_id, utcnow
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import is_referee
-from bot.services.characters import MAX_NAME, CharacterService, CharacterView
+from bot.services.characters import CharacterService, CharacterView
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotAllowed
+from bot.services.sheet_access import MAX_NAME
 from bot.services.sheet_changes import builder_of
-from rules.systems.base import CharacterBuilder, CreationStep, GameSystem, Problem
+from rules.systems.base import CharacterBuilder, CreationStep, GameSystem, LoggedRoll, Problem
 
 __all__ = ["CreationService", "DraftView", "MAX_OPEN_DRAFTS"]
 
@@ -71,7 +73,7 @@ class CreationService:
                         CreationDraft.is_npc == npc,
                         CreationDraft.status == "open",
                     )
-                    .order_by(CreationDraft.id.desc())  # type: ignore[union-attr]
+                    .order_by(col(CreationDraft.id).desc())
                 )
             ).first()
         if draft is None:
@@ -89,7 +91,7 @@ class CreationService:
         sheet = system.new_sheet(name, settings)
         draft = CreationDraft(
             guild_id=campaign.guild_id,
-            campaign_id=campaign.id,
+            campaign_id=saved_id(campaign),
             user_id=actor.user_id,
             is_npc=npc,
             sheet={"draft": sheet, "done": []},
@@ -97,10 +99,10 @@ class CreationService:
         async with self.sessions() as session, session.begin():
             # Insert, then count in the same transaction behind the campaign's lock
             # (bot.db.locks): two wizards opened at once cannot both slip under the cap.
-            await lock_campaign(session, campaign.id)
+            await lock_campaign(session, saved_id(campaign))
             session.add(draft)
             await session.flush()
-            await self._check_open_drafts(session, campaign.id, actor.user_id, npc)
+            await self._check_open_drafts(session, saved_id(campaign), actor.user_id, npc)
         return self._view(draft, system, builder, settings, ())
 
     @staticmethod
@@ -125,7 +127,9 @@ class CreationService:
         if count > MAX_OPEN_DRAFTS:
             raise DomainError("sheet.error.too_many_drafts", limit=MAX_OPEN_DRAFTS)
 
-    async def _load(self, place: Place, actor: Actor, draft_id: int, version: int | None):
+    async def _load(
+        self, place: Place, actor: Actor, draft_id: int, version: int | None
+    ) -> tuple[Campaign, GameSystem, CharacterBuilder, Mapping[str, Any], CreationDraft]:
         campaign, system, settings = await self.characters.context(place)
         async with self.sessions() as session:
             draft = await session.get(CreationDraft, draft_id)
@@ -163,6 +167,8 @@ class CreationService:
             raise DomainError("sheet.error.draft_stale")
         if answer is None and not current.optional:
             raise DomainError("sheet.error.step_required")
+        rolls: tuple[LoggedRoll, ...]
+        notes: tuple[Problem, ...]
         if answer is None:
             new_sheet, rolls, notes = state["draft"], (), ()
         else:
@@ -174,7 +180,7 @@ class CreationService:
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(CreationDraft)
-                .where(CreationDraft.id == draft.id, CreationDraft.version == version)
+                .where(col(CreationDraft.id) == draft.id, col(CreationDraft.version) == version)
                 .values(sheet=new_state, version=CreationDraft.version + 1, updated_at=utcnow())
             )
             if result.rowcount != 1:
@@ -203,7 +209,7 @@ class CreationService:
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(CreationDraft)
-                .where(CreationDraft.id == draft.id, CreationDraft.version == version)
+                .where(col(CreationDraft.id) == draft.id, col(CreationDraft.version) == version)
                 .values(sheet=new_state, version=CreationDraft.version + 1, updated_at=utcnow())
             )
             if result.rowcount != 1:
@@ -231,7 +237,7 @@ class CreationService:
         async def close_draft(session: AsyncSession) -> None:
             result = await session.exec(
                 update(CreationDraft)
-                .where(CreationDraft.id == draft_id, CreationDraft.version == version)
+                .where(col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version)
                 .values(status="done", version=CreationDraft.version + 1, updated_at=utcnow())
             )
             if result.rowcount != 1:
@@ -253,7 +259,7 @@ class CreationService:
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(CreationDraft)
-                .where(CreationDraft.id == draft_id, CreationDraft.version == version)
+                .where(col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version)
                 .values(status=status, version=CreationDraft.version + 1, updated_at=utcnow())
             )
             if result.rowcount != 1:
@@ -261,7 +267,11 @@ class CreationService:
 
     @staticmethod
     def _view(
-        draft: CreationDraft, system: GameSystem, builder: CharacterBuilder, settings, notes
+        draft: CreationDraft,
+        system: GameSystem,
+        builder: CharacterBuilder,
+        settings: Mapping[str, Any],
+        notes: Iterable[Problem],
     ) -> DraftView:
         state = dict(draft.sheet)
         sheet = state["draft"]
@@ -269,7 +279,7 @@ class CreationService:
         step = builder.creation_step(sheet, done, settings, npc=draft.is_npc)
         problems = tuple(system.validate(sheet, settings)) if step is None else ()
         return DraftView(
-            draft_id=draft.id,
+            draft_id=saved_id(draft),
             version=draft.version,
             name=str(sheet.get("name", "")),
             system=system.id,

@@ -187,11 +187,18 @@ def _get(sheet: Mapping[str, Any], path: str, default: Any = _MISSING) -> Any:
 
 
 def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    return {str: "text", list: "list", dict: "table"}.get(type(value), type(value).__name__)
+    match value:
+        case bool():  # before int: a bool is an int
+            return "boolean"
+        case int():
+            return "integer"
+        case str():
+            return "text"
+        case list():
+            return "list"
+        case dict():
+            return "table"
+    return type(value).__name__
 
 
 def _fits(spec: FieldSpec, sheet: Mapping[str, Any], blank: Mapping[str, Any]) -> bool:
@@ -202,6 +209,7 @@ def _fits(spec: FieldSpec, sheet: Mapping[str, Any], blank: Mapping[str, Any]) -
     if value is _MISSING or value is None:
         return True
     shape = _get(blank, spec.path, None)
+    expected: str | None
     if shape is not None:
         expected = _json_type(shape)
     else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
@@ -32,7 +32,7 @@ from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import SQLModel, select
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import (
@@ -102,7 +102,7 @@ class PrivacyService:
     async def export(self, guild_id: int, user_id: int) -> dict[str, Any]:
         """Everything stored about ``user_id`` in ``guild_id``, as one JSON-ready document."""
         async with self.sessions() as session:
-            if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
+            if session.get_bind().dialect.name == "postgresql":
                 await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             else:
                 # The sqlite3 driver opens a transaction only before a write; without one
@@ -118,7 +118,7 @@ class PrivacyService:
         async def rows(model: type[SQLModel], *where: Any) -> list[dict[str, Any]]:
             """Plain rows (no ORM objects), read in batches so a long history never holds
             the event loop for more than one batch (every batch awaits the database)."""
-            table = model.__table__  # type: ignore[attr-defined]
+            table = model.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
             key = next(iter(table.primary_key.columns))
             found: list[dict[str, Any]] = []
             last = None
@@ -176,7 +176,7 @@ class PrivacyService:
             "xp_awards_to_your_characters": await rows(
                 XpAward,
                 XpAward.guild_id == guild_id,
-                XpAward.character_id.in_(own_ids),  # type: ignore[attr-defined]
+                col(XpAward.character_id).in_(own_ids),
             )
             if own_ids
             else [],
@@ -204,7 +204,7 @@ class PrivacyService:
         parts = []
         for key, value in document.items():
             if isinstance(value, list):
-                lines = []
+                lines: list[str] = []
                 for start in range(0, len(value), BATCH):
                     lines.extend(
                         json.dumps(item, ensure_ascii=False)
@@ -232,7 +232,7 @@ class PrivacyService:
                     select(Character.name).where(
                         Character.guild_id == guild_id,
                         Character.owner_user_id == user_id,
-                        Character.is_npc.is_(False),  # type: ignore[attr-defined]
+                        col(Character.is_npc).is_(False),
                     )
                 )
             ).all()
@@ -281,7 +281,7 @@ class PrivacyService:
         # Writing first takes SQLite's write lock at once, so every read below is current.
         rolls = await session.exec(
             update(RollLog)
-            .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
+            .where(col(RollLog.guild_id) == guild_id, col(RollLog.user_id) == user_id)
             .values(user_id=ANONYMOUS, user_name="")
         )
         campaigns = {
@@ -308,16 +308,16 @@ class PrivacyService:
         awards = 0
         if doomed_ids:
             await session.exec(
-                delete(ActiveCharacter).where(ActiveCharacter.character_id.in_(doomed_ids))  # type: ignore[attr-defined]
+                delete(ActiveCharacter).where(col(ActiveCharacter.character_id).in_(doomed_ids))
             )
             awards = (
-                await session.exec(delete(XpAward).where(XpAward.character_id.in_(doomed_ids)))  # type: ignore[attr-defined]
+                await session.exec(delete(XpAward).where(col(XpAward.character_id).in_(doomed_ids)))
             ).rowcount
-            await session.exec(delete(Character).where(Character.id.in_(doomed_ids)))  # type: ignore[union-attr]
+            await session.exec(delete(Character).where(col(Character.id).in_(doomed_ids)))
         for character in handed:
             await session.exec(
                 update(Character)
-                .where(Character.id == character.id, Character.owner_user_id == user_id)
+                .where(col(Character.id) == character.id, col(Character.owner_user_id) == user_id)
                 .values(
                     owner_user_id=heir(character.campaign_id),
                     version=Character.version + 1,
@@ -326,32 +326,32 @@ class PrivacyService:
             )
         await session.exec(
             update(Character)
-            .where(Character.guild_id == guild_id, Character.deleted_by == user_id)
+            .where(col(Character.guild_id) == guild_id, col(Character.deleted_by) == user_id)
             .values(deleted_by=None)
         )
         await session.exec(
             delete(ActiveCharacter).where(
-                ActiveCharacter.guild_id == guild_id, ActiveCharacter.user_id == user_id
+                col(ActiveCharacter.guild_id) == guild_id, col(ActiveCharacter.user_id) == user_id
             )
         )
         drafts = (
             await session.exec(
                 delete(CreationDraft).where(
-                    CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
+                    col(CreationDraft.guild_id) == guild_id, col(CreationDraft.user_id) == user_id
                 )
             )
         ).rowcount
         await session.exec(
             update(XpAward)
-            .where(XpAward.guild_id == guild_id, XpAward.granted_by == user_id)
+            .where(col(XpAward.guild_id) == guild_id, col(XpAward.granted_by) == user_id)
             .values(granted_by=ANONYMOUS)
         )
-        new_owner = {c.id: heir(c.campaign_id) for c in handed}
+        new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
         await self._untie_combats(session, guild_id, user_id, new_owner)
         without_gm = [c.name for c in campaigns.values() if c.gm_user_id == user_id]
         await session.exec(
             update(Campaign)
-            .where(Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id)
+            .where(col(Campaign.guild_id) == guild_id, col(Campaign.gm_user_id) == user_id)
             .values(gm_user_id=ANONYMOUS, version=Campaign.version + 1)
         )
         return DeletionSummary(
@@ -365,7 +365,7 @@ class PrivacyService:
 
     @staticmethod
     async def _untie_combats(
-        session: AsyncSession, guild_id: int, user_id: int, new_owner: dict[int, int]
+        session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
     ) -> None:
         """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
         records = (
@@ -385,7 +385,9 @@ class PrivacyService:
             ]
             result = await session.exec(
                 update(CombatRecord)
-                .where(CombatRecord.id == record.id, CombatRecord.version == record.version)
+                .where(
+                    col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version
+                )
                 .values(
                     state=state,
                     created_by=ANONYMOUS if record.created_by == user_id else record.created_by,

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Table, delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import SQLModel, select
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import GuildDeparture, utcnow
@@ -67,7 +67,7 @@ class RetentionService:
         """The bot is in ``guild_id`` again: cancel its purge.  True if one was pending."""
         async with self.sessions() as session, session.begin():
             result = await session.exec(
-                delete(GuildDeparture).where(GuildDeparture.guild_id == guild_id)  # type: ignore[arg-type]
+                delete(GuildDeparture).where(col(GuildDeparture.guild_id) == guild_id)
             )
         if result.rowcount:
             self.timers_changed.set()
@@ -108,8 +108,8 @@ class RetentionService:
         async with self.sessions() as session, session.begin():
             claimed = await session.exec(
                 delete(GuildDeparture).where(
-                    GuildDeparture.guild_id == guild_id,  # type: ignore[arg-type]
-                    GuildDeparture.purge_at <= now,  # type: ignore[arg-type]
+                    col(GuildDeparture.guild_id) == guild_id,
+                    col(GuildDeparture.purge_at) <= now,
                 )
             )
             if claimed.rowcount != 1:

@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, insert, or_, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from sqlmodel.sql.expression import Select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.compute import ComputePool
 from bot.db.models import RollLog
@@ -133,7 +133,7 @@ def history_query(
     viewer_id: int | None,
     user_id: int | None = None,
     limit: int = 10,
-) -> Select:
+) -> SelectOfScalar[RollLog]:
     """The ``/history`` query: one campaign's log (or, outside any, this channel's), newest
     first; ``viewer_id`` set means the viewer sees only public rolls and his own private ones.
     """
@@ -143,13 +143,13 @@ def history_query(
     else:
         query = query.where(
             RollLog.channel_id == place.channel_id,
-            RollLog.campaign_id.is_(None),  # type: ignore[union-attr]
+            col(RollLog.campaign_id).is_(None),
         )
     if user_id is not None:
         query = query.where(RollLog.user_id == user_id)
     if viewer_id is not None:
-        query = query.where(or_(~RollLog.private, RollLog.user_id == viewer_id))
-    return query.order_by(RollLog.id.desc()).limit(limit)  # type: ignore[union-attr]
+        query = query.where(or_(~col(RollLog.private), col(RollLog.user_id) == viewer_id))
+    return query.order_by(col(RollLog.id).desc()).limit(limit)
 
 
 class RollService:
@@ -269,7 +269,7 @@ class RollService:
         return HistoryView(
             entries=tuple(
                 HistoryEntry(
-                    log_id=row.id,
+                    log_id=saved_id(row),
                     user_id=row.user_id,
                     user_name=row.user_name,
                     character_name=row.character_name,

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import ActiveCharacter, Campaign, Character
+from bot.db.models import ActiveCharacter, Campaign, Character, saved_id
 from bot.services.campaign_context import CampaignContext
 from bot.services.campaigns import is_referee
 from bot.services.context import Actor
@@ -103,10 +103,10 @@ async def find_character(
         Character.name_key == name_key(name),
     )
     if not include_deleted:
-        query = query.where(Character.deleted_at.is_(None))  # type: ignore[union-attr]
+        query = query.where(col(Character.deleted_at).is_(None))
     if npc is not None:
         query = query.where(Character.is_npc == npc)
-    rows = (await session.exec(query.order_by(Character.id.desc()))).all()  # type: ignore[union-attr]
+    rows = (await session.exec(query.order_by(col(Character.id).desc()))).all()
     visible = [
         c for c in rows if not (c.is_npc and c.hidden) or is_referee(campaign, actor) or as_opponent
     ]
@@ -157,7 +157,7 @@ def character_view(context: CampaignContext, character: Character) -> CharacterV
         # it must still show (with its problems listed) so it can be fixed.
         derived, problems = (), problems or tuple(error.problems)
     return CharacterView(
-        id=character.id,
+        id=saved_id(character),
         name=character.name,
         system=character.system,
         system_name=system.name,
@@ -185,7 +185,7 @@ def player_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
 
 def set_path(sheet: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
     """A copy of ``sheet`` with the dotted ``path`` set (intermediate tables created)."""
-    result = json.loads(json.dumps(sheet))
+    result: dict[str, Any] = json.loads(json.dumps(sheet))
     node = result
     parts = path.split(".")
     for part in parts[:-1]:

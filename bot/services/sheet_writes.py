@@ -28,9 +28,10 @@ from typing import Any, Generic, Protocol, TypeVar
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, XpAward, utcnow
+from bot.db.models import Character, XpAward, saved_id, utcnow
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaign_context import CampaignContext, CampaignContextService
 from bot.services.context import Actor, Place
@@ -78,11 +79,13 @@ class XpEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Computed(Generic[T]):
-    """What a change computed on one version: the new sheet, its typed value, its records."""
+class Computed(Generic[T_co]):
+    """What a change computed on one version: the new sheet, its typed value, its records.
+
+    Covariant (read-only, frozen) so that :class:`SheetChange` may be covariant too."""
 
     sheet: Mapping[str, Any]
-    value: T
+    value: T_co
     audit: AuditEntry | None = None
     xp: XpEntry | None = None
 
@@ -254,7 +257,7 @@ class SheetWriter:
         new_name = str(sheet.get("name", character.name)).strip() or character.name
         result = await session.exec(
             update(Character)
-            .where(Character.id == character.id, Character.version == character.version)
+            .where(col(Character.id) == character.id, col(Character.version) == character.version)
             .values(
                 sheet=sheet,
                 updated_at=utcnow(),
@@ -278,7 +281,7 @@ class SheetWriter:
                 XpAward(
                     guild_id=character.guild_id,
                     campaign_id=character.campaign_id,
-                    character_id=character.id,
+                    character_id=saved_id(character),
                     character_name=new_name,
                     granted_by=xp.granted_by,
                     amount=xp.amount,

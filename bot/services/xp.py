@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import XpAward
@@ -153,7 +153,7 @@ class XpService:
         if character is not None:
             view = await self.characters.show(place, actor, character)
             query = query.where(XpAward.character_id == view.id)
-        query = query.order_by(XpAward.id.desc()).limit(max(1, min(limit, 25)))  # type: ignore[union-attr]
+        query = query.order_by(col(XpAward.id).desc()).limit(max(1, min(limit, 25)))
         async with self.sessions() as session:
             rows = (await session.exec(query)).all()
         return tuple(
