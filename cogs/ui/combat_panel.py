@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
@@ -48,7 +48,7 @@ def turn_message(view: CombatView, locale: str, *, note: str = "") -> dict[str, 
 
 
 class InitButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"arb:1:init-(?P<action>next|show):(?P<combat>\d+):(?P<version>\d+)",
 ):
     def __init__(
@@ -65,8 +65,11 @@ class InitButton(
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Button, match: re.Match[str]
-    ):  # noqa: ANN206
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
         return cls(
             match["action"],
             int(match["combat"]),
@@ -75,7 +78,7 @@ class InitButton(
             item.style == discord.ButtonStyle.primary,
         )
 
-    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
         locale = ctx.locale
         service = ctx.services.combat

@@ -98,6 +98,8 @@ def place_of(itx: discord.Interaction) -> Place:
 def bind_target_of(itx: discord.Interaction, whole_category: bool) -> tuple[int, str]:
     """What ``/campaign create`` binds: this channel or forum (a thread's parent), or its category."""
     channel = itx.channel
+    target_id: int | None
+    parent: object
     if isinstance(channel, discord.Thread):
         target_id = channel.parent_id
         parent = channel.parent
@@ -109,8 +111,10 @@ def bind_target_of(itx: discord.Interaction, whole_category: bool) -> tuple[int,
         if category is None:
             raise DomainError("campaign.error.no_category")
         return category, "category"
+    if target_id is None:
+        raise DomainError("errors.guild_only")  # as place_of: no channel outside a server
     kind = "forum" if isinstance(parent, discord.ForumChannel) else "channel"
-    return int(target_id), kind
+    return target_id, kind
 
 
 def actor_of(itx: discord.Interaction) -> Actor:

@@ -13,7 +13,7 @@ The suggestion functions live here, not in one cog, so that extensions never imp
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, ClassVar
 
 import discord
@@ -149,7 +149,12 @@ async def setting_autocomplete(
 
 # -- option types ------------------------------------------------------------------------
 
-Suggest = Callable[["discord.Interaction[Arbitro]", str], Awaitable[list[app_commands.Choice[str]]]]
+if TYPE_CHECKING:
+    # a staticmethod, so that a subclass's ``suggest = staticmethod(f)`` is not bound to self
+    # (staticmethod is generic only for the type checker, hence under TYPE_CHECKING)
+    Suggest = staticmethod[
+        [discord.Interaction[Arbitro], str], Awaitable[list[app_commands.Choice[str]]]
+    ]
 
 
 class Suggested(app_commands.Transformer):
@@ -172,10 +177,10 @@ class Suggested(app_commands.Transformer):
     def max_value(self) -> int | None:
         return self._max
 
-    async def transform(self, itx: discord.Interaction[Arbitro], value: str, /) -> str:
+    async def transform(self, itx: discord.Interaction[Arbitro], value: str, /) -> str:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         return value
 
-    async def autocomplete(  # type: ignore[override]
+    async def autocomplete(  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         self, itx: discord.Interaction[Arbitro], value: str, /
     ) -> list[app_commands.Choice[str]]:
         return await type(self).suggest(itx, value)

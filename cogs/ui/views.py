@@ -34,13 +34,13 @@ class Confirm(discord.ui.View):
         return True
 
     @discord.ui.button(style=discord.ButtonStyle.danger, custom_id="arb:1:confirm")
-    async def confirm(self, itx: discord.Interaction, _button: discord.ui.Button) -> None:
+    async def confirm(self, itx: discord.Interaction, _button: discord.ui.Button[Confirm]) -> None:
         self.value = True
         self.interaction = itx
         self.stop()
 
     @discord.ui.button(style=discord.ButtonStyle.secondary, custom_id="arb:1:cancel")
-    async def cancel(self, itx: discord.Interaction, _button: discord.ui.Button) -> None:
+    async def cancel(self, itx: discord.Interaction, _button: discord.ui.Button[Confirm]) -> None:
         self.value = False
         self.interaction = itx
         self.stop()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NoReturn, Self
 
 import discord
 
@@ -70,7 +71,7 @@ def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
             )
         )
     elif step.kind == StepKind.CHOOSE:
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"arb:1:wiz:choose:{ident}:{step.key}"[:100],
             placeholder=t("wizard.choose", locale),
             min_values=max(0, min(step.min_choices, len(step.options))),
@@ -149,9 +150,9 @@ class WizardModal(discord.ui.Modal):
             custom_id=f"arb:1:wizform:{view.draft_id}:{view.version}",
         )
         self.draft_id, self.version, self.step_key = view.draft_id, view.version, view.step.key
-        self.inputs: dict[str, discord.ui.TextInput] = {}
+        self.inputs: dict[str, discord.ui.TextInput[WizardModal]] = {}
         for field in view.step.fields[:5]:
-            text_input = discord.ui.TextInput(
+            text_input: discord.ui.TextInput[WizardModal] = discord.ui.TextInput(
                 label=field.label[:45],
                 custom_id=field.key[:100],
                 placeholder=field.placeholder[:100] or None,
@@ -177,6 +178,16 @@ class WizardModal(discord.ui.Modal):
 FORM_ID = re.compile(r"arb:1:wizform:(?P<draft>\d+):(?P<version>\d+)")
 
 
+def _payload(itx: discord.Interaction[Arbitro]) -> Mapping[str, object]:
+    """The interaction's raw data (discord.py types it as a union of TypedDicts, one per kind)."""
+    return itx.data or {}
+
+
+def _list(value: object) -> list[Any]:
+    """A list from the raw payload, or an empty one when the field is absent."""
+    return list(value) if isinstance(value, list) else []
+
+
 def _submitted(components: list[dict[str, Any]]) -> dict[str, str]:
     """custom_id → value of every text input in a modal submission (rows or labels)."""
     found: dict[str, str] = {}
@@ -193,7 +204,7 @@ async def form_submitted(itx: discord.Interaction[Arbitro]) -> None:
     """A wizard form (FORM step) was submitted: answer it from the draft in the database."""
     if itx.type != discord.InteractionType.modal_submit:
         return
-    match = FORM_ID.fullmatch(str((itx.data or {}).get("custom_id", "")))
+    match = FORM_ID.fullmatch(str(_payload(itx).get("custom_id", "")))
     if match is None:
         return
     draft_id, version = int(match["draft"]), int(match["version"])
@@ -206,13 +217,13 @@ async def form_submitted(itx: discord.Interaction[Arbitro]) -> None:
         await _fail(itx, error)
         return
     assert view.step is not None
-    values = _submitted(list((itx.data or {}).get("components", [])))  # type: ignore[arg-type]
+    values = _submitted(_list(_payload(itx).get("components")))
     answer = {field.key: values.get(field.key[:100], "") for field in view.step.fields[:5]}
     await _apply(itx, draft_id, version, view.step.key, answer)
 
 
 class WizardButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"arb:1:wiz:(?P<action>roll|form|skip|finish|restart|cancel):(?P<draft>\d+):(?P<version>\d+)",
 ):
     def __init__(
@@ -221,8 +232,8 @@ class WizardButton(
         draft_id: int,
         version: int,
         label: str = "",
-        style=discord.ButtonStyle.secondary,
-    ) -> None:  # noqa: ANN001
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or action,
@@ -234,8 +245,11 @@ class WizardButton(
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Button, match: re.Match[str]
-    ):  # noqa: ANN206
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
         return cls(
             match["action"],
             int(match["draft"]),
@@ -244,7 +258,7 @@ class WizardButton(
             item.style,
         )
 
-    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
         service = ctx.services.creation
         place, actor, locale = ctx.place, ctx.actor, ctx.locale
@@ -299,27 +313,30 @@ class WizardButton(
 
 
 class WizardSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"arb:1:wiz:choose:(?P<draft>\d+):(?P<version>\d+):(?P<step>[^:]+)",
 ):
     def __init__(
-        self, select: discord.ui.Select, draft_id: int, version: int, step_key: str
+        self, select: discord.ui.Select[discord.ui.View], draft_id: int, version: int, step_key: str
     ) -> None:
         super().__init__(select)
         self.draft_id, self.version, self.step_key = draft_id, version, step_key
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Select, match: re.Match[str]
-    ):  # noqa: ANN206
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Select[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
         return cls(item, int(match["draft"]), int(match["version"]), match["step"])
 
-    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
-        values = list((itx.data or {}).get("values", []))  # type: ignore[union-attr]
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
+        values = _list(_payload(itx).get("values"))
         await _apply(itx, self.draft_id, self.version, self.step_key, values)
 
 
-def raise_stale() -> None:
+def raise_stale() -> NoReturn:
     raise DomainError("sheet.error.draft_stale")
 
 
