@@ -13,7 +13,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, TURN_TIMER, CombatView, Reminder
+from bot.services.combat import (
+    MAX_COUNT,
+    MAX_TURN_HOURS,
+    TURN_TIMER,
+    CombatService,
+    CombatView,
+    Reminder,
+)
 from bot.services.timers import Due
 from cogs.ui import render_combat
 from cogs.ui.combat_panel import InitButton, turn_message
@@ -39,7 +46,7 @@ class CombatCog(
         super().__init__()
 
     @property
-    def combat(self):  # noqa: ANN201
+    def combat(self) -> CombatService:
         return self.bot.services.combat
 
     # -- play-by-post turn reminders: durable timers (bot.services.timers) -----------------
@@ -65,10 +72,11 @@ class CombatCog(
             except (discord.NotFound, discord.Forbidden):
                 log.warning("reminder: channel %s is gone", reminder.channel_id)
                 return
+        if not isinstance(channel, discord.abc.Messageable):  # a category or a forum
+            log.warning("reminder: channel %s takes no messages", reminder.channel_id)
+            return
         locale = reminder.locale or self.bot.config.default_locale
-        await channel.send(  # type: ignore[union-attr]
-            **render_combat.reminder(reminder, locale), nonce=reminder.nonce or None
-        )
+        await channel.send(**render_combat.reminder(reminder, locale), nonce=reminder.nonce or None)
 
     async def _panel(
         self,

@@ -28,10 +28,10 @@ class Errors(commands.Cog):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         self._previous = bot.tree.on_error
-        bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        bot.tree.error(self.on_app_command_error)  # the documented way to set on_error
 
     async def cog_unload(self) -> None:
-        self.bot.tree.on_error = self._previous  # type: ignore[method-assign]
+        self.bot.tree.error(self._previous)
 
     async def on_app_command_error(
         self, itx: discord.Interaction[Arbitro], error: app_commands.AppCommandError

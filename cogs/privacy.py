@@ -24,6 +24,8 @@ from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
+    from bot.services.privacy import CharacterChoice, PrivacyService
+    from bot.services.retention import RetentionService
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +47,11 @@ class PrivacyCog(
         super().__init__()
 
     @property
-    def privacy(self):  # noqa: ANN201
+    def privacy(self) -> PrivacyService:
         return self.bot.services.privacy
 
     @property
-    def retention(self):  # noqa: ANN201
+    def retention(self) -> RetentionService:
         return self.bot.services.retention
 
     # -- the member's own data ---------------------------------------------------------
@@ -97,7 +99,9 @@ class PrivacyCog(
         )
         if click is None:
             return
-        summary = await self.privacy.delete(guild_id, user_id, characters=characters.value)  # type: ignore[arg-type]
+        # as the service reads it: anything but "delete" hands the characters over
+        choice: CharacterChoice = "delete" if characters.value == "delete" else "to_gm"
+        summary = await self.privacy.delete(guild_id, user_id, characters=choice)
         await click.edit_original_response(content=render_privacy.summary(summary, ctx.locale))
 
     # -- the guild's data after the bot is removed -------------------------------------
@@ -148,7 +152,7 @@ class PrivacyCog(
                     if departure.guild_id in self._present():
                         await service.returned(departure.guild_id)
                 due = await service.next_due()
-                delay = IDLE_CHECK_SECONDS
+                delay: float = IDLE_CHECK_SECONDS
                 if due is not None:
                     delay = max(0.0, min(delay, (due - utcnow()).total_seconds()))
                 if delay > 0:
