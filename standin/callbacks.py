@@ -42,7 +42,7 @@ class Callbacks:
     ) -> web.Response:
         entry = {"request": what, "status": resp.status, "body": body, "error": resp.text}
         with contextlib.suppress(ValueError, TypeError):
-            entry["code"] = json.loads(resp.text)["code"]
+            entry["code"] = json.loads(resp.text or "")["code"]
         self.world.rejections.append(entry)
         if rec is not None:
             rec.rejections.append(entry)
@@ -92,7 +92,7 @@ class Callbacks:
                 extra_flags=LOADING,
             )
             rec.message_id = message.id
-        elif kind in (6, 7):
+        elif kind in (6, 7) and rec.source_message_id is not None:  # (refused above if None)
             rec.message_id = rec.source_message_id
             message = self.world.messages[rec.source_message_id]
             if kind == 7:

@@ -16,7 +16,7 @@ from .callbacks import Callbacks
 from .httputil import discord_error, json_response, no_content, read_body
 from .limits import check_message, status_of
 from .messages import create_message, delete_message, edit_message
-from .state import Channel, Guild, World
+from .state import Channel, Guild, Message, World
 
 __all__ = ["ChannelRoutes"]
 
@@ -117,11 +117,12 @@ class ChannelRoutes:
         channel = self.world.channels[int(hook["channel_id"])]
         thread_id = request.query.get("thread_id")
         if thread_id:
-            channel = self.world.channels.get(int(thread_id))
-            if channel is None or channel.parent_id != int(hook["channel_id"]):
+            thread = self.world.channels.get(int(thread_id))
+            if thread is None or thread.parent_id != int(hook["channel_id"]):
                 return self._refuse(
                     "execute webhook", discord_error(400, 10003, "Unknown Channel"), body
                 )
+            channel = thread
         elif channel.type == 15:
             if not body.get("thread_name"):
                 err = discord_error(
@@ -200,7 +201,7 @@ class ChannelRoutes:
         self.world.touch()
         return json_response(channel.payload())
 
-    def _visible(self, channel: Channel) -> list:
+    def _visible(self, channel: Channel) -> list[Message]:
         return [
             m
             for m in self.world.messages.values()
@@ -219,7 +220,7 @@ class ChannelRoutes:
         limit = int(request.query.get("limit", 50))
         return json_response([m.data for m in msgs[:limit]])
 
-    def _find(self, request: web.Request):
+    def _find(self, request: web.Request) -> Message | None:
         msg = self.world.messages.get(int(request.match_info["mid"]))
         if (
             msg is None
@@ -287,7 +288,7 @@ class ChannelRoutes:
         self.world.touch()
         return no_content()
 
-    async def _message_op(self, request: web.Request, msg) -> web.Response:
+    async def _message_op(self, request: web.Request, msg: Message) -> web.Response:
         if request.method == "GET":
             return json_response(msg.data)
         if request.method == "DELETE":
@@ -319,6 +320,7 @@ class ChannelRoutes:
     def _new_thread(
         self, parent: Channel, name: str, kind: int, *, thread_id: int | None = None
     ) -> Channel:
+        assert parent.guild_id is not None  # threads open only in a guild's channels
         guild = self.world.guilds[parent.guild_id]
         thread = self.world.add_channel(
             guild, name, kind, parent_id=parent.id, owner_id=self.world.bot.id, channel_id=thread_id

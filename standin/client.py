@@ -12,11 +12,18 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .guilds import ChannelRef, GuildHandle, MemberRef, build_sample_guild, cref
-from .interactions import CommandRefused, build_command, build_context_menu, modal_submission
+from .interactions import (
+    CommandRefused,
+    InteractionRecord,
+    build_command,
+    build_context_menu,
+    modal_submission,
+)
 from .launch import FAKE_TOKEN
 from .replies import Msg, Reply, msg_from, reply_from
 from .server import Answer, StandInThread
@@ -25,6 +32,9 @@ from .state import Channel, Guild, Member, World
 __all__ = ["ChannelRef", "GuildHandle", "MemberRef", "Sandbox"]
 
 REPO = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
+#: Whether a component (as the bot sent it) on a message is the one to use
+Predicate = Callable[[dict[str, Any], Msg], bool]
 
 
 class Sandbox:
@@ -42,7 +52,7 @@ class Sandbox:
         self.standin = StandInThread(world, deadline=deadline)
         self.server = self.standin.server
         self.world = self.server.world
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.log_path: Path | None = None
         self._log_file: Any = None
         self._shards: list[subprocess.Popen] = []  # processes of start_shard
@@ -51,7 +61,7 @@ class Sandbox:
     def url(self) -> str:
         return self.server.url
 
-    def _run(self, fn):
+    def _run(self, fn: Callable[[], T]) -> T:
         return self.standin.run(fn)
 
     # -- the bot process ------------------------------------------------------------------
@@ -346,15 +356,17 @@ class Sandbox:
             return guild.channels[channel]
         return guild.find_channel(str(channel).lstrip("#"), types=(0, 5, 11, 12, 15))
 
-    def _who(self, guild: Guild, user: Any) -> Member:
-        if guild is not None and not self.world.bot_in(guild):
+    def _who(self, guild: Guild | None, user: Any) -> Member:
+        if guild is None:
+            raise CommandRefused("fuera de un servidor / not in a server")
+        if not self.world.bot_in(guild):
             # Discord delivers no interaction of a server that removed the bot
             raise CommandRefused(f"el bot no está en / the bot is not in {guild.name}")
         if isinstance(user, MemberRef):
             return guild.members[user.id]
         return guild.find_member(str(user))
 
-    def _inject(self, prepare) -> Reply:
+    def _inject(self, prepare: Callable[[], InteractionRecord | str]) -> Reply:
         if self.proc is not None and self.proc.poll() is not None:
             raise AssertionError(
                 f"the bot process exited ({self.proc.returncode}):\n{self.bot_log(40)}"
@@ -384,7 +396,7 @@ class Sandbox:
     ) -> Reply:
         """Runs a slash command as ``user``; options by canonical (or localized) name."""
 
-        def prepare():
+        def prepare() -> InteractionRecord | str:
             g = self.world.guilds[guild.id]
             try:
                 ch, member = self._channel(g, channel), self._who(g, user)
@@ -411,7 +423,7 @@ class Sandbox:
     ) -> Reply:
         """Runs a context-menu command: on a member (name or handle) or on a message (``Msg``)."""
 
-        def prepare():
+        def prepare() -> InteractionRecord | str:
             g = self.world.guilds[guild.id]
             try:
                 member = self._who(g, user)
@@ -440,7 +452,7 @@ class Sandbox:
     ) -> list[dict[str, Any]]:
         """What the bot suggests while ``user`` types ``typed`` into ``option``."""
 
-        def prepare():
+        def prepare() -> InteractionRecord | str:
             g = self.world.guilds[guild.id]
             try:
                 ch, member = self._channel(g, channel), self._who(g, user)
@@ -457,7 +469,7 @@ class Sandbox:
             raise AssertionError(f"autocomplete refused: {reply.error}")
         return reply.choices
 
-    def _message_id(self, target: Reply | Msg, predicate) -> tuple[int, dict[str, Any]]:
+    def _message_id(self, target: Reply | Msg, predicate: Predicate) -> tuple[int, dict[str, Any]]:
         """Finds the component in the target's current state (the latest edit counts)."""
         candidates = target.messages if isinstance(target, Reply) else [target]
         for snap in reversed(candidates):
@@ -469,8 +481,15 @@ class Sandbox:
                     return msg.id, comp
         raise CommandRefused("no such component on the message")
 
-    def _component(self, target, predicate, data_fn, user, locale) -> Reply:
-        def prepare():
+    def _component(
+        self,
+        target: Reply | Msg,
+        predicate: Predicate,
+        data_fn: Callable[[dict[str, Any], Guild | None, Channel], dict[str, Any]],
+        user: str | MemberRef,
+        locale: str,
+    ) -> Reply:
+        def prepare() -> InteractionRecord | str:
             try:
                 mid, comp = self._message_id(target, predicate)
                 msg = self.world.messages[mid]
@@ -507,7 +526,7 @@ class Sandbox:
                 comp.get("custom_id") == want or label == want.lower()
             )
 
-        def data(comp: dict[str, Any], g, ch) -> dict[str, Any]:
+        def data(comp: dict[str, Any], g: Guild | None, ch: Channel) -> dict[str, Any]:
             if comp.get("style") in (5, 6) or not comp.get("custom_id"):
                 raise CommandRefused("link and premium buttons do not send interactions")
             return {
@@ -536,7 +555,7 @@ class Sandbox:
                 comp.get("type") in (3, 5, 6, 7, 8) and comp.get("custom_id") == custom_id_or_index
             )
 
-        def data(comp: dict[str, Any], g: Guild, ch: Channel) -> dict[str, Any]:
+        def data(comp: dict[str, Any], g: Guild | None, ch: Channel) -> dict[str, Any]:
             lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
             if not lo <= len(values) <= hi:
                 raise CommandRefused(
@@ -570,7 +589,7 @@ class Sandbox:
     def submit_modal(
         self,
         reply: Reply,
-        values: dict[str, str],
+        values: Mapping[str, str | Sequence[str]],
         *,
         user: str | MemberRef = "ana",
         locale: str = "es-ES",
@@ -580,10 +599,12 @@ class Sandbox:
             raise AssertionError("that reply did not open a modal")
         modal = reply.modal
 
-        def prepare():
+        def prepare() -> InteractionRecord | str:
             try:
                 components = modal_submission(modal, values)
                 g = self.world.guilds.get(reply.guild_id) if reply.guild_id else None
+                if reply.channel_id is None:
+                    raise CommandRefused("sin canal / that reply has no channel")
                 ch = self.world.channels[reply.channel_id]
                 member = self._who(g, user)
             except (CommandRefused, KeyError) as exc:

@@ -114,7 +114,7 @@ class Gateway:
         return ws
 
     @staticmethod
-    async def _writer(ws: web.WebSocketResponse, out: asyncio.Queue) -> None:
+    async def _writer(ws: web.WebSocketResponse, out: asyncio.Queue[dict[str, Any]]) -> None:
         with contextlib.suppress(ConnectionResetError, RuntimeError):
             while True:
                 frame = await out.get()
@@ -123,7 +123,7 @@ class Gateway:
     def _listen(self) -> None:
         self.world.listeners[:] = [s.on_event for s in self.by_shard.values()]
 
-    def _identify(self, data: dict[str, Any], out: asyncio.Queue) -> Session:
+    def _identify(self, data: dict[str, Any], out: asyncio.Queue[dict[str, Any]]) -> Session:
         shard_id, count = (data.get("shard") or [0, 1])[:2]
         session = Session(secrets.token_hex(16), (int(shard_id), int(count)))
         self.sessions[session.id] = session
@@ -168,7 +168,7 @@ class Gateway:
         self.identified.set()
         return session
 
-    def _resume(self, data: dict[str, Any], out: asyncio.Queue) -> Session | None:
+    def _resume(self, data: dict[str, Any], out: asyncio.Queue[dict[str, Any]]) -> Session | None:
         session = self.sessions.get(data.get("session_id", ""))
         if session is None:
             out.put_nowait({"op": 9, "d": False, "s": None, "t": None})

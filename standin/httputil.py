@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 __all__ = ["discord_error", "json_response", "no_content", "read_body"]
 
@@ -41,6 +41,8 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], list[tuple[st
         files: list[tuple[str, bytes]] = []
         reader = await request.multipart()
         async for part in reader:
+            if not isinstance(part, BodyPartReader):  # discord.py never nests multiparts
+                continue
             if part.name == "payload_json":
                 body = json.loads(await part.text())
             else:

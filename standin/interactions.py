@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,13 +90,17 @@ def available_commands(
     world: World, guild_id: int | None
 ) -> list[tuple[dict[str, Any], int | None]]:
     """Commands the client offers in this guild: its own, then global ones not shadowed."""
-    found = [(c, guild_id) for c in world.guild_commands.get(guild_id, [])] if guild_id else []
+    found: list[tuple[dict[str, Any], int | None]] = (
+        [(c, guild_id) for c in world.guild_commands.get(guild_id, [])] if guild_id else []
+    )
     names = {c["name"] for c, _ in found}
     found += [(c, None) for c in world.global_commands if c["name"] not in names]
     return [(c, g) for c, g in found if c.get("type", 1) == 1]
 
 
-def resolve_path(world: World, guild_id: int | None, path: str):
+def resolve_path(
+    world: World, guild_id: int | None, path: str
+) -> tuple[dict[str, Any], int | None, list[str], list[dict[str, Any]]]:
     """Finds the command for "campaign create": (command, command guild id, names, leaf options)."""
     words = path.strip().lstrip("/").split()
     if not words:
@@ -155,7 +160,7 @@ class _Resolver:
 
     def user(self, value: Any) -> str:
         member = self.member(value)
-        if member is None:
+        if member is None or self.guild is None:  # a member is found only in a guild
             uid = _id_of(value)
             if uid is None or uid not in self.world.users:
                 raise CommandRefused(f"unknown user {value!r}")
@@ -166,6 +171,8 @@ class _Resolver:
 
     def role(self, value: Any) -> str:
         rid = _id_of(value)
+        if self.guild is None:  # no roles outside a guild
+            raise CommandRefused(f"unknown role {value!r}")
         try:
             role = (
                 self.guild.roles[rid]
@@ -187,8 +194,8 @@ class _Resolver:
         if allowed and ch.type not in allowed:
             raise CommandRefused(f"channel {ch.name!r} has type {ch.type}, not one of {allowed}")
         perms = 0
-        bot_member = self.guild.members.get(self.world.bot.id)
-        if bot_member is not None:
+        bot_member = self.guild.members.get(self.world.bot.id) if self.guild else None
+        if bot_member is not None and self.guild is not None:
             perms = self.guild.permissions_in(bot_member, ch)
         return self._add("channels", ch.id, ch.payload(permissions=perms))
 
@@ -357,7 +364,7 @@ def build_context_menu(
             f"{cmd['name']} is hidden from {member.name}: missing permissions {needed}"
         )
     resolver = _Resolver(world, guild, channel)
-    if kind == 3:
+    if message is not None:  # kind 3
         if message.deleted or message.ephemeral:
             raise CommandRefused("that message cannot be targeted")
         target_id = str(message.id)
@@ -440,12 +447,14 @@ def interaction_payload(
     return interaction_id, token, payload
 
 
-def modal_submission(modal: dict[str, Any], values: dict[str, str]) -> list[dict[str, Any]]:
+def modal_submission(
+    modal: dict[str, Any], values: Mapping[str, str | Sequence[str]]
+) -> list[dict[str, Any]]:
     """Mirrors the modal's layout with the typed values, refusing what the client would."""
     known: set[str] = set()
 
     def field(comp: dict[str, Any]) -> dict[str, Any]:
-        cid = comp.get("custom_id")
+        cid: str = comp.get("custom_id") or ""
         known.add(cid)
         if comp.get("type") == 4:
             value = str(values.get(cid, comp.get("value") or ""))
@@ -457,8 +466,8 @@ def modal_submission(modal: dict[str, Any], values: dict[str, str]) -> list[dict
                     f"modal field {cid!r}: length {len(value)} outside [{lo}, {hi}]"
                 )
             return {"type": 4, "custom_id": cid, "value": value}
-        chosen = values.get(cid, [])
-        chosen = [chosen] if isinstance(chosen, str) else list(chosen)
+        given = values.get(cid, [])
+        chosen = [given] if isinstance(given, str) else list(given)
         return {"type": comp["type"], "custom_id": cid, "values": chosen}
 
     out = []

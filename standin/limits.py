@@ -7,16 +7,19 @@ path in its text, so a bot that overflows fails in tests exactly as it would in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 __all__ = ["check_choices", "check_message", "error_body", "status_of"]
 
 IS_COMPONENTS_V2 = 1 << 15
+
+#: (path, code, message) of each invalid field, as Discord lists them
+Problems = list[tuple[str, str, str]]
 MAX_UPLOAD = 10 * 1024 * 1024  # a guild without boosts; the same as attachment_size_limit
 
 
-def error_body(problems: list[tuple[str, str, str]]) -> dict[str, Any]:
+def error_body(problems: Problems) -> dict[str, Any]:
     """Builds Discord's nested ``errors`` object from (path, code, message) triples."""
     tree: dict[str, Any] = {}
     for path, code, message in problems:
@@ -27,7 +30,7 @@ def error_body(problems: list[tuple[str, str, str]]) -> dict[str, Any]:
     return {"code": 50035, "message": "Invalid Form Body", "errors": tree}
 
 
-def _max(problems: list, path: str, value: Any, limit: int) -> None:
+def _max(problems: Problems, path: str, value: Any, limit: int) -> None:
     if isinstance(value, str | list) and len(value) > limit:
         problems.append((path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."))
 
@@ -41,7 +44,7 @@ def _embed_size(embed: dict[str, Any]) -> int:
     return size
 
 
-def _check_embeds(embeds: list[dict[str, Any]], problems: list) -> None:
+def _check_embeds(embeds: list[dict[str, Any]], problems: Problems) -> None:
     _max(problems, "embeds", embeds, 10)
     for i, e in enumerate(embeds):
         p = f"embeds.{i}"
@@ -62,7 +65,7 @@ def _check_embeds(embeds: list[dict[str, Any]], problems: list) -> None:
         )
 
 
-def _check_item(item: dict[str, Any], path: str, problems: list) -> None:
+def _check_item(item: dict[str, Any], path: str, problems: Problems) -> None:
     _max(problems, f"{path}.custom_id", item.get("custom_id"), 100)
     if item.get("type") == 2:
         _max(problems, f"{path}.label", item.get("label"), 80)
@@ -83,7 +86,7 @@ def _check_item(item: dict[str, Any], path: str, problems: list) -> None:
                 _max(problems, f"{path}.options.{k}.description", o.get("description"), 100)
 
 
-def _walk(components: list[dict[str, Any]]):
+def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for c in components:
         yield c
         yield from _walk(c.get("components") or [])
@@ -92,7 +95,7 @@ def _walk(components: list[dict[str, Any]]):
                 yield c[key]
 
 
-def _check_layout(components: list[dict[str, Any]], problems: list) -> None:
+def _check_layout(components: list[dict[str, Any]], problems: Problems) -> None:
     """Components V2: at most 40 components in all, 4,000 characters of text displays."""
     every = list(_walk(components))
     if len(every) > 40:
@@ -106,7 +109,7 @@ def _check_layout(components: list[dict[str, Any]], problems: list) -> None:
             _check_item(c, f"components.{i}", problems)
 
 
-def _check_components(components: list[dict[str, Any]], flags: int, problems: list) -> None:
+def _check_components(components: list[dict[str, Any]], flags: int, problems: Problems) -> None:
     if flags & IS_COMPONENTS_V2:
         _check_layout(components, problems)
         return
@@ -166,7 +169,7 @@ def check_message(
     """
     if sum(len(content) for _, content in files) > MAX_UPLOAD:
         return {"code": 40005, "message": "Request entity too large"}
-    problems: list[tuple[str, str, str]] = []
+    problems: Problems = []
     _max(problems, "attachments", list(files), 10)
     _max(problems, "content", body.get("content"), 2000)
     _check_embeds(body.get("embeds") or [], problems)
@@ -198,7 +201,7 @@ def check_message(
 
 def check_choices(choices: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Autocomplete answers: at most 25 choices, names of 1-100 characters, values up to 100."""
-    problems: list[tuple[str, str, str]] = []
+    problems: Problems = []
     _max(problems, "data.choices", choices, 25)
     for i, choice in enumerate(choices[:25]):
         name = choice.get("name") or ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from .state import EPHEMERAL, Channel, Message, World, iso_now
@@ -21,11 +22,12 @@ _EVERYONE = re.compile(r"@(?:everyone|here)\b")
 
 
 def _attachments(
-    world: World, body: dict[str, Any], files: list[tuple[str, bytes]]
-) -> tuple[list, dict]:
+    world: World, body: dict[str, Any], files: Sequence[tuple[str, bytes]]
+) -> tuple[list[dict[str, Any]], dict[str, bytes]]:
     """Pairs uploaded files with the ``attachments`` entries (by index) the body declares."""
     declared = {str(a.get("id")): a for a in body.get("attachments") or []}
-    out, stored = [], {}
+    out: list[dict[str, Any]] = []
+    stored: dict[str, bytes] = {}
     for index, (filename, content) in enumerate(files):
         meta = declared.get(str(index), {})
         name = meta.get("filename") or filename
@@ -90,7 +92,7 @@ def create_message(
     world: World,
     channel: Channel,
     body: dict[str, Any],
-    files: list[tuple[str, bytes]] = (),
+    files: Sequence[tuple[str, bytes]] = (),
     *,
     author: dict[str, Any] | None = None,
     source: str = "channel",
@@ -156,7 +158,7 @@ def create_message(
 
 
 def edit_message(
-    world: World, msg: Message, body: dict[str, Any], files: list[tuple[str, bytes]] = ()
+    world: World, msg: Message, body: dict[str, Any], files: Sequence[tuple[str, bytes]] = ()
 ) -> Message:
     """Applies a PATCH: present keys replace, ``attachments`` lists the ones to keep."""
     msg.history.append(copy.deepcopy(msg.data))

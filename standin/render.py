@@ -40,12 +40,12 @@ class Clickable:
 def _plain(text: str, names: Callable[[int], str | None]) -> str:
     """Markdown a terminal cannot show becomes readable: bold/underline marks go, mentions get names."""
 
-    def mention(m: re.Match) -> str:
+    def mention(m: re.Match[str]) -> str:
         name = names(int(m.group(2)))
         sigil = "#" if m.group(1) == "#" else "@"
         return f"{sigil}{name}" if name else m.group(0)
 
-    def link(m: re.Match) -> str:
+    def link(m: re.Match[str]) -> str:
         channel = names(int(m.group(3))) if m.group(3) else None
         return f"{m.group(1)} → #{channel}" if channel else f"{m.group(1)} <{m.group(2)}>"
 
@@ -56,7 +56,7 @@ def _plain(text: str, names: Callable[[int], str | None]) -> str:
     return text.replace("**", "").replace("__", "")
 
 
-def _timestamp(m: re.Match) -> str:
+def _timestamp(m: re.Match[str]) -> str:
     """Discord's <t:UNIX:STYLE> shows a local date; a terminal gets the same, in ISO form."""
     when = datetime.fromtimestamp(int(m.group(1)))
     return when.strftime("%Y-%m-%d" if m.group(2) in ("d", "D") else "%Y-%m-%d %H:%M")

@@ -113,7 +113,9 @@ def parse_slash(
     positional = rest[: matches[0].start()] if matches else rest
     for i, m in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
-        found.append((_find(defs, m.group(1)), _unquote(rest[m.end() : end])))
+        option = _find(defs, m.group(1))
+        assert option is not None  # the pattern matches only these options' aliases
+        found.append((option, _unquote(rest[m.end() : end])))
     if positional.strip():
         named = {d["name"] for d, _ in found}
         free = [d for d in defs if d["name"] not in named]
@@ -283,9 +285,9 @@ class Session:
             if self.modal is None:
                 raise ParseError("no hay formulario abierto / no modal is open")
             pairs = [p.partition("=") for p in shlex.split(arg)]
-            values = {k: v for k, _, v in pairs}
+            typed = {k: v for k, _, v in pairs}
             mark = self.sb.mark()
-            reply = self.sb.submit_modal(self.modal, values, user=self.user, locale=self.locale)
+            reply = self.sb.submit_modal(self.modal, typed, user=self.user, locale=self.locale)
             if reply.ok:
                 self.modal = None
             self._show(reply, mark)

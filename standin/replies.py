@@ -8,6 +8,7 @@ listed separately, and ``all_text`` puts everything together for loose assertion
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +62,7 @@ class Msg:
         return [c for c in _walk(self.components) if c.get("type") in (3, 5, 6, 7, 8)]
 
 
-def _walk(components: list[dict[str, Any]]):
+def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for c in components:
         yield c
         yield from _walk(c.get("components") or [])

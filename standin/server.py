@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from .callbacks import Callbacks
 from .httputil import discord_error, no_content
@@ -75,7 +76,7 @@ class StandIn:
             await self._runner.cleanup()
 
     @web.middleware
-    async def _record(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+    async def _record(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith("/api/"):
             self.world.requests.append((time.monotonic(), request.method, request.path))
             self.world.touch()
