@@ -66,7 +66,7 @@ class StandIn:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # private, set once started
         self.world.base_url = self.url
         self.gateway.url = self.gateway_url
 
