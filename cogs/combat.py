@@ -7,7 +7,7 @@ restart-proof buttons are in :mod:`cogs.ui.combat_panel`.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = ["CombatCog"]
+
+
+@runtime_checkable
+class _Postable(Protocol):
+    """What a reminder needs of a channel: text channels and threads, not categories or forums."""
+
+    async def send(self, content: str) -> object: ...
 
 
 @app_commands.guild_only()
@@ -72,7 +79,7 @@ class CombatCog(
             except (discord.NotFound, discord.Forbidden):
                 log.warning("reminder: channel %s is gone", reminder.channel_id)
                 return
-        if not isinstance(channel, discord.abc.Messageable):  # a category or a forum
+        if not isinstance(channel, _Postable):  # a category or a forum
             log.warning("reminder: channel %s takes no messages", reminder.channel_id)
             return
         locale = reminder.locale or self.bot.config.default_locale
