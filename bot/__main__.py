@@ -10,7 +10,7 @@ import contextlib
 import logging
 import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Literal
 
 from bot import config as settings
 from bot.config import Config, ConfigError, load_config, locale_hint
@@ -63,8 +63,10 @@ async def _open_database(config: Config) -> AsyncEngine:
     return engine
 
 
-def _lock_database(config: Config):  # noqa: ANN202 - the held lock file, None, or False
-    """SQLite serves one process: refuse a second one (see :func:`bot.db.engine.lock_sqlite`)."""
+def _lock_database(config: Config) -> IO[bytes] | None | Literal[False]:
+    """SQLite serves one process: refuse a second one (see :func:`bot.db.engine.lock_sqlite`).
+
+    The held lock file, None (not SQLite), or False (refused: another process holds it)."""
     from bot.db.engine import DatabaseInUse, lock_sqlite
 
     try:

@@ -41,7 +41,7 @@ __all__ = ["CombatCog"]
 class _Postable(Protocol):
     """What a reminder needs of a channel: text channels and threads, not categories or forums."""
 
-    async def send(self, content: str) -> object: ...
+    async def send(self, content: str, *, nonce: str | int | None = None) -> object: ...
 
 
 @app_commands.guild_only()

@@ -257,7 +257,7 @@ class ChannelRoutes:
         self.world.touch()
         return json_response(msg.data)
 
-    def _nonce_seen(self, body: dict):  # noqa: ANN202 - Message | None
+    def _nonce_seen(self, body: dict[str, Any]) -> Message | None:
         """With ``enforce_nonce``, the same author's message with this nonce from the last
         few minutes (Discord returns it instead of creating a new one)."""
         if body.get("nonce") is None or not body.get("enforce_nonce"):

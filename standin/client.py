@@ -55,7 +55,7 @@ class Sandbox:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path: Path | None = None
         self._log_file: Any = None
-        self._shards: list[subprocess.Popen] = []  # processes of start_shard
+        self._shards: list[subprocess.Popen[bytes]] = []  # processes of start_shard
 
     @property
     def url(self) -> str:
@@ -134,7 +134,7 @@ class Sandbox:
         log_path: str | Path,
         module: str = "bot.__main__",
         ready_timeout: float = 60.0,
-    ) -> subprocess.Popen:
+    ) -> subprocess.Popen[bytes]:
         """Starts one more bot process serving shard ``shard_id`` of ``shard_count``
         (``SHARD_COUNT``/``SHARD_IDS``) and waits for that shard's IDENTIFY. The caller owns
         the returned process (kill, wait); :meth:`close` stops it too."""

@@ -34,6 +34,8 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import BigInteger, case, delete, func, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Shards
@@ -82,8 +84,11 @@ class Due:
 Handler = Callable[[Due], Awaitable[None]]
 
 
-def _insert(dialect: str):  # noqa: ANN202 - the dialect's INSERT construct
-    return (postgresql if dialect == "postgresql" else sqlite).insert
+def _insert(dialect: str) -> Callable[[type[Timer]], postgresql.Insert | sqlite.Insert]:
+    """The dialect's INSERT construct (both have ``on_conflict_do_update``)."""
+    if dialect == "postgresql":
+        return postgresql.insert
+    return sqlite.insert
 
 
 async def schedule(
@@ -94,11 +99,11 @@ async def schedule(
     Moving it bumps the generation and drops any lease: the firing in progress, if any,
     will find its generation gone and leave the new one alone.
     """
-    insert = _insert(session.bind.dialect.name)(Timer).values(
+    insert = _insert(session.get_bind().dialect.name)(Timer).values(
         kind=kind, ref=ref, guild_id=guild_id, due_at=due_at, generation=1, attempts=0
     )
     await session.exec(
-        insert.on_conflict_do_update(  # type: ignore[arg-type]
+        insert.on_conflict_do_update(
             index_elements=["kind", "ref"],
             set_={
                 "due_at": due_at,
@@ -114,7 +119,7 @@ async def schedule(
 
 async def cancel(session: AsyncSession, kind: str, ref: str) -> None:
     """Remove the ``(kind, ref)`` timer, in the caller's transaction (no-op if none)."""
-    await session.exec(delete(Timer).where(Timer.kind == kind, Timer.ref == ref))  # type: ignore[arg-type]
+    await session.exec(delete(Timer).where(col(Timer.kind) == kind, col(Timer.ref) == ref))
 
 
 class TimerService:
@@ -146,13 +151,13 @@ class TimerService:
         """A timer was scheduled or moved: the dispatcher re-reads the earliest one."""
         self.changed.set()
 
-    def _owned(self, kinds: list[str]) -> list:
+    def _owned(self, kinds: list[str]) -> list[ColumnElement[bool]]:
         """Rows this process may fire: a registered kind, a guild on one of its shards."""
-        conditions = [Timer.kind.in_(kinds)]  # type: ignore[attr-defined]
+        conditions: list[ColumnElement[bool]] = [col(Timer.kind).in_(kinds)]
         if self.shards.count > 1:
             # Discord's routing, (guild_id >> 22) % count; constants inline (PostgreSQL has no
             # bigint >> bigint operator, which a bound parameter would ask for)
-            shifted = Timer.guild_id.op(">>", return_type=BigInteger)(literal_column("22"))  # type: ignore[attr-defined]
+            shifted = col(Timer.guild_id).op(">>", return_type=BigInteger)(literal_column("22"))
             shard = shifted.op("%", return_type=BigInteger)(
                 literal_column(str(int(self.shards.count)))
             )
@@ -165,13 +170,13 @@ class TimerService:
         if not kinds:
             return None
         ready_at = case(
-            (Timer.lease_until > Timer.due_at, Timer.lease_until),  # type: ignore[operator]
-            else_=Timer.due_at,
+            (col(Timer.lease_until) > col(Timer.due_at), col(Timer.lease_until)),
+            else_=col(Timer.due_at),
         )
         async with self.sessions() as session:
-            value = (
-                await session.exec(select(func.min(ready_at)).where(*self._owned(kinds)))  # type: ignore[call-overload]
-            ).one()[0]
+            value: datetime | None = await session.scalar(
+                select(func.min(ready_at)).where(*self._owned(kinds))
+            )
         if value is not None and value.tzinfo is None:
             value = value.replace(tzinfo=utcnow().tzinfo)
         return value
@@ -187,41 +192,43 @@ class TimerService:
             return []
         now = now or utcnow()
         due = (
-            select(Timer.id)
+            select(col(Timer.id))
             .where(
-                Timer.due_at <= now,  # type: ignore[operator]
-                or_(Timer.lease_until.is_(None), Timer.lease_until <= now),  # type: ignore[union-attr, operator]
+                col(Timer.due_at) <= now,
+                or_(col(Timer.lease_until).is_(None), col(Timer.lease_until) <= now),
                 *self._owned(kinds),
             )
-            .order_by(Timer.due_at)
+            .order_by(col(Timer.due_at))
             .limit(limit)
             .with_for_update(skip_locked=True)
         )
         statement = (
             update(Timer)
-            .where(Timer.id.in_(due.scalar_subquery()))  # type: ignore[union-attr]
+            .where(col(Timer.id).in_(due.scalar_subquery()))
             .values(
                 lease_owner=self.owner, lease_until=now + self.lease, attempts=Timer.attempts + 1
             )
             .returning(
-                Timer.id,
-                Timer.kind,
-                Timer.ref,
-                Timer.guild_id,
-                Timer.due_at,
-                Timer.generation,
-                Timer.attempts,
+                col(Timer.id),
+                col(Timer.kind),
+                col(Timer.ref),
+                col(Timer.guild_id),
+                col(Timer.due_at),
+                col(Timer.generation),
+                col(Timer.attempts),
             )
         )
         async with self.sessions() as session, session.begin():
-            rows = (await session.exec(statement)).all()  # type: ignore[call-overload]
+            rows = (await session.exec(statement)).all()
         return sorted((Due(*row) for row in rows), key=lambda d: (d.due_at, d.id))
 
     async def done(self, due: Due) -> bool:
         """Record a firing: delete the row if it is still the claimed generation."""
         async with self.sessions() as session, session.begin():
             result = await session.exec(
-                delete(Timer).where(Timer.id == due.id, Timer.generation == due.generation)  # type: ignore[arg-type]
+                delete(Timer).where(
+                    col(Timer.id) == due.id, col(Timer.generation) == due.generation
+                )
             )
         return result.rowcount == 1
 
