@@ -17,7 +17,12 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Coroutine, Generator
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from discord.types.interactions import Interaction as InteractionData
 
 __all__ = [
     "FAKE_TOKEN",
@@ -28,6 +33,8 @@ __all__ = [
 ]
 
 FAKE_TOKEN = "sandbox.token.not-a-real-discord-token"
+
+T = TypeVar("T")
 
 
 def check_loopback(url: str) -> str:
@@ -109,9 +116,12 @@ def report_finished_interactions(api: str) -> None:
             asyncio.get_running_loop().run_in_executor(None, post, finished)
 
     def factory(
-        loop: asyncio.AbstractEventLoop, coro: object, **kwargs: object
-    ) -> asyncio.Task[object]:
-        task: asyncio.Task[object] = asyncio.Task(coro, loop=loop, **kwargs)  # type: ignore[arg-type]
+        loop: asyncio.AbstractEventLoop,
+        coro: Generator[Any, None, T] | Coroutine[Any, Any, T],
+        /,
+        **kwargs: Any,
+    ) -> asyncio.Task[T]:
+        task = asyncio.Task(coro, loop=loop, **kwargs)
         timer = "timeout_task_impl" in getattr(coro, "__qualname__", "")
         if tracked.get() and not timer:
             hold()
@@ -121,15 +131,15 @@ def report_finished_interactions(api: str) -> None:
     original_parse = ConnectionState.parse_interaction_create
     original_wait = BaseView.wait
 
-    def parse_interaction_create(self: ConnectionState, data: dict[str, object]) -> None:
+    def parse_interaction_create(self: ConnectionState[Any], data: InteractionData) -> None:
         loop = asyncio.get_running_loop()
         if loop.get_task_factory() is not factory:
-            loop.set_task_factory(factory)  # type: ignore[arg-type]
-        received.append(int(str(data["id"])))
+            loop.set_task_factory(factory)
+        received.append(int(data["id"]))
         token = tracked.set(True)
         hold()  # held during the synchronous dispatch
         try:
-            original_parse(self, data)  # type: ignore[arg-type]
+            original_parse(self, data)
         finally:
             tracked.reset(token)
             release()
@@ -144,6 +154,7 @@ def report_finished_interactions(api: str) -> None:
             if counted:
                 hold()
 
+    # patching discord.py's methods in the test bot is the point here
     ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
     BaseView.wait = wait  # type: ignore[method-assign]
 
