@@ -49,11 +49,14 @@ async def send_gm_copy(
     locale = campaign.locale or bot.config.default_locale
     message = render(locale)
     message["content"] = t(headline_key, locale, user=user_name, channel=f"<#{itx.channel_id}>")
+    channel: discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread | None
     channel = itx.guild.get_channel(campaign.gm_channel_id) if itx.guild else None
     try:
         if channel is None:
             channel = await bot.fetch_channel(campaign.gm_channel_id)
-        posted = await channel.send(**message)  # type: ignore[union-attr]
+        if not isinstance(channel, discord.abc.Messageable):  # a category or a forum
+            raise AttributeError(f"channel {campaign.gm_channel_id} takes no messages")
+        posted = await channel.send(**message)
     except (discord.HTTPException, AttributeError):
         log.warning("could not post the GM copy of log entry %s", log_id, exc_info=True)
         await itx.followup.send(ctx.t("roll.gm_copy_failed"), ephemeral=True)
