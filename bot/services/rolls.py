@@ -16,12 +16,12 @@ from typing import TypeVar
 
 from sqlalchemy import bindparam, insert, or_, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.compute import ComputePool
-from bot.db.models import RollLog
+from bot.db.models import RollLog, saved_id
 from bot.services.audit import AuditEntry, roll_log_values
 from bot.services.campaigns import CampaignService, is_referee
 from bot.services.context import Actor, Place
