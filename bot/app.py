@@ -28,9 +28,12 @@ from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
 from bot.services.combat import CombatService
 from bot.services.creation import CreationService
+from bot.services.npcs import NpcService
 from bot.services.privacy import PrivacyService
 from bot.services.retention import RetentionService
 from bot.services.rolls import RollService
+from bot.services.sheet_exchange import SheetExchangeService
+from bot.services.sheet_options import SheetOptionService
 from bot.services.sheet_writes import SheetWriter
 from bot.services.spells import SpellService
 from bot.services.timers import DEFAULT_LEASE, TimerService
@@ -79,6 +82,9 @@ class Services:
         self.characters = CharacterService(
             self.sessions, self.campaigns, self.contexts, self.writer
         )
+        self.npcs = NpcService(self.characters)
+        self.sheet_exchange = SheetExchangeService(self.characters)
+        self.sheet_options = SheetOptionService(self.contexts)
         self.rolls = RollService(
             self.sessions,
             self.campaigns,

@@ -45,7 +45,7 @@ async def any_character_autocomplete(
 async def catalogue_autocomplete(
     itx: discord.Interaction[Arbitro], current: str, kind: str
 ) -> list[app_commands.Choice[str]]:
-    options = await itx.client.services.characters.catalogue(place_of(itx), kind, current)
+    options = await itx.client.services.sheet_options.catalogue(place_of(itx), kind, current)
     return [app_commands.Choice(name=o.label[:100], value=o.value[:100]) for o in options]
 
 
@@ -58,7 +58,7 @@ async def item_autocomplete(
 async def field_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    specs = await itx.client.services.characters.field_choices(place_of(itx), current)
+    specs = await itx.client.services.sheet_options.field_choices(place_of(itx), current)
     return [
         app_commands.Choice(name=f"{s.label} ({s.path})"[:100], value=s.path[:100]) for s in specs
     ]
@@ -71,7 +71,7 @@ async def value_autocomplete(
     field = getattr(itx.namespace, "field", None)
     if not field:
         return []
-    values = await itx.client.services.characters.value_choices(place_of(itx), field, current)
+    values = await itx.client.services.sheet_options.value_choices(place_of(itx), field, current)
     return [app_commands.Choice(name=value[:100], value=value[:100]) for value in values]
 
 
