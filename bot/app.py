@@ -37,6 +37,7 @@ from bot.services.sheet_options import SheetOptionService
 from bot.services.sheet_writes import SheetWriter
 from bot.services.spells import SpellService
 from bot.services.timers import DEFAULT_LEASE, TimerService
+from bot.services.undo import UndoService
 from bot.services.xp import XpService
 from bot.translator import CatalogueTranslator
 
@@ -55,6 +56,7 @@ EXTENSIONS = (
     "cogs.combat",
     "cogs.spells",
     "cogs.privacy",
+    "cogs.undo",
 )
 
 
@@ -98,6 +100,7 @@ class Services:
         self.combat = CombatService(self.sessions, self.characters, rng, self.timers)
         self.spells = SpellService(self.sessions, self.characters, rng)
         self.privacy = PrivacyService(self.sessions)
+        self.undo = UndoService(self.sessions, self.contexts, self.writer)
         self.retention = RetentionService(self.sessions, retention_days)
 
 

@@ -14,6 +14,7 @@ from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import Character, Purchase
 from cogs.ui.slow import acknowledge, reply
+from cogs.ui.undo import with_undo
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -49,7 +50,12 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         view = await self.bot.services.xp.grant(
             ctx.place, ctx.actor, amount, character=character, party=party, reason=reason
         )
-        await reply(itx, ctx.locale, **render_xp.grant(view, ctx.locale))
+        message = render_xp.grant(view, ctx.locale)
+        several = len(view.lines) > 1
+        for line in view.lines:
+            name = line.character_name if several else None
+            message = with_undo(message, line.undo, ctx.locale, name=name)
+        await reply(itx, ctx.locale, **message)
 
     @app_commands.command(
         name="spend", description="Spend experience on an ability's next level (rolweb)"

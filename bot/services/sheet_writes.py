@@ -21,6 +21,7 @@ all or none (a party-wide XP grant).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -30,8 +31,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, XpAward, utcnow
-from bot.services.audit import AuditEntry, roll_log
+from bot.db.models import Character, RollLog, XpAward, utcnow
+from bot.services.audit import AuditEntry, roll_log, sheet_diff
 from bot.services.campaign_context import CampaignContext, CampaignContextService
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError
@@ -85,6 +86,9 @@ class Computed(Generic[T]):
     value: T
     audit: AuditEntry | None = None
     xp: XpEntry | None = None
+    #: the audit-log row this write undoes: marked undone in the same transaction, refused
+    #: if it already was (see :mod:`bot.services.undo`)
+    undoes: int | None = None
 
 
 class SheetChange(Protocol[T_co]):
@@ -129,6 +133,7 @@ class _Planned:
     character: Character
     sheet: dict[str, Any]
     computed: Computed[Any]
+    before: dict[str, Any]
 
 
 class SheetWriter:
@@ -228,7 +233,8 @@ class SheetWriter:
 
     @staticmethod
     def _plan(context: CampaignContext, character: Character, change: SheetChange[Any]) -> _Planned:
-        computed = change.compute(upgraded_sheet(character), context)
+        before = upgraded_sheet(character)
+        computed = change.compute(copy.deepcopy(before), context)
         sheet = dict(computed.sheet)
         name = sheet.get("name", character.name)
         if not isinstance(name, str) or len(name.strip()) > MAX_NAME:
@@ -239,7 +245,7 @@ class SheetWriter:
             problems = context.system.validate(sheet, context.settings)
             if problems:
                 raise RulesError(list(problems))
-        return _Planned(character, sheet, computed)
+        return _Planned(character, sheet, computed, before)
 
     @staticmethod
     async def _write(
@@ -267,12 +273,26 @@ class SheetWriter:
         if result.rowcount != 1:
             raise _Clash()
         log_id = None
+        xp = planned.computed.xp
         if planned.computed.audit is not None:
             entry = roll_log(place, actor, context.campaign.id, new_name, planned.computed.audit)
+            if character.is_npc and character.hidden:
+                entry.private = True  # a hidden NPC's numbers stay out of players' /history
+            # what this write changed, so the GM can undo it from its reply or /history
+            entry.detail = {
+                **entry.detail,
+                "undo": {
+                    "character_id": character.id,
+                    "version": character.version + 1,
+                    "changes": sheet_diff(planned.before, sheet),
+                    **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
+                },
+            }
             session.add(entry)
             await session.flush()
             log_id = entry.id
-        xp = planned.computed.xp
+        if planned.computed.undoes is not None:
+            await _mark_undone(session, planned.computed.undoes, character.id, log_id)
         if xp is not None:
             session.add(
                 XpAward(
@@ -297,3 +317,22 @@ class SheetWriter:
         character.sheet, character.name = planned.sheet, new_name
         character.name_key, character.version = name_key(new_name), character.version + 1
         return character_view(context, character)
+
+
+async def _mark_undone(
+    session: AsyncSession, log_id: int, character_id: int | None, undo_id: int | None
+) -> None:
+    """Mark the undone row in the undo's own transaction.
+
+    Two undos of one row both write its character with a compare-and-set, so the second
+    clashes, recomputes and finds the mark; the check here refuses anyway (rolling back)
+    should a row ever be undone by a write on another version.
+    """
+    row = await session.get(RollLog, log_id)
+    undo = dict(row.detail.get("undo") or {}) if row is not None else {}
+    if row is None or undo.get("character_id") != character_id:
+        raise DomainError("undo.error.not_found", id=log_id)
+    if undo.get("undone_by"):
+        raise DomainError("undo.error.already", id=log_id)
+    row.detail = {**row.detail, "undo": {**undo, "undone_by": undo_id or True}}
+    session.add(row)
