@@ -28,6 +28,7 @@ from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
 from bot.services.combat import CombatService
 from bot.services.creation import CreationService
+from bot.services.levelup import LevelUpService
 from bot.services.npcs import NpcService
 from bot.services.privacy import PrivacyService
 from bot.services.retention import RetentionService
@@ -101,6 +102,7 @@ class Services:
         self.spells = SpellService(self.sessions, self.characters, rng)
         self.privacy = PrivacyService(self.sessions)
         self.undo = UndoService(self.sessions, self.contexts, self.writer)
+        self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
         self.retention = RetentionService(self.sessions, retention_days)
 
 

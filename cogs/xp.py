@@ -12,6 +12,7 @@ from bot.services.xp import MAX_GRANT
 from cogs.ui import render_xp
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.levelup import HitDieButton, with_hit_die
 from cogs.ui.options import Character, Purchase
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.undo import with_undo
@@ -54,6 +55,7 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         several = len(view.lines) > 1
         for line in view.lines:
             name = line.character_name if several else None
+            message = with_hit_die(message, line, ctx.locale)
             message = with_undo(message, line.undo, ctx.locale, name=name)
         await reply(itx, ctx.locale, **message)
 
@@ -86,4 +88,5 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
 
 
 async def setup(bot: Arbitro) -> None:
+    bot.add_dynamic_items(HitDieButton)
     await bot.add_cog(XpCog(bot))

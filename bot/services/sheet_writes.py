@@ -89,6 +89,9 @@ class Computed(Generic[T]):
     #: the audit-log row this write undoes: marked undone in the same transaction, refused
     #: if it already was (see :mod:`bot.services.undo`)
     undoes: int | None = None
+    #: the XP grant whose hit die this write rolled: marked in the same transaction, refused
+    #: if it already was (see :mod:`bot.services.levelup`)
+    hit_die_for: int | None = None
 
 
 class SheetChange(Protocol[T_co]):
@@ -293,6 +296,8 @@ class SheetWriter:
             log_id = entry.id
         if planned.computed.undoes is not None:
             await _mark_undone(session, planned.computed.undoes, character.id, log_id)
+        if planned.computed.hit_die_for is not None:
+            await _mark_hit_die(session, planned.computed.hit_die_for, character.id, log_id)
         if xp is not None:
             session.add(
                 XpAward(
@@ -334,5 +339,30 @@ async def _mark_undone(
         raise DomainError("undo.error.not_found", id=log_id)
     if undo.get("undone_by"):
         raise DomainError("undo.error.already", id=log_id)
+    hit_die = row.detail.get("hit_die")
+    if hit_die and not await _undone(session, hit_die):
+        # the grant's hit die went onto the hit points: undo that roll first
+        raise DomainError("undo.error.hit_die_first", id=log_id, hit_die=hit_die)
     row.detail = {**row.detail, "undo": {**undo, "undone_by": undo_id or True}}
+    session.add(row)
+
+
+async def _undone(session: AsyncSession, log_id: int) -> bool:
+    row = await session.get(RollLog, log_id)
+    return bool(row is None or (row.detail.get("undo") or {}).get("undone_by"))
+
+
+async def _mark_hit_die(
+    session: AsyncSession, grant_id: int, character_id: int | None, roll_id: int | None
+) -> None:
+    """A grant's hit die is rolled once, and never for a grant undone meanwhile."""
+    row = await session.get(RollLog, grant_id)
+    undo = (row.detail.get("undo") or {}) if row is not None else {}
+    if row is None or undo.get("character_id") != character_id:
+        raise DomainError("undo.error.not_found", id=grant_id)
+    if row.detail.get("hit_die") and not await _undone(session, row.detail["hit_die"]):
+        raise DomainError("xp.error.hit_die_rolled")
+    if undo.get("undone_by"):
+        raise DomainError("xp.error.hit_die_stale", id=grant_id)
+    row.detail = {**row.detail, "hit_die": roll_id}
     session.add(row)

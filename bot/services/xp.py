@@ -38,6 +38,7 @@ class GrantLine:
     levels: tuple[tuple[str, int, int], ...]  # (class or track, before, after) that changed
     notes: tuple[str, ...]
     undo: Undoable | None = None  # the grant's audit row, for the GM's undo button
+    hit_die: bool = False  # S&W: a new level owes hit dice (the reply offers the roll)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,7 @@ def _line(name: str, result: AdvanceResult, undo: Undoable | None = None) -> Gra
         ),
         notes=tuple(result.notes),
         undo=undo,
+        hit_die="swc.note.roll_hit_die" in result.notes,
     )
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["UndoButton", "undone", "with_undo"]
+__all__ = ["UndoButton", "undone", "with_undo", "without_button"]
 
 
 def with_undo(
@@ -94,11 +94,12 @@ class UndoButton(
             await send_error(itx, text)
             return
         # the reply keeps its text (and its other buttons) and loses this one
-        await itx.response.edit_message(view=_without(itx.message, self.custom_id))
+        await itx.response.edit_message(view=without_button(itx.message, self.custom_id))
         await itx.followup.send(undone(view, ctx.locale))
 
 
-def _without(message: discord.Message | None, custom_id: str) -> discord.ui.View | None:
+def without_button(message: discord.Message | None, custom_id: str) -> discord.ui.View | None:
+    """The message's buttons less the one clicked (``None`` when none is left)."""
     if message is None:
         return None
     view = discord.ui.View.from_message(message, timeout=None)
