@@ -54,3 +54,14 @@ def test_swc_prev_across_a_round_restores_its_side_dice(discord_env):
         assert dice_2 not in back.text, back.text  # not round 2's roll under round 1
     again = run(sb, g, "init next")
     assert "**Asalto 2**" in again.text and dice_2 in again.text, (dice_2, again.text)
+
+
+def test_swc_check_difficulty_is_used_or_refused_never_ignored(discord_env):
+    sb = discord_env
+    g = game(sb, "Dificultad SWC", "swc")
+    create_fighter(sb, g)
+    used = run(sb, g, "check", {"option": "atributo:Fuerza", "difficulty": 7}, user="ana")
+    assert used.ok and not used.ephemeral, used.text
+    assert "(objetivo 7)" in used.text and "35,00 %" in used.text, used.text  # d20 ≤ 7
+    refused = run(sb, g, "check", {"option": "puertas", "difficulty": 12}, user="ana")
+    assert refused.ephemeral and "no admite una dificultad" in refused.text, refused.text
