@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.compute import ComputePool
 from bot.config import DEFAULT_RETENTION_DAYS, Config, Shards
 from bot.db.engine import session_factory
+from bot.services.abilities import AbilityService
 from bot.services.campaign_context import CampaignContextService
 from bot.services.campaigns import CampaignService
 from bot.services.characters import CharacterService
@@ -58,6 +59,7 @@ EXTENSIONS = (
     "cogs.spells",
     "cogs.privacy",
     "cogs.undo",
+    "cogs.abilities",
 )
 
 
@@ -102,6 +104,7 @@ class Services:
         self.spells = SpellService(self.sessions, self.characters, rng)
         self.privacy = PrivacyService(self.sessions)
         self.undo = UndoService(self.sessions, self.contexts, self.writer)
+        self.abilities = AbilityService(self.sessions, self.characters, rng)
         self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
         self.retention = RetentionService(self.sessions, retention_days)
 

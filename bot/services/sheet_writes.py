@@ -154,9 +154,14 @@ class SheetWriter:
         *,
         name: str | None = None,
         character_id: int | None = None,
+        on_behalf: bool = False,
     ) -> Applied[T]:
         """Apply ``change`` to the character ``name`` (default: the actor's active one) or
-        ``character_id``; see the module docstring for the steps."""
+        ``character_id``; see the module docstring for the steps.
+
+        ``on_behalf``: the character is the *target* of the actor's rules-driven act (healed
+        by an ability, hit by an attack); the caller checked the actor may act, and being the
+        target needs no ownership (issue 11 §1)."""
         for attempt in attempts(SHEET_ATTEMPTS):
             await backoff(attempt)
             context = await self.contexts.load(place)
@@ -165,7 +170,8 @@ class SheetWriter:
                     character = await self._by_id(session, context, character_id, name)
                 else:
                     character = await find_character(session, context.campaign, actor, name)
-            require_editor(context.campaign, character, actor)
+            if not on_behalf:
+                require_editor(context.campaign, character, actor)
             planned = self._plan(context, character, change)
             try:
                 async with self.sessions() as session, session.begin():

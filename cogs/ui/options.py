@@ -132,6 +132,20 @@ async def purchase_autocomplete(
     ][:25]
 
 
+async def ability_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """The abilities the character knows (rolweb), with their level."""
+    character = getattr(itx.namespace, "character", None)
+    options = await itx.client.services.abilities.choices(place_of(itx), actor_of(itx), character)
+    needle = current.casefold()
+    return [
+        app_commands.Choice(name=o.label[:100], value=o.value[:100])
+        for o in options
+        if needle in o.label.casefold()
+    ][:25]
+
+
 async def setting_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
@@ -229,6 +243,12 @@ class PurchaseTransformer(Suggested):
     suggest = staticmethod(purchase_autocomplete)
 
 
+class AbilityTransformer(Suggested):
+    """An ability on the character's sheet (rolweb), with its level."""
+
+    suggest = staticmethod(ability_autocomplete)
+
+
 class ItemTransformer(Suggested):
     """An item of the system's equipment catalogue (any text is accepted)."""
 
@@ -262,6 +282,7 @@ CheckOption = app_commands.Transform[str, CheckOptionTransformer(1, 100)]
 Spell = app_commands.Transform[str, SpellTransformer(1, 100)]
 SpellList = app_commands.Transform[str, SpellListTransformer(1, 40)]
 Purchase = app_commands.Transform[str, PurchaseTransformer(1, 100)]
+Ability = app_commands.Transform[str, AbilityTransformer(1, 100)]
 Item = app_commands.Transform[str, ItemTransformer(1, 100)]
 Field = app_commands.Transform[str, FieldTransformer]
 FieldValue = app_commands.Transform[str, FieldValueTransformer(1, 500)]
