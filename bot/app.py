@@ -22,18 +22,24 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.compute import ComputePool
 from bot.config import DEFAULT_RETENTION_DAYS, Config, Shards
 from bot.db.engine import session_factory
+from bot.services.abilities import AbilityService
 from bot.services.campaign_context import CampaignContextService
 from bot.services.campaigns import CampaignService
 from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
 from bot.services.combat import CombatService
 from bot.services.creation import CreationService
+from bot.services.levelup import LevelUpService
+from bot.services.npcs import NpcService
 from bot.services.privacy import PrivacyService
 from bot.services.retention import RetentionService
 from bot.services.rolls import RollService
+from bot.services.sheet_exchange import SheetExchangeService
+from bot.services.sheet_options import SheetOptionService
 from bot.services.sheet_writes import SheetWriter
 from bot.services.spells import SpellService
 from bot.services.timers import DEFAULT_LEASE, TimerService
+from bot.services.undo import UndoService
 from bot.services.xp import XpService
 from bot.translator import CatalogueTranslator
 
@@ -52,6 +58,8 @@ EXTENSIONS = (
     "cogs.combat",
     "cogs.spells",
     "cogs.privacy",
+    "cogs.undo",
+    "cogs.abilities",
 )
 
 
@@ -79,6 +87,9 @@ class Services:
         self.characters = CharacterService(
             self.sessions, self.campaigns, self.contexts, self.writer
         )
+        self.npcs = NpcService(self.characters)
+        self.sheet_exchange = SheetExchangeService(self.characters)
+        self.sheet_options = SheetOptionService(self.contexts)
         self.rolls = RollService(
             self.sessions,
             self.campaigns,
@@ -92,6 +103,9 @@ class Services:
         self.combat = CombatService(self.sessions, self.characters, rng, self.timers)
         self.spells = SpellService(self.sessions, self.characters, rng)
         self.privacy = PrivacyService(self.sessions)
+        self.undo = UndoService(self.sessions, self.contexts, self.writer)
+        self.abilities = AbilityService(self.sessions, self.characters, rng)
+        self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
         self.retention = RetentionService(self.sessions, retention_days)
 
 

@@ -27,6 +27,7 @@ from cogs.ui.combat_panel import InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import AnyCharacter, Combatant, NewCombatant
+from cogs.ui.undo import with_undo
 from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
@@ -204,7 +205,8 @@ class CombatCog(
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.damage(ctx.place, ctx.actor, combatant, amount)
-        await itx.response.send_message(**render_combat.health(view, ctx.locale))
+        message = with_undo(render_combat.health(view, ctx.locale), view.undo, ctx.locale)
+        await itx.response.send_message(**message)
 
     @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
     @app_commands.describe(combatant="Who", amount="How much")
@@ -217,7 +219,8 @@ class CombatCog(
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.heal(ctx.place, ctx.actor, combatant, amount)
-        await itx.response.send_message(**render_combat.health(view, ctx.locale))
+        message = with_undo(render_combat.health(view, ctx.locale), view.undo, ctx.locale)
+        await itx.response.send_message(**message)
 
     @app_commands.command(name="deadline", description="Remind a turn that waits this long (GM)")
     @app_commands.describe(hours="Hours a turn may wait before a reminder (0: never)")

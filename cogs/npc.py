@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.characters import MAX_COPIES
+from bot.services.npcs import MAX_COPIES
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -26,6 +26,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         self.characters = bot.services.characters
+        self.npcs = bot.services.npcs
         super().__init__()
 
     @app_commands.command(name="create", description="Create an NPC or monster stat block")
@@ -84,7 +85,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
     ) -> None:
         ctx = await ctx_of(itx)
         await acknowledge(itx)  # up to 20 rows in one transaction
-        made = await self.characters.copies(ctx.place, ctx.actor, name, count)
+        made = await self.npcs.copies(ctx.place, ctx.actor, name, count)
         names = name_list([c.name for c in made], ctx.locale)
         await reply(
             itx,
@@ -100,7 +101,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
         self, itx: discord.Interaction[Arbitro], name: Npc, visible: bool = True
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.characters.set_visibility(ctx.place, ctx.actor, name, hidden=not visible)
+        view = await self.npcs.set_visibility(ctx.place, ctx.actor, name, hidden=not visible)
         await itx.response.send_message(
             ctx.t("npc.visible" if visible else "npc.hidden", name=view.name),
             ephemeral=True,

@@ -28,6 +28,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         self.characters = bot.services.characters
+        self.sheet_exchange = bot.services.sheet_exchange
         self.creation = bot.services.creation
         super().__init__()
 
@@ -194,7 +195,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         self, itx: discord.Interaction[Arbitro], character: AnyCharacter | None = None
     ) -> None:
         ctx = await ctx_of(itx)
-        filename, payload = await self.characters.export(ctx.place, ctx.actor, character)
+        filename, payload = await self.sheet_exchange.export(ctx.place, ctx.actor, character)
         await itx.response.send_message(
             ctx.t("sheet.exported"),
             file=discord.File(io.BytesIO(payload), filename=filename),
@@ -217,7 +218,9 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
             raise DomainError("sheet.error.import_too_big", limit=256)
         await acknowledge(itx)  # downloading the file and writing may take a while
         payload = await file.read()
-        view = await self.characters.import_sheet(ctx.place, ctx.actor, payload, replace=replace)
+        view = await self.sheet_exchange.import_sheet(
+            ctx.place, ctx.actor, payload, replace=replace
+        )
         message = render_sheet.character(view, ctx.locale)
         message["content"] = ctx.t("sheet.imported", name=view.name)
         # A hidden NPC's stat block is the GM's secret: only the GM sees it.

@@ -12,8 +12,10 @@ from bot.services.xp import MAX_GRANT
 from cogs.ui import render_xp
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.levelup import HitDieButton, with_hit_die
 from cogs.ui.options import Character, Purchase
 from cogs.ui.slow import acknowledge, reply
+from cogs.ui.undo import with_undo
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -49,7 +51,13 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         view = await self.bot.services.xp.grant(
             ctx.place, ctx.actor, amount, character=character, party=party, reason=reason
         )
-        await reply(itx, ctx.locale, **render_xp.grant(view, ctx.locale))
+        message = render_xp.grant(view, ctx.locale)
+        several = len(view.lines) > 1
+        for line in view.lines:
+            name = line.character_name if several else None
+            message = with_hit_die(message, line, ctx.locale)
+            message = with_undo(message, line.undo, ctx.locale, name=name)
+        await reply(itx, ctx.locale, **message)
 
     @app_commands.command(
         name="spend", description="Spend experience on an ability's next level (rolweb)"
@@ -80,4 +88,5 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
 
 
 async def setup(bot: Arbitro) -> None:
+    bot.add_dynamic_items(HitDieButton)
     await bot.add_cog(XpCog(bot))

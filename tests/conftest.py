@@ -13,6 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+# Imported now, at collection: otherwise hypothesis's pytest plugin imports it in its terminal
+# summary when no selected test did, deep inside pytest's hooks, where CPython 3.11.7's
+# ast.parse (pytest's assertion rewriting) can fail with "SystemError: AST constructor
+# recursion depth mismatch" — after every test passed, losing the summary line and exit 0.
+import hypothesis  # noqa: F401
 import pytest
 
 from bot.db.engine import create_engine

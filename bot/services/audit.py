@@ -7,6 +7,7 @@ row the others would render differently.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,25 @@ from typing import Any
 from bot.db.models import RollLog, utcnow
 from bot.services.context import Actor, Place
 
-__all__ = ["AuditEntry", "roll_log", "roll_log_values"]
+__all__ = [
+    "ABSENT",
+    "UNDOABLE",
+    "AuditEntry",
+    "apply_diff",
+    "diff_conflicts",
+    "roll_log",
+    "roll_log_values",
+    "sheet_diff",
+    "undo_record",
+]
+
+#: The audit kinds the GM may undo (issue 11 §6): what a fight or a grant changed on a
+#: sheet.  Checks and spells spend tokens and slots whose roll was seen by everyone; an undo
+#: of an undo would be a redo — neither is offered.
+UNDOABLE = frozenset({"attack", "damage", "heal", "effect", "xp", "ability", "hit_die"})
+
+#: How a path that did not exist on one side of a change is stored (JSON has no "missing").
+ABSENT: dict[str, bool] = {"$absent": True}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +89,81 @@ def roll_log(
     entry: AuditEntry,
 ) -> RollLog:
     return RollLog(**roll_log_values(place, actor, campaign_id, character_name, entry))
+
+
+def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> None:
+    """Dicts are walked to their leaves; lists and scalars are leaves (an inventory list or
+    an effect list is one value: its order and length are part of what changed)."""
+    if isinstance(value, Mapping) and value:
+        for key, item in value.items():
+            _flatten(item, f"{prefix}.{key}" if prefix else str(key), out)
+    else:
+        out[prefix] = value
+
+
+def sheet_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[list[Any]]:
+    """``[path, before, after]`` for every leaf a change touched (``ABSENT`` where missing).
+
+    Recorded with every audited write so the change can be undone later without keeping the
+    whole sheet: the undo puts ``before`` back on exactly these paths.
+    """
+    old: dict[str, Any] = {}
+    new: dict[str, Any] = {}
+    _flatten(before, "", old)
+    _flatten(after, "", new)
+    return [
+        [path, old.get(path, ABSENT), new.get(path, ABSENT)]
+        for path in sorted(old.keys() | new.keys())
+        if old.get(path, ABSENT) != new.get(path, ABSENT)
+    ]
+
+
+def _get(sheet: Mapping[str, Any], path: str) -> Any:
+    node: Any = sheet
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return ABSENT
+        node = node[part]
+    # an empty dict flattens to itself, so it compares as a leaf
+    return node
+
+
+def diff_conflicts(sheet: Mapping[str, Any], diff: list[list[Any]]) -> list[str]:
+    """The touched paths whose value is no longer what the change left there.
+
+    The undo rule: a change can be undone only while every path it touched still holds the
+    value it wrote; a later write that changed one of them depends on it (a heal after the
+    damage, an effect added after another), and undoing would silently lose that write.
+    Later writes to *other* paths do not block it.
+    """
+    return [path for path, _before, after in diff if _get(sheet, path) != after]
+
+
+def apply_diff(sheet: Mapping[str, Any], diff: list[list[Any]]) -> dict[str, Any]:
+    """``sheet`` with every touched path put back to its ``before`` value (removed if absent)."""
+    result = copy.deepcopy(dict(sheet))
+    for path, before, _after in diff:
+        parts = path.split(".")
+        node = result
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                if before == ABSENT:
+                    break
+                child = {}
+                node[part] = child
+            node = child
+        else:
+            if before == ABSENT:
+                node.pop(parts[-1], None)
+            else:
+                node[parts[-1]] = copy.deepcopy(before)
+    return result
+
+
+def undo_record(row: RollLog) -> dict[str, Any] | None:
+    """The row's undo record, or ``None`` when it changed no sheet or may not be undone."""
+    record = row.detail.get("undo") if isinstance(row.detail, dict) else None
+    if not isinstance(record, dict) or row.kind not in UNDOABLE:
+        return None
+    return record

@@ -1,4 +1,11 @@
-"""Character and NPC use cases: find, show, list, use, set, delete/restore, export/import.
+"""Character use cases: find, show, list, create, use, set, delete/restore.
+
+Around it, each in its own module: loading the campaign context
+(:mod:`bot.services.campaign_context`), who may read or edit what
+(:mod:`bot.services.sheet_access`), every sheet change (:mod:`bot.services.sheet_writes`),
+the NPC-only use cases (:mod:`bot.services.npcs`), export and import
+(:mod:`bot.services.sheet_exchange`) and what ``/sheet`` suggests while typing
+(:mod:`bot.services.sheet_options`).
 
 The sheet itself is the system's business (:mod:`rules.systems`); this module only decides
 *who* may read or change *which* character, keeps one transaction per use case, and checks
@@ -8,7 +15,6 @@ versions so two edits arriving together never overwrite each other.
 from __future__ import annotations
 
 import builtins
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -27,13 +33,7 @@ from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.imports import (
     SHEET_FORMAT,
     SHEET_FORMAT_VERSION,
-    check_sheet,
-    keep_referee_fields,
-    parse_document,
-    range_problems,
-    referee_changes,
 )
-from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import (
     MAX_NAME,
     CharacterSummary,
@@ -50,18 +50,15 @@ from bot.services.sheet_changes import (
     AdjustInventory,
     AdjustMoney,
     Callback,
-    ReplaceSheet,
     SetField,
 )
-from bot.services.sheet_schema import upgraded, upgraded_sheet
+from bot.services.sheet_schema import upgraded
 from bot.services.sheet_writes import SheetWriter
 from rules.systems.base import (
-    CharacterBuilder,
     FieldSpec,
     GameSystem,
     Problem,
     RulesError,
-    StepOption,
 )
 from rules.values import BadValue, parse_value
 
@@ -75,18 +72,6 @@ __all__ = [
     "SHEET_FORMAT",
     "SHEET_FORMAT_VERSION",
 ]
-
-MAX_COPIES = 20
-
-
-def copy_name(base: str, number: int) -> str:
-    """«Goblin 3»: the base is shortened, never the number, so copies stay distinct.
-
-    Cutting the whole string to :data:`MAX_NAME` instead turned every number of a 99-character
-    name back into the same name, and the copy loop never ended.
-    """
-    suffix = f" {number}"
-    return base.strip()[: MAX_NAME - len(suffix)].rstrip() + suffix
 
 
 class CharacterService:
@@ -245,53 +230,6 @@ class CharacterService:
         )
         return [c.name for c in ranked][:25]
 
-    # -- autocomplete --------------------------------------------------------------------
-
-    async def catalogue(self, place: Place, kind: str, current: str) -> tuple[StepOption, ...]:
-        """Names of ``kind`` (``"equipo"``, ``"raza"``…) the system knows, best matches first,
-        at most 25; nothing where no campaign is played or the system has no builder."""
-        context = await self.contexts.find(place)
-        if context is None or not isinstance(context.system, CharacterBuilder):
-            return ()
-        needle = current.casefold()
-        options = [
-            o
-            for o in context.system.catalogue(kind, context.settings)
-            if needle in o.label.casefold() or needle in o.value.casefold()
-        ]
-        options.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
-        return tuple(options[:25])
-
-    async def field_choices(self, place: Place, current: str) -> tuple[FieldSpec, ...]:
-        """The fields ``/sheet set`` can change whose path or label contains ``current``."""
-        context = await self.contexts.find(place)
-        if context is None:
-            return ()
-        needle = current.casefold()
-        return tuple(
-            s
-            for s in context.system.fields(context.settings)
-            if needle in s.path.casefold() or needle in s.label.casefold()
-        )[:25]
-
-    async def value_choices(self, place: Place, field: str, current: str) -> tuple[str, ...]:
-        """The allowed values of one field (races, classes, armour…) containing ``current``."""
-        context = await self.contexts.find(place)
-        if context is None:
-            return ()
-        spec = next(
-            (
-                s
-                for s in context.system.fields(context.settings)
-                if s.path.casefold() == field.casefold()
-            ),
-            None,
-        )
-        if spec is None:
-            return ()
-        needle = current.casefold()
-        return tuple(c for c in spec.choices if needle in c.casefold())[:25]
-
     # -- writing -------------------------------------------------------------------------
 
     async def create(
@@ -374,62 +312,6 @@ class CharacterService:
         ).one()
         if count > cap:
             raise DomainError("sheet.error.too_many_characters", limit=cap)
-
-    async def copies(
-        self, place: Place, actor: Actor, template_name: str, count: int
-    ) -> tuple[CharacterSummary, ...]:
-        """Copies of one NPC stat block ("5 goblins"): «Goblin 1» … «Goblin 5»."""
-        campaign, _system, _settings = await self.context(place)
-        if not is_referee(campaign, actor):
-            raise NotAllowed("sheet.error.npc_gm_only")
-        if not 1 <= count <= MAX_COPIES:
-            raise DomainError("sheet.error.bad_copies", limit=MAX_COPIES)
-        async with self.sessions() as session, session.begin():
-            template = await find_character(session, campaign, actor, template_name, npc=True)
-            existing = {
-                c.name_key
-                for c in (
-                    await session.exec(
-                        select(Character).where(
-                            Character.campaign_id == campaign.id,
-                            col(Character.deleted_at).is_(None),
-                        )
-                    )
-                ).all()
-            }
-            made: list[Character] = []
-            # Each existing name can block at most one number, so this range always suffices.
-            for number in range(1, count + len(existing) + 2):
-                if len(made) == count:
-                    break
-                name = copy_name(template.name, number)
-                if name_key(name) in existing:
-                    continue
-                existing.add(name_key(name))
-                sheet = upgraded_sheet(template)
-                sheet["name"] = name
-                copy = Character(
-                    guild_id=campaign.guild_id,
-                    campaign_id=saved_id(campaign),
-                    owner_user_id=template.owner_user_id,
-                    name=name,
-                    name_key=name_key(name),
-                    system=template.system,
-                    sheet=sheet,
-                    is_npc=True,
-                    hidden=template.hidden,
-                    template_id=template.id,
-                )
-                session.add(copy)
-                made.append(copy)
-            try:
-                await session.flush()
-            except IntegrityError:  # another command took one of the names meanwhile
-                raise ConcurrentChange() from None
-        return tuple(
-            CharacterSummary(saved_id(c), c.name, c.owner_user_id, True, c.hidden, False, False)
-            for c in made
-        )
 
     async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
         """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
@@ -587,110 +469,6 @@ class CharacterService:
         async with self.sessions() as session:
             fresh = await session.get_one(Character, character.id)
         return self._view(campaign, system, settings, fresh)
-
-    async def set_visibility(
-        self, place: Place, actor: Actor, name: str, hidden: bool
-    ) -> CharacterView:
-        campaign, system, settings = await self.context(place)
-        if not is_referee(campaign, actor):
-            raise NotAllowed("sheet.error.npc_gm_only")
-        # A versioned compare-and-set like every other write: two referees hiding and
-        # revealing at once each get a version of their own; the loser re-reads and retries.
-        for attempt in attempts():
-            await backoff(attempt)
-            async with self.sessions() as session, session.begin():
-                character = await find_character(session, campaign, actor, name, npc=True)
-                seen = character.version
-                result = await session.exec(
-                    update(Character)
-                    .where(col(Character.id) == character.id, col(Character.version) == seen)
-                    .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
-                )
-            if result.rowcount == 1:
-                character.hidden, character.version = hidden, seen + 1
-                return self._view(campaign, system, settings, character)
-        raise ConcurrentChange()
-
-    # -- export / import -----------------------------------------------------------------
-
-    async def export(self, place: Place, actor: Actor, name: str | None) -> tuple[str, bytes]:
-        """The character as a versioned JSON document (``docs/sheet-format.md``)."""
-        view = await self.show(place, actor, name)
-        document = {
-            "format": SHEET_FORMAT,
-            "version": SHEET_FORMAT_VERSION,
-            "system": view.system,
-            "npc": view.is_npc,
-            "sheet": view.sheet,
-        }
-        filename = f"{name_key(view.name).replace(' ', '_') or 'personaje'}.json"
-        return filename, json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
-
-    async def import_sheet(
-        self, place: Place, actor: Actor, payload: bytes, *, replace: bool = False
-    ) -> CharacterView:
-        """Store an exported document as strictly as the commands would (docs/sheet-format.md).
-
-        Every problem is listed and nothing is half-saved.  A name already in the campaign is
-        refused unless ``replace``: then its owner or the referee replaces that character's
-        sheet through the versioned write, keeping its id, its log and its XP ledger.  A
-        player cannot set what ``/sheet set`` reserves to the referee: those fields must keep
-        their creation values (a new character) or the stored ones (a replaced one).
-        """
-        document = parse_document(payload)
-        context = await self.contexts.load(place)
-        campaign, system, settings = context.campaign, context.system, context.settings
-        sheet = check_sheet(document, campaign.system, system, settings)
-        referee = is_referee(campaign, actor)
-        is_npc = bool(document.get("npc", False)) and referee
-        specs = tuple(system.fields(settings))
-        async with self.sessions() as session:
-            existing = (
-                await session.exec(
-                    select(Character).where(
-                        Character.campaign_id == campaign.id,
-                        Character.name_key == name_key(sheet["name"]),
-                        col(Character.deleted_at).is_(None),
-                    )
-                )
-            ).first()
-        if existing is not None and not referee and existing.owner_user_id != actor.user_id:
-            # A player can only replace his own character: any other holder of the name (a
-            # hidden NPC included) gets the one answer that confirms nothing (name_clash).
-            raise name_clash(campaign, actor, sheet["name"])
-        if existing is not None and not replace:
-            raise DomainError("sheet.error.import_exists", name=existing.name)
-        mine = existing is not None and existing.owner_user_id == actor.user_id
-        if existing is not None and not referee and (existing.is_npc or not mine):
-            raise NotAllowed("sheet.error.not_owner", name=existing.name)
-        guarded = () if referee else tuple(s for s in specs if s.referee_only)
-        # The referee-only fields a player's file may not change: a new character's must keep
-        # their creation values (missing ones take them); a replaced one's, the stored ones.
-        baseline = (
-            upgraded_sheet(existing)
-            if existing is not None
-            else system.new_sheet(sheet["name"], settings)
-        )
-        changed = referee_changes(sheet, baseline, guarded)
-        if changed:
-            raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
-        sheet = keep_referee_fields(sheet, baseline, guarded)
-        npc_sheet = existing.is_npc if existing is not None else is_npc
-        candidate = sheet if npc_sheet else player_sheet(sheet)
-        problems = list(system.validate(candidate, settings))
-        seen = {p.path for p in problems}
-        problems += [p for p in range_problems(candidate, specs) if p.path not in seen]
-        if problems:  # every problem at once, the system's and the fields' ranges
-            raise RulesError(problems)
-        if existing is None:
-            return await self.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
-        # Through the versioned write: the guarded fields are checked again on the version
-        # it replaces, so a grant made since the file was read is neither lost nor undone.
-        change = ReplaceSheet(sheet, guarded)
-        applied = await self.writer.apply(
-            place, actor, change, character_id=existing.id, name=existing.name
-        )
-        return applied.view
 
 
 def parse_field(spec: FieldSpec, raw: str) -> Any:

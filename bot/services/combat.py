@@ -31,6 +31,7 @@ from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotRe
 from bot.services.retry import attempts, backoff
 from bot.services.sheet_changes import Damage, Heal
 from bot.services.timers import Due, TimerService, cancel, schedule
+from bot.services.undo import Undoable
 from rules.combat import Combat, Combatant, Kind, Side, TurnChange
 from rules.systems.base import GameSystem, RulesError
 
@@ -116,6 +117,8 @@ class HealthView:
     state: str
     notes: tuple[str, ...]
     healed: bool
+    #: the audit row and sheet version of this write, for the GM's undo button
+    undo: Undoable | None = None
 
 
 def _view(
@@ -617,4 +620,5 @@ class CombatService:
             place, actor, change, character_id=target.character_id
         )
         view, result = applied.view, applied.value
-        return HealthView(view.name, result.amount, result.state, tuple(result.notes), heal)
+        undo = Undoable(applied.log_id, view.version) if applied.log_id else None
+        return HealthView(view.name, result.amount, result.state, tuple(result.notes), heal, undo)

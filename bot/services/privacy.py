@@ -45,6 +45,7 @@ from bot.db.models import (
     XpAward,
     utcnow,
 )
+from bot.services.audit import UNDOABLE
 from bot.services.errors import ConcurrentChange, DomainError
 from bot.services.retry import attempts, backoff
 
@@ -314,6 +315,7 @@ class PrivacyService:
                 await session.exec(delete(XpAward).where(col(XpAward.character_id).in_(doomed_ids)))
             ).rowcount
             await session.exec(delete(Character).where(col(Character.id).in_(doomed_ids)))
+            await _forget_changes(session, guild_id, set(doomed_ids))
         for character in handed:
             await session.exec(
                 update(Character)
@@ -396,3 +398,22 @@ class PrivacyService:
             )
             if result.rowcount != 1:
                 raise ConcurrentChange()
+
+
+async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: set[int]) -> None:
+    """Other people's audited changes to a deleted character (the GM's damage, XP grants)
+    recorded its sheet values for undo: drop those and its name; the rows stay as record."""
+    rows = (
+        await session.exec(
+            select(RollLog).where(
+                RollLog.guild_id == guild_id,
+                RollLog.kind.in_(sorted(UNDOABLE)),  # type: ignore[attr-defined]
+            )
+        )
+    ).all()
+    for row in rows:
+        record = row.detail.get("undo") if isinstance(row.detail, dict) else None
+        if isinstance(record, dict) and record.get("character_id") in character_ids:
+            row.detail = {k: v for k, v in row.detail.items() if k != "undo"}
+            row.character_name = None
+            session.add(row)

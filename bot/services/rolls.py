@@ -22,7 +22,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.compute import ComputePool
 from bot.db.models import RollLog, saved_id
-from bot.services.audit import AuditEntry, roll_log_values
+from bot.services.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.campaigns import CampaignService, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import InvalidSetting
@@ -93,6 +93,9 @@ class HistoryEntry:
     created_at: datetime
     message_url: str | None
     difficulty: int | None = None  # the target or difficulty, shown to referees only
+    #: a change the GM may undo (``/undo log_id``), and whether it already was
+    undoable: bool = False
+    undone: bool = False
 
 
 def _secret(row: RollLog, sees_private: bool) -> bool:
@@ -284,6 +287,8 @@ class RollService:
                     private=row.private,
                     created_at=row.created_at,
                     message_url=row.message_url,
+                    undoable=undo_record(row) is not None,
+                    undone=bool((undo_record(row) or {}).get("undone_by")),
                 )
                 for row in rows
             ),

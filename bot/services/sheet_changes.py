@@ -120,7 +120,15 @@ class GrantXp:
         entry = XpEntry(
             self.amount, result.xp_before, result.xp_after, self.granted_by, self.reason
         )
-        return Computed(result.sheet, result, xp=entry)
+        # logged so the GM can undo a grant from its reply or /history
+        audit = AuditEntry(
+            kind="xp",
+            expression=f"{self.amount:+d} XP",
+            breakdown=f"{result.xp_before} → {result.xp_after}",
+            total=self.amount,
+            reason=self.reason,
+        )
+        return Computed(result.sheet, result, audit=audit, xp=entry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +176,7 @@ class Damage:
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
         result = context.system.apply_damage(sheet, self.amount, context.settings)
-        return Computed(result.sheet, result)
+        return Computed(result.sheet, result, audit=_health_audit("damage", result))
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +186,18 @@ class Heal:
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
         result = context.system.heal(sheet, self.amount, context.settings)
-        return Computed(result.sheet, result)
+        return Computed(result.sheet, result, audit=_health_audit("heal", result))
+
+
+def _health_audit(kind: str, result: HealthChange) -> AuditEntry:
+    """``/init damage`` and ``/init heal`` are logged (kind ``damage``/``heal``) to be undoable."""
+    sign = "-" if kind == "damage" else "+"
+    return AuditEntry(
+        kind=kind,
+        expression=f"{sign}{result.amount}",
+        breakdown=f"{sign}{result.amount} ({result.state})",
+        total=result.amount,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ all or none (a party-wide XP grant).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -31,8 +32,8 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, XpAward, saved_id, utcnow
-from bot.services.audit import AuditEntry, roll_log
+from bot.db.models import Character, RollLog, XpAward, saved_id, utcnow
+from bot.services.audit import AuditEntry, roll_log, sheet_diff
 from bot.services.campaign_context import CampaignContext, CampaignContextService
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError
@@ -88,6 +89,12 @@ class Computed(Generic[T_co]):
     value: T_co
     audit: AuditEntry | None = None
     xp: XpEntry | None = None
+    #: the audit-log row this write undoes: marked undone in the same transaction, refused
+    #: if it already was (see :mod:`bot.services.undo`)
+    undoes: int | None = None
+    #: the XP grant whose hit die this write rolled: marked in the same transaction, refused
+    #: if it already was (see :mod:`bot.services.levelup`)
+    hit_die_for: int | None = None
 
 
 class SheetChange(Protocol[T_co]):
@@ -132,6 +139,7 @@ class _Planned:
     character: Character
     sheet: dict[str, Any]
     computed: Computed[Any]
+    before: dict[str, Any]
 
 
 class SheetWriter:
@@ -149,9 +157,14 @@ class SheetWriter:
         *,
         name: str | None = None,
         character_id: int | None = None,
+        on_behalf: bool = False,
     ) -> Applied[T]:
         """Apply ``change`` to the character ``name`` (default: the actor's active one) or
-        ``character_id``; see the module docstring for the steps."""
+        ``character_id``; see the module docstring for the steps.
+
+        ``on_behalf``: the character is the *target* of the actor's rules-driven act (healed
+        by an ability, hit by an attack); the caller checked the actor may act, and being the
+        target needs no ownership (issue 11 §1)."""
         for attempt in attempts(SHEET_ATTEMPTS):
             await backoff(attempt)
             context = await self.contexts.load(place)
@@ -160,7 +173,8 @@ class SheetWriter:
                     character = await self._by_id(session, context, character_id, name)
                 else:
                     character = await find_character(session, context.campaign, actor, name)
-            require_editor(context.campaign, character, actor)
+            if not on_behalf:
+                require_editor(context.campaign, character, actor)
             planned = self._plan(context, character, change)
             try:
                 async with self.sessions() as session, session.begin():
@@ -231,7 +245,8 @@ class SheetWriter:
 
     @staticmethod
     def _plan(context: CampaignContext, character: Character, change: SheetChange[Any]) -> _Planned:
-        computed = change.compute(upgraded_sheet(character), context)
+        before = upgraded_sheet(character)
+        computed = change.compute(copy.deepcopy(before), context)
         sheet = dict(computed.sheet)
         name = sheet.get("name", character.name)
         if not isinstance(name, str) or len(name.strip()) > MAX_NAME:
@@ -242,7 +257,7 @@ class SheetWriter:
             problems = context.system.validate(sheet, context.settings)
             if problems:
                 raise RulesError(list(problems))
-        return _Planned(character, sheet, computed)
+        return _Planned(character, sheet, computed, before)
 
     @staticmethod
     async def _write(
@@ -270,12 +285,28 @@ class SheetWriter:
         if result.rowcount != 1:
             raise _Clash()
         log_id = None
+        xp = planned.computed.xp
         if planned.computed.audit is not None:
             entry = roll_log(place, actor, context.campaign.id, new_name, planned.computed.audit)
+            if character.is_npc and character.hidden:
+                entry.private = True  # a hidden NPC's numbers stay out of players' /history
+            # what this write changed, so the GM can undo it from its reply or /history
+            entry.detail = {
+                **entry.detail,
+                "undo": {
+                    "character_id": character.id,
+                    "version": character.version + 1,
+                    "changes": sheet_diff(planned.before, sheet),
+                    **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
+                },
+            }
             session.add(entry)
             await session.flush()
             log_id = entry.id
-        xp = planned.computed.xp
+        if planned.computed.undoes is not None:
+            await _mark_undone(session, planned.computed.undoes, character.id, log_id)
+        if planned.computed.hit_die_for is not None:
+            await _mark_hit_die(session, planned.computed.hit_die_for, character.id, log_id)
         if xp is not None:
             session.add(
                 XpAward(
@@ -300,3 +331,47 @@ class SheetWriter:
         character.sheet, character.name = planned.sheet, new_name
         character.name_key, character.version = name_key(new_name), character.version + 1
         return character_view(context, character)
+
+
+async def _mark_undone(
+    session: AsyncSession, log_id: int, character_id: int | None, undo_id: int | None
+) -> None:
+    """Mark the undone row in the undo's own transaction.
+
+    Two undos of one row both write its character with a compare-and-set, so the second
+    clashes, recomputes and finds the mark; the check here refuses anyway (rolling back)
+    should a row ever be undone by a write on another version.
+    """
+    row = await session.get(RollLog, log_id)
+    undo = dict(row.detail.get("undo") or {}) if row is not None else {}
+    if row is None or undo.get("character_id") != character_id:
+        raise DomainError("undo.error.not_found", id=log_id)
+    if undo.get("undone_by"):
+        raise DomainError("undo.error.already", id=log_id)
+    hit_die = row.detail.get("hit_die")
+    if hit_die and not await _undone(session, hit_die):
+        # the grant's hit die went onto the hit points: undo that roll first
+        raise DomainError("undo.error.hit_die_first", id=log_id, hit_die=hit_die)
+    row.detail = {**row.detail, "undo": {**undo, "undone_by": undo_id or True}}
+    session.add(row)
+
+
+async def _undone(session: AsyncSession, log_id: int) -> bool:
+    row = await session.get(RollLog, log_id)
+    return bool(row is None or (row.detail.get("undo") or {}).get("undone_by"))
+
+
+async def _mark_hit_die(
+    session: AsyncSession, grant_id: int, character_id: int | None, roll_id: int | None
+) -> None:
+    """A grant's hit die is rolled once, and never for a grant undone meanwhile."""
+    row = await session.get(RollLog, grant_id)
+    undo = (row.detail.get("undo") or {}) if row is not None else {}
+    if row is None or undo.get("character_id") != character_id:
+        raise DomainError("undo.error.not_found", id=grant_id)
+    if row.detail.get("hit_die") and not await _undone(session, row.detail["hit_die"]):
+        raise DomainError("xp.error.hit_die_rolled")
+    if undo.get("undone_by"):
+        raise DomainError("xp.error.hit_die_stale", id=grant_id)
+    row.detail = {**row.detail, "hit_die": roll_id}
+    session.add(row)

@@ -20,6 +20,8 @@ from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotReferee
 from bot.services.sheet_changes import GrantXp, SpendXp
+from bot.services.sheet_writes import Applied
+from bot.services.undo import Undoable
 from rules.systems.base import Advancement, AdvanceResult, StepOption
 
 __all__ = ["XpService", "GrantView", "GrantLine", "AwardEntry", "MAX_GRANT"]
@@ -35,6 +37,8 @@ class GrantLine:
     xp_after: int
     levels: tuple[tuple[str, int, int], ...]  # (class or track, before, after) that changed
     notes: tuple[str, ...]
+    undo: Undoable | None = None  # the grant's audit row, for the GM's undo button
+    hit_die: bool = False  # S&W: a new level owes hit dice (the reply offers the roll)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,7 @@ class AwardEntry:
     created_at: datetime
 
 
-def _line(name: str, result: AdvanceResult) -> GrantLine:
+def _line(name: str, result: AdvanceResult, undo: Undoable | None = None) -> GrantLine:
     return GrantLine(
         character_name=name,
         xp_before=result.xp_before,
@@ -65,7 +69,14 @@ def _line(name: str, result: AdvanceResult) -> GrantLine:
             if before != after
         ),
         notes=tuple(result.notes),
+        undo=undo,
+        hit_die="swc.note.roll_hit_die" in result.notes,
     )
+
+
+def _granted(applied: Applied[AdvanceResult]) -> GrantLine:
+    undo = Undoable(applied.log_id, applied.view.version) if applied.log_id else None
+    return _line(applied.view.name, applied.value, undo)
 
 
 class XpService:
@@ -110,9 +121,7 @@ class XpService:
                     place, actor, GrantXp(amount, actor.user_id, reason), name=character
                 ),
             )
-        return GrantView(
-            amount=amount, reason=reason, lines=tuple(_line(a.view.name, a.value) for a in applied)
-        )
+        return GrantView(amount=amount, reason=reason, lines=tuple(_granted(a) for a in applied))
 
     async def spend(
         self, place: Place, actor: Actor, what: str, *, character: str | None = None

@@ -45,7 +45,7 @@ async def any_character_autocomplete(
 async def catalogue_autocomplete(
     itx: discord.Interaction[Arbitro], current: str, kind: str
 ) -> list[app_commands.Choice[str]]:
-    options = await itx.client.services.characters.catalogue(place_of(itx), kind, current)
+    options = await itx.client.services.sheet_options.catalogue(place_of(itx), kind, current)
     return [app_commands.Choice(name=o.label[:100], value=o.value[:100]) for o in options]
 
 
@@ -58,7 +58,7 @@ async def item_autocomplete(
 async def field_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    specs = await itx.client.services.characters.field_choices(place_of(itx), current)
+    specs = await itx.client.services.sheet_options.field_choices(place_of(itx), current)
     return [
         app_commands.Choice(name=f"{s.label} ({s.path})"[:100], value=s.path[:100]) for s in specs
     ]
@@ -71,7 +71,7 @@ async def value_autocomplete(
     field = getattr(itx.namespace, "field", None)
     if not field:
         return []
-    values = await itx.client.services.characters.value_choices(place_of(itx), field, current)
+    values = await itx.client.services.sheet_options.value_choices(place_of(itx), field, current)
     return [app_commands.Choice(name=value[:100], value=value[:100]) for value in values]
 
 
@@ -124,6 +124,20 @@ async def purchase_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     character = getattr(itx.namespace, "character", None)
     options = await itx.client.services.xp.purchases(place_of(itx), actor_of(itx), character)
+    needle = current.casefold()
+    return [
+        app_commands.Choice(name=o.label[:100], value=o.value[:100])
+        for o in options
+        if needle in o.label.casefold()
+    ][:25]
+
+
+async def ability_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """The abilities the character knows (rolweb), with their level."""
+    character = getattr(itx.namespace, "character", None)
+    options = await itx.client.services.abilities.choices(place_of(itx), actor_of(itx), character)
     needle = current.casefold()
     return [
         app_commands.Choice(name=o.label[:100], value=o.value[:100])
@@ -234,6 +248,12 @@ class PurchaseTransformer(Suggested):
     suggest = staticmethod(purchase_autocomplete)
 
 
+class AbilityTransformer(Suggested):
+    """An ability on the character's sheet (rolweb), with its level."""
+
+    suggest = staticmethod(ability_autocomplete)
+
+
 class ItemTransformer(Suggested):
     """An item of the system's equipment catalogue (any text is accepted)."""
 
@@ -267,6 +287,7 @@ CheckOption = app_commands.Transform[str, CheckOptionTransformer(1, 100)]
 Spell = app_commands.Transform[str, SpellTransformer(1, 100)]
 SpellList = app_commands.Transform[str, SpellListTransformer(1, 40)]
 Purchase = app_commands.Transform[str, PurchaseTransformer(1, 100)]
+Ability = app_commands.Transform[str, AbilityTransformer(1, 100)]
 Item = app_commands.Transform[str, ItemTransformer(1, 100)]
 Field = app_commands.Transform[str, FieldTransformer]
 FieldValue = app_commands.Transform[str, FieldValueTransformer(1, 500)]

@@ -155,6 +155,10 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             parts.append(f"— {truncate(entry.reason, 60)}")
         if entry.private:
             parts.append(t("history.private_mark", locale))
+        if entry.undone:
+            parts.append(t("history.undone_mark", locale))
+        elif entry.undoable and view.sees_private:  # the GM's view: how to undo it
+            parts.append(t("history.undo_hint", locale, id=entry.log_id))
         stamp = discord.utils.format_dt(
             entry.created_at.replace(tzinfo=discord.utils.utcnow().tzinfo), "R"
         )

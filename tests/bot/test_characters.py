@@ -78,7 +78,7 @@ async def test_a_hidden_npcs_name_is_refused_without_confirming_it_exists(campai
     refusals = []
     for attempt in (
         campaign.characters.create(HERE, BRUNO, rolweb_sheet("trasgo")),
-        campaign.characters.import_sheet(
+        campaign.sheet_exchange.import_sheet(
             HERE,
             BRUNO,
             json.dumps(
@@ -153,11 +153,11 @@ async def test_soft_delete_and_restore(campaign):
 
 async def test_export_import_round_trip(campaign):
     await campaign.characters.create(HERE, ANA, rolweb_sheet())
-    filename, payload = await campaign.characters.export(HERE, ANA, None)
+    filename, payload = await campaign.sheet_exchange.export(HERE, ANA, None)
     assert filename == "eira.json"
     document = json.loads(payload)
     document["sheet"]["name"] = "Eira II"
-    view = await campaign.characters.import_sheet(HERE, BRUNO, json.dumps(document).encode())
+    view = await campaign.sheet_exchange.import_sheet(HERE, BRUNO, json.dumps(document).encode())
     assert (
         view.owner_user_id == BRUNO.user_id
         and view.sheet["atributos"] == document["sheet"]["atributos"]
@@ -175,7 +175,7 @@ async def test_export_import_round_trip(campaign):
         ),
     ):
         with pytest.raises(DomainError) as error:
-            await campaign.characters.import_sheet(HERE, ANA, bad)
+            await campaign.sheet_exchange.import_sheet(HERE, ANA, bad)
         assert error.value.key == key
 
 
@@ -183,14 +183,14 @@ async def test_npcs_are_the_gms_and_hidden_ones_are_invisible(campaign):
     with pytest.raises(NotAllowed):
         await campaign.characters.create(HERE, ANA, rolweb_sheet("Trasgo"), is_npc=True)
     await campaign.characters.create(HERE, GM, rolweb_sheet("Trasgo"), is_npc=True, hidden=True)
-    copies = await campaign.characters.copies(HERE, GM, "Trasgo", 3)
+    copies = await campaign.npcs.copies(HERE, GM, "Trasgo", 3)
     assert [c.name for c in copies] == ["Trasgo 1", "Trasgo 2", "Trasgo 3"]
-    more = await campaign.characters.copies(HERE, GM, "Trasgo", 1)
+    more = await campaign.npcs.copies(HERE, GM, "Trasgo", 1)
     assert [c.name for c in more] == ["Trasgo 4"]
     assert await campaign.characters.list(HERE, ANA, npcs=True) == ()
     assert len(await campaign.characters.list(HERE, GM, npcs=True)) == 5
     assert await campaign.characters.names(HERE, ANA, "tra") == []
-    await campaign.characters.set_visibility(HERE, GM, "Trasgo 2", hidden=False)
+    await campaign.npcs.set_visibility(HERE, GM, "Trasgo 2", hidden=False)
     assert await campaign.characters.names(HERE, ANA, "tra") == ["Trasgo 2"]
 
 
@@ -219,10 +219,7 @@ async def test_simultaneous_reveals_and_hides_each_get_a_version(campaign):
         HERE, GM, rolweb_sheet("Trasgo"), is_npc=True, hidden=True
     )
     views = await asyncio.gather(
-        *(
-            campaign.characters.set_visibility(HERE, GM, "Trasgo", hidden=bool(i % 2))
-            for i in range(10)
-        )
+        *(campaign.npcs.set_visibility(HERE, GM, "Trasgo", hidden=bool(i % 2)) for i in range(10))
     )
     assert sorted(v.version for v in views) == list(range(start.version + 1, start.version + 11))
     async with campaign.sessions() as session:

@@ -313,8 +313,8 @@ async def test_a_campaign_of_the_new_system_stores_exports_and_imports_a_charact
     assert {d.key for d in created.derived} == {"pv", "defensa"}
     changed = await services.characters.set_field(HERE, ANA, None, "oficio", "SABIO")
     assert changed.sheet["oficio"] == "sabio"
-    _filename, payload = await services.characters.export(HERE, ANA, "Eira")
+    _filename, payload = await services.sheet_exchange.export(HERE, ANA, "Eira")
     document = json.loads(payload)
     document["sheet"]["name"] = "Eira II"
-    imported = await services.characters.import_sheet(HERE, ANA, json.dumps(document).encode())
+    imported = await services.sheet_exchange.import_sheet(HERE, ANA, json.dumps(document).encode())
     assert imported.sheet == {**changed.sheet, "name": "Eira II"}

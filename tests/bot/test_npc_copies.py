@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.characters import MAX_NAME, copy_name, name_key
+from bot.services.characters import MAX_NAME, name_key
+from bot.services.npcs import copy_name
 from tests.bot.test_characters import rolweb_sheet
 
 GUILD, CHANNEL = 1000, 11
@@ -34,8 +35,8 @@ def test_copy_names_shorten_the_base_and_keep_the_number():
 async def test_copies_of_a_name_at_the_limit_end_and_are_distinct(campaign, length):
     name = ("Trasgo del Bosque " * 6)[:length]
     await campaign.characters.create(HERE, GM, rolweb_sheet(name), is_npc=True)
-    first = await campaign.characters.copies(HERE, GM, name, 20)
-    second = await campaign.characters.copies(HERE, GM, name, 3)
+    first = await campaign.npcs.copies(HERE, GM, name, 20)
+    second = await campaign.npcs.copies(HERE, GM, name, 3)
     made = [c.name for c in first + second]
     assert len(made) == 23 and all(len(n) <= MAX_NAME for n in made)
     assert len({name_key(n) for n in made}) == 23

@@ -123,8 +123,15 @@ async def test_delete_removes_characters_and_anonymises_rolls(table):
         (fight,) = (await session.exec(select(CombatRecord))).all()
     owners = {c["name"]: c["owner_id"] for c in fight[0].state["combatants"]}
     assert owners == {"Ardelia": None, "Bram": BRUNO.user_id}  # the referees' now
-    # the campaign's record is kept: the rolls, Bram, his award, the NPC
-    assert await count(s, RollLog, RollLog.guild_id == GUILD) == 3
+    # the campaign's record is kept: the rolls, the two grants' rows, Bram, his award, the NPC
+    assert await count(s, RollLog, RollLog.guild_id == GUILD) == 5
+    async with s.sessions() as session:
+        grants = [r[0] for r in await session.exec(select(RollLog).where(RollLog.kind == "xp"))]
+    # the grant to her deleted character forgets her name and the sheet values it recorded
+    assert sorted((g.character_name or "", "undo" in g.detail) for g in grants) == [
+        ("", False),
+        ("Bram", True),
+    ]
     assert await count(s, Character, Character.guild_id == GUILD) == 2
     # the other guild is untouched
     assert (
@@ -134,7 +141,7 @@ async def test_delete_removes_characters_and_anonymises_rolls(table):
     assert await count(s, RollLog, RollLog.guild_id == OTHER_GUILD, RollLog.user_id == 2) == 1
     # her history still shows the rolls, without her name
     history = await s.rolls.history(HERE, GM)
-    assert {e.user_name for e in history.entries} == {"", "Bruno"}
+    assert {e.user_name for e in history.entries} == {"", "Bruno", "Máster"}  # + his grants
     # and the export now finds nothing of hers here
     document = await s.privacy.export(GUILD, ANA.user_id)
     assert document["characters"] == document["rolls"] == document["drafts"] == []

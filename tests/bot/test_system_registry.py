@@ -91,13 +91,13 @@ async def test_export_import_round_trip_for_every_system(services, system_id):
     answers = contract.answers_for(system_id).get("character", {})
     sheet = contract.build(system, settings, answers, name="Eira")
     created = await services.characters.create(HERE, ANA, sheet)
-    _filename, payload = await services.characters.export(HERE, ANA, "Eira")
+    _filename, payload = await services.sheet_exchange.export(HERE, ANA, "Eira")
     document = json.loads(payload)
     assert (document["system"], document["sheet"]) == (system_id, created.sheet)
     document["sheet"]["name"] = "Eira II"
     # A copy carries values only the GM may set (rolled attributes, starting XP): the GM
     # imports it (a player's import keeps creation values: tests/bot/test_imports.py).
-    imported = await services.characters.import_sheet(HERE, GM, json.dumps(document).encode())
+    imported = await services.sheet_exchange.import_sheet(HERE, GM, json.dumps(document).encode())
     assert imported.sheet == {**created.sheet, "name": "Eira II"}
     assert [(d.key, d.value) for d in imported.derived] == [
         (d.key, d.value) for d in created.derived

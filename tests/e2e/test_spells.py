@@ -142,4 +142,4 @@ def test_rolweb_has_no_spells_and_says_where_powers_are(discord_env):
         "spell cast", {"name": "Imposición de manos"}, guild=g, channel="mesa", locale="en-US"
     )
     assert refused.ephemeral and "This system has no spells" in refused.text
-    assert "/check" in refused.text
+    assert "/ability use" in refused.text  # abilities have their own command now

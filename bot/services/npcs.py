@@ -1,0 +1,127 @@
+"""The referee's NPC use cases: copies of a stat block ("5 trasgos") and hiding or revealing.
+
+Reading, editing and deleting an NPC are the same use cases as for any character
+(:mod:`bot.services.characters`); only what exists for NPCs alone lives here.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+
+from bot.db.models import Character, utcnow
+from bot.services.campaigns import is_referee
+from bot.services.characters import CharacterService
+from bot.services.context import Actor, Place
+from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.retry import attempts, backoff
+from bot.services.sheet_access import (
+    MAX_NAME,
+    CharacterSummary,
+    CharacterView,
+    find_character,
+    name_key,
+)
+from bot.services.sheet_schema import upgraded_sheet
+
+__all__ = ["MAX_COPIES", "NpcService", "copy_name"]
+
+MAX_COPIES = 20
+
+
+def copy_name(base: str, number: int) -> str:
+    """«Goblin 3»: the base is shortened, never the number, so copies stay distinct.
+
+    Cutting the whole string to :data:`MAX_NAME` instead turned every number of a 99-character
+    name back into the same name, and the copy loop never ended.
+    """
+    suffix = f" {number}"
+    return base.strip()[: MAX_NAME - len(suffix)].rstrip() + suffix
+
+
+class NpcService:
+    """Copies and visibility of NPCs; the referee's alone."""
+
+    def __init__(self, characters: CharacterService) -> None:
+        self.characters = characters
+        self.sessions = characters.sessions
+
+    async def copies(
+        self, place: Place, actor: Actor, template_name: str, count: int
+    ) -> tuple[CharacterSummary, ...]:
+        """Copies of one NPC stat block ("5 goblins"): «Goblin 1» … «Goblin 5»."""
+        campaign, _system, _settings = await self.characters.context(place)
+        if not is_referee(campaign, actor):
+            raise NotAllowed("sheet.error.npc_gm_only")
+        if not 1 <= count <= MAX_COPIES:
+            raise DomainError("sheet.error.bad_copies", limit=MAX_COPIES)
+        async with self.sessions() as session, session.begin():
+            template = await find_character(session, campaign, actor, template_name, npc=True)
+            existing = {
+                c.name_key
+                for c in (
+                    await session.exec(
+                        select(Character).where(
+                            Character.campaign_id == campaign.id,
+                            Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                        )
+                    )
+                ).all()
+            }
+            made: list[Character] = []
+            # Each existing name can block at most one number, so this range always suffices.
+            for number in range(1, count + len(existing) + 2):
+                if len(made) == count:
+                    break
+                name = copy_name(template.name, number)
+                if name_key(name) in existing:
+                    continue
+                existing.add(name_key(name))
+                sheet = upgraded_sheet(template)
+                sheet["name"] = name
+                copy = Character(
+                    guild_id=campaign.guild_id,
+                    campaign_id=campaign.id,
+                    owner_user_id=template.owner_user_id,
+                    name=name,
+                    name_key=name_key(name),
+                    system=template.system,
+                    sheet=sheet,
+                    is_npc=True,
+                    hidden=template.hidden,
+                    template_id=template.id,
+                )
+                session.add(copy)
+                made.append(copy)
+            try:
+                await session.flush()
+            except IntegrityError:  # another command took one of the names meanwhile
+                raise ConcurrentChange() from None
+        return tuple(
+            CharacterSummary(c.id, c.name, c.owner_user_id, True, c.hidden, False, False)
+            for c in made
+        )
+
+    async def set_visibility(
+        self, place: Place, actor: Actor, name: str, hidden: bool
+    ) -> CharacterView:
+        campaign, system, settings = await self.characters.context(place)
+        if not is_referee(campaign, actor):
+            raise NotAllowed("sheet.error.npc_gm_only")
+        # A versioned compare-and-set like every other write: two referees hiding and
+        # revealing at once each get a version of their own; the loser re-reads and retries.
+        for attempt in attempts():
+            await backoff(attempt)
+            async with self.sessions() as session, session.begin():
+                character = await find_character(session, campaign, actor, name, npc=True)
+                seen = character.version
+                result = await session.exec(
+                    update(Character)
+                    .where(Character.id == character.id, Character.version == seen)
+                    .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
+                )
+            if result.rowcount == 1:
+                character.hidden, character.version = hidden, seen + 1
+                return self.characters._view(campaign, system, settings, character)
+        raise ConcurrentChange()

@@ -1,0 +1,76 @@
+"""``/ability use`` and ``/ability list`` (``/habilidad``): rolweb abilities from chat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.ui import render_abilities
+from cogs.ui.context import ctx_of
+from cogs.ui.cooldowns import fight
+from cogs.ui.options import Ability, AnyCharacter, Character
+from cogs.ui.undo import with_undo
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+LEVELS = [
+    app_commands.Choice(name="principiante", value="principiante"),
+    app_commands.Choice(name="adepto", value="adepto"),
+    app_commands.Choice(name="maestro", value="maestro"),
+]
+
+
+@app_commands.guild_only()
+class AbilityCog(commands.GroupCog, group_name="ability", group_description="Abilities (rolweb)"):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="use", description="Use an ability of your character (rolweb)")
+    @app_commands.describe(
+        name="The ability (suggested from the sheet, with its level)",
+        target="Whom it is used on (default: your character)",
+        level="A lower level than the one you have",
+        herbs="Medicus with healing herbs",
+        character="Who uses it (default: yours; the GM may name any)",
+    )
+    @app_commands.choices(level=LEVELS)
+    @fight()
+    async def use(
+        self,
+        itx: discord.Interaction[Arbitro],
+        name: Ability,
+        target: AnyCharacter | None = None,
+        level: app_commands.Choice[str] | None = None,
+        herbs: bool = False,
+        character: Character | None = None,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.abilities.use(
+            ctx.place,
+            ctx.actor,
+            name,
+            target=target,
+            character=character,
+            level=level.value if level else None,
+            herbs=herbs,
+        )
+        message = with_undo(render_abilities.used(view, ctx.locale), view.undo, ctx.locale)
+        await itx.response.send_message(**message)
+
+    @app_commands.command(name="list", description="Your character's abilities and levels")
+    @app_commands.describe(character="Whose (default: yours)")
+    async def list(
+        self, itx: discord.Interaction[Arbitro], character: Character | None = None
+    ) -> None:
+        ctx = await ctx_of(itx)
+        name, lines = await self.bot.services.abilities.list(ctx.place, ctx.actor, character)
+        await itx.response.send_message(**render_abilities.listing(name, lines, ctx.locale))
+
+
+async def setup(bot: Arbitro) -> None:
+    await bot.add_cog(AbilityCog(bot))

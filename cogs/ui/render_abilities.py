@@ -1,0 +1,49 @@
+"""Replies of ``/ability``: a use (roll, action, effect, heal and state) and the list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.abilities import AbilityLine, AbilityUseView
+from cogs.ui.render import COLOUR, truncate
+
+__all__ = ["listing", "used"]
+
+
+def used(view: AbilityUseView, locale: str) -> dict[str, Any]:
+    lines = [
+        t(
+            "ability.used",
+            locale,
+            user=view.user,
+            ability=view.ability,
+            level=view.level,
+            target=view.target,
+        ),
+        t("ability.action", locale, action=t(f"ability.actions.{view.action}", locale)),
+        truncate(view.effect, 1000),
+    ]
+    if view.roll:
+        lines.append(f"`{view.roll}`")
+    if view.healed is not None:
+        lines.append(t("ability.healed", locale, target=view.target, amount=view.healed))
+        lines.append(t("combat.state", locale, state=view.state or "?"))
+    lines += [t(note, locale) for note in view.notes]
+    embed = discord.Embed(description="\n".join(lines), colour=COLOUR["success"])
+    return {"embed": embed}
+
+
+def listing(name: str, lines: tuple[AbilityLine, ...], locale: str) -> dict[str, Any]:
+    if not lines:
+        return {"content": t("ability.none", locale, name=name), "ephemeral": True}
+    embed = discord.Embed(title=t("ability.list_title", locale, name=name), colour=COLOUR[None])
+    for line in lines[:25]:
+        embed.add_field(
+            name=f"{line.name} — {line.level} ({t(f'ability.actions.{line.action}', locale)})",
+            value=truncate(f"{line.description}\n↳ {line.effect}", 1024),
+            inline=False,
+        )
+    return {"embed": embed, "ephemeral": True}
