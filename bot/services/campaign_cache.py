@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import RowMapping, event
 from sqlalchemy.engine import Engine
 
 from bot.db.models import Campaign
@@ -122,6 +122,9 @@ def _listen(engine: Engine, cache: CampaignCache) -> None:
     event.listen(engine, "checkin", checkin)
 
 
-def campaign_of(row: Mapping[str, Any]) -> Campaign:
-    """A transient ``Campaign`` from a plain row (no session can expire it)."""
+def campaign_of(row: Mapping[str, Any] | RowMapping) -> Campaign:
+    """A transient ``Campaign`` from a plain row (no session can expire it).
+
+    A database row's mapping (:class:`RowMapping`, also keyed by column objects) or a plain
+    mapping of column names (a campaign as the caller's own update wrote it)."""
     return Campaign(**{column.key: row[column.key] for column in _COLUMNS})

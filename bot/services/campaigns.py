@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import text, update
+from sqlalchemy import Table, text, update
+from sqlalchemy import select as core_select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -42,8 +43,9 @@ from rules.systems.base import FieldKind, SettingSpec
 __all__ = ["CampaignService", "CampaignView", "SettingView", "is_referee"]
 
 BIND_KINDS = ("channel", "forum", "category")
-_CAMPAIGN = Campaign.__table__  # type: ignore[attr-defined]
-_BINDING = CampaignBinding.__table__  # type: ignore[attr-defined]
+# SQLModel's stubs do not declare the mapped class's ``__table__``.
+_CAMPAIGN: Table = Campaign.__table__  # type: ignore[attr-defined]
+_BINDING: Table = CampaignBinding.__table__  # type: ignore[attr-defined]
 #: ``active`` written as the partial index ``uq_active_binding`` states it: SQLAlchemy renders
 #: a bare boolean column as ``active = 1`` on SQLite, which SQLite does not match to the
 #: index's ``WHERE active`` (tests/bot/test_query_plans.py).
@@ -126,18 +128,21 @@ class CampaignService:
                 async with self.sessions() as own:
                     return await self.find(place, own, fresh=fresh)
             generation = self.cache.generation
-            rows = (
-                await session.exec(
-                    select(*_CAMPAIGN.columns, _BINDING.c.target_id)
-                    .join_from(_BINDING, _CAMPAIGN, _CAMPAIGN.c.id == _BINDING.c.campaign_id)
-                    .where(
-                        _BINDING.c.guild_id == place.guild_id,
-                        ACTIVE_BINDING,
-                        _CAMPAIGN.c.guild_id == place.guild_id,
-                        _CAMPAIGN.c.status == "active",
-                    )
+            query = (
+                core_select(*_CAMPAIGN.columns, _BINDING.c.target_id)
+                .join_from(_BINDING, _CAMPAIGN, _CAMPAIGN.c.id == _BINDING.c.campaign_id)
+                .where(
+                    _BINDING.c.guild_id == place.guild_id,
+                    ACTIVE_BINDING,
+                    _CAMPAIGN.c.guild_id == place.guild_id,
+                    _CAMPAIGN.c.status == "active",
                 )
-            ).all()
+            )
+            # A Core query of table columns: the session runs it on its connection anyway
+            # (no autoflush), and the connection's result types its rows as Rows (named and
+            # mapping access), where session.exec's stubs say plain tuples.
+            connection = await session.connection()
+            rows = (await connection.execute(query)).all()
             bound = {row.target_id: campaign_of(row._mapping) for row in rows}
             if not fresh:
                 self.cache.store(place.guild_id, generation, bound)
@@ -280,7 +285,7 @@ class CampaignService:
                 written = campaign_of(
                     {**campaign.model_dump(), **changes, "version": campaign.version + 1}
                 )
-                return await self.view(campaign.id, place.guild_id, written=written)
+                return await self.view(saved_id(campaign), place.guild_id, written=written)
             self.forget(place.guild_id)  # changed elsewhere (by hand?): read it again
         raise ConcurrentChange()
 
