@@ -50,7 +50,7 @@ T = TypeVar("T")
 _INSERT_ROLL = insert(RollLog.__table__)  # type: ignore[attr-defined]
 _ATTACH = (
     update(RollLog.__table__)  # type: ignore[attr-defined]
-    .where(RollLog.id == bindparam("log_id"), RollLog.guild_id == bindparam("guild"))
+    .where(col(RollLog.id) == bindparam("log_id"), col(RollLog.guild_id) == bindparam("guild"))
     .values(message_id=bindparam("message"), message_url=bindparam("url"))
 )
 
@@ -216,7 +216,9 @@ class RollService:
                 ),
             )
             inserted = await connection.execute(_INSERT_ROLL, values)
-            log_id = inserted.inserted_primary_key[0]
+            key = inserted.inserted_primary_key
+            assert key is not None  # a single-row INSERT always has one (None: executemany)
+            log_id = key[0]
         return RollView(
             log_id=log_id,
             user_id=actor.user_id,
