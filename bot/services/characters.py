@@ -121,17 +121,17 @@ class CharacterService:
         if campaign is None:
             return None
         cache = self.campaigns.cache
-        key = (campaign.id, actor.user_id)
+        key = (saved_id(campaign), actor.user_id)
         if key in cache.actives:
             return cache.actives[key]
         generation = cache.generation
         query = (
             select(Character.name)
-            .join(ActiveCharacter, ActiveCharacter.character_id == Character.id)  # type: ignore[arg-type]
+            .join(ActiveCharacter, col(ActiveCharacter.character_id) == col(Character.id))
             .where(
                 ActiveCharacter.campaign_id == campaign.id,
                 ActiveCharacter.user_id == actor.user_id,
-                Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                col(Character.deleted_at).is_(None),
             )
         )
         if connection is None:
@@ -211,24 +211,21 @@ class CharacterService:
         query = select(Character.name, Character.name_key, Character.owner_user_id).where(
             Character.guild_id == campaign.guild_id,
             Character.campaign_id == campaign.id,
-            Character.deleted_at.is_(None),  # type: ignore[union-attr]
-            Character.name_key.contains(needle, autoescape=True),  # type: ignore[attr-defined]
+            col(Character.deleted_at).is_(None),
+            col(Character.name_key).contains(needle, autoescape=True),
         )
         if npcs is not None:
             query = query.where(Character.is_npc == npcs)
         if not referee:
-            query = query.where(not_(and_(Character.is_npc, Character.hidden)))
+            query = query.where(not_(and_(col(Character.is_npc), col(Character.hidden))))
         async with self.sessions() as session:
             rows = (await session.exec(query)).all()
-        ranked = sorted(
-            rows,
-            key=lambda c: (
-                not c.name_key.startswith(needle),
-                c.owner_user_id != actor.user_id,
-                c.name_key,
-            ),
-        )
-        return [c.name for c in ranked][:25]
+
+        def rank(row: tuple[str, str, int]) -> tuple[bool, bool, str]:
+            _name, key, owner_user_id = row
+            return (not key.startswith(needle), owner_user_id != actor.user_id, key)
+
+        return [name for name, _key, _owner in sorted(rows, key=rank)][:25]
 
     # -- writing -------------------------------------------------------------------------
 
