@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import col, select
 
-from bot.db.models import Character, utcnow
+from bot.db.models import Character, saved_id, utcnow
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
@@ -64,7 +64,7 @@ class NpcService:
                     await session.exec(
                         select(Character).where(
                             Character.campaign_id == campaign.id,
-                            Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                            col(Character.deleted_at).is_(None),
                         )
                     )
                 ).all()
@@ -82,7 +82,7 @@ class NpcService:
                 sheet["name"] = name
                 copy = Character(
                     guild_id=campaign.guild_id,
-                    campaign_id=campaign.id,
+                    campaign_id=saved_id(campaign),
                     owner_user_id=template.owner_user_id,
                     name=name,
                     name_key=name_key(name),
@@ -99,7 +99,7 @@ class NpcService:
             except IntegrityError:  # another command took one of the names meanwhile
                 raise ConcurrentChange() from None
         return tuple(
-            CharacterSummary(c.id, c.name, c.owner_user_id, True, c.hidden, False, False)
+            CharacterSummary(saved_id(c), c.name, c.owner_user_id, True, c.hidden, False, False)
             for c in made
         )
 
@@ -118,7 +118,7 @@ class NpcService:
                 seen = character.version
                 result = await session.exec(
                     update(Character)
-                    .where(Character.id == character.id, Character.version == seen)
+                    .where(col(Character.id) == character.id, col(Character.version) == seen)
                     .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
                 )
             if result.rowcount == 1:

@@ -43,6 +43,7 @@ from bot.db.models import (
     CreationDraft,
     RollLog,
     XpAward,
+    saved_id,
     utcnow,
 )
 from bot.services.audit import UNDOABLE
@@ -305,7 +306,7 @@ class PrivacyService:
 
         doomed = [c for c in owned if not c.is_npc and choice == "delete"]
         handed = [c for c in owned if c not in doomed]
-        doomed_ids = [c.id for c in doomed]
+        doomed_ids = [saved_id(c) for c in doomed]
         awards = 0
         if doomed_ids:
             await session.exec(
@@ -407,7 +408,7 @@ async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: s
         await session.exec(
             select(RollLog).where(
                 RollLog.guild_id == guild_id,
-                RollLog.kind.in_(sorted(UNDOABLE)),  # type: ignore[attr-defined]
+                col(RollLog.kind).in_(sorted(UNDOABLE)),
             )
         )
     ).all()

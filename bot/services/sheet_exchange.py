@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from bot.db.models import Character
 from bot.services.campaigns import is_referee
@@ -79,7 +79,7 @@ class SheetExchangeService:
                     select(Character).where(
                         Character.campaign_id == campaign.id,
                         Character.name_key == name_key(sheet["name"]),
-                        Character.deleted_at.is_(None),  # type: ignore[union-attr]
+                        col(Character.deleted_at).is_(None),
                     )
                 )
             ).first()
