@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
@@ -62,7 +62,7 @@ def hit_die_message(view: HitDieView, locale: str) -> dict[str, Any]:
 
 
 class HitDieButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"arb:1:hitdie:(?P<log>\d+)",
 ):
     def __init__(self, grant_id: int, label: str = "") -> None:
@@ -78,11 +78,14 @@ class HitDieButton(
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Button, match: re.Match[str]
-    ):  # noqa: ANN206
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
         return cls(int(match["log"]), item.label or "")
 
-    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
         try:
             view = await ctx.services.levelup.roll_hit_die(ctx.place, ctx.actor, self.grant_id)
