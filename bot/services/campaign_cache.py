@@ -44,7 +44,7 @@ _WRITES = re.compile(
     re.IGNORECASE,
 )
 _MARK = "arbitro_campaigns_written"
-_COLUMNS = tuple(Campaign.__table__.columns)  # type: ignore[attr-defined]
+_COLUMNS = tuple(Campaign.__table__.columns)  # type: ignore[attr-defined]  # set by table=True, undeclared
 
 
 class CampaignCache:

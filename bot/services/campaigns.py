@@ -43,9 +43,8 @@ from rules.systems.base import FieldKind, SettingSpec
 __all__ = ["CampaignService", "CampaignView", "SettingView", "is_referee"]
 
 BIND_KINDS = ("channel", "forum", "category")
-# SQLModel's stubs do not declare the mapped class's ``__table__``.
-_CAMPAIGN: Table = Campaign.__table__  # type: ignore[attr-defined]
-_BINDING: Table = CampaignBinding.__table__  # type: ignore[attr-defined]
+_CAMPAIGN: Table = Campaign.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
+_BINDING: Table = CampaignBinding.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
 #: ``active`` written as the partial index ``uq_active_binding`` states it: SQLAlchemy renders
 #: a bare boolean column as ``active = 1`` on SQLite, which SQLite does not match to the
 #: index's ``WHERE active`` (tests/bot/test_query_plans.py).

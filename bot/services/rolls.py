@@ -47,9 +47,9 @@ INLINE_COST = 20_000
 T = TypeVar("T")
 #: Built once: a statement with ``.values(...)`` is rebuilt, coerced and cache-keyed per call
 #: (0.7 ms of a roll's 2 ms); this one only binds its parameters.
-_INSERT_ROLL = insert(RollLog.__table__)  # type: ignore[attr-defined]
+_INSERT_ROLL = insert(RollLog.__table__)  # type: ignore[attr-defined]  # set by table=True, undeclared
 _ATTACH = (
-    update(RollLog.__table__)  # type: ignore[attr-defined]
+    update(RollLog.__table__)  # type: ignore[attr-defined]  # set by table=True, undeclared
     .where(col(RollLog.id) == bindparam("log_id"), col(RollLog.guild_id) == bindparam("guild"))
     .values(message_id=bindparam("message"), message_url=bindparam("url"))
 )

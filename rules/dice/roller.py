@@ -215,7 +215,7 @@ class Roller:
         """:meth:`_throw_pool` for the usual explosions without rerolls (``8d6!``): same
         dice, same records, without the reroll bookkeeping on every die."""
         randint, sides = self.randint, node.sides
-        low, high = node.explode.interval()  # type: ignore[union-attr]
+        low, high = node.explode.interval()  # type: ignore[union-attr]  # caller: explode set
         faces: list[int] = []
         detail: list[tuple[tuple[int, ...], bool, bool]] = []
         thrown = self.thrown
