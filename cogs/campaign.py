@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import LOCALES, t
+from bot.services.campaigns import SettingsChange
 from bot.services.errors import InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
 from cogs.ui import render
@@ -133,13 +134,17 @@ class CampaignCog(
         view = await self.service.update_settings(
             ctx.place,
             ctx.actor,
-            gm_role_id=gm_role.id if gm_role else None,
-            gm_channel_id=gm_channel.id if gm_channel else None,
-            locale=language.value if language else None,
-            system_setting=(setting, value) if setting is not None and value is not None else None,
-            from_file=file is not None,
-            clear_gm_role=clear == "gm_role",
-            clear_gm_channel=clear == "gm_channel",
+            SettingsChange(
+                gm_role_id=gm_role.id if gm_role else None,
+                gm_channel_id=gm_channel.id if gm_channel else None,
+                locale=language.value if language else None,
+                system_setting=(setting, value)
+                if setting is not None and value is not None
+                else None,
+                from_file=file is not None,
+                clear_gm_role=clear == "gm_role",
+                clear_gm_channel=clear == "gm_channel",
+            ),
         )
         await reply(
             itx, ctx.locale, **render.campaign(view, ctx.locale, headline_key="campaign.updated")

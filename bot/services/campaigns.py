@@ -40,7 +40,7 @@ from bot.services.settings import (
 from rules import systems
 from rules.systems.base import FieldKind, SettingSpec
 
-__all__ = ["CampaignService", "CampaignView", "SettingView", "is_referee"]
+__all__ = ["SettingsChange", "CampaignService", "CampaignView", "SettingView", "is_referee"]
 
 BIND_KINDS = ("channel", "forum", "category")
 _CAMPAIGN: Table = Campaign.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
@@ -103,6 +103,24 @@ def _chain_from(chain: tuple[int, ...], target_id: int) -> tuple[int, ...]:
 
 def setting_specs(system_id: str) -> tuple[SettingSpec, ...]:
     return (*systems.get(system_id).settings(), *COMMON_SETTINGS)
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChange:
+    """What one ``/campaign settings`` asks to change; ``None`` (or ``False``) leaves it.
+
+    ``system_setting`` is one rule of the system as ``(key, typed text)``; ``from_file`` says
+    the text came from an uploaded file (a longer limit); ``clear_*`` remove the GM role or
+    the GM channel.
+    """
+
+    gm_role_id: int | None = None
+    gm_channel_id: int | None = None
+    locale: str | None = None
+    system_setting: tuple[str, str] | None = None
+    from_file: bool = False
+    clear_gm_role: bool = False
+    clear_gm_channel: bool = False
 
 
 class CampaignService:
@@ -234,33 +252,23 @@ class CampaignService:
         return await self.view(saved_id(campaign), place.guild_id)
 
     async def update_settings(
-        self,
-        place: Place,
-        actor: Actor,
-        *,
-        gm_role_id: int | None = None,
-        gm_channel_id: int | None = None,
-        locale: str | None = None,
-        system_setting: tuple[str, str] | None = None,
-        from_file: bool = False,
-        clear_gm_role: bool = False,
-        clear_gm_channel: bool = False,
+        self, place: Place, actor: Actor, change: SettingsChange
     ) -> CampaignView:
         """Change one or more settings in one versioned write (GM only)."""
         for attempt in attempts():
             await backoff(attempt)
             campaign = await self.require_referee(place, actor)
             changes: dict[str, Any] = {}
-            if gm_role_id is not None or clear_gm_role:
-                changes["gm_role_id"] = None if clear_gm_role else gm_role_id
-            if gm_channel_id is not None or clear_gm_channel:
-                changes["gm_channel_id"] = None if clear_gm_channel else gm_channel_id
-            if locale is not None:
-                if locale not in LOCALES:
-                    raise InvalidSetting("campaign.error.bad_locale", value=locale)
-                changes["locale"] = locale
-            if system_setting is not None:
-                key, raw = system_setting
+            if change.gm_role_id is not None or change.clear_gm_role:
+                changes["gm_role_id"] = None if change.clear_gm_role else change.gm_role_id
+            if change.gm_channel_id is not None or change.clear_gm_channel:
+                changes["gm_channel_id"] = None if change.clear_gm_channel else change.gm_channel_id
+            if change.locale is not None:
+                if change.locale not in LOCALES:
+                    raise InvalidSetting("campaign.error.bad_locale", value=change.locale)
+                changes["locale"] = change.locale
+            if change.system_setting is not None:
+                key, raw = change.system_setting
                 specs = {spec.key: spec for spec in setting_specs(campaign.system)}
                 if key not in specs:
                     raise InvalidSetting(
@@ -270,7 +278,7 @@ class CampaignService:
                     )
                 settings = dict(campaign.settings or {})
                 settings[key] = parse_setting(
-                    specs[key], raw, limit=MAX_FILE_TEXT if from_file else MAX_TEXT
+                    specs[key], raw, limit=MAX_FILE_TEXT if change.from_file else MAX_TEXT
                 )
                 check_settings(
                     systems.get(campaign.system), resolved_settings(specs.values(), settings)

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from bot.services import Actor, Place
+from bot.services.campaigns import SettingsChange
 from bot.services.errors import (
     AlreadyBound,
     ConcurrentChange,
@@ -136,37 +137,38 @@ async def test_settings_are_gm_only_validated_and_versioned(services):
         in_channel(), GM, name="S&W", system="swc", target_id=CHANNEL, kind="channel"
     )
     with pytest.raises(NotReferee):
-        await services.campaigns.update_settings(in_channel(), PLAYER, gm_channel_id=5)
+        await services.campaigns.update_settings(
+            in_channel(), PLAYER, SettingsChange(gm_channel_id=5)
+        )
     specs = {s.key: s for s in created.settings}
     boolean_key = next(key for key, s in specs.items() if s.kind == "boolean")
     updated = await services.campaigns.update_settings(
         in_channel(),
         GM,
-        gm_channel_id=5,
-        gm_role_id=6,
-        locale="en",
-        system_setting=(boolean_key, "sí"),
+        SettingsChange(
+            gm_channel_id=5, gm_role_id=6, locale="en", system_setting=(boolean_key, "sí")
+        ),
     )
     assert updated.version == created.version + 1
     assert (updated.gm_channel_id, updated.gm_role_id, updated.locale) == (5, 6, "en")
     assert {s.key: s.value for s in updated.settings}[boolean_key] is True
     with pytest.raises(InvalidSetting) as error:
         await services.campaigns.update_settings(
-            in_channel(), GM, system_setting=(boolean_key, "quizás")
+            in_channel(), GM, SettingsChange(system_setting=(boolean_key, "quizás"))
         )
     assert error.value.key == "campaign.error.expected_boolean"
     with pytest.raises(InvalidSetting) as error:
         await services.campaigns.update_settings(
-            in_channel(), GM, system_setting=("no_existe", "1")
+            in_channel(), GM, SettingsChange(system_setting=("no_existe", "1"))
         )
     assert error.value.key == "campaign.error.unknown_setting"
     # a member with the GM role is a referee too; so is a server admin
     role_holder = Actor(9, "Co-máster", role_ids=frozenset({6}))
     cleared = await services.campaigns.update_settings(
-        in_channel(), role_holder, clear_gm_channel=True
+        in_channel(), role_holder, SettingsChange(clear_gm_channel=True)
     )
     assert cleared.gm_channel_id is None
-    await services.campaigns.update_settings(in_channel(), ADMIN, locale="es")
+    await services.campaigns.update_settings(in_channel(), ADMIN, SettingsChange(locale="es"))
 
 
 async def test_concurrent_setting_changes_bump_one_version_each_and_none_is_lost(services):
@@ -175,7 +177,9 @@ async def test_concurrent_setting_changes_bump_one_version_each_and_none_is_lost
     )
     results = await asyncio.gather(
         *(
-            services.campaigns.update_settings(in_channel(), GM, gm_channel_id=100 + i)
+            services.campaigns.update_settings(
+                in_channel(), GM, SettingsChange(gm_channel_id=100 + i)
+            )
             for i in range(8)
         ),
         return_exceptions=True,

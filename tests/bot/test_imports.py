@@ -16,6 +16,7 @@ from sqlmodel import select
 
 from bot.db.models import Character, RollLog, XpAward
 from bot.services import Actor, Place
+from bot.services.campaigns import SettingsChange
 from bot.services.checks import CheckOrder
 from bot.services.errors import DomainError, NotAllowed
 from bot.services.imports import MAX_DEPTH, range_problems
@@ -200,7 +201,9 @@ async def test_a_stored_version_1_sheet_is_converted_when_read(table):
 
 
 async def test_characters_per_member_are_capped_by_a_campaign_setting(table):
-    await table.campaigns.update_settings(HERE, GM, system_setting=("personajes_por_jugador", "2"))
+    await table.campaigns.update_settings(
+        HERE, GM, SettingsChange(system_setting=("personajes_por_jugador", "2"))
+    )
     await table.characters.create(HERE, ANA, ardelia())
     await table.characters.create(HERE, ANA, ardelia(name="Bea"))
     with pytest.raises(DomainError) as error:
@@ -218,7 +221,9 @@ async def test_simultaneous_creations_never_pass_the_cap(table):
     two are stored, the other six are refused by the cap (never by a lost race)."""
     import asyncio
 
-    await table.campaigns.update_settings(HERE, GM, system_setting=("personajes_por_jugador", "2"))
+    await table.campaigns.update_settings(
+        HERE, GM, SettingsChange(system_setting=("personajes_por_jugador", "2"))
+    )
     results = await asyncio.gather(
         *(table.characters.create(HERE, ANA, ardelia(name=f"Ana {i}")) for i in range(8)),
         return_exceptions=True,

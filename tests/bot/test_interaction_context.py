@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from bot.services import Actor, Place
+from bot.services.campaigns import SettingsChange
 from bot.services.errors import DomainError
 from cogs.ui.context import Ctx, ctx_of, reply_locale
 
@@ -34,7 +35,7 @@ async def test_a_language_we_do_not_speak_falls_back_to_the_campaigns_once(servi
     await services.campaigns.create(
         HERE, GM, name="Mesa", system="nucleo", target_id=21, kind="channel"
     )
-    await services.campaigns.update_settings(HERE, GM, locale="en")
+    await services.campaigns.update_settings(HERE, GM, SettingsChange(locale="en"))
     itx = interaction(services, locale=discord.Locale.french)
 
     ctx = await ctx_of(itx)
@@ -42,7 +43,7 @@ async def test_a_language_we_do_not_speak_falls_back_to_the_campaigns_once(servi
     assert (ctx.locale, ctx.place, ctx.actor.user_id, ctx.actor.name) == ("en", HERE, 7, "Ana")
     assert ctx.t("common.done") == "Done."  # en catalogue
     # the campaign's language changes, but this interaction keeps the context it built
-    await services.campaigns.update_settings(HERE, GM, locale="es")
+    await services.campaigns.update_settings(HERE, GM, SettingsChange(locale="es"))
     assert await ctx_of(itx) is ctx
     assert await reply_locale(itx.client, itx) == "en"
     # a new interaction reads it again

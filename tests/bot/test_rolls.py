@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from bot.services import Actor, Place
+from bot.services.campaigns import SettingsChange
 from bot.services.errors import InvalidSetting
 from bot.services.rolls import history_query
 from rules.dice import DiceError
@@ -145,7 +146,7 @@ async def test_a_campaign_that_took_over_a_categorys_channel_sees_only_its_own_r
     await services.campaigns.create(
         IN_SCENE, GM, name="Escena", system="nucleo", target_id=SCENE, kind="channel"
     )
-    await services.campaigns.update_settings(IN_SCENE, GM, gm_role_id=77)
+    await services.campaigns.update_settings(IN_SCENE, GM, SettingsChange(gm_role_id=77))
     scene_referee = Actor(5, "Ayudante", role_ids=frozenset({77}))
     seen = await services.rolls.history(IN_SCENE, scene_referee)
     assert seen.sees_private and seen.entries == ()

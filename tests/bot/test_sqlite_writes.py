@@ -14,6 +14,7 @@ from sqlmodel import select
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
+from bot.services.campaigns import SettingsChange
 
 GUILD, CHANNEL = 5151, 88
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -49,7 +50,7 @@ async def test_the_cached_campaign_follows_every_write(services):
         HERE, GM, name="Caché", system="nucleo", target_id=CHANNEL, kind="channel"
     )
     assert (await services.rolls.roll(HERE, PLAYERS[0], "1d6")).campaign_name == "Caché"
-    await services.campaigns.update_settings(HERE, GM, locale="en")
+    await services.campaigns.update_settings(HERE, GM, SettingsChange(locale="en"))
     assert (await services.campaigns.find(HERE)).locale == "en"
     await services.campaigns.end(HERE, GM)
     assert (await services.rolls.roll(HERE, PLAYERS[0], "1d6")).campaign_name is None
@@ -66,7 +67,9 @@ async def test_a_lookup_in_flight_during_a_write_does_not_store_stale_data(servi
     cache = services.campaigns.cache
     cache.clear()
     generation = cache.generation
-    await services.campaigns.update_settings(HERE, GM, locale="en")  # commits, clears
+    await services.campaigns.update_settings(
+        HERE, GM, SettingsChange(locale="en")
+    )  # commits, clears
     cache.store(GUILD, generation, {})  # what a lookup begun before the write would store
     assert cache.get(GUILD) is None
     assert (await services.campaigns.find(HERE)).locale == "en"
