@@ -1,0 +1,440 @@
+"""``/attack``: one blow resolved by the campaign's system and written in one transaction.
+
+Who attacks (the caller's active character; the GM may name any character, NPC or
+combatant) and whom (a combatant of this channel's fight first, then a character the caller
+can see) are looked up here; the system's :meth:`Attacks.attack` rolls and judges; the
+damage lands on the target's *current* sheet version together with the audit-log row
+(kind ``attack``), through :meth:`SheetWriter.apply_each` — so two players hitting the same
+NPC at the same moment both land, one after the other, and no damage is lost.  A miss is
+logged too.  A drain that heals the attacker (``to_attacker``) is written in the same
+transaction as the target's wound, all or nothing.
+
+Acting *with* a character needs its owner or the GM; being the target does not: the write to
+the target's sheet is the rules acting on the attacker's behalf.  The numbers a player must
+not see about a hidden NPC (:data:`SECRET_FIELDS` and its hit points) are marked ``secret``
+in the view; the cog withholds them and sends them to the GM channel.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Campaign, Character, CombatRecord
+from bot.services.audit import AuditEntry, roll_log
+from bot.services.campaign_context import CampaignContext
+from bot.services.campaigns import SHOW_NUMBERS, is_referee
+from bot.services.characters import CharacterService
+from bot.services.checks import parse_circumstances
+from bot.services.context import Actor, Place
+from bot.services.errors import DomainError, NotAllowed, NotReferee
+from bot.services.sheet_access import find_character
+from bot.services.sheet_schema import upgraded_sheet
+from bot.services.sheet_writes import Computed, Each
+from rules.combat import Combat
+from rules.combat.attack import (
+    SECRET_FIELDS,
+    AttackOutcome,
+    AttackRequest,
+    AttackResult,
+    Attacks,
+    Fighter,
+)
+from rules.combat.health import Act, HealthStates, require
+from rules.combat.participants import Combatant
+from rules.systems.base import GameSystem, HealthChange, StepOption
+
+__all__ = [
+    "SHOW_NUMBERS",
+    "AttackOrder",
+    "AttackService",
+    "AttackView",
+    "COVERS",
+    "RANGE_BANDS",
+]
+
+#: Núcleo range bands (seed 002, «Ataque a Distancia») and cover (circumstance names).
+RANGE_BANDS = ("bocajarro", "corta", "media", "larga")
+COVERS = ("ligera", "media", "grande")
+MAX_DAMAGE_TEXT = 40
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOrder:
+    """What ``/attack`` asked for, as typed."""
+
+    target: str
+    weapon: str | None = None
+    modifier: int = 0
+    circumstances: str | None = None
+    private: bool = False
+    character: str | None = None
+    bonus: int | None = None
+    damage: str | None = None
+    range_band: str | None = None
+    cover: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackView:
+    """A resolved attack for the cog.
+
+    ``secret``: the target is a hidden NPC and the campaign does not show numbers, so the
+    public reply must leave out :data:`SECRET_FIELDS`, ``hit_points`` and the target's
+    defence; ``description`` is the state in the system's own words, safe for players.
+    ``log_id`` is the audit row (an undo button may be added to the reply by it).
+    """
+
+    log_id: int
+    user_name: str
+    attacker: str
+    target: str
+    result: AttackResult
+    state: str | None
+    description: str
+    hit_points: tuple[int, int] | None
+    notes: tuple[str, ...]
+    secret: bool
+    private: bool
+    gm_channel_id: int | None
+    target_sheetless: bool = False
+
+
+@dataclass(slots=True)
+class _Side:
+    fighter: Fighter
+    character: Character | None = None
+    combatant: Combatant | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Wound:
+    """The attack's change to the target, re-applied to the sheet's current version."""
+
+    result: AttackResult
+    audit: AuditEntry
+    validate: bool = False
+
+    def compute(
+        self, sheet: dict[str, Any], context: CampaignContext
+    ) -> Computed[HealthChange | None]:
+        change = self.result.change
+        if change is None or change.amount <= 0:
+            return Computed(sheet, None, audit=self.audit)
+        system = context.system
+        if change.kind == "heal":
+            done = system.heal(sheet, change.amount, context.settings)
+        else:
+            done = system.apply_damage(sheet, change.amount, context.settings)
+        return Computed(done.sheet, done, audit=self.audit)
+
+
+@dataclass(frozen=True, slots=True)
+class _Drain:
+    """What the attacker receives (Toque vampírico), in the same transaction."""
+
+    amount: int
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
+        done = context.system.heal(sheet, self.amount, context.settings)
+        return Computed(done.sheet, done)
+
+
+def _attacks(system: GameSystem) -> Attacks:
+    if not isinstance(system, Attacks):
+        raise DomainError("attack.error.no_attacks", system=system.name)
+    return system
+
+
+def _damage_text(text: str | None) -> str | None:
+    if text is None:
+        return None
+    text = text.strip().replace(" ", "")
+    if not text or len(text) > MAX_DAMAGE_TEXT:
+        raise DomainError("attack.error.bad_damage", limit=MAX_DAMAGE_TEXT)
+    return text
+
+
+def _secrets(result: AttackResult) -> dict[str, Any]:
+    return {name: getattr(result, name) for name in SECRET_FIELDS}
+
+
+class AttackService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+        self.rng = rng or random.SystemRandom()
+
+    # -- autocomplete --------------------------------------------------------------------
+
+    async def targets(self, place: Place, actor: Actor, current: str) -> list[str]:
+        """The fight's combatants first, then the campaign's characters the actor can see."""
+        record = await self._fight(place)
+        needle = current.casefold()
+        names: list[str] = []
+        if record is not None:
+            names = [
+                c.name
+                for c in Combat.from_dict(record.state).combatants
+                if needle in c.name.casefold()
+            ]
+        try:
+            more = await self.characters.names(place, actor, current)
+        except DomainError:
+            more = []
+        seen = {n.casefold() for n in names}
+        names += [n for n in more if n.casefold() not in seen]
+        return names[:25]
+
+    async def weapons(
+        self, place: Place, actor: Actor, character: str | None
+    ) -> tuple[StepOption, ...]:
+        try:
+            _c, stored, system, settings = await self.characters.sheet_of(place, actor, character)
+        except DomainError:
+            return ()
+        if not isinstance(system, Attacks):
+            return ()
+        return tuple(system.weapons(stored.sheet, settings))
+
+    # -- the attack ----------------------------------------------------------------------
+
+    async def attack(self, place: Place, actor: Actor, order: AttackOrder) -> AttackView:
+        context = await self.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
+        attacks = _attacks(system)
+        referee = is_referee(campaign, actor)
+        record = await self._fight(place)
+        combat = Combat.from_dict(record.state) if record is not None else None
+        attacker = await self._attacker(campaign, actor, order, combat, referee)
+        target = await self._target(campaign, actor, order.target, combat, referee)
+        if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
+            state = system.combat_state(attacker.fighter.sheet, settings)
+            require(state, Act.ATTACK, attacker.fighter.name)
+        request = self._request(order, attacker, target, system.id)
+        result = attacks.attack(request, settings, self.rng)
+        if result.outcome is AttackOutcome.DEFENCE_REQUESTED and result.defence_request:
+            # rolweb: the target's player rolls [Defensa←Diestro]; the GM rolls it at once.
+            result = system.resolve_defence(result.defence_request, settings, self.rng)  # type: ignore[attr-defined]
+        hidden = bool(
+            target.character is not None and target.character.is_npc and target.character.hidden
+        )
+        secret = hidden and not bool(settings.get(SHOW_NUMBERS, False))
+        audit = self._audit(order, attacker, target, result, secret)
+        state, description, hit_points, notes = None, "", None, tuple(result.notes)
+        log_id: int | None
+        if target.character is not None:
+            steps = [Each(target.character.id, _Wound(result, audit), acting=False)]
+            drain = result.change.to_attacker if result.change else 0
+            if drain > 0 and attacker.character is not None:
+                steps.append(Each(attacker.character.id, _Drain(drain), acting=True))
+            applied = await self.characters.writer.apply_each(place, actor, steps)
+            log_id = applied[0].log_id
+            written = applied[0].view
+            done = applied[0].value
+            if done is not None:
+                state = done.state
+                notes += tuple(n for n in done.notes if n not in notes)
+            if isinstance(system, HealthStates):
+                health = system.combat_state(dict(written.sheet), settings)
+                state, description, hit_points = health.label, health.description, health.hit_points
+        else:
+            log_id = await self._group(place, actor, campaign, audit)
+        return AttackView(
+            log_id=log_id or 0,
+            user_name=actor.name,
+            attacker=attacker.fighter.name,
+            target=target.fighter.name,
+            result=result,
+            state=state,
+            description=description,
+            hit_points=hit_points,
+            notes=notes,
+            secret=secret,
+            private=order.private,
+            gm_channel_id=campaign.gm_channel_id,
+            target_sheetless=target.character is None,
+        )
+
+    # -- steps ---------------------------------------------------------------------------
+
+    async def _fight(self, place: Place) -> CombatRecord | None:
+        async with self.sessions() as session:
+            return (
+                await session.exec(
+                    select(CombatRecord).where(
+                        CombatRecord.guild_id == place.guild_id,
+                        CombatRecord.channel_id == place.channel_id,
+                        CombatRecord.status == "active",
+                    )
+                )
+            ).first()
+
+    async def _by_id(self, campaign: Campaign, character_id: int) -> Character:
+        async with self.sessions() as session:
+            character = await session.get(Character, character_id)
+        if (
+            character is None
+            or character.campaign_id != campaign.id
+            or character.deleted_at is not None
+        ):
+            raise DomainError("attack.error.gone")
+        return character
+
+    @staticmethod
+    def _combatant(combat: Combat | None, name: str | None) -> Combatant | None:
+        if combat is None or name is None:
+            return None
+        wanted = name.strip().casefold()
+        return next((c for c in combat.combatants if c.name.casefold() == wanted), None)
+
+    async def _attacker(
+        self,
+        campaign: Campaign,
+        actor: Actor,
+        order: AttackOrder,
+        combat: Combat | None,
+        referee: bool,
+    ) -> _Side:
+        combatant = self._combatant(combat, order.character)
+        if combatant is not None and combatant.character_id is None:
+            if not referee:
+                raise NotReferee()
+            fighter = Fighter(
+                combatant.name,
+                attack_bonus=order.bonus,
+                damage=_damage_text(order.damage),
+                hit_dice=_stat(combatant, "hit_dice"),
+            )
+            return _Side(fighter, combatant=combatant)
+        if combatant is not None:
+            character = await self._by_id(campaign, combatant.character_id)  # type: ignore[arg-type]
+        else:
+            async with self.sessions() as session:
+                character = await find_character(session, campaign, actor, order.character)
+        if not referee and (character.is_npc or character.owner_user_id != actor.user_id):
+            raise NotAllowed("attack.error.not_yours", name=character.name)
+        sheet = upgraded_sheet(character)
+        fighter = Fighter(
+            character.name,
+            sheet=sheet,
+            attack_bonus=order.bonus,
+            damage=_damage_text(order.damage),
+            player=not character.is_npc,
+        )
+        return _Side(fighter, character=character, combatant=combatant)
+
+    async def _target(
+        self,
+        campaign: Campaign,
+        actor: Actor,
+        name: str,
+        combat: Combat | None,
+        referee: bool,
+    ) -> _Side:
+        combatant = self._combatant(combat, name)
+        if combatant is not None and combatant.character_id is None:
+            fighter = Fighter(
+                combatant.name,
+                defence=_stat(combatant, "defence"),
+                armour=_stat(combatant, "armour"),
+                hit_points=_stat(combatant, "hit_points"),
+                hit_dice=_stat(combatant, "hit_dice"),
+            )
+            return _Side(fighter, combatant=combatant)
+        if combatant is not None:  # in the fight: a hidden NPC can be attacked by players
+            character = await self._by_id(campaign, combatant.character_id)  # type: ignore[arg-type]
+        else:
+            async with self.sessions() as session:
+                character = await find_character(session, campaign, actor, name.strip())
+        sheet = upgraded_sheet(character)
+        fighter = Fighter(character.name, sheet=sheet, player=not character.is_npc)
+        return _Side(fighter, character=character, combatant=combatant)
+
+    @staticmethod
+    def _request(order: AttackOrder, attacker: _Side, target: _Side, system: str) -> AttackRequest:
+        circumstances = set(parse_circumstances(order.circumstances))
+        if order.cover:
+            if order.cover not in COVERS:
+                raise DomainError("attack.error.bad_cover", covers=", ".join(COVERS))
+            circumstances.add(f"cobertura_{order.cover}")
+        if order.range_band is not None and order.range_band not in RANGE_BANDS:
+            raise DomainError("attack.error.bad_range", ranges=", ".join(RANGE_BANDS))
+        npc_attacker = attacker.character is None or attacker.character.is_npc
+        pc_target = target.character is not None and not target.character.is_npc
+        return AttackRequest(
+            attacker=attacker.fighter,
+            target=target.fighter,
+            weapon=order.weapon.strip() if order.weapon else None,
+            modifier=order.modifier,
+            circumstances=frozenset(circumstances),
+            ranged=order.range_band is not None,
+            range_band=order.range_band,
+            defender_rolls=system == "rolweb" and npc_attacker and pc_target,
+        )
+
+    @staticmethod
+    def _audit(
+        order: AttackOrder, attacker: _Side, target: _Side, result: AttackResult, secret: bool
+    ) -> AuditEntry:
+        """The whole breakdown; a hidden NPC's numbers stay in ``detail.secret`` (the roll
+        history a player reads shows the roll and the outcome, never the target number)."""
+        rolls = ([result.attack] if result.attack else []) + list(result.damage_rolls)
+        breakdown = "; ".join(f"{r.label}: {r.breakdown}" for r in rolls)
+        return AuditEntry(
+            kind="attack",
+            expression=result.attack.expression if result.attack else "",
+            breakdown=breakdown,
+            total=result.total or 0,
+            reason=f"{result.weapon} → {target.fighter.name}",
+            detail={
+                "attacker": attacker.fighter.name,
+                "target": target.fighter.name,
+                "weapon": result.weapon,
+                "damage": result.damage,
+                "critical": result.critical,
+                "change": (
+                    {"kind": result.change.kind, "amount": result.change.amount}
+                    if result.change
+                    else None
+                ),
+                "modifiers": [[name, value] for name, value in result.modifiers],
+                "notes": list(result.notes),
+                "secret": _secrets(result),
+            },
+            difficulty=None if secret else result.target_number,
+            outcome=result.outcome.value,
+            fumble=result.fumble,
+            private=order.private,
+            character=attacker.fighter.name,
+        )
+
+    async def _group(
+        self, place: Place, actor: Actor, campaign: Campaign, audit: AuditEntry
+    ) -> int | None:
+        """A sheetless target (a group added by name): nothing to write but the log row;
+        its defence is unknown, so the result is UNJUDGED and the GM judges the total."""
+        entry = roll_log(place, actor, campaign.id, audit.character, audit)
+        async with self.sessions() as session, session.begin():
+            session.add(entry)
+            await session.flush()
+            return entry.id
+
+
+def _stat(combatant: Combatant | None, name: str) -> Any:
+    if combatant is None:
+        return None
+    stats: Mapping[str, Any] = getattr(combatant, "stats", None) or {}
+    return stats.get(name)

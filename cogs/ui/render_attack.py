@@ -1,0 +1,102 @@
+"""``/attack`` replies: the public (or private) reply and the GM's copy with the numbers.
+
+A hidden NPC's numbers (:data:`rules.combat.attack.SECRET_FIELDS`, its hit points and any
+roll line that prints the target number) never reach :func:`attack` unless ``gm`` is set or
+the view is not secret; the player reads the outcome, the damage and the state in the
+system's own words (``description``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.attacks import AttackView
+from cogs.ui.render import truncate
+from rules.combat.attack import AttackOutcome
+
+__all__ = ["attack", "attack_gm_copy"]
+
+COLOUR = {
+    AttackOutcome.HIT: discord.Colour.green(),
+    AttackOutcome.MISS: discord.Colour.dark_grey(),
+    AttackOutcome.UNJUDGED: discord.Colour.blurple(),
+    AttackOutcome.DEFENCE_REQUESTED: discord.Colour.blurple(),
+}
+
+
+def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
+    result = view.result
+    lines: list[str] = []
+    if result.attack is not None:
+        roll = result.attack.breakdown if numbers else str(result.total)
+        lines.append(f"{result.attack.label}: {truncate(roll, 400)}")
+    if result.modifiers:
+        mods = ", ".join(f"{name} {value:+d}" for name, value in result.modifiers)
+        lines.append(t("attack.modifiers", locale, modifiers=truncate(mods, 300)))
+    verdict = t(f"attack.outcome.{result.outcome.value}", locale)
+    if numbers and result.target_number is not None:
+        verdict = t("attack.against", locale, verdict=verdict, target=result.target_number)
+    if result.outcome is AttackOutcome.UNJUDGED:
+        verdict = t("attack.unjudged", locale, total=result.total)
+    lines.append(f"**{verdict}**")
+    if result.critical:
+        lines.append(t("attack.critical", locale))
+    if result.fumble:
+        lines.append(t("attack.fumble", locale))
+    for roll in result.damage_rolls:
+        lines.append(f"{roll.label}: {truncate(roll.breakdown, 300)}")
+    if result.hit or result.damage:
+        lines.append(t("attack.damage", locale, damage=result.damage, target=view.target))
+    if view.state is not None or view.description:
+        if numbers and view.hit_points is not None:
+            left, maximum = view.hit_points
+            lines.append(
+                t("attack.state_numbers", locale, state=view.state, left=left, maximum=maximum)
+            )
+        else:
+            lines.append(t("attack.state", locale, state=view.description or view.state))
+    if numbers and result.hit_points_left is not None and view.target_sheetless:
+        lines.append(t("attack.hit_points_left", locale, left=result.hit_points_left))
+    return lines
+
+
+def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
+    result = view.result
+    title = t(
+        "attack.title", locale, attacker=view.attacker, target=view.target, weapon=result.weapon
+    )
+    embed = discord.Embed(
+        title=truncate(title, 256),
+        description=truncate("\n".join(_lines(view, locale, numbers)), 3500),
+        colour=COLOUR.get(result.outcome, discord.Colour.blurple()),
+    )
+    if view.notes:
+        embed.add_field(
+            name=t("attack.notes", locale),
+            value=truncate("\n".join(f"• {t(note, locale)}" for note in view.notes), 1024),
+            inline=False,
+        )
+    embed.set_footer(text=t("roll.log_ref", locale, id=view.log_id))
+    return embed
+
+
+def attack(view: AttackView, locale: str) -> dict[str, Any]:
+    """The reply everyone (or, private, the attacker) sees: numbers only if not secret."""
+    content = t("attack.by", locale, user=view.user_name)
+    return {
+        "content": content,
+        "embed": _embed(view, locale, numbers=not view.secret),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+
+
+def attack_gm_copy(view: AttackView, locale: str, channel_mention: str) -> dict[str, Any]:
+    """The GM channel's copy, with every number."""
+    return {
+        "content": t("attack.gm_copy", locale, user=view.user_name, channel=channel_mention),
+        "embed": _embed(view, locale, numbers=True),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
