@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services.attacks import AttackOrder, AttackView
 from cogs.ui import render_attack
+from cogs.ui.attack_panel import DefenceButton, attack_message, send_gm_notes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import AttackTarget, Weapon
@@ -47,6 +48,7 @@ class AttackCog(commands.Cog):
         damage="Damage dice of a combatant without a sheet (GM), e.g. 1d6+1",
         range="Núcleo: range band of a ranged attack",
         cover="Núcleo: the target's cover",
+        defence_now="rolweb, an NPC attacking a character: roll its defence now (GM)",
     )
     @app_commands.guild_only()
     @fight()
@@ -63,6 +65,7 @@ class AttackCog(commands.Cog):
         damage: app_commands.Range[str, 1, 40] | None = None,
         range: Literal["bocajarro", "corta", "media", "larga"] | None = None,  # noqa: A002
         cover: Literal["ligera", "media", "grande"] | None = None,
+        defence_now: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
         order = AttackOrder(
@@ -76,10 +79,11 @@ class AttackCog(commands.Cog):
             damage=damage,
             range_band=range,
             cover=cover,
+            defence_now=defence_now,
         )
         view = await self.bot.services.attacks.attack(ctx.place, ctx.actor, order)
         response = await itx.response.send_message(
-            **render_attack.attack(view, ctx.locale), ephemeral=private
+            **attack_message(view, ctx.locale), ephemeral=private
         )
         message_id = getattr(response, "message_id", None)
         if message_id and not private:
@@ -91,6 +95,7 @@ class AttackCog(commands.Cog):
             )
         if (private or view.secret) and view.gm_channel_id:
             await self._gm_copy(itx, view, ctx.locale)
+        await send_gm_notes(itx)
 
     async def _gm_copy(
         self, itx: discord.Interaction[Arbitro], view: AttackView, locale: str
@@ -108,4 +113,5 @@ class AttackCog(commands.Cog):
 
 
 async def setup(bot: Arbitro) -> None:
+    bot.add_dynamic_items(DefenceButton)
     await bot.add_cog(AttackCog(bot))

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.services.combat import MAX_COUNT, MAX_TURN_HOURS, TURN_TIMER, CombatView, Reminder
 from bot.services.timers import Due
 from cogs.ui import render_combat
+from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.combat_panel import InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -82,6 +83,7 @@ class CombatCog(
         ctx = await ctx_of(itx)
         note = ctx.t(note_key, **params) if note_key else ""
         await itx.response.send_message(**turn_message(view, ctx.locale, note=note))
+        await send_gm_notes(itx)  # secret attack numbers kept for a GM without a GM channel
 
     @app_commands.command(name="start", description="Start a fight in this channel (GM)")
     @fight()

@@ -18,15 +18,16 @@ in the view; the cog withholds them and sends them to the GM channel.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, Character, CombatRecord
+from bot.db.models import Campaign, Character, CombatRecord, RollLog
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaign_context import CampaignContext
 from bot.services.campaigns import SHOW_NUMBERS, is_referee
@@ -56,6 +57,7 @@ __all__ = [
     "AttackService",
     "AttackView",
     "COVERS",
+    "GmNote",
     "RANGE_BANDS",
 ]
 
@@ -63,6 +65,11 @@ __all__ = [
 RANGE_BANDS = ("bocajarro", "corta", "media", "larga")
 COVERS = ("ligera", "media", "grande")
 MAX_DAMAGE_TEXT = 40
+#: Audit rows read per hand-out of the GM's notes (older ones follow on the next command).
+MAX_NOTES_READ = 200
+#: ``roll_log.outcome`` of a rolweb defence request waiting for its player, and once answered.
+DEFENCE_PENDING = "defence_requested"
+DEFENCE_ANSWERED = "defence_answered"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +86,7 @@ class AttackOrder:
     damage: str | None = None
     range_band: str | None = None
     cover: str | None = None
+    defence_now: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +112,9 @@ class AttackView:
     private: bool
     gm_channel_id: int | None
     target_sheetless: bool = False
+    #: rolweb: a pending defence request (the button's version) and the defender's player.
+    defence_version: int | None = None
+    defender_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -212,6 +223,11 @@ class AttackService:
     # -- the attack ----------------------------------------------------------------------
 
     async def attack(self, place: Place, actor: Actor, order: AttackOrder) -> AttackView:
+        """Roll ``order`` and write it (see the module docstring).
+
+        rolweb, an NPC attacking a character: the target's player rolls ``[Defensa←Diestro]``.
+        With ``order.defence_now`` the GM rolls it here; otherwise the request is logged as
+        pending (``outcome="defence_requested"``) and :meth:`defend` resolves it later."""
         context = await self.characters.contexts.load(place)
         campaign, system, settings = context.campaign, context.system, context.settings
         attacks = _attacks(system)
@@ -225,22 +241,173 @@ class AttackService:
             require(state, Act.ATTACK, attacker.fighter.name)
         request = self._request(order, attacker, target, system.id)
         result = attacks.attack(request, settings, self.rng)
+        secret = _secret(settings, attacker, target)
         if result.outcome is AttackOutcome.DEFENCE_REQUESTED and result.defence_request:
-            # rolweb: the target's player rolls [Defensa←Diestro]; the GM rolls it at once.
+            if not order.defence_now:
+                return await self._ask_defence(
+                    place, actor, order, attacker, target, result, secret
+                )
             result = system.resolve_defence(result.defence_request, settings, self.rng)  # type: ignore[attr-defined]
-        hidden = bool(
-            target.character is not None and target.character.is_npc and target.character.hidden
+        note = secret and not campaign.gm_channel_id
+        audit = self._audit(order, attacker, target, result, secret, note)
+        return await self._land(place, actor, context, attacker, target, result, audit, secret)
+
+    async def defend(self, place: Place, actor: Actor, log_id: int, version: int) -> AttackView:
+        """rolweb: the target's player (or the GM) presses the defence button of a pending
+        request: ``[Defensa←Diestro]`` is rolled now on both current sheets, the damage and
+        the resolution land in one transaction with the claim of the pending row, so a
+        second press (or a press on a stale button) is refused and nothing is applied twice."""
+        context = await self.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
+        attacks = _attacks(system)
+        async with self.sessions() as session:
+            row = await session.get(RollLog, log_id)
+        pending = row.detail.get("pending") if row is not None else None
+        if (
+            row is None
+            or row.campaign_id != campaign.id
+            or row.outcome != DEFENCE_PENDING
+            or not isinstance(pending, dict)
+            or pending.get("v") != version
+        ):
+            raise DomainError("attack.error.defence_stale")
+        target_character = await self._by_id(campaign, int(pending["target_id"]))
+        if not is_referee(campaign, actor) and (
+            target_character.is_npc or target_character.owner_user_id != actor.user_id
+        ):
+            raise NotAllowed("attack.error.not_your_defence", name=target_character.name)
+        target = _Side(
+            Fighter(target_character.name, sheet=upgraded_sheet(target_character), player=True),
+            character=target_character,
         )
-        secret = hidden and not bool(settings.get(SHOW_NUMBERS, False))
-        audit = self._audit(order, attacker, target, result, secret)
+        if pending.get("attacker_id") is not None:
+            attacker_character = await self._by_id(campaign, int(pending["attacker_id"]))
+            attacker = _Side(
+                Fighter(
+                    attacker_character.name,
+                    sheet=upgraded_sheet(attacker_character),
+                    attack_bonus=pending.get("bonus"),
+                    damage=pending.get("damage"),
+                ),
+                character=attacker_character,
+            )
+        else:
+            attacker = _Side(
+                Fighter(
+                    str(pending.get("attacker")),
+                    attack_bonus=pending.get("bonus"),
+                    damage=pending.get("damage"),
+                )
+            )
+        order = AttackOrder(
+            target_character.name,
+            weapon=pending.get("weapon"),
+            modifier=int(pending.get("modifier") or 0),
+            circumstances=",".join(pending.get("circumstances") or ()) or None,
+            private=row.private,
+        )
+        request = self._request(order, attacker, target, system.id)
+        asked = attacks.attack(request, settings, self.rng)
+        if asked.defence_request is None:  # the sheets changed so that no defence is asked
+            raise DomainError("attack.error.defence_stale")
+        result = system.resolve_defence(asked.defence_request, settings, self.rng)  # type: ignore[attr-defined]
+        secret = _secret(settings, attacker, target)
+        audit = self._audit(
+            order, attacker, target, result, secret, secret and not campaign.gm_channel_id
+        )
+
+        async def claim(session: AsyncSession) -> None:
+            claimed = await session.exec(
+                update(RollLog)
+                .where(RollLog.id == log_id, RollLog.outcome == DEFENCE_PENDING)  # type: ignore[arg-type]
+                .values(outcome=DEFENCE_ANSWERED)
+            )
+            if claimed.rowcount != 1:
+                raise DomainError("attack.error.defence_stale")
+
+        return await self._land(
+            place, actor, context, attacker, target, result, audit, secret, claim=claim
+        )
+
+    async def _ask_defence(
+        self,
+        place: Place,
+        actor: Actor,
+        order: AttackOrder,
+        attacker: _Side,
+        target: _Side,
+        asked: AttackResult,
+        secret: bool,
+    ) -> AttackView:
+        """Log the pending request (what :meth:`defend` needs to roll it later)."""
+        assert target.character is not None
+        audit = self._audit(order, attacker, target, asked, secret)
+        detail = dict(audit.detail)
+        detail["pending"] = {
+            "v": 1,
+            "attacker_id": attacker.character.id if attacker.character else None,
+            "attacker": attacker.fighter.name,
+            "target_id": target.character.id,
+            "weapon": order.weapon,
+            "modifier": order.modifier,
+            "circumstances": sorted(parse_circumstances(order.circumstances)),
+            "bonus": order.bonus,
+            "damage": attacker.fighter.damage,
+        }
+        entry = roll_log(
+            place,
+            actor,
+            target.character.campaign_id,
+            audit.character,
+            replace(audit, detail=detail, outcome=DEFENCE_PENDING, difficulty=None),
+        )
+        async with self.sessions() as session, session.begin():
+            session.add(entry)
+            await session.flush()
+            log_id = entry.id
+        campaign = await self.characters.campaigns.find(place)
+        return AttackView(
+            log_id=log_id or 0,
+            user_name=actor.name,
+            attacker=attacker.fighter.name,
+            target=target.fighter.name,
+            result=asked,
+            state=None,
+            description="",
+            hit_points=None,
+            notes=tuple(asked.notes),
+            secret=secret,
+            private=order.private,
+            gm_channel_id=campaign.gm_channel_id if campaign else None,
+            defence_version=1,
+            defender_id=target.character.owner_user_id,
+        )
+
+    async def _land(
+        self,
+        place: Place,
+        actor: Actor,
+        context: CampaignContext,
+        attacker: _Side,
+        target: _Side,
+        result: AttackResult,
+        audit: AuditEntry,
+        secret: bool,
+        *,
+        claim: Callable[[AsyncSession], Awaitable[None]] | None = None,
+    ) -> AttackView:
+        """The write: the target's wound (and the attacker's drain) with the audit row."""
+        system, settings = context.system, context.settings
         state, description, hit_points, notes = None, "", None, tuple(result.notes)
         log_id: int | None
         if target.character is not None:
             steps = [Each(target.character.id, _Wound(result, audit), acting=False)]
             drain = result.change.to_attacker if result.change else 0
             if drain > 0 and attacker.character is not None:
-                steps.append(Each(attacker.character.id, _Drain(drain), acting=True))
-            applied = await self.characters.writer.apply_each(place, actor, steps)
+                steps.append(Each(attacker.character.id, _Drain(drain), acting=False))
+            applied = await self.characters.writer.apply_each(
+                place, actor, steps, same_transaction=claim
+            )
             log_id = applied[0].log_id
             written = applied[0].view
             done = applied[0].value
@@ -251,7 +418,7 @@ class AttackService:
                 health = system.combat_state(dict(written.sheet), settings)
                 state, description, hit_points = health.label, health.description, health.hit_points
         else:
-            log_id = await self._group(place, actor, campaign, audit)
+            log_id = await self._group(place, actor, context.campaign, audit)
         return AttackView(
             log_id=log_id or 0,
             user_name=actor.name,
@@ -263,10 +430,48 @@ class AttackService:
             hit_points=hit_points,
             notes=notes,
             secret=secret,
-            private=order.private,
-            gm_channel_id=campaign.gm_channel_id,
+            private=audit.private,
+            gm_channel_id=context.campaign.gm_channel_id,
             target_sheetless=target.character is None,
         )
+
+    # -- the GM's pending notes ---------------------------------------------------------
+
+    async def take_notes(self, place: Place, actor: Actor) -> tuple[GmNote, ...]:
+        """The secret numbers of attacks made since the GM last saw them, for a campaign
+        without a GM channel (``detail.gm_note``), handed out once: the marker
+        ``campaign.gm_notes_seen`` moves by compare-and-set, so two fight commands of the
+        GM at the same moment do not both show them."""
+        campaign = await self.characters.campaigns.find(place)
+        if campaign is None or not is_referee(campaign, actor):
+            return ()
+        async with self.sessions() as session, session.begin():
+            rows = (
+                await session.exec(
+                    select(RollLog)
+                    .where(
+                        RollLog.campaign_id == campaign.id,
+                        RollLog.kind == "attack",
+                        RollLog.id > campaign.gm_notes_seen,  # type: ignore[operator]
+                    )
+                    .order_by(RollLog.id)  # type: ignore[arg-type]
+                    .limit(MAX_NOTES_READ)
+                )
+            ).all()
+            if not rows:
+                return ()
+            last = max(row.id or 0 for row in rows)
+            claimed = await session.exec(
+                update(Campaign)
+                .where(
+                    Campaign.id == campaign.id,
+                    Campaign.gm_notes_seen == campaign.gm_notes_seen,  # type: ignore[arg-type]
+                )
+                .values(gm_notes_seen=last)
+            )
+            if claimed.rowcount != 1:
+                return ()
+        return tuple(_note(row) for row in rows if row.detail.get("gm_note"))
 
     # -- steps ---------------------------------------------------------------------------
 
@@ -387,7 +592,12 @@ class AttackService:
 
     @staticmethod
     def _audit(
-        order: AttackOrder, attacker: _Side, target: _Side, result: AttackResult, secret: bool
+        order: AttackOrder,
+        attacker: _Side,
+        target: _Side,
+        result: AttackResult,
+        secret: bool,
+        gm_note: bool = False,
     ) -> AuditEntry:
         """The whole breakdown; a hidden NPC's numbers stay in ``detail.secret`` (the roll
         history a player reads shows the roll and the outcome, never the target number)."""
@@ -413,6 +623,7 @@ class AttackService:
                 "modifiers": [[name, value] for name, value in result.modifiers],
                 "notes": list(result.notes),
                 "secret": _secrets(result),
+                "gm_note": gm_note,
             },
             difficulty=None if secret else result.target_number,
             outcome=result.outcome.value,
@@ -431,6 +642,48 @@ class AttackService:
             session.add(entry)
             await session.flush()
             return entry.id
+
+
+@dataclass(frozen=True, slots=True)
+class GmNote:
+    """One secret attack's numbers for the GM (from its audit row)."""
+
+    log_id: int
+    channel_id: int
+    attacker: str
+    target: str
+    outcome: str
+    total: int
+    target_number: int | None
+    defence: int | None
+    hit_points_left: int | None
+    damage: int
+
+
+def _note(row: RollLog) -> GmNote:
+    secret = row.detail.get("secret") or {}
+    return GmNote(
+        log_id=row.id or 0,
+        channel_id=row.channel_id,
+        attacker=str(row.detail.get("attacker", row.character_name or "")),
+        target=str(row.detail.get("target", "")),
+        outcome=row.outcome or "",
+        total=row.total,
+        target_number=secret.get("target_number"),
+        defence=secret.get("defence"),
+        hit_points_left=secret.get("hit_points_left"),
+        damage=int(row.detail.get("damage") or 0),
+    )
+
+
+def _secret(settings: Mapping[str, Any], attacker: _Side, target: _Side) -> bool:
+    """A hidden NPC on either side keeps its numbers from the players (its AC/Defensa or
+    hit points as a target; as an attacker, the defence target its Diestro gives away)."""
+    hidden = any(
+        side.character is not None and side.character.is_npc and side.character.hidden
+        for side in (attacker, target)
+    )
+    return hidden and not bool(settings.get(SHOW_NUMBERS, False))
 
 
 def _stat(combatant: Combatant | None, name: str) -> Any:

@@ -22,7 +22,7 @@ all or none (a party-wide XP grant).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -241,13 +241,20 @@ class SheetWriter:
         raise ConcurrentChange()
 
     async def apply_each(
-        self, place: Place, actor: Actor, steps: Sequence[Each]
+        self,
+        place: Place,
+        actor: Actor,
+        steps: Sequence[Each],
+        *,
+        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> tuple[Applied[Any], ...]:
         """Different changes to different sheets in one transaction, all or nothing.
 
         Each sheet is computed on its current version and written with its own
         compare-and-set; a clash on any rolls all back and recomputes all (an attack that
-        wounds the target and heals the attacker, Toque vampírico).
+        wounds the target and heals the attacker, Toque vampírico).  ``same_transaction``
+        runs inside that transaction after the writes (claiming a pending defence request);
+        an exception it raises rolls everything back.
         """
         for attempt in attempts(SHEET_ATTEMPTS):
             await backoff(attempt)
@@ -264,6 +271,8 @@ class SheetWriter:
             try:
                 async with self.sessions() as session, session.begin():
                     log_ids = [await self._write(session, place, actor, context, p) for p in plans]
+                    if same_transaction is not None:
+                        await same_transaction(session)
             except _Clash:
                 continue
             return tuple(

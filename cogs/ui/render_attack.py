@@ -13,11 +13,11 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.attacks import AttackView
+from bot.services.attacks import AttackView, GmNote
 from cogs.ui.render import truncate
 from rules.combat.attack import AttackOutcome
 
-__all__ = ["attack", "attack_gm_copy"]
+__all__ = ["attack", "attack_gm_copy", "gm_notes"]
 
 COLOUR = {
     AttackOutcome.HIT: discord.Colour.green(),
@@ -36,6 +36,12 @@ def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
     if result.modifiers:
         mods = ", ".join(f"{name} {value:+d}" for name, value in result.modifiers)
         lines.append(t("attack.modifiers", locale, modifiers=truncate(mods, 300)))
+    if result.outcome is AttackOutcome.DEFENCE_REQUESTED:
+        request = result.defence_request
+        if numbers and request is not None:
+            lines.append(t("attack.defence_target", locale, target=request.target))
+        lines.append(t("attack.defence_requested", locale, target=view.target))
+        return lines
     verdict = t(f"attack.outcome.{result.outcome.value}", locale)
     if numbers and result.target_number is not None:
         verdict = t("attack.against", locale, verdict=verdict, target=result.target_number)
@@ -100,3 +106,28 @@ def attack_gm_copy(view: AttackView, locale: str, channel_mention: str) -> dict[
         "embed": _embed(view, locale, numbers=True),
         "allowed_mentions": discord.AllowedMentions.none(),
     }
+
+
+def gm_notes(notes: tuple[GmNote, ...], locale: str) -> str:
+    """The GM's pending numbers of secret attacks (no GM channel), one line each."""
+    lines = [t("attack.notes_title", locale)]
+    for note in notes:
+        lines.append(
+            t(
+                "attack.note_line",
+                locale,
+                id=note.log_id,
+                channel=f"<#{note.channel_id}>",
+                attacker=note.attacker,
+                target=note.target,
+                outcome=t(f"attack.outcome.{note.outcome}", locale)
+                if note.outcome in {"hit", "miss", "unjudged"}
+                else note.outcome,
+                total=note.total,
+                target_number=note.target_number if note.target_number is not None else "?",
+                defence=note.defence if note.defence is not None else "?",
+                left=note.hit_points_left if note.hit_points_left is not None else "?",
+                damage=note.damage,
+            )
+        )
+    return truncate("\n".join(lines), 1900)

@@ -172,7 +172,8 @@ async def test_rolweb_npc_attack_rolls_the_defence_at_once(rolweb):
     """The orc attacks Ardelia: [Defensa←Diestro] 8; d20 12 fails; Hacha 6 − Ligera 4 = 2."""
     before = (await rolweb.characters.show(HERE, ANA)).sheet["resistencia"]["actual"]
     rolweb.attacks.rng = FixedRandom(12, 6, 4)
-    view = await rolweb.attacks.attack(HERE, GM, AttackOrder("Ardelia", character="Orco"))
+    order = AttackOrder("Ardelia", character="Orco", defence_now=True)
+    view = await rolweb.attacks.attack(HERE, GM, order)
     assert view.result.hit and view.result.damage == 2
     after = (await rolweb.characters.show(HERE, ANA)).sheet["resistencia"]["actual"]
     assert after == before - 2
@@ -202,3 +203,61 @@ async def test_nucleo_range_and_cover_are_checked(services):
         await services.attacks.attack(HERE, ANA, AttackOrder("Ardelia", cover="total"))
     with pytest.raises(DomainError):
         await services.attacks.attack(HERE, ANA, AttackOrder("Ardelia", range_band="lejos"))
+
+
+async def test_rolweb_defence_request_is_answered_once_by_the_targets_player(rolweb):
+    """Without ``defence_now`` nothing is rolled: a pending row; Bea may not press, Ana's
+    press rolls d20 12 (> 8: hit), Hacha 6 − Ligera 4 = 2; a second press is refused."""
+    before = (await rolweb.characters.show(HERE, ANA)).sheet["resistencia"]["actual"]
+    rolweb.attacks.rng = FixedRandom()
+    asked = await rolweb.attacks.attack(HERE, GM, AttackOrder("Ardelia", character="Orco"))
+    assert asked.result.outcome is AttackOutcome.DEFENCE_REQUESTED
+    assert (asked.defence_version, asked.defender_id) == (1, ANA.user_id)
+    assert asked.secret  # the hidden orc's Diestro would show in the defence target
+    with pytest.raises(NotAllowed):
+        await rolweb.attacks.defend(HERE, BEA, asked.log_id, 1)
+    with pytest.raises(DomainError) as stale:
+        await rolweb.attacks.defend(HERE, ANA, asked.log_id, 2)
+    assert stale.value.key == "attack.error.defence_stale"
+    rolweb.attacks.rng = FixedRandom(12, 6, 4)
+    view = await rolweb.attacks.defend(HERE, ANA, asked.log_id, 1)
+    assert view.result.hit and view.result.damage == 2
+    after = (await rolweb.characters.show(HERE, ANA)).sheet["resistencia"]["actual"]
+    assert after == before - 2
+    with pytest.raises(DomainError) as late:
+        await rolweb.attacks.defend(HERE, GM, asked.log_id, 1)
+    assert late.value.key == "attack.error.defence_stale"
+    outcomes = sorted(row.outcome for row in await _logs(rolweb))
+    assert outcomes == ["defence_answered", "hit"]
+
+
+async def test_rolweb_two_presses_at_once_apply_the_defence_once(rolweb):
+    before = (await rolweb.characters.show(HERE, ANA)).sheet["resistencia"]["actual"]
+    asked = await rolweb.attacks.attack(HERE, GM, AttackOrder("Ardelia", character="Orco"))
+    rolweb.attacks.rng = FixedRandom(12, 6, 4, 12, 6, 4)
+    results = await asyncio.gather(
+        rolweb.attacks.defend(HERE, ANA, asked.log_id, 1),
+        rolweb.attacks.defend(HERE, GM, asked.log_id, 1),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, DomainError) for r in results) == 1
+    after = (await rolweb.characters.show(HERE, ANA)).sheet["resistencia"]["actual"]
+    assert after == before - 2
+
+
+async def test_without_a_gm_channel_the_numbers_wait_for_the_gm_once(swc):
+    swc.attacks.rng = FixedRandom(13, 7)
+    await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    assert await swc.attacks.take_notes(HERE, ANA) == ()  # a player never gets them
+    (note,) = await swc.attacks.take_notes(HERE, GM)
+    assert (note.attacker, note.target, note.outcome, note.total) == ("Aldara", "Orco", "hit", 14)
+    assert (note.target_number, note.defence, note.hit_points_left, note.damage) == (13, 6, -2, 8)
+    assert await swc.attacks.take_notes(HERE, GM) == ()  # handed out once
+
+
+async def test_with_a_gm_channel_no_note_is_kept(swc):
+    await swc.campaigns.update_settings(HERE, GM, gm_channel_id=99)
+    swc.attacks.rng = FixedRandom(13, 7)
+    view = await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    assert view.secret and view.gm_channel_id == 99
+    assert await swc.attacks.take_notes(HERE, GM) == ()
