@@ -107,6 +107,9 @@ class CombatCog(
         name="An NPC from /npc, or any name (e.g. 3 trasgos)",
         initiative="Initiative (required for a name that is not an NPC)",
         count="How many (a group)",
+        defence="A group without a sheet: its AC (campaign's notation) or Defensa, for /attack",
+        armour="A group without a sheet: its armour (rolweb dice such as 1d4, Núcleo absorption)",
+        hit_points="A group without a sheet: its hit points (PG/Resistencia/PV), for /attack",
     )
     @fight()
     async def add(
@@ -115,9 +118,21 @@ class CombatCog(
         name: NewCombatant,
         initiative: app_commands.Range[int, -100, 1000] | None = None,
         count: app_commands.Range[int, 1, MAX_COUNT] = 1,
+        defence: app_commands.Range[int, -20, 100] | None = None,
+        armour: app_commands.Range[str, 1, 20] | None = None,
+        hit_points: app_commands.Range[int, 1, 10_000] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.combat.add(ctx.place, ctx.actor, name, initiative, count)
+        view = await self.combat.add(
+            ctx.place,
+            ctx.actor,
+            name,
+            initiative,
+            count,
+            defence=defence,
+            armour=armour,
+            hit_points=hit_points,
+        )
         await self._panel(itx, view, note_key="combat.added", name=name)
 
     @app_commands.command(name="roll", description="Roll initiative for whoever has none")

@@ -27,14 +27,15 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, Character, CombatRecord, RollLog
+from bot.db.models import Campaign, Character, CombatRecord, RollLog, utcnow
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaign_context import CampaignContext
 from bot.services.campaigns import SHOW_NUMBERS, is_referee
 from bot.services.characters import CharacterService
 from bot.services.checks import parse_circumstances
 from bot.services.context import Actor, Place
-from bot.services.errors import DomainError, NotAllowed, NotReferee
+from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import find_character
 from bot.services.sheet_schema import upgraded_sheet
 from bot.services.sheet_writes import Computed, Each
@@ -418,7 +419,9 @@ class AttackService:
                 health = system.combat_state(dict(written.sheet), settings)
                 state, description, hit_points = health.label, health.description, health.hit_points
         else:
-            log_id = await self._group(place, actor, context.campaign, audit)
+            log_id, hit_points = await self._group(
+                place, actor, context.campaign, target, result, audit
+            )
         return AttackView(
             log_id=log_id or 0,
             user_name=actor.name,
@@ -521,7 +524,6 @@ class AttackService:
                 combatant.name,
                 attack_bonus=order.bonus,
                 damage=_damage_text(order.damage),
-                hit_dice=_stat(combatant, "hit_dice"),
             )
             return _Side(fighter, combatant=combatant)
         if combatant is not None:
@@ -553,10 +555,9 @@ class AttackService:
         if combatant is not None and combatant.character_id is None:
             fighter = Fighter(
                 combatant.name,
-                defence=_stat(combatant, "defence"),
-                armour=_stat(combatant, "armour"),
-                hit_points=_stat(combatant, "hit_points"),
-                hit_dice=_stat(combatant, "hit_dice"),
+                defence=combatant.defence,
+                armour=combatant.armour,
+                hit_points=combatant.hit_points,
             )
             return _Side(fighter, combatant=combatant)
         if combatant is not None:  # in the fight: a hidden NPC can be attacked by players
@@ -633,15 +634,78 @@ class AttackService:
         )
 
     async def _group(
-        self, place: Place, actor: Actor, campaign: Campaign, audit: AuditEntry
-    ) -> int | None:
-        """A sheetless target (a group added by name): nothing to write but the log row;
-        its defence is unknown, so the result is UNJUDGED and the GM judges the total."""
-        entry = roll_log(place, actor, campaign.id, audit.character, audit)
-        async with self.sessions() as session, session.begin():
-            session.add(entry)
-            await session.flush()
-            return entry.id
+        self,
+        place: Place,
+        actor: Actor,
+        campaign: Campaign,
+        target: _Side,
+        result: AttackResult,
+        audit: AuditEntry,
+    ) -> tuple[int | None, tuple[int, int] | None]:
+        """A sheetless target (a group added by name).  With hit points from ``/init add``
+        the wound is a compare-and-set on the fight's state, in the same transaction as the
+        log row (recomputed on the current hit points on a clash, so no damage is lost);
+        without them only the log row is written."""
+        change, key = result.change, target.combatant.key if target.combatant else None
+        for attempt in attempts():
+            await backoff(attempt)
+            record = await self._fight(place)
+            combat = Combat.from_dict(record.state) if record is not None else None
+            current = None
+            if combat is not None and key is not None:
+                current = next((c for c in combat.combatants if c.key == key), None)
+            left: tuple[int, int] | None = None
+            try:
+                async with self.sessions() as session, session.begin():
+                    if (
+                        record is not None
+                        and combat is not None
+                        and current is not None
+                        and current.hit_points is not None
+                        and change is not None
+                        and change.amount > 0
+                    ):
+                        delta = change.amount if change.kind == "heal" else -change.amount
+                        maximum = current.max_hit_points or current.hit_points
+                        hp = current.hit_points + delta
+                        if change.kind == "heal":
+                            hp = min(hp, maximum)
+                        fresh = combat.set_hit_points(current.key, hp)
+                        written = await session.exec(
+                            update(CombatRecord)
+                            .where(
+                                CombatRecord.id == record.id,  # type: ignore[arg-type]
+                                CombatRecord.version == record.version,  # type: ignore[arg-type]
+                                CombatRecord.status == "active",  # type: ignore[arg-type]
+                            )
+                            .values(
+                                state={**fresh.to_dict(), "system": record.state.get("system", "")},
+                                version=CombatRecord.version + 1,
+                                updated_at=utcnow(),
+                            )
+                        )
+                        if written.rowcount != 1:
+                            raise _Clash()
+                        left = (hp, maximum)
+                    detail = dict(audit.detail)
+                    if left is not None:
+                        secret = dict(detail.get("secret") or {})
+                        secret["hit_points_left"] = left[0]
+                        detail["secret"] = secret
+                    entry = roll_log(
+                        place, actor, campaign.id, audit.character, replace(audit, detail=detail)
+                    )
+                    session.add(entry)
+                    await session.flush()
+                    log_id = entry.id
+            except _Clash:
+                continue
+            return log_id, left
+        raise ConcurrentChange()
+
+
+class _Clash(Exception):
+    """The fight changed since it was read: recompute on the fresh state."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -678,16 +742,13 @@ def _note(row: RollLog) -> GmNote:
 
 def _secret(settings: Mapping[str, Any], attacker: _Side, target: _Side) -> bool:
     """A hidden NPC on either side keeps its numbers from the players (its AC/Defensa or
-    hit points as a target; as an attacker, the defence target its Diestro gives away)."""
+    hit points as a target; as an attacker, the defence target its Diestro gives away), and
+    so does a sheetless group whose numbers the GM typed."""
     hidden = any(
         side.character is not None and side.character.is_npc and side.character.hidden
         for side in (attacker, target)
     )
-    return hidden and not bool(settings.get(SHOW_NUMBERS, False))
-
-
-def _stat(combatant: Combatant | None, name: str) -> Any:
-    if combatant is None:
-        return None
-    stats: Mapping[str, Any] = getattr(combatant, "stats", None) or {}
-    return stats.get(name)
+    gms_numbers = target.character is None and (
+        target.fighter.defence is not None or target.fighter.hit_points is not None
+    )  # a group's numbers typed by the GM at /init add
+    return (hidden or gms_numbers) and not bool(settings.get(SHOW_NUMBERS, False))

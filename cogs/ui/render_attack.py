@@ -64,8 +64,9 @@ def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
             )
         else:
             lines.append(t("attack.state", locale, state=view.description or view.state))
-    if numbers and result.hit_points_left is not None and view.target_sheetless:
-        lines.append(t("attack.hit_points_left", locale, left=result.hit_points_left))
+    if numbers and view.target_sheetless and view.hit_points is not None:
+        left, maximum = view.hit_points
+        lines.append(t("attack.hit_points_left", locale, left=left, maximum=maximum))
     return lines
 
 

@@ -261,3 +261,29 @@ async def test_with_a_gm_channel_no_note_is_kept(swc):
     view = await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))
     assert view.secret and view.gm_channel_id == 99
     assert await swc.attacks.take_notes(HERE, GM) == ()
+
+
+async def test_a_group_with_the_gms_numbers_is_judged_and_wounded_in_the_fight(swc):
+    """3 trasgos, AC 6, 10 pg: Aldara's 13 + 1 = 14 ≥ 13 hits for 1d8 7 + 1 = 8; then two
+    concurrent hits of 8 would take it to −14 — both land on the fight's state."""
+    await swc.combat.add(HERE, GM, "3 trasgos", initiative=4, defence=6, hit_points=10)
+    swc.attacks.rng = FixedRandom(13, 7)
+    view = await swc.attacks.attack(HERE, ANA, AttackOrder("3 trasgos"))
+    assert view.result.outcome is AttackOutcome.HIT and view.result.damage == 8
+    assert view.secret and view.hit_points == (2, 10)
+    await swc.characters.create(HERE, BEA, aldara(name="Brisa"))
+    swc.attacks.rng = FixedRandom(13, 7, 13, 7)
+    await asyncio.gather(
+        swc.attacks.attack(HERE, ANA, AttackOrder("3 trasgos")),
+        swc.attacks.attack(HERE, BEA, AttackOrder("3 trasgos")),
+    )
+    record = await swc.attacks._fight(HERE)
+    (group,) = [c for c in record.state["combatants"] if c["name"] == "3 trasgos"]
+    assert (group["hit_points"], group["max_hit_points"], group["defence"]) == (-14, 10, 6)
+    assert len(await _logs(swc)) == 3
+
+
+async def test_numbers_for_a_character_with_a_sheet_are_refused(swc):
+    with pytest.raises(DomainError) as error:
+        await swc.combat.add(HERE, GM, "Aldara", initiative=3, defence=4)
+    assert error.value.key == "attack.error.numbers_on_sheet"
