@@ -116,6 +116,10 @@ class AttackView:
     #: rolweb: a pending defence request (the button's version) and the defender's player.
     defence_version: int | None = None
     defender_id: int | None = None
+    #: Which side's numbers are withheld (``secret`` is either): a hidden attacker's bonuses
+    #: and the target number its stats give; a hidden target's AC/Defensa and hit points.
+    attacker_hidden: bool = False
+    target_hidden: bool = False
 
 
 @dataclass(slots=True)
@@ -246,10 +250,10 @@ class AttackService:
         if result.outcome is AttackOutcome.DEFENCE_REQUESTED and result.defence_request:
             if not order.defence_now:
                 return await self._ask_defence(
-                    place, actor, order, attacker, target, result, secret
+                    place, actor, order, attacker, target, result, settings
                 )
             result = system.resolve_defence(result.defence_request, settings, self.rng)  # type: ignore[attr-defined]
-        note = secret and not campaign.gm_channel_id
+        note = secret and not campaign.gm_channel_id and not referee
         audit = self._audit(order, attacker, target, result, secret, note)
         return await self._land(place, actor, context, attacker, target, result, audit, secret)
 
@@ -313,9 +317,8 @@ class AttackService:
             raise DomainError("attack.error.defence_stale")
         result = system.resolve_defence(asked.defence_request, settings, self.rng)  # type: ignore[attr-defined]
         secret = _secret(settings, attacker, target)
-        audit = self._audit(
-            order, attacker, target, result, secret, secret and not campaign.gm_channel_id
-        )
+        note = secret and not campaign.gm_channel_id and not is_referee(campaign, actor)
+        audit = self._audit(order, attacker, target, result, secret, note)
 
         async def claim(session: AsyncSession) -> None:
             claimed = await session.exec(
@@ -338,10 +341,11 @@ class AttackService:
         attacker: _Side,
         target: _Side,
         asked: AttackResult,
-        secret: bool,
+        settings: Mapping[str, Any],
     ) -> AttackView:
         """Log the pending request (what :meth:`defend` needs to roll it later)."""
         assert target.character is not None
+        secret = _secret(settings, attacker, target)
         audit = self._audit(order, attacker, target, asked, secret)
         detail = dict(audit.detail)
         detail["pending"] = {
@@ -382,6 +386,8 @@ class AttackService:
             gm_channel_id=campaign.gm_channel_id if campaign else None,
             defence_version=1,
             defender_id=target.character.owner_user_id,
+            attacker_hidden=_hidden(settings, attacker, target)[0],
+            target_hidden=_hidden(settings, attacker, target)[1],
         )
 
     async def _land(
@@ -436,6 +442,8 @@ class AttackService:
             private=audit.private,
             gm_channel_id=context.campaign.gm_channel_id,
             target_sheetless=target.character is None,
+            attacker_hidden=_hidden(settings, attacker, target)[0],
+            target_hidden=_hidden(settings, attacker, target)[1],
         )
 
     # -- the GM's pending notes ---------------------------------------------------------
@@ -738,6 +746,20 @@ def _note(row: RollLog) -> GmNote:
         hit_points_left=secret.get("hit_points_left"),
         damage=int(row.detail.get("damage") or 0),
     )
+
+
+def _hidden(settings: Mapping[str, Any], attacker: _Side, target: _Side) -> tuple[bool, bool]:
+    """(attacker's numbers withheld, target's numbers withheld) — see :func:`_secret`."""
+    if settings.get(SHOW_NUMBERS, False):
+        return False, False
+
+    def npc(side: _Side) -> bool:
+        return bool(side.character is not None and side.character.is_npc and side.character.hidden)
+
+    group = target.character is None and (
+        target.fighter.defence is not None or target.fighter.hit_points is not None
+    )
+    return npc(attacker), npc(target) or group
 
 
 def _secret(settings: Mapping[str, Any], attacker: _Side, target: _Side) -> bool:

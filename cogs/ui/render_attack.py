@@ -28,12 +28,17 @@ COLOUR = {
 
 
 def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
+    """``numbers``: the GM's copy, or nothing to withhold; else a hidden attacker keeps its
+    bonuses and a hidden target its AC/Defensa and hit points (the roll's total and the
+    outcome are always shown)."""
     result = view.result
     lines: list[str] = []
+    own_bonuses = numbers or not view.attacker_hidden
+    target_numbers = numbers or not view.target_hidden
     if result.attack is not None:
         roll = result.attack.breakdown if numbers else str(result.total)
         lines.append(f"{result.attack.label}: {truncate(roll, 400)}")
-    if result.modifiers:
+    if result.modifiers and own_bonuses:
         mods = ", ".join(f"{name} {value:+d}" for name, value in result.modifiers)
         lines.append(t("attack.modifiers", locale, modifiers=truncate(mods, 300)))
     if result.outcome is AttackOutcome.DEFENCE_REQUESTED:
@@ -57,7 +62,7 @@ def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
     if result.hit or result.damage:
         lines.append(t("attack.damage", locale, damage=result.damage, target=view.target))
     if view.state is not None or view.description:
-        if numbers and view.hit_points is not None:
+        if target_numbers and view.hit_points is not None:
             left, maximum = view.hit_points
             lines.append(
                 t("attack.state_numbers", locale, state=view.state, left=left, maximum=maximum)
@@ -95,7 +100,7 @@ def attack(view: AttackView, locale: str) -> dict[str, Any]:
     content = t("attack.by", locale, user=view.user_name)
     return {
         "content": content,
-        "embed": _embed(view, locale, numbers=not view.secret),
+        "embed": _embed(view, locale, numbers=not view.secret),  # see _lines
         "allowed_mentions": discord.AllowedMentions.none(),
     }
 
