@@ -287,3 +287,28 @@ async def test_numbers_for_a_character_with_a_sheet_are_refused(swc):
     with pytest.raises(DomainError) as error:
         await swc.combat.add(HERE, GM, "Aldara", initiative=3, defence=4)
     assert error.value.key == "attack.error.numbers_on_sheet"
+
+
+async def test_swc_natural_20_doubles_the_damage_by_the_campaigns_setting(swc):
+    """naturales_ataque: critico — d20 20 + 1 = 21, 1d8 7 + 1 = 8 doubled: 16 of 30 pg."""
+    await swc.campaigns.update_settings(HERE, GM, system_setting=("naturales_ataque", "critico"))
+    await swc.characters.update_sheet(
+        HERE, GM, "Orco", lambda s, _sys, _set: s | {"pg": {"max": 30, "actual": 30}}
+    )
+    swc.attacks.rng = FixedRandom(20, 7)
+    view = await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    assert view.result.critical and (view.result.total, view.result.damage) == (21, 16)
+    assert "swc.note.critical_double" in view.notes
+    assert (await swc.characters.show(HERE, GM, "Orco")).sheet["pg"]["actual"] == 14
+
+
+async def test_suggestions_put_the_fights_combatants_first_and_show_weapon_damage(swc):
+    await swc.combat.add(HERE, GM, "3 trasgos", initiative=4)
+    names = await swc.attacks.targets(HERE, ANA, "")
+    assert names[:2] == ["Orco", "3 trasgos"] and "Aldara" in names
+    assert "Orco" not in (await swc.characters.names(HERE, ANA, ""))  # hidden outside the fight
+    weapons = await swc.attacks.weapons(HERE, ANA, None)
+    assert [(w.value, w.description) for w in weapons] == [
+        ("Espada larga", "1d8"),
+        ("Arco corto", "1d6"),
+    ]

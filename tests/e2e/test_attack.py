@@ -56,6 +56,9 @@ def test_swc_hidden_npc_numbers_go_only_to_the_gm_channel(discord_env):
 
     miss = run(sb, g, "attack", {"target": "Orco", "modifier": -50}, user="ana")
     assert says(miss, "attack.outcome.miss"), miss.all_text
+    hidden = run(sb, g, "attack", {"target": "Orco", "modifier": -50, "private": True}, user="ana")
+    assert hidden.ephemeral and says(hidden, "attack.outcome.miss"), hidden.all_text
+    assert len(sb.channel_messages(g, "gm")) == 3  # every attack on the hidden orc is copied
     mine = run(sb, g, "attack", {"target": "Brann", "character": "Orco"}, user="ana")
     assert mine.ephemeral and says(mine, "attack.error.not_yours", name="Orco"), mine.all_text
 
