@@ -611,7 +611,13 @@ class AttackService:
         """The whole breakdown; a hidden NPC's numbers stay in ``detail.secret`` (the roll
         history a player reads shows the roll and the outcome, never the target number)."""
         rolls = ([result.attack] if result.attack else []) + list(result.damage_rolls)
-        breakdown = "; ".join(f"{r.label}: {r.breakdown}" for r in rolls)
+        full = "; ".join(f"{r.label}: {r.breakdown}" for r in rolls)
+        breakdown = full
+        if secret and result.attack is not None:  # rolweb's line names the target number
+            shown = [f"{result.attack.label}: {result.total}"]
+            breakdown = "; ".join(
+                shown + [f"{r.label}: {r.breakdown}" for r in result.damage_rolls]
+            )
         return AuditEntry(
             kind="attack",
             expression=result.attack.expression if result.attack else "",
@@ -631,7 +637,7 @@ class AttackService:
                 ),
                 "modifiers": [[name, value] for name, value in result.modifiers],
                 "notes": list(result.notes),
-                "secret": _secrets(result),
+                "secret": {**_secrets(result), "breakdown": full} if secret else _secrets(result),
                 "gm_note": gm_note,
             },
             difficulty=None if secret else result.target_number,

@@ -74,7 +74,12 @@ async def test_swc_hit_lands_on_the_hidden_npc_in_one_write(swc):
         "hit",
     )
     assert row.difficulty is None  # the hidden orc's target number stays in detail.secret
-    assert row.detail["secret"] == {"target_number": 13, "defence": 6, "hit_points_left": -2}
+    secret = row.detail["secret"]
+    assert {k: secret[k] for k in ("target_number", "defence", "hit_points_left")} == {
+        "target_number": 13,
+        "defence": 6,
+        "hit_points_left": -2,
+    }
 
 
 async def test_swc_a_miss_is_logged_and_changes_nothing(swc):
@@ -312,3 +317,17 @@ async def test_suggestions_put_the_fights_combatants_first_and_show_weapon_damag
         ("Espada larga", "1d8"),
         ("Arco corto", "1d6"),
     ]
+
+
+async def test_a_players_history_and_export_keep_the_hidden_npcs_numbers_out(rolweb):
+    """rolweb's attack line prints the target number (``1d20 (9) ≤ 13``): the log row shows
+    the total only, the full line waits in ``detail.secret`` for the GM, and the player's
+    data export leaves that out."""
+    rolweb.attacks.rng = FixedRandom(9, 7)
+    await rolweb.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    (row,) = await _logs(rolweb)
+    assert "13" not in row.breakdown and row.difficulty is None
+    assert row.detail["secret"]["breakdown"].startswith("Diestro←Defensa: 1d20 (9) ≤ 13")
+    exported = await rolweb.privacy.export(GUILD, ANA.user_id)
+    (mine,) = [r for r in exported["rolls"] if r["kind"] == "attack"]
+    assert "secret" not in mine["detail"] and "≤ 13" not in str(exported["rolls"])
