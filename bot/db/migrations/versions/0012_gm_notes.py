@@ -4,16 +4,16 @@ An attack on a hidden NPC in a campaign without a GM channel keeps its numbers i
 log (``detail.gm_note``); the GM reads them, once, the next time the GM uses a fight
 command.  The marker is the id of the last row handed out.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-01
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
