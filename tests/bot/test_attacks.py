@@ -92,7 +92,7 @@ async def test_swc_a_miss_is_logged_and_changes_nothing(swc):
 
 
 async def test_the_setting_or_a_reveal_shows_the_numbers(swc):
-    await swc.characters.set_visibility(HERE, GM, "Orco", False)
+    await swc.npcs.set_visibility(HERE, GM, "Orco", False)
     swc.attacks.rng = FixedRandom(11)
     assert not (await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))).secret
 
