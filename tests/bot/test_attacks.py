@@ -16,6 +16,7 @@ from sqlmodel import select
 from bot.db.models import RollLog
 from bot.services import Actor, Place
 from bot.services.attacks import AttackOrder
+from bot.services.campaigns import SettingsChange
 from bot.services.errors import DomainError, NotAllowed, NotReferee
 from rules.combat.attack import AttackOutcome
 from rules.systems.base import RulesError
@@ -189,7 +190,7 @@ async def test_nucleo_melee_hit_with_golpe_duro(services):
     hit; Espada larga 2d6 (3, 4) + Golpe Duro 1 = 8 of Ardelia's 24 PV."""
     await _campaign(services, "nucleo")
     await services.campaigns.update_settings(
-        HERE, GM, system_setting=("creacion_estricta", "no")
+        HERE, GM, SettingsChange(system_setting=("creacion_estricta", "no"))
     )  # the brute is the rules tests' sheet, built past the creation pyramid
     await services.characters.create(HERE, ANA, copy.deepcopy(ARDELIA))
     brute = _brute() | {"name": "Bruto"}
@@ -261,7 +262,7 @@ async def test_without_a_gm_channel_the_numbers_wait_for_the_gm_once(swc):
 
 
 async def test_with_a_gm_channel_no_note_is_kept(swc):
-    await swc.campaigns.update_settings(HERE, GM, gm_channel_id=99)
+    await swc.campaigns.update_settings(HERE, GM, SettingsChange(gm_channel_id=99))
     swc.attacks.rng = FixedRandom(13, 7)
     view = await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))
     assert view.secret and view.gm_channel_id == 99
@@ -296,7 +297,9 @@ async def test_numbers_for_a_character_with_a_sheet_are_refused(swc):
 
 async def test_swc_natural_20_doubles_the_damage_by_the_campaigns_setting(swc):
     """naturales_ataque: critico — d20 20 + 1 = 21, 1d8 7 + 1 = 8 doubled: 16 of 30 pg."""
-    await swc.campaigns.update_settings(HERE, GM, system_setting=("naturales_ataque", "critico"))
+    await swc.campaigns.update_settings(
+        HERE, GM, SettingsChange(system_setting=("naturales_ataque", "critico"))
+    )
     await swc.characters.update_sheet(
         HERE, GM, "Orco", lambda s, _sys, _set: s | {"pg": {"max": 30, "actual": 30}}
     )
