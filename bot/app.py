@@ -23,6 +23,7 @@ from bot.compute import ComputePool
 from bot.config import DEFAULT_RETENTION_DAYS, Config, Shards
 from bot.db.engine import session_factory
 from bot.services.abilities import AbilityService
+from bot.services.attacks import AttackService
 from bot.services.campaign_context import CampaignContextService
 from bot.services.campaigns import CampaignService
 from bot.services.characters import CharacterService
@@ -56,6 +57,7 @@ EXTENSIONS = (
     "cogs.checks",
     "cogs.xp",
     "cogs.combat",
+    "cogs.attack",
     "cogs.spells",
     "cogs.privacy",
     "cogs.undo",
@@ -101,6 +103,7 @@ class Services:
         self.checks = CheckService(self.sessions, self.characters, rng)
         self.xp = XpService(self.sessions, self.characters)
         self.combat = CombatService(self.sessions, self.characters, rng, self.timers)
+        self.attacks = AttackService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng)
         self.privacy = PrivacyService(self.sessions)
         self.undo = UndoService(self.sessions, self.contexts, self.writer)

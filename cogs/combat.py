@@ -23,6 +23,7 @@ from bot.services.combat import (
 )
 from bot.services.timers import Due
 from cogs.ui import render_combat
+from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.combat_panel import InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -97,6 +98,7 @@ class CombatCog(
         ctx = await ctx_of(itx)
         note = ctx.t(note_key, **params) if note_key else ""
         await itx.response.send_message(**turn_message(view, ctx.locale, note=note))
+        await send_gm_notes(itx)  # secret attack numbers kept for a GM without a GM channel
 
     @app_commands.command(name="start", description="Start a fight in this channel (GM)")
     @fight()
@@ -120,6 +122,9 @@ class CombatCog(
         name="An NPC from /npc, or any name (e.g. 3 trasgos)",
         initiative="Initiative (required for a name that is not an NPC)",
         count="How many (a group)",
+        defence="A group without a sheet: its AC (campaign's notation) or Defensa, for /attack",
+        armour="A group without a sheet: its armour (rolweb dice such as 1d4, Núcleo absorption)",
+        hit_points="A group without a sheet: its hit points (PG/Resistencia/PV), for /attack",
     )
     @fight()
     async def add(
@@ -128,9 +133,21 @@ class CombatCog(
         name: NewCombatant,
         initiative: app_commands.Range[int, -100, 1000] | None = None,
         count: app_commands.Range[int, 1, MAX_COUNT] = 1,
+        defence: app_commands.Range[int, -20, 100] | None = None,
+        armour: app_commands.Range[str, 1, 20] | None = None,
+        hit_points: app_commands.Range[int, 1, 10_000] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.combat.add(ctx.place, ctx.actor, name, initiative, count)
+        view = await self.combat.add(
+            ctx.place,
+            ctx.actor,
+            name,
+            initiative,
+            count,
+            defence=defence,
+            armour=armour,
+            hit_points=hit_points,
+        )
         await self._panel(itx, view, note_key="combat.added", name=name)
 
     @app_commands.command(name="roll", description="Roll initiative for whoever has none")

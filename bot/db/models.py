@@ -72,6 +72,8 @@ class Campaign(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     ended_at: datetime | None = None
     version: int = Field(default=1)
+    # The last audit row (an attack's secret numbers) shown to the GM as a pending note.
+    gm_notes_seen: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class CampaignBinding(SQLModel, table=True):

@@ -50,6 +50,9 @@ class AuditEntry:
     outcome: str | None = None
     fumble: bool = False
     private: bool = False
+    #: Whose roll it is when it is not the sheet written (an attack is the attacker's roll,
+    #: written with the change to the target's sheet).
+    character: str | None = None
 
 
 def roll_log_values(

@@ -342,8 +342,13 @@ class CombatService:
         name: str,
         initiative: int | None = None,
         count: int = 1,
+        *,
+        defence: int | None = None,
+        armour: str | None = None,
+        hit_points: int | None = None,
     ) -> CombatView:
-        """GM: an NPC from ``/npc`` by name, or an ad-hoc group with a typed initiative."""
+        """GM: an NPC from ``/npc`` by name, or an ad-hoc group with a typed initiative (and
+        optionally its AC/Defensa, armour and hit points, for ``/attack`` to judge it)."""
         campaign, _system, _settings = await self.characters.context(place)
         if not is_referee(campaign, actor):
             raise NotReferee()
@@ -355,6 +360,9 @@ class CombatService:
         except DomainError:
             view = None
         if view is not None and count == 1:
+            if defence is not None or armour or hit_points is not None:
+                # a character's numbers are on its sheet: refuse rather than ignore them
+                raise DomainError("attack.error.numbers_on_sheet", name=view.name)
             combatant = Combatant(
                 key=f"c{view.id}",
                 name=view.name,
@@ -385,7 +393,14 @@ class CombatService:
             _set: Mapping[str, Any],
             combat: Combat,
         ) -> Step:
-            combat, _added = combat.add_adhoc(name, initiative, count=count)
+            combat, _added = combat.add_adhoc(
+                name,
+                initiative,
+                count=count,
+                defence=defence,
+                armour=armour.strip() or None if armour else None,
+                hit_points=hit_points,
+            )
             return combat, None, ()
 
         return await self._change(place, add_adhoc)

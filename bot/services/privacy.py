@@ -174,7 +174,12 @@ class PrivacyService:
             "drafts": await rows(
                 CreationDraft, CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
             ),
-            "rolls": await rows(RollLog, RollLog.guild_id == guild_id, RollLog.user_id == user_id),
+            "rolls": [
+                _without_gm_secrets(row)
+                for row in await rows(
+                    RollLog, RollLog.guild_id == guild_id, RollLog.user_id == user_id
+                )
+            ],
             "xp_awards_to_your_characters": await rows(
                 XpAward,
                 XpAward.guild_id == guild_id,
@@ -418,3 +423,13 @@ async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: s
             row.detail = {k: v for k, v in row.detail.items() if k != "undo"}
             row.character_name = None
             session.add(row)
+
+
+def _without_gm_secrets(row: dict[str, Any]) -> dict[str, Any]:
+    """A player's attack on a hidden NPC keeps the NPC's numbers in ``detail.secret`` for the
+    GM (bot/services/attacks.py), and the undo record of that write holds its sheet values:
+    they are the GM's, not the player's, and stay out."""
+    detail = row.get("detail")
+    if isinstance(detail, dict) and "secret" in detail:
+        row = {**row, "detail": {k: v for k, v in detail.items() if k not in ("secret", "undo")}}
+    return row

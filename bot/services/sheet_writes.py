@@ -22,7 +22,7 @@ all or none (a party-wide XP grant).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -54,6 +54,7 @@ from rules.systems.base import Problem, RulesError
 __all__ = [
     "Applied",
     "Computed",
+    "Each",
     "PartyRefused",
     "SheetChange",
     "SheetWriter",
@@ -118,6 +119,20 @@ class Applied(Generic[T]):
     view: CharacterView
     value: T
     log_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Each:
+    """One sheet's part of :meth:`SheetWriter.apply_each`.
+
+    ``acting`` says the actor acts *with* this character (owner or referee required);
+    ``False`` is a change the rules make on the actor's behalf (the target of an attack: a
+    player may wound the NPC the GM put in the fight without being able to edit it).
+    """
+
+    character_id: int
+    change: SheetChange[Any]
+    acting: bool = True
 
 
 class PartyRefused(DomainError):
@@ -228,6 +243,47 @@ class SheetWriter:
             )
         raise ConcurrentChange()
 
+    async def apply_each(
+        self,
+        place: Place,
+        actor: Actor,
+        steps: Sequence[Each],
+        *,
+        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None = None,
+    ) -> tuple[Applied[Any], ...]:
+        """Different changes to different sheets in one transaction, all or nothing.
+
+        Each sheet is computed on its current version and written with its own
+        compare-and-set; a clash on any rolls all back and recomputes all (an attack that
+        wounds the target and heals the attacker, Toque vampírico).  ``same_transaction``
+        runs inside that transaction after the writes (claiming a pending defence request);
+        an exception it raises rolls everything back.
+        """
+        for attempt in attempts(SHEET_ATTEMPTS):
+            await backoff(attempt)
+            context = await self.contexts.load(place)
+            async with self.sessions() as session:
+                characters = [
+                    await self._by_id(session, context, step.character_id, None) for step in steps
+                ]
+            plans = []
+            for step, character in zip(steps, characters, strict=True):
+                if step.acting:
+                    require_editor(context.campaign, character, actor)
+                plans.append(self._plan(context, character, step.change))
+            try:
+                async with self.sessions() as session, session.begin():
+                    log_ids = [await self._write(session, place, actor, context, p) for p in plans]
+                    if same_transaction is not None:
+                        await same_transaction(session)
+            except _Clash:
+                continue
+            return tuple(
+                Applied(self._written(context, p), p.computed.value, log_id)
+                for p, log_id in zip(plans, log_ids, strict=True)
+            )
+        raise ConcurrentChange()
+
     # -- steps ---------------------------------------------------------------------------
 
     @staticmethod
@@ -287,7 +343,8 @@ class SheetWriter:
         log_id = None
         xp = planned.computed.xp
         if planned.computed.audit is not None:
-            entry = roll_log(place, actor, context.campaign.id, new_name, planned.computed.audit)
+            audit = planned.computed.audit
+            entry = roll_log(place, actor, context.campaign.id, audit.character or new_name, audit)
             if character.is_npc and character.hidden:
                 entry.private = True  # a hidden NPC's numbers stay out of players' /history
             # what this write changed, so the GM can undo it from its reply or /history

@@ -102,6 +102,29 @@ async def combatant_autocomplete(
     return [app_commands.Choice(name=name, value=name) for name in names]
 
 
+async def attack_target_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """The fight's combatants first, then the campaign's characters the user can see."""
+    names = await itx.client.services.attacks.targets(place_of(itx), actor_of(itx), current)
+    return [app_commands.Choice(name=name[:100], value=name[:100]) for name in names]
+
+
+async def weapon_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """The attacker's weapons (the ``character`` option, or the user's active one), with
+    their damage."""
+    character = getattr(itx.namespace, "character", None)
+    options = await itx.client.services.attacks.weapons(place_of(itx), actor_of(itx), character)
+    needle = current.casefold()
+    return [
+        app_commands.Choice(name=f"{o.label} ({o.description})"[:100], value=o.value[:100])
+        for o in options
+        if needle in o.label.casefold()
+    ][:25]
+
+
 async def spell_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
@@ -224,6 +247,18 @@ class CombatantTransformer(Suggested):
     suggest = staticmethod(combatant_autocomplete)
 
 
+class AttackTargetTransformer(Suggested):
+    """Who attacks or is attacked: the fight's combatants first, then the characters."""
+
+    suggest = staticmethod(attack_target_autocomplete)
+
+
+class WeaponTransformer(Suggested):
+    """A weapon of the attacker's sheet, with its damage."""
+
+    suggest = staticmethod(weapon_autocomplete)
+
+
 class CheckOptionTransformer(Suggested):
     """What ``/check`` rolls, suggested from the sheet of the ``character`` option (or yours)."""
 
@@ -283,6 +318,8 @@ AnyCharacter = app_commands.Transform[str, AnyCharacterTransformer]
 NewCombatant = app_commands.Transform[str, AnyCharacterTransformer(1, 80)]  # an NPC, or any name
 Npc = app_commands.Transform[str, NpcTransformer]
 Combatant = app_commands.Transform[str, CombatantTransformer]
+AttackTarget = app_commands.Transform[str, AttackTargetTransformer(1, 100)]
+Weapon = app_commands.Transform[str, WeaponTransformer(1, 100)]
 CheckOption = app_commands.Transform[str, CheckOptionTransformer(1, 100)]
 Spell = app_commands.Transform[str, SpellTransformer(1, 100)]
 SpellList = app_commands.Transform[str, SpellListTransformer(1, 40)]

@@ -143,11 +143,28 @@ class Combat:
         return self._with_order((*self.combatants, combatant))
 
     def add_adhoc(
-        self, name: str, initiative: int | None, *, count: int = 1, side: Side = Side.ENEMIGOS
+        self,
+        name: str,
+        initiative: int | None,
+        *,
+        count: int = 1,
+        side: Side = Side.ENEMIGOS,
+        defence: int | None = None,
+        armour: str | None = None,
+        hit_points: int | None = None,
     ) -> tuple[Combat, Combatant]:
-        """A group the referee describes in a line ("3 trasgos"), with a typed initiative."""
+        """A group the referee describes in a line ("3 trasgos"), with a typed initiative
+        and, optionally, the numbers ``/attack`` needs to judge and wound it."""
         combatant = Combatant(
-            key=f"a{self.next_adhoc}", name=name, kind=Kind.ADHOC, side=side, count=max(1, count)
+            key=f"a{self.next_adhoc}",
+            name=name,
+            kind=Kind.ADHOC,
+            side=side,
+            count=max(1, count),
+            defence=defence,
+            armour=armour,
+            hit_points=hit_points,
+            max_hit_points=hit_points,
         )
         if initiative is not None:
             combatant = self._typed(combatant, initiative)
@@ -163,6 +180,14 @@ class Combat:
                 total, (*self.policy.typed_prefix, value), str(total), actions=actions
             ),
             waited_after=None,
+        )
+
+    def set_hit_points(self, key: str, left: int) -> Combat:
+        """A sheetless combatant's hit points after ``/attack`` (its place stays)."""
+        target = self.find(key)
+        updated = replace(target, hit_points=left)
+        return replace(
+            self, combatants=tuple(updated if c.key == key else c for c in self.combatants)
         )
 
     def set_initiative(self, key: str, total: int) -> Combat:

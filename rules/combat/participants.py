@@ -52,6 +52,12 @@ class Combatant:
     skips_first_round: bool = False
     goes_last: bool = False
     waited_after: str | None = None
+    # What the GM said about a sheetless combatant (``/init add``), so ``/attack`` can judge
+    # and wound it: AC/Defensa, armour (rolweb dice, Núcleo absorption), hit points left/max.
+    defence: int | None = None
+    armour: str | None = None
+    hit_points: int | None = None
+    max_hit_points: int | None = None
 
     @property
     def rolled(self) -> bool:
@@ -93,6 +99,9 @@ class Combatant:
             "skips_first_round": self.skips_first_round,
             "goes_last": self.goes_last,
             "waited_after": self.waited_after,
+            **{
+                name: getattr(self, name) for name in STAT_FIELDS if getattr(self, name) is not None
+            },
         }
 
     @classmethod
@@ -112,4 +121,16 @@ class Combatant:
             skips_first_round=bool(data.get("skips_first_round", False)),
             goes_last=bool(data.get("goes_last", False)),
             waited_after=data.get("waited_after"),
+            defence=_int_or_none(data.get("defence")),
+            armour=str(data["armour"]) if data.get("armour") is not None else None,
+            hit_points=_int_or_none(data.get("hit_points")),
+            max_hit_points=_int_or_none(data.get("max_hit_points")),
         )
+
+
+#: The sheetless combatant's numbers, stored only when the GM gave them.
+STAT_FIELDS = ("defence", "armour", "hit_points", "max_hit_points")
+
+
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)

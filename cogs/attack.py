@@ -1,0 +1,117 @@
+"""``/attack`` (``/atacar``): one blow through the campaign's system, applied to the target.
+
+Thin: parse, call :class:`bot.services.attacks.AttackService`, render.  The reply is linked to
+its audit-log row; a private attack, or one on a hidden NPC whose numbers the players may not
+see, sends the full numbers to the GM channel.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.services.attacks import AttackOrder, AttackView
+from cogs.ui import render_attack
+from cogs.ui.attack_panel import DefenceButton, attack_message, send_gm_notes
+from cogs.ui.context import ctx_of
+from cogs.ui.cooldowns import fight
+from cogs.ui.options import AttackTarget, Weapon
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+log = logging.getLogger(__name__)
+
+
+def jump_url(guild_id: int | None, channel_id: int | None, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+class AttackCog(commands.Cog):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="attack", description="Attack a combatant or character")
+    @app_commands.describe(
+        target="Whom (the fight's combatants first)",
+        weapon="A weapon from the attacker's sheet (default: its main one)",
+        modifier="Modifier set by the GM or the situation",
+        circumstances="Comma-separated circumstances (dos_armas, corriendo, magico:+1…)",
+        private="Only you (and the GM channel) see it",
+        character="Who attacks (default: your active character; the GM: anyone)",
+        bonus="Attack bonus of a combatant without a sheet (GM)",
+        damage="Damage dice of a combatant without a sheet (GM), e.g. 1d6+1",
+        range="Núcleo: range band of a ranged attack",
+        cover="Núcleo: the target's cover",
+        defence_now="rolweb, an NPC attacking a character: roll its defence now (GM)",
+    )
+    @app_commands.guild_only()
+    @fight()
+    async def attack(
+        self,
+        itx: discord.Interaction[Arbitro],
+        target: AttackTarget,
+        weapon: Weapon | None = None,
+        modifier: app_commands.Range[int, -50, 50] = 0,
+        circumstances: app_commands.Range[str, 1, 200] | None = None,
+        private: bool = False,
+        character: AttackTarget | None = None,
+        bonus: app_commands.Range[int, -50, 50] | None = None,
+        damage: app_commands.Range[str, 1, 40] | None = None,
+        range: Literal["bocajarro", "corta", "media", "larga"] | None = None,  # noqa: A002
+        cover: Literal["ligera", "media", "grande"] | None = None,
+        defence_now: bool = False,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        order = AttackOrder(
+            target,
+            weapon=weapon,
+            modifier=modifier,
+            circumstances=circumstances,
+            private=private,
+            character=character,
+            bonus=bonus,
+            damage=damage,
+            range_band=range,
+            cover=cover,
+            defence_now=defence_now,
+        )
+        view = await self.bot.services.attacks.attack(ctx.place, ctx.actor, order)
+        response = await itx.response.send_message(
+            **attack_message(view, ctx.locale), ephemeral=private
+        )
+        message_id = getattr(response, "message_id", None)
+        if message_id and not private:
+            await self.bot.services.rolls.attach_message(
+                view.log_id,
+                ctx.place.guild_id,
+                message_id,
+                jump_url(itx.guild_id, itx.channel_id, message_id),
+            )
+        if (private or view.secret) and view.gm_channel_id:
+            await self._gm_copy(itx, view, ctx.locale)
+        await send_gm_notes(itx)
+
+    async def _gm_copy(
+        self, itx: discord.Interaction[Arbitro], view: AttackView, locale: str
+    ) -> None:
+        channel = itx.guild.get_channel(view.gm_channel_id) if itx.guild else None  # type: ignore[arg-type]
+        try:
+            if channel is None:
+                channel = await self.bot.fetch_channel(view.gm_channel_id)  # type: ignore[arg-type]
+            await channel.send(  # type: ignore[union-attr]
+                **render_attack.attack_gm_copy(view, locale, f"<#{itx.channel_id}>")
+            )
+        except (discord.HTTPException, AttributeError):
+            log.warning("could not post the GM copy of attack %s", view.log_id, exc_info=True)
+            await itx.followup.send(t("roll.gm_copy_failed", locale), ephemeral=True)
+
+
+async def setup(bot: Arbitro) -> None:
+    bot.add_dynamic_items(DefenceButton)
+    await bot.add_cog(AttackCog(bot))

@@ -1,0 +1,139 @@
+"""``/attack`` replies: the public (or private) reply and the GM's copy with the numbers.
+
+A hidden NPC's numbers (:data:`rules.combat.attack.SECRET_FIELDS`, its hit points and any
+roll line that prints the target number) never reach :func:`attack` unless ``gm`` is set or
+the view is not secret; the player reads the outcome, the damage and the state in the
+system's own words (``description``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.attacks import AttackView, GmNote
+from cogs.ui.render import truncate
+from rules.combat.attack import AttackOutcome
+
+__all__ = ["attack", "attack_gm_copy", "gm_notes"]
+
+COLOUR = {
+    AttackOutcome.HIT: discord.Colour.green(),
+    AttackOutcome.MISS: discord.Colour.dark_grey(),
+    AttackOutcome.UNJUDGED: discord.Colour.blurple(),
+    AttackOutcome.DEFENCE_REQUESTED: discord.Colour.blurple(),
+}
+
+
+def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
+    """``numbers``: the GM's copy, or nothing to withhold; else a hidden attacker keeps its
+    bonuses and a hidden target its AC/Defensa and hit points (the roll's total and the
+    outcome are always shown)."""
+    result = view.result
+    lines: list[str] = []
+    own_bonuses = numbers or not view.attacker_hidden
+    target_numbers = numbers or not view.target_hidden
+    if result.attack is not None:
+        roll = result.attack.breakdown if numbers else str(result.total)
+        lines.append(f"{result.attack.label}: {truncate(roll, 400)}")
+    if result.modifiers and own_bonuses:
+        mods = ", ".join(f"{name} {value:+d}" for name, value in result.modifiers)
+        lines.append(t("attack.modifiers", locale, modifiers=truncate(mods, 300)))
+    if result.outcome is AttackOutcome.DEFENCE_REQUESTED:
+        request = result.defence_request
+        if numbers and request is not None:
+            lines.append(t("attack.defence_target", locale, target=request.target))
+        lines.append(t("attack.defence_requested", locale, target=view.target))
+        return lines
+    verdict = t(f"attack.outcome.{result.outcome.value}", locale)
+    if numbers and result.target_number is not None:
+        verdict = t("attack.against", locale, verdict=verdict, target=result.target_number)
+    if result.outcome is AttackOutcome.UNJUDGED:
+        verdict = t("attack.unjudged", locale, total=result.total)
+    lines.append(f"**{verdict}**")
+    if result.critical:
+        lines.append(t("attack.critical", locale))
+    if result.fumble:
+        lines.append(t("attack.fumble", locale))
+    for roll in result.damage_rolls:
+        lines.append(f"{roll.label}: {truncate(roll.breakdown, 300)}")
+    if result.hit or result.damage:
+        lines.append(t("attack.damage", locale, damage=result.damage, target=view.target))
+    if view.state is not None or view.description:
+        if target_numbers and view.hit_points is not None:
+            left, maximum = view.hit_points
+            lines.append(
+                t("attack.state_numbers", locale, state=view.state, left=left, maximum=maximum)
+            )
+        else:
+            lines.append(t("attack.state", locale, state=view.description or view.state))
+    if numbers and view.target_sheetless and view.hit_points is not None:
+        left, maximum = view.hit_points
+        lines.append(t("attack.hit_points_left", locale, left=left, maximum=maximum))
+    return lines
+
+
+def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
+    result = view.result
+    title = t(
+        "attack.title", locale, attacker=view.attacker, target=view.target, weapon=result.weapon
+    )
+    embed = discord.Embed(
+        title=truncate(title, 256),
+        description=truncate("\n".join(_lines(view, locale, numbers)), 3500),
+        colour=COLOUR.get(result.outcome, discord.Colour.blurple()),
+    )
+    if view.notes:
+        embed.add_field(
+            name=t("attack.notes", locale),
+            value=truncate("\n".join(f"• {t(note, locale)}" for note in view.notes), 1024),
+            inline=False,
+        )
+    embed.set_footer(text=t("roll.log_ref", locale, id=view.log_id))
+    return embed
+
+
+def attack(view: AttackView, locale: str) -> dict[str, Any]:
+    """The reply everyone (or, private, the attacker) sees: numbers only if not secret."""
+    content = t("attack.by", locale, user=view.user_name)
+    return {
+        "content": content,
+        "embed": _embed(view, locale, numbers=not view.secret),  # see _lines
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+
+
+def attack_gm_copy(view: AttackView, locale: str, channel_mention: str) -> dict[str, Any]:
+    """The GM channel's copy, with every number."""
+    return {
+        "content": t("attack.gm_copy", locale, user=view.user_name, channel=channel_mention),
+        "embed": _embed(view, locale, numbers=True),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+
+
+def gm_notes(notes: tuple[GmNote, ...], locale: str) -> str:
+    """The GM's pending numbers of secret attacks (no GM channel), one line each."""
+    lines = [t("attack.notes_title", locale)]
+    for note in notes:
+        lines.append(
+            t(
+                "attack.note_line",
+                locale,
+                id=note.log_id,
+                channel=f"<#{note.channel_id}>",
+                attacker=note.attacker,
+                target=note.target,
+                outcome=t(f"attack.outcome.{note.outcome}", locale)
+                if note.outcome in {"hit", "miss", "unjudged"}
+                else note.outcome,
+                total=note.total,
+                target_number=note.target_number if note.target_number is not None else "?",
+                defence=note.defence if note.defence is not None else "?",
+                left=note.hit_points_left if note.hit_points_left is not None else "?",
+                damage=note.damage,
+            )
+        )
+    return truncate("\n".join(lines), 1900)
