@@ -24,10 +24,10 @@ from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, Character, CombatRecord, RollLog, utcnow
+from bot.db.models import Campaign, Character, CombatRecord, RollLog, saved_id, utcnow
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaign_context import CampaignContext
 from bot.services.campaigns import SHOW_NUMBERS, is_referee
@@ -252,7 +252,7 @@ class AttackService:
                 return await self._ask_defence(
                     place, actor, order, attacker, target, result, settings
                 )
-            result = system.resolve_defence(result.defence_request, settings, self.rng)  # type: ignore[attr-defined]
+            result = system.resolve_defence(result.defence_request, settings, self.rng)  # type: ignore[attr-defined]  # rolweb's alone
         note = secret and not campaign.gm_channel_id and not referee
         audit = self._audit(order, attacker, target, result, secret, note)
         return await self._land(place, actor, context, attacker, target, result, audit, secret)
@@ -315,7 +315,7 @@ class AttackService:
         asked = attacks.attack(request, settings, self.rng)
         if asked.defence_request is None:  # the sheets changed so that no defence is asked
             raise DomainError("attack.error.defence_stale")
-        result = system.resolve_defence(asked.defence_request, settings, self.rng)  # type: ignore[attr-defined]
+        result = system.resolve_defence(asked.defence_request, settings, self.rng)  # type: ignore[attr-defined]  # rolweb's alone
         secret = _secret(settings, attacker, target)
         note = secret and not campaign.gm_channel_id and not is_referee(campaign, actor)
         audit = self._audit(order, attacker, target, result, secret, note)
@@ -323,7 +323,7 @@ class AttackService:
         async def claim(session: AsyncSession) -> None:
             claimed = await session.exec(
                 update(RollLog)
-                .where(RollLog.id == log_id, RollLog.outcome == DEFENCE_PENDING)  # type: ignore[arg-type]
+                .where(col(RollLog.id) == log_id, col(RollLog.outcome) == DEFENCE_PENDING)
                 .values(outcome=DEFENCE_ANSWERED)
             )
             if claimed.rowcount != 1:
@@ -408,10 +408,10 @@ class AttackService:
         state, description, hit_points, notes = None, "", None, tuple(result.notes)
         log_id: int | None
         if target.character is not None:
-            steps = [Each(target.character.id, _Wound(result, audit), acting=False)]
+            steps = [Each(saved_id(target.character), _Wound(result, audit), acting=False)]
             drain = result.change.to_attacker if result.change else 0
             if drain > 0 and attacker.character is not None:
-                steps.append(Each(attacker.character.id, _Drain(drain), acting=False))
+                steps.append(Each(saved_id(attacker.character), _Drain(drain), acting=False))
             applied = await self.characters.writer.apply_each(
                 place, actor, steps, same_transaction=claim
             )
@@ -463,9 +463,9 @@ class AttackService:
                     .where(
                         RollLog.campaign_id == campaign.id,
                         RollLog.kind == "attack",
-                        RollLog.id > campaign.gm_notes_seen,  # type: ignore[operator]
+                        col(RollLog.id) > campaign.gm_notes_seen,
                     )
-                    .order_by(RollLog.id)  # type: ignore[arg-type]
+                    .order_by(col(RollLog.id))
                     .limit(MAX_NOTES_READ)
                 )
             ).all()
@@ -475,8 +475,8 @@ class AttackService:
             claimed = await session.exec(
                 update(Campaign)
                 .where(
-                    Campaign.id == campaign.id,
-                    Campaign.gm_notes_seen == campaign.gm_notes_seen,  # type: ignore[arg-type]
+                    col(Campaign.id) == campaign.id,
+                    col(Campaign.gm_notes_seen) == campaign.gm_notes_seen,
                 )
                 .values(gm_notes_seen=last)
             )
@@ -534,8 +534,8 @@ class AttackService:
                 damage=_damage_text(order.damage),
             )
             return _Side(fighter, combatant=combatant)
-        if combatant is not None:
-            character = await self._by_id(campaign, combatant.character_id)  # type: ignore[arg-type]
+        if combatant is not None and combatant.character_id is not None:
+            character = await self._by_id(campaign, combatant.character_id)
         else:
             async with self.sessions() as session:
                 character = await find_character(session, campaign, actor, order.character)
@@ -568,8 +568,9 @@ class AttackService:
                 hit_points=combatant.hit_points,
             )
             return _Side(fighter, combatant=combatant)
-        if combatant is not None:  # in the fight: a hidden NPC can be attacked by players
-            character = await self._by_id(campaign, combatant.character_id)  # type: ignore[arg-type]
+        # in the fight: a hidden NPC can be attacked by players
+        if combatant is not None and combatant.character_id is not None:
+            character = await self._by_id(campaign, combatant.character_id)
         else:
             async with self.sessions() as session:
                 character = await find_character(session, campaign, actor, name.strip())
@@ -688,9 +689,9 @@ class AttackService:
                         written = await session.exec(
                             update(CombatRecord)
                             .where(
-                                CombatRecord.id == record.id,  # type: ignore[arg-type]
-                                CombatRecord.version == record.version,  # type: ignore[arg-type]
-                                CombatRecord.status == "active",  # type: ignore[arg-type]
+                                col(CombatRecord.id) == record.id,
+                                col(CombatRecord.version) == record.version,
+                                col(CombatRecord.status) == "active",
                             )
                             .values(
                                 state={**fresh.to_dict(), "system": record.state.get("system", "")},
