@@ -94,19 +94,20 @@ class AttackCog(commands.Cog):
                 jump_url(itx.guild_id, itx.channel_id, message_id),
             )
         if (private or view.secret) and view.gm_channel_id:
-            await self._gm_copy(itx, view, ctx.locale)
+            await self._gm_copy(itx, view, view.gm_channel_id, ctx.locale)
         await send_gm_notes(itx)
 
     async def _gm_copy(
-        self, itx: discord.Interaction[Arbitro], view: AttackView, locale: str
+        self, itx: discord.Interaction[Arbitro], view: AttackView, gm_channel_id: int, locale: str
     ) -> None:
-        channel = itx.guild.get_channel(view.gm_channel_id) if itx.guild else None  # type: ignore[arg-type]
+        channel: discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread | None
+        channel = itx.guild.get_channel(gm_channel_id) if itx.guild else None
         try:
             if channel is None:
-                channel = await self.bot.fetch_channel(view.gm_channel_id)  # type: ignore[arg-type]
-            await channel.send(  # type: ignore[union-attr]
-                **render_attack.attack_gm_copy(view, locale, f"<#{itx.channel_id}>")
-            )
+                channel = await self.bot.fetch_channel(gm_channel_id)
+            if not isinstance(channel, discord.abc.Messageable):  # a category or a forum
+                raise AttributeError(f"channel {gm_channel_id} takes no messages")
+            await channel.send(**render_attack.attack_gm_copy(view, locale, f"<#{itx.channel_id}>"))
         except (discord.HTTPException, AttributeError):
             log.warning("could not post the GM copy of attack %s", view.log_id, exc_info=True)
             await itx.followup.send(t("roll.gm_copy_failed", locale), ephemeral=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
@@ -46,7 +46,7 @@ def attack_components(view: AttackView, locale: str) -> discord.ui.View | None:
     return components
 
 
-def attack_message(view: AttackView, locale: str) -> dict[str, object]:
+def attack_message(view: AttackView, locale: str) -> dict[str, Any]:
     """The reply with its buttons (a ``view`` key only when there are some)."""
     message = render_attack.attack(view, locale)
     components = attack_components(view, locale)
@@ -67,7 +67,7 @@ async def send_gm_notes(itx: discord.Interaction[Arbitro]) -> None:
 
 
 class DefenceButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"arb:1:defend:(?P<log>\d+):(?P<version>\d+)",
 ):
     def __init__(self, log_id: int, version: int, label: str = "") -> None:
@@ -82,11 +82,14 @@ class DefenceButton(
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Button, match: re.Match[str]
-    ):  # noqa: ANN206
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
         return cls(int(match["log"]), int(match["version"]), item.label or "")
 
-    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
         try:
             view = await ctx.services.attacks.defend(

@@ -36,8 +36,8 @@ def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
     own_bonuses = numbers or not view.attacker_hidden
     target_numbers = numbers or not view.target_hidden
     if result.attack is not None:
-        roll = result.attack.breakdown if numbers else str(result.total)
-        lines.append(f"{result.attack.label}: {truncate(roll, 400)}")
+        shown = result.attack.breakdown if numbers else str(result.total)
+        lines.append(f"{result.attack.label}: {truncate(shown, 400)}")
     if result.modifiers and own_bonuses:
         mods = ", ".join(f"{name} {value:+d}" for name, value in result.modifiers)
         lines.append(t("attack.modifiers", locale, modifiers=truncate(mods, 300)))
