@@ -71,7 +71,7 @@ def test_swc_sheetless_group_is_left_to_the_gm(discord_env):
     run(sb, g, "init add", {"name": "3 trasgos", "initiative": 4, "count": 3}).expect_ok()
     r = run(sb, g, "attack", {"target": "3 trasgos"}, user="ana")
     total = int(re.search(r"el máster juzga el total (\d+)", r.all_text)[1])
-    assert 2 <= total <= 21, r.all_text
+    assert 1 <= total <= 21, r.all_text  # unseeded d20 (a natural 1 is 1) plus at most +1
 
 
 def test_rolweb_defence_button_is_for_the_targets_player(discord_env):

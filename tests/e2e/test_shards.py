@@ -13,7 +13,7 @@ import asyncio
 import itertools
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import pytest
 from sqlalchemy import text
@@ -109,7 +109,9 @@ def test_two_shards_share_one_postgresql_and_survive_a_sigkill(postgres_url, tmp
         # a burst in both guilds; shard 1 is SIGKILLed in the middle of it
         with ThreadPoolExecutor(8) as pool:
             burst1 = [pool.submit(roll, 1) for _ in range(16)]
-            time.sleep(0.3)
+            # Kill as soon as the first roll is answered: the rest are queued or in flight, on
+            # a fast machine as on a slow one (a fixed sleep let all 16 finish on a quiet one).
+            wait(burst1, return_when=FIRST_COMPLETED)
             procs[1].kill()
             procs[1].wait(10)
             burst0 = [pool.submit(roll, 0) for _ in range(8)]
