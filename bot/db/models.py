@@ -22,7 +22,9 @@ __all__ = [
     "CombatRecord",
     "CreationDraft",
     "GuildDeparture",
+    "Post",
     "RollLog",
+    "Scene",
     "Timer",
     "XpAward",
     "saved_id",
@@ -297,3 +299,69 @@ class Timer(SQLModel, table=True):
     lease_owner: str | None = Field(default=None, max_length=80)
     lease_until: datetime | None = None
     attempts: int = Field(default=0)
+
+
+class Scene(SQLModel, table=True):
+    """A scene of the play-by-post table: one forum post or thread (``channel_id``) of a campaign.
+
+    The Umbría model: a game is a sub-forum, each scene a thread.  ``players`` lists the members
+    the scene is for (empty: the whole party).  ``round_started_at`` is when the GM last posted
+    in it: the current *round of posts* is everything after it.  Closing archives the thread and
+    keeps the row; scenes are never deleted.
+    """
+
+    __tablename__ = "scene"
+    __table_args__ = (Index("uq_scene_channel", "guild_id", "channel_id", unique=True),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake()
+    campaign_id: int = Field(foreign_key="campaign.id", index=True)
+    channel_id: int = _snowflake()  # the forum post / thread that holds the scene
+    parent_id: int | None = _snowflake(default=None, nullable=True)  # forum or text channel
+    title: str = Field(max_length=100)
+    status: str = Field(default="open", max_length=10)  # open | closed
+    private: bool = False  # a private thread only its players and the GM see
+    players: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    header_message_id: int | None = _snowflake(default=None, nullable=True)
+    opened_by: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)
+    closed_at: datetime | None = None
+    round_started_at: datetime | None = None
+    version: int = Field(default=1)
+
+
+class Post(SQLModel, table=True):
+    """A post made through the bot as a character, an NPC or the narrator (``/post``).
+
+    Records who really wrote it (``author_user_id``) beside the name it was shown under
+    (``speaker_name``, and ``webhook_name`` when Discord's webhook rules forced a change).
+    ``gm_post`` marks the referee's posts (they open a new round of posts); ``gm_only`` posts
+    went to the GM channel instead of the scene.  Edits bump ``version`` and set ``edited_at``;
+    deleting sets ``deleted_at`` (the record stays for the chronicle's GM section).
+    """
+
+    __tablename__ = "post"
+    __table_args__ = (
+        Index("ix_post_channel_time", "guild_id", "channel_id", "created_at"),
+        Index("ix_post_campaign", "campaign_id", "id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake()
+    campaign_id: int = Field(foreign_key="campaign.id")
+    channel_id: int = _snowflake()  # where it was posted (scene thread, channel, GM channel)
+    scene_id: int | None = Field(default=None, foreign_key="scene.id", nullable=True)
+    message_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    author_user_id: int = _snowflake()
+    character_id: int | None = Field(default=None, foreign_key="character.id", nullable=True)
+    speaker_name: str = Field(max_length=100)  # the character, NPC or "Narrador"
+    webhook_name: str | None = Field(default=None, max_length=80)
+    gm_post: bool = False
+    gm_only: bool = False
+    text: str
+    notes: str | None = None
+    roll_log_id: int | None = Field(default=None, foreign_key="roll_log.id", nullable=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    edited_at: datetime | None = None
+    deleted_at: datetime | None = None
+    version: int = Field(default=1)

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, inspect, select
 from sqlmodel import SQLModel
 
-from bot.db.models import GuildDeparture, utcnow
+from bot.db.models import GuildDeparture, Post, Scene, saved_id, utcnow
 from bot.services import Actor, Place
 from bot.services.retention import RetentionService, guild_tables
 from tests.examples import ARDELIA
@@ -35,7 +35,35 @@ async def two_guilds(services):
         await services.combat.roll(place, GM)
         await services.combat.next(place, GM)
         await services.combat.set_deadline(place, GM, 24)  # a durable turn-reminder timer
+        await _scene_with_a_post(services, place)
     return services
+
+
+async def _scene_with_a_post(services, place: Place) -> None:
+    """Rows of the play-by-post tables (written directly: only their presence matters here)."""
+    async with services.sessions() as session, session.begin():
+        campaign_id = saved_id(await services.campaigns.require(place, session))
+        scene = Scene(
+            guild_id=place.guild_id,
+            campaign_id=campaign_id,
+            channel_id=place.channel_id + 1000,
+            parent_id=place.channel_id,
+            title="La posada",
+            opened_by=GM.user_id,
+        )
+        session.add(scene)
+        await session.flush()
+        session.add(
+            Post(
+                guild_id=place.guild_id,
+                campaign_id=campaign_id,
+                channel_id=scene.channel_id,
+                scene_id=saved_id(scene),
+                author_user_id=ANA.user_id,
+                speaker_name="Ardelia",
+                text="Entro en la posada.",
+            )
+        )
 
 
 async def rows_of(services, guild_id: int) -> dict[str, int]:
