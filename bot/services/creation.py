@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import delete, func, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -219,7 +219,7 @@ class CreationService:
         return self._view(draft, system, builder, settings, ())
 
     async def cancel(self, place: Place, actor: Actor, draft_id: int, version: int) -> None:
-        await self._close(place, actor, draft_id, version, "abandoned")
+        await self._close(place, actor, draft_id, version)
 
     async def finish(
         self, place: Place, actor: Actor, draft_id: int, version: int
@@ -235,13 +235,7 @@ class CreationService:
             raise DomainError("sheet.error.draft_unfinished")
 
         async def close_draft(session: AsyncSession) -> None:
-            result = await session.exec(
-                update(CreationDraft)
-                .where(col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version)
-                .values(status="done", version=CreationDraft.version + 1, updated_at=utcnow())
-            )
-            if result.rowcount != 1:
-                raise DomainError("sheet.error.draft_stale")
+            await _delete_draft(session, draft_id, version)
 
         return await self.characters.create(
             place,
@@ -252,18 +246,10 @@ class CreationService:
             same_transaction=close_draft,
         )
 
-    async def _close(
-        self, place: Place, actor: Actor, draft_id: int, version: int, status: str
-    ) -> None:
+    async def _close(self, place: Place, actor: Actor, draft_id: int, version: int) -> None:
         await self._load(place, actor, draft_id, version)
         async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(CreationDraft)
-                .where(col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version)
-                .values(status=status, version=CreationDraft.version + 1, updated_at=utcnow())
-            )
-            if result.rowcount != 1:
-                raise DomainError("sheet.error.draft_stale")
+            await _delete_draft(session, draft_id, version)
 
     @staticmethod
     def _view(
@@ -289,3 +275,18 @@ class CreationService:
             problems=problems,
             done=done,
         )
+
+
+async def _delete_draft(session: AsyncSession, draft_id: int, version: int) -> None:
+    """A finished or abandoned draft is deleted, under its version check.
+
+    The character (or nothing) is what remains; keeping closed drafts only grew the table
+    (issue 14 §1).  A click on the wizard of a deleted draft answers ``draft_gone``.
+    """
+    result = await session.exec(
+        delete(CreationDraft).where(
+            col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version
+        )
+    )
+    if result.rowcount != 1:
+        raise DomainError("sheet.error.draft_stale")

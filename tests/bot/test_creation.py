@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from sqlmodel import select
 
-from bot.db.models import RollLog
+from bot.db.models import CreationDraft, RollLog
 from bot.services import Actor, Place
 from bot.services.errors import DomainError, NotAllowed
 from rules.systems.base import RulesError
@@ -61,7 +61,9 @@ async def test_a_draft_is_stored_step_by_step_and_finished_into_a_character(serv
     assert await creation.resume(HERE, ANA) is None  # the draft is closed
     with pytest.raises(DomainError) as closed:
         await creation.show(HERE, ANA, draft.draft_id)
-    assert closed.value.key == "sheet.error.draft_closed"
+    assert closed.value.key == "sheet.error.draft_gone"
+    async with services_with_campaign.sessions() as session:  # deleted, not kept forever
+        assert await session.get(CreationDraft, draft.draft_id) is None
 
 
 async def test_a_wrong_answer_changes_nothing(services_with_campaign):
@@ -108,6 +110,8 @@ async def test_npc_drafts_are_for_referees_and_restart_keeps_the_name(services_w
     assert restarted.done == () and restarted.name == "Trasgo"
     await creation.cancel(HERE, GM, restarted.draft_id, restarted.version)
     assert await creation.resume(HERE, GM, npc=True) is None
+    async with services_with_campaign.sessions() as session:  # a cancelled draft is deleted
+        assert await session.get(CreationDraft, restarted.draft_id) is None
 
 
 async def test_finishing_early_is_refused(services_with_campaign):
