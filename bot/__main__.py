@@ -128,14 +128,22 @@ async def _run(config: Config) -> int:
 
 
 def _no_token(config: Config) -> int:
-    print(t("cli.no_token", config.default_locale), file=sys.stderr)
-    if sys.stdin.isatty():
-        answer = input(t("cli.offer_sandbox", config.default_locale)).strip().lower()
-        if answer in ("", "s", "si", "sí", "y", "yes"):
-            from standin.repl import main as sandbox_main
+    """Explain how to get a token and offer the offline sandbox.
 
-            return sandbox_main([])
-    return 2
+    With a terminal, ask; without one (``make run`` from a script or an IDE), say how to start
+    the sandbox and end normally: no token is a situation to explain, not a failure (a non-zero
+    status made ``make`` add its own "Error 2" under the explanation).
+    """
+    print(t("cli.no_token", config.default_locale), file=sys.stderr)
+    if not sys.stdin.isatty():
+        print(t("cli.no_terminal", config.default_locale), file=sys.stderr)
+        return 0
+    answer = input(t("cli.offer_sandbox", config.default_locale)).strip().lower()
+    if answer in ("", "s", "si", "sí", "y", "yes"):
+        from standin.repl import main as sandbox_main
+
+        return sandbox_main([])
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
