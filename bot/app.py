@@ -23,6 +23,7 @@ from bot.compute import ComputePool
 from bot.config import DEFAULT_RETENTION_DAYS, Config, Shards
 from bot.db.engine import session_factory
 from bot.services.abilities import AbilityService
+from bot.services.approvals import ApprovalService
 from bot.services.attacks import AttackService
 from bot.services.campaign_context import CampaignContextService
 from bot.services.campaigns import CampaignService
@@ -33,6 +34,7 @@ from bot.services.creation import CreationService
 from bot.services.levelup import LevelUpService
 from bot.services.npcs import NpcService
 from bot.services.privacy import PrivacyService
+from bot.services.requests import RequestService
 from bot.services.retention import RetentionService
 from bot.services.rolls import RollService
 from bot.services.sheet_exchange import SheetExchangeService
@@ -62,6 +64,7 @@ EXTENSIONS = (
     "cogs.privacy",
     "cogs.undo",
     "cogs.abilities",
+    "cogs.requests",
 )
 
 
@@ -110,6 +113,8 @@ class Services:
         self.abilities = AbilityService(self.sessions, self.characters, rng)
         self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
         self.retention = RetentionService(self.sessions, retention_days)
+        self.requests = RequestService(self.sessions, self.characters, self.checks)
+        self.approvals = ApprovalService(self.sessions, self.campaigns)
 
 
 class Arbitro(commands.AutoShardedBot):

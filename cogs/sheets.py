@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.services.errors import DomainError
 from cogs.ui import render_sheet
+from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import AnyCharacter, Character, Field, FieldValue, Item
@@ -224,7 +225,31 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         message = render_sheet.character(view, ctx.locale)
         message["content"] = ctx.t("sheet.imported", name=view.name)
         # A hidden NPC's stat block is the GM's secret: only the GM sees it.
-        await reply(itx, ctx.locale, **message, ephemeral=view.hidden, done=message["content"])
+        message = with_approval({**message, "ephemeral": view.hidden}, view, ctx.locale)
+        await reply(itx, ctx.locale, **message, done=message["content"])
+
+    @app_commands.command(
+        name="transfer", description="Hand a character to another player for good (GM)"
+    )
+    @app_commands.describe(
+        character="The character (it keeps its history: log, XP ledger)",
+        member="Its new player",
+    )
+    @app_commands.guild_only()
+    @fight()
+    async def transfer(
+        self, itx: discord.Interaction[Arbitro], character: Character, member: discord.Member
+    ) -> None:
+        ctx = await ctx_of(itx)
+        if member.bot:
+            raise DomainError("approval.error.bot_owner")
+        view = await self.bot.services.approvals.transfer(
+            ctx.place, ctx.actor, character, member.id, member.display_name
+        )
+        text = ctx.t("approval.transferred", name=view.name, owner=view.new_owner_id)
+        if view.cleared_active:
+            text += "\n" + ctx.t("approval.transferred_cleared", previous=view.previous_owner_id)
+        await itx.response.send_message(text)
 
 
 async def setup(bot: Arbitro) -> None:

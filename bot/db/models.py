@@ -24,6 +24,7 @@ __all__ = [
     "GuildDeparture",
     "Post",
     "RollLog",
+    "RollRequest",
     "Scene",
     "Timer",
     "XpAward",
@@ -175,6 +176,12 @@ class Character(SQLModel, table=True):
     version: int = Field(default=1)
     # The sheet's schema version (bot.services.sheet_schema); rows older than migration 0008 are 1.
     sheet_version: int = Field(default=2, sa_column_kwargs={"server_default": text("1")})
+    # approved | pending | rejected: where the campaign asks for it (setting
+    # ``aprobar_personajes``) a new character waits for the GM before it plays (migration 0015;
+    # rows from before it are approved).
+    approval: str = Field(
+        default="approved", max_length=10, sa_column_kwargs={"server_default": "approved"}
+    )
 
 
 class ActiveCharacter(SQLModel, table=True):
@@ -364,4 +371,41 @@ class Post(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     edited_at: datetime | None = None
     deleted_at: datetime | None = None
+    version: int = Field(default=1)
+
+
+class RollRequest(SQLModel, table=True):
+    """A GM's request for a check from some characters (``/request check``): one message with
+    one button per character.
+
+    ``entries`` is one dict per requested character (``character_id``, ``name``, ``owner_id``
+    and, once rolled, ``log_id``, ``total``, ``outcome``, ``by``); each press writes its entry
+    with a compare-and-set on ``version`` in the roll's own transaction, so a character rolls
+    once however many presses arrive.  ``hidden``: ``visible`` (everyone sees the numbers),
+    ``outcome`` (players see success or failure) or ``nothing`` (players see that it was
+    rolled); the GM always sees the numbers.  Closing keeps the row.
+    """
+
+    __tablename__ = "roll_request"
+    __table_args__ = (Index("ix_roll_request_campaign", "campaign_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    channel_id: int = _snowflake()
+    message_id: int | None = _snowflake(default=None, nullable=True)
+    requested_by: int = _snowflake()
+    option: str = Field(max_length=100)
+    label: str = Field(max_length=100)
+    difficulty: int | None = None
+    modifier: int = 0
+    hidden: str = Field(default="visible", max_length=10)  # visible | outcome | nothing
+    status: str = Field(default="open", max_length=10)  # open | closed
+    entries: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    created_at: datetime = Field(default_factory=utcnow)
+    completed_at: datetime | None = None  # every character has rolled (the GM was told)
+    closed_at: datetime | None = None
+    closed_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)

@@ -90,10 +90,13 @@ def is_referee(campaign: Campaign, actor: Actor) -> bool:
 #: Settings every campaign has, whatever its system (``/campaign settings``).
 CHARACTER_CAP = "personajes_por_jugador"
 SHOW_NUMBERS = "mostrar_numeros"
+#: New player characters wait for the GM's approval before they play (issue 12 §2b).
+APPROVE_CHARACTERS = "aprobar_personajes"
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
     SettingSpec(SHOW_NUMBERS, FieldKind.BOOLEAN, False),
+    SettingSpec(APPROVE_CHARACTERS, FieldKind.BOOLEAN, False),
 )
 
 

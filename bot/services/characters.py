@@ -27,7 +27,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.locks import lock_campaign
 from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
 from bot.services.campaign_context import CampaignContext, CampaignContextService
-from bot.services.campaigns import CHARACTER_CAP, CampaignService, is_referee
+from bot.services.campaigns import (
+    APPROVE_CHARACTERS,
+    CHARACTER_CAP,
+    CampaignService,
+    is_referee,
+)
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.imports import (
@@ -44,6 +49,7 @@ from bot.services.sheet_access import (
     name_key,
     player_sheet,
     require_editor,
+    require_playable,
     set_path,  # noqa: F401 - re-exported
 )
 from bot.services.sheet_changes import (
@@ -155,6 +161,22 @@ class CharacterService:
             character = await find_character(session, campaign, actor, name)
         return campaign, upgraded(character), system, settings
 
+    async def sheet_by_id(
+        self, place: Place, character_id: int
+    ) -> tuple[Campaign, Character, GameSystem, Mapping[str, Any]]:
+        """Like :meth:`sheet_of`, for a character known by id (a button keyed by it): it must
+        belong to the campaign played here and not be deleted."""
+        campaign, system, settings = await self.context(place)
+        async with self.sessions() as session:
+            character = await session.get(Character, character_id)
+        if (
+            character is None
+            or character.campaign_id != campaign.id
+            or character.deleted_at is not None
+        ):
+            raise DomainError("sheet.error.not_found", name=f"#{character_id}")
+        return campaign, upgraded(character), system, settings
+
     async def show(
         self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
     ) -> CharacterView:
@@ -241,8 +263,17 @@ class CharacterService:
         make_active: bool = True,
         same_transaction: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> CharacterView:
-        """Store a complete, legal sheet as a new character (refuses with every problem listed)."""
+        """Store a complete, legal sheet as a new character (refuses with every problem listed).
+
+        Where the campaign asks for it (``aprobar_personajes``), a player's new character is
+        stored ``pending`` and not made active: it plays once the GM approves it
+        (:mod:`bot.services.approvals`).  The referees' own characters need no approval."""
         campaign, system, settings = await self.context(place)
+        pending = (
+            not is_npc
+            and bool(settings.get(APPROVE_CHARACTERS, False))
+            and not is_referee(campaign, actor)
+        )
         if is_npc and not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         name = str(sheet.get("name", "")).strip()
@@ -269,6 +300,7 @@ class CharacterService:
             sheet=dict(sheet),
             is_npc=is_npc,
             hidden=hidden,
+            approval="pending" if pending else "approved",
         )
         try:
             async with self.sessions() as session, session.begin():
@@ -278,7 +310,7 @@ class CharacterService:
                 await session.flush()
                 if cap is not None:
                     await self._check_cap(session, campaign, owner, cap)
-                if make_active and not is_npc:
+                if make_active and not is_npc and not pending:
                     await self._set_active(session, campaign, actor.user_id, saved_id(character))
                 if same_transaction is not None:
                     # e.g. closing the creation draft: both happen or neither does
@@ -317,6 +349,7 @@ class CharacterService:
             character = await find_character(session, campaign, actor, name, npc=False)
             if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
                 raise NotAllowed("sheet.error.not_owner", name=character.name)
+            require_playable(character)
             await self._set_active(session, campaign, actor.user_id, saved_id(character))
         return self._view(campaign, system, settings, character)
 

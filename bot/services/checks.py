@@ -6,7 +6,7 @@ Every check lands in the audit log with the character's name, like a ``/roll``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,8 @@ MAX_CIRCUMSTANCES = 8
 #: The option ``/save`` rolls: S&W's single «Tirada de Salvación» (with the alternative
 #: saves setting the system reads the threat to pick the category).
 SAVE_OPTION = "salvacion"
+#: Runs in the transaction that stores a check: ``(session, log id, result)``.
+SameTransaction = Callable[[AsyncSession, int, CheckResult], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +104,29 @@ class CheckService:
             return ()
         return tuple(system.check_options(stored.sheet, settings))
 
-    async def check(self, place: Place, actor: Actor, order: CheckOrder) -> CheckView:
+    async def check(
+        self,
+        place: Place,
+        actor: Actor,
+        order: CheckOrder,
+        *,
+        character_id: int | None = None,
+        same_transaction: SameTransaction | None = None,
+    ) -> CheckView:
         """Roll ``order`` on the character's sheet; what the roll changes (a token given to
         the GM, a death test) is re-applied to the sheet's current version together with the
-        audit-log row, or the check is refused and nothing is logged."""
-        campaign, own, system, settings = await self.characters.sheet_of(
-            place, actor, order.character
-        )
+        audit-log row, or the check is refused and nothing is logged.
+
+        ``character_id`` names the character by id instead of ``order.character`` (a GM roll
+        request's button); ``same_transaction(session, log_id, result)`` runs in the
+        transaction that stores the roll, and an exception it raises stores nothing
+        (:mod:`bot.services.requests` records the roll on the request there, once)."""
+        if character_id is not None:
+            campaign, own, system, settings = await self.characters.sheet_by_id(place, character_id)
+        else:
+            campaign, own, system, settings = await self.characters.sheet_of(
+                place, actor, order.character
+            )
         # Rolling *with* a character is acting as it: its owner or a referee only.
         require_actor(campaign, own, actor)
         request = CheckRequest(
@@ -148,15 +166,31 @@ class CheckService:
             fumble=result.outcome == "fumble",
             private=order.private,
         )
+        then: Callable[[AsyncSession, int | None], Awaitable[None]] | None = None
+        if same_transaction is not None:
+            hook = same_transaction
+
+            async def record(session: AsyncSession, log_id: int | None) -> None:
+                await hook(session, log_id or 0, result)
+
+            then = record
+
         if result.effects:
             applied = await self.characters.writer.apply(
-                place, actor, ApplyEffects(result.effects, audit), character_id=own.id
+                place,
+                actor,
+                ApplyEffects(result.effects, audit),
+                character_id=own.id,
+                same_transaction=then,
             )
             log_id, character_name = applied.log_id, applied.view.name
         else:
             entry = roll_log(place, actor, campaign.id, own.name, audit)
             async with self.sessions() as session, session.begin():
                 session.add(entry)
+                if then is not None:
+                    await session.flush()
+                    await then(session, entry.id)
             log_id, character_name = entry.id, own.name
         return CheckView(
             log_id=log_id or 0,

@@ -10,7 +10,8 @@ Delete runs in one transaction and either applies completely or not at all:
 * their rolls stay in the campaign's record, but the user id and name are replaced by an
   anonymous marker (:data:`ANONYMOUS`, rendered as "anónimo"/"anonymous");
 * drafts and active-character rows are deleted; "granted by", "deleted by", "started the
-  fight" and "GM of the campaign" stop naming them (the campaign keeps running: its GM role
+  fight", "asked for / closed / rolled in a GM roll request", "handed over / approved" (the
+  log's records of those) and "GM of the campaign" stop naming them (the campaign keeps running: its GM role
   and the server administrators remain referees).
 
 Character and combat changes are compare-and-set writes (``WHERE owner = member`` with a
@@ -42,6 +43,7 @@ from bot.db.models import (
     CombatRecord,
     CreationDraft,
     RollLog,
+    RollRequest,
     XpAward,
     saved_id,
     utcnow,
@@ -197,6 +199,11 @@ class PrivacyService:
                 Character.owner_user_id != user_id,
             ),
             "combats": combats,
+            "roll_requests": [
+                request
+                for request in await rows(RollRequest, RollRequest.guild_id == guild_id)
+                if _mentions(request, user_id)
+            ],
         }
 
     @staticmethod
@@ -356,6 +363,8 @@ class PrivacyService:
         )
         new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
         await self._untie_combats(session, guild_id, user_id, new_owner)
+        await _untie_requests(session, guild_id, user_id)
+        await _untie_log_details(session, guild_id, user_id)
         without_gm = [c.name for c in campaigns.values() if c.gm_user_id == user_id]
         await session.exec(
             update(Campaign)
@@ -428,8 +437,90 @@ async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: s
 def _without_gm_secrets(row: dict[str, Any]) -> dict[str, Any]:
     """A player's attack on a hidden NPC keeps the NPC's numbers in ``detail.secret`` for the
     GM (bot/services/attacks.py), and the undo record of that write holds its sheet values:
-    they are the GM's, not the player's, and stay out."""
+    they are the GM's, not the player's, and stay out.  A roll asked by the GM with a hidden
+    difficulty (bot/services/requests.py) keeps its numbers (and, when the GM hid everything,
+    its outcome) from the player here as in ``/history``."""
     detail = row.get("detail")
+    if isinstance(detail, dict) and detail.get("hidden_request"):
+        row = {**row, "total": None, "difficulty": None, "breakdown": "", "expression": ""}
+        if detail.get("hidden_request") == "nothing":
+            row = {**row, "outcome": None, "fumble": None}
+        row["detail"] = {"hidden_request": detail["hidden_request"]}
+        return row
     if isinstance(detail, dict) and "secret" in detail:
         row = {**row, "detail": {k: v for k, v in detail.items() if k not in ("secret", "undo")}}
     return row
+
+
+def _mentions(request: Mapping[str, Any], user_id: int) -> bool:
+    """Whether a GM roll request names the member (asked, closed, asked of or rolled by)."""
+    if user_id in (request.get("requested_by"), request.get("closed_by")):
+        return True
+    return any(
+        user_id in (entry.get("owner_id"), entry.get("by")) for entry in request.get("entries", [])
+    )
+
+
+async def _untie_requests(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """GM roll requests name who asked, who closed, whose character was asked and who
+    pressed: each becomes the anonymous marker (versioned writes: a press racing the
+    deletion makes the deletion start again)."""
+    rows = (await session.exec(select(RollRequest).where(RollRequest.guild_id == guild_id))).all()
+    for row in rows:
+        data = {
+            "requested_by": row.requested_by,
+            "closed_by": row.closed_by,
+            "entries": row.entries,
+        }
+        if not _mentions(data, user_id):
+            continue
+        entries = [
+            {
+                **entry,
+                "owner_id": ANONYMOUS
+                if entry.get("owner_id") == user_id
+                else entry.get("owner_id"),
+                "by": ANONYMOUS if entry.get("by") == user_id else entry.get("by"),
+            }
+            for entry in row.entries
+        ]
+        result = await session.exec(
+            update(RollRequest)
+            .where(col(RollRequest.id) == row.id, col(RollRequest.version) == row.version)
+            .values(
+                requested_by=ANONYMOUS if row.requested_by == user_id else row.requested_by,
+                closed_by=ANONYMOUS if row.closed_by == user_id else row.closed_by,
+                entries=entries,
+                version=RollRequest.version + 1,
+            )
+        )
+        if result.rowcount != 1:
+            raise ConcurrentChange()
+
+
+#: Audit kinds whose ``detail`` names members (``/sheet transfer``, the GM's approval).
+_MEMBER_DETAIL_KINDS = ("transfer", "approval")
+_MEMBER_DETAIL_KEYS = ("from", "to", "owner_id")
+
+
+async def _untie_log_details(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """The log's records of a handed-over or approved character name its players in
+    ``detail``: the member's id becomes the anonymous marker (the row stays, as rolls do)."""
+    rows = (
+        await session.exec(
+            select(RollLog).where(
+                col(RollLog.guild_id) == guild_id,
+                col(RollLog.kind).in_(_MEMBER_DETAIL_KINDS),
+            )
+        )
+    ).all()
+    for row in rows:
+        detail = dict(row.detail or {})
+        if not any(detail.get(key) == user_id for key in _MEMBER_DETAIL_KEYS):
+            continue
+        for key in _MEMBER_DETAIL_KEYS:
+            if detail.get(key) == user_id:
+                detail[key] = ANONYMOUS
+        row.detail = detail
+        row.breakdown = ""
+        session.add(row)

@@ -99,7 +99,15 @@ class HistoryEntry:
 
 
 def _secret(row: RollLog, sees_private: bool) -> bool:
-    return not sees_private and bool((row.detail or {}).get("hidden_opponent"))
+    """The roller saw the outcome only (against a hidden NPC, or a GM roll request with a
+    hidden difficulty): the total stays the referees'."""
+    detail = row.detail or {}
+    return not sees_private and bool(detail.get("hidden_opponent") or detail.get("hidden_request"))
+
+
+def _secret_outcome(row: RollLog, sees_private: bool) -> bool:
+    """A GM roll request whose players see nothing of the result (``hidden: nothing``)."""
+    return not sees_private and (row.detail or {}).get("hidden_request") == "nothing"
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,8 +292,8 @@ class RollService:
                     total=None if _secret(row, sees_private) else row.total,
                     difficulty=row.difficulty if sees_private else None,
                     reason=row.reason,
-                    outcome=row.outcome,
-                    fumble=row.fumble,
+                    outcome=None if _secret_outcome(row, sees_private) else row.outcome,
+                    fumble=row.fumble and not _secret_outcome(row, sees_private),
                     private=row.private,
                     created_at=row.created_at,
                     message_url=row.message_url,

@@ -33,6 +33,7 @@ __all__ = [
     "name_key",
     "player_sheet",
     "require_actor",
+    "require_playable",
     "require_editor",
     "name_clash",
     "set_path",
@@ -72,6 +73,8 @@ class CharacterView:
     problems: tuple[Problem, ...]
     version: int
     campaign_name: str
+    #: approved | pending | rejected (issue 12 §2b: the GM approves new characters)
+    approval: str = "approved"
 
 
 async def find_character(
@@ -123,10 +126,21 @@ def require_editor(campaign: Campaign, character: Character, actor: Actor) -> No
         raise NotAllowed("sheet.error.not_owner", name=character.name)
 
 
+def require_playable(character: Character) -> None:
+    """A character the GM has not approved (campaign setting ``aprobar_personajes``) does not
+    play yet: it is not made active, does not roll and does not post, whoever asks."""
+    if character.approval == "pending":
+        raise NotAllowed("approval.error.awaiting", name=character.name)
+    if character.approval == "rejected":
+        raise NotAllowed("approval.error.rejected", name=character.name)
+
+
 def require_actor(campaign: Campaign, character: Character, actor: Actor) -> None:
     """Acting *with* a character (rolling, spending, casting as it) is for its owner or a
     referee; NPCs act only for referees.  Being the *target* of someone's action is not
-    acting, so opponents and targets are never checked with this."""
+    acting, so opponents and targets are never checked with this.  Nobody acts with a
+    character still waiting for the GM's approval (:func:`require_playable`)."""
+    require_playable(character)
     if character.is_npc and not is_referee(campaign, actor):
         raise NotAllowed("sheet.error.npc_gm_only")
     if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
@@ -170,6 +184,7 @@ def character_view(context: CampaignContext, character: Character) -> CharacterV
         problems=problems,
         version=character.version,
         campaign_name=context.campaign.name,
+        approval=character.approval,
     )
 
 

@@ -173,13 +173,16 @@ class SheetWriter:
         name: str | None = None,
         character_id: int | None = None,
         on_behalf: bool = False,
+        same_transaction: Callable[[AsyncSession, int | None], Awaitable[None]] | None = None,
     ) -> Applied[T]:
         """Apply ``change`` to the character ``name`` (default: the actor's active one) or
         ``character_id``; see the module docstring for the steps.
 
         ``on_behalf``: the character is the *target* of the actor's rules-driven act (healed
         by an ability, hit by an attack); the caller checked the actor may act, and being the
-        target needs no ownership (issue 11 §1)."""
+        target needs no ownership (issue 11 §1).  ``same_transaction(session, log_id)`` runs
+        inside the write's transaction after it (a GM roll request records the roll there);
+        an exception it raises rolls the write back and reaches the caller."""
         for attempt in attempts(SHEET_ATTEMPTS):
             await backoff(attempt)
             context = await self.contexts.load(place)
@@ -194,6 +197,8 @@ class SheetWriter:
             try:
                 async with self.sessions() as session, session.begin():
                     log_id = await self._write(session, place, actor, context, planned)
+                    if same_transaction is not None:
+                        await same_transaction(session, log_id)
             except _Clash:
                 continue
             except IntegrityError:

@@ -184,6 +184,34 @@ async def setting_autocomplete(
     ][:25]
 
 
+async def request_who_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """``/request check who``: the last comma-separated piece completed with «todos» or a
+    character name (mentions are typed with Discord's own @ picker)."""
+    head, _, piece = current.rpartition(",")
+    prefix = f"{head}, " if head else ""
+    needle = piece.strip()
+    names = await itx.client.services.characters.names(place_of(itx), actor_of(itx), needle)
+    words = [w for w in ("todos", "all") if w.startswith(needle.casefold())]
+    values = [prefix + w for w in words] + [prefix + name for name in names]
+    return [app_commands.Choice(name=v, value=v) for v in values if len(v) <= 100][:25]
+
+
+async def request_option_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """``/request check option``: what the characters in ``who`` can roll (like ``/check``)."""
+    who = getattr(itx.namespace, "who", None)
+    options = await itx.client.services.requests.options_for(
+        place_of(itx), actor_of(itx), who if isinstance(who, str) else None
+    )
+    needle = current.casefold()
+    ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
+    ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
+    return [app_commands.Choice(name=o.label[:100], value=o.key[:100]) for o in ranked[:25]]
+
+
 # -- option types ------------------------------------------------------------------------
 
 if TYPE_CHECKING:
@@ -313,6 +341,18 @@ class SettingTransformer(Suggested):
     suggest = staticmethod(setting_autocomplete)
 
 
+class RequestWhoTransformer(Suggested):
+    """Who a GM roll request asks: mentions, character names, «todos»."""
+
+    suggest = staticmethod(request_who_autocomplete)
+
+
+class RequestOptionTransformer(Suggested):
+    """What a GM roll request asks for, from the asked characters' sheets."""
+
+    suggest = staticmethod(request_option_autocomplete)
+
+
 Character = app_commands.Transform[str, CharacterTransformer]
 AnyCharacter = app_commands.Transform[str, AnyCharacterTransformer]
 NewCombatant = app_commands.Transform[str, AnyCharacterTransformer(1, 80)]  # an NPC, or any name
@@ -329,3 +369,5 @@ Item = app_commands.Transform[str, ItemTransformer(1, 100)]
 Field = app_commands.Transform[str, FieldTransformer]
 FieldValue = app_commands.Transform[str, FieldValueTransformer(1, 500)]
 Setting = app_commands.Transform[str, SettingTransformer]
+RequestWho = app_commands.Transform[str, RequestWhoTransformer(1, 1000)]
+RequestOption = app_commands.Transform[str, RequestOptionTransformer(1, 100)]

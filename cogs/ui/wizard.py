@@ -20,6 +20,7 @@ from bot.i18n import t
 from bot.services.creation import DraftView
 from bot.services.errors import DomainError
 from cogs.ui import render_sheet
+from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
 from rules.systems.base import StepKind
@@ -309,6 +310,8 @@ class WizardButton(
             user=actor.name,
             name=character.name,
         )
+        if not character.is_npc:
+            announcement = with_approval(announcement, character, locale)
         await itx.followup.send(**announcement, ephemeral=character.is_npc)
 
 

@@ -36,6 +36,7 @@ async def two_guilds(services):
         await services.combat.next(place, GM)
         await services.combat.set_deadline(place, GM, 24)  # a durable turn-reminder timer
         await _scene_with_a_post(services, place)
+        await services.requests.create(place, GM, who="<@2>", option="habilidad:Pilotar")
     return services
 
 

@@ -1,0 +1,274 @@
+"""The message of a GM roll request (``/request check``) and its buttons.
+
+The buttons are ``DynamicItem``s keyed ``arb:1:req-roll:<request>:<character>``,
+``arb:1:req-close:<request>:0`` and ``arb:1:req-results:<request>:0``: they work after a
+restart, every press reloads the request, and the service decides everything (whose button,
+rolled already, closed).  A press that rolls rewrites the message from the stored request, so
+two presses at once never leave it showing less than what was rolled.
+
+What players see follows the request's ``hidden`` mode; the public message never shows a
+hidden difficulty nor the numbers of a hidden roll.  The GM reads them in the GM-channel copy
+of each roll and behind the results button (ephemeral, referees only).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Self
+
+import discord
+
+from bot.i18n import t
+from bot.services.errors import DomainError
+from bot.services.requests import Entry, Press, RequestView
+from cogs.ui import render_sheet
+from cogs.ui.context import ctx_of
+from cogs.ui.errors import describe_error, send_error
+from cogs.ui.gm_copy import send_gm_copy
+from cogs.ui.render import COLOUR, truncate
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "RequestButton",
+    "request_message",
+    "results_message",
+    "table_locale",
+]
+
+#: After these refusals the message is redrawn from the stored request (its buttons go).
+REDRAW_ON = ("request.error.closed",)
+
+
+def _outcome(entry: Entry, locale: str) -> str:
+    return t(f"check.outcome.{entry.outcome}", locale) if entry.outcome else "—"
+
+
+def _line(view: RequestView, entry: Entry, locale: str) -> str:
+    name = truncate(entry.name, 80)
+    if not entry.rolled:
+        return t("request.line_pending", locale, name=name, owner=entry.owner_id)
+    if view.hidden == "nothing":
+        return t("request.line_rolled", locale, name=name)
+    if view.hidden == "outcome":
+        if entry.outcome is None:
+            return t("request.line_rolled", locale, name=name)
+        return t("request.line_outcome", locale, name=name, outcome=_outcome(entry, locale))
+    line = t("request.line_numbers", locale, name=name, total=entry.total)
+    return line + (f" · {_outcome(entry, locale)}" if entry.outcome else "")
+
+
+def request_message(view: RequestView, locale: str) -> dict[str, Any]:
+    """The public message: what was asked, each character's state, and the live buttons."""
+    header = [t("request.title", locale, gm=f"<@{view.requested_by}>", label=view.label)]
+    details = []
+    if view.difficulty is not None:
+        details.append(
+            t("request.difficulty", locale, difficulty=view.difficulty)
+            if view.hidden == "visible"
+            else t("request.difficulty_hidden", locale)
+        )
+    if view.modifier:
+        details.append(t("request.modifier", locale, modifier=f"{view.modifier:+d}"))
+    if details:
+        header.append(" · ".join(details))
+    if view.hidden != "visible":
+        header.append(t(f"request.hidden_{view.hidden}", locale))
+    lines = [_line(view, entry, locale) for entry in view.entries]
+    if not view.open:
+        footer = t("request.footer_closed", locale, id=view.id)
+    elif view.complete:
+        footer = t("request.footer_complete", locale, id=view.id)
+    else:
+        footer = t("request.footer_open", locale, id=view.id)
+    embed = discord.Embed(description=truncate("\n".join(lines), 4000), colour=COLOUR[None])
+    embed.set_footer(text=footer)
+    components = discord.ui.View(timeout=None)
+    if view.open:
+        for entry in view.entries:
+            if not entry.rolled:
+                components.add_item(
+                    RequestButton("roll", view.id, entry.character_id, truncate(entry.name, 80))
+                )
+        components.add_item(
+            RequestButton("results", view.id, 0, t("request.button_results", locale))
+        )
+        components.add_item(RequestButton("close", view.id, 0, t("request.button_close", locale)))
+    else:
+        components.add_item(
+            RequestButton("results", view.id, 0, t("request.button_results", locale))
+        )
+    return {"content": "\n".join(header), "embed": embed, "view": components}
+
+
+def results_message(view: RequestView, locale: str) -> dict[str, Any]:
+    """The GM's view: every number, the difficulty (ephemeral, or in the GM channel)."""
+    lines = []
+    for entry in view.entries:
+        name = truncate(entry.name, 80)
+        if entry.rolled:
+            lines.append(
+                t(
+                    "request.results_line",
+                    locale,
+                    name=name,
+                    total=entry.total,
+                    outcome=_outcome(entry, locale),
+                )
+            )
+        else:
+            lines.append(t("request.results_pending", locale, name=name))
+    if view.difficulty is not None:
+        lines.append(t("request.results_target", locale, difficulty=view.difficulty))
+    embed = discord.Embed(
+        title=truncate(t("request.results_title", locale, id=view.id, label=view.label), 256),
+        description=truncate("\n".join(lines), 4000),
+        colour=COLOUR[None],
+    )
+    return {"embed": embed}
+
+
+async def table_locale(itx: discord.Interaction[Arbitro]) -> str:
+    """The language of the public request message: the campaign's (or the bot's default),
+    so presses by members with other Discord languages never flip it."""
+    ctx = await ctx_of(itx)
+    campaign = await ctx.services.campaigns.find(ctx.place)
+    return (campaign.locale if campaign else None) or ctx.bot.config.default_locale
+
+
+class RequestButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"arb:1:req-(?P<action>roll|close|results):(?P<request>\d+):(?P<character>\d+)",
+):
+    def __init__(self, action: str, request_id: int, character_id: int, label: str = "") -> None:
+        style = {
+            "roll": discord.ButtonStyle.primary,
+            "close": discord.ButtonStyle.danger,
+            "results": discord.ButtonStyle.secondary,
+        }[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label or action,
+                emoji="🎲" if action == "roll" else None,
+                style=style,
+                custom_id=f"arb:1:req-{action}:{request_id}:{character_id}",
+            )
+        )
+        self.action, self.request_id, self.character_id = action, request_id, character_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
+        return cls(
+            match["action"], int(match["request"]), int(match["character"]), item.label or ""
+        )
+
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
+        ctx = await ctx_of(itx)
+        service = ctx.services.requests
+        try:
+            if self.action == "results":
+                view = await service.show(ctx.place, ctx.actor, self.request_id)
+                await itx.response.send_message(**results_message(view, ctx.locale), ephemeral=True)
+                return
+            if self.action == "close":
+                view = await service.close(ctx.place, ctx.actor, self.request_id)
+                await itx.response.edit_message(**request_message(view, await table_locale(itx)))
+                await itx.followup.send(
+                    ctx.t(
+                        "request.closed",
+                        id=view.id,
+                        rolled=sum(e.rolled for e in view.entries),
+                        count=len(view.entries),
+                    )
+                )
+                return
+            press = await service.roll(ctx.place, ctx.actor, self.request_id, self.character_id)
+        except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
+            await self._refuse(itx, error, ctx.locale)
+            return
+        await answered(itx, press)
+
+    async def _refuse(
+        self, itx: discord.Interaction[Arbitro], error: Exception, locale: str
+    ) -> None:
+        text = describe_error(error, locale)
+        if text is None:
+            log.exception("roll request button error", exc_info=error)
+            text = t("errors.unexpected", locale, reference="request")
+        if isinstance(error, DomainError) and error.key in REDRAW_ON:
+            ctx = await ctx_of(itx)
+            try:
+                view = await ctx.services.requests.public(ctx.place, self.request_id)
+                await itx.response.edit_message(**request_message(view, await table_locale(itx)))
+            except Exception:  # noqa: BLE001 - the refusal below matters more than the redraw
+                log.warning("could not redraw request %s", self.request_id, exc_info=True)
+        await send_error(itx, text)
+
+
+async def answered(itx: discord.Interaction[Arbitro], press: Press) -> None:
+    """After a roll: the request message redrawn, the roller's private answer (what the
+    request lets players see), the GM's copy of a hidden roll, the log linked, and the GM told
+    once everyone has rolled."""
+    ctx = await ctx_of(itx)
+    request, check = press.request, press.check
+    public = await table_locale(itx)
+    await itx.response.edit_message(**request_message(request, public))
+    entry = next(e for e in request.entries if e.log_id == check.log_id)
+    name = check.character_name
+    if request.hidden == "visible":
+        await itx.followup.send(**render_sheet.check(check, ctx.locale), ephemeral=True)
+    elif request.hidden == "outcome":
+        text = ctx.t("request.your_outcome", name=name, outcome=_outcome(entry, ctx.locale))
+        await itx.followup.send(text, ephemeral=True)
+    else:
+        await itx.followup.send(ctx.t("request.your_nothing", name=name), ephemeral=True)
+    copied = False
+    if request.hidden != "visible":
+        copied = await send_gm_copy(
+            itx,
+            log_id=check.log_id,
+            user_name=check.user_name,
+            render=lambda gm_locale: render_sheet.check(check, gm_locale),
+            headline_key="request.gm_copy",
+        )
+    if not copied and itx.message is not None:
+        # the log entry links to the request message (the GM copy's link otherwise)
+        await ctx.services.rolls.attach_message(
+            check.log_id, itx.guild_id or 0, itx.message.id, itx.message.jump_url
+        )
+    if press.completed:
+        await _tell_gm(itx, request, public)
+
+
+async def _tell_gm(itx: discord.Interaction[Arbitro], request: RequestView, locale: str) -> None:
+    """Everyone rolled: the GM channel gets the results (numbers included); without one, a
+    line in the channel that pings nobody and shows no hidden number."""
+    ctx = await ctx_of(itx)
+    if request.gm_channel_id:
+        channel = ctx.bot.get_channel(request.gm_channel_id)
+        try:
+            if channel is None:
+                channel = await ctx.bot.fetch_channel(request.gm_channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                message = results_message(request, locale)
+                message["content"] = t(
+                    "request.complete_gm",
+                    locale,
+                    id=request.id,
+                    label=request.label,
+                    channel=f"<#{request.channel_id}>",
+                )
+                await channel.send(**message)
+                return
+        except discord.HTTPException:
+            log.warning("could not tell the GM channel about request %s", request.id)
+    await itx.followup.send(t("request.complete_line", locale, id=request.id))

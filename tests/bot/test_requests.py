@@ -1,0 +1,240 @@
+"""GM roll requests (issue 12 §3) against real databases: who is asked, who may press, each
+character rolls once (concurrent presses included), hidden numbers stay the GM's, closing
+refuses late presses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from sqlmodel import select
+
+from bot.db.models import RollLog, RollRequest, Scene, saved_id
+from bot.services import Actor, Place
+from bot.services.errors import DomainError, NotAllowed, NotReferee
+from bot.services.requests import MAX_TARGETS, MAX_WHO, parse_who
+from tests.examples import ARDELIA, ardelia
+
+GUILD, CHANNEL = 1000, 11
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+CARLA = Actor(4, "Carla")
+OPTION = "habilidad:Pilotar"
+
+
+@pytest.fixture
+async def table(services):
+    await services.campaigns.create(
+        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    await services.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await services.characters.create(HERE, BRUNO, ardelia(name="Brisa"))
+    return services
+
+
+async def _rolls(services) -> list[RollLog]:
+    async with services.sessions() as session:
+        return list((await session.exec(select(RollLog).where(RollLog.kind == "check"))).all())
+
+
+def _id(view, name: str) -> int:
+    return next(e.character_id for e in view.entries if e.name == name)
+
+
+# -- who ---------------------------------------------------------------------------------
+
+
+def test_who_reads_mentions_names_and_the_party_word():
+    who = parse_who("<@2> <@!3>, Trasgo ; todos, <@2>")
+    assert who.members == (2, 3)
+    assert who.names == ("Trasgo",)
+    assert who.party
+    with pytest.raises(DomainError, match="who_empty"):
+        parse_who(" , ; ")
+    with pytest.raises(DomainError, match="who_too_long"):
+        parse_who("x" * (MAX_WHO + 1))
+
+
+async def test_members_names_and_the_party_are_resolved_to_characters(table):
+    view = await table.requests.create(HERE, GM, who="<@2>, Brisa", option=OPTION)
+    assert [e.name for e in view.entries] == ["Ardelia", "Brisa"]
+    assert [e.owner_id for e in view.entries] == [2, 3]
+    party = await table.requests.create(HERE, GM, who="todos", option=OPTION, difficulty=15)
+    assert {e.name for e in party.entries} == {"Ardelia", "Brisa"}
+    assert party.label and party.hidden == "visible"
+
+
+async def test_the_party_of_a_scene_is_its_players(table):
+    async with table.sessions() as session, session.begin():
+        campaign = await table.campaigns.require(HERE, session)
+        session.add(
+            Scene(
+                guild_id=GUILD,
+                campaign_id=saved_id(campaign),
+                channel_id=CHANNEL,
+                title="La posada",
+                opened_by=GM.user_id,
+                players=[BRUNO.user_id],
+            )
+        )
+    view = await table.requests.create(HERE, GM, who="todos", option=OPTION)
+    assert [e.name for e in view.entries] == ["Brisa"]
+
+
+async def test_only_referees_ask_and_bad_requests_are_refused(table):
+    with pytest.raises(NotReferee):
+        await table.requests.create(HERE, ANA, who="todos", option=OPTION)
+    with pytest.raises(DomainError, match="no_active"):
+        await table.requests.create(HERE, GM, who="<@4>", option=OPTION)
+    with pytest.raises(DomainError, match="cannot_roll"):
+        await table.requests.create(HERE, GM, who="todos", option="habilidad:Volar")
+    with pytest.raises(DomainError, match="not_found"):
+        await table.requests.create(HERE, GM, who="Nadie", option=OPTION)
+    with pytest.raises(DomainError, match="too_many"):
+        mentions = " ".join(f"<@{i}>" for i in range(10, 11 + MAX_TARGETS))
+        await table.requests.create(HERE, GM, who=mentions, option=OPTION)
+    with pytest.raises(DomainError, match="bad_hidden"):
+        await table.requests.create(HERE, GM, who="todos", option=OPTION, hidden="maybe")
+    async with table.sessions() as session:
+        assert (await session.exec(select(RollRequest))).all() == []
+
+
+# -- pressing ----------------------------------------------------------------------------
+
+
+async def test_each_player_rolls_their_own_character_once(table):
+    view = await table.requests.create(HERE, GM, who="todos", option=OPTION, difficulty=15)
+    ardelia_id, brisa_id = _id(view, "Ardelia"), _id(view, "Brisa")
+    with pytest.raises(NotAllowed, match="not_yours"):
+        await table.requests.roll(HERE, BRUNO, view.id, ardelia_id)
+    with pytest.raises(NotAllowed, match="not_yours"):  # the GM does not roll for a player
+        await table.requests.roll(HERE, GM, view.id, ardelia_id)
+    first = await table.requests.roll(HERE, ANA, view.id, ardelia_id)
+    assert not first.completed and first.check.character_name == "Ardelia"
+    entry = next(e for e in first.request.entries if e.name == "Ardelia")
+    assert entry.rolled and entry.total == first.check.result.total and entry.by == ANA.user_id
+    with pytest.raises(DomainError, match="already_rolled"):
+        await table.requests.roll(HERE, ANA, view.id, ardelia_id)
+    last = await table.requests.roll(HERE, BRUNO, view.id, brisa_id)
+    assert last.completed and last.request.complete
+    rows = await _rolls(table)
+    assert len(rows) == 2 and {r.character_name for r in rows} == {"Ardelia", "Brisa"}
+    assert not any(r.private for r in rows)  # visible request: public rolls
+
+
+async def test_the_gm_presses_for_a_character_the_gm_holds(table):
+    await table.characters.create(HERE, GM, ardelia(name="Gaspar"))
+    view = await table.requests.create(HERE, GM, who="Gaspar", option=OPTION)
+    press = await table.requests.roll(HERE, GM, view.id, _id(view, "Gaspar"))
+    assert press.completed
+
+
+async def test_two_presses_at_once_for_one_character_roll_once(table):
+    view = await table.requests.create(HERE, GM, who="<@2>", option=OPTION)
+    target = _id(view, "Ardelia")
+    results = await asyncio.gather(
+        *(table.requests.roll(HERE, ANA, view.id, target) for _ in range(4)),
+        return_exceptions=True,
+    )
+    done = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(done) == 1, results
+    assert all(isinstance(r, DomainError) and "already_rolled" in r.key for r in refused), refused
+    assert len(await _rolls(table)) == 1  # the losers' rolls were rolled back, never stored
+    final = await table.requests.public(HERE, view.id)
+    assert final.entries[0].log_id == done[0].check.log_id
+
+
+async def test_presses_for_different_characters_at_once_all_count(table):
+    view = await table.requests.create(HERE, GM, who="todos", option=OPTION)
+    presses = await asyncio.gather(
+        table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia")),
+        table.requests.roll(HERE, BRUNO, view.id, _id(view, "Brisa")),
+    )
+    final = await table.requests.public(HERE, view.id)
+    assert final.complete and final.version == view.version + 2
+    assert sum(p.completed for p in presses) == 1  # the GM is told exactly once
+    assert len(await _rolls(table)) == 2
+
+
+async def test_a_closed_request_refuses_late_presses(table):
+    view = await table.requests.create(HERE, GM, who="todos", option=OPTION)
+    with pytest.raises(NotReferee):
+        await table.requests.close(HERE, ANA, view.id)
+    assert await table.requests.latest_open(HERE, GM) == view.id
+    closed = await table.requests.close(HERE, GM, view.id)
+    assert not closed.open
+    with pytest.raises(DomainError, match="request.error.closed"):
+        await table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia"))
+    with pytest.raises(DomainError, match="already_closed"):
+        await table.requests.close(HERE, GM, view.id)
+    with pytest.raises(DomainError, match="none_open"):
+        await table.requests.latest_open(HERE, GM)
+    assert await _rolls(table) == []
+
+
+async def test_a_press_racing_the_close_either_rolls_before_it_or_is_refused(table):
+    view = await table.requests.create(HERE, GM, who="<@2>", option=OPTION)
+    press, close = await asyncio.gather(
+        table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia")),
+        table.requests.close(HERE, GM, view.id),
+        return_exceptions=True,
+    )
+    assert not isinstance(close, Exception), close
+    rows = await _rolls(table)
+    final = await table.requests.public(HERE, view.id)
+    if isinstance(press, Exception):
+        assert "request.error.closed" in str(press) and rows == []
+        assert not final.entries[0].rolled
+    else:
+        assert len(rows) == 1 and final.entries[0].log_id == rows[0].id
+
+
+# -- hidden numbers ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hidden", ["outcome", "nothing"])
+async def test_hidden_rolls_keep_their_numbers_from_players(table, hidden):
+    view = await table.requests.create(
+        HERE, GM, who="<@2>", option=OPTION, difficulty=15, hidden=hidden
+    )
+    await table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia"))
+    (row,) = await _rolls(table)
+    assert row.private and row.detail["hidden_request"] == hidden
+    mine = (await table.rolls.history(HERE, ANA)).entries[0]
+    assert mine.total is None and mine.difficulty is None
+    assert (mine.outcome is None) == (hidden == "nothing")
+    others = await table.rolls.history(HERE, BRUNO)
+    assert all(e.log_id != row.id for e in others.entries)  # private: not even listed
+    gm = (await table.rolls.history(HERE, GM)).entries[0]
+    assert gm.total == row.total and gm.difficulty == 15 and gm.outcome == row.outcome
+    exported = await table.privacy.export(GUILD, ANA.user_id)
+    (roll,) = [r for r in exported["rolls"] if r["id"] == row.id]
+    assert roll["total"] is None and roll["difficulty"] is None
+    shown = await table.requests.show(HERE, GM, view.id)
+    assert shown.entries[0].total == row.total
+    with pytest.raises(NotReferee):
+        await table.requests.show(HERE, ANA, view.id)
+
+
+# -- privacy -----------------------------------------------------------------------------
+
+
+async def test_erasure_unties_the_member_from_requests(table):
+    view = await table.requests.create(HERE, GM, who="todos", option=OPTION)
+    await table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia"))
+    exported = await table.privacy.export(GUILD, ANA.user_id)
+    assert [r["id"] for r in exported["roll_requests"]] == [view.id]
+    await table.privacy.delete(GUILD, ANA.user_id, characters="to_gm")
+    async with table.sessions() as session:
+        row = await session.get(RollRequest, view.id)
+    assert row is not None
+    assert ANA.user_id not in {e["owner_id"] for e in row.entries} | {e["by"] for e in row.entries}
+    assert (await table.privacy.export(GUILD, ANA.user_id))["roll_requests"] == []
+    await table.privacy.delete(GUILD, GM.user_id, characters="to_gm")
+    async with table.sessions() as session:
+        row = await session.get(RollRequest, view.id)
+    assert row is not None and row.requested_by == 0
