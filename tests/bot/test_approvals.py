@@ -1,0 +1,178 @@
+"""Who plays what (issue 12 §2b) against real databases: new characters wait for the GM where
+the campaign asks for it, and ``/sheet transfer`` hands a character over keeping its history."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from sqlmodel import select
+
+from bot.db.models import ActiveCharacter, RollLog, XpAward
+from bot.services import Actor, Place
+from bot.services.campaigns import APPROVE_CHARACTERS, SettingsChange
+from bot.services.checks import CheckOrder
+from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from tests.examples import ARDELIA, ardelia
+
+GUILD, CHANNEL = 1000, 11
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+OPTION = "habilidad:Pilotar"
+
+
+@pytest.fixture
+async def table(services):
+    await services.campaigns.create(
+        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    return services
+
+
+async def _ask_for_approval(services) -> None:
+    await services.campaigns.update_settings(
+        HERE, GM, SettingsChange(system_setting=(APPROVE_CHARACTERS, "sí"))
+    )
+
+
+async def _active(services, user_id: int) -> int | None:
+    async with services.sessions() as session:
+        row = await session.get(ActiveCharacter, (1, user_id))
+    return row.character_id if row else None
+
+
+async def test_without_the_setting_characters_play_at_once(table):
+    view = await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    assert view.approval == "approved"
+    assert await _active(table, ANA.user_id) == view.id
+
+
+async def test_a_new_character_waits_for_the_gm_and_cannot_play(table):
+    await _ask_for_approval(table)
+    view = await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    assert view.approval == "pending"
+    assert await _active(table, ANA.user_id) is None  # not made active
+    with pytest.raises(NotAllowed, match="approval.error.awaiting"):
+        await table.characters.use(HERE, ANA, "Ardelia")
+    with pytest.raises(NotAllowed, match="approval.error.awaiting"):
+        await table.checks.check(HERE, ANA, CheckOrder(OPTION, character="Ardelia"))
+    with pytest.raises(NotAllowed, match="approval.error.awaiting"):  # not even by the GM
+        await table.checks.check(HERE, GM, CheckOrder(OPTION, character="Ardelia"))
+    with pytest.raises(DomainError, match="awaiting"):  # nor asked for a roll
+        await table.requests.create(HERE, GM, who="Ardelia", option=OPTION)
+    # the player may still fix the sheet while it waits
+    await table.characters.set_field(HERE, ANA, "Ardelia", "raza", "Humano")
+    with pytest.raises(NotReferee):
+        await table.approvals.decide(HERE, ANA, view.id, approve=True)
+    approved = await table.approvals.decide(HERE, GM, view.id, approve=True)
+    assert approved.approval == "approved" and approved.made_active
+    assert await _active(table, ANA.user_id) == view.id
+    await table.checks.check(HERE, ANA, CheckOrder(OPTION))
+    with pytest.raises(DomainError, match="already_approved"):
+        await table.approvals.decide(HERE, GM, view.id, approve=False)
+    async with table.sessions() as session:
+        kinds = [r.kind for r in (await session.exec(select(RollLog))).all()]
+    assert "approval" in kinds
+
+
+async def test_the_gms_own_characters_need_no_approval(table):
+    await _ask_for_approval(table)
+    view = await table.characters.create(HERE, GM, ardelia(name="Gaspar"))
+    assert view.approval == "approved"
+
+
+async def test_a_rejected_character_can_still_be_approved_and_keeps_the_active_one(table):
+    await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await _ask_for_approval(table)
+    second = await table.characters.create(HERE, ANA, ardelia(name="Otra"))
+    rejected = await table.approvals.decide(HERE, GM, second.id, approve=False)
+    assert rejected.approval == "rejected"
+    with pytest.raises(NotAllowed, match="approval.error.rejected"):
+        await table.characters.use(HERE, ANA, "Otra")
+    with pytest.raises(DomainError, match="already_rejected"):
+        await table.approvals.decide(HERE, GM, second.id, approve=False)
+    approved = await table.approvals.decide(HERE, GM, second.id, approve=True)
+    assert not approved.made_active  # Ardelia stays her active character
+    await table.characters.use(HERE, ANA, "Otra")
+
+
+async def test_two_decisions_at_once_leave_one(table):
+    await _ask_for_approval(table)
+    view = await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    results = await asyncio.gather(
+        table.approvals.decide(HERE, GM, view.id, approve=True),
+        table.approvals.decide(HERE, GM, view.id, approve=False),
+        return_exceptions=True,
+    )
+    done = [r for r in results if not isinstance(r, Exception)]
+    assert len(done) == 1, results
+    assert all(isinstance(r, (ConcurrentChange, DomainError)) for r in results if r not in done)
+    final = await table.characters.show(HERE, GM, "Ardelia")
+    assert final.approval == done[0].approval
+    assert final.version == view.version + 1
+
+
+# -- transfer ----------------------------------------------------------------------------
+
+
+async def test_transfer_hands_the_character_over_with_its_history(table):
+    view = await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await table.xp.grant(HERE, GM, 2, character="Ardelia")
+    await table.checks.check(HERE, ANA, CheckOrder(OPTION))
+    with pytest.raises(NotReferee):
+        await table.approvals.transfer(HERE, ANA, "Ardelia", BRUNO.user_id, "Bruno")
+    moved = await table.approvals.transfer(HERE, GM, "ardelia", BRUNO.user_id, "Bruno")
+    assert (moved.character_id, moved.previous_owner_id, moved.new_owner_id) == (view.id, 2, 3)
+    assert moved.cleared_active and await _active(table, ANA.user_id) is None
+    shown = await table.characters.show(HERE, BRUNO, "Ardelia")
+    assert shown.owner_user_id == BRUNO.user_id and shown.id == view.id
+    assert shown.version == view.version + 2  # the XP grant, then the transfer
+    # the new owner plays it; the previous one no longer can
+    await table.characters.use(HERE, BRUNO, "Ardelia")
+    await table.checks.check(HERE, BRUNO, CheckOrder(OPTION))
+    with pytest.raises(NotAllowed):
+        await table.checks.check(HERE, ANA, CheckOrder(OPTION, character="Ardelia"))
+    async with table.sessions() as session:
+        awards = (await session.exec(select(XpAward))).all()
+        log = (await session.exec(select(RollLog).order_by(RollLog.id))).all()
+    assert [a.character_id for a in awards] == [view.id]
+    assert [r.kind for r in log if r.character_name == "Ardelia"] == [
+        "xp",
+        "check",
+        "transfer",
+        "check",
+    ]
+    with pytest.raises(DomainError, match="same_owner"):
+        await table.approvals.transfer(HERE, GM, "Ardelia", BRUNO.user_id, "Bruno")
+
+
+async def test_transfers_at_once_each_apply_to_the_owner_they_saw(table):
+    """Two transfers at once: each one that succeeds was computed on the owner left by the
+    previous one (a chain, never two from the same owner), the rest are refused."""
+    view = await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    results = await asyncio.gather(
+        table.approvals.transfer(HERE, GM, "Ardelia", BRUNO.user_id, "Bruno"),
+        table.approvals.transfer(HERE, GM, "Ardelia", GM.user_id, "Máster"),
+        return_exceptions=True,
+    )
+    done = sorted((r for r in results if not isinstance(r, Exception)), key=lambda r: r.log_id)
+    assert done, results
+    assert all(isinstance(r, ConcurrentChange) for r in results if isinstance(r, Exception))
+    assert done[0].previous_owner_id == ANA.user_id
+    for before, after in zip(done, done[1:], strict=False):
+        assert after.previous_owner_id == before.new_owner_id
+    shown = await table.characters.show(HERE, GM, "Ardelia")
+    assert shown.owner_user_id == done[-1].new_owner_id
+    assert shown.version == view.version + len(done)
+
+
+async def test_erasure_unties_the_transfer_records(table):
+    await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await table.approvals.transfer(HERE, GM, "Ardelia", BRUNO.user_id, "Bruno")
+    await table.privacy.delete(GUILD, ANA.user_id, characters="to_gm")
+    async with table.sessions() as session:
+        (row,) = (await session.exec(select(RollLog).where(RollLog.kind == "transfer"))).all()
+    assert row.detail["from"] == 0 and row.detail["to"] == BRUNO.user_id
