@@ -1,0 +1,225 @@
+"""GM roll requests, approval of new characters and /sheet transfer (issue 12 §2b, §3),
+through the real bot: what each member sees, who may press, once only, after a close, after
+a restart."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.i18n import t
+from tests.e2e.helpers import import_sheet, new_campaign, press, says, sheet_file, start_arbitro
+from tests.examples import ARDELIA, ardelia
+
+pytestmark = pytest.mark.e2e
+
+ROLL = "arb:1:req-roll:"
+RESULTS = "arb:1:req-results:"
+CLOSE = "arb:1:req-close:"
+APPROVE = "arb:1:approve-yes:"
+REJECT = "arb:1:approve-no:"
+OPTION = "habilidad:Pilotar"
+OUTCOMES = [t(f"check.outcome.{o}", "es") for o in ("success", "failure", "critical", "fumble")]
+
+
+def _table(sb, name):
+    """#mesa bound to a nucleo campaign with a GM channel; Ardelia (ana) and Brisa (bruno)."""
+    g = new_campaign(sb, name, "nucleo")
+    sb.command(
+        "campaign settings", {"gm_channel": g.channel("gm")}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    import_sheet(sb, g, ARDELIA, user="ana")
+    import_sheet(sb, g, ardelia(name="Brisa"), user="bruno")
+    return g
+
+
+def _ask(sb, g, **options):
+    r = sb.command(
+        "request check",
+        {"who": "todos", "option": OPTION, **options},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert r.ok and not r.ephemeral, r.text
+    return r
+
+
+def _roll_button(sb, message, name):
+    """The custom id of ``name``'s Roll button on the request message as it stands now."""
+    for button in sb.message(message.id).buttons:
+        if button.get("custom_id", "").startswith(ROLL) and button.get("label") == name:
+            return button["custom_id"]
+    raise AssertionError(f"no roll button for {name}: {sb.message(message.id).buttons}")
+
+
+def _number(reply):
+    found = re.search(r"Solicitud #(\d+)", reply.all_text)
+    return found[1] if found else "?"
+
+
+def test_a_hidden_request_answered_by_two_players(discord_env):
+    sb = discord_env
+    g = _table(sb, "Petición oculta")
+    asked = _ask(sb, g, difficulty=15, hidden="outcome")
+    request = asked.message
+    assert "Dificultad oculta" in asked.text and "Dificultad 15" not in asked.text
+    assert {b["label"] for b in request.buttons} >= {"Ardelia", "Brisa"}
+    # a press by the wrong member is refused and changes nothing
+    wrong = sb.click(request, _roll_button(sb, request, "Ardelia"), user="bruno")
+    assert wrong.ephemeral and says(wrong, "request.error.not_yours", name="Ardelia"), wrong.text
+    # each player rolls their own character and sees only success or failure
+    seen = {}
+    for user, name in (("ana", "Ardelia"), ("bruno", "Brisa")):
+        r = sb.click(request, _roll_button(sb, request, name), user=user)
+        assert r.ok, r.all_text
+        (private,) = [m for m in r.followups if m.ephemeral]
+        assert any(
+            private.text == t("request.your_outcome", "es", name=name, outcome=o) for o in OUTCOMES
+        ), private.text
+        seen[name] = private.text
+    public = sb.message(request.id)
+    assert "Dificultad 15" not in public.text and "15" not in re.sub(r"<[@#]\d+>", "", public.text)
+    assert not [b for b in public.buttons if b["custom_id"].startswith(ROLL)]  # all rolled
+    # the GM channel has each roll with its numbers, and the news that everyone answered
+    gm = sb.channel_messages(g, "gm")
+    copies = [m for m in gm if "Tirada pedida" in m.content]
+    assert len(copies) == 2 and all("Total" in str(m.embeds) for m in copies)
+    done = [m for m in gm if m.content.startswith("✅")]
+    assert len(done) == 1 and "Dificultad: 15" in done[0].text
+    # the GM's results button shows the numbers to the GM only
+    results = press(sb, request, RESULTS, user="gm")
+    assert results.ephemeral and "Dificultad: 15" in results.text
+    refused = press(sb, request, RESULTS, user="ana")
+    assert refused.ephemeral and says(refused, "campaign.error.not_referee")
+    # a player's /history keeps the numbers out
+    history = sb.command("history", {}, guild=g, channel="mesa", user="ana")
+    assert "**?**" in history.text
+
+
+def test_a_double_press_and_a_late_press_are_refused(discord_env):
+    sb = discord_env
+    g = _table(sb, "Petición cerrada")
+    asked = _ask(sb, g)
+    request = asked.message
+    ardelia_button = _roll_button(sb, request, "Ardelia")
+    brisa_button = _roll_button(sb, request, "Brisa")
+    first = sb.click(request, ardelia_button, user="ana")
+    assert first.ok and "Ardelia" in first.all_text
+    # visible request: the public message shows Ardelia's total; her button is gone
+    assert re.search(r"Ardelia\*\* — \*\*\d+\*\*", sb.message(request.id).text)
+    closed = sb.command("request close", {}, guild=g, channel="mesa", user="gm")
+    assert says(
+        closed, "request.closed", id=re.search(r"#(\d+)", closed.text)[1], rolled=1, count=2
+    )
+    late = sb.click(request, brisa_button, user="bruno")
+    # refused privately; the message is redrawn closed, without its roll buttons
+    assert says(late, "request.error.closed"), late.all_text
+    assert all(m.ephemeral for m in late.followups) and late.followups
+    assert not [b for b in sb.message(request.id).buttons if b["custom_id"].startswith(ROLL)]
+    again = sb.command("request close", {}, guild=g, channel="mesa", user="gm")
+    assert says(again, "request.error.none_open")
+    # a second request: Brisa's button pressed four times at once rolls once
+    from concurrent.futures import ThreadPoolExecutor
+
+    second = _ask(sb, g, who="Brisa").message
+    button = _roll_button(sb, second, "Brisa")
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        clicks = list(pool.map(lambda _: sb.click(second, button, user="bruno"), range(4)))
+    rolled = [c for c in clicks if c.ok and says(c, "request.footer_complete", id=_number(c))]
+    assert len(rolled) == 1, [c.all_text or c.error for c in clicks]
+    for other in clicks:
+        if other is not rolled[0] and other.ok:  # the ones that reached the bot
+            assert says(other, "request.error.already_rolled", name="Brisa"), other.all_text
+    history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
+    assert history.text.count("Brisa (bruno)") == 1, history.text
+    player = sb.command(
+        "request check", {"who": "todos", "option": OPTION}, guild=g, channel="mesa", user="ana"
+    )
+    assert player.ephemeral and says(player, "campaign.error.not_referee")
+
+
+def test_request_buttons_work_after_a_restart(bot_database_url, tmp_path):
+    sb = start_arbitro(bot_database_url, tmp_path)
+    env = {"DATABASE_URL": bot_database_url}
+    try:
+        g = _table(sb, "Reinicio")
+        request = _ask(sb, g, hidden="nothing").message
+        sb.click(request, _roll_button(sb, request, "Ardelia"), user="ana").expect_ok()
+        sb.stop_bot()
+        sb.start_bot("bot.__main__", env=env, log_path=tmp_path / "bot2.log")
+        after = sb.click(request, _roll_button(sb, request, "Brisa"), user="bruno")
+        assert after.ok and says(after, "request.your_nothing", name="Brisa"), after.all_text
+        assert "ha tirado" in sb.message(request.id).text
+        # Ardelia's roll (before the restart) counted: no second roll for her
+        assert not [b for b in sb.message(request.id).buttons if b["custom_id"].startswith(ROLL)]
+        assert len([m for m in sb.channel_messages(g, "gm") if m.content.startswith("✅")]) == 1
+    finally:
+        sb.close()
+
+
+def test_new_characters_wait_for_the_gms_approval(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Aprobación", "nucleo")
+    sb.command(
+        "campaign settings",
+        {"setting": "aprobar_personajes", "value": "sí"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    ).expect_ok()
+    imported = sb.command(
+        "sheet import", {"file": sheet_file(ARDELIA)}, guild=g, channel="mesa", user="ana"
+    )
+    assert imported.ok and says(imported, "approval.pending", name="Ardelia"), imported.all_text
+    card = next(m for m in imported.messages if m.buttons)
+    blocked = sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="ana")
+    assert blocked.ephemeral  # no active character yet
+    named = sb.command(
+        "check", {"option": OPTION, "character": "Ardelia"}, guild=g, channel="mesa", user="ana"
+    )
+    assert named.ephemeral and says(named, "approval.error.awaiting", name="Ardelia")
+    use = sb.command("sheet use", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana")
+    assert use.ephemeral and says(use, "approval.error.awaiting", name="Ardelia")
+    stranger = press(sb, card, APPROVE, user="ana")
+    assert stranger.ephemeral and says(stranger, "campaign.error.not_referee")
+    rejected = press(sb, card, REJECT, user="gm")
+    assert rejected.ok and "rechazado" in rejected.all_text
+    approved = press(sb, card, APPROVE, user="gm")
+    assert approved.ok and "ya puede jugar" in approved.all_text, approved.all_text
+    assert not sb.message(card.id).buttons
+    rolled = sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="ana")
+    assert rolled.ok and not rolled.ephemeral, rolled.text
+
+
+def test_the_gm_transfers_a_character(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Traspaso", "nucleo")
+    import_sheet(sb, g, ARDELIA, user="ana")
+    sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="ana").expect_ok()
+    refused = sb.command(
+        "sheet transfer",
+        {"character": "Ardelia", "member": g.member("bruno")},
+        guild=g,
+        channel="mesa",
+        user="ana",
+    )
+    assert refused.ephemeral and says(refused, "campaign.error.not_referee")
+    moved = sb.command(
+        "sheet transfer",
+        {"character": "Ardelia", "member": g.member("bruno")},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert moved.ok and not moved.ephemeral and "Ardelia" in moved.text, moved.text
+    assert "activo" in moved.text  # it was ana's active character
+    gone = sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="ana")
+    assert gone.ephemeral
+    sb.command(
+        "sheet use", {"character": "Ardelia"}, guild=g, channel="mesa", user="bruno"
+    ).expect_ok()
+    sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="bruno").expect_ok()
+    history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
+    assert "Ardelia (ana)" in history.text and "Ardelia (bruno)" in history.text
