@@ -22,7 +22,7 @@ from bot.services.campaign_context import CampaignContext
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError
-from bot.services.sheet_access import find_character, require_editor
+from bot.services.sheet_access import find_character, require_editor, require_playable
 from bot.services.sheet_schema import upgraded_sheet
 from bot.services.sheet_writes import Computed
 from bot.services.undo import Undoable
@@ -159,6 +159,7 @@ class AbilityService:
                 else user
             )
         require_editor(context.campaign, user, actor)  # acting *with* a character
+        require_playable(user)  # not while it awaits the GM's approval
         user_sheet = upgraded_sheet(user)
         other = None if healed_one.id == user.id else upgraded_sheet(healed_one)
         fighter = Fighter(healed_one.name, sheet=other) if other is not None else None

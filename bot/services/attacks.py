@@ -36,7 +36,7 @@ from bot.services.checks import parse_circumstances
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.retry import attempts, backoff
-from bot.services.sheet_access import find_character
+from bot.services.sheet_access import find_character, require_playable
 from bot.services.sheet_schema import upgraded_sheet
 from bot.services.sheet_writes import Computed, Each
 from rules.combat import Combat
@@ -541,6 +541,7 @@ class AttackService:
                 character = await find_character(session, campaign, actor, order.character)
         if not referee and (character.is_npc or character.owner_user_id != actor.user_id):
             raise NotAllowed("attack.error.not_yours", name=character.name)
+        require_playable(character)  # not while it awaits the GM's approval
         sheet = upgraded_sheet(character)
         fighter = Fighter(
             character.name,

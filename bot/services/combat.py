@@ -325,6 +325,13 @@ class CombatService:
         referee = is_referee(campaign, actor)
         if not referee and (view.is_npc or view.owner_user_id != actor.user_id):
             raise NotAllowed("combat.error.not_your_character", name=view.name)
+        if view.approval != "approved":  # it does not play until the GM approves it
+            key = (
+                "approval.error.awaiting"
+                if view.approval == "pending"
+                else "approval.error.rejected"
+            )
+            raise NotAllowed(key, name=view.name)
         combatant = Combatant(
             key=f"c{view.id}",
             name=view.name,

@@ -47,6 +47,7 @@ from bot.services.sheet_access import (
     name_key,
     player_sheet,
     require_editor,
+    require_playable,
 )
 from bot.services.sheet_schema import SHEET_SCHEMA_VERSION, upgraded_sheet
 from rules.systems.base import Problem, RulesError
@@ -174,6 +175,7 @@ class SheetWriter:
         character_id: int | None = None,
         on_behalf: bool = False,
         same_transaction: Callable[[AsyncSession, int | None], Awaitable[None]] | None = None,
+        playing: bool = False,
     ) -> Applied[T]:
         """Apply ``change`` to the character ``name`` (default: the actor's active one) or
         ``character_id``; see the module docstring for the steps.
@@ -182,7 +184,9 @@ class SheetWriter:
         by an ability, hit by an attack); the caller checked the actor may act, and being the
         target needs no ownership (issue 11 §1).  ``same_transaction(session, log_id)`` runs
         inside the write's transaction after it (a GM roll request records the roll there);
-        an exception it raises rolls the write back and reaches the caller."""
+        an exception it raises rolls the write back and reaches the caller.  ``playing``: the
+        change is the character acting in the game (casting), which a character still awaiting
+        the GM's approval may not do (editing its sheet meanwhile is fine)."""
         for attempt in attempts(SHEET_ATTEMPTS):
             await backoff(attempt)
             context = await self.contexts.load(place)
@@ -193,6 +197,8 @@ class SheetWriter:
                     character = await find_character(session, context.campaign, actor, name)
             if not on_behalf:
                 require_editor(context.campaign, character, actor)
+            if playing:
+                require_playable(character)
             planned = self._plan(context, character, change)
             try:
                 async with self.sessions() as session, session.begin():

@@ -272,7 +272,7 @@ class SpellService:
             return _cast_entry(result, target, order.private)
 
         applied = await self.characters.writer.apply(
-            place, actor, CastSpell(request, self.rng, audit), name=order.character
+            place, actor, CastSpell(request, self.rng, audit), name=order.character, playing=True
         )
         return CastView(
             log_id=applied.log_id or 0,

@@ -11,10 +11,12 @@ from sqlmodel import select
 
 from bot.db.models import ActiveCharacter, RollLog, XpAward
 from bot.services import Actor, Place
+from bot.services.attacks import AttackOrder
 from bot.services.campaigns import APPROVE_CHARACTERS, SettingsChange
 from bot.services.checks import CheckOrder
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
-from tests.examples import ARDELIA, ardelia
+from bot.services.spells import CastOrder
+from tests.examples import ARDELIA, ardelia, ardelia_the_mage
 
 GUILD, CHANNEL = 1000, 11
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -63,6 +65,11 @@ async def test_a_new_character_waits_for_the_gm_and_cannot_play(table):
         await table.checks.check(HERE, GM, CheckOrder(OPTION, character="Ardelia"))
     with pytest.raises(DomainError, match="awaiting"):  # nor asked for a roll
         await table.requests.create(HERE, GM, who="Ardelia", option=OPTION)
+    await table.combat.start(HERE, GM)
+    with pytest.raises(NotAllowed, match="approval.error.awaiting"):  # nor fights
+        await table.combat.join(HERE, ANA, "Ardelia")
+    with pytest.raises(NotAllowed, match="approval.error.awaiting"):
+        await table.attacks.attack(HERE, ANA, AttackOrder(target="Ardelia", character="Ardelia"))
     # the player may still fix the sheet while it waits
     await table.characters.set_field(HERE, ANA, "Ardelia", "raza", "Humano")
     with pytest.raises(NotReferee):
@@ -76,6 +83,14 @@ async def test_a_new_character_waits_for_the_gm_and_cannot_play(table):
     async with table.sessions() as session:
         kinds = [r.kind for r in (await session.exec(select(RollLog))).all()]
     assert "approval" in kinds
+
+
+async def test_a_pending_mage_casts_nothing(table):
+    await _ask_for_approval(table)
+    await table.characters.create(HERE, ANA, ardelia_the_mage())
+    order = CastOrder(spell="Proyectil mágico", character="Ardelia")
+    with pytest.raises(NotAllowed, match="approval.error.awaiting"):
+        await table.spells.cast(HERE, ANA, order)
 
 
 async def test_the_gms_own_characters_need_no_approval(table):
