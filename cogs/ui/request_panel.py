@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from bot.i18n import t
+from bot.services.campaigns import is_referee
 from bot.services.errors import DomainError
 from bot.services.requests import Entry, Press, RequestView
 from cogs.ui import render_sheet
@@ -224,7 +225,9 @@ async def answered(itx: discord.Interaction[Arbitro], press: Press) -> None:
     await itx.response.edit_message(**request_message(request, public))
     entry = next(e for e in request.entries if e.log_id == check.log_id)
     name = check.character_name
-    if request.hidden == "visible":
+    campaign = await ctx.services.campaigns.find(ctx.place)
+    referee = campaign is not None and is_referee(campaign, ctx.actor)
+    if request.hidden == "visible" or referee:  # the GM pressing for an NPC sees it all
         await itx.followup.send(**render_sheet.check(check, ctx.locale), ephemeral=True)
     elif request.hidden == "outcome":
         text = ctx.t("request.your_outcome", name=name, outcome=_outcome(entry, ctx.locale))
