@@ -3,8 +3,9 @@
 The buttons are ``DynamicItem``s keyed ``arb:1:req-roll:<request>:<character>``,
 ``arb:1:req-close:<request>:0`` and ``arb:1:req-results:<request>:0``: they work after a
 restart, every press reloads the request, and the service decides everything (whose button,
-rolled already, closed).  A press that rolls rewrites the message from the stored request, so
-two presses at once never leave it showing less than what was rolled.
+rolled already, closed).  A press that rolls rewrites the message from the stored request and
+reads it again once its edit is sent (:func:`_catch_up`), so presses at once do not leave it
+showing less than what was rolled.
 
 What players see follows the request's ``hidden`` mode; the public message never shows a
 hidden difficulty nor the numbers of a hidden roll.  The GM reads them in the GM-channel copy
@@ -223,6 +224,7 @@ async def answered(itx: discord.Interaction[Arbitro], press: Press) -> None:
     request, check = press.request, press.check
     public = await table_locale(itx)
     await itx.response.edit_message(**request_message(request, public))
+    await _catch_up(itx, request, public)
     entry = next(e for e in request.entries if e.log_id == check.log_id)
     name = check.character_name
     campaign = await ctx.services.campaigns.find(ctx.place)
@@ -250,6 +252,19 @@ async def answered(itx: discord.Interaction[Arbitro], press: Press) -> None:
         )
     if press.completed:
         await _tell_gm(itx, request, public)
+
+
+async def _catch_up(itx: discord.Interaction[Arbitro], shown: RequestView, locale: str) -> None:
+    """Two presses of one request at once may edit its message in the other order than they
+    were stored; each press reads the request again after its edit lands and redraws it while
+    it is behind (a few times at most), so the message ends showing every stored roll."""
+    ctx = await ctx_of(itx)
+    for _ in range(3):
+        latest = await ctx.services.requests.public(ctx.place, shown.id)
+        if latest.version <= shown.version:
+            return
+        await itx.edit_original_response(**request_message(latest, locale))
+        shown = latest
 
 
 async def _tell_gm(itx: discord.Interaction[Arbitro], request: RequestView, locale: str) -> None:

@@ -223,3 +223,26 @@ def test_the_gm_transfers_a_character(discord_env):
     sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="bruno").expect_ok()
     history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
     assert "Ardelia (ana)" in history.text and "Ardelia (bruno)" in history.text
+
+
+def test_mentions_and_presses_at_once_leave_every_roll_on_the_message(discord_env):
+    from concurrent.futures import ThreadPoolExecutor
+
+    sb = discord_env
+    g = _table(sb, "Menciones")
+    who = f"<@{g.member('ana').id}> <@{g.member('bruno').id}>"
+    request = _ask(sb, g, who=who).message
+    assert "Ardelia" in request.text and "Brisa" in request.text
+    buttons = {name: _roll_button(sb, request, name) for name in ("Ardelia", "Brisa")}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        clicks = list(
+            pool.map(
+                lambda pair: sb.click(request, buttons[pair[1]], user=pair[0]),
+                (("ana", "Ardelia"), ("bruno", "Brisa")),
+            )
+        )
+    assert all(c.ok for c in clicks), [c.all_text for c in clicks]
+    final = sb.message(request.id).text
+    assert "pendiente" not in final and final.count("** — **") == 2, final
+    # the GM channel is told once that everyone rolled
+    assert len([m for m in sb.channel_messages(g, "gm") if m.content.startswith("✅")]) == 1
