@@ -229,6 +229,28 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         await reply(itx, ctx.locale, **message, done=message["content"])
 
     @app_commands.command(
+        name="approve", description="Approve (or reject) a character awaiting the GM (GM)"
+    )
+    @app_commands.describe(
+        character="The character awaiting approval",
+        reject="Reject it instead (it can be approved later)",
+    )
+    @app_commands.guild_only()
+    @fight()
+    async def approve(
+        self, itx: discord.Interaction[Arbitro], character: Character, reject: bool = False
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.approvals.decide_by_name(
+            ctx.place, ctx.actor, character, approve=not reject
+        )
+        if view.approval == "approved":
+            key = "approval.approved_active" if view.made_active else "approval.approved"
+        else:
+            key = "approval.rejected_by_command"
+        await itx.response.send_message(ctx.t(key, name=view.name, owner=view.owner_user_id))
+
+    @app_commands.command(
         name="transfer", description="Hand a character to another player for good (GM)"
     )
     @app_commands.describe(

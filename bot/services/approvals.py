@@ -138,6 +138,16 @@ class ApprovalService:
                 saved_id(entry),
             )
 
+    async def decide_by_name(
+        self, place: Place, actor: Actor, name: str, *, approve: bool
+    ) -> ApprovalView:
+        """``/sheet approve``: the same decision by the character's name (when the message
+        with the buttons is gone)."""
+        campaign = await self._referee_campaign(place, actor)
+        async with self.sessions() as session:
+            character = await find_character(session, campaign, actor, name, npc=False)
+        return await self.decide(place, actor, saved_id(character), approve=approve)
+
     async def transfer(
         self, place: Place, actor: Actor, name: str, new_owner_id: int, new_owner_name: str
     ) -> TransferView:

@@ -109,7 +109,10 @@ async def test_a_rejected_character_can_still_be_approved_and_keeps_the_active_o
         await table.characters.use(HERE, ANA, "Otra")
     with pytest.raises(DomainError, match="already_rejected"):
         await table.approvals.decide(HERE, GM, second.id, approve=False)
-    approved = await table.approvals.decide(HERE, GM, second.id, approve=True)
+    with pytest.raises(NotReferee):
+        await table.approvals.decide_by_name(HERE, ANA, "Otra", approve=True)
+    approved = await table.approvals.decide_by_name(HERE, GM, "otra", approve=True)
+    assert approved.character_id == second.id
     assert not approved.made_active  # Ardelia stays her active character
     await table.characters.use(HERE, ANA, "Otra")
 

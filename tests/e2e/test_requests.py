@@ -191,6 +191,17 @@ def test_new_characters_wait_for_the_gms_approval(discord_env):
     assert not sb.message(card.id).buttons
     rolled = sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="ana")
     assert rolled.ok and not rolled.ephemeral, rolled.text
+    # without the message: /sheet approve (GM only)
+    import_sheet(sb, g, ardelia(name="Brisa"), user="bruno")
+    player = sb.command(
+        "sheet approve", {"character": "Brisa"}, guild=g, channel="mesa", user="bruno"
+    )
+    assert player.ephemeral and says(player, "campaign.error.not_referee")
+    by_name = sb.command(
+        "sheet approve", {"character": "Brisa"}, guild=g, channel="mesa", user="gm"
+    )
+    assert by_name.ok and "ya puede jugar" in by_name.text, by_name.text
+    sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="bruno").expect_ok()
 
 
 def test_the_gm_transfers_a_character(discord_env):
