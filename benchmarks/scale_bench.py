@@ -3,7 +3,7 @@
 Run from the repository root::
 
     .venv/bin/python benchmarks/scale_bench.py [--guilds 10 1000] [--rolls-per-guild 1000]
-        [--repeat 200] [--rounds 3] [--postgres URL | --sqlite-only]
+        [--repeat 200] [--rounds 3] [--postgres URL] [--backend sqlite postgres]
 
 Issue 14 §1 (scaling).  For each scale, a fresh database is generated with the shape of a busy
 deployment: every guild has 5 campaigns (each bound to its channel), 20 characters per campaign
@@ -385,7 +385,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--postgres", default=os.environ.get("ARBITRO_TEST_POSTGRES_URL"))
-    parser.add_argument("--sqlite-only", action="store_true")
+    parser.add_argument(
+        "--backend", nargs="+", choices=("sqlite", "postgres"), default=["sqlite", "postgres"]
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--measure-guilds", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -398,8 +400,9 @@ def main() -> int:
         f"{args.rolls_per_guild:,} audit rows per guild; medians of {args.repeat} calls each,"
         f" best of {args.rounds} interleaved rounds"
     )
-    report("SQLite", run_sqlite(scales, args.rolls_per_guild, args.repeat, args.rounds))
-    if args.postgres and not args.sqlite_only:
+    if "sqlite" in args.backend:
+        report("SQLite", run_sqlite(scales, args.rolls_per_guild, args.repeat, args.rounds))
+    if args.postgres and "postgres" in args.backend:
         results = run_postgres(
             args.postgres, scales, args.rolls_per_guild, args.repeat, args.rounds
         )
