@@ -33,6 +33,7 @@ from bot.services.combat import CombatService
 from bot.services.creation import CreationService
 from bot.services.levelup import LevelUpService
 from bot.services.npcs import NpcService
+from bot.services.pace import PaceService
 from bot.services.privacy import PrivacyService
 from bot.services.requests import RequestService
 from bot.services.retention import RetentionService
@@ -65,6 +66,7 @@ EXTENSIONS = (
     "cogs.undo",
     "cogs.abilities",
     "cogs.requests",
+    "cogs.pace",
 )
 
 
@@ -115,6 +117,7 @@ class Services:
         self.retention = RetentionService(self.sessions, retention_days)
         self.requests = RequestService(self.sessions, self.characters, self.checks)
         self.approvals = ApprovalService(self.sessions, self.campaigns)
+        self.pace = PaceService(self.sessions, self.campaigns, self.timers)
 
 
 class Arbitro(commands.AutoShardedBot):

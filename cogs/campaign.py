@@ -146,6 +146,7 @@ class CampaignCog(
                 clear_gm_channel=clear == "gm_channel",
             ),
         )
+        await self.bot.services.pace.sync_campaign(ctx.place)  # the pace timers follow
         await reply(
             itx, ctx.locale, **render.campaign(view, ctx.locale, headline_key="campaign.updated")
         )

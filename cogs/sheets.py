@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services.errors import DomainError
-from cogs.ui import render_sheet
+from cogs.ui import render_pace, render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -272,6 +272,34 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         if view.cleared_active:
             text += "\n" + ctx.t("approval.transferred_cleared", previous=view.previous_owner_id)
         await itx.response.send_message(text)
+
+    # -- "PNJtizar": hand a character to the GM for a while (bot.services.pace) -------------
+
+    @app_commands.command(name="npcize", description="Hand a character to the GM for a while (GM)")
+    @app_commands.describe(
+        character="The player's character",
+        until="When the player gets it back: dd/mm/yyyy or yyyy-mm-dd (00:00 UTC that day)",
+    )
+    @fight()
+    async def npcize(
+        self,
+        itx: discord.Interaction[Arbitro],
+        character: Character,
+        until: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.pace.npcize(ctx.place, ctx.actor, character, until)
+        await itx.response.send_message(render_pace.npcized(view, ctx.locale))
+
+    @app_commands.command(name="unnpcize", description="Give an NPCized character back (GM)")
+    @app_commands.describe(character="The NPCized character")
+    @fight()
+    async def unnpcize(self, itx: discord.Interaction[Arbitro], character: Character) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.pace.unnpcize(ctx.place, ctx.actor, character)
+        await itx.response.send_message(
+            ctx.t("pace.unnpcized_done", name=view.name, player=f"<@{view.player_user_id}>")
+        )
 
 
 async def setup(bot: Arbitro) -> None:

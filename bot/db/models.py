@@ -8,13 +8,14 @@ archived, rolls are kept.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from sqlalchemy import JSON, BigInteger, Column, Index, text
 from sqlmodel import Field, SQLModel
 
 __all__ = [
+    "Absence",
     "ActiveCharacter",
     "Campaign",
     "CampaignBinding",
@@ -22,6 +23,9 @@ __all__ = [
     "CombatRecord",
     "CreationDraft",
     "GuildDeparture",
+    "Npcization",
+    "PaceMember",
+    "PaceReminder",
     "Post",
     "RollLog",
     "RollRequest",
@@ -409,3 +413,79 @@ class RollRequest(SQLModel, table=True):
     closed_at: datetime | None = None
     closed_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)
+
+
+class Absence(SQLModel, table=True):
+    """A member said they will be away (``/absence``): pace reminders skip them meanwhile.
+
+    Whole days, both ends included (``starts_on`` to ``ends_on``), in the time zone the pace
+    timers use (UTC: docs/play-by-post.md).  Cancelling sets ``cancelled_at``; the member's own
+    data, erased with the rest of it by ``/privacy delete``.
+    """
+
+    __tablename__ = "absence"
+    __table_args__ = (Index("ix_absence_member", "campaign_id", "user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    user_id: int = _snowflake()
+    starts_on: date
+    ends_on: date
+    note: str | None = Field(default=None, max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)
+    cancelled_at: datetime | None = None
+    version: int = Field(default=1)
+
+
+class PaceMember(SQLModel, table=True):
+    """A member's pace preference in one campaign: where posting reminders reach them."""
+
+    __tablename__ = "pace_member"
+
+    campaign_id: int = Field(foreign_key="campaign.id", primary_key=True)
+    user_id: int = _snowflake(primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    remind_by: str = Field(default="scene", max_length=10)  # scene | dm
+    version: int = Field(default=1)
+
+
+class Npcization(SQLModel, table=True):
+    """A character handed to the GM for a while ("PNJtizar", ``/sheet npcize``).
+
+    While the row exists the GM answers for the character's posts: reminders go to the GM.
+    ``until`` (optional) is when the player gets it back, fired by a durable timer
+    (kind ``pace.npc``); ``/sheet unnpcize`` gives it back earlier.
+    """
+
+    __tablename__ = "npcization"
+
+    character_id: int = Field(foreign_key="character.id", primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    player_user_id: int = _snowflake()  # who had it (and gets it back)
+    by_user_id: int = _snowflake()  # the referee who handed it over
+    since: datetime = Field(default_factory=utcnow)
+    until: datetime | None = None
+    version: int = Field(default=1)
+
+
+class PaceReminder(SQLModel, table=True):
+    """A posting reminder that went out: one per character, scene and round of posts.
+
+    ``round_key`` names the round (its start in epoch milliseconds); the unique index makes
+    recording it idempotent, and the record is what stops a second reminder for that round.
+    """
+
+    __tablename__ = "pace_reminder"
+    __table_args__ = (
+        Index("uq_pace_reminder", "scene_id", "character_id", "round_key", unique=True),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    scene_id: int = Field(foreign_key="scene.id")
+    character_id: int = Field(foreign_key="character.id")
+    round_key: int = _snowflake()
+    user_id: int = _snowflake()  # who was reminded (the player, or the GM for an NPCized one)
+    sent_at: datetime = Field(default_factory=utcnow)

@@ -92,12 +92,26 @@ CHARACTER_CAP = "personajes_por_jugador"
 SHOW_NUMBERS = "mostrar_numeros"
 #: New player characters wait for the GM's approval before they play (issue 12 §2b).
 APPROVE_CHARACTERS = "aprobar_personajes"
+# Play-by-post pace (bot.services.pace): hours a character may keep a scene waiting before
+# its player is reminded (0: no reminders), and the GM's digest: first hour (UTC) and interval.
+PACE_DEADLINE = "plazo_publicacion"
+DIGEST_HOUR = "resumen_hora"
+DIGEST_EVERY = "resumen_cada"
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
     SettingSpec(SHOW_NUMBERS, FieldKind.BOOLEAN, False),
     SettingSpec(APPROVE_CHARACTERS, FieldKind.BOOLEAN, False),
+    SettingSpec(PACE_DEADLINE, FieldKind.INTEGER, 0, minimum=0, maximum=720),
+    SettingSpec(DIGEST_HOUR, FieldKind.INTEGER, 9, minimum=0, maximum=23),
+    SettingSpec(DIGEST_EVERY, FieldKind.INTEGER, 24, minimum=0, maximum=168),
 )
+#: Settings with a display name in the catalogue (shown beside the key, in es and en).
+SETTING_LABELS: dict[str, str] = {
+    PACE_DEADLINE: "pace.setting.plazo_publicacion",
+    DIGEST_HOUR: "pace.setting.resumen_hora",
+    DIGEST_EVERY: "pace.setting.resumen_cada",
+}
 
 
 def _chain_from(chain: tuple[int, ...], target_id: int) -> tuple[int, ...]:

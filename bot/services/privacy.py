@@ -37,11 +37,15 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import (
+    Absence,
     ActiveCharacter,
     Campaign,
     Character,
     CombatRecord,
     CreationDraft,
+    Npcization,
+    PaceMember,
+    PaceReminder,
     RollLog,
     RollRequest,
     XpAward,
@@ -204,6 +208,20 @@ class PrivacyService:
                 for request in await rows(RollRequest, RollRequest.guild_id == guild_id)
                 if _mentions(request, user_id)
             ],
+            "absences": await rows(
+                Absence, Absence.guild_id == guild_id, Absence.user_id == user_id
+            ),
+            "pace_preferences": await rows(
+                PaceMember, PaceMember.guild_id == guild_id, PaceMember.user_id == user_id
+            ),
+            "npcized_characters": await rows(
+                Npcization,
+                Npcization.guild_id == guild_id,
+                Npcization.player_user_id == user_id,
+            ),
+            "reminders_sent_to_you": await rows(
+                PaceReminder, PaceReminder.guild_id == guild_id, PaceReminder.user_id == user_id
+            ),
         }
 
     @staticmethod
@@ -320,6 +338,7 @@ class PrivacyService:
         handed = [c for c in owned if c not in doomed]
         doomed_ids = [saved_id(c) for c in doomed]
         awards = 0
+        await _forget_pace(session, guild_id, user_id, doomed_ids)
         if doomed_ids:
             await session.exec(
                 delete(ActiveCharacter).where(col(ActiveCharacter.character_id).in_(doomed_ids))
@@ -413,6 +432,33 @@ class PrivacyService:
             )
             if result.rowcount != 1:
                 raise ConcurrentChange()
+
+
+async def _forget_pace(
+    session: AsyncSession, guild_id: int, user_id: int, doomed_ids: list[int]
+) -> None:
+    """Absences, reminder preferences and reminders sent are the member's own: deleted.
+    Their characters stop being NPCized (deleted or the GM's now); "handed over by" them
+    becomes anonymous."""
+    for model, column in (
+        (Absence, Absence.user_id),
+        (PaceMember, PaceMember.user_id),
+        (PaceReminder, PaceReminder.user_id),
+        (Npcization, Npcization.player_user_id),
+    ):
+        await session.exec(
+            delete(model).where(col(model.guild_id) == guild_id, col(column) == user_id)
+        )
+    if doomed_ids:
+        await session.exec(
+            delete(PaceReminder).where(col(PaceReminder.character_id).in_(doomed_ids))
+        )
+        await session.exec(delete(Npcization).where(col(Npcization.character_id).in_(doomed_ids)))
+    await session.exec(
+        update(Npcization)
+        .where(col(Npcization.guild_id) == guild_id, col(Npcization.by_user_id) == user_id)
+        .values(by_user_id=ANONYMOUS)
+    )
 
 
 async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: set[int]) -> None:

@@ -10,7 +10,15 @@ import pytest
 from sqlalchemy import func, inspect, select
 from sqlmodel import SQLModel
 
-from bot.db.models import GuildDeparture, Post, Scene, saved_id, utcnow
+from bot.db.models import (
+    Character,
+    GuildDeparture,
+    PaceReminder,
+    Post,
+    Scene,
+    saved_id,
+    utcnow,
+)
 from bot.services import Actor, Place
 from bot.services.retention import RetentionService, guild_tables
 from tests.examples import ARDELIA
@@ -37,6 +45,7 @@ async def two_guilds(services):
         await services.combat.set_deadline(place, GM, 24)  # a durable turn-reminder timer
         await _scene_with_a_post(services, place)
         await services.requests.create(place, GM, who="<@2>", option="habilidad:Pilotar")
+        await _pace_rows(services, place)
     return services
 
 
@@ -63,6 +72,28 @@ async def _scene_with_a_post(services, place: Place) -> None:
                 author_user_id=ANA.user_id,
                 speaker_name="Ardelia",
                 text="Entro en la posada.",
+            )
+        )
+
+
+async def _pace_rows(services, place: Place) -> None:
+    """An absence, a reminder preference, an NPCized character and a reminder sent."""
+    soon = (utcnow() + timedelta(days=7)).date().isoformat()
+    await services.pace.declare_absence(place, ANA, soon, soon, "viaje")
+    await services.pace.set_remind_by(place, ANA, "dm")
+    await services.pace.npcize(place, GM, "Ardelia")
+    async with services.sessions() as session, session.begin():
+        scene = (await session.exec(select(Scene).where(Scene.guild_id == place.guild_id))).one()
+        character = (
+            await session.exec(select(Character).where(Character.guild_id == place.guild_id))
+        ).first()
+        session.add(
+            PaceReminder(
+                guild_id=place.guild_id,
+                scene_id=saved_id(scene[0]),
+                character_id=saved_id(character[0]),
+                round_key=1,
+                user_id=ANA.user_id,
             )
         )
 

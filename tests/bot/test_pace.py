@@ -1,0 +1,484 @@
+"""Pace of the play-by-post table: rounds of posts, reminders, digest, absences, NPCizing.
+
+Scenes and posts are written directly (a small helper): only their rows matter here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, update
+from sqlmodel import select
+
+from bot.db.models import Absence, Npcization, PaceMember, Post, Scene, Timer, saved_id, utcnow
+from bot.services import Actor, Place
+from bot.services.campaigns import SettingsChange
+from bot.services.errors import DomainError, NotReferee
+from bot.services.pace import (
+    DIGEST_TIMER,
+    NPC_TIMER,
+    RECHECK,
+    WATCH_TIMER,
+    next_slot,
+    parse_day,
+)
+from bot.services.timers import Due, TimerService
+from tests.examples import ARDELIA
+
+HERE = Place(1000, 11, (11,))
+SCENE_CHANNEL = 500
+IN_SCENE = Place(1000, SCENE_CHANNEL, (SCENE_CHANNEL, 11))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA, BRUNO = Actor(2, "Ana"), Actor(3, "Bruno")
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+def sheet(name: str) -> dict:
+    data = copy.deepcopy(ARDELIA)
+    data["name"] = name
+    return data
+
+
+@pytest.fixture
+async def table(services):
+    await services.campaigns.create(
+        HERE, GM, name="Sombras", system="nucleo", target_id=11, kind="channel"
+    )
+    await services.characters.create(HERE, ANA, sheet("Ardelia"))
+    await services.characters.create(HERE, BRUNO, sheet("Bertrán"))
+    return services
+
+
+async def setting(services, key: str, value: str) -> None:
+    await services.campaigns.update_settings(HERE, GM, SettingsChange(system_setting=(key, value)))
+
+
+async def new_scene(
+    services,
+    *,
+    channel: int = SCENE_CHANNEL,
+    players: list[int] | None = None,
+    round_started_at: datetime | None = None,
+    created_at: datetime = NOW - timedelta(days=3),
+) -> int:
+    async with services.sessions() as session, session.begin():
+        campaign = await services.campaigns.require(HERE, session)
+        scene = Scene(
+            guild_id=HERE.guild_id,
+            campaign_id=saved_id(campaign),
+            channel_id=channel,
+            parent_id=11,
+            title="La posada",
+            opened_by=GM.user_id,
+            players=players or [],
+            round_started_at=round_started_at,
+            created_at=created_at,
+        )
+        session.add(scene)
+        await session.flush()
+        return saved_id(scene)
+
+
+async def character_id(services, name: str) -> int:
+    view = await services.characters.show(HERE, GM, name)
+    return view.id
+
+
+async def post(services, scene_id: int, author: Actor, name: str | None, at: datetime) -> None:
+    """A post as ``name`` (None: the GM as narrator, which starts a new round)."""
+    async with services.sessions() as session, session.begin():
+        campaign = await services.campaigns.require(HERE, session)
+        cid = await character_id(services, name) if name else None
+        session.add(
+            Post(
+                guild_id=HERE.guild_id,
+                campaign_id=saved_id(campaign),
+                channel_id=SCENE_CHANNEL,
+                scene_id=scene_id,
+                author_user_id=author.user_id,
+                character_id=cid,
+                speaker_name=name or "Narrador",
+                gm_post=name is None,
+                text="…",
+                created_at=at,
+            )
+        )
+        if name is None:
+            await session.exec(
+                update(Scene).where(Scene.id == scene_id).values(round_started_at=at)
+            )
+
+
+def due_of(kind: str, ref: str, at: datetime, generation: int = 1) -> Due:
+    return Due(1, kind, ref, HERE.guild_id, at, generation, 1)
+
+
+async def campaign_id(services) -> int:
+    return saved_id(await services.campaigns.require(HERE))
+
+
+# -- the round of posts --------------------------------------------------------------------
+
+
+async def test_the_round_is_who_posted_since_the_gms_last_post(table):
+    s = table
+    scene = await new_scene(s, round_started_at=NOW - timedelta(hours=10))
+    await post(s, scene, ANA, "Ardelia", NOW - timedelta(hours=12))  # the previous round
+    view = await s.pace.status(IN_SCENE, NOW)
+    assert [(e.name, e.pending) for e in view.entries] == [("Ardelia", True), ("Bertrán", True)]
+    assert view.started_at == NOW - timedelta(hours=10) and view.gm_started
+    await post(s, scene, ANA, "Ardelia", NOW - timedelta(hours=2))
+    view = await s.pace.status(IN_SCENE, NOW)
+    assert [(e.name, e.pending) for e in view.entries] == [("Bertrán", True), ("Ardelia", False)]
+    assert view.entries[1].posted_at == NOW - timedelta(hours=2)
+    assert view.entries[0].responsible_id == BRUNO.user_id
+    # the GM posts: a new round, everyone pending again
+    await post(s, scene, GM, None, NOW - timedelta(hours=1))
+    view = await s.pace.status(IN_SCENE, NOW)
+    assert all(e.pending for e in view.entries) and view.started_at == NOW - timedelta(hours=1)
+
+
+async def test_a_scene_for_some_players_and_a_scene_without_gm_posts(table):
+    s = table
+    opened = NOW - timedelta(days=1)
+    await new_scene(s, players=[BRUNO.user_id], created_at=opened)
+    view = await s.pace.status(IN_SCENE, NOW)
+    assert [e.name for e in view.entries] == ["Bertrán"]
+    assert view.started_at == opened and not view.gm_started
+
+
+async def test_status_outside_a_scene_is_refused(table):
+    with pytest.raises(DomainError) as refused:
+        await table.pace.status(HERE, NOW)
+    assert refused.value.key == "pace.error.no_scene"
+
+
+async def test_deleted_posts_and_gm_only_npc_posts_do_not_count(table):
+    s = table
+    scene = await new_scene(s, round_started_at=NOW - timedelta(hours=5))
+    await post(s, scene, ANA, "Ardelia", NOW - timedelta(hours=1))
+    async with s.sessions() as session, session.begin():
+        await session.exec(update(Post).values(deleted_at=utcnow()))
+    view = await s.pace.status(IN_SCENE, NOW)
+    assert all(e.pending for e in view.entries)
+
+
+# -- dates and absences --------------------------------------------------------------------
+
+
+def test_days_are_read_the_spanish_way_and_as_iso():
+    assert parse_day("25/12/2026") == date(2026, 12, 25)
+    assert parse_day(" 5-1-2027 ") == date(2027, 1, 5)
+    assert parse_day("05.01.2027") == date(2027, 1, 5)
+    assert parse_day("2027-01-05") == date(2027, 1, 5)
+    for bad, key in (
+        ("mañana", "pace.error.bad_date"),
+        ("12/25/2026", "pace.error.no_such_date"),
+        ("31/02/2027", "pace.error.no_such_date"),
+        ("2026/12/25", "pace.error.bad_date"),
+    ):
+        with pytest.raises(DomainError) as refused:
+            parse_day(bad)
+        assert refused.value.key == key, bad
+
+
+async def test_absences_are_validated_listed_and_cancelled(table):
+    s = table
+    today = NOW.date()
+    for starts, ends, key in (
+        ("10/12/2026", "05/12/2026", "pace.error.ends_before"),
+        ("01/11/2026", "20/11/2026", "pace.error.in_the_past"),
+        ("01/12/2026", "01/12/2028", "pace.error.too_long"),
+        ("ayer", "01/12/2026", "pace.error.bad_date"),
+    ):
+        with pytest.raises(DomainError) as refused:
+            await s.pace.declare_absence(HERE, ANA, starts, ends, today=today)
+        assert refused.value.key == key
+    with pytest.raises(DomainError) as refused:
+        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", "x" * 201, today=today)
+    assert refused.value.key == "pace.error.note_too_long"
+    away = await s.pace.declare_absence(
+        HERE, ANA, "02/12/2026", "2026-12-09", " De viaje ", today=today
+    )
+    assert (away.starts_on, away.ends_on, away.note) == (
+        date(2026, 12, 2),
+        date(2026, 12, 9),
+        "De viaje",
+    )
+    await s.pace.declare_absence(HERE, BRUNO, "01/12/2026", "01/12/2026", today=today)
+    own, everyone = await s.pace.absences(HERE, ANA, today=today)
+    assert [a.user_id for a in own] == [ANA.user_id] and not everyone
+    every, everyone = await s.pace.absences(HERE, GM, today=today)
+    assert {a.user_id for a in every} == {ANA.user_id, BRUNO.user_id} and everyone
+    with pytest.raises(DomainError) as refused:
+        await s.pace.cancel_absence(HERE, BRUNO, away.id)
+    assert refused.value.key == "pace.error.not_yours"
+    cancelled = await s.pace.cancel_absence(HERE, ANA, away.id)
+    assert cancelled.cancelled
+    with pytest.raises(DomainError) as refused:
+        await s.pace.cancel_absence(HERE, ANA, away.id)
+    assert refused.value.key == "pace.error.no_absence"
+    assert [a.user_id for a in (await s.pace.absences(HERE, GM, today=today))[0]] == [3]
+
+
+async def test_two_cancels_of_one_absence_at_once_cancel_it_once(table):
+    s = table
+    away = await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", today=NOW.date())
+    results = await asyncio.gather(
+        s.pace.cancel_absence(HERE, ANA, away.id),
+        s.pace.cancel_absence(HERE, GM, away.id),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1, results
+    failure = next(r for r in results if isinstance(r, Exception))
+    assert isinstance(failure, DomainError), failure  # ConcurrentChange, or already cancelled
+    async with s.sessions() as session:
+        row = await session.get(Absence, away.id)
+        assert row is not None and row.version == 2
+
+
+async def test_an_absence_cap_per_member(table):
+    s = table
+    for _ in range(20):
+        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", today=NOW.date())
+    with pytest.raises(DomainError) as refused:
+        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", today=NOW.date())
+    assert refused.value.key == "pace.error.too_many"
+
+
+async def test_the_reminder_preference_is_stored_per_member(table):
+    s = table
+    assert await s.pace.set_remind_by(HERE, ANA, "dm") == "dm"
+    assert await s.pace.set_remind_by(HERE, ANA, "scene") == "scene"
+    await s.pace.set_remind_by(HERE, ANA, "dm")
+    with pytest.raises(DomainError):
+        await s.pace.set_remind_by(HERE, ANA, "paloma")
+    async with s.sessions() as session:
+        rows = (await session.exec(select(PaceMember))).all()
+    assert [(r.user_id, r.remind_by, r.version) for r in rows] == [(ANA.user_id, "dm", 3)]
+
+
+# -- timers: watch, reminders, digest --------------------------------------------------------
+
+
+async def timers_of(services) -> dict[str, Timer]:
+    async with services.sessions() as session:
+        return {t.kind: t for t in (await session.exec(select(Timer))).all()}
+
+
+async def test_the_deadline_setting_starts_and_stops_the_campaigns_timers(table):
+    s = table
+    await s.pace.sync_campaign(HERE, NOW)
+    assert await timers_of(s) == {}, "no deadline: no timers"
+    await setting(s, "plazo_publicacion", "24")
+    await s.pace.sync_campaign(HERE, NOW)
+    found = await timers_of(s)
+    assert set(found) == {WATCH_TIMER, DIGEST_TIMER}
+    slot = found[DIGEST_TIMER].due_at.replace(tzinfo=UTC)
+    assert slot == datetime(2026, 12, 2, 9, 0, tzinfo=UTC), "09:00 UTC by default, daily"
+    await setting(s, "resumen_cada", "0")
+    await s.pace.sync_campaign(HERE, NOW)
+    assert set(await timers_of(s)) == {WATCH_TIMER}
+    # start-up finds it and leaves it alone
+    assert await s.pace.ensure_timers(NOW + timedelta(hours=5)) == 1
+    assert (await timers_of(s))[WATCH_TIMER].due_at.replace(tzinfo=UTC) == NOW
+    await setting(s, "plazo_publicacion", "0")
+    await s.pace.sync_campaign(HERE, NOW)
+    assert await timers_of(s) == {}
+
+
+def test_digest_slots():
+    assert next_slot(NOW, 9, 24) == datetime(2026, 12, 2, 9, tzinfo=UTC)
+    assert next_slot(NOW, 13, 24) == datetime(2026, 12, 1, 13, tzinfo=UTC)
+    assert next_slot(NOW, 9, 12) == datetime(2026, 12, 1, 21, tzinfo=UTC)
+    assert next_slot(NOW, 12, 6) == datetime(2026, 12, 1, 18, tzinfo=UTC), "strictly after"
+
+
+async def test_the_watch_reminds_each_pending_character_once_per_round(table):
+    s = table
+    await setting(s, "plazo_publicacion", "24")
+    scene = await new_scene(s, round_started_at=NOW - timedelta(hours=30))
+    await post(s, scene, BRUNO, "Bertrán", NOW - timedelta(hours=29))
+    cid = await campaign_id(s)
+    watch = await s.pace.watch(due_of(WATCH_TIMER, str(cid), NOW), NOW)
+    assert [(r.name, r.user_id, r.by_dm) for r in watch.reminders] == [
+        ("Ardelia", ANA.user_id, False)
+    ]
+    reminder = watch.reminders[0]
+    assert reminder.hours == 24 and reminder.channel_id == SCENE_CHANNEL
+    assert len(reminder.nonce) <= 25
+    assert watch.next_at == NOW + RECHECK
+    assert await s.pace.record_reminder(reminder) is True
+    assert await s.pace.record_reminder(reminder) is False, "recording is idempotent"
+    again = await s.pace.watch(due_of(WATCH_TIMER, str(cid), NOW, generation=2), NOW)
+    assert again.reminders == (), "once per round"
+    # a new round: the deadline counts from the GM's post
+    await post(s, scene, GM, None, NOW - timedelta(hours=2))
+    later = await s.pace.watch(due_of(WATCH_TIMER, str(cid), NOW), NOW)
+    assert later.reminders == ()
+    at = NOW + timedelta(hours=22)
+    assert (await s.pace.watch(due_of(WATCH_TIMER, str(cid), at), at - RECHECK / 2)).next_at == at
+    fired = await s.pace.watch(due_of(WATCH_TIMER, str(cid), at), at)
+    assert sorted(r.name for r in fired.reminders) == ["Ardelia", "Bertrán"]
+    assert fired.reminders[0].nonce != reminder.nonce, "a new round, a new message"
+
+
+async def test_an_absent_member_is_skipped_and_the_dm_preference_kept(table):
+    s = table
+    await setting(s, "plazo_publicacion", "12")
+    await new_scene(s, round_started_at=NOW - timedelta(hours=13))
+    await s.pace.declare_absence(HERE, ANA, "30/11/2026", "02/12/2026", today=NOW.date())
+    await s.pace.set_remind_by(HERE, BRUNO, "dm")
+    cid = await campaign_id(s)
+    watch = await s.pace.watch(due_of(WATCH_TIMER, str(cid), NOW), NOW)
+    assert [(r.name, r.by_dm) for r in watch.reminders] == [("Bertrán", True)]
+    view = await s.pace.status(IN_SCENE, NOW)
+    assert {e.name: e.absent_until for e in view.entries} == {
+        "Ardelia": date(2026, 12, 2),
+        "Bertrán": None,
+    }
+    # after the absence, still pending: reminded then
+    back = NOW + timedelta(days=2)
+    watch = await s.pace.watch(due_of(WATCH_TIMER, str(cid), back), back)
+    assert sorted(r.name for r in watch.reminders) == ["Ardelia", "Bertrán"]
+
+
+async def test_an_npcized_character_is_the_gms_to_post(table):
+    s = table
+    await setting(s, "plazo_publicacion", "12")
+    await new_scene(s, round_started_at=NOW - timedelta(hours=13))
+    with pytest.raises(NotReferee):
+        await s.pace.npcize(HERE, ANA, "Ardelia", now=NOW)
+    for bad in ("30/11/2026", "ayer"):
+        with pytest.raises(DomainError):
+            await s.pace.npcize(HERE, GM, "Ardelia", bad, now=NOW)
+    npc = await s.pace.npcize(HERE, GM, "Ardelia", "05/12/2026", now=NOW)
+    assert npc.until == datetime(2026, 12, 5, tzinfo=UTC) and npc.player_user_id == ANA.user_id
+    assert NPC_TIMER in await timers_of(s)
+    cid = await campaign_id(s)
+    watch = await s.pace.watch(due_of(WATCH_TIMER, str(cid), NOW), NOW)
+    assert {r.name: (r.user_id, r.npcized) for r in watch.reminders} == {
+        "Ardelia": (GM.user_id, True),
+        "Bertrán": (BRUNO.user_id, False),
+    }
+    # the GM's absence does not silence the player's own reminder
+    view = await s.pace.status(IN_SCENE, NOW)
+    assert [e.npcized for e in view.entries if e.name == "Ardelia"] == [True]
+    # the timer gives it back, once, at the date
+    due = due_of(NPC_TIMER, str(npc.character_id), npc.until)  # type: ignore[arg-type]
+    assert await s.pace.npc_due(due, NOW) is None, "not yet"
+    back = await s.pace.npc_due(due, npc.until + timedelta(seconds=1))  # type: ignore[operator]
+    assert back is not None and back.name == "Ardelia"
+    assert await s.pace.give_back(back) is True
+    assert await s.pace.give_back(back) is False, "given back once"
+    with pytest.raises(DomainError) as refused:
+        await s.pace.unnpcize(HERE, GM, "Ardelia")
+    assert refused.value.key == "pace.error.not_npcized"
+
+
+async def test_unnpcize_gives_it_back_and_cancels_the_timer(table):
+    s = table
+    await s.pace.npcize(HERE, GM, "Bertrán", "2026-12-20", now=NOW)
+    moved = await s.pace.npcize(HERE, GM, "Bertrán", "2026-12-24", now=NOW)
+    assert moved.version == 2
+    assert (await timers_of(s))[NPC_TIMER].due_at.replace(tzinfo=UTC) == datetime(
+        2026, 12, 24, tzinfo=UTC
+    )
+    await s.pace.unnpcize(HERE, GM, "Bertrán")
+    assert NPC_TIMER not in await timers_of(s)
+    async with s.sessions() as session:
+        assert (await session.exec(select(func.count()).select_from(Npcization))).one() == 0
+
+
+async def test_the_digest_lists_waiting_scenes_and_absences(table):
+    s = table
+    await setting(s, "plazo_publicacion", "24")
+    scene = await new_scene(s, round_started_at=NOW - timedelta(hours=5))
+    await new_scene(s, channel=501)  # a scene nobody posted in either
+    await post(s, scene, ANA, "Ardelia", NOW - timedelta(hours=1))
+    await s.pace.declare_absence(HERE, BRUNO, "03/12/2026", "04/12/2026", today=NOW.date())
+    cid = await campaign_id(s)
+    slot = datetime(2026, 12, 1, 9, tzinfo=UTC)
+    view = await s.pace.digest(due_of(DIGEST_TIMER, str(cid), slot), NOW)
+    assert view is not None
+    assert [[e.name for e in r.pending] for r in view.scenes] == [
+        ["Bertrán"],
+        ["Ardelia", "Bertrán"],
+    ]
+    assert [a.user_id for a in view.absences] == [BRUNO.user_id]
+    assert view.next_at == datetime(2026, 12, 2, 9, tzinfo=UTC)
+    again = await s.pace.digest(due_of(DIGEST_TIMER, str(cid), slot, generation=7), NOW)
+    assert again is not None and again.nonce == view.nonce, "a repeat of the slot: one message"
+    await setting(s, "plazo_publicacion", "0")
+    assert await s.pace.digest(due_of(DIGEST_TIMER, str(cid), slot), NOW) is None
+
+
+async def test_two_dispatchers_racing_for_one_reminder_fire_it_once(table, engine):
+    """Two processes (two TimerServices on one database) fire the due watch at once."""
+    s = table
+    await setting(s, "plazo_publicacion", "1")
+    await new_scene(s, round_started_at=NOW - timedelta(hours=2))
+    await s.pace.sync_campaign(HERE, NOW)
+    sent: list[tuple[str, str, str]] = []
+
+    def dispatcher(owner: str) -> TimerService:
+        timers = TimerService(s.sessions, owner=owner)
+
+        async def fire(due: Due) -> None:
+            watch = await s.pace.watch(due)
+            for reminder in watch.reminders:
+                await asyncio.sleep(0)  # the post
+                sent.append((owner, reminder.name, reminder.nonce))
+                await s.pace.record_reminder(reminder)
+            await s.pace.watch_again(watch)
+
+        timers.register(WATCH_TIMER, fire)
+        return timers
+
+    first, second = dispatcher("a"), dispatcher("b")
+    await asyncio.gather(first.fire(), second.fire())
+    assert sorted(name for _, name, _ in sent) == ["Ardelia", "Bertrán"], sent
+    assert len({owner for owner, _, _ in sent}) == 1, "one process claimed the watch"
+    # the watch was moved (not deleted) to its next look, an hour on at most
+    watch = (await timers_of(s))[WATCH_TIMER]
+    assert watch.due_at.replace(tzinfo=UTC) <= utcnow() + RECHECK
+    # both fire again later: nothing more (the reminders are recorded)
+    later = utcnow() + RECHECK + timedelta(minutes=1)
+    await asyncio.gather(first.fire(later), second.fire(later))
+    assert len(sent) == 2
+
+
+async def test_a_crash_between_post_and_record_repeats_with_the_same_nonce(table):
+    """The first process posts and dies before recording: its successor's attempt carries
+    the same nonce (Discord's enforce_nonce returns the first message)."""
+    s = table
+    await setting(s, "plazo_publicacion", "1")
+    await new_scene(s, round_started_at=NOW - timedelta(hours=2))
+    await s.pace.sync_campaign(HERE, NOW)
+    cid = str(await campaign_id(s))
+    first = await s.pace.watch(due_of(WATCH_TIMER, cid, NOW, generation=1), NOW)
+    # nothing recorded; the timer was moved meanwhile (another generation fires it)
+    second = await s.pace.watch(due_of(WATCH_TIMER, cid, NOW + timedelta(minutes=2), 2), NOW)
+    assert [r.nonce for r in first.reminders] == [r.nonce for r in second.reminders]
+    assert len(first.reminders) == 2
+
+
+async def test_privacy_exports_and_erases_absences_and_preferences(table):
+    s = table
+    await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", "boda", today=NOW.date())
+    await s.pace.set_remind_by(HERE, ANA, "dm")
+    await s.pace.npcize(HERE, GM, "Ardelia", now=NOW)
+    document = await s.privacy.export(HERE.guild_id, ANA.user_id)
+    assert [a["note"] for a in document["absences"]] == ["boda"]
+    assert [p["remind_by"] for p in document["pace_preferences"]] == ["dm"]
+    assert [n["character_id"] for n in document["npcized_characters"]] == [
+        await character_id(s, "Ardelia")
+    ]
+    await s.privacy.delete(HERE.guild_id, ANA.user_id, characters="delete")
+    async with s.sessions() as session:
+        for model in (Absence, PaceMember, Npcization):
+            count = (await session.exec(select(func.count()).select_from(model))).one()
+            assert count == 0, model
