@@ -482,3 +482,33 @@ async def test_privacy_exports_and_erases_absences_and_preferences(table):
         for model in (Absence, PaceMember, Npcization):
             count = (await session.exec(select(func.count()).select_from(model))).one()
             assert count == 0, model
+
+
+def test_a_reminder_pings_its_member_only_and_the_digest_nobody():
+    from bot.services.pace import DigestView, ReminderDue
+    from cogs.ui import render_pace
+
+    due = ReminderDue(
+        guild_id=1,
+        scene_id=2,
+        channel_id=3,
+        title="@everyone <@&9>",
+        character_id=4,
+        name="<@5>",
+        user_id=6,
+        npcized=False,
+        round_key=7,
+        since=NOW,
+        hours=24,
+        by_dm=False,
+        locale="es",
+    )
+    message = render_pace.reminder_scene(due, "es")
+    allowed = message["allowed_mentions"].to_dict()
+    assert allowed["parse"] == [] and allowed["users"] == [6]
+    assert message["content"].startswith("⏰ <@6>")
+    dm = render_pace.reminder_dm(due, "en")
+    assert dm["allowed_mentions"].to_dict()["parse"] == []
+    assert "https://discord.com/channels/1/3" in dm["content"]
+    digest = render_pace.digest(DigestView(1, 1, "Sombras", 3, "es", (), (), NOW, None), "es")
+    assert digest["allowed_mentions"].to_dict()["parse"] == []
