@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, ClassVar
 import discord
 from discord import app_commands
 
-from bot.services.campaigns import setting_specs
+from bot.i18n import choose_locale, t
+from bot.services.campaigns import SETTING_LABELS, setting_specs
 from cogs.ui.context import actor_of, place_of
 
 if TYPE_CHECKING:
@@ -177,8 +178,9 @@ async def setting_autocomplete(
     if campaign is None:
         return []
     needle = current.lower()
+    locale = choose_locale(itx.locale, campaign.locale, "es")
     return [
-        app_commands.Choice(name=f"{spec.key} ({spec.default!s})"[:100], value=spec.key)
+        app_commands.Choice(name=setting_label(spec.key, spec.default, locale), value=spec.key)
         for spec in setting_specs(campaign.system)
         if needle in spec.key.lower()
     ][:25]
@@ -210,6 +212,10 @@ async def request_option_autocomplete(
     ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
     ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
     return [app_commands.Choice(name=o.label[:100], value=o.key[:100]) for o in ranked[:25]]
+def setting_label(key: str, default: object, locale: str) -> str:
+    """``key — display name (default)``: settings with a catalogue name show it too."""
+    name = f" — {t(SETTING_LABELS[key], locale)}" if key in SETTING_LABELS else ""
+    return f"{key}{name} ({default!s})"[:100]
 
 
 # -- option types ------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.campaigns import CampaignView
+from bot.services.campaigns import SETTING_LABELS, CampaignView
 from bot.services.rolls import HistoryView, OddsView, RollView
 
 __all__ = [
@@ -245,7 +245,9 @@ def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None
     )
     if view.settings:
         rows = [
-            f"`{s.key}` = **{_format_setting(s.value, locale)}**"
+            f"`{s.key}`"
+            + (f" ({t(SETTING_LABELS[s.key], locale)})" if s.key in SETTING_LABELS else "")
+            + f" = **{_format_setting(s.value, locale)}**"
             + ("" if s.value == s.default else " " + t("campaign.changed_mark", locale))
             for s in view.settings
         ]

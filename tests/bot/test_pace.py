@@ -512,3 +512,21 @@ def test_a_reminder_pings_its_member_only_and_the_digest_nobody():
     assert "https://discord.com/channels/1/3" in dm["content"]
     digest = render_pace.digest(DigestView(1, 1, "Sombras", 3, "es", (), (), NOW, None), "es")
     assert digest["allowed_mentions"].to_dict()["parse"] == []
+
+
+async def test_the_pace_settings_show_their_names_in_spanish_and_english(table):
+    from cogs.ui import render
+    from cogs.ui.options import setting_label
+
+    assert setting_label("plazo_publicacion", 0, "es") == (
+        "plazo_publicacion — Plazo para publicar (horas; 0 sin avisos) (0)"
+    )
+    assert "Posting deadline" in setting_label("plazo_publicacion", 0, "en")
+    assert setting_label("mostrar_numeros", False, "es") == "mostrar_numeros (False)"
+    await setting(table, "plazo_publicacion", "48")
+    view = await table.campaigns.show(HERE)
+    shown = render.campaign(view, "es")["embed"].to_dict()
+    settings = next(f["value"] for f in shown["fields"] if "plazo_publicacion" in f["value"])
+    assert "`plazo_publicacion` (Plazo para publicar (horas; 0 sin avisos)) = **48**" in settings
+    with pytest.raises(DomainError):
+        await setting(table, "plazo_publicacion", "721")
