@@ -466,8 +466,9 @@ class PaceService:
                 await cancel(session, DIGEST_TIMER, ref)
 
     async def ensure_timers(self, now: datetime | None = None) -> int:
-        """At start-up: every active campaign with a deadline has its watch and digest (a
-        timer dropped after too many failures comes back); existing timers are left alone."""
+        """At start-up: every active campaign with a deadline, in this process's guilds, has
+        its watch and digest (a timer dropped after too many failures comes back); existing
+        timers are left alone."""
         now = now or utcnow()
         async with self.sessions() as session:
             campaigns = (
@@ -475,6 +476,8 @@ class PaceService:
             ).all()
         count = 0
         for campaign in campaigns:
+            if not self.timers.shards.owns(campaign.guild_id):
+                continue  # another process's guild: it ensures its own
             if int(pace_settings(campaign)[PACE_DEADLINE]):
                 await self._sync(campaign, now, move=False)
                 count += 1

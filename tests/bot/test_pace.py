@@ -22,6 +22,7 @@ from bot.services.pace import (
     NPC_TIMER,
     RECHECK,
     WATCH_TIMER,
+    PaceService,
     next_slot,
     parse_day,
 )
@@ -530,3 +531,54 @@ async def test_the_pace_settings_show_their_names_in_spanish_and_english(table):
     assert "`plazo_publicacion` (Plazo para publicar (horas; 0 sin avisos)) = **48**" in settings
     with pytest.raises(DomainError):
         await setting(table, "plazo_publicacion", "721")
+
+
+async def test_the_cog_falls_back_to_the_scene_when_a_dm_is_refused(table):
+    """A member who chose DMs but closed them is reminded in the scene (same nonce)."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.config import Shards
+    from cogs.pace import PaceCog
+
+    s = table
+    await setting(s, "plazo_publicacion", "1")
+    await new_scene(s, players=[BRUNO.user_id], round_started_at=NOW - timedelta(hours=2))
+    await s.pace.set_remind_by(HERE, BRUNO, "dm")
+    sent: list[tuple[str, str, dict]] = []
+
+    class Place_:
+        def __init__(self, where: str, refuse: bool = False) -> None:
+            self.where, self.refuse = where, refuse
+
+        async def send(self, content: str, *, allowed_mentions, nonce=None) -> None:
+            if self.refuse:
+                raise discord.Forbidden(SimpleNamespace(status=403, reason="closed"), "DMs closed")
+            sent.append((self.where, nonce, allowed_mentions.to_dict()))
+
+    async def fetch_user(user_id: int):
+        return Place_("dm", refuse=True)
+
+    bot = SimpleNamespace(
+        services=s,
+        config=SimpleNamespace(default_locale="es"),
+        get_user=lambda user_id: None,
+        fetch_user=fetch_user,
+        get_channel=lambda channel_id: Place_("scene") if channel_id == SCENE_CHANNEL else None,
+    )
+    cog = PaceCog(bot)  # type: ignore[arg-type]
+    cid = await campaign_id(s)
+    watch = await s.pace.watch(due_of(WATCH_TIMER, str(cid), NOW), NOW)
+    assert [r.by_dm for r in watch.reminders] == [True]
+    await cog._watch(due_of(WATCH_TIMER, str(cid), utcnow()))
+    assert [(where, nonce) for where, nonce, _ in sent] == [("scene", watch.reminders[0].nonce)]
+    assert sent[0][2]["users"] == [BRUNO.user_id] and sent[0][2]["parse"] == []
+    # recorded, and the watch moved on (not deleted)
+    await cog._watch(due_of(WATCH_TIMER, str(cid), utcnow()))
+    assert len(sent) == 1
+    assert WATCH_TIMER in await timers_of(s)
+    # a process serving other shards ensures nothing for this guild
+    other = TimerService(s.sessions, Shards(count=2, ids=(1 - (HERE.guild_id >> 22) % 2,)))
+    assert await PaceService(s.sessions, s.campaigns, other).ensure_timers() == 0
+    assert await s.pace.ensure_timers() == 1
