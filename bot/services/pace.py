@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import delete, func, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -84,6 +84,7 @@ __all__ = [
     "Watch",
     "parse_day",
     "round_of_posts",
+    "rounds_of_posts",
 ]
 
 WATCH_TIMER = "pace.watch"
@@ -329,77 +330,101 @@ async def round_of_posts(
     The characters are the active characters of ``scene.players`` (of every member when the
     list is empty) that are player characters; an NPCized one is the GM's to post.
     """
+    return (await rounds_of_posts(session, campaign, [scene], now))[0]
+
+
+async def rounds_of_posts(
+    session: AsyncSession, campaign: Campaign, scenes: Sequence[Scene], now: datetime | None = None
+) -> list[RoundView]:
+    """:func:`round_of_posts` of several scenes of one campaign in five queries, whatever
+    their number (a watch firing reads every open scene of the campaign)."""
     now = now or utcnow()
+    if not scenes:
+        return []
     campaign_id = saved_id(campaign)
-    query = (
-        select(ActiveCharacter.user_id, Character)
-        .join(Character, col(Character.id) == ActiveCharacter.character_id)
-        .where(
-            ActiveCharacter.campaign_id == campaign_id,
-            col(Character.deleted_at).is_(None),
-            col(Character.is_npc).is_(False),
-        )
-    )
-    if scene.players:
-        query = query.where(col(ActiveCharacter.user_id).in_(list(scene.players)))
-    members = (await session.exec(query)).all()
-    ids = [saved_id(character) for _user, character in members]
-    npcized: dict[int, Npcization] = {}
-    posted: dict[int, datetime] = {}
-    started = _aware(scene.round_started_at or scene.created_at)
-    if ids:
-        npcized = {
-            n.character_id: n
-            for n in (
-                await session.exec(select(Npcization).where(col(Npcization.character_id).in_(ids)))
-            ).all()
-        }
-        post_query = (
-            select(Post.character_id, func.min(Post.created_at))
+    members = (
+        await session.exec(
+            select(ActiveCharacter.user_id, Character.id, Character.name, Character.owner_user_id)
+            .join(Character, col(Character.id) == ActiveCharacter.character_id)
             .where(
-                Post.scene_id == scene.id,
-                col(Post.character_id).in_(ids),
-                col(Post.deleted_at).is_(None),
-                col(Post.gm_post).is_(False),
+                ActiveCharacter.campaign_id == campaign_id,
+                col(Character.deleted_at).is_(None),
+                col(Character.is_npc).is_(False),
             )
-            .group_by(col(Post.character_id))
         )
-        if scene.round_started_at is not None:
-            post_query = post_query.where(col(Post.created_at) > scene.round_started_at)
+    ).all()
+    ids = [character_id for _user, character_id, _name, _owner in members if character_id]
+    npcized: set[int] = set()
+    posted: dict[tuple[int, int], datetime] = {}
+    if ids:
+        npcized = set(
+            (
+                await session.exec(
+                    select(Npcization.character_id).where(col(Npcization.character_id).in_(ids))
+                )
+            ).all()
+        )
+        rows = (
+            await session.exec(
+                select(Post.scene_id, Post.character_id, func.min(Post.created_at))
+                .join(Scene, col(Scene.id) == Post.scene_id)
+                .where(
+                    col(Post.scene_id).in_([saved_id(scene) for scene in scenes]),
+                    col(Post.character_id).in_(ids),
+                    col(Post.deleted_at).is_(None),
+                    col(Post.gm_post).is_(False),
+                    or_(
+                        col(Scene.round_started_at).is_(None),
+                        col(Post.created_at) > col(Scene.round_started_at),
+                    ),
+                )
+                .group_by(col(Post.scene_id), col(Post.character_id))
+            )
+        ).all()
         posted = {
-            character_id: _aware(at)
-            for character_id, at in (await session.exec(post_query)).all()
-            if character_id is not None
+            (scene_id, character_id): _aware(at)
+            for scene_id, character_id, at in rows
+            if scene_id is not None and character_id is not None
         }
     responsible = {
-        saved_id(c): (campaign.gm_user_id if saved_id(c) in npcized else c.owner_user_id)
-        for _user, c in members
+        character_id: campaign.gm_user_id if character_id in npcized else owner
+        for _user, character_id, _name, owner in members
+        if character_id is not None
     }
     away = await _absent_until(session, campaign_id, responsible.values(), now.date())
-    entries = sorted(
-        (
-            RoundEntry(
-                character_id=saved_id(character),
-                name=character.name,
-                player_id=character.owner_user_id,
-                responsible_id=responsible[saved_id(character)],
-                npcized=saved_id(character) in npcized,
-                posted_at=posted.get(saved_id(character)),
-                absent_until=away.get(responsible[saved_id(character)]),
+    hours = int(pace_settings(campaign)[PACE_DEADLINE])
+    views = []
+    for scene in scenes:
+        scene_id = saved_id(scene)
+        players = set(scene.players)
+        entries = sorted(
+            (
+                RoundEntry(
+                    character_id=character_id,
+                    name=name,
+                    player_id=owner,
+                    responsible_id=responsible[character_id],
+                    npcized=character_id in npcized,
+                    posted_at=posted.get((scene_id, character_id)),
+                    absent_until=away.get(responsible[character_id]),
+                )
+                for user, character_id, name, owner in members
+                if character_id is not None and (not players or user in players)
+            ),
+            key=lambda e: (not e.pending, e.name.casefold()),
+        )
+        views.append(
+            RoundView(
+                scene_id=scene_id,
+                title=scene.title,
+                channel_id=scene.channel_id,
+                started_at=_aware(scene.round_started_at or scene.created_at),
+                gm_started=scene.round_started_at is not None,
+                entries=tuple(entries),
+                deadline_hours=hours,
             )
-            for _user, character in members
-        ),
-        key=lambda e: (not e.pending, e.name.casefold()),
-    )
-    return RoundView(
-        scene_id=saved_id(scene),
-        title=scene.title,
-        channel_id=scene.channel_id,
-        started_at=started,
-        gm_started=scene.round_started_at is not None,
-        entries=tuple(entries),
-        deadline_hours=int(pace_settings(campaign)[PACE_DEADLINE]),
-    )
+        )
+    return views
 
 
 # -- the service ---------------------------------------------------------------------------
@@ -496,7 +521,7 @@ class PaceService:
                 .limit(MAX_SCENES)
             )
         ).all()
-        return [await round_of_posts(session, campaign, scene, now) for scene in scenes]
+        return await rounds_of_posts(session, campaign, scenes, now)
 
     async def watch(self, due: Due, now: datetime | None = None) -> Watch:
         """A ``pace.watch`` firing: the reminders due now, and when to look again."""

@@ -1,5 +1,6 @@
 """Pace of the play-by-post table: absences, reminder preferences, NPCized characters and
-the record of posting reminders sent (one per character, scene and round of posts).
+the record of posting reminders sent (one per character, scene and round of posts); an index
+on ``post`` for reading a scene's round.
 
 Revision ID: 0016
 Revises: 0015
@@ -16,6 +17,7 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.create_index("ix_post_scene_round", "post", ["scene_id", "character_id", "created_at"])
     op.create_table(
         "absence",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -73,3 +75,4 @@ def downgrade() -> None:
     op.drop_table("npcization")
     op.drop_table("pace_member")
     op.drop_table("absence")
+    op.drop_index("ix_post_scene_round", table_name="post")
