@@ -543,7 +543,8 @@ class PaceService:
                     for r in (
                         await session.exec(
                             select(PaceReminder).where(
-                                col(PaceReminder.scene_id).in_([r.scene_id for r in rounds])
+                                col(PaceReminder.scene_id).in_([r.scene_id for r in rounds]),
+                                col(PaceReminder.round_key).in_({r.round_key for r in rounds}),
                             )
                         )
                     ).all()
@@ -600,8 +601,19 @@ class PaceService:
         return {row.user_id: row.remind_by for row in rows}
 
     async def record_reminder(self, reminder: ReminderDue) -> bool:
-        """The reminder went out: record it (idempotent; True if this call recorded it)."""
+        """The reminder went out: record it (idempotent; True if this call recorded it).
+
+        Records of the character's earlier rounds in the scene go: only the current round's
+        matters, so the table holds at most one row per character and scene.
+        """
         async with self.sessions() as session, session.begin():
+            await session.exec(
+                delete(PaceReminder).where(
+                    col(PaceReminder.scene_id) == reminder.scene_id,
+                    col(PaceReminder.character_id) == reminder.character_id,
+                    col(PaceReminder.round_key) < reminder.round_key,
+                )
+            )
             statement = _insert(session)(PaceReminder).values(
                 guild_id=reminder.guild_id,
                 scene_id=reminder.scene_id,

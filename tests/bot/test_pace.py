@@ -13,7 +13,17 @@ import pytest
 from sqlalchemy import func, update
 from sqlmodel import select
 
-from bot.db.models import Absence, Npcization, PaceMember, Post, Scene, Timer, saved_id, utcnow
+from bot.db.models import (
+    Absence,
+    Npcization,
+    PaceMember,
+    PaceReminder,
+    Post,
+    Scene,
+    Timer,
+    saved_id,
+    utcnow,
+)
 from bot.services import Actor, Place
 from bot.services.campaigns import SettingsChange
 from bot.services.errors import DomainError, NotReferee
@@ -325,6 +335,13 @@ async def test_the_watch_reminds_each_pending_character_once_per_round(table):
     fired = await s.pace.watch(due_of(WATCH_TIMER, str(cid), at), at)
     assert sorted(r.name for r in fired.reminders) == ["Ardelia", "Bertrán"]
     assert fired.reminders[0].nonce != reminder.nonce, "a new round, a new message"
+    for due in fired.reminders:
+        await s.pace.record_reminder(due)
+    async with s.sessions() as session:
+        kept = (await session.exec(select(PaceReminder))).all()
+    assert sorted(r.round_key for r in kept) == [fired.reminders[0].round_key] * 2, (
+        "the previous round's record is dropped: one row per character and scene"
+    )
 
 
 async def test_an_absent_member_is_skipped_and_the_dm_preference_kept(table):
