@@ -413,6 +413,8 @@ class RollRequest(SQLModel, table=True):
     closed_at: datetime | None = None
     closed_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)
+
+
 # The round of posts (bot.services.pace) reads one scene's posts per character since the GM's
 # last post; declared here, beside the table, so the post model itself stays as it was.
 Index("ix_post_scene_round", Post.scene_id, Post.character_id, Post.created_at)  # type: ignore[arg-type]

@@ -212,6 +212,8 @@ async def request_option_autocomplete(
     ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
     ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
     return [app_commands.Choice(name=o.label[:100], value=o.key[:100]) for o in ranked[:25]]
+
+
 def setting_label(key: str, default: object, locale: str) -> str:
     """``key — display name (default)``: settings with a catalogue name show it too."""
     name = f" — {t(SETTING_LABELS[key], locale)}" if key in SETTING_LABELS else ""
