@@ -42,6 +42,7 @@ from bot.services.sheet_exchange import SheetExchangeService
 from bot.services.sheet_options import SheetOptionService
 from bot.services.sheet_writes import SheetWriter
 from bot.services.spells import SpellService
+from bot.services.surprise import SurpriseService
 from bot.services.timers import DEFAULT_LEASE, TimerService
 from bot.services.undo import UndoService
 from bot.services.xp import XpService
@@ -109,6 +110,7 @@ class Services:
         self.xp = XpService(self.sessions, self.characters)
         self.combat = CombatService(self.sessions, self.characters, rng, self.timers)
         self.attacks = AttackService(self.sessions, self.characters, rng)
+        self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng)
         self.privacy = PrivacyService(self.sessions)
         self.undo = UndoService(self.sessions, self.contexts, self.writer)

@@ -20,7 +20,7 @@ from cogs.ui import render_attack
 from cogs.ui.attack_panel import DefenceButton, attack_message, send_gm_notes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.options import AttackTarget, Weapon
+from cogs.ui.options import AttackTarget, Circumstances, Weapon
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -41,7 +41,7 @@ class AttackCog(commands.Cog):
         target="Whom (the fight's combatants first)",
         weapon="A weapon from the attacker's sheet (default: its main one)",
         modifier="Modifier set by the GM or the situation",
-        circumstances="Comma-separated circumstances (dos_armas, corriendo, magico:+1…)",
+        circumstances="Comma-separated circumstances (suggested in rolweb: free attacks, flanking…)",
         private="Only you (and the GM channel) see it",
         character="Who attacks (default: your active character; the GM: anyone)",
         bonus="Attack bonus of a combatant without a sheet (GM)",
@@ -58,7 +58,7 @@ class AttackCog(commands.Cog):
         target: AttackTarget,
         weapon: Weapon | None = None,
         modifier: app_commands.Range[int, -50, 50] = 0,
-        circumstances: app_commands.Range[str, 1, 200] | None = None,
+        circumstances: Circumstances | None = None,
         private: bool = False,
         character: AttackTarget | None = None,
         bonus: app_commands.Range[int, -50, 50] | None = None,

@@ -7,7 +7,7 @@ restart-proof buttons are in :mod:`cogs.ui.combat_panel`.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -21,8 +21,9 @@ from bot.services.combat import (
     CombatView,
     Reminder,
 )
+from bot.services.surprise import SurpriseOrder
 from bot.services.timers import Due
-from cogs.ui import render_combat
+from cogs.ui import render_combat, render_surprise
 from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.combat_panel import InitButton, turn_message
 from cogs.ui.context import ctx_of
@@ -202,6 +203,31 @@ class CombatCog(
         ctx = await ctx_of(itx)
         view = await self.combat.wait(ctx.place, ctx.actor, after, combatant)
         await self._panel(itx, view, note_key="combat.waited", after=after)
+
+    @app_commands.command(
+        name="surprise", description="rolweb: roll an ambush at the start of the fight (GM)"
+    )
+    @app_commands.describe(
+        ambushers="The side that tries to surprise the other",
+        modifier="The GM's modifier to the test (terrain, noise…)",
+        discreto="Discreto of the ambushers without a sheet (groups added by name)",
+        atento="Atento of the watchers without a sheet (groups added by name)",
+    )
+    @fight()
+    async def surprise(
+        self,
+        itx: discord.Interaction[Arbitro],
+        ambushers: Literal["jugadores", "enemigos"],
+        modifier: app_commands.Range[int, -20, 20] = 0,
+        discreto: app_commands.Range[int, 1, 30] | None = None,
+        atento: app_commands.Range[int, 1, 30] | None = None,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        order = SurpriseOrder(ambushers, modifier, discreto, atento)
+        view = await self.bot.services.surprise.surprise(ctx.place, ctx.actor, order)
+        await itx.response.send_message(**render_surprise.surprise(view, ctx.locale))
+        if view.secret:
+            await itx.followup.send(render_surprise.gm_details(view, ctx.locale), ephemeral=True)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")

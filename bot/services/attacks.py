@@ -39,6 +39,7 @@ from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import find_character, require_playable
 from bot.services.sheet_schema import upgraded_sheet
 from bot.services.sheet_writes import Computed, Each
+from bot.services.surprise import stored as stored_surprise
 from rules.combat import Combat
 from rules.combat.attack import (
     SECRET_FIELDS,
@@ -50,7 +51,9 @@ from rules.combat.attack import (
 )
 from rules.combat.health import Act, HealthStates, require
 from rules.combat.participants import Combatant
-from rules.systems.base import GameSystem, HealthChange, StepOption
+from rules.rolweb import offers
+from rules.rolweb.combat import FreeAttackTrigger
+from rules.systems.base import GameSystem, HealthChange, RulesError, StepOption
 
 __all__ = [
     "SHOW_NUMBERS",
@@ -214,6 +217,14 @@ class AttackService:
         names += [n for n in more if n.casefold() not in seen]
         return names[:25]
 
+    async def circumstances(self, place: Place) -> tuple[str, ...]:
+        """What ``/attack``'s circumstances autocomplete offers: rolweb reads seed 001's
+        combat rules there (:data:`rules.rolweb.offers.ATTACK_CIRCUMSTANCES`)."""
+        campaign = await self.characters.campaigns.find(place)
+        if campaign is None or campaign.system != "rolweb":
+            return ()
+        return offers.ATTACK_CIRCUMSTANCES
+
     async def weapons(
         self, place: Place, actor: Actor, character: str | None
     ) -> tuple[StepOption, ...]:
@@ -245,16 +256,30 @@ class AttackService:
             state = system.combat_state(attacker.fighter.sheet, settings)
             require(state, Act.ATTACK, attacker.fighter.name)
         request = self._request(order, attacker, target, system.id)
+        where: dict[str, Any] = {}
+        if system.id == "rolweb":
+            request, where = await self._seed_001(
+                place, campaign, order, attacker, target, record, combat, referee, request
+            )
         result = attacks.attack(request, settings, self.rng)
+        if record is not None and combat is not None:
+            where |= {
+                "fight": record.id,
+                "round": combat.round,
+                "melee": not result.extra.get("ranged", False),
+            }
         secret = _secret(settings, attacker, target)
         if result.outcome is AttackOutcome.DEFENCE_REQUESTED and result.defence_request:
             if not order.defence_now:
                 return await self._ask_defence(
-                    place, actor, order, attacker, target, result, settings
+                    place, actor, order, attacker, target, result, settings, where
                 )
+            asked = result
             result = system.resolve_defence(result.defence_request, settings, self.rng)  # type: ignore[attr-defined]  # rolweb's alone
+            result = _with_offered(result, asked)
         note = secret and not campaign.gm_channel_id and not referee
         audit = self._audit(order, attacker, target, result, secret, note)
+        audit = replace(audit, detail={**audit.detail, **where})
         return await self._land(place, actor, context, attacker, target, result, audit, secret)
 
     async def defend(self, place: Place, actor: Actor, log_id: int, version: int) -> AttackView:
@@ -316,9 +341,12 @@ class AttackService:
         if asked.defence_request is None:  # the sheets changed so that no defence is asked
             raise DomainError("attack.error.defence_stale")
         result = system.resolve_defence(asked.defence_request, settings, self.rng)  # type: ignore[attr-defined]  # rolweb's alone
+        result = _with_offered(result, asked)
         secret = _secret(settings, attacker, target)
         note = secret and not campaign.gm_channel_id and not is_referee(campaign, actor)
         audit = self._audit(order, attacker, target, result, secret, note)
+        where = {k: row.detail[k] for k in _WHERE if k in row.detail}
+        audit = replace(audit, detail={**audit.detail, **where})
 
         async def claim(session: AsyncSession) -> None:
             claimed = await session.exec(
@@ -342,12 +370,13 @@ class AttackService:
         target: _Side,
         asked: AttackResult,
         settings: Mapping[str, Any],
+        where: Mapping[str, Any],
     ) -> AttackView:
         """Log the pending request (what :meth:`defend` needs to roll it later)."""
         assert target.character is not None
         secret = _secret(settings, attacker, target)
         audit = self._audit(order, attacker, target, asked, secret)
-        detail = dict(audit.detail)
+        detail = {**audit.detail, **where}
         detail["pending"] = {
             "v": 1,
             "attacker_id": attacker.character.id if attacker.character else None,
@@ -445,6 +474,109 @@ class AttackService:
             attacker_hidden=_hidden(settings, attacker, target)[0],
             target_hidden=_hidden(settings, attacker, target)[1],
         )
+
+    # -- seed 001's combat rules (rolweb) ---------------------------------------------
+
+    async def _seed_001(
+        self,
+        place: Place,
+        campaign: Campaign,
+        order: AttackOrder,
+        attacker: _Side,
+        target: _Side,
+        record: CombatRecord | None,
+        combat: Combat | None,
+        referee: bool,
+        request: AttackRequest,
+    ) -> tuple[AttackRequest, dict[str, Any]]:
+        """What rolweb's attack needs from the fight (rules.rolweb.offers decides):
+
+        * ``forzar`` overrides a refusal of the rules: the GM's word alone;
+        * FLANQUEAR: who is already in melee with the target — the other side of every melee
+          attack made on it, or by it, this round or the last, by combatants still in the
+          fight (the GM's ``forzar`` lets a fifth in when someone has withdrawn or fallen);
+        * a free attack: one per trigger, attacker and round (ATAQUE GRATUITO line 107);
+          the surprise's needs the fight's recorded ambush, in its first round, from an
+          ambusher against one of the surprised.
+        Returns the request with ``engaged`` and the audit fields (``free_attack``)."""
+        try:
+            situation = offers.situation(request.circumstances)
+        except RulesError as error:
+            raise DomainError(error.problems[0].key, **error.problems[0].params) from None
+        if situation.override and not referee:
+            raise NotAllowed("rolweb_fight.error.override_gm_only")
+        where: dict[str, Any] = {}
+        if record is None or combat is None:
+            if situation.free_attack is FreeAttackTrigger.SURPRISE:
+                raise DomainError("rolweb_fight.error.no_surprise")
+            if situation.free_attack is not None:
+                where["free_attack"] = situation.free_attack.value
+            return request, where
+        rows = await self._fight_attacks(place, campaign, record)
+        engaged = _engaged(rows, combat, target.fighter.name)
+        trigger = situation.free_attack
+        if trigger is not None:
+            where["free_attack"] = trigger.value
+            if trigger is FreeAttackTrigger.SURPRISE:
+                self._surprise_allows(record, combat, attacker, target)
+            used = any(
+                row.detail.get("free_attack") == trigger.value
+                and row.detail.get("round") == combat.round
+                and str(row.detail.get("attacker", "")).casefold()
+                == attacker.fighter.name.casefold()
+                for row in rows
+            )
+            if used and not situation.override:
+                raise DomainError(
+                    "rolweb_fight.error.free_attack_used",
+                    name=attacker.fighter.name,
+                    round=combat.round,
+                )
+        return replace(request, engaged=engaged), where
+
+    @staticmethod
+    def _surprise_allows(
+        record: CombatRecord, combat: Combat, attacker: _Side, target: _Side
+    ) -> None:
+        ambush = stored_surprise(record.state)
+        if ambush is None or not ambush.surprised:
+            raise DomainError("rolweb_fight.error.no_surprise")
+        if combat.round > 1:
+            raise DomainError("rolweb_fight.error.surprise_over")
+
+        def key(side: _Side) -> str | None:
+            if side.combatant is not None:
+                return side.combatant.key
+            if side.character is None:
+                return None
+            return next(
+                (c.key for c in combat.combatants if c.character_id == side.character.id), None
+            )
+
+        if key(attacker) not in ambush.attackers:
+            raise DomainError("rolweb_fight.error.not_ambusher", name=attacker.fighter.name)
+        if key(target) not in ambush.victims:
+            raise DomainError("rolweb_fight.error.not_surprised", name=target.fighter.name)
+
+    async def _fight_attacks(
+        self, place: Place, campaign: Campaign, record: CombatRecord
+    ) -> list[RollLog]:
+        """This fight's latest attack rows (bounded: the rules look one round back)."""
+        async with self.sessions() as session:
+            rows = (
+                await session.exec(
+                    select(RollLog)
+                    .where(
+                        RollLog.campaign_id == campaign.id,
+                        RollLog.channel_id == place.channel_id,
+                        RollLog.kind == "attack",
+                        col(RollLog.created_at) >= record.created_at,
+                    )
+                    .order_by(col(RollLog.id).desc())
+                    .limit(MAX_NOTES_READ)
+                )
+            ).all()
+        return [row for row in rows if row.detail.get("fight") == record.id]
 
     # -- the GM's pending notes ---------------------------------------------------------
 
@@ -695,7 +827,11 @@ class AttackService:
                                 col(CombatRecord.status) == "active",
                             )
                             .values(
-                                state={**fresh.to_dict(), "system": record.state.get("system", "")},
+                                state={
+                                    **record.state,
+                                    **fresh.to_dict(),
+                                    "system": record.state.get("system", ""),
+                                },
                                 version=CombatRecord.version + 1,
                                 updated_at=utcnow(),
                             )
@@ -718,6 +854,40 @@ class AttackService:
                 continue
             return log_id, left
         raise ConcurrentChange()
+
+
+#: Audit fields of an attack that say where in the fight it happened (seed 001's rules).
+_WHERE = ("fight", "round", "melee", "free_attack")
+
+
+def _with_offered(result: AttackResult, asked: AttackResult) -> AttackResult:
+    """A resolved defence keeps the notes seed 001's rules added to the request."""
+    offered = tuple(n for n in asked.notes if n.startswith("rolweb_fight."))
+    return replace(result, notes=(*offered, *(n for n in result.notes if n not in offered)))
+
+
+def _engaged(rows: list[RollLog], combat: Combat, target: str) -> tuple[str, ...]:
+    """Who is in melee with ``target``: the other side of its melee attacks (made or
+    received) this round or the last, among the combatants still in the fight."""
+    wanted = target.casefold()
+    present = {c.name.casefold(): c.name for c in combat.combatants}
+    found: dict[str, str] = {}
+    for row in rows:
+        detail = row.detail
+        if not detail.get("melee") or int(detail.get("round") or 0) < combat.round - 1:
+            continue
+        attacker = str(detail.get("attacker", ""))
+        victim = str(detail.get("target", ""))
+        other = (
+            attacker
+            if victim.casefold() == wanted
+            else victim
+            if attacker.casefold() == wanted
+            else None
+        )
+        if other is not None and other.casefold() in present:
+            found.setdefault(other.casefold(), present[other.casefold()])
+    return tuple(found.values())
 
 
 class _Clash(Exception):

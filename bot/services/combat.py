@@ -223,7 +223,8 @@ class CombatService:
         """
         hours = record.turn_hours if turn_hours is KEEP else turn_hours
         values: dict[str, Any] = {
-            "state": {**combat.to_dict(), "system": record.state.get("system", "")},
+            # ``{**record.state, …}`` keeps what lives next to the order (rolweb's ambush)
+            "state": {**record.state, **combat.to_dict(), "system": record.state.get("system", "")},
             "version": CombatRecord.version + 1,
             "updated_at": utcnow(),
         }

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 import discord
 from discord import app_commands
 
-from bot.i18n import choose_locale, t
+from bot.i18n import catalogue, choose_locale, t
 from bot.services.campaigns import SETTING_LABELS, setting_specs
 from cogs.ui.context import actor_of, place_of
 
@@ -126,6 +126,31 @@ async def weapon_autocomplete(
     ][:25]
 
 
+async def circumstances_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """The circumstances the campaign's system reads on an attack (rolweb: seed 001's free
+    attacks, advantage, line of sight, the GM's ``forzar``), each with what it means; the
+    list is comma-separated, so the last item typed is the one completed."""
+    offered = await itx.client.services.attacks.circumstances(place_of(itx))
+    if not offered:
+        return []
+    head, _, last = current.rpartition(",")
+    chosen = {part.strip().casefold() for part in head.split(",") if part.strip()}
+    prefix = f"{head}," if head else ""
+    needle = last.strip().casefold()
+    locale = await reply_locale(itx.client, itx)
+    return [
+        app_commands.Choice(
+            name=f"{name} — {t(f'rolweb_fight.circumstance.{name}', locale)}"[:100],
+            value=f"{prefix}{name}",
+        )
+        for name in offered
+        # a choice's value is at most 100 characters (Discord): longer lists are typed
+        if name not in chosen and needle in name and len(prefix) + len(name) <= 100
+    ][:25]
+
+
 async def spell_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
@@ -179,8 +204,15 @@ async def setting_autocomplete(
         return []
     needle = current.lower()
     locale = choose_locale(itx.locale, campaign.locale, "es")
+
+    def label(key: str, default: object) -> str:
+        """``key — display name (default)``, and what it means where the system describes it."""
+        described = f"{campaign.system}.setting.{key}"
+        meaning = f" — {t(described, locale)}" if catalogue().has(described, locale) else ""
+        return f"{setting_label(key, default, locale)}{meaning}"[:100]
+
     return [
-        app_commands.Choice(name=setting_label(spec.key, spec.default, locale), value=spec.key)
+        app_commands.Choice(name=label(spec.key, spec.default), value=spec.key)
         for spec in setting_specs(campaign.system)
         if needle in spec.key.lower()
     ][:25]
@@ -289,6 +321,12 @@ class AttackTargetTransformer(Suggested):
     suggest = staticmethod(attack_target_autocomplete)
 
 
+class CircumstancesTransformer(Suggested):
+    """Comma-separated circumstances of an attack, suggested by the campaign's system."""
+
+    suggest = staticmethod(circumstances_autocomplete)
+
+
 class WeaponTransformer(Suggested):
     """A weapon of the attacker's sheet, with its damage."""
 
@@ -368,6 +406,7 @@ Npc = app_commands.Transform[str, NpcTransformer]
 Combatant = app_commands.Transform[str, CombatantTransformer]
 AttackTarget = app_commands.Transform[str, AttackTargetTransformer(1, 100)]
 Weapon = app_commands.Transform[str, WeaponTransformer(1, 100)]
+Circumstances = app_commands.Transform[str, CircumstancesTransformer(1, 200)]
 CheckOption = app_commands.Transform[str, CheckOptionTransformer(1, 100)]
 Spell = app_commands.Transform[str, SpellTransformer(1, 100)]
 SpellList = app_commands.Transform[str, SpellListTransformer(1, 40)]

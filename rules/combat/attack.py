@@ -80,6 +80,8 @@ class AttackRequest:
     range_band: str | None = None
     advantage: tuple[str, ...] = ()
     defender_rolls: bool = False
+    #: rolweb FLANQUEAR: who is already in melee with the target (read from the fight).
+    engaged: tuple[str, ...] = ()
 
 
 class AttackOutcome(enum.StrEnum):

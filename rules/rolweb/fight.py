@@ -30,11 +30,12 @@ from rules.combat.attack import (
     TargetChange,
 )
 from rules.combat.health import CombatState, Condition
+from rules.rolweb import offers
 from rules.rolweb import sheet as sheets
 from rules.rolweb.checks import TestRoll, opposed_target, roll_test
 from rules.rolweb.combat import advantage, defence
 from rules.rolweb.damage import LifeState, pain_threshold, roll_damage
-from rules.rolweb.equipment import Weapon, load_weapons
+from rules.rolweb.equipment import Shield, Weapon, load_weapons
 from rules.rolweb.settings import RolwebSettings, parse_settings
 from rules.systems.base import Outcome, Problem, RulesError, Settings, Sheet, StepOption
 
@@ -73,6 +74,36 @@ def _weapon(fighter: Fighter, name: str | None, parsed: RolwebSettings) -> tuple
     if not carried:
         raise _refuse("rolweb.problem.unknown_weapon", name="Natural")
     return carried[0].name, carried[0].damage
+
+
+def _weapon_of(fighter: Fighter, name: str | None, parsed: RolwebSettings) -> Weapon | None:
+    """The attacker's weapon object (None for a sheetless combatant: the GM's dice)."""
+    if fighter.sheet is None:
+        return None
+    carried = sheets.weapons(fighter.sheet, parsed)
+    if name is not None:
+        carried = tuple(w for w in carried if w.name.casefold() == name.casefold())
+    carried = carried or _natural(parsed)
+    return carried[0] if carried else None
+
+
+def _offers(
+    request: AttackRequest, parsed: RolwebSettings
+) -> tuple[tuple[str, ...], bool, tuple[str, ...]]:
+    """The seed's combat rules the circumstances name (rules.rolweb.offers): the VENTAJA
+    reasons, whether the attack is ranged, and the notes (a refusal raises)."""
+    situation = offers.situation(request.circumstances)
+    weapon = _weapon_of(request.attacker, request.weapon, parsed)
+    ranged = request.ranged or (weapon is not None and weapon.is_ranged)
+    notes = offers.check_line_of_sight(ranged, situation.line_blocked, situation.override)
+    shield = sheets.shield(request.attacker.sheet) if request.attacker.sheet else None
+    opponent = _weapon_of(request.target, None, parsed) if request.target.sheet else None
+    notes += offers.check_free_attack(
+        situation.free_attack, weapon, shield or Shield.NONE, opponent, ranged
+    )
+    notes += offers.check_reach(request.engaged, request.attacker.name, ranged, situation.override)
+    reasons = tuple(dict.fromkeys((*request.advantage, *situation.advantage)))
+    return reasons, ranged, notes
 
 
 def _defence(fighter: Fighter, parsed: RolwebSettings) -> int | None:
@@ -148,7 +179,8 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         (c.removeprefix(_ATTRIBUTE) for c in request.circumstances if c.startswith(_ATTRIBUTE)),
         "Diestro",
     )
-    adv = advantage(request.advantage, request.ranged)
+    reasons, ranged, offered = _offers(request, parsed)
+    adv = advantage(reasons, ranged)
     named: list[tuple[str, int]] = []
     if request.attacker.sheet is not None:
         named += effects.modifiers_for(
@@ -165,11 +197,13 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         target = opposed_target(defensa, own, modifier)
         label, _ = _weapon(request.attacker, request.weapon, parsed)
         defence_request = DefenceRequest(
-            request.attacker, request.target, request.weapon, target, request.advantage, modifier
-        )
+            request.attacker, request.target, request.weapon, target,
+            tuple(r.value for r in adv.reasons), modifier,
+        )  # fmt: skip
         return AttackResult(
             AttackOutcome.DEFENCE_REQUESTED, label, None, None, target, defensa,
-            modifiers=tuple(named), notes=("rolweb.note.defence_requested",),
+            modifiers=tuple(named), notes=("rolweb.note.defence_requested", *offered),
+            extra={"ranged": ranged},
             defence_request=defence_request, hit_points_left=_hit_points(request.target),
         )  # fmt: skip
     if adv.active:
@@ -180,8 +214,9 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         test = roll_test(own + modifier, rng, parsed.naturals)
         return AttackResult(
             AttackOutcome.UNJUDGED, label, _line(f"{attribute}", test), test.kept, None, None,
-            natural=test.kept, modifiers=tuple(named), notes=("rolweb.note.attack_unjudged",),
-            extra={"valor": own, "modificador": modifier},
+            natural=test.kept, modifiers=tuple(named),
+            notes=("rolweb.note.attack_unjudged", *offered),
+            extra={"valor": own, "modificador": modifier, "ranged": ranged},
         )  # fmt: skip
     target = opposed_target(own, defensa, modifier)
     test = roll_test(target, rng, parsed.naturals)
@@ -191,17 +226,18 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
     if not test.success:
         return AttackResult(
             AttackOutcome.MISS, label, line, test.kept, target, defensa, fumble=fumble,
-            natural=test.kept, modifiers=tuple(named), hit_points_left=hp,
+            natural=test.kept, modifiers=tuple(named), hit_points_left=hp, notes=offered,
+            extra={"ranged": ranged},
         )  # fmt: skip
     label, rolls, amount, notes = _damage(
-        request.attacker, request.target, request.weapon, request.advantage,
-        request.ranged, parsed, rng,
+        request.attacker, request.target, request.weapon, reasons, ranged, parsed, rng,
     )  # fmt: skip
+    notes = [*offered, *notes]
     return AttackResult(
         AttackOutcome.HIT, label, line, test.kept, target, defensa, critical=critical,
         natural=test.kept, damage_rolls=rolls, damage=amount,
         change=TargetChange("damage", amount), modifiers=tuple(named), notes=tuple(notes),
-        hit_points_left=None if hp is None else max(0, hp - amount),
+        hit_points_left=None if hp is None else max(0, hp - amount), extra={"ranged": ranged},
     )  # fmt: skip
 
 
@@ -216,10 +252,12 @@ def resolve_defence(
     defensa = _defence(request.defender, parsed)
     hp = _hit_points(request.defender)
     label, _ = _weapon(request.attacker, request.weapon, parsed)
+    weapon = _weapon_of(request.attacker, request.weapon, parsed)
+    ranged: dict[str, object] = {"ranged": weapon is not None and weapon.is_ranged}
     if test.success:
         return AttackResult(
             AttackOutcome.MISS, label, line, test.kept, request.target, defensa,
-            natural=test.kept, notes=("rolweb.note.defended",), hit_points_left=hp,
+            natural=test.kept, notes=("rolweb.note.defended",), hit_points_left=hp, extra=ranged,
         )  # fmt: skip
     label, rolls, amount, notes = _damage(
         request.attacker, request.defender, request.weapon, request.advantage,
@@ -229,7 +267,7 @@ def resolve_defence(
         AttackOutcome.HIT, label, line, test.kept, request.target, defensa,
         fumble=test.outcome is Outcome.FUMBLE, natural=test.kept, damage_rolls=rolls,
         damage=amount, change=TargetChange("damage", amount), notes=tuple(notes),
-        hit_points_left=None if hp is None else max(0, hp - amount),
+        hit_points_left=None if hp is None else max(0, hp - amount), extra=ranged,
     )  # fmt: skip
 
 

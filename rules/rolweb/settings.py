@@ -23,6 +23,7 @@ __all__ = [
     "CreationMethod",
     "NaturalRule",
     "DeathRule",
+    "NPCS_DIE_AT_ZERO",
     "RolwebSettings",
     "SETTING_SPECS",
     "parse_settings",
@@ -88,7 +89,10 @@ class RolwebSettings:
     armour_json: str = ""
     starting_xp: int = 50
     currency: str = "monedas"
+    npcs_die_at_zero: bool = True
 
+
+NPCS_DIE_AT_ZERO = "pnj_mueren_a_0"
 
 SETTING_SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("atributos", FieldKind.TEXT, ", ".join(DEFAULT_ATTRIBUTES)),
@@ -109,6 +113,10 @@ SETTING_SPECS: tuple[SettingSpec, ...] = (
     # The seed is silent on starting abilities; the family gives 50 XP to spend at creation.
     SettingSpec("xp_inicial", FieldKind.INTEGER, 50, minimum=0, maximum=1000),
     SettingSpec("moneda", FieldKind.TEXT, "monedas"),
+    # DAÑO Y CURACIÓN: «A menos que el director de juego diga lo contrario, los monstruos y
+    # personajes no jugadores mueren en cuanto su Resistencia cae a 0»; "no" makes them
+    # moribundo like characters (a sheet's own ``pnj: false`` still does it for one NPC).
+    SettingSpec(NPCS_DIE_AT_ZERO, FieldKind.BOOLEAN, True),
 )
 
 
@@ -150,13 +158,13 @@ def _int(raw: Mapping[str, Any], key: str) -> int:
     return number
 
 
-def _bool(raw: Mapping[str, Any], key: str) -> bool:
-    value = raw.get(key, False)
+def _bool(raw: Mapping[str, Any], key: str, default: bool = False) -> bool:
+    value = raw.get(key, default)
     if isinstance(value, bool):
         return value
     text = str(value)
     if not text.strip():
-        return False
+        return default
     answer = parse_yes_no(text)
     if answer is None:
         raise RulesError(_bad(key, text))
@@ -214,4 +222,5 @@ def parse_settings(raw: Mapping[str, Any] | RolwebSettings | None) -> RolwebSett
         armour_json=str(raw.get("armaduras", "") or ""),
         starting_xp=_int(raw, "xp_inicial"),
         currency=str(raw.get("moneda", "") or "monedas").strip() or "monedas",
+        npcs_die_at_zero=_bool(raw, NPCS_DIE_AT_ZERO, default=True),
     )

@@ -348,12 +348,17 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         return CombatPolicy(can_wait=True, ties="reroll_d20", seed="001 ORDEN DE TURNO")
 
     def apply_damage(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
-        """``amount`` is already reduced by the armour's roll (see :meth:`roll_hit`)."""
+        """``amount`` is already reduced by the armour's roll (see :meth:`roll_hit`).
+
+        At 0 a player character is moribundo; an NPC dies unless the campaign's
+        ``pnj_mueren_a_0`` is off (DAÑO Y CURACIÓN: «A menos que el director de juego diga
+        lo contrario»), then it is moribundo too and its turn is the death test."""
+        parsed = parse_settings(settings)
         wound = take_damage(
             sheets.current_toughness(sheet),
             amount,
             sheets.attribute(sheet, "Fuerte"),
-            sheets.is_player(sheet),
+            sheets.is_player(sheet) or not parsed.npcs_die_at_zero,
             sheets.state(sheet),
         )
         updated = sheets.copy_sheet(sheet)

@@ -28,12 +28,14 @@ def _catalogue(lang: str, namespace: str = "rolweb") -> dict[str, str]:
 CATALOGUES = {lang: _catalogue(lang) for lang in ("es", "en")}
 #: The shared problems rules/ raises for every system (``rules.inventory``: item name, quantity).
 SHARED = {lang: _catalogue(lang, "sheet") for lang in ("es", "en")}
+#: Seed 001's combat rules offered by /init and /attack (rules.rolweb.offers).
+FIGHT = {lang: _catalogue(lang, "rolweb_fight") for lang in ("es", "en")}
 
 
 def render(problem: Problem | str, lang: str = "es") -> str:
     """Format a problem (or note key) in ``lang``; fails when the key or a placeholder is missing."""
     key, params = (problem, {}) if isinstance(problem, str) else (problem.key, problem.params)
-    return (CATALOGUES[lang] | SHARED[lang])[key].format(**params)
+    return (CATALOGUES[lang] | SHARED[lang] | FIGHT[lang])[key].format(**params)
 
 
 def assert_translatable(problems) -> None:

@@ -7,6 +7,8 @@ import re
 import string
 from pathlib import Path
 
+from rules.rolweb.settings import SETTING_SPECS
+
 from .conftest import CATALOGUES
 
 CODE = Path(__file__).resolve().parents[3] / "rules" / "rolweb"
@@ -37,5 +39,12 @@ def test_languages_have_the_same_keys_and_placeholders():
 
 
 def test_no_unused_keys():
-    # rolweb.system.choice is read by the bot, by convention, for every registered system.
-    assert set(CATALOGUES["es"]) - _emitted() == {"rolweb.system.choice"}
+    # rolweb.system.choice is read by the bot, by convention, for every registered system;
+    # rolweb.setting.<key> describes a campaign setting (the settings autocomplete shows it).
+    settings = {f"rolweb.setting.{spec.key}" for spec in SETTING_SPECS}
+    assert set(CATALOGUES["es"]) - _emitted() - settings == {"rolweb.system.choice"}
+
+
+def test_described_settings_exist():
+    described = {k for k in CATALOGUES["es"] if k.startswith("rolweb.setting.")}
+    assert described and described <= {f"rolweb.setting.{spec.key}" for spec in SETTING_SPECS}
