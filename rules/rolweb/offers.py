@@ -195,7 +195,9 @@ def check_reach(
     if can_join_melee(len(engaged)):
         return ()
     if not override:
-        raise _refuse("rolweb_fight.problem.target_surrounded", names=", ".join(engaged), limit=MAX_FLANKERS)
+        raise _refuse(
+            "rolweb_fight.problem.target_surrounded", names=", ".join(engaged), limit=MAX_FLANKERS
+        )
     return ("rolweb_fight.note.reach_forced",)
 
 

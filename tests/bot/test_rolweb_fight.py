@@ -18,9 +18,13 @@ from bot.services.errors import DomainError, NotAllowed, NotReferee
 from bot.services.surprise import SurpriseOrder
 from rules.combat.attack import AttackOutcome
 from rules.systems.base import RulesError
-from tests.bot.test_attacks import ANA, GM, HERE, rolweb  # noqa: F401 - the fixture
+from tests.bot import test_attacks
+from tests.bot.test_attacks import ANA, GM, HERE
 from tests.rules.rolweb.conftest import FixedRandom
 from tests.rules.rolweb.test_fight import ardelia as rolweb_pc
+
+#: Ana plays Ardelia; the GM's hidden Orco is in the fight (tests/bot/test_attacks.py).
+rolweb = test_attacks.rolweb
 
 
 async def _pc(services, name, owner=ANA):
