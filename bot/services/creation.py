@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.locks import lock_campaign
-from bot.db.models import Campaign, CreationDraft, saved_id, utcnow
+from bot.db.models import Campaign, Character, CreationDraft, saved_id, utcnow
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService, CharacterView
@@ -27,12 +27,16 @@ from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotAllowed
 from bot.services.sheet_access import MAX_NAME
 from bot.services.sheet_changes import builder_of
+from bot.services.sheet_schema import upgraded_sheet
 from rules.systems.base import CharacterBuilder, CreationStep, GameSystem, LoggedRoll, Problem
+from rules.systems.inheritance import XpInheritance
 
-__all__ = ["CreationService", "DraftView", "MAX_OPEN_DRAFTS"]
+__all__ = ["CreationService", "DraftView", "HEIR", "MAX_OPEN_DRAFTS"]
 
 #: Open drafts a member may keep per campaign (finish or cancel one to start another).
 MAX_OPEN_DRAFTS = 10
+#: Where a draft keeps the dead character whose experience it took over (next to ``draft``).
+HEIR = "herencia"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,8 @@ class DraftView:
     notes: tuple[Problem, ...]
     problems: tuple[Problem, ...]
     done: tuple[str, ...]
+    #: (dead character's name, experience) this draft took over (rolweb, seed 001).
+    inherited: tuple[str, int] | None = None
 
 
 class CreationService:
@@ -89,12 +95,17 @@ class CreationService:
             raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
         builder = builder_of(system)
         sheet = system.new_sheet(name, settings)
+        state: dict[str, Any] = {"draft": sheet, "done": []}
+        heir = None if npc else await self._inheritance(campaign, system, settings, actor)
+        if heir is not None and isinstance(system, XpInheritance):
+            state["draft"] = system.inherit_xp(sheet, heir["xp"], settings)
+            state[HEIR] = heir
         draft = CreationDraft(
             guild_id=campaign.guild_id,
             campaign_id=saved_id(campaign),
             user_id=actor.user_id,
             is_npc=npc,
-            sheet={"draft": sheet, "done": []},
+            sheet=state,
         )
         async with self.sessions() as session, session.begin():
             # Insert, then count in the same transaction behind the campaign's lock
@@ -176,7 +187,7 @@ class CreationService:
                 state["draft"], step_key, answer, settings, self.rng, npc=draft.is_npc
             )
             new_sheet, rolls, notes = dict(outcome.draft), outcome.rolls, outcome.notes
-        new_state = {"draft": new_sheet, "done": [*done, step_key]}
+        new_state = {**state, "draft": new_sheet, "done": [*done, step_key]}
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(CreationDraft)
@@ -205,7 +216,11 @@ class CreationService:
             place, actor, draft_id, version
         )
         name = str(draft.sheet.get("draft", {}).get("name", "")) or "?"
-        new_state = {"draft": system.new_sheet(name, settings), "done": []}
+        new_state: dict[str, Any] = {"draft": system.new_sheet(name, settings), "done": []}
+        heir = draft.sheet.get(HEIR)
+        if isinstance(heir, dict) and isinstance(system, XpInheritance):
+            new_state["draft"] = system.inherit_xp(new_state["draft"], int(heir["xp"]), settings)
+            new_state[HEIR] = heir
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(CreationDraft)
@@ -234,7 +249,11 @@ class CreationService:
         ):
             raise DomainError("sheet.error.draft_unfinished")
 
+        heir = state.get(HEIR)
+
         async def close_draft(session: AsyncSession) -> None:
+            if isinstance(heir, dict):
+                await self._still_heir(session, draft, heir)
             await _delete_draft(session, draft_id, version)
 
         return await self.characters.create(
@@ -245,6 +264,55 @@ class CreationService:
             hidden=draft.is_npc,
             same_transaction=close_draft,
         )
+
+    async def _inheritance(
+        self, campaign: Campaign, system: GameSystem, settings: Mapping[str, Any], actor: Actor
+    ) -> dict[str, Any] | None:
+        """Seed 001, MUERTE DE UN PERSONAJE JUGADOR: when the player's last character in this
+        campaign (deleted or not) is dead, the new one takes over all its experience."""
+        if not isinstance(system, XpInheritance):
+            return None
+        async with self.sessions() as session:
+            previous = (
+                await session.exec(
+                    select(Character)
+                    .where(
+                        Character.campaign_id == campaign.id,
+                        Character.owner_user_id == actor.user_id,
+                        col(Character.is_npc).is_(False),
+                    )
+                    .order_by(col(Character.id).desc())
+                    .limit(1)
+                )
+            ).first()
+        if previous is None:
+            return None
+        xp = system.inherited_xp(upgraded_sheet(previous), settings)
+        if xp is None:
+            return None
+        return {"id": saved_id(previous), "name": previous.name, "xp": xp}
+
+    @staticmethod
+    async def _still_heir(
+        session: AsyncSession, draft: CreationDraft, heir: Mapping[str, Any]
+    ) -> None:
+        """At the finish, behind the campaign's lock (the character's insert takes it): the
+        dead character must still be the player's last before this new one, so two drafts
+        cannot both take over the same experience."""
+        rows = (
+            await session.exec(
+                select(Character.id)
+                .where(
+                    Character.campaign_id == draft.campaign_id,
+                    Character.owner_user_id == draft.user_id,
+                    col(Character.is_npc).is_(False),
+                )
+                .order_by(col(Character.id).desc())
+                .limit(2)
+            )
+        ).all()
+        if len(rows) < 2 or rows[1] != heir.get("id"):
+            raise DomainError("heritage.error.already_used", name=heir.get("name", "?"))
 
     async def _close(self, place: Place, actor: Actor, draft_id: int, version: int) -> None:
         await self._load(place, actor, draft_id, version)
@@ -274,6 +342,9 @@ class CreationService:
             notes=tuple(notes),
             problems=problems,
             done=done,
+            inherited=(str(heir["name"]), int(heir["xp"]))
+            if isinstance(heir := state.get(HEIR), dict)
+            else None,
         )
 
 

@@ -189,6 +189,13 @@ def draft(view: DraftView, locale: str) -> discord.Embed:
             value=truncate("\n".join(view.step.summary), 1024),
             inline=False,
         )
+    if view.inherited is not None:
+        name, xp = view.inherited
+        embed.add_field(
+            name=t("heritage.field", locale),
+            value=truncate(t("heritage.carried", locale, name=name, xp=xp), 1024),
+            inline=False,
+        )
     if view.notes:
         embed.add_field(
             name=t("wizard.notes", locale),

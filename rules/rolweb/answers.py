@@ -103,7 +103,9 @@ def apply_attributes(
     updated["atributos"] = {**(updated.get("atributos") or {}), **values}
     updated["resistencia"] = {"actual": toughness(sheets.attribute(updated, "Fuerte"))}
     if index == 1 and not npc:
-        updated["xp"] = {"total": settings.starting_xp, "gastada": 0}
+        # xp_inicial, or the experience a dead character passed on (inherit_xp), if larger
+        total = max(settings.starting_xp, sheets.xp(updated).total)
+        updated["xp"] = {"total": total, "gastada": 0}
 
 
 def _pool_problems(

@@ -387,6 +387,22 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
             notes = ("rolweb.note.stabilised",)
         return HealthChange(updated, amount, new_state.value, notes)
 
+    def inherited_xp(self, previous: Sheet, settings: Settings) -> int | None:
+        """MUERTE DE UN PERSONAJE JUGADOR: a dead character's player creates the next one
+        «empleando todos los puntos de experiencia acumulados hasta el momento» — the dead
+        character's whole total (what it started with and everything it earned)."""
+        if not sheets.is_player(previous) or sheets.state(previous) is not LifeState.DEAD:
+            return None
+        return sheets.xp(previous).total
+
+    def inherit_xp(self, draft: Sheet, xp: int, settings: Settings) -> Sheet:
+        """The draft starts with ``xp`` (never less than the campaign's ``xp_inicial``: the
+        attributes step keeps the larger of the two, see ``answers.apply_attributes``)."""
+        updated = sheets.copy_sheet(draft)
+        total = max(xp, parse_settings(settings).starting_xp)
+        updated["xp"] = {"total": total, "gastada": 0}
+        return updated
+
     def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
         """Add XP; nothing is bought automatically (the player chooses abilities)."""
         before = sheets.xp(sheet)
