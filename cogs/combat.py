@@ -94,10 +94,13 @@ class CombatCog(
         view: CombatView,
         *,
         note_key: str = "",
+        extra_key: str = "",
         **params: Any,
     ) -> None:
         ctx = await ctx_of(itx)
         note = ctx.t(note_key, **params) if note_key else ""
+        if extra_key:
+            note = f"{note}\n{ctx.t(extra_key)}"
         await itx.response.send_message(**turn_message(view, ctx.locale, note=note))
         await send_gm_notes(itx)  # secret attack numbers kept for a GM without a GM channel
 
@@ -106,7 +109,9 @@ class CombatCog(
     async def start(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.start(ctx.place, ctx.actor)
-        await self._panel(itx, view, note_key="combat.started")
+        # rolweb: seed 001's surprise is rolled as the fight starts; offer it there
+        offer = "rolweb_fight.surprise.offer" if view.system == "rolweb" else ""
+        await self._panel(itx, view, note_key="combat.started", extra_key=offer)
 
     @app_commands.command(name="join", description="Bring your character into the fight")
     @app_commands.describe(character="Which character (by default, your active one)")

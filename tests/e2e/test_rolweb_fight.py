@@ -29,7 +29,8 @@ def _fight_with_hidden_orc(sb, name):
     orc = rolweb_orc()
     orc["atributos"] |= {"Astuto": 5}  # Atento 10
     import_sheet(sb, g, orc, user="gm", npc=True)  # hidden
-    run(sb, g, "init start").expect_ok()
+    started = run(sb, g, "init start").expect_ok()
+    assert says(started, "rolweb_fight.surprise.offer"), started.all_text  # offered, not recalled
     run(sb, g, "init join", user="ana").expect_ok()
     run(sb, g, "init add", {"name": "Orco", "initiative": 3}).expect_ok()
     return g
