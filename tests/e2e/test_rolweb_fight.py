@@ -70,6 +70,10 @@ def test_surprise_is_rolled_stored_and_gives_one_free_attack(discord_env):
 def test_npcs_dying_at_zero_follow_the_campaign_setting(discord_env):
     sb = discord_env
     g = _fight_with_hidden_orc(sb, "PNJ moribundo")
+    suggested = sb.autocomplete("campaign settings", "setting", "pnj", guild=g, user="gm")
+    assert any(
+        s["value"] == "pnj_mueren_a_0" and "Resistencia 0" in s["name"] for s in suggested
+    ), suggested  # the setting says what it means
     run(sb, g, "campaign settings", {"setting": "pnj_mueren_a_0", "value": "no"}).expect_ok()
     r = run(sb, g, "init damage", {"combatant": "Orco", "amount": 12})
     assert says(r, "rolweb.note.dying") and not says(r, "rolweb.note.dead"), r.all_text
