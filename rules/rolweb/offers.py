@@ -126,12 +126,10 @@ def situation(circumstances: Iterable[str]) -> Situation:
         elif name == OVERRIDE:
             override = True
         else:
-            raise RulesError(
-                Problem(
-                    "rolweb.problem.unknown_circumstance",
-                    "",
-                    {"name": f"{raw} ({', '.join(ATTACK_CIRCUMSTANCES)})"},
-                )
+            raise _refuse(
+                "rolweb_fight.problem.unknown_circumstance",
+                name=raw,
+                known=", ".join(ATTACK_CIRCUMSTANCES),
             )
     if trigger is FreeAttackTrigger.SURPRISE and AdvantageReason.UNAWARE not in reasons:
         # VENTAJA: «Atacar a un enemigo que no sea consciente del ataque»: the surprised is.

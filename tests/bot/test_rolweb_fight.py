@@ -198,7 +198,7 @@ async def test_rolweb_circumstances_are_offered_only_in_rolweb(rolweb):
     assert "ataque_libre_larga" in offered and "linea_bloqueada" in offered
     with pytest.raises(DomainError) as unknown:
         await rolweb.attacks.attack(HERE, ANA, AttackOrder("Orco", circumstances="a_caballo"))
-    assert unknown.value.key == "rolweb.problem.unknown_circumstance"
+    assert unknown.value.key == "rolweb_fight.problem.unknown_circumstance"
 
 
 # -- NPCs at Resistencia 0 (pnj_mueren_a_0) -----------------------------------------------------

@@ -47,7 +47,7 @@ def test_circumstances_are_read_and_unknown_ones_refused():
     assert read.advantage == (AdvantageReason.FLANKING,) and read.override
     with pytest.raises(RulesError) as error:
         offers.situation(["a_caballo"])
-    assert error.value.problems[0].key == "rolweb.problem.unknown_circumstance"
+    assert error.value.problems[0].key == "rolweb_fight.problem.unknown_circumstance"
     assert_translatable(error.value.problems)
     with pytest.raises(RulesError) as error:
         offers.situation(["ataque_libre_larga", "ataque_libre_salir"])
