@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot.i18n import catalogue, choose_locale, t
 from bot.services.campaigns import SETTING_LABELS, setting_specs
-from cogs.ui.context import actor_of, place_of
+from cogs.ui.context import actor_of, place_of, reply_locale
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
