@@ -38,6 +38,7 @@ from bot.services.privacy import PrivacyService
 from bot.services.requests import RequestService
 from bot.services.retention import RetentionService
 from bot.services.rolls import RollService
+from bot.services.scenes import SceneService
 from bot.services.sheet_exchange import SheetExchangeService
 from bot.services.sheet_options import SheetOptionService
 from bot.services.sheet_writes import SheetWriter
@@ -68,6 +69,7 @@ EXTENSIONS = (
     "cogs.abilities",
     "cogs.requests",
     "cogs.pace",
+    "cogs.scenes",
 )
 
 
@@ -120,6 +122,7 @@ class Services:
         self.requests = RequestService(self.sessions, self.characters, self.checks)
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
+        self.scenes = SceneService(self.sessions, self.campaigns)
 
 
 class Arbitro(commands.AutoShardedBot):

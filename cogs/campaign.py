@@ -43,6 +43,16 @@ def language_choices() -> list[app_commands.Choice[str]]:
 SYSTEM_CHOICES = system_choices()
 
 
+def chain_of(channel: discord.TextChannel | discord.Thread) -> tuple[int, ...]:
+    """The ids a campaign may be bound to for ``channel`` (as :func:`place_of` builds them)."""
+    ids: tuple[int | None, ...]
+    if isinstance(channel, discord.Thread):
+        ids = (channel.id, channel.parent_id, getattr(channel.parent, "category_id", None))
+    else:
+        ids = (channel.id, channel.category_id)
+    return tuple(dict.fromkeys(i for i in ids if i is not None))
+
+
 async def read_setting_file(file: discord.Attachment) -> str:
     """An uploaded setting value: UTF-8 text of at most 64 KiB."""
     if file.size > MAX_FILE_TEXT:
@@ -108,8 +118,9 @@ class CampaignCog(
         language="Language for members whose Discord language is neither Spanish nor English",
         setting="A rule setting of this campaign's system",
         value="The new value for that setting",
-        clear="Remove the GM role or the GM channel",
+        clear="Remove the GM role, the GM channel or the off-topic channel",
         file="A text or JSON file as the setting's value (a campaign's own weapon list…)",
+        off_topic="Channel or forum post for out-of-character talk (no posts as characters)",
     )
     @app_commands.choices(language=language_choices())
     async def settings(
@@ -120,8 +131,9 @@ class CampaignCog(
         language: app_commands.Choice[str] | None = None,
         setting: Setting | None = None,
         value: str | None = None,
-        clear: Literal["gm_role", "gm_channel"] | None = None,
+        clear: Literal["gm_role", "gm_channel", "off_topic"] | None = None,
         file: discord.Attachment | None = None,
+        off_topic: discord.TextChannel | discord.Thread | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         if file is not None:
@@ -144,6 +156,9 @@ class CampaignCog(
                 from_file=file is not None,
                 clear_gm_role=clear == "gm_role",
                 clear_gm_channel=clear == "gm_channel",
+                off_topic_channel_id=off_topic.id if off_topic else None,
+                off_topic_chain=chain_of(off_topic) if off_topic else (),
+                clear_off_topic=clear == "off_topic",
             ),
         )
         await self.bot.services.pace.sync_campaign(ctx.place)  # the pace timers follow

@@ -26,6 +26,21 @@ SEND_MESSAGES = 1 << 11
 SEND_IN_THREADS = 1 << 38
 CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS = 1 << 35, 1 << 36
 MANAGE_WEBHOOKS = 1 << 29
+MANAGE_CHANNELS, MANAGE_THREADS, PIN_MESSAGES = 1 << 4, 1 << 34, 1 << 51
+MAX_PINS = 50  # Discord: "Maximum number of pinned messages reached (50)", code 30003
+MAX_AVAILABLE_TAGS, MAX_APPLIED_TAGS, MAX_TAG_NAME = 20, 5, 20
+
+
+def invalid_form(field: str, message: str) -> web.Response:
+    """Discord's 400 "Invalid Form Body" (code 50035) for one field."""
+    return json_response(
+        {
+            "code": 50035,
+            "message": "Invalid Form Body",
+            "errors": {field: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": message}]}},
+        },
+        400,
+    )
 
 
 class ChannelRoutes:
@@ -189,10 +204,35 @@ class ChannelRoutes:
         return json_response(channel.payload())
 
     async def patch_channel(self, request: web.Request) -> web.Response:
+        """PATCH a channel or thread as Discord does: forum tags need Manage Channels (at most
+        20, names of 1–20 characters); a post's ``applied_tags`` are ids of its forum's tags
+        (at most 5); ``locked`` and unarchiving a locked thread need Manage Threads; an
+        archived thread takes no other change until it is unarchived (code 50083)."""
         channel = self._channel(request)
         body, _ = await read_body(request)
         if channel is None:
             return discord_error(404, 10003, "Unknown Channel")
+        perms = self._bot_perms(channel)
+        if channel.is_thread:
+            problem = self._thread_patch_problem(channel, body, perms)
+            if problem is not None:
+                return self._refuse("edit thread", problem, body)
+            if "applied_tags" in body:
+                channel.applied_tags = [int(tag) for tag in body["applied_tags"] or []]
+        else:
+            if not perms & MANAGE_CHANNELS:
+                return self._refuse(
+                    "edit channel", discord_error(403, 50013, "Missing Permissions"), body
+                )
+            if "available_tags" in body:
+                if channel.type != 15:
+                    return self._refuse(
+                        "edit channel", invalid_form("available_tags", "Not a forum"), body
+                    )
+                tags = self._forum_tags(channel, body["available_tags"] or [])
+                if isinstance(tags, web.Response):
+                    return self._refuse("edit channel", tags, body)
+                channel.available_tags = tags
         for key in ("name", "topic", "archived", "locked"):
             if key in body:
                 setattr(channel, key, body[key])
@@ -200,6 +240,64 @@ class ChannelRoutes:
         self.world.dispatch(event, channel.payload())
         self.world.touch()
         return json_response(channel.payload())
+
+    def _thread_patch_problem(
+        self, thread: Channel, body: dict[str, Any], perms: int
+    ) -> web.Response | None:
+        manages = bool(perms & MANAGE_THREADS)
+        owns = thread.owner_id == self.world.bot.id
+        if not (manages or owns):
+            return discord_error(403, 50013, "Missing Permissions")
+        if "locked" in body and not manages:
+            return discord_error(403, 50013, "Missing Permissions")
+        if thread.locked and body.get("archived") is False and not manages:
+            return discord_error(403, 50013, "Missing Permissions")
+        unarchives = body.get("archived") is False
+        others = set(body) - {"archived", "locked", "auto_archive_duration"}
+        if thread.archived and not unarchives and others:
+            return discord_error(400, 50083, "Thread is archived")
+        if "applied_tags" in body:
+            parent = self.world.channels.get(thread.parent_id or 0)
+            tags = [str(tag) for tag in body["applied_tags"] or []]
+            if parent is None or parent.type != 15:
+                return invalid_form("applied_tags", "Only forum posts have tags")
+            return self._applied_problem(parent, tags)
+        return None
+
+    @staticmethod
+    def _applied_problem(forum: Channel, tags: list[str]) -> web.Response | None:
+        if len(tags) > MAX_APPLIED_TAGS:
+            return invalid_form("applied_tags", f"Must be {MAX_APPLIED_TAGS} or fewer in length.")
+        known = {str(tag["id"]) for tag in forum.available_tags}
+        if any(tag not in known for tag in tags):
+            return invalid_form("applied_tags", "Unknown tag")
+        return None
+
+    def _forum_tags(self, forum: Channel, given: list[dict[str, Any]]) -> Any:
+        """The forum's new tag list: kept ids stay, new tags get ids; limits as Discord's."""
+        if len(given) > MAX_AVAILABLE_TAGS:
+            return invalid_form(
+                "available_tags", f"Must be {MAX_AVAILABLE_TAGS} or fewer in length."
+            )
+        known = {str(tag["id"]) for tag in forum.available_tags}
+        tags = []
+        for tag in given:
+            name = str(tag.get("name") or "")
+            if not 1 <= len(name) <= MAX_TAG_NAME:
+                return invalid_form(
+                    "available_tags", f"Must be between 1 and {MAX_TAG_NAME} in length."
+                )
+            tag_id = str(tag["id"]) if tag.get("id") and str(tag["id"]) in known else None
+            tags.append(
+                {
+                    "id": tag_id or str(self.world.ids.next()),
+                    "name": name,
+                    "moderated": bool(tag.get("moderated", False)),
+                    "emoji_id": tag.get("emoji_id"),
+                    "emoji_name": tag.get("emoji_name"),
+                }
+            )
+        return tags
 
     def _visible(self, channel: Channel) -> list[Message]:
         return [
@@ -237,7 +335,10 @@ class ChannelRoutes:
         if channel is None:
             return self._refuse("post message", discord_error(404, 10003, "Unknown Channel"), body)
         needed = SEND_IN_THREADS if channel.is_thread else SEND_MESSAGES
-        if not self._bot_perms(channel) & needed or (channel.is_thread and channel.locked):
+        perms = self._bot_perms(channel)
+        if not perms & needed or (
+            channel.is_thread and channel.locked and not perms & MANAGE_THREADS
+        ):
             return self._refuse(
                 "post message", discord_error(403, 50013, "Missing Permissions"), body
             )
@@ -252,6 +353,9 @@ class ChannelRoutes:
         if (earlier := self._nonce_seen(body)) is not None:
             return json_response(earlier.data)  # enforce_nonce: the first message, not a copy
         msg = create_message(self.world, channel, body, files)
+        if channel.is_thread and channel.archived:
+            channel.archived = False  # Discord: a message unarchives the thread
+            self.world.dispatch("THREAD_UPDATE", channel.payload())
         if body.get("nonce") is not None:
             self.world.nonces[(self.world.bot.id, str(body["nonce"]))] = (time.monotonic(), msg.id)
         self.world.touch()
@@ -310,10 +414,51 @@ class ChannelRoutes:
         return no_content()
 
     async def pin(self, request: web.Request) -> web.Response:
+        """Pinning needs Pin Messages (split from Manage Messages in 2025) and a channel
+        holds at most 50 pins (code 30003)."""
         msg = self._find(request)
         if msg is None:
             return discord_error(404, 10008, "Unknown Message")
+        channel = self.world.channels[msg.channel_id]
+        if not self._bot_perms(channel) & PIN_MESSAGES:
+            return self._refuse("pin", discord_error(403, 50013, "Missing Permissions"))
+        if channel.is_thread and channel.archived:
+            return self._refuse("pin", discord_error(400, 50083, "Thread is archived"))
+        pinned = sum(1 for m in self._visible(channel) if m.data.get("pinned"))
+        if not msg.data.get("pinned") and pinned >= MAX_PINS:
+            return self._refuse(
+                "pin", discord_error(400, 30003, "Maximum number of pins reached (50)")
+            )
         msg.data["pinned"] = True
+        return no_content()
+
+    async def add_thread_member(self, request: web.Request) -> web.Response:
+        """PUT thread-members/{user}: the bot adds a member (a private thread, not invitable,
+        needs Manage Threads unless the bot owns it; an archived thread refuses)."""
+        thread = self._channel(request)
+        if thread is None or not thread.is_thread:
+            return discord_error(404, 10003, "Unknown Channel")
+        uid = request.match_info["uid"]
+        user_id = self.world.bot.id if uid == "@me" else int(uid)
+        guild = self.world.guild_of(thread)
+        if guild is None or user_id not in guild.members:
+            return discord_error(404, 10007, "Unknown Member")
+        if thread.archived:
+            return self._refuse(
+                "add thread member", discord_error(400, 50083, "Thread is archived")
+            )
+        perms = self._bot_perms(thread)
+        if (
+            thread.type == 12
+            and not thread.invitable
+            and thread.owner_id != self.world.bot.id
+            and not perms & MANAGE_THREADS
+        ):
+            return self._refuse(
+                "add thread member", discord_error(403, 50013, "Missing Permissions")
+            )
+        thread.thread_members.add(user_id)
+        self.world.touch()
         return no_content()
 
     # -- threads ------------------------------------------------------------------------
@@ -325,6 +470,7 @@ class ChannelRoutes:
         thread = self.world.add_channel(
             guild, name, kind, parent_id=parent.id, owner_id=self.world.bot.id, channel_id=thread_id
         )
+        thread.thread_members.add(self.world.bot.id)
         return thread
 
     async def create_thread(self, request: web.Request) -> web.Response:
@@ -366,7 +512,11 @@ class ChannelRoutes:
                 return self._refuse(
                     "create forum post", json_response(problem, status_of(problem)), body
                 )
+            tags = [str(tag) for tag in body.get("applied_tags") or []]
+            if (refused := self._applied_problem(parent, tags)) is not None:
+                return self._refuse("create forum post", refused, body)
             thread = self._new_thread(parent, body["name"], 11)
+            thread.applied_tags = [int(tag) for tag in tags]
             self.world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
             msg = create_message(self.world, thread, starter, files, message_id=thread.id)
             self.world.touch()
@@ -378,6 +528,8 @@ class ChannelRoutes:
                 body,
             )
         thread = self._new_thread(parent, body["name"], kind)
+        if kind == 12:
+            thread.invitable = bool(body.get("invitable", True))
         self.world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
         self.world.touch()
         return json_response(thread.payload(), status=201)

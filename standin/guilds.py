@@ -199,10 +199,91 @@ class GuildHandle:
             parent = guild.find_channel(channel, types=(0, 5))
             owner = guild.find_member(user)
             thread = world.add_channel(guild, name, 11, parent_id=parent.id, owner_id=owner.id)
+            thread.thread_members.add(owner.id)
             world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
             return cref(thread)
 
         return self._sb._run(add)
+
+    def add_forum_tag(self, forum: str, name: str) -> str:
+        """A moderator adds a tag to a forum (CHANNEL_UPDATE); returns its id."""
+
+        def add() -> str:
+            guild, world = self._guild(), self._sb.world
+            channel = guild.find_channel(forum, types=(15,))
+            tag_id = str(world.ids.next())
+            channel.available_tags.append(
+                {
+                    "id": tag_id,
+                    "name": name,
+                    "moderated": False,
+                    "emoji_id": None,
+                    "emoji_name": None,
+                }
+            )
+            world.dispatch("CHANNEL_UPDATE", channel.payload())
+            return tag_id
+
+        return self._sb._run(add)
+
+    def forum_tags(self, forum: str) -> dict[str, str]:
+        """A forum's tags, id → name."""
+
+        def read() -> dict[str, str]:
+            channel = self._guild().find_channel(forum, types=(15,))
+            return {str(tag["id"]): str(tag["name"]) for tag in channel.available_tags}
+
+        return self._sb._run(read)
+
+    def thread_state(self, thread_id: int) -> dict[str, object]:
+        """A thread as Discord stores it: type, archived, locked, applied tag names, members."""
+
+        def read() -> dict[str, object]:
+            world = self._sb.world
+            thread = world.channels[thread_id]
+            parent = world.channels.get(thread.parent_id or 0)
+            names = {str(t["id"]): t["name"] for t in (parent.available_tags if parent else [])}
+            return {
+                "type": thread.type,
+                "name": thread.name,
+                "archived": thread.archived,
+                "locked": thread.locked,
+                "tags": [names.get(str(tag), str(tag)) for tag in thread.applied_tags],
+                "members": {world.users[uid].name for uid in thread.thread_members},
+                "invitable": thread.invitable,
+            }
+
+        return self._sb._run(read)
+
+    def say(self, channel: ChannelRef | str, text: str, *, user: str = "ana") -> bool:
+        """A member writes a plain message; ``False`` when Discord would refuse it (no Send
+        permission, or a locked thread and no Manage Threads)."""
+
+        def write() -> bool:
+            guild, world = self._guild(), self._sb.world
+            target = (
+                world.channels[channel.id]
+                if isinstance(channel, ChannelRef)
+                else guild.find_channel(channel)
+            )
+            member = guild.find_member(user)
+            perms = guild.permissions_in(member, target)
+            needed = (1 << 38) if target.is_thread else (1 << 11)
+            if not perms & needed or (target.locked and not perms & (1 << 34)):
+                return False
+            if target.archived:
+                target.archived = False
+                world.dispatch("THREAD_UPDATE", target.payload())
+            create_message(
+                world,
+                target,
+                {"content": text},
+                author={**member.user.payload(), "bot": False},
+                source="user",
+            )
+            return True
+
+        return self._sb._run(write)
 
     def forum_post(
         self, forum: str, title: str, *, user: str = "gm", content: str | None = None
@@ -214,6 +295,7 @@ class GuildHandle:
             parent = guild.find_channel(forum, types=(15,))
             owner = guild.find_member(user)
             thread = world.add_channel(guild, title, 11, parent_id=parent.id, owner_id=owner.id)
+            thread.thread_members.add(owner.id)
             world.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
             author = {**owner.user.payload(), "bot": False}
             create_message(

@@ -60,7 +60,7 @@ class Routes(ChannelRoutes):
         post(f"{p}/channels/{{cid}}/typing", self.ok)
         post(f"{p}/channels/{{cid}}/threads", self.create_thread)
         post(f"{p}/channels/{{cid}}/messages/{{mid}}/threads", self.thread_from_message)
-        put(f"{p}/channels/{{cid}}/thread-members/{{uid}}", self.ok)
+        put(f"{p}/channels/{{cid}}/thread-members/{{uid}}", self.add_thread_member)
         delete(f"{p}/channels/{{cid}}/thread-members/{{uid}}", self.ok)
         get(
             f"{p}/channels/{{cid}}/threads/archived/public", self.archived_threads, allow_head=False

@@ -32,6 +32,7 @@ DISCORD_EPOCH_MS = 1420070400000
 ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+MANAGE_THREADS = discord.Permissions(manage_threads=True).value
 EVERYONE_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
@@ -49,6 +50,7 @@ BOT_PERMISSIONS = (
     EVERYONE_PERMISSIONS
     | discord.Permissions(
         manage_messages=True,
+        pin_messages=True,
         manage_threads=True,
         manage_webhooks=True,
         create_private_threads=True,
@@ -194,6 +196,13 @@ class Channel:
     message_count: int = 0
     recipients: list[User] = field(default_factory=list)
     created_at: str = field(default_factory=iso_now)
+    #: A forum's tags (``{"id", "name", "moderated", "emoji_id", "emoji_name"}``, at most 20)
+    available_tags: list[dict[str, Any]] = field(default_factory=list)
+    #: A forum post's tags: ids of its forum's ``available_tags`` (at most 5)
+    applied_tags: list[int] = field(default_factory=list)
+    #: A thread's members (user ids): who sees a private thread besides Manage Threads
+    thread_members: set[int] = field(default_factory=set)
+    invitable: bool = True  # private threads: whether non-moderators may add members
 
     @property
     def is_thread(self) -> bool:
@@ -222,13 +231,13 @@ class Channel:
                 member_count=1,
                 message_count=self.message_count,
                 total_message_sent=self.message_count,
-                applied_tags=[],
+                applied_tags=[str(tag) for tag in self.applied_tags],
                 thread_metadata={
                     "archived": self.archived,
                     "auto_archive_duration": 1440,
                     "archive_timestamp": self.created_at,
                     "locked": self.locked,
-                    "invitable": True,
+                    "invitable": self.invitable,
                     "create_timestamp": self.created_at,
                 },
             )
@@ -241,7 +250,7 @@ class Channel:
                 data["default_auto_archive_duration"] = 1440
             if self.type == 15:
                 data.update(
-                    available_tags=[],
+                    available_tags=[dict(tag) for tag in self.available_tags],
                     default_reaction_emoji=None,
                     default_sort_order=None,
                     default_forum_layout=0,
@@ -310,7 +319,17 @@ class Guild:
         if perms == ALL_PERMISSIONS or channel is None:
             return perms
         if channel.is_thread and channel.parent_id:
+            thread = channel
             channel = self.channels[channel.parent_id]
+            perms = self.permissions_in(member, channel)
+            # A private thread: only its members and those who may manage threads see it.
+            if (
+                thread.type == 12
+                and member.id not in thread.thread_members
+                and not perms & MANAGE_THREADS
+            ):
+                return 0
+            return perms
         by_id = {int(o["id"]): o for o in channel.overwrites}
         if (ow := by_id.get(self.id)) is not None:
             perms = (perms & ~int(ow["deny"])) | int(ow["allow"])

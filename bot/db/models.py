@@ -81,6 +81,9 @@ class Campaign(SQLModel, table=True):
     version: int = Field(default=1)
     # The last audit row (an attack's secret numbers) shown to the GM as a pending note.
     gm_notes_seen: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    #: ``/campaign settings off_topic``: the channel where the table talks out of character
+    #: (no posts as characters, no pace reminders); its threads are off-topic too.
+    off_topic_channel_id: int | None = _snowflake(default=None, nullable=True)
 
 
 class CampaignBinding(SQLModel, table=True):

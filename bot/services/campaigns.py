@@ -69,6 +69,7 @@ class CampaignView:
     gm_user_id: int
     gm_role_id: int | None
     gm_channel_id: int | None
+    off_topic_channel_id: int | None
     locale: str | None
     status: str
     created_at: datetime
@@ -130,8 +131,9 @@ class SettingsChange:
     """What one ``/campaign settings`` asks to change; ``None`` (or ``False``) leaves it.
 
     ``system_setting`` is one rule of the system as ``(key, typed text)``; ``from_file`` says
-    the text came from an uploaded file (a longer limit); ``clear_*`` remove the GM role or
-    the GM channel.
+    the text came from an uploaded file (a longer limit); ``clear_*`` remove the GM role,
+    the GM channel or the off-topic channel (``off_topic_channel_id``: out-of-character talk,
+    no posts as characters, no reminders).
     """
 
     gm_role_id: int | None = None
@@ -141,6 +143,9 @@ class SettingsChange:
     from_file: bool = False
     clear_gm_role: bool = False
     clear_gm_channel: bool = False
+    off_topic_channel_id: int | None = None
+    off_topic_chain: tuple[int, ...] = ()  # the channel and what contains it (its campaign)
+    clear_off_topic: bool = False
 
 
 class CampaignService:
@@ -283,6 +288,10 @@ class CampaignService:
                 changes["gm_role_id"] = None if change.clear_gm_role else change.gm_role_id
             if change.gm_channel_id is not None or change.clear_gm_channel:
                 changes["gm_channel_id"] = None if change.clear_gm_channel else change.gm_channel_id
+            if change.off_topic_channel_id is not None or change.clear_off_topic:
+                changes["off_topic_channel_id"] = (
+                    None if change.clear_off_topic else await self._off_topic(change, campaign)
+                )
             if change.locale is not None:
                 if change.locale not in LOCALES:
                     raise InvalidSetting("campaign.error.bad_locale", value=change.locale)
@@ -341,6 +350,30 @@ class CampaignService:
 
     # -- helpers -------------------------------------------------------------------------
 
+    async def _off_topic(self, change: SettingsChange, campaign: Campaign) -> int:
+        """The off-topic channel: a channel, thread or forum post of this campaign, refused
+        when it is a channel the campaign is bound to (the whole table would be off-topic)
+        or lies outside the campaign (it would change nothing)."""
+        channel_id = change.off_topic_channel_id
+        assert channel_id is not None
+        chain = change.off_topic_chain or (channel_id,)
+        owner = await self.find(Place(campaign.guild_id, channel_id, chain))
+        if owner is None or owner.id != campaign.id:
+            raise InvalidSetting("scene.error.off_topic_outside")
+        async with self.sessions() as session:
+            bound = (
+                await session.exec(
+                    select(CampaignBinding.campaign_id).where(
+                        CampaignBinding.guild_id == campaign.guild_id,
+                        CampaignBinding.target_id == channel_id,
+                        ACTIVE_BINDING,
+                    )
+                )
+            ).first()
+        if bound is not None:
+            raise InvalidSetting("scene.error.off_topic_is_table")
+        return channel_id
+
     async def _versioned_update(self, campaign: Campaign, changes: Mapping[str, Any]) -> bool:
         """``UPDATE … SET version = version + 1 WHERE id = :id AND version = :seen``."""
         async with self.sessions() as session, session.begin():
@@ -378,6 +411,7 @@ class CampaignService:
             gm_user_id=campaign.gm_user_id,
             gm_role_id=campaign.gm_role_id,
             gm_channel_id=campaign.gm_channel_id,
+            off_topic_channel_id=campaign.off_topic_channel_id,
             locale=campaign.locale,
             status=campaign.status,
             created_at=campaign.created_at,

@@ -229,6 +229,12 @@ def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None
         value=f"<#{view.gm_channel_id}>" if view.gm_channel_id else t("common.none", locale),
     )
     embed.add_field(
+        name=t("scene.field.off_topic", locale),
+        value=f"<#{view.off_topic_channel_id}>"
+        if view.off_topic_channel_id
+        else t("common.none", locale),
+    )
+    embed.add_field(
         name=t("campaign.field.language", locale),
         value=t(f"common.language.{view.locale}", locale)
         if view.locale
