@@ -207,6 +207,7 @@ class SceneCog(
         if isinstance(parent, discord.ForumChannel):
             if private:
                 raise DomainError("scene.error.private_in_forum")
+            _extra_tags(parent, plan.tags)  # refused before the GM types the text
         elif isinstance(parent, discord.TextChannel):
             if plan.tags:
                 raise DomainError("scene.error.tags_need_forum")
