@@ -48,6 +48,7 @@ from bot.db.models import (
     PaceReminder,
     RollLog,
     RollRequest,
+    Scene,
     XpAward,
     saved_id,
     utcnow,
@@ -222,6 +223,15 @@ class PrivacyService:
             "reminders_sent_to_you": await rows(
                 PaceReminder, PaceReminder.guild_id == guild_id, PaceReminder.user_id == user_id
             ),
+            "scenes": [
+                {
+                    key: scene[key]
+                    for key in ("id", "campaign_id", "channel_id", "title", "status", "created_at")
+                }
+                | {"opened_by_you": scene["opened_by"] == user_id}
+                for scene in await rows(Scene, Scene.guild_id == guild_id)
+                if user_id in scene["players"] or scene["opened_by"] == user_id
+            ],
         }
 
     @staticmethod
@@ -384,6 +394,7 @@ class PrivacyService:
         await self._untie_combats(session, guild_id, user_id, new_owner)
         await _untie_requests(session, guild_id, user_id)
         await _untie_log_details(session, guild_id, user_id)
+        await _untie_scenes(session, guild_id, user_id)
         without_gm = [c.name for c in campaigns.values() if c.gm_user_id == user_id]
         await session.exec(
             update(Campaign)
@@ -459,6 +470,25 @@ async def _forget_pace(
         .where(col(Npcization.guild_id) == guild_id, col(Npcization.by_user_id) == user_id)
         .values(by_user_id=ANONYMOUS)
     )
+
+
+async def _untie_scenes(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """Scenes name their players and who opened them: the member leaves both (versioned)."""
+    scenes = (await session.exec(select(Scene).where(Scene.guild_id == guild_id))).all()
+    for scene in scenes:
+        if user_id not in scene.players and scene.opened_by != user_id:
+            continue
+        result = await session.exec(
+            update(Scene)
+            .where(col(Scene.id) == scene.id, col(Scene.version) == scene.version)
+            .values(
+                players=[p for p in scene.players if p != user_id],
+                opened_by=ANONYMOUS if scene.opened_by == user_id else scene.opened_by,
+                version=Scene.version + 1,
+            )
+        )
+        if result.rowcount != 1:
+            raise ConcurrentChange()
 
 
 async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: set[int]) -> None:

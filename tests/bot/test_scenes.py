@@ -276,3 +276,17 @@ async def test_concurrent_close_and_reopen_apply_one_change_each(table):
     assert applied  # the first of them always applies
     after = await table.scenes.scene_for(IN_THREAD)
     assert after is not None and after.version == final.version + len(applied)
+
+
+async def test_privacy_exports_and_unties_a_members_scenes(table):
+    named = await opened(table, players=f"<@{ANA_ID}> <@{ANA_ID + 1}>")
+    document = await table.privacy.export(GUILD, ANA_ID)
+    assert [s["id"] for s in document["scenes"]] == [named.id]
+    assert document["scenes"][0]["opened_by_you"] is False
+    assert (await table.privacy.export(GUILD, GM.user_id))["scenes"][0]["opened_by_you"]
+    await table.privacy.delete(GUILD, ANA_ID, characters="to_gm")
+    await table.privacy.delete(GUILD, GM.user_id, characters="to_gm")
+    after = await table.scenes.scene_for(IN_THREAD)
+    assert after is not None and after.players == (ANA_ID + 1,) and after.opened_by == 0
+    assert after.version == named.version + 2
+    assert (await table.privacy.export(GUILD, ANA_ID))["scenes"] == []
