@@ -120,12 +120,18 @@ async def _scene_locale(bot: Arbitro, scene: SceneView) -> str:
     return (campaign.locale if campaign else None) or bot.config.default_locale
 
 
-async def refresh_header(bot: Arbitro, scene: SceneView, locale: str | None = None) -> bool:
+async def refresh_header(bot: Arbitro, scene: SceneView | Place, locale: str | None = None) -> bool:
     """Edits the scene's pinned header to what :meth:`SceneService.header` reads now.
 
-    For posting and pace: call it after a post or a change of round.  Returns ``False``
-    (and logs) when there is no header or Discord refuses; the scene itself is unaffected.
+    For posting and pace: call it after a post or a change of round, with the scene or the
+    place of the post (a thread's first post makes it a scene).  Returns ``False`` (and logs)
+    when there is no scene or header, or Discord refuses; the scene itself is unaffected.
     """
+    if isinstance(scene, Place):
+        found = await bot.services.scenes.scene_for(scene)
+        if found is None:
+            return False
+        scene = found
     if scene.header_message_id is None:
         return False
     locale = locale or await _scene_locale(bot, scene)

@@ -205,6 +205,17 @@ class GuildHandle:
 
         return self._sb._run(add)
 
+    def grant_bot(self, permissions: int) -> None:
+        """Adds Discord permission bits to the bot's role (GUILD_ROLE_UPDATE)."""
+
+        def grant() -> None:
+            guild, world = self._guild(), self._sb.world
+            role = next(r for r in guild.roles.values() if r.bot_id == world.bot.id)
+            role.permissions |= permissions
+            world.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()})
+
+        self._sb._run(grant)
+
     def add_forum_tag(self, forum: str, name: str) -> str:
         """A moderator adds a tag to a forum (CHANNEL_UPDATE); returns its id."""
 

@@ -9,9 +9,10 @@ Other features call three functions of :class:`SceneService`:
 
 * :meth:`SceneService.scene_for` — the scene of a thread of a campaign, created on the first
   bot use in a thread the GM opened by hand (``None`` outside threads and off-topic).
-* :meth:`SceneService.header` — what the pinned header shows (the cog's ``refresh_header``
-  edits the message from it).
-* :meth:`SceneService.is_off_topic` — whether characters may not be posted in a place.
+* :meth:`SceneService.refresh_header` / :meth:`SceneService.header` — what the pinned header
+  shows now (``cogs.scenes.refresh_header(bot, place_or_scene)`` edits the message from it).
+* :meth:`SceneService.is_off_topic` / :meth:`SceneService.require_on_topic` — whether
+  characters may not be posted in a place (the latter raises the translated refusal).
 """
 
 from __future__ import annotations
@@ -242,6 +243,22 @@ class SceneService:
             and campaign.off_topic_channel_id is not None
             and campaign.off_topic_channel_id in place.chain[:2]
         )
+
+    async def require_on_topic(self, place: Place) -> None:
+        """Refuses posting as a character in the off-topic channel (for ``/post``)."""
+        if await self.is_off_topic(place):
+            raise DomainError("scene.error.off_topic_post")
+
+    async def refresh_header(self, place: Place) -> HeaderView | None:
+        """What the pinned header of the scene at ``place`` must show now, or ``None`` when
+        there is no scene there or it has no pinned header (a thread opened by hand).
+
+        The Discord side (editing the pinned message) is ``cogs.scenes.refresh_header``.
+        """
+        scene = await self.scene_for(place)
+        if scene is None or scene.header_message_id is None:
+            return None
+        return await self.header(scene)
 
     async def scene_for(
         self, place: Place, *, title: str | None = None, opened_by: int | None = None

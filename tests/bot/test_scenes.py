@@ -88,6 +88,10 @@ async def test_open_records_the_scene_and_the_header_shows_players(table):
     assert (await table.scenes.scene_for(Place(GUILD, OTHER_THREAD, (OTHER_THREAD, CHANNEL)))) == (
         with_header
     )
+    there = Place(GUILD, OTHER_THREAD, (OTHER_THREAD, CHANNEL, CATEGORY))
+    refreshed = await table.scenes.refresh_header(there)
+    assert refreshed is not None and refreshed.scene == with_header
+    assert await table.scenes.refresh_header(IN_THREAD) is None  # no pinned header there
 
 
 async def test_the_round_reads_posts_after_the_gms_last_post(table):
@@ -238,6 +242,10 @@ async def test_off_topic_channel(table):
     assert not await table.scenes.is_off_topic(IN_THREAD)
     assert not await table.scenes.is_off_topic(TABLE)
     assert await table.scenes.scene_for(chatter) is None  # never a scene
+    with pytest.raises(DomainError) as error:
+        await table.scenes.require_on_topic(chatter)
+    assert error.value.key == "scene.error.off_topic_post"
+    await table.scenes.require_on_topic(IN_THREAD)
     with pytest.raises(DomainError) as error:
         await table.scenes.plan_open(chatter, GM, title="Escena")
     assert error.value.key == "scene.error.off_topic_here"

@@ -86,6 +86,8 @@ def test_a_forum_scene_opens_tagged_with_a_pinned_header_and_closes(discord_env)
     state = g.thread_state(thread.id)
     assert state["locked"] and state["archived"]
     assert state["tags"] == ["Cerrada", "Ciudad"]
+    header = sb.message(header.id)
+    assert "⚫ cerrada" in header.text and header.data["pinned"]
     summary = sb.channel_messages(g, thread)[-1]
     assert "Escena cerrada: La posada" in summary.text
     assert "**Ardelia** — publicaciones: 0 · tiradas: 1 · PX: +4" in summary.text
@@ -100,6 +102,8 @@ def test_a_forum_scene_opens_tagged_with_a_pinned_header_and_closes(discord_env)
     assert not state["locked"] and not state["archived"]
     assert state["tags"] == ["Abierta", "Ciudad"]
     assert g.say(thread, "¡Volvemos!", user="ana")
+    assert "🟢 abierta" in sb.message(header.id).text
+    assert says(reopened, "common.done")
     listed = sb.command("scene list", {}, guild=g, channel=lobby, user="ana")
     assert listed.ephemeral and f"<#{thread.id}>" in listed.text and "La posada" in listed.text
     # the forum post where the command ran was adopted as a scene on its first bot use
@@ -119,6 +123,30 @@ def test_a_forum_without_the_tag_and_without_manage_channels_tells_the_gm(discor
         "scene open", {"title": "Secreto", "private": True}, guild=g, channel=lobby, user="gm"
     )
     assert private.modal is None and says(private, "scene.error.private_in_forum")
+    # with Manage Channels the bot creates the tag itself (in the GM's language)
+    g.grant_bot(1 << 4)
+    done = open_scene(sb, g, lobby, {"title": "Open road"}, user="gm")
+    assert done.ok and not done.rejections, done.rejections
+    assert list(g.forum_tags("foro").values()) == ["Abierta"]
+    road = scene_thread(sb, g, "foro", "Open road")
+    assert g.thread_state(road.id)["tags"] == ["Abierta"]
+    closed = sb.command("scene close", {}, guild=g, channel=road, user="gm")
+    assert closed.ok and not closed.rejections, closed.rejections
+    assert sorted(g.forum_tags("foro").values()) == ["Abierta", "Cerrada"]
+    assert g.thread_state(road.id)["tags"] == ["Cerrada"]
+
+
+def test_a_form_used_twice_hands_the_text_back(discord_env):
+    sb = discord_env
+    g = forum_campaign(sb, "Formulario")
+    lobby = g.forum_post("foro", "Vestíbulo", user="gm")
+    form = sb.command("scene open", {"title": "Una vez"}, guild=g, channel=lobby, user="gm")
+    first = sb.submit_modal(form, {"text": "Texto largo del máster."}, user="gm")
+    assert first.ok and len([t for t in sb.threads(g, "foro") if t.name == "Una vez"]) == 1
+    second = sb.submit_modal(form, {"text": "Texto largo del máster."}, user="gm")
+    assert says(second, "scene.error.form_expired")
+    assert second.attachments == {"escena.txt": "Texto largo del máster.".encode()}
+    assert len([t for t in sb.threads(g, "foro") if t.name == "Una vez"]) == 1
 
 
 def test_a_private_scene_in_a_text_channel_is_seen_by_its_players_only(discord_env):
