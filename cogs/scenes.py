@@ -369,7 +369,10 @@ class SceneCog(
         await self._here(itx)
         await itx.response.defer(ephemeral=True, thinking=True)
         closed = await self.service.close(ctx.place, ctx.actor)
-        await thread.send(**render_scenes.summary(closed, ctx.locale))
+        try:
+            await thread.send(**render_scenes.summary(closed, ctx.locale))
+        except discord.Forbidden:  # closed all the same; the GM learns what is missing
+            await itx.followup.send(t("scene.note.cannot_post", ctx.locale), ephemeral=True)
         await refresh_header(self.bot, closed.scene, ctx.locale)
         tags = await self._tags_for(thread, CLOSED_TAGS, OPEN_TAGS, ctx.locale)
         extra: dict[str, Any] = {} if tags is None else {"applied_tags": tags}
@@ -398,7 +401,10 @@ class SceneCog(
             await itx.followup.send(t("scene.note.cannot_lock", ctx.locale), ephemeral=True)
             return
         await refresh_header(self.bot, scene, ctx.locale)
-        await thread.send(t("scene.reopened", ctx.locale, title=scene.title))
+        try:
+            await thread.send(t("scene.reopened", ctx.locale, title=scene.title))
+        except discord.Forbidden:
+            await itx.followup.send(t("scene.note.cannot_post", ctx.locale), ephemeral=True)
         await itx.followup.send(t("common.done", ctx.locale), ephemeral=True)
 
     @app_commands.command(name="list", description="The campaign's scenes, open and closed")

@@ -205,16 +205,33 @@ class GuildHandle:
 
         return self._sb._run(add)
 
-    def grant_bot(self, permissions: int) -> None:
-        """Adds Discord permission bits to the bot's role (GUILD_ROLE_UPDATE)."""
+    def grant_bot(self, permissions: int, *, revoke: bool = False) -> None:
+        """Adds (or with ``revoke`` removes) Discord permission bits on the bot's role
+        (GUILD_ROLE_UPDATE)."""
 
         def grant() -> None:
             guild, world = self._guild(), self._sb.world
             role = next(r for r in guild.roles.values() if r.bot_id == world.bot.id)
-            role.permissions |= permissions
+            if revoke:
+                role.permissions &= ~permissions
+            else:
+                role.permissions |= permissions
             world.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()})
 
         self._sb._run(grant)
+
+    def deny_bot_in(self, channel: str, permissions: int) -> None:
+        """A member overwrite on ``channel`` denying the bot those bits (CHANNEL_UPDATE)."""
+
+        def deny() -> None:
+            guild, world = self._guild(), self._sb.world
+            target = guild.find_channel(channel)
+            target.overwrites.append(
+                {"id": str(world.bot.id), "type": 1, "allow": "0", "deny": str(permissions)}
+            )
+            world.dispatch("CHANNEL_UPDATE", target.payload())
+
+        self._sb._run(deny)
 
     def add_forum_tag(self, forum: str, name: str) -> str:
         """A moderator adds a tag to a forum (CHANNEL_UPDATE); returns its id."""

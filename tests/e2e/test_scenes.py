@@ -91,6 +91,7 @@ def test_a_forum_scene_opens_tagged_with_a_pinned_header_and_closes(discord_env)
     summary = sb.channel_messages(g, thread)[-1]
     assert "Escena cerrada: La posada" in summary.text
     assert "**Ardelia** — publicaciones: 0 · tiradas: 1 · PX: +4" in summary.text
+    assert "Totales" in summary.text and "PX concedidos aquí: +4" in summary.text
     # a locked thread refuses a player's message (no Manage Threads)
     assert not g.say(thread, "¿Hola?", user="ana")
     again = sb.command("scene close", {}, guild=g, channel=thread, user="gm")
@@ -211,3 +212,30 @@ def test_a_thread_opened_by_hand_becomes_a_scene_and_the_off_topic_channel(disco
     sb.command("roll", {"expression": "1d6"}, guild=g, channel=chatter, user="ana").expect_ok()
     listed = sb.command("scene list", {}, guild=g, channel="mesa", user="gm")
     assert "Charla" not in listed.text
+
+
+def test_missing_permissions_lose_nothing(discord_env):
+    sb = discord_env
+    g = sb.new_guild(name="Sin permisos")
+    sb.command(
+        "campaign create", {"name": "Mesa", "system": "swc"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    ana = g.member("ana")
+    g.grant_bot(1 << 36, revoke=True)  # Create Private Threads
+    failed = open_scene(
+        sb,
+        g,
+        "mesa",
+        {"title": "Aparte", "players": f"<@{ana.id}>", "private": True},
+        text="Lo que solo Ana lee.",
+    )
+    assert says(failed, "scene.error.missing_permissions")
+    assert failed.attachments == {"escena.txt": b"Lo que solo Ana lee."}
+    assert sb.threads(g, "mesa") == []
+    done = open_scene(sb, g, "mesa", {"title": "Pública"})
+    assert done.ok and not done.rejections, done.rejections
+    thread = scene_thread(sb, g, "mesa", "Pública")
+    g.deny_bot_in("mesa", 1 << 38)  # Send Messages in Threads
+    closed = sb.command("scene close", {}, guild=g, channel=thread, user="gm")
+    assert says(closed, "scene.note.cannot_post") and says(closed, "scene.closed", title="Pública")
+    assert g.thread_state(thread.id)["locked"]
