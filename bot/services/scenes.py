@@ -444,6 +444,7 @@ class SceneService:
                         .where(
                             ActiveCharacter.campaign_id == scene.campaign_id,
                             col(Character.deleted_at).is_(None),
+                            col(Character.is_npc).is_(False),  # the party, not the GM's NPCs
                         )
                     )
                 ).all()
