@@ -63,8 +63,9 @@ __all__ = [
 MAX_TITLE = 100  # Discord's thread name limit, and the column's
 MAX_PLAYERS = 25
 MAX_LISTED = 200  # /scene list reads at most this many (newest first); the reply summarises
-#: Audit kinds that are not rolls of the scene: grants and undos are counted apart.
-_NOT_ROLLS = ("xp", "undo")
+#: Audit kinds that are not rolls: grants (counted as XP), undos, and the damage, healing and
+#: effects a GM notes by hand in a fight (``/init damage|heal``, effects: no dice).
+_NOT_ROLLS = ("xp", "undo", "damage", "heal", "effect")
 _MENTION = re.compile(r"<@!?(\d{15,21})>|\b(\d{15,21})\b")
 
 
