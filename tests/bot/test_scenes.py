@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.db.models import Post, utcnow
+from bot.db.models import Post, RollLog, utcnow
 from bot.services import Actor, Place
 from bot.services.campaigns import SettingsChange
 from bot.services.errors import DomainError, InvalidSetting, NotReferee
@@ -150,6 +150,21 @@ async def test_close_sums_up_posts_rolls_and_xp_of_the_thread(table):
             )
         )
     await table.rolls.roll(IN_THREAD, ANA, "1d20", character_name="Ardelia")
+    async with table.sessions() as session, session.begin():  # damage noted by hand: no roll
+        session.add(
+            RollLog(
+                guild_id=GUILD,
+                channel_id=THREAD,
+                campaign_id=scene.campaign_id,
+                user_id=1,
+                user_name="Máster",
+                character_name="Ardelia",
+                kind="damage",
+                expression="-3",
+                breakdown="-3",
+                total=3,
+            )
+        )
     await table.rolls.roll(IN_THREAD, ANA, "1d6", private=True, character_name="Ardelia")
     await table.rolls.roll(TABLE, BRUNO, "1d20", character_name="Bram")  # not in the scene
     await table.xp.grant(IN_THREAD, GM, 5, character="Bram")
