@@ -337,7 +337,12 @@ class SceneCog(
         ctx = await ctx_of(itx)
         channel = itx.channel
         if isinstance(channel, discord.Thread):
-            await self.service.scene_for(ctx.place, title=channel.name, opened_by=channel.owner_id)
+            await self.service.scene_for(
+                ctx.place,
+                title=channel.name,
+                opened_by=channel.owner_id,
+                private=channel.type is discord.ChannelType.private_thread,
+            )
         return await self.service.require(ctx.place)
 
     async def _thread(self, itx: discord.Interaction[Arbitro]) -> discord.Thread:
@@ -444,7 +449,10 @@ class SceneCog(
         try:
             ctx = await ctx_of(itx)
             scene = await self.service.scene_for(
-                ctx.place, title=channel.name, opened_by=channel.owner_id
+                ctx.place,
+                title=channel.name,
+                opened_by=channel.owner_id,
+                private=channel.type is discord.ChannelType.private_thread,
             )
         except Exception:  # noqa: BLE001 - a bookkeeping failure must not fail the command
             log.warning("could not adopt thread %s as a scene", channel.id, exc_info=True)

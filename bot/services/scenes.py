@@ -262,7 +262,12 @@ class SceneService:
         return await self.header(scene)
 
     async def scene_for(
-        self, place: Place, *, title: str | None = None, opened_by: int | None = None
+        self,
+        place: Place,
+        *,
+        title: str | None = None,
+        opened_by: int | None = None,
+        private: bool = False,
     ) -> SceneView | None:
         """The scene held by this thread, created on first use; ``None`` if it cannot be one.
 
@@ -291,6 +296,7 @@ class SceneService:
                         parent_id=place.chain[1] if len(place.chain) > 1 else None,
                         title=(title or "").strip()[:MAX_TITLE] or str(place.channel_id),
                         opened_by=opened_by if opened_by is not None else campaign.gm_user_id,
+                        private=private,  # a private thread: listed only to who may see it
                     )
                     session.add(scene)
                 return _view(scene)

@@ -200,8 +200,13 @@ async def test_a_thread_opened_by_hand_becomes_a_scene_once(table):
     )
     assert {scene.id for scene in found} == {found[0].id}
     assert found[0].title == "Hilo a mano" and found[0].opened_by == 2
+    assert not found[0].private
+    hidden = await table.scenes.scene_for(
+        Place(GUILD, OTHER_THREAD, (OTHER_THREAD, CHANNEL, CATEGORY)), title="Aparte", private=True
+    )
+    assert hidden is not None and hidden.private
     scenes, total = await table.scenes.list(TABLE)
-    assert total == 1 and scenes[0].channel_id == THREAD
+    assert total == 2 and {s.channel_id for s in scenes} == {THREAD, OTHER_THREAD}
     with pytest.raises(DomainError) as error:
         await table.scenes.require(TABLE)
     assert error.value.key == "scene.error.not_a_scene"
