@@ -1,4 +1,4 @@
-"""Pace of the play-by-post table: ``/pace status|reminders``, ``/absence add|list|cancel``,
+"""Pace of the play-by-post table: ``/pace reminders`` (the round itself: ``/scene status``), ``/absence add|list|cancel``,
 and the durable timers behind posting reminders, the GM's digest and NPCized characters'
 return (:mod:`bot.services.pace`).
 
@@ -182,13 +182,6 @@ class PaceCog(commands.Cog):
         await self.pace.give_back(view)
 
     # -- /pace -------------------------------------------------------------------------------
-
-    @pace_group.command(name="status", description="Who has posted in this scene and who is due")
-    @app_commands.describe(private="Only you see it")
-    async def status(self, itx: discord.Interaction[Arbitro], private: bool = False) -> None:
-        ctx = await ctx_of(itx)
-        view = await self.pace.status(ctx.place)
-        await itx.response.send_message(**render_pace.status(view, ctx.locale), ephemeral=private)
 
     @pace_group.command(name="reminders", description="Where your posting reminders reach you")
     @app_commands.describe(where="In the scene (with a mention) or by direct message")

@@ -29,7 +29,7 @@ from bot.i18n import t
 from bot.services import Actor, Place
 from bot.services.errors import DomainError
 from bot.services.scenes import OpenPlan, SceneView
-from cogs.ui import render_scenes
+from cogs.ui import render_pace, render_scenes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.errors import describe_error, send_error
@@ -411,6 +411,15 @@ class SceneCog(
         except discord.Forbidden:
             await itx.followup.send(t("scene.note.cannot_post", ctx.locale), ephemeral=True)
         await itx.followup.send(t("common.done", ctx.locale), ephemeral=True)
+
+    @app_commands.command(name="status", description="Who has posted in this scene and who is due")
+    @app_commands.describe(private="Only you see it")
+    async def status(self, itx: discord.Interaction[Arbitro], private: bool = False) -> None:
+        """The round of posts (:mod:`bot.services.pace`): a thread made by hand counts too."""
+        ctx = await ctx_of(itx)
+        await self.service.scene_for(ctx.place)
+        view = await self.bot.services.pace.status(ctx.place)
+        await itx.response.send_message(**render_pace.status(view, ctx.locale), ephemeral=private)
 
     @app_commands.command(name="list", description="The campaign's scenes, open and closed")
     async def list(self, itx: discord.Interaction[Arbitro]) -> None:

@@ -45,6 +45,7 @@ from bot.services.audit import undo_record
 from bot.services.campaigns import ACTIVE_BINDING, CampaignService, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NoCampaign, NotReferee
+from bot.services.pace import round_of_posts
 from bot.services.retry import attempts, backoff
 
 __all__ = [
@@ -456,25 +457,20 @@ class SceneService:
                     )
                 ).all()
             )
-            query = select(Post.speaker_name, Post.character_id).where(
-                Post.guild_id == scene.guild_id,
-                Post.channel_id == scene.channel_id,
-                col(Post.deleted_at).is_(None),
-                col(Post.gm_post).is_(False),
-                col(Post.gm_only).is_(False),
+            campaign, row = (
+                await session.get(Campaign, scene.campaign_id),
+                await session.get(Scene, scene.id),
             )
-            since = scene.round_started_at
-            if since is not None:
-                query = query.where(col(Post.created_at) > since)
-            posts = (await session.exec(query.order_by(col(Post.id)))).all()
+            if campaign is None or row is None:
+                raise DomainError("scene.error.not_a_scene")
+            # One definition of the round for the header, /scene status and the reminders.
+            round_view = await round_of_posts(session, campaign, row)
+        since = scene.round_started_at
         users = scene.players or tuple(sorted(active))
         players = tuple(PlayerLine(user, active.get(user)) for user in users)
-        posted = tuple(dict.fromkeys(name for name, _ in posts))
-        pending = tuple(
-            line.character
-            for line in players
-            if line.character is not None and line.character not in posted
-        )
+        posted_at = {e.name: e.posted_at for e in round_view.entries if e.posted_at is not None}
+        posted = tuple(sorted(posted_at, key=posted_at.__getitem__))
+        pending = tuple(e.name for e in round_view.pending)
         return HeaderView(scene, players, since, posted, pending)
 
     async def summary(self, scene: SceneView) -> tuple[SummaryLine, ...]:

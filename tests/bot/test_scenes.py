@@ -8,8 +8,9 @@ import json
 from datetime import timedelta
 
 import pytest
+from sqlmodel import select
 
-from bot.db.models import Post, RollLog, utcnow
+from bot.db.models import Character, Post, RollLog, utcnow
 from bot.services import Actor, Place
 from bot.services.campaigns import SettingsChange
 from bot.services.errors import DomainError, InvalidSetting, NotReferee
@@ -98,6 +99,7 @@ async def test_the_round_reads_posts_after_the_gms_last_post(table):
     scene = await opened(table)
     start = utcnow()
     async with table.sessions() as session, session.begin():
+        ids = dict((await session.exec(select(Character.name, Character.id))).all())
         for offset, (who, name, gm) in enumerate(
             ((2, "Ardelia", False), (1, "Narrador", True), (3, "Bram", False))
         ):
@@ -108,6 +110,7 @@ async def test_the_round_reads_posts_after_the_gms_last_post(table):
                     channel_id=THREAD,
                     scene_id=scene.id,
                     author_user_id=who,
+                    character_id=ids.get(name),  # the narrator is no character
                     speaker_name=name,
                     gm_post=gm,
                     text="…",

@@ -143,7 +143,7 @@ def test_a_reminder_fires_once_after_a_restart_and_skips_the_absent(bot_database
         assert away.ephemeral and "Ausencia anotada" in away.text, away.text
         bad = sb.command("absence add", {"from": "mañana", "to": "31/02/2027"}, guild=g, user="ana")
         assert bad.ephemeral and says(bad, "pace.error.bad_date", value="mañana"), bad.text
-        status = sb.command("pace status", {}, guild=g, channel=thread, user="bruno")
+        status = sb.command("scene status", {}, guild=g, channel=thread, user="bruno")
         assert "Pendientes (2)" in status.all_text and "ausente hasta" in status.all_text
         assert reminders(sb, g, thread) == [], "ten minutes are not an hour"
 
@@ -221,7 +221,7 @@ def test_dm_reminders_the_gm_digest_and_an_npcized_character(bot_database_url, t
         wait_for(lambda: count(url, "SELECT count(*) FROM npcization") == 0, "the return", sb)
         notes = [m.content for m in sb.channel_messages(g, "gm") if "vuelve a manos" in m.content]
         assert len(notes) == 1 and "Ardelia" in notes[0]
-        status = sb.command("pace status", {}, guild=g, channel=thread, user="ana")
+        status = sb.command("scene status", {}, guild=g, channel=thread, user="ana")
         assert "PNJtizado" not in status.all_text
     finally:
         sb.close()
