@@ -31,6 +31,7 @@ from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
 from bot.services.combat import CombatService
 from bot.services.creation import CreationService
+from bot.services.effects import EffectService
 from bot.services.levelup import LevelUpService
 from bot.services.npcs import NpcService
 from bot.services.pace import PaceService
@@ -64,6 +65,7 @@ EXTENSIONS = (
     "cogs.combat",
     "cogs.attack",
     "cogs.spells",
+    "cogs.effects",
     "cogs.privacy",
     "cogs.undo",
     "cogs.abilities",
@@ -110,7 +112,10 @@ class Services:
         self.creation = CreationService(self.sessions, self.characters, rng)
         self.checks = CheckService(self.sessions, self.characters, rng)
         self.xp = XpService(self.sessions, self.characters)
-        self.combat = CombatService(self.sessions, self.characters, rng, self.timers)
+        self.effects = EffectService(self.characters)
+        self.combat = CombatService(
+            self.sessions, self.characters, rng, self.timers, effects=self.effects
+        )
         self.attacks = AttackService(self.sessions, self.characters, rng)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng)

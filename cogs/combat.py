@@ -21,14 +21,15 @@ from bot.services.combat import (
     CombatView,
     Reminder,
 )
+from bot.services.effects import MAX_ROUNDS
 from bot.services.surprise import SurpriseOrder
 from bot.services.timers import Due
-from cogs.ui import render_combat, render_surprise
+from cogs.ui import render_combat, render_effects, render_surprise
 from cogs.ui.attack_panel import send_gm_notes
-from cogs.ui.combat_panel import InitButton, turn_message
+from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.options import AnyCharacter, Combatant, NewCombatant
+from cogs.ui.options import AnyCharacter, Combatant, EffectName, NewCombatant
 from cogs.ui.undo import with_undo
 from cogs.ui.views import ask_confirmation
 
@@ -182,6 +183,9 @@ class CombatCog(
         ctx = await ctx_of(itx)
         view = await self.combat.show(ctx.place, ctx.actor)
         await self._panel(itx, view)
+        secret = render_combat.secret_numbers(view, ctx.locale) if view.referee else ""
+        if secret:  # the hidden NPCs' numbers: to the GM alone, never in the channel
+            await itx.followup.send(secret, ephemeral=True)
 
     @app_commands.command(name="move", description="Give a combatant another initiative (GM)")
     @app_commands.describe(combatant="Who", initiative="The new initiative")
@@ -255,6 +259,9 @@ class CombatCog(
         view = await self.combat.damage(ctx.place, ctx.actor, combatant, amount)
         message = with_undo(render_combat.health(view, ctx.locale), view.undo, ctx.locale)
         await itx.response.send_message(**message)
+        secret = render_combat.health_secret(view, ctx.locale)
+        if secret:  # a hidden NPC's hit points: to whoever changed them (the GM) alone
+            await itx.followup.send(secret, ephemeral=True)
 
     @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
     @app_commands.describe(combatant="Who", amount="How much")
@@ -268,6 +275,45 @@ class CombatCog(
         ctx = await ctx_of(itx)
         view = await self.combat.heal(ctx.place, ctx.actor, combatant, amount)
         message = with_undo(render_combat.health(view, ctx.locale), view.undo, ctx.locale)
+        await itx.response.send_message(**message)
+        secret = render_combat.health_secret(view, ctx.locale)
+        if secret:  # a hidden NPC's hit points: to whoever changed them (the GM) alone
+            await itx.followup.send(secret, ephemeral=True)
+
+    effect = app_commands.Group(name="effect", description="Effects on a combatant")
+
+    @effect.command(name="add", description="Put an effect on a combatant (same as /effect add)")
+    @app_commands.describe(
+        combatant="Who",
+        name="The effect (e.g. Niebla, Aturdido)",
+        rounds="How many rounds it lasts (empty: until removed)",
+        modifier="What it modifies, comma-separated: PER-2, Defensa+4, ataque+1, daño+1d6",
+    )
+    @fight()
+    async def effect_add(
+        self,
+        itx: discord.Interaction[Arbitro],
+        combatant: Combatant,
+        name: EffectName,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
+        modifier: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.effect(
+            ctx.place, ctx.actor, combatant, name, rounds=rounds, modifier=modifier
+        )
+        message = with_undo(render_effects.effect_reply(view, ctx.locale), view.undo, ctx.locale)
+        await itx.response.send_message(**message)
+
+    @effect.command(name="remove", description="Take an effect off a combatant")
+    @app_commands.describe(combatant="Who", name="Which effect")
+    @fight()
+    async def effect_remove(
+        self, itx: discord.Interaction[Arbitro], combatant: Combatant, name: EffectName
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.combat.effect(ctx.place, ctx.actor, combatant, name, remove=True)
+        message = with_undo(render_effects.effect_reply(view, ctx.locale), view.undo, ctx.locale)
         await itx.response.send_message(**message)
 
     @app_commands.command(name="deadline", description="Remind a turn that waits this long (GM)")
@@ -298,5 +344,5 @@ class CombatCog(
 
 
 async def setup(bot: Arbitro) -> None:
-    bot.add_dynamic_items(InitButton)
+    bot.add_dynamic_items(InitButton, DeathTestButton)
     await bot.add_cog(CombatCog(bot))

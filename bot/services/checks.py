@@ -20,6 +20,7 @@ from bot.services.context import Actor, Place
 from bot.services.errors import DomainError
 from bot.services.sheet_access import require_actor
 from bot.services.sheet_changes import ApplyEffects
+from rules.combat.health import Act, HealthStates, require
 from rules.systems.base import CheckOption, CheckRequest, CheckResult, OpposedResult
 
 __all__ = ["CheckOrder", "CheckService", "CheckView", "SAVE_OPTION"]
@@ -129,6 +130,10 @@ class CheckService:
             )
         # Rolling *with* a character is acting as it: its owner or a referee only.
         require_actor(campaign, own, actor)
+        if isinstance(system, HealthStates):
+            require(
+                system.combat_state(own.sheet, settings), Act.CHECK, own.name, order.option.strip()
+            )
         request = CheckRequest(
             option=order.option.strip(),
             modifier=order.modifier,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any, Literal
@@ -27,16 +27,20 @@ from bot.db.models import Campaign, Character, CombatRecord, saved_id, utcnow
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
+from bot.services.effects import EffectService, EffectView
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.retry import attempts, backoff
-from bot.services.sheet_changes import Damage, Heal
+from bot.services.sheet_changes import Damage, Heal, Ticked, TickEffects
 from bot.services.timers import Due, TimerService, cancel, schedule
 from bot.services.undo import Undoable
-from rules.combat import Combat, Combatant, Kind, Side, TurnChange
+from rules.combat import Combat, Combatant, Kind, Side, TurnChange, effects
+from rules.combat.health import CombatState, HealthStates
 from rules.systems.base import GameSystem, RulesError
 
 __all__ = [
     "CombatService",
+    "Health",
+    "TickView",
     "CombatView",
     "CombatantLine",
     "HealthView",
@@ -75,6 +79,41 @@ class CombatantLine:
     current: bool
     skips_this_round: bool
     waited_after: str | None
+    # health (issue 11 §2): the system's word, the common condition, what a player may read
+    # about a hidden NPC, and the numbers — ``secret`` when only the GM may see them
+    state: str = ""
+    condition: str = ""
+    description: str = ""
+    hit_points: tuple[int, int] | None = None
+    secret: bool = False
+    turn_test: str | None = None
+    character_id: int | None = None
+    effects: tuple[tuple[str, int | None], ...] = ()  # (name, rounds left; None: until removed)
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """A character combatant's sheet read for the tracker: its state and its effects."""
+
+    state: CombatState | None
+    is_npc: bool
+    hidden: bool
+    effects: tuple[effects.Effect, ...] = ()
+
+    @property
+    def secret(self) -> bool:
+        """A hidden NPC's numbers are the GM's until the NPC is revealed."""
+        return self.is_npc and self.hidden
+
+
+@dataclass(frozen=True, slots=True)
+class TickView:
+    """The new current combatant's effects at the start of its turn (see :class:`Ticked`)."""
+
+    name: str
+    ticked: Ticked
+    secret: bool
+    log_id: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +133,8 @@ class CombatView:
     can_wait: bool
     turn: TurnChange | None = None
     rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
+    ticked: TickView | None = None  # the effects of the combatant whose turn just began
+    referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +153,9 @@ class Reminder:
 
 @dataclass(frozen=True, slots=True)
 class HealthView:
+    """``/init damage|heal``: what was done, the new state, what is left (``secret`` for a
+    hidden NPC: the numbers go to the GM only), and the audit row (for an undo button)."""
+
     name: str
     amount: int
     state: str
@@ -119,13 +163,42 @@ class HealthView:
     healed: bool
     #: the audit row and sheet version of this write, for the GM's undo button
     undo: Undoable | None = None
+    label: str = ""
+    description: str = ""
+    hit_points: tuple[int, int] | None = None
+    secret: bool = False
+    log_id: int | None = None
+
+
+def _health_fields(health: Health | None) -> dict[str, Any]:
+    if health is None:
+        return {}
+    fields: dict[str, Any] = {
+        "effects": tuple((e.name, e.rounds) for e in health.effects),
+        "secret": health.secret,
+    }
+    state = health.state
+    if state is not None:
+        fields.update(
+            state=state.label,
+            condition=state.condition.value,
+            description=state.description,
+            hit_points=state.hit_points,
+            turn_test=state.turn_test,
+        )
+    return fields
 
 
 def _view(
-    record: CombatRecord, combat: Combat, turn: TurnChange | None = None, rolled: Rolled = ()
+    record: CombatRecord,
+    combat: Combat,
+    turn: TurnChange | None = None,
+    rolled: Rolled = (),
+    health: Mapping[str, Health] | None = None,
 ) -> CombatView:
     names = {c.key: c.name for c in combat.combatants}
     current = combat.current
+    health = health or {}
     lines = tuple(
         CombatantLine(
             key=c.key,
@@ -140,6 +213,8 @@ def _view(
             current=current is not None and c.key == current.key,
             skips_this_round=combat.skips(c, combat.round),
             waited_after=names.get(c.waited_after or ""),
+            character_id=c.character_id,
+            **_health_fields(health.get(c.key)),
         )
         for c in combat.combatants
     )
@@ -166,6 +241,15 @@ Rolled = tuple[tuple[str, str], ...]
 Step = tuple[Combat, TurnChange | None, Rolled]
 # A change: (campaign, system, settings, combat) -> Step
 Change = Callable[[Campaign, GameSystem, Mapping[str, Any], Combat], Step]
+# A change that reads the combatants' health first (``next``, ``prev``): + health by key
+HealthChange = Callable[
+    [Campaign, GameSystem, Mapping[str, Any], Combat, Mapping[str, Health]], Step
+]
+
+
+def out_of_order(health: Mapping[str, Health]) -> frozenset[str]:
+    """The keys the turn order passes over (dead, out, unconscious: ``skip_turn``)."""
+    return frozenset(k for k, h in health.items() if h.state is not None and h.state.skip_turn)
 
 
 class CombatService:
@@ -175,12 +259,14 @@ class CombatService:
         characters: CharacterService,
         rng: random.Random | None = None,
         timers: TimerService | None = None,
+        effects: EffectService | None = None,
     ) -> None:
         self.sessions = sessions
         self.characters = characters
         self.rng = rng or random.Random()
         # the durable timers (turn reminders are kind TURN_TIMER, ref = the fight's id)
         self.timers = timers or TimerService(sessions)
+        self.effects = effects or EffectService(characters)
 
     # -- loading and storing -----------------------------------------------------------
 
@@ -259,18 +345,52 @@ class CombatService:
             setattr(record, key, record.version + 1 if key == "version" else value)
         return True
 
+    async def _states(
+        self, system: GameSystem, settings: Mapping[str, Any], combat: Combat
+    ) -> dict[str, Health]:
+        """Every character combatant's health and effects, from one read of their sheets."""
+        ids = {c.character_id: c.key for c in combat.combatants if c.character_id is not None}
+        if not ids:
+            return {}
+        async with self.sessions() as session:
+            rows = (
+                await session.exec(
+                    select(Character).where(Character.id.in_(list(ids)))  # type: ignore[union-attr]
+                )
+            ).all()
+        found: dict[str, Health] = {}
+        for row in rows:
+            if row.deleted_at is not None:
+                continue
+            sheet = dict(row.sheet)
+            state = None
+            if isinstance(system, HealthStates):
+                try:
+                    state = system.combat_state(sheet, settings)
+                except (RulesError, KeyError, TypeError, ValueError):
+                    state = None  # a sheet the rules cannot read shows no health, acts normally
+            try:
+                active = effects.effects(sheet)
+            except RulesError:
+                active = ()
+            found[ids[row.id]] = Health(state, row.is_npc, row.hidden, active)
+        return found
+
     async def _change(
         self,
         place: Place,
-        change: Change,
+        change: Change | HealthChange,
         *,
         seen: tuple[int, int] | None = None,
         ending: bool = False,
         turn_hours: int | None | Literal[_Keep.KEEP] = KEEP,
+        health_aware: bool = False,
     ) -> CombatView:
         """Load, apply, compare-and-set; on a clash recompute on the fresh state.
 
         ``seen`` is ``(combat id, version)`` of a button: any later write makes it stale.
+        ``health_aware``: the change also gets every combatant's :class:`Health`, read on
+        each attempt (so a heal made meanwhile puts the healed back in the order).
         """
         for attempt in attempts():
             await backoff(attempt)
@@ -283,9 +403,15 @@ class CombatService:
                     raise DomainError("combat.error.stale")
             if record is None:
                 raise DomainError("combat.error.none")
-            combat, turn, rolled = change(campaign, system, settings, self._combat(record))
+            before = self._combat(record)
+            if health_aware:
+                health = await self._states(system, settings, before)
+                combat, turn, rolled = change(campaign, system, settings, before, health)  # type: ignore[call-arg]
+            else:
+                combat, turn, rolled = change(campaign, system, settings, before)  # type: ignore[call-arg]
             if await self._store(record, combat, ending=ending, turn_hours=turn_hours):
-                return _view(record, combat, turn, rolled)
+                health = await self._states(system, settings, combat)
+                return _view(record, combat, turn, rolled, health)
             if seen is not None:
                 raise DomainError("combat.error.stale")
         raise ConcurrentChange()
@@ -315,9 +441,12 @@ class CombatService:
         return _view(fresh, combat)
 
     async def show(self, place: Place, actor: Actor) -> CombatView:
-        await self.characters.campaigns.require(place)
+        campaign, system, settings = await self.characters.context(place)
         record = await self._require(place)
-        return _view(record, self._combat(record))
+        combat = self._combat(record)
+        health = await self._states(system, settings, combat)
+        view = _view(record, combat, health=health)
+        return replace(view, referee=is_referee(campaign, actor))
 
     async def join(self, place: Place, actor: Actor, character: str | None = None) -> CombatView:
         """A player brings his own character (his active one by default); the GM anyone's."""
@@ -477,19 +606,76 @@ class CombatService:
             _s: GameSystem,
             _set: Mapping[str, Any],
             combat: Combat,
+            health: Mapping[str, Health],
         ) -> Step:
             if not is_referee(campaign, actor):
                 current = combat.current
                 if current is None or current.owner_id != actor.user_id:
                     raise NotAllowed("combat.error.not_your_turn")
-            combat, turn = combat.next_turn(self.rng)
+            combat, turn = combat.next_turn(self.rng, out=out_of_order(health))
             return combat, turn, ()
 
-        return await self._change(place, advance, seen=seen)
+        view = await self._change(place, advance, seen=seen, health_aware=True)
+        return await self._tick(place, actor, view)
+
+    async def _tick(self, place: Place, actor: Actor, view: CombatView) -> CombatView:
+        """The owner's turn began: its effects lose a round (expired ones are reported, Aura de
+        curación heals).  A write of its own on the sheet, after the turn's: the turn change
+        is already confirmed, so it ticks exactly once, and the sheet write is recomputed on
+        its current version if it clashes (the rules act on the owner's behalf: whoever
+        passed the turn need not own the character)."""
+        current = view.current
+        if view.turn is None or current is None or current.character_id is None:
+            return view
+        if not current.effects:
+            return view
+        try:
+            applied = await self.characters.writer.apply(
+                place, actor, TickEffects(self.rng), character_id=current.character_id,
+                on_behalf=True,
+            )  # fmt: skip
+        except (DomainError, RulesError):
+            return view  # the sheet went away or cannot be read: the turn still passes
+        ticked = applied.value
+        left = tuple((e.name, e.rounds) for e in ticked.remaining)
+        changes: dict[str, Any] = {"effects": left}
+        if ticked.health is not None:
+            campaign, system, settings = await self.characters.context(place)
+            if isinstance(system, HealthStates):
+                state = system.combat_state(dict(applied.view.sheet), settings)
+                changes.update(
+                    state=state.label, description=state.description, hit_points=state.hit_points
+                )
+        line = replace(current, **changes)
+        lines = tuple(line if x.key == current.key else x for x in view.lines)
+        tick = TickView(current.name, ticked, current.secret, applied.log_id)
+        return replace(view, lines=lines, current=line, ticked=tick)
 
     async def previous(self, place: Place, actor: Actor) -> CombatView:
         await self.require_referee(place, actor)
-        return await self._change(place, lambda *a: (a[3].previous(), None, ()))
+        return await self._change(
+            place,
+            lambda *a: (a[3].previous(out=out_of_order(a[4])), None, ()),
+            health_aware=True,
+        )
+
+    async def death_test_target(
+        self, place: Place, actor: Actor, character_id: int
+    ) -> tuple[str, str]:
+        """Who a death-test button rolls for: a combatant of this fight whose turn asks for
+        that test, pressed by its player or the GM; ``(name, the check option to roll)``."""
+        campaign, system, settings = await self.characters.context(place)
+        record = await self._require(place)
+        combat = self._combat(record)
+        found = next((c for c in combat.combatants if c.character_id == character_id), None)
+        if found is None:
+            raise DomainError("combat.error.gone")
+        if not is_referee(campaign, actor) and found.owner_id != actor.user_id:
+            raise NotAllowed("combat.error.not_your_character", name=found.name)
+        health = (await self._states(system, settings, combat)).get(found.key)
+        if health is None or health.state is None or not health.state.turn_test:
+            raise DomainError("combat.error.no_death_test", name=found.name)
+        return found.name, health.state.turn_test
 
     async def move(self, place: Place, actor: Actor, combatant: str, initiative: int) -> CombatView:
         await self.require_referee(place, actor)
@@ -644,4 +830,47 @@ class CombatService:
         )
         view, result = applied.view, applied.value
         undo = Undoable(applied.log_id, view.version) if applied.log_id else None
-        return HealthView(view.name, result.amount, result.state, tuple(result.notes), heal, undo)
+        _campaign, system, settings = await self.characters.context(place)
+        label, description, hit_points = result.state, "", None
+        if isinstance(system, HealthStates):
+            state = system.combat_state(dict(view.sheet), settings)
+            label, description, hit_points = state.label, state.description, state.hit_points
+        return HealthView(
+            view.name,
+            result.amount,
+            result.state,
+            tuple(result.notes),
+            heal,
+            label=label,
+            description=description,
+            hit_points=hit_points,
+            secret=view.is_npc and view.hidden,
+            log_id=applied.log_id,
+            undo=undo,
+        )
+
+    # -- effects during the fight (``/init effect``) -------------------------------------
+
+    async def effect(
+        self,
+        place: Place,
+        actor: Actor,
+        combatant: str,
+        name: str,
+        *,
+        rounds: int | None = None,
+        modifier: str | None = None,
+        remove: bool = False,
+    ) -> EffectView:
+        """``/init effect add|remove``: the same write as ``/effect``, on a combatant by name."""
+        record = await self._require(place)
+        target = self._combat(record).find_by_name(combatant)
+        if target.character_id is None:
+            raise DomainError("combat.error.no_sheet", name=target.name)
+        if remove:
+            return await self.effects.remove(
+                place, actor, None, name, character_id=target.character_id
+            )
+        return await self.effects.add(
+            place, actor, None, name, rounds, modifier, character_id=target.character_id
+        )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.services.audit import AuditEntry
@@ -19,6 +19,9 @@ from bot.services.errors import DomainError, NotAllowed
 from bot.services.imports import keep_referee_fields, referee_changes
 from bot.services.sheet_access import set_path
 from bot.services.sheet_writes import Computed, XpEntry
+from rules.combat import effects
+from rules.combat.effects import Effect
+from rules.combat.health import Act, HealthStates, require
 from rules.systems.base import (
     Advancement,
     AdvanceResult,
@@ -35,6 +38,7 @@ from rules.systems.base import (
 )
 
 __all__ = [
+    "AddEffect",
     "AdjustInventory",
     "AdjustMoney",
     "ApplyEffects",
@@ -43,12 +47,28 @@ __all__ = [
     "GrantXp",
     "Heal",
     "ReplaceSheet",
+    "RemoveEffect",
     "Rest",
     "SetField",
+    "TickEffects",
+    "Ticked",
     "SpendXp",
     "builder_of",
+    "require_able",
     "spellbook_of",
 ]
+
+
+def require_able(
+    context: CampaignContext, sheet: Mapping[str, Any], act: Act, option: str | None = None
+) -> None:
+    """Refuse ``act`` for a character whose health forbids it (dying, unconscious, dead),
+    saying why; what its system still allows (rolweb's death test) passes.  Checked on the
+    version being written, so a character knocked out meanwhile cannot still act."""
+    system = context.system
+    if isinstance(system, HealthStates):
+        state = system.combat_state(sheet, context.settings)
+        require(state, act, str(sheet.get("name", "")), option)
 
 
 def builder_of(system: GameSystem) -> CharacterBuilder:
@@ -156,6 +176,7 @@ class CastSpell:
     validate: bool = False
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[CastResult]:
+        require_able(context, sheet, Act.CAST)
         result = spellbook_of(context.system).cast(sheet, self.request, context.settings, self.rng)
         return Computed(result.sheet, result, audit=self.audit(result))
 
@@ -169,27 +190,47 @@ class Rest:
         return Computed(result.sheet, result)
 
 
+def _effect_entry(action: str, effect: Effect) -> AuditEntry:
+    """Kind ``effect`` (undoable, see :data:`bot.services.audit.UNDOABLE`); ``action`` says
+    whether it was added or removed."""
+    rounds = "∞" if effect.rounds is None else str(effect.rounds)
+    sign = "+" if action == "add" else "-"
+    return AuditEntry(
+        kind="effect",
+        expression=f"{sign}{effect.name}",
+        breakdown=f"{effect.name} ({rounds})",
+        total=effect.rounds or 0,
+        detail={"action": action, "effect": effect.to_dict()},
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Damage:
+    """Damage through the system, logged (kind ``damage``, undoable; ``/init damage``)."""
+
     amount: int
     validate: bool = False
+    reason: str | None = None
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
         result = context.system.apply_damage(sheet, self.amount, context.settings)
-        return Computed(result.sheet, result, audit=_health_audit("damage", result))
+        return Computed(result.sheet, result, audit=_health_audit("damage", result, self.reason))
 
 
 @dataclass(frozen=True, slots=True)
 class Heal:
+    """Healing through the system, logged (kind ``heal``, undoable; ``/init heal``)."""
+
     amount: int
     validate: bool = False
+    reason: str | None = None
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
         result = context.system.heal(sheet, self.amount, context.settings)
-        return Computed(result.sheet, result, audit=_health_audit("heal", result))
+        return Computed(result.sheet, result, audit=_health_audit("heal", result, self.reason))
 
 
-def _health_audit(kind: str, result: HealthChange) -> AuditEntry:
+def _health_audit(kind: str, result: HealthChange, reason: str | None = None) -> AuditEntry:
     """``/init damage`` and ``/init heal`` are logged (kind ``damage``/``heal``) to be undoable."""
     sign = "-" if kind == "damage" else "+"
     return AuditEntry(
@@ -197,7 +238,95 @@ def _health_audit(kind: str, result: HealthChange) -> AuditEntry:
         expression=f"{sign}{result.amount}",
         breakdown=f"{sign}{result.amount} ({result.state})",
         total=result.amount,
+        reason=reason,
+        detail={"state": result.state, "notes": list(result.notes)},
     )
+
+
+@dataclass(frozen=True, slots=True)
+class AddEffect:
+    """``/effect add``: a timed effect on the current version (same name: restarted).
+
+    ``resolve`` turns the typed modifier text into :class:`Modifier`s against the sheet's own
+    check options (so «PER-2» finds Percepción on a Núcleo sheet) — on every retry."""
+
+    effect: Effect
+    modifier_text: str | None = None
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Effect]:
+        from bot.services.effect_syntax import parse_modifiers
+
+        effect = self.effect
+        if self.modifier_text:
+            mods = parse_modifiers(self.modifier_text, context.system, sheet, context.settings)
+            effect = replace(effect, modifiers=mods)
+        new = effects.add(sheet, effect)
+        added = next(
+            e for e in effects.effects(new) if e.name.casefold() == effect.name.strip().casefold()
+        )
+        return Computed(new, added, audit=_effect_entry("add", added))
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveEffect:
+    """``/effect remove``: refused (translated) when the sheet no longer has it."""
+
+    name: str
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Effect]:
+        new, removed = effects.remove(sheet, self.name)
+        return Computed(new, removed, audit=_effect_entry("remove", removed))
+
+
+@dataclass(frozen=True, slots=True)
+class Ticked:
+    """What the owner's turn did to its effects: those that ended, turn actions rolled, the
+    health after a heal action (None when nothing healed)."""
+
+    expired: tuple[Effect, ...]
+    rolls: tuple[effects.ActionRoll, ...]
+    remaining: tuple[Effect, ...]
+    health: HealthChange | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TickEffects:
+    """The owner's turn: every timed effect loses a round, those at 0 expire, and the turn
+    actions the bot can roll are rolled (Aura de curación heals through the system).  A
+    retry after a clash ticks the newer version again, so a round is never counted twice."""
+
+    rng: random.Random
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Ticked]:
+        ticked = effects.tick(sheet)
+        new: Mapping[str, Any] = ticked.sheet
+        rolls = []
+        health = None
+        for effect in ticked.actions:
+            if effect.action is None or effect.action.kind != "heal":
+                continue  # a miss chance is rolled when the owner is attacked, not now
+            roll = effects.roll_action(effect, self.rng)
+            rolls.append(roll)
+            if roll.amount > 0:
+                health = context.system.heal(dict(new), roll.amount, context.settings)
+                new = health.sheet
+        value = Ticked(ticked.expired, tuple(rolls), effects.effects(new), health)
+        audit = None
+        if ticked.expired or rolls:
+            audit = AuditEntry(
+                kind="effect_tick",
+                expression=", ".join(r.expression for r in rolls) or "-",
+                breakdown="; ".join(
+                    [f"{r.effect}: {r.breakdown}" for r in rolls]
+                    + [f"{e.name} ✕" for e in ticked.expired]
+                ),
+                total=sum(r.amount for r in rolls),
+                detail={"expired": [e.name for e in ticked.expired]},
+            )
+        return Computed(new, value, audit=audit)
 
 
 @dataclass(frozen=True, slots=True)

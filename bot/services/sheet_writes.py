@@ -180,9 +180,11 @@ class SheetWriter:
         """Apply ``change`` to the character ``name`` (default: the actor's active one) or
         ``character_id``; see the module docstring for the steps.
 
-        ``on_behalf``: the character is the *target* of the actor's rules-driven act (healed
-        by an ability, hit by an attack); the caller checked the actor may act, and being the
-        target needs no ownership (issue 11 §1).  ``same_transaction(session, log_id)`` runs
+        ``on_behalf``: the rules change this sheet for someone who does not own it (the
+        *target* of the actor's act — healed by an ability or a spell, hit by an attack — or
+        the owner's turn ticking its effects when another player passes the turn): the caller
+        has already decided the actor may act, so the editor check is skipped (issue 11 §1);
+        the audit row still names the actor.  ``same_transaction(session, log_id)`` runs
         inside the write's transaction after it (a GM roll request records the roll there);
         an exception it raises rolls the write back and reaches the caller.  ``playing``: the
         change is the character acting in the game (casting), which a character still awaiting

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from bot.i18n import t
+from bot.services.checks import CheckOrder
 from bot.services.combat import CombatView
 from bot.services.errors import DomainError
-from cogs.ui import render_combat
+from cogs.ui import render_combat, render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["InitButton", "turn_message", "STRIP_ON"]
+__all__ = ["DeathTestButton", "InitButton", "turn_message", "STRIP_ON"]
 
 
 # The buttons of a stale or finished panel are removed with this error: retrying is useless.
@@ -43,6 +44,10 @@ def turn_message(view: CombatView, locale: str, *, note: str = "") -> dict[str, 
         components.add_item(
             InitButton("show", view.id, view.version, t("combat.show_button", locale))
         )
+        current = view.current
+        if current is not None and current.turn_test and current.character_id is not None:
+            label = t("combat.death_button", locale)
+            components.add_item(DeathTestButton(view.id, current.character_id, label))
         message["view"] = components
     return message
 
@@ -109,3 +114,47 @@ class InitButton(
             await itx.followup.send(text, ephemeral=True)
             return
         await send_error(itx, text)
+
+
+class DeathTestButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"arb:1:init-death:(?P<combat>\d+):(?P<character>\d+)",
+):
+    """The turn of a dying character (rolweb's moribundo) is its death test: this button rolls
+    it for that character — its player or the GM only — through ``/check``'s use case, so
+    the result (stabilised, still dying, dead) is applied to the sheet in the same versioned
+    write as its audit row.  Persistent: it works after a restart, and a second press is
+    refused once the character is no longer dying."""
+
+    def __init__(self, combat_id: int, character_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "muerte",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"arb:1:init-death:{combat_id}:{character_id}",
+            )
+        )
+        self.combat_id, self.character_id = combat_id, character_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Button, match: re.Match[str]
+    ):  # noqa: ANN206
+        return cls(int(match["combat"]), int(match["character"]), item.label or "")
+
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        services = ctx.services
+        try:
+            name, option = await services.combat.death_test_target(
+                ctx.place, ctx.actor, self.character_id
+            )
+            view = await services.checks.check(ctx.place, ctx.actor, CheckOrder(option, name))
+        except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
+            text = describe_error(error, ctx.locale)
+            if text is None:
+                log.exception("death test button error", exc_info=error)
+                text = t("errors.unexpected", ctx.locale, reference="init-death")
+            await send_error(itx, text)
+            return
+        await itx.response.send_message(**render_sheet.check(view, ctx.locale))

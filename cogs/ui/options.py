@@ -151,6 +151,16 @@ async def circumstances_autocomplete(
     ][:25]
 
 
+async def effect_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """The effects on the character chosen in ``target`` (``/effect``) or ``combatant``
+    (``/init effect``)."""
+    target = getattr(itx.namespace, "target", None) or getattr(itx.namespace, "combatant", None)
+    names = await itx.client.services.effects.names(place_of(itx), actor_of(itx), target, current)
+    return [app_commands.Choice(name=name[:100], value=name[:100]) for name in names]
+
+
 async def spell_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
@@ -333,6 +343,12 @@ class WeaponTransformer(Suggested):
     suggest = staticmethod(weapon_autocomplete)
 
 
+class EffectTransformer(Suggested):
+    """An effect on the chosen character's sheet (any name is accepted when adding)."""
+
+    suggest = staticmethod(effect_autocomplete)
+
+
 class CheckOptionTransformer(Suggested):
     """What ``/check`` rolls, suggested from the sheet of the ``character`` option (or yours)."""
 
@@ -408,6 +424,7 @@ AttackTarget = app_commands.Transform[str, AttackTargetTransformer(1, 100)]
 Weapon = app_commands.Transform[str, WeaponTransformer(1, 100)]
 Circumstances = app_commands.Transform[str, CircumstancesTransformer(1, 200)]
 CheckOption = app_commands.Transform[str, CheckOptionTransformer(1, 100)]
+EffectName = app_commands.Transform[str, EffectTransformer(1, 60)]
 Spell = app_commands.Transform[str, SpellTransformer(1, 100)]
 SpellList = app_commands.Transform[str, SpellListTransformer(1, 40)]
 Purchase = app_commands.Transform[str, PurchaseTransformer(1, 100)]

@@ -15,12 +15,37 @@ from bot.i18n import t
 from bot.services.combat import CombatantLine, CombatView, HealthView, Reminder
 from cogs.ui.render import COLOUR, truncate
 
-__all__ = ["panel", "health", "line_text", "reminder", "turn_ping"]
+__all__ = [
+    "health",
+    "health_secret",
+    "line_text",
+    "panel",
+    "reminder",
+    "secret_numbers",
+    "turn_ping",
+]
 
 SIDE_KEYS = {"jugadores": "combat.side_jugadores", "enemigos": "combat.side_enemigos"}
 
 
-def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
+def _rounds(rounds: int | None, locale: str) -> str:
+    if rounds is None:
+        return t("effects.until_removed", locale)
+    return t("effects.rounds_left", locale, count=rounds)
+
+
+def health_text(line: CombatantLine, locale: str, *, gm: bool = False) -> str:
+    """The state, with hit points where the viewer may see them: a player character's and a
+    revealed NPC's for everyone, a hidden NPC's only for the GM (else its description)."""
+    if not line.state:
+        return ""
+    if line.hit_points is not None and (gm or not line.secret):
+        left, maximum = line.hit_points
+        return t("combat.health_numbers", locale, state=line.state, left=left, maximum=maximum)
+    return t("combat.health_word", locale, state=line.description or line.state)
+
+
+def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = False) -> str:
     marker = "▶" if line.current else "•"
     name = f"**{line.name}**" if line.current else line.name
     if line.count > 1:
@@ -38,7 +63,13 @@ def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
         parts.append(t("combat.waits_after", locale, name=line.waited_after))
     if line.skips_this_round:
         parts.append(t("combat.skips_round", locale))
-    return " ".join(parts)
+    state = health_text(line, locale, gm=gm)
+    if state:
+        parts.append(state)
+    text = " ".join(parts)
+    for name, rounds in line.effects:
+        text += "\n" + t("effects.panel_line", locale, name=name, rounds=_rounds(rounds, locale))
+    return text
 
 
 def _announcement(view: CombatView, locale: str) -> str:
@@ -60,21 +91,62 @@ def _announcement(view: CombatView, locale: str) -> str:
             )
     for skipped in turn.skipped:
         lines.append(t("combat.skipped", locale, name=skipped.name))
-    who = f"<@{current.owner_id}> " if current.owner_id else ""
-    key = "combat.turn_actions" if turn.actions > 1 else "combat.turn"
-    lines.append(who + t(key, locale, name=current.name, count=turn.actions))
+    states = {line.key: line for line in view.lines}
+    for gone in turn.left:
+        line = states.get(gone.key)
+        word = (line.description or line.state) if line is not None else ""
+        lines.append(t("combat.left_order", locale, name=gone.name, state=word or "—"))
+    if current.turn_test:
+        # a dying character's turn is its test, not an ordinary turn: no ping (the button
+        # below is for its player)
+        lines.append(t("combat.turn_test", locale, name=current.name, state=current.state))
+    else:
+        who = f"<@{current.owner_id}> " if current.owner_id else ""
+        key = "combat.turn_actions" if turn.actions > 1 else "combat.turn"
+        lines.append(who + t(key, locale, name=current.name, count=turn.actions))
+    lines += _tick_lines(view, locale)
     return "\n".join(lines)
 
 
-def panel(view: CombatView, locale: str, *, note: str = "") -> dict[str, Any]:
-    """The order with the turn marker; mentions the player whose turn just began."""
+def _tick_lines(view: CombatView, locale: str) -> list[str]:
+    tick = view.ticked
+    if tick is None:
+        return []
+    lines = [
+        t("effects.expired", locale, name=effect.name, owner=tick.name)
+        for effect in tick.ticked.expired
+    ]
+    for roll in tick.ticked.rolls:
+        if tick.secret:  # a hidden NPC's heal would tell its hit points
+            lines.append(t("effects.turn_heal_hidden", locale, effect=roll.effect, owner=tick.name))
+            continue
+        lines.append(
+            t(
+                "effects.turn_heal",
+                locale,
+                effect=roll.effect,
+                owner=tick.name,
+                amount=roll.amount,
+                breakdown=roll.breakdown,
+            )
+        )
+    return lines
+
+
+def panel(view: CombatView, locale: str, *, note: str = "", gm: bool = False) -> dict[str, Any]:
+    """The order with the turn marker; mentions the player whose turn just began.
+
+    ``gm``: the reply goes to the GM alone (ephemeral), so hidden NPCs' numbers are shown;
+    a panel posted in the channel is always rendered without them."""
     if view.round:
         title = t("combat.title_round", locale, round=view.round)
     else:
         title = t("combat.title_setup", locale)
     if not view.active:
         title = t("combat.title_ended", locale)
-    body = [line_text(line, view, locale) for line in view.lines] or [t("combat.empty", locale)]
+    body = [line_text(line, view, locale, gm=gm) for line in view.lines] or [
+        t("combat.empty", locale)
+    ]
     if view.by_side and view.side_rolls:
         rolls = dict(view.side_rolls)
         body.append(
@@ -102,22 +174,42 @@ def panel(view: CombatView, locale: str, *, note: str = "") -> dict[str, Any]:
 
 def turn_ping(view: CombatView) -> discord.AllowedMentions:
     """Only the player whose turn just began is pinged; any other ``<@…>`` in the message
-    (a combatant's name, a note) is text.  Nobody when no player's turn began."""
+    (a combatant's name, a note) is text.  Nobody when no player's turn began, or when the
+    turn is a dying character's test (it is not an ordinary turn: the button asks for it)."""
     current = view.current if view.turn is not None else None
-    if current is None or not current.owner_id:
+    if current is None or not current.owner_id or current.turn_test:
         return discord.AllowedMentions.none()
     return discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(id=current.owner_id)]
     )
 
 
+def secret_numbers(view: CombatView, locale: str) -> str:
+    """For the GM alone: the hidden NPCs' hit points the public panel leaves out."""
+    lines = [
+        t("combat.secret_line", locale, name=line.name, state=line.state, left=hp[0], maximum=hp[1])
+        for line in view.lines
+        if line.secret and (hp := line.hit_points) is not None
+    ]
+    return "\n".join(lines)
+
+
 def health(view: HealthView, locale: str) -> dict[str, Any]:
+    """The public reply to ``/init damage|heal``: the new state and, unless the target is a
+    hidden NPC, what is left (its numbers go to the GM: :func:`health_secret`)."""
     key = "combat.healed" if view.healed else "combat.damaged"
     lines = [t(key, locale, name=view.name, amount=view.amount)]
-    lines.append(t("combat.state", locale, state=view.state))
+    if view.hit_points is not None and not view.secret:
+        left, maximum = view.hit_points
+        lines.append(t("combat.state_left", locale, state=view.label, left=left, maximum=maximum))
+    else:
+        lines.append(t("combat.state", locale, state=view.description or view.label))
     lines += [t(note, locale) for note in view.notes]
     colour = COLOUR["success"] if view.healed else COLOUR["fumble"]
-    return {"embed": discord.Embed(description="\n".join(lines), colour=colour)}
+    embed = discord.Embed(description="\n".join(lines), colour=colour)
+    if view.log_id:
+        embed.set_footer(text=t("roll.log_ref", locale, id=view.log_id))
+    return {"embed": embed}
 
 
 def reminder(due: Reminder, locale: str) -> dict[str, Any]:
@@ -135,3 +227,13 @@ def reminder(due: Reminder, locale: str) -> dict[str, Any]:
         everyone=False, roles=False, users=[discord.Object(id=due.mention_id)]
     )
     return {"content": truncate(content, 2000), "allowed_mentions": allowed}
+
+
+def health_secret(view: HealthView, locale: str) -> str | None:
+    """The GM's ephemeral note with a hidden NPC's hit points after damage or healing."""
+    if not view.secret or view.hit_points is None:
+        return None
+    left, maximum = view.hit_points
+    return t(
+        "combat.secret_line", locale, name=view.name, state=view.label, left=left, maximum=maximum
+    )
