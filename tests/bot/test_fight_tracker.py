@@ -1,0 +1,221 @@
+"""Issue 11 §2-§3 on real databases: health in the tracker, the dead skipped once, the healed
+back in their place, dying characters refused, and timed effects that tick at their owner's
+turn (SQLite, and PostgreSQL when ARBITRO_TEST_POSTGRES_URL is set)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot.services import Actor, Place
+from bot.services.checks import CheckOrder
+from bot.services.errors import DomainError, NotAllowed
+from bot.services.sheet_changes import AddEffect, Damage
+from cogs.ui import render_combat
+from rules import systems
+from rules.combat import effects
+from rules.combat.effects import Effect, Modifier, TurnAction
+from rules.systems.base import RulesError
+from tests.examples import ARDELIA
+
+GUILD, CHANNEL = 1000, 11
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+
+
+def ardelia(name: str = "Ardelia") -> dict:
+    return dict(json.loads(json.dumps(ARDELIA)), name=name)
+
+
+@pytest.fixture
+async def fight(services):
+    """Núcleo: Ardelia (Ana), Bram (Bruno), the hidden NPC Capitán; order Ardelia, Bram,
+    Capitán by typed initiative."""
+    await services.campaigns.create(
+        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    await services.characters.create(HERE, ANA, ardelia())
+    await services.characters.create(HERE, BRUNO, ardelia("Bram"))
+    await services.characters.create(HERE, GM, ardelia("Capitán"), is_npc=True, hidden=True)
+    await services.combat.start(HERE, GM)
+    await services.combat.join(HERE, ANA)
+    await services.combat.join(HERE, BRUNO)
+    await services.combat.add(HERE, GM, "Capitán", initiative=5)
+    await services.combat.move(HERE, GM, "Ardelia", 20)
+    await services.combat.move(HERE, GM, "Bram", 10)
+    return services
+
+
+def _line(view, name):
+    return next(line for line in view.lines if line.name == name)
+
+
+async def test_panel_shows_states_and_keeps_a_hidden_npcs_numbers_for_the_gm(fight):
+    await fight.combat.damage(HERE, GM, "Capitán", 5)
+    view = await fight.combat.show(HERE, ANA)
+    assert not view.referee
+    ardelia_line, capitan = _line(view, "Ardelia"), _line(view, "Capitán")
+    assert (ardelia_line.state, ardelia_line.hit_points, ardelia_line.secret) == (
+        "Normal",
+        (24, 24),
+        False,
+    )
+    assert capitan.secret and capitan.hit_points == (19, 24)
+    public = render_combat.panel(view, "es")["embed"].description
+    assert "Bram (10) · Normal (24/24)" in public
+    assert public.endswith("• Capitán (5) · Normal") and "19/24" not in public
+    assert render_combat.secret_numbers(view, "es") == "🔒 Capitán: Normal (19/24)"
+    assert (await fight.combat.show(HERE, GM)).referee
+    # once revealed, everyone reads its numbers
+    await fight.characters.set_visibility(HERE, GM, "Capitán", False)
+    view = await fight.combat.show(HERE, ANA)
+    assert "(19/24)" in render_combat.panel(view, "es")["embed"].description
+
+
+async def test_damage_and_heal_say_what_is_left_and_return_their_log_row(fight):
+    hurt = await fight.combat.damage(HERE, GM, "Bram", 21)
+    assert (hurt.label, hurt.hit_points, hurt.secret) == ("Malherido", (3, 24), False)
+    assert hurt.log_id
+    text = render_combat.health(hurt, "es")["embed"].description
+    assert "Estado: Malherido (3/24)" in text
+    hidden = await fight.combat.damage(HERE, GM, "Capitán", 4)
+    shown = render_combat.health(hidden, "es")["embed"].description
+    assert "20" not in shown and "Estado: Normal" in shown
+    assert render_combat.health_secret(hidden, "es") == "🔒 Capitán: Normal (20/24)"
+    healed = await fight.combat.heal(HERE, GM, "Bram", 21)
+    assert healed.hit_points == (24, 24) and healed.log_id > hurt.log_id
+
+
+async def test_the_fallen_are_skipped_once_and_the_healed_act_again_in_their_place(fight):
+    first = await fight.combat.next(HERE, GM)
+    assert first.current.name == "Ardelia"
+    down = await fight.combat.damage(HERE, GM, "Bram", 30)
+    assert down.label == "Inconsciente"
+    view = await fight.combat.next(HERE, GM)
+    assert view.current.name == "Capitán"
+    assert [c.name for c in view.turn.left] == ["Bram"]
+    assert (
+        "Bram queda fuera del orden de turnos (Inconsciente)."
+        in (render_combat.panel(view, "es")["content"])
+    )
+    view = await fight.combat.next(HERE, GM)  # round 2: Ardelia
+    view = await fight.combat.next(HERE, GM)  # Bram still down: skipped, not reported again
+    assert view.current.name == "Capitán" and view.turn.left == ()
+    await fight.combat.heal(HERE, GM, "Bram", 30)
+    view = await fight.combat.next(HERE, GM)
+    view = await fight.combat.next(HERE, GM)
+    assert (view.round, view.current.name) == (3, "Bram")
+
+
+async def test_a_dying_character_may_roll_only_its_death_test(services):
+    await services.campaigns.create(
+        HERE, GM, name="Mesa", system="rolweb", target_id=CHANNEL, kind="channel"
+    )
+    system = systems.get("rolweb")
+    from bot.services.settings import resolved_settings
+
+    sheet = system.new_sheet("Eira", resolved_settings(system.settings(), {}))
+    await services.characters.create(HERE, ANA, sheet)
+    await services.combat.start(HERE, GM)
+    await services.combat.join(HERE, ANA)
+    await services.combat.add(HERE, GM, "Lobos", initiative=3)
+    await services.combat.move(HERE, GM, "Eira", 12)
+    dying = await services.combat.damage(HERE, GM, "Eira", 100)
+    assert dying.label == "Moribundo"
+    view = await services.combat.next(HERE, GM)
+    assert view.current.name == "Eira" and view.current.turn_test == "muerte"
+    content = render_combat.panel(view, "es")["content"]
+    assert "<@2>" not in content and "tirada de muerte" in content
+    with pytest.raises(RulesError, match="cannot_act"):
+        await services.checks.check(HERE, ANA, CheckOrder("atributo:Ágil"))
+    with pytest.raises(NotAllowed):
+        await services.combat.death_test_target(HERE, BRUNO, view.current.character_id)
+    name, option = await services.combat.death_test_target(HERE, ANA, view.current.character_id)
+    assert (name, option) == ("Eira", "muerte")
+    rolled = await services.checks.check(HERE, ANA, CheckOrder(option, name))
+    assert rolled.result.option == "muerte" and rolled.log_id
+
+
+async def test_effects_modifiers_name_attributes_and_refuse_what_they_cannot_read(fight):
+    view = await fight.effects.add(HERE, ANA, "Ardelia", "Niebla", 2, "PER-2, Defensa+4, daño+1d6")
+    assert view.effect.modifiers == (
+        Modifier("attribute:Percepción", -2),
+        Modifier("defence", 4),
+        Modifier("damage", 0, "1d6"),
+    )
+    assert view.log_id and [e.name for e in view.effects] == ["Niebla"]
+    check = await fight.checks.check(HERE, ANA, CheckOrder("atributo:Percepción"))
+    assert check.result.modifiers == (("Niebla", -2),)
+    with pytest.raises(NotAllowed):
+        await fight.effects.add(HERE, ANA, "Bram", "Bendición", 3, "tiradas+1")
+    await fight.effects.add(HERE, GM, "Bram", "Bendición", 3, "tiradas+1")
+    for bad, key in (
+        ("Suerte+2", "unknown_target"),
+        ("PER 2", "bad_modifier"),
+        ("PER-1d6", "dice_only_damage"),
+        ("PER-500", "bad_amount"),
+    ):
+        with pytest.raises(RulesError, match=key):
+            await fight.effects.add(HERE, GM, "Bram", "Mal", 1, bad)
+    removed = await fight.effects.remove(HERE, ANA, "Ardelia", "niebla")
+    assert removed.removed and removed.effects == ()
+    with pytest.raises(RulesError, match="unknown_effect"):
+        await fight.effects.remove(HERE, ANA, "Ardelia", "Niebla")
+
+
+async def test_effects_tick_at_their_owners_turn_and_expire_with_a_line(fight):
+    await fight.combat.effect(HERE, GM, "Ardelia", "Niebla", rounds=2, modifier="PER-2")
+    view = await fight.combat.next(HERE, GM)  # Ardelia's turn: 2 → 1
+    assert view.ticked.ticked.expired == () and _line(view, "Ardelia").effects == (("Niebla", 1),)
+    assert "↳ ✨ Niebla (1 asaltos)" in render_combat.panel(view, "es")["embed"].description
+    await fight.combat.next(HERE, GM)
+    await fight.combat.next(HERE, GM)
+    view = await fight.combat.next(HERE, GM)  # round 2, Ardelia: expires
+    assert [e.name for e in view.ticked.ticked.expired] == ["Niebla"]
+    assert "✨ Termina «Niebla» sobre Ardelia." in render_combat.panel(view, "es")["content"]
+    sheet = (await fight.characters.show(HERE, ANA)).sheet
+    assert effects.effects(sheet) == ()
+    # outside a fight an effect lasts until removed
+    await fight.effects.add(HERE, ANA, "Ardelia", "Bendición")
+    await fight.combat.end(HERE, GM)
+    assert [e.name for e in effects.effects((await fight.characters.show(HERE, ANA)).sheet)] == [
+        "Bendición"
+    ]
+
+
+async def test_a_heal_each_turn_is_rolled_and_applied_at_the_owners_turn(fight):
+    await fight.combat.damage(HERE, GM, "Ardelia", 10)
+    aura = Effect("Aura de curación", 3, action=TurnAction("heal", "1d6"))
+    await fight.writer.apply(HERE, GM, AddEffect(aura), name="Ardelia")
+    view = await fight.combat.next(HERE, GM)
+    (roll,) = view.ticked.ticked.rolls
+    assert (roll.breakdown, roll.amount) == ("1d6 (4) = 4", 4)  # services' seeded dice
+    assert (
+        _line(view, "Ardelia").hit_points == (18, 24) and _line(view, "Ardelia").state == "Normal"
+    )
+    assert (
+        "✨ Aura de curación: Ardelia recupera 4 (1d6 (4) = 4)."
+        in (render_combat.panel(view, "es")["content"])
+    )
+    assert _line(view, "Ardelia").effects == (("Aura de curación", 2),)
+
+
+async def test_concurrent_effects_and_damage_on_one_sheet_all_land(fight):
+    results = await asyncio.gather(
+        *(fight.effects.add(HERE, GM, "Bram", f"E{i}", 3) for i in range(5)),
+        *(fight.writer.apply(HERE, GM, Damage(1), name="Bram") for _ in range(5)),
+    )
+    assert len(results) == 10
+    sheet = (await fight.characters.show(HERE, BRUNO, "Bram")).sheet
+    assert sorted(e.name for e in effects.effects(sheet)) == [f"E{i}" for i in range(5)]
+    assert sheet["heridas"] == 5
+
+
+async def test_init_effect_needs_a_sheet(fight):
+    await fight.combat.add(HERE, GM, "Trasgos", initiative=1)
+    with pytest.raises(DomainError, match="no_sheet"):
+        await fight.combat.effect(HERE, GM, "Trasgos", "Miedo")
