@@ -219,6 +219,9 @@ def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, An
         truncate(result.breakdown, 1500),
         t("roll.total", locale, total=result.total),
     ]
+    if result.modifiers:  # the active effects the rules added, by name (Niebla −2)
+        named = ", ".join(f"{name} {value:+d}" for name, value in result.modifiers)
+        lines.append(t("effects.applied", locale, modifiers=named))
     outcome = str(result.outcome) if result.outcome else None
     colour = COLOUR.get(outcome, COLOUR[None])
     embed = discord.Embed(title=truncate(title, 256), description="\n".join(lines), colour=colour)

@@ -1,0 +1,93 @@
+"""Issue 11 §2-§3 end to end: states on the panel (a hidden NPC's numbers only to the GM),
+a fallen combatant skipped once and healed back into its place, an effect that expires at
+its owner's turn with a line, and rolweb's death-test button (only its player may press)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.test_combat import game, npc_trasgo, run
+from tests.e2e.test_sheet_rolweb import create_eira
+from tests.examples import ARDELIA
+
+pytestmark = pytest.mark.e2e
+
+
+def test_nucleo_states_effects_and_the_fallen(discord_env):
+    sb = discord_env
+    g = game(sb, "Estados Núcleo", "nucleo")
+    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
+    run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="ana").expect_ok()
+    npc_trasgo(sb, g)
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init add", {"name": "Trasgo", "initiative": 5}).expect_ok()
+    run(sb, g, "init move", {"combatant": "Ardelia", "initiative": 18}).expect_ok()
+
+    bad = run(
+        sb,
+        g,
+        "effect add",
+        {"target": "Ardelia", "name": "Niebla", "modifier": "PER 2"},
+        user="ana",
+    )
+    assert bad.ephemeral and "No entiendo «PER 2»" in bad.text, bad.text
+    added = run(
+        sb,
+        g,
+        "effect add",
+        {"target": "Ardelia", "name": "Niebla", "rounds": 1, "modifier": "PER-2"},
+        user="ana",
+    )
+    assert "Ardelia tiene ahora «Niebla» (1 asaltos)" in added.text, added.text
+    assert "Percepción -2" in added.text and "Registro n.º" in added.text, added.text
+
+    hit = run(sb, g, "init damage", {"combatant": "Trasgo", "amount": 5})
+    assert "/30" not in hit.text and "Estado: Normal" in hit.text, hit.text
+    assert any(f.ephemeral and "🔒 Trasgo: Normal (25/30)" in f.text for f in hit.followups)
+    seen = run(sb, g, "init show", user="ana")
+    assert "Ardelia (18) · Normal (24/24)" in seen.text, seen.text
+    assert "/30" not in seen.text and "Niebla (1 asaltos)" in seen.text, seen.text
+
+    first = run(sb, g, "init next")
+    assert "Turno de **Ardelia**" in first.text, first.text
+    assert "✨ Termina «Niebla» sobre Ardelia." in first.text, first.text
+
+    run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 30}).expect_ok()
+    skipped = run(sb, g, "init next")
+    assert "Turno de **Trasgo**" in skipped.text, skipped.text
+    assert "queda fuera" not in skipped.text, skipped.text
+    again = run(sb, g, "init next")  # round 2: Ardelia is passed over, reported once
+    assert "Ardelia queda fuera del orden de turnos (Inconsciente)." in again.text, again.text
+    assert "**Asalto 2**" in again.text and "Turno de **Trasgo**" in again.text, again.text
+    once = run(sb, g, "init next")  # round 3: still down, not reported again
+    assert "**Asalto 3**" in once.text and "queda fuera" not in once.text, once.text
+    healed = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 30})
+    assert "Estado: Normal (24/24)" in healed.text, healed.text
+    back = run(sb, g, "init next")
+    assert "**Asalto 4**" in back.text and "Turno de **Ardelia**" in back.text, back.text
+
+
+def test_rolweb_death_test_button(discord_env):
+    sb = discord_env
+    g = game(sb, "Muerte rolweb", "rolweb")
+    create_eira(sb, g, skip=True).expect_ok()
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init add", {"name": "Lobo", "initiative": 1}).expect_ok()
+    run(sb, g, "init move", {"combatant": "Eira", "initiative": 15}).expect_ok()
+    dying = run(sb, g, "init damage", {"combatant": "Eira", "amount": 100})
+    assert "Moribundo" in dying.text, dying.text
+    refused = run(sb, g, "check", {"option": "atributo:Ágil"}, user="ana")
+    assert refused.ephemeral and "no puede actuar" in refused.text, refused.text
+    turn = run(sb, g, "init next")
+    assert "Turno de **Eira** (Moribundo)" in turn.text and "tirada de muerte" in turn.text
+    assert "<@" not in (turn.content or ""), turn.content  # nobody pinged for this turn
+    other = sb.click(turn, "Tirada de muerte", user="bruno")
+    assert "no es tu personaje" in other.all_text, other.all_text
+    rolled = sb.click(turn, "Tirada de muerte", user="ana")
+    assert "Tirada de muerte" in rolled.all_text and "Registro n.º" in rolled.all_text, (
+        rolled.all_text
+    )
