@@ -20,6 +20,7 @@ from bot.services.imports import keep_referee_fields, referee_changes
 from bot.services.sheet_access import set_path
 from bot.services.sheet_writes import Computed, XpEntry
 from rules.combat import effects
+from rules.combat.attack import Fighter, TargetChange
 from rules.combat.effects import Effect
 from rules.combat.health import Act, HealthStates, require
 from rules.systems.base import (
@@ -43,6 +44,8 @@ __all__ = [
     "AdjustMoney",
     "ApplyEffects",
     "CastSpell",
+    "LandSpell",
+    "Landed",
     "Damage",
     "GrantXp",
     "Heal",
@@ -167,18 +170,114 @@ class SpendXp:
 
 
 @dataclass(frozen=True, slots=True)
+class Landed:
+    """What a cast did to the sheet it landed on: the timed effect it left, the damage or
+    heal it made (``held``: a touch spell whose damage waits for its melee attack)."""
+
+    effect: Effect | None = None
+    health: HealthChange | None = None
+    held: bool = False
+
+
+def target_change(
+    system: GameSystem, cast: CastResult, target: Fighter, settings: Mapping[str, Any]
+) -> TargetChange | None:
+    """The damage or heal a cast makes: the system's own reading when it has one (Núcleo:
+    absorption, Toque vampírico's drain), else the rolled effect as it is."""
+    spell_change = getattr(system, "spell_change", None)
+    if callable(spell_change):
+        return spell_change(cast, target, settings)
+    if cast.effect is None:
+        return None
+    kind = "heal" if cast.effect.kind == "healing" else "damage"
+    return TargetChange(kind, max(0, cast.effect.total))
+
+
+def land(
+    sheet: dict[str, Any], cast: CastResult, context: CampaignContext, *, own: bool
+) -> tuple[dict[str, Any], Landed]:
+    """Apply a cast to ``sheet``: its timed effect (on the caster when ``own`` and the seed
+    says ``lanzador``; on the target otherwise) and its damage or heal (held for a touch
+    spell: seed 002 asks for the melee attack first)."""
+    effect = None
+    timed = cast.timed_effect
+    if timed is not None and (cast.effect_target == "lanzador") == own:
+        sheet = effects.add(sheet, timed)
+        effect = timed
+    health, held = None, False
+    change = target_change(
+        context.system, cast, Fighter(str(sheet.get("name", "")), sheet=sheet), context.settings
+    )
+    if change is not None and change.amount > 0:
+        if cast.needs_melee_attack:
+            held = True
+        elif change.kind == "heal":
+            health = context.system.heal(sheet, change.amount, context.settings)
+        else:
+            health = context.system.apply_damage(sheet, change.amount, context.settings)
+        if health is not None:
+            sheet = dict(health.sheet)
+    return sheet, Landed(effect, health, held)
+
+
+@dataclass(frozen=True, slots=True)
 class CastSpell:
-    """A cast, rolled on the current version (a retry rolls again: only one cast is kept)."""
+    """A cast, rolled on the current version (a retry rolls again: only one cast is kept).
+
+    A spell that lasts on its caster (``lanzador``) leaves its effect on this same sheet;
+    ``on_self`` (the caster named itself as the target) also lands its damage or heal here.
+    """
 
     request: SpellRequest
     rng: random.Random
     audit: Callable[[CastResult], AuditEntry]
     validate: bool = False
+    on_self: bool = False
 
-    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[CastResult]:
+    def compute(
+        self, sheet: dict[str, Any], context: CampaignContext
+    ) -> Computed[tuple[CastResult, Landed]]:
         require_able(context, sheet, Act.CAST)
         result = spellbook_of(context.system).cast(sheet, self.request, context.settings, self.rng)
-        return Computed(result.sheet, result, audit=self.audit(result))
+        new = dict(result.sheet)
+        landed = Landed()
+        if result.timed_effect is not None and result.effect_target == "lanzador":
+            new, landed = land(new, replace(result, effect=None), context, own=True)
+        if self.on_self:
+            new, also = land(new, result, context, own=False)
+            landed = Landed(landed.effect or also.effect, also.health, also.held)
+        return Computed(new, (result, landed), audit=self.audit(result))
+
+
+@dataclass(frozen=True, slots=True)
+class LandSpell:
+    """What a cast does to another character (its target): computed on the target's current
+    version, in the same transaction as the cast (``SheetWriter.apply_pair``)."""
+
+    cast: CastResult
+    caster: str
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Landed]:
+        new, landed = land(sheet, self.cast, context, own=False)
+        amount = landed.health.amount if landed.health is not None else 0
+        audit = AuditEntry(
+            kind="spell_target",
+            expression=self.cast.label,
+            breakdown=f"{self.caster} → {self.cast.label}"
+            + (f" ({landed.effect.name})" if landed.effect else "")
+            + (f": {landed.health.state}" if landed.health else ""),
+            total=amount,
+            reason=self.caster,
+            detail={"effect": landed.effect.name if landed.effect else None, "held": landed.held},
+        )
+        return Computed(new, landed, audit=audit)
+
+
+def lands_on_target(cast: CastResult) -> bool:
+    """Whether a cast changes its target's sheet at all (else only the caster is written)."""
+    effect = cast.timed_effect is not None and cast.effect_target != "lanzador"
+    return effect or cast.effect is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,7 @@ SHEET_ATTEMPTS = 20
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
+U = TypeVar("U")
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +213,55 @@ class SheetWriter:
             except IntegrityError:
                 raise name_clash(context.campaign, actor, planned.sheet.get("name")) from None
             return Applied(self._written(context, planned), planned.computed.value, log_id)
+        raise ConcurrentChange()
+
+    async def apply_pair(
+        self,
+        place: Place,
+        actor: Actor,
+        change: SheetChange[T],
+        follow: Callable[[T], SheetChange[U] | None],
+        *,
+        target_id: int,
+        name: str | None = None,
+    ) -> tuple[Applied[T], Applied[U] | None]:
+        """A change to the actor's character ``name`` and what it then does to another
+        character (a spell cast on a target): one transaction, a versioned write on each
+        sheet, all or nothing; a clash on either recomputes both on their current versions.
+
+        The actor must be able to edit the first character only: the second is changed by
+        the rules on its behalf (being the target of a heal needs nobody's permission).
+        ``follow`` gets the first change's value and returns the target's change (None: the
+        first change did nothing to the target, and only the first sheet is written).
+        """
+        for attempt in attempts(SHEET_ATTEMPTS):
+            await backoff(attempt)
+            context = await self.contexts.load(place)
+            async with self.sessions() as session:
+                first = await find_character(session, context.campaign, actor, name)
+                second = await self._by_id(session, context, target_id, None)
+            if first.id == second.id:
+                raise DomainError("sheet.error.pair_same_character", name=first.name)
+            require_editor(context.campaign, first, actor)
+            planned = self._plan(context, first, change)
+            then = follow(planned.computed.value)
+            other = self._plan(context, second, then) if then is not None else None
+            try:
+                async with self.sessions() as session, session.begin():
+                    log_id = await self._write(session, place, actor, context, planned)
+                    other_id = (
+                        await self._write(session, place, actor, context, other)
+                        if other is not None
+                        else None
+                    )
+            except _Clash:
+                continue
+            return (
+                Applied(self._written(context, planned), planned.computed.value, log_id),
+                Applied(self._written(context, other), other.computed.value, other_id)
+                if other is not None
+                else None,
+            )
         raise ConcurrentChange()
 
     async def apply_all(

@@ -19,7 +19,16 @@ from bot.services.audit import AuditEntry
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError
-from bot.services.sheet_changes import CastSpell, Rest, spellbook_of
+from bot.services.sheet_access import CharacterView
+from bot.services.sheet_changes import (
+    CastSpell,
+    Landed,
+    LandSpell,
+    Rest,
+    lands_on_target,
+    spellbook_of,
+)
+from bot.services.sheet_writes import Applied
 from rules.systems.base import (
     CastResult,
     GameSystem,
@@ -69,6 +78,11 @@ class SpellView:
 
 @dataclass(frozen=True, slots=True)
 class CastView:
+    """A cast; ``own`` is what it left on the caster (a ``lanzador`` effect), ``landed``
+    what it did to the character named as ``target`` (its effect, damage or heal; the
+    target's audit row is ``target_log_id``); ``target_secret``: a hidden NPC's state is
+    described, never numbered."""
+
     log_id: int
     user_name: str
     character_name: str
@@ -76,6 +90,10 @@ class CastView:
     target: str | None
     private: bool
     gm_channel_id: int | None
+    own: Landed | None = None
+    landed: Landed | None = None
+    target_secret: bool = False
+    target_log_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,18 +289,65 @@ class SpellService:
         def audit(result: CastResult) -> AuditEntry:
             return _cast_entry(result, target, order.private)
 
-        applied = await self.characters.writer.apply(
-            place, actor, CastSpell(request, self.rng, audit), name=order.character, playing=True
+        caster_id, caster_name, target_view = await self._target(
+            place, actor, order.character, target
         )
+        writer = self.characters.writer
+        landed_on: Applied[Landed] | None = None
+        if target_view is None or target_view.id == caster_id:
+            applied = await writer.apply(
+                place,
+                actor,
+                CastSpell(request, self.rng, audit, on_self=target_view is not None),
+                name=order.character,
+                playing=True,
+            )
+            result, landed = applied.value
+            if target_view is not None:
+                landed_on = Applied(applied.view, landed, applied.log_id)
+        else:
+
+            def follow(value: tuple[CastResult, Landed]) -> LandSpell | None:
+                cast = value[0]
+                return LandSpell(cast, caster_name) if lands_on_target(cast) else None
+
+            applied, landed_on = await writer.apply_pair(
+                place,
+                actor,
+                CastSpell(request, self.rng, audit),
+                follow,
+                target_id=target_view.id,
+                name=order.character,
+            )
+            result, landed = applied.value
         return CastView(
             log_id=applied.log_id or 0,
             user_name=actor.name,
             character_name=applied.view.name,
-            result=applied.value,
-            target=target,
+            result=result,
+            target=target_view.name if target_view is not None else target,
             private=order.private,
             gm_channel_id=campaign.gm_channel_id,
+            own=landed,
+            landed=landed_on.value if landed_on is not None else None,
+            target_secret=bool(target_view and target_view.is_npc and target_view.hidden),
+            target_log_id=landed_on.log_id if landed_on is not None else None,
         )
+
+    async def _target(
+        self, place: Place, actor: Actor, character: str | None, target: str | None
+    ) -> tuple[int | None, str, CharacterView | None]:
+        """The caster's id and the character ``target`` names, if it names one (a free text
+        such as «los tres orcos» stays a label, as before).  Being a spell's target needs no
+        permission: a player may heal another player's character."""
+        if target is None:
+            return None, "", None
+        caster = await self.characters.show(place, actor, character)
+        try:
+            found = await self.characters.show(place, actor, target, as_opponent=True)
+        except DomainError:
+            return caster.id, caster.name, None
+        return caster.id, caster.name, found
 
     async def rest(self, place: Place, actor: Actor, character: str | None = None) -> RestView:
         """Recover mana or slots as the system says (a night's rest, a new day)."""

@@ -177,6 +177,9 @@ def cast(view: CastView, locale: str) -> dict[str, Any]:
     effect = _effect(view, locale)
     if effect:
         embed.add_field(name=t("spell.cast_effect", locale), value=effect, inline=False)
+    landed = _landed(view, locale)
+    if landed:
+        embed.add_field(name=t("spell.cast_landed", locale), value=landed, inline=False)
     if result.save is not None:
         attribute, difficulty = result.save
         embed.add_field(
@@ -200,6 +203,44 @@ def cast(view: CastView, locale: str) -> dict[str, Any]:
         footer.append(t("roll.private_footer", locale))
     embed.set_footer(text=" · ".join(footer))
     return {"embed": embed}
+
+
+def _landed(view: CastView, locale: str) -> str:
+    """What the cast left on its caster and did to its target: the timed effect with its
+    rounds, the damage or heal with the new state (a hidden NPC's: described, no numbers),
+    and a touch spell's damage held until its melee attack."""
+    lines = []
+    for who, landed, secret in (
+        (view.character_name, view.own, False),
+        (view.target or "", view.landed, view.target_secret),
+    ):
+        if landed is None:
+            continue
+        if landed.effect is not None:
+            rounds = landed.effect.rounds
+            length = (
+                t("effects.until_removed", locale)
+                if rounds is None
+                else t("effects.rounds_left", locale, count=rounds)
+            )
+            lines.append(
+                t("effects.added", locale, name=who, effect=landed.effect.name, rounds=length)
+            )
+        health = landed.health
+        if health is not None:
+            if secret:  # a hidden NPC: after absorption the amount would tell its armour
+                lines.append(t("spell.landed_state", locale, name=who, state=health.state))
+            else:
+                key = "spell.landed_heal" if _healed(view) else "spell.landed_damage"
+                lines.append(t(key, locale, name=who, amount=health.amount, state=health.state))
+        if landed.held:
+            lines.append(t("spell.landed_held", locale, name=who))
+    return truncate("\n".join(lines), 1024)
+
+
+def _healed(view: CastView) -> bool:
+    effect = view.result.effect
+    return effect is not None and effect.kind == "healing"
 
 
 def rest(view: RestView, locale: str) -> dict[str, Any]:

@@ -8,17 +8,20 @@ import asyncio
 import json
 
 import pytest
+from sqlmodel import select
 
 from bot.services import Actor, Place
 from bot.services.checks import CheckOrder
 from bot.services.errors import DomainError, NotAllowed
 from bot.services.sheet_changes import AddEffect, Damage
+from bot.services.spells import CastOrder
 from cogs.ui import render_combat
 from rules import systems
 from rules.combat import effects
 from rules.combat.effects import Effect, Modifier, TurnAction
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
+from tests.rules.nucleo.conftest import ScriptedRandom
 
 GUILD, CHANNEL = 1000, 11
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -219,3 +222,105 @@ async def test_init_effect_needs_a_sheet(fight):
     await fight.combat.add(HERE, GM, "Trasgos", initiative=1)
     with pytest.raises(DomainError, match="no_sheet"):
         await fight.combat.effect(HERE, GM, "Trasgos", "Miedo")
+
+
+# -- spells that last, heal or damage a target (§3) ---------------------------------------
+
+
+async def _learn(services, name: str, spells: dict[str, int]) -> None:
+    """Test setup: give a sheet spells straight in the database (the pyramid is not the point)."""
+    from sqlalchemy import update
+
+    from bot.db.models import Character
+
+    async with services.sessions() as session, session.begin():
+        row = (await session.exec(select(Character).where(Character.name == name))).one()
+        await session.exec(
+            update(Character)
+            .where(Character.id == row.id)
+            .values(sheet={**row.sheet, "hechizos": spells}, version=Character.version + 1)
+        )
+
+
+@pytest.fixture
+async def casters(fight):
+    await _learn(
+        fight,
+        "Ardelia",
+        {"Fuerza sobrehumana": 1, "Niebla": 1, "Curación": 1, "Toque eléctrico": 1},
+    )
+    return fight
+
+
+def sheet_of(services, name):
+    async def read():
+        return (await services.characters.show(HERE, GM, name)).sheet
+
+    return read()
+
+
+async def test_a_spell_that_lasts_on_its_caster_leaves_its_effect(casters):
+    casters.spells.rng = ScriptedRandom([9, 9, 9])
+    view = await casters.spells.cast(HERE, ANA, CastOrder(spell="Fuerza sobrehumana"))
+    assert str(view.result.check.outcome) == "success", view.result.check
+    assert view.own.effect.name == "Fuerza sobrehumana"
+    assert view.own.effect.modifiers == (Modifier("attribute:Físico", 4),)
+    (stored,) = effects.effects(await sheet_of(casters, "Ardelia"))
+    assert stored == view.own.effect and view.landed is None
+
+
+async def test_an_area_spell_lands_on_the_character_the_caster_names(casters):
+    casters.spells.rng = ScriptedRandom([9, 9, 9])
+    view = await casters.spells.cast(HERE, ANA, CastOrder(spell="Niebla", target="Bram"))
+    assert view.landed.effect.name == "Niebla" and view.target_log_id
+    assert [e.name for e in effects.effects(await sheet_of(casters, "Bram"))] == ["Niebla"]
+    assert effects.effects(await sheet_of(casters, "Ardelia")) == ()
+
+
+async def test_a_healing_spell_heals_another_players_character_with_the_casters_mana(casters):
+    await casters.combat.damage(HERE, GM, "Bram", 10)
+    before = (await sheet_of(casters, "Ardelia")).get("mana_gastado", 0)
+    casters.spells.rng = ScriptedRandom([9, 9, 9, 4, 3])
+    view = await casters.spells.cast(HERE, ANA, CastOrder(spell="Curación", target="Bram"))
+    healed = view.landed.health
+    assert view.result.effect.kind == "healing" and healed.amount == view.result.effect.total
+    assert (view.result.effect.expression, healed.amount) == ("1d6", 4)  # scripted die 4
+    assert (await sheet_of(casters, "Bram"))["heridas"] == 6
+    assert (await sheet_of(casters, "Ardelia"))["mana_gastado"] == before + view.result.spent
+
+
+async def test_a_touch_spell_holds_its_damage_for_the_melee_attack(casters):
+    casters.spells.rng = ScriptedRandom([9, 9, 9, 4, 3, 2, 1])
+    view = await casters.spells.cast(HERE, ANA, CastOrder(spell="Toque eléctrico", target="Bram"))
+    assert view.result.needs_melee_attack and view.landed.held and view.landed.health is None
+    assert (await sheet_of(casters, "Bram"))["heridas"] == 0
+
+
+async def test_an_unconscious_caster_cannot_cast_and_spends_nothing(casters):
+    await casters.combat.damage(HERE, GM, "Ardelia", 30)
+    with pytest.raises(RulesError, match="cannot_act"):
+        await casters.spells.cast(HERE, ANA, CastOrder(spell="Curación", target="Bram"))
+    assert (await sheet_of(casters, "Ardelia")).get("mana_gastado", 0) == 0
+
+
+async def test_a_cast_and_its_target_are_written_together_or_not_at_all(casters):
+    for i in range(effects.MAX_EFFECTS):
+        await casters.effects.add(HERE, GM, "Bram", f"E{i}")
+    casters.spells.rng = ScriptedRandom([9, 9, 9])
+    with pytest.raises(RulesError, match="too_many"):
+        await casters.spells.cast(HERE, ANA, CastOrder(spell="Niebla", target="Bram"))
+    assert (await sheet_of(casters, "Ardelia")).get("mana_gastado", 0) == 0
+
+
+async def test_concurrent_heals_by_spell_and_damage_on_one_target_all_land(casters):
+    await casters.combat.damage(HERE, GM, "Bram", 12)
+    casters.spells.rng = ScriptedRandom([9, 9, 9, 4] * 40)  # a retry after a clash rolls again
+    results = await asyncio.gather(
+        *(
+            casters.spells.cast(HERE, ANA, CastOrder(spell="Curación", target="Bram"))
+            for _ in range(3)
+        ),
+        *(casters.combat.damage(HERE, GM, "Bram", 1) for _ in range(3)),
+    )
+    assert [r.landed.health.amount for r in results[:3]] == [4, 4, 4]
+    assert (await sheet_of(casters, "Bram"))["heridas"] == 12 - 12 + 3
