@@ -111,6 +111,15 @@ def spell(view: SpellView, locale: str) -> dict[str, Any]:
         embed.add_field(name=t("spell.show_level", locale), value=str(entry.level))
     embed.add_field(name=t("spell.show_cost", locale), value=_cost(entry, locale))
     embed.add_field(name=t("spell.show_range", locale), value=truncate(entry.range, 1024))
+    if entry.duration:
+        embed.add_field(name=t("spell.show_duration", locale), value=truncate(entry.duration, 1024))
+    if entry.critical:
+        benefits = "\n".join(f"• {t(f'spell.critical.{b}', locale)}" for b in entry.critical)
+        embed.add_field(name=t("spell.cast_critical", locale), value=benefits, inline=False)
+    if entry.melee_attack:
+        embed.add_field(
+            name=t("spell.show_touch", locale), value=t("spell.show_touch_line", locale)
+        )
     if view.known_level is not None:
         embed.add_field(name=t("spell.show_known", locale), value=str(view.known_level))
     return {"embed": embed, "ephemeral": True}

@@ -57,6 +57,9 @@ def spell_infos(settings: Settings) -> tuple[SpellInfo, ...]:
             range=spell.range,
             description=spell.text,
             difficulty=spell.difficulty,
+            duration=spell.duration,
+            critical=spell.critical,
+            melee_attack=spell.melee_attack,
         )
         for spell in catalogue().spells.values()
     )

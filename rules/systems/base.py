@@ -327,6 +327,12 @@ class SpellInfo:
     description: str
     difficulty: int | None = None
     lists: tuple[str, ...] = ()
+    # what ``/spell show`` adds where the system knows it (Núcleo): the duration as written,
+    # the critical's benefits (catalogue suffixes: dado, bono, turnos) and a touch spell's
+    # melee attack
+    duration: str | None = None
+    critical: tuple[str, ...] = ()
+    melee_attack: bool = False
 
 
 @dataclass(frozen=True, slots=True)

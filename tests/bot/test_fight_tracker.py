@@ -324,3 +324,17 @@ async def test_concurrent_heals_by_spell_and_damage_on_one_target_all_land(caste
     )
     assert [r.landed.health.amount for r in results[:3]] == [4, 4, 4]
     assert (await sheet_of(casters, "Bram"))["heridas"] == 12 - 12 + 3
+
+
+async def test_spell_show_gives_duration_critical_benefits_and_touch(casters):
+    from cogs.ui import render_spells
+
+    view = await casters.spells.show(HERE, ANA, "Fuerza sobrehumana")
+    assert (view.spell.duration, view.spell.melee_attack) == ("1 turno/nivel", False)
+    text = str(render_spells.spell(view, "es")["embed"].to_dict())
+    assert "Duración" in text and "1 turno/nivel" in text and "Beneficio del crítico" in text
+    touch = await casters.spells.show(HERE, ANA, "Toque eléctrico")
+    assert touch.spell.melee_attack
+    assert "`/atacar` con la circunstancia `toque`" in str(
+        render_spells.spell(touch, "es")["embed"].to_dict()
+    )
