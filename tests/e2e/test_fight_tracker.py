@@ -1,6 +1,7 @@
 """Issue 11 §2-§3 end to end: states on the panel (a hidden NPC's numbers only to the GM),
 a fallen combatant skipped once and healed back into its place, an effect that expires at
-its owner's turn with a line, and rolweb's death-test button (only its player may press)."""
+its owner's turn with a line, rolweb's death-test button (only its player may press), and
+Núcleo spells landing on their targets (a heal on another player's character, a duration)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from tests.e2e.test_combat import game, npc_trasgo, run
 from tests.e2e.test_sheet_rolweb import create_eira
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, ardelia_the_mage
 
 pytestmark = pytest.mark.e2e
 
@@ -91,3 +92,35 @@ def test_rolweb_death_test_button(discord_env):
     assert "Tirada de muerte" in rolled.all_text and "Registro n.º" in rolled.all_text, (
         rolled.all_text
     )
+
+
+def test_nucleo_spells_land_on_their_targets(discord_env):
+    sb = discord_env
+    g = game(sb, "Conjuros en combate", "nucleo")
+    for user, name, spells in (
+        ("ana", "Ardelia", {"Curación": 1}),
+        ("bruno", "Bram", {"Fuerza sobrehumana": 1}),
+    ):
+        sheet = dict(ardelia_the_mage(spells), name=name)
+        document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": sheet}
+        run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user=user).expect_ok()
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init join", user="bruno").expect_ok()
+    hurt = run(sb, g, "init damage", {"combatant": "Bram", "amount": 10})
+    assert "Estado: Normal (14/24)" in hurt.text, hurt.text
+
+    # Ana heals Bruno's character: her mana, his sheet (+50 from the GM: the cast succeeds)
+    healed = run(
+        sb, g, "spell cast", {"name": "Curación", "mana": 1, "modifier": 50, "target": "Bram"},
+        user="ana",
+    )  # fmt: skip
+    assert "Bram recupera" in healed.text and "quedan" in healed.text, healed.text
+    shown = run(sb, g, "init show", user="bruno")
+    assert "• Bram" in shown.text and "(14/24)" not in shown.text, shown.text  # healed 1+
+
+    # a spell with a duration on its caster leaves its effect, listed on the panel
+    strong = run(sb, g, "spell cast", {"name": "Fuerza sobrehumana", "modifier": 50}, user="bruno")
+    assert "Bram tiene ahora «Fuerza sobrehumana»" in strong.text, strong.text
+    panel = run(sb, g, "init show", user="ana")
+    assert "↳ ✨ Fuerza sobrehumana" in panel.text, panel.text
