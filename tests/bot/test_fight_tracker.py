@@ -338,3 +338,17 @@ async def test_spell_show_gives_duration_critical_benefits_and_touch(casters):
     assert "`/atacar` con la circunstancia `toque`" in str(
         render_spells.spell(touch, "es")["embed"].to_dict()
     )
+
+
+async def test_sheet_show_adds_the_active_effects_to_derived_values_and_names_them(fight):
+    from cogs.ui import render_sheet
+
+    await fight.effects.add(HERE, ANA, "Ardelia", "Baile de viento", 3, "Defensa+4")
+    view = await fight.characters.show(HERE, ANA)
+    derived = {d.key: d for d in view.derived}
+    assert (derived["defensa"].value, derived["defensa"].formula) == (
+        21,
+        "Esquivar 12 + 5 +4 Baile de viento",
+    )
+    text = str([e.to_dict() for e in render_sheet.character(view, "es")["embeds"]])
+    assert "Efectos activos" in text and "Baile de viento (3 asaltos)" in text
