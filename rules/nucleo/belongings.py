@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.inventory import item_request
 from rules.nucleo.data import catalogue as data_catalogue
+from rules.nucleo.equipment import restriction
 from rules.nucleo.names import lookup
 from rules.nucleo.sheet import carried, setting
 from rules.systems.base import Problem, RulesError, Settings, StepOption
@@ -44,7 +45,8 @@ def catalogue(kind: str, settings: Settings) -> tuple[StepOption, ...]:
     if kind == "equipo":
         special = setting(settings, "armaduras_especiales")
         weapons = [
-            StepOption(w.name, w.name, " / ".join(w.damage.values())) for w in data.weapons.values()
+            StepOption(w.name, w.name, " / ".join(w.damage.values()) + restriction(w))
+            for w in data.weapons.values()
         ]
         armour = [
             StepOption(a.name, a.name, f"Absorción {a.absorption} · Estorbo {a.estorbo}")

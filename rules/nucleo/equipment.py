@@ -16,6 +16,7 @@ from rules.nucleo.data import Armour, Race, Shield, Weapon, catalogue
 from rules.systems.base import Problem
 
 __all__ = [
+    "restriction",
     "Loadout",
     "damage_expression",
     "exploding",
@@ -166,3 +167,14 @@ def validate_equipment(
             Problem("nucleo.problem.armour_too_many", "equipo", {"count": armour_count})
         )
     return problems
+
+
+def restriction(weapon: Weapon) -> str:
+    """Seed 002's use limits, shown next to the damage wherever a weapon is chosen: the
+    lanza pesada is used only mounted, the ballesta must be reloaded after each shot."""
+    parts = []
+    if weapon.mounted_only:
+        parts.append("solo a caballo")
+    if weapon.reload:
+        parts.append("recarga tras cada disparo")
+    return "".join(f" · {p}" for p in parts)

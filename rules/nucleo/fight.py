@@ -32,7 +32,7 @@ from rules.combat.health import Act, CombatState, Condition
 from rules.nucleo import combat
 from rules.nucleo.checks import Keep, roll_check
 from rules.nucleo.data import catalogue
-from rules.nucleo.equipment import damage_expression, exploding, find_weapon
+from rules.nucleo.equipment import damage_expression, exploding, find_weapon, restriction
 from rules.nucleo.rolls import attack_bonus, effect_total, keep_for
 from rules.nucleo.sheet import character, setting
 from rules.systems.base import Problem, RulesError, Settings, Sheet, StepOption
@@ -52,7 +52,10 @@ def _equipo(sheet: Sheet) -> Mapping[str, Any]:
 def weapons(sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
     """The sheet's weapons (main weapon first) with their damage, then the unarmed blow."""
     char = character(sheet, settings)
-    out = [StepOption(w.name, w.name, damage_expression(w)) for w in char.loadout.weapons]
+    out = [
+        StepOption(w.name, w.name, damage_expression(w) + restriction(w))
+        for w in char.loadout.weapons
+    ]
     out.append(StepOption("Sin armas", "Sin armas", catalogue().unarmed_damage))
     return tuple(out)
 
