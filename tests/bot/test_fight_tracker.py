@@ -74,7 +74,7 @@ async def test_panel_shows_states_and_keeps_a_hidden_npcs_numbers_for_the_gm(fig
     assert render_combat.secret_numbers(view, "es") == "🔒 Capitán: Normal (19/24)"
     assert (await fight.combat.show(HERE, GM)).referee
     # once revealed, everyone reads its numbers
-    await fight.characters.set_visibility(HERE, GM, "Capitán", False)
+    await fight.npcs.set_visibility(HERE, GM, "Capitán", False)
     view = await fight.combat.show(HERE, ANA)
     assert "(19/24)" in render_combat.panel(view, "es")["embed"].description
 
