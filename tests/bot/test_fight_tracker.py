@@ -352,3 +352,20 @@ async def test_sheet_show_adds_the_active_effects_to_derived_values_and_names_th
     )
     text = str([e.to_dict() for e in render_sheet.character(view, "es")["embeds"]])
     assert "Efectos activos" in text and "Baile de viento (3 asaltos)" in text
+
+
+async def test_an_effect_added_or_removed_is_logged_undoable_and_undone_by_the_gm(fight):
+    """/effect writes kind ``effect`` rows with ``detail.undo`` (main's undo reverts them)."""
+    added = await fight.effects.add(HERE, ANA, "Ardelia", "Niebla", 2, "PER-2")
+    assert added.undo is not None and added.undo.log_id == added.log_id
+    with pytest.raises(DomainError):  # only the GM undoes
+        await fight.undo.undo(HERE, ANA, added.log_id)
+    undone = await fight.undo.undo(HERE, GM, added.log_id, version=added.undo.version)
+    assert undone.kind == "effect" and undone.character_name == "Ardelia"
+    sheet = (await fight.characters.show(HERE, ANA, "Ardelia")).sheet
+    assert effects.effects(sheet) == ()
+    await fight.effects.add(HERE, GM, "Bram", "Bendición", None, "tiradas+1")
+    removed = await fight.effects.remove(HERE, GM, "Bram", "Bendición")
+    await fight.undo.undo(HERE, GM, removed.log_id)
+    sheet = (await fight.characters.show(HERE, GM, "Bram")).sheet
+    assert [e.name for e in effects.effects(sheet)] == ["Bendición"]
