@@ -114,11 +114,29 @@ def sheet_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[list
     new: dict[str, Any] = {}
     _flatten(before, "", old)
     _flatten(after, "", new)
-    return [
+    changes = [
         [path, old.get(path, ABSENT), new.get(path, ABSENT)]
         for path in sorted(old.keys() | new.keys())
         if old.get(path, ABSENT) != new.get(path, ABSENT)
     ]
+    # an empty dict that gained leaves (``efectos: {}`` after an undone effect, then a new
+    # one) is not a change of its own: its leaves say it all, and recording ``{} → absent``
+    # would make the undo see the now non-empty dict as a later conflicting write
+    paths = [path for path, _before, _after in changes]
+    return [
+        change
+        for change in changes
+        if not (_empty_or_absent(change[1], change[2]) and _has_children(change[0], paths))
+    ]
+
+
+def _empty_or_absent(before: Any, after: Any) -> bool:
+    pair = (before, after)
+    return any(isinstance(v, Mapping) and not v for v in pair) and ABSENT in pair
+
+
+def _has_children(path: str, paths: list[str]) -> bool:
+    return any(other.startswith(f"{path}.") for other in paths)
 
 
 def _get(sheet: Mapping[str, Any], path: str) -> Any:

@@ -63,6 +63,19 @@ def test_the_diff_records_leaves_and_absent_paths_and_puts_them_back():
     assert restored == {"a": 9, "b": {"c": [1, 2], "d": "x"}, "gone": 3, "new": {}}
 
 
+def test_an_emptied_dict_that_gains_leaves_again_is_undone_by_its_leaves():
+    """An undone effect leaves ``efectos: {}``; the next effect must still be undoable."""
+    emptied = {"efectos": {}}
+    grown = {"efectos": {"_v": 1, "lista": ["Aturdido"]}}
+    diff = sheet_diff(emptied, grown)
+    assert diff == [["efectos._v", ABSENT, 1], ["efectos.lista", ABSENT, ["Aturdido"]]]
+    assert diff_conflicts(grown, diff) == []
+    assert apply_diff(grown, diff) == emptied
+    back = sheet_diff(grown, emptied)
+    assert diff_conflicts(emptied, back) == []
+    assert apply_diff(emptied, back) == grown
+
+
 async def test_damage_is_logged_with_what_it_changed_and_undone_exactly(fight):
     before, version = await _sheet(fight)
     health = await fight.combat.damage(HERE, GM, "Ardelia", 4)
