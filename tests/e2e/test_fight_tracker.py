@@ -124,3 +124,20 @@ def test_nucleo_spells_land_on_their_targets(discord_env):
     assert "Bram tiene ahora «Fuerza sobrehumana»" in strong.text, strong.text
     panel = run(sb, g, "init show", user="ana")
     assert "↳ ✨ Fuerza sobrehumana" in panel.text, panel.text
+
+
+def test_an_effect_reply_carries_the_gms_undo_button(discord_env):
+    sb = discord_env
+    g = game(sb, "Efecto deshecho", "nucleo")
+    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
+    run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="ana").expect_ok()
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    added = run(sb, g, "effect add", {"target": "Ardelia", "name": "Niebla"}, user="ana")
+    assert "Solo el máster" in sb.click(added, "Deshacer", user="ana").all_text
+    undone = sb.click(added, "Deshacer", user="gm")
+    assert "Deshecho #" in undone.all_text and "**Ardelia**" in undone.all_text, undone.all_text
+    assert "Niebla" not in run(sb, g, "init show").text
+    again = run(sb, g, "init effect add", {"combatant": "Ardelia", "name": "Aturdido", "rounds": 2})
+    assert "Deshecho #" in sb.click(again, "Deshacer", user="gm").all_text
+    assert "Aturdido" not in run(sb, g, "init show").text

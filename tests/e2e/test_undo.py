@@ -28,7 +28,7 @@ def test_undo_from_a_button_and_a_refused_undo(discord_env):
     healthy = _pv(sb, g)
 
     hurt = run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 20})
-    assert "Estado: malherido" in hurt.text, hurt.text
+    assert "Estado: Malherido (4/24)" in hurt.text, hurt.text  # the tracker gives what is left
     not_gm = sb.click(hurt, "Deshacer", user="ana")
     assert "Solo el máster" in not_gm.all_text, not_gm.all_text
     undone = sb.click(hurt, "Deshacer", user="gm")
