@@ -354,9 +354,7 @@ class CombatService:
             return {}
         async with self.sessions() as session:
             rows = (
-                await session.exec(
-                    select(Character).where(Character.id.in_(list(ids)))  # type: ignore[union-attr]
-                )
+                await session.exec(select(Character).where(col(Character.id).in_(list(ids))))
             ).all()
         found: dict[str, Health] = {}
         for row in rows:
@@ -373,24 +371,24 @@ class CombatService:
                 active = effects.effects(sheet)
             except RulesError:
                 active = ()
-            found[ids[row.id]] = Health(state, row.is_npc, row.hidden, active)
+            found[ids[saved_id(row)]] = Health(state, row.is_npc, row.hidden, active)
         return found
 
     async def _change(
         self,
         place: Place,
-        change: Change | HealthChange,
+        change: Change | None = None,
         *,
+        health_change: HealthChange | None = None,
         seen: tuple[int, int] | None = None,
         ending: bool = False,
         turn_hours: int | None | Literal[_Keep.KEEP] = KEEP,
-        health_aware: bool = False,
     ) -> CombatView:
         """Load, apply, compare-and-set; on a clash recompute on the fresh state.
 
         ``seen`` is ``(combat id, version)`` of a button: any later write makes it stale.
-        ``health_aware``: the change also gets every combatant's :class:`Health`, read on
-        each attempt (so a heal made meanwhile puts the healed back in the order).
+        ``health_change`` (instead of ``change``) also gets every combatant's
+        :class:`Health`, read on each attempt (so a heal made meanwhile puts the healed back in the order).
         """
         for attempt in attempts():
             await backoff(attempt)
@@ -404,11 +402,13 @@ class CombatService:
             if record is None:
                 raise DomainError("combat.error.none")
             before = self._combat(record)
-            if health_aware:
+            if health_change is not None:
                 health = await self._states(system, settings, before)
-                combat, turn, rolled = change(campaign, system, settings, before, health)  # type: ignore[call-arg]
+                combat, turn, rolled = health_change(campaign, system, settings, before, health)
+            elif change is not None:
+                combat, turn, rolled = change(campaign, system, settings, before)
             else:
-                combat, turn, rolled = change(campaign, system, settings, before)  # type: ignore[call-arg]
+                raise TypeError("a combat change is needed")
             if await self._store(record, combat, ending=ending, turn_hours=turn_hours):
                 health = await self._states(system, settings, combat)
                 return _view(record, combat, turn, rolled, health)
@@ -615,7 +615,7 @@ class CombatService:
             combat, turn = combat.next_turn(self.rng, out=out_of_order(health))
             return combat, turn, ()
 
-        view = await self._change(place, advance, seen=seen, health_aware=True)
+        view = await self._change(place, health_change=advance, seen=seen)
         return await self._tick(place, actor, view)
 
     async def _tick(self, place: Place, actor: Actor, view: CombatView) -> CombatView:
@@ -654,9 +654,7 @@ class CombatService:
     async def previous(self, place: Place, actor: Actor) -> CombatView:
         await self.require_referee(place, actor)
         return await self._change(
-            place,
-            lambda *a: (a[3].previous(out=out_of_order(a[4])), None, ()),
-            health_aware=True,
+            place, health_change=lambda *a: (a[3].previous(out=out_of_order(a[4])), None, ())
         )
 
     async def death_test_target(

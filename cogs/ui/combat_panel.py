@@ -117,7 +117,7 @@ class InitButton(
 
 
 class DeathTestButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"arb:1:init-death:(?P<combat>\d+):(?P<character>\d+)",
 ):
     """The turn of a dying character (rolweb's moribundo) is its death test: this button rolls
@@ -138,11 +138,14 @@ class DeathTestButton(
 
     @classmethod
     async def from_custom_id(
-        cls, itx: discord.Interaction[Arbitro], item: discord.ui.Button, match: re.Match[str]
-    ):  # noqa: ANN206
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
         return cls(int(match["combat"]), int(match["character"]), item.label or "")
 
-    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
         services = ctx.services
         try:
