@@ -186,7 +186,8 @@ def target_change(
     absorption, Toque vampírico's drain), else the rolled effect as it is."""
     spell_change = getattr(system, "spell_change", None)
     if callable(spell_change):
-        return spell_change(cast, target, settings)
+        change: TargetChange | None = spell_change(cast, target, settings)
+        return change
     if cast.effect is None:
         return None
     kind = "heal" if cast.effect.kind == "healing" else "damage"
@@ -252,7 +253,7 @@ class CastSpell:
 @dataclass(frozen=True, slots=True)
 class LandSpell:
     """What a cast does to another character (its target): computed on the target's current
-    version, in the same transaction as the cast (``SheetWriter.apply_pair``)."""
+    version, in the same transaction as the cast (:meth:`SheetWriter.apply_each`)."""
 
     cast: CastResult
     caster: str

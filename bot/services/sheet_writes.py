@@ -68,7 +68,6 @@ SHEET_ATTEMPTS = 20
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
-U = TypeVar("U")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +132,12 @@ class Each:
     """
 
     character_id: int
-    change: SheetChange[Any]
+    change: SheetChange[Any] | None = None
     acting: bool = True
+    #: Instead of ``change``: the change made from the values the earlier steps computed in
+    #: this same attempt (a cast's damage or effect on its target, after the caster's roll).
+    #: ``None`` from it leaves this sheet as it is: not written, no log row (a failed cast).
+    after: Callable[[tuple[Any, ...]], SheetChange[Any] | None] | None = None
 
 
 class PartyRefused(DomainError):
@@ -215,55 +218,6 @@ class SheetWriter:
             return Applied(self._written(context, planned), planned.computed.value, log_id)
         raise ConcurrentChange()
 
-    async def apply_pair(
-        self,
-        place: Place,
-        actor: Actor,
-        change: SheetChange[T],
-        follow: Callable[[T], SheetChange[U] | None],
-        *,
-        target_id: int,
-        name: str | None = None,
-    ) -> tuple[Applied[T], Applied[U] | None]:
-        """A change to the actor's character ``name`` and what it then does to another
-        character (a spell cast on a target): one transaction, a versioned write on each
-        sheet, all or nothing; a clash on either recomputes both on their current versions.
-
-        The actor must be able to edit the first character only: the second is changed by
-        the rules on its behalf (being the target of a heal needs nobody's permission).
-        ``follow`` gets the first change's value and returns the target's change (None: the
-        first change did nothing to the target, and only the first sheet is written).
-        """
-        for attempt in attempts(SHEET_ATTEMPTS):
-            await backoff(attempt)
-            context = await self.contexts.load(place)
-            async with self.sessions() as session:
-                first = await find_character(session, context.campaign, actor, name)
-                second = await self._by_id(session, context, target_id, None)
-            if first.id == second.id:
-                raise DomainError("sheet.error.pair_same_character", name=first.name)
-            require_editor(context.campaign, first, actor)
-            planned = self._plan(context, first, change)
-            then = follow(planned.computed.value)
-            other = self._plan(context, second, then) if then is not None else None
-            try:
-                async with self.sessions() as session, session.begin():
-                    log_id = await self._write(session, place, actor, context, planned)
-                    other_id = (
-                        await self._write(session, place, actor, context, other)
-                        if other is not None
-                        else None
-                    )
-            except _Clash:
-                continue
-            return (
-                Applied(self._written(context, planned), planned.computed.value, log_id),
-                Applied(self._written(context, other), other.computed.value, other_id)
-                if other is not None
-                else None,
-            )
-        raise ConcurrentChange()
-
     async def apply_all(
         self,
         place: Place,
@@ -318,7 +272,10 @@ class SheetWriter:
 
         Each sheet is computed on its current version and written with its own
         compare-and-set; a clash on any rolls all back and recomputes all (an attack that
-        wounds the target and heals the attacker, Toque vampírico).  ``same_transaction``
+        wounds the target and heals the attacker, Toque vampírico).  A step with
+        :attr:`Each.after` is computed from the earlier steps' values of the same attempt (a
+        spell's caster rolls, then the roll lands on its target); a step it leaves out is
+        returned as read, with the value ``None``.  ``same_transaction``
         runs inside that transaction after the writes (claiming a pending defence request);
         an exception it raises rolls everything back.
         """
@@ -329,21 +286,34 @@ class SheetWriter:
                 characters = [
                     await self._by_id(session, context, step.character_id, None) for step in steps
                 ]
-            plans = []
+            if len({c.id for c in characters}) < len(characters):  # one write per sheet
+                raise DomainError("sheet.error.pair_same_character", name=characters[0].name)
+            plans: list[_Planned | None] = []
+            values: list[Any] = []
             for step, character in zip(steps, characters, strict=True):
                 if step.acting:
                     require_editor(context.campaign, character, actor)
-                plans.append(self._plan(context, character, step.change))
+                change = step.change if step.after is None else step.after(tuple(values))
+                planned = self._plan(context, character, change) if change is not None else None
+                plans.append(planned)
+                values.append(planned.computed.value if planned is not None else None)
             try:
                 async with self.sessions() as session, session.begin():
-                    log_ids = [await self._write(session, place, actor, context, p) for p in plans]
+                    log_ids = [
+                        await self._write(session, place, actor, context, p)
+                        if p is not None
+                        else None
+                        for p in plans
+                    ]
                     if same_transaction is not None:
                         await same_transaction(session)
             except _Clash:
                 continue
             return tuple(
                 Applied(self._written(context, p), p.computed.value, log_id)
-                for p, log_id in zip(plans, log_ids, strict=True)
+                if p is not None
+                else Applied(character_view(context, character), None)
+                for p, character, log_id in zip(plans, characters, log_ids, strict=True)
             )
         raise ConcurrentChange()
 

@@ -28,7 +28,7 @@ from bot.services.sheet_changes import (
     lands_on_target,
     spellbook_of,
 )
-from bot.services.sheet_writes import Applied
+from bot.services.sheet_writes import Applied, Each
 from rules.systems.base import (
     CastResult,
     GameSystem,
@@ -307,18 +307,21 @@ class SpellService:
                 landed_on = Applied(applied.view, landed, applied.log_id)
         else:
 
-            def follow(value: tuple[CastResult, Landed]) -> LandSpell | None:
-                cast = value[0]
+            def follow(values: tuple[Any, ...]) -> LandSpell | None:
+                cast: CastResult = values[0][0]
                 return LandSpell(cast, caster_name) if lands_on_target(cast) else None
 
-            applied, landed_on = await writer.apply_pair(
+            assert caster_id is not None  # a named target was found: so was its caster
+            applied, on_target = await writer.apply_each(
                 place,
                 actor,
-                CastSpell(request, self.rng, audit),
-                follow,
-                target_id=target_view.id,
-                name=order.character,
+                [
+                    Each(caster_id, CastSpell(request, self.rng, audit)),
+                    Each(target_view.id, after=follow, acting=False),
+                ],
             )
+            if on_target.value is not None:  # None: the cast did nothing to its target
+                landed_on = on_target
             result, landed = applied.value
         return CastView(
             log_id=applied.log_id or 0,

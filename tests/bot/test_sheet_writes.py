@@ -10,19 +10,20 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from sqlalchemy import update
 from sqlmodel import select
 
-from bot.db.models import Character, RollLog, XpAward
+from bot.db.models import Character, RollLog, XpAward, saved_id
 from bot.services import Actor, Place
 from bot.services.campaign_context import CampaignContext
 from bot.services.checks import CheckOrder
 from bot.services.errors import ConcurrentChange, DomainError
 from bot.services.sheet_changes import AdjustInventory, AdjustMoney
-from bot.services.sheet_writes import PartyRefused
+from bot.services.sheet_writes import Computed, Each, PartyRefused
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
 
@@ -150,3 +151,65 @@ def test_inventory_and_money_refuse_clearly_without_a_builder(change):
     with pytest.raises(DomainError) as error:
         change.compute({}, context)
     assert error.value.key == "sheet.error.no_builder"
+
+
+@dataclass(frozen=True, slots=True)
+class _Pay:
+    """Move a third of the payer's money (the value the next step gets)."""
+
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[int]:
+        paid = sheet["dinero"] // 3
+        return Computed({**sheet, "dinero": sheet["dinero"] - paid}, paid)
+
+
+@dataclass(frozen=True, slots=True)
+class _Receive:
+    amount: int
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[int]:
+        return Computed({**sheet, "dinero": sheet.get("dinero", 0) + self.amount}, self.amount)
+
+
+def _pay(values: tuple[Any, ...]) -> _Receive | None:
+    return _Receive(values[0]) if values[0] else None
+
+
+async def test_each_after_step_is_computed_from_the_earlier_steps_value(table):
+    """A dependent step (a cast landing on its target) uses the value the earlier step
+    computed in the same attempt; concurrent money changes on both sheets force retries and
+    every one is kept: the pair is recomputed on the current versions each time."""
+    await table.characters.create(HERE, BRUNO, json.loads(json.dumps(ARDELIA)) | {"name": "Bram"})
+    ana, bram = await _stored(table, "Ardelia"), await _stored(table, "Bram")
+    steps = [Each(saved_id(ana), _Pay()), Each(saved_id(bram), after=_pay, acting=False)]
+    jobs = [table.characters.writer.apply_each(HERE, ANA, steps) for _ in range(3)] + [
+        table.characters.adjust_money(HERE, ANA, 9),
+        table.characters.adjust_money(HERE, BRUNO, 1, name="Bram"),
+    ]
+    results = await asyncio.gather(*jobs)
+    paid = sum(r[0].value for r in results[:3])
+    assert all(r[1].value == r[0].value for r in results[:3])
+    assert (await _stored(table, "Ardelia")).sheet["dinero"] == 10 + 9 - paid
+    assert (await _stored(table, "Bram")).sheet["dinero"] == bram.sheet.get("dinero", 0) + 1 + paid
+    assert paid > 0
+
+
+async def test_each_after_step_returning_none_leaves_that_sheet_unwritten(table):
+    await table.characters.create(HERE, BRUNO, json.loads(json.dumps(ARDELIA)) | {"name": "Bram"})
+    await table.characters.adjust_money(HERE, ANA, -8)  # 2 coins: a third is 0
+    ana, bram = await _stored(table, "Ardelia"), await _stored(table, "Bram")
+    steps = [Each(saved_id(ana), _Pay()), Each(saved_id(bram), after=_pay, acting=False)]
+    first, second = await table.characters.writer.apply_each(HERE, ANA, steps)
+    assert (first.value, second.value, second.log_id) == (0, None, None)
+    assert (await _stored(table, "Bram")).version == bram.version
+
+
+async def test_each_refuses_the_same_sheet_twice(table):
+    ana = await _stored(table, "Ardelia")
+    steps = [Each(saved_id(ana), _Pay()), Each(saved_id(ana), after=_pay)]
+    with pytest.raises(DomainError) as error:
+        await table.characters.writer.apply_each(HERE, ANA, steps)
+    assert error.value.key == "sheet.error.pair_same_character"
+    assert (await _stored(table, "Ardelia")).version == ana.version
