@@ -118,7 +118,7 @@ class Services:
         )
         self.attacks = AttackService(self.sessions, self.characters, rng)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
-        self.spells = SpellService(self.sessions, self.characters, rng)
+        self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.privacy = PrivacyService(self.sessions)
         self.undo = UndoService(self.sessions, self.contexts, self.writer)
         self.abilities = AbilityService(self.sessions, self.characters, rng)

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.services.spells import MAX_EXTRA_MANA, CastOrder
 from cogs.ui import render_spells
+from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.gm_copy import send_gm_copy
@@ -103,13 +104,24 @@ class SpellsCog(
         )
         view = await self.bot.services.spells.cast(ctx.place, ctx.actor, order)
         await itx.response.send_message(**render_spells.cast(view, ctx.locale), ephemeral=private)
-        if private:
+        if view.touch is not None and (private or view.touch.secret):
+            # a touch spell's melee attack: every number to the GM channel, as /attack does
+            where = f"<#{itx.channel_id}>"
+            await send_gm_copy(
+                itx,
+                log_id=view.log_id,
+                user_name=view.user_name,
+                render=lambda gm_locale: render_spells.touch_gm_copy(view, gm_locale, where),
+            )
+        elif private:
             await send_gm_copy(
                 itx,
                 log_id=view.log_id,
                 user_name=view.user_name,
                 render=lambda gm_locale: render_spells.cast(view, gm_locale),
             )
+        if view.touch is not None:
+            await send_gm_notes(itx)
 
     @app_commands.command(name="rest", description="Recover mana or prepared spells")
     @app_commands.describe(character="Who rests (default: your active character)")

@@ -37,8 +37,9 @@ from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import find_character, require_playable
+from bot.services.sheet_changes import Touched
 from bot.services.sheet_schema import upgraded_sheet
-from bot.services.sheet_writes import Computed, Each
+from bot.services.sheet_writes import Computed, Each, SheetChange
 from bot.services.surprise import stored as stored_surprise
 from rules.combat import Combat
 from rules.combat.attack import (
@@ -63,6 +64,7 @@ __all__ = [
     "COVERS",
     "GmNote",
     "RANGE_BANDS",
+    "Wound",
 ]
 
 #: Núcleo range bands (seed 002, «Ataque a Distancia») and cover (circumstance names).
@@ -133,7 +135,7 @@ class _Side:
 
 
 @dataclass(frozen=True, slots=True)
-class _Wound:
+class Wound:
     """The attack's change to the target, re-applied to the sheet's current version."""
 
     result: AttackResult
@@ -361,6 +363,84 @@ class AttackService:
             place, actor, context, attacker, target, result, audit, secret, claim=claim
         )
 
+    async def touch(
+        self,
+        place: Place,
+        actor: Actor,
+        order: AttackOrder,
+        cast: Callable[[Fighter], SheetChange[Touched]],
+        *,
+        rng: random.Random | None = None,
+    ) -> tuple[AttackView, Touched | None]:
+        """A Núcleo touch spell (seed 002: Toque eléctrico line 326, Toque vampírico line
+        370, «requiere ataque C/C»): the melee attack with the ``toque`` circumstance is
+        rolled first, as ``/attack`` rolls it (the target's Defensa, Espejo de sombras'
+        miss chance); on a hit, ``cast(target)`` is computed on the caster's current sheet
+        (mana, the spell's roll, a drain healing the caster) and the spell's damage lands on
+        the target's current sheet — one :meth:`SheetWriter.apply_each`, one audit row
+        (kind ``attack``, on the target's write, so the GM's undo takes the damage back).
+        A missed touch casts nothing and spends nothing; the miss is logged.  ``rng``: the
+        caller's dice (the spell service's, so one seeded source rolls the whole spell)."""
+        context = await self.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
+        attacks = _attacks(system)
+        referee = is_referee(campaign, actor)
+        record = await self._fight(place)
+        combat = Combat.from_dict(record.state) if record is not None else None
+        order = replace(order, circumstances="toque", weapon=None, bonus=None, damage=None)
+        attacker = await self._attacker(campaign, actor, order, combat, referee)
+        target = await self._target(campaign, actor, order.target, combat, referee)
+        if attacker.character is None or target.character is None:
+            raise DomainError("touch.error.needs_sheets")
+        if attacker.character.id == target.character.id:
+            raise DomainError("touch.error.self", name=attacker.fighter.name)
+        if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
+            able = system.combat_state(attacker.fighter.sheet, settings)
+            require(able, Act.CAST, attacker.fighter.name)
+        request = self._request(order, attacker, target, system.id)
+        hit = attacks.attack(request, settings, rng or self.rng)
+        secret = _secret(settings, attacker, target)
+        note = secret and not campaign.gm_channel_id and not referee
+
+        def caster_step(_values: tuple[Any, ...]) -> SheetChange[Touched] | None:
+            return cast(target.fighter) if hit.hit else None
+
+        def target_step(values: tuple[Any, ...]) -> Wound:
+            result = values[0].attack(hit) if values[0] is not None else hit
+            return Wound(result, self._audit(order, attacker, target, result, secret, note))
+
+        steps = [
+            Each(saved_id(attacker.character), after=caster_step),
+            Each(saved_id(target.character), after=target_step, acting=False),
+        ]
+        applied = await self.characters.writer.apply_each(place, actor, steps)
+        touched: Touched | None = applied[0].value  # None: the touch missed, nothing cast
+        done: HealthChange | None = applied[1].value
+        result = touched.attack(hit) if touched is not None else hit
+        state, description, hit_points = (done.state if done else None), "", None
+        notes = tuple(result.notes) + tuple(n for n in (done.notes if done else ()) if n)
+        if isinstance(system, HealthStates):
+            health = system.combat_state(dict(applied[1].view.sheet), settings)
+            state, description, hit_points = health.label, health.description, health.hit_points
+        hidden = _hidden(settings, attacker, target)
+        view = AttackView(
+            log_id=applied[1].log_id or 0,
+            user_name=actor.name,
+            attacker=attacker.fighter.name,
+            target=target.fighter.name,
+            result=result,
+            state=state,
+            description=description,
+            hit_points=hit_points,
+            notes=tuple(dict.fromkeys(notes)),
+            secret=secret,
+            private=order.private,
+            gm_channel_id=campaign.gm_channel_id,
+            attacker_hidden=hidden[0],
+            target_hidden=hidden[1],
+        )
+        return view, touched
+
     async def _ask_defence(
         self,
         place: Place,
@@ -437,7 +517,7 @@ class AttackService:
         state, description, hit_points, notes = None, "", None, tuple(result.notes)
         log_id: int | None
         if target.character is not None:
-            steps = [Each(saved_id(target.character), _Wound(result, audit), acting=False)]
+            steps = [Each(saved_id(target.character), Wound(result, audit), acting=False)]
             drain = result.change.to_attacker if result.change else 0
             if drain > 0 and attacker.character is not None:
                 steps.append(Each(saved_id(attacker.character), _Drain(drain), acting=False))

@@ -20,7 +20,7 @@ from bot.services.imports import keep_referee_fields, referee_changes
 from bot.services.sheet_access import set_path
 from bot.services.sheet_writes import Computed, XpEntry
 from rules.combat import effects
-from rules.combat.attack import Fighter, TargetChange
+from rules.combat.attack import AttackResult, Fighter, RollLine, TargetChange
 from rules.combat.effects import Effect
 from rules.combat.health import Act, HealthStates, require
 from rules.systems.base import (
@@ -55,6 +55,8 @@ __all__ = [
     "SetField",
     "TickEffects",
     "Ticked",
+    "TouchCast",
+    "Touched",
     "SpendXp",
     "builder_of",
     "require_able",
@@ -273,6 +275,64 @@ class LandSpell:
             detail={"effect": landed.effect.name if landed.effect else None, "held": landed.held},
         )
         return Computed(new, landed, audit=audit)
+
+
+@dataclass(frozen=True, slots=True)
+class Touched:
+    """A touch spell cast after its melee attack hit: the cast, what it does to the target
+    (``change``: the spell's damage, with Toque vampírico's drain as ``to_attacker``) and
+    what the caster received (``drained``)."""
+
+    cast: CastResult
+    change: TargetChange | None = None
+    drained: HealthChange | None = None
+
+    def attack(self, hit: AttackResult) -> AttackResult:
+        """The melee attack's result carrying the spell's damage (what the target takes)."""
+        effect = self.cast.effect
+        if effect is None or self.change is None:
+            notes = (*hit.notes, "touch.note.cast_failed")
+            return replace(hit, weapon=self.cast.label, notes=notes)
+        roll = RollLine(self.cast.label, effect.expression, effect.total, effect.breakdown)
+        left = hit.hit_points_left
+        return replace(
+            hit,
+            weapon=self.cast.label,
+            damage=self.change.amount,
+            damage_rolls=(roll,),
+            change=self.change,
+            hit_points_left=None if left is None else left - self.change.amount,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TouchCast:
+    """The caster's part of a touch spell whose melee attack hit (seed 002: Toque eléctrico
+    line 326, Toque vampírico line 370): the cast on the caster's current version and, when
+    the spell drains («otorgándoselos al lanzador»), the drained points healing the caster
+    in the same write.  ``target`` is the target as read for the attack: what the spell's
+    damage is judged against (both touch spells ignore armour).  The target's part is
+    :class:`bot.services.attacks.Wound` on :meth:`Touched.attack`, the next step of the same
+    :meth:`SheetWriter.apply_each`."""
+
+    request: SpellRequest
+    rng: random.Random
+    target: Fighter
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Touched]:
+        require_able(context, sheet, Act.CAST)
+        system, settings = context.system, context.settings
+        cast = spellbook_of(system).cast(sheet, self.request, settings, self.rng)
+        new = dict(cast.sheet)
+        change = target_change(system, cast, self.target, settings)
+        if change is None or change.amount <= 0:
+            return Computed(new, Touched(cast))
+        drained = None
+        if change.to_attacker > 0:
+            drained = system.heal(new, change.to_attacker, settings)
+            new = dict(drained.sheet)
+        return Computed(new, Touched(cast, change, drained))
 
 
 def lands_on_target(cast: CastResult) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.services.attacks import AttackOrder, AttackService, AttackView
 from bot.services.audit import AuditEntry
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
@@ -25,10 +26,12 @@ from bot.services.sheet_changes import (
     Landed,
     LandSpell,
     Rest,
+    TouchCast,
     lands_on_target,
     spellbook_of,
 )
 from bot.services.sheet_writes import Applied, Each
+from rules.combat.attack import Fighter
 from rules.systems.base import (
     CastResult,
     GameSystem,
@@ -94,6 +97,9 @@ class CastView:
     landed: Landed | None = None
     target_secret: bool = False
     target_log_id: int | None = None
+    #: a touch spell's melee attack (its reply, secrets marked as ``/attack``'s): the cast
+    #: (``result``) only happened when it hit; ``own`` then holds a drain the caster received
+    touch: AttackView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,10 +173,12 @@ class SpellService:
         sessions: async_sessionmaker[AsyncSession],
         characters: CharacterService,
         rng: random.Random | None = None,
+        attacks: AttackService | None = None,
     ) -> None:
         self.sessions = sessions
         self.characters = characters
         self.rng = rng or random.SystemRandom()
+        self.attacks = attacks or AttackService(sessions, characters, self.rng)
 
     async def _listing(self, place: Place) -> tuple[GameSystem, SpellList]:
         _campaign, system, settings = await self.characters.context(place)
@@ -292,6 +300,10 @@ class SpellService:
         caster_id, caster_name, target_view = await self._target(
             place, actor, order.character, target
         )
+        if target_view is not None and target_view.id != caster_id:
+            touch = await self._touch_spell(place, request.spell)
+            if touch is not None:
+                return await self._touch(place, actor, order, request, touch, target_view.name)
         writer = self.characters.writer
         landed_on: Applied[Landed] | None = None
         if target_view is None or target_view.id == caster_id:
@@ -335,6 +347,47 @@ class SpellService:
             landed=landed_on.value if landed_on is not None else None,
             target_secret=bool(target_view and target_view.is_npc and target_view.hidden),
             target_log_id=landed_on.log_id if landed_on is not None else None,
+        )
+
+    async def _touch_spell(self, place: Place, name: str | None) -> str | None:
+        """The spell's name if it is a touch spell that needs a melee attack first."""
+        if name is None:
+            return None
+        _system, listing = await self._listing(place)
+        wanted = fold(name)
+        spell = next((s for s in listing.spells if fold(s.name) == wanted), None)
+        return spell.name if spell is not None and spell.melee_attack else None
+
+    async def _touch(
+        self,
+        place: Place,
+        actor: Actor,
+        order: CastOrder,
+        request: SpellRequest,
+        spell: str,
+        target: str,
+    ) -> CastView:
+        """A touch spell on a character: the melee attack, then (on a hit) the cast and its
+        damage, one write on both sheets (:meth:`AttackService.touch`)."""
+
+        def cast(fighter: Fighter) -> TouchCast:
+            return TouchCast(request, self.rng, fighter)
+
+        attack = AttackOrder(target, character=order.character, private=order.private)
+        view, touched = await self.attacks.touch(place, actor, attack, cast, rng=self.rng)
+        drained = touched.drained if touched is not None else None
+        return CastView(
+            log_id=view.log_id,
+            user_name=actor.name,
+            character_name=view.attacker,
+            result=touched.cast if touched is not None else CastResult(spell, {}, 0, None),
+            target=view.target,
+            private=order.private,
+            gm_channel_id=view.gm_channel_id,
+            own=Landed(health=drained) if drained is not None else None,
+            target_secret=view.target_hidden,
+            target_log_id=view.log_id,
+            touch=view,
         )
 
     async def _target(

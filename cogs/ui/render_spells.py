@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.spells import CastView, RestView, SpellListView, SpellView
+from cogs.ui import render_attack
 from cogs.ui.render import COLOUR, percent, truncate
 from rules.systems.base import SpellInfo, SpellPool, SpellState
 
@@ -140,7 +141,31 @@ def _effect(view: CastView, locale: str) -> str | None:
 
 
 def cast(view: CastView, locale: str) -> dict[str, Any]:
-    """The roll (if any), what it spent and left, the effect, the save and the critical."""
+    """The roll (if any), what it spent and left, the effect, the save and the critical; a
+    touch spell's melee attack first (as ``/attack`` shows it: a hidden NPC's numbers left
+    out), alone when it missed (nothing was cast)."""
+    if view.touch is not None and not view.touch.result.hit:
+        message = render_attack.attack(view.touch, locale)
+        message["content"] = t(
+            "touch.missed", locale, target=view.target or "", spell=view.result.label
+        )
+        return message
+    embed = _cast_embed(view, locale)
+    if view.touch is not None:
+        return {
+            "embeds": [render_attack.attack(view.touch, locale)["embed"], embed],
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+    return {"embed": embed}
+
+
+def touch_gm_copy(view: CastView, locale: str, channel_mention: str) -> dict[str, Any]:
+    """The GM channel's copy of a touch spell's attack, with every number."""
+    assert view.touch is not None
+    return {"embed": render_attack.attack_gm_copy(view.touch, locale, channel_mention)["embed"]}
+
+
+def _cast_embed(view: CastView, locale: str) -> discord.Embed:
     result = view.result
     check = result.check
     who = t("roll.who_as_character", locale, user=view.user_name, character=view.character_name)
@@ -211,7 +236,7 @@ def cast(view: CastView, locale: str) -> dict[str, Any]:
     if view.private:
         footer.append(t("roll.private_footer", locale))
     embed.set_footer(text=" · ".join(footer))
-    return {"embed": embed}
+    return embed
 
 
 def _landed(view: CastView, locale: str) -> str:
@@ -236,7 +261,11 @@ def _landed(view: CastView, locale: str) -> str:
                 t("effects.added", locale, name=who, effect=landed.effect.name, rounds=length)
             )
         health = landed.health
-        if health is not None:
+        if health is not None and view.touch is not None and landed is view.own:
+            lines.append(  # Toque vampírico: the drained points the caster received
+                t("touch.drained", locale, name=who, amount=health.amount, state=health.state)
+            )
+        elif health is not None:
             if secret:  # a hidden NPC: after absorption the amount would tell its armour
                 lines.append(t("spell.landed_state", locale, name=who, state=health.state))
             else:

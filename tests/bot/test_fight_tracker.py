@@ -289,10 +289,15 @@ async def test_a_healing_spell_heals_another_players_character_with_the_casters_
     assert (await sheet_of(casters, "Ardelia"))["mana_gastado"] == before + view.result.spent
 
 
-async def test_a_touch_spell_holds_its_damage_for_the_melee_attack(casters):
+async def test_a_touch_spell_on_a_target_without_sheet_only_rolls(casters):
+    """A character target gets the melee attack first (tests/bot/test_touch_spells.py); a
+    target that is only a label has no sheet to attack or wound: the cast only rolls."""
     casters.spells.rng = ScriptedRandom([9, 9, 9, 4, 3, 2, 1])
-    view = await casters.spells.cast(HERE, ANA, CastOrder(spell="Toque eléctrico", target="Bram"))
-    assert view.result.needs_melee_attack and view.landed.held and view.landed.health is None
+    view = await casters.spells.cast(
+        HERE, ANA, CastOrder(spell="Toque eléctrico", target="los tres orcos")
+    )
+    assert view.result.needs_melee_attack and view.result.effect.total == 7
+    assert view.touch is None and view.landed is None  # the GM applies it, as for any label
     assert (await sheet_of(casters, "Bram"))["heridas"] == 0
 
 
@@ -335,7 +340,7 @@ async def test_spell_show_gives_duration_critical_benefits_and_touch(casters):
     assert "Duración" in text and "1 turno/nivel" in text and "Beneficio del crítico" in text
     touch = await casters.spells.show(HERE, ANA, "Toque eléctrico")
     assert touch.spell.melee_attack
-    assert "`/atacar` con la circunstancia `toque`" in str(
+    assert "`/conjuro lanzar` con un `objetivo` lo hace primero" in str(
         render_spells.spell(touch, "es")["embed"].to_dict()
     )
 
