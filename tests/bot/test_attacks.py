@@ -170,6 +170,7 @@ async def test_rolweb_character_hits_and_the_pain_threshold_is_announced(rolweb)
     rolweb.attacks.rng = FixedRandom(9, 7)
     view = await rolweb.attacks.attack(HERE, ANA, AttackOrder("Orco"))
     assert view.result.hit and view.result.damage == 7
+    assert (view.result.total, view.result.target_number) == (9, 13)  # docs/combat.md
     assert "rolweb.note.pain_threshold" in view.notes
     assert (await rolweb.characters.show(HERE, GM, "Orco")).sheet["resistencia"]["actual"] == 5
 
@@ -181,6 +182,8 @@ async def test_rolweb_npc_attack_rolls_the_defence_at_once(rolweb):
     order = AttackOrder("Ardelia", character="Orco", defence_now=True)
     view = await rolweb.attacks.attack(HERE, GM, order)
     assert view.result.hit and view.result.damage == 2
+    assert (view.result.total, view.result.target_number) == (12, 8)  # docs/combat.md
+    assert [r.breakdown for r in view.result.damage_rolls] == ["1d8 (6) = 6", "1d4 (4) = 4"]
     after = (await rolweb.characters.show(HERE, ANA)).sheet["resistencia"]["actual"]
     assert after == before - 2
 
@@ -198,6 +201,7 @@ async def test_nucleo_melee_hit_with_golpe_duro(services):
     services.attacks.rng = ScriptedRandom([7, 2, 9, 3, 4])
     view = await services.attacks.attack(HERE, GM, AttackOrder("Ardelia", character="Bruto"))
     assert view.result.hit and (view.result.total, view.result.damage) == (17, 8)
+    assert view.result.attack.breakdown == "1o3d10 (7, ~2~, ~9~) + 10 = 17"  # docs/combat.md
     assert not view.secret and view.hit_points == (16, 24)
     assert (await services.characters.show(HERE, ANA)).sheet["heridas"] == 8
 
