@@ -159,6 +159,24 @@ def report_finished_interactions(api: str) -> None:
     BaseView.wait = wait  # type: ignore[method-assign]
 
 
+def seed_dice(seed: int) -> None:
+    """Test-only: the bot's services roll with ``random.Random(seed)`` instead of the
+    system's entropy, so an end-to-end test that plays a whole fight in a process of its own
+    can assert exact numbers (``ARBITRO_TEST_DICE_SEED``; never read by ``bot/`` itself)."""
+    import random
+
+    import bot.app
+
+    original = bot.app.Services.__init__
+
+    def init(self: bot.app.Services, *args: Any, **kwargs: Any) -> None:
+        if len(args) < 2 and kwargs.get("rng") is None:
+            kwargs["rng"] = random.Random(seed)
+        original(self, *args, **kwargs)
+
+    bot.app.Services.__init__ = init  # type: ignore[method-assign]  # the test launcher's point
+
+
 def _exit_with_parent(parent: int) -> None:
     """A bot left behind by a killed test run would retry its connection forever: when the
     process that started it goes away (we get re-parented), stop."""
@@ -193,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("DISCORD_TOKEN", FAKE_TOKEN)
     if parent := os.environ.get("ARBITRO_SANDBOX_PARENT"):
         _exit_with_parent(int(parent))
+    if seed := os.environ.get("ARBITRO_TEST_DICE_SEED"):
+        seed_dice(int(seed))
     module = importlib.import_module(args.module)
     result = module.main(rest)
     return int(result or 0)
