@@ -138,6 +138,8 @@ class Each:
     #: this same attempt (a cast's damage or effect on its target, after the caster's roll).
     #: ``None`` from it leaves this sheet as it is: not written, no log row (a failed cast).
     after: Callable[[tuple[Any, ...]], SheetChange[Any] | None] | None = None
+    #: The character acts in the game (a caster): refused while it awaits the GM's approval.
+    playing: bool = False
 
 
 class PartyRefused(DomainError):
@@ -293,6 +295,8 @@ class SheetWriter:
             for step, character in zip(steps, characters, strict=True):
                 if step.acting:
                     require_editor(context.campaign, character, actor)
+                if step.playing:
+                    require_playable(character)
                 change = step.change if step.after is None else step.after(tuple(values))
                 planned = self._plan(context, character, change) if change is not None else None
                 plans.append(planned)

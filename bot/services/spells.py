@@ -328,7 +328,7 @@ class SpellService:
                 place,
                 actor,
                 [
-                    Each(caster_id, CastSpell(request, self.rng, audit)),
+                    Each(caster_id, CastSpell(request, self.rng, audit), playing=True),
                     Each(target_view.id, after=follow, acting=False),
                 ],
             )

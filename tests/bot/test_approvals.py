@@ -93,6 +93,20 @@ async def test_a_pending_mage_casts_nothing(table):
         await table.spells.cast(HERE, ANA, order)
 
 
+@pytest.mark.parametrize("spell", ["Curación", "Toque eléctrico"])
+async def test_a_pending_mage_casts_nothing_on_a_target_either(table, spell):
+    """A cast on another character (both sheets in one write) and a touch spell (its melee
+    attack first) are the caster acting too: refused, nothing written on either sheet."""
+    await table.characters.create(HERE, BRUNO, dict(ardelia_the_mage(), name="Bram"))
+    await _ask_for_approval(table)
+    await table.characters.create(HERE, ANA, ardelia_the_mage({spell: 1}))
+    order = CastOrder(spell=spell, character="Ardelia", target="Bram", mana=1)
+    with pytest.raises(NotAllowed, match="approval.error.awaiting"):
+        await table.spells.cast(HERE, ANA, order)
+    bram = await table.characters.show(HERE, GM, "Bram")
+    assert (bram.version, bram.sheet["heridas"]) == (1, 0)
+
+
 async def test_the_gms_own_characters_need_no_approval(table):
     await _ask_for_approval(table)
     view = await table.characters.create(HERE, GM, ardelia(name="Gaspar"))
