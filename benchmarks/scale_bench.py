@@ -271,8 +271,10 @@ def measure_in_child(url: str, guilds: int, repeat: int) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, __file__, "--measure", url, "--measure-guilds", str(guilds),
          "--repeat", str(repeat)],
-        check=True, capture_output=True, text=True, cwd=ROOT,
+        capture_output=True, text=True, cwd=ROOT,
     )  # fmt: skip
+    if out.returncode != 0:
+        raise SystemExit(f"the measuring process failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
