@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from rules.names import display
 from rules.swc.classes import get_class
 from rules.swc.derived import armour_blocks_spells, spell_table
 from rules.swc.monster import is_npc
@@ -41,7 +42,7 @@ __all__ = ["SPENT", "cast", "rest", "spell_list", "spell_state"]
 
 SPENT = "conjuros_gastados"
 NOTICE = "swc.note.spell_slots"
-LIST_NAMES: Mapping[str, str] = {"clerigo": "Clérigo", "druida": "Druida", "mago": "Mago"}
+LIST_NAMES: Mapping[str, str] = {k: display("swc", "lista", k) for k in ("clerigo", "druida", "mago")}
 
 
 def _spent(sheet: Sheet) -> dict[str, int]:

@@ -1,0 +1,152 @@
+"""Every id of every system has a display name in Spanish and in English (issue 13, §1).
+
+The ids are gathered from the rules and the data files themselves, not from the names table,
+so that a class, a setting or a choice added later fails here until it is named.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.services.campaigns import COMMON_SETTINGS
+from rules import systems
+from rules.names import LOCALES, display, field_kind, has_name
+from rules.systems.base import FieldKind
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+#: Choices that are numbers or dice read the same in every language.
+_LITERAL = re.compile(r"^\d+(d\d+)?$")
+#: A stored value shaped like an id (a field's choice may also be words: armour «Ligera»).
+_ID = re.compile(r"^[a-z0-9_]+$")
+
+
+def _swc_ids() -> Iterator[tuple[str, str]]:
+    from rules.swc.advancement import THREATS
+    from rules.swc.checks import THREAT_CATEGORY
+    from rules.swc.classes import ALIGNMENTS, CLASS_IDS
+    from rules.swc.races import RACE_IDS
+    from rules.swc.saving_throws_alt import SaveCategory
+
+    yield from (("clase", c) for c in CLASS_IDS)
+    yield from (("clase", p.stem) for p in (DATA / "swc" / "classes").glob("*.json"))
+    yield from (("raza", r) for r in RACE_IDS)
+    races = json.loads((DATA / "swc" / "races.json").read_text(encoding="utf-8"))
+    yield from (("raza", r["id"]) for r in races["razas"])
+    for race in races["razas"]:
+        yield from (("amenaza", t) for t in race["bonos_salvacion"])
+    yield from (("alineamiento", a) for a in ALIGNMENTS)
+    yield from (("amenaza", t) for t in (*THREATS, *THREAT_CATEGORY))
+    yield from (("salvacion", s.value) for s in SaveCategory)
+    alt = json.loads((DATA / "swc" / "saving_throws_alt.json").read_text(encoding="utf-8"))
+    yield from (("salvacion", c["clave"]) for c in alt["categorias"])
+    for path in (DATA / "swc" / "classes").glob("*.json"):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for threat in doc.get("bonos_salvacion", {}):
+            yield ("amenaza", threat)
+        for row in doc["avance"]:
+            yield from (("lista", lista) for lista in row.get("conjuros") or {})
+
+
+def _rolweb_ids() -> Iterator[tuple[str, str]]:
+    from rules.rolweb.damage import LifeState
+    from rules.rolweb.equipment import Shield
+    from rules.rolweb.sheet import LEVEL_CHOICES
+
+    yield from (("estado", s.value) for s in LifeState)
+    yield from (("escudo", s.value) for s in Shield)
+    yield from (("nivel", level) for level in LEVEL_CHOICES)
+    yield ("armadura", "ninguna")
+
+
+def _nucleo_ids() -> Iterator[tuple[str, str]]:
+    skills = json.loads((DATA / "nucleo" / "skills.json").read_text(encoding="utf-8"))
+    yield from (("piramide", p) for p in skills["pyramids"])
+    races = json.loads((DATA / "nucleo" / "races.json").read_text(encoding="utf-8"))
+    for race in races["races"]:
+        yield from (("piramide", p) for p in race.get("pyramids", ()))
+
+
+_OWN = {"swc": _swc_ids, "rolweb": _rolweb_ids, "nucleo": _nucleo_ids}
+
+
+def _all_ids() -> Iterator[tuple[str | None, str, str]]:
+    for spec in COMMON_SETTINGS:
+        yield (None, "setting", spec.key)
+    for gender in ("femenino", "masculino", "neutro"):
+        yield (None, "genero", gender)
+    for system in systems.all_systems():
+        yield from ((system.id, kind, value) for kind, value in _OWN[system.id]())
+        for spec in system.settings():
+            yield (system.id, "setting", spec.key)
+            if spec.kind is FieldKind.CHOICE:
+                for choice in spec.choices:
+                    if not _LITERAL.match(str(choice)):
+                        yield (system.id, f"valor.{spec.key}", str(choice))
+        defaults = {s.key: s.default for s in system.settings()}
+        for spec in system.fields(defaults):
+            kind = field_kind(system.id, spec.path)
+            if kind is not None and spec.kind is FieldKind.CHOICE:
+                for choice in spec.choices:
+                    for part in str(choice).split("/"):
+                        if _ID.match(part):
+                            yield (system.id, kind, part)
+
+
+def test_the_walk_finds_the_ids_the_issue_names() -> None:
+    found = set(_all_ids())
+    for expected in [
+        ("swc", "clase", "clerigo"),
+        ("swc", "amenaza", "paralisis"),
+        ("swc", "alineamiento", "caotico"),
+        ("nucleo", "piramide", "versatil"),
+        ("rolweb", "setting", "movimiento_a_combate"),
+        ("swc", "setting", "monjes_permitidos"),
+        ("swc", "lista", "clerigo"),
+    ]:
+        assert expected in found
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_id_of_every_system_has_a_display_name(locale: str) -> None:
+    missing = sorted(
+        {
+            f"{system or 'comun'}.{kind}.{value}"
+            for system, kind, value in _all_ids()
+            if not has_name(system, kind, value, locale)
+            and not (system and has_name(None, kind, value, locale))
+        }
+    )
+    assert not missing, f"ids without a {locale} display name: {missing}"
+
+
+@pytest.mark.parametrize(
+    ("system", "kind", "value", "es", "en"),
+    [
+        ("swc", "clase", "clerigo", "Clérigo", "Cleric"),
+        ("swc", "clase", "paladin", "Paladín", "Paladin"),
+        ("swc", "alineamiento", "caotico", "caótico", "chaotic"),
+        ("swc", "amenaza", "paralisis", "parálisis", "paralysis"),
+        ("nucleo", "piramide", "versatil", "Versátil", "Versatile"),
+        ("swc", "clase", "guerrero/mago", "Guerrero/Mago", "Fighter/Magic-User"),
+        ("nucleo", "raza", "Alto Elfo", "Alto Elfo", "Alto Elfo"),  # already words
+    ],
+)
+def test_display_names(system: str, kind: str, value: str, es: str, en: str) -> None:
+    assert display(system, kind, value, "es") == es
+    assert display(system, kind, value, "en") == en
+
+
+def test_spanish_names_agree_with_the_data_files() -> None:
+    """The class and race names of the names table are the book's (data/swc)."""
+    from rules.swc.classes import CLASS_IDS, get_class
+    from rules.swc.races import RACE_IDS, get_race
+
+    for clase in CLASS_IDS:
+        assert display("swc", "clase", clase) == get_class(clase).nombre
+    for raza in RACE_IDS:
+        assert display("swc", "raza", raza) == get_race(raza).nombre
