@@ -22,7 +22,16 @@ from typing import Any
 
 from rules.text import fold
 
-__all__ = ["FIELD_KINDS", "KINDS_BY_PARAM", "field_kind", "LOCALES", "display", "display_list", "has_name", "names"]
+__all__ = [
+    "FIELD_KINDS",
+    "KINDS_BY_PARAM",
+    "field_kind",
+    "LOCALES",
+    "display",
+    "display_list",
+    "has_name",
+    "names",
+]
 
 LOCALES = ("es", "en")
 _DIR = Path(__file__).resolve().parent.parent / "data" / "names"
@@ -51,7 +60,12 @@ FIELD_KINDS: Mapping[str, Mapping[str, str]] = {
         "raza": "raza",
         "alineamiento": "alineamiento",
     },
-    "rolweb": {"estado": "estado", "escudo": "escudo", "armadura": "armadura", "habilidades.*": "nivel"},
+    "rolweb": {
+        "estado": "estado",
+        "escudo": "escudo",
+        "armadura": "armadura",
+        "habilidades.*": "nivel",
+    },
     "nucleo": {"piramide": "piramide"},
 }
 

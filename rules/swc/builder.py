@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.dice import roll
+from rules.names import display
 from rules.swc.advancement import hit_dice
 from rules.swc.attributes import (
     ATTRIBUTE_ORDER,
@@ -54,7 +55,7 @@ from rules.systems.base import (
 __all__ = ["PER_SELECT", "apply_creation_step", "creation_step", "hit_point_roll"]
 
 PER_SELECT = 25  # Discord's limit of options in one select menu
-_ALIGNMENT_LABELS = {"legal": "Legal", "neutral": "Neutral", "caotico": "Caótico"}
+_ALIGNMENT_LABELS = {a: display("swc", "alineamiento", a).capitalize() for a in ALIGNMENTS}
 _AISLES = {
     "compra_armadura": ("armadura", "swc.step.buy_armour"),
     "compra_cuerpo": ("cuerpo", "swc.step.buy_melee"),
@@ -142,7 +143,9 @@ def _why_not(combo: Sequence[str], atributos: Mapping[str, int], settings: Setti
     reasons = []
     for problem in _combo_problems(combo, atributos, settings):
         if problem.key.endswith("monk_not_allowed"):
-            reasons.append("monjes_permitidos: no")
+            reasons.append(
+                f"no permitido (ajuste «{display('swc', 'setting', 'monjes_permitidos')}»)"
+            )
         else:
             p = problem.params
             reasons.append(

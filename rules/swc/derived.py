@@ -7,6 +7,7 @@ block and spell block per class; the save is the single best option (:mod:`rules
 
 from __future__ import annotations
 
+from rules.names import display
 from rules.swc.advancement import hit_dice, spell_slots, xp_bonus, xp_for_level
 from rules.swc.attributes import (
     charisma_effects,
@@ -152,13 +153,16 @@ def _saves(ch: Character, settings: Settings) -> list[DerivedValue]:
         save = character_save(ch.raza, ch.niveles)
         bonuses = sorted(
             {
-                f"{_signed(b)} {t}"
+                f"{_signed(b)} {display('swc', 'amenaza', t)}"
                 for c in ch.clases
                 for t, b in get_class(c).bonos_salvacion.items()
             }
         )
         race = get_race(ch.raza)
-        bonuses += [f"{_signed(b)} {t} ({race.nombre})" for t, b in race.bonos_salvacion.items()]
+        bonuses += [
+            f"{_signed(b)} {display('swc', 'amenaza', t)} ({race.nombre})"
+            for t, b in race.bonos_salvacion.items()
+        ]
         return [
             DerivedValue(
                 "salvacion",
@@ -182,7 +186,7 @@ def _saves(ch: Character, settings: Settings) -> list[DerivedValue]:
         out.append(
             DerivedValue(
                 f"salvacion.{cat.value}",
-                f"Salvación: {cat.value}",
+                f"Salvación: {display('swc', 'salvacion', cat.value)}",
                 save.objetivo,
                 "Tabla 28",
                 SAVE,
@@ -391,7 +395,7 @@ def _spells(ch: Character, settings: Settings) -> list[DerivedValue]:
             out.append(
                 DerivedValue(
                     f"conjuros.{clase}.{lista}",
-                    f"Conjuros de {lista} ({get_class(clase).nombre})",
+                    f"Conjuros de {display('swc', 'lista', lista)} ({get_class(clase).nombre})",
                     text,
                     formula,
                     "conjuros",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import roll
+from rules.names import display
 from rules.swc.advancement import hit_dice, saving_throw, spell_slots
 from rules.swc.attributes import constitution_modifiers
 from rules.swc.classes import get_class
@@ -82,7 +83,7 @@ def _changes(old: Character, new: Character) -> list[LevelChange]:
             for level in sorted(set(before_levels) | set(after_levels)):
                 x, y = before_levels.get(level, 0), after_levels.get(level, 0)
                 if x != y:
-                    what = f"Conjuros de nivel {level} ({name}, lista {spell_list})"
+                    what = f"Conjuros de nivel {level} ({name}, lista de {display('swc', 'lista', spell_list)})"
                     out.append(LevelChange(what, str(x), str(y)))
     return out
 

@@ -42,7 +42,9 @@ __all__ = ["SPENT", "cast", "rest", "spell_list", "spell_state"]
 
 SPENT = "conjuros_gastados"
 NOTICE = "swc.note.spell_slots"
-LIST_NAMES: Mapping[str, str] = {k: display("swc", "lista", k) for k in ("clerigo", "druida", "mago")}
+LIST_NAMES: Mapping[str, str] = {
+    k: display("swc", "lista", k) for k in ("clerigo", "druida", "mago")
+}
 
 
 def _spent(sheet: Sheet) -> dict[str, int]:

@@ -94,7 +94,10 @@ def test_a_fighter_through_every_step_to_a_legal_sheet():
     step = SYSTEM.creation_step(draft, done, SETTINGS)
     values = [o.value for o in step.options]
     assert "guerrero" in values and "monje" not in values  # Monje: only if the referee allows
-    assert any("Monje" in line and "monjes_permitidos" in line for line in step.summary)
+    assert any(
+        "Monje" in line and "«Monjes permitidos»" in line for line in step.summary
+    )  # the setting's name, never its id (issue 13)
+    assert not any("monjes_permitidos" in line for line in step.summary)
     draft, done = answer(draft, "clase", ["guerrero"]).draft, (*done, "clase")
 
     step = SYSTEM.creation_step(draft, done, SETTINGS)

@@ -34,7 +34,7 @@ def test_a_single_class_level_rolls_its_die_plus_constitucion_and_lists_the_chan
     assert rolled.changes == (
         LevelChange("Nivel (Mago)", "1", "2"),
         LevelChange("Salvación (Mago)", "15", "14"),
-        LevelChange("Conjuros de nivel 1 (Mago, lista mago)", "1", "2"),
+        LevelChange("Conjuros de nivel 1 (Mago, lista de Mago)", "1", "2"),
     )
 
 
