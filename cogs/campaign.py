@@ -14,7 +14,7 @@ from bot.services.errors import InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
 from cogs.ui import render
 from cogs.ui.context import bind_target_of, ctx_of
-from cogs.ui.options import Setting
+from cogs.ui.options import Setting, SettingValue
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.views import ask_confirmation
 from rules import systems
@@ -102,7 +102,7 @@ class CampaignCog(
             kind=kind,
         )
         message = render.campaign(view, ctx.locale, headline_key="campaign.created")
-        message["embed"].description = ctx.t("campaign.created_help")
+        message["embeds"][0].description = ctx.t("campaign.created_help")
         await itx.response.send_message(**message)
 
     @app_commands.command(name="show", description="Show the campaign of this channel")
@@ -130,7 +130,7 @@ class CampaignCog(
         gm_channel: discord.TextChannel | None = None,
         language: app_commands.Choice[str] | None = None,
         setting: Setting | None = None,
-        value: str | None = None,
+        value: SettingValue | None = None,
         clear: Literal["gm_role", "gm_channel", "off_topic"] | None = None,
         file: discord.Attachment | None = None,
         off_topic: discord.TextChannel | discord.Thread | None = None,

@@ -18,6 +18,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CampaignBinding, saved_id, utcnow
+from bot.formatting import DEFAULT_TIME_ZONE, valid_time_zone
 from bot.i18n import LOCALES
 from bot.services.campaign_cache import cache_for, campaign_of
 from bot.services.context import Actor, Place
@@ -38,9 +39,19 @@ from bot.services.settings import (
     resolved_settings,
 )
 from rules import systems
+from rules.names import display
 from rules.systems.base import FieldKind, SettingSpec
+from rules.text import fold_words
 
-__all__ = ["SettingsChange", "CampaignService", "CampaignView", "SettingView", "is_referee"]
+__all__ = [
+    "TIME_ZONE",
+    "setting_key",
+    "SettingsChange",
+    "CampaignService",
+    "CampaignView",
+    "SettingView",
+    "is_referee",
+]
 
 BIND_KINDS = ("channel", "forum", "category")
 _CAMPAIGN: Table = Campaign.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
@@ -98,6 +109,8 @@ APPROVE_CHARACTERS = "aprobar_personajes"
 PACE_DEADLINE = "plazo_publicacion"
 DIGEST_HOUR = "resumen_hora"
 DIGEST_EVERY = "resumen_cada"
+#: The campaign's IANA time zone: dates are shown and typed in it (bot/formatting.py).
+TIME_ZONE = "zona_horaria"
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -106,13 +119,8 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(PACE_DEADLINE, FieldKind.INTEGER, 0, minimum=0, maximum=720),
     SettingSpec(DIGEST_HOUR, FieldKind.INTEGER, 9, minimum=0, maximum=23),
     SettingSpec(DIGEST_EVERY, FieldKind.INTEGER, 24, minimum=0, maximum=168),
+    SettingSpec(TIME_ZONE, FieldKind.TEXT, DEFAULT_TIME_ZONE),
 )
-#: Settings with a display name in the catalogue (shown beside the key, in es and en).
-SETTING_LABELS: dict[str, str] = {
-    PACE_DEADLINE: "pace.setting.plazo_publicacion",
-    DIGEST_HOUR: "pace.setting.resumen_hora",
-    DIGEST_EVERY: "pace.setting.resumen_cada",
-}
 
 
 def _chain_from(chain: tuple[int, ...], target_id: int) -> tuple[int, ...]:
@@ -124,6 +132,19 @@ def _chain_from(chain: tuple[int, ...], target_id: int) -> tuple[int, ...]:
 
 def setting_specs(system_id: str) -> tuple[SettingSpec, ...]:
     return (*systems.get(system_id).settings(), *COMMON_SETTINGS)
+
+
+def setting_key(system_id: str, typed: str) -> str:
+    """The setting a GM means: its key (``monjes_permitidos``) or its display name in
+    either language («Monjes permitidos», «monks allowed»), compared folded."""
+    wanted = fold_words(typed).replace(" ", "_")
+    for spec in setting_specs(system_id):
+        if wanted == spec.key:
+            return spec.key
+        for locale in LOCALES:
+            if fold_words(display(system_id, "setting", spec.key, locale)) == fold_words(typed):
+                return spec.key
+    return typed
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,16 +320,21 @@ class CampaignService:
             if change.system_setting is not None:
                 key, raw = change.system_setting
                 specs = {spec.key: spec for spec in setting_specs(campaign.system)}
-                if key not in specs:
-                    raise InvalidSetting(
-                        "campaign.error.unknown_setting",
-                        key=key,
-                        valid=", ".join(sorted(specs)) or "-",
-                    )
+                if setting_key(campaign.system, key) not in specs:
+                    raise InvalidSetting("campaign.error.unknown_setting", key=key[:100])
+                key = setting_key(campaign.system, key)
                 settings = dict(campaign.settings or {})
                 settings[key] = parse_setting(
-                    specs[key], raw, limit=MAX_FILE_TEXT if change.from_file else MAX_TEXT
+                    specs[key],
+                    raw,
+                    limit=MAX_FILE_TEXT if change.from_file else MAX_TEXT,
+                    system=campaign.system,
                 )
+                if key == TIME_ZONE:
+                    zone = valid_time_zone(str(settings[key]))
+                    if zone is None:
+                        raise InvalidSetting("settings.error.bad_time_zone", value=raw[:64])
+                    settings[key] = zone
                 check_settings(
                     systems.get(campaign.system), resolved_settings(specs.values(), settings)
                 )

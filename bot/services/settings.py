@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bot.i18n import LOCALES
 from bot.services.errors import InvalidSetting
-from rules.systems.base import CharacterBuilder, GameSystem, RulesError, SettingSpec
+from rules.names import display
+from rules.systems.base import CharacterBuilder, FieldKind, GameSystem, RulesError, SettingSpec
+from rules.text import fold_words
 from rules.values import BadValue, parse_value
 
 __all__ = ["parse_setting", "resolved_settings", "check_settings", "MAX_TEXT", "MAX_FILE_TEXT"]
@@ -17,9 +20,25 @@ MAX_FILE_TEXT = 64 * 1024  # uploaded as a file (a campaign's own list of weapon
 CATALOGUE_KINDS = ("clase", "raza", "habilidad", "equipo", "hechizo")
 
 
-def parse_setting(spec: SettingSpec, raw: str, *, limit: int = MAX_TEXT) -> Any:
+def _choice_by_name(spec: SettingSpec, raw: str, system: str | None) -> str:
+    """A choice typed by its display name in either language («críticos (además crítico y
+    pifia)», «critical…») stands for its id; anything else is left for the parser."""
+    wanted = fold_words(raw)
+    for choice in spec.choices:
+        for locale in LOCALES:
+            if fold_words(display(system, f"valor.{spec.key}", str(choice), locale)) == wanted:
+                return str(choice)
+    return raw
+
+
+def parse_setting(
+    spec: SettingSpec, raw: str, *, limit: int = MAX_TEXT, system: str | None = None
+) -> Any:
     """Turn the text a GM typed (or uploaded) into the setting's value, or raise a translated
-    error (:func:`rules.values.parse_value` reads it, the same way as a sheet field)."""
+    error (:func:`rules.values.parse_value` reads it, the same way as a sheet field).  A
+    choice may be typed as its id or its display name; the error lists display names."""
+    if spec.kind is FieldKind.CHOICE:
+        raw = _choice_by_name(spec, raw, system)
     try:
         return parse_value(
             spec.kind,
@@ -34,6 +53,9 @@ def parse_setting(spec: SettingSpec, raw: str, *, limit: int = MAX_TEXT) -> Any:
         if bad.reason == "out_of_range":
             params["minimum"] = "-∞" if spec.minimum is None else spec.minimum
             params["maximum"] = "∞" if spec.maximum is None else spec.maximum
+        if system is not None:  # the reply names the setting and its choices (bot/words.py)
+            params["system"] = system
+            params["choice_ids"] = tuple(str(c) for c in spec.choices)
         raise InvalidSetting(f"campaign.error.{bad.reason}", key=spec.key, **params) from None
 
 

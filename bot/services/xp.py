@@ -39,6 +39,7 @@ class GrantLine:
     notes: tuple[str, ...]
     undo: Undoable | None = None  # the grant's audit row, for the GM's undo button
     hit_die: bool = False  # S&W: a new level owes hit dice (the reply offers the roll)
+    system: str = ""  # whose ids the tracks are (``clerigo`` is shown «Clérigo»)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,9 @@ class AwardEntry:
     created_at: datetime
 
 
-def _line(name: str, result: AdvanceResult, undo: Undoable | None = None) -> GrantLine:
+def _line(
+    name: str, result: AdvanceResult, undo: Undoable | None = None, system: str = ""
+) -> GrantLine:
     return GrantLine(
         character_name=name,
         xp_before=result.xp_before,
@@ -71,12 +74,13 @@ def _line(name: str, result: AdvanceResult, undo: Undoable | None = None) -> Gra
         notes=tuple(result.notes),
         undo=undo,
         hit_die="swc.note.roll_hit_die" in result.notes,
+        system=system,
     )
 
 
 def _granted(applied: Applied[AdvanceResult]) -> GrantLine:
     undo = Undoable(applied.log_id, applied.view.version) if applied.log_id else None
-    return _line(applied.view.name, applied.value, undo)
+    return _line(applied.view.name, applied.value, undo, applied.view.system)
 
 
 class XpService:
@@ -135,7 +139,7 @@ class XpService:
         if not isinstance(context.system, Advancement):
             raise DomainError("xp.error.nothing_to_buy", system=context.system.name)
         applied = await self.characters.writer.apply(place, actor, SpendXp(what), name=character)
-        return _line(applied.view.name, applied.value)
+        return _line(applied.view.name, applied.value, system=applied.view.system)
 
     async def purchases(
         self, place: Place, actor: Actor, character: str | None

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.services.errors import DomainError
+from bot.words import problem_text
 from rules.dice import DiceError
 from rules.systems.base import RulesError
 
@@ -25,13 +26,13 @@ __all__ = ["describe_error", "send_error"]
 def describe_error(error: BaseException, locale: str) -> str | None:
     """The translated text for a known error, or None for a bug."""
     if isinstance(error, DomainError):
-        return t(error.key, locale, **error.params)
+        return problem_text(error.key, error.params, locale)
     if isinstance(error, DiceError):
         params = dict(error.params or {})
         params.setdefault("column", error.column if error.column is not None else "?")
         return t(f"dice.error.{error.code}", locale, **params)
     if isinstance(error, RulesError):
-        return "\n".join(t(p.key, locale, **dict(p.params)) for p in error.problems)
+        return "\n".join(problem_text(p.key, p.params, locale) for p in error.problems)
     if isinstance(error, app_commands.MissingPermissions):
         return t(
             "errors.missing_permissions", locale, permissions=", ".join(error.missing_permissions)

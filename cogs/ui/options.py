@@ -19,9 +19,13 @@ from typing import TYPE_CHECKING, ClassVar
 import discord
 from discord import app_commands
 
-from bot.i18n import catalogue, choose_locale, t
-from bot.services.campaigns import SETTING_LABELS, setting_specs
+from bot.i18n import t
+from bot.services.campaigns import setting_specs
+from bot.services.settings import resolved_settings
+from bot.words import setting_name, setting_value
 from cogs.ui.context import actor_of, place_of, reply_locale
+from rules.systems.base import FieldKind
+from rules.text import fold
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -208,23 +212,51 @@ async def ability_autocomplete(
 async def setting_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
-    """The rule settings of this campaign's system, with their defaults."""
+    """The rule settings of this campaign's system by their display names, with the value
+    each has now in this campaign (not the default: a GM checks what he changed)."""
     campaign = await itx.client.services.campaigns.find(place_of(itx))
     if campaign is None:
         return []
-    needle = current.lower()
-    locale = choose_locale(itx.locale, campaign.locale, "es")
+    locale = await reply_locale(itx.client, itx)
+    specs = setting_specs(campaign.system)
+    values = resolved_settings(specs, campaign.settings)
+    needle = fold(current)
+    out = []
+    for spec in specs:
+        name = setting_name(campaign.system, spec.key, locale)
+        if needle and needle not in fold(name) and needle not in spec.key:
+            continue
+        value = setting_value(campaign.system, spec.key, values[spec.key], locale)
+        out.append(app_commands.Choice(name=f"{name}: {value}"[:100], value=spec.key))
+    return out[:25]
 
-    def label(key: str, default: object) -> str:
-        """``key — display name (default)``, and what it means where the system describes it."""
-        described = f"{campaign.system}.setting.{key}"
-        meaning = f" — {t(described, locale)}" if catalogue().has(described, locale) else ""
-        return f"{setting_label(key, default, locale)}{meaning}"[:100]
 
+async def setting_value_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """The values of the setting already chosen, by their display names (sí/no for a
+    switch, each named choice); a number or a text setting suggests nothing."""
+    key = getattr(itx.namespace, "setting", None)
+    campaign = await itx.client.services.campaigns.find(place_of(itx))
+    if campaign is None or not key:
+        return []
+    locale = await reply_locale(itx.client, itx)
+    spec = next((s for s in setting_specs(campaign.system) if s.key == key), None)
+    if spec is None:
+        return []
+    if spec.kind is FieldKind.BOOLEAN:
+        choices = [(t("common.yes", locale), "sí"), (t("common.no", locale), "no")]
+    elif spec.kind is FieldKind.CHOICE:
+        choices = [
+            (setting_value(campaign.system, key, str(c), locale), str(c)) for c in spec.choices
+        ]
+    else:
+        return []
+    needle = fold(current)
     return [
-        app_commands.Choice(name=label(spec.key, spec.default), value=spec.key)
-        for spec in setting_specs(campaign.system)
-        if needle in spec.key.lower()
+        app_commands.Choice(name=name[:100], value=value[:100])
+        for name, value in choices
+        if needle in fold(name) or needle in fold(value)
     ][:25]
 
 
@@ -254,12 +286,6 @@ async def request_option_autocomplete(
     ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
     ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
     return [app_commands.Choice(name=o.label[:100], value=o.key[:100]) for o in ranked[:25]]
-
-
-def setting_label(key: str, default: object, locale: str) -> str:
-    """``key — display name (default)``: settings with a catalogue name show it too."""
-    name = f" — {t(SETTING_LABELS[key], locale)}" if key in SETTING_LABELS else ""
-    return f"{key}{name} ({default!s})"[:100]
 
 
 # -- option types ------------------------------------------------------------------------
@@ -415,6 +441,12 @@ class RequestOptionTransformer(Suggested):
     suggest = staticmethod(request_option_autocomplete)
 
 
+class SettingValueTransformer(Suggested):
+    """A value for the ``setting`` option already chosen (a switch, a named choice)."""
+
+    suggest = staticmethod(setting_value_autocomplete)
+
+
 Character = app_commands.Transform[str, CharacterTransformer]
 AnyCharacter = app_commands.Transform[str, AnyCharacterTransformer]
 NewCombatant = app_commands.Transform[str, AnyCharacterTransformer(1, 80)]  # an NPC, or any name
@@ -435,3 +467,4 @@ FieldValue = app_commands.Transform[str, FieldValueTransformer(1, 500)]
 Setting = app_commands.Transform[str, SettingTransformer]
 RequestWho = app_commands.Transform[str, RequestWhoTransformer(1, 1000)]
 RequestOption = app_commands.Transform[str, RequestOptionTransformer(1, 100)]
+SettingValue = app_commands.Transform[str, SettingValueTransformer(1, 500)]

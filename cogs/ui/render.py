@@ -12,8 +12,9 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.campaigns import SETTING_LABELS, CampaignView
+from bot.services.campaigns import CampaignView, SettingView
 from bot.services.rolls import HistoryView, OddsView, RollView
+from bot.words import setting_description, setting_name, setting_value
 
 __all__ = [
     "roll",
@@ -23,6 +24,8 @@ __all__ = [
     "percent",
     "truncate",
     "name_list",
+    "setting_line",
+    "settings_embed",
 ]
 
 COLOUR = {
@@ -201,18 +204,45 @@ def odds(view: OddsView, locale: str) -> dict[str, Any]:
     return {"embed": embed}
 
 
-def _format_setting(value: Any, locale: str) -> str:
-    if isinstance(value, bool):
-        return t("common.yes" if value else "common.no", locale)
-    return str(value)
+def _short(text: str, locale: str, limit: int = 80) -> str:
+    """A long text setting (a campaign's own weapon list) summarised, never cut mid-word."""
+    if len(text) <= limit:
+        return text
+    return t(
+        "settings.long_value", locale, start=text[: limit // 2].rsplit(" ", 1)[0], size=len(text)
+    )
+
+
+def setting_line(system: str, setting: SettingView, locale: str) -> str:
+    """One rule as a GM reads it: display name, current value, default, what it does."""
+    current = _short(setting_value(system, setting.key, setting.value, locale), locale)
+    default = _short(setting_value(system, setting.key, setting.default, locale), locale)
+    key = "settings.line" if setting.value == setting.default else "settings.changed"
+    line = t(
+        key,
+        locale,
+        name=setting_name(system, setting.key, locale),
+        value=current,
+        default=default,
+    )
+    description = setting_description(system, setting.key, locale)
+    return f"{line}\n↳ {description}" if description else line
+
+
+def settings_embed(view: CampaignView, locale: str) -> discord.Embed:
+    """Every rule of the campaign, whole lines only (summarised past Discord's limit)."""
+    lines = [setting_line(view.system, s, locale) for s in view.settings]
+    return discord.Embed(
+        title=t("campaign.field.settings", locale),
+        description=fit_lines(lines, locale),
+        colour=COLOUR[None],
+    )
 
 
 def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None) -> dict[str, Any]:
     title = t(headline_key, locale, name=view.name) if headline_key else view.name
     embed = discord.Embed(title=truncate(title, 256), colour=COLOUR[None])
-    embed.add_field(
-        name=t("campaign.field.system", locale), value=f"{view.system_name} (`{view.system}`)"
-    )
+    embed.add_field(name=t("campaign.field.system", locale), value=view.system_name)
     embed.add_field(
         name=t("campaign.field.gm", locale),
         value=f"<@{view.gm_user_id}>" if view.gm_user_id else t("privacy.no_gm", locale),
@@ -249,19 +279,7 @@ def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None
         value=truncate("\n".join(bindings) or t("common.none", locale), 1024),
         inline=False,
     )
-    if view.settings:
-        rows = [
-            f"`{s.key}`"
-            + (f" ({t(SETTING_LABELS[s.key], locale)})" if s.key in SETTING_LABELS else "")
-            + f" = **{_format_setting(s.value, locale)}**"
-            + ("" if s.value == s.default else " " + t("campaign.changed_mark", locale))
-            for s in view.settings
-        ]
-        text = ""
-        for row in rows:
-            if len(text) + len(row) + 1 > 1024:
-                break
-            text += row + "\n"
-        embed.add_field(name=t("campaign.field.settings", locale), value=text, inline=False)
     embed.set_footer(text=t("campaign.footer", locale, id=view.id, version=view.version))
-    return {"embed": embed}
+    if not view.settings:
+        return {"embeds": [embed]}
+    return {"embeds": [embed, settings_embed(view, locale)]}

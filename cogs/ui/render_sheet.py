@@ -17,6 +17,7 @@ from bot.i18n import catalogue, t
 from bot.services.characters import CharacterSummary, CharacterView, get_path
 from bot.services.checks import CheckView
 from bot.services.creation import DraftView
+from bot.words import field_display, problem_text
 from cogs.ui.render import COLOUR, fit_lines, percent, truncate
 from rules.systems.base import Problem
 
@@ -28,7 +29,7 @@ MAX_EMBEDS = 10
 
 
 def problems_text(problems: Iterable[Problem], locale: str) -> str:
-    return "\n".join(f"• {t(p.key, locale, **dict(p.params))}" for p in problems)
+    return "\n".join(f"• {problem_text(p.key, p.params, locale)}" for p in problems)
 
 
 def field_value(value: Any, locale: str) -> str:
@@ -108,8 +109,10 @@ def character(view: CharacterView, locale: str) -> dict[str, Any]:
         # blocks): a field the sheet does not have at all is not shown, one set to nothing is.
         if spec.path == "name" or not has_path(view.sheet, spec.path):
             continue
+        stored = get_path(view.sheet, spec.path)
+        named = field_display(view.system, spec.path, stored, locale)
         groups.setdefault(spec.group, []).append(
-            (spec.label, field_value(get_path(view.sheet, spec.path), locale))
+            (spec.label, named if named is not None else field_value(stored, locale))
         )
     for value in view.derived:
         shown = field_value(value.value, locale)
@@ -178,7 +181,7 @@ def draft(view: DraftView, locale: str) -> discord.Embed:
         colour = COLOUR["failure" if view.problems else "success"]
     else:
         title = t("wizard.title_npc" if view.is_npc else "wizard.title", locale, name=view.name)
-        description = t(view.step.prompt.key, locale, **dict(view.step.prompt.params))
+        description = problem_text(view.step.prompt.key, view.step.prompt.params, locale)
         colour = COLOUR[None]
     embed = discord.Embed(
         title=truncate(title, 256), description=truncate(description, 4000), colour=colour

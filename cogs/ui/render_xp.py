@@ -9,6 +9,13 @@ import discord
 from bot.i18n import t
 from bot.services.xp import AwardEntry, GrantLine, GrantView
 from cogs.ui.render import COLOUR, fit_lines, truncate
+from rules.names import display
+
+
+def _level(line: GrantLine, track: str, before: int, after: int, locale: str) -> str:
+    """«↳ Clérigo: nivel 1 → 2» (a track is a class id in S&W)."""
+    name = display(line.system or None, "clase", track, locale)
+    return t("xp.level", locale, track=name, before=before, after=after)
 
 
 def grant(view: GrantView, locale: str) -> dict[str, Any]:
@@ -18,7 +25,7 @@ def grant(view: GrantView, locale: str) -> dict[str, Any]:
             "xp.line", locale, name=line.character_name, before=line.xp_before, after=line.xp_after
         )
         for track, before, after in line.levels:
-            text += "\n" + t("xp.level", locale, track=track, before=before, after=after)
+            text += "\n" + _level(line, track, before, after, locale)
         for note in line.notes:
             text += "\n" + t("xp.note", locale, note=t(note, locale))
         lines.append(text)
@@ -63,7 +70,7 @@ def spend(line: GrantLine, what: str, locale: str) -> dict[str, Any]:
         "xp.line", locale, name=line.character_name, before=line.xp_before, after=line.xp_after
     )
     for track, before, after in line.levels:
-        text += "\n" + t("xp.level", locale, track=track, before=before, after=after)
+        text += "\n" + _level(line, track, before, after, locale)
     embed = discord.Embed(
         title=t("xp.spent", locale, what=what), description=text, colour=COLOUR["success"]
     )

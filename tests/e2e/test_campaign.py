@@ -81,7 +81,10 @@ def test_settings_change_system_rules_and_roles(discord_env):
     shown = discord_env.command(
         "campaign show", {}, guild=g, channel="mesa", user="gm", locale="es-ES"
     )
-    assert "ca_ascendente" in shown.text
+    # each rule by its display name, its value, and what it does; never its id (issue 13)
+    assert "**CA ascendente**: no (por defecto)" in shown.text, shown.text
+    assert "Usar la Clase de Armadura ascendente" in shown.text
+    assert "ca_ascendente" not in shown.text
     suggestions = discord_env.autocomplete(
         "campaign settings", "setting", "ca_", guild=g, channel="mesa", user="gm"
     )
@@ -94,7 +97,12 @@ def test_settings_change_system_rules_and_roles(discord_env):
         user="gm",
         locale="es-ES",
     )
-    assert "`ca_ascendente` = **sí** (cambiado)" in r.text
+    assert "**CA ascendente**: sí — cambiado; por defecto: no" in r.text, r.text
+    suggestions = discord_env.autocomplete(
+        "campaign settings", "setting", "ascend", guild=g, channel="mesa", user="gm"
+    )
+    # the value the campaign has now, not the default
+    assert suggestions[0] == {"name": "CA ascendente: sí", "value": "ca_ascendente"}
     assert f"<@&{g.role('Máster').id}>" in r.text
     # the member with the GM role may now change settings
     r = discord_env.command(
@@ -105,7 +113,7 @@ def test_settings_change_system_rules_and_roles(discord_env):
         user="dm2",
         locale="es-ES",
     )
-    assert "`ca_ascendente` = **no**" in r.text
+    assert "**CA ascendente**: no (por defecto)" in r.text
     bad = discord_env.command(
         "campaign settings",
         {"setting": "ca_ascendente", "value": "quizás"},
@@ -178,7 +186,7 @@ def test_a_long_setting_can_be_uploaded_and_a_breaking_one_is_refused(discord_en
     # downloading the file comes after a private deferral; the result is public
     assert r.ok and r.deferred, r.text
     (public,) = [m for m in r.messages if not m.ephemeral]
-    assert "(cambiado)" in public.text, r.all_text
+    assert "**Armas propias**: {" in public.text and "— cambiado" in public.text, r.all_text
     suggestions = discord_env.autocomplete(
         "sheet item", "item", "sable", guild=g, channel="mesa", user="ana"
     )

@@ -1,0 +1,100 @@
+"""Ids → words in the reader's language, for everything the bot renders.
+
+:func:`rules.names.display` is the one table of display names; this module applies it where
+the bot meets ids: the parameters of a problem («La clase {clase} no admite…» gets
+«Paladín»), a sheet field's stored value, and a campaign setting's name, value and
+description.  Render modules call these instead of printing a stored value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.i18n import catalogue, t
+from rules.names import KINDS_BY_PARAM, display, display_list, field_kind
+
+__all__ = [
+    "field_display",
+    "named_params",
+    "problem_text",
+    "setting_description",
+    "setting_name",
+    "setting_value",
+    "system_of_key",
+]
+
+#: Catalogue namespaces that are rule systems (``swc.problem.…``): their problems carry ids.
+_SYSTEM_PREFIXES = ("swc", "rolweb", "nucleo")
+
+
+def system_of_key(key: str) -> str | None:
+    """``"swc.problem.unknown_class"`` → ``"swc"``; a key of no system → None."""
+    head = key.split(".", 1)[0]
+    return head if head in _SYSTEM_PREFIXES else None
+
+
+def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, Any]:
+    """``params`` with every id named: ``{"clase": "paladin"}`` → ``{"clase": "Paladín"}``.
+
+    Which parameters hold ids is :data:`rules.names.KINDS_BY_PARAM`; a value that is not an
+    id (what the user typed, «Bárbaro») comes back as it was.
+    """
+    system = system_of_key(key)
+    out = dict(params)
+    setting_system = params.get("system")
+    if isinstance(setting_system, str) and "key" in params:
+        # a campaign setting's error: its name and its choices, never their ids
+        out["key"] = setting_name(setting_system, str(params["key"]), locale)
+        ids = params.get("choice_ids")
+        if isinstance(ids, tuple) and "choices" in params:
+            out["choices"] = "; ".join(
+                setting_value(setting_system, str(params["key"]), c, locale) for c in ids
+            )
+    for name, value in params.items():
+        kind = KINDS_BY_PARAM.get(name)
+        if kind is not None and isinstance(value, str):
+            out[name] = display(system, kind, value, locale)
+    return out
+
+
+def problem_text(key: str, params: Mapping[str, Any], locale: str) -> str:
+    """A problem or error message with its ids named."""
+    return t(key, locale, **named_params(key, params, locale))
+
+
+def field_display(system: str, path: str, value: Any, locale: str) -> str | None:
+    """The display form of a sheet field that stores ids (``clases`` → «Clérigo»), or None
+    when the field holds free values (the caller formats those)."""
+    kind = field_kind(system, path)
+    if kind is None or value is None or value == "" or value == []:
+        return None
+    return display_list(system, kind, value, locale)
+
+
+def setting_name(system: str, key: str, locale: str) -> str:
+    """«Monjes permitidos» for ``monjes_permitidos``."""
+    return display(system, "setting", key, locale)
+
+
+def setting_value(system: str, key: str, value: Any, locale: str) -> str:
+    """A setting's value in words: sí/no, a named choice, or the value itself."""
+    if isinstance(value, bool):
+        return t("common.yes" if value else "common.no", locale)
+    if value is None or value == "":
+        return t("common.none", locale)
+    return display(system, f"valor.{key}", value, locale)
+
+
+def setting_description(system: str, key: str, locale: str) -> str:
+    """What the setting does (``<system>.setting.<key>``, ``settings.<system>.<key>``, or
+    ``settings.comun.<key>`` for the settings every campaign has); empty when the catalogue
+    has no description (a test requires one for every setting)."""
+    for candidate in (
+        f"{system}.setting.{key}",
+        f"settings.{system}.{key}",
+        f"settings.comun.{key}",
+    ):
+        if catalogue().has(candidate, locale) or catalogue().has(candidate):
+            return t(candidate, locale)
+    return ""
