@@ -22,6 +22,7 @@ from bot.services.sheet_access import require_actor
 from bot.services.sheet_changes import ApplyEffects
 from rules.combat.health import Act, HealthStates, require
 from rules.systems.base import CheckOption, CheckRequest, CheckResult, OpposedResult
+from rules.text import fold
 
 __all__ = ["CheckOrder", "CheckService", "CheckView", "SAVE_OPTION"]
 
@@ -77,7 +78,8 @@ def parse_circumstances(text: str | None) -> frozenset[str]:
     """``"token, amenaza:veneno"`` → ``{"token", "amenaza:veneno"}``."""
     if not text:
         return frozenset()
-    items = [part.strip().casefold() for part in text.replace(";", ",").split(",") if part.strip()]
+    # folded: «amenaza:parálisis» typed with its accent is the threat «paralisis»
+    items = [fold(part) for part in text.replace(";", ",").split(",") if part.strip()]
     if len(items) > MAX_CIRCUMSTANCES:
         raise DomainError("check.error.too_many_circumstances", limit=MAX_CIRCUMSTANCES)
     return frozenset(items)

@@ -18,6 +18,7 @@ import random
 from fractions import Fraction
 
 from rules.dice import roll
+from rules.names import display
 from rules.swc.advancement import THREATS
 from rules.swc.attributes import ATTRIBUTE_ORDER, strength_modifiers
 from rules.swc.derived import armour_blocks_thief_skills
@@ -139,7 +140,9 @@ def _save(
                 "circumstances",
                 {
                     "amenaza": unknown[0],
-                    "amenazas": ", ".join(sorted({*THREATS, *THREAT_CATEGORY})),
+                    "amenazas": ", ".join(
+                        sorted(display("swc", "amenaza", t) for t in {*THREATS, *THREAT_CATEGORY})
+                    ),
                 },
             )
         )
@@ -152,7 +155,11 @@ def _save(
                 Problem(
                     "swc.problem.save_category_needed",
                     "option",
-                    {"categorias": ", ".join(c.value for c in SaveCategory)},
+                    {
+                        "categorias": ", ".join(
+                            display("swc", "salvacion", c.value) for c in SaveCategory
+                        )
+                    },
                 )
             )
         category = rows[0]

@@ -1,0 +1,133 @@
+"""What a reader sees for the leaks issue 13 lists: names, never ids (render level).
+
+Each case renders a view the way the bot does and looks for the id the issue found and the
+display name that replaces it, in Spanish and in English.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import t
+from bot.services.sheet_access import CharacterView
+from bot.services.xp import GrantLine, GrantView
+from bot.words import named_params, problem_text, setting_name, setting_value
+from cogs.ui import render_sheet, render_xp
+from rules import systems
+from rules.systems.base import Problem
+from tests.examples import ardelia
+
+
+def _cleric() -> dict[str, Any]:
+    swc = systems.get("swc")
+    sheet = swc.new_sheet("Aldara", {})
+    sheet.update(
+        raza="humano",
+        clases=["clerigo"],
+        alineamiento="caotico",
+        atributos={
+            "Fuerza": 10,
+            "Destreza": 10,
+            "Constitución": 12,
+            "Inteligencia": 10,
+            "Sabiduría": 15,
+            "Carisma": 8,
+        },
+        pg={"max": 6, "actual": 6},
+    )
+    return sheet
+
+
+def _view(system_id: str, sheet: dict[str, Any]) -> CharacterView:
+    system = systems.get(system_id)
+    settings = {s.key: s.default for s in system.settings()}
+    return CharacterView(
+        id=1,
+        name=sheet["name"],
+        system=system_id,
+        system_name=system.name,
+        owner_user_id=1,
+        is_npc=False,
+        hidden=False,
+        sheet=sheet,
+        fields=system.fields(settings),
+        derived=tuple(system.derived(sheet, settings)),
+        problems=tuple(system.validate(sheet, settings)),
+        version=1,
+        campaign_name="Marca",
+    )
+
+
+def _text(message: dict[str, Any]) -> str:
+    parts = []
+    for embed in message["embeds"]:
+        parts.append(embed.description or "")
+        parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join(parts)
+
+
+def test_a_cleric_sheet_names_class_alignment_threats_and_spell_lists() -> None:
+    es = _text(render_sheet.character(_view("swc", _cleric()), "es"))
+    assert "**Clase**: Clérigo" in es and "clerigo" not in es
+    assert "**Alineamiento**: caótico" in es and "caotico" not in es
+    assert "parálisis" in es and "paralisis" not in es  # the cleric's save bonus
+    assert "Conjuros de Clérigo" in es
+    en = _text(render_sheet.character(_view("swc", _cleric()), "en"))
+    assert "**Clase**: Cleric" in en and "**Alineamiento**: chaotic" in en
+
+
+def test_a_nucleo_sheet_names_its_pyramid() -> None:
+    es = _text(render_sheet.character(_view("nucleo", ardelia()), "es"))
+    assert "**Pirámide**: Versátil" in es and "versatil" not in es
+    en = _text(render_sheet.character(_view("nucleo", ardelia()), "en"))
+    assert "**Pirámide**: Versatile" in en
+
+
+def test_the_alignment_a_class_refuses_is_named() -> None:
+    """Was: «La clase paladin no admite el alineamiento caotico»."""
+    problems = systems.get("swc").validate(_cleric() | {"clases": ["paladin"]}, {})
+    (refusal,) = [p for p in problems if p.key == "swc.problem.alignment_not_allowed"]
+    assert (
+        problem_text(refusal.key, refusal.params, "es")
+        == "La clase Paladín no admite el alineamiento caótico."
+    )
+    assert "Paladin" in problem_text(refusal.key, refusal.params, "en")
+    assert "chaotic" in problem_text(refusal.key, refusal.params, "en")
+
+
+def test_what_the_user_typed_is_not_renamed() -> None:
+    params = named_params("swc.problem.unknown_class", {"clase": "bárbaro"}, "es")
+    assert params == {"clase": "bárbaro"}
+
+
+def test_a_level_gained_names_the_class() -> None:
+    """Was: «↳ clerigo: nivel 1 → 2»."""
+    line = GrantLine("Aldara", 1000, 1600, (("clerigo", 1, 2),), (), system="swc")
+    text = render_xp.grant(GrantView(600, None, (line,)), "es")["embed"].description
+    assert "↳ Clérigo: nivel 1 → 2" in text
+    text = render_xp.grant(GrantView(600, None, (line,)), "en")["embed"].description
+    assert "Cleric" in text and "clerigo" not in text
+
+
+def test_problems_in_a_draft_are_named() -> None:
+    text = render_sheet.problems_text(
+        [
+            Problem(
+                "swc.problem.alignment_not_allowed",
+                "",
+                {"clase": "paladin", "alineamiento": "caotico"},
+            )
+        ],
+        "es",
+    )
+    assert text == "• La clase Paladín no admite el alineamiento caótico."
+
+
+def test_settings_by_name_and_value() -> None:
+    """Was: ``movimiento_a_combate (False)``."""
+    assert setting_name("rolweb", "movimiento_a_combate", "es") == (
+        "Moverse cuenta como acción de combate"
+    )
+    assert setting_value("rolweb", "movimiento_a_combate", False, "es") == t("common.no", "es")
+    assert setting_value("rolweb", "naturales", "criticos", "es").startswith("críticos")
+    assert setting_value("swc", "pg_cero", "muere_a_0", "en") == "dies at 0"
