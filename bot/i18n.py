@@ -27,11 +27,14 @@ __all__ = [
     "normalize_locale",
     "t",
     "LOCALES",
+    "COUNT_PARAMS",
 ]
 
 log = logging.getLogger(__name__)
 
 LOCALES = ("es", "en")
+#: Parameters that count something: a message with one of them may have a ``_one`` form.
+COUNT_PARAMS = ("count", "dados_golpe", "amount")
 REFERENCE = "es"
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
 
@@ -78,7 +81,7 @@ class Catalogue:
         A missing key or parameter never breaks a reply: it is logged and the key (or the
         unfilled template) is shown, which a test would catch long before a user does.
         """
-        template = self.get(key, locale)
+        template = self.get(self.variant(key, params), locale)
         if template is None:
             log.error("missing catalogue key %s (%s)", key, locale)
             return key
@@ -87,6 +90,27 @@ class Catalogue:
         except (KeyError, IndexError, ValueError):
             log.exception("bad parameters for catalogue key %s (%s): %r", key, locale, params)
             return template
+
+    def variant(self, key: str, params: Mapping[str, Any]) -> str:
+        """The form of ``key`` that agrees with ``params`` (issue 13, «correct Spanish»).
+
+        A message that depends on a character's grammatical gender has variants
+        ``<key>_femenino`` and ``<key>_masculino`` next to ``<key>``, which is worded
+        neutrally («La ficha de Aldara está lista») and serves an unset or ``neutro``
+        gender; the caller passes ``genero=`` (:func:`bot.grammar.gender_of`).  A message
+        with a count has ``<key>_one`` for exactly one («1 Dado de Golpe»); the count is
+        the ``count`` parameter (or one of :data:`COUNT_PARAMS`).  A variant the catalogue
+        lacks falls back to ``key``, so adding one never breaks a reply.
+        """
+        gender = params.get("genero")
+        if gender in ("femenino", "masculino") and self.has(f"{key}_{gender}"):
+            key = f"{key}_{gender}"
+        for name in COUNT_PARAMS:
+            if name in params:
+                if str(params[name]).strip() == "1" and self.has(f"{key}_one"):
+                    return f"{key}_one"
+                break
+        return key
 
     def placeholders(self, key: str, locale: str) -> set[str]:
         template = self.messages.get(locale, {}).get(key, "")

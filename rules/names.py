@@ -49,6 +49,7 @@ KINDS_BY_PARAM: Mapping[str, str] = {
     "amenaza": "amenaza",
     "pyramid": "piramide",
     "genero": "genero",
+    "state": "estado",
 }
 
 #: Sheet fields that store ids, per system: ``/sheet show`` names their values.  A key
@@ -126,6 +127,17 @@ def display(system: str | None, kind: str, value: object, locale: str = "es") ->
         if isinstance(shared, str):
             return shared
     return text
+
+
+def display_state(system: str | None, state: object, locale: str, gender: str | None) -> str:
+    """A health state agreeing with the character's gender («moribunda» for Kára); the
+    masculine form, which the tables hold as ``estado``, for ``masculino``, ``neutro`` or
+    unset (a state's name, as the books print it)."""
+    if gender == "femenino":
+        named = display(system, "estado_femenino", state, locale)
+        if named != str(getattr(state, "value", state)):
+            return named
+    return display(system, "estado", state, locale)
 
 
 def display_list(system: str | None, kind: str, values: object, locale: str = "es") -> str:

@@ -26,6 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.locks import lock_campaign
 from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
+from bot.grammar import sheet_fields
 from bot.services.campaign_context import CampaignContext, CampaignContextService
 from bot.services.campaigns import (
     APPROVE_CHARACTERS,
@@ -416,7 +417,7 @@ class CharacterService:
     ) -> CharacterView:
         """``/sheet set``: parse ``raw`` by the field's spec and store it at ``path``."""
         _campaign, system, settings = await self.context(place)
-        specs = {spec.path.casefold(): spec for spec in system.fields(settings)}
+        specs = {spec.path.casefold(): spec for spec in sheet_fields(system, settings)}
         spec = specs.get(path.strip().casefold())
         if spec is None:
             raise DomainError(

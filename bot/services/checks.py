@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.grammar import gender_of
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
@@ -61,6 +62,8 @@ class CheckView:
     # Opposed by an NPC the GM keeps hidden from this roller: he sees the outcome, not its
     # numbers (they go to the GM channel).
     opponent_hidden: bool = False
+    #: the character's grammatical gender: notes agree with it («Sigue moribunda»)
+    gender: str | None = None
 
 
 def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -209,6 +212,7 @@ class CheckService:
             private=order.private,
             gm_channel_id=campaign.gm_channel_id,
             opponent_hidden=opponent_hidden,
+            gender=gender_of(own.sheet),
         )
 
     async def save(

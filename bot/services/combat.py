@@ -24,6 +24,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, Character, CombatRecord, saved_id, utcnow
+from bot.grammar import gender_of
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
@@ -168,6 +169,8 @@ class HealthView:
     hit_points: tuple[int, int] | None = None
     secret: bool = False
     log_id: int | None = None
+    system: str = ""  # whose state ids ``state`` and the notes are
+    gender: str | None = None  # the character's grammatical gender, for agreement
 
 
 def _health_fields(health: Health | None) -> dict[str, Any]:
@@ -845,6 +848,8 @@ class CombatService:
             secret=view.is_npc and view.hidden,
             log_id=applied.log_id,
             undo=undo,
+            system=view.system,
+            gender=gender_of(view.sheet),
         )
 
     # -- effects during the fight (``/init effect``) -------------------------------------

@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.locks import lock_campaign
 from bot.db.models import Campaign, Character, CreationDraft, saved_id, utcnow
+from bot.grammar import GENDER_PATH, GENDERS, gender_of
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService, CharacterView
@@ -52,6 +53,7 @@ class DraftView:
     done: tuple[str, ...]
     #: (dead character's name, experience) this draft took over (rolweb, seed 001).
     inherited: tuple[str, int] | None = None
+    gender: str | None = None  # chosen on the last screen (optional), for agreement
 
 
 class CreationService:
@@ -174,6 +176,8 @@ class CreationService:
         state = dict(draft.sheet)
         done = tuple(state.get("done", ()))
         current = builder.creation_step(state["draft"], done, settings, npc=draft.is_npc)
+        if current is None and step_key == GENDER_PATH:
+            return await self._set_gender(draft, version, answer, system, builder, settings)
         if current is None or current.key != step_key:
             raise DomainError("sheet.error.draft_stale")
         if answer is None and not current.optional:
@@ -209,6 +213,33 @@ class CreationService:
         draft.sheet = new_state
         draft.version += 1
         return self._view(draft, system, builder, settings, tuple(notes))
+
+    async def _set_gender(
+        self,
+        draft: CreationDraft,
+        version: int,
+        answer: Any,
+        system: GameSystem,
+        builder: CharacterBuilder,
+        settings: Mapping[str, Any],
+    ) -> DraftView:
+        """The optional grammatical gender, chosen on the wizard's last screen."""
+        values = list(answer) if isinstance(answer, (list, tuple)) else []
+        if len(values) != 1 or values[0] not in GENDERS:
+            raise DomainError("sheet.error.step_required")
+        state = dict(draft.sheet)
+        new_state = {**state, "draft": {**state["draft"], GENDER_PATH: values[0]}}
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(CreationDraft)
+                .where(col(CreationDraft.id) == draft.id, col(CreationDraft.version) == version)
+                .values(sheet=new_state, version=CreationDraft.version + 1, updated_at=utcnow())
+            )
+            if result.rowcount != 1:
+                raise DomainError("sheet.error.draft_stale")
+        draft.sheet = new_state
+        draft.version += 1
+        return self._view(draft, system, builder, settings, ())
 
     async def restart(self, place: Place, actor: Actor, draft_id: int, version: int) -> DraftView:
         """Start over with the same name (rolled scores are rolled again, and logged again)."""
@@ -345,6 +376,7 @@ class CreationService:
             inherited=(str(heir["name"]), int(heir["xp"]))
             if isinstance(heir := state.get(HEIR), dict)
             else None,
+            gender=gender_of(sheet),
         )
 
 

@@ -20,6 +20,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from bot.grammar import sheet_fields
 from bot.services.errors import DomainError
 from bot.services.sheet_access import MAX_NAME, set_path
 from rules.systems.base import FieldKind, FieldSpec, GameSystem, Problem, Settings
@@ -106,7 +107,7 @@ def sheet_keys(system: GameSystem, settings: Settings) -> frozenset[str]:
     """The top-level keys a sheet of ``system`` may hold: the common ones, those of a new
     sheet, the heads of the fields ``/sheet set`` edits and those the system declares
     (``extra_sheet_keys``: state its rules write during play, such as spent spell slots)."""
-    heads = {spec.path.split(".", 1)[0] for spec in system.fields(settings)}
+    heads = {spec.path.split(".", 1)[0] for spec in sheet_fields(system, settings)}
     extra = frozenset(getattr(system, "extra_sheet_keys", ()))
     return COMMON_KEYS | frozenset(system.new_sheet("x", settings)) | heads | extra
 
@@ -134,7 +135,7 @@ def check_sheet(
     if not name.strip() or len(name.strip()) > MAX_NAME:
         raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
     blank = system.new_sheet(name, settings)
-    wrong = [spec.path for spec in system.fields(settings) if not _fits(spec, sheet, blank)]
+    wrong = [spec.path for spec in sheet_fields(system, settings) if not _fits(spec, sheet, blank)]
     if wrong:
         raise DomainError("sheet.error.import_bad_values", fields=_listed(wrong))
     huge = _out_of_range_numbers(sheet)

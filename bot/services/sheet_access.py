@@ -16,6 +16,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import ActiveCharacter, Campaign, Character, saved_id
+from bot.grammar import sheet_fields
 from bot.services.campaign_context import CampaignContext
 from bot.services.campaigns import is_referee
 from bot.services.context import Actor
@@ -179,7 +180,7 @@ def character_view(context: CampaignContext, character: Character) -> CharacterV
         is_npc=character.is_npc,
         hidden=character.hidden,
         sheet=sheet,
-        fields=tuple(system.fields(settings)),
+        fields=tuple(sheet_fields(system, settings)),
         derived=derived,
         problems=problems,
         version=character.version,

@@ -12,6 +12,7 @@ import json
 from sqlmodel import col, select
 
 from bot.db.models import Character
+from bot.grammar import sheet_fields
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
@@ -72,7 +73,7 @@ class SheetExchangeService:
         sheet = check_sheet(document, campaign.system, system, settings)
         referee = is_referee(campaign, actor)
         is_npc = bool(document.get("npc", False)) and referee
-        specs = tuple(system.fields(settings))
+        specs = tuple(sheet_fields(system, settings))
         async with self.sessions() as session:
             existing = (
                 await session.exec(

@@ -6,6 +6,7 @@ Autocomplete never changes anything, so it lives apart from the character use ca
 
 from __future__ import annotations
 
+from bot.grammar import sheet_fields
 from bot.services.campaign_context import CampaignContextService
 from bot.services.context import Place
 from rules.systems.base import CharacterBuilder, FieldSpec, StepOption
@@ -42,7 +43,7 @@ class SheetOptionService:
         needle = current.casefold()
         return tuple(
             s
-            for s in context.system.fields(context.settings)
+            for s in sheet_fields(context.system, context.settings)
             if needle in s.path.casefold() or needle in s.label.casefold()
         )[:25]
 
@@ -54,7 +55,7 @@ class SheetOptionService:
         spec = next(
             (
                 s
-                for s in context.system.fields(context.settings)
+                for s in sheet_fields(context.system, context.settings)
                 if s.path.casefold() == field.casefold()
             ),
             None,

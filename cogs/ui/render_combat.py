@@ -14,6 +14,7 @@ import discord
 from bot.i18n import t
 from bot.services.combat import CombatantLine, CombatView, HealthView, Reminder
 from cogs.ui.render import COLOUR, truncate
+from rules.names import display_state
 
 __all__ = [
     "health",
@@ -199,12 +200,13 @@ def health(view: HealthView, locale: str) -> dict[str, Any]:
     hidden NPC, what is left (its numbers go to the GM: :func:`health_secret`)."""
     key = "combat.healed" if view.healed else "combat.damaged"
     lines = [t(key, locale, name=view.name, amount=view.amount)]
+    label = display_state(view.system or None, view.label or view.state, locale, view.gender)
     if view.hit_points is not None and not view.secret:
         left, maximum = view.hit_points
-        lines.append(t("combat.state_left", locale, state=view.label, left=left, maximum=maximum))
+        lines.append(t("combat.state_left", locale, state=label, left=left, maximum=maximum))
     else:
-        lines.append(t("combat.state", locale, state=view.description or view.label))
-    lines += [t(note, locale) for note in view.notes]
+        lines.append(t("combat.state", locale, state=view.description or label))
+    lines += [t(note, locale, genero=view.gender) for note in view.notes]
     colour = COLOUR["success"] if view.healed else COLOUR["fumble"]
     embed = discord.Embed(description="\n".join(lines), colour=colour)
     if view.log_id:

@@ -171,7 +171,7 @@ def character_list(
 def draft(view: DraftView, locale: str) -> discord.Embed:
     """The wizard's message body (the components are added by the cog)."""
     if view.step is None:
-        title = t("wizard.ready_title", locale, name=view.name)
+        title = t("wizard.ready_title", locale, name=view.name, genero=view.gender)
         if view.problems:
             description = (
                 t("wizard.ready_problems", locale) + "\n" + problems_text(view.problems, locale)
@@ -263,7 +263,10 @@ def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, An
     if result.notes:
         embed.add_field(
             name=t("check.circumstances", locale),
-            value=truncate("\n".join(f"• {t(note, locale)}" for note in result.notes), 1024),
+            value=truncate(
+                "\n".join(f"• {t(note, locale, genero=view.gender)}" for note in result.notes),
+                1024,
+            ),
             inline=False,
         )
     footer = [t("roll.log_ref", locale, id=view.log_id)]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Self
 
 import discord
 
+from bot.grammar import GENDER_PATH, GENDERS, gender_of
 from bot.i18n import t
 from bot.services.creation import DraftView
 from bot.services.errors import DomainError
@@ -23,6 +24,7 @@ from cogs.ui import render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
+from rules.names import display
 from rules.systems.base import StepKind
 
 if TYPE_CHECKING:
@@ -51,6 +53,7 @@ def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
                     discord.ButtonStyle.success,
                 )
             )
+            components.add_item(_gender_select(view, locale))
     elif step.kind == StepKind.ROLL:
         components.add_item(
             WizardButton(
@@ -116,6 +119,23 @@ def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
         )
     )
     return {"embed": render_sheet.draft(view, locale), "view": components}
+
+
+def _gender_select(view: DraftView, locale: str) -> WizardSelect:
+    """The last screen's optional question: the grammatical gender messages agree with."""
+    select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+        custom_id=f"arb:1:wiz:choose:{view.draft_id}:{view.version}:{GENDER_PATH}",
+        placeholder=t("wizard.gender", locale),
+        options=[
+            discord.SelectOption(
+                label=display(None, "genero", gender, locale).capitalize(),
+                value=gender,
+                default=gender == view.gender,
+            )
+            for gender in GENDERS
+        ],
+    )
+    return WizardSelect(select, view.draft_id, view.version, GENDER_PATH)
 
 
 async def _fail(itx: discord.Interaction[Arbitro], error: Exception) -> None:
@@ -301,7 +321,11 @@ class WizardButton(
             await _fail(itx, error)
             return
         await itx.response.edit_message(
-            content=t("wizard.saved", locale, name=character.name), embed=None, view=None
+            content=t(
+                "wizard.saved", locale, name=character.name, genero=gender_of(character.sheet)
+            ),
+            embed=None,
+            view=None,
         )
         announcement = render_sheet.character(character, locale)
         announcement["content"] = t(

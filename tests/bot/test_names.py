@@ -42,6 +42,9 @@ def _swc_ids() -> Iterator[tuple[str, str]]:
     yield from (("alineamiento", a) for a in ALIGNMENTS)
     yield from (("amenaza", t) for t in (*THREATS, *THREAT_CATEGORY))
     yield from (("salvacion", s.value) for s in SaveCategory)
+    from rules.swc import health
+
+    yield from _states(iter((health.NORMAL, health.INCAPACITADO, health.MUERTO, health.ABATIDO)))
     alt = json.loads((DATA / "swc" / "saving_throws_alt.json").read_text(encoding="utf-8"))
     yield from (("salvacion", c["clave"]) for c in alt["categorias"])
     for path in (DATA / "swc" / "classes").glob("*.json"):
@@ -52,18 +55,27 @@ def _swc_ids() -> Iterator[tuple[str, str]]:
             yield from (("lista", lista) for lista in row.get("conjuros") or {})
 
 
+def _states(states: Iterator[str]) -> Iterator[tuple[str, str]]:
+    for state in states:
+        yield ("estado", state)
+        yield ("estado_femenino", state)
+
+
 def _rolweb_ids() -> Iterator[tuple[str, str]]:
     from rules.rolweb.damage import LifeState
     from rules.rolweb.equipment import Shield
     from rules.rolweb.sheet import LEVEL_CHOICES
 
-    yield from (("estado", s.value) for s in LifeState)
+    yield from _states(s.value for s in LifeState)
     yield from (("escudo", s.value) for s in Shield)
     yield from (("nivel", level) for level in LEVEL_CHOICES)
     yield ("armadura", "ninguna")
 
 
 def _nucleo_ids() -> Iterator[tuple[str, str]]:
+    from rules.nucleo import health
+
+    yield from _states(iter((health.NORMAL, health.MALHERIDO, health.INCONSCIENTE, health.MUERTO)))
     skills = json.loads((DATA / "nucleo" / "skills.json").read_text(encoding="utf-8"))
     yield from (("piramide", p) for p in skills["pyramids"])
     races = json.loads((DATA / "nucleo" / "races.json").read_text(encoding="utf-8"))

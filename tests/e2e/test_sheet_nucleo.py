@@ -53,9 +53,9 @@ def create_ardelia(sb, g, name="Ardelia", user="ana"):
     r = sb.select(r, 0, ["Espada larga"], user=user)
     r = press(sb, r, WIZARD_SKIP, user=user)  # no armour: its Estorbo would lower Iniciativa
     r = press(sb, r, WIZARD_SKIP, user=user)  # no shield: it would add 1 to Defensa
-    assert f"{name} está listo" in r.text, r.text
+    assert f"La ficha de {name} está lista" in r.text, r.text
     saved = press(sb, r, WIZARD_FINISH, user=user)
-    assert f"¡**{name}** guardado!" in saved.all_text, saved.all_text
+    assert f"¡Ficha de **{name}** guardada!" in saved.all_text, saved.all_text
     return saved
 
 
@@ -102,7 +102,7 @@ def test_the_wizard_builds_the_example_character_and_names_wrong_answers(discord
     r = press(sb, r, WIZARD_SKIP)
     r = press(sb, r, WIZARD_SKIP)
     saved = press(sb, r, WIZARD_FINISH)
-    assert "¡**Ardelia** guardado!" in saved.all_text, saved.all_text
+    assert "¡Ficha de **Ardelia** guardada!" in saved.all_text, saved.all_text
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana", **ES)
     derived = fields(shown)["Valores derivados"]
     for expected in (
@@ -228,7 +228,7 @@ def test_npc_stat_blocks_copies_and_hidden_from_players(discord_env):
         },
         user="gm",
     )
-    assert "Trasgo está listo" in r.text, r.text
+    assert "La ficha de Trasgo está lista" in r.text, r.text
     saved = press(sb, r, WIZARD_FINISH, user="gm")
     assert "Trasgo" in saved.all_text
     shown = sb.command("npc show", {"name": "Trasgo"}, guild=g, channel="mesa", user="gm", **ES)

@@ -50,7 +50,7 @@ def create_eira(sb, g, name="Eira", user="ana", *, skip=False):
         r = sb.select(r, 0, ["Espada", "Arco"], user=user)
     r = sb.select(r, 0, ["Ligera"], user=user)
     r = sb.select(r, 0, ["rodela"], user=user)
-    assert f"{name} está listo" in r.text, r.text
+    assert f"La ficha de {name} está lista" in r.text, r.text
     return press(sb, r, WIZARD_FINISH, user=user)
 
 
@@ -85,7 +85,7 @@ def test_the_wizard_builds_a_legal_character_and_names_wrong_answers(discord_env
     assert "Con escudo no se puede usar Arco" in refused.text
     r = sb.select(r, 0, ["rodela"])
     saved = press(sb, r, WIZARD_FINISH)
-    assert "¡**Eira** guardado!" in saved.all_text, saved.all_text
+    assert "¡Ficha de **Eira** guardada!" in saved.all_text, saved.all_text
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana", **ES)
     text = shown.text
     for expected in (

@@ -92,9 +92,9 @@ def create_fighter(sb, g, name="Brann", user="ana", check_refusals=False):
         assert expected in broke.text, (expected, broke.text)
     r = sb.select(r, 0, ["Antorcha"], user=user)  # 1 mc
     r = press(sb, r, WIZARD_SKIP, user=user)
-    assert f"{name} está listo" in r.text, r.text
+    assert f"La ficha de {name} está lista" in r.text, r.text
     saved = press(sb, r, WIZARD_FINISH, user=user)
-    assert f"¡**{name}** guardado!" in saved.all_text, saved.all_text
+    assert f"¡Ficha de **{name}** guardada!" in saved.all_text, saved.all_text
     return saved, gold
 
 

@@ -93,3 +93,49 @@ def test_a_bad_choice_names_the_setting_and_its_choices(discord_env):
         discord_env, g, {"setting": "naturales_ataque", "value": "El 20 impacta y el 1 falla"}
     )
     assert "**20 y 1 naturales al atacar**: el 20 impacta y el 1 falla — cambiado" in ok.text
+
+
+def test_a_grammatical_gender_chosen_in_the_wizard_makes_messages_agree(discord_env):
+    """Was: «Kára está listo», «¡Kára guardado!»; unset: neutral wording."""
+    from tests.e2e.helpers import WIZARD_FINISH, WIZARD_FORM, press
+
+    sb = discord_env
+    g = sb.new_guild(name="Género")
+    sb.command(
+        "campaign create", {"name": "Marca", "system": "rolweb"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    r = sb.command(
+        "sheet create", {"name": "Kára"}, guild=g, channel="mesa", user="ana", locale="es-ES"
+    )
+    for values in (
+        {"Ágil": "13", "Astuto": "8", "Atento": "10", "Diestro": "11"},
+        {"Discreto": "10", "Fuerte": "12", "Persuasivo": "9", "Tenaz": "7"},
+    ):
+        modal = press(sb, r, WIZARD_FORM, user="ana")
+        r = sb.submit_modal(modal, values, user="ana")
+    r = sb.select(r, 0, ["Medicus"], user="ana")
+    r = sb.select(r, 0, ["adepto"], user="ana")
+    r = sb.select(r, 0, ["Espada"], user="ana")
+    r = sb.select(r, 0, ["Ligera"], user="ana")
+    r = sb.select(r, 0, ["rodela"], user="ana")
+    assert "La ficha de Kára está lista" in r.text, r.text  # neutral while unset
+    labels = [o["label"] for o in r.message.selects[0]["options"]]
+    assert labels == ["Femenino", "Masculino", "Neutro"]
+    r = sb.select(r, 0, ["femenino"], user="ana")
+    assert "Kára está lista" in r.text and "listo" not in r.text, r.text
+    saved = press(sb, r, WIZARD_FINISH, user="ana")
+    assert "¡**Kára** guardada!" in saved.all_text, saved.all_text
+    shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana", locale="en-US")
+    assert "feminine" in shown.text, shown.text
+    # /sheet set changes it (and an English reader reads it in English)
+    r = sb.command(
+        "sheet set",
+        {"field": "genero", "value": "masculino"},
+        guild=g,
+        channel="mesa",
+        user="ana",
+        locale="es-ES",
+    )
+    assert r.ok, r.text
+    shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana", locale="es-ES")
+    assert "**Género gramatical**: masculino" in shown.text, shown.text

@@ -1,0 +1,88 @@
+"""Gender and number agreement (issue 13, §2): «Kára está lista», «1 Dado de Golpe»."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.grammar import GENDER_FIELD, gender_of, sheet_fields
+from bot.i18n import catalogue, t
+from bot.services.combat import HealthView
+from cogs.ui import render_combat
+from rules import systems
+from rules.names import display_state
+
+
+@pytest.mark.parametrize(
+    ("gender", "expected"),
+    [
+        ("femenino", "Kára está lista"),
+        ("masculino", "Kára está listo"),
+        ("neutro", "La ficha de Kára está lista"),
+        (None, "La ficha de Kára está lista"),
+    ],
+)
+def test_the_wizard_title_agrees_with_the_gender(gender, expected) -> None:
+    assert t("wizard.ready_title", "es", name="Kára", genero=gender) == expected
+
+
+def test_saved_agrees_and_english_has_no_gender() -> None:
+    assert t("wizard.saved", "es", name="Kára", genero="femenino") == "¡**Kára** guardada!"
+    assert t("wizard.saved", "es", name="Íñigo", genero="masculino") == "¡**Íñigo** guardado!"
+    assert t("wizard.saved", "es", name="Alex") == "¡Ficha de **Alex** guardada!"
+    assert t("wizard.saved", "en", name="Kára", genero="femenino") == "**Kára** saved!"
+
+
+def test_a_dying_character_still_dying_agrees() -> None:
+    """Was: «Sigue moribundo» for Kára."""
+    key = "rolweb.note.death_test_continues"
+    assert t(key, "es", genero="femenino").startswith("Sigue moribunda:")
+    assert t(key, "es", genero="masculino").startswith("Sigue moribundo:")
+    assert "moribunda" not in t(key, "es") and "Sigue en estado moribundo" in t(key, "es")
+
+
+def test_health_states_agree() -> None:
+    assert display_state("rolweb", "moribundo", "es", "femenino") == "moribunda"
+    assert display_state("rolweb", "moribundo", "es", None) == "moribundo"
+    assert display_state("nucleo", "malherido", "es", "femenino") == "Malherida"
+    view = HealthView("Kára", 5, "moribundo", (), False, system="rolweb", gender="femenino")
+    text = render_combat.health(view, "es")["embed"].description
+    assert "Estado: moribunda" in text
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [("1", "1 Dado de Golpe (un d8)"), ("3", "3 Dados de Golpe"), ("1+1", "1+1 Dados de Golpe")],
+)
+def test_hit_dice_are_counted(count, expected) -> None:
+    """Was: «1 Dados de Golpe»."""
+    assert expected in t("swc.step.npc_hit_points", "es", dados_golpe=count)
+
+
+def test_counts_of_one_are_singular() -> None:
+    assert t("combat.actions", "es", count=1) == "· 1 acción"
+    assert t("combat.actions", "es", count=2) == "· 2 acciones"
+    assert t("roll.explosions", "es", count=1) == "1 dado extra"
+    assert t("roll.explosions", "en", count=3) == "3 extra dice"
+
+
+def test_variants_need_no_parameter_their_base_lacks() -> None:
+    """Callers format the base message's parameters; a variant that needs another one would
+    print its template instead of the sentence."""
+    messages = catalogue().messages
+    for locale in ("es", "en"):
+        for key in messages[locale]:
+            for suffix in ("_femenino", "_masculino", "_one"):
+                base = key.removesuffix(suffix)
+                if key.endswith(suffix) and catalogue().has(base, locale):
+                    extra = catalogue().placeholders(key, locale) - catalogue().placeholders(
+                        base, locale
+                    )
+                    assert not extra, (key, extra)
+
+
+def test_every_sheet_has_an_optional_gender_field() -> None:
+    for system in systems.all_systems():
+        defaults = {s.key: s.default for s in system.settings()}
+        assert GENDER_FIELD in sheet_fields(system, defaults)
+    assert gender_of({"genero": "femenino"}) == "femenino"
+    assert gender_of({"genero": "otro"}) is None and gender_of({}) is None
