@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["NO_WORDS", "YES_WORDS", "fold", "fold_words", "parse_yes_no"]
+__all__ = ["NO_WORDS", "YES_WORDS", "fold", "fold_words", "parse_yes_no", "spanish_number"]
 
 #: Words read as «yes» in a sheet field, a campaign setting or a wizard answer (compared
 #: after :func:`fold`, so «Sí» and «SI» count too).
@@ -46,3 +46,10 @@ def parse_yes_no(text: str) -> bool | None:
     if folded in NO_WORDS:
         return False
     return None
+
+
+def spanish_number(value: float) -> str:
+    """``58.3`` → ``"58,3"``: a number inside the rules' own Spanish text (formulas, the
+    wizard's descriptions), written as a Spanish reader writes it.  Numbers the bot shows
+    on their own go through ``bot.formatting.format_number`` in the reader's language."""
+    return f"{value:g}".replace(".", ",")

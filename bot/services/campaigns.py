@@ -134,6 +134,12 @@ def setting_specs(system_id: str) -> tuple[SettingSpec, ...]:
     return (*systems.get(system_id).settings(), *COMMON_SETTINGS)
 
 
+def campaign_time_zone(campaign: Campaign | None) -> str:
+    """The IANA zone the campaign's dates are shown and typed in (bot/formatting.py)."""
+    stored = (campaign.settings or {}).get(TIME_ZONE) if campaign is not None else None
+    return str(stored) if stored else DEFAULT_TIME_ZONE
+
+
 def setting_key(system_id: str, typed: str) -> str:
     """The setting a GM means: its key (``monjes_permitidos``) or its display name in
     either language («Monjes permitidos», «monks allowed»), compared folded."""

@@ -83,8 +83,14 @@ def parse_document(payload: bytes) -> dict[str, Any]:
         raise DomainError("sheet.error.import_too_deep", limit=MAX_DEPTH)
     try:
         document = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:  # ValueError: also 5,000-digit numbers
-        raise DomainError("sheet.error.import_not_json", detail=str(error)[:200]) from None
+    except UnicodeDecodeError:
+        raise DomainError("formats.json.not_utf8") from None
+    except json.JSONDecodeError as error:  # json's message is English: say where, translated
+        raise DomainError(
+            "formats.json.invalid_file", line=error.lineno, column=error.colno
+        ) from None
+    except ValueError:  # a 5,000-digit number and the like
+        raise DomainError("formats.json.too_large_number") from None
     if not isinstance(document, dict) or document.get("format") != SHEET_FORMAT:
         raise DomainError("sheet.error.import_wrong_format", format=SHEET_FORMAT)
     if document.get("version") != SHEET_FORMAT_VERSION:

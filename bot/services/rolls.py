@@ -23,7 +23,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from bot.compute import ComputePool
 from bot.db.models import RollLog, saved_id
 from bot.services.audit import AuditEntry, roll_log_values, undo_record
-from bot.services.campaigns import CampaignService, is_referee
+from bot.services.campaigns import CampaignService, campaign_time_zone, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import InvalidSetting
 from rules import dice
@@ -115,6 +115,7 @@ class HistoryView:
     entries: tuple[HistoryEntry, ...]
     filtered_user_id: int | None
     sees_private: bool
+    time_zone: str | None = None  # the campaign's: dates are shown in it
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +305,7 @@ class RollService:
             ),
             filtered_user_id=user_id,
             sees_private=sees_private,
+            time_zone=campaign_time_zone(campaign),
         )
 
     def start_odds(self, expression: str, target: int) -> Awaitable[OddsView]:

@@ -15,7 +15,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import XpAward
-from bot.services.campaigns import is_referee
+from bot.services.campaigns import campaign_time_zone, is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotReferee
@@ -57,6 +57,7 @@ class AwardEntry:
     reason: str | None
     granted_by: int
     created_at: datetime
+    time_zone: str | None = None  # the campaign's: the date is shown in it
 
 
 def _line(
@@ -170,6 +171,14 @@ class XpService:
         async with self.sessions() as session:
             rows = (await session.exec(query)).all()
         return tuple(
-            AwardEntry(r.character_name, r.amount, r.xp_after, r.reason, r.granted_by, r.created_at)
+            AwardEntry(
+                r.character_name,
+                r.amount,
+                r.xp_after,
+                r.reason,
+                r.granted_by,
+                r.created_at,
+                campaign_time_zone(campaign),
+            )
             for r in rows
         )

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.formatting import format_datetime, format_percent
 from bot.i18n import t
 from bot.services.campaigns import CampaignView, SettingView
 from bot.services.rolls import HistoryView, OddsView, RollView
@@ -80,12 +81,8 @@ def name_list(names: list[str] | tuple[str, ...], locale: str, budget: int = 150
 
 
 def percent(probability: Fraction, locale: str) -> str:
-    """``Fraction(1, 3)`` → ``"33,33 %"`` (es) or ``"33.33%"`` (en)."""
-    value = float(probability) * 100
-    text = f"{value:.2f}"
-    if text == "0.00" and probability > 0:
-        text = f"{value:.2g}"
-    return t("common.percent", locale, value=text.replace(".", "," if locale == "es" else "."))
+    """``Fraction(1, 3)`` → ``"33,33 %"`` (es) or ``"33.33%"`` (en): :func:`format_percent`."""
+    return format_percent(probability, locale)
 
 
 def _who(view_user: str, character: str | None, locale: str) -> str:
@@ -162,10 +159,7 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             parts.append(t("history.undone_mark", locale))
         elif entry.undoable and view.sees_private:  # the GM's view: how to undo it
             parts.append(t("history.undo_hint", locale, id=entry.log_id))
-        stamp = discord.utils.format_dt(
-            entry.created_at.replace(tzinfo=discord.utils.utcnow().tzinfo), "R"
-        )
-        parts.append(stamp)
+        parts.append(format_datetime(entry.created_at, locale, view.time_zone))
         if entry.message_url:
             parts.append(t("history.jump", locale, url=entry.message_url))
         lines.append(" ".join(parts))

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.formatting import format_number
 from bot.i18n import catalogue, t
 from bot.services.characters import CharacterSummary, CharacterView, get_path
 from bot.services.checks import CheckView
@@ -37,6 +38,8 @@ def field_value(value: Any, locale: str) -> str:
         return t("common.none", locale)
     if isinstance(value, bool):
         return t("common.yes" if value else "common.no", locale)
+    if isinstance(value, (int, float)):
+        return format_number(value, locale)
     if isinstance(value, dict):
         return ", ".join(f"{k} {field_value(v, locale)}" for k, v in value.items())
     if isinstance(value, list):

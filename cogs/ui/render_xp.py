@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from bot.formatting import format_date
 from bot.i18n import t
 from bot.services.xp import AwardEntry, GrantLine, GrantView
 from cogs.ui.render import COLOUR, fit_lines, truncate
@@ -51,9 +52,7 @@ def log(entries: tuple[AwardEntry, ...], locale: str) -> dict[str, Any]:
             amount=f"{entry.amount:+d}",
             after=entry.xp_after,
             reason=f" — {truncate(entry.reason, 80)}" if entry.reason else "",
-            when=discord.utils.format_dt(
-                entry.created_at.replace(tzinfo=discord.utils.utcnow().tzinfo), "d"
-            ),
+            when=format_date(entry.created_at, locale, entry.time_zone),
         )
         for entry in entries
     ]

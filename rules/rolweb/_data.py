@@ -22,6 +22,17 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "rolweb"
 _DICE = re.compile(r"^\s*(\d*d\d+|\d+)(\s*[+-]\s*(\d*d\d+|\d+))*\s*$", re.IGNORECASE)
 
 
+def quoted(value: Any, limit: int = 80) -> str:
+    """A value from a data file as a reader writes it: «texto», 12, or its JSON (never a
+    Python repr such as ``['Distancia', 'Voladora']`` or ``None``), summarised past
+    ``limit`` characters."""
+    if isinstance(value, str):
+        text = f"«{value}»"
+    else:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
 def bad_data(source: str, detail: str) -> RulesError:
     """The error for data that does not have the documented shape."""
     return RulesError(
@@ -41,11 +52,19 @@ def parse_json_text(source: str, text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise bad_data(source, f"JSON: {error.msg} (línea {error.lineno})") from None
+        # json's own message is English («Expecting ',' delimiter»): the reader gets the
+        # place of the mistake in his language instead
+        raise RulesError(
+            Problem(
+                "formats.json.invalid",
+                source,
+                {"source": source, "line": error.lineno, "column": error.colno},
+            )
+        ) from None
 
 
 def check_dice(source: str, expression: Any) -> str:
     """Return ``expression`` if it is a sum of dice and numbers (``1d8``, ``1d8+1d4``)."""
     if not isinstance(expression, str) or not _DICE.match(expression):
-        raise bad_data(source, f"dados no válidos: {expression!r}")
+        raise bad_data(source, f"dados no válidos: {quoted(expression)}")
     return expression.replace(" ", "").lower()

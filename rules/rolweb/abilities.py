@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.rolweb._data import bad_data, check_dice, parse_json_text, read_json
+from rules.rolweb._data import bad_data, check_dice, parse_json_text, quoted, read_json
 from rules.rolweb.settings import RolwebSettings
 
 __all__ = [
@@ -87,7 +87,7 @@ def _level(source: str, name: str, raw: Any) -> AbilityLevel:
     try:
         action = ActionType(raw.get("accion", ""))
     except ValueError:
-        raise bad_data(source, f"tipo de acción de {name}: {raw.get('accion')!r}") from None
+        raise bad_data(source, f"tipo de acción de {name}: {quoted(raw.get('accion'))}") from None
     healing = raw.get("curacion")
     herbs = raw.get("curacion_con_hierbas")
     return AbilityLevel(
@@ -101,7 +101,7 @@ def _level(source: str, name: str, raw: Any) -> AbilityLevel:
 
 def _ability(source: str, raw: Any) -> Ability:
     if not isinstance(raw, dict) or not isinstance(raw.get("nombre"), str):
-        raise bad_data(source, f"habilidad sin nombre: {raw!r}")
+        raise bad_data(source, f"habilidad sin nombre: {quoted(raw)}")
     name = raw["nombre"]
     levels = raw.get("niveles")
     wanted = [level.term for level in Level if level is not Level.NONE]

@@ -15,7 +15,7 @@ import enum
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from rules.rolweb._data import bad_data, read_json
+from rules.rolweb._data import bad_data, quoted, read_json
 from rules.rolweb.settings import RolwebSettings
 from rules.systems.base import Problem, RulesError
 
@@ -41,7 +41,7 @@ def action_costs() -> dict[str, Action]:
         try:
             costs[str(item["clave"])] = Action(item["coste"])
         except (KeyError, TypeError, ValueError):
-            raise bad_data(source, f"acción no válida: {item!r}") from None
+            raise bad_data(source, f"acción no válida: {quoted(item)}") from None
     if not costs:
         raise bad_data(source, "sin acciones")
     return costs

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.rolweb._data import bad_data, read_json
+from rules.rolweb._data import bad_data, quoted, read_json
 from rules.rolweb.abilities import Level
 from rules.systems.base import Problem, RulesError
 
@@ -35,7 +35,7 @@ def _costs() -> dict[Level, int]:
     try:
         costs = {Level.from_term(term): int(value) for term, value in raw.items()}
     except (ValueError, TypeError):
-        raise bad_data("data/rolweb/abilities.json", f"costes_xp: {raw!r}") from None
+        raise bad_data("data/rolweb/abilities.json", f"costes_xp: {quoted(raw)}") from None
     if set(costs) != {Level.PRINCIPIANTE, Level.ADEPTO, Level.MAESTRO}:
         raise bad_data("data/rolweb/abilities.json", "costes_xp necesita los tres niveles")
     return costs

@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from rules.rolweb._data import bad_data, check_dice, parse_json_text, read_json
+from rules.rolweb._data import bad_data, check_dice, parse_json_text, quoted, read_json
 from rules.rolweb.settings import RolwebSettings
 
 __all__ = [
@@ -99,24 +99,28 @@ class Armour:
 def parse_weapon(source: str, item: Any) -> Weapon:
     """One weapon entry ``{"nombre", "dano", "cualidades"}``, validated."""
     if not isinstance(item, dict) or not isinstance(item.get("nombre"), str):
-        raise bad_data(source, f"arma sin nombre: {item!r}")
+        raise bad_data(source, f"arma sin nombre: {quoted(item)}")
     qualities = item.get("cualidades", [])
     if not isinstance(qualities, list):
         raise bad_data(source, f"cualidades de {item['nombre']}")
-    try:
-        parsed = frozenset(Quality(q) for q in qualities)
-    except ValueError:
-        raise bad_data(source, f"cualidad desconocida en {item['nombre']}: {qualities}") from None
+    unknown = [
+        q for q in qualities if not isinstance(q, str) or q not in {x.value for x in Quality}
+    ]
+    if unknown:
+        valid = ", ".join(q.value for q in Quality)
+        named = ", ".join(quoted(q) for q in unknown)
+        raise bad_data(source, f"cualidad desconocida en {item['nombre']}: {named} (valen {valid})")
+    parsed = frozenset(Quality(q) for q in qualities)
     return Weapon(item["nombre"], check_dice(source, item.get("dano")), parsed)
 
 
 def parse_armour(source: str, item: Any) -> Armour:
     """One armour entry ``{"nombre", "proteccion", "defensa"}``, validated."""
     if not isinstance(item, dict) or not isinstance(item.get("nombre"), str):
-        raise bad_data(source, f"armadura sin nombre: {item!r}")
+        raise bad_data(source, f"armadura sin nombre: {quoted(item)}")
     defence = item.get("defensa", 0)
     if isinstance(defence, bool) or not isinstance(defence, int) or not -10 <= defence <= 0:
-        raise bad_data(source, f"defensa de {item['nombre']}: {defence!r}")
+        raise bad_data(source, f"defensa de {item['nombre']}: {quoted(defence)}")
     return Armour(item["nombre"], check_dice(source, item.get("proteccion")), defence)
 
 

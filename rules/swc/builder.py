@@ -51,6 +51,7 @@ from rules.systems.base import (
     StepKind,
     StepOption,
 )
+from rules.text import spanish_number
 
 __all__ = ["PER_SELECT", "apply_creation_step", "creation_step", "hit_point_roll"]
 
@@ -549,7 +550,7 @@ def _describe(item: Item) -> str:
     parts = [format_copper(cost_copper(item))]
     weight = getattr(item, "weight_lb", None)
     if weight is not None:
-        parts.append(f"{weight:g} lb")
+        parts.append(f"{spanish_number(weight)} lb")
     if isinstance(item, Armour):
         parts.append(f"CA {item.ac_effect:+d} [{item.ac_bonus:+d}]")
     elif isinstance(item, Weapon):
@@ -650,6 +651,6 @@ def _kit_lines(draft: Sheet, settings: Settings) -> list[str]:
     values = {v.key: v.value for v in derived(draft, settings)}
     ca = f"[{values['ca']}]" if setting(settings, "ca_ascendente") else values["ca"]
     lines.append(
-        f"Carga: {values['carga']} · Movimiento {values['movimiento']} (Tabla 25) · CA {ca}"
+        f"Carga: {spanish_number(float(values['carga']))} lb · Movimiento {values['movimiento']} (Tabla 25) · CA {ca}"
     )
     return lines

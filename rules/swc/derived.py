@@ -37,6 +37,7 @@ from rules.swc.sheet import Character, character, setting
 from rules.swc.shop import inventory
 from rules.swc.thief import is_percent, thief_skills
 from rules.systems.base import DerivedValue, Settings, Sheet
+from rules.text import spanish_number
 
 __all__ = [
     "armour_blocks_spells",
@@ -335,7 +336,8 @@ def carried(sheet: Sheet) -> list[DerivedValue]:
 
 def _movement(ch: Character, sheet: Sheet, carry_bonus: int, monk: bool) -> list[DerivedValue]:
     load = load_pounds(sheet, ch.armadura, ch.escudo, ch.armadura_magica)
-    weight = DerivedValue("carga", "Carga", f"{load:g} lb", "equipo normal 10 lb", "equipo")
+    # a number (shown in the reader's language), its unit in the label
+    weight = DerivedValue("carga", "Carga (lb)", load, "equipo normal 10 lb", "equipo")
     if monk:
         return [
             weight,
@@ -354,7 +356,8 @@ def _movement(ch: Character, sheet: Sheet, carry_bonus: int, monk: bool) -> list
             "movimiento",
             "Movimiento",
             "—" if mov is None else mov,
-            f"Tabla 25: {load:g} lb" + (f", carga {carry_bonus:+d}" if carry_bonus else ""),
+            f"Tabla 25: {spanish_number(load)} lb"
+            + (f", carga {carry_bonus:+d}" if carry_bonus else ""),
             "combate",
         ),
     ]

@@ -89,7 +89,7 @@ class DerivedValue:
 
     key: str
     label: str
-    value: int | str
+    value: int | float | str  # a float is a measure (pounds): the bot writes it per locale
     formula: str = ""
     group: str = "derived"
 

@@ -163,7 +163,8 @@ async def test_export_import_round_trip(campaign):
         and view.sheet["atributos"] == document["sheet"]["atributos"]
     )
     for bad, key in (
-        (b"\xff", "sheet.error.import_not_json"),
+        (b"\xff", "formats.json.not_utf8"),
+        (b'{"format": "arbitro.sheet",\n "version" 1}', "formats.json.invalid_file"),
         (b"[]", "sheet.error.import_wrong_format"),
         (
             json.dumps({"format": "arbitro.sheet", "version": 9}).encode(),

@@ -54,8 +54,24 @@ def test_campaign_replaces_weapons_with_its_own_list():
 def test_broken_campaign_weapons_are_explained(text):
     with pytest.raises(RulesError) as error:
         load_weapons(parse_settings({"armas": text}))
-    assert error.value.problems[0].key == "rolweb.problem.bad_data"
+    expected = "formats.json.invalid" if text == "not json" else "rolweb.problem.bad_data"
+    assert error.value.problems[0].key == expected
     assert_translatable(error.value.problems)
+
+
+def test_weapon_file_errors_read_as_text_not_python() -> None:
+    """Was: «cualidad desconocida en Sable: ['Distancia', 'Voladora']» (issue 13)."""
+    text = json.dumps([{"nombre": "Sable", "dano": "1d6", "cualidades": ["Distancia", "Voladora"]}])
+    with pytest.raises(RulesError) as error:
+        load_weapons(parse_settings({"armas": text}))
+    detail = error.value.problems[0].params["detail"]
+    assert "['" not in detail and "«Voladora»" in detail
+    assert "Larga, Corta, Pesada, Distancia, Natural" in detail
+    with pytest.raises(RulesError) as error:
+        load_weapons(parse_settings({"armas": '[{"nombre": "Sable",, }]'}))
+    (problem,) = error.value.problems
+    assert problem.key == "formats.json.invalid"
+    assert problem.params["line"] == 1 and problem.params["column"] == 21
 
 
 def test_broken_campaign_armour_is_explained():
