@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.i18n import t
 
 __all__ = [
     "DEFAULT_TIME_ZONE",
@@ -64,35 +66,25 @@ def valid_time_zone(name: str) -> str | None:
     return found
 
 
-def _group(digits: str, separator: str) -> str:
-    out = []
-    while len(digits) > 3:
-        out.insert(0, digits[-3:])
-        digits = digits[:-3]
-    out.insert(0, digits)
-    return separator.join(out)
-
-
 def format_number(
     value: float | int | Decimal | Fraction, locale: str, decimals: int | None = None
 ) -> str:
     """``58.3`` → ``"58,3"`` (es) or ``"58.3"`` (en); ``decimals`` fixes the places (else
-    as many as the value needs, at most 2).  Thousands are grouped from 10,000 on in Spanish
-    (the RAE's rule) and from 1,000 in English: ``12 500`` → «12 500» / «12,500»."""
+    as many as the value needs, at most 2), rounding half up.  Thousands are not grouped in
+    either language: players copy these numbers into commands (``/sheet money 12500``),
+    where a separator would be read as a decimal point or refused."""
     number = Decimal(str(float(value))) if isinstance(value, (float, Fraction)) else Decimal(value)
     places = 2 if decimals is None else decimals
     quantum = Decimal(1).scaleb(-places)
-    text = f"{number.quantize(quantum, rounding=ROUND_HALF_EVEN):f}"
+    text = f"{number.quantize(quantum, rounding=ROUND_HALF_UP):f}"
     if decimals is None and "." in text:
         text = text.rstrip("0").rstrip(".")
     sign = ""
     if text.startswith("-"):
         sign, text = "-", text[1:]
     whole, _, fraction = text.partition(".")
-    if locale == "es":
-        whole = _group(whole, "\u00a0") if len(whole) > 4 else whole
-        return sign + whole + ("," + fraction if fraction else "")
-    return sign + _group(whole, ",") + ("." + fraction if fraction else "")
+    mark = "," if locale == "es" else "."
+    return sign + whole + (mark + fraction if fraction else "")
 
 
 def format_signed(value: int, locale: str) -> str:
@@ -101,15 +93,16 @@ def format_signed(value: int, locale: str) -> str:
 
 
 def format_percent(probability: Fraction | float, locale: str) -> str:
-    """``Fraction(3, 10)`` → ``"30,00 %"`` (es, with a non-breaking space) or ``"30.00%"``.
-    A chance above zero never reads as 0,00 %: it gets two significant digits instead."""
+    """``Fraction(3, 10)`` → ``"30,00 %"`` (es, the sign after a space) or ``"30.00%"``
+    (``common.percent``).  A chance above zero never reads as 0,00 %: it gets two
+    significant digits instead."""
     value = float(probability) * 100
     if 0 < value < 0.005:
         digits = f"{value:.2g}"
         text = digits.replace(".", ",") if locale == "es" else digits
     else:
         text = format_number(value, locale, 2)
-    return f"{text}\u00a0%" if locale == "es" else f"{text}%"
+    return t("common.percent", locale, value=text)
 
 
 def _aware(moment: datetime) -> datetime:

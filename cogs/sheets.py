@@ -152,15 +152,11 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     ) -> None:
         ctx = await ctx_of(itx)
 
-        view = await self.characters.adjust_money(ctx.place, ctx.actor, amount, currency, character)
+        view, purse = await self.characters.adjust_money(
+            ctx.place, ctx.actor, amount, currency, character
+        )
         await itx.response.send_message(
-            ctx.t(
-                "sheet.money_changed",
-                name=view.name,
-                amount=amount,
-                currency=currency or "",
-            ),
-            ephemeral=True,
+            render_sheet.money_changed(view.name, amount, purse, ctx.locale), ephemeral=True
         )
 
     @app_commands.command(name="delete", description="Delete a character (the GM can restore it)")

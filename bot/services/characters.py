@@ -57,6 +57,7 @@ from bot.services.sheet_changes import (
     AdjustInventory,
     AdjustMoney,
     Callback,
+    Purse,
     SetField,
 )
 from bot.services.sheet_schema import upgraded
@@ -407,10 +408,12 @@ class CharacterService:
         amount: int,
         currency: str | None = None,
         name: str | None = None,
-    ) -> CharacterView:
-        """``/sheet money``: add or spend on the current sheet (never below zero)."""
+    ) -> tuple[CharacterView, Purse]:
+        """``/sheet money``: add or spend on the current sheet (never below zero); the
+        character as written and its purse after the change (currency and balance)."""
         change = AdjustMoney(amount, currency)
-        return (await self.writer.apply(place, actor, change, name=name)).view
+        applied = await self.writer.apply(place, actor, change, name=name)
+        return applied.view, applied.value
 
     async def set_field(
         self, place: Place, actor: Actor, name: str | None, path: str, raw: str

@@ -124,11 +124,35 @@ class AdjustMoney:
     currency: str | None = None
     validate: bool = True
 
-    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Purse]:
         builder = builder_of(context.system)
-        return Computed(
-            builder.adjust_money(sheet, self.amount, self.currency, context.settings), None
-        )
+        new = builder.adjust_money(sheet, self.amount, self.currency, context.settings)
+        return Computed(new, purse(new, self.currency, context.settings))
+
+
+@dataclass(frozen=True, slots=True)
+class Purse:
+    """What ``/sheet money`` reports: the currency the change was in and the whole balance
+    after it, as ``(count, currency)`` pairs (S&W keeps three coins; the others one)."""
+
+    currency: str
+    balance: tuple[tuple[int, str], ...]
+
+
+def purse(sheet: Mapping[str, Any], currency: str | None, settings: Mapping[str, Any]) -> Purse:
+    """The balance of ``sheet`` after a change in ``currency`` (already accepted by the
+    system: S&W coins by name or abbreviation, elsewhere the campaign's one currency)."""
+    coins = sheet.get("monedas")
+    if isinstance(coins, Mapping):  # S&W: mo, mp, mc
+        from rules.swc.shop import CURRENCIES, coin_of
+
+        held = tuple((int(coins.get(c, 0) or 0), c) for c in CURRENCIES)
+        shown = tuple(pair for pair in held if pair[0]) or ((0, coin_of(None)),)
+        return Purse(coin_of(currency), shown)
+    name = str(settings.get("moneda") or currency or "")
+    have = sheet.get("dinero", 0)
+    count = have if isinstance(have, int) and not isinstance(have, bool) else 0
+    return Purse(name, ((count, name),))
 
 
 @dataclass(frozen=True, slots=True)

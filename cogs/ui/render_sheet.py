@@ -18,11 +18,20 @@ from bot.i18n import catalogue, t
 from bot.services.characters import CharacterSummary, CharacterView, get_path
 from bot.services.checks import CheckView
 from bot.services.creation import DraftView
+from bot.services.sheet_changes import Purse
 from bot.words import field_display, problem_text
 from cogs.ui.render import COLOUR, fit_lines, percent, truncate
 from rules.systems.base import Problem
 
-__all__ = ["character", "character_list", "draft", "check", "problems_text", "field_value"]
+__all__ = [
+    "money_changed",
+    "character",
+    "character_list",
+    "draft",
+    "check",
+    "problems_text",
+    "field_value",
+]
 
 MAX_FIELDS = 25
 MAX_EMBED_CHARS = 5800  # under 6,000 with room for titles
@@ -304,3 +313,20 @@ def _check_outcome_only(view: CheckView, locale: str) -> dict[str, Any]:
         footer.append(t("roll.private_footer", locale))
     embed.set_footer(text=" · ".join(footer))
     return {"embed": embed}
+
+
+def money_changed(name: str, amount: int, purse: Purse, locale: str) -> str:
+    """«Dinero de Íñigo: −1 mo; ahora tiene 4 mo 5 mp.» — the change with its sign and
+    currency, then the whole balance (was: «Dinero de Íñigo: -1 mo.», read as the balance;
+    «Dinero de Þórr: 50 .», without the currency)."""
+    change = ("+" if amount >= 0 else "−") + format_number(abs(amount), locale)
+    balance = " ".join(
+        f"{format_number(count, locale)} {coin}".rstrip() for count, coin in purse.balance
+    )
+    return t(
+        "formats.money.changed",
+        locale,
+        name=name,
+        change=f"{change} {purse.currency}".rstrip(),
+        balance=balance,
+    )

@@ -107,6 +107,11 @@ def pay(monedas: Mapping[str, Any] | None, copper: int) -> dict[str, int]:
     return out
 
 
+def coin_of(currency: str | None) -> str:
+    """The coin a typed currency names (``"oro"`` → ``"mo"``; None → ``"mo"``)."""
+    return _currency(currency)
+
+
 def _currency(currency: str | None) -> str:
     key = (currency or "mo").strip().casefold()
     if key not in _CURRENCY_NAMES:

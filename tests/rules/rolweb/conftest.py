@@ -27,9 +27,7 @@ def _catalogue(lang: str, namespace: str = "rolweb") -> dict[str, str]:
 
 CATALOGUES = {lang: _catalogue(lang) for lang in ("es", "en")}
 #: The shared problems rules/ raises for every system (``rules.inventory``: item name, quantity).
-SHARED = {
-    lang: _catalogue(lang, "sheet") | _catalogue(lang, "formats") for lang in ("es", "en")
-}
+SHARED = {lang: _catalogue(lang, "sheet") | _catalogue(lang, "formats") for lang in ("es", "en")}
 #: Seed 001's combat rules offered by /init and /attack (rules.rolweb.offers).
 FIGHT = {lang: _catalogue(lang, "rolweb_fight") for lang in ("es", "en")}
 
