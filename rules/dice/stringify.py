@@ -1,7 +1,9 @@
 """Pluggable breakdowns of a roll: plain text for logs and tests, Markdown for Discord.
 
 Breakdowns use symbols only (no words), so they read the same in every language:
-``~x~``/``~~x~~`` a dropped or rerolled-away value, ``x!`` a die that exploded (or a kept 10
+``~~x~~`` a dropped or rerolled-away value (in every breakdown, plain or Markdown:
+Discord strikes through only a doubled tilde, and the plain breakdowns of checks, initiative
+and spells are shown on Discord as they are), ``x!`` a die that exploded (or a kept 10
 that re-threw 1o3d10), ``→`` a reroll, ``✓``/``✗`` a test's outcome.
 
 Every command that rolls shows its breakdown, so rendering is on the hot path and costs more
@@ -247,13 +249,17 @@ def _assemble(static: tuple[str, ...], renders: tuple[Render, ...]) -> Plan:
 
 
 class PlainStringifier(Stringifier):
-    """For logs and tests: ``4d6kh3 (6, 5, 3, ~1~) = 14``."""
+    """For logs, tests and the breakdowns inside checks: ``4d6kh3 (6, 5, 3, ~~1~~) = 14``.
+
+    Its dropped values use Discord's strike-through (``~~x~~``) like :class:`MarkdownStringifier`
+    does: a check, an initiative or a spell shows this breakdown on Discord, where a single
+    tilde would print literally (issue 13)."""
 
     def face(self, value: int, sides: int) -> str:
         return str(value)
 
     def dropped(self, text: str) -> str:
-        return f"~{text}~"
+        return f"~~{text}~~"
 
     def counted(self, text: str) -> str:
         return f"{text}*"

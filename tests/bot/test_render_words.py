@@ -131,3 +131,24 @@ def test_settings_by_name_and_value() -> None:
     assert setting_value("rolweb", "movimiento_a_combate", False, "es") == t("common.no", "es")
     assert setting_value("rolweb", "naturales", "criticos", "es").startswith("críticos")
     assert setting_value("swc", "pg_cero", "muere_a_0", "en") == "dies at 0"
+
+
+def test_checks_strike_dropped_dice_the_way_discord_reads_them() -> None:
+    """Was: «1o3d10 (7, ~2~, ~9~)» in /check, initiative and spells: Discord prints single
+    tildes literally.  Every breakdown now strikes with ``~~``, like /roll."""
+    import random
+    import re
+
+    from bot.services.checks import CheckView
+    from rules.systems.base import CheckRequest
+
+    nucleo = systems.get("nucleo")
+    result = nucleo.check(ardelia(), CheckRequest("habilidad:Pilotar"), {}, random.Random(3))
+    view = CheckView(1, "ana", "Ardelia", result, None, None, False, None)
+    text = render_sheet.check(view, "es")["embed"].description
+    assert "~~" in text, text
+    assert not re.search(r"(?<!~)~[^~]+~(?!~)", text), text
+    initiative = nucleo.initiative(ardelia(), {}, random.Random(3))
+    assert "~~" in initiative.breakdown and not re.search(
+        r"(?<!~)~[^~]+~(?!~)", initiative.breakdown
+    )

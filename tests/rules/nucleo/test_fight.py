@@ -43,7 +43,10 @@ def test_worked_example_melee_hit(scripted):
     result = NUCLEO.attack(request, {}, scripted([7, 2, 9, 3, 4]))
     assert result.outcome is AttackOutcome.HIT and result.weapon == "Espada larga"
     assert (result.total, result.target_number, result.defence) == (17, 17, 17)
-    assert result.attack is not None and result.attack.breakdown == "1o3d10 (7, ~2~, ~9~) + 10 = 17"
+    assert (
+        result.attack is not None
+        and result.attack.breakdown == "1o3d10 (7, ~~2~~, ~~9~~) + 10 = 17"
+    )
     assert [r.breakdown for r in result.damage_rolls] == ["2d6! (3, 4) + 1 = 8"]
     assert result.change == TargetChange("damage", 8) and result.hit_points_left == 16
     wounded = NUCLEO.apply_damage(ARDELIA, 8, {}).sheet
