@@ -15,6 +15,7 @@ from bot.i18n import catalogue, t
 from rules.names import KINDS_BY_PARAM, display, display_list, field_kind
 
 __all__ = [
+    "whole_list",
     "field_display",
     "named_params",
     "problem_text",
@@ -98,3 +99,17 @@ def setting_description(system: str, key: str, locale: str) -> str:
         if catalogue().has(candidate, locale) or catalogue().has(candidate):
             return t(candidate, locale)
     return ""
+
+
+def whole_list(items: list[str] | tuple[str, ...], budget: int = 900) -> str:
+    """Items joined by commas, whole ones only: past ``budget`` characters the rest is
+    counted, ``"a, b, c… (+12)"``, never cut mid-word (was: «…, habilidade.»).  The count
+    needs no translation, so services can build it for a translated message."""
+    shown: list[str] = []
+    used = 0
+    for index, item in enumerate(items):
+        if shown and used + len(item) + 2 > budget:
+            return ", ".join(shown) + f"… (+{len(items) - index})"
+        shown.append(item)
+        used += len(item) + 2
+    return ", ".join(shown)

@@ -15,6 +15,7 @@ versions so two edits arriving together never overwrite each other.
 from __future__ import annotations
 
 import builtins
+import difflib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -62,12 +63,14 @@ from bot.services.sheet_changes import (
 )
 from bot.services.sheet_schema import upgraded
 from bot.services.sheet_writes import SheetWriter
+from bot.words import whole_list
 from rules.systems.base import (
     FieldSpec,
     GameSystem,
     Problem,
     RulesError,
 )
+from rules.text import fold
 from rules.values import BadValue, parse_value
 
 __all__ = [
@@ -426,7 +429,7 @@ class CharacterService:
             raise DomainError(
                 "sheet.error.unknown_field",
                 field=path,
-                valid=", ".join(s.path for s in specs.values())[:900],
+                valid=whole_list(_closest(path, [s.path for s in specs.values()])),
             )
         value = parse_field(spec, raw)
         if spec.referee_only:
@@ -505,6 +508,15 @@ class CharacterService:
         return self._view(campaign, system, settings, fresh)
 
 
+def _closest(typed: str, paths: list[str]) -> list[str]:
+    """The fields a mistyped name probably meant first, then the rest (the list is summarised
+    past its budget, so the likely ones must lead)."""
+    folded = {fold(p): p for p in paths}
+    near = difflib.get_close_matches(fold(typed), list(folded), n=5, cutoff=0.5)
+    first = [folded[n] for n in near]
+    return first + [p for p in paths if p not in first]
+
+
 def parse_field(spec: FieldSpec, raw: str) -> Any:
     """Text typed in ``/sheet set`` → the field's value, or a translated problem
     (:func:`rules.values.parse_value` reads it, the same way as a campaign setting).
@@ -516,7 +528,7 @@ def parse_field(spec: FieldSpec, raw: str) -> Any:
     except BadValue as bad:
         params = {"field": spec.label, **bad.params}
         if bad.reason == "expected_choice":
-            params["choices"] = params["choices"][:900]
+            params["choices"] = whole_list(list(spec.choices))
         raise RulesError(Problem(f"sheet.problem.{bad.reason}", spec.path, params)) from None
     if spec.path == "name" and len(value) > MAX_NAME:
         params = {"field": spec.label, "limit": MAX_NAME}

@@ -48,7 +48,9 @@ def describe_error(error: BaseException, locale: str) -> str | None:
 
 
 async def send_error(itx: discord.Interaction, text: str) -> None:
-    embed = discord.Embed(description=text[:4000], colour=discord.Colour.red())
+    if len(text) > 4000:  # many problems at once: whole lines only, never a cut word
+        text = text[:3990].rsplit("\n", 1)[0] + "\n…"
+    embed = discord.Embed(description=text, colour=discord.Colour.red())
     try:
         if itx.response.is_done():
             await itx.followup.send(embed=embed, ephemeral=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.services.privacy import DeletionPreview, DeletionSummary
+from cogs.ui.render import fit_lines
 
 __all__ = ["names", "preview", "summary"]
 
@@ -28,7 +29,7 @@ def preview(preview: DeletionPreview, choice: str, locale: str) -> str:
     if preview.campaigns_as_gm:
         lines.append(t("privacy.confirm_gm", locale, names=names(preview.campaigns_as_gm, locale)))
     lines.append(t("privacy.confirm_final", locale))
-    return "\n".join(lines)[:2000]
+    return fit_lines(lines, locale, 2000)
 
 
 def summary(summary: DeletionSummary, locale: str) -> str:
@@ -51,4 +52,4 @@ def summary(summary: DeletionSummary, locale: str) -> str:
                 names=names(summary.campaigns_without_gm, locale),
             )
         )
-    return "\n".join(lines)[:2000]
+    return fit_lines(lines, locale, 2000)

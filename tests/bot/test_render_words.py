@@ -152,3 +152,18 @@ def test_checks_strike_dropped_dice_the_way_discord_reads_them() -> None:
     assert "~~" in initiative.breakdown and not re.search(
         r"(?<!~)~[^~]+~(?!~)", initiative.breakdown
     )
+
+
+def test_long_lists_in_errors_are_summarised_never_cut() -> None:
+    """Was: a list of valid fields cut mid-word («…, habilidade.»)."""
+    from bot.services.characters import _closest
+    from bot.words import whole_list
+
+    paths = [f"habilidades.Habilidad número {i}" for i in range(80)]
+    text = whole_list(paths)
+    assert len(text) < 1000 and text.endswith("… (+" + text.rsplit("(+", 1)[1])
+    shown = text.rsplit("…", 1)[0].split(", ")
+    assert all(item in paths for item in shown)  # whole names only
+    assert _closest("atributos.fisico", ["notas", "atributos.Físico", "name"])[0] == (
+        "atributos.Físico"
+    )
