@@ -28,6 +28,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, Character, CombatRecord, RollLog, saved_id, utcnow
+from bot.grammar import gender_of
 from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaign_context import CampaignContext
 from bot.services.campaigns import SHOW_NUMBERS, is_referee
@@ -125,6 +126,9 @@ class AttackView:
     #: and the target number its stats give; a hidden target's AC/Defensa and hit points.
     attacker_hidden: bool = False
     target_hidden: bool = False
+    #: whose ids ``state`` is, and the target's grammatical gender (states and notes agree)
+    system: str = ""
+    target_gender: str | None = None
 
 
 @dataclass(slots=True)
@@ -497,6 +501,7 @@ class AttackService:
             defender_id=target.character.owner_user_id,
             attacker_hidden=_hidden(settings, attacker, target)[0],
             target_hidden=_hidden(settings, attacker, target)[1],
+            target_gender=gender_of(target.character.sheet),
         )
 
     async def _land(
@@ -553,6 +558,8 @@ class AttackService:
             target_sheetless=target.character is None,
             attacker_hidden=_hidden(settings, attacker, target)[0],
             target_hidden=_hidden(settings, attacker, target)[1],
+            system=system.id,
+            target_gender=gender_of(target.character.sheet) if target.character else None,
         )
 
     # -- seed 001's combat rules (rolweb) ---------------------------------------------

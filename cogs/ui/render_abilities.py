@@ -9,6 +9,7 @@ import discord
 from bot.i18n import t
 from bot.services.abilities import AbilityLine, AbilityUseView
 from cogs.ui.render import COLOUR, truncate
+from rules.names import display_state
 
 __all__ = ["listing", "used"]
 
@@ -30,7 +31,13 @@ def used(view: AbilityUseView, locale: str) -> dict[str, Any]:
         lines.append(f"`{view.roll}`")
     if view.healed is not None:
         lines.append(t("ability.healed", locale, target=view.target, amount=view.healed))
-        lines.append(t("combat.state", locale, state=view.state or "?"))
+        lines.append(
+            t(
+                "combat.state",
+                locale,
+                state=display_state("rolweb", view.state or "?", locale, None),
+            )
+        )
     lines += [t(note, locale) for note in view.notes]
     embed = discord.Embed(description="\n".join(lines), colour=COLOUR["success"])
     return {"embed": embed}

@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.services.attacks import AttackView, GmNote
 from cogs.ui.render import truncate
 from rules.combat.attack import AttackOutcome
+from rules.names import display_state
 
 __all__ = ["attack", "attack_gm_copy", "gm_notes"]
 
@@ -62,13 +63,16 @@ def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
     if result.hit or result.damage:
         lines.append(t("attack.damage", locale, damage=result.damage, target=view.target))
     if view.state is not None or view.description:
+        state = (
+            display_state(view.system or None, view.state, locale, view.target_gender)
+            if view.state is not None
+            else None
+        )
         if target_numbers and view.hit_points is not None:
             left, maximum = view.hit_points
-            lines.append(
-                t("attack.state_numbers", locale, state=view.state, left=left, maximum=maximum)
-            )
+            lines.append(t("attack.state_numbers", locale, state=state, left=left, maximum=maximum))
         else:
-            lines.append(t("attack.state", locale, state=view.description or view.state))
+            lines.append(t("attack.state", locale, state=view.description or state))
     if numbers and view.target_sheetless and view.hit_points is not None:
         left, maximum = view.hit_points
         lines.append(t("attack.hit_points_left", locale, left=left, maximum=maximum))
@@ -88,7 +92,10 @@ def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
     if view.notes:
         embed.add_field(
             name=t("attack.notes", locale),
-            value=truncate("\n".join(f"• {t(note, locale)}" for note in view.notes), 1024),
+            value=truncate(
+                "\n".join(f"• {t(note, locale, genero=view.target_gender)}" for note in view.notes),
+                1024,
+            ),
             inline=False,
         )
     embed.set_footer(text=t("roll.log_ref", locale, id=view.log_id))
