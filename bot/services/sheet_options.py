@@ -10,6 +10,7 @@ from bot.grammar import sheet_fields
 from bot.services.campaign_context import CampaignContextService
 from bot.services.context import Place
 from rules.systems.base import CharacterBuilder, FieldSpec, StepOption
+from rules.text import fold
 
 __all__ = ["SheetOptionService"]
 
@@ -62,5 +63,5 @@ class SheetOptionService:
         )
         if spec is None:
             return ()
-        needle = current.casefold()
-        return tuple(c for c in spec.choices if needle in c.casefold())[:25]
+        needle = fold(current)  # «clér» finds «clerigo»
+        return tuple(c for c in spec.choices if needle in fold(c))[:25]

@@ -22,7 +22,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.services.campaigns import setting_specs
 from bot.services.settings import resolved_settings
-from bot.words import setting_name, setting_value
+from bot.words import field_display, setting_name, setting_value
 from cogs.ui.context import actor_of, place_of, reply_locale
 from rules.systems.base import FieldKind
 from rules.text import fold
@@ -77,7 +77,15 @@ async def value_autocomplete(
     if not field:
         return []
     values = await itx.client.services.sheet_options.value_choices(place_of(itx), field, current)
-    return [app_commands.Choice(name=value[:100], value=value[:100]) for value in values]
+    campaign = await itx.client.services.campaigns.find(place_of(itx))
+    locale = await reply_locale(itx.client, itx)
+
+    def shown(value: str) -> str:
+        """«Clérigo» for ``clerigo``: the id stays the value sent back."""
+        named = field_display(campaign.system, field, value, locale) if campaign else None
+        return named or value
+
+    return [app_commands.Choice(name=shown(value)[:100], value=value[:100]) for value in values]
 
 
 async def option_autocomplete(

@@ -17,7 +17,7 @@ def test_a_new_level_offers_the_hit_die_to_its_player(discord_env):
     g = game(sb, "Nivel SWC", "swc")
     create_fighter(sb, g)
     granted = run(sb, g, "xp grant", {"amount": 2000, "character": "Brann"})
-    assert "guerrero: nivel 1 → 2" in granted.all_text, granted.all_text
+    assert "↳ Guerrero: nivel 1 → 2" in granted.all_text, granted.all_text
     assert "Dado de golpe: Brann" in [b.get("label") for b in granted.message.buttons], granted
     not_his = sb.click(granted, "Dado de golpe: Brann", user="bruno")
     assert "no es tuyo" in not_his.all_text or "No puedes" in not_his.all_text, not_his.all_text

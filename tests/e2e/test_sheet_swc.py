@@ -60,7 +60,7 @@ def create_fighter(sb, g, name="Brann", user="ana", check_refusals=False):
     assert option_values(r) == ["humano", "enano", "elfo", "semielfo", "mediano"]
     r = sb.select(r, 0, ["humano"], user=user)
     assert "guerrero" in option_values(r) and "monje" not in option_values(r)
-    assert "✗ Monje — monjes_permitidos: no" in r.text, r.text
+    assert "✗ Monje — no permitido (ajuste «Monjes permitidos»)" in r.text, r.text
     r = sb.select(r, 0, ["guerrero"], user=user)
     r = sb.select(r, 0, ["neutral"], user=user)
     assert "d8 más tu Constitución" in r.text, r.text
@@ -113,8 +113,8 @@ def test_the_wizard_builds_a_fighter_and_show_derives_everything(discord_env):
     destreza = score(text, "Destreza")
     ca = armour_class("Peto de cuero", True, destreza)
     for expected in (
-        "**Raza**: humano",
-        "**Clase**: guerrero",
+        "**Raza**: Humano",
+        "**Clase**: Guerrero",
         "**Armadura**: Peto de cuero",
         f"**Clase de Armadura**: {ca} (Tabla 22 y Destreza (Tabla 2))",
         "**Tirada de Salvación**: 14 (Guerrero nivel 1)",

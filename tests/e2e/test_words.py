@@ -139,3 +139,31 @@ def test_a_grammatical_gender_chosen_in_the_wizard_makes_messages_agree(discord_
     assert r.ok, r.text
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana", locale="es-ES")
     assert "**Género gramatical**: masculino" in shown.text, shown.text
+
+
+def test_sheet_values_are_suggested_by_name(discord_env):
+    g = discord_env.new_guild(name="Valores")
+    discord_env.command(
+        "campaign create", {"name": "Marca", "system": "swc"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    values = discord_env.autocomplete(
+        "sheet set",
+        "value",
+        "clér",
+        guild=g,
+        channel="mesa",
+        user="gm",
+        options={"field": "clases"},
+    )
+    assert {"name": "Clérigo", "value": "clerigo"} in values, values
+    english = discord_env.autocomplete(
+        "sheet set",
+        "value",
+        "cler",
+        guild=g,
+        channel="mesa",
+        user="gm",
+        locale="en-US",
+        options={"field": "clases"},
+    )
+    assert {"name": "Cleric", "value": "clerigo"} in english, english
