@@ -39,7 +39,17 @@ COLOUR = {
 
 
 def truncate(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` within ``limit`` characters: past it, cut at the last line break or space
+    (not mid-word, «habilidade…»), then «…».  Lists that may grow long are summarised with
+    :func:`fit_lines` / :func:`name_list` instead; this is the last guard of Discord's limits."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    for mark in ("\n", " "):
+        cut = head.rfind(mark)
+        if cut >= limit * 2 // 3:
+            return head[:cut].rstrip(" ,;·") + "…"
+    return head + "…"
 
 
 def fit_lines(lines: list[str], locale: str, limit: int = 4000) -> str:

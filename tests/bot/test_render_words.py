@@ -167,3 +167,13 @@ def test_long_lists_in_errors_are_summarised_never_cut() -> None:
     assert _closest("atributos.fisico", ["notas", "atributos.Físico", "name"])[0] == (
         "atributos.Físico"
     )
+
+
+def test_truncation_never_splits_a_word() -> None:
+    from cogs.ui.render import truncate
+
+    text = ", ".join(f"habilidades.Habilidad{i}" for i in range(100))
+    cut = truncate(text, 300)
+    assert len(cut) <= 300 and cut.endswith("…")
+    assert cut[:-1].rsplit(", ", 1)[1] in text.split(", ")  # the last item is whole
+    assert truncate("corto", 300) == "corto"
