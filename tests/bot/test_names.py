@@ -162,3 +162,23 @@ def test_spanish_names_agree_with_the_data_files() -> None:
         assert display("swc", "clase", clase) == get_class(clase).nombre
     for raza in RACE_IDS:
         assert display("swc", "raza", raza) == get_race(raza).nombre
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_setting_says_what_it_does(locale: str) -> None:
+    """/campaign show prints each rule with a description: none may be missing."""
+    from bot.i18n import catalogue
+    from bot.words import setting_description
+
+    missing = []
+    for system in systems.all_systems():
+        for spec in (*system.settings(), *COMMON_SETTINGS):
+            if not setting_description(system.id, spec.key, locale):
+                missing.append(f"{system.id}.{spec.key}")
+            key_es = [
+                k
+                for k in (f"{system.id}.setting.{spec.key}", f"settings.{system.id}.{spec.key}")
+                if catalogue().has(k, locale)
+            ]
+            assert key_es or catalogue().has(f"settings.comun.{spec.key}", locale), spec.key
+    assert not missing
