@@ -533,19 +533,17 @@ def test_a_reminder_pings_its_member_only_and_the_digest_nobody():
 
 
 async def test_the_pace_settings_show_their_names_in_spanish_and_english(table):
+    """Names, never ids (issue 13): «Plazo para publicar (horas)», not ``plazo_publicacion``."""
+    from bot.words import setting_name
     from cogs.ui import render
-    from cogs.ui.options import setting_label
 
-    assert setting_label("plazo_publicacion", 0, "es") == (
-        "plazo_publicacion — Plazo para publicar (horas; 0 sin avisos) (0)"
-    )
-    assert "Posting deadline" in setting_label("plazo_publicacion", 0, "en")
-    assert setting_label("mostrar_numeros", False, "es") == "mostrar_numeros (False)"
+    assert setting_name("nucleo", "plazo_publicacion", "es") == "Plazo para publicar (horas)"
+    assert setting_name("nucleo", "plazo_publicacion", "en") == "Posting deadline (hours)"
     await setting(table, "plazo_publicacion", "48")
     view = await table.campaigns.show(HERE)
-    shown = render.campaign(view, "es")["embed"].to_dict()
-    settings = next(f["value"] for f in shown["fields"] if "plazo_publicacion" in f["value"])
-    assert "`plazo_publicacion` (Plazo para publicar (horas; 0 sin avisos)) = **48**" in settings
+    shown = render.campaign(view, "es")["embeds"][1].to_dict()["description"]
+    assert "**Plazo para publicar (horas)**: 48 — cambiado; por defecto: 0" in shown
+    assert "plazo_publicacion" not in shown
     with pytest.raises(DomainError):
         await setting(table, "plazo_publicacion", "721")
 
