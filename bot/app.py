@@ -29,6 +29,7 @@ from bot.services.campaign_context import CampaignContextService
 from bot.services.campaigns import CampaignService
 from bot.services.characters import CharacterService
 from bot.services.checks import CheckService
+from bot.services.chronicle import ChronicleService
 from bot.services.combat import CombatService
 from bot.services.creation import CreationService
 from bot.services.effects import EffectService
@@ -128,6 +129,7 @@ class Services:
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
         self.scenes = SceneService(self.sessions, self.campaigns)
+        self.chronicle = ChronicleService(self.sessions, self.campaigns)
 
 
 class Arbitro(commands.AutoShardedBot):

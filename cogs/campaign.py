@@ -1,7 +1,12 @@
-"""``/campaign create|show|settings|end``: tie channels to a rule system and a GM."""
+"""``/campaign create|show|settings|end``: tie channels to a rule system and a GM.
+
+``/campaign export|import`` (the chronicle) live in :mod:`bot.services.chronicle`; here they
+only parse options, bound the download and send the file.
+"""
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -10,9 +15,10 @@ from discord.ext import commands
 
 from bot.i18n import LOCALES, t
 from bot.services.campaigns import SettingsChange
-from bot.services.errors import InvalidSetting
+from bot.services.chronicle_archive import MAX_ARCHIVE_BYTES, ArchiveProblems
+from bot.services.errors import DomainError, InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
-from cogs.ui import render
+from cogs.ui import render, render_chronicle
 from cogs.ui.context import bind_target_of, ctx_of
 from cogs.ui.options import Setting, SettingValue
 from cogs.ui.slow import acknowledge, reply
@@ -41,6 +47,8 @@ def language_choices() -> list[app_commands.Choice[str]]:
 
 
 SYSTEM_CHOICES = system_choices()
+# Discord's smallest upload limit for a bot's message (a server without boosts).
+DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 
 
 def chain_of(channel: discord.TextChannel | discord.Thread) -> tuple[int, ...]:
@@ -67,7 +75,7 @@ async def read_setting_file(file: discord.Attachment) -> str:
 class CampaignCog(
     commands.GroupCog,
     group_name="campaign",
-    group_description="Campaigns: create, show, configure, end",
+    group_description="Campaigns: create, show, configure, end, export, import",
 ):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
@@ -183,6 +191,58 @@ class CampaignCog(
         await click.followup.send(
             **render.campaign(view, ctx.locale, headline_key="campaign.ended")
         )
+
+    @app_commands.command(
+        name="export",
+        description="Download the campaign's chronicle: scenes, characters, XP, rolls",
+    )
+    @app_commands.checks.cooldown(1, 60, key=lambda itx: (itx.guild_id, itx.user.id))
+    async def export(self, itx: discord.Interaction[Arbitro]) -> None:
+        ctx = await ctx_of(itx)
+        campaign = await self.service.require_referee(ctx.place, ctx.actor)
+        await acknowledge(itx)  # reading and zipping a long campaign takes a while
+        limit = itx.guild.filesize_limit if itx.guild else DEFAULT_UPLOAD_LIMIT
+        chronicle = await self.bot.services.chronicle.export(
+            ctx.place, ctx.actor, ctx.locale, limit
+        )
+        await itx.followup.send(
+            render_chronicle.exported(chronicle, campaign.name, ctx.locale),
+            file=discord.File(io.BytesIO(chronicle.payload), filename=chronicle.filename),
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="import", description="Restore an exported chronicle here as a new campaign you run"
+    )
+    @app_commands.describe(
+        file="The zip made by /campaign export",
+        name="Another name for the campaign (default: the chronicle's)",
+        category="Bind the whole category this channel is in (default: only this channel or forum)",
+    )
+    @app_commands.checks.cooldown(1, 60, key=lambda itx: (itx.guild_id, itx.user.id))
+    async def import_(
+        self,
+        itx: discord.Interaction[Arbitro],
+        file: discord.Attachment,
+        name: app_commands.Range[str, 1, 100] | None = None,
+        category: bool = False,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        chronicle = self.bot.services.chronicle
+        chronicle.may_import(ctx.actor)
+        if file.size > MAX_ARCHIVE_BYTES:
+            raise DomainError("chronicle.error.file_too_big", limit=MAX_ARCHIVE_BYTES // 2**20)
+        target_id, kind = bind_target_of(itx, category)
+        await acknowledge(itx)  # the download, the checks and the writes take a while
+        payload = await file.read()
+        try:
+            summary = await chronicle.import_archive(
+                ctx.place, ctx.actor, payload, target_id=target_id, kind=kind, name=name
+            )
+        except ArchiveProblems as error:
+            await itx.followup.send(render_chronicle.problems(error, ctx.locale), ephemeral=True)
+            return
+        await reply(itx, ctx.locale, content=render_chronicle.imported(summary, ctx.locale))
 
 
 async def setup(bot: Arbitro) -> None:

@@ -257,6 +257,27 @@ class CampaignService:
         campaign is bound to belongs to that campaign: binding it here would take it over
         (the most specific binding wins), so only that campaign's referee may do it.
         """
+        async with self.sessions() as session, session.begin():
+            campaign = await self.insert(
+                session, place, actor, name=name, system=system, target_id=target_id, kind=kind
+            )
+        return await self.view(saved_id(campaign), place.guild_id)
+
+    async def insert(
+        self,
+        session: AsyncSession,
+        place: Place,
+        actor: Actor,
+        *,
+        name: str,
+        system: str,
+        target_id: int,
+        kind: str,
+        settings: Mapping[str, Any] | None = None,
+        locale: str | None = None,
+    ) -> Campaign:
+        """:meth:`create`'s checks and rows inside the caller's transaction (``/campaign
+        import`` writes the campaign and its whole record in one)."""
         if not (actor.can_manage_channels or actor.is_admin):
             raise NotAllowed("campaign.error.create_needs_permission")
         name = name.strip()
@@ -268,36 +289,37 @@ class CampaignService:
             )
         if kind not in BIND_KINDS:
             raise InvalidSetting("campaign.error.bad_kind", kind=kind)
-        async with self.sessions() as session, session.begin():
-            existing = await self.find(
-                Place(place.guild_id, place.channel_id, (target_id,)), session, fresh=True
-            )
-            if existing is not None:
-                raise AlreadyBound(name=existing.name)
-            owner = await self.find(
-                Place(place.guild_id, place.channel_id, _chain_from(place.chain, target_id)),
-                session,
-            )
-            if owner is not None and not is_referee(owner, actor):
-                raise NotAllowed("campaign.error.belongs_to_other", name=owner.name)
-            campaign = Campaign(
+        existing = await self.find(
+            Place(place.guild_id, place.channel_id, (target_id,)), session, fresh=True
+        )
+        if existing is not None:
+            raise AlreadyBound(name=existing.name)
+        owner = await self.find(
+            Place(place.guild_id, place.channel_id, _chain_from(place.chain, target_id)),
+            session,
+        )
+        if owner is not None and not is_referee(owner, actor):
+            raise NotAllowed("campaign.error.belongs_to_other", name=owner.name)
+        campaign = Campaign(
+            guild_id=place.guild_id,
+            name=name,
+            system=system,
+            gm_user_id=actor.user_id,
+            settings=dict(settings or {}),
+            locale=locale,
+        )
+        session.add(campaign)
+        await session.flush()
+        session.add(
+            CampaignBinding(
+                campaign_id=saved_id(campaign),
                 guild_id=place.guild_id,
-                name=name,
-                system=system,
-                gm_user_id=actor.user_id,
-                settings={},
+                target_id=target_id,
+                kind=kind,
             )
-            session.add(campaign)
-            await session.flush()
-            session.add(
-                CampaignBinding(
-                    campaign_id=saved_id(campaign),
-                    guild_id=place.guild_id,
-                    target_id=target_id,
-                    kind=kind,
-                )
-            )
-        return await self.view(saved_id(campaign), place.guild_id)
+        )
+        await session.flush()
+        return campaign
 
     async def show(self, place: Place) -> CampaignView:
         campaign = await self.require(place)

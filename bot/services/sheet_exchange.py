@@ -8,6 +8,7 @@ or replace one through the versioned write path — and who may do it.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from sqlmodel import col, select
 
@@ -31,7 +32,19 @@ from bot.services.sheet_changes import ReplaceSheet
 from bot.services.sheet_schema import upgraded_sheet
 from rules.systems.base import RulesError
 
-__all__ = ["SheetExchangeService"]
+__all__ = ["SheetExchangeService", "sheet_document"]
+
+
+def sheet_document(system: str, is_npc: bool, sheet: dict[str, Any]) -> dict[str, Any]:
+    """A sheet as the versioned JSON document of ``docs/sheet-format.md`` (``/sheet export``,
+    and each character of a campaign's chronicle)."""
+    return {
+        "format": SHEET_FORMAT,
+        "version": SHEET_FORMAT_VERSION,
+        "system": system,
+        "npc": is_npc,
+        "sheet": sheet,
+    }
 
 
 class SheetExchangeService:
@@ -46,13 +59,7 @@ class SheetExchangeService:
     async def export(self, place: Place, actor: Actor, name: str | None) -> tuple[str, bytes]:
         """The character as a versioned JSON document (``docs/sheet-format.md``)."""
         view = await self.characters.show(place, actor, name)
-        document = {
-            "format": SHEET_FORMAT,
-            "version": SHEET_FORMAT_VERSION,
-            "system": view.system,
-            "npc": view.is_npc,
-            "sheet": view.sheet,
-        }
+        document = sheet_document(view.system, view.is_npc, view.sheet)
         filename = f"{name_key(view.name).replace(' ', '_') or 'personaje'}.json"
         return filename, json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
 

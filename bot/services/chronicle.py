@@ -1,0 +1,518 @@
+"""``/campaign export`` and ``/campaign import``: the whole campaign as one zip, and back.
+
+Export (the GM): the campaign's rows are read in one read snapshot, in batches (each batch
+awaits the database, so a long campaign never holds the event loop for more than one), then
+the zip is built in a worker thread (:func:`bot.services.chronicle_build.build_archive`).
+The work is bounded before it starts (an estimate from counts and text lengths) and while it
+runs (the archive writer stops at the import's limits), and at most :data:`MAX_JOBS`
+chronicle jobs run at once in a process; more are refused with a "busy" reply.
+
+Import: the archive is read and checked in a worker thread — its layout and limits
+(:mod:`bot.services.chronicle_archive`), then every record against the rule system (the
+sheets as strictly as ``/sheet import``) — and every problem is listed before anything is
+written.  Then one transaction writes a **new** campaign bound here, run by the importer,
+with the whole record: characters (owners keep their Discord ids; the old GM's characters
+pass to the importer), scenes, posts, the XP ledger and the roll log, every id remapped.
+Imported scenes are closed records (their threads stay in the old server); play goes on in
+new scenes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import Table, func, insert, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
+from sqlmodel import SQLModel, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import (
+    ActiveCharacter,
+    Campaign,
+    Character,
+    Post,
+    RollLog,
+    Scene,
+    XpAward,
+    saved_id,
+    utcnow,
+)
+from bot.services.campaigns import CampaignService, CampaignView
+from bot.services.chronicle_archive import (
+    MAX_UNCOMPRESSED,
+    ArchiveProblems,
+    ArchiveTooBig,
+    iso,
+    read_archive,
+    slug,
+)
+from bot.services.chronicle_build import Snapshot, build_archive
+from bot.services.chronicle_check import ImportPlan, check_contents
+from bot.services.context import Actor, Place
+from bot.services.errors import AlreadyBound, DomainError, NotAllowed
+from bot.services.sheet_schema import upgraded_sheet
+from rules import systems
+
+__all__ = [
+    "BATCH",
+    "MAX_JOBS",
+    "ChronicleFile",
+    "ChronicleService",
+    "ArchiveProblems",
+    "ImportSummary",
+    "scene_channel",
+]
+
+BATCH = 500  # rows per read and per insert: short slices of the event loop
+MAX_JOBS = 2  # chronicle exports/imports running at once in one process
+#: Bytes the export writes per byte of post text (JSONL record, two Markdown and two HTML
+#: pages), and per row of anything else: the estimate that refuses a campaign too big to
+#: export before reading it.
+TEXT_FACTOR = 5
+ROW_BYTES = 1200
+#: Imported scenes and their posts and rolls get channel ids that no Discord channel has
+#: (negative): ``-(campaign id × SCENE_SLOTS + scene number)``, 0 for outside any scene.
+SCENE_SLOTS = 100_000
+
+
+def scene_channel(campaign_id: int, scene_ref: int | None) -> int:
+    """The stand-in channel id of an imported scene (``None``: outside any scene)."""
+    return -(campaign_id * SCENE_SLOTS + (scene_ref or 0))
+
+
+@dataclass(frozen=True, slots=True)
+class ChronicleFile:
+    filename: str
+    payload: bytes
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSummary:
+    campaign: CampaignView
+    counts: dict[str, int]
+
+
+class _Jobs:
+    """How many chronicle jobs run now (one process, one event loop: a plain counter)."""
+
+    running = 0
+
+
+class ChronicleService:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], campaigns: CampaignService
+    ) -> None:
+        self.sessions = sessions
+        self.campaigns = campaigns
+
+    # -- export --------------------------------------------------------------------------
+
+    async def export(self, place: Place, actor: Actor, locale: str, limit: int) -> ChronicleFile:
+        """The campaign's zip (GM only), refused when bigger than ``limit`` (the upload)."""
+        campaign = await self.campaigns.require_referee(place, actor)
+        async with _job():
+            await self._check_size(saved_id(campaign))
+            snapshot = await self._snapshot(saved_id(campaign))
+            try:
+                payload = await asyncio.to_thread(build_archive, snapshot, locale)
+            except ArchiveTooBig:
+                raise DomainError(
+                    "chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20
+                ) from None
+        if len(payload) > limit:
+            raise DomainError(
+                "chronicle.error.too_big_to_send",
+                size=_megabytes(len(payload)),
+                limit=_megabytes(limit),
+            )
+        filename = f"arbitro-{slug(campaign.name) or 'campaign'}.zip"
+        return ChronicleFile(filename, payload, snapshot.counts())
+
+    async def _check_size(self, campaign_id: int) -> None:
+        """Refuse before reading when the estimate alone passes the import's limit."""
+        async with self.sessions() as session:
+            posts, text = (
+                await session.exec(
+                    select(
+                        func.count(),
+                        func.coalesce(
+                            func.sum(
+                                func.length(Post.text) + func.coalesce(func.length(Post.notes), 0)
+                            ),
+                            0,
+                        ),
+                    ).where(Post.campaign_id == campaign_id)
+                )
+            ).one()
+            rolls = (
+                await session.exec(select(func.count()).where(RollLog.campaign_id == campaign_id))
+            ).one()
+        estimate = int(text) * TEXT_FACTOR + (int(posts) + int(rolls)) * ROW_BYTES
+        if estimate > MAX_UNCOMPRESSED:
+            raise DomainError("chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20)
+
+    async def _snapshot(self, campaign_id: int) -> Snapshot:
+        """Every row of the campaign, read in one snapshot (REPEATABLE READ on PostgreSQL,
+        one read transaction on SQLite) so the files agree with each other."""
+        async with self.sessions() as session:
+            if session.get_bind().dialect.name == "postgresql":
+                await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            else:
+                connection = await session.connection()
+                await connection.exec_driver_sql("BEGIN")
+            try:
+                return await self._collect(session, campaign_id)
+            finally:
+                await session.rollback()
+
+    async def _collect(self, session: AsyncSession, campaign_id: int) -> Snapshot:
+        campaign = await session.get(Campaign, campaign_id)
+        assert campaign is not None  # found by require_referee, never deleted
+        system = systems.get(campaign.system)
+        characters = [c async for c in _batches(session, Character, campaign_id)]
+        character_ref = {saved_id(c): n for n, c in enumerate(characters, start=1)}
+        active: dict[int, list[int]] = {}
+        for row in (
+            await session.exec(
+                select(ActiveCharacter).where(ActiveCharacter.campaign_id == campaign_id)
+            )
+        ).all():
+            active.setdefault(row.character_id, []).append(row.user_id)
+        scenes = [s async for s in _batches(session, Scene, campaign_id)]
+        scene_ref = {saved_id(s): n for n, s in enumerate(scenes, start=1)}
+        channel_scene = {s.channel_id: scene_ref[saved_id(s)] for s in scenes}
+        rolls = [r async for r in _batches(session, RollLog, campaign_id)]
+        roll_ref = {saved_id(r): n for n, r in enumerate(rolls, start=1)}
+        posts = [p async for p in _batches(session, Post, campaign_id)]
+        awards = [x async for x in _batches(session, XpAward, campaign_id)]
+        return Snapshot(
+            campaign={
+                "name": campaign.name,
+                "system": campaign.system,
+                "system_name": system.name,
+                "locale": campaign.locale,
+                "settings": dict(campaign.settings or {}),
+                "status": campaign.status,
+                "created_at": iso(campaign.created_at),
+                "gm_user_id": campaign.gm_user_id,
+            },
+            characters=[
+                {
+                    "ref": character_ref[saved_id(c)],
+                    "name": c.name,
+                    "owner_user_id": c.owner_user_id,
+                    "npc": c.is_npc,
+                    "hidden": c.hidden,
+                    "template": character_ref.get(c.template_id or 0),
+                    "created_at": iso(c.created_at),
+                    "updated_at": iso(c.updated_at),
+                    "deleted_at": iso(c.deleted_at),
+                    "deleted_by": c.deleted_by,
+                    "active_for": sorted(active.get(saved_id(c), [])),
+                    "system": c.system,
+                    "sheet": upgraded_sheet(c),
+                }
+                for c in characters
+            ],
+            scenes=[
+                {
+                    "ref": scene_ref[saved_id(s)],
+                    "title": s.title,
+                    "status": s.status,
+                    "private": s.private,
+                    "players": list(s.players or []),
+                    "opened_by": s.opened_by,
+                    "created_at": iso(s.created_at),
+                    "closed_at": iso(s.closed_at),
+                    "round_started_at": iso(s.round_started_at),
+                }
+                for s in scenes
+            ],
+            posts=[
+                {
+                    "ref": n,
+                    "scene": scene_ref.get(p.scene_id or 0),
+                    "author_user_id": p.author_user_id,
+                    "character": character_ref.get(p.character_id or 0),
+                    "speaker_name": p.speaker_name,
+                    "webhook_name": p.webhook_name,
+                    "gm_post": p.gm_post,
+                    "gm_only": p.gm_only,
+                    "text": p.text,
+                    "notes": p.notes,
+                    "roll": roll_ref.get(p.roll_log_id or 0),
+                    "created_at": iso(p.created_at),
+                    "edited_at": iso(p.edited_at),
+                    "deleted_at": iso(p.deleted_at),
+                }
+                for n, p in enumerate(posts, start=1)
+            ],
+            rolls=[
+                {
+                    "ref": roll_ref[saved_id(r)],
+                    "scene": channel_scene.get(r.channel_id),
+                    "created_at": iso(r.created_at),
+                    "user_id": r.user_id,
+                    "user_name": r.user_name,
+                    "character_name": r.character_name,
+                    "kind": r.kind,
+                    "expression": r.expression,
+                    "reason": r.reason,
+                    "breakdown": r.breakdown,
+                    "total": r.total,
+                    "difficulty": r.difficulty,
+                    "outcome": r.outcome,
+                    "fumble": r.fumble,
+                    "private": r.private,
+                    # the undo record names this server's rows: it does not travel
+                    "detail": {k: v for k, v in (r.detail or {}).items() if k != "undo"},
+                }
+                for r in rolls
+            ],
+            xp=[
+                {
+                    "ref": n,
+                    "created_at": iso(x.created_at),
+                    "character": character_ref.get(x.character_id),
+                    "character_name": x.character_name,
+                    "granted_by": x.granted_by,
+                    "amount": x.amount,
+                    "xp_before": x.xp_before,
+                    "xp_after": x.xp_after,
+                    "reason": x.reason,
+                }
+                for n, x in enumerate(awards, start=1)
+            ],
+            exported_at=iso(utcnow()) or "",
+        )
+
+    # -- import --------------------------------------------------------------------------
+
+    @staticmethod
+    def may_import(actor: Actor) -> None:
+        """Importing creates a campaign: the same permission as ``/campaign create``
+        (checked before the file is even downloaded)."""
+        if not (actor.can_manage_channels or actor.is_admin):
+            raise NotAllowed("campaign.error.create_needs_permission")
+
+    async def import_archive(
+        self,
+        place: Place,
+        actor: Actor,
+        payload: bytes,
+        *,
+        target_id: int,
+        kind: str,
+        name: str | None = None,
+    ) -> ImportSummary:
+        """A new campaign bound to ``target_id`` with the archive's whole record, or
+        :class:`ArchiveProblems` listing everything wrong with it (nothing written)."""
+        self.may_import(actor)
+        async with _job():
+            contents = await asyncio.to_thread(read_archive, payload)
+            plan = await asyncio.to_thread(check_contents, contents, actor.user_id, name)
+            try:
+                async with self.sessions() as session, session.begin():
+                    campaign = await self.campaigns.insert(
+                        session,
+                        place,
+                        actor,
+                        name=plan.name,
+                        system=plan.system,
+                        target_id=target_id,
+                        kind=kind,
+                        settings=plan.settings,
+                        locale=plan.locale,
+                    )
+                    await _write(session, campaign, plan)
+            except IntegrityError:
+                # another import or /campaign create bound this place meanwhile
+                raise AlreadyBound(name=plan.name) from None
+        view = await self.campaigns.view(saved_id(campaign), place.guild_id)
+        return ImportSummary(view, plan.counts())
+
+
+class _job:
+    """At most :data:`MAX_JOBS` chronicle jobs at once; more are refused, not queued."""
+
+    async def __aenter__(self) -> None:
+        if _Jobs.running >= MAX_JOBS:
+            raise DomainError("chronicle.error.busy")
+        _Jobs.running += 1
+
+    async def __aexit__(self, *_exc: object) -> None:
+        _Jobs.running -= 1
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 2**20:.1f}"
+
+
+M = TypeVar("M", bound=SQLModel)
+
+
+async def _batches(session: AsyncSession, model: type[M], campaign_id: int) -> AsyncIterator[M]:
+    """The campaign's rows of ``model`` in id order, :data:`BATCH` at a time."""
+    key = model.id  # type: ignore[attr-defined]  # every table here has an integer id
+    last = 0
+    while True:
+        rows = (
+            await session.exec(
+                select(model)
+                .where(model.campaign_id == campaign_id, key > last)  # type: ignore[attr-defined]
+                .order_by(key)
+                .limit(BATCH)
+            )
+        ).all()
+        for row in rows:
+            yield row
+        if len(rows) < BATCH:
+            return
+        last = rows[-1].id  # type: ignore[attr-defined]
+
+
+async def _insert(
+    connection: AsyncConnection, table: Table, rows: Sequence[dict[str, Any]]
+) -> list[int]:
+    """Insert ``rows`` in batches and return their new ids in the same order."""
+    ids: list[int] = []
+    for start in range(0, len(rows), BATCH):
+        result = await connection.execute(
+            insert(table).returning(table.c.id, sort_by_parameter_order=True),
+            list(rows[start : start + BATCH]),
+        )
+        ids.extend(result.scalars().all())
+    return ids
+
+
+def _table(model: type[SQLModel]) -> Table:
+    return model.__table__  # type: ignore[attr-defined, no-any-return]  # set by table=True
+
+
+async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) -> None:
+    """Every row of the plan, ids remapped, in the caller's transaction."""
+    connection = await session.connection()
+    campaign_id, guild_id = saved_id(campaign), campaign.guild_id
+    now = utcnow()
+    character_ids = await _insert(
+        connection,
+        _table(Character),
+        [
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "owner_user_id": c.owner_user_id,
+                "name": c.name,
+                "name_key": c.name_key,
+                "system": plan.system,
+                "sheet": c.sheet,
+                "is_npc": c.npc,
+                "hidden": c.hidden,
+                "template_id": None,
+                "created_at": c.created_at,
+                "updated_at": c.updated_at,
+                "deleted_at": c.deleted_at,
+                "deleted_by": c.deleted_by,
+                "version": 1,
+                "sheet_version": plan.sheet_version,
+            }
+            for c in plan.characters
+        ],
+    )
+    character_id = {c.ref: new for c, new in zip(plan.characters, character_ids, strict=True)}
+    for c in plan.characters:
+        if c.template is not None:
+            await connection.execute(
+                update(_table(Character))
+                .where(_table(Character).c.id == character_id[c.ref])
+                .values(template_id=character_id[c.template])
+            )
+    active = [
+        {
+            "campaign_id": campaign_id,
+            "user_id": user_id,
+            "guild_id": guild_id,
+            "character_id": character_id[c.ref],
+        }
+        for c in plan.characters
+        for user_id in c.active_for
+    ]
+    if active:
+        await connection.execute(insert(_table(ActiveCharacter)), active)
+    scene_ids = await _insert(
+        connection,
+        _table(Scene),
+        [
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "channel_id": scene_channel(campaign_id, s.ref),
+                "parent_id": None,
+                "title": s.title,
+                # the thread is in the old server: the scene is the record, closed
+                "status": "closed",
+                "private": s.private,
+                "players": s.players,
+                "header_message_id": None,
+                "opened_by": s.opened_by,
+                "created_at": s.created_at,
+                "closed_at": s.closed_at or now,
+                "round_started_at": s.round_started_at,
+                "version": 1,
+            }
+            for s in plan.scenes
+        ],
+    )
+    scene_id = {s.ref: new for s, new in zip(plan.scenes, scene_ids, strict=True)}
+    roll_ids = await _insert(
+        connection,
+        _table(RollLog),
+        [
+            {
+                "guild_id": guild_id,
+                "channel_id": scene_channel(campaign_id, r["scene"]),
+                "campaign_id": campaign_id,
+                "message_id": None,
+                "message_url": None,
+                **{k: v for k, v in r.items() if k not in ("ref", "scene")},
+            }
+            for r in plan.rolls
+        ],
+    )
+    roll_id = {r["ref"]: new for r, new in zip(plan.rolls, roll_ids, strict=True)}
+    await _insert(
+        connection,
+        _table(Post),
+        [
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "channel_id": scene_channel(campaign_id, p["scene"]),
+                "scene_id": scene_id.get(p["scene"]) if p["scene"] else None,
+                "message_ids": [],
+                "character_id": character_id.get(p["character"]) if p["character"] else None,
+                "roll_log_id": roll_id.get(p["roll"]) if p["roll"] else None,
+                "version": 1,
+                **{k: v for k, v in p.items() if k not in ("ref", "scene", "character", "roll")},
+            }
+            for p in plan.posts
+        ],
+    )
+    await _insert(
+        connection,
+        _table(XpAward),
+        [
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "character_id": character_id[x["character"]],
+                **{k: v for k, v in x.items() if k not in ("ref", "character")},
+            }
+            for x in plan.xp
+        ],
+    )

@@ -1,0 +1,615 @@
+"""The chronicle (``/campaign export`` and ``/campaign import``) on real databases.
+
+Scenes and posts are written directly as rows (the scenes and posting services add them in
+play); everything else goes through the services.  The HTML pages are parsed to prove they
+load nothing, and the GM's material is checked to stay inside ``gm/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import re
+import zipfile
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from sqlalchemy import func
+from sqlmodel import select
+
+from bot.db.models import Campaign, Character, Post, RollLog, Scene, XpAward
+from bot.services import Actor, Place
+from bot.services.chronicle import MAX_JOBS, ArchiveProblems, _Jobs, scene_channel
+from bot.services.chronicle_archive import MAX_FILES, MAX_UNCOMPRESSED
+from bot.services.errors import AlreadyBound, DomainError, NotAllowed, NotReferee
+from tests.examples import ARDELIA
+
+GUILD, CHANNEL, THREAD, PRIVATE_THREAD = 1000, 11, 51, 52
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+OTHER_GUILD, OTHER_CHANNEL = 2000, 21
+THERE = Place(OTHER_GUILD, OTHER_CHANNEL, (OTHER_CHANNEL,))
+NEW_GM = Actor(9, "Carla", can_manage_channels=True)
+SCRIPT = "<script>alert('x')</script> y un <img src=http://evil.example/x.png>"
+T0 = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
+
+
+def sheet(name: str, **extra: Any) -> dict[str, Any]:
+    return dict(json.loads(json.dumps(ARDELIA)), name=name, **extra)
+
+
+async def _add(services, *rows: Any) -> list[Any]:
+    async with services.sessions() as session, session.begin():
+        for row in rows:
+            session.add(row)
+            await session.flush()
+    return list(rows)
+
+
+@pytest.fixture
+async def table(services):
+    """A campaign with a public scene (a GM-only post, a deleted post, a post with `<script>`,
+    a public and a private roll), a private scene, a hidden NPC, an XP grant."""
+    await services.campaigns.create(
+        HERE, GM, name="Las Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    ardelia = await services.characters.create(HERE, ANA, sheet("Ardelia"))
+    spy = await services.characters.create(
+        HERE, GM, sheet("Espía Oculta", pnj=True), is_npc=True, hidden=True
+    )
+    await services.xp.grant(HERE, GM, 3, character="Ardelia", reason="Sesión 1")
+    await services.xp.grant(HERE, GM, 1, character="Espía Oculta", reason="secreto")
+    campaign = await services.campaigns.show(HERE)
+    cid = campaign.id
+    hall, cellar = await _add(
+        services,
+        Scene(
+            guild_id=GUILD,
+            campaign_id=cid,
+            channel_id=THREAD,
+            parent_id=CHANNEL,
+            title="La Posada del Grifo",
+            status="closed",
+            opened_by=GM.user_id,
+            created_at=T0,
+            closed_at=T0 + timedelta(days=3),
+        ),
+        Scene(
+            guild_id=GUILD,
+            campaign_id=cid,
+            channel_id=PRIVATE_THREAD,
+            parent_id=CHANNEL,
+            title="El sótano",
+            status="open",
+            private=True,
+            players=[ANA.user_id],
+            opened_by=GM.user_id,
+            created_at=T0,
+        ),
+    )
+    public_roll, private_roll = await _add(
+        services,
+        RollLog(
+            guild_id=GUILD,
+            channel_id=THREAD,
+            campaign_id=cid,
+            user_id=ANA.user_id,
+            user_name="Ana",
+            character_name="Ardelia",
+            kind="check",
+            expression="1o3d10+5",
+            reason="Percepción",
+            breakdown="[3, 7, 9] → 7 + 5",
+            total=12,
+            difficulty=10,
+            outcome="success",
+            detail={"dice": [3, 7, 9]},
+            created_at=T0 + timedelta(hours=1),
+        ),
+        RollLog(
+            guild_id=GUILD,
+            channel_id=THREAD,
+            campaign_id=cid,
+            user_id=GM.user_id,
+            user_name="Máster",
+            character_name="Espía Oculta",
+            kind="roll",
+            expression="1d10+999",
+            breakdown="[4] + 999",
+            total=1003,
+            private=True,
+            detail={"secret": {"defensa": 7717}},
+            created_at=T0 + timedelta(hours=2),
+        ),
+    )
+    posts = [
+        Post(
+            guild_id=GUILD,
+            campaign_id=cid,
+            channel_id=THREAD,
+            scene_id=hall.id,
+            message_ids=[900],
+            author_user_id=GM.user_id,
+            speaker_name="Narrador",
+            gm_post=True,
+            text="La lluvia golpea los **postigos**.",
+            created_at=T0,
+        ),
+        Post(
+            guild_id=GUILD,
+            campaign_id=cid,
+            channel_id=THREAD,
+            scene_id=hall.id,
+            message_ids=[901, 902],
+            author_user_id=ANA.user_id,
+            character_id=ardelia.id,
+            speaker_name="Ardelia",
+            text=SCRIPT,
+            notes="OOC: mañana no puedo",
+            roll_log_id=public_roll.id,
+            created_at=T0 + timedelta(hours=1),
+            edited_at=T0 + timedelta(hours=1, minutes=5),
+        ),
+        Post(
+            guild_id=GUILD,
+            campaign_id=cid,
+            channel_id=99,
+            scene_id=hall.id,
+            author_user_id=GM.user_id,
+            character_id=spy.id,
+            speaker_name="Espía Oculta",
+            gm_post=True,
+            gm_only=True,
+            text="SECRETO: la espía escucha tras la puerta",
+            roll_log_id=private_roll.id,
+            created_at=T0 + timedelta(hours=2),
+        ),
+        Post(
+            guild_id=GUILD,
+            campaign_id=cid,
+            channel_id=THREAD,
+            scene_id=hall.id,
+            author_user_id=ANA.user_id,
+            character_id=ardelia.id,
+            speaker_name="Ardelia",
+            text="BORRADO: me equivoqué de escena",
+            created_at=T0 + timedelta(hours=3),
+            deleted_at=T0 + timedelta(hours=4),
+        ),
+        Post(
+            guild_id=GUILD,
+            campaign_id=cid,
+            channel_id=PRIVATE_THREAD,
+            scene_id=cellar.id,
+            author_user_id=ANA.user_id,
+            character_id=ardelia.id,
+            speaker_name="Ardelia",
+            text="PRIVADA: bajo al sótano sola",
+            created_at=T0 + timedelta(hours=5),
+        ),
+    ]
+    await _add(services, *posts)
+    return services
+
+
+def unzip(payload: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def rows(data: bytes) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(data.decode())))
+
+
+def jsonl(data: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in data.decode().splitlines()]
+
+
+async def export(services, place=HERE, actor=GM) -> dict[str, bytes]:
+    chronicle = await services.chronicle.export(place, actor, "es", 10 * 2**20)
+    return unzip(chronicle.payload)
+
+
+class Resources(HTMLParser):
+    """Every tag, and every attribute that could load or link anything."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.urls: list[tuple[str, str, str]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        for name, value in attrs:
+            if name in ("src", "href", "srcset", "action", "poster", "data", "background"):
+                self.urls.append((tag, name, value or ""))
+            assert not name.startswith("on"), (tag, name)  # no inline event handlers
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parsed(page: bytes) -> Resources:
+    parser = Resources()
+    parser.feed(page.decode("utf-8"))
+    parser.close()
+    return parser
+
+
+def assert_self_contained(page: bytes) -> Resources:
+    found = parsed(page)
+    assert not {"script", "link", "iframe", "object", "embed", "base", "form"} & set(found.tags)
+    for tag, _attribute, value in found.urls:
+        if tag == "img":
+            assert value.startswith("data:image/"), value
+        else:  # a link between the chronicle's own pages: relative, no scheme
+            assert tag == "a" and ":" not in value and not value.startswith("/"), value
+    return found
+
+
+async def test_the_zip_holds_every_part(table):
+    files = await export(table)
+    manifest = json.loads(files["manifest.json"])
+    assert manifest["format"] == "arbitro.chronicle" and manifest["version"] == 1
+    assert manifest["campaign"]["name"] == "Las Estrellas"
+    assert manifest["campaign"]["system"] == "nucleo"
+    assert manifest["counts"] == {
+        "scenes": 2,
+        "posts": 5,
+        "characters": 2,
+        "xp_awards": 2,
+        "rolls": 4,  # the two checks and the two XP grants' audit rows
+    }
+    for name in (
+        "index.html",
+        "index.md",
+        "scenes/001-la-posada-del-grifo.md",
+        "scenes/001-la-posada-del-grifo.html",
+        "gm/scenes/001-la-posada-del-grifo.html",
+        "gm/scenes/002-el-sotano.html",
+        "gm/unplaced.html",
+        "characters/profiles.json",
+        "xp.csv",
+        "rolls.csv",
+        "gm/characters.json",
+        "gm/characters/001-ardelia.json",
+        "gm/characters/002-espia-oculta.json",
+        "gm/xp.csv",
+        "gm/rolls.csv",
+        "gm/scenes.jsonl",
+        "gm/posts.jsonl",
+    ):
+        assert name in files, name
+    document = json.loads(files["gm/characters/001-ardelia.json"])
+    assert (document["format"], document["version"], document["system"]) == (
+        "arbitro.sheet",
+        1,
+        "nucleo",
+    )
+    assert document["sheet"]["name"] == "Ardelia" and document["npc"] is False
+    (award,) = rows(files["xp.csv"])
+    assert (award["character_name"], award["amount"], award["reason"]) == (
+        "Ardelia",
+        "3",
+        "Sesión 1",
+    )
+    grant, roll = rows(files["rolls.csv"])  # the hidden NPC's grant is the GM's
+    assert grant["character_name"] == "Ardelia"
+    assert (roll["expression"], roll["total"], roll["breakdown"]) == (
+        "1o3d10+5",
+        "12",
+        "[3, 7, 9] → 7 + 5",
+    )
+
+
+async def test_the_public_half_keeps_the_gms_secrets(table):
+    files = await export(table)
+    public = {n: d.decode() for n, d in files.items() if not n.startswith("gm/")}
+    blob = re.sub(r"data:[^\"]+", "", "\n".join(public.values()))  # not in base64 avatars
+    for secret in (
+        "SECRETO",
+        "BORRADO",
+        "PRIVADA",
+        "Espía Oculta",
+        "1d10+999",
+        "1003",
+        "7717",
+        "defensa",
+    ):
+        assert secret not in blob, secret
+    assert not any(name.startswith("scenes/002") for name in public)  # the private scene
+    profiles = json.loads(public["characters/profiles.json"])
+    assert [p["name"] for p in profiles] == ["Ardelia"]
+    gm = files["gm/scenes/001-la-posada-del-grifo.html"].decode()
+    assert "SECRETO" in gm and "BORRADO" in gm and "1d10+999" in gm
+    assert "PRIVADA" in files["gm/scenes/002-el-sotano.md"].decode()
+    assert {"1o3d10+5", "1d10+999"} <= {r["expression"] for r in rows(files["gm/rolls.csv"])}
+    secret_roll = next(r for r in rows(files["gm/rolls.csv"]) if r["expression"] == "1d10+999")
+    assert json.loads(secret_roll["detail"]) == {"secret": {"defensa": 7717}}
+    hidden = next(c for c in json.loads(files["gm/characters.json"]) if c["hidden"])
+    assert hidden["name"] == "Espía Oculta" and hidden["npc"] is True
+    assert len(rows(files["gm/xp.csv"])) == 2
+
+
+async def test_the_pages_load_nothing_and_show_user_text_as_text(table):
+    files = await export(table)
+    pages = [name for name in files if name.endswith(".html")]
+    assert len(pages) == 5  # the index, one public scene, two GM scenes, posts outside scenes
+    for name in pages:
+        assert_self_contained(files[name])
+    page = files["scenes/001-la-posada-del-grifo.html"].decode()
+    found = assert_self_contained(page.encode())
+    assert SCRIPT in "".join(found.text)  # shown as written, parsed as text
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert found.tags.count("img") == 2  # one avatar per public post (the narrator, Ardelia)
+    assert "Content-Security-Policy" in page
+    text = "".join(found.text)
+    assert "OOC: mañana no puedo" in text and "Percepción" in text and "[3, 7, 9]" in text
+    assert text.index("La lluvia") < text.index("alert")  # posts in order
+    markdown = files["scenes/001-la-posada-del-grifo.md"].decode()
+    assert "### Ardelia" in markdown and "**postigos**" in markdown  # Markdown kept
+    index = parsed(files["index.html"])
+    assert ("a", "href", "scenes/001-la-posada-del-grifo.html") in index.urls
+
+
+async def test_only_the_referee_exports(table):
+    with pytest.raises(NotReferee):
+        await table.chronicle.export(HERE, ANA, "es", 10 * 2**20)
+
+
+async def test_a_zip_bigger_than_the_upload_is_refused_with_its_size(table):
+    with pytest.raises(DomainError) as refused:
+        await table.chronicle.export(HERE, GM, "es", 1000)
+    assert refused.value.key == "chronicle.error.too_big_to_send"
+
+
+async def test_too_many_jobs_at_once_are_refused(table):
+    _Jobs.running = MAX_JOBS
+    try:
+        with pytest.raises(DomainError) as refused:
+            await table.chronicle.export(HERE, GM, "es", 10 * 2**20)
+        assert refused.value.key == "chronicle.error.busy"
+    finally:
+        _Jobs.running = 0
+
+
+async def test_a_campaign_past_the_estimate_is_refused_before_reading(table, monkeypatch):
+    monkeypatch.setattr("bot.services.chronicle.TEXT_FACTOR", MAX_UNCOMPRESSED)
+    with pytest.raises(DomainError) as refused:
+        await table.chronicle.export(HERE, GM, "es", 10 * 2**20)
+    assert refused.value.key == "chronicle.error.too_big_to_export"
+
+
+def comparable(files: dict[str, bytes]) -> dict[str, Any]:
+    """The files that must survive a move, without what a move changes on purpose (the
+    export time, the GM, scenes closed by the import)."""
+    manifest = json.loads(files["manifest.json"])
+    del manifest["exported_at"], manifest["campaign"]["gm_user_id"]
+    del manifest["campaign"]["created_at"]
+    scenes = [{**s, "status": "closed", "closed_at": None} for s in jsonl(files["gm/scenes.jsonl"])]
+    characters = json.loads(files["gm/characters.json"])
+    for c in characters:
+        c["owner_user_id"] = (
+            "gm" if c["owner_user_id"] in (GM.user_id, NEW_GM.user_id) else c["owner_user_id"]
+        )
+        c["active_for"] = [
+            "gm" if u in (GM.user_id, NEW_GM.user_id) else u for u in c["active_for"]
+        ]
+    same = {
+        name: data
+        for name, data in files.items()
+        if name.startswith(("gm/characters/", "characters/", "gm/unplaced"))
+        or name in ("gm/posts.jsonl", "gm/xp.csv", "gm/rolls.csv", "xp.csv", "rolls.csv")
+        or name.startswith(("scenes/001", "gm/scenes/001"))  # closed before: identical pages
+    }
+    return {"manifest": manifest, "scenes": scenes, "characters": characters, **same}
+
+
+async def test_export_import_export_gives_the_same_chronicle(table):
+    first = (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload
+    summary = await table.chronicle.import_archive(
+        THERE, NEW_GM, first, target_id=OTHER_CHANNEL, kind="channel"
+    )
+    assert summary.counts == {"scenes": 2, "posts": 5, "characters": 2, "xp_awards": 2, "rolls": 4}
+    assert summary.campaign.gm_user_id == NEW_GM.user_id
+    assert summary.campaign.name == "Las Estrellas"
+    second = await export(table, THERE, NEW_GM)
+    assert comparable(unzip(first)) == comparable(second)
+    # owners keep their ids; the old GM's NPC passes to the new GM; Ana plays Ardelia there
+    ardelia = await table.characters.show(THERE, ANA)
+    assert ardelia.name == "Ardelia"
+    async with table.sessions() as session:
+        spy = (
+            await session.exec(
+                select(Character).where(Character.guild_id == OTHER_GUILD, Character.hidden)
+            )
+        ).one()
+        assert spy.owner_user_id == NEW_GM.user_id and spy.is_npc
+        scenes = (await session.exec(select(Scene).where(Scene.guild_id == OTHER_GUILD))).all()
+        assert {s.status for s in scenes} == {"closed"}
+        assert all(s.channel_id < 0 for s in scenes)
+        posts = (await session.exec(select(Post).where(Post.guild_id == OTHER_GUILD))).all()
+        assert all(p.message_ids == [] for p in posts)
+        linked = next(p for p in posts if p.roll_log_id is not None and not p.gm_only)
+        roll = await session.get(RollLog, linked.roll_log_id)
+        assert roll is not None and roll.guild_id == OTHER_GUILD and roll.total == 12
+        assert roll.channel_id == scene_channel(summary.campaign.id, 1)
+        awards = (await session.exec(select(XpAward).where(XpAward.guild_id == OTHER_GUILD))).all()
+        assert {a.character_id for a in awards} <= {
+            c.id
+            for c in (
+                await session.exec(select(Character).where(Character.guild_id == OTHER_GUILD))
+            ).all()
+        }
+    # the imported campaign plays on: a new grant lands on the imported sheet
+    view = await table.xp.grant(THERE, NEW_GM, 2, character="Ardelia")
+    assert view.lines[0].xp_before == 3 and view.lines[0].xp_after == 5
+
+
+async def test_a_move_to_another_channel_of_the_same_server(table):
+    payload = (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload
+    other = Place(GUILD, 12, (12,))
+    await table.chronicle.import_archive(other, GM, payload, target_id=12, kind="channel")
+    again = Place(GUILD, 13, (13,))
+    await table.chronicle.import_archive(again, GM, payload, target_id=13, kind="channel")
+    assert (await table.characters.show(other, ANA)).name == "Ardelia"
+    assert (await table.characters.show(again, ANA)).name == "Ardelia"
+
+
+async def campaigns(services) -> int:
+    async with services.sessions() as session:
+        return (await session.exec(select(func.count()).select_from(Campaign))).one()
+
+
+def rezip(files: dict[str, bytes], **changes: bytes | None) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in {**files, **changes}.items():
+            if data is not None:
+                archive.writestr(name, data)
+    return out.getvalue()
+
+
+async def refused(services, payload: bytes) -> list[str]:
+    before = await campaigns(services)
+    with pytest.raises(ArchiveProblems) as error:
+        await services.chronicle.import_archive(
+            THERE, NEW_GM, payload, target_id=OTHER_CHANNEL, kind="channel"
+        )
+    assert await campaigns(services) == before  # nothing written
+    return [key for key, _params in error.value.problems]
+
+
+async def test_import_lists_what_is_wrong_and_writes_nothing(table):
+    files = await export(table)
+    manifest = json.loads(files["manifest.json"])
+    assert await refused(table, b"not a zip") == ["chronicle.problem.not_zip"]
+    wrong = dict(manifest, version=99)
+    assert await refused(table, rezip(files, **{"manifest.json": json.dumps(wrong).encode()})) == [
+        "chronicle.problem.wrong_version"
+    ]
+    assert await refused(table, rezip(files, **{"manifest.json": None})) == [
+        "chronicle.problem.missing_file"
+    ]
+    # several problems at once: a count that does not match, a broken post, a bad sheet
+    counts = dict(manifest, counts={**manifest["counts"], "rolls": 7})
+    posts = jsonl(files["gm/posts.jsonl"])
+    posts[0]["character"] = 42  # no such character in the archive
+    posts[1]["text"] = 12
+    ardelia = json.loads(files["gm/characters/001-ardelia.json"])
+    ardelia["sheet"]["px"] = "muchos"
+    keys = await refused(
+        table,
+        rezip(
+            files,
+            **{
+                "manifest.json": json.dumps(counts).encode(),
+                "gm/posts.jsonl": "".join(json.dumps(p) + "\n" for p in posts).encode(),
+                "gm/characters/001-ardelia.json": json.dumps(ardelia).encode(),
+            },
+        ),
+    )
+    assert "chronicle.problem.count_mismatch" in keys
+    assert keys.count("chronicle.problem.bad_value") == 2
+    assert "chronicle.problem.in_file" in keys
+
+
+async def test_import_refuses_paths_out_of_the_archive_and_bombs(table):
+    files = await export(table)
+    assert "chronicle.problem.bad_path" in await refused(
+        table, rezip(files, **{"../../etc/passwd": b"x"})
+    )
+    assert "chronicle.problem.bad_path" in await refused(table, rezip(files, **{"/abs": b"x"}))
+    # a member that inflates past the limit: refused from its header, never decompressed
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+        archive.writestr("gm/huge.txt", b"\0" * (MAX_UNCOMPRESSED + 1))
+    assert await refused(table, bomb.getvalue()) == ["chronicle.problem.uncompressed_too_big"]
+    # a header that lies about its size: counted while reading
+    liar = bytearray(rezip(files, **{"gm/posts.jsonl": b"\n" * (MAX_UNCOMPRESSED // 2)}))
+    assert "chronicle.problem.corrupt_file" in await refused(table, _shrink_sizes(liar))
+    many = rezip({**files, **{f"x/{n}": b"" for n in range(MAX_FILES)}})
+    assert await refused(table, many) == ["chronicle.problem.too_many_files"]
+
+
+def _shrink_sizes(payload: bytearray) -> bytes:
+    """The archive with ``gm/posts.jsonl`` declaring 1 byte uncompressed (a lying header),
+    in its local header and in the central directory."""
+    data = bytes(payload)
+    for signature, size_at, name_length_at, name_at in (
+        (b"PK\x03\x04", 22, 26, 30),
+        (b"PK\x01\x02", 24, 28, 46),
+    ):
+        start = 0
+        while (start := data.find(signature, start)) != -1:
+            length = int.from_bytes(
+                data[start + name_length_at : start + name_length_at + 2], "little"
+            )
+            if data[start + name_at : start + name_at + length] == b"gm/posts.jsonl":
+                payload[start + size_at : start + size_at + 4] = (1).to_bytes(4, "little")
+            start += 4
+    return bytes(payload)
+
+
+async def test_import_needs_the_permission_to_create_a_campaign(table):
+    payload = (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload
+    with pytest.raises(NotAllowed):
+        await table.chronicle.import_archive(
+            THERE, ANA, payload, target_id=OTHER_CHANNEL, kind="channel"
+        )
+
+
+async def test_import_into_a_bound_channel_is_refused(table):
+    payload = (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload
+    with pytest.raises(AlreadyBound):
+        await table.chronicle.import_archive(HERE, GM, payload, target_id=CHANNEL, kind="channel")
+
+
+async def test_two_imports_into_one_channel_at_once_bind_it_once(table):
+    payload = (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload
+    before = await campaigns(table)
+    results = await asyncio.gather(
+        *(
+            table.chronicle.import_archive(
+                THERE, NEW_GM, payload, target_id=OTHER_CHANNEL, kind="channel"
+            )
+            for _ in range(2)
+        ),
+        return_exceptions=True,
+    )
+    assert sorted(type(r).__name__ for r in results) == ["AlreadyBound", "ImportSummary"]
+    assert await campaigns(table) == before + 1
+    async with table.sessions() as session:
+        count = (
+            await session.exec(
+                select(func.count()).select_from(Character).where(Character.guild_id == OTHER_GUILD)
+            )
+        ).one()
+    assert count == 2  # the loser wrote nothing
+
+
+async def test_an_imported_campaign_with_a_hidden_name_clash_is_refused(table):
+    files = await export(table)
+    characters = json.loads(files["gm/characters.json"])
+    characters[1]["name"] = "Ardelia"
+    spy = json.loads(files["gm/characters/002-espia-oculta.json"])
+    spy["sheet"]["name"] = "Ardelia"
+    keys = await refused(
+        table,
+        rezip(
+            files,
+            **{
+                "gm/characters.json": json.dumps(characters).encode(),
+                "gm/characters/002-espia-oculta.json": json.dumps(spy).encode(),
+            },
+        ),
+    )
+    assert keys == ["chronicle.problem.duplicate_name"]
