@@ -219,7 +219,9 @@ class CampaignCog(
         name="Another name for the campaign (default: the chronicle's)",
         category="Bind the whole category this channel is in (default: only this channel or forum)",
     )
-    @app_commands.checks.cooldown(1, 60, key=lambda itx: (itx.guild_id, itx.user.id))
+    @app_commands.default_permissions(manage_channels=True)
+    # two a minute: a refused file (the problems listed) can be fixed and sent again at once
+    @app_commands.checks.cooldown(2, 60, key=lambda itx: (itx.guild_id, itx.user.id))
     async def import_(
         self,
         itx: discord.Interaction[Arbitro],

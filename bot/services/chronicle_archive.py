@@ -156,7 +156,9 @@ class ArchiveWriter:
     def add_jsonl(self, name: str, rows: Iterable[Mapping[str, Any]]) -> None:
         self.add(name, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
 
-    def add_csv(self, name: str, columns: tuple[str, ...], rows: Iterable[Mapping[str, Any]]):
+    def add_csv(
+        self, name: str, columns: tuple[str, ...], rows: Iterable[Mapping[str, Any]]
+    ) -> None:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(columns)
@@ -209,7 +211,7 @@ class ArchiveContents:
     against a rule system: :mod:`bot.services.chronicle` does that)."""
 
     manifest: dict[str, Any]
-    characters: list[dict[str, Any]]
+    characters: list[Any]  # checked entry by entry (bot.services.chronicle_check)
     sheets: dict[str, bytes]  # character file name → its /sheet export document
     scenes: list[dict[str, Any]]
     posts: list[dict[str, Any]]

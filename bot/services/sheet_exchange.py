@@ -8,6 +8,7 @@ or replace one through the versioned write path — and who may do it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from sqlmodel import col, select
@@ -35,7 +36,7 @@ from rules.systems.base import RulesError
 __all__ = ["SheetExchangeService", "sheet_document"]
 
 
-def sheet_document(system: str, is_npc: bool, sheet: dict[str, Any]) -> dict[str, Any]:
+def sheet_document(system: str, is_npc: bool, sheet: Mapping[str, Any]) -> dict[str, Any]:
     """A sheet as the versioned JSON document of ``docs/sheet-format.md`` (``/sheet export``,
     and each character of a campaign's chronicle)."""
     return {
