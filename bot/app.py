@@ -129,7 +129,7 @@ class Services:
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
         self.scenes = SceneService(self.sessions, self.campaigns)
-        self.chronicle = ChronicleService(self.sessions, self.campaigns)
+        self.chronicle = ChronicleService(self.sessions, self.campaigns, self.compute)
 
 
 class Arbitro(commands.AutoShardedBot):

@@ -2,12 +2,14 @@
 
 Export (the GM): the campaign's rows are read in one read snapshot, in batches (each batch
 awaits the database, so a long campaign never holds the event loop for more than one), then
-the zip is built in a worker thread (:func:`bot.services.chronicle_build.build_archive`).
+the zip is built in the bot's worker process (:class:`bot.compute.ComputePool`,
+:func:`bot.services.chronicle_build.build_archive`): rendering thousands of posts is
+pure-Python work, which in a thread would still hold the GIL against the event loop.
 The work is bounded before it starts (an estimate from counts and text lengths) and while it
 runs (the archive writer stops at the import's limits), and at most :data:`MAX_JOBS`
 chronicle jobs run at once in a process; more are refused with a "busy" reply.
 
-Import: the archive is read and checked in a worker thread — its layout and limits
+Import: the archive is read and checked in the worker process — its layout and limits
 (:mod:`bot.services.chronicle_archive`), then every record against the rule system (the
 sheets as strictly as ``/sheet import``) — and every problem is listed before anything is
 written.  Then one transaction writes a **new** campaign bound here, run by the importer,
@@ -20,9 +22,10 @@ new scenes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from types import SimpleNamespace
+from typing import Any
 
 from sqlalchemy import Table, func, insert, update
 from sqlalchemy.exc import IntegrityError
@@ -30,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.compute import ComputePool
 from bot.db.models import (
     ActiveCharacter,
     Campaign,
@@ -47,11 +51,10 @@ from bot.services.chronicle_archive import (
     ArchiveProblems,
     ArchiveTooBig,
     iso,
-    read_archive,
     slug,
 )
 from bot.services.chronicle_build import Snapshot, build_archive
-from bot.services.chronicle_check import ImportPlan, check_contents
+from bot.services.chronicle_check import ImportPlan, read_and_check
 from bot.services.context import Actor, Place
 from bot.services.errors import AlreadyBound, DomainError, NotAllowed
 from bot.services.sheet_schema import upgraded_sheet
@@ -67,7 +70,7 @@ __all__ = [
     "scene_channel",
 ]
 
-BATCH = 500  # rows per read and per insert: short slices of the event loop
+BATCH = 100  # rows per read and per insert: short slices of the event loop
 MAX_JOBS = 2  # chronicle exports/imports running at once in one process
 #: Bytes the export writes per byte of post text (JSONL record, two Markdown and two HTML
 #: pages), and per row of anything else: the estimate that refuses a campaign too big to
@@ -105,10 +108,14 @@ class _Jobs:
 
 class ChronicleService:
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], campaigns: CampaignService
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        campaigns: CampaignService,
+        compute: ComputePool,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
+        self.compute = compute
 
     # -- export --------------------------------------------------------------------------
 
@@ -119,7 +126,7 @@ class ChronicleService:
             await self._check_size(saved_id(campaign))
             snapshot = await self._snapshot(saved_id(campaign))
             try:
-                payload = await asyncio.to_thread(build_archive, snapshot, locale)
+                payload = await self.compute.submit(build_archive, snapshot, locale)
             except ArchiveTooBig:
                 raise DomainError(
                     "chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20
@@ -171,11 +178,11 @@ class ChronicleService:
                 await session.rollback()
 
     async def _collect(self, session: AsyncSession, campaign_id: int) -> Snapshot:
+        """The snapshot, each batch turned into plain records as soon as it is read (so no
+        step runs over the whole campaign at once on the event loop)."""
         campaign = await session.get(Campaign, campaign_id)
         assert campaign is not None  # found by require_referee, never deleted
         system = systems.get(campaign.system)
-        characters = [c async for c in _batches(session, Character, campaign_id)]
-        character_ref = {saved_id(c): n for n, c in enumerate(characters, start=1)}
         active: dict[int, list[int]] = {}
         for row in (
             await session.exec(
@@ -183,13 +190,108 @@ class ChronicleService:
             )
         ).all():
             active.setdefault(row.character_id, []).append(row.user_id)
-        scenes = [s async for s in _batches(session, Scene, campaign_id)]
-        scene_ref = {saved_id(s): n for n, s in enumerate(scenes, start=1)}
-        channel_scene = {s.channel_id: scene_ref[saved_id(s)] for s in scenes}
-        rolls = [r async for r in _batches(session, RollLog, campaign_id)]
-        roll_ref = {saved_id(r): n for n, r in enumerate(rolls, start=1)}
-        posts = [p async for p in _batches(session, Post, campaign_id)]
-        awards = [x async for x in _batches(session, XpAward, campaign_id)]
+        character_ref: dict[int, int] = {}
+        scene_ref: dict[int, int] = {}
+        channel_scene: dict[int, int] = {}
+        roll_ref: dict[int, int] = {}
+
+        def character(c: SimpleNamespace) -> dict[str, Any]:
+            ref = character_ref[c.id] = len(character_ref) + 1
+            return {
+                "ref": ref,
+                "name": c.name,
+                "owner_user_id": c.owner_user_id,
+                "npc": c.is_npc,
+                "hidden": c.hidden,
+                "template": c.template_id,  # an id until every character is numbered
+                "created_at": iso(c.created_at),
+                "updated_at": iso(c.updated_at),
+                "deleted_at": iso(c.deleted_at),
+                "deleted_by": c.deleted_by,
+                "active_for": sorted(active.get(c.id, [])),
+                "system": c.system,
+                "sheet": upgraded_sheet(Character(**vars(c))),
+            }
+
+        def scene(s: SimpleNamespace) -> dict[str, Any]:
+            ref = scene_ref[s.id] = len(scene_ref) + 1
+            channel_scene[s.channel_id] = ref
+            return {
+                "ref": ref,
+                "title": s.title,
+                "status": s.status,
+                "private": s.private,
+                "players": list(s.players or []),
+                "opened_by": s.opened_by,
+                "created_at": iso(s.created_at),
+                "closed_at": iso(s.closed_at),
+                "round_started_at": iso(s.round_started_at),
+            }
+
+        def roll(r: SimpleNamespace) -> dict[str, Any]:
+            ref = roll_ref[r.id] = len(roll_ref) + 1
+            return {
+                "ref": ref,
+                "scene": channel_scene.get(r.channel_id),
+                "created_at": iso(r.created_at),
+                "user_id": r.user_id,
+                "user_name": r.user_name,
+                "character_name": r.character_name,
+                "kind": r.kind,
+                "expression": r.expression,
+                "reason": r.reason,
+                "breakdown": r.breakdown,
+                "total": r.total,
+                "difficulty": r.difficulty,
+                "outcome": r.outcome,
+                "fumble": r.fumble,
+                "private": r.private,
+                # the undo record names this server's rows: it does not travel
+                "detail": {k: v for k, v in (r.detail or {}).items() if k != "undo"},
+            }
+
+        def post(p: SimpleNamespace) -> dict[str, Any]:
+            return {
+                "ref": 0,  # numbered below
+                "scene": scene_ref.get(p.scene_id or 0),
+                "author_user_id": p.author_user_id,
+                "character": character_ref.get(p.character_id or 0),
+                "speaker_name": p.speaker_name,
+                "webhook_name": p.webhook_name,
+                "gm_post": p.gm_post,
+                "gm_only": p.gm_only,
+                "text": p.text,
+                "notes": p.notes,
+                "roll": roll_ref.get(p.roll_log_id or 0),
+                "created_at": iso(p.created_at),
+                "edited_at": iso(p.edited_at),
+                "deleted_at": iso(p.deleted_at),
+            }
+
+        def award(x: SimpleNamespace) -> dict[str, Any]:
+            return {
+                "ref": 0,  # numbered below
+                "created_at": iso(x.created_at),
+                "character": character_ref.get(x.character_id),
+                "character_name": x.character_name,
+                "granted_by": x.granted_by,
+                "amount": x.amount,
+                "xp_before": x.xp_before,
+                "xp_after": x.xp_after,
+                "reason": x.reason,
+            }
+
+        characters = await _records(session, Character, campaign_id, character)
+        for entry in characters:
+            entry["template"] = character_ref.get(entry["template"] or 0)
+        scenes = await _records(session, Scene, campaign_id, scene)
+        rolls = await _records(session, RollLog, campaign_id, roll)
+        posts = await _records(session, Post, campaign_id, post)
+        awards = await _records(session, XpAward, campaign_id, award)
+        for number, entry in enumerate(posts, start=1):
+            entry["ref"] = number
+        for number, entry in enumerate(awards, start=1):
+            entry["ref"] = number
         return Snapshot(
             campaign={
                 "name": campaign.name,
@@ -201,93 +303,11 @@ class ChronicleService:
                 "created_at": iso(campaign.created_at),
                 "gm_user_id": campaign.gm_user_id,
             },
-            characters=[
-                {
-                    "ref": character_ref[saved_id(c)],
-                    "name": c.name,
-                    "owner_user_id": c.owner_user_id,
-                    "npc": c.is_npc,
-                    "hidden": c.hidden,
-                    "template": character_ref.get(c.template_id or 0),
-                    "created_at": iso(c.created_at),
-                    "updated_at": iso(c.updated_at),
-                    "deleted_at": iso(c.deleted_at),
-                    "deleted_by": c.deleted_by,
-                    "active_for": sorted(active.get(saved_id(c), [])),
-                    "system": c.system,
-                    "sheet": upgraded_sheet(c),
-                }
-                for c in characters
-            ],
-            scenes=[
-                {
-                    "ref": scene_ref[saved_id(s)],
-                    "title": s.title,
-                    "status": s.status,
-                    "private": s.private,
-                    "players": list(s.players or []),
-                    "opened_by": s.opened_by,
-                    "created_at": iso(s.created_at),
-                    "closed_at": iso(s.closed_at),
-                    "round_started_at": iso(s.round_started_at),
-                }
-                for s in scenes
-            ],
-            posts=[
-                {
-                    "ref": n,
-                    "scene": scene_ref.get(p.scene_id or 0),
-                    "author_user_id": p.author_user_id,
-                    "character": character_ref.get(p.character_id or 0),
-                    "speaker_name": p.speaker_name,
-                    "webhook_name": p.webhook_name,
-                    "gm_post": p.gm_post,
-                    "gm_only": p.gm_only,
-                    "text": p.text,
-                    "notes": p.notes,
-                    "roll": roll_ref.get(p.roll_log_id or 0),
-                    "created_at": iso(p.created_at),
-                    "edited_at": iso(p.edited_at),
-                    "deleted_at": iso(p.deleted_at),
-                }
-                for n, p in enumerate(posts, start=1)
-            ],
-            rolls=[
-                {
-                    "ref": roll_ref[saved_id(r)],
-                    "scene": channel_scene.get(r.channel_id),
-                    "created_at": iso(r.created_at),
-                    "user_id": r.user_id,
-                    "user_name": r.user_name,
-                    "character_name": r.character_name,
-                    "kind": r.kind,
-                    "expression": r.expression,
-                    "reason": r.reason,
-                    "breakdown": r.breakdown,
-                    "total": r.total,
-                    "difficulty": r.difficulty,
-                    "outcome": r.outcome,
-                    "fumble": r.fumble,
-                    "private": r.private,
-                    # the undo record names this server's rows: it does not travel
-                    "detail": {k: v for k, v in (r.detail or {}).items() if k != "undo"},
-                }
-                for r in rolls
-            ],
-            xp=[
-                {
-                    "ref": n,
-                    "created_at": iso(x.created_at),
-                    "character": character_ref.get(x.character_id),
-                    "character_name": x.character_name,
-                    "granted_by": x.granted_by,
-                    "amount": x.amount,
-                    "xp_before": x.xp_before,
-                    "xp_after": x.xp_after,
-                    "reason": x.reason,
-                }
-                for n, x in enumerate(awards, start=1)
-            ],
+            characters=characters,
+            scenes=scenes,
+            posts=posts,
+            rolls=rolls,
+            xp=awards,
             exported_at=iso(utcnow()) or "",
         )
 
@@ -314,8 +334,7 @@ class ChronicleService:
         :class:`ArchiveProblems` listing everything wrong with it (nothing written)."""
         self.may_import(actor)
         async with _job():
-            contents = await asyncio.to_thread(read_archive, payload)
-            plan = await asyncio.to_thread(check_contents, contents, actor.user_id, name)
+            plan = await self.compute.submit(read_and_check, payload, actor.user_id, name)
             try:
                 async with self.sessions() as session, session.begin():
                     campaign = await self.campaigns.insert(
@@ -353,27 +372,33 @@ def _megabytes(size: int) -> str:
     return f"{size / 2**20:.1f}"
 
 
-M = TypeVar("M", bound=SQLModel)
-
-
-async def _batches(session: AsyncSession, model: type[M], campaign_id: int) -> AsyncIterator[M]:
-    """The campaign's rows of ``model`` in id order, :data:`BATCH` at a time."""
-    key = model.id  # type: ignore[attr-defined]  # every table here has an integer id
+async def _records(
+    session: AsyncSession,
+    model: type[SQLModel],
+    campaign_id: int,
+    convert: Callable[[SimpleNamespace], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The campaign's rows of ``model`` in id order as ``convert`` makes them, read
+    :data:`BATCH` at a time as Core rows (not ORM objects: no identity map of thousands of
+    rows is built, then expired on rollback, on the event loop); the loop runs other work
+    between batches."""
+    table = _table(model)
+    connection = await session.connection()  # the read transaction begun by the caller
+    records: list[dict[str, Any]] = []
     last = 0
     while True:
-        rows = (
-            await session.exec(
-                select(model)
-                .where(model.campaign_id == campaign_id, key > last)  # type: ignore[attr-defined]
-                .order_by(key)
-                .limit(BATCH)
-            )
-        ).all()
-        for row in rows:
-            yield row
+        query = (
+            table.select()
+            .where(table.c.campaign_id == campaign_id, table.c.id > last)
+            .order_by(table.c.id)
+            .limit(BATCH)
+        )
+        rows = (await connection.execute(query)).mappings().all()
+        records.extend(convert(SimpleNamespace(**row)) for row in rows)
         if len(rows) < BATCH:
-            return
-        last = rows[-1].id  # type: ignore[attr-defined]
+            return records
+        last = rows[-1]["id"]
+        await asyncio.sleep(0)
 
 
 async def _insert(

@@ -1,7 +1,7 @@
 """The chronicle's zip (``/campaign export`` and ``/campaign import``): layout, writing, reading.
 
-Pure: no database, no Discord, no event loop.  Both directions run in a worker thread
-(:mod:`bot.services.chronicle`), so nothing here may touch the loop.
+Pure: no database, no Discord, no event loop.  Both directions run in the bot's worker
+process (:class:`bot.compute.ComputePool`, from :mod:`bot.services.chronicle`).
 
 Layout (``docs/play-by-post.md``, "La crónica").  Everything outside ``gm/`` is safe to hand
 to the players (no GM-only post, no private roll, no hidden NPC, no private scene); ``gm/``
@@ -200,6 +200,10 @@ class ArchiveProblems(Exception):
 
     def __bool__(self) -> bool:
         return bool(self.problems)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole: the worker process raises it, the bot's process reads it."""
+        return (type(self), (self.problems, self.more))
 
     def __str__(self) -> str:
         return "; ".join(f"{key} {params}" for key, params in self.problems)

@@ -1,4 +1,4 @@
-"""Builds the chronicle's zip from a snapshot of the campaign (runs in a worker thread).
+"""Builds the chronicle's zip from a snapshot of the campaign (runs in the worker process).
 
 The layout and the public/GM split are described in :mod:`bot.services.chronicle_archive`.
 What stays out of the public half: posts marked for the GM only and deleted posts, private

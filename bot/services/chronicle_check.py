@@ -1,6 +1,7 @@
 """Checks a read chronicle archive against its rule system before anything is written.
 
-Runs in the import's worker thread.  Every record is typed strictly
+Runs in the bot's worker process (:class:`bot.compute.ComputePool`): whatever it raises
+must pickle, so every refusal is an :class:`ArchiveProblems`.  Every record is typed strictly
 (:class:`~bot.services.chronicle_archive.FieldReader`), every reference between records must
 point inside the archive, counts must match the manifest, the settings must be ones the
 system plays with, and each sheet must pass what ``/sheet import`` demands (format, system,
@@ -27,6 +28,7 @@ from bot.services.chronicle_archive import (
     ArchiveContents,
     ArchiveProblems,
     FieldReader,
+    read_archive,
 )
 from bot.services.errors import DomainError
 from bot.services.imports import check_sheet, parse_document
@@ -36,7 +38,7 @@ from bot.services.sheet_schema import SHEET_SCHEMA_VERSION
 from rules import systems
 from rules.systems.base import RulesError
 
-__all__ = ["CharacterPlan", "ImportPlan", "ScenePlan", "check_contents"]
+__all__ = ["CharacterPlan", "ImportPlan", "ScenePlan", "check_contents", "read_and_check"]
 
 INT32 = 2**31  # the database's ``integer`` (totals, XP)
 MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
@@ -107,6 +109,11 @@ def _refs(
                 problems.add("chronicle.problem.duplicate_ref", path=path, ref=value)
             seen.add(value)
     return seen
+
+
+def read_and_check(payload: bytes, importer_id: int, name: str | None) -> ImportPlan:
+    """The worker process's job for ``/campaign import``: read the zip, check its record."""
+    return check_contents(read_archive(payload), importer_id, name)
 
 
 def check_contents(

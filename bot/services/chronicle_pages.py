@@ -1,6 +1,6 @@
 """The chronicle's pages: each scene as Markdown and as one self-contained HTML page.
 
-Pure (runs in the export's worker thread).  The HTML page loads nothing: styles are inline,
+Pure (runs in the bot's worker process, with the export).  The HTML page loads nothing: styles are inline,
 avatars are ``data:`` images, a Content-Security-Policy forbids any other source, and every
 text a user wrote is escaped and shown as text — a post containing ``<script>`` shows those
 characters, and links users wrote stay plain text (no ``<a>`` to the outside, nothing fetched

@@ -613,3 +613,20 @@ async def test_an_imported_campaign_with_a_hidden_name_clash_is_refused(table):
         ),
     )
     assert keys == ["chronicle.problem.duplicate_name"]
+
+
+def test_a_refusal_crosses_from_the_worker_process_whole_and_reads_in_both_languages():
+    import pickle
+
+    from cogs.ui.render_chronicle import problems
+
+    error = ArchiveProblems()
+    error.add("chronicle.problem.bad_path", path="../x")
+    error.add("chronicle.problem.missing_file", path="gm/posts.jsonl")
+    for _ in range(20):
+        error.add("chronicle.problem.not_zip")
+    copy = pickle.loads(pickle.dumps(error))
+    assert copy.problems == error.problems and copy.more == error.more > 0
+    spanish, english = problems(copy, "es"), problems(copy, "en")
+    assert "«../x»" in spanish and "No se ha importado nada" in spanish
+    assert '"gm/posts.jsonl" is missing' in english and "more problems" in english
