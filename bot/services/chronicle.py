@@ -22,7 +22,8 @@ new scenes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -53,8 +54,16 @@ from bot.services.chronicle_archive import (
     iso,
     slug,
 )
-from bot.services.chronicle_build import Snapshot, build_archive
-from bot.services.chronicle_check import ImportPlan, read_and_check
+from bot.services.chronicle_build import Snapshot
+from bot.services.chronicle_check import ImportPlan
+from bot.services.chronicle_transfer import (
+    SNAPSHOT_ROWS,
+    build_packed,
+    pack,
+    read_and_check_packed,
+    unpack,
+    with_rows,
+)
 from bot.services.context import Actor, Place
 from bot.services.errors import AlreadyBound, DomainError, NotAllowed
 from bot.services.sheet_schema import upgraded_sheet
@@ -126,7 +135,9 @@ class ChronicleService:
             await self._check_size(saved_id(campaign))
             snapshot = await self._snapshot(saved_id(campaign))
             try:
-                payload = await self.compute.submit(build_archive, snapshot, locale)
+                packed = await pack(snapshot, SNAPSHOT_ROWS)
+                bare = with_rows(snapshot, {name: [] for name in SNAPSHOT_ROWS})
+                payload = await self.compute.submit(build_packed, bare, packed, locale)
             except ArchiveTooBig:
                 raise DomainError(
                     "chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20
@@ -334,7 +345,10 @@ class ChronicleService:
         :class:`ArchiveProblems` listing everything wrong with it (nothing written)."""
         self.may_import(actor)
         async with _job():
-            plan = await self.compute.submit(read_and_check, payload, actor.user_id, name)
+            bare, packed = await self.compute.submit(
+                read_and_check_packed, payload, actor.user_id, name
+            )
+            plan = with_rows(bare, await unpack(packed))
             try:
                 async with self.sessions() as session, session.begin():
                     campaign = await self.campaigns.insert(
@@ -402,17 +416,26 @@ async def _records(
 
 
 async def _insert(
-    connection: AsyncConnection, table: Table, rows: Sequence[dict[str, Any]]
+    connection: AsyncConnection,
+    table: Table,
+    rows: Iterable[dict[str, Any]],
+    *,
+    ids: bool = True,
 ) -> list[int]:
-    """Insert ``rows`` in batches and return their new ids in the same order."""
-    ids: list[int] = []
-    for start in range(0, len(rows), BATCH):
-        result = await connection.execute(
-            insert(table).returning(table.c.id, sort_by_parameter_order=True),
-            list(rows[start : start + BATCH]),
-        )
-        ids.extend(result.scalars().all())
-    return ids
+    """Insert ``rows`` :data:`BATCH` at a time (built lazily, a batch at a time, so no step
+    runs over the whole record at once on the loop); with ``ids``, return the new ids in
+    the same order (other rows point at them), else insert without ``RETURNING``."""
+    new_ids: list[int] = []
+    source = iter(rows)
+    while batch := list(itertools.islice(source, BATCH)):
+        if ids:
+            result = await connection.execute(
+                insert(table).returning(table.c.id, sort_by_parameter_order=True), batch
+            )
+            new_ids.extend(result.scalars().all())
+        else:
+            await connection.execute(insert(table), batch)
+    return new_ids
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -472,7 +495,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
     scene_ids = await _insert(
         connection,
         _table(Scene),
-        [
+        (
             {
                 "guild_id": guild_id,
                 "campaign_id": campaign_id,
@@ -491,13 +514,13 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 "version": 1,
             }
             for s in plan.scenes
-        ],
+        ),
     )
     scene_id = {s.ref: new for s, new in zip(plan.scenes, scene_ids, strict=True)}
     roll_ids = await _insert(
         connection,
         _table(RollLog),
-        [
+        (
             {
                 "guild_id": guild_id,
                 "channel_id": scene_channel(campaign_id, r["scene"]),
@@ -507,13 +530,13 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 **{k: v for k, v in r.items() if k not in ("ref", "scene")},
             }
             for r in plan.rolls
-        ],
+        ),
     )
     roll_id = {r["ref"]: new for r, new in zip(plan.rolls, roll_ids, strict=True)}
     await _insert(
         connection,
         _table(Post),
-        [
+        (
             {
                 "guild_id": guild_id,
                 "campaign_id": campaign_id,
@@ -526,12 +549,13 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 **{k: v for k, v in p.items() if k not in ("ref", "scene", "character", "roll")},
             }
             for p in plan.posts
-        ],
+        ),
+        ids=False,
     )
     await _insert(
         connection,
         _table(XpAward),
-        [
+        (
             {
                 "guild_id": guild_id,
                 "campaign_id": campaign_id,
@@ -539,5 +563,6 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 **{k: v for k, v in x.items() if k not in ("ref", "character")},
             }
             for x in plan.xp
-        ],
+        ),
+        ids=False,
     )
