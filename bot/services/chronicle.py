@@ -214,6 +214,7 @@ class ChronicleService:
                 "owner_user_id": c.owner_user_id,
                 "npc": c.is_npc,
                 "hidden": c.hidden,
+                "approval": c.approval,  # approved | pending | rejected (the GM's approval)
                 "template": c.template_id,  # an id until every character is numbered
                 "created_at": iso(c.created_at),
                 "updated_at": iso(c.updated_at),
@@ -461,6 +462,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 "sheet": c.sheet,
                 "is_npc": c.npc,
                 "hidden": c.hidden,
+                "approval": c.approval,
                 "template_id": None,
                 "created_at": c.created_at,
                 "updated_at": c.updated_at,

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.i18n import LOCALES
+from bot.services.approvals import APPROVAL_STATES
 from bot.services.campaigns import setting_specs
 from bot.services.chronicle_archive import (
     GM_CHARACTERS,
@@ -53,6 +54,7 @@ class CharacterPlan:
     owner_user_id: int
     npc: bool
     hidden: bool
+    approval: str
     template: int | None
     created_at: datetime
     updated_at: datetime
@@ -177,6 +179,15 @@ def check_contents(
         char_name = read.string("name", MAX_NAME)
         owner_id = read.integer("owner_user_id", low=0)
         npc, hidden = read.boolean("npc"), read.boolean("hidden")
+        approval = read.string("approval", 10, optional=True) or "approved"
+        if approval not in APPROVAL_STATES:
+            read.ok = False
+            problems.add(
+                "chronicle.problem.bad_value",
+                path=GM_CHARACTERS,
+                line=str(entry.get("ref"))[:12],
+                field="approval",
+            )
         template = read.ref("template", character_refs.__contains__)
         created, updated = read.moment("created_at"), read.moment("updated_at")
         deleted_at = read.moment("deleted_at", optional=True)
@@ -211,6 +222,7 @@ def check_contents(
                 owner(owner_id),
                 npc,
                 hidden,
+                approval,
                 template,
                 created,
                 updated,

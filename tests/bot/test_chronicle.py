@@ -630,3 +630,36 @@ def test_a_refusal_crosses_from_the_worker_process_whole_and_reads_in_both_langu
     spanish, english = problems(copy, "es"), problems(copy, "en")
     assert "«../x»" in spanish and "No se ha importado nada" in spanish
     assert '"gm/posts.jsonl" is missing' in english and "more problems" in english
+
+
+async def test_a_character_awaiting_approval_still_awaits_it_after_a_move(table):
+    from sqlalchemy import update
+
+    async with table.sessions() as session, session.begin():
+        await session.exec(
+            update(Character).where(Character.name == "Ardelia").values(approval="pending")
+        )
+    payload = (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload
+    files = unzip(payload)
+    assert [c["approval"] for c in json.loads(files["gm/characters.json"])] == [
+        "pending",
+        "approved",
+    ]
+    await table.chronicle.import_archive(
+        THERE, NEW_GM, payload, target_id=OTHER_CHANNEL, kind="channel"
+    )
+    async with table.sessions() as session:
+        moved = (
+            await session.exec(
+                select(Character).where(
+                    Character.guild_id == OTHER_GUILD, Character.name == "Ardelia"
+                )
+            )
+        ).one()
+    assert moved.approval == "pending"
+    characters = json.loads(files["gm/characters.json"])
+    characters[0]["approval"] = "quizás"
+    keys = await refused(
+        table, rezip(files, **{"gm/characters.json": json.dumps(characters).encode()})
+    )
+    assert keys == ["chronicle.problem.bad_value"]
