@@ -36,7 +36,9 @@ from bot.services.effects import EffectService
 from bot.services.levelup import LevelUpService
 from bot.services.npcs import NpcService
 from bot.services.pace import PaceService
+from bot.services.posting import PostingService
 from bot.services.privacy import PrivacyService
+from bot.services.profiles import ProfileService
 from bot.services.requests import RequestService
 from bot.services.retention import RetentionService
 from bot.services.rolls import RollService
@@ -73,6 +75,7 @@ EXTENSIONS = (
     "cogs.requests",
     "cogs.pace",
     "cogs.scenes",
+    "cogs.post",
 )
 
 
@@ -130,6 +133,8 @@ class Services:
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
         self.scenes = SceneService(self.sessions, self.campaigns)
         self.chronicle = ChronicleService(self.sessions, self.campaigns, self.compute)
+        self.profiles = ProfileService(self.sessions, self.campaigns)
+        self.posting = PostingService(self.sessions, self.campaigns, self.rolls, self.checks)
 
 
 class Arbitro(commands.AutoShardedBot):

@@ -103,6 +103,13 @@ class PrivacyCog(
         choice: CharacterChoice = "delete" if characters.value == "delete" else "to_gm"
         summary = await self.privacy.delete(guild_id, user_id, characters=choice)
         await click.edit_original_response(content=render_privacy.summary(summary, ctx.locale))
+        # the erased posts' messages (sent through webhooks) leave the channels too
+        for channel_id, message_id in summary.erased_messages:
+            partial = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+            try:
+                await partial.get_partial_message(message_id).delete()
+            except discord.HTTPException:
+                log.info("could not delete message %s of an erased post", message_id)
 
     # -- the guild's data after the bot is removed -------------------------------------
 

@@ -1,4 +1,5 @@
-"""``/sheet``: create (wizard), show, list, use, set, item, money, delete/restore, export/import."""
+"""``/sheet``: create (wizard), show, profile, list, use, set, item, money, delete/restore,
+export/import."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services.errors import DomainError
-from cogs.ui import render_pace, render_sheet
+from bot.services.post_text import AVATAR_MAX_BYTES
+from bot.services.profiles import MAX_CONCEPT, MAX_DESCRIPTION, ProfileChange
+from cogs.ui import render_pace, render_post, render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -70,10 +73,62 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         private: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
+        profile = await self.bot.services.profiles.show(ctx.place, ctx.actor, character)
+        if not profile.full_sheet and not profile.is_npc:
+            # another player's character: its public profile; the sheet is its owner's and the GM's
+            await itx.response.send_message(
+                **render_post.profile_card(profile, ctx.locale, public_only=True),
+                ephemeral=private,
+            )
+            return
         view = await self.characters.show(ctx.place, ctx.actor, character)
         await itx.response.send_message(
             **render_sheet.character(view, ctx.locale), ephemeral=private or view.hidden
         )
+
+    @app_commands.command(
+        name="profile", description="Your character's public profile: avatar, concept, description"
+    )
+    @app_commands.describe(
+        character="Whose (default: your active character)",
+        avatar="A PNG, JPEG, GIF or WebP image of at most 256 KiB",
+        concept="The concept in one line (e.g. «Mercenary pilot»)",
+        description="What everyone knows or sees of them",
+        clear_avatar="Remove the avatar",
+    )
+    @fight()
+    async def profile(
+        self,
+        itx: discord.Interaction[Arbitro],
+        character: Character | None = None,
+        avatar: discord.Attachment | None = None,
+        concept: app_commands.Range[str, 1, MAX_CONCEPT] | None = None,
+        description: app_commands.Range[str, 1, MAX_DESCRIPTION] | None = None,
+        clear_avatar: bool = False,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        profiles = self.bot.services.profiles
+        if avatar is None and concept is None and description is None and not clear_avatar:
+            shown = await profiles.show(ctx.place, ctx.actor, character)
+            await itx.response.send_message(**render_post.profile_card(shown, ctx.locale))
+            return
+        data = None
+        if avatar is not None:
+            if avatar.size > AVATAR_MAX_BYTES:  # refused before downloading it
+                raise DomainError("post.error.bad_avatar", limit=AVATAR_MAX_BYTES // 1024)
+            await acknowledge(itx)
+            data = await avatar.read()
+        view = await profiles.update(
+            ctx.place,
+            ctx.actor,
+            character,
+            ProfileChange(
+                concept=concept, description=description, avatar=data, clear_avatar=clear_avatar
+            ),
+        )
+        message = render_post.profile_card(view, ctx.locale)
+        message["content"] = ctx.t("post.profile.saved", name=view.name)
+        await reply(itx, ctx.locale, **message, done=message["content"])
 
     @app_commands.command(name="list", description="Characters of this campaign")
     @app_commands.describe(deleted="Deleted characters that can be restored (GM)")

@@ -7,6 +7,9 @@ character webhooks: the application id as webhook id tells them apart.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 import time
 from typing import Any
 
@@ -41,6 +44,40 @@ def invalid_form(field: str, message: str) -> web.Response:
         },
         400,
     )
+
+
+#: Discord refuses webhook names (and per-message usernames) containing these, in any case.
+REFUSED_WEBHOOK_WORDS = ("clyde", "discord")
+#: Discord: a webhook's name is 1 to 80 characters.
+WEBHOOK_NAME_LIMIT = 80
+_IMAGE_DATA = re.compile(r"^data:image/(png|jpeg|jpg|gif|webp);base64,([A-Za-z0-9+/=]+)$")
+
+
+def _form_error(field: str, code: str, message: str) -> web.Response:
+    return json_response(
+        {
+            "code": 50035,
+            "message": "Invalid Form Body",
+            "errors": {field: {"_errors": [{"code": code, "message": message}]}},
+        },
+        400,
+    )
+
+
+def webhook_name_problem(field: str, name: Any) -> web.Response | None:
+    """Discord's refusal of a webhook name or ``username``: 1-80 characters, and never one
+    containing "clyde" or "discord" (400, code 50035)."""
+    if not isinstance(name, str) or not 1 <= len(name) <= WEBHOOK_NAME_LIMIT:
+        return _form_error(
+            field, "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {WEBHOOK_NAME_LIMIT} in length."
+        )
+    folded = name.casefold()
+    for word in REFUSED_WEBHOOK_WORDS:
+        if word in folded:
+            return _form_error(
+                field, "USERNAME_INVALID_CONTAINS", f'Username cannot contain "{word}"'
+            )
+    return None
 
 
 class ChannelRoutes:
@@ -81,6 +118,8 @@ class ChannelRoutes:
             return self._refuse(
                 "create webhook", discord_error(403, 50013, "Missing Permissions"), body
             )
+        if problem := webhook_name_problem("name", body.get("name") or "Capitán Hook"):
+            return self._refuse("create webhook", problem, body)
         hook_id = self.world.ids.next()
         hook = {
             "id": str(hook_id),
@@ -114,6 +153,44 @@ class ChannelRoutes:
         self.world.webhooks.pop(int(request.match_info["wid"]), None)
         return no_content()
 
+    async def modify_webhook(self, request: web.Request) -> web.Response:
+        """PATCH a webhook: its name and its own avatar (Discord "image data": a base64
+        ``data:image/...`` URI, stored and named by its hash like Discord's avatar hashes)."""
+        hook = self.world.webhooks.get(int(request.match_info["wid"]))
+        body, _ = await read_body(request)
+        token = request.match_info.get("token")
+        if hook is None or (token is not None and hook["token"] != token):
+            return self._refuse(
+                "modify webhook", discord_error(404, 10015, "Unknown Webhook"), body
+            )
+        if token is None:
+            channel = self.world.channels.get(int(hook["channel_id"]))
+            if channel is None or not self._bot_perms(channel) & MANAGE_WEBHOOKS:
+                return self._refuse(
+                    "modify webhook", discord_error(403, 50013, "Missing Permissions"), body
+                )
+        if "name" in body and (problem := webhook_name_problem("name", body["name"])):
+            return self._refuse("modify webhook", problem, body)
+        if "avatar" in body:
+            if body["avatar"] is None:
+                hook["avatar"] = None
+            else:
+                found = _IMAGE_DATA.match(str(body["avatar"]))
+                if found is None:
+                    return self._refuse(
+                        "modify webhook",
+                        _form_error("avatar", "IMAGE_INVALID", "Invalid image data"),
+                        body,
+                    )
+                data = base64.b64decode(found.group(2))
+                digest = hashlib.sha256(data).hexdigest()[:32]
+                self.world.avatars[digest] = data
+                hook["avatar"] = digest
+        if "name" in body:
+            hook["name"] = body["name"]
+        self.world.touch()
+        return json_response(hook)
+
     async def execute_webhook(self, request: web.Request) -> web.Response:
         token, wid = request.match_info["token"], int(request.match_info["wid"])
         if wid == self.world.application_id:
@@ -129,6 +206,10 @@ class ChannelRoutes:
             )
         if problem := check_message(body, files=files):
             return self._refuse("execute webhook", json_response(problem, status_of(problem)), body)
+        if body.get("username") is not None and (
+            refused := webhook_name_problem("username", body["username"])
+        ):
+            return self._refuse("execute webhook", refused, body)
         channel = self.world.channels[int(hook["channel_id"])]
         thread_id = request.query.get("thread_id")
         if thread_id:
@@ -151,7 +232,7 @@ class ChannelRoutes:
         author = {
             "id": hook["id"],
             "username": body.get("username") or hook["name"],
-            "avatar": None,
+            "avatar": hook.get("avatar"),  # the webhook's own avatar when the message was sent
             "discriminator": "0000",
             "bot": True,
             "global_name": None,
@@ -192,8 +273,12 @@ class ChannelRoutes:
             or hook["token"] != token
             or msg is None
             or msg.data.get("webhook_id") != hook["id"]
+            or msg.deleted
+            or str(msg.channel_id) != request.query.get("thread_id", hook["channel_id"])
         ):
-            return discord_error(404, 10008, "Unknown Message")
+            # Discord looks a webhook's message up in the webhook's channel, or in the thread
+            # named by ``thread_id``: a thread's message without it is unknown.
+            return self._refuse("webhook message", discord_error(404, 10008, "Unknown Message"))
         return await self._message_op(request, msg)
 
     # -- channels and messages --------------------------------------------------------------

@@ -7,7 +7,7 @@ Handles hold ids and names only; every read or change runs on the stand-in's loo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .messages import create_message
 from .state import ADMINISTRATOR, Channel, Guild, Member, Role, World
@@ -337,3 +337,55 @@ class GuildHandle:
             return cref(thread)
 
         return self._sb._run(add)
+
+    def deny_bot(self, channel: str, permissions: int) -> None:
+        """A channel overwrite denying the bot ``permissions`` (Discord's bit field) there,
+        e.g. Manage Webhooks (``1 << 29``): CHANNEL_UPDATE."""
+
+        def deny() -> None:
+            guild, world = self._guild(), self._sb.world
+            target = guild.find_channel(channel)
+            target.overwrites = [o for o in target.overwrites if o["id"] != str(world.bot.id)] + [
+                {"id": str(world.bot.id), "type": 1, "allow": "0", "deny": str(permissions)}
+            ]
+            world.dispatch("CHANNEL_UPDATE", target.payload())
+
+        self._sb._run(deny)
+
+    def allow_bot(self, channel: str) -> None:
+        """Removes the bot's own overwrite in ``channel`` (undoes :meth:`deny_bot`)."""
+
+        def allow() -> None:
+            guild, world = self._guild(), self._sb.world
+            target = guild.find_channel(channel)
+            target.overwrites = [o for o in target.overwrites if o["id"] != str(world.bot.id)]
+            world.dispatch("CHANNEL_UPDATE", target.payload())
+
+        self._sb._run(allow)
+
+    def webhooks(self, channel: str) -> list[dict[str, Any]]:
+        """The webhooks of ``channel`` (what Discord's channel settings list)."""
+
+        def collect() -> list[dict[str, Any]]:
+            target = self._guild().find_channel(channel)
+            hooks = self._sb.world.webhooks.values()
+            return [dict(h) for h in hooks if h["channel_id"] == str(target.id)]
+
+        return self._sb._run(collect)
+
+    def delete_webhooks(self, channel: str) -> None:
+        """A member deletes the channel's webhooks by hand (channel settings → Integrations)."""
+
+        def remove() -> None:
+            target = self._guild().find_channel(channel)
+            world = self._sb.world
+            for hook_id in [
+                i for i, h in world.webhooks.items() if h["channel_id"] == str(target.id)
+            ]:
+                del world.webhooks[hook_id]
+
+        self._sb._run(remove)
+
+    def avatar(self, avatar_hash: str) -> bytes:
+        """The image a webhook avatar hash names (set by PATCH on the webhook)."""
+        return self._sb._run(lambda: self._sb.world.avatars[avatar_hash])

@@ -43,6 +43,8 @@ class Routes(ChannelRoutes):
         get(f"{p}/webhooks/{{wid}}/{{token}}", self.get_webhook, allow_head=False)
         get(f"{p}/webhooks/{{wid}}", self.get_webhook, allow_head=False)
         delete(f"{p}/webhooks/{{wid}}", self.delete_webhook)
+        patch(f"{p}/webhooks/{{wid}}", self.modify_webhook)
+        patch(f"{p}/webhooks/{{wid}}/{{token}}", self.modify_webhook)
         for method in ("GET", "PATCH", "DELETE"):
             r.add_route(
                 method, f"{p}/webhooks/{{wid}}/{{token}}/messages/{{mid}}", self.webhook_message

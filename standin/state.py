@@ -412,6 +412,7 @@ class World:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.webhooks: dict[int, dict[str, Any]] = {}
+        self.avatars: dict[str, bytes] = {}  # webhook avatars set by PATCH, by hash
         self.blobs: dict[int, tuple[str, bytes]] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import JSON, BigInteger, Column, Index, text
+from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, text
 from sqlmodel import Field, SQLModel
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Campaign",
     "CampaignBinding",
     "Character",
+    "CharacterProfile",
     "CombatRecord",
     "CreationDraft",
     "GuildDeparture",
@@ -27,6 +28,8 @@ __all__ = [
     "PaceMember",
     "PaceReminder",
     "Post",
+    "PostMessage",
+    "PrivateThread",
     "RollLog",
     "RollRequest",
     "Scene",
@@ -375,6 +378,12 @@ class Post(SQLModel, table=True):
     text: str
     notes: str | None = None
     roll_log_id: int | None = Field(default=None, foreign_key="roll_log.id", nullable=True)
+    # The notes went to the GM channel only (``/post private_notes``), with the messages there:
+    # the notes' copy and the GM copy of a private roll (deleted with the post).
+    notes_private: bool = False
+    # where /post was used: a GM-only post (in the GM channel) links back to it
+    origin_channel_id: int | None = _snowflake(default=None, nullable=True)
+    gm_message_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     edited_at: datetime | None = None
     deleted_at: datetime | None = None
@@ -497,3 +506,64 @@ class PaceReminder(SQLModel, table=True):
     round_key: int = _snowflake()
     user_id: int = _snowflake()  # who was reminded (the player, or the GM for an NPCized one)
     sent_at: datetime = Field(default_factory=utcnow)
+
+
+class CharacterProfile(SQLModel, table=True):
+    """A character's public face (``/sheet profile``): avatar, concept and public description.
+
+    What everyone sees on each post and on ``/sheet show`` of someone else's character; the
+    full sheet stays for its owner and the GM.  The avatar is kept as bytes (bounded, a PNG,
+    JPEG, GIF or WebP checked by its magic bytes) because Discord attachment links expire and
+    Discord refuses its own CDN links as a webhook ``avatar_url``: the bot sets the bytes as
+    its channel webhook's own avatar before a post (see docs/play-by-post.md).
+    """
+
+    __tablename__ = "character_profile"
+
+    character_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("character.id"), primary_key=True, autoincrement=False)
+    )
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    concept: str | None = Field(default=None, max_length=100)
+    description: str | None = Field(default=None, max_length=1000)
+    avatar: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    avatar_type: str | None = Field(default=None, max_length=10)  # png | jpeg | gif | webp
+    avatar_hash: str | None = Field(default=None, max_length=64)  # sha256 of the bytes
+    updated_at: datetime = Field(default_factory=utcnow)
+    version: int = Field(default=1)
+
+
+class PrivateThread(SQLModel, table=True):
+    """The private thread where one player and one GM exchange private posts and rolls.
+
+    One per (campaign, player, GM), created on first use in the text channel the GM chose
+    and reused afterwards (a unique index settles two first uses at once).
+    """
+
+    __tablename__ = "private_thread"
+    __table_args__ = (
+        Index("uq_private_thread_pair", "campaign_id", "player_user_id", "gm_user_id", unique=True),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    player_user_id: int = _snowflake()
+    gm_user_id: int = _snowflake()
+    parent_id: int = _snowflake()  # the text channel that holds the thread
+    thread_id: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class PostMessage(SQLModel, table=True):
+    """Which post a Discord message belongs to: the edit and delete context menus start from
+    a message; a post split in parts has one row per part (and per GM-channel copy)."""
+
+    __tablename__ = "post_message"
+
+    message_id: int = Field(
+        sa_column=Column(BigInteger, primary_key=True, autoincrement=False, nullable=False)
+    )
+    guild_id: int = _snowflake()
+    post_id: int = Field(foreign_key="post.id", index=True)

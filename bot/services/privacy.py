@@ -12,7 +12,12 @@ Delete runs in one transaction and either applies completely or not at all:
 * drafts and active-character rows are deleted; "granted by", "deleted by", "started the
   fight", "asked for / closed / rolled in a GM roll request", "handed over / approved" (the
   log's records of those) and "GM of the campaign" stop naming them (the campaign keeps running: its GM role
-  and the server administrators remain referees).
+  and the server administrators remain referees);
+* their posts (``/post``): with "delete my characters" the text and notes of every post they
+  wrote are erased (the row stays, soft-deleted and anonymous, so the scene's record keeps its
+  shape) and the summary lists the Discord messages for the cog to delete; with "hand them to
+  the GM" the posts stay in the campaign's story, their author anonymous.  Public profiles of
+  deleted characters and the member's GM ↔ player private-thread records are deleted.
 
 Character and combat changes are compare-and-set writes (``WHERE owner = member`` with a
 version bump, ``WHERE version = seen`` for fights), so a concurrent edit is either applied
@@ -41,11 +46,15 @@ from bot.db.models import (
     ActiveCharacter,
     Campaign,
     Character,
+    CharacterProfile,
     CombatRecord,
     CreationDraft,
     Npcization,
     PaceMember,
     PaceReminder,
+    Post,
+    PostMessage,
+    PrivateThread,
     RollLog,
     RollRequest,
     Scene,
@@ -94,6 +103,10 @@ class DeletionSummary:
     drafts_deleted: int
     awards_deleted: int
     campaigns_without_gm: tuple[str, ...]
+    posts_erased: int = 0
+    posts_anonymised: int = 0
+    #: (channel id, message id) of the erased posts' Discord messages, for the cog to delete
+    erased_messages: tuple[tuple[int, int], ...] = ()
 
 
 def _value(value: Any) -> Any:
@@ -232,6 +245,13 @@ class PrivacyService:
                 for scene in await rows(Scene, Scene.guild_id == guild_id)
                 if user_id in scene["players"] or scene["opened_by"] == user_id
             ],
+            "posts": await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
+            "private_threads": await rows(
+                PrivateThread,
+                PrivateThread.guild_id == guild_id,
+                (col(PrivateThread.player_user_id) == user_id)
+                | (col(PrivateThread.gm_user_id) == user_id),
+            ),
         }
 
     @staticmethod
@@ -356,6 +376,14 @@ class PrivacyService:
             awards = (
                 await session.exec(delete(XpAward).where(col(XpAward.character_id).in_(doomed_ids)))
             ).rowcount
+            await session.exec(
+                delete(CharacterProfile).where(col(CharacterProfile.character_id).in_(doomed_ids))
+            )
+            await session.exec(  # their posts stay (erased below), no longer tied to them
+                update(Post)
+                .where(col(Post.guild_id) == guild_id, col(Post.character_id).in_(doomed_ids))
+                .values(character_id=None, version=Post.version + 1)
+            )
             await session.exec(delete(Character).where(col(Character.id).in_(doomed_ids)))
             await _forget_changes(session, guild_id, set(doomed_ids))
         for character in handed:
@@ -390,6 +418,9 @@ class PrivacyService:
             .where(col(XpAward.guild_id) == guild_id, col(XpAward.granted_by) == user_id)
             .values(granted_by=ANONYMOUS)
         )
+        erased, anonymised, messages = await _untie_posts(
+            session, guild_id, user_id, erase=choice == "delete", doomed_ids=doomed_ids
+        )
         new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
         await self._untie_combats(session, guild_id, user_id, new_owner)
         await _untie_requests(session, guild_id, user_id)
@@ -408,6 +439,9 @@ class PrivacyService:
             drafts_deleted=drafts,
             awards_deleted=awards,
             campaigns_without_gm=tuple(sorted(without_gm)),
+            posts_erased=erased,
+            posts_anonymised=anonymised,
+            erased_messages=messages,
         )
 
     @staticmethod
@@ -489,6 +523,61 @@ async def _untie_scenes(session: AsyncSession, guild_id: int, user_id: int) -> N
         )
         if result.rowcount != 1:
             raise ConcurrentChange()
+
+
+async def _untie_posts(
+    session: AsyncSession,
+    guild_id: int,
+    user_id: int,
+    *,
+    erase: bool,
+    doomed_ids: list[int],
+) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """The member's posts: erased (text and notes, with the characters) or kept anonymous;
+    returns (erased, anonymised, the erased posts' Discord messages)."""
+    await session.exec(
+        delete(PrivateThread).where(
+            col(PrivateThread.guild_id) == guild_id,
+            (col(PrivateThread.player_user_id) == user_id)
+            | (col(PrivateThread.gm_user_id) == user_id),
+        )
+    )
+    posts = (
+        await session.exec(
+            select(Post).where(Post.guild_id == guild_id, Post.author_user_id == user_id)
+        )
+    ).all()
+    if not posts:
+        return 0, 0, ()
+    ids = [saved_id(p) for p in posts]
+    if not erase:
+        await session.exec(
+            update(Post)
+            .where(col(Post.id).in_(ids))
+            .values(author_user_id=ANONYMOUS, version=Post.version + 1)
+        )
+        return 0, len(ids), ()
+    messages = tuple(
+        (post.channel_id, message_id)
+        for post in posts
+        if post.deleted_at is None
+        for message_id in post.message_ids
+    )
+    await session.exec(delete(PostMessage).where(col(PostMessage.post_id).in_(ids)))
+    await session.exec(
+        update(Post)
+        .where(col(Post.id).in_(ids))
+        .values(
+            author_user_id=ANONYMOUS,
+            text="",
+            notes=None,
+            message_ids=[],
+            gm_message_ids=[],
+            deleted_at=func.coalesce(Post.deleted_at, utcnow()),
+            version=Post.version + 1,
+        )
+    )
+    return len(ids), 0, messages
 
 
 async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: set[int]) -> None:

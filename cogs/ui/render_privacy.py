@@ -44,6 +44,10 @@ def summary(summary: DeletionSummary, locale: str) -> str:
         )
     lines.append(t("privacy.rolls_anonymised", locale, count=summary.rolls_anonymised))
     lines.append(t("privacy.drafts_deleted", locale, count=summary.drafts_deleted))
+    if summary.posts_erased:
+        lines.append(t("post.privacy_erased", locale, count=summary.posts_erased))
+    if summary.posts_anonymised:
+        lines.append(t("post.privacy_anonymised", locale, count=summary.posts_anonymised))
     if summary.campaigns_without_gm:
         lines.append(
             t(

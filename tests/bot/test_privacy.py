@@ -267,3 +267,61 @@ async def test_a_long_history_is_read_in_batches_and_exported_whole(table):
     assert [r["total"] for r in rolls] == list(range(BATCH * 2 + 7))
     name, payload = await table.privacy.encode(document, 1 << 30)
     assert json.loads(payload) == json.loads(json.dumps(document))
+
+
+async def _posts(services) -> tuple[int, int]:
+    """Ana posts as Ardelia (with a profile) and the GM posts as Ardelia; a private thread."""
+    from bot.services.posting import PostDraft
+    from bot.services.profiles import ProfileChange
+
+    await services.profiles.update(
+        HERE, ANA, "Ardelia", ProfileChange(concept="Piloto", avatar=b"GIF89a" + b"\0" * 20)
+    )
+    ids = []
+    for who, message in ((ANA, 900), (GM, 901)):
+        speaker = await services.posting.speaker(HERE, who, "Ardelia")
+        view = await services.posting.record(
+            HERE,
+            who,
+            speaker,
+            PostDraft(channel_id=CHANNEL, message_ids=(message,), text="Entro.", notes="nota"),
+        )
+        ids.append(view.id)
+    await services.posting.keep_private_thread(HERE, GM, ANA.user_id, CHANNEL, 77)
+    return ids[0], ids[1]
+
+
+async def test_delete_erases_the_members_posts_with_her_characters(table):
+    from bot.db.models import CharacterProfile, Post, PrivateThread
+
+    anas, gms = await _posts(table)
+    exported = await table.privacy.export(GUILD, ANA.user_id)
+    assert [p["text"] for p in exported["posts"]] == ["Entro."]
+    assert [t["thread_id"] for t in exported["private_threads"]] == [77]
+    summary = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert (summary.posts_erased, summary.erased_messages) == (1, ((CHANNEL, 900),))
+    async with table.sessions() as session:
+        erased, kept = await session.get(Post, anas), await session.get(Post, gms)
+        profiles = (
+            await session.execute(select(func.count()).select_from(CharacterProfile))
+        ).scalar()
+        threads = (await session.execute(select(func.count()).select_from(PrivateThread))).scalar()
+    assert (erased.author_user_id, erased.text, erased.notes) == (ANONYMOUS, "", None)
+    assert erased.deleted_at is not None and erased.character_id is None
+    # the GM's post as her (deleted) character stays the GM's, no longer tied to the sheet
+    assert (kept.author_user_id, kept.text, kept.character_id) == (GM.user_id, "Entro.", None)
+    assert (profiles, threads) == (0, 0)
+    with pytest.raises(DomainError):
+        await table.posting.find(HERE, GM, 900)
+
+
+async def test_handing_characters_to_the_gm_keeps_the_posts_anonymous(table):
+    from bot.db.models import Post
+
+    anas, _gms = await _posts(table)
+    summary = await table.privacy.delete(GUILD, ANA.user_id, characters="to_gm")
+    assert (summary.posts_erased, summary.posts_anonymised, summary.erased_messages) == (0, 1, ())
+    async with table.sessions() as session:
+        post = await session.get(Post, anas)
+    assert (post.author_user_id, post.text, post.deleted_at) == (ANONYMOUS, "Entro.", None)
+    assert (await table.posting.find(HERE, GM, 900)).id == anas

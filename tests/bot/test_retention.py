@@ -15,11 +15,14 @@ from bot.db.models import (
     GuildDeparture,
     PaceReminder,
     Post,
+    PostMessage,
+    PrivateThread,
     Scene,
     saved_id,
     utcnow,
 )
 from bot.services import Actor, Place
+from bot.services.profiles import ProfileChange
 from bot.services.retention import RetentionService, guild_tables
 from tests.examples import ARDELIA
 
@@ -63,17 +66,34 @@ async def _scene_with_a_post(services, place: Place) -> None:
         )
         session.add(scene)
         await session.flush()
+        post = Post(
+            guild_id=place.guild_id,
+            campaign_id=campaign_id,
+            channel_id=scene.channel_id,
+            scene_id=saved_id(scene),
+            author_user_id=ANA.user_id,
+            speaker_name="Ardelia",
+            text="Entro en la posada.",
+            message_ids=[place.channel_id + 2000],
+        )
+        session.add(post)
+        await session.flush()
         session.add(
-            Post(
-                guild_id=place.guild_id,
-                campaign_id=campaign_id,
-                channel_id=scene.channel_id,
-                scene_id=saved_id(scene),
-                author_user_id=ANA.user_id,
-                speaker_name="Ardelia",
-                text="Entro en la posada.",
+            PostMessage(
+                message_id=place.channel_id + 2000, guild_id=place.guild_id, post_id=saved_id(post)
             )
         )
+        session.add(
+            PrivateThread(
+                guild_id=place.guild_id,
+                campaign_id=campaign_id,
+                player_user_id=ANA.user_id,
+                gm_user_id=GM.user_id,
+                parent_id=place.channel_id,
+                thread_id=place.channel_id + 3000,
+            )
+        )
+    await services.profiles.update(place, ANA, "Ardelia", ProfileChange(concept="Piloto"))
 
 
 async def _pace_rows(services, place: Place) -> None:

@@ -1,0 +1,561 @@
+"""``/post`` (``/publicar``) and the message menus ``Edit post`` / ``Delete post``.
+
+``/post`` checks who may speak as whom, then opens a modal (text, notes, roll).  Its
+submission is answered by one listener that reads everything again from the modal's
+``custom_id`` and the database, so a form submitted after a restart is still posted.  Every
+failure after the modal hands the typed text back to its author (nothing is lost).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.services import Actor, Place
+from bot.services.errors import DomainError
+from bot.services.posting import (
+    MAX_NOTES,
+    MAX_ROLL,
+    MAX_TEXT,
+    PostDraft,
+    PostRoll,
+    PostView,
+    Speaker,
+    check_text,
+)
+from cogs.ui.context import ctx_of, reply_locale
+from cogs.ui.cooldowns import fight
+from cogs.ui.errors import describe_error
+from cogs.ui.render_post import post_parts, returned_text, roll_line
+from cogs.ui.webhooks import Destination, WebhookPool, destination_of
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+__all__ = ["PostCog"]
+
+log = logging.getLogger(__name__)
+
+POST_ID = re.compile(r"arb:1:post:(?P<who>a|n|\d+):(?P<mode>[pgn]):(?P<to>\d+):(?P<chan>\d+)")
+EDIT_ID = re.compile(r"arb:1:postedit:(?P<post>\d+):(?P<version>\d+)")
+#: modes: a public post, the whole post for the GM only, or only the notes for the GM
+PUBLIC, GM_ONLY, PRIVATE_NOTES = "p", "g", "n"
+
+
+def _submitted(components: list[Any]) -> dict[str, str]:
+    """custom_id → value of every text input in a modal submission (rows or labels)."""
+    found: dict[str, str] = {}
+    for component in components:
+        if not isinstance(component, dict):
+            continue
+        if "custom_id" in component and "value" in component:
+            found[component["custom_id"]] = str(component["value"])
+        found.update(_submitted(component.get("components") or []))
+        if isinstance(component.get("component"), dict):
+            found.update(_submitted([component["component"]]))
+    return found
+
+
+def _payload(itx: discord.Interaction) -> Mapping[str, Any]:
+    return itx.data or {}
+
+
+class PostModal(discord.ui.Modal):
+    """In-character text, notes and an optional roll (or, editing, text and notes only)."""
+
+    def __init__(
+        self,
+        title: str,
+        custom_id: str,
+        locale: str,
+        *,
+        text: str | None = None,
+        notes: str | None = None,
+        with_roll: bool = True,
+    ) -> None:
+        super().__init__(title=title[:45], custom_id=custom_id)
+        self.add_item(
+            discord.ui.TextInput(
+                label=t("post.modal.text", locale)[:45],
+                custom_id="text",
+                style=discord.TextStyle.paragraph,
+                max_length=MAX_TEXT,
+                default=text,
+                required=True,
+            )
+        )
+        self.add_item(
+            discord.ui.TextInput(
+                label=t("post.modal.notes", locale)[:45],
+                custom_id="notes",
+                style=discord.TextStyle.paragraph,
+                max_length=MAX_NOTES,
+                default=notes,
+                required=False,
+            )
+        )
+        if with_roll:
+            self.add_item(
+                discord.ui.TextInput(
+                    label=t("post.modal.roll", locale)[:45],
+                    custom_id="roll",
+                    placeholder=t("post.modal.roll_placeholder", locale)[:100],
+                    max_length=MAX_ROLL,
+                    required=False,
+                )
+            )
+
+    async def send(self, itx: discord.Interaction[Arbitro]) -> None:
+        await itx.response.send_modal(self)
+        self.stop()  # the cog's listener answers the submission, before or after a restart
+
+
+class PostCog(commands.Cog):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        self.posting = bot.services.posting
+        self.hooks = WebhookPool(lambda: bot.user.id if bot.user else None)
+        self.edit_menu = app_commands.ContextMenu(
+            name=locale_str("Edit post", key="commands.post_edit.name"), callback=self.edit_post
+        )
+        self.delete_menu = app_commands.ContextMenu(
+            name=locale_str("Delete post", key="commands.post_delete.name"),
+            callback=self.delete_post,
+        )
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.edit_menu)
+        self.bot.tree.add_command(self.delete_menu)
+        self.bot.add_listener(self.on_post_modal, "on_interaction")
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.edit_menu.name, type=self.edit_menu.type)
+        self.bot.tree.remove_command(self.delete_menu.name, type=self.delete_menu.type)
+        self.bot.remove_listener(self.on_post_modal, "on_interaction")
+
+    # -- /post ---------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="post", description="Post as your character (GM: as an NPC or the narrator)"
+    )
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        as_="Who speaks (default: your active character; GM: any NPC or Narrador)",
+        private="For the GM only: goes to the GM channel with a link here",
+        private_notes="Only the notes go to the GM channel",
+        to="GM: post in your private thread with this player",
+        thread_channel="GM: the text channel for that private thread (first time)",
+    )
+    @app_commands.guild_only()
+    @fight()
+    async def post(
+        self,
+        itx: discord.Interaction[Arbitro],
+        as_: app_commands.Range[str, 1, 100] | None = None,
+        private: bool = False,
+        private_notes: bool = False,
+        to: discord.Member | None = None,
+        thread_channel: discord.TextChannel | None = None,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        if (to is not None or thread_channel is not None) and (private or private_notes):
+            raise DomainError("post.error.private_and_to")
+        if private and private_notes:
+            raise DomainError("post.error.private_twice")
+        campaign = await ctx.services.campaigns.require(ctx.place)
+        if to is not None:
+            await ctx.services.campaigns.require_referee(ctx.place, ctx.actor)
+            if to.bot or to.id == ctx.actor.user_id:
+                raise DomainError("post.error.bad_player")
+        elif thread_channel is not None:
+            raise DomainError("post.error.thread_channel_alone")
+        if (private or private_notes) and not campaign.gm_channel_id:
+            raise DomainError("post.error.no_gm_channel")
+        destination_of(itx.channel)  # refuse a channel that cannot hold a post before typing
+        narrator_default = to is not None and as_ is None
+        speaker = await self.posting.speaker(ctx.place, ctx.actor, as_, narrator=narrator_default)
+        who = "n" if speaker.character_id is None else str(speaker.character_id)
+        mode = GM_ONLY if private else PRIVATE_NOTES if private_notes else PUBLIC
+        custom_id = (
+            f"arb:1:post:{who}:{mode}:{to.id if to else 0}:"
+            f"{thread_channel.id if thread_channel else 0}"
+        )
+        title = ctx.t("post.modal.title", name=speaker.name)
+        await PostModal(title, custom_id, ctx.locale).send(itx)
+
+    @post.autocomplete("as_")
+    async def _as_autocomplete(
+        self, itx: discord.Interaction[Arbitro], current: str
+    ) -> list[app_commands.Choice[str]]:
+        ctx = await ctx_of(itx)
+        if ctx.where is None:
+            return []
+        names = await self.posting.speakers(ctx.place, ctx.actor, current)
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
+
+    # -- the modals' answers -------------------------------------------------------------
+
+    async def on_post_modal(self, itx: discord.Interaction[Arbitro]) -> None:
+        if itx.type != discord.InteractionType.modal_submit:
+            return
+        custom_id = str(_payload(itx).get("custom_id", ""))
+        values = _submitted(list(_payload(itx).get("components") or []))
+        text, notes = values.get("text", ""), values.get("notes") or None
+        if (found := POST_ID.fullmatch(custom_id)) is not None:
+            work = self._submit_post(itx, found, text, notes, values.get("roll", "").strip())
+        elif (found := EDIT_ID.fullmatch(custom_id)) is not None:
+            work = self._submit_edit(itx, int(found["post"]), int(found["version"]), text, notes)
+        else:
+            return
+        try:
+            await itx.response.defer(ephemeral=True, thinking=True)
+            await work
+        except Exception as error:  # noqa: BLE001 - every failure hands the text back
+            work.close()
+            await self._give_back(itx, error, text, notes)
+
+    async def _give_back(
+        self, itx: discord.Interaction[Arbitro], error: BaseException, text: str, notes: str | None
+    ) -> None:
+        locale = await reply_locale(self.bot, itx)
+        reason = describe_error(error, locale)
+        if reason is None:
+            if isinstance(error, discord.HTTPException):
+                reason = t("post.error.discord", locale, status=error.status)
+            else:
+                log.error("unexpected error posting", exc_info=error)
+                reason = t("errors.unexpected", locale, reference="post")
+        try:
+            await itx.followup.send(**returned_text(locale, reason, text, notes), ephemeral=True)
+        except discord.HTTPException:
+            log.exception("could not hand a post's text back to its author")
+
+    async def _submit_post(
+        self,
+        itx: discord.Interaction[Arbitro],
+        found: re.Match[str],
+        text: str,
+        notes: str | None,
+        roll_text: str,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        text, notes = check_text(text, notes)
+        who, mode = found["who"], found["mode"]
+        speaker = await self.posting.speaker(
+            ctx.place,
+            ctx.actor,
+            None,
+            character_id=int(who) if who.isdigit() else None,
+            narrator=who == "n",
+        )
+        campaign = await ctx.services.campaigns.require(ctx.place)
+        locale = campaign.locale or self.bot.config.default_locale
+        to_id, chan_id = int(found["to"]), int(found["chan"])
+        gm_channel = await self._gm_channel(itx, campaign.gm_channel_id, needed=mode != PUBLIC)
+        header = None
+        if to_id:
+            thread = await self._private_thread(itx, ctx.place, ctx.actor, to_id, chan_id)
+            where, secret = destination_of(thread), True
+        elif mode == GM_ONLY:
+            assert gm_channel is not None  # _gm_channel refused it otherwise
+            where, secret = destination_of(gm_channel), True
+            header = t("post.gm_only_header", locale, author=ctx.actor.name, link=_here(itx))
+        else:
+            where = destination_of(itx.channel)
+            secret = await self.posting.is_private_thread(ctx.place.guild_id, ctx.place.channel_id)
+        roll = None
+        if roll_text:
+            roll = await self.posting.roll(
+                ctx.place, ctx.actor, speaker, roll_text, private=secret or mode == GM_ONLY
+            )
+        show_numbers = not speaker.hidden or mode == GM_ONLY
+        parts = post_parts(
+            text,
+            locale,
+            notes=notes if mode != PRIVATE_NOTES else None,
+            roll=roll,
+            roll_numbers=show_numbers,
+            header=header,
+        )
+        sent = await self.hooks.send(
+            where, parts, username=speaker.webhook_name, avatar=speaker.avatar
+        )
+        gm_ids: list[int] = []
+        if mode == PRIVATE_NOTES and notes and gm_channel is not None:
+            gm_ids += await self._notes_copy(gm_channel, speaker, notes, sent[0].jump_url, locale)
+        copy = None
+        if roll is not None and roll.private and mode != GM_ONLY and gm_channel is not None:
+            copy = await self._roll_copy(gm_channel, ctx.actor, speaker, roll, sent[0], locale)
+            gm_ids.append(copy.id)
+        view = await self.posting.record(
+            ctx.place,
+            ctx.actor,
+            speaker,
+            PostDraft(
+                channel_id=where.message_channel_id,
+                message_ids=tuple(m.id for m in sent),
+                text=text,
+                notes=notes,
+                gm_only=mode == GM_ONLY,
+                notes_private=mode == PRIVATE_NOTES,
+                gm_message_ids=tuple(gm_ids),
+                roll_log_id=roll.log_id if roll else None,
+                origin_channel_id=ctx.place.channel_id,
+            ),
+        )
+        if roll is not None:
+            linked = copy if copy is not None else sent[-1]
+            await ctx.services.rolls.attach_message(
+                roll.log_id, ctx.place.guild_id, linked.id, linked.jump_url
+            )
+        await itx.followup.send(
+            ctx.t("post.done", name=view.speaker_name, link=sent[0].jump_url), ephemeral=True
+        )
+
+    async def _gm_channel(
+        self, itx: discord.Interaction[Arbitro], channel_id: int | None, *, needed: bool
+    ) -> discord.TextChannel | None:
+        """The campaign's GM channel (text), or None; ``needed``: refuse when there is none."""
+        channel: Any = None
+        if channel_id and itx.guild is not None:
+            channel = itx.guild.get_channel(channel_id)
+            if channel is None:
+                try:
+                    channel = await self.bot.fetch_channel(channel_id)
+                except discord.HTTPException:
+                    channel = None
+        if not isinstance(channel, discord.TextChannel):
+            if needed:
+                raise DomainError("post.error.no_gm_channel")
+            return None
+        return channel
+
+    async def _notes_copy(
+        self,
+        gm_channel: discord.TextChannel,
+        speaker: Speaker,
+        notes: str,
+        link: str,
+        locale: str,
+    ) -> list[int]:
+        header = t("post.private_notes_header", locale, name=speaker.name, link=link)
+        parts = post_parts(notes, locale, header=header)
+        sent = await self.hooks.send(
+            destination_of(gm_channel), parts, username=speaker.webhook_name, avatar=speaker.avatar
+        )
+        return [m.id for m in sent]
+
+    async def _roll_copy(
+        self,
+        gm_channel: discord.TextChannel,
+        actor: Actor,
+        speaker: Speaker,
+        roll: PostRoll,
+        post: discord.WebhookMessage,
+        locale: str,
+    ) -> discord.Message:
+        """The GM-channel copy of a private roll attached to a post (the numbers kept from
+        players: a hidden NPC's, or a private thread's)."""
+        content = "\n".join(
+            (
+                t("post.gm_copy", locale, user=actor.name, name=speaker.name, link=post.jump_url),
+                roll_line(roll, locale),
+            )
+        )
+        return await gm_channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _private_thread(
+        self,
+        itx: discord.Interaction[Arbitro],
+        place: Place,
+        actor: Actor,
+        player_id: int,
+        parent_id: int,
+    ) -> discord.Thread:
+        """The (GM, player) private thread: the recorded one, or a new one made now."""
+        guild = itx.guild
+        assert guild is not None  # /post is guild-only
+        existing = await self.posting.private_thread(place, actor, player_id)
+        if existing is not None:
+            thread = guild.get_thread(existing)
+            if thread is None:
+                try:
+                    fetched = await self.bot.fetch_channel(existing)
+                    thread = fetched if isinstance(fetched, discord.Thread) else None
+                except discord.NotFound:
+                    thread = None
+            if thread is not None:
+                return thread
+            await self.posting.forget_private_thread(place, existing)  # deleted by hand
+        parent = await self._thread_parent(itx, parent_id)
+        member = guild.get_member(player_id) or await guild.fetch_member(player_id)
+        name = t(
+            "post.private_thread_name",
+            await reply_locale(self.bot, itx),
+            player=member.display_name,
+            gm=actor.name,
+        )
+        try:
+            thread = await parent.create_thread(
+                name=name[:100], type=discord.ChannelType.private_thread, invitable=False
+            )
+            await thread.add_user(member)
+            await thread.add_user(discord.Object(actor.user_id))
+        except discord.Forbidden:
+            raise DomainError("post.error.no_thread_permission", channel=parent.mention) from None
+        kept = await self.posting.keep_private_thread(place, actor, player_id, parent.id, thread.id)
+        if kept != thread.id:  # another first use won: use its thread, drop ours
+            await thread.delete()
+            winner = await self.bot.fetch_channel(kept)
+            assert isinstance(winner, discord.Thread)
+            return winner
+        return thread
+
+    async def _thread_parent(
+        self, itx: discord.Interaction[Arbitro], parent_id: int
+    ) -> discord.TextChannel:
+        """The text channel for a new private thread: the one the GM chose, else this one;
+        it must belong to this campaign (the player's ``/post`` there must find it)."""
+        guild = itx.guild
+        assert guild is not None
+        channel: Any = guild.get_channel(parent_id) if parent_id else itx.channel
+        if isinstance(channel, discord.Thread):
+            channel = channel.parent
+        if not isinstance(channel, discord.TextChannel):
+            raise DomainError("post.error.thread_channel_needed")
+        here = await self.bot.services.campaigns.find(
+            Place(guild.id, itx.channel_id or 0, _chain(itx))
+        )
+        there = await self.bot.services.campaigns.find(
+            Place(guild.id, channel.id, tuple(i for i in (channel.id, channel.category_id) if i))
+        )
+        if here is None or there is None or here.id != there.id:
+            raise DomainError("post.error.thread_channel_outside", channel=channel.mention)
+        return channel
+
+    # -- edit and delete -----------------------------------------------------------------
+
+    @app_commands.guild_only()
+    @fight()
+    async def edit_post(self, itx: discord.Interaction[Arbitro], message: discord.Message) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.posting.find(ctx.place, ctx.actor, message.id)
+        modal = PostModal(
+            ctx.t("post.modal.edit_title", name=view.speaker_name),
+            f"arb:1:postedit:{view.id}:{view.version}",
+            ctx.locale,
+            text=view.text,
+            notes=view.notes,
+            with_roll=False,
+        )
+        await modal.send(itx)
+
+    async def _submit_edit(
+        self,
+        itx: discord.Interaction[Arbitro],
+        post_id: int,
+        version: int,
+        text: str,
+        notes: str | None,
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.posting.edit(ctx.place, ctx.actor, post_id, version, text, notes)
+        campaign = await ctx.services.campaigns.require(ctx.place)
+        locale = campaign.locale or self.bot.config.default_locale
+        roll = await self.posting.roll_of(ctx.place.guild_id, view.roll_log_id)
+        header = None
+        if view.gm_only and view.origin_channel_id:
+            link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.origin_channel_id}"
+            author = await self._author_name(itx, view.author_user_id)
+            header = t("post.gm_only_header", locale, author=author, link=link)
+        hidden = (
+            roll is not None
+            and roll.private
+            and not view.gm_only
+            and not await self.posting.is_private_thread(ctx.place.guild_id, view.channel_id)
+        )
+        parts = post_parts(
+            view.text,
+            locale,
+            notes=view.notes if not view.notes_private else None,
+            roll=roll,
+            roll_numbers=not hidden,
+            edited=True,
+            header=header,
+        )
+        where = await self._where(itx, view.channel_id)
+        kept = await self.hooks.edit(
+            where, list(view.message_ids), parts, username=view.webhook_name
+        )
+        if tuple(kept) != view.message_ids:
+            view = await self.posting.set_messages(ctx.place, view.id, view.version, tuple(kept))
+        if view.notes_private and view.gm_message_ids and campaign.gm_channel_id:
+            gm = await self._where(itx, campaign.gm_channel_id)
+            link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.channel_id}/{kept[0]}"
+            notes_header = t("post.private_notes_header", locale, name=view.speaker_name, link=link)
+            await self.hooks.edit(
+                gm,
+                [view.gm_message_ids[0]],
+                post_parts(view.notes or "—", locale, header=notes_header, edited=True)[:1],
+                username=view.webhook_name,
+            )
+        await itx.followup.send(ctx.t("post.edited_done"), ephemeral=True)
+
+    async def _author_name(self, itx: discord.Interaction[Arbitro], user_id: int) -> str:
+        member = itx.guild.get_member(user_id) if itx.guild else None
+        return member.display_name if member else str(user_id)
+
+    async def _where(self, itx: discord.Interaction[Arbitro], channel_id: int) -> Destination:
+        channel: Any = itx.guild.get_channel_or_thread(channel_id) if itx.guild else None
+        if channel is None:
+            channel = await self.bot.fetch_channel(channel_id)
+        return destination_of(channel)
+
+    @app_commands.guild_only()
+    @fight()
+    async def delete_post(
+        self, itx: discord.Interaction[Arbitro], message: discord.Message
+    ) -> None:
+        ctx = await ctx_of(itx)
+        found = await self.posting.find(ctx.place, ctx.actor, message.id)
+        await itx.response.defer(ephemeral=True, thinking=True)
+        view = await self.posting.delete(ctx.place, ctx.actor, found.id, found.version)
+        await self._remove_messages(itx, view)
+        body = returned_text(
+            ctx.locale, ctx.t("post.deleted", name=view.speaker_name), view.text, view.notes
+        )
+        await itx.followup.send(**body, ephemeral=True)
+
+    async def _remove_messages(self, itx: discord.Interaction[Arbitro], view: PostView) -> None:
+        """The post's messages, and its GM-channel copies, leave Discord (the record stays)."""
+        where = await self._where(itx, view.channel_id)
+        await self.hooks.delete(where, list(view.message_ids))
+        if view.gm_message_ids:
+            campaign = await self.bot.services.campaigns.require(
+                Place(itx.guild_id or 0, itx.channel_id or 0, _chain(itx))
+            )
+            if campaign.gm_channel_id:
+                gm = await self._where(itx, campaign.gm_channel_id)
+                await self.hooks.delete(gm, list(view.gm_message_ids))
+
+
+def _here(itx: discord.Interaction[Arbitro]) -> str:
+    return f"https://discord.com/channels/{itx.guild_id}/{itx.channel_id}"
+
+
+def _chain(itx: discord.Interaction[Arbitro]) -> tuple[int, ...]:
+    from cogs.ui.context import place_of
+
+    return place_of(itx).chain
+
+
+async def setup(bot: Arbitro) -> None:
+    await bot.add_cog(PostCog(bot))

@@ -1,0 +1,98 @@
+"""What a ``/post`` looks like in Discord: the text as written, notes small, the roll under it.
+
+The writer's Markdown (dialogue in bold, thoughts in italics) is sent untouched; the bot adds
+only subtext (``-# ``) lines: the notes, the roll, "edited", and a GM-only post's link to its
+scene.  A post longer than one message is split by :func:`bot.services.post_text.split_post`.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.post_text import notes_lines, split_post
+from bot.services.posting import PostRoll
+from bot.services.profiles import ProfileView
+
+__all__ = ["post_parts", "profile_card", "returned_text", "roll_line"]
+
+
+def roll_line(roll: PostRoll, locale: str, *, numbers: bool = True) -> str:
+    """The attached roll in one line; without ``numbers`` (a hidden NPC) only that it rolled."""
+    if not numbers:
+        return t("post.roll_secret", locale)
+    outcome = t(f"check.outcome.{roll.outcome}", locale) if roll.outcome else ""
+    label = f"{roll.label}: " if roll.label else ""
+    breakdown = roll.breakdown.replace("`", "'")
+    if len(breakdown) > 300:
+        breakdown = breakdown[:299] + "…"
+    return t(
+        "post.roll_line",
+        locale,
+        label=label,
+        expression=roll.expression.replace("`", "'"),
+        breakdown=breakdown,
+        total=roll.total,
+        outcome=f" — {outcome}" if outcome else "",
+    )
+
+
+def post_parts(
+    text: str,
+    locale: str,
+    *,
+    notes: str | None = None,
+    roll: PostRoll | None = None,
+    roll_numbers: bool = True,
+    edited: bool = False,
+    header: str | None = None,
+) -> list[str]:
+    """The post's messages: header (GM-only link), text, notes, roll, edited mark."""
+    blocks = [header] if header else []
+    blocks.append(text)
+    tail = []
+    if notes:
+        tail.append(notes_lines(notes))
+    if roll is not None:
+        tail.append(roll_line(roll, locale, numbers=roll_numbers))
+    if edited:
+        tail.append(t("post.edited", locale))
+    if tail:
+        blocks.append("\n".join(tail))
+    return split_post("\n\n".join(blocks))
+
+
+def returned_text(locale: str, reason: str, text: str, notes: str | None) -> dict[str, Any]:
+    """The author's text handed back when the post could not be made: nothing is lost.
+
+    In a code block when it fits, else as a file (``publicacion.txt``)."""
+    body = text if not notes else f"{text}\n\n---\n{notes}"
+    intro = t("post.returned", locale, reason=reason)
+    if len(body) + len(intro) < 1900 and "```" not in body:
+        return {"content": f"{intro}\n```\n{body}\n```"}
+    file = discord.File(io.BytesIO(body.encode("utf-8")), filename="publicacion.txt")
+    return {"content": t("post.returned_file", locale, reason=reason), "file": file}
+
+
+def profile_card(view: ProfileView, locale: str, *, public_only: bool = False) -> dict[str, Any]:
+    """A character's public profile: name, avatar, concept, description."""
+    embed = discord.Embed(title=t("post.profile.title", locale, name=view.name)[:256])
+    if view.concept:
+        embed.add_field(name=t("post.profile.concept", locale), value=view.concept, inline=False)
+    if view.description:
+        embed.add_field(
+            name=t("post.profile.description", locale), value=view.description, inline=False
+        )
+    if not view.concept and not view.description and view.avatar is None:
+        embed.description = t("post.profile.no_profile", locale)
+    message: dict[str, Any] = {"embed": embed}
+    if view.avatar is not None:
+        filename = f"avatar.{view.avatar.kind}"
+        embed.set_thumbnail(url=f"attachment://{filename}")
+        message["file"] = discord.File(io.BytesIO(view.avatar.data), filename=filename)
+    if public_only:
+        embed.set_footer(text=t("post.profile.public_only", locale).removeprefix("-# "))
+    return message
