@@ -117,7 +117,11 @@ class CampaignCog(
     async def show(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
         view = await self.service.show(ctx.place)
-        await itx.response.send_message(**render.campaign(view, ctx.locale))
+        message = render.campaign(view, ctx.locale)
+        if not itx.app_permissions.manage_webhooks:
+            # /post speaks through this channel's webhook: tell the GM what to grant
+            message["content"] = ctx.t("post.missing_permission")
+        await itx.response.send_message(**message)
 
     @app_commands.command(name="settings", description="Change the campaign's settings (GM only)")
     @app_commands.describe(

@@ -559,3 +559,75 @@ def test_autocomplete_limits_answer_50035() -> None:
     )
     assert check_choices([{"name": "n", "value": "v" * 101}]) is not None
     assert check_choices([{"name": "", "value": "v"}]) is not None
+
+
+async def test_character_webhooks_like_discord(standin: StandIn) -> None:
+    """Names (1-80, no "clyde"/"discord"), the webhook's own avatar, thread_id on execute and
+    on message edit/delete, Manage Webhooks for the bot-authenticated routes."""
+    import base64
+
+    from standin.guilds import build_sample_guild
+
+    world = standin.world
+    guild = build_sample_guild(world, "Webhooks")
+    forum = guild.find_channel("foro")
+    auth = {"Authorization": "Bot x"}
+    api = f"{standin.url}/api/v10"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(
+            f"{api}/channels/{forum.id}/webhooks", json={"name": "Discord"}, headers=auth
+        ) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 50035
+        async with http.post(
+            f"{api}/channels/{forum.id}/webhooks", json={"name": "Árbitro"}, headers=auth
+        ) as resp:
+            hook = await resp.json()
+        url = f"{api}/webhooks/{hook['id']}/{hook['token']}"
+        thread = world.add_channel(guild, "Escena", 11, parent_id=forum.id)
+        for bad in ("Clyde", "el DISCORDante", "x" * 81, ""):
+            async with http.post(
+                f"{url}?wait=true&thread_id={thread.id}", json={"content": "hola", "username": bad}
+            ) as resp:
+                assert resp.status == 400 and (await resp.json())["code"] == 50035, bad
+        png = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
+        image = "data:image/png;base64," + base64.b64encode(png).decode()
+        async with http.patch(
+            f"{api}/webhooks/{hook['id']}", json={"avatar": image}, headers=auth
+        ) as resp:
+            avatar = (await resp.json())["avatar"]
+        assert world.avatars[avatar] == png
+        async with http.patch(
+            f"{api}/webhooks/{hook['id']}",
+            json={"avatar": "data:text/plain;base64,aGk="},
+            headers=auth,
+        ) as resp:
+            assert resp.status == 400
+        async with http.post(
+            f"{url}?wait=true&thread_id={thread.id}",
+            json={"content": "hola", "username": "Ardelia"},
+        ) as resp:
+            sent = await resp.json()
+        assert sent["channel_id"] == str(thread.id)
+        assert sent["author"]["username"] == "Ardelia" and sent["author"]["avatar"] == avatar
+        message = f"{url}/messages/{sent['id']}"
+        async with http.patch(message, json={"content": "editado"}) as resp:
+            assert resp.status == 404  # a thread's message needs thread_id
+        async with http.patch(
+            f"{message}?thread_id={thread.id}", json={"content": "editado"}
+        ) as resp:
+            assert (await resp.json())["content"] == "editado"
+        async with http.delete(f"{message}?thread_id={thread.id}") as resp:
+            assert resp.status == 204
+        assert world.messages[int(sent["id"])].deleted
+        # without Manage Webhooks the bot can neither create nor change a webhook
+        forum.overwrites = [
+            {"id": str(world.bot.id), "type": 1, "allow": "0", "deny": str(1 << 29)}
+        ]
+        async with http.patch(
+            f"{api}/webhooks/{hook['id']}", json={"avatar": None}, headers=auth
+        ) as resp:
+            assert resp.status == 403
+        async with http.post(
+            f"{api}/channels/{forum.id}/webhooks", json={"name": "Otro"}, headers=auth
+        ) as resp:
+            assert resp.status == 403

@@ -1,0 +1,220 @@
+"""/post end to end: posting as a character through the channel webhook (forum posts with the
+thread parameter), editing and deleting, GM-only posts, GM ↔ player private threads,
+a deleted webhook recreated and a missing permission that hands the text back."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from standin.client import GuildHandle, Sandbox
+from standin.replies import Msg, Reply
+from tests.e2e.helpers import new_campaign, says, sheet_file
+from tests.examples import ARDELIA
+
+pytestmark = pytest.mark.e2e
+
+#: A real 1×1 PNG (Discord and discord.py check the magic bytes).
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+MANAGE_WEBHOOKS = 1 << 29
+
+
+def _post(
+    sb: Sandbox,
+    g: GuildHandle,
+    channel: object,
+    values: dict[str, str],
+    *,
+    user: str = "ana",
+    options: dict[str, object] | None = None,
+    locale: str = "es-ES",
+) -> Reply:
+    opened = sb.command("post", options or {}, guild=g, channel=channel, user=user, locale=locale)
+    assert opened.modal is not None, opened.text
+    return sb.submit_modal(opened, values, user=user, locale=locale)
+
+
+def _webhook_posts(sb: Sandbox, g: GuildHandle, channel: object) -> list[Msg]:
+    return [m for m in sb.channel_messages(g, channel) if m.data.get("webhook_id")]
+
+
+def _forum_table(sb: Sandbox) -> tuple[GuildHandle, object]:
+    """A campaign bound to #foro (created from its first forum post) with Ana's Ardelia."""
+    g = sb.new_guild(name="Foro de rol")
+    scene = g.forum_post("foro", "Escena 1: la posada", user="gm")
+    sb.command(
+        "campaign create", {"name": "Umbría", "system": "nucleo"}, guild=g, channel=scene, user="gm"
+    ).expect_ok()
+    sb.command(
+        "sheet import", {"file": sheet_file(ARDELIA)}, guild=g, channel=scene, user="ana"
+    ).expect_ok()
+    return g, scene
+
+
+def test_posting_as_a_character_in_a_forum_post(discord_env):
+    sb = discord_env
+    g, scene = _forum_table(sb)
+    sb.command(
+        "sheet profile",
+        {"avatar": ("ardelia.png", PNG), "concept": "Piloto mercenaria"},
+        guild=g,
+        channel=scene,
+        user="ana",
+    ).expect_ok()
+    text = "**—¡Despegamos!** —grita Ardelia.\n\n*No me fío del trato.*"
+    done = _post(sb, g, scene, {"text": text, "notes": "Tiro Pilotar.", "roll": "Pilotar"})
+    assert done.ephemeral and "Ardelia" in done.text, done.text
+    (post,) = _webhook_posts(sb, g, scene)
+    # through the forum's webhook, inside the forum post (thread_id), as Ardelia, her avatar
+    (hook,) = g.webhooks("foro")
+    assert post.data["webhook_id"] == hook["id"] and post.channel_id == scene.id
+    assert post.data["author"]["username"] == "Ardelia"
+    avatar = post.data["author"]["avatar"]
+    assert avatar and g.avatar(avatar) == PNG
+    assert avatar == hashlib.sha256(PNG).hexdigest()[:32]
+    assert post.content.startswith(text)  # Markdown kept as written
+    assert "\n-# Tiro Pilotar." in post.content and "🎲" in post.content
+    assert "Pilotar" in post.content
+    # the roll is in the audit log, linked to the post
+    history = sb.command("history", {}, guild=g, channel=scene, user="gm")
+    assert "Ardelia" in history.text and str(post.id) in history.all_text, history.all_text
+    # the public profile is what another player sees of her
+    seen = sb.command("sheet show", {"character": "Ardelia"}, guild=g, channel=scene, user="bruno")
+    assert "Piloto mercenaria" in seen.text and "Pilotar" not in seen.text
+    own = sb.command("sheet show", {}, guild=g, channel=scene, user="ana")
+    assert "Ardelia" in own.text and "Pilotar" in own.text
+
+
+def test_editing_and_deleting_ones_own_post_and_not_someone_elses(discord_env):
+    sb = discord_env
+    g, scene = _forum_table(sb)
+    _post(sb, g, scene, {"text": "Primer intento.", "roll": "2d6+1"})
+    (post,) = _webhook_posts(sb, g, scene)
+    roll_line = post.content.splitlines()[-1]
+    refused = sb.context_menu("Editar publicación", post, guild=g, user="bruno")
+    assert refused.ephemeral and says(refused, "post.error.not_yours"), refused.text
+    refused = sb.context_menu("Delete post", post, guild=g, user="bruno", locale="en-US")
+    assert says(refused, "post.error.not_yours", "en"), refused.text
+    editing = sb.context_menu("Editar publicación", post, guild=g, user="ana")
+    assert editing.modal is not None
+    fields = {c["custom_id"]: c.get("value") for c in _inputs(editing.modal)}
+    assert fields == {"text": "Primer intento.", "notes": None}  # no new roll on an edit
+    sb.submit_modal(editing, {"text": "Segundo intento, mejor."}, user="ana").expect_ok()
+    edited = sb.message(post.id)
+    assert edited.content.startswith("Segundo intento, mejor.")
+    assert roll_line in edited.content  # the roll stays as rolled
+    assert "(editado)" in edited.content
+    deleting = sb.context_menu("Borrar publicación", post, guild=g, user="ana")
+    assert "Segundo intento, mejor." in deleting.all_text  # the text handed back
+    assert sb.message(post.id).deleted and _webhook_posts(sb, g, scene) == []
+
+
+def test_the_gm_as_an_npc_and_a_post_for_the_gm_only(discord_env):
+    sb = discord_env
+    g, scene = _forum_table(sb)
+    sb.command("campaign settings", {"gm_channel": "gm"}, guild=g, channel=scene, user="gm")
+    sb.command(
+        "sheet import",
+        {"file": sheet_file(dict(ARDELIA, name="Trasgo"), npc=True)},
+        guild=g,
+        channel=scene,
+        user="gm",
+    ).expect_ok()
+    offered = sb.autocomplete("post", "as", "tra", guild=g, channel=scene, user="gm")
+    assert [o["value"] for o in offered] == ["Trasgo"]
+    assert sb.autocomplete("post", "as", "", guild=g, channel=scene, user="ana") == [
+        {"name": "Ardelia", "value": "Ardelia"}
+    ]
+    _post(sb, g, scene, {"text": "—Grrr."}, user="gm", options={"as": "Trasgo"})
+    _post(sb, g, scene, {"text": "Cae la noche."}, user="gm", options={"as": "Narrador"})
+    sb.command(
+        "sheet import",
+        {"file": sheet_file(dict(ARDELIA, name="Clyde el Discordante"), npc=True)},
+        guild=g,
+        channel=scene,
+        user="gm",
+    ).expect_ok()
+    _post(sb, g, scene, {"text": "—Yo no fui."}, user="gm", options={"as": "Clyde el Discordante"})
+    names = [m.data["author"]["username"] for m in _webhook_posts(sb, g, scene)]
+    assert names[:2] == ["Trasgo", "Narrador"]
+    # Discord refuses "clyde" and "discord" in a webhook name: a look-alike letter, visibly
+    assert names[2] != "Clyde el Discordante" and len(names[2]) == len("Clyde el Discordante")
+    assert "clyde" not in names[2].casefold() and "discord" not in names[2].casefold()
+    refused = sb.command("post", {"as": "Narrador"}, guild=g, channel=scene, user="ana")
+    assert says(refused, "post.error.narrator_gm_only"), refused.text
+    mark = sb.mark()
+    _post(sb, g, scene, {"text": "Le robo la cartera."}, options={"private": True})
+    posted = sb.posted_since(mark)
+    assert [channel for channel, _ in posted] == ["gm"]  # not in the scene
+    ((_, secret),) = posted
+    assert "Le robo la cartera." in secret.text and str(scene.id) in secret.text
+    assert secret.data["author"]["username"] == "Ardelia"
+
+
+def test_a_private_exchange_between_the_gm_and_one_player(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Hilos privados", "nucleo")
+    sb.command("sheet import", {"file": sheet_file(ARDELIA)}, guild=g, user="ana").expect_ok()
+    sb.command("campaign settings", {"gm_channel": "gm"}, guild=g, user="gm").expect_ok()
+    _post(sb, g, "mesa", {"text": "Sabes algo que los demás no."}, user="gm", options={"to": "ana"})
+    (thread,) = [t for t in sb.threads(g, "mesa")]
+    (first,) = _webhook_posts(sb, g, thread)
+    assert first.data["author"]["username"] == "Narrador"
+    mark = sb.mark()
+    _post(sb, g, thread, {"text": "¿Y qué hago?", "roll": "1d20"})
+    posted = sb.posted_since(mark)
+    where = [channel for channel, _ in posted]
+    assert where.count(thread.name) == 1 and where.count("gm") == 1, where
+    copy = next(m for channel, m in posted if channel == "gm")
+    assert "1d20" in copy.text  # private roll: the GM-channel copy
+    # the second private post reuses the same thread
+    _post(sb, g, "mesa", {"text": "Nada, de momento."}, user="gm", options={"to": "ana"})
+    assert len(sb.threads(g, "mesa")) == 1 and len(_webhook_posts(sb, g, thread)) == 3
+    refused = sb.command("post", {"to": "bruno"}, guild=g, user="ana")
+    assert says(refused, "campaign.error.not_referee"), refused.text
+
+
+def test_a_deleted_webhook_is_recreated_and_a_missing_permission_returns_the_text(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Webhooks", "nucleo")
+    sb.command("sheet import", {"file": sheet_file(ARDELIA)}, guild=g, user="ana").expect_ok()
+    _post(sb, g, "mesa", {"text": "Uno."})
+    (old,) = g.webhooks("mesa")
+    g.delete_webhooks("mesa")
+    _post(sb, g, "mesa", {"text": "Dos."}).expect_ok()
+    (new,) = g.webhooks("mesa")
+    assert new["id"] != old["id"]
+    assert [m.content for m in _webhook_posts(sb, g, "mesa")] == ["Uno.", "Dos."]
+    # a channel where the bot may not manage webhooks: the post fails, the text comes back
+    g.deny_bot("escena", MANAGE_WEBHOOKS)
+    sb.command(
+        "campaign create",
+        {"name": "Otra", "system": "nucleo"},
+        guild=g,
+        channel="escena",
+        user="gm",
+    ).expect_ok()
+    lost = "Un texto largo que no debe perderse.\n\n**Nunca.**"
+    failed = _post(
+        sb, g, "escena", {"text": lost, "notes": "nota"}, user="gm", options={"as": "Narrador"}
+    )
+    assert failed.ephemeral and lost in failed.all_text and "nota" in failed.all_text
+    assert says(failed, "post.error.no_manage_webhooks", channel=f"<#{g.channel('escena').id}>")
+    assert g.webhooks("escena") == []
+    shown = sb.command("campaign show", {}, guild=g, channel="escena", user="gm")
+    assert says(shown, "post.missing_permission"), shown.all_text
+    fine = sb.command("campaign show", {}, guild=g, channel="mesa", user="gm")
+    assert not says(fine, "post.missing_permission")
+
+
+def _inputs(modal: dict) -> list[dict]:
+    found = []
+    for top in modal.get("components") or []:
+        found += list(top.get("components") or [])
+        if isinstance(top.get("component"), dict):
+            found.append(top["component"])
+    return found
