@@ -34,6 +34,7 @@ from bot.services.posting import (
 from cogs.ui.context import ctx_of, reply_locale
 from cogs.ui.cooldowns import fight
 from cogs.ui.errors import describe_error
+from cogs.ui.options import Speaker as SpeakerOption
 from cogs.ui.render_post import post_parts, returned_text, roll_line
 from cogs.ui.webhooks import Destination, WebhookPool, destination_of
 
@@ -159,7 +160,7 @@ class PostCog(commands.Cog):
     async def post(
         self,
         itx: discord.Interaction[Arbitro],
-        as_: app_commands.Range[str, 1, 100] | None = None,
+        as_: SpeakerOption | None = None,
         private: bool = False,
         private_notes: bool = False,
         to: discord.Member | None = None,
@@ -190,16 +191,6 @@ class PostCog(commands.Cog):
         )
         title = ctx.t("post.modal.title", name=speaker.name)
         await PostModal(title, custom_id, ctx.locale).send(itx)
-
-    @post.autocomplete("as_")
-    async def _as_autocomplete(
-        self, itx: discord.Interaction[Arbitro], current: str
-    ) -> list[app_commands.Choice[str]]:
-        ctx = await ctx_of(itx)
-        if ctx.where is None:
-            return []
-        names = await self.posting.speakers(ctx.place, ctx.actor, current)
-        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
 
     # -- the modals' answers -------------------------------------------------------------
 

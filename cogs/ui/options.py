@@ -476,3 +476,20 @@ Setting = app_commands.Transform[str, SettingTransformer]
 RequestWho = app_commands.Transform[str, RequestWhoTransformer(1, 1000)]
 RequestOption = app_commands.Transform[str, RequestOptionTransformer(1, 100)]
 SettingValue = app_commands.Transform[str, SettingValueTransformer(1, 500)]
+
+
+async def speaker_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """``/post as``: the user's characters; for a referee every NPC and the narrator too."""
+    names = await itx.client.services.posting.speakers(place_of(itx), actor_of(itx), current)
+    return [app_commands.Choice(name=name[:100], value=name[:100]) for name in names]
+
+
+class SpeakerTransformer(Suggested):
+    """Who a post speaks as (``/post as``)."""
+
+    suggest = staticmethod(speaker_autocomplete)
+
+
+Speaker = app_commands.Transform[str, SpeakerTransformer(1, 100)]

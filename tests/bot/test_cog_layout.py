@@ -117,6 +117,7 @@ async def test_every_suggested_option_is_an_option_type():
         assert suggested["sheet use character"] == "CharacterTransformer"
         assert suggested["spell cast character"] == "AnyCharacterTransformer"
         assert suggested["campaign settings setting"] == "SettingTransformer"
+        assert suggested["post as_"] == "SpeakerTransformer"
         assert len(suggested) >= 40
     finally:
         for extension in reversed(EXTENSIONS):

@@ -19,6 +19,10 @@ from bot.i18n import catalogue
 
 SECURITY = Path(__file__).resolve().parents[2] / "docs" / "security.md"
 ROW = re.compile(r"^\| `/(?P<en>[^`]+)` · `/(?P<es>[^`]+)` \|(?P<cells>.*)\|\s*$")
+# A message context menu: "| `Edit post` · `Editar publicación` (menú de mensaje) | …".
+MENU_ROW = re.compile(
+    r"^\| `(?P<en>[^`/][^`]*)` · `(?P<es>[^`]+)` \(menú de mensaje\) \|(?P<cells>.*)\|\s*$"
+)
 # From least to most: a GM may do at least what a player may, an administrator what a GM may.
 AUDIENCE = {"no": 0, "propios": 1, "sí": 2}
 # How the matrix names the Discord permissions the code may require (``default_permissions``).
@@ -38,10 +42,10 @@ async def tree():
     await bot.engine.dispose()
 
 
-def matrix_rows() -> dict[str, dict[str, object]]:
+def matrix_rows(pattern: re.Pattern[str] = ROW) -> dict[str, dict[str, object]]:
     rows: dict[str, dict[str, object]] = {}
     for line in SECURITY.read_text(encoding="utf-8").splitlines():
-        match = ROW.match(line)
+        match = pattern.match(line)
         if match is None:
             continue
         cells = [cell.strip() for cell in match["cells"].split("|")]
@@ -79,13 +83,21 @@ async def test_every_command_has_exactly_one_row_and_its_permission_matches_the_
         for command in tree.walk_commands()
         if isinstance(command, app_commands.Command)
     }
-    context_menus = [
-        menu.name
+    context_menus = {
+        menu.name: menu
         for kind in (discord.AppCommandType.user, discord.AppCommandType.message)
         for menu in tree.get_commands(type=kind)
-    ]
+    }
     rows = matrix_rows()
-    assert context_menus == [], "context menus need rows in docs/security.md (and this test)"
+    menu_rows = matrix_rows(MENU_ROW)
+    assert sorted(context_menus) == sorted(menu_rows), "context menus and their matrix rows"
+    for name, menu in context_menus.items():
+        assert menu.type is discord.AppCommandType.message, f"{name}: only message menus so far"
+        key = menu._locale_name.extras["key"] if menu._locale_name else None
+        assert key and menu_rows[name]["es"] == catalogue().messages["es"][key], name
+        player, gm, admin, permission, _notes = menu_rows[name]["cells"]  # type: ignore[misc]
+        assert AUDIENCE[player] <= AUDIENCE[gm] <= AUDIENCE[admin], name
+        assert permission == "—", name
     assert sorted(set(commands) - set(rows)) == [], "commands without a row in the matrix"
     assert sorted(set(rows) - set(commands)) == [], "rows for commands that do not exist"
     for name, command in commands.items():
