@@ -51,10 +51,20 @@ def test_the_example_character_shows_its_derived_values(discord_env, table):
         {"character": "ardelia"},
         guild=table,
         channel="mesa",
-        user="bruno",
+        user="gm",
         locale="en-US",
     )
     assert "Derived values" in fields(english)
+    # another player sees the public profile (/sheet profile), never the full sheet
+    public = discord_env.command(
+        "sheet show",
+        {"character": "ardelia"},
+        guild=table,
+        channel="mesa",
+        user="bruno",
+        locale="en-US",
+    )
+    assert "Profile of Ardelia" in public.text and "Derived values" not in public.all_text
 
 
 def test_owner_sets_a_field_and_another_player_is_refused(discord_env, table):
