@@ -240,6 +240,8 @@ class PostCog(commands.Cog):
         ctx = await ctx_of(itx)
         text, notes = check_text(text, notes)
         who, mode = found["who"], found["mode"]
+        if mode == PRIVATE_NOTES and notes is None:
+            mode = PUBLIC  # no notes to keep private: an ordinary post
         speaker = await self.posting.speaker(
             ctx.place,
             ctx.actor,
@@ -258,7 +260,10 @@ class PostCog(commands.Cog):
         elif mode == GM_ONLY:
             assert gm_channel is not None  # _gm_channel refused it otherwise
             where, secret = destination_of(gm_channel), True
-            header = t("post.gm_only_header", locale, author=ctx.actor.name, link=_here(itx))
+            # a mention shows the author's current name and pings nobody (allowed mentions)
+            header = t(
+                "post.gm_only_header", locale, author=f"<@{ctx.actor.user_id}>", link=_here(itx)
+            )
         else:
             where = destination_of(itx.channel)
             secret = await self.posting.is_private_thread(ctx.place.guild_id, ctx.place.channel_id)
@@ -459,20 +464,15 @@ class PostCog(commands.Cog):
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.posting.edit(ctx.place, ctx.actor, post_id, version, text, notes)
-        campaign = await ctx.services.campaigns.require(ctx.place)
+        campaign = await self.posting.campaign_of(view)
         locale = campaign.locale or self.bot.config.default_locale
         roll = await self.posting.roll_of(ctx.place.guild_id, view.roll_log_id)
         header = None
         if view.gm_only and view.origin_channel_id:
             link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.origin_channel_id}"
-            author = await self._author_name(itx, view.author_user_id)
+            author = f"<@{view.author_user_id}>"
             header = t("post.gm_only_header", locale, author=author, link=link)
-        hidden = (
-            roll is not None
-            and roll.private
-            and not view.gm_only
-            and not await self.posting.is_private_thread(ctx.place.guild_id, view.channel_id)
-        )
+        hidden = roll is not None and await self.posting.hides_numbers(view)
         parts = post_parts(
             view.text,
             locale,
@@ -500,10 +500,6 @@ class PostCog(commands.Cog):
             )
         await itx.followup.send(ctx.t("post.edited_done"), ephemeral=True)
 
-    async def _author_name(self, itx: discord.Interaction[Arbitro], user_id: int) -> str:
-        member = itx.guild.get_member(user_id) if itx.guild else None
-        return member.display_name if member else str(user_id)
-
     async def _where(self, itx: discord.Interaction[Arbitro], channel_id: int) -> Destination:
         channel: Any = itx.guild.get_channel_or_thread(channel_id) if itx.guild else None
         if channel is None:
@@ -530,9 +526,7 @@ class PostCog(commands.Cog):
         where = await self._where(itx, view.channel_id)
         await self.hooks.delete(where, list(view.message_ids))
         if view.gm_message_ids:
-            campaign = await self.bot.services.campaigns.require(
-                Place(itx.guild_id or 0, itx.channel_id or 0, _chain(itx))
-            )
+            campaign = await self.posting.campaign_of(view)
             if campaign.gm_channel_id:
                 gm = await self._where(itx, campaign.gm_channel_id)
                 await self.hooks.delete(gm, list(view.gm_message_ids))

@@ -413,21 +413,38 @@ class PostingService:
     # -- edit and delete -----------------------------------------------------------------
 
     async def find(self, place: Place, actor: Actor, message_id: int) -> PostView:
-        """The post a message belongs to, if ``actor`` may change it: its author or a referee."""
-        campaign = await self.campaigns.require(place)
+        """The post a message belongs to, if ``actor`` may change it: its author or a referee.
+
+        Found by the message, not by the channel's campaign: a GM-only post lives in the GM
+        channel, which need not be bound to the campaign."""
         async with self.sessions() as session:
             link = await session.get(PostMessage, message_id)
             post = await session.get(Post, link.post_id) if link is not None else None
-        if (
-            post is None
-            or post.deleted_at is not None
-            or post.guild_id != place.guild_id
-            or post.campaign_id != campaign.id
-        ):
+            if post is None or post.deleted_at is not None or post.guild_id != place.guild_id:
+                raise DomainError("post.error.not_a_post")
+            campaign = await session.get(Campaign, post.campaign_id)
+        if campaign is None or campaign.status != "active":
             raise DomainError("post.error.not_a_post")
         if post.author_user_id != actor.user_id and not is_referee(campaign, actor):
             raise NotAllowed("post.error.not_yours")
         return post_view(post)
+
+    async def campaign_of(self, post: PostView) -> Campaign:
+        """The campaign a post belongs to (its language, its GM channel)."""
+        async with self.sessions() as session:
+            campaign = await session.get(Campaign, post.campaign_id)
+        if campaign is None:
+            raise DomainError("post.error.not_a_post")
+        return campaign
+
+    async def hides_numbers(self, post: PostView) -> bool:
+        """Whether the post's roll is shown without numbers: spoken by an NPC the GM keeps
+        hidden, outside the GM channel (the same rule as when it was posted)."""
+        if post.gm_only or post.character_id is None:
+            return False
+        async with self.sessions() as session:
+            character = await session.get(Character, post.character_id)
+        return character is not None and character.is_npc and character.hidden
 
     async def edit(
         self,

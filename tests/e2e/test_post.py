@@ -153,6 +153,17 @@ def test_the_gm_as_an_npc_and_a_post_for_the_gm_only(discord_env):
     ((_, secret),) = posted
     assert "Le robo la cartera." in secret.text and str(scene.id) in secret.text
     assert secret.data["author"]["username"] == "Ardelia"
+    # the GM edits it where it is (the GM channel is not bound to the campaign)
+    editing = sb.context_menu("Editar publicación", secret, guild=g, user="gm")
+    sb.submit_modal(editing, {"text": "Le robo la bolsa."}, user="gm").expect_ok()
+    edited = sb.message(secret.id)
+    assert edited.content.startswith(secret.content.split("\n")[0])  # the link to the scene
+    assert "Le robo la bolsa." in edited.content and "(editado)" in edited.content
+    # private notes: the text in the scene, the notes in the GM channel
+    mark = sb.mark()
+    _post(sb, g, scene, {"text": "Sonrío.", "notes": "Miento."}, options={"private_notes": True})
+    where = {channel: m for channel, m in sb.posted_since(mark)}
+    assert "Miento." not in where[scene.name].text and "Miento." in where["gm"].text
 
 
 def test_a_private_exchange_between_the_gm_and_one_player(discord_env):
@@ -209,6 +220,28 @@ def test_a_deleted_webhook_is_recreated_and_a_missing_permission_returns_the_tex
     assert says(shown, "post.missing_permission"), shown.all_text
     fine = sb.command("campaign show", {}, guild=g, channel="mesa", user="gm")
     assert not says(fine, "post.missing_permission")
+
+
+def test_a_long_post_is_split_at_paragraphs_and_kept_whole_through_edits(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Largo", "nucleo")
+    sb.command("sheet import", {"file": sheet_file(ARDELIA)}, guild=g, user="ana").expect_ok()
+    first = "El viento " + "sopla fuerte sobre la cubierta, " * 58
+    second = "*Pienso en casa.* " + "La noche es larga y fría, " * 70
+    text = f"{first.strip()}\n\n{second.strip()}"
+    assert 2000 < len(text) <= 4000
+    _post(sb, g, "mesa", {"text": text, "notes": "Largo, lo sé."})
+    parts = _webhook_posts(sb, g, "mesa")
+    assert [p.content.split("\n\n")[0] for p in parts] == [first.strip(), second.strip()]
+    assert all(len(p.content) <= 2000 for p in parts)
+    assert parts[1].content.endswith("-# Largo, lo sé.")
+    # an edit that fits in one message removes the second part; the record follows
+    editing = sb.context_menu("Edit post", parts[1], guild=g, user="ana", locale="en-US")
+    sb.submit_modal(editing, {"text": "Corto."}, user="ana", locale="en-US").expect_ok()
+    assert [p.id for p in _webhook_posts(sb, g, "mesa")] == [parts[0].id]
+    assert sb.message(parts[1].id).deleted
+    sb.context_menu("Borrar publicación", parts[0], guild=g, user="ana").expect_ok()
+    assert _webhook_posts(sb, g, "mesa") == []
 
 
 def _inputs(modal: dict) -> list[dict]:
