@@ -409,7 +409,10 @@ class PostCog(commands.Cog):
             raise DomainError("post.error.no_thread_permission", channel=parent.mention) from None
         kept = await self.posting.keep_private_thread(place, actor, player_id, parent.id, thread.id)
         if kept != thread.id:  # another first use won: use its thread, drop ours
-            await thread.delete()
+            try:
+                await thread.delete()
+            except discord.HTTPException:
+                log.warning("could not delete the extra private thread %s", thread.id)
             winner = await self.bot.fetch_channel(kept)
             assert isinstance(winner, discord.Thread)
             return winner
