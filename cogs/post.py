@@ -176,6 +176,9 @@ class PostCog(commands.Cog):
             await ctx.services.campaigns.require_referee(ctx.place, ctx.actor)
             if to.bot or to.id == ctx.actor.user_id:
                 raise DomainError("post.error.bad_player")
+            if await self.posting.private_thread(ctx.place, ctx.actor, to.id) is None:
+                # the first time: refuse a channel that cannot hold the thread before typing
+                await self._thread_parent(itx, thread_channel.id if thread_channel else 0)
         elif thread_channel is not None:
             raise DomainError("post.error.thread_channel_alone")
         if (private or private_notes) and not campaign.gm_channel_id:

@@ -146,6 +146,9 @@ def test_the_gm_as_an_npc_and_a_post_for_the_gm_only(discord_env):
     assert "clyde" not in names[2].casefold() and "discord" not in names[2].casefold()
     refused = sb.command("post", {"as": "Narrador"}, guild=g, channel=scene, user="ana")
     assert says(refused, "post.error.narrator_gm_only"), refused.text
+    # a forum holds no private thread: the GM is asked for a text channel before typing
+    refused = sb.command("post", {"to": "bruno"}, guild=g, channel=scene, user="gm")
+    assert refused.modal is None and says(refused, "post.error.thread_channel_needed")
     mark = sb.mark()
     _post(sb, g, scene, {"text": "Le robo la cartera."}, options={"private": True})
     posted = sb.posted_since(mark)
@@ -187,6 +190,11 @@ def test_a_private_exchange_between_the_gm_and_one_player(discord_env):
     assert len(sb.threads(g, "mesa")) == 1 and len(_webhook_posts(sb, g, thread)) == 3
     refused = sb.command("post", {"to": "bruno"}, guild=g, user="ana")
     assert says(refused, "campaign.error.not_referee"), refused.text
+    # a first private thread needs a text channel of this campaign: refused before typing
+    refused = sb.command("post", {"to": "bruno", "thread_channel": "escena"}, guild=g, user="gm")
+    assert says(
+        refused, "post.error.thread_channel_outside", channel=f"<#{g.channel('escena').id}>"
+    )
 
 
 def test_a_deleted_webhook_is_recreated_and_a_missing_permission_returns_the_text(discord_env):
