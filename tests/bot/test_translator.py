@@ -57,9 +57,23 @@ async def test_every_command_and_option_has_a_spanish_translation(tree):
         for option in payload.get("options", []):
             walk(option, f"{path} {option['name']}")
 
+    menus = [p for p in payloads if p.get("type", 1) != 1]
     for payload in payloads:
+        if payload in menus:
+            continue
         walk(payload, payload["name"])
+    # context menus: names of 1-32 characters, any case and spaces; Discord shows no description
+    for menu in menus:
+        localized = menu.get("name_localizations") or {}
+        if "es-ES" not in localized:
+            missing.append(menu["name"] + ":name")
+        else:
+            assert 1 <= len(localized["es-ES"]) <= 32 and localized["es-419"] == localized["es-ES"]
     assert missing == []
+    assert {m["name"]: m["name_localizations"]["es-ES"] for m in menus} == {
+        "Edit post": "Editar publicación",
+        "Delete post": "Borrar publicación",
+    }
     names = {p["name"]: p["name_localizations"]["es-ES"] for p in payloads}
     assert names["roll"] == "tirar"
     assert names["campaign"] == "campaña"
