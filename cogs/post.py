@@ -489,9 +489,14 @@ class PostCog(commands.Cog):
             header=header,
         )
         where = await self._where(itx, view.channel_id)
-        kept = await self.hooks.edit(
-            where, list(view.message_ids), parts, username=view.webhook_name
-        )
+        try:
+            kept = await self.hooks.edit(
+                where, list(view.message_ids), parts, username=view.webhook_name
+            )
+        except discord.NotFound:
+            # Discord ties a message to the webhook that sent it: once someone deleted that
+            # webhook, its messages cannot be edited any more (deleting them still works)
+            raise DomainError("post.error.edit_gone") from None
         if tuple(kept) != view.message_ids:
             view = await self.posting.set_messages(ctx.place, view.id, view.version, tuple(kept))
         if view.notes_private and view.gm_message_ids and campaign.gm_channel_id:

@@ -207,7 +207,15 @@ def test_a_deleted_webhook_is_recreated_and_a_missing_permission_returns_the_tex
     _post(sb, g, "mesa", {"text": "Dos."}).expect_ok()
     (new,) = g.webhooks("mesa")
     assert new["id"] != old["id"]
+    first, _second = _webhook_posts(sb, g, "mesa")
     assert [m.content for m in _webhook_posts(sb, g, "mesa")] == ["Uno.", "Dos."]
+    # the old webhook's message can no longer be edited (Discord ties it to its webhook)...
+    editing = sb.context_menu("Editar publicación", first, guild=g, user="ana")
+    refused = sb.submit_modal(editing, {"text": "Uno, corregido."}, user="ana")
+    assert says(refused, "post.error.edit_gone") and "Uno, corregido." in refused.all_text
+    # ...but it can still be deleted
+    sb.context_menu("Borrar publicación", first, guild=g, user="ana").expect_ok()
+    assert [m.content for m in _webhook_posts(sb, g, "mesa")] == ["Dos."]
     # a channel where the bot may not manage webhooks: the post fails, the text comes back
     g.deny_bot("escena", MANAGE_WEBHOOKS)
     sb.command(
