@@ -76,6 +76,7 @@ EXTENSIONS = (
     "cogs.pace",
     "cogs.scenes",
     "cogs.post",
+    "cogs.help",
 )
 
 

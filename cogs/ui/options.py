@@ -24,6 +24,7 @@ from bot.services.campaigns import setting_specs
 from bot.services.settings import resolved_settings
 from bot.words import field_display, setting_name, setting_value
 from cogs.ui.context import actor_of, place_of, reply_locale
+from cogs.ui.help_pages import docs_of, suggestions
 from rules.systems.base import FieldKind
 from rules.text import fold
 
@@ -268,6 +269,17 @@ async def setting_value_autocomplete(
     ][:25]
 
 
+async def help_topic_autocomplete(
+    itx: discord.Interaction[Arbitro], current: str
+) -> list[app_commands.Choice[str]]:
+    """/help's topics: the guides, every command group and every command, in the user's language."""
+    locale = await reply_locale(itx.client, itx)
+    return [
+        app_commands.Choice(name=label, value=value)
+        for label, value in suggestions(await docs_of(itx.client), current, locale)
+    ]
+
+
 async def request_who_autocomplete(
     itx: discord.Interaction[Arbitro], current: str
 ) -> list[app_commands.Choice[str]]:
@@ -493,3 +505,9 @@ class SpeakerTransformer(Suggested):
 
 
 Speaker = app_commands.Transform[str, SpeakerTransformer(1, 100)]
+
+
+class HelpTopicTransformer(Suggested):
+    """A /help topic: a guide, a command group or a command (either language)."""
+
+    suggest = staticmethod(help_topic_autocomplete)

@@ -1,0 +1,183 @@
+"""``/help`` (``/ayuda``): what the bot does, first steps, and every command's help.
+
+The pages are generated from the live command tree (:mod:`cogs.ui.help_pages`), read when
+the user asks, so commands loaded by any cog — including ones added after this one was
+written — appear with no edit here.  Topics are chosen in a select menu; a long topic turns
+pages with ◀ ▶ buttons.  Menus and buttons are ``DynamicItem``s keyed by topic and page, so
+they keep working after a restart and need no state.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Self
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from cogs.ui.context import reply_locale
+from cogs.ui.help_pages import (
+    GUIDES,
+    CommandDoc,
+    docs_of,
+    find_topic,
+    topic_label,
+    topic_page,
+    topics,
+)
+from cogs.ui.options import HelpTopicTransformer
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+MENU_SIZE = 25  # Discord's limit of options per select menu
+_TOPIC = r"[^:]{1,79}"  # a guide id or an English command path (custom ids: 100 chars)
+
+
+def help_message(docs: list[CommandDoc], topic: str, locale: str, page: int) -> dict[str, Any]:
+    """The embed of one page of a topic, with the topic menus and the page buttons."""
+    text, pages = topic_page(docs, topic, locale, page)
+    page = max(0, min(page, pages - 1))
+    embed = discord.Embed(
+        title=t("help.title", locale, topic=topic_label(docs, topic, locale)),
+        description=text,
+        colour=discord.Colour.blurple(),
+    )
+    if pages > 1:
+        embed.set_footer(text=t("help.page", locale, page=page + 1, pages=pages))
+    view = discord.ui.View(timeout=None)
+    every = topics(docs)
+    chunks = [every[i : i + MENU_SIZE] for i in range(0, len(every), MENU_SIZE)][:4]
+    for number, chunk in enumerate(chunks):
+        view.add_item(TopicMenu(number, chunk, docs, locale, topic))
+    if pages > 1:
+        view.add_item(PageButton(topic, page - 1, "◀", disabled=page == 0))
+        view.add_item(PageButton(topic, page + 1, "▶", disabled=page >= pages - 1))
+    return {"embed": embed, "view": view}
+
+
+class TopicMenu(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"arb:1:help:menu:(?P<number>\d)",
+):
+    def __init__(
+        self,
+        number: int,
+        chunk: list[str] | None = None,
+        docs: list[CommandDoc] | None = None,
+        locale: str = "es",
+        current: str = "",
+    ) -> None:
+        options = [
+            discord.SelectOption(
+                label=topic_label(docs or [], topic, locale)[:100],
+                value=topic,
+                description=_menu_description(docs or [], topic, locale),
+                default=topic == current,
+            )
+            for topic in chunk or []
+        ] or [discord.SelectOption(label="-", value="about")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"arb:1:help:menu:{number}",
+                placeholder=t("help.menu", locale),
+                options=options,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Select[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
+        return cls(int(match["number"]))
+
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
+        values = self.item.values or ["about"]
+        await _show(itx, str(values[0]), 0, edit=True)
+
+
+def _menu_description(docs: list[CommandDoc], topic: str, locale: str) -> str | None:
+    """The grey line under a menu entry: a guide's summary or the command's description."""
+    if topic in GUIDES:
+        return t(f"help.guide.{topic}.summary", locale)[:100]
+    doc = next((d for d in docs if d.path == topic or d.root == topic), None)
+    if doc is None:
+        return None
+    same_root = [d for d in docs if d.root == topic]
+    if len(same_root) > 1:
+        names = ", ".join(d.names[locale].split(" ", 1)[-1] for d in same_root)
+        return names[:100]
+    return (doc.descriptions.get(locale) or "")[:100] or None
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"arb:1:help:page:(?P<page>\d{{1,3}}):(?P<topic>{_TOPIC})",
+):
+    def __init__(self, topic: str, page: int, label: str = "▶", *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"arb:1:help:page:{max(page, 0)}:{topic}",
+                disabled=disabled,
+            )
+        )
+        self.topic, self.page = topic, max(page, 0)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
+        match: re.Match[str],
+    ) -> Self:
+        return cls(match["topic"], int(match["page"]), item.label or "▶")
+
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
+        await _show(itx, self.topic, self.page, edit=True)
+
+
+async def _show(itx: discord.Interaction[Arbitro], typed: str, page: int, *, edit: bool) -> None:
+    locale = await reply_locale(itx.client, itx)
+    docs = await docs_of(itx.client)
+    topic = find_topic(docs, typed)
+    if topic is None:
+        embed = discord.Embed(
+            description=t("help.error.unknown_topic", locale, topic=typed[:100]),
+            colour=discord.Colour.red(),
+        )
+        message: dict[str, Any] = {
+            "embed": embed,
+            "view": help_message(docs, "about", locale, 0)["view"],
+        }
+    else:
+        message = help_message(docs, topic, locale, page)
+    if edit:
+        await itx.response.edit_message(**message)
+    else:
+        await itx.response.send_message(**message, ephemeral=True)
+
+
+class HelpCog(commands.Cog):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="What Árbitro does, first steps, every command")
+    @app_commands.describe(topic="A guide or a command, e.g. attack or sheet create")
+    async def help(
+        self,
+        itx: discord.Interaction[Arbitro],
+        topic: app_commands.Transform[str, HelpTopicTransformer(max_length=100)] | None = None,
+    ) -> None:
+        await _show(itx, topic or "about", 0, edit=False)
+
+
+async def setup(bot: Arbitro) -> None:
+    bot.add_dynamic_items(TopicMenu, PageButton)
+    await bot.add_cog(HelpCog(bot))
