@@ -15,7 +15,7 @@ from typing import Any
 
 from .replies import Msg, Reply
 
-__all__ = ["Clickable", "render_message", "render_modal", "render_reply"]
+__all__ = ["Clickable", "modal_fields", "render_message", "render_modal", "render_reply"]
 
 ONLY_YOU = "(solo tú lo ves / only you)"
 WIDTH = 72
@@ -117,8 +117,23 @@ def _item(comp: dict[str, Any], msg_id: int, clickables: list[Clickable]) -> str
         clickables.append(
             Clickable(number, msg_id, "select", comp.get("custom_id", ""), placeholder, values)
         )
-        return f"[{number}] ▾ {placeholder}: {what.get(kind, shown)}".replace(" : ", ": ")
+        head = f"[{number}] ▾ {placeholder}:"
+        if any(o.get("description") for o in opts):
+            # as Discord does: each option on its own line, its description under the label
+            return "\n".join([head, *(_option_line(o) for o in opts)])
+        return f"{head} {what.get(kind, shown)}".replace(" : ", ": ")
     return None
+
+
+def _option_line(option: dict[str, Any]) -> str:
+    """``· label=value — description`` (``value`` is what ``:select N VALUE`` takes)."""
+    label, value = option["label"], option["value"]
+    line = f"    · {label}" if label == value else f"    · {label}={value}"
+    if option.get("default"):
+        line += " ✓"
+    if option.get("description"):
+        line += f" — {option['description']}"
+    return line
 
 
 def _components(
@@ -135,7 +150,7 @@ def _components(
         if kind == 1:
             parts = [p for c in comp.get("components") or [] if (p := _item(c, msg_id, clickables))]
             if parts:
-                lines.append(prefix + "   ".join(parts))
+                lines += [prefix + line for line in "   ".join(parts).split("\n")]
         elif kind == 10:
             lines += [
                 prefix + _plain(line, names) for line in (comp.get("content") or "").splitlines()
@@ -144,7 +159,7 @@ def _components(
             lines += _components(comp.get("components") or [], msg_id, clickables, names, prefix)
             accessory = comp.get("accessory") or {}
             if token := _item(accessory, msg_id, clickables):
-                lines.append(prefix + "  " + token)
+                lines += [prefix + "  " + line for line in token.split("\n")]
         elif kind == 17:
             lines.append(prefix + "┏━")
             lines += _components(
@@ -163,7 +178,7 @@ def _components(
                 }[kind]
             )
         elif token := _item(comp, msg_id, clickables):
-            lines.append(prefix + token)
+            lines += [prefix + line for line in token.split("\n")]
     return lines
 
 
@@ -186,18 +201,33 @@ def render_message(
     return lines
 
 
-def render_modal(modal: dict[str, Any]) -> list[str]:
+def render_modal(modal: dict[str, Any], typed: dict[str, str] | None = None) -> list[str]:
+    """The form's fields; ``typed`` (what was typed before) and the bot's pre-filled values show
+    after ``=``: ``:modal`` sends them again unless a field is typed anew."""
     lines = [f"📝 {modal.get('title', '')}  — :modal campo=valor … / field=value …"]
+    for comp in modal_fields(modal):
+        cid = comp.get("custom_id") or ""
+        label = comp.get("label") or ""
+        need = "obligatorio/required" if comp.get("required", True) else "opcional/optional"
+        limit = f", máx./max {comp['max_length']}" if comp.get("max_length") else ""
+        line = f"  {cid}: {label} ({need}{limit})"
+        value = (typed or {}).get(cid, comp.get("value") or "")
+        if value:
+            line += f" = «{value}»"
+        lines.append(line)
+    return lines
+
+
+def modal_fields(modal: dict[str, Any]) -> list[dict[str, Any]]:
+    """The input fields of a modal, in order (classic rows and labelled components)."""
+    fields: list[dict[str, Any]] = []
     for top in modal.get("components") or []:
         inner = top.get("components") or (
             [top["component"]] if isinstance(top.get("component"), dict) else []
         )
         for comp in inner:
-            label = comp.get("label") or top.get("label") or ""
-            need = "obligatorio/required" if comp.get("required", True) else "opcional/optional"
-            limit = f", máx./max {comp['max_length']}" if comp.get("max_length") else ""
-            lines.append(f"  {comp.get('custom_id')}: {label} ({need}{limit})")
-    return lines
+            fields.append({**comp, "label": comp.get("label") or top.get("label") or ""})
+    return fields
 
 
 def render_reply(
@@ -205,13 +235,15 @@ def render_reply(
     *,
     clickables: list[Clickable],
     names: Callable[[int], str | None] = lambda _id: None,
+    typed: dict[str, str] | None = None,
 ) -> str:
-    """Everything the user would see: the response, follow-ups, a modal or suggestions."""
+    """Everything the user would see: the response, follow-ups, a modal or suggestions.
+    ``typed``: what was typed before into fields of the same ids (shown in a re-opened form)."""
     if not reply.ok:
         return f"✗ Discord no lo permite / Discord would refuse: {reply.error}"
     lines: list[str] = []
     if reply.modal is not None:
-        lines += render_modal(reply.modal)
+        lines += render_modal(reply.modal, typed)
     if reply.choices:
         lines.append("Sugerencias / suggestions: " + " | ".join(c["name"] for c in reply.choices))
     for msg in reply.messages:

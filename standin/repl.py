@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from .client import REPO, GuildHandle, Sandbox
-from .render import Clickable, render_message, render_reply
-from .replies import Reply
+from .render import Clickable, modal_fields, render_message, render_modal, render_reply
+from .replies import Msg, Reply
 from .state import World
 
 __all__ = ["Session", "main", "parse_slash"]
@@ -56,6 +56,11 @@ Escribe como en Discord / type as in Discord:
   :click N (:pulsa)        pulsar el botón N / press button N
   :select N VALOR… (:elige) elegir en el desplegable N / choose in select N
   :modal campo=valor …     enviar el formulario abierto / submit the open modal
+                           (lo no escrito conserva lo de antes / untyped fields keep earlier values)
+  :modal  · :modal ok      ver el formulario con lo escrito / show it · enviarlo así / send as is
+  /ficha importar archivo:NOMBRE   sube un archivo (ruta, o nombre en la carpeta de archivos)
+                           upload a file (a path, or a name in the files folder)
+  :files (:archivos)       archivos que el bot ha enviado / files the bot sent
   :ac /orden opción:texto  ver sugerencias / see autocomplete suggestions
   :thread NOMBRE (:hilo)   abrir un hilo aquí / open a thread here
   :post TÍTULO             publicar en el foro / create a forum post
@@ -125,8 +130,11 @@ def parse_slash(
     return " ".join(path), found
 
 
-def convert(defn: dict[str, Any], raw: str) -> Any:
-    """A typed value the way the Discord client would produce it from what was typed."""
+def convert(defn: dict[str, Any], raw: str, files_dir: Path | None = None) -> Any:
+    """A typed value the way the Discord client would produce it from what was typed.
+
+    A file option takes a path, or the name of a file in ``files_dir`` (where the sandbox
+    saves what the bot sends), so export → edit → import needs no path."""
     kind = defn["type"]
     for choice in defn.get("choices") or []:
         names = [
@@ -153,6 +161,8 @@ def convert(defn: dict[str, Any], raw: str) -> Any:
         return raw.lstrip("#")
     if kind == 11:
         path = Path(raw).expanduser()
+        if not path.is_file() and files_dir is not None and (files_dir / path).is_file():
+            path = files_dir / path
         if not path.is_file():
             raise ParseError(f"{defn['name']}: no encuentro el archivo / no such file {raw}")
         return (path.name, path.read_bytes())
@@ -171,11 +181,16 @@ class Session:
         channel: str = "mesa",
         locale: str = "es-ES",
         out: Callable[[str], None] = print,
+        files_dir: Path | None = None,
     ) -> None:
         self.sb, self.guild, self.out = sb, guild, out
         self.user, self.channel, self.locale = user, channel, locale
+        self.files_dir = files_dir
         self.clickables: list[Clickable] = []
         self.modal: Reply | None = None
+        # what was typed into each form (by its title and field ids): a refused or re-opened
+        # form gets it back, as the Discord client keeps a form's text until it is sent
+        self.typed: dict[tuple[str, ...], dict[str, str]] = {}
         self.failures = 0
         self.done = False
 
@@ -213,12 +228,14 @@ class Session:
         clickables: list[Clickable] = []
         if reply.modal is not None:
             self.modal = reply
-        text = render_reply(reply, clickables=clickables, names=self.sb.name_of)
+        typed = self.typed.get(_form_key(reply.modal)) if reply.modal is not None else None
+        text = render_reply(reply, clickables=clickables, names=self.sb.name_of, typed=typed)
         if not reply.ok:
             self.fail(text)
             return
         if text:
             self.out(text)
+        self._save_files(reply.messages)
         for channel, msg in self.sb.posted_since(mark):
             header = f"→ #{channel} · {msg.author}"
             self.out(
@@ -226,12 +243,26 @@ class Session:
                     render_message(msg, clickables=clickables, names=self.sb.name_of, header=header)
                 )
             )
+            self._save_files([msg])
         if clickables:
             self.clickables = clickables
 
+    def _save_files(self, messages: list[Msg]) -> None:
+        """Files the bot sent land in the sandbox's files folder (a newer one replaces an older
+        one of the same name), so they can be opened, edited and sent back with ``archivo:``."""
+        if self.files_dir is None:
+            return
+        for msg in messages:
+            for filename, content in msg.attachments.items():
+                name = Path(filename).name or "archivo"  # never a path the bot chose
+                target = self.files_dir / name
+                self.files_dir.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
+                self.out(f"  💾 {name} → {target}")
+
     def _slash(self, line: str) -> None:
         path, raw = parse_slash(line, self.sb.commands)
-        options = {defn["name"]: convert(defn, value) for defn, value in raw}
+        options = {defn["name"]: convert(defn, value, self.files_dir) for defn, value in raw}
         mark = self.sb.mark()
         reply = self.sb.command(
             path,
@@ -282,15 +313,7 @@ class Session:
                 mark,
             )
         elif word in ("modal", "formulario"):
-            if self.modal is None:
-                raise ParseError("no hay formulario abierto / no modal is open")
-            pairs = [p.partition("=") for p in shlex.split(arg)]
-            typed = {k: v for k, _, v in pairs}
-            mark = self.sb.mark()
-            reply = self.sb.submit_modal(self.modal, typed, user=self.user, locale=self.locale)
-            if reply.ok:
-                self.modal = None
-            self._show(reply, mark)
+            self._modal(arg)
         elif word in ("ac", "sugiere"):
             self._autocomplete(arg)
         elif word in ("thread", "hilo"):
@@ -302,6 +325,8 @@ class Session:
         elif word == "post":
             forum = self.channel if self.guild.channel(self.channel).type == 15 else "foro"
             self.channel = self.guild.forum_post(forum, arg, user=self.user).name
+        elif word in ("files", "archivos"):
+            self._list_files()
         elif word in ("users", "usuarios"):
             self.out("gm (admin, propietario/owner) · ana · bruno · dm2 (Máster)")
         elif word in ("channels", "canales"):
@@ -309,12 +334,50 @@ class Session:
         else:
             raise ParseError(f"no conozco :{word} (:help) / unknown :{word}")
 
+    def _modal(self, arg: str) -> None:
+        """``:modal`` shows the open form with what was typed; ``:modal ok`` sends it as shown;
+        ``:modal campo=valor …`` sends it, fields not typed keeping their earlier values."""
+        if self.modal is None or self.modal.modal is None:
+            raise ParseError("no hay formulario abierto / no modal is open")
+        words = shlex.split(arg)
+        earlier = self.typed.setdefault(_form_key(self.modal.modal), {})
+        if not words:
+            self.out("\n".join(render_modal(self.modal.modal, earlier)))
+            return
+        send_as_is = [w for w in words if "=" not in w]
+        if send_as_is and (len(words) > 1 or send_as_is[0].lower() not in ("ok", "enviar", "send")):
+            raise ParseError(
+                f"«{send_as_is[0]}»: escribe campo=valor, u «ok» para enviar / "
+                "type field=value, or «ok» to send"
+            )
+        typed = {k: v for k, _, v in (w.partition("=") for w in words if "=" in w)}
+        fields = {f.get("custom_id") or "" for f in modal_fields(self.modal.modal)}
+        earlier.update({k: v for k, v in typed.items() if k in fields})
+        values = {**earlier, **typed}  # an unknown field still reaches the stand-in, which says so
+        mark = self.sb.mark()
+        reply = self.sb.submit_modal(self.modal, values, user=self.user, locale=self.locale)
+        if reply.ok:
+            self.modal = None
+        self._show(reply, mark)
+        if not reply.ok:
+            self.out(
+                "  (el formulario sigue abierto con lo escrito: corrige con :modal campo=valor / "
+                "the form stays open with what you typed: fix it with :modal field=value)"
+            )
+
+    def _list_files(self) -> None:
+        if self.files_dir is None or not self.files_dir.is_dir():
+            self.out("(ningún archivo todavía / no files yet)")
+            return
+        names = sorted(p.name for p in self.files_dir.iterdir() if p.is_file())
+        self.out(f"{self.files_dir}: " + (" · ".join(names) or "(vacía / empty)"))
+
     def _autocomplete(self, arg: str) -> None:
         path, raw = parse_slash(arg, self.sb.commands)
         if not raw:
             raise ParseError("indica la opción: :ac /orden opción:texto / name the option")
         focused, typed = raw[-1]
-        options = {d["name"]: convert(d, v) for d, v in raw[:-1]}
+        options = {d["name"]: convert(d, v, self.files_dir) for d, v in raw[:-1]}
         choices = self.sb.autocomplete(
             path,
             focused["name"],
@@ -329,6 +392,11 @@ class Session:
             "Sugerencias / suggestions: "
             + (" | ".join(c["name"] for c in choices) or "(ninguna / none)")
         )
+
+
+def _form_key(modal: dict[str, Any]) -> tuple[str, ...]:
+    """A form is "the same" when its title and fields are: a wizard step opened again."""
+    return (str(modal.get("title", "")), *(f.get("custom_id") or "" for f in modal_fields(modal)))
 
 
 def _world_file(db: Path) -> Path:
@@ -392,6 +460,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--user", default="ana")
     parser.add_argument("--channel", default="mesa")
     parser.add_argument("--locale", default="es-ES")
+    parser.add_argument(
+        "--files",
+        type=Path,
+        help="carpeta de los archivos del bot / folder for files the bot sends "
+        "(default: sandbox-files next to the database)",
+    )
     args = parser.parse_args(argv)
     db = args.db.resolve()
     db.parent.mkdir(parents=True, exist_ok=True)
@@ -412,7 +486,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"✗ {exc}", file=sys.stderr)
         sb.close()
         return 2
-    session = Session(sb, guild, user=args.user, channel=args.channel, locale=args.locale)
+    files_dir = (args.files or db.parent / "sandbox-files").resolve()
+    print(
+        f"Archivos del bot / files the bot sends: {files_dir} "
+        "(súbelos con / upload with archivo:NOMBRE)",
+        file=sys.stderr,
+    )
+    session = Session(
+        sb, guild, user=args.user, channel=args.channel, locale=args.locale, files_dir=files_dir
+    )
     try:
         if lines is not None:
             for line in lines:

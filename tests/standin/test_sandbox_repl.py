@@ -140,13 +140,67 @@ def test_render_links_and_timestamps() -> None:
     assert "ver → #gm" in text and "web <https://example.org/x>" in text and "<t:" not in text
 
 
+def test_select_options_show_their_descriptions_as_discord_does() -> None:
+    select = {
+        "type": 3,
+        "custom_id": "arb:1:w:clase",
+        "placeholder": "Clase",
+        "options": [
+            {"label": "Clérigo", "value": "clerigo", "description": "Conjuros divinos; d6"},
+            {"label": "Guerrero", "value": "guerrero", "description": "d8; cualquier arma"},
+            {"label": "Ladrón", "value": "ladron"},
+        ],
+    }
+    msg = Msg(1, 2, "", [], [{"type": 1, "components": [select]}], False, {}, "A", {})
+    clickables: list[Clickable] = []
+    text = render_reply(Reply(ok=True, message=msg), clickables=clickables)
+    assert "  [1] ▾ Clase:\n" in text
+    assert "      · Clérigo=clerigo — Conjuros divinos; d6" in text
+    assert "      · Guerrero=guerrero — d8; cualquier arma" in text
+    assert "      · Ladrón=ladron\n" in text + "\n"
+    assert clickables[0].options == ("clerigo", "guerrero", "ladron")
+
+
+def test_a_refilled_form_shows_what_was_typed() -> None:
+    from standin.render import render_modal
+
+    modal = {
+        "title": "Atributos",
+        "components": [
+            {"type": 1, "components": [{"type": 4, "custom_id": "fue", "label": "Fuerza"}]},
+            {
+                "type": 1,
+                "components": [{"type": 4, "custom_id": "des", "label": "Destreza", "value": "12"}],
+            },
+        ],
+    }
+    lines = render_modal(modal, {"fue": "19"})
+    assert "  fue: Fuerza (obligatorio/required) = «19»" in lines
+    assert "  des: Destreza (obligatorio/required) = «12»" in lines  # the bot's pre-filled value
+
+
+def test_a_file_option_finds_a_name_in_the_files_folder(tmp_path: Path) -> None:
+    (tmp_path / "ficha.json").write_text("{}")
+    option = {"name": "file", "type": 11}
+    assert repl.convert(option, "ficha.json", tmp_path) == ("ficha.json", b"{}")
+    assert repl.convert(option, str(tmp_path / "ficha.json")) == ("ficha.json", b"{}")
+    with pytest.raises(repl.ParseError, match="no such file"):
+        repl.convert(option, "otra.json", tmp_path)
+
+
 def run_script(
-    tmp_path: Path, capsys, lines: list[str], *, module: str, db: Path | None = None
+    tmp_path: Path,
+    capsys,
+    lines: list[str],
+    *,
+    module: str,
+    db: Path | None = None,
+    extra: list[str] | None = None,
 ) -> tuple[int, str]:
     script = tmp_path / "escena.txt"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     db = db or tmp_path / "sandbox.db"
-    code = repl.main(["--script", str(script), "--db", str(db), "--module", module])
+    code = repl.main(["--script", str(script), "--db", str(db), "--module", module, *(extra or [])])
     return code, capsys.readouterr().out
 
 
@@ -177,6 +231,38 @@ def test_script_against_tiny_bot(tmp_path: Path, capsys) -> None:
     assert "── Árbitro  (solo tú lo ves / only you)\nsolo para bruno" in out
     assert "elegiste azul" in out and "nota: apuntado (-)" in out
     assert "[bruno @ #escena] > /tools dice sum 2 b:3\n── Árbitro\nsuma=5" in out
+
+
+@pytest.mark.e2e
+def test_files_forms_and_select_descriptions_in_a_script(tmp_path: Path, capsys) -> None:
+    """Files the bot sends are saved and sent back by name; a refused form keeps its text."""
+    files = tmp_path / "archivos"
+    code, out = run_script(
+        tmp_path,
+        capsys,
+        [
+            "/counter",
+            "/slow",
+            ":files",
+            "/upload file:tiny.py",
+            "/note",
+            ":modal text=" + "x" * 60 + " mood=contento",
+            ":modal",
+            ":modal text=corto",
+        ],
+        module="tests.standin.tiny_bot",
+        extra=["--files", str(files)],
+    )
+    assert code == 1, out  # the over-long field was refused (and counted as a failure)
+    assert "▾ Elige:\n      · rojo — el color rojo\n" in out
+    saved = files / "tiny.py"
+    assert f"💾 tiny.py → {saved}" in out and saved.read_bytes().startswith(b'"""A minimal')
+    assert f"{files}: tiny.py" in out
+    assert f"tiny.py: {saved.stat().st_size} bytes" in out  # sent back from the folder
+    assert "length 60 outside [0, 50]" in out and "el formulario sigue abierto" in out
+    assert "  text: Texto (obligatorio/required, máx./max 50) = «" + "x" * 60 + "»" in out
+    assert "  mood: Ánimo (opcional/optional) = «contento»" in out
+    assert "nota: corto (contento)" in out  # the mood typed before was kept
 
 
 @pytest.mark.e2e
@@ -232,6 +318,52 @@ def test_real_bot_rolls_and_keeps_its_database_between_runs(tmp_path: Path, caps
     assert db.exists() and first != second
     # the roll log (footer "Registro n.º {id}") counts on from the first run: same file
     assert "n.º 1" in first and "n.º 2" in second
+
+
+@pytest.mark.e2e
+def test_export_edit_import_inside_the_sandbox(tmp_path: Path, capsys) -> None:
+    """The real bot's sheet export lands in the files folder; edited there, it goes back by name."""
+    import json
+
+    from tests.examples import ARDELIA
+
+    db, files = tmp_path / "sandbox.db", tmp_path / "archivos"
+    files.mkdir()
+    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
+    (files / "mia.json").write_text(json.dumps(document), encoding="utf-8")
+    code, out = run_script(
+        tmp_path,
+        capsys,
+        [
+            ":as gm",
+            '/campaign create name:"La nave" system:nucleo',
+            ":as ana",
+            "/ficha importar archivo:mia.json",
+            "/ficha exportar",
+        ],
+        module="bot.__main__",
+        db=db,
+        extra=["--files", str(files)],
+    )
+    assert code == 0, out
+    saved = [line.split(" → ")[1] for line in out.splitlines() if "💾" in line]
+    assert len(saved) == 1 and Path(saved[0]).parent == files, out
+    exported = json.loads(Path(saved[0]).read_text(encoding="utf-8"))
+    exported["sheet"]["equipo"]["otros"] = ["Linterna de plasma"]
+    Path(saved[0]).write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+    code, out = run_script(
+        tmp_path,
+        capsys,
+        [
+            f"/ficha importar archivo:{Path(saved[0]).name} sustituir:sí",
+            "/ficha ver",
+        ],
+        module="bot.__main__",
+        db=db,
+        extra=["--files", str(files)],
+    )
+    assert code == 0, out
+    assert "Linterna de plasma" in out
 
 
 @pytest.mark.e2e

@@ -47,7 +47,10 @@ class Counter(discord.ui.View):
     @discord.ui.select(
         custom_id="tiny:pick",
         placeholder="Elige",
-        options=[discord.SelectOption(label=s, value=s) for s in ("rojo", "verde", "azul")],
+        options=[
+            discord.SelectOption(label=s, value=s, description=f"el color {s}")
+            for s in ("rojo", "verde", "azul")
+        ],
     )
     async def pick(self, itx: discord.Interaction, select: discord.ui.Select) -> None:
         await itx.response.send_message(f"elegiste {select.values[0]}")
