@@ -19,10 +19,10 @@ from discord.ext import commands
 from bot.i18n import t
 from cogs.ui.context import reply_locale
 from cogs.ui.help_pages import (
-    GUIDES,
     CommandDoc,
     docs_of,
     find_topic,
+    menu_description,
     topic_label,
     topic_page,
     topics,
@@ -74,7 +74,7 @@ class TopicMenu(
             discord.SelectOption(
                 label=topic_label(docs or [], topic, locale)[:100],
                 value=topic,
-                description=_menu_description(docs or [], topic, locale),
+                description=menu_description(docs or [], topic, locale),
                 default=topic == current,
             )
             for topic in chunk or []
@@ -99,20 +99,6 @@ class TopicMenu(
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         values = self.item.values or ["about"]
         await _show(itx, str(values[0]), 0, edit=True)
-
-
-def _menu_description(docs: list[CommandDoc], topic: str, locale: str) -> str | None:
-    """The grey line under a menu entry: a guide's summary or the command's description."""
-    if topic in GUIDES:
-        return t(f"help.guide.{topic}.summary", locale)[:100]
-    doc = next((d for d in docs if d.path == topic or d.root == topic), None)
-    if doc is None:
-        return None
-    same_root = [d for d in docs if d.root == topic]
-    if len(same_root) > 1:
-        names = ", ".join(d.names[locale].split(" ", 1)[-1] for d in same_root)
-        return names[:100]
-    return (doc.descriptions.get(locale) or "")[:100] or None
 
 
 class PageButton(

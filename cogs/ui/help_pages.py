@@ -31,6 +31,8 @@ __all__ = [
     "docs_of",
     "suggestions",
     "find_topic",
+    "fit_names",
+    "menu_description",
     "page_count",
     "topic_label",
     "topic_page",
@@ -205,6 +207,30 @@ def suggestions(docs: list[CommandDoc], typed: str, locale: str) -> list[tuple[s
         if not text or text in label.lower() or text in topic:
             found.append((label[:100], topic))
     return found[:25]
+
+
+def menu_description(docs: list[CommandDoc], topic: str, locale: str) -> str | None:
+    """The grey line under a menu entry: a guide's summary or the command's description."""
+    if topic in GUIDES:
+        return t(f"help.guide.{topic}.summary", locale)[:100]
+    doc = next((d for d in docs if d.path == topic or d.root == topic), None)
+    if doc is None:
+        return None
+    same_root = [d for d in docs if d.root == topic]
+    if len(same_root) > 1:
+        return fit_names([d.names[locale].split(" ", 1)[-1] for d in same_root], locale)
+    return (doc.descriptions.get(locale) or "")[:100] or None
+
+
+def fit_names(names: list[str], locale: str, limit: int = 100) -> str:
+    """As many whole names as fit in a menu entry's description, then "and N more" (never cut)."""
+    for shown in range(len(names), 0, -1):
+        text = ", ".join(names[:shown])
+        if shown < len(names):
+            text += " " + t("help.more", locale, count=len(names) - shown)
+        if len(text) <= limit:
+            return text
+    return t("help.more", locale, count=len(names))[:limit]
 
 
 def _example(doc: CommandDoc, locale: str) -> str | None:

@@ -183,3 +183,16 @@ async def test_examples_name_real_commands_and_options(bot):
             used = re.findall(r"(?:^|\s)([\wñáéíóú]+):", line)
             known = {o.names[locale] for o in doc.options}
             assert set(used) <= known, (locale, key, set(used) - known)
+
+
+def test_a_menu_entry_lists_whole_names_and_counts_the_rest():
+    from cogs.ui.help_pages import fit_names
+
+    names = [f"subcomando{i}" for i in range(12)]
+    text = fit_names(names, "es")
+    assert len(text) <= 100 and text.endswith(" más")
+    shown = text.rsplit(" y ", 1)[0].split(", ")
+    assert shown == names[: len(shown)]  # whole names, in order
+    assert text.endswith(f"y {12 - len(shown)} más")
+    assert fit_names(["crear", "ver"], "en") == "crear, ver"
+    assert fit_names(["x" * 150], "en") == "and 1 more"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytestmark = pytest.mark.e2e
@@ -23,6 +25,9 @@ def test_help_menu_and_command_help_in_both_languages(discord_env):
     assert {"about", "gm", "player", "attack", "sheet", "help"} <= set(entries)
     assert entries["sheet"]["label"] == "/ficha (/sheet)"
     assert entries["gm"]["description"]  # the grey line under each entry, as in Discord
+    # a group lists its subcommands in whole words; what does not fit is counted, never cut
+    assert entries["init"]["description"].startswith("empezar, unirse")
+    assert re.search(r", \w+ y \d+ más$", entries["init"]["description"])
 
     gm = sb.select(start, 0, ["gm"], user="ana")
     assert "/campaña crear" in gm.all_text and "Primeros pasos (máster)" in gm.all_text
