@@ -83,6 +83,8 @@ async def test_every_command_of_the_tree_has_help_in_both_languages(bot):
 
 
 async def test_a_command_added_later_gets_help_without_touching_the_help_code(bot):
+    before = await docs_of(bot)  # built (and kept) before the new commands exist
+    assert "scene" not in topics(before) and await docs_of(bot) is before
     group = app_commands.Group(name="scene", description="Scenes in threads")
 
     @group.command(name="open", description="Open a scene in a new thread")
@@ -111,6 +113,12 @@ async def test_a_command_added_later_gets_help_without_touching_the_help_code(bo
     menu, _ = topic_page(docs, "Quote in scene", "en", 0)
     assert "right-click (or long-press) a message" in menu
     assert ("/scene open", "scene open") in suggestions(docs, "open", "en")
+
+    # a subcommand added to a group already in the tree shows too
+    @group.command(name="close", description="Close the scene")
+    async def scene_close(itx) -> None: ...
+
+    assert find_topic(await docs_of(bot), "scene close") == "scene close"
 
 
 async def test_a_long_topic_is_paged_and_nothing_is_cut(bot):
