@@ -84,8 +84,8 @@ async def test_every_command_of_the_tree_has_help_in_both_languages(bot):
 
 async def test_a_command_added_later_gets_help_without_touching_the_help_code(bot):
     before = await docs_of(bot)  # built (and kept) before the new commands exist
-    assert "scene" not in topics(before) and await docs_of(bot) is before
-    group = app_commands.Group(name="scene", description="Scenes in threads")
+    assert "seance" not in topics(before) and await docs_of(bot) is before
+    group = app_commands.Group(name="seance", description="Scenes in threads")
 
     @group.command(name="open", description="Open a scene in a new thread")
     @app_commands.describe(title="The scene's title", mood="How it feels")
@@ -97,28 +97,28 @@ async def test_a_command_added_later_gets_help_without_touching_the_help_code(bo
     )
     async def scene_open(itx, title: str, mood: str | None = None) -> None: ...
 
-    @app_commands.context_menu(name="Quote in scene")
+    @app_commands.context_menu(name="Quote in seance")
     async def quote(itx, message: __import__("discord").Message) -> None: ...
 
     bot.tree.add_command(group)
     bot.tree.add_command(quote)
     docs = await docs_of(bot)
-    assert "scene" in topics(docs) and "Quote in scene" in topics(docs)
-    assert find_topic(docs, "/scene open") == "scene open"
-    assert find_topic(docs, "scene") == "scene"
-    page, pages = topic_page(docs, "scene", "es", 0)
+    assert "seance" in topics(docs) and "Quote in seance" in topics(docs)
+    assert find_topic(docs, "/seance open") == "seance open"
+    assert find_topic(docs, "seance") == "seance"
+    page, pages = topic_page(docs, "seance", "es", 0)
     assert pages == 1
     assert "Open a scene in a new thread" in page  # no Spanish yet: the English text, not nothing
     assert "`title`" in page and "obligatoria" in page and "Valores: Dark, Calm." in page
-    menu, _ = topic_page(docs, "Quote in scene", "en", 0)
+    menu, _ = topic_page(docs, "Quote in seance", "en", 0)
     assert "right-click (or long-press) a message" in menu
-    assert ("/scene open", "scene open") in suggestions(docs, "open", "en")
+    assert ("/seance open", "seance open") in suggestions(docs, "open", "en")
 
     # a subcommand added to a group already in the tree shows too
     @group.command(name="close", description="Close the scene")
     async def scene_close(itx) -> None: ...
 
-    assert find_topic(await docs_of(bot), "scene close") == "scene close"
+    assert find_topic(await docs_of(bot), "seance close") == "seance close"
 
 
 async def test_a_long_topic_is_paged_and_nothing_is_cut(bot):
