@@ -204,3 +204,21 @@ def test_a_menu_entry_lists_whole_names_and_counts_the_rest():
     assert text.endswith(f"y {12 - len(shown)} más")
     assert fit_names(["crear", "ver"], "en") == "crear, ver"
     assert fit_names(["x" * 150], "en") == "and 1 more"
+
+
+async def test_more_topics_than_a_menu_holds_spill_into_a_second_menu(bot):
+    from cogs.help import help_message
+
+    for i in range(10):
+
+        async def cb(itx) -> None: ...
+
+        bot.tree.add_command(app_commands.Command(name=f"extra{i}", description="x", callback=cb))
+    docs = await docs_of(bot)
+    every = topics(docs)
+    assert len(every) > 25
+    view = help_message(docs, "about", "es", 0)["view"]
+    menus = [item.item for item in view.children]
+    assert [len(m.options) for m in menus] == [25, len(every) - 25]
+    assert [o.value for m in menus for o in m.options] == every
+    assert len({m.custom_id for m in menus}) == 2
