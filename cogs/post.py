@@ -36,6 +36,7 @@ from cogs.ui.cooldowns import fight
 from cogs.ui.errors import describe_error
 from cogs.ui.options import Speaker as SpeakerOption
 from cogs.ui.render_post import post_parts, returned_text, roll_line
+from cogs.ui.scene_header import refresh_header
 from cogs.ui.webhooks import Destination, WebhookPool, destination_of
 
 if TYPE_CHECKING:
@@ -318,6 +319,8 @@ class PostCog(commands.Cog):
         await itx.followup.send(
             ctx.t("post.done", name=view.speaker_name, link=sent[0].jump_url), ephemeral=True
         )
+        if view.scene_id is not None:  # the round moved: the pinned header says who is due
+            await refresh_header(self.bot, ctx.place, ctx.locale)
 
     async def _gm_channel(
         self, itx: discord.Interaction[Arbitro], channel_id: int | None, *, needed: bool
@@ -531,6 +534,8 @@ class PostCog(commands.Cog):
             ctx.locale, ctx.t("post.deleted", name=view.speaker_name), view.text, view.notes
         )
         await itx.followup.send(**body, ephemeral=True)
+        if view.scene_id is not None:  # a deleted post leaves the round: its author is due again
+            await refresh_header(self.bot, ctx.place, ctx.locale)
 
     async def _remove_messages(self, itx: discord.Interaction[Arbitro], view: PostView) -> None:
         """The post's messages, and its GM-channel copies, leave Discord (the record stays)."""

@@ -7,7 +7,7 @@ channel; one bound to a **category** gets a thread in the text channel where the
 (``private``) is a private thread only its players and the GM see; Discord has no private
 forum posts, so a forum campaign is told so and offered the alternatives.
 
-Other features refresh the pinned header with :func:`refresh_header` (a new post, the
+Other features refresh the pinned header with :func:`cogs.ui.scene_header.refresh_header` (a new post, the
 round of posts) and find a thread's scene with ``bot.services.scenes.scene_for`` (a thread
 the GM opened by hand becomes a scene on its first bot use: :meth:`SceneCog.adopt`).
 """
@@ -33,13 +33,14 @@ from cogs.ui import render_pace, render_scenes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.errors import describe_error, send_error
+from cogs.ui.scene_header import refresh_header
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SceneCog", "refresh_header", "OPEN_TAGS", "CLOSED_TAGS"]
+__all__ = ["SceneCog", "OPEN_TAGS", "CLOSED_TAGS"]
 
 #: The forum tags the bot applies, looked up by name (either language) and created in the
 #: campaign's language when missing.  Discord: at most 20 tags on a forum, 5 on a post.
@@ -111,40 +112,6 @@ def _parent_of(itx: discord.Interaction[Arbitro]) -> discord.abc.GuildChannel | 
     if isinstance(channel, discord.Thread):
         return channel.parent
     return channel if isinstance(channel, discord.abc.GuildChannel) else None
-
-
-async def _scene_locale(bot: Arbitro, scene: SceneView) -> str:
-    campaign = await bot.services.campaigns.find(
-        Place(scene.guild_id, scene.channel_id, (scene.channel_id, scene.parent_id or 0))
-    )
-    return (campaign.locale if campaign else None) or bot.config.default_locale
-
-
-async def refresh_header(bot: Arbitro, scene: SceneView | Place, locale: str | None = None) -> bool:
-    """Edits the scene's pinned header to what :meth:`SceneService.header` reads now.
-
-    For posting and pace: call it after a post or a change of round, with the scene or the
-    place of the post (a thread's first post makes it a scene).  Returns ``False`` (and logs)
-    when there is no scene or header, or Discord refuses; the scene itself is unaffected.
-    """
-    if isinstance(scene, Place):
-        found = await bot.services.scenes.scene_for(scene)
-        if found is None:
-            return False
-        scene = found
-    if scene.header_message_id is None:
-        return False
-    locale = locale or await _scene_locale(bot, scene)
-    view = await bot.services.scenes.header(scene)
-    channel = bot.get_partial_messageable(scene.channel_id, guild_id=scene.guild_id)
-    try:
-        await channel.get_partial_message(scene.header_message_id).edit(
-            **render_scenes.header(view, locale)
-        )
-    except discord.HTTPException:
-        log.warning("could not refresh the header of scene %s", scene.id, exc_info=True)
-        return False
-    return True
 
 
 class OpenSceneModal(discord.ui.Modal):

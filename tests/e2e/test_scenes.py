@@ -73,6 +73,13 @@ def test_a_forum_scene_opens_tagged_with_a_pinned_header_and_closes(discord_env)
     header = next(m for m in messages if m.data.get("pinned"))
     assert "La posada" in header.text and "Ardelia" in header.text
     assert f"<@{ana.id}>" in header.text
+    assert "Faltan: Ardelia" in header.text
+    # a post as Ardelia moves the round of posts: the pinned header follows it
+    form = sb.command("post", {}, guild=g, channel=thread, user="ana")
+    assert form.modal is not None, form.text
+    sb.submit_modal(form, {"text": "Entro y pido vino."}, user="ana")
+    header = sb.message(header.id)
+    assert "Han publicado: Ardelia" in header.text and "Faltan: —" in header.text, header.text
     # a roll and an XP grant in the scene are in the closing summary
     sb.command("roll", {"expression": "1d20"}, guild=g, channel=thread, user="ana").expect_ok()
     sb.command(
@@ -90,7 +97,7 @@ def test_a_forum_scene_opens_tagged_with_a_pinned_header_and_closes(discord_env)
     assert "⚫ cerrada" in header.text and header.data["pinned"]
     summary = sb.channel_messages(g, thread)[-1]
     assert "Escena cerrada: La posada" in summary.text
-    assert "**Ardelia** — publicaciones: 0 · tiradas: 1 · PX: +4" in summary.text
+    assert "**Ardelia** — publicaciones: 1 · tiradas: 1 · PX: +4" in summary.text
     assert "Totales" in summary.text and "PX concedidos aquí: +4" in summary.text
     # a locked thread refuses a player's message (no Manage Threads)
     assert not g.say(thread, "¿Hola?", user="ana")
