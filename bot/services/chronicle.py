@@ -22,8 +22,9 @@ new scenes.
 from __future__ import annotations
 
 import asyncio
+import base64
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -39,6 +40,7 @@ from bot.db.models import (
     ActiveCharacter,
     Campaign,
     Character,
+    CharacterProfile,
     Post,
     RollLog,
     Scene,
@@ -296,6 +298,7 @@ class ChronicleService:
         characters = await _records(session, Character, campaign_id, character)
         for entry in characters:
             entry["template"] = character_ref.get(entry["template"] or 0)
+        await _add_profiles(session, campaign_id, character_ref, characters)
         scenes = await _records(session, Scene, campaign_id, scene)
         rolls = await _records(session, RollLog, campaign_id, roll)
         posts = await _records(session, Post, campaign_id, post)
@@ -387,6 +390,35 @@ def _megabytes(size: int) -> str:
     return f"{size / 2**20:.1f}"
 
 
+async def _add_profiles(
+    session: AsyncSession,
+    campaign_id: int,
+    character_ref: Mapping[int, int],
+    characters: list[dict[str, Any]],
+) -> None:
+    """Each character's public profile (``/sheet profile``) on its record: concept,
+    description and the stored avatar bytes (base64), which the pages embed as ``data:``."""
+    by_ref = {entry["ref"]: entry for entry in characters}
+    rows = (
+        await session.exec(
+            select(CharacterProfile).where(CharacterProfile.campaign_id == campaign_id)
+        )
+    ).all()
+    for profile in rows:
+        entry = by_ref.get(character_ref.get(profile.character_id, 0))
+        if entry is None:
+            continue
+        if profile.concept:
+            entry["concept"] = profile.concept
+        if profile.description:
+            entry["description"] = profile.description
+        if profile.avatar and profile.avatar_type:
+            entry["avatar"] = {
+                "type": f"image/{profile.avatar_type}",
+                "data": base64.b64encode(profile.avatar).decode("ascii"),
+            }
+
+
 async def _records(
     session: AsyncSession,
     model: type[SQLModel],
@@ -475,6 +507,24 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
         ],
     )
     character_id = {c.ref: new for c, new in zip(plan.characters, character_ids, strict=True)}
+    profiles = [
+        {
+            "character_id": character_id[c.ref],
+            "guild_id": guild_id,
+            "campaign_id": campaign_id,
+            "concept": c.concept,
+            "description": c.description,
+            "avatar": c.avatar.data if c.avatar else None,
+            "avatar_type": c.avatar.kind if c.avatar else None,
+            "avatar_hash": c.avatar.sha256 if c.avatar else None,
+            "updated_at": now,
+            "version": 1,
+        }
+        for c in plan.characters
+        if c.concept or c.description or c.avatar
+    ]
+    if profiles:
+        await connection.execute(insert(_table(CharacterProfile)), profiles)
     for c in plan.characters:
         if c.template is not None:
             await connection.execute(

@@ -11,6 +11,7 @@ plain rows; any problem raises :class:`ArchiveProblems` listing them all.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +34,8 @@ from bot.services.chronicle_archive import (
 )
 from bot.services.errors import DomainError
 from bot.services.imports import check_sheet, parse_document
+from bot.services.post_text import Avatar, validate_avatar
+from bot.services.profiles import MAX_CONCEPT, MAX_DESCRIPTION
 from bot.services.settings import check_settings, resolved_settings
 from bot.services.sheet_access import MAX_NAME, name_key, player_sheet
 from bot.services.sheet_schema import SHEET_SCHEMA_VERSION
@@ -62,6 +65,10 @@ class CharacterPlan:
     deleted_by: int | None
     active_for: list[int]
     sheet: dict[str, Any]
+    # the public profile (/sheet profile): concept, description, the avatar's checked bytes
+    concept: str | None = None
+    description: str | None = None
+    avatar: Avatar | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +200,17 @@ def check_contents(
         deleted_at = read.moment("deleted_at", optional=True)
         deleted_by = read.integer("deleted_by", optional=True, low=0)
         active_for = [owner(u) for u in read.id_list("active_for")]
+        concept = read.string("concept", MAX_CONCEPT, optional=True)
+        description = read.string("description", MAX_DESCRIPTION, optional=True)
+        avatar = _avatar(entry.get("avatar"))
+        if "avatar" in entry and avatar is None:
+            read.ok = False
+            problems.add(
+                "chronicle.problem.bad_value",
+                path=GM_CHARACTERS,
+                line=str(entry.get("ref"))[:12],
+                field="avatar",
+            )
         sheet = None
         if file is not None and file not in contents.sheets:
             problems.add("chronicle.problem.missing_file", path=file[:80])
@@ -230,6 +248,9 @@ def check_contents(
                 deleted_by,
                 active_for,
                 sheet,
+                concept,
+                description,
+                avatar,
             )
         )
 
@@ -398,3 +419,15 @@ def _sheet(
             problems.add(problem.key, **dict(problem.params))
         return None
     return sheet
+
+
+def _avatar(value: Any) -> Avatar | None:
+    """A stored avatar as the export writes it (``type`` and base64 ``data``), checked as
+    ``/sheet profile`` checks an upload: by its bytes, never by the declared type."""
+    if not isinstance(value, dict) or not isinstance(value.get("data"), str):
+        return None
+    try:
+        data = base64.b64decode(value["data"], validate=True)
+    except ValueError:
+        return None
+    return validate_avatar(data)

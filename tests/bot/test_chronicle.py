@@ -8,6 +8,7 @@ load nothing, and the GM's material is checked to stay inside ``gm/``.
 from __future__ import annotations
 
 import asyncio
+import base64
 import csv
 import io
 import json
@@ -663,3 +664,35 @@ async def test_a_character_awaiting_approval_still_awaits_it_after_a_move(table)
         table, rezip(files, **{"gm/characters.json": json.dumps(characters).encode()})
     )
     assert keys == ["chronicle.problem.bad_value"]
+
+
+async def test_a_stored_avatar_and_the_public_profile_travel_in_the_chronicle(table):
+    """``/sheet profile``'s bytes are embedded as a ``data:`` image (no link to expire) and its
+    concept and description are in the public profiles; a move carries them along."""
+    from bot.services.profiles import ProfileChange
+
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
+    await table.profiles.update(
+        HERE, ANA, "Ardelia", ProfileChange(concept="Piloto mercenaria", avatar=png)
+    )
+    files = await export(table)
+    (ardelia,) = [
+        p for p in json.loads(files["characters/profiles.json"]) if p["name"] == "Ardelia"
+    ]
+    assert ardelia["concept"] == "Piloto mercenaria"
+    page = files["scenes/001-la-posada-del-grifo.html"].decode()
+    assert "data:image/png;base64," + base64.b64encode(png).decode() in page
+    assert_self_contained(page.encode())
+    # a move carries the profile: the bytes, checked again, become the new campaign's avatar
+    moved = await table.chronicle.import_archive(
+        THERE, NEW_GM, (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload,
+        target_id=OTHER_CHANNEL, kind="channel",
+    )  # fmt: skip
+    assert moved.counts["characters"] == 2
+    there = await table.profiles.show(THERE, ANA, "Ardelia")
+    assert there.concept == "Piloto mercenaria" and there.avatar is not None
+    assert there.avatar.data == png
+    again = await export(table, THERE, NEW_GM)
+    assert "data:image/png;base64," + base64.b64encode(png).decode() in (
+        again["scenes/001-la-posada-del-grifo.html"].decode()
+    )
