@@ -28,7 +28,7 @@ from bot.services.pace import (
 )
 from bot.services.timers import Due
 from cogs.ui import render_pace
-from cogs.ui.context import actor_of, ctx_of, place_of
+from cogs.ui.context import actor_of, ctx_of, place_of, reply_locale
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import Suggested
 
@@ -52,11 +52,11 @@ async def absence_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """The absences this member may cancel (the GM: everyone's), by number and dates."""
     views = await itx.client.services.pace.absence_choices(place_of(itx), actor_of(itx))
+    locale = await reply_locale(itx.client, itx)
     choices = []
     for view in views:
-        label = f"{view.id} · {render_pace.day(view.starts_on)}–{render_pace.day(view.ends_on)}" + (
-            f" · {view.note}" if view.note else ""
-        )
+        days = f"{render_pace.day(view.starts_on, locale)}–{render_pace.day(view.ends_on, locale)}"
+        label = f"{view.id} · {days}" + (f" · {view.note}" if view.note else "")
         if current.strip() in label:
             choices.append(app_commands.Choice(name=label[:100], value=str(view.id)))
     return choices[:25]
@@ -203,7 +203,7 @@ class PaceCog(commands.Cog):
     # "from" is a Python keyword: renamed options name their catalogue keys themselves
     @app_commands.rename(start=_option("from", "name", "from"), end=_option("to", "name", "to"))
     @app_commands.describe(
-        start=_option("from", "description", "First day away: dd/mm/yyyy or yyyy-mm-dd"),
+        start=_option("from", "description", "First day away: mm/dd/yyyy or yyyy-mm-dd"),
         end=_option("to", "description", "Last day away (included)"),
         note="A note for the GM (optional)",
     )
@@ -216,7 +216,9 @@ class PaceCog(commands.Cog):
         note: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.pace.declare_absence(ctx.place, ctx.actor, start, end, note)
+        view = await self.pace.declare_absence(
+            ctx.place, ctx.actor, start, end, note, locale=ctx.locale
+        )
         await itx.response.send_message(
             render_pace.absence_declared(view, ctx.locale), ephemeral=True
         )

@@ -329,7 +329,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.command(name="npcize", description="Hand a character to the GM for a while (GM)")
     @app_commands.describe(
         character="The player's character",
-        until="When the player gets it back: dd/mm/yyyy or yyyy-mm-dd (00:00 UTC that day)",
+        until="When the player gets it back: mm/dd/yyyy or yyyy-mm-dd (00:00, campaign time)",
     )
     @fight()
     async def npcize(
@@ -339,7 +339,9 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         until: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.bot.services.pace.npcize(ctx.place, ctx.actor, character, until)
+        view = await self.bot.services.pace.npcize(
+            ctx.place, ctx.actor, character, until, locale=ctx.locale
+        )
         await itx.response.send_message(render_pace.npcized(view, ctx.locale))
 
     @app_commands.command(name="unnpcize", description="Give an NPCized character back (GM)")

@@ -11,7 +11,9 @@ reminded once per round when it has kept the scene waiting that long: its player
 while the character is NPCized; in the scene (a deliberate ping of that member only) or by
 private message, as the member chose (``/pace reminders``); never while that member is absent.
 The GM channel gets a digest of the scenes waiting and on whom every ``resumen_cada`` hours
-from ``resumen_hora`` — both in UTC: campaigns have no time-zone setting.
+from ``resumen_hora`` o'clock in the campaign's time zone (``zona_horaria``); absences'
+days and an NPCization's return day are days of that zone too, typed through the shared
+:func:`bot.formatting.parse_user_datetime` (stored times stay UTC).
 
 Everything runs on durable timers (:mod:`bot.services.timers`), so a restart loses nothing and
 several processes never double a reminder:
@@ -29,7 +31,6 @@ several processes never double a reminder:
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -55,11 +56,20 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
+from bot.formatting import (
+    DEFAULT_TIME_ZONE,
+    BadDateTime,
+    format_date,
+    parse_user_datetime,
+    time_zone,
+)
+from bot.i18n import LOCALES
 from bot.services.campaigns import (
     DIGEST_EVERY,
     DIGEST_HOUR,
     PACE_DEADLINE,
     CampaignService,
+    campaign_time_zone,
     is_referee,
     setting_specs,
 )
@@ -99,9 +109,6 @@ MAX_OPEN_ABSENCES = 20  # per member and campaign: a script cannot fill the tabl
 MAX_NOTE = 200
 MAX_AHEAD_DAYS = 3 * 366  # an absence or a return date at most this far ahead
 MAX_SCENES = 200  # open scenes read per firing (a bound on the work of one timer)
-
-_DAY = re.compile(r"^\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})\s*$")
-_ISO = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -199,6 +206,7 @@ class DigestView:
     absences: tuple[AbsenceView, ...]  # current and upcoming
     slot: datetime  # this digest's time (names its nonce)
     next_at: datetime | None
+    time_zone: str = DEFAULT_TIME_ZONE  # the campaign's: dates are shown in it
 
     @property
     def nonce(self) -> str:
@@ -221,6 +229,7 @@ class NpcView:
     gm_channel_id: int | None
     locale: str | None
     version: int
+    time_zone: str = DEFAULT_TIME_ZONE  # the campaign's: the return is shown in it
 
     @property
     def nonce(self) -> str:
@@ -245,32 +254,43 @@ def _nonce(kind: str, *parts: int) -> str:
     return f"p{kind}{digest}"[:25]
 
 
-def parse_day(text: str) -> date:
-    """A day typed the Spanish way (``25/12/2026``, also with ``-`` or ``.``) or as ISO
-    (``2026-12-25``); anything else is refused with a translated error."""
-    raw = text.strip()
-    if match := _DAY.match(raw):
-        day, month, year = (int(g) for g in match.groups())
-    elif match := _ISO.match(raw):
-        year, month, day = (int(g) for g in match.groups())
-    else:
-        raise DomainError("pace.error.bad_date", value=raw[:40])
+def parse_day(text: str, locale: str, zone: str, *, now: datetime | None = None) -> date:
+    """The day a member typed, in the campaign's ``zone``: whatever
+    :func:`bot.formatting.parse_user_datetime` reads (``25/12/2026`` day first in Spanish,
+    ``2026-12-25`` in both languages, ``mañana``…); a time typed with it is ignored.
+    Anything else is refused with the shared translated error (``formats.date.*``)."""
     try:
-        return date(year, month, day)
-    except ValueError:
-        raise DomainError("pace.error.no_such_date", value=raw[:40]) from None
+        moment = parse_user_datetime(text, locale, zone, now=now)
+    except BadDateTime as bad:
+        raise DomainError(f"formats.date.{bad.reason}", text=text.strip()[:40]) from None
+    return moment.astimezone(time_zone(zone)).date()
+
+
+def local_today(now: datetime, zone: str) -> date:
+    """The campaign's calendar day at ``now`` (absences are days of the campaign's zone)."""
+    return _aware(now).astimezone(time_zone(zone)).date()
 
 
 def pace_settings(campaign: Campaign) -> Mapping[str, Any]:
     return resolved_settings(setting_specs(campaign.system), campaign.settings)
 
 
-def next_slot(now: datetime, hour: int, every_hours: int) -> datetime:
-    """The first digest time after ``now``: ``hour`` o'clock (UTC) plus whole intervals."""
-    base = datetime.combine(now.date(), time(hour), tzinfo=UTC)
+def next_slot(
+    now: datetime, hour: int, every_hours: int, zone: str = DEFAULT_TIME_ZONE
+) -> datetime:
+    """The first digest time after ``now``: ``hour`` o'clock in the campaign's ``zone`` plus
+    whole intervals, counted on the zone's wall clock so that a daily digest stays at 09:00
+    across a change of summer time (returned in UTC)."""
+    tz = time_zone(zone)
+    local = _aware(now).astimezone(tz).replace(tzinfo=None)
+    base = datetime.combine(local.date(), time(hour))
     step = timedelta(hours=every_hours)
-    passed = (now - base) // step
-    return base + (passed + 1) * step
+    slot = base + ((local - base) // step + 1) * step
+    found = slot.replace(tzinfo=tz).astimezone(UTC)
+    while found <= _aware(now):  # the repeated hour when the clocks go back
+        slot += step
+        found = slot.replace(tzinfo=tz).astimezone(UTC)
+    return found
 
 
 def _insert(session: AsyncSession) -> Any:
@@ -391,7 +411,8 @@ async def rounds_of_posts(
         for _user, character_id, _name, owner in members
         if character_id is not None
     }
-    away = await _absent_until(session, campaign_id, responsible.values(), now.date())
+    today = local_today(now, campaign_time_zone(campaign))
+    away = await _absent_until(session, campaign_id, responsible.values(), today)
     hours = int(pace_settings(campaign)[PACE_DEADLINE])
     views = []
     for scene in scenes:
@@ -482,7 +503,8 @@ class PaceService:
             if hours and campaign.status == "active":
                 await put(session, WATCH_TIMER, ref, guild, now)
                 if every:
-                    slot = next_slot(now, int(settings[DIGEST_HOUR]), every)
+                    zone = campaign_time_zone(campaign)
+                    slot = next_slot(now, int(settings[DIGEST_HOUR]), every, zone)
                     await put(session, DIGEST_TIMER, ref, guild, slot)
                 else:
                     await cancel(session, DIGEST_TIMER, ref)
@@ -647,6 +669,7 @@ class PaceService:
             if campaign is None or campaign.status != "active":
                 return None
             settings = pace_settings(campaign)
+            zone = campaign_time_zone(campaign)
             every = int(settings[DIGEST_EVERY])
             if not int(settings[PACE_DEADLINE]) or not every:
                 return None
@@ -657,7 +680,7 @@ class PaceService:
                     .where(
                         Absence.campaign_id == campaign.id,
                         col(Absence.cancelled_at).is_(None),
-                        col(Absence.ends_on) >= now.date(),
+                        col(Absence.ends_on) >= local_today(now, zone),
                     )
                     .order_by(col(Absence.starts_on), col(Absence.id))
                     .limit(25)
@@ -672,7 +695,10 @@ class PaceService:
             scenes=tuple(rounds),
             absences=tuple(_absence_view(a) for a in absences),
             slot=_aware(due.due_at),
-            next_at=next_slot(max(now, _aware(due.due_at)), int(settings[DIGEST_HOUR]), every),
+            next_at=next_slot(
+                max(now, _aware(due.due_at)), int(settings[DIGEST_HOUR]), every, zone
+            ),
+            time_zone=zone,
         )
 
     async def digest_again(self, view: DigestView) -> None:
@@ -695,15 +721,25 @@ class PaceService:
         ends: str,
         note: str | None = None,
         *,
-        today: date | None = None,
+        locale: str | None = None,
+        now: datetime | None = None,
     ) -> AbsenceView:
+        """The member is away from ``starts`` through ``ends``: days typed in ``locale``
+        (the member's; else the campaign's, else Spanish), days of the campaign's time zone."""
         campaign = await self.campaigns.require(place)
-        today = today or utcnow().date()
-        first, last = parse_day(starts), parse_day(ends)
+        now = now or utcnow()
+        zone, locale = campaign_time_zone(campaign), locale or campaign.locale or LOCALES[0]
+        today = local_today(now, zone)
+        first = parse_day(starts, locale, zone, now=now)
+        last = parse_day(ends, locale, zone, now=now)
         if last < first:
-            raise DomainError("pace.error.ends_before", starts=_dmy(first), ends=_dmy(last))
+            raise DomainError(
+                "pace.error.ends_before",
+                starts=format_date(first, locale),
+                ends=format_date(last, locale),
+            )
         if last < today:
-            raise DomainError("pace.error.in_the_past", ends=_dmy(last))
+            raise DomainError("pace.error.in_the_past", ends=format_date(last, locale))
         if (last - first).days + 1 > MAX_ABSENCE_DAYS:
             raise DomainError("pace.error.too_long", limit=MAX_ABSENCE_DAYS)
         if (first - today).days > MAX_AHEAD_DAYS:
@@ -739,12 +775,12 @@ class PaceService:
             return _absence_view(row)
 
     async def absences(
-        self, place: Place, actor: Actor, *, today: date | None = None
+        self, place: Place, actor: Actor, *, now: datetime | None = None
     ) -> tuple[tuple[AbsenceView, ...], bool]:
-        """Current and upcoming absences: the actor's own, or everyone's for a referee.
-        The flag says which (True: the whole campaign's)."""
+        """Current and upcoming absences (today: the campaign's day): the actor's own, or
+        everyone's for a referee.  The flag says which (True: the whole campaign's)."""
         campaign = await self.campaigns.require(place)
-        today = today or utcnow().date()
+        today = local_today(now or utcnow(), campaign_time_zone(campaign))
         everyone = is_referee(campaign, actor)
         query = select(Absence).where(
             Absence.campaign_id == campaign.id,
@@ -822,22 +858,24 @@ class PaceService:
         name: str,
         until: str | None = None,
         *,
+        locale: str | None = None,
         now: datetime | None = None,
     ) -> NpcView:
-        """GM: the character is the GM's to post until ``until`` (a day: it comes back at
-        00:00 UTC that day) or until ``/sheet unnpcize``.  Again on an NPCized character
-        changes its return date."""
+        """GM: the character is the GM's to post until ``until`` (a day typed in ``locale``:
+        it comes back at 00:00 that day in the campaign's time zone) or until
+        ``/sheet unnpcize``.  Again on an NPCized character changes its return date."""
         campaign = await self.campaigns.require(place)
         if not is_referee(campaign, actor):
             raise NotReferee()
         now = now or utcnow()
+        zone, locale = campaign_time_zone(campaign), locale or campaign.locale or LOCALES[0]
         back: datetime | None = None
         if until:
-            day = parse_day(until)
-            back = datetime.combine(day, time(0), tzinfo=UTC)
+            day = parse_day(until, locale, zone, now=now)
+            back = datetime.combine(day, time(0), tzinfo=time_zone(zone)).astimezone(UTC)
             if back <= now:
-                raise DomainError("pace.error.in_the_past", ends=_dmy(day))
-            if (day - now.date()).days > MAX_AHEAD_DAYS:
+                raise DomainError("pace.error.in_the_past", ends=format_date(day, locale))
+            if (day - local_today(now, zone)).days > MAX_AHEAD_DAYS:
                 raise DomainError("pace.error.too_far", limit=MAX_AHEAD_DAYS)
         async with self.sessions() as session, session.begin():
             character = await find_character(session, campaign, actor, name)
@@ -884,6 +922,7 @@ class PaceService:
             campaign.gm_channel_id,
             campaign.locale,
             version,
+            zone,
         )
 
     async def unnpcize(self, place: Place, actor: Actor, name: str) -> NpcView:
@@ -916,6 +955,7 @@ class PaceService:
             campaign.gm_channel_id,
             campaign.locale,
             seen,
+            campaign_time_zone(campaign),
         )
 
     async def npc_due(self, due: Due, now: datetime | None = None) -> NpcView | None:
@@ -938,6 +978,7 @@ class PaceService:
             campaign.gm_channel_id,
             campaign.locale,
             row.version,
+            campaign_time_zone(campaign),
         )
 
     async def give_back(self, view: NpcView) -> bool:
@@ -950,7 +991,3 @@ class PaceService:
                 )
             )
         return bool(result.rowcount)
-
-
-def _dmy(day: date) -> str:
-    return day.strftime("%d/%m/%Y")

@@ -1,8 +1,10 @@
 """Pace view-models → Discord messages: the round of posts, reminders, the GM's digest,
 absences.
 
-Times are Discord timestamps (``<t:…:R>``): each reader sees them in their own time zone.
-Dates the members typed (absences) are shown as dd/mm/aaaa.  Names are text users typed:
+Moments (posted, pending since, a deadline) are Discord timestamps (``<t:…:R>``): each
+reader sees them live, in their own zone and language.  Calendar days (absences) and the
+NPCization's return are the campaign's (``zona_horaria``), through :mod:`bot.formatting`:
+dd/mm/aaaa and 24 h in Spanish (docs/architecture.md).  Names are text users typed:
 nothing here pings anyone except a reminder's one deliberate mention.
 """
 
@@ -13,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.formatting import format_date, format_datetime
 from bot.i18n import t
 from bot.services.pace import (
     AbsenceView,
@@ -39,8 +42,9 @@ def when(moment: datetime, style: str = "R") -> str:
     return discord.utils.format_dt(moment, style)  # type: ignore[arg-type]
 
 
-def day(value: date) -> str:
-    return value.strftime("%d/%m/%Y")
+def day(value: date, locale: str) -> str:
+    """A calendar day of the campaign (absences): dd/mm/aaaa in Spanish, mm/dd/yyyy in English."""
+    return format_date(value, locale)
 
 
 def link(guild_id: int, channel_id: int) -> str:
@@ -103,7 +107,7 @@ def _entry_line(entry: RoundEntry, since: datetime, locale: str) -> str:
     if entry.npcized:
         marks.append(t("pace.npcized", locale))
     if entry.absent_until is not None:
-        marks.append(t("pace.absent", locale, until=day(entry.absent_until)))
+        marks.append(t("pace.absent", locale, until=day(entry.absent_until, locale)))
     return text + (f" · {' · '.join(marks)}" if marks else "")
 
 
@@ -147,7 +151,11 @@ def digest(view: DigestView, locale: str) -> dict[str, Any]:
         names = ", ".join(
             f"**{e.name}** (<@{e.responsible_id}>"
             + (f", {t('pace.npcized', locale)}" if e.npcized else "")
-            + (f", {t('pace.absent', locale, until=day(e.absent_until))}" if e.absent_until else "")
+            + (
+                f", {t('pace.absent', locale, until=day(e.absent_until, locale))}"
+                if e.absent_until
+                else ""
+            )
             + ")"
             for e in scene.pending
         )
@@ -176,8 +184,8 @@ def digest(view: DigestView, locale: str) -> dict[str, Any]:
                         "pace.digest_absence",
                         locale,
                         member=f"<@{a.user_id}>",
-                        starts=day(a.starts_on),
-                        ends=day(a.ends_on),
+                        starts=day(a.starts_on, locale),
+                        ends=day(a.ends_on, locale),
                         note=_note(a.note),
                     )
                     for a in view.absences
@@ -196,7 +204,11 @@ def npc_returned(view: NpcView, locale: str) -> dict[str, Any]:
 
 
 def npcized(view: NpcView, locale: str) -> str:
-    until = t("pace.npcized_until", locale, day=day(view.until.date())) if view.until else ""
+    until = (
+        t("pace.npcized_until", locale, when=format_datetime(view.until, locale, view.time_zone))
+        if view.until
+        else ""
+    )
     return t(
         "pace.npcized_done",
         locale,
@@ -211,8 +223,8 @@ def absence_declared(view: AbsenceView, locale: str) -> str:
         "pace.absence_declared",
         locale,
         id=view.id,
-        starts=day(view.starts_on),
-        ends=day(view.ends_on),
+        starts=day(view.starts_on, locale),
+        ends=day(view.ends_on, locale),
         note=_note(view.note),
     )
 
@@ -224,8 +236,8 @@ def absences(views: tuple[AbsenceView, ...], everyone: bool, locale: str) -> dic
             locale,
             id=a.id,
             member=f"<@{a.user_id}>",
-            starts=day(a.starts_on),
-            ends=day(a.ends_on),
+            starts=day(a.starts_on, locale),
+            ends=day(a.ends_on, locale),
             note=_note(a.note),
         )
         for a in views

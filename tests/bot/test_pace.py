@@ -180,49 +180,58 @@ async def test_deleted_posts_and_gm_only_npc_posts_do_not_count(table):
 # -- dates and absences --------------------------------------------------------------------
 
 
-def test_days_are_read_the_spanish_way_and_as_iso():
-    assert parse_day("25/12/2026") == date(2026, 12, 25)
-    assert parse_day(" 5-1-2027 ") == date(2027, 1, 5)
-    assert parse_day("05.01.2027") == date(2027, 1, 5)
-    assert parse_day("2027-01-05") == date(2027, 1, 5)
+def test_days_are_read_by_the_shared_parser_in_the_campaigns_zone():
+    """One parser for typed dates (bot.formatting): day first in Spanish, month first in
+    English, ISO in both; the day is the campaign's, so «mañana» late on 1 December in UTC
+    is already 3 December in Madrid."""
+    madrid = "Europe/Madrid"
+    assert parse_day("25/12/2026", "es", madrid) == date(2026, 12, 25)
+    assert parse_day(" 5-1-2027 ", "es", madrid) == date(2027, 1, 5)
+    assert parse_day("05.01.2027", "es", madrid) == date(2027, 1, 5)
+    assert parse_day("2027-01-05", "es", madrid) == date(2027, 1, 5)
+    assert parse_day("2027-01-05", "en", madrid) == date(2027, 1, 5)
+    assert parse_day("12/25/2026", "en", madrid) == date(2026, 12, 25)
+    late = datetime(2026, 12, 1, 23, 30, tzinfo=UTC)  # 00:30 on 2 December in Madrid
+    assert parse_day("mañana", "es", madrid, now=late) == date(2026, 12, 3)
+    assert parse_day("mañana", "es", "America/Mexico_City", now=late) == date(2026, 12, 2)
     for bad, key in (
-        ("mañana", "pace.error.bad_date"),
-        ("12/25/2026", "pace.error.no_such_date"),
-        ("31/02/2027", "pace.error.no_such_date"),
-        ("2026/12/25", "pace.error.bad_date"),
+        ("ayer", "formats.date.format"),
+        ("12/25/2026", "formats.date.date"),
+        ("31/02/2027", "formats.date.date"),
+        ("el lunes", "formats.date.format"),
     ):
         with pytest.raises(DomainError) as refused:
-            parse_day(bad)
+            parse_day(bad, "es", madrid)
         assert refused.value.key == key, bad
 
 
 async def test_absences_are_validated_listed_and_cancelled(table):
     s = table
-    today = NOW.date()
     for starts, ends, key in (
         ("10/12/2026", "05/12/2026", "pace.error.ends_before"),
         ("01/11/2026", "20/11/2026", "pace.error.in_the_past"),
         ("01/12/2026", "01/12/2028", "pace.error.too_long"),
-        ("ayer", "01/12/2026", "pace.error.bad_date"),
+        ("ayer", "01/12/2026", "formats.date.format"),
+        ("01/12/2026", "31/02/2027", "formats.date.date"),
     ):
         with pytest.raises(DomainError) as refused:
-            await s.pace.declare_absence(HERE, ANA, starts, ends, today=today)
+            await s.pace.declare_absence(HERE, ANA, starts, ends, now=NOW)
         assert refused.value.key == key
     with pytest.raises(DomainError) as refused:
-        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", "x" * 201, today=today)
+        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", "x" * 201, now=NOW)
     assert refused.value.key == "pace.error.note_too_long"
     away = await s.pace.declare_absence(
-        HERE, ANA, "02/12/2026", "2026-12-09", " De viaje ", today=today
+        HERE, ANA, "02/12/2026", "2026-12-09", " De viaje ", now=NOW
     )
     assert (away.starts_on, away.ends_on, away.note) == (
         date(2026, 12, 2),
         date(2026, 12, 9),
         "De viaje",
     )
-    await s.pace.declare_absence(HERE, BRUNO, "01/12/2026", "01/12/2026", today=today)
-    own, everyone = await s.pace.absences(HERE, ANA, today=today)
+    await s.pace.declare_absence(HERE, BRUNO, "01/12/2026", "01/12/2026", now=NOW)
+    own, everyone = await s.pace.absences(HERE, ANA, now=NOW)
     assert [a.user_id for a in own] == [ANA.user_id] and not everyone
-    every, everyone = await s.pace.absences(HERE, GM, today=today)
+    every, everyone = await s.pace.absences(HERE, GM, now=NOW)
     assert {a.user_id for a in every} == {ANA.user_id, BRUNO.user_id} and everyone
     with pytest.raises(DomainError) as refused:
         await s.pace.cancel_absence(HERE, BRUNO, away.id)
@@ -232,12 +241,12 @@ async def test_absences_are_validated_listed_and_cancelled(table):
     with pytest.raises(DomainError) as refused:
         await s.pace.cancel_absence(HERE, ANA, away.id)
     assert refused.value.key == "pace.error.no_absence"
-    assert [a.user_id for a in (await s.pace.absences(HERE, GM, today=today))[0]] == [3]
+    assert [a.user_id for a in (await s.pace.absences(HERE, GM, now=NOW))[0]] == [3]
 
 
 async def test_two_cancels_of_one_absence_at_once_cancel_it_once(table):
     s = table
-    away = await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", today=NOW.date())
+    away = await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", now=NOW)
     results = await asyncio.gather(
         s.pace.cancel_absence(HERE, ANA, away.id),
         s.pace.cancel_absence(HERE, GM, away.id),
@@ -254,9 +263,9 @@ async def test_two_cancels_of_one_absence_at_once_cancel_it_once(table):
 async def test_an_absence_cap_per_member(table):
     s = table
     for _ in range(20):
-        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", today=NOW.date())
+        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", now=NOW)
     with pytest.raises(DomainError) as refused:
-        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", today=NOW.date())
+        await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", now=NOW)
     assert refused.value.key == "pace.error.too_many"
 
 
@@ -289,7 +298,7 @@ async def test_the_deadline_setting_starts_and_stops_the_campaigns_timers(table)
     found = await timers_of(s)
     assert set(found) == {WATCH_TIMER, DIGEST_TIMER}
     slot = found[DIGEST_TIMER].due_at.replace(tzinfo=UTC)
-    assert slot == datetime(2026, 12, 2, 9, 0, tzinfo=UTC), "09:00 UTC by default, daily"
+    assert slot == datetime(2026, 12, 2, 8, 0, tzinfo=UTC), "09:00 in Madrid by default, daily"
     await setting(s, "resumen_cada", "0")
     await s.pace.sync_campaign(HERE, NOW)
     assert set(await timers_of(s)) == {WATCH_TIMER}
@@ -302,10 +311,28 @@ async def test_the_deadline_setting_starts_and_stops_the_campaigns_timers(table)
 
 
 def test_digest_slots():
-    assert next_slot(NOW, 9, 24) == datetime(2026, 12, 2, 9, tzinfo=UTC)
-    assert next_slot(NOW, 13, 24) == datetime(2026, 12, 1, 13, tzinfo=UTC)
-    assert next_slot(NOW, 9, 12) == datetime(2026, 12, 1, 21, tzinfo=UTC)
-    assert next_slot(NOW, 12, 6) == datetime(2026, 12, 1, 18, tzinfo=UTC), "strictly after"
+    assert next_slot(NOW, 9, 24, "UTC") == datetime(2026, 12, 2, 9, tzinfo=UTC)
+    assert next_slot(NOW, 13, 24, "UTC") == datetime(2026, 12, 1, 13, tzinfo=UTC)
+    assert next_slot(NOW, 9, 12, "UTC") == datetime(2026, 12, 1, 21, tzinfo=UTC)
+    assert next_slot(NOW, 12, 6, "UTC") == datetime(2026, 12, 1, 18, tzinfo=UTC), "strictly after"
+
+
+def test_digest_slots_are_hours_of_the_campaigns_zone_across_summer_time():
+    """``resumen_hora`` 9 is 09:00 on the campaign's clock: 08:00 UTC in a Madrid winter,
+    07:00 UTC in its summer (clocks go forward on 29 March 2026, back on 25 October), and
+    15:00 UTC in Mexico City (no summer time since 2022)."""
+    madrid = "Europe/Madrid"
+    assert next_slot(NOW, 9, 24, madrid) == datetime(2026, 12, 2, 8, tzinfo=UTC)
+    before = datetime(2026, 3, 28, 10, tzinfo=UTC)  # Saturday, after that day's digest
+    assert next_slot(before, 9, 24, madrid) == datetime(2026, 3, 29, 7, tzinfo=UTC)
+    autumn = datetime(2026, 10, 24, 10, tzinfo=UTC)
+    assert next_slot(autumn, 9, 24, madrid) == datetime(2026, 10, 25, 8, tzinfo=UTC)
+    assert next_slot(NOW, 9, 24, "America/Mexico_City") == datetime(2026, 12, 1, 15, tzinfo=UTC)
+    # every 12 h from 09:00 on the wall clock: 21:00 and 09:00 local, whatever the offset
+    assert next_slot(before, 9, 12, madrid) == datetime(2026, 3, 28, 20, tzinfo=UTC)
+    # the repeated hour when clocks go back: the slot is still strictly after now
+    repeated = datetime(2026, 10, 25, 1, 30, tzinfo=UTC)  # 02:30 CET, the second time
+    assert next_slot(repeated, 2, 24, madrid) > repeated
 
 
 async def test_the_watch_reminds_each_pending_character_once_per_round(table):
@@ -348,7 +375,7 @@ async def test_an_absent_member_is_skipped_and_the_dm_preference_kept(table):
     s = table
     await setting(s, "plazo_publicacion", "12")
     await new_scene(s, round_started_at=NOW - timedelta(hours=13))
-    await s.pace.declare_absence(HERE, ANA, "30/11/2026", "02/12/2026", today=NOW.date())
+    await s.pace.declare_absence(HERE, ANA, "30/11/2026", "02/12/2026", now=NOW)
     await s.pace.set_remind_by(HERE, BRUNO, "dm")
     cid = await campaign_id(s)
     watch = await s.pace.watch(due_of(WATCH_TIMER, str(cid), NOW), NOW)
@@ -374,7 +401,8 @@ async def test_an_npcized_character_is_the_gms_to_post(table):
         with pytest.raises(DomainError):
             await s.pace.npcize(HERE, GM, "Ardelia", bad, now=NOW)
     npc = await s.pace.npcize(HERE, GM, "Ardelia", "05/12/2026", now=NOW)
-    assert npc.until == datetime(2026, 12, 5, tzinfo=UTC) and npc.player_user_id == ANA.user_id
+    # 00:00 on 5 December in the campaign's zone (Europe/Madrid by default): 23:00 UTC
+    assert npc.until == datetime(2026, 12, 4, 23, tzinfo=UTC) and npc.player_user_id == ANA.user_id
     assert NPC_TIMER in await timers_of(s)
     cid = await campaign_id(s)
     watch = await s.pace.watch(due_of(WATCH_TIMER, str(cid), NOW), NOW)
@@ -403,7 +431,7 @@ async def test_unnpcize_gives_it_back_and_cancels_the_timer(table):
     moved = await s.pace.npcize(HERE, GM, "Bertrán", "2026-12-24", now=NOW)
     assert moved.version == 2
     assert (await timers_of(s))[NPC_TIMER].due_at.replace(tzinfo=UTC) == datetime(
-        2026, 12, 24, tzinfo=UTC
+        2026, 12, 23, 23, tzinfo=UTC
     )
     await s.pace.unnpcize(HERE, GM, "Bertrán")
     assert NPC_TIMER not in await timers_of(s)
@@ -417,9 +445,9 @@ async def test_the_digest_lists_waiting_scenes_and_absences(table):
     scene = await new_scene(s, round_started_at=NOW - timedelta(hours=5))
     await new_scene(s, channel=501)  # a scene nobody posted in either
     await post(s, scene, ANA, "Ardelia", NOW - timedelta(hours=1))
-    await s.pace.declare_absence(HERE, BRUNO, "03/12/2026", "04/12/2026", today=NOW.date())
+    await s.pace.declare_absence(HERE, BRUNO, "03/12/2026", "04/12/2026", now=NOW)
     cid = await campaign_id(s)
-    slot = datetime(2026, 12, 1, 9, tzinfo=UTC)
+    slot = datetime(2026, 12, 1, 8, tzinfo=UTC)
     view = await s.pace.digest(due_of(DIGEST_TIMER, str(cid), slot), NOW)
     assert view is not None
     assert [[e.name for e in r.pending] for r in view.scenes] == [
@@ -427,7 +455,9 @@ async def test_the_digest_lists_waiting_scenes_and_absences(table):
         ["Ardelia", "Bertrán"],
     ]
     assert [a.user_id for a in view.absences] == [BRUNO.user_id]
-    assert view.next_at == datetime(2026, 12, 2, 9, tzinfo=UTC)
+    assert (
+        view.next_at == datetime(2026, 12, 2, 8, tzinfo=UTC) and view.time_zone == "Europe/Madrid"
+    )
     again = await s.pace.digest(due_of(DIGEST_TIMER, str(cid), slot, generation=7), NOW)
     assert again is not None and again.nonce == view.nonce, "a repeat of the slot: one message"
     await setting(s, "plazo_publicacion", "0")
@@ -486,7 +516,7 @@ async def test_a_crash_between_post_and_record_repeats_with_the_same_nonce(table
 
 async def test_privacy_exports_and_erases_absences_and_preferences(table):
     s = table
-    await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", "boda", today=NOW.date())
+    await s.pace.declare_absence(HERE, ANA, "02/12/2026", "03/12/2026", "boda", now=NOW)
     await s.pace.set_remind_by(HERE, ANA, "dm")
     await s.pace.npcize(HERE, GM, "Ardelia", now=NOW)
     document = await s.privacy.export(HERE.guild_id, ANA.user_id)
@@ -597,3 +627,82 @@ async def test_the_cog_falls_back_to_the_scene_when_a_dm_is_refused(table):
     other = TimerService(s.sessions, Shards(count=2, ids=(1 - (HERE.guild_id >> 22) % 2,)))
     assert await PaceService(s.sessions, s.campaigns, other).ensure_timers() == 0
     assert await s.pace.ensure_timers() == 1
+
+
+# -- the campaign's time zone (zona_horaria) --------------------------------------------------
+
+
+async def test_the_digest_hour_follows_the_campaigns_zone_and_its_summer_time(table):
+    """``resumen_hora`` is an hour of the campaign's clock: a Mexico City campaign gets its
+    09:00 digest at 15:00 UTC; a Madrid one at 08:00 UTC in winter and, after the clocks go
+    forward on 29 March 2026, at 07:00 UTC; changing the zone moves the timer."""
+    s = table
+    await setting(s, "plazo_publicacion", "24")
+    await setting(s, "zona_horaria", "America/Mexico_City")
+    await s.pace.sync_campaign(HERE, NOW)
+    due = (await timers_of(s))[DIGEST_TIMER].due_at.replace(tzinfo=UTC)
+    assert due == datetime(2026, 12, 1, 15, tzinfo=UTC)
+    await setting(s, "zona_horaria", "Europe/Madrid")
+    spring = datetime(2026, 3, 28, 10, tzinfo=UTC)
+    await s.pace.sync_campaign(HERE, spring)
+    due = (await timers_of(s))[DIGEST_TIMER].due_at.replace(tzinfo=UTC)
+    assert due == datetime(2026, 3, 29, 7, tzinfo=UTC), "09:00 CEST"
+    cid = await campaign_id(s)
+    view = await s.pace.digest(due_of(DIGEST_TIMER, str(cid), due), due)
+    assert view is not None and view.next_at == datetime(2026, 3, 30, 7, tzinfo=UTC)
+
+
+async def test_absences_are_days_of_the_campaigns_zone(table):
+    """At 03:00 UTC on 2 December it is still 1 December in Mexico City: an absence that
+    ended on the 1st is not in the past there, and it is current (reminders stop)."""
+    s = table
+    await setting(s, "zona_horaria", "America/Mexico_City")
+    early = datetime(2026, 12, 2, 3, tzinfo=UTC)  # 21:00 on 1 December in Mexico City
+    away = await s.pace.declare_absence(HERE, ANA, "30/11/2026", "01/12/2026", now=early)
+    assert (away.starts_on, away.ends_on) == (date(2026, 11, 30), date(2026, 12, 1))
+    own, _everyone = await s.pace.absences(HERE, ANA, now=early)
+    assert [a.id for a in own] == [away.id]
+    await new_scene(s)
+    view = await s.pace.status(IN_SCENE, early)
+    assert [e.absent_until for e in view.entries if e.name == "Ardelia"] == [date(2026, 12, 1)]
+    # in Madrid it is already 2 December: the same absence is over
+    await setting(s, "zona_horaria", "Europe/Madrid")
+    assert (await s.pace.absences(HERE, ANA, now=early))[0] == ()
+    with pytest.raises(DomainError) as refused:
+        await s.pace.declare_absence(HERE, ANA, "30/11/2026", "01/12/2026", now=early)
+    assert refused.value.key == "pace.error.in_the_past"
+    assert refused.value.params["ends"] == "01/12/2026"
+    # English readers type month first; errors show their dates the same way
+    with pytest.raises(DomainError) as refused:
+        await s.pace.declare_absence(HERE, ANA, "12/10/2026", "12/05/2026", locale="en", now=NOW)
+    assert refused.value.key == "pace.error.ends_before"
+    assert (refused.value.params["starts"], refused.value.params["ends"]) == (
+        "12/10/2026",
+        "12/05/2026",
+    )
+
+
+async def test_an_npcized_character_comes_back_at_midnight_of_the_campaigns_zone(table):
+    """«hasta 05/12/2026» is 00:00 on the 5th on the campaign's clock (06:00 UTC in Mexico
+    City), and the GM reads it so: «el 05/12/2026 00:00 CST»."""
+    from cogs.ui import render_pace
+
+    s = table
+    await setting(s, "zona_horaria", "America/Mexico_City")
+    npc = await s.pace.npcize(HERE, GM, "Ardelia", "05/12/2026", now=NOW)
+    assert npc.until == datetime(2026, 12, 5, 6, tzinfo=UTC)
+    assert (await timers_of(s))[NPC_TIMER].due_at.replace(tzinfo=UTC) == npc.until
+    shown = render_pace.npcized(npc, "es")
+    assert "(el 05/12/2026 00:00 CST)" in shown and "UTC" not in shown
+    english = render_pace.npcized(npc, "en")
+    assert "(on 12/05/2026 12:00 AM CST)" in english
+    # across summer time in Madrid: 00:00 CEST on 1 April is 22:00 UTC on 31 March
+    await setting(s, "zona_horaria", "Europe/Madrid")
+    spring = datetime(2027, 3, 20, 12, tzinfo=UTC)
+    moved = await s.pace.npcize(HERE, GM, "Ardelia", "2027-04-01", now=spring)
+    assert moved.until == datetime(2027, 3, 31, 22, tzinfo=UTC)
+    # a day already begun in the campaign's zone is refused, shown the reader's way
+    with pytest.raises(DomainError) as refused:
+        await s.pace.npcize(HERE, GM, "Ardelia", "2027-03-20", locale="en", now=spring)
+    assert refused.value.key == "pace.error.in_the_past"
+    assert refused.value.params["ends"] == "03/20/2027"

@@ -142,7 +142,7 @@ def test_a_reminder_fires_once_after_a_restart_and_skips_the_absent(bot_database
         )
         assert away.ephemeral and "Ausencia anotada" in away.text, away.text
         bad = sb.command("absence add", {"from": "mañana", "to": "31/02/2027"}, guild=g, user="ana")
-        assert bad.ephemeral and says(bad, "pace.error.bad_date", value="mañana"), bad.text
+        assert bad.ephemeral and says(bad, "formats.date.date", text="31/02/2027"), bad.text
         status = sb.command("scene status", {}, guild=g, channel=thread, user="bruno")
         assert "Pendientes (2)" in status.all_text and "ausente hasta" in status.all_text
         assert reminders(sb, g, thread) == [], "ten minutes are not an hour"
