@@ -31,7 +31,7 @@ import gzip
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from sqlalchemy import delete, func, update
@@ -110,7 +110,13 @@ class DeletionSummary:
 
 
 def _value(value: Any) -> Any:
-    if isinstance(value, datetime | date):
+    """Dates in the export are ISO 8601 for programs, times with their UTC offset
+    (``2026-12-01T17:05:00+00:00``): stored times are naive UTC, and a time without an offset
+    would read as the reader's local time.  Replies to people use the campaign's zone instead
+    (bot/formatting.py); a machine-readable file keeps one unambiguous zone."""
+    if isinstance(value, datetime):
+        return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+    if isinstance(value, date):
         return value.isoformat()
     return value
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -77,6 +78,9 @@ async def test_export_has_everything_of_the_member_in_this_guild_only(table):
     assert [c["name"] for c in fight["your_combatants"]] == ["Ardelia"]
     assert document["campaigns_you_run"] == []
     json.dumps(document)  # everything is JSON
+    # times say their zone (stored naive UTC): a program reading the file cannot mistake them
+    stamp = document["characters"][0]["created_at"]
+    assert stamp.endswith("+00:00") and datetime.fromisoformat(stamp).utcoffset() == timedelta(0)
     gm = await table.privacy.export(GUILD, GM.user_id)
     assert [c["name"] for c in gm["campaigns_you_run"]] == ["Estrellas"]
     assert len(gm["xp_awards_you_granted"]) == 2
