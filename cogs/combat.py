@@ -264,16 +264,19 @@ class CombatCog(
             await itx.followup.send(secret, ephemeral=True)
 
     @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
-    @app_commands.describe(combatant="Who", amount="How much")
+    @app_commands.describe(
+        combatant="Who", amount="How much", force="GM only: heal even the dead (a resurrection)"
+    )
     @fight()
     async def heal(
         self,
         itx: discord.Interaction[Arbitro],
         combatant: Combatant,
         amount: app_commands.Range[int, 1, 10_000],
+        force: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.combat.heal(ctx.place, ctx.actor, combatant, amount)
+        view = await self.combat.heal(ctx.place, ctx.actor, combatant, amount, force=force)
         message = with_undo(render_combat.health(view, ctx.locale), view.undo, ctx.locale)
         await itx.response.send_message(**message)
         secret = render_combat.health_secret(view, ctx.locale)

@@ -21,6 +21,7 @@ from bot.services.audit import AuditEntry
 from bot.services.campaign_context import CampaignContext
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
+from bot.services.dead import heal_living
 from bot.services.errors import DomainError
 from bot.services.sheet_access import find_character, require_editor, require_playable
 from bot.services.sheet_schema import upgraded_sheet
@@ -71,7 +72,7 @@ class _Heal:
     validate: bool = False
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Any]:
-        result = context.system.heal(sheet, self.amount, context.settings)
+        result = heal_living(context.system, sheet, self.amount, context.settings)
         return Computed(result.sheet, result, audit=self.audit)
 
 

@@ -35,6 +35,7 @@ from bot.services.campaigns import SHOW_NUMBERS, is_referee
 from bot.services.characters import CharacterService
 from bot.services.checks import parse_circumstances
 from bot.services.context import Actor, Place
+from bot.services.dead import heal_living, require_alive_target
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import find_character, require_playable
@@ -154,8 +155,9 @@ class Wound:
             return Computed(sheet, None, audit=self.audit)
         system = context.system
         if change.kind == "heal":
-            done = system.heal(sheet, change.amount, context.settings)
-        else:
+            done = heal_living(system, sheet, change.amount, context.settings)
+        else:  # a target killed meanwhile (a concurrent attack) is refused on this version
+            require_alive_target(system, sheet, context.settings)
             done = system.apply_damage(sheet, change.amount, context.settings)
         return Computed(done.sheet, done, audit=self.audit)
 
@@ -261,6 +263,8 @@ class AttackService:
         if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
             state = system.combat_state(attacker.fighter.sheet, settings)
             require(state, Act.ATTACK, attacker.fighter.name)
+        if target.fighter.sheet is not None:  # before any die: the dead are not attacked
+            require_alive_target(system, target.fighter.sheet, settings, target.fighter.name)
         request = self._request(order, attacker, target, system.id)
         where: dict[str, Any] = {}
         if system.id == "rolweb":
@@ -315,6 +319,9 @@ class AttackService:
         target = _Side(
             Fighter(target_character.name, sheet=upgraded_sheet(target_character), player=True),
             character=target_character,
+        )
+        require_alive_target(
+            system, upgraded_sheet(target_character), settings, target.fighter.name
         )
         if pending.get("attacker_id") is not None:
             attacker_character = await self._by_id(campaign, int(pending["attacker_id"]))
@@ -401,6 +408,8 @@ class AttackService:
         if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
             able = system.combat_state(attacker.fighter.sheet, settings)
             require(able, Act.CAST, attacker.fighter.name)
+        if target.fighter.sheet is not None:
+            require_alive_target(system, target.fighter.sheet, settings, target.fighter.name)
         request = self._request(order, attacker, target, system.id)
         hit = attacks.attack(request, settings, rng or self.rng)
         secret = _secret(settings, attacker, target)

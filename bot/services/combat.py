@@ -811,11 +811,15 @@ class CombatService:
     async def damage(self, place: Place, actor: Actor, combatant: str, amount: int) -> HealthView:
         return await self._health(place, actor, combatant, amount, heal=False)
 
-    async def heal(self, place: Place, actor: Actor, combatant: str, amount: int) -> HealthView:
-        return await self._health(place, actor, combatant, amount, heal=True)
+    async def heal(
+        self, place: Place, actor: Actor, combatant: str, amount: int, *, force: bool = False
+    ) -> HealthView:
+        """``force``: the GM's explicit override that heals even the dead (a resurrection
+        the story decided); anyone else asking for it is refused."""
+        return await self._health(place, actor, combatant, amount, heal=True, force=force)
 
     async def _health(
-        self, place: Place, actor: Actor, name: str, amount: int, *, heal: bool
+        self, place: Place, actor: Actor, name: str, amount: int, *, heal: bool, force: bool = False
     ) -> HealthView:
         """Through the system's ``apply_damage``/``heal`` and the sheet's versioned write:
         the sheet is the one record of hit points, the fight only names who is hurt."""
@@ -825,7 +829,9 @@ class CombatService:
         target = self._combat(record).find_by_name(name)
         if target.character_id is None:
             raise DomainError("combat.error.no_sheet", name=target.name)
-        change = Heal(amount) if heal else Damage(amount)
+        if force and not is_referee(await self.characters.campaigns.require(place), actor):
+            raise NotReferee("dead.error.force_gm_only")
+        change = Heal(amount, force=force) if heal else Damage(amount)
         applied = await self.characters.writer.apply(
             place, actor, change, character_id=target.character_id
         )

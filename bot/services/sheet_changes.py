@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.services.audit import AuditEntry
 from bot.services.campaign_context import CampaignContext
+from bot.services.dead import dead_state, heal_living
 from bot.services.errors import DomainError, NotAllowed
 from bot.services.imports import keep_referee_fields, referee_changes
 from bot.services.sheet_access import set_path
@@ -238,8 +239,8 @@ def land(
     if change is not None and change.amount > 0:
         if cast.needs_melee_attack:
             held = True
-        elif change.kind == "heal":
-            health = context.system.heal(sheet, change.amount, context.settings)
+        elif change.kind == "heal":  # the dead are refused (bot/services/dead.py)
+            health = heal_living(context.system, sheet, change.amount, context.settings)
         else:
             health = context.system.apply_damage(sheet, change.amount, context.settings)
         if health is not None:
@@ -403,14 +404,18 @@ class Damage:
 
 @dataclass(frozen=True, slots=True)
 class Heal:
-    """Healing through the system, logged (kind ``heal``, undoable; ``/init heal``)."""
+    """Healing through the system, logged (kind ``heal``, undoable; ``/init heal``).
+
+    A dead sheet is refused unless ``force`` (the GM's explicit override; the service
+    checks who asks): see :mod:`bot.services.dead`."""
 
     amount: int
     validate: bool = False
     reason: str | None = None
+    force: bool = False
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
-        result = context.system.heal(sheet, self.amount, context.settings)
+        result = heal_living(context.system, sheet, self.amount, context.settings, force=self.force)
         return Computed(result.sheet, result, audit=_health_audit("heal", result, self.reason))
 
 
@@ -492,6 +497,8 @@ class TickEffects:
         for effect in ticked.actions:
             if effect.action is None or effect.action.kind != "heal":
                 continue  # a miss chance is rolled when the owner is attacked, not now
+            if dead_state(context.system, new, context.settings) is not None:
+                continue  # an aura does not raise the dead (bot/services/dead.py)
             roll = effects.roll_action(effect, self.rng)
             rolls.append(roll)
             if roll.amount > 0:

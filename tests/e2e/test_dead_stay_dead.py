@@ -1,0 +1,43 @@
+"""The dead stay dead, end to end (Núcleo): ``/attack`` on a dead hidden NPC is refused with
+its state and no number, ``/init heal`` on a dead character is refused with its state, a
+player's ``force`` is refused, and the GM's ``force`` brings it back (Inconsciente)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.test_combat import game, npc_trasgo, run
+from tests.examples import ARDELIA
+
+pytestmark = pytest.mark.e2e
+
+
+def test_nucleo_the_dead_are_neither_attacked_nor_healed_but_the_gm_can_raise_them(discord_env):
+    sb = discord_env
+    g = game(sb, "Muertos Núcleo", "nucleo")
+    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
+    run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="ana").expect_ok()
+    npc_trasgo(sb, g)
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init add", {"name": "Trasgo", "initiative": 5}).expect_ok()
+
+    killed = run(sb, g, "init damage", {"combatant": "Trasgo", "amount": 60})
+    assert "Estado: Muerto" in killed.text, killed.text
+    attack = run(sb, g, "attack", {"target": "Trasgo"}, user="ana")
+    assert attack.ephemeral, attack.text
+    assert "No se puede atacar a Trasgo: su estado es «Muerto»" in attack.text, attack.text
+    assert not any(ch.isdigit() for ch in attack.text), attack.text  # no PV, no Defensa
+
+    run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 36}).expect_ok()
+    refused = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 10}, user="ana")
+    assert refused.ephemeral, refused.text
+    assert "No se puede curar a Ardelia: su estado es «Muerto»" in refused.text, refused.text
+    not_gm = run(
+        sb, g, "init heal", {"combatant": "Ardelia", "amount": 10, "force": True}, user="ana"
+    )
+    assert not_gm.ephemeral and "Solo el máster puede forzar" in not_gm.text, not_gm.text
+    raised = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 10, "force": True})
+    assert "Estado: Inconsciente (-2/24)" in raised.text, raised.text
