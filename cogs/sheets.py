@@ -10,6 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import t
+from bot.services.creation import DraftView
 from bot.services.errors import DomainError
 from bot.services.post_text import AVATAR_MAX_BYTES
 from bot.services.profiles import MAX_CONCEPT, MAX_DESCRIPTION, ProfileChange
@@ -17,9 +19,10 @@ from cogs.ui import render_pace, render_post, render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.errors import describe_error
 from cogs.ui.options import AnyCharacter, Character, Field, FieldValue, Item
 from cogs.ui.slow import acknowledge, reply
-from cogs.ui.views import ask_confirmation
+from cogs.ui.views import Confirm, ask_confirmation
 from cogs.ui.wizard import register as register_wizard
 from cogs.ui.wizard import wizard_message
 
@@ -50,7 +53,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         restart: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        draft = await self.creation.resume(ctx.place, ctx.actor)
+        draft = await self.creation.resume(ctx.place, ctx.actor, name=name)
         if draft is not None and restart:
             await self.creation.cancel(ctx.place, ctx.actor, draft.draft_id, draft.version)
             draft = None
@@ -58,7 +61,48 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
             if name is None:
                 raise DomainError("sheet.error.name_needed")
             draft = await self.creation.start(ctx.place, ctx.actor, name)
+        elif name is not None and name.strip() != draft.name:
+            await self._resume_or_replace(itx, draft, name)
+            return
         await itx.response.send_message(**wizard_message(draft, ctx.locale), ephemeral=True)
+
+    async def _resume_or_replace(
+        self, itx: discord.Interaction[Arbitro], draft: DraftView, name: str
+    ) -> None:
+        """A draft is open under another name (or «nuno» typed as «ÑUÑO»): ask, never guess.
+
+        Resuming shows the draft as it is; starting the new one abandons the old in the same
+        transaction as the new draft's insert (:meth:`CreationService.start`)."""
+        ctx = await ctx_of(itx)
+        question = t("flows.draft_question", ctx.locale, old=draft.name, new=name.strip())
+        view = Confirm(
+            itx.user.id,
+            ctx.locale,
+            confirm_key="flows.draft_new",
+            cancel_key="flows.draft_resume",
+        )
+        await itx.response.send_message(
+            question, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+        await view.wait()
+        if view.value is None:
+            await itx.edit_original_response(content=t("common.timed_out", ctx.locale), view=None)
+            return
+        click = view.interaction
+        try:
+            if view.value:
+                shown = await self.creation.start(
+                    ctx.place, ctx.actor, name, replacing=(draft.draft_id, draft.version)
+                )
+            else:
+                shown = await self.creation.show(ctx.place, ctx.actor, draft.draft_id)
+        except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
+            text = describe_error(error, ctx.locale)
+            if text is None:
+                raise
+            await click.response.edit_message(content=text, view=None)
+            return
+        await click.response.edit_message(content=None, **wizard_message(shown, ctx.locale))
 
     @app_commands.command(
         name="show", description="Show a character sheet with everything the rules derive"

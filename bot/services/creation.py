@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, update
@@ -29,8 +30,18 @@ from bot.services.errors import DomainError, NotAllowed
 from bot.services.sheet_access import MAX_NAME
 from bot.services.sheet_changes import builder_of
 from bot.services.sheet_schema import upgraded_sheet
-from rules.systems.base import CharacterBuilder, CreationStep, GameSystem, LoggedRoll, Problem
+from rules.systems.base import (
+    CharacterBuilder,
+    CreationStep,
+    DerivedValue,
+    FieldSpec,
+    GameSystem,
+    LoggedRoll,
+    Problem,
+    RulesError,
+)
 from rules.systems.inheritance import XpInheritance
+from rules.text import fold
 
 __all__ = ["CreationService", "DraftView", "HEIR", "MAX_OPEN_DRAFTS"]
 
@@ -54,6 +65,12 @@ class DraftView:
     #: (dead character's name, experience) this draft took over (rolweb, seed 001).
     inherited: tuple[str, int] | None = None
     gender: str | None = None  # chosen on the last screen (optional), for agreement
+    #: At the last step (``step is None``): the sheet exactly as «Guardar» will store it, with
+    #: the system's fields and derived values, so the wizard can show it before saving.
+    sheet: Mapping[str, Any] = field(default_factory=dict)
+    fields: tuple[FieldSpec, ...] = ()
+    derived: tuple[DerivedValue, ...] = ()
+    system_name: str = ""
 
 
 class CreationService:
@@ -67,11 +84,16 @@ class CreationService:
         self.characters = characters
         self.rng = rng or random.SystemRandom()
 
-    async def resume(self, place: Place, actor: Actor, *, npc: bool = False) -> DraftView | None:
-        """The actor's open draft in this campaign, if one is waiting (newest first)."""
+    async def resume(
+        self, place: Place, actor: Actor, *, npc: bool = False, name: str | None = None
+    ) -> DraftView | None:
+        """The actor's open draft in this campaign, if one is waiting (newest first).
+
+        With ``name``, the draft of that name (compared folded: «ÑUÑO» is «nuno») comes
+        first; the caller asks before replacing a draft whose name was typed differently."""
         campaign, system, settings = await self.characters.context(place)
         async with self.sessions() as session:
-            draft = (
+            drafts = (
                 await session.exec(
                     select(CreationDraft)
                     .where(
@@ -83,13 +105,30 @@ class CreationService:
                     )
                     .order_by(col(CreationDraft.id).desc())
                 )
-            ).first()
-        if draft is None:
+            ).all()
+        if not drafts:
             return None
+        wanted = None if name is None else fold(name)
+        named = [d for d in drafts if fold(str(d.sheet.get("draft", {}).get("name", ""))) == wanted]
+        draft = (named or drafts)[0]
         return self._view(draft, system, builder_of(system), settings, ())
 
-    async def start(self, place: Place, actor: Actor, name: str, *, npc: bool = False) -> DraftView:
+    async def start(
+        self,
+        place: Place,
+        actor: Actor,
+        name: str,
+        *,
+        npc: bool = False,
+        replacing: tuple[int, int] | None = None,
+    ) -> DraftView:
+        """A new draft; ``replacing`` (draft id, version) abandons that open draft of the
+        actor in the same transaction, so the old one is gone only if the new one exists
+        (and only as the actor last saw it)."""
         campaign, system, settings = await self.characters.context(place)
+        old = None
+        if replacing is not None:
+            old = (await self._load(place, actor, replacing[0], replacing[1]))[4]
         if npc and not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         name = name.strip()
@@ -113,6 +152,10 @@ class CreationService:
             # Insert, then count in the same transaction behind the campaign's lock
             # (bot.db.locks): two wizards opened at once cannot both slip under the cap.
             await lock_campaign(session, saved_id(campaign))
+            if old is not None:
+                # SQLite may give a deleted draft's id to the next one: the creation time
+                # tells the draft the actor saw from a newer one under the same id.
+                await _delete_draft(session, saved_id(old), old.version, old.created_at)
             session.add(draft)
             await session.flush()
             await self._check_open_drafts(session, saved_id(campaign), actor.user_id, npc)
@@ -363,6 +406,12 @@ class CreationService:
         done = tuple(state.get("done", ()))
         step = builder.creation_step(sheet, done, settings, npc=draft.is_npc)
         problems = tuple(system.validate(sheet, settings)) if step is None else ()
+        derived: tuple[DerivedValue, ...] = ()
+        if step is None:
+            try:
+                derived = tuple(system.derived(sheet, settings))
+            except RulesError as error:  # shown with its problems; «Guardar» is not offered
+                problems = problems or tuple(error.problems)
         return DraftView(
             draft_id=saved_id(draft),
             version=draft.version,
@@ -377,19 +426,26 @@ class CreationService:
             if isinstance(heir := state.get(HEIR), dict)
             else None,
             gender=gender_of(sheet),
+            sheet=dict(sheet) if step is None else {},
+            fields=tuple(system.fields(settings)) if step is None else (),
+            derived=derived,
+            system_name=system.name,
         )
 
 
-async def _delete_draft(session: AsyncSession, draft_id: int, version: int) -> None:
+async def _delete_draft(
+    session: AsyncSession, draft_id: int, version: int, created_at: datetime | None = None
+) -> None:
     """A finished or abandoned draft is deleted, under its version check.
 
     The character (or nothing) is what remains; keeping closed drafts only grew the table
     (issue 14 §1).  A click on the wizard of a deleted draft answers ``draft_gone``.
     """
-    result = await session.exec(
-        delete(CreationDraft).where(
-            col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version
-        )
+    query = delete(CreationDraft).where(
+        col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version
     )
+    if created_at is not None:
+        query = query.where(col(CreationDraft.created_at) == created_at)
+    result = await session.exec(query)
     if result.rowcount != 1:
         raise DomainError("sheet.error.draft_stale")

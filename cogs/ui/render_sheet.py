@@ -21,13 +21,14 @@ from bot.services.creation import DraftView
 from bot.services.sheet_changes import Purse
 from bot.words import field_display, problem_text
 from cogs.ui.render import COLOUR, fit_lines, percent, truncate
-from rules.systems.base import Problem
+from rules.systems.base import DerivedValue, FieldSpec, Problem
 
 __all__ = [
     "money_changed",
     "character",
     "character_list",
     "draft",
+    "sheet_groups",
     "check",
     "problems_text",
     "field_value",
@@ -60,9 +61,16 @@ def field_value(value: Any, locale: str) -> str:
 
 
 def _pack(
-    title: str, groups: list[tuple[str, list[tuple[str, str]]]], colour: discord.Colour
+    title: str,
+    groups: list[tuple[str, list[tuple[str, str]]]],
+    colour: discord.Colour,
+    *,
+    budget: int = 6000,
+    max_embeds: int = MAX_EMBEDS,
 ) -> list[discord.Embed]:
-    """Lay ``(group, [(name, value)])`` out as fields over several embeds, within limits."""
+    """Lay ``(group, [(name, value)])`` out as fields over several embeds, within limits
+    (``budget`` characters and ``max_embeds`` embeds: less when another embed shares the
+    message)."""
     embeds: list[discord.Embed] = []
     current = discord.Embed(title=truncate(title, 256), colour=colour)
     size = len(current.title or "")
@@ -89,9 +97,9 @@ def _pack(
     embeds.append(current)
     total = 0
     kept: list[discord.Embed] = []
-    for embed in embeds[:MAX_EMBEDS]:
+    for embed in embeds[:max_embeds]:
         length = len(embed)
-        if total + length > 6000:
+        if total + length > budget:
             break
         kept.append(embed)
         total += length
@@ -114,24 +122,38 @@ def group_title(group: str, locale: str) -> str:
     return t(key, locale) if catalogue().has(key) else group
 
 
-def character(view: CharacterView, locale: str) -> dict[str, Any]:
+def sheet_groups(
+    system: str,
+    sheet: Mapping[str, Any],
+    fields: Iterable[FieldSpec],
+    derived: Iterable[DerivedValue],
+    locale: str,
+) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The sheet's fields and derived values, grouped the way the system groups them.
+
+    One layout for a saved character and for the wizard's last step, so the summary shown
+    before «Guardar» is the sheet `/sheet show` will show after it."""
     groups: dict[str, list[tuple[str, str]]] = {}
-    for spec in view.fields:
+    for spec in fields:
         # A system may describe fields of two sheet shapes (swc characters and monster stat
         # blocks): a field the sheet does not have at all is not shown, one set to nothing is.
-        if spec.path == "name" or not has_path(view.sheet, spec.path):
+        if spec.path == "name" or not has_path(sheet, spec.path):
             continue
-        stored = get_path(view.sheet, spec.path)
-        named = field_display(view.system, spec.path, stored, locale)
+        stored = get_path(sheet, spec.path)
+        named = field_display(system, spec.path, stored, locale)
         groups.setdefault(spec.group, []).append(
             (spec.label, named if named is not None else field_value(stored, locale))
         )
-    for value in view.derived:
+    for value in derived:
         shown = field_value(value.value, locale)
         if value.formula:
             shown = f"{shown} ({value.formula})"
         groups.setdefault(value.group, []).append((value.label, shown))
-    ordered = [(group_title(group, locale), rows) for group, rows in groups.items()]
+    return [(group_title(group, locale), rows) for group, rows in groups.items()]
+
+
+def character(view: CharacterView, locale: str) -> dict[str, Any]:
+    ordered = sheet_groups(view.system, view.sheet, view.fields, view.derived, locale)
     title = view.name
     if view.is_npc:
         title = t("sheet.npc_title", locale, name=view.name)
@@ -180,8 +202,11 @@ def character_list(
     }
 
 
-def draft(view: DraftView, locale: str) -> discord.Embed:
-    """The wizard's message body (the components are added by the cog)."""
+def draft(view: DraftView, locale: str) -> list[discord.Embed]:
+    """The wizard's message body (the components are added by the cog).
+
+    At the last step the whole sheet follows, as it will be saved: the prompt says
+    «Revisa el resumen», so the summary must be there to review."""
     if view.step is None:
         title = t("wizard.ready_title", locale, name=view.name, genero=view.gender)
         if view.problems:
@@ -218,7 +243,18 @@ def draft(view: DraftView, locale: str) -> discord.Embed:
             inline=False,
         )
     embed.set_footer(text=t("wizard.footer", locale, step=len(view.done) + 1))
-    return embed
+    if view.step is not None:
+        return [embed]
+    title = t("sheet.npc_title", locale, name=view.name) if view.is_npc else view.name
+    summary = _pack(
+        t("flows.summary_title", locale, name=title),
+        sheet_groups(view.system, view.sheet, view.fields, view.derived, locale),
+        COLOUR[None],
+        budget=6000 - len(embed),
+        max_embeds=MAX_EMBEDS - 1,
+    )
+    summary[0].description = t("flows.summary_header", locale, system=view.system_name)
+    return [embed, *summary]
 
 
 def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, Any]:
@@ -267,11 +303,19 @@ def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, An
                     label=view.opposed.b.label,
                 )
             )
+            # The opponent's dice, like the roller's: a visible opponent has nothing to hide
+            # (a hidden NPC's player view is _check_outcome_only; the GM's copy shows them).
+            lines.append(
+                f"`{truncate(view.opposed.b.expression, 200)}` "
+                + truncate(view.opposed.b.breakdown, 700)
+            )
         embed.add_field(
             name=t("check.opposed", locale, name=view.opponent_name),
             value="\n".join(lines),
             inline=False,
         )
+    if view.reason:
+        embed.add_field(name=t("roll.reason", locale), value=truncate(view.reason, 1024))
     if result.notes:
         embed.add_field(
             name=t("check.circumstances", locale),
@@ -302,6 +346,8 @@ def _check_outcome_only(view: CheckView, locale: str) -> dict[str, Any]:
         ]
         lines.append(t("check.opposed", locale, name=view.opponent_name))  # the name he typed
         lines.append(t("check.opposed_winner", locale, winner=winner))
+    if view.reason:
+        lines.append(f"{t('roll.reason', locale)}: {truncate(view.reason, 300)}")
     lines.append(t("check.numbers_for_gm", locale))
     embed = discord.Embed(
         title=truncate(title, 256),

@@ -16,14 +16,20 @@ class Confirm(discord.ui.View):
     """
 
     def __init__(
-        self, author_id: int, locale: str, *, confirm_key: str, timeout: float = 120
+        self,
+        author_id: int,
+        locale: str,
+        *,
+        confirm_key: str,
+        cancel_key: str = "common.cancel",
+        timeout: float = 120,
     ) -> None:
         super().__init__(timeout=timeout)
         self.author_id = author_id
         self.locale = locale
         self.value: bool | None = None
         self.confirm.label = t(confirm_key, locale)
-        self.cancel.label = t("common.cancel", locale)
+        self.cancel.label = t(cancel_key, locale)
 
     async def interaction_check(self, itx: discord.Interaction) -> bool:
         if itx.user.id != self.author_id:

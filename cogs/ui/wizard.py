@@ -118,7 +118,7 @@ def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
             discord.ButtonStyle.danger,
         )
     )
-    return {"embed": render_sheet.draft(view, locale), "view": components}
+    return {"embeds": render_sheet.draft(view, locale), "view": components}
 
 
 def _gender_select(view: DraftView, locale: str) -> WizardSelect:

@@ -148,3 +148,53 @@ async def test_finishing_twice_at_once_makes_one_character(services_with_campaig
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert all(isinstance(r, DomainError) for r in results if isinstance(r, BaseException))
     assert [c.name for c in await services_with_campaign.characters.list(HERE, ANA)] == ["Eira"]
+
+
+async def test_the_last_step_carries_the_whole_sheet_as_it_will_be_saved(services_with_campaign):
+    creation = services_with_campaign.creation
+    draft = await answer_all(creation, await creation.start(HERE, ANA, "Eira"))
+    assert draft.step is None and draft.problems == ()
+    assert draft.sheet["atributos"]["Fuerte"] == 12 and draft.system_name
+    assert {spec.path for spec in draft.fields} >= {"atributos.Fuerte"}
+    assert draft.derived  # Defensa, Iniciativa…: what /sheet show derives
+    saved = await creation.finish(HERE, ANA, draft.draft_id, draft.version)
+    assert dict(saved.sheet) == dict(draft.sheet)
+    assert [(d.label, d.value) for d in saved.derived] == [
+        (d.label, d.value) for d in draft.derived
+    ]
+    midway = await creation.start(HERE, ANA, "Otra")
+    assert midway.sheet == {} and midway.fields == () and midway.derived == ()
+
+
+async def test_resume_by_name_compares_folded_and_prefers_that_draft(services_with_campaign):
+    creation = services_with_campaign.creation
+    nuno = await creation.start(HERE, ANA, "nuno")
+    await creation.start(HERE, ANA, "Eira")  # newer
+    assert (await creation.resume(HERE, ANA)).name == "Eira"
+    assert (await creation.resume(HERE, ANA, name="ÑUÑO")).draft_id == nuno.draft_id
+    assert (await creation.resume(HERE, ANA, name="Zoe")).name == "Eira"  # none of that name
+
+
+async def test_starting_a_new_draft_abandons_the_old_one_in_the_same_transaction(
+    services_with_campaign,
+):
+    creation = services_with_campaign.creation
+    old = await creation.start(HERE, ANA, "nuno")
+    with pytest.raises(DomainError):  # a bad new name: the old draft stays
+        await creation.start(HERE, ANA, " ", replacing=(old.draft_id, old.version))
+    assert (await creation.show(HERE, ANA, old.draft_id)).version == old.version
+    with pytest.raises(NotAllowed):  # nobody replaces someone else's draft
+        await creation.start(HERE, BRUNO, "Otro", replacing=(old.draft_id, old.version))
+    results = await asyncio.gather(
+        creation.start(HERE, ANA, "ÑUÑO", replacing=(old.draft_id, old.version)),
+        creation.start(HERE, ANA, "ÑUÑO", replacing=(old.draft_id, old.version)),
+        return_exceptions=True,
+    )
+    made = [r for r in results if not isinstance(r, BaseException)]
+    assert len(made) == 1 and made[0].name == "ÑUÑO", results
+    assert all(isinstance(e, DomainError) for e in results if isinstance(e, BaseException))
+    async with services_with_campaign.sessions() as session:
+        rows = (
+            await session.exec(select(CreationDraft).where(CreationDraft.user_id == ANA.user_id))
+        ).all()
+    assert [r.id for r in rows] == [made[0].draft_id]

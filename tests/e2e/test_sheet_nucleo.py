@@ -54,6 +54,7 @@ def create_ardelia(sb, g, name="Ardelia", user="ana"):
     r = press(sb, r, WIZARD_SKIP, user=user)  # no armour: its Estorbo would lower Iniciativa
     r = press(sb, r, WIZARD_SKIP, user=user)  # no shield: it would add 1 to Defensa
     assert f"La ficha de {name} está lista" in r.text, r.text
+    assert f"Resumen: {name}" in r.text and "**Defensa**: " in r.text, r.text  # issue 13 §3
     saved = press(sb, r, WIZARD_FINISH, user=user)
     assert f"¡Ficha de **{name}** guardada!" in saved.all_text, saved.all_text
     return saved
@@ -229,6 +230,7 @@ def test_npc_stat_blocks_copies_and_hidden_from_players(discord_env):
         user="gm",
     )
     assert "La ficha de Trasgo está lista" in r.text, r.text
+    assert "**Defensa**: 14 (Esquivar 8 + 5 + 1)" in r.text, r.text  # the summary (§3)
     saved = press(sb, r, WIZARD_FINISH, user="gm")
     assert "Trasgo" in saved.all_text
     shown = sb.command("npc show", {"name": "Trasgo"}, guild=g, channel="mesa", user="gm", **ES)

@@ -51,6 +51,9 @@ def create_eira(sb, g, name="Eira", user="ana", *, skip=False):
     r = sb.select(r, 0, ["Ligera"], user=user)
     r = sb.select(r, 0, ["rodela"], user=user)
     assert f"La ficha de {name} está lista" in r.text, r.text
+    # the last step shows the whole sheet as it will be saved (issue 13 §3)
+    assert f"Resumen: {name}" in r.text and "**Fuerte**: 12" in r.text, r.text
+    assert "**Defensa**: 12 (Ágil 13 + rodela 1 − Ligera 2)" in r.text, r.text
     return press(sb, r, WIZARD_FINISH, user=user)
 
 
@@ -140,6 +143,8 @@ def test_checks_from_the_sheet_plain_and_opposed_against_an_npc(discord_env):
         },
         user="gm",
     )
+    assert "Resumen: " in npc.text, npc.text
+    assert "**Resistencia**: 14 (PNJ)" in npc.text and "**Garras**: 1d6" in npc.text, npc.text
     saved = press(sb, npc, WIZARD_FINISH, user="gm")
     assert "Goblin" in saved.all_text
     shown = sb.command("npc show", {"name": "Goblin"}, guild=g, channel="mesa", user="gm", **ES)

@@ -93,6 +93,8 @@ def create_fighter(sb, g, name="Brann", user="ana", check_refusals=False):
     r = sb.select(r, 0, ["Antorcha"], user=user)  # 1 mc
     r = press(sb, r, WIZARD_SKIP, user=user)
     assert f"La ficha de {name} está lista" in r.text, r.text
+    assert f"Resumen: {name}" in r.text and "**Fuerza**: " in r.text, r.text  # issue 13 §3
+    assert "**Puntos de Golpe actuales**: " in r.text, r.text
     saved = press(sb, r, WIZARD_FINISH, user=user)
     assert f"¡Ficha de **{name}** guardada!" in saved.all_text, saved.all_text
     return saved, gold
@@ -181,6 +183,8 @@ def test_npc_stat_blocks_copies_and_hidden_from_players(discord_env):
     r = press(sb, r, WIZARD_ROLL, user="gm")
     hp = re.search(r"Puntos de Golpe: (\d+) \(1d8 \(\d\) = \d\)", r.text)
     assert hp, r.text
+    assert f"**Puntos de Golpe actuales**: {hp[1]}" in r.text, r.text  # the summary (§3)
+    assert "**Valor en PX**: 15" in r.text, r.text
     saved = press(sb, r, WIZARD_FINISH, user="gm")
     assert "Orco" in saved.all_text
     shown = sb.command("npc show", {"name": "Orco"}, guild=g, channel="mesa", user="gm", **ES)
