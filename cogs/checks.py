@@ -51,6 +51,7 @@ class ChecksCog(commands.Cog):
         against="Opposed check against this character or NPC",
         against_option="What the opponent rolls (default: the same)",
         private="Only you (and the GM channel) see it",
+        reason="What the check is for (shown and kept in the log)",
     )
     @app_commands.guild_only()
     @fight()
@@ -65,6 +66,7 @@ class ChecksCog(commands.Cog):
         against: AnyCharacter | None = None,
         against_option: app_commands.Range[str, 1, 100] | None = None,
         private: bool = False,
+        reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         order = CheckOrder(
@@ -76,6 +78,7 @@ class ChecksCog(commands.Cog):
             against=against,
             against_option=against_option,
             private=private,
+            reason=reason,
         )
         view = await self.bot.services.checks.check(ctx.place, ctx.actor, order)
         await self._send(itx, view, ctx.locale)

@@ -96,18 +96,21 @@ class DiceCog(commands.Cog):
         name="odds", description="Exact chance of reaching a target with an expression"
     )
     @app_commands.describe(
-        expression="Dice notation, e.g. 1o3d10+7 or 3d6",
-        target="The total to reach (or beat)",
+        expression="Dice notation, e.g. 1o3d10+7, 3d6 or a test such as 1d20<=13",
+        target="The total to reach (a test such as 1d20<=13 needs none)",
+        at_most="The chance of rolling the target or less (default: or more)",
     )
     @heavy()
     async def odds(
         self,
         itx: discord.Interaction[Arbitro],
         expression: app_commands.Range[str, 1, 200],
-        target: app_commands.Range[int, -9999, 9999],
+        target: app_commands.Range[int, -9999, 9999] | None = None,
+        at_most: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        job = self.rolls.start_odds(expression, target)  # refuses before anything is sent
+        # refuses before anything is sent
+        job = self.rolls.start_odds(expression, target, at_most=at_most)
         await itx.response.defer(thinking=True)  # the worker may take a second or queue
         view = await job
         await itx.followup.send(**render.odds(view, ctx.locale))

@@ -18,7 +18,8 @@ from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
-from bot.services.errors import DomainError
+from bot.services.errors import DomainError, InvalidSetting
+from bot.services.rolls import MAX_REASON
 from bot.services.sheet_access import require_actor
 from bot.services.sheet_changes import ApplyEffects
 from rules.combat.health import Act, HealthStates, require
@@ -47,6 +48,8 @@ class CheckOrder:
     against: str | None = None
     against_option: str | None = None
     private: bool = False
+    #: What the check is for, as ``/roll``'s ``reason``: shown and kept in the log.
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,7 @@ class CheckView:
     opponent_hidden: bool = False
     #: the character's grammatical gender: notes agree with it («Sigue moribunda»)
     gender: str | None = None
+    reason: str | None = None
 
 
 def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -139,6 +143,9 @@ class CheckService:
             require(
                 system.combat_state(own.sheet, settings), Act.CHECK, own.name, order.option.strip()
             )
+        reason = (order.reason or "").strip() or None
+        if reason is not None and len(reason) > MAX_REASON:
+            raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
         request = CheckRequest(
             option=order.option.strip(),
             modifier=order.modifier,
@@ -162,7 +169,9 @@ class CheckService:
         audit = AuditEntry(
             kind="check",
             expression=result.expression,
-            reason=result.label + (f" ← {opponent_name}" if opponent_name else ""),
+            reason=result.label
+            + (f" ← {opponent_name}" if opponent_name else "")
+            + (f" — {reason}" if reason else ""),
             breakdown=result.breakdown,
             detail={
                 "option": result.option,
@@ -213,6 +222,7 @@ class CheckService:
             gm_channel_id=campaign.gm_channel_id,
             opponent_hidden=opponent_hidden,
             gender=gender_of(own.sheet),
+            reason=reason,
         )
 
     async def save(

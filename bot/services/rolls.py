@@ -25,7 +25,7 @@ from bot.db.models import RollLog, saved_id
 from bot.services.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.campaigns import CampaignService, campaign_time_zone, is_referee
 from bot.services.context import Actor, Place
-from bot.services.errors import InvalidSetting
+from bot.services.errors import DomainError, InvalidSetting
 from rules import dice
 from rules.dice import odds
 
@@ -121,10 +121,16 @@ class HistoryView:
 @dataclass(frozen=True, slots=True)
 class OddsView:
     expression: str
-    target: int
+    #: None for a test expression (``1d20<=13``): its own number is the target.
+    target: int | None
     probability: Fraction
     critical_target: int | None
     critical_probability: Fraction | None
+    #: ``at_least`` | ``at_most`` (the total against ``target``) | ``test`` (the chance of
+    #: success of a pass/fail test, whatever target was typed).
+    kind: str = "at_least"
+    #: A target typed for a test, which says nothing about it (shown as a note).
+    ignored_target: int | None = None
 
 
 def judge(result: dice.RollResult, difficulty: int | None) -> str | None:
@@ -308,28 +314,47 @@ class RollService:
             time_zone=campaign_time_zone(campaign),
         )
 
-    def start_odds(self, expression: str, target: int) -> Awaitable[OddsView]:
+    def start_odds(
+        self, expression: str, target: int | None, *, at_most: bool = False
+    ) -> Awaitable[OddsView]:
         """Checks an ``/odds`` query and starts it; await the result after deferring.
 
         Everything that can refuse does so here, synchronously and cheaply: the expression,
         its cost estimate (``odds_too_complex``) and the worker's queue (``ComputeBusy``).
         Cheap queries (the 1o3d10 closed form, small sums) are answered inline; the rest run
         in the bot's worker process so the event loop keeps serving every other server.
+
+        A pass/fail test (``1d20<=13``) totals its die, so "at least 1" would always be
+        100 %: its odds are the chance of success, and a typed target is only noted.
         """
         normalized = str(dice.parse(expression))
-        cost = odds.check_cost(expression)
-        targets = (target, target + 10) if "1o3d10" in normalized.lower() else (target,)
-        if cost <= INLINE_COST:
-            job: Awaitable[tuple[Fraction, ...]] = _done(
-                odds.probabilities_at_least(expression, targets)
+        if odds.test_of(expression) is not None:
+            view = OddsView(
+                expression=normalized,
+                target=None,
+                probability=odds.probability_of_success(expression),  # one die: instant
+                critical_target=None,
+                critical_probability=None,
+                kind="test",
+                ignored_target=target,
             )
+            return _done(view)
+        if target is None:
+            raise DomainError("flows.odds_target_needed")
+        cost = odds.check_cost(expression)
+        critical = "1o3d10" in normalized.lower() and not at_most
+        targets = (target, target + 10) if critical else (target,)
+        function = odds.probabilities_at_most if at_most else odds.probabilities_at_least
+        if cost <= INLINE_COST:
+            job: Awaitable[tuple[Fraction, ...]] = _done(function(expression, targets))
         else:
-            job = self.compute.submit(odds.probabilities_at_least, expression, targets)
-        return _odds_view(job, normalized, target, targets)
+            job = self.compute.submit(function, expression, targets)
+        return _odds_view(job, normalized, target, targets, "at_most" if at_most else "at_least")
 
-    async def odds(self, expression: str, target: int) -> OddsView:
-        """Exact chance that ``expression`` totals at least ``target`` (and of a 1o3d10 critical)."""
-        return await self.start_odds(expression, target)
+    async def odds(self, expression: str, target: int | None, *, at_most: bool = False) -> OddsView:
+        """Exact chance that ``expression`` totals at least (or at most) ``target``, of a
+        1o3d10 critical, or of a test's success."""
+        return await self.start_odds(expression, target, at_most=at_most)
 
 
 async def _done(value: T) -> T:
@@ -337,7 +362,11 @@ async def _done(value: T) -> T:
 
 
 async def _odds_view(
-    job: Awaitable[tuple[Fraction, ...]], expression: str, target: int, targets: tuple[int, ...]
+    job: Awaitable[tuple[Fraction, ...]],
+    expression: str,
+    target: int,
+    targets: tuple[int, ...],
+    kind: str,
 ) -> OddsView:
     probabilities = await job
     critical = len(targets) > 1
@@ -347,4 +376,5 @@ async def _odds_view(
         probability=probabilities[0],
         critical_target=targets[1] if critical else None,
         critical_probability=probabilities[1] if critical else None,
+        kind=kind,
     )

@@ -183,9 +183,10 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
 
 
 def odds(view: OddsView, locale: str) -> dict[str, Any]:
+    key = {"at_least": "odds.line", "at_most": "flows.odds_at_most", "test": "flows.odds_test"}
     lines = [
         t(
-            "odds.line",
+            key[view.kind],
             locale,
             target=view.target,
             expression=view.expression,
@@ -193,6 +194,8 @@ def odds(view: OddsView, locale: str) -> dict[str, Any]:
             fraction=f"{view.probability.numerator}/{view.probability.denominator}",
         )
     ]
+    if view.ignored_target is not None:
+        lines.append(t("flows.odds_ignored_target", locale, target=view.ignored_target))
     if view.critical_probability is not None:
         lines.append(
             t(

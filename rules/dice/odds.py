@@ -40,7 +40,10 @@ __all__ = [
     "keep_one_at_least",
     "keep_one_faces",
     "probabilities_at_least",
+    "probabilities_at_most",
     "probability_at_least",
+    "probability_of_success",
+    "test_of",
 ]
 
 #: Budget of one query in cost units (:func:`estimate_cost`): a weight product of small
@@ -93,6 +96,35 @@ def probabilities_at_least(expression: str, targets: tuple[int, ...]) -> tuple[F
         Fraction(sum(w for value, w in weights.items() if value >= target), denominator)
         for target in targets
     )
+
+
+def probabilities_at_most(expression: str, targets: tuple[int, ...]) -> tuple[Fraction, ...]:
+    """Exact chance that ``expression`` totals ``target`` or less, for each target: the
+    complement of reaching ``target + 1`` (same work, same closed form for ``1o3d10``)."""
+    return tuple(1 - p for p in probabilities_at_least(expression, tuple(t + 1 for t in targets)))
+
+
+def test_of(expression: str) -> Dice | None:
+    """The pass/fail test (``1d20<=13``) that ``expression`` is, or None.
+
+    A test must be the whole expression (the parser refuses it inside a sum or brackets),
+    so it is the root."""
+    node = parse(expression).root
+    return node if isinstance(node, Dice) and node.is_test else None
+
+
+def probability_of_success(expression: str) -> Fraction:
+    """Exact chance that a test expression (``1d20<=13``, ``1d100>=60``) succeeds.
+
+    Its total is the die, so "reaching a target" says nothing about it: the question a
+    player asks is whether the test passes.  Callers check :func:`test_of` first."""
+    test = test_of(expression)
+    if test is None or test.compare is None:
+        raise ValueError(f"not a pass/fail test: {expression!r}")
+    check_cost(expression)
+    weights, denominator = _Calculator().dist(test)
+    compare = test.compare
+    return Fraction(sum(w for value, w in weights.items() if compare.matches(value)), denominator)
 
 
 def estimate_cost(expression: str) -> int:

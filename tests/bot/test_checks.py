@@ -123,3 +123,39 @@ async def test_being_the_target_needs_no_ownership_and_hides_a_hidden_npcs_numbe
     assert mine[versus_bram.log_id].total == versus_bram.result.total
     gm_sees = {e.log_id: e for e in (await ardelia.rolls.history(HERE, GM)).entries}
     assert gm_sees[versus_trasgo.log_id].total == versus_trasgo.result.total
+
+
+async def test_a_checks_reason_is_shown_and_logged_and_the_opponents_dice_are_shown(ardelia):
+    """Issue 13 §3: `/check` takes a reason like `/roll`; an opposed check shows both sides'
+    dice, except a hidden NPC's to the player (the GM's copy keeps them)."""
+    from cogs.ui import render_sheet
+
+    await ardelia.characters.create(
+        HERE, BRUNO, dict(json.loads(json.dumps(ARDELIA)), name="Bram"), make_active=True
+    )
+    await ardelia.characters.create(
+        HERE, GM, dict(json.loads(json.dumps(ARDELIA)), name="Trasgo"), is_npc=True, hidden=True
+    )
+    with pytest.raises(DomainError) as too_long:
+        await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico", reason="x" * 201))
+    assert too_long.value.key == "roll.error.reason_too_long"
+    view = await ardelia.checks.check(
+        HERE, ANA, CheckOrder("atributo:Físico", against="Bram", reason=" Forzar la puerta ")
+    )
+    assert view.reason == "Forzar la puerta"
+    async with ardelia.sessions() as session:
+        (row,) = (await session.exec(select(RollLog).where(RollLog.kind == "check"))).all()
+    assert row.reason.endswith("← Bram — Forzar la puerta"), row.reason
+    embed = render_sheet.check(view, "es")["embed"]
+    text = str(embed.to_dict())
+    assert "Forzar la puerta" in text
+    other = view.opposed.b
+    assert f"`{other.expression}` {other.breakdown}" in text, text
+    hidden = await ardelia.checks.check(
+        HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo", reason="Empujón")
+    )
+    player = str(render_sheet.check(hidden, "es", numbers=False)["embed"].to_dict())
+    assert "Empujón" in player and hidden.opposed.b.breakdown not in player
+    assert hidden.opposed.b.expression not in player
+    gm_copy = str(render_sheet.check(hidden, "es")["embed"].to_dict())
+    assert hidden.opposed.b.breakdown in gm_copy

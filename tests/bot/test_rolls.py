@@ -8,7 +8,7 @@ import pytest
 
 from bot.services import Actor, Place
 from bot.services.campaigns import SettingsChange
-from bot.services.errors import InvalidSetting
+from bot.services.errors import DomainError, InvalidSetting
 from bot.services.rolls import history_query
 from rules.dice import DiceError
 
@@ -95,6 +95,26 @@ async def test_odds_are_exact_and_include_the_critical_for_1o3d10(services):
     nucleo = await services.rolls.odds("1o3d10+5", 15)
     assert nucleo.critical_target == 25
     assert 0 < nucleo.critical_probability < nucleo.probability < 1
+
+
+async def test_the_odds_of_a_test_are_its_chance_of_success(services):
+    """`/odds 1d20<=13 target:1` answered 100 %: a test's total is its die (issue 13 §3)."""
+    test = await services.rolls.odds("1d20<=13", 1)
+    assert (test.kind, test.probability, test.ignored_target) == ("test", Fraction(13, 20), 1)
+    assert test.target is None and test.critical_probability is None
+    assert (await services.rolls.odds("1d100>=60", None)).probability == Fraction(41, 100)
+    assert (await services.rolls.odds("1d20<=13", None)).ignored_target is None
+
+
+async def test_odds_at_most_and_a_missing_target(services):
+    at_most = await services.rolls.odds("2d6", 4, at_most=True)
+    assert (at_most.kind, at_most.probability) == ("at_most", Fraction(6, 36))
+    nucleo = await services.rolls.odds("1o3d10", 5, at_most=True)
+    least = await services.rolls.odds("1o3d10", 6)
+    assert nucleo.probability == 1 - least.probability and nucleo.critical_target is None
+    with pytest.raises(DomainError) as missing:
+        await services.rolls.odds("2d6", None)
+    assert missing.value.key == "flows.odds_target_needed"
 
 
 async def test_a_roll_is_signed_by_the_actors_active_character(services):

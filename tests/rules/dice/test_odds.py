@@ -207,3 +207,17 @@ def test_exploding_dice_are_refused_by_the_estimate_too():
     with pytest.raises(DiceError) as caught:
         odds.estimate_cost("1d6+2d6!")
     assert caught.value.code == "unsupported_odds"
+
+
+def test_a_test_expression_has_a_chance_of_success_not_a_total():
+    from rules.dice.odds import probabilities_at_most, probability_of_success, test_of
+
+    assert test_of("1d20<=13") is not None
+    assert test_of("1d20") is None and test_of("3d6>=5") is None  # a pool counts successes
+    assert probability_of_success("1d20<=13") == Fraction(13, 20)
+    assert probability_of_success("1d100>=96") == Fraction(5, 100)
+    # rerolls change the die's own odds: 1d6ro1 then <=2 is 1/6*2/6 + 1/6 (the first throw 2)
+    assert probability_of_success("1d6ro1<=2") == Fraction(1, 6) * Fraction(2, 6) + Fraction(1, 6)
+    assert probabilities_at_most("2d6", (2, 7, 12)) == (Fraction(1, 36), Fraction(21, 36), 1)
+    with pytest.raises(ValueError):
+        probability_of_success("2d6")
