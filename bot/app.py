@@ -104,7 +104,7 @@ class Services:
         self.characters = CharacterService(
             self.sessions, self.campaigns, self.contexts, self.writer
         )
-        self.npcs = NpcService(self.characters)
+        self.npcs = NpcService(self.characters, rng)
         self.sheet_exchange = SheetExchangeService(self.characters)
         self.sheet_options = SheetOptionService(self.contexts)
         self.rolls = RollService(

@@ -86,12 +86,19 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
         ctx = await ctx_of(itx)
         await acknowledge(itx)  # up to 20 rows in one transaction
         made = await self.npcs.copies(ctx.place, ctx.actor, name, count)
-        names = name_list([c.name for c in made], ctx.locale)
-        await reply(
-            itx,
+        rolled = any(c.hit_points is not None for c in made)
+        names = name_list(
+            [
+                c.name
+                if c.hit_points is None
+                else ctx.t("flows.copy_hit_points", name=c.name, hp=c.hit_points)
+                for c in made
+            ],
             ctx.locale,
-            content=ctx.t("npc.copied", count=len(made), names=names),
-            ephemeral=True,
+        )
+        key = "flows.copied_rolled" if rolled else "npc.copied"
+        await reply(
+            itx, ctx.locale, content=ctx.t(key, count=len(made), names=names), ephemeral=True
         )
 
     @app_commands.command(name="reveal", description="Show or hide an NPC from the players")

@@ -6,11 +6,15 @@ Reading, editing and deleting an NPC are the same use cases as for any character
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from bot.db.models import Character, saved_id, utcnow
+from bot.services.audit import AuditEntry, roll_log
 from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
@@ -18,16 +22,25 @@ from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import (
     MAX_NAME,
-    CharacterSummary,
     CharacterView,
     find_character,
     name_key,
 )
 from bot.services.sheet_schema import upgraded_sheet
+from rules.systems.base import CopyRolls, LoggedRoll
 
-__all__ = ["MAX_COPIES", "NpcService", "copy_name"]
+__all__ = ["MAX_COPIES", "NpcCopy", "NpcService", "copy_name"]
 
 MAX_COPIES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class NpcCopy:
+    id: int
+    name: str
+    hidden: bool
+    #: The hit points this copy rolled (S&W monsters), None where nothing was rolled.
+    hit_points: int | None = None
 
 
 def copy_name(base: str, number: int) -> str:
@@ -43,15 +56,20 @@ def copy_name(base: str, number: int) -> str:
 class NpcService:
     """Copies and visibility of NPCs; the referee's alone."""
 
-    def __init__(self, characters: CharacterService) -> None:
+    def __init__(self, characters: CharacterService, rng: random.Random | None = None) -> None:
         self.characters = characters
         self.sessions = characters.sessions
+        self.rng = rng or random.SystemRandom()
 
     async def copies(
         self, place: Place, actor: Actor, template_name: str, count: int
-    ) -> tuple[CharacterSummary, ...]:
-        """Copies of one NPC stat block ("5 goblins"): «Goblin 1» … «Goblin 5»."""
-        campaign, _system, _settings = await self.characters.context(place)
+    ) -> tuple[NpcCopy, ...]:
+        """Copies of one NPC stat block ("5 goblins"): «Goblin 1» … «Goblin 5».
+
+        Where the system rolls an NPC's numbers (S&W hit points from Hit Dice,
+        :class:`rules.systems.base.CopyRolls`), each copy rolls its own, logged under its
+        name (privately when the template is hidden: its hit points are the GM's)."""
+        campaign, system, settings = await self.characters.context(place)
         if not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         if not 1 <= count <= MAX_COPIES:
@@ -70,6 +88,7 @@ class NpcService:
                 ).all()
             }
             made: list[Character] = []
+            rolled_hp: dict[str, int] = {}
             # Each existing name can block at most one number, so this range always suffices.
             for number in range(1, count + len(existing) + 2):
                 if len(made) == count:
@@ -80,6 +99,22 @@ class NpcService:
                 existing.add(name_key(name))
                 sheet = upgraded_sheet(template)
                 sheet["name"] = name
+                rolls: tuple[LoggedRoll, ...] = ()
+                if isinstance(system, CopyRolls):
+                    rolled, rolls = system.roll_copy(sheet, settings, self.rng)
+                    sheet = dict(rolled)
+                if rolls:
+                    rolled_hp[name] = rolls[-1].total
+                for logged in rolls:
+                    entry = AuditEntry(
+                        kind="creation",
+                        expression=logged.expression,
+                        reason=logged.reason,
+                        breakdown=logged.breakdown,
+                        total=logged.total,
+                        private=template.hidden,
+                    )
+                    session.add(roll_log(place, actor, saved_id(campaign), name, entry))
                 copy = Character(
                     guild_id=campaign.guild_id,
                     campaign_id=saved_id(campaign),
@@ -98,10 +133,7 @@ class NpcService:
                 await session.flush()
             except IntegrityError:  # another command took one of the names meanwhile
                 raise ConcurrentChange() from None
-        return tuple(
-            CharacterSummary(saved_id(c), c.name, c.owner_user_id, True, c.hidden, False, False)
-            for c in made
-        )
+        return tuple(NpcCopy(saved_id(c), c.name, c.hidden, rolled_hp.get(c.name)) for c in made)
 
     async def set_visibility(
         self, place: Place, actor: Actor, name: str, hidden: bool

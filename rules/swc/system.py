@@ -25,6 +25,7 @@ from rules.swc.derived import LEVEL, carried, derived
 from rules.swc.equipment import Category, catalogue, find_item
 from rules.swc.levelup import HitDiceRoll
 from rules.swc.monster import (
+    hit_points_roll,
     is_npc,
     monster_check,
     monster_check_options,
@@ -48,6 +49,7 @@ from rules.systems.base import (
     FieldSpec,
     HealthChange,
     InitiativeRoll,
+    LoggedRoll,
     OpposedResult,
     Outcome,
     Problem,
@@ -316,6 +318,18 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
 
     def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
         return health.combat_state(sheet, settings)
+
+    def roll_copy(
+        self, sheet: Sheet, settings: Settings, rng: random.Random
+    ) -> tuple[Sheet, tuple[LoggedRoll, ...]]:
+        """A monster copy rolls its own hit points from its Hit Dice (seed 000: each
+        monster's hit points are rolled); a character-shaped NPC keeps its sheet."""
+        if not is_npc(sheet) or "dados_golpe" not in sheet:
+            return sheet, ()
+        total, logged = hit_points_roll(str(sheet["dados_golpe"]), rng)
+        copy = dict(sheet)
+        copy["pg"] = {"max": total, "actual": total}
+        return copy, (logged,)
 
     def roll_hit_dice(
         self, before: Sheet, after: Sheet, settings: Settings, rng: random.Random

@@ -737,6 +737,20 @@ class Advancement(Protocol):
 
 
 @runtime_checkable
+class CopyRolls(Protocol):
+    """What each copy of an NPC rolls again (S&W: a monster's hit points from its Hit Dice).
+
+    ``/npc copy`` of five orcs makes five orcs, not five with the template's very roll.
+    Returns the copy's sheet and the rolls to log; a sheet with nothing to roll comes back
+    unchanged with no rolls.  Systems whose NPCs have fixed numbers do not implement it.
+    """
+
+    def roll_copy(
+        self, sheet: Sheet, settings: Settings, rng: random.Random
+    ) -> tuple[Sheet, tuple[LoggedRoll, ...]]: ...
+
+
+@runtime_checkable
 class LevelHitDice(Protocol):
     """Rolling the hit dice a new level brings (S&W: ``grant_xp`` notes ``swc.note.roll_hit_die``).
 

@@ -42,3 +42,53 @@ async def test_copies_of_a_name_at_the_limit_end_and_are_distinct(campaign, leng
     assert len({name_key(n) for n in made}) == 23
     assert made[-1].endswith(" 23")
     assert len(await campaign.characters.list(HERE, GM, npcs=True)) == 24
+
+
+ORC = {
+    "name": "Orco",
+    "system": "swc",
+    "pnj": True,
+    "dados_golpe": "2+1",
+    "ca": 6,
+    "ataques": "1 arma (1d8)",
+    "pg": {"max": 10, "actual": 10},
+    "movimiento": 9,
+    "valor_px": 30,
+    "salvacion": 16,
+}
+
+
+async def test_each_swc_monster_copy_rolls_its_own_hit_points(services):
+    """Issue 13 §3: copies of a monster roll 2d8+1 each (seed 000: hit points are rolled
+    per monster), logged under the copy's name and privately for a hidden template."""
+    import random
+
+    from sqlmodel import select
+
+    from bot.db.models import RollLog
+
+    await services.campaigns.create(
+        HERE, GM, name="Mesa", system="swc", target_id=CHANNEL, kind="channel"
+    )
+    await services.characters.create(HERE, GM, dict(ORC), is_npc=True, hidden=True)
+    made = await services.npcs.copies(HERE, GM, "Orco", 3)
+    # Services(rng=Random(1234)) in tests/conftest.py: the same throws on every backend
+    rng = random.Random(1234)
+    expected = [rng.randint(1, 8) + rng.randint(1, 8) + 1 for _ in range(3)]
+    assert [c.hit_points for c in made] == expected == [11, 4, 4]
+    for copy, hp in zip(made, expected, strict=True):
+        shown = await services.characters.show(HERE, GM, copy.name)
+        assert shown.sheet["pg"] == {"max": hp, "actual": hp}
+    template = await services.characters.show(HERE, GM, "Orco")
+    assert template.sheet["pg"] == {"max": 10, "actual": 10}  # the template keeps its own
+    async with services.sessions() as session:
+        rows = (await session.exec(select(RollLog).order_by(RollLog.id))).all()
+    assert [(r.character_name, r.total, r.private) for r in rows] == [
+        (c.name, hp, True) for c, hp in zip(made, expected, strict=True)
+    ]
+
+
+async def test_copies_of_npcs_with_fixed_numbers_roll_nothing(campaign):
+    await campaign.characters.create(HERE, GM, rolweb_sheet("Trasgo"), is_npc=True)
+    made = await campaign.npcs.copies(HERE, GM, "Trasgo", 2)
+    assert [c.hit_points for c in made] == [None, None]

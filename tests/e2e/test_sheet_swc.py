@@ -201,7 +201,14 @@ def test_npc_stat_blocks_copies_and_hidden_from_players(discord_env):
     copies = sb.command(
         "npc copy", {"name": "Orco", "count": 3}, guild=g, channel="mesa", user="gm", **ES
     )
-    assert "Orco 1, Orco 2, Orco 3" in copies.text, copies.text
+    # each copy rolls its own hit points from 1 Hit Die (issue 13 §3)
+    rolled = re.findall(r"Orco (\d) \((\d) PG\)", copies.text)
+    assert [n for n, _ in rolled] == ["1", "2", "3"], copies.text
+    for number, hp in rolled:
+        copy = sb.command(
+            "npc show", {"name": f"Orco {number}"}, guild=g, channel="mesa", user="gm", **ES
+        )
+        assert f"**Puntos de Golpe actuales**: {hp}" in copy.text, copy.text
     hidden = sb.command("npc show", {"name": "Orco 2"}, guild=g, channel="mesa", user="ana", **ES)
     assert "No hay ningún personaje llamado «Orco 2»" in hidden.text, hidden.text
     save = sb.command("save", {"character": "Orco 2"}, guild=g, channel="mesa", user="gm", **ES)
