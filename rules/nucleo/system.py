@@ -66,6 +66,9 @@ from rules.systems.base import (
 __all__ = ["MAX_NOTES", "SYSTEM", "NucleoSystem"]
 
 MAX_NOTES = 2000
+#: The problem that names the ``creacion_estricta`` setting when a sheet breaks the
+#: creation budget while it is on (issue 13 §3: a refused raise says which rule refuses it).
+STRICT_CREATION = "nucleo.problem.strict_creation"
 
 
 class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
@@ -231,9 +234,13 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
         )
         if setting(settings, "ventajas"):
             problems += creation.validate_advantage(sheet.get("ventaja"), attributes, race)
+        loose = {"nucleo.problem.attribute_total", "nucleo.problem.pyramid_count"}
         if not setting(settings, "creacion_estricta"):
-            loose = {"nucleo.problem.attribute_total", "nucleo.problem.pyramid_count"}
             problems = [p for p in problems if p.key not in loose]
+        elif any(p.key in loose for p in problems):
+            # A raise after creation (Físico 6 → 7 with /sheet set) breaks the 37 points or
+            # the pyramid: say which rule refuses it and how the GM turns it off.
+            problems.append(Problem(STRICT_CREATION, "creacion_estricta", {}))
         if sheet.get("pv_maximo"):  # 0 or absent: Físico × 4, as for everyone
             problems.append(Problem("nucleo.problem.npc_only", "pv_maximo", {"field": "pv_maximo"}))
         return problems

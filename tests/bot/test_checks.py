@@ -159,3 +159,24 @@ async def test_a_checks_reason_is_shown_and_logged_and_the_opponents_dice_are_sh
     assert hidden.opposed.b.expression not in player
     gm_copy = str(render_sheet.check(hidden, "es")["embed"].to_dict())
     assert hidden.opposed.b.breakdown in gm_copy
+
+
+async def test_strict_creation_refuses_a_later_raise_naming_the_setting(ardelia):
+    """Issue 13 §3: with `creacion_estricta` on (the default) raising Físico breaks the 37
+    points; the refusal names the rule and how the GM turns it off, and then it passes."""
+    from bot.i18n import t
+    from bot.services.campaigns import SettingsChange
+
+    with pytest.raises(RulesError) as refused:
+        await ardelia.characters.set_field(HERE, ANA, None, "atributos.Físico", "7")
+    found = [p.key for p in refused.value.problems]
+    assert found == ["nucleo.problem.attribute_total", "nucleo.problem.strict_creation"], found
+    for locale, command in (("es", "/campaña ajustes"), ("en", "/campaign settings")):
+        text = t("nucleo.problem.strict_creation", locale)
+        assert "creacion_estricta" in text and command in text
+    assert (await ardelia.characters.show(HERE, ANA, "Ardelia")).sheet["atributos"]["Físico"] == 6
+    await ardelia.campaigns.update_settings(
+        HERE, GM, SettingsChange(system_setting=("creacion_estricta", "no"))
+    )
+    raised = await ardelia.characters.set_field(HERE, ANA, None, "atributos.Físico", "7")
+    assert raised.sheet["atributos"]["Físico"] == 7

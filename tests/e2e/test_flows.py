@@ -101,3 +101,31 @@ def test_odds_of_a_test_and_at_most(discord_env):
     assert "Sacar **4** o menos con `2d6`" in low.text and "1/6" in low.text, low.text
     missing = sb.command("odds", {"expression": "2d6"}, guild=g, channel="mesa")
     assert missing.ephemeral and says(missing, "flows.odds_target_needed"), missing.text
+
+
+def test_strict_creation_names_itself_when_it_refuses_a_raise(discord_env):
+    from tests.e2e.helpers import import_sheet
+    from tests.examples import ARDELIA
+
+    sb = discord_env
+    g = sb.new_guild(name="Estricta")
+    sb.command(
+        "campaign create", {"name": "Mesa", "system": "nucleo"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    import_sheet(sb, g, ARDELIA)
+    refused = sb.command(
+        "sheet set", {"field": "atributos.Físico", "value": "7"}, guild=g, channel="mesa"
+    )
+    assert refused.ephemeral and says(refused, "nucleo.problem.strict_creation"), refused.text
+    sb.command(
+        "campaign settings",
+        {"setting": "creacion_estricta", "value": "no"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    ).expect_ok()
+    raised = sb.command(
+        "sheet set", {"field": "atributos.Físico", "value": "7"}, guild=g, channel="mesa"
+    )
+    assert raised.ok and "strict" not in raised.text, raised.text
+    assert not says(raised, "nucleo.problem.strict_creation"), raised.text

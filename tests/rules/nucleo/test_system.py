@@ -122,7 +122,10 @@ def test_module_off_and_loose_creation(ardelia):
     """seed 002 «Magia» is a module; strict creation (37 points, exact pyramid) can be relaxed."""
     sheet = copy.deepcopy(ardelia)
     sheet["hechizos"] = {"Luz": 1}
-    assert keys(SYSTEM.validate(sheet, DEFAULTS)) == ["nucleo.problem.pyramid_count"]
+    assert keys(SYSTEM.validate(sheet, DEFAULTS)) == [
+        "nucleo.problem.pyramid_count",
+        "nucleo.problem.strict_creation",  # names the rule that refuses it (issue 13 §3)
+    ]
     assert keys(SYSTEM.validate(sheet, {"magia": False})) == ["nucleo.problem.module_disabled"]
     sheet["hechizos"] = {}
     sheet["atributos"]["Carisma"] = 9
