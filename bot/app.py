@@ -25,6 +25,7 @@ from bot.db.engine import session_factory
 from bot.services.abilities import AbilityService
 from bot.services.approvals import ApprovalService
 from bot.services.attacks import AttackService
+from bot.services.campaign_archive import CampaignArchive
 from bot.services.campaign_context import CampaignContextService
 from bot.services.campaigns import CampaignService
 from bot.services.characters import CharacterService
@@ -99,6 +100,7 @@ class Services:
         self.timers = TimerService(self.sessions, shards, lease=timer_lease, poll=timer_poll)
         self.compute = compute or ComputePool()
         self.campaigns = CampaignService(self.sessions)
+        self.campaign_archive = CampaignArchive(self.campaigns)
         self.contexts = CampaignContextService(self.campaigns)
         self.writer = SheetWriter(self.sessions, self.contexts)
         self.characters = CharacterService(

@@ -18,8 +18,9 @@ from bot.services.campaigns import SettingsChange
 from bot.services.chronicle_archive import MAX_ARCHIVE_BYTES, ArchiveProblems
 from bot.services.errors import DomainError, InvalidSetting
 from bot.services.settings import MAX_FILE_TEXT
-from cogs.ui import render, render_chronicle
+from cogs.ui import render, render_campaigns, render_chronicle
 from cogs.ui.context import bind_target_of, ctx_of
+from cogs.ui.cooldowns import fight
 from cogs.ui.options import Setting, SettingValue
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.views import ask_confirmation
@@ -249,6 +250,29 @@ class CampaignCog(
             await itx.followup.send(render_chronicle.problems(error, ctx.locale), ephemeral=True)
             return
         await reply(itx, ctx.locale, content=render_chronicle.imported(summary, ctx.locale))
+
+    @app_commands.command(
+        name="list", description="This server's campaigns, archived ones with their dates"
+    )
+    @app_commands.describe(archived="Include archived campaigns (default: yes)")
+    async def list_(self, itx: discord.Interaction[Arbitro], archived: bool = True) -> None:
+        ctx = await ctx_of(itx)
+        rows = await self.bot.services.campaign_archive.list(ctx.place, archived=archived)
+        await itx.response.send_message(
+            **render_campaigns.campaign_list(rows, ctx.locale), ephemeral=True
+        )
+
+    @app_commands.command(name="reopen", description="Reopen an archived campaign (its GM)")
+    @app_commands.describe(name="The archived campaign's name")
+    @fight()
+    async def reopen(
+        self, itx: discord.Interaction[Arbitro], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.campaign_archive.reopen(ctx.place, ctx.actor, name)
+        await itx.response.send_message(
+            **render.campaign(view, ctx.locale, headline_key="flows.reopened")
+        )
 
 
 async def setup(bot: Arbitro) -> None:

@@ -129,3 +129,20 @@ def test_strict_creation_names_itself_when_it_refuses_a_raise(discord_env):
     )
     assert raised.ok and "strict" not in raised.text, raised.text
     assert not says(raised, "nucleo.problem.strict_creation"), raised.text
+
+
+def test_archived_campaigns_are_listed_and_reopened(discord_env):
+    sb = discord_env
+    g = campaign(sb, "Archivo")
+    press(
+        sb, sb.command("campaign end", {}, guild=g, channel="mesa", user="gm"), CONFIRM, user="gm"
+    ).expect_ok()
+    listed = sb.command("campaign list", {}, guild=g, channel="mesa", user="ana")
+    assert "**Marca**" in listed.text and "archivada" in listed.text, listed.text
+    assert "<t:" in listed.text  # dates as Discord timestamps: each reader's locale and zone
+    refused = sb.command("campaign reopen", {"name": "marca"}, guild=g, channel="mesa", user="ana")
+    assert refused.ephemeral and says(refused, "flows.reopen_gm_only", name="Marca"), refused.text
+    reopened = sb.command("campaign reopen", {"name": "marca"}, guild=g, channel="mesa", user="gm")
+    assert says(reopened, "flows.reopened"), reopened.text
+    shown = sb.command("campaign show", {}, guild=g, channel="mesa", user="ana")
+    assert shown.ok and "Marca" in shown.text, shown.text
