@@ -240,7 +240,9 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
         elif any(p.key in loose for p in problems):
             # A raise after creation (Físico 6 → 7 with /sheet set) breaks the 37 points or
             # the pyramid: say which rule refuses it and how the GM turns it off.
-            problems.append(Problem(STRICT_CREATION, "creacion_estricta", {}))
+            problems.append(
+                Problem(STRICT_CREATION, "", {})
+            )  # not a setting's path: see check_settings
         if sheet.get("pv_maximo"):  # 0 or absent: Físico × 4, as for everyone
             problems.append(Problem("nucleo.problem.npc_only", "pv_maximo", {"field": "pv_maximo"}))
         return problems
