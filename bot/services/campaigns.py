@@ -111,6 +111,10 @@ DIGEST_HOUR = "resumen_hora"
 DIGEST_EVERY = "resumen_cada"
 #: The campaign's IANA time zone: dates are shown and typed in it (bot/formatting.py).
 TIME_ZONE = "zona_horaria"
+#: Whether players rest (/spell rest) and change their own money (/sheet money) themselves,
+#: or only the GM does (issue 13 §3); on by default, as before.
+FREE_REST = "descanso_libre"
+FREE_MONEY = "dinero_libre"
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -120,6 +124,8 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(DIGEST_HOUR, FieldKind.INTEGER, 9, minimum=0, maximum=23),
     SettingSpec(DIGEST_EVERY, FieldKind.INTEGER, 24, minimum=0, maximum=168),
     SettingSpec(TIME_ZONE, FieldKind.TEXT, DEFAULT_TIME_ZONE),
+    SettingSpec(FREE_REST, FieldKind.BOOLEAN, True),
+    SettingSpec(FREE_MONEY, FieldKind.BOOLEAN, True),
 )
 
 

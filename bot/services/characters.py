@@ -32,6 +32,7 @@ from bot.services.campaign_context import CampaignContext, CampaignContextServic
 from bot.services.campaigns import (
     APPROVE_CHARACTERS,
     CHARACTER_CAP,
+    FREE_MONEY,
     CampaignService,
     is_referee,
 )
@@ -414,6 +415,9 @@ class CharacterService:
     ) -> tuple[CharacterView, Purse]:
         """``/sheet money``: add or spend on the current sheet (never below zero); the
         character as written and its purse after the change (currency and balance)."""
+        campaign, _system, settings = await self.context(place)
+        if not settings.get(FREE_MONEY, True) and not is_referee(campaign, actor):
+            raise NotAllowed("flows.money_gm_only")  # the setting dinero_libre is off
         change = AdjustMoney(amount, currency)
         applied = await self.writer.apply(place, actor, change, name=name)
         return applied.view, applied.value

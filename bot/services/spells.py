@@ -17,9 +17,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.services.attacks import AttackOrder, AttackService, AttackView
 from bot.services.audit import AuditEntry
+from bot.services.campaigns import FREE_REST, is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
-from bot.services.errors import DomainError
+from bot.services.errors import DomainError, NotAllowed
 from bot.services.sheet_access import CharacterView
 from bot.services.sheet_changes import (
     CastSpell,
@@ -406,6 +407,11 @@ class SpellService:
         return caster.id, caster.name, found
 
     async def rest(self, place: Place, actor: Actor, character: str | None = None) -> RestView:
-        """Recover mana or slots as the system says (a night's rest, a new day)."""
+        """Recover mana or slots as the system says (a night's rest, a new day).
+
+        With the campaign setting ``descanso_libre`` off, only a referee grants the rest."""
+        campaign, _system, settings = await self.characters.context(place)
+        if not settings.get(FREE_REST, True) and not is_referee(campaign, actor):
+            raise NotAllowed("flows.rest_gm_only")
         applied = await self.characters.writer.apply(place, actor, Rest(), name=character)
         return RestView(applied.view.name, applied.value)

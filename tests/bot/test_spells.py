@@ -173,3 +173,36 @@ async def test_rolweb_refuses_and_points_to_the_abilities(table):
     with pytest.raises(RulesError) as error:
         await table.spells.show(ROLWEB_HERE, GM, "Imposición de manos")
     assert error.value.problems[0].key == "rolweb.note.no_spells"
+
+
+async def test_campaign_settings_decide_whether_players_rest_and_change_money(table):
+    """Issue 13 §3: `descanso_libre` and `dinero_libre` (on by default) off make the GM do it;
+    the refusal names the setting and nothing changes."""
+    from bot.i18n import t
+    from bot.services.campaigns import SettingsChange
+
+    await table.spells.cast(NUCLEO_HERE, ANA, CastOrder(spell="Proyectil mágico"))
+    for key in ("descanso_libre", "dinero_libre"):
+        await table.campaigns.update_settings(
+            NUCLEO_HERE, GM, SettingsChange(system_setting=(key, "no"))
+        )
+    before = await table.characters.show(NUCLEO_HERE, ANA)
+    with pytest.raises(NotAllowed) as rest:
+        await table.spells.rest(NUCLEO_HERE, ANA)
+    with pytest.raises(NotAllowed) as money:
+        await table.characters.adjust_money(NUCLEO_HERE, ANA, 5)
+    assert (rest.value.key, money.value.key) == ("flows.rest_gm_only", "flows.money_gm_only")
+    for locale in ("es", "en"):
+        assert "descanso_libre" in t("flows.rest_gm_only", locale)
+        assert "dinero_libre" in t("flows.money_gm_only", locale)
+    after = await table.characters.show(NUCLEO_HERE, ANA)
+    assert after.version == before.version and after.sheet["mana_gastado"] > 0
+    rested = await table.spells.rest(NUCLEO_HERE, GM, "Ardelia")  # the GM still may
+    assert rested.result.after[0].left == 27
+    paid, _purse = await table.characters.adjust_money(NUCLEO_HERE, GM, 5, None, "Ardelia")
+    assert paid.version == after.version + 2
+    await table.campaigns.update_settings(
+        NUCLEO_HERE, GM, SettingsChange(system_setting=("dinero_libre", "sí"))
+    )
+    mine, _purse = await table.characters.adjust_money(NUCLEO_HERE, ANA, 1)
+    assert mine.version == paid.version + 1

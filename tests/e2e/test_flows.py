@@ -146,3 +146,29 @@ def test_archived_campaigns_are_listed_and_reopened(discord_env):
     assert says(reopened, "flows.reopened"), reopened.text
     shown = sb.command("campaign show", {}, guild=g, channel="mesa", user="ana")
     assert shown.ok and "Marca" in shown.text, shown.text
+
+
+def test_the_gm_can_keep_rest_and_money_for_himself(discord_env):
+    from tests.e2e.helpers import import_sheet
+    from tests.examples import ardelia_the_mage
+
+    sb = discord_env
+    g = sb.new_guild(name="Descanso")
+    sb.command(
+        "campaign create", {"name": "Mesa", "system": "nucleo"}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    import_sheet(sb, g, ardelia_the_mage())
+    for key in ("descanso_libre", "dinero_libre"):
+        sb.command(
+            "campaign settings",
+            {"setting": key, "value": "no"},
+            guild=g,
+            channel="mesa",
+            user="gm",
+        ).expect_ok()
+    rest = sb.command("spell rest", {}, guild=g, channel="mesa", user="ana")
+    assert rest.ephemeral and says(rest, "flows.rest_gm_only"), rest.text
+    money = sb.command("sheet money", {"amount": 5}, guild=g, channel="mesa", user="ana")
+    assert money.ephemeral and says(money, "flows.money_gm_only"), money.text
+    granted = sb.command("spell rest", {"character": "Ardelia"}, guild=g, channel="mesa", user="gm")
+    assert granted.ok and not says(granted, "flows.rest_gm_only"), granted.text
