@@ -13,7 +13,7 @@ The suggestion functions live here, not in one cog, so that extensions never imp
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 import discord
@@ -25,7 +25,8 @@ from bot.services.settings import resolved_settings
 from bot.words import field_display, setting_name, setting_value
 from cogs.ui.context import actor_of, place_of, reply_locale
 from cogs.ui.help_pages import docs_of, suggestions
-from rules.systems.base import FieldKind
+from rules.systems.base import CheckOption as RollableOption
+from rules.systems.base import FieldKind, StepOption
 from rules.text import fold
 
 if TYPE_CHECKING:
@@ -94,10 +95,7 @@ async def option_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     character = getattr(itx.namespace, "character", None)
     options = await itx.client.services.checks.options(place_of(itx), actor_of(itx), character)
-    needle = current.casefold()
-    ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
-    ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
-    return [app_commands.Choice(name=o.label[:100], value=o.key[:100]) for o in ranked[:25]]
+    return _check_choices(options, current)
 
 
 async def npc_autocomplete(
@@ -131,12 +129,7 @@ async def weapon_autocomplete(
     their damage."""
     character = getattr(itx.namespace, "character", None)
     options = await itx.client.services.attacks.weapons(place_of(itx), actor_of(itx), character)
-    needle = current.casefold()
-    return [
-        app_commands.Choice(name=f"{o.label} ({o.description})"[:100], value=o.value[:100])
-        for o in options
-        if needle in o.label.casefold()
-    ][:25]
+    return _choices(options, current, described=True)
 
 
 async def circumstances_autocomplete(
@@ -196,12 +189,7 @@ async def purchase_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     character = getattr(itx.namespace, "character", None)
     options = await itx.client.services.xp.purchases(place_of(itx), actor_of(itx), character)
-    needle = current.casefold()
-    return [
-        app_commands.Choice(name=o.label[:100], value=o.value[:100])
-        for o in options
-        if needle in o.label.casefold()
-    ][:25]
+    return _choices(options, current)
 
 
 async def ability_autocomplete(
@@ -210,12 +198,7 @@ async def ability_autocomplete(
     """The abilities the character knows (rolweb), with their level."""
     character = getattr(itx.namespace, "character", None)
     options = await itx.client.services.abilities.choices(place_of(itx), actor_of(itx), character)
-    needle = current.casefold()
-    return [
-        app_commands.Choice(name=o.label[:100], value=o.value[:100])
-        for o in options
-        if needle in o.label.casefold()
-    ][:25]
+    return _choices(options, current)
 
 
 async def setting_autocomplete(
@@ -302,9 +285,36 @@ async def request_option_autocomplete(
     options = await itx.client.services.requests.options_for(
         place_of(itx), actor_of(itx), who if isinstance(who, str) else None
     )
-    needle = current.casefold()
-    ranked = [o for o in options if needle in o.label.casefold() or needle in o.key.casefold()]
-    ranked.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))
+    return _check_choices(options, current)
+
+
+def _choices(
+    options: Iterable[StepOption], current: str, *, described: bool = False
+) -> list[app_commands.Choice[str]]:
+    """The options whose label contains what the user typed (ignoring case and accents), in
+    their order,
+    as at most 25 choices within Discord's 100-character limits; ``described`` adds each
+    option's description to its label (a weapon's damage).  One helper, so that every
+    suggestion list filters and truncates the same way."""
+    needle = fold(current)
+    return [
+        app_commands.Choice(
+            name=(f"{o.label} ({o.description})" if described else o.label)[:100],
+            value=o.value[:100],
+        )
+        for o in options
+        if needle in fold(o.label)
+    ][:25]
+
+
+def _check_choices(
+    options: Iterable[RollableOption], current: str
+) -> list[app_commands.Choice[str]]:
+    """What a character can roll, matched on its label or its key (``habilidad:Sigilo``),
+    those whose label starts with what was typed first, then alphabetically."""
+    needle = fold(current)
+    ranked = [o for o in options if needle in fold(o.label) or needle in fold(o.key)]
+    ranked.sort(key=lambda o: (not fold(o.label).startswith(needle), fold(o.label)))
     return [app_commands.Choice(name=o.label[:100], value=o.key[:100]) for o in ranked[:25]]
 
 
