@@ -95,6 +95,9 @@ class Services:
         timer_lease: timedelta = DEFAULT_LEASE,
         timer_poll: float = 300.0,
     ) -> None:
+        # One generator for every service: the test's seeded one, or the operating system's
+        # (players' rolls must not be predictable from earlier ones).
+        rng = rng or random.SystemRandom()
         self.sessions = session_factory(engine)
         # durable timers of this process's shards (turn reminders now; digests, purges later)
         self.timers = TimerService(self.sessions, shards, lease=timer_lease, poll=timer_poll)

@@ -94,7 +94,7 @@ class AbilityService:
     ) -> None:
         self.sessions = sessions
         self.characters = characters
-        self.rng = rng or random.Random()
+        self.rng = rng or random.SystemRandom()
 
     async def list(
         self, place: Place, actor: Actor, character: str | None = None
