@@ -30,12 +30,14 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.dice import odds  # noqa: E402
 from standin.client import Sandbox  # noqa: E402
-from standin.interactions import build_command  # noqa: E402
+from standin.guilds import GuildHandle  # noqa: E402
+from standin.interactions import InteractionRecord, build_command  # noqa: E402
 
 TARGET_S = 1.0
 CANDIDATES = [
@@ -58,10 +60,12 @@ def heaviest_allowed() -> tuple[str, float]:
     return expression, time.perf_counter() - started
 
 
-def send(sb: Sandbox, guild, user: str, path: str, options: dict):  # noqa: ANN001, ANN201
+def send(
+    sb: Sandbox, guild: GuildHandle, user: str, path: str, options: dict[str, Any]
+) -> InteractionRecord:
     """Injects one slash command without waiting; returns the stand-in's record."""
 
-    def prepare():  # noqa: ANN202
+    def prepare() -> InteractionRecord:
         g = sb.world.guilds[guild.id]
         ch, member = sb._channel(g, "mesa"), sb._who(g, user)  # noqa: SLF001
         data = build_command(sb.world, g, ch, member, path, options)
@@ -72,7 +76,7 @@ def send(sb: Sandbox, guild, user: str, path: str, options: dict):  # noqa: ANN0
     return sb._run(prepare)  # noqa: SLF001
 
 
-def latency(sb: Sandbox, record, timeout: float = 60.0) -> float:  # noqa: ANN001
+def latency(sb: Sandbox, record: InteractionRecord, timeout: float = 60.0) -> float:
     """Seconds from sending ``record`` to the user seeing an answer (a deferral is not one)."""
 
     async def wait() -> float:
@@ -89,9 +93,9 @@ def latency(sb: Sandbox, record, timeout: float = 60.0) -> float:  # noqa: ANN00
 
 
 def roll_latencies(
-    sb: Sandbox, guild, count: int, stop: threading.Event | None = None
-) -> list[float]:  # noqa: ANN001
-    found = []
+    sb: Sandbox, guild: GuildHandle, count: int, stop: threading.Event | None = None
+) -> list[float]:
+    found: list[float] = []
     for i in range(count):
         if stop is not None and stop.is_set() and i >= 3:
             break
@@ -100,7 +104,7 @@ def roll_latencies(
     return found
 
 
-def _private_answer(record) -> bool:  # noqa: ANN001
+def _private_answer(record: InteractionRecord) -> bool:
     """Answered at once and privately: how the bot refuses (busy, over the budget)."""
     data = record.callback_data or {}
     return record.callback_type == 4 and bool(int(data.get("flags") or 0) & 64)

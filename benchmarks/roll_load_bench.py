@@ -38,7 +38,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from standin.client import Sandbox  # noqa: E402
-from standin.interactions import build_command  # noqa: E402
+from standin.guilds import GuildHandle  # noqa: E402
+from standin.interactions import InteractionRecord, build_command  # noqa: E402
 
 DEADLINE_S = 3.0
 PER_GUILD = 10
@@ -51,8 +52,8 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def send(sb: Sandbox, guild, user: str, expression: str):  # noqa: ANN001, ANN201
-    def prepare():  # noqa: ANN202
+def send(sb: Sandbox, guild: GuildHandle, user: str, expression: str) -> InteractionRecord:
+    def prepare() -> InteractionRecord:
         g = sb.world.guilds[guild.id]
         ch, member = sb._channel(g, "mesa"), sb._who(g, user)  # noqa: SLF001
         data = build_command(sb.world, g, ch, member, "roll", {"expression": expression})
@@ -63,10 +64,10 @@ def send(sb: Sandbox, guild, user: str, expression: str):  # noqa: ANN001, ANN20
     return sb._run(prepare)  # noqa: SLF001
 
 
-def wait_all(sb: Sandbox, records: list, timeout: float = 120.0) -> list[float]:  # noqa: ANN001
+def wait_all(sb: Sandbox, records: list[InteractionRecord], timeout: float = 120.0) -> list[float]:
     """Seconds from sending to the answer, per record (inf: past Discord's deadline)."""
 
-    async def one(record) -> float:  # noqa: ANN001
+    async def one(record: InteractionRecord) -> float:
         limit = time.monotonic() + timeout
         while not record.answered.is_set():
             if any(r.get("code") == 10062 for r in record.rejections):
@@ -74,6 +75,7 @@ def wait_all(sb: Sandbox, records: list, timeout: float = 120.0) -> list[float]:
             if time.monotonic() > limit:
                 raise TimeoutError("no answer")
             await asyncio.sleep(0.05)  # the stand-in stamps the answer; polling is only the wait
+        assert record.answered_at is not None  # stamped before ``answered`` is set
         return record.answered_at - record.created
 
     async def every() -> list[float]:
