@@ -21,13 +21,18 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m bot
 
+# -n auto: one worker per core (pytest-xdist); --dist loadgroup keeps the tests that share a
+# bot process or a module-scoped fixture on one worker (tests/conftest.py), so each worker
+# starts them once.  A plain `python -m pytest …` stays serial, for debugging.
+XDIST := -n auto --dist loadgroup
+
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST)
 
 # The pure rules and the services on real databases, without starting any bot (under a
 # minute); the statistical tests marked slow run in make test only.
 test-fast: $(STAMP)
-	$(PY) -m pytest tests/rules tests/bot -q -m "not slow"
+	$(PY) -m pytest tests/rules tests/bot -q -m "not slow" $(XDIST)
 
 sandbox: $(STAMP)
 	$(PY) -m bot sandbox
