@@ -451,6 +451,8 @@ class AttackService:
             gm_channel_id=campaign.gm_channel_id,
             attacker_hidden=hidden[0],
             target_hidden=hidden[1],
+            system=system.id,  # states shown by name, agreeing with the target (as /attack)
+            target_gender=gender_of(target.character.sheet) if target.character else None,
         )
         return view, touched
 

@@ -201,7 +201,7 @@ async def test_nucleo_melee_hit_with_golpe_duro(services):
     services.attacks.rng = ScriptedRandom([7, 2, 9, 3, 4])
     view = await services.attacks.attack(HERE, GM, AttackOrder("Ardelia", character="Bruto"))
     assert view.result.hit and (view.result.total, view.result.damage) == (17, 8)
-    assert view.result.attack.breakdown == "1o3d10 (7, ~2~, ~9~) + 10 = 17"  # docs/combat.md
+    assert view.result.attack.breakdown == "1o3d10 (7, ~~2~~, ~~9~~) + 10 = 17"  # docs/combat.md
     assert not view.secret and view.hit_points == (16, 24)
     assert (await services.characters.show(HERE, ANA)).sheet["heridas"] == 8
 

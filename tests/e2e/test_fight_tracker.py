@@ -66,7 +66,7 @@ def test_nucleo_states_effects_and_the_fallen(discord_env):
     once = run(sb, g, "init next")  # round 3: still down, not reported again
     assert "**Asalto 3**" in once.text and "queda fuera" not in once.text, once.text
     healed = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 30})
-    assert "Estado: Normal (24/24)" in healed.text, healed.text
+    assert "Estado: normal (24/24)" in healed.text, healed.text
     back = run(sb, g, "init next")
     assert "**Asalto 4**" in back.text and "Turno de **Ardelia**" in back.text, back.text
 
@@ -80,7 +80,7 @@ def test_rolweb_death_test_button(discord_env):
     run(sb, g, "init add", {"name": "Lobo", "initiative": 1}).expect_ok()
     run(sb, g, "init move", {"combatant": "Eira", "initiative": 15}).expect_ok()
     dying = run(sb, g, "init damage", {"combatant": "Eira", "amount": 100})
-    assert "Moribundo" in dying.text, dying.text
+    assert "moribundo" in dying.text, dying.text
     refused = run(sb, g, "check", {"option": "atributo:Ágil"}, user="ana")
     assert refused.ephemeral and "no puede actuar" in refused.text, refused.text
     turn = run(sb, g, "init next")
@@ -108,7 +108,7 @@ def test_nucleo_spells_land_on_their_targets(discord_env):
     run(sb, g, "init join", user="ana").expect_ok()
     run(sb, g, "init join", user="bruno").expect_ok()
     hurt = run(sb, g, "init damage", {"combatant": "Bram", "amount": 10})
-    assert "Estado: Normal (14/24)" in hurt.text, hurt.text
+    assert "Estado: normal (14/24)" in hurt.text, hurt.text
 
     # Ana heals Bruno's character: her mana, his sheet (+50 from the GM: the cast succeeds)
     healed = run(
