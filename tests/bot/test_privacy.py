@@ -306,10 +306,8 @@ async def test_delete_erases_the_members_posts_with_her_characters(table):
     assert (summary.posts_erased, summary.erased_messages) == (1, ((CHANNEL, 900),))
     async with table.sessions() as session:
         erased, kept = await session.get(Post, anas), await session.get(Post, gms)
-        profiles = (
-            await session.execute(select(func.count()).select_from(CharacterProfile))
-        ).scalar()
-        threads = (await session.execute(select(func.count()).select_from(PrivateThread))).scalar()
+        profiles = (await session.exec(select(func.count()).select_from(CharacterProfile))).one()[0]
+        threads = (await session.exec(select(func.count()).select_from(PrivateThread))).one()[0]
     assert (erased.author_user_id, erased.text, erased.notes) == (ANONYMOUS, "", None)
     assert erased.deleted_at is not None and erased.character_id is None
     # the GM's post as her (deleted) character stays the GM's, no longer tied to the sheet
