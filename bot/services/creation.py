@@ -236,13 +236,7 @@ class CreationService:
             new_sheet, rolls, notes = dict(outcome.draft), outcome.rolls, outcome.notes
         new_state = {**state, "draft": new_sheet, "done": [*done, step_key]}
         async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(CreationDraft)
-                .where(col(CreationDraft.id) == draft.id, col(CreationDraft.version) == version)
-                .values(sheet=new_state, version=CreationDraft.version + 1, updated_at=utcnow())
-            )
-            if result.rowcount != 1:
-                raise DomainError("sheet.error.draft_stale")
+            await _store_draft(session, saved_id(draft), version, new_state)
             character_name = str(new_sheet.get("name", "")) or None
             for roll in rolls:
                 entry = AuditEntry(
@@ -273,13 +267,7 @@ class CreationService:
         state = dict(draft.sheet)
         new_state = {**state, "draft": {**state["draft"], GENDER_PATH: values[0]}}
         async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(CreationDraft)
-                .where(col(CreationDraft.id) == draft.id, col(CreationDraft.version) == version)
-                .values(sheet=new_state, version=CreationDraft.version + 1, updated_at=utcnow())
-            )
-            if result.rowcount != 1:
-                raise DomainError("sheet.error.draft_stale")
+            await _store_draft(session, saved_id(draft), version, new_state)
         draft.sheet = new_state
         draft.version += 1
         return self._view(draft, system, builder, settings, ())
@@ -296,13 +284,7 @@ class CreationService:
             new_state["draft"] = system.inherit_xp(new_state["draft"], int(heir["xp"]), settings)
             new_state[HEIR] = heir
         async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(CreationDraft)
-                .where(col(CreationDraft.id) == draft.id, col(CreationDraft.version) == version)
-                .values(sheet=new_state, version=CreationDraft.version + 1, updated_at=utcnow())
-            )
-            if result.rowcount != 1:
-                raise DomainError("sheet.error.draft_stale")
+            await _store_draft(session, saved_id(draft), version, new_state)
         draft.sheet = new_state
         draft.version += 1
         return self._view(draft, system, builder, settings, ())
@@ -447,5 +429,18 @@ async def _delete_draft(
     if created_at is not None:
         query = query.where(col(CreationDraft.created_at) == created_at)
     result = await session.exec(query)
+    if result.rowcount != 1:
+        raise DomainError("sheet.error.draft_stale")
+
+
+async def _store_draft(
+    session: AsyncSession, draft_id: int, version: int, state: dict[str, Any]
+) -> None:
+    """A draft's new state, under its version check (a second click finds it stale)."""
+    result = await session.exec(
+        update(CreationDraft)
+        .where(col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version)
+        .values(sheet=state, version=CreationDraft.version + 1, updated_at=utcnow())
+    )
     if result.rowcount != 1:
         raise DomainError("sheet.error.draft_stale")

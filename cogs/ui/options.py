@@ -119,7 +119,7 @@ async def attack_target_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """The fight's combatants first, then the campaign's characters the user can see."""
     names = await itx.client.services.attacks.targets(place_of(itx), actor_of(itx), current)
-    return [app_commands.Choice(name=name[:100], value=name[:100]) for name in names]
+    return _named(names)
 
 
 async def weapon_autocomplete(
@@ -164,7 +164,7 @@ async def effect_autocomplete(
     (``/init effect``)."""
     target = getattr(itx.namespace, "target", None) or getattr(itx.namespace, "combatant", None)
     names = await itx.client.services.effects.names(place_of(itx), actor_of(itx), target, current)
-    return [app_commands.Choice(name=name[:100], value=name[:100]) for name in names]
+    return _named(names)
 
 
 async def spell_autocomplete(
@@ -173,7 +173,7 @@ async def spell_autocomplete(
     """The caster's known spells first (★ with their level), then the rest of the list."""
     character = getattr(itx.namespace, "character", None)
     names = await itx.client.services.spells.names(place_of(itx), actor_of(itx), current, character)
-    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in names]
+    return _labelled(names)
 
 
 async def list_autocomplete(
@@ -181,7 +181,7 @@ async def list_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     character = getattr(itx.namespace, "character", None)
     lists = await itx.client.services.spells.lists(place_of(itx), actor_of(itx), current, character)
-    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in lists]
+    return _labelled(lists)
 
 
 async def purchase_autocomplete(
@@ -286,6 +286,16 @@ async def request_option_autocomplete(
         place_of(itx), actor_of(itx), who if isinstance(who, str) else None
     )
     return _check_choices(options, current)
+
+
+def _named(names: Iterable[str]) -> list[app_commands.Choice[str]]:
+    """Names that are their own values, within Discord's 100-character limit."""
+    return [app_commands.Choice(name=name[:100], value=name[:100]) for name in names]
+
+
+def _labelled(pairs: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """``(label, value)`` pairs as choices, within Discord's 100-character limit."""
+    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in pairs]
 
 
 def _choices(
@@ -505,7 +515,7 @@ async def speaker_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """``/post as``: the user's characters; for a referee every NPC and the narrator too."""
     names = await itx.client.services.posting.speakers(place_of(itx), actor_of(itx), current)
-    return [app_commands.Choice(name=name[:100], value=name[:100]) for name in names]
+    return _named(names)
 
 
 class SpeakerTransformer(Suggested):
