@@ -25,12 +25,14 @@ LEVELS = [
 
 
 @app_commands.guild_only()
-class AbilityCog(commands.GroupCog, group_name="ability", group_description="Abilities (rolweb)"):
+class AbilityCog(
+    commands.GroupCog, group_name="ability", group_description="Abilities (Rol por web)"
+):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="use", description="Use an ability of your character (rolweb)")
+    @app_commands.command(name="use", description="Use an ability of your character (Rol por web)")
     @app_commands.describe(
         name="The ability (suggested from the sheet, with its level)",
         target="Whom it is used on (default: your character)",

@@ -41,14 +41,14 @@ class AttackCog(commands.Cog):
         target="Whom (the fight's combatants first)",
         weapon="A weapon from the attacker's sheet (default: its main one)",
         modifier="Modifier set by the GM or the situation",
-        circumstances="Comma-separated circumstances (suggested in rolweb: free attacks, flanking…)",
+        circumstances="Comma-separated keywords: mágico:+1 (S&W), dos_armas (Núcleo)… suggested in Rol por web",
         private="Only you (and the GM channel) see it",
         character="Who attacks (default: your active character; the GM: anyone)",
         bonus="Attack bonus of a combatant without a sheet (GM)",
         damage="Damage dice of a combatant without a sheet (GM), e.g. 1d6+1",
         range="Núcleo: range band of a ranged attack",
         cover="Núcleo: the target's cover",
-        defence_now="rolweb, an NPC attacking a character: roll its defence now (GM)",
+        defence_now="Rol por web, an NPC attacking a character: roll its defence now, not ask the player (GM)",
     )
     @app_commands.guild_only()
     @fight()

@@ -7,7 +7,7 @@ only parse options, bound the download and send the file.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -48,6 +48,12 @@ def language_choices() -> list[app_commands.Choice[str]]:
 
 
 SYSTEM_CHOICES = system_choices()
+#: what ``/campaign settings clear`` removes: English names here, Spanish ones in commands.toml
+CLEAR_CHOICES = [
+    app_commands.Choice(name="GM role", value="gm_role"),
+    app_commands.Choice(name="GM channel", value="gm_channel"),
+    app_commands.Choice(name="Off-topic channel", value="off_topic"),
+]
 # Discord's smallest upload limit for a bot's message (a server without boosts).
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 
@@ -76,7 +82,7 @@ async def read_setting_file(file: discord.Attachment) -> str:
 class CampaignCog(
     commands.GroupCog,
     group_name="campaign",
-    group_description="Campaigns: create, show, configure, end, export, import",
+    group_description="Campaigns: create, show, settings, list, end, reopen, export, import",
 ):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
@@ -124,7 +130,7 @@ class CampaignCog(
             message["content"] = ctx.t("post.missing_permission")
         await itx.response.send_message(**message)
 
-    @app_commands.command(name="settings", description="Change the campaign's settings (GM only)")
+    @app_commands.command(name="settings", description="Change the campaign's settings (GM)")
     @app_commands.describe(
         gm_role="Members with this role act as GM",
         gm_channel="Channel that receives a copy of private rolls",
@@ -132,10 +138,10 @@ class CampaignCog(
         setting="A rule setting of this campaign's system",
         value="The new value for that setting",
         clear="Remove the GM role, the GM channel or the off-topic channel",
-        file="A text or JSON file as the setting's value (a campaign's own weapon list…)",
+        file="A text or JSON file as the setting's value (e.g. the campaign's own weapon list)",
         off_topic="Channel or forum post for out-of-character talk (no posts as characters)",
     )
-    @app_commands.choices(language=language_choices())
+    @app_commands.choices(language=language_choices(), clear=CLEAR_CHOICES)
     async def settings(
         self,
         itx: discord.Interaction[Arbitro],
@@ -144,11 +150,12 @@ class CampaignCog(
         language: app_commands.Choice[str] | None = None,
         setting: Setting | None = None,
         value: SettingValue | None = None,
-        clear: Literal["gm_role", "gm_channel", "off_topic"] | None = None,
+        clear: app_commands.Choice[str] | None = None,
         file: discord.Attachment | None = None,
         off_topic: discord.TextChannel | discord.Thread | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
+        cleared = clear.value if clear else None
         if file is not None:
             if value is not None:
                 raise InvalidSetting("campaign.error.value_or_file")
@@ -167,11 +174,11 @@ class CampaignCog(
                 if setting is not None and value is not None
                 else None,
                 from_file=file is not None,
-                clear_gm_role=clear == "gm_role",
-                clear_gm_channel=clear == "gm_channel",
+                clear_gm_role=cleared == "gm_role",
+                clear_gm_channel=cleared == "gm_channel",
                 off_topic_channel_id=off_topic.id if off_topic else None,
                 off_topic_chain=chain_of(off_topic) if off_topic else (),
-                clear_off_topic=clear == "off_topic",
+                clear_off_topic=cleared == "off_topic",
             ),
         )
         await self.bot.services.pace.sync_campaign(ctx.place)  # the pace timers follow
@@ -179,7 +186,7 @@ class CampaignCog(
             itx, ctx.locale, **render.campaign(view, ctx.locale, headline_key="campaign.updated")
         )
 
-    @app_commands.command(name="end", description="Archive the campaign (nothing is deleted)")
+    @app_commands.command(name="end", description="Archive the campaign; nothing is deleted (GM)")
     async def end(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
         campaign = await self.service.require_referee(ctx.place, ctx.actor)
@@ -199,7 +206,7 @@ class CampaignCog(
 
     @app_commands.command(
         name="export",
-        description="Download the campaign's chronicle: scenes, characters, XP, rolls",
+        description="Download the campaign's chronicle: scenes, characters, XP, rolls (GM)",
     )
     @app_commands.checks.cooldown(1, 60, key=lambda itx: (itx.guild_id, itx.user.id))
     async def export(self, itx: discord.Interaction[Arbitro]) -> None:
@@ -252,7 +259,7 @@ class CampaignCog(
         await reply(itx, ctx.locale, content=render_chronicle.imported(summary, ctx.locale))
 
     @app_commands.command(
-        name="list", description="This server's campaigns, archived ones with their dates"
+        name="list", description="This server's campaigns, archived ones too, with their dates"
     )
     @app_commands.describe(archived="Include archived campaigns (default: yes)")
     async def list_(self, itx: discord.Interaction[Arbitro], archived: bool = True) -> None:

@@ -47,7 +47,7 @@ class ChecksCog(commands.Cog):
         character="Who rolls (default: your active character)",
         modifier="Modifier set by the GM or the situation",
         difficulty="Difficulty, where the system uses one",
-        circumstances="Comma-separated: token, malherido, dos_oportunidades_peor, amenaza:veneno…",
+        circumstances="Comma-separated keywords: token (Núcleo), ventaja (Rol por web), amenaza:veneno (S&W)…",
         against="Opposed check against this character or NPC",
         against_option="What the opponent rolls (default: the same)",
         private="Only you (and the GM channel) see it",
@@ -85,7 +85,7 @@ class ChecksCog(commands.Cog):
 
     @app_commands.command(name="save", description="Saving throw (Swords & Wizardry)")
     @app_commands.describe(
-        threat="Kind of threat, for class and race bonuses (veneno, conjuro, varita, aliento, petrificacion…)",
+        threat="Kind of threat, for class and race bonuses: veneno, conjuro, varita, aliento, petrificación…",
         character="Who saves (default: your active character)",
         modifier="Modifier set by the GM",
         private="Only you (and the GM channel) see it",

@@ -7,7 +7,7 @@ restart-proof buttons are in :mod:`cogs.ui.combat_panel`.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -39,6 +39,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = ["CombatCog"]
+
+#: the sides of ``/init surprise ambushers``: English names here, Spanish ones in commands.toml
+SIDE_CHOICES = [
+    app_commands.Choice(name="players", value="jugadores"),
+    app_commands.Choice(name="enemies", value="enemigos"),
+]
 
 
 @runtime_checkable
@@ -126,12 +132,12 @@ class CombatCog(
 
     @app_commands.command(name="add", description="Add an NPC or a group of enemies (GM)")
     @app_commands.describe(
-        name="An NPC from /npc, or any name (e.g. 3 trasgos)",
+        name="An NPC from /npc, or any name (e.g. 3 goblins)",
         initiative="Initiative (required for a name that is not an NPC)",
         count="How many (a group)",
         defence="A group without a sheet: its AC (campaign's notation) or Defensa, for /attack",
-        armour="A group without a sheet: its armour (rolweb dice such as 1d4, Núcleo absorption)",
-        hit_points="A group without a sheet: its hit points (PG/Resistencia/PV), for /attack",
+        armour="A group without a sheet: its armour (Rol por web: dice such as 1d4; Núcleo: absorption)",
+        hit_points="A group without a sheet: its hit points (PG in S&W, Resistencia in Rol por web, PV in Núcleo)",
     )
     @fight()
     async def add(
@@ -164,7 +170,7 @@ class CombatCog(
         view = await self.combat.roll(ctx.place, ctx.actor)
         await self._panel(itx, view)
 
-    @app_commands.command(name="next", description="Pass the turn (your turn, or the GM)")
+    @app_commands.command(name="next", description="Pass the turn (yours; the GM, anyone's)")
     @fight()
     async def next(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
@@ -200,7 +206,7 @@ class CombatCog(
         view = await self.combat.move(ctx.place, ctx.actor, combatant, initiative)
         await self._panel(itx, view, note_key="combat.moved", name=combatant)
 
-    @app_commands.command(name="wait", description="Wait and act after someone (rolweb)")
+    @app_commands.command(name="wait", description="Wait and act right after someone (Rol por web)")
     @app_commands.describe(after="Act right after this combatant", combatant="Who waits (GM)")
     @fight()
     async def wait(
@@ -214,7 +220,8 @@ class CombatCog(
         await self._panel(itx, view, note_key="combat.waited", after=after)
 
     @app_commands.command(
-        name="surprise", description="rolweb: roll an ambush at the start of the fight (GM)"
+        name="surprise",
+        description="Rol por web: roll the surprise of an ambush at the start of the fight (GM)",
     )
     @app_commands.describe(
         ambushers="The side that tries to surprise the other",
@@ -222,17 +229,18 @@ class CombatCog(
         discreto="Discreto of the ambushers without a sheet (groups added by name)",
         atento="Atento of the watchers without a sheet (groups added by name)",
     )
+    @app_commands.choices(ambushers=SIDE_CHOICES)
     @fight()
     async def surprise(
         self,
         itx: discord.Interaction[Arbitro],
-        ambushers: Literal["jugadores", "enemigos"],
+        ambushers: app_commands.Choice[str],
         modifier: app_commands.Range[int, -20, 20] = 0,
         discreto: app_commands.Range[int, 1, 30] | None = None,
         atento: app_commands.Range[int, 1, 30] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        order = SurpriseOrder(ambushers, modifier, discreto, atento)
+        order = SurpriseOrder(ambushers.value, modifier, discreto, atento)
         view = await self.bot.services.surprise.surprise(ctx.place, ctx.actor, order)
         await itx.response.send_message(**render_surprise.surprise(view, ctx.locale))
         if view.secret:
@@ -247,7 +255,7 @@ class CombatCog(
         await self._panel(itx, view, note_key="combat.removed", name=combatant)
 
     @app_commands.command(name="damage", description="Damage a combatant (goes to the sheet)")
-    @app_commands.describe(combatant="Who", amount="Damage after armour")
+    @app_commands.describe(combatant="Who", amount="Points of damage, armour already taken off")
     @fight()
     async def damage(
         self,
@@ -265,7 +273,9 @@ class CombatCog(
 
     @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
     @app_commands.describe(
-        combatant="Who", amount="How much", force="GM only: heal even the dead (a resurrection)"
+        combatant="Who",
+        amount="Points healed",
+        force="GM only: heal even the dead (a resurrection)",
     )
     @fight()
     async def heal(
@@ -319,7 +329,9 @@ class CombatCog(
         message = with_undo(render_effects.effect_reply(view, ctx.locale), view.undo, ctx.locale)
         await itx.response.send_message(**message)
 
-    @app_commands.command(name="deadline", description="Remind a turn that waits this long (GM)")
+    @app_commands.command(
+        name="deadline", description="How long a turn may wait before a reminder (GM)"
+    )
     @app_commands.describe(hours="Hours a turn may wait before a reminder (0: never)")
     @fight()
     async def deadline(

@@ -34,10 +34,10 @@ class DiceCog(commands.Cog):
         name="roll", description="Roll dice: 3d6, 1d20+4, 4d6kh3, 1o3d10+5, 2d6!…"
     )
     @app_commands.describe(
-        expression="Dice notation, e.g. 1o3d10+7, 4d6kh3, 1d20<=12, 2d6!+1 [daño]",
+        expression="Dice notation, e.g. 1o3d10+7, 4d6kh3, 1d20<=12, 2d6!+1 [damage]",
         reason="What the roll is for (shown and kept in the log)",
         private="Only you (and the GM channel, if set) see it",
-        difficulty="Difficulty to beat (a critical is difficulty + 10 or more)",
+        difficulty="Difficulty: success if the total reaches it; a critical if it beats it by 10 or more",
     )
     @app_commands.guild_only()
     @fight()
@@ -78,7 +78,7 @@ class DiceCog(commands.Cog):
             )
 
     @app_commands.command(name="history", description="Recent rolls in this campaign")
-    @app_commands.describe(user="Only this member's rolls", limit="How many (1-25, default 10)")
+    @app_commands.describe(user="Only this member's rolls", limit="How many (1–25; default 10)")
     @app_commands.guild_only()
     async def history(
         self,

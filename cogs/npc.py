@@ -102,7 +102,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPCs and mo
         )
 
     @app_commands.command(name="reveal", description="Show or hide an NPC from the players")
-    @app_commands.describe(name="The NPC", visible="Players can see it")
+    @app_commands.describe(name="The NPC", visible="Whether players can see it (default: yes)")
     @fight()
     async def reveal(
         self, itx: discord.Interaction[Arbitro], name: Npc, visible: bool = True

@@ -204,7 +204,7 @@ class PaceCog(commands.Cog):
     @app_commands.rename(start=_option("from", "name", "from"), end=_option("to", "name", "to"))
     @app_commands.describe(
         start=_option("from", "description", "First day away: mm/dd/yyyy or yyyy-mm-dd"),
-        end=_option("to", "description", "Last day away (included)"),
+        end=_option("to", "description", "Last day away, included (same format)"),
         note="A note for the GM (optional)",
     )
     @fight()

@@ -150,9 +150,9 @@ class PostCog(commands.Cog):
     )
     @app_commands.rename(as_="as")
     @app_commands.describe(
-        as_="Who speaks (default: your active character; GM: any NPC or Narrador)",
+        as_="Who speaks (default: your active character; GM: any NPC or the Narrador)",
         private="For the GM only: goes to the GM channel with a link here",
-        private_notes="Only the notes go to the GM channel",
+        private_notes="Only the notes (out of character) go to the GM channel",
         to="GM: post in your private thread with this player",
         thread_channel="GM: the text channel for that private thread (first time)",
     )

@@ -40,7 +40,7 @@ class RequestCog(
         name="check", description="Ask characters for a check: one button each (GM)"
     )
     @app_commands.describe(
-        who="@mentions, character names separated by commas, or «all» for the whole party",
+        who="@mentions, character names separated by commas, or “all” for the whole party",
         option="What they roll (suggested from their sheets)",
         difficulty="Difficulty, where the system uses one",
         hidden="What players see of the result (the GM always sees the numbers)",

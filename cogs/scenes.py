@@ -145,7 +145,7 @@ def _submitted_text(itx: discord.Interaction[Any]) -> str:
 class SceneCog(
     commands.GroupCog,
     group_name="scene",
-    group_description="Play-by-post scenes: open, close, reopen, list",
+    group_description="Play-by-post scenes: open, close, reopen, status, list",
 ):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot

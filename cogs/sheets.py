@@ -183,7 +183,9 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
             **render_sheet.character_list(rows, ctx.locale, npcs=False, deleted=deleted)
         )
 
-    @app_commands.command(name="use", description="Play this character in this campaign")
+    @app_commands.command(
+        name="use", description="Make this your active character in this campaign"
+    )
     @app_commands.describe(character="Your character")
     @fight()
     async def use(self, itx: discord.Interaction[Arbitro], character: Character) -> None:
@@ -214,7 +216,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     )
     @app_commands.describe(
         item="The item",
-        quantity="How many (negative to remove)",
+        quantity="How many (default 1; negative to remove)",
         character="Whose sheet (default: yours)",
     )
     @fight()
@@ -238,7 +240,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.command(name="money", description="Add or spend money (negative spends)")
     @app_commands.describe(
         amount="Amount (negative to spend)",
-        currency="Currency (default: the system's main one)",
+        currency="Currency (default: the system's main one; in S&W: mo, mp or mc)",
         character="Whose sheet",
     )
     @fight()

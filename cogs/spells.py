@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 @app_commands.guild_only()
 class SpellsCog(
-    commands.GroupCog, group_name="spell", group_description="Spells: list, cast and rest"
+    commands.GroupCog, group_name="spell", group_description="Spells: list, show, cast and rest"
 ):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
@@ -31,8 +31,8 @@ class SpellsCog(
     @app_commands.command(name="list", description="The campaign's spells, and what you have left")
     @app_commands.describe(
         search="Part of the name or the description",
-        level="Difficulty band (Núcleo) or spell level",
-        character="Whose mana or slots to show (default: your active character)",
+        level="Spell level (S&W) or difficulty band (Núcleo: 1 = difficulty 12 … 7 = difficulty 24)",
+        character="Whose mana or prepared spells to show (default: your active character)",
         page="Page of the list",
     )
     async def list_(
@@ -65,11 +65,11 @@ class SpellsCog(
     @app_commands.describe(
         name="The spell (Núcleo; free text for the record in S&W)",
         level="Spell level whose slot is spent (S&W)",
-        spell_list="Which list when several have that level (S&W Explorador: clerigo or mago)",
+        spell_list="Which list, when several have that level (S&W Explorador: Clérigo or Mago)",
         character="Who casts (default: your active character)",
         extra_mana="Mana burnt on top of the cost: +1 per 2 points (Núcleo)",
         mana="Mana put into a variable spell (Curación: 1–3)",
-        dispel="The spell Disipar Magia cancels",
+        dispel="With Disipar Magia: the spell to cancel",
         modifier="Modifier set by the GM or the situation",
         target="At whom or what (for the record)",
         private="Only you (and the GM channel) see it",

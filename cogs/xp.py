@@ -60,7 +60,7 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         await reply(itx, ctx.locale, **message)
 
     @app_commands.command(
-        name="spend", description="Spend experience on an ability's next level (rolweb)"
+        name="spend", description="Spend experience on an ability's next level (Rol por web)"
     )
     @app_commands.describe(
         what="What to buy (suggested from the sheet, with its cost)",

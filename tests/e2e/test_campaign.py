@@ -132,6 +132,20 @@ def test_settings_change_system_rules_and_roles(discord_env):
         locale="en-US",
     )
     assert unknown.ephemeral and "has no rule" in unknown.text
+    # «clear» is a choice by name («Rol de máster»), its value the id: the role loses its power
+    cleared = discord_env.command(
+        "campaign settings", {"clear": "gm_role"}, guild=g, channel="mesa", user="gm"
+    )
+    assert f"<@&{g.role('Máster').id}>" not in cleared.text, cleared.text
+    refused = discord_env.command(
+        "campaign settings",
+        {"setting": "ca_ascendente", "value": "sí"},
+        guild=g,
+        channel="mesa",
+        user="dm2",
+        locale="es-ES",
+    )
+    assert refused.ephemeral and "CA ascendente" not in refused.text, refused.text
 
 
 def test_end_asks_for_confirmation_then_archives(discord_env):
