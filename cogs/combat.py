@@ -132,7 +132,7 @@ class CombatCog(
 
     @app_commands.command(name="add", description="Add an NPC or a group of enemies (GM)")
     @app_commands.describe(
-        name="An NPC from /npc, or any name (e.g. 3 goblins)",
+        name="An NPC from /npc, or the name of a group without a sheet (e.g. Goblins)",
         initiative="Initiative (required for a name that is not an NPC)",
         count="How many (a group)",
         defence="A group without a sheet: its AC (campaign's notation) or Defensa, for /attack",
@@ -300,7 +300,7 @@ class CombatCog(
         combatant="Who",
         name="The effect (e.g. Niebla, Aturdido)",
         rounds="How many rounds it lasts (empty: until removed)",
-        modifier="What it modifies, comma-separated: PER-2, Defensa+4, ataque+1, daño+1d6",
+        modifier="What it modifies, comma-separated: PER-2, Defence+4, attack+1, damage+1d6",
     )
     @fight()
     async def effect_add(

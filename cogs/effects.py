@@ -38,7 +38,7 @@ class EffectCog(
         target="Whose sheet (the GM: anyone; a player: their own)",
         name="The effect (e.g. Niebla, Aturdido)",
         rounds="How many rounds it lasts (empty: until removed)",
-        modifier="What it modifies, comma-separated: PER-2, Defensa+4, ataque+1, daño+1d6, Sigilo+10",
+        modifier="What it modifies, comma-separated: PER-2, Defence+4, attack+1, damage+1d6, Sigilo+10",
     )
     @fight()
     async def add(

@@ -85,7 +85,9 @@ async def test_every_command_of_the_tree_has_help_in_both_languages(bot):
     assert "Ejemplo: `/atacar objetivo:Orco arma:Espada larga`" in es
     en = command_help(attack, "en")
     assert en.startswith("**/attack**\n") and "`target` — required" in en
-    assert "Example: `/attack target:Orc weapon:Longsword`" in en
+    assert (
+        "Example: `/attack target:Orc weapon:Espada larga`" in en
+    )  # weapons keep their Spanish names
 
 
 async def test_a_command_added_later_gets_help_without_touching_the_help_code(bot):
