@@ -135,7 +135,7 @@ class CampaignCog(
         gm_role="Members with this role act as GM",
         gm_channel="Channel that receives a copy of private rolls",
         language="Language for members whose Discord language is neither Spanish nor English",
-        setting="A rule setting of this campaign's system",
+        setting="A rule or setting of the campaign (suggested with its current value)",
         value="The new value for that setting",
         clear="Remove the GM role, the GM channel or the off-topic channel",
         file="A text or JSON file as the setting's value (e.g. the campaign's own weapon list)",

@@ -1,14 +1,17 @@
-"""Every command, option and choice has a valid Spanish name and description."""
+"""Every command, option and choice has a valid name and description in English and Spanish:
+within Discord's limits, showing names (never ids), the English file in step with the code."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from bot.translator import CatalogueTranslator
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -172,3 +175,52 @@ async def test_the_english_commands_file_repeats_the_code_word_for_word(tree):
 
 _MENU_KEYS = {"Edit post": "post_edit", "Delete post": "post_delete"}
 _PARAMETER_KEYS = {"as": "as_"}
+
+
+#: options whose value is a list of keywords the user types as they are (the description shows
+#: them, underscores included); everywhere else a snake_case word is an id that leaked
+_KEYWORD_OPTIONS = {"check circumstances", "attack circumstances"}
+
+
+async def test_descriptions_name_things_never_their_ids(tree):
+    """Issue 13: a description shows «Clérigo», «petrificación», «Rol por web» — not the ids
+    ``clerigo``, ``petrificacion``, ``rolweb`` or a snake_case setting name."""
+    import tomllib
+
+    from rules.text import fold
+
+    names = tomllib.loads((ROOT / "data" / "names" / "es.toml").read_text(encoding="utf-8"))
+    accented_ids = {
+        key
+        for kinds in names.values()
+        for table in kinds.values()
+        for key, display in table.items()
+        # the id is the display name without its accents: «clerigo» for «Clérigo»
+        if isinstance(display, str)
+        and fold(display) == key.replace("_", " ")
+        and fold(display) != display.casefold()
+    }
+    assert "clerigo" in accented_ids  # the names file really is read
+    payloads = [
+        await command.get_translated_payload(tree, tree.translator)
+        for command in tree.get_commands()
+    ]
+    leaks: list[str] = []
+    for path, payload in _slash_commands(payloads):
+        texts = [
+            payload["description"],
+            *payload.get("description_localizations", {}).values(),
+            *(
+                name
+                for choice in payload.get("choices", [])
+                for name in [choice["name"], *choice.get("name_localizations", {}).values()]
+            ),
+        ]
+        for text in texts:
+            words = set(re.findall(r"[\w]+", text))
+            leaked = words & ({"rolweb", "swc", "nucleo"} | accented_ids)
+            if path not in _KEYWORD_OPTIONS:
+                leaked |= {w for w in words if re.fullmatch(r"[a-z]+(?:_[a-z]+)+", w)}
+            if leaked:
+                leaks.append(f"{path}: {sorted(leaked)} in {text!r}")
+    assert leaks == []
