@@ -136,7 +136,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @app_commands.describe(
         character="Whose (default: your active character)",
         avatar="A PNG, JPEG, GIF or WebP image of at most 256 KiB",
-        concept="The concept in one line (e.g. «Mercenary pilot»)",
+        concept="The concept in one line (e.g. “Mercenary pilot”)",
         description="What everyone knows or sees of them",
         clear_avatar="Remove the avatar",
     )
