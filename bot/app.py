@@ -195,7 +195,10 @@ class Arbitro(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
-            await self.services.compute.close()
+            try:
+                await self.services.rolls.drain()  # the rolls and links already accepted
+            finally:
+                await self.services.compute.close()
 
     async def sync_commands(self) -> None:
         if self.config.dev_guild_id:

@@ -8,11 +8,11 @@ they start and computed in the bot's worker process (:mod:`bot.compute`).
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, insert, or_, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
@@ -26,6 +26,7 @@ from bot.services.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.campaigns import CampaignService, campaign_time_zone, is_referee
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, InvalidSetting
+from bot.services.write_batch import WriteBatch
 from rules import dice
 from rules.dice import odds
 
@@ -46,8 +47,12 @@ INLINE_COST = 20_000
 
 T = TypeVar("T")
 #: Built once: a statement with ``.values(...)`` is rebuilt, coerced and cache-keyed per call
-#: (0.7 ms of a roll's 2 ms); this one only binds its parameters.
-_INSERT_ROLL = insert(RollLog.__table__)  # type: ignore[attr-defined]  # set by table=True, undeclared
+#: (0.7 ms of a roll's 2 ms); this one only binds its parameters.  Given a list of rows it is
+#: one multi-row ``INSERT … RETURNING`` (SQLAlchemy's "insertmanyvalues"): see
+#: :func:`_write_log` for how each row gets its id back.
+_INSERT_ROLL = insert(RollLog.__table__).returning(  # type: ignore[attr-defined]  # set by table=True
+    col(RollLog.id), col(RollLog.user_id), col(RollLog.created_at)
+)
 _ATTACH = (
     update(RollLog.__table__)  # type: ignore[attr-defined]  # set by table=True, undeclared
     .where(col(RollLog.id) == bindparam("log_id"), col(RollLog.guild_id) == bindparam("guild"))
@@ -170,6 +175,42 @@ def history_query(
     return query.order_by(col(RollLog.id).desc()).limit(limit)
 
 
+@dataclass(frozen=True, slots=True)
+class _LogWrite:
+    """One write to the audit log: a new row, or the message link of a row."""
+
+    values: dict[str, Any]
+    link: bool = False
+
+
+async def _write_log(connection: AsyncConnection, writes: Sequence[_LogWrite]) -> list[int | None]:
+    """A batch of writes in one transaction: one multi-row ``INSERT … RETURNING`` for the new
+    rows, then one ``executemany`` of the message-link ``UPDATE``.  Each write's result in
+    order: the new row's id, or None for a link.
+
+    Both databases hand out the ids of one statement's rows in the order of its ``VALUES``
+    (SQLite: each new rowid is the largest plus one; PostgreSQL: ``nextval`` row by row), but
+    neither promises the order of ``RETURNING``: so the returned rows are sorted by id and each
+    is checked against its parameters (member and timestamp, to the microsecond).  A mismatch
+    raises, the transaction rolls back, and :class:`WriteBatch` writes the rows one by one.
+    (SQLAlchemy's ``sort_by_parameter_order`` would do this on PostgreSQL, but on SQLite it
+    sends one statement per row: six hand-offs to aiosqlite's thread each.)
+    """
+    rows = [write.values for write in writes if not write.link]
+    links = [write.values for write in writes if write.link]
+    ids: list[int] = []
+    if rows:
+        returned = sorted((await connection.execute(_INSERT_ROLL, rows)).all())
+        for row, (log_id, user_id, created_at) in zip(rows, returned, strict=True):
+            if (user_id, created_at) != (row["user_id"], row["created_at"]):
+                raise RuntimeError("the rows' ids came back out of order")
+            ids.append(log_id)
+    if links:
+        await connection.execute(_ATTACH, links)
+    new_ids = iter(ids)
+    return [None if write.link else next(new_ids) for write in writes]
+
+
 class RollService:
     def __init__(
         self,
@@ -186,6 +227,13 @@ class RollService:
         self.compute = compute or ComputePool()
         # The actor's active character signs the roll (``CharacterService.active_name``).
         self.active_name = active_name
+        # Group commit (:mod:`bot.services.write_batch`): a burst of rolls shares one INSERT
+        # in one transaction, with the message links of the replies already sent.
+        self.log_writes: WriteBatch[_LogWrite, int | None] = WriteBatch(self.engine, _write_log)
+
+    async def drain(self) -> None:
+        """Wait for the rolls and links submitted so far to be written (at shutdown)."""
+        await self.log_writes.drain()
 
     async def roll(
         self,
@@ -207,33 +255,27 @@ class RollService:
         outcome = judge(result, difficulty)
         breakdown = str(result)
         campaign = await self.campaigns.find(place)  # the per-process cache: no query
-        # One unit of work: the signing character and the audit row, in one transaction, on
-        # a Core connection (the ORM's session and unit of work add nothing to one INSERT).
-        async with self.engine.begin() as connection:
-            if character_name is None and self.active_name is not None and campaign:
-                character_name = await self.active_name(place, actor, connection)
-            values = roll_log_values(
-                place,
-                actor,
-                campaign.id if campaign else None,
-                character_name,
-                AuditEntry(
-                    kind="roll",
-                    expression=result.expression,
-                    reason=reason,
-                    breakdown=breakdown,
-                    detail=result.to_dict(),
-                    total=result.total,
-                    difficulty=difficulty,
-                    outcome=outcome,
-                    fumble=result.fumble,
-                    private=private,
-                ),
-            )
-            inserted = await connection.execute(_INSERT_ROLL, values)
-            key = inserted.inserted_primary_key
-            assert key is not None  # a single-row INSERT always has one (None: executemany)
-            log_id = key[0]
+        if character_name is None and self.active_name is not None and campaign:
+            character_name = await self.active_name(place, actor, None)  # cached too
+        values = roll_log_values(
+            place,
+            actor,
+            campaign.id if campaign else None,
+            character_name,
+            AuditEntry(
+                kind="roll",
+                expression=result.expression,
+                reason=reason,
+                breakdown=breakdown,
+                total=result.total,
+                difficulty=difficulty,
+                outcome=outcome,
+                fumble=result.fumble,
+                private=private,
+            ),
+        )
+        log_id = await self.log_writes.submit(_LogWrite(values))
+        assert log_id is not None  # a new row's id (None is a link's result)
         return RollView(
             log_id=log_id,
             user_id=actor.user_id,
@@ -257,11 +299,8 @@ class RollService:
         )
 
     async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                _ATTACH,
-                {"log_id": log_id, "guild": guild_id, "message": message_id, "url": url[:200]},
-            )
+        link = {"log_id": log_id, "guild": guild_id, "message": message_id, "url": url[:200]}
+        await self.log_writes.submit(_LogWrite(link, link=True))
 
     async def history(
         self, place: Place, actor: Actor, *, user_id: int | None = None, limit: int = 10

@@ -1,0 +1,118 @@
+"""Group commit: appends that arrive together share one statement and one transaction.
+
+Under a burst (a hundred players rolling at once) each ``/roll`` paid a transaction of its
+own: on SQLite four or five hand-offs to aiosqlite's thread and a commit, every one waiting
+its turn on the single connection (issue 14 §1).  A :class:`WriteBatch` gathers the writes
+submitted while its previous transaction runs and sends them as one ``executemany`` in one
+transaction, so a burst costs a few commits instead of a hundred.  A write that arrives alone
+goes out on the next turn of the event loop: no timer, nothing added to its wait.
+
+Each caller still gets its own answer (its row's id) and its own error: a batch that fails is
+retried row by row, so one bad row fails alone and the others land.
+
+Only appends and updates that depend on nothing they read belong here (the audit log's rows,
+a message link on an audit row).  A versioned compare-and-set needs the answer of its own
+transaction and stays out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Generic, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+__all__ = ["WriteBatch", "MAX_BATCH"]
+
+P = TypeVar("P")
+R = TypeVar("R")
+
+#: Rows per statement: a burst larger than this is written in several transactions.
+MAX_BATCH = 200
+
+Flush = Callable[[AsyncConnection, Sequence[P]], Awaitable[Sequence[R]]]
+
+
+class WriteBatch(Generic[P, R]):
+    """Coalesces concurrent :meth:`submit` calls into one transaction per batch.
+
+    ``flush(connection, items)`` writes ``items`` in the open transaction and returns one
+    result per item, in order.  It is called with one item when the batch is retried row by
+    row after an error.
+    """
+
+    def __init__(self, engine: AsyncEngine, flush: Flush[P, R], *, limit: int = MAX_BATCH) -> None:
+        self.engine = engine
+        self.flush = flush
+        self.limit = limit
+        self._pending: list[tuple[P, asyncio.Future[R]]] = []
+        self._task: asyncio.Task[None] | None = None
+        #: writes submitted and transactions committed so far (tests read them)
+        self.submitted = 0
+        self.transactions = 0
+
+    async def submit(self, item: P) -> R:
+        """Write ``item`` with whatever else is waiting; its result once committed."""
+        future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, future))
+        self.submitted += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drain())
+        # A caller that gives up (its interaction cancelled) does not take the write with it:
+        # the row is committed with the others, and nobody reads the result.
+        return await asyncio.shield(future)
+
+    async def drain(self) -> None:
+        """Wait until everything submitted so far is written (at shutdown)."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
+    async def _drain(self) -> None:
+        batch: list[tuple[P, asyncio.Future[R]]] = []
+        try:
+            while self._pending:
+                batch, self._pending = self._pending[: self.limit], self._pending[self.limit :]
+                try:
+                    results = await self._write([item for item, _ in batch])
+                except Exception as error:  # noqa: BLE001 - handed to the callers below
+                    if len(batch) == 1:
+                        _settle(batch[0][1], error=error)
+                    else:  # one bad row must not fail the others: each alone
+                        for item, future in batch:
+                            await self._one(item, future)
+                    continue
+                for (_, future), result in zip(batch, results, strict=True):
+                    _settle(future, result=result)
+        finally:  # cancelled at shutdown: nobody waits forever
+            for _, future in batch + self._pending:
+                if not future.done():
+                    future.cancel()
+
+    async def _one(self, item: P, future: asyncio.Future[R]) -> None:
+        try:
+            (result,) = await self._write([item])
+        except Exception as error:  # noqa: BLE001 - handed to the caller who submitted it
+            _settle(future, error=error)
+        else:
+            _settle(future, result=result)
+
+    async def _write(self, items: Sequence[P]) -> Sequence[R]:
+        async with self.engine.begin() as connection:
+            results = await self.flush(connection, items)
+        self.transactions += 1
+        if len(results) != len(items):  # a flush that lost track of a row is a bug, loudly
+            raise RuntimeError(f"{len(items)} rows written, {len(results)} results")
+        return results
+
+
+def _settle(
+    future: asyncio.Future[R], *, result: R | None = None, error: BaseException | None = None
+) -> None:
+    """Answer a caller (unless it is already answered: a cancelled shutdown)."""
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)  # type: ignore[arg-type]  # R when no error
