@@ -28,6 +28,7 @@ import asyncio
 import math
 import os
 import pstats
+import signal
 import sys
 import tempfile
 import time
@@ -50,6 +51,18 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of ``pid`` (all its threads), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def thread_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds per thread of ``pid`` (the main thread's id is ``pid``)."""
+    out: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended
+            continue
+        out[int(task.name)] = (int(fields[11]) + int(fields[12])) / TICK
+    return out
 
 
 def send(sb: Sandbox, guild: GuildHandle, user: str, expression: str) -> InteractionRecord:
@@ -89,6 +102,7 @@ class Figures:
     name: str
     cpu_ms: float
     latencies: list[float]
+    main_ms: float = 0.0  # of which the main (event-loop) thread
 
     @property
     def answered(self) -> list[float]:
@@ -104,7 +118,7 @@ class Figures:
 
 
 def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: int,
-            rounds: int, log: Path, arbitro: bool) -> Figures:  # fmt: skip
+            rounds: int, log: Path, arbitro: bool, profile: bool = False) -> Figures:  # fmt: skip
     sb.start_bot(module, args=args, env=env, log_path=log, ready_timeout=120)
     guilds = []
     members = []
@@ -124,13 +138,41 @@ def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: 
     time.sleep(1.0)
     pid = sb.proc.pid
     before = cpu_seconds(pid)
+    threads_before = thread_cpu(pid)
+    if profile:
+        os.kill(pid, signal.SIGUSR1)  # benchmarks/profiled.py: profile the rounds only
     latencies: list[float] = []
     for _ in range(rounds):
         latencies += wait_all(sb, [send(sb, g, m, "1d20+5") for g, m in members])
     time.sleep(1.0)  # the message-link writes after each answer
+    if profile:
+        os.kill(pid, signal.SIGUSR2)
+        time.sleep(2.0)  # the statistics are written
     cpu = cpu_seconds(pid) - before
+    main = thread_cpu(pid).get(pid, 0.0) - threads_before.get(pid, 0.0)
     sb.stop_bot()
-    return Figures(name, cpu / len(latencies) * 1000, latencies)
+    n = len(latencies)
+    return Figures(name, cpu / n * 1000, latencies, main / n * 1000)
+
+
+def print_by_package(stats: pstats.Stats) -> None:
+    """Own time (tottime) summed per top-level package: where the rounds' CPU went."""
+    totals: dict[str, float] = {}
+    for (filename, _line, _name), row in stats.stats.items():  # type: ignore[attr-defined]
+        path = filename.replace("\\", "/")
+        if "site-packages/" in path:
+            key = path.split("site-packages/", 1)[1].split("/", 1)[0]
+        elif "/lib/python3" in path:
+            key = "stdlib:" + path.rsplit("/", 1)[-1]
+        elif filename.startswith("~") or filename.startswith("<"):
+            key = "builtins"
+        else:
+            key = "own:" + path.rsplit("/", 2)[-2]
+        totals[key] = totals.get(key, 0.0) + row[2]
+    total = sum(totals.values())
+    print(f"own time by package, {total:.2f} s in all:")
+    for key, value in sorted(totals.items(), key=lambda kv: -kv[1])[:20]:
+        print(f"  {key:40} {value:7.3f} s {value / total:6.1%}")
 
 
 async def _pg(admin_url: str, sql: str) -> None:
@@ -191,12 +233,14 @@ def main() -> int:
                     args.rounds,
                     tmpdir / "sqlite.log",
                     arbitro=True,
+                    profile=args.profile,
                 )  # fmt: skip
             )
             if args.profile:
                 stats = pstats.Stats(str(tmpdir / "prof"))
                 stats.sort_stats("cumulative").print_stats(45)
                 stats.sort_stats("tottime").print_stats(25)
+                print_by_package(stats)
         if "postgres" in only and args.postgres:
             db = f"arbitro_bench_{uuid.uuid4().hex[:8]}"
             base = args.postgres.rsplit("/", 1)[0]
@@ -221,14 +265,14 @@ def main() -> int:
     floor = next((r for r in results if r.name == "floor"), None)
     print(f"{args.users} users at once, {args.rounds} rounds, /roll 1d20+5")
     print(f"{'bot':9} {'CPU/roll':>9} {'×floor':>7} {'p50':>8} {'p99':>8} {'×floor':>7} "
-          f"{'max':>8} {'>3 s':>5}")  # fmt: skip
+          f"{'max':>8} {'>3 s':>5} {'main thread':>12}")  # fmt: skip
     for r in results:
         cpu_x = f"{r.cpu_ms / floor.cpu_ms:.1f}×" if floor else "-"
         p99_x = f"{r.pct(0.99) / floor.pct(0.99):.2f}×" if floor else "-"
         print(
             f"{r.name:9} {r.cpu_ms:7.2f}ms {cpu_x:>7} {r.pct(0.5) * 1000:6.0f}ms "
             f"{r.pct(0.99) * 1000:6.0f}ms {p99_x:>7} {max(r.latencies) * 1000:6.0f}ms "
-            f"{r.missed:5d}"
+            f"{r.missed:5d} {r.main_ms:10.2f}ms"
         )
     print("targets: CPU/roll ≤ 3× floor, p99 ≤ 1.5× floor, none over 3 s")
     return 0
