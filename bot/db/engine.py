@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import PoolResetState
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import REPO_ROOT
@@ -73,6 +74,22 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: object) -> None:
     cursor.close()
 
 
+def _sqlite_reset(dbapi_connection: Any, _record: object, state: PoolResetState) -> None:
+    """Roll back a connection returned to the pool only if it is inside a transaction.
+
+    The pool's default reset sends a ``ROLLBACK`` on every return, a hand-off to aiosqlite's
+    thread that does nothing after a commit: one of the five or six each transaction paid
+    (issue 14 §1).  aiosqlite reads sqlite3's own ``in_transaction`` flag without a hand-off,
+    so a connection given back mid-transaction (an error between a write and its commit, a
+    raw ``BEGIN``) is still rolled back before anyone else uses it
+    (``tests/bot/test_sqlite_writes.py``).
+    """
+    if state.terminate_only or not state.asyncio_safe:
+        return  # the connection is discarded, not reused (a garbage-collected one)
+    if dbapi_connection.driver_connection.in_transaction:
+        dbapi_connection.rollback()
+
+
 #: Seconds a session waits for SQLite's one connection before failing (a queue this long
 #: means something holds a session across slow work: a bug, not load).
 SQLITE_POOL_TIMEOUT = 60.0
@@ -91,8 +108,9 @@ def create_engine(url: str, *, pool_size: int = 5, max_overflow: int = 10) -> As
             if in_memory
             else {"pool_size": 1, "max_overflow": 0, "pool_timeout": SQLITE_POOL_TIMEOUT}
         )
-        engine = create_async_engine(url, **one)
+        engine = create_async_engine(url, pool_reset_on_return=None, **one)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "reset", _sqlite_reset)
         return engine
     return create_async_engine(
         url, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow

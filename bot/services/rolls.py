@@ -53,6 +53,9 @@ T = TypeVar("T")
 _INSERT_ROLL = insert(RollLog.__table__).returning(  # type: ignore[attr-defined]  # set by table=True
     col(RollLog.id), col(RollLog.user_id), col(RollLog.created_at)
 )
+#: A batch of one (a quiet table) skips ``RETURNING``: the id comes from the driver's
+#: ``lastrowid`` (SQLite) or is returned anyway (PostgreSQL), one hand-off fewer.
+_INSERT_ONE = insert(RollLog.__table__)  # type: ignore[attr-defined]  # set by table=True, undeclared
 _ATTACH = (
     update(RollLog.__table__)  # type: ignore[attr-defined]  # set by table=True, undeclared
     .where(col(RollLog.id) == bindparam("log_id"), col(RollLog.guild_id) == bindparam("guild"))
@@ -199,7 +202,11 @@ async def _write_log(connection: AsyncConnection, writes: Sequence[_LogWrite]) -
     rows = [write.values for write in writes if not write.link]
     links = [write.values for write in writes if write.link]
     ids: list[int] = []
-    if rows:
+    if len(rows) == 1:
+        key = (await connection.execute(_INSERT_ONE, rows[0])).inserted_primary_key
+        assert key is not None  # a single-row INSERT always has one
+        ids.append(key[0])
+    elif rows:
         returned = sorted((await connection.execute(_INSERT_ROLL, rows)).all())
         for row, (log_id, user_id, created_at) in zip(rows, returned, strict=True):
             if (user_id, created_at) != (row["user_id"], row["created_at"]):

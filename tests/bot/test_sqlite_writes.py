@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+from sqlalchemy import text
 from sqlmodel import select
 
 from bot.db.models import RollLog
@@ -93,3 +95,31 @@ async def test_the_cached_signature_follows_character_writes(services):
     await services.characters.restore(HERE, GM, "Ardelia")
     await services.characters.use(HERE, ana, "Ardelia")
     assert (await services.rolls.roll(HERE, ana, "1d6")).character_name == "Ardelia"
+
+
+async def test_a_connection_given_back_mid_transaction_is_rolled_back(engine):
+    """SQLite's pool skips the blanket ROLLBACK on every return (bot/db/engine.py) but still
+    rolls back a connection returned inside a transaction: its write must not be committed by
+    the next user of the one connection."""
+    if engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL's pool keeps SQLAlchemy's own reset")
+    async with engine.connect() as connection:
+        driver = (await connection.get_raw_connection()).driver_connection
+        await driver.execute("BEGIN")
+        await driver.execute(
+            "INSERT INTO roll_log (guild_id, channel_id, user_id, user_name, kind, expression,"
+            " breakdown, detail, total, fumble, private, created_at)"
+            " VALUES (?, ?, 1, 'x', 'roll', '1d6', '4', '{}', 4, 0, 0, '2026-01-01')",
+            (GUILD, CHANNEL),
+        )
+        assert driver.in_transaction
+    # The next user of the one connection commits at once (no session rolling back first).
+    async with engine.begin() as connection:
+        await connection.execute(text("SELECT 1"))
+    async with engine.connect() as connection:
+        count = (
+            await connection.execute(
+                text("SELECT count(*) FROM roll_log WHERE guild_id = :g"), {"g": GUILD}
+            )
+        ).scalar()
+    assert count == 0
