@@ -133,7 +133,7 @@ class Services:
         self.undo = UndoService(self.sessions, self.contexts, self.writer)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
         self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
-        self.retention = RetentionService(self.sessions, retention_days)
+        self.retention = RetentionService(self.sessions, retention_days, shards)
         self.requests = RequestService(self.sessions, self.characters, self.checks)
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)

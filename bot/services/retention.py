@@ -6,8 +6,11 @@ guild being present at start) deletes that row and the group finds everything as
 When ``purge_at`` passes, :meth:`RetentionService.purge_due` deletes every row of the guild
 in one transaction.
 
-The departure row is the purge's durable timer (a restart loses no deadline), and the purge
-is claimed by deleting it (``DELETE … WHERE guild_id = :g AND purge_at <= :now``) in the
+The departure row is the purge's durable timer (a restart loses no deadline).  Only the
+process serving the guild's shard looks at it (:attr:`RetentionService.shards`): that process
+alone knows whether the bot is in the guild again, so another shard's process can never
+purge a guild that came back while it was looking elsewhere.  The purge is claimed by
+deleting the row (``DELETE … WHERE guild_id = :g AND purge_at <= :now``) in the
 same transaction as the data: two purges at once, or a purge racing the bot's return, end
 with exactly one outcome, and running it again finds nothing to do.
 """
@@ -22,10 +25,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import Table, delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.config import Shards
 from bot.db.models import GuildDeparture, utcnow
+from bot.services.timers import on_shards
 
 __all__ = ["RetentionService", "guild_tables"]
 
@@ -42,9 +48,12 @@ def guild_tables() -> list[Table]:
 
 
 class RetentionService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], days: int) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], days: int, shards: Shards | None = None
+    ) -> None:
         self.sessions = sessions
         self.days = days
+        self.shards = shards or Shards()
         # set whenever a purge date may have moved: the purge task re-reads then
         self.timers_changed = asyncio.Event()
 
@@ -73,13 +82,19 @@ class RetentionService:
             self.timers_changed.set()
         return bool(result.rowcount)
 
+    def _mine(self) -> list[ColumnElement[bool]]:
+        """Departures of guilds on this process's shards (all of them when unsharded)."""
+        owned = on_shards(col(GuildDeparture.guild_id), self.shards)
+        return [] if owned is None else [owned]
+
     async def pending(self) -> list[GuildDeparture]:
         async with self.sessions() as session:
-            return list((await session.exec(select(GuildDeparture))).all())
+            return list((await session.exec(select(GuildDeparture).where(*self._mine()))).all())
 
     async def next_due(self) -> datetime | None:
         async with self.sessions() as session:
-            return (await session.exec(select(func.min(GuildDeparture.purge_at)))).one()
+            query = select(func.min(GuildDeparture.purge_at)).where(*self._mine())
+            return (await session.exec(query)).one()
 
     async def purge_due(
         self, now: datetime | None = None, *, present: Collection[int] = ()
@@ -89,7 +104,9 @@ class RetentionService:
         async with self.sessions() as session:
             due = (
                 await session.exec(
-                    select(GuildDeparture.guild_id).where(GuildDeparture.purge_at <= now)
+                    select(GuildDeparture.guild_id).where(
+                        GuildDeparture.purge_at <= now, *self._mine()
+                    )
                 )
             ).all()
         purged = []

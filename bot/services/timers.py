@@ -34,6 +34,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import BigInteger, case, delete, func, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.orm import Mapped
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -48,6 +49,7 @@ __all__ = [
     "MAX_ATTEMPTS",
     "TimerService",
     "cancel",
+    "on_shards",
     "schedule",
 ]
 
@@ -122,6 +124,19 @@ async def cancel(session: AsyncSession, kind: str, ref: str) -> None:
     await session.exec(delete(Timer).where(col(Timer.kind) == kind, col(Timer.ref) == ref))
 
 
+def on_shards(guild_id: Mapped[int], shards: Shards) -> ColumnElement[bool] | None:
+    """SQL for "this guild lives on one of ``shards``" (None: one process serves every guild).
+
+    Discord's routing, ``(guild_id >> 22) % count``, with the constants inline (PostgreSQL has
+    no ``bigint >> bigint`` operator, which a bound parameter would ask for).
+    """
+    if shards.count <= 1:
+        return None
+    shifted = guild_id.op(">>", return_type=BigInteger)(literal_column("22"))
+    shard = shifted.op("%", return_type=BigInteger)(literal_column(str(int(shards.count))))
+    return shard.in_(shards.ids)
+
+
 class TimerService:
     """Claims, fires and records the timers of this process's shards."""
 
@@ -154,14 +169,8 @@ class TimerService:
     def _owned(self, kinds: list[str]) -> list[ColumnElement[bool]]:
         """Rows this process may fire: a registered kind, a guild on one of its shards."""
         conditions: list[ColumnElement[bool]] = [col(Timer.kind).in_(kinds)]
-        if self.shards.count > 1:
-            # Discord's routing, (guild_id >> 22) % count; constants inline (PostgreSQL has no
-            # bigint >> bigint operator, which a bound parameter would ask for)
-            shifted = col(Timer.guild_id).op(">>", return_type=BigInteger)(literal_column("22"))
-            shard = shifted.op("%", return_type=BigInteger)(
-                literal_column(str(int(self.shards.count)))
-            )
-            conditions.append(shard.in_(self.shards.ids))
+        if (owned := on_shards(col(Timer.guild_id), self.shards)) is not None:
+            conditions.append(owned)
         return conditions
 
     async def next_wake(self) -> datetime | None:

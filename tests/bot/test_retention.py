@@ -259,3 +259,26 @@ async def test_the_purge_task_keeps_present_guilds_and_purges_the_rest(two_guild
     assert set((await rows_of(s, GUILD)).values()) == {0}
     assert 0 not in set((await rows_of(s, OTHER)).values())
     assert await s.retention.pending() == []
+
+
+async def test_each_shard_purges_only_its_own_guilds(services):
+    """With several processes, only the one serving a guild's shard may decide its purge: it
+    alone knows whether the bot is in the guild again (``present``)."""
+    from bot.config import Shards
+
+    on_0, on_1 = 0 << 22, 1 << 22  # (guild_id >> 22) % 2: shard 0 and shard 1
+    long_ago = utcnow() - timedelta(days=31)
+    for guild_id in (on_0, on_1):
+        await services.retention.departed(guild_id, long_ago)
+    first = RetentionService(services.sessions, 30, Shards(count=2, ids=(0,)))
+    second = RetentionService(services.sessions, 30, Shards(count=2, ids=(1,)))
+
+    assert [d.guild_id for d in await first.pending()] == [on_0]
+    assert [d.guild_id for d in await second.pending()] == [on_1]
+    # shard 1's guild came back: the first process does not see it, and must not purge it
+    assert await first.purge_due(present=set()) == [on_0]
+    assert await second.purge_due(present={on_1}) == []
+    async with services.sessions() as session:
+        kept = (await session.exec(select(GuildDeparture.guild_id))).all()
+    assert list(kept) == []  # on_1's departure was cancelled by its own process
+    assert await first.next_due() is None and await second.next_due() is None
