@@ -209,7 +209,7 @@ async def _write_log(connection: AsyncConnection, writes: Sequence[_LogWrite]) -
     elif rows:
         returned = sorted((await connection.execute(_INSERT_ROLL, rows)).all())
         for row, (log_id, user_id, created_at) in zip(rows, returned, strict=True):
-            if (user_id, created_at) != (row["user_id"], row["created_at"]):
+            if log_id is None or (user_id, created_at) != (row["user_id"], row["created_at"]):
                 raise RuntimeError("the rows' ids came back out of order")
             ids.append(log_id)
     if links:
@@ -225,7 +225,8 @@ class RollService:
         campaigns: CampaignService,
         rng: random.Random | None = None,
         compute: ComputePool | None = None,
-        active_name: Callable[[Place, Actor, AsyncConnection], Awaitable[str | None]] | None = None,
+        active_name: Callable[[Place, Actor, AsyncConnection | None], Awaitable[str | None]]
+        | None = None,
     ) -> None:
         self.sessions = sessions
         self.engine: AsyncEngine = sessions.kw["bind"]
