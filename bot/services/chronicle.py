@@ -48,6 +48,7 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
+from bot.formatting import format_number
 from bot.services.campaigns import CampaignService, CampaignView
 from bot.services.chronicle_archive import (
     MAX_UNCOMPRESSED,
@@ -147,8 +148,8 @@ class ChronicleService:
         if len(payload) > limit:
             raise DomainError(
                 "chronicle.error.too_big_to_send",
-                size=_megabytes(len(payload)),
-                limit=_megabytes(limit),
+                size=_megabytes(len(payload), locale),
+                limit=_megabytes(limit, locale),
             )
         filename = f"arbitro-{slug(campaign.name) or 'campaign'}.zip"
         return ChronicleFile(filename, payload, snapshot.counts())
@@ -386,8 +387,9 @@ class _job:
         _Jobs.running -= 1
 
 
-def _megabytes(size: int) -> str:
-    return f"{size / 2**20:.1f}"
+def _megabytes(size: int, locale: str) -> str:
+    """Megabytes with one decimal in the reader's language («25,3» in Spanish)."""
+    return format_number(size / 2**20, locale, 1)
 
 
 async def _add_profiles(

@@ -368,6 +368,8 @@ async def test_a_zip_bigger_than_the_upload_is_refused_with_its_size(table):
     with pytest.raises(DomainError) as refused:
         await table.chronicle.export(HERE, GM, "es", 1000)
     assert refused.value.key == "chronicle.error.too_big_to_send"
+    assert refused.value.params["limit"] == "0,0"  # megabytes with a decimal comma in Spanish
+    assert "," in refused.value.params["size"] and "." not in refused.value.params["size"]
 
 
 async def test_too_many_jobs_at_once_are_refused(table):
