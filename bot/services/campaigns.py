@@ -291,7 +291,9 @@ class CampaignService:
             raise InvalidSetting("campaign.error.bad_name", limit=100)
         if system not in systems.ids():
             raise InvalidSetting(
-                "campaign.error.unknown_system", system=system, choices=", ".join(systems.ids())
+                "campaign.error.unknown_system",
+                system=system,
+                choices=", ".join(systems.labelled(i) for i in systems.ids()),
             )
         if kind not in BIND_KINDS:
             raise InvalidSetting("campaign.error.bad_kind", kind=kind)

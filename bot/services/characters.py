@@ -65,6 +65,7 @@ from bot.services.sheet_changes import (
 from bot.services.sheet_schema import upgraded
 from bot.services.sheet_writes import SheetWriter
 from bot.words import whole_list
+from rules import systems
 from rules.systems.base import (
     FieldSpec,
     GameSystem,
@@ -287,7 +288,9 @@ class CharacterService:
             raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
         if sheet.get("system") != campaign.system:
             raise DomainError(
-                "sheet.error.wrong_system", system=sheet.get("system"), expected=campaign.system
+                "sheet.error.wrong_system",
+                system=systems.name_of(str(sheet.get("system"))[:20]),
+                expected=systems.name_of(campaign.system),
             )
         sheet = player_sheet(sheet) if not is_npc else dict(sheet)
         sheet["name"] = name

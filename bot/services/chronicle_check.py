@@ -134,7 +134,9 @@ def check_contents(
     system_id = campaign["system"]
     if system_id not in systems.ids():
         problems.add(
-            "campaign.error.unknown_system", system=system_id[:20], choices=", ".join(systems.ids())
+            "campaign.error.unknown_system",
+            system=system_id[:20],
+            choices=", ".join(systems.labelled(i) for i in systems.ids()),
         )
         raise problems
     system = systems.get(system_id)

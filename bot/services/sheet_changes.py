@@ -80,7 +80,7 @@ def require_able(
 def builder_of(system: GameSystem) -> CharacterBuilder:
     """The system's builder (wizard, inventory, money), or a translated refusal."""
     if not isinstance(system, CharacterBuilder):
-        raise DomainError("sheet.error.no_builder", system=system.id)
+        raise DomainError("sheet.error.no_builder", system=system.name)
     return system
 
 

@@ -18,7 +18,16 @@ import importlib
 
 from rules.systems.base import GameSystem
 
-__all__ = ["GameSystem", "UnknownSystem", "all_systems", "get", "ids", "module_of"]
+__all__ = [
+    "GameSystem",
+    "UnknownSystem",
+    "all_systems",
+    "get",
+    "ids",
+    "labelled",
+    "module_of",
+    "name_of",
+]
 
 # system id -> module that exposes ``SYSTEM`` (an object implementing GameSystem)
 _MODULES: dict[str, str] = {
@@ -60,3 +69,15 @@ def get(system_id: str) -> GameSystem:
 def all_systems() -> tuple[GameSystem, ...]:
     """Every registered system, in :func:`ids` order."""
     return tuple(get(system_id) for system_id in _MODULES)
+
+
+def name_of(system_id: str) -> str:
+    """The name a reader knows a system by («Núcleo»), or ``system_id`` as given when no
+    system has it (an imported file may name one this bot lacks): messages never show a
+    registered system's bare id."""
+    return get(system_id).name if system_id in _MODULES else system_id
+
+
+def labelled(system_id: str) -> str:
+    """«Núcleo (nucleo)»: the name, and the id a file or an option spells it with."""
+    return f"{get(system_id).name} ({system_id})" if system_id in _MODULES else system_id

@@ -58,6 +58,8 @@ async def test_illegal_sheets_are_refused_with_every_problem(campaign):
     with pytest.raises(DomainError) as wrong:
         await campaign.characters.create(HERE, ANA, dict(rolweb_sheet(), system="nucleo"))
     assert wrong.value.key == "sheet.error.wrong_system"
+    # the systems by their names, never their ids (issue 13)
+    assert wrong.value.params == {"system": "Núcleo", "expected": "Partida Rol por web"}
 
 
 async def test_names_are_unique_per_campaign(campaign):

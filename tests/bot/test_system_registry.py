@@ -57,9 +57,10 @@ async def test_an_unknown_system_is_refused_naming_every_registered_one(services
             HERE, GM, name="Mesa", system="dnd5", target_id=CHANNEL, kind="channel"
         )
     assert error.value.key == "campaign.error.unknown_system"
-    assert error.value.params == {"system": "dnd5", "choices": ", ".join(IDS)}
+    assert error.value.params["system"] == "dnd5"
     text = catalogue().format(error.value.key, "es", **error.value.params)
-    assert all(system_id in text for system_id in IDS)
+    # each system by its name, with the id the option (or a chronicle file) spells it with
+    assert all(f"{systems.get(i).name} ({i})" in text for i in IDS)
 
 
 def test_the_docs_index_lists_every_registered_system():
