@@ -133,7 +133,7 @@ def test_money_says_the_change_and_the_new_balance() -> None:
         "Dinero de **Þórr**: +50 créditos; ahora tiene 12500 créditos."
     )
     assert money_changed("Þórr", 50, nucleo, "en") == (
-        "**Þórr**'s money: +50 créditos; now has 12500 créditos."
+        "**Þórr**'s money: +50 créditos; balance now 12500 créditos."
     )
     broke = purse({"monedas": {}}, None, {})
     assert broke.balance == ((0, "mo"),)

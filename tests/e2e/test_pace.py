@@ -183,7 +183,7 @@ def test_dm_reminders_the_gm_digest_and_an_npcized_character(bot_database_url, t
         npc = sb.command(
             "sheet npcize", {"character": "Ardelia", "until": until}, guild=g, user="gm"
         )
-        assert "PNJtizado" in npc.text, npc.text
+        assert "PNJtización" in npc.text, npc.text
         away = sb.command(
             "absence add", {"from": today_plus(1), "to": today_plus(2)}, guild=g, user="bruno"
         )
@@ -222,6 +222,6 @@ def test_dm_reminders_the_gm_digest_and_an_npcized_character(bot_database_url, t
         notes = [m.content for m in sb.channel_messages(g, "gm") if "vuelve a manos" in m.content]
         assert len(notes) == 1 and "Ardelia" in notes[0]
         status = sb.command("scene status", {}, guild=g, channel=thread, user="ana")
-        assert "PNJtizado" not in status.all_text
+        assert "PNJtización" not in status.all_text
     finally:
         sb.close()

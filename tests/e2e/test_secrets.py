@@ -215,7 +215,7 @@ def test_players_roll_only_with_their_own_characters(discord_env):
         ("sheet money", {"amount": 5, "character": "Ardelia"}),
     ):
         refused = sb.command(command, options, guild=g, channel="mesa", user="bruno")
-        assert refused.ephemeral and "no es tuyo" in refused.text, (command, refused.text)
+        assert refused.ephemeral and "no es tu personaje" in refused.text, (command, refused.text)
     history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
     assert "Pilotar" not in history.text  # nothing rolled, nothing logged
     gm = sb.command(

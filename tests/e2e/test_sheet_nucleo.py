@@ -319,7 +319,7 @@ def test_inventory_money_ownership_delete_and_round_trip(discord_env):
         ("sheet set", {"field": "heridas", "value": "5", "character": "Ardelia"}),
     ):
         refused = sb.command(command, options, guild=g, channel="mesa", user="bruno", **ES)
-        assert refused.ephemeral and "no es tuyo" in refused.text, refused.text
+        assert refused.ephemeral and "no es tu personaje" in refused.text, refused.text
     exported = sb.command("sheet export", {}, guild=g, channel="mesa", user="ana")
     (payload,) = exported.attachments.values()
     document = json.loads(payload)
@@ -341,9 +341,9 @@ def test_inventory_money_ownership_delete_and_round_trip(discord_env):
     assert "Ardelia bis" in used.text
     ask = sb.command("sheet delete", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana")
     done = press(sb, ask, CONFIRM, user="ana")
-    assert "borrado" in done.all_text
+    assert "borrada" in done.all_text
     back = sb.command("sheet restore", {"character": "Ardelia"}, guild=g, channel="mesa", user="gm")
-    assert "restaurado" in back.text, back.text
+    assert "restaurada" in back.text, back.text
     again = sb.command(
         "sheet show", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana", **ES
     )

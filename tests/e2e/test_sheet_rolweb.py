@@ -226,7 +226,7 @@ def test_backpack_purse_set_and_ownership(discord_env):
     assert "**Resistencia actual**: 7" in shown.text
     # Bruno cannot touch Eira; the GM can.
     stolen = run("sheet set", {"field": "notas", "value": "mía", "character": "Eira"}, "bruno")
-    assert "«Eira» no es tuyo" in stolen.text
+    assert "«Eira» no es tu personaje" in stolen.text
     assert run("sheet set", {"field": "notas", "value": "Herida", "character": "Eira"}, "gm").ok
 
 
@@ -249,7 +249,7 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
     }
     r = sb.command("sheet delete", {"character": "Eira"}, guild=g, channel="mesa", user="ana")
     gone = press(sb, r, CONFIRM, user="ana")
-    assert "**Eira** borrado" in gone.text, gone.text
+    assert "Ficha de **Eira** borrada" in gone.text, gone.text
     document["sheet"]["name"] = "Eira bis"
     # The starting XP is the GM's to set: a player's import must leave it out (issue 9 §4).
     refused = sb.command(
@@ -271,7 +271,7 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
     assert "Ficha de **Eira bis** importada." in imported.text, imported.text
     assert "**Defensa**: 12" in imported.all_text
     back = sb.command("sheet restore", {"character": "Eira"}, guild=g, channel="mesa", user="gm")
-    assert "**Eira** restaurado." in back.text
+    assert "Ficha de **Eira** restaurada." in back.text
     listed = sb.command("sheet list", {}, guild=g, channel="mesa", user="ana")
     for name in ("Eira", "Eira bis", "Brisa"):
         assert f"**{name}**" in listed.text

@@ -257,7 +257,7 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
     assert "**mp**: 14" in shown.text
     # Bruno cannot touch Brann; the GM can.
     stolen = run("sheet set", {"field": "notas", "value": "mío", "character": "Brann"}, "bruno")
-    assert "«Brann» no es tuyo" in stolen.text, stolen.text
+    assert "«Brann» no es tu personaje" in stolen.text, stolen.text
     assert run("sheet set", {"field": "notas", "value": "Herido", "character": "Brann"}, "gm").ok
     exported = run("sheet export", {})
     (payload,) = exported.attachments.values()
@@ -265,7 +265,7 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
     assert document["system"] == "swc" and document["sheet"]["notas"] == "Herido"
     r = run("sheet delete", {"character": "Brann"})
     gone = press(sb, r, CONFIRM, user="ana")
-    assert "**Brann** borrado" in gone.text, gone.text
+    assert "Ficha de **Brann** borrada" in gone.text, gone.text
     document["sheet"]["name"] = "Brann bis"
     # A player's import may not set what /sheet set reserves to the GM (issue 9 §4) …
     refused = sb.command(
@@ -290,7 +290,7 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
     assert "Ficha de **Brann bis** importada." in imported.text, imported.text
     assert "**Tirada de Salvación**: 14" in imported.all_text
     back = run("sheet restore", {"character": "Brann"}, "gm")
-    assert "**Brann** restaurado." in back.text, back.text
+    assert "Ficha de **Brann** restaurada." in back.text, back.text
     used = run("sheet use", {"character": "Brann"})
     assert "Ahora juegas con **Brann**" in used.text
     listed = run("sheet list", {})

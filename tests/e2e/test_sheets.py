@@ -227,9 +227,9 @@ def test_delete_needs_confirmation_and_the_gm_restores(discord_env):
     ask = discord_env.command(
         "sheet delete", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     )
-    assert ask.ephemeral and "¿Borrar a **Ardelia**?" in ask.text
+    assert ask.ephemeral and "¿Borrar la ficha de **Ardelia**?" in ask.text
     done = press(discord_env, ask, CONFIRM, user="ana")
-    assert "borrado" in done.all_text
+    assert "borrada" in done.all_text
     gone = discord_env.command(
         "sheet show", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     )
@@ -245,7 +245,7 @@ def test_delete_needs_confirmation_and_the_gm_restores(discord_env):
     back = discord_env.command(
         "sheet restore", {"character": "ardelia"}, guild=g, channel="mesa", user="gm"
     )
-    assert "restaurado" in back.content
+    assert "restaurada" in back.content
     assert discord_env.command(
         "sheet show", {"character": "Ardelia"}, guild=g, channel="mesa", user="ana"
     ).ok
