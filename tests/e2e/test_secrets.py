@@ -278,7 +278,7 @@ def test_text_users_type_never_pings_and_a_turn_pings_only_its_player(discord_en
     ask = sb.command("sheet delete", {"character": name}, guild=g, channel="mesa", user="ana")
     press(sb, ask, CONFIRM, user="ana")
     confirmed = sb.message(ask.message.id)
-    assert ping in confirmed.content and "borrado" in confirmed.content, confirmed.content
+    assert ping in confirmed.content and "borrada" in confirmed.content, confirmed.content
     assert (confirmed.data["mentions"], confirmed.data["mention_everyone"]) == ([], False)
     everything = sb.channel_messages(g, "mesa", everything=True) + sb.channel_messages(g, "gm")
     assert any(ping in m.content for m in everything if m.id != turn.message.id)
