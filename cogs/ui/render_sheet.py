@@ -185,7 +185,8 @@ def character_list(
 ) -> dict[str, Any]:
     key = "sheet.list_deleted" if deleted else ("sheet.list_npcs" if npcs else "sheet.list_title")
     if not rows:
-        return {"content": t("sheet.list_empty", locale), "ephemeral": True}
+        # the list's name says what is empty (was a bare «No hay ninguno todavía.»)
+        return {"content": t("sheet.list_empty", locale, title=t(key, locale)), "ephemeral": True}
     lines = []
     for row in rows:
         marks = []

@@ -85,7 +85,9 @@ def test_a_bad_choice_names_the_setting_and_its_choices(discord_env):
         locale="es-ES",
     ).expect_ok()
     bad = _settings(discord_env, g, {"setting": "naturales_ataque", "value": "siempre"})
-    assert "«20 y 1 naturales al atacar» debe ser una de estas opciones:" in bad.text, bad.text
+    assert (
+        "«20 y 1 naturales al atacar» no admite «siempre»: elige una de estas opciones:" in bad.text
+    ), bad.text
     assert "crítico (además el 20 dobla el daño)" in bad.text
     assert "impacta_falla" not in bad.text
     # a choice typed by its display name is understood
