@@ -23,6 +23,7 @@ from typing import Any
 from bot.grammar import sheet_fields
 from bot.services.errors import DomainError
 from bot.services.sheet_access import MAX_NAME, set_path
+from rules import systems
 from rules.systems.base import FieldKind, FieldSpec, GameSystem, Problem, Settings
 
 __all__ = [
@@ -130,7 +131,8 @@ def check_sheet(
             "sheet.error.import_system_mismatch",
             document=str(declared[0])[:20],
             sheet=str(declared[1])[:20],
-            expected=campaign_system,
+            expected=systems.name_of(campaign_system),
+            expected_id=campaign_system,
         )
     unknown = sorted(set(sheet) - sheet_keys(system, settings))
     if unknown:

@@ -69,7 +69,13 @@ async def test_a_player_cannot_import_what_only_the_referee_sets(table):
 async def test_document_sheet_and_campaign_systems_must_match(table):
     error = await refused(table, ANA, document(ardelia(), system="swc"))
     assert error.key == "sheet.error.import_system_mismatch"
-    assert error.params == {"document": "swc", "sheet": "nucleo", "expected": "nucleo"}
+    # the campaign's system by its name, and the id the file must say (issue 13)
+    assert error.params == {
+        "document": "swc",
+        "sheet": "nucleo",
+        "expected": "Núcleo",
+        "expected_id": "nucleo",
+    }
     error = await refused(table, ANA, document(ardelia(system="swc"), system="nucleo"))
     assert error.key == "sheet.error.import_system_mismatch"
 
