@@ -52,6 +52,11 @@ def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, 
             out["choices"] = "; ".join(
                 setting_value(setting_system, str(params["key"]), c, locale) for c in ids
             )
+    choice_kind, ids = params.get("choice_kind"), params.get("choice_ids")
+    if isinstance(choice_kind, str) and isinstance(ids, tuple):
+        # a sheet field's choices (bot.services.characters.parse_field), by their names
+        system_id = setting_system if isinstance(setting_system, str) else None
+        out["choices"] = whole_list([display(system_id, choice_kind, c, locale) for c in ids])
     for name, value in params.items():
         kind = KINDS_BY_PARAM.get(name)
         if kind is not None and isinstance(value, str):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import builtins
 import difflib
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import and_, func, not_, update
@@ -66,7 +66,9 @@ from bot.services.sheet_schema import upgraded
 from bot.services.sheet_writes import SheetWriter
 from bot.words import whole_list
 from rules import systems
+from rules.names import LOCALES, display, field_kind
 from rules.systems.base import (
+    FieldKind,
     FieldSpec,
     GameSystem,
     Problem,
@@ -438,7 +440,7 @@ class CharacterService:
                 field=path,
                 valid=whole_list(_closest(path, [s.path for s in specs.values()])),
             )
-        value = parse_field(spec, raw)
+        value = parse_field(spec, raw, system.id)
         if spec.referee_only:
             campaign = await self.campaigns.require(place)
             if not is_referee(campaign, actor):
@@ -524,10 +526,17 @@ def _closest(typed: str, paths: list[str]) -> list[str]:
     return first + [p for p in paths if p not in first]
 
 
-def parse_field(spec: FieldSpec, raw: str) -> Any:
+def parse_field(spec: FieldSpec, raw: str, system: str | None = None) -> Any:
     """Text typed in ``/sheet set`` → the field's value, or a translated problem
     (:func:`rules.values.parse_value` reads it, the same way as a campaign setting).
-    A name keeps the 100-character limit of every other path (autocomplete shows it)."""
+    A name keeps the 100-character limit of every other path (autocomplete shows it).
+
+    A field of ids (``piramide``, ``escudo``…) of ``system`` takes its display name in
+    either language («Versátil», «shield») as well as the id, and a refusal lists the
+    display names (:func:`bot.words.named_params`), never «versatil, especialista»."""
+    kind = field_kind(system, spec.path) if system is not None else None
+    if kind is not None and spec.kind is FieldKind.CHOICE:
+        raw = _choice_by_name(system, kind, spec.choices, raw)
     try:
         value = parse_value(
             spec.kind, raw, minimum=spec.minimum, maximum=spec.maximum, choices=spec.choices
@@ -536,11 +545,22 @@ def parse_field(spec: FieldSpec, raw: str) -> Any:
         params = {"field": spec.label, **bad.params}
         if bad.reason == "expected_choice":
             params["choices"] = whole_list(list(spec.choices))
+            if kind is not None:  # named in the reader's language when rendered
+                params.update(system=system, choice_kind=kind, choice_ids=tuple(spec.choices))
         raise RulesError(Problem(f"sheet.problem.{bad.reason}", spec.path, params)) from None
     if spec.path == "name" and len(value) > MAX_NAME:
         params = {"field": spec.label, "limit": MAX_NAME}
         raise RulesError(Problem("sheet.problem.expected_text", spec.path, params))
     return value
+
+
+def _choice_by_name(system: str | None, kind: str, choices: Sequence[str], raw: str) -> str:
+    """The id whose display name (either language) is ``raw``; else ``raw`` for the parser."""
+    wanted = fold(raw)
+    for choice in choices:
+        if any(fold(display(system, kind, choice, locale)) == wanted for locale in LOCALES):
+            return choice
+    return raw
 
 
 def get_path(sheet: Mapping[str, Any], path: str) -> Any:

@@ -7,6 +7,7 @@ import pytest
 from bot.services.characters import parse_field
 from bot.services.errors import InvalidSetting
 from bot.services.settings import parse_setting
+from bot.words import problem_text
 from rules.systems.base import FieldKind, FieldSpec, RulesError, SettingSpec
 from rules.text import NO_WORDS, YES_WORDS, parse_yes_no
 
@@ -34,3 +35,22 @@ def test_out_of_range_names_open_bounds_in_settings_and_given_bounds_in_fields()
     problem = refused.value.problems[0]
     assert (problem.key, problem.path) == ("sheet.problem.out_of_range", "atributos.Fuerza")
     assert dict(problem.params) == {"field": "Fuerza", "value": 19, "minimum": 3, "maximum": 18}
+
+
+def test_a_field_of_ids_takes_and_lists_display_names():
+    """Was: «elige una de estas opciones: versatil, especialista» (the ids, no accent)."""
+    pyramid = FieldSpec(
+        "piramide", "Pirámide", FieldKind.CHOICE, choices=("versatil", "especialista")
+    )
+    assert parse_field(pyramid, "Versátil", "nucleo") == "versatil"
+    assert parse_field(pyramid, "specialist", "nucleo") == "especialista"  # the English name
+    assert parse_field(pyramid, "especialista", "nucleo") == "especialista"  # the id still
+    with pytest.raises(RulesError) as refused:
+        parse_field(pyramid, "rara", "nucleo")
+    (problem,) = refused.value.problems
+    spanish = problem_text(problem.key, problem.params, "es")
+    assert (
+        spanish
+        == "«Pirámide» no admite «rara»: elige una de estas opciones: Versátil, Especialista."
+    )
+    assert "Versatile, Specialist" in problem_text(problem.key, problem.params, "en")
