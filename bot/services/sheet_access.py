@@ -115,7 +115,11 @@ async def find_character(
         c for c in rows if not (c.is_npc and c.hidden) or is_referee(campaign, actor) or as_opponent
     ]
     if not visible:
-        raise DomainError("sheet.error.not_found", name=name)
+        # an NPC command names what it looked for (was «no hay ningún personaje» for a
+        # player's character that does exist)
+        raise DomainError(
+            "sheet.error.npc_not_found" if npc else "sheet.error.not_found", name=name
+        )
     return visible[0]
 
 

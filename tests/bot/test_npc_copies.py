@@ -92,3 +92,16 @@ async def test_copies_of_npcs_with_fixed_numbers_roll_nothing(campaign):
     await campaign.characters.create(HERE, GM, rolweb_sheet("Trasgo"), is_npc=True)
     made = await campaign.npcs.copies(HERE, GM, "Trasgo", 2)
     assert [c.hit_points for c in made] == [None, None]
+
+
+async def test_copying_a_player_character_says_there_is_no_such_npc(campaign):
+    """Was «No hay ningún personaje llamado «Eira»» while Eira was right there, a player's."""
+    from bot.services.errors import DomainError
+
+    await campaign.characters.create(HERE, GM, rolweb_sheet("Eira"))
+    with pytest.raises(DomainError) as refused:
+        await campaign.npcs.copies(HERE, GM, "Eira", 2)
+    assert (refused.value.key, refused.value.params) == (
+        "sheet.error.npc_not_found",
+        {"name": "Eira"},
+    )
