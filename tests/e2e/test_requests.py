@@ -55,7 +55,7 @@ def _roll_button(sb, message, name):
 
 
 def _number(reply):
-    found = re.search(r"Solicitud #(\d+)", reply.all_text)
+    found = re.search(r"Solicitud n\.º (\d+)", reply.all_text)
     return found[1] if found else "?"
 
 
