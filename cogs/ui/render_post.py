@@ -20,13 +20,23 @@ from bot.services.profiles import ProfileView
 __all__ = ["post_parts", "profile_card", "returned_text", "roll_line"]
 
 
+def _without_total(breakdown: str, total: int) -> str:
+    """The breakdown without the total it may end with: the line adds the total in bold
+    (was «… + 13 = 20 = **20**»; a roll-under test's «1d20 (13)» has none to drop)."""
+    text = breakdown.rstrip()
+    for tail in (f" = '{total}'", f" = {total}"):
+        if text.endswith(tail):
+            return text[: -len(tail)]
+    return text
+
+
 def roll_line(roll: PostRoll, locale: str, *, numbers: bool = True) -> str:
     """The attached roll in one line; without ``numbers`` (a hidden NPC) only that it rolled."""
     if not numbers:
         return t("post.roll_secret", locale)
     outcome = t(f"check.outcome.{roll.outcome}", locale) if roll.outcome else ""
     label = f"{roll.label}: " if roll.label else ""
-    breakdown = roll.breakdown.replace("`", "'")
+    breakdown = _without_total(roll.breakdown.replace("`", "'"), roll.total)
     if len(breakdown) > 300:
         breakdown = breakdown[:299] + "…"
     return t(

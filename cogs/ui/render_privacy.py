@@ -13,7 +13,7 @@ def names(items: tuple[str, ...], locale: str, limit: int = 15) -> str:
     """«Ardelia», «Bram» y 3 más — for a confirmation that must stay short."""
     if not items:
         return t("common.none", locale)
-    shown = ", ".join(f"«{n}»" for n in items[:limit])
+    shown = ", ".join(t("privacy.quoted", locale, name=n) for n in items[:limit])
     if len(items) > limit:
         shown += " " + t("privacy.and_more", locale, count=len(items) - limit)
     return shown
@@ -24,8 +24,10 @@ def preview(preview: DeletionPreview, choice: str, locale: str) -> str:
     if preview.characters:
         key = "privacy.confirm_delete_characters" if choice == "delete" else "privacy.confirm_hand"
         lines.append(t(key, locale, names=names(preview.characters, locale)))
-    lines.append(t("privacy.confirm_rolls", locale, count=preview.rolls))
-    lines.append(t("privacy.confirm_drafts", locale, count=preview.drafts))
+    if preview.rolls:  # never «Se borrarán tus 0 borradores»
+        lines.append(t("privacy.confirm_rolls", locale, count=preview.rolls))
+    if preview.drafts:
+        lines.append(t("privacy.confirm_drafts", locale, count=preview.drafts))
     if preview.campaigns_as_gm:
         lines.append(t("privacy.confirm_gm", locale, names=names(preview.campaigns_as_gm, locale)))
     lines.append(t("privacy.confirm_final", locale))
