@@ -111,7 +111,7 @@ def test_a_double_press_and_a_late_press_are_refused(discord_env):
     assert re.search(r"Ardelia\*\* — \*\*\d+\*\*", sb.message(request.id).text)
     closed = sb.command("request close", {}, guild=g, channel="mesa", user="gm")
     assert says(
-        closed, "request.closed", id=re.search(r"#(\d+)", closed.text)[1], rolled=1, count=2
+        closed, "request.closed", id=re.search(r"n\.º (\d+)", closed.text)[1], rolled=1, count=2
     )
     late = sb.click(request, brisa_button, user="bruno")
     # refused privately; the message is redrawn closed, without its roll buttons
