@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import catalogue, t
-from rules.names import KINDS_BY_PARAM, display, display_list, field_kind
+from rules.names import KINDS_BY_PARAM, display, display_list, field_kind, has_name
 
 __all__ = [
     "whole_list",
@@ -52,6 +52,15 @@ def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, 
             out["choices"] = "; ".join(
                 setting_value(setting_system, str(params["key"]), c, locale) for c in ids
             )
+    source, source_system = params.get("source"), system or params.get("system")
+    # a campaign's own list that fails to load is named as the setting the GM changed
+    # («Armas propias», «Own weapons»), not by its id («armas»)
+    if (
+        isinstance(source, str)
+        and isinstance(source_system, str)
+        and has_name(source_system, "setting", source, locale)
+    ):
+        out["source"] = display(source_system, "setting", source, locale)
     choice_kind, ids = params.get("choice_kind"), params.get("choice_ids")
     if isinstance(choice_kind, str) and isinstance(ids, tuple):
         # a sheet field's choices (bot.services.characters.parse_field), by their names

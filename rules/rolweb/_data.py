@@ -58,7 +58,7 @@ def parse_json_text(source: str, text: str) -> Any:
             Problem(
                 "formats.json.invalid",
                 source,
-                {"source": source, "line": error.lineno, "column": error.colno},
+                {"source": source, "system": "rolweb", "line": error.lineno, "column": error.colno},
             )
         ) from None
 

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.i18n import t
 from bot.services.sheet_access import CharacterView
 from bot.services.xp import GrantLine, GrantView
 from bot.words import named_params, problem_text, setting_name, setting_value
 from cogs.ui import render_sheet, render_xp
 from rules import systems
-from rules.systems.base import Problem
+from rules.systems.base import Problem, RulesError
 from tests.examples import ardelia
 
 
@@ -177,3 +179,19 @@ def test_truncation_never_splits_a_word() -> None:
     assert len(cut) <= 300 and cut.endswith("…")
     assert cut[:-1].rsplit(", ", 1)[1] in text.split(", ")  # the last item is whole
     assert truncate("corto", 300) == "corto"
+
+
+def test_a_campaign_list_that_does_not_load_is_named_as_its_setting():
+    """Was «The data of armas is not valid JSON» for an English-speaking GM."""
+    from rules.rolweb.equipment import load_weapons
+    from rules.rolweb.settings import parse_settings
+
+    with pytest.raises(RulesError) as error:
+        load_weapons(parse_settings({"armas": '[{"nombre": "Sable",, }]'}))
+    (problem,) = error.value.problems
+    assert problem_text(problem.key, problem.params, "es").startswith(
+        "Los datos de la regla «Armas propias» no son JSON válido: hay un error en la línea 1"
+    )
+    assert problem_text(problem.key, problem.params, "en").startswith(
+        "The data of the rule “Own weapons” is not valid JSON"
+    )
