@@ -323,8 +323,10 @@ class RequestService:
             try:
                 result = system.check(upgraded_sheet(character), request, settings, dry)
             except RulesError as error:
+                # the name the suggestion showed («Volar»), not its value («habilidad:Volar»)
+                shown = option.split(":", 1)[-1]
                 raise DomainError(
-                    "request.error.cannot_roll", name=character.name, option=option
+                    "request.error.cannot_roll", name=character.name, option=shown
                 ) from error
             label = result.label
         row = RollRequest(

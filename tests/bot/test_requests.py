@@ -89,8 +89,9 @@ async def test_only_referees_ask_and_bad_requests_are_refused(table):
         await table.requests.create(HERE, ANA, who="todos", option=OPTION)
     with pytest.raises(DomainError, match="no_active"):
         await table.requests.create(HERE, GM, who="<@4>", option=OPTION)
-    with pytest.raises(DomainError, match="cannot_roll"):
+    with pytest.raises(DomainError, match="cannot_roll") as cannot:
         await table.requests.create(HERE, GM, who="todos", option="habilidad:Volar")
+    assert cannot.value.params["option"] == "Volar"  # as the suggestion named it
     with pytest.raises(DomainError, match="not_found"):
         await table.requests.create(HERE, GM, who="Nadie", option=OPTION)
     with pytest.raises(DomainError, match="too_many"):
