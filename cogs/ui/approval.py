@@ -9,21 +9,17 @@ translated private reply.
 
 from __future__ import annotations
 
-import logging
-import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import t
 from bot.services.sheet_access import CharacterView
 from cogs.ui.context import ctx_of
-from cogs.ui.errors import describe_error, send_error
+from cogs.ui.keyed_button import KeyedButton
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-log = logging.getLogger(__name__)
 
 __all__ = ["ApprovalButton", "with_approval"]
 
@@ -43,49 +39,31 @@ def with_approval(message: dict[str, Any], view: CharacterView, locale: str) -> 
 
 def approval_buttons(character_id: int, locale: str, *, reject: bool = True) -> discord.ui.View:
     components = discord.ui.View(timeout=None)
-    components.add_item(ApprovalButton("yes", character_id, t("approval.button_approve", locale)))
+    label = t("approval.button_approve", locale)
+    components.add_item(ApprovalButton(character_id, action="yes", label=label))
     if reject:
-        components.add_item(ApprovalButton("no", character_id, t("approval.button_reject", locale)))
+        label = t("approval.button_reject", locale)
+        components.add_item(ApprovalButton(character_id, action="no", label=label))
     return components
 
 
 class ApprovalButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"arb:1:approve-(?P<choice>yes|no):(?P<character>\d+):0",
+    KeyedButton,
+    kind="approve-",
+    style={"yes": discord.ButtonStyle.success, "no": discord.ButtonStyle.danger},
+    suffix=":0",
+    reference="approval",
 ):
-    def __init__(self, choice: str, character_id: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or choice,
-                style=discord.ButtonStyle.success
-                if choice == "yes"
-                else discord.ButtonStyle.danger,
-                custom_id=f"arb:1:approve-{choice}:{character_id}:0",
-            )
-        )
-        self.choice, self.character_id = choice, character_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
-        return cls(match["choice"], int(match["character"]), item.label or "")
+    character_id: int
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
         try:
             view = await ctx.services.approvals.decide(
-                ctx.place, ctx.actor, self.character_id, approve=self.choice == "yes"
+                ctx.place, ctx.actor, self.character_id, approve=self.action == "yes"
             )
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
-            text = describe_error(error, ctx.locale)
-            if text is None:
-                log.exception("approval button error", exc_info=error)
-                text = t("errors.unexpected", ctx.locale, reference="approval")
-            await send_error(itx, text)
+            await self.refuse(itx, error)
             return
         if view.approval == "approved":
             await itx.response.edit_message(view=None)

@@ -12,23 +12,18 @@ the same view by the caller.
 
 from __future__ import annotations
 
-import logging
-import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import t
 from bot.services.attacks import AttackView
-from bot.services.errors import DomainError
 from cogs.ui import render_attack
 from cogs.ui.context import ctx_of
-from cogs.ui.errors import describe_error, send_error
+from cogs.ui.keyed_button import KeyedButton
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-log = logging.getLogger(__name__)
 
 __all__ = ["DefenceButton", "attack_components", "attack_message", "send_gm_notes"]
 
@@ -41,7 +36,7 @@ def attack_components(view: AttackView, locale: str) -> discord.ui.View | None:
         return None
     components = discord.ui.View(timeout=None)
     components.add_item(
-        DefenceButton(view.log_id, view.defence_version, t("attack.defend_button", locale))
+        DefenceButton(view.log_id, view.defence_version, label=t("attack.defend_button", locale))
     )
     return components
 
@@ -66,28 +61,9 @@ async def send_gm_notes(itx: discord.Interaction[Arbitro]) -> None:
         await itx.followup.send(render_attack.gm_notes(notes, ctx.locale), ephemeral=True)
 
 
-class DefenceButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"arb:1:defend:(?P<log>\d+):(?P<version>\d+)",
-):
-    def __init__(self, log_id: int, version: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or "defend",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"arb:1:defend:{log_id}:{version}",
-            )
-        )
-        self.log_id, self.version = log_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
-        return cls(int(match["log"]), int(match["version"]), item.label or "")
+class DefenceButton(KeyedButton, kind="defend", style=discord.ButtonStyle.primary):
+    log_id: int
+    version: int
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
@@ -96,20 +72,7 @@ class DefenceButton(
                 ctx.place, ctx.actor, self.log_id, self.version
             )
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
-            await self._refuse(itx, error, ctx.locale)
+            await self.refuse(itx, error, strip_on=STRIP_ON)
             return
         await itx.response.edit_message(view=None)
         await itx.followup.send(**render_attack.attack(view, ctx.locale), ephemeral=view.private)
-
-    async def _refuse(
-        self, itx: discord.Interaction[Arbitro], error: Exception, locale: str
-    ) -> None:
-        text = describe_error(error, locale)
-        if text is None:
-            log.exception("defence button error", exc_info=error)
-            text = t("errors.unexpected", locale, reference="defend")
-        if isinstance(error, DomainError) and error.key in STRIP_ON:
-            await itx.response.edit_message(view=None)
-            await itx.followup.send(text, ephemeral=True)
-            return
-        await send_error(itx, text)

@@ -7,24 +7,19 @@ fight) is answered and its buttons removed instead of being applied.
 
 from __future__ import annotations
 
-import logging
-import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import t
 from bot.services.checks import CheckOrder
 from bot.services.combat import CombatView
-from bot.services.errors import DomainError
 from cogs.ui import render_combat, render_sheet
 from cogs.ui.context import ctx_of
-from cogs.ui.errors import describe_error, send_error
+from cogs.ui.keyed_button import KeyedButton
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-log = logging.getLogger(__name__)
 
 __all__ = ["DeathTestButton", "InitButton", "turn_message", "STRIP_ON"]
 
@@ -38,50 +33,25 @@ def turn_message(view: CombatView, locale: str, *, note: str = "") -> dict[str, 
     message = render_combat.panel(view, locale, note=note)
     if view.active:
         components = discord.ui.View(timeout=None)
-        components.add_item(
-            InitButton("next", view.id, view.version, t("combat.next_button", locale), True)
-        )
-        components.add_item(
-            InitButton("show", view.id, view.version, t("combat.show_button", locale))
-        )
+        for action, key in (("next", "combat.next_button"), ("show", "combat.show_button")):
+            label = t(key, locale)
+            components.add_item(InitButton(view.id, view.version, action=action, label=label))
         current = view.current
         if current is not None and current.turn_test and current.character_id is not None:
             label = t("combat.death_button", locale)
-            components.add_item(DeathTestButton(view.id, current.character_id, label))
+            components.add_item(DeathTestButton(view.id, current.character_id, label=label))
         message["view"] = components
     return message
 
 
 class InitButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"arb:1:init-(?P<action>next|show):(?P<combat>\d+):(?P<version>\d+)",
+    KeyedButton,
+    kind="init-",
+    style={"next": discord.ButtonStyle.primary, "show": discord.ButtonStyle.secondary},
+    reference="init",
 ):
-    def __init__(
-        self, action: str, combat_id: int, version: int, label: str = "", primary: bool = False
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or action,
-                style=discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary,
-                custom_id=f"arb:1:init-{action}:{combat_id}:{version}",
-            )
-        )
-        self.action, self.combat_id, self.version = action, combat_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
-        return cls(
-            match["action"],
-            int(match["combat"]),
-            int(match["version"]),
-            item.label or "",
-            item.style == discord.ButtonStyle.primary,
-        )
+    combat_id: int
+    version: int
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
@@ -95,55 +65,23 @@ class InitButton(
                 return
             view = await service.next(ctx.place, ctx.actor, seen=(self.combat_id, self.version))
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
-            await self._refuse(itx, error, locale)
+            await self.refuse(itx, error, strip_on=STRIP_ON)
             return
         # the old panel keeps its text but loses its buttons; the new turn is a new message,
         # so the mention notifies the player and the channel keeps the fight's history
         await itx.response.edit_message(view=None)
         await itx.followup.send(**turn_message(view, locale))
 
-    async def _refuse(
-        self, itx: discord.Interaction[Arbitro], error: Exception, locale: str
-    ) -> None:
-        text = describe_error(error, locale)
-        if text is None:
-            log.exception("combat button error", exc_info=error)
-            text = t("errors.unexpected", locale, reference="init")
-        if isinstance(error, DomainError) and error.key in STRIP_ON:
-            await itx.response.edit_message(view=None)
-            await itx.followup.send(text, ephemeral=True)
-            return
-        await send_error(itx, text)
 
-
-class DeathTestButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"arb:1:init-death:(?P<combat>\d+):(?P<character>\d+)",
-):
+class DeathTestButton(KeyedButton, kind="init-death", style=discord.ButtonStyle.danger):
     """The turn of a dying character (rolweb's moribundo) is its death test: this button rolls
     it for that character — its player or the GM only — through ``/check``'s use case, so
     the result (stabilised, still dying, dead) is applied to the sheet in the same versioned
     write as its audit row.  Persistent: it works after a restart, and a second press is
     refused once the character is no longer dying."""
 
-    def __init__(self, combat_id: int, character_id: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or "muerte",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"arb:1:init-death:{combat_id}:{character_id}",
-            )
-        )
-        self.combat_id, self.character_id = combat_id, character_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
-        return cls(int(match["combat"]), int(match["character"]), item.label or "")
+    combat_id: int
+    character_id: int
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
@@ -154,10 +92,6 @@ class DeathTestButton(
             )
             view = await services.checks.check(ctx.place, ctx.actor, CheckOrder(option, name))
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
-            text = describe_error(error, ctx.locale)
-            if text is None:
-                log.exception("death test button error", exc_info=error)
-                text = t("errors.unexpected", ctx.locale, reference="init-death")
-            await send_error(itx, text)
+            await self.refuse(itx, error)
             return
         await itx.response.send_message(**render_sheet.check(view, ctx.locale))

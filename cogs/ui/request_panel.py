@@ -15,8 +15,7 @@ of each roll and behind the results button (ephemeral, referees only).
 from __future__ import annotations
 
 import logging
-import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -26,8 +25,8 @@ from bot.services.errors import DomainError
 from bot.services.requests import Entry, Press, RequestView
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
-from cogs.ui.errors import describe_error, send_error
 from cogs.ui.gm_copy import send_gm_copy
+from cogs.ui.keyed_button import KeyedButton
 from cogs.ui.render import COLOUR, truncate
 
 if TYPE_CHECKING:
@@ -93,17 +92,14 @@ def request_message(view: RequestView, locale: str) -> dict[str, Any]:
     if view.open:
         for entry in view.entries:
             if not entry.rolled:
-                components.add_item(
-                    RequestButton("roll", view.id, entry.character_id, truncate(entry.name, 80))
-                )
-        components.add_item(
-            RequestButton("results", view.id, 0, t("request.button_results", locale))
-        )
-        components.add_item(RequestButton("close", view.id, 0, t("request.button_close", locale)))
-    else:
-        components.add_item(
-            RequestButton("results", view.id, 0, t("request.button_results", locale))
-        )
+                label = truncate(entry.name, 80)
+                button = RequestButton(view.id, entry.character_id, action="roll", label=label)
+                components.add_item(button)
+    label = t("request.button_results", locale)
+    components.add_item(RequestButton(view.id, 0, action="results", label=label))
+    if view.open:
+        label = t("request.button_close", locale)
+        components.add_item(RequestButton(view.id, 0, action="close", label=label))
     return {"content": "\n".join(header), "embed": embed, "view": components}
 
 
@@ -143,35 +139,18 @@ async def table_locale(itx: discord.Interaction[Arbitro]) -> str:
 
 
 class RequestButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"arb:1:req-(?P<action>roll|close|results):(?P<request>\d+):(?P<character>\d+)",
+    KeyedButton,
+    kind="req-",
+    style={
+        "roll": discord.ButtonStyle.primary,
+        "close": discord.ButtonStyle.danger,
+        "results": discord.ButtonStyle.secondary,
+    },
+    emoji={"roll": "🎲"},
+    reference="request",
 ):
-    def __init__(self, action: str, request_id: int, character_id: int, label: str = "") -> None:
-        style = {
-            "roll": discord.ButtonStyle.primary,
-            "close": discord.ButtonStyle.danger,
-            "results": discord.ButtonStyle.secondary,
-        }[action]
-        super().__init__(
-            discord.ui.Button(
-                label=label or action,
-                emoji="🎲" if action == "roll" else None,
-                style=style,
-                custom_id=f"arb:1:req-{action}:{request_id}:{character_id}",
-            )
-        )
-        self.action, self.request_id, self.character_id = action, request_id, character_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
-        return cls(
-            match["action"], int(match["request"]), int(match["character"]), item.label or ""
-        )
+    request_id: int
+    character_id: int  # 0 on the close and results buttons
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
@@ -195,17 +174,11 @@ class RequestButton(
                 return
             press = await service.roll(ctx.place, ctx.actor, self.request_id, self.character_id)
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
-            await self._refuse(itx, error, ctx.locale)
+            await self._refuse(itx, error)
             return
         await answered(itx, press)
 
-    async def _refuse(
-        self, itx: discord.Interaction[Arbitro], error: Exception, locale: str
-    ) -> None:
-        text = describe_error(error, locale)
-        if text is None:
-            log.exception("roll request button error", exc_info=error)
-            text = t("errors.unexpected", locale, reference="request")
+    async def _refuse(self, itx: discord.Interaction[Arbitro], error: Exception) -> None:
         if isinstance(error, DomainError) and error.key in REDRAW_ON:
             ctx = await ctx_of(itx)
             try:
@@ -213,7 +186,7 @@ class RequestButton(
                 await itx.response.edit_message(**request_message(view, await table_locale(itx)))
             except Exception:  # noqa: BLE001 - the refusal below matters more than the redraw
                 log.warning("could not redraw request %s", self.request_id, exc_info=True)
-        await send_error(itx, text)
+        await self.refuse(itx, error)
 
 
 async def answered(itx: discord.Interaction[Arbitro], press: Press) -> None:

@@ -9,21 +9,17 @@ not undone yet) and every refusal is a translated ephemeral reply.
 
 from __future__ import annotations
 
-import logging
-import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import t
 from bot.services.undo import Undoable, UndoView
 from cogs.ui.context import ctx_of
-from cogs.ui.errors import describe_error, send_error
+from cogs.ui.keyed_button import KeyedButton
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-
-log = logging.getLogger(__name__)
 
 __all__ = ["UndoButton", "undone", "with_undo", "without_button"]
 
@@ -40,7 +36,7 @@ def with_undo(
     if len(view.children) >= 25:
         return message
     label = t("undo.button_for", locale, name=name) if name else t("undo.button", locale)
-    view.add_item(UndoButton(undo.log_id, undo.version, label[:80]))
+    view.add_item(UndoButton(undo.log_id, undo.version, label=label[:80]))
     return {**message, "view": view}
 
 
@@ -59,29 +55,9 @@ def undone(view: UndoView, locale: str) -> str:
     return text
 
 
-class UndoButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"arb:1:undo:(?P<log>\d+):(?P<version>\d+)",
-):
-    def __init__(self, log_id: int, version: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or "undo",
-                emoji="↩️",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"arb:1:undo:{log_id}:{version}",
-            )
-        )
-        self.log_id, self.version = log_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
-        return cls(int(match["log"]), int(match["version"]), item.label or "")
+class UndoButton(KeyedButton, kind="undo", emoji="↩️"):
+    log_id: int
+    version: int
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
@@ -90,11 +66,7 @@ class UndoButton(
                 ctx.place, ctx.actor, self.log_id, version=self.version
             )
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
-            text = describe_error(error, ctx.locale)
-            if text is None:
-                log.exception("undo button error", exc_info=error)
-                text = t("errors.unexpected", ctx.locale, reference="undo")
-            await send_error(itx, text)
+            await self.refuse(itx, error)
             return
         # the reply keeps its text (and its other buttons) and loses this one
         await itx.response.edit_message(view=without_button(itx.message, self.custom_id))

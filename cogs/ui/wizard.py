@@ -24,6 +24,7 @@ from cogs.ui import render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
+from cogs.ui.keyed_button import KeyedButton
 from rules.names import display
 from rules.systems.base import StepKind
 
@@ -34,8 +35,6 @@ log = logging.getLogger(__name__)
 
 __all__ = ["wizard_message", "WizardButton", "WizardSelect", "register"]
 
-ACTIONS = ("roll", "form", "skip", "finish", "restart", "cancel")
-
 
 def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
     """Embed + components for the current step (or the final confirmation)."""
@@ -44,36 +43,12 @@ def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
     ident = f"{view.draft_id}:{view.version}"
     if step is None:
         if not view.problems:
-            components.add_item(
-                WizardButton(
-                    "finish",
-                    view.draft_id,
-                    view.version,
-                    t("wizard.finish", locale),
-                    discord.ButtonStyle.success,
-                )
-            )
+            components.add_item(_button(view, "finish", t("wizard.finish", locale)))
             components.add_item(_gender_select(view, locale))
     elif step.kind == StepKind.ROLL:
-        components.add_item(
-            WizardButton(
-                "roll",
-                view.draft_id,
-                view.version,
-                t("wizard.roll", locale),
-                discord.ButtonStyle.primary,
-            )
-        )
+        components.add_item(_button(view, "roll", t("wizard.roll", locale)))
     elif step.kind == StepKind.FORM:
-        components.add_item(
-            WizardButton(
-                "form",
-                view.draft_id,
-                view.version,
-                t("wizard.form", locale),
-                discord.ButtonStyle.primary,
-            )
-        )
+        components.add_item(_button(view, "form", t("wizard.form", locale)))
     elif step.kind == StepKind.CHOOSE:
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"arb:1:wiz:choose:{ident}:{step.key}"[:100],
@@ -91,34 +66,15 @@ def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
         )
         components.add_item(WizardSelect(select, view.draft_id, view.version, step.key))
     if step is not None and step.optional:
-        components.add_item(
-            WizardButton(
-                "skip",
-                view.draft_id,
-                view.version,
-                t("wizard.skip", locale),
-                discord.ButtonStyle.secondary,
-            )
-        )
-    components.add_item(
-        WizardButton(
-            "restart",
-            view.draft_id,
-            view.version,
-            t("wizard.restart", locale),
-            discord.ButtonStyle.secondary,
-        )
-    )
-    components.add_item(
-        WizardButton(
-            "cancel",
-            view.draft_id,
-            view.version,
-            t("wizard.cancel", locale),
-            discord.ButtonStyle.danger,
-        )
-    )
+        components.add_item(_button(view, "skip", t("wizard.skip", locale)))
+    components.add_item(_button(view, "restart", t("wizard.restart", locale)))
+    components.add_item(_button(view, "cancel", t("wizard.cancel", locale)))
     return {"embeds": render_sheet.draft(view, locale), "view": components}
+
+
+def _button(view: DraftView, action: str, label: str) -> WizardButton:
+    """A button of this draft version: a press on an older screen is answered as stale."""
+    return WizardButton(view.draft_id, view.version, action=action, label=label)
 
 
 def _gender_select(view: DraftView, locale: str) -> WizardSelect:
@@ -244,40 +200,20 @@ async def form_submitted(itx: discord.Interaction[Arbitro]) -> None:
 
 
 class WizardButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"arb:1:wiz:(?P<action>roll|form|skip|finish|restart|cancel):(?P<draft>\d+):(?P<version>\d+)",
+    KeyedButton,
+    kind="wiz:",
+    style={
+        "roll": discord.ButtonStyle.primary,
+        "form": discord.ButtonStyle.primary,
+        "skip": discord.ButtonStyle.secondary,
+        "finish": discord.ButtonStyle.success,
+        "restart": discord.ButtonStyle.secondary,
+        "cancel": discord.ButtonStyle.danger,
+    },
+    reference="wizard",
 ):
-    def __init__(
-        self,
-        action: str,
-        draft_id: int,
-        version: int,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or action,
-                style=style,
-                custom_id=f"arb:1:wiz:{action}:{draft_id}:{version}",
-            )
-        )
-        self.action, self.draft_id, self.version = action, draft_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
-        return cls(
-            match["action"],
-            int(match["draft"]),
-            int(match["version"]),
-            item.label or "",
-            item.style,
-        )
+    draft_id: int
+    version: int
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
         ctx = await ctx_of(itx)
