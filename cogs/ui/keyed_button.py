@@ -72,9 +72,12 @@ class KeyedButton(
         reference: str = "",
     ) -> None:
         styles = style if isinstance(style, Mapping) else {"": style}
-        keys = tuple(inspect.get_annotations(cls))
-        if not 1 <= len(keys) <= 2:
-            raise TypeError(f"{cls.__name__} must annotate one or two integer keys, not {keys}")
+        annotations = inspect.get_annotations(cls)
+        keys = tuple(annotations)
+        if not 1 <= len(keys) <= 2 or any(
+            hint not in (int, "int") for hint in annotations.values()
+        ):
+            raise TypeError(f"{cls.__name__} must annotate one or two int keys, not {annotations}")
         actions = "|".join(map(re.escape, styles))
         ids = "".join(rf":(?P<{key}>\d+)" for key in keys)
         super().__init_subclass__(

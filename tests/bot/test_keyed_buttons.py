@@ -128,3 +128,9 @@ def test_a_subclass_must_name_one_or_two_integers():
 
         class Bare(KeyedButton, kind="bare"):  # noqa: F841 - defining it is the test
             pass
+
+    with pytest.raises(TypeError):
+
+        class Worded(KeyedButton, kind="worded"):  # noqa: F841 - defining it is the test
+            log_id: int
+            topic: str  # a custom id of this base carries integers only

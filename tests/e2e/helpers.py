@@ -11,7 +11,15 @@ from bot.i18n import catalogue, t
 from standin.client import GuildHandle, Sandbox
 from standin.replies import Msg, Reply
 
-__all__ = ["new_campaign", "sheet_file", "import_sheet", "start_arbitro", "press", "says"]
+__all__ = [
+    "new_campaign",
+    "sheet_file",
+    "import_sheet",
+    "start_arbitro",
+    "press",
+    "button_kinds",
+    "says",
+]
 
 
 def new_campaign(sb: Sandbox, guild_name: str, system: str, *, name: str = "Mesa") -> GuildHandle:
@@ -60,7 +68,7 @@ def start_arbitro(
 
 
 # Buttons are found by custom-id prefix, the interface the bot keeps stable across restarts
-# and locales (cogs/wizard.py, cogs/combat.py, cogs/views.py), never by their translated label.
+# and locales (cogs/ui/keyed_button.py, cogs/views.py), never by their translated label.
 WIZARD_FORM = "arb:1:wiz:form:"
 WIZARD_ROLL = "arb:1:wiz:roll:"
 WIZARD_SKIP = "arb:1:wiz:skip:"
@@ -68,6 +76,10 @@ WIZARD_FINISH = "arb:1:wiz:finish:"
 WIZARD_RESTART = "arb:1:wiz:restart:"
 WIZARD_CANCEL = "arb:1:wiz:cancel:"
 COMBAT_NEXT = "arb:1:init-next:"
+DEATH_TEST = "arb:1:init-death:"
+UNDO = "arb:1:undo:"
+HIT_DIE = "arb:1:hitdie:"
+HELP_PAGE = "arb:1:help:page:"
 CONFIRM = "arb:1:confirm"
 CANCEL = "arb:1:cancel"
 
@@ -89,6 +101,12 @@ def press(
             assert len(found) == 1, f"several buttons start with {prefix!r}: {found}"
             return sb.click(target, found[0], user=user, locale=locale)
     raise AssertionError(f"no button starting with {prefix!r} on {target!r}")
+
+
+def button_kinds(message: Msg) -> list[str]:
+    """The kind of each button on ``message``, in order: ``arb:1:undo:12:3`` is ``undo``
+    (what a test asserts about which buttons a reply carries, whatever their labels say)."""
+    return [(b.get("custom_id") or "").split(":")[2] for b in message.buttons]
 
 
 def says(reply: Reply, key: str, locale: str = "es", **params: Any) -> bool:

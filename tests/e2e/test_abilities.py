@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.helpers import UNDO, button_kinds, press
 from tests.e2e.test_combat import game, run
 from tests.e2e.test_sheet_rolweb import create_eira
 
@@ -26,12 +27,12 @@ def test_medicus_heals_bram_and_the_gm_can_undo_it(discord_env):
     text = healed.all_text
     assert "**Eira** usa **Medicus** (adepto) sobre **Bram**." in text, text
     assert "Acción: activa" in text and "recupera" in text, text
-    assert "Deshacer" in [b.get("label") for b in healed.message.buttons]
+    assert "undo" in button_kinds(healed.message), healed.message.buttons
     not_yours = run(sb, g, "ability use", {"name": "Medicus", "character": "Eira"}, user="bruno")
     assert not_yours.ephemeral, not_yours.text
     unknown = run(sb, g, "ability use", {"name": "Volar"}, user="ana")
     assert unknown.ephemeral, unknown.text
-    undone = sb.click(healed, "Deshacer", user="gm")
+    undone = press(sb, healed, UNDO, user="gm")
     assert "Deshecho #" in undone.all_text, undone.all_text
     spell = run(sb, g, "spell cast", {"name": "Imposición de manos"}, user="ana")
     assert "/habilidad usar" in spell.all_text, spell.all_text

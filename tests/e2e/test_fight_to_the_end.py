@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import sheet_file, start_arbitro
+from tests.e2e.helpers import DEATH_TEST, press, sheet_file, start_arbitro
 from tests.e2e.test_sheet_rolweb import create_eira
 from tests.e2e.test_sheet_swc import create_fighter
 from tests.examples import ardelia
@@ -241,7 +241,7 @@ def test_rolweb_fight_to_the_last_enemy(seeded):
     expect(run("init damage", {"combatant": "Eira", "amount": 12}), "moribundo (0/12)")
     turn = run("init next")
     expect(turn, "**Asalto 2**", "Turno de **Eira** (Moribundo)", "tirada de muerte")
-    rolled = sb.click(turn, "Tirada de muerte", user="ana")
+    rolled = press(sb, turn, DEATH_TEST, user="ana")
     expect(rolled, "Tirada de muerte", "1d20 (16)", "Sigue en estado moribundo")
     expect(run("init next"), "Turno de **Bram**", "• Eira (15) · Moribundo (0/12)")
     medicus = run("ability use", {"name": "Medicus", "target": "Eira"}, user="bruno")

@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from tests.e2e.helpers import DEATH_TEST, UNDO, press
 from tests.e2e.test_combat import game, npc_trasgo, run
 from tests.e2e.test_sheet_rolweb import create_eira
 from tests.examples import ARDELIA, ardelia_the_mage
@@ -86,9 +87,9 @@ def test_rolweb_death_test_button(discord_env):
     turn = run(sb, g, "init next")
     assert "Turno de **Eira** (Moribundo)" in turn.text and "tirada de muerte" in turn.text
     assert "<@" not in (turn.content or ""), turn.content  # nobody pinged for this turn
-    other = sb.click(turn, "Tirada de muerte", user="bruno")
+    other = press(sb, turn, DEATH_TEST, user="bruno")
     assert "no es tu personaje" in other.all_text, other.all_text
-    rolled = sb.click(turn, "Tirada de muerte", user="ana")
+    rolled = press(sb, turn, DEATH_TEST, user="ana")
     assert "Tirada de muerte" in rolled.all_text and "Registro n.º" in rolled.all_text, (
         rolled.all_text
     )
@@ -141,10 +142,10 @@ def test_an_effect_reply_carries_the_gms_undo_button(discord_env):
     run(sb, g, "init start").expect_ok()
     run(sb, g, "init join", user="ana").expect_ok()
     added = run(sb, g, "effect add", {"target": "Ardelia", "name": "Niebla"}, user="ana")
-    assert "Solo el máster" in sb.click(added, "Deshacer", user="ana").all_text
-    undone = sb.click(added, "Deshacer", user="gm")
+    assert "Solo el máster" in press(sb, added, UNDO, user="ana").all_text
+    undone = press(sb, added, UNDO, user="gm")
     assert "Deshecho #" in undone.all_text and "**Ardelia**" in undone.all_text, undone.all_text
     assert "Niebla" not in run(sb, g, "init show").text
     again = run(sb, g, "init effect add", {"combatant": "Ardelia", "name": "Aturdido", "rounds": 2})
-    assert "Deshecho #" in sb.click(again, "Deshacer", user="gm").all_text
+    assert "Deshecho #" in press(sb, again, UNDO, user="gm").all_text
     assert "Aturdido" not in run(sb, g, "init show").text

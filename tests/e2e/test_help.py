@@ -6,7 +6,17 @@ import re
 
 import pytest
 
+from tests.e2e.helpers import HELP_PAGE
+
 pytestmark = pytest.mark.e2e
+
+
+def _next_page(msg):
+    """The custom id of the ▶ button (``arb:1:help:page:<page>:<topic>``, the page button
+    leading furthest), or None once it is disabled on the last page."""
+    pages = [b for b in msg.buttons if (b.get("custom_id") or "").startswith(HELP_PAGE)]
+    further = max(pages, key=lambda b: int(b["custom_id"].split(":")[4]), default=None)
+    return None if further is None or further.get("disabled") else further["custom_id"]
 
 
 def test_help_menu_and_command_help_in_both_languages(discord_env):
@@ -47,8 +57,8 @@ def test_help_menu_and_command_help_in_both_languages(discord_env):
     sheet = sb.command("help", {"topic": "ficha"}, guild=g, channel="mesa", user="ana")
     msg, pages = sheet.message, 1
     seen = msg.text
-    while any(b.get("label") == "▶" and not b.get("disabled") for b in msg.buttons):
-        sb.click(msg, "▶", user="ana").expect_ok()
+    while (further := _next_page(msg)) is not None:
+        sb.click(msg, further, user="ana").expect_ok()
         msg, pages = sb.message(msg.id), pages + 1
         seen += "\n" + msg.text
     assert pages > 1 and "Página" in seen

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tests.e2e.helpers import HIT_DIE, button_kinds, press
 from tests.e2e.test_combat import game, run
 from tests.e2e.test_sheet_swc import create_fighter
 
@@ -19,9 +20,9 @@ def test_a_new_level_offers_the_hit_die_to_its_player(discord_env):
     granted = run(sb, g, "xp grant", {"amount": 2000, "character": "Brann"})
     assert "↳ Guerrero: nivel 1 → 2" in granted.all_text, granted.all_text
     assert "Dado de golpe: Brann" in [b.get("label") for b in granted.message.buttons], granted
-    not_his = sb.click(granted, "Dado de golpe: Brann", user="bruno")
+    not_his = press(sb, granted, HIT_DIE, user="bruno")
     assert "no es tuyo" in not_his.all_text or "No puedes" in not_his.all_text, not_his.all_text
-    rolled = sb.click(granted, "Dado de golpe: Brann", user="ana")
+    rolled = press(sb, granted, HIT_DIE, user="ana")
     text = rolled.all_text
     assert "Brann sube de nivel" in text, text
     found = re.search(r"Dados de golpe: (\d+)(?: ([+-]\d+))? = (\d+) .*\*\*\+(\d+) PG\*\*", text)
@@ -29,8 +30,8 @@ def test_a_new_level_offers_the_hit_die_to_its_player(discord_env):
     modifier = int(found[2] or 0)  # Constitución's +N is shown only when not 0
     assert max(1, int(found[1]) + modifier) == int(found[3]) == int(found[4]), text
     assert "Nivel (Guerrero): 1 → 2" in text and "Salvación (Guerrero): 14 → 13" in text, text
-    labels = [b.get("label") for b in rolled.edits[-1].buttons]
-    assert labels == ["Deshacer"], labels  # the die's button is gone, the grant's undo stays
+    kinds = button_kinds(rolled.edits[-1])
+    assert kinds == ["undo"], kinds  # the die's button is gone, the grant's undo stays
     shown = run(sb, g, "sheet show", user="ana").all_text
     assert "Nivel 2" in shown or "nivel 2" in shown, shown
 

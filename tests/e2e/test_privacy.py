@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from standin.client import Sandbox
-from tests.e2e.helpers import import_sheet, new_campaign
+from tests.e2e.helpers import CANCEL, CONFIRM, import_sheet, new_campaign, press
 from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
@@ -68,7 +68,7 @@ def test_delete_asks_first_and_cancel_changes_nothing(discord_env):
     ask = discord_env.command("privacy delete", {"characters": "delete"}, guild=g, user="ana")
     assert ask.ephemeral and "¿Borrar tus datos de este servidor?" in ask.text
     assert "«Ardelia»" in ask.text
-    discord_env.click(ask, "Cancelar", user="ana")
+    press(discord_env, ask, CANCEL, user="ana")
     assert discord_env.command("sheet show", {"character": "Ardelia"}, guild=g, user="ana").ok
 
 
@@ -77,7 +77,7 @@ def test_delete_removes_characters_and_leaves_rolls_anonymous(discord_env):
     import_sheet(discord_env, g, ARDELIA)
     discord_env.command("roll", {"expression": "1o3d10+2"}, guild=g, user="ana").expect_ok()
     ask = discord_env.command("privacidad borrar", {"personajes": "delete"}, guild=g, user="ana")
-    done = discord_env.click(ask, "Borrar mis datos", user="ana")
+    done = press(discord_env, ask, CONFIRM, user="ana")
     text = _settled(discord_env, done, "Hecho")
     assert "Personajes borrados: «Ardelia»" in text
     assert "Tiradas que ya no llevan tu nombre: 1" in text
@@ -94,7 +94,7 @@ def test_delete_can_hand_the_characters_to_the_gm(discord_env):
     import_sheet(discord_env, g, ARDELIA)
     ask = discord_env.command("privacy delete", {"characters": "to_gm"}, guild=g, user="ana")
     assert "pasarán al máster" in ask.text
-    done = discord_env.click(ask, "Borrar mis datos", user="ana")
+    done = press(discord_env, ask, CONFIRM, user="ana")
     assert "entregados al máster: «Ardelia»" in _settled(discord_env, done, "Hecho")
     shown = discord_env.command("sheet show", {"character": "Ardelia"}, guild=g, user="gm")
     assert str(g.member("gm").id) in shown.text
@@ -104,7 +104,7 @@ def test_only_the_member_can_confirm(discord_env):
     g = new_campaign(discord_env, "Ajeno", "nucleo")
     import_sheet(discord_env, g, ARDELIA)
     ask = discord_env.command("privacy delete", {"characters": "delete"}, guild=g, user="ana")
-    other = discord_env.click(ask, "Borrar mis datos", user="bruno")
+    other = press(discord_env, ask, CONFIRM, user="bruno")
     assert other.ephemeral and "no es tuyo" in other.text.lower()
 
 
@@ -208,7 +208,7 @@ def test_a_gm_who_deletes_their_data_leaves_the_campaign_to_its_referees(discord
     g = new_campaign(discord_env, "Sin máster", "nucleo")
     ask = discord_env.command("privacy delete", {"characters": "to_gm"}, guild=g, user="gm")
     assert "Dejarás de ser el máster de «Mesa»" in ask.text
-    done = discord_env.click(ask, "Borrar mis datos", user="gm")
+    done = press(discord_env, ask, CONFIRM, user="gm")
     assert "ya no te tienen como máster: «Mesa»" in _settled(discord_env, done, "Hecho")
     shown = discord_env.command("campaign show", {}, guild=g, user="ana")
     assert "sin máster" in shown.text and "<@0>" not in shown.text

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tests.e2e.helpers import UNDO, press
 from tests.e2e.test_combat import game, run
 from tests.examples import ARDELIA
 
@@ -29,9 +30,9 @@ def test_undo_from_a_button_and_a_refused_undo(discord_env):
 
     hurt = run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 20})
     assert "Estado: Malherido (4/24)" in hurt.text, hurt.text  # the tracker gives what is left
-    not_gm = sb.click(hurt, "Deshacer", user="ana")
+    not_gm = press(sb, hurt, UNDO, user="ana")
     assert "Solo el máster" in not_gm.all_text, not_gm.all_text
-    undone = sb.click(hurt, "Deshacer", user="gm")
+    undone = press(sb, hurt, UNDO, user="gm")
     assert "Deshecho #" in undone.all_text and "**Ardelia**" in undone.all_text, undone.all_text
     assert undone.edits and not undone.edits[-1].buttons, "the reply loses its undo button"
     assert _pv(sb, g) == healthy, "the sheet is back as it was"
@@ -61,7 +62,7 @@ def test_an_xp_grant_is_undone_from_its_reply(discord_env):
     document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
     run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="ana").expect_ok()
     granted = run(sb, g, "xp grant", {"amount": 7, "character": "Ardelia"})
-    undone = sb.click(granted, "Deshacer", user="gm")
+    undone = press(sb, granted, UNDO, user="gm")
     assert "−7 PX" in undone.all_text or "-7 PX" in undone.all_text, undone.all_text
     log = run(sb, g, "xp log")
     assert "-7" in log.all_text or "−7" in log.all_text, log.all_text
