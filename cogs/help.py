@@ -27,6 +27,7 @@ from cogs.ui.help_pages import (
     topic_page,
     topics,
 )
+from cogs.ui.keyed_button import KeyedItem
 from cogs.ui.options import HelpTopicTransformer
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def help_message(docs: list[CommandDoc], topic: str, locale: str, page: int) -> 
 
 
 class TopicMenu(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    KeyedItem[discord.ui.Select[discord.ui.View]],
     template=r"arb:1:help:menu:(?P<number>\d)",
 ):
     def __init__(
@@ -88,12 +89,7 @@ class TopicMenu(
         )
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Select[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
+    def from_match(cls, item: discord.ui.Select[discord.ui.View], match: re.Match[str]) -> Self:
         return cls(int(match["number"]))
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
@@ -102,7 +98,7 @@ class TopicMenu(
 
 
 class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    KeyedItem[discord.ui.Button[discord.ui.View]],
     template=rf"arb:1:help:page:(?P<page>\d{{1,3}}):(?P<topic>{_TOPIC})",
 ):
     def __init__(self, topic: str, page: int, label: str = "▶", *, disabled: bool = False) -> None:
@@ -117,12 +113,7 @@ class PageButton(
         self.topic, self.page = topic, max(page, 0)
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
+    def from_match(cls, item: discord.ui.Button[discord.ui.View], match: re.Match[str]) -> Self:
         return cls(match["topic"], int(match["page"]), item.label or "▶")
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro

@@ -100,3 +100,24 @@ async def services(engine):
     services = Services(engine, rng=random.Random(1234))
     yield services
     await services.compute.close()  # the worker process, if a test started it
+
+
+@pytest.fixture
+async def loaded_bot():
+    """The real bot with every extension loaded (its command tree, its registered buttons),
+    never connected; no database is opened."""
+    from bot.app import EXTENSIONS, Arbitro
+    from bot.config import load_config
+    from bot.translator import CatalogueTranslator
+
+    bot = Arbitro(load_config({}), create_engine("sqlite+aiosqlite:///:memory:"))
+    await bot.tree.set_translator(CatalogueTranslator())
+    for extension in EXTENSIONS:
+        await bot.load_extension(extension)
+    yield bot
+    # unloading stops the combat cog's reminder task (it cannot start without a login); left
+    # alone, its error is logged at garbage collection, and 3.11's traceback then calls
+    # ast.parse inside whatever ast.parse is running ("AST constructor recursion depth mismatch")
+    for extension in reversed(EXTENSIONS):
+        await bot.unload_extension(extension)
+    await bot.engine.dispose()

@@ -22,6 +22,10 @@ A ``style`` mapping names the actions of a class with several
 ``arb:1:init-next:…``); ``suffix`` is a constant tail (approval ids end in ``:0``).  The ids are
 those the classes built before this base existed, to the letter
 (``tests/bot/test_keyed_buttons.py`` parses a literal one of each kind).
+
+Items keyed by text (the help menus and pages, the wizard's select) derive from
+:class:`KeyedItem`, which holds only discord.py's ``from_custom_id`` (once, with our bot's
+interaction type) and asks the subclass's :meth:`~KeyedItem.from_match`.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import inspect
 import logging
 import re
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 import discord
 
@@ -44,15 +48,34 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["KeyedButton"]
+__all__ = ["KeyedButton", "KeyedItem"]
 
 Style = discord.ButtonStyle
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
 
-class KeyedButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"(?!)",  # the base matches nothing and is never registered: its subclasses are
-):
+class KeyedItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
+    """Any persistent item: discord.py's ``from_custom_id`` declared once for our bot, so a
+    subclass answers :meth:`from_match` (the items keyed by text — the help pages, the
+    wizard's select — derive from it directly; the buttons keyed by integers through
+    :class:`KeyedButton`).  The template ``(?!)`` matches nothing: bases are never registered."""
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
+        item: ItemT,  # type: ignore[override]  # the kind of item this class wraps
+        match: re.Match[str],
+    ) -> Self:
+        return cls.from_match(item, match)
+
+    @classmethod
+    def from_match(cls, item: ItemT, match: re.Match[str]) -> Self:
+        """The pressed item again, from its custom id's ``match`` and the item as sent."""
+        raise NotImplementedError
+
+
+class KeyedButton(KeyedItem[discord.ui.Button[discord.ui.View]], template=r"(?!)"):
     """A persistent button keyed by kind, action and one or two integers (see the module)."""
 
     kind: ClassVar[str]
@@ -109,12 +132,7 @@ class KeyedButton(
             setattr(self, name, number)
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Button[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
+    def from_match(cls, item: discord.ui.Button[discord.ui.View], match: re.Match[str]) -> Self:
         """The pressed button again, from its custom id (its label as the message shows it)."""
         ids = (int(match[key]) for key in cls.keys)
         return cls(*ids, action=match["action"], label=item.label or "")

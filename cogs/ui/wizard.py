@@ -24,7 +24,7 @@ from cogs.ui import render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
-from cogs.ui.keyed_button import KeyedButton
+from cogs.ui.keyed_button import KeyedButton, KeyedItem
 from rules.names import display
 from rules.systems.base import StepKind
 
@@ -276,7 +276,7 @@ class WizardButton(
 
 
 class WizardSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    KeyedItem[discord.ui.Select[discord.ui.View]],
     template=r"arb:1:wiz:choose:(?P<draft>\d+):(?P<version>\d+):(?P<step>[^:]+)",
 ):
     def __init__(
@@ -286,12 +286,7 @@ class WizardSelect(
         self.draft_id, self.version, self.step_key = draft_id, version, step_key
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        itx: discord.Interaction[Arbitro],  # type: ignore[override]  # discord.py: any Client
-        item: discord.ui.Select[discord.ui.View],  # type: ignore[override]  # what we matched
-        match: re.Match[str],
-    ) -> Self:
+    def from_match(cls, item: discord.ui.Select[discord.ui.View], match: re.Match[str]) -> Self:
         return cls(item, int(match["draft"]), int(match["version"]), match["step"])
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro

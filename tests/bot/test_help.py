@@ -13,7 +13,6 @@ import pytest
 from discord import app_commands
 
 from bot.i18n import catalogue, t
-from bot.translator import CatalogueTranslator
 from cogs.ui import help_pages
 from cogs.ui.help_pages import (
     GUIDES,
@@ -29,19 +28,8 @@ from cogs.ui.help_pages import (
 
 
 @pytest.fixture
-async def bot():
-    from bot.app import EXTENSIONS, Arbitro
-    from bot.config import load_config
-    from bot.db.engine import create_engine
-
-    bot = Arbitro(load_config({}), create_engine("sqlite+aiosqlite:///:memory:"))
-    await bot.tree.set_translator(CatalogueTranslator())
-    for extension in EXTENSIONS:
-        await bot.load_extension(extension)
-    yield bot
-    for extension in reversed(EXTENSIONS):
-        await bot.unload_extension(extension)
-    await bot.engine.dispose()
+def bot(loaded_bot):
+    return loaded_bot
 
 
 def _leaves(tree: app_commands.CommandTree) -> list[str]:

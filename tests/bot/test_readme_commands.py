@@ -15,26 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.translator import CatalogueTranslator
 from cogs.ui.help_pages import CommandDoc, docs_of
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.fixture
-async def docs():
-    from bot.app import EXTENSIONS, Arbitro
-    from bot.config import load_config
-    from bot.db.engine import create_engine
-
-    bot = Arbitro(load_config({}), create_engine("sqlite+aiosqlite:///:memory:"))
-    await bot.tree.set_translator(CatalogueTranslator())
-    for extension in EXTENSIONS:
-        await bot.load_extension(extension)
-    yield await docs_of(bot)
-    for extension in reversed(EXTENSIONS):
-        await bot.unload_extension(extension)
-    await bot.engine.dispose()
+async def docs(loaded_bot):
+    return await docs_of(loaded_bot)
 
 
 def command_cells() -> list[str]:

@@ -8,30 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.translator import CatalogueTranslator
-
 NAME = re.compile(r"^[-_\w]{1,32}$")
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-async def tree():
+def tree(loaded_bot):
     """The real command tree, built by loading the real cogs (no connection needed)."""
-    from bot.app import EXTENSIONS, Arbitro
-    from bot.config import load_config
-    from bot.db.engine import create_engine
-
-    bot = Arbitro(load_config({}), create_engine("sqlite+aiosqlite:///:memory:"))
-    await bot.tree.set_translator(CatalogueTranslator())
-    for extension in EXTENSIONS:
-        await bot.load_extension(extension)
-    yield bot.tree
-    # unloading stops the combat cog's reminder task (it cannot start without a login); left
-    # alone, its error is logged at garbage collection, and 3.11's traceback then calls
-    # ast.parse inside whatever ast.parse is running ("AST constructor recursion depth mismatch")
-    for extension in reversed(EXTENSIONS):
-        await bot.unload_extension(extension)
-    await bot.engine.dispose()
+    return loaded_bot.tree
 
 
 async def test_every_command_and_option_has_a_spanish_translation(tree):
