@@ -30,16 +30,8 @@ PERMISSION_NAMES = {"manage_channels": "Gestionar canales", "manage_guild": "Ges
 
 
 @pytest.fixture
-async def tree():
-    from bot.app import EXTENSIONS, Arbitro
-    from bot.config import load_config
-    from bot.db.engine import create_engine
-
-    bot = Arbitro(load_config({}), create_engine("sqlite+aiosqlite:///:memory:"))
-    for extension in EXTENSIONS:
-        await bot.load_extension(extension)
-    yield bot.tree
-    await bot.engine.dispose()
+def tree(loaded_bot):
+    return loaded_bot.tree
 
 
 def matrix_rows(pattern: re.Pattern[str] = ROW) -> dict[str, dict[str, object]]:
