@@ -14,7 +14,9 @@ import contextlib
 import json
 import re
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -512,6 +514,38 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if session.failures else 0
 
 
+class _PromptTick:
+    """While the prompt waits, a no-op ``SIGALRM`` every 0.1 s, so Ctrl-C is always answered.
+
+    CPython's ``input()`` with readline looks at signals only when readline's ``select()`` is
+    interrupted (python/cpython#112585).  A Ctrl-C that lands while readline is still echoing
+    the previous key, before it waits again, stays pending: the prompt ignores it, and the
+    next Enter throws away that *next* line.  A busy machine widens that instant.  The tick
+    interrupts the wait, Python then runs the pending Ctrl-C, so it is answered within 0.1 s.
+    ``siginterrupt(False)`` (``SA_RESTART``) keeps the tick from failing readline's reads and
+    writes; ``select()`` is never restarted, which is what wakes it.  Only at the prompt: a
+    command in flight is interrupted by Ctrl-C directly.
+    """
+
+    INTERVAL = 0.1
+
+    def __init__(self) -> None:
+        self.on = hasattr(signal, "setitimer") and (
+            threading.current_thread() is threading.main_thread()
+        )
+        if self.on:
+            signal.signal(signal.SIGALRM, lambda _signum, _frame: None)
+            signal.siginterrupt(signal.SIGALRM, False)
+
+    def __enter__(self) -> None:
+        if self.on:
+            signal.setitimer(signal.ITIMER_REAL, self.INTERVAL, self.INTERVAL)
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.on:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 def _interactive(session: Session) -> None:
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401 - line editing and history for input()
@@ -523,9 +557,11 @@ def _interactive(session: Session) -> None:
     print(
         'Para empezar / to start: :as gm  y/and  /campaign create name:"Mi partida" system:nucleo'
     )
+    tick = _PromptTick()
     while not session.done:
         try:
-            line = input(session.prompt)
+            with tick:
+                line = input(session.prompt)
         except EOFError:  # Ctrl-D leaves, as in Python's own prompt
             print()
             break

@@ -378,69 +378,112 @@ def test_the_shipped_example_scene_runs(tmp_path: Path, capsys) -> None:
     assert "La Marca del Este" in out and "(solo tú lo ves / only you)" in out
 
 
-@pytest.mark.e2e
-@pytest.mark.skipif(sys.platform != "linux", reason="needs a pseudo-terminal")
-def test_interactive_prompt_over_a_terminal(tmp_path: Path) -> None:
-    """A person at a terminal: prompt, reply, Ctrl-C drops the line, :quit leaves cleanly."""
-    args = [
-        "-m",
-        "bot",
-        "sandbox",
-        "--module",
-        "tests.standin.tiny_bot",
-        "--db",
-        str(tmp_path / "s.db"),
-    ]
-    pid, fd = pty.fork()
-    if pid == 0:  # the child becomes the sandbox, on the terminal; never returns into pytest
-        try:
-            os.chdir(REPO)
-            # As from a login shell: a runner that started us in the background (CI, `cmd &`)
-            # leaves SIGINT ignored, and an ignored Ctrl-C never reaches the prompt.
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            os.execv(sys.executable, [sys.executable, *args])
-        finally:
-            os._exit(127)
-    seen = b""
-    read_up_to = 0  # what earlier expectations consumed: each waits for output after it
+class Terminal:
+    """The sandbox on a pseudo-terminal, driven as a person types, read as a person sees it."""
 
-    def expect(text: str, timeout: float = 30) -> None:
+    def __init__(self, python_args: list[str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child becomes the sandbox, on the terminal; never returns
+            try:
+                os.chdir(REPO)
+                # As from a login shell: a runner that started us in the background (CI, `cmd &`)
+                # leaves SIGINT ignored, and an ignored Ctrl-C never reaches the prompt.
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                os.execv(sys.executable, [sys.executable, *python_args])
+            finally:
+                os._exit(127)
+        self.seen = b""
+        self.read_up_to = 0  # what earlier expectations consumed: each waits for output after it
+
+    def expect(self, text: str, timeout: float = 30) -> None:
         """Wait until ``text`` is printed after everything awaited so far."""
-        nonlocal seen, read_up_to
         end = time.monotonic() + timeout
-        while (found := seen.find(text.encode(), read_up_to)) < 0:
-            assert time.monotonic() < end, (text, seen.decode(errors="replace"))
-            if select.select([fd], [], [], 0.1)[0]:
-                seen += os.read(fd, 4096)
-        read_up_to = found + len(text.encode())
+        while (found := self.seen.find(text.encode(), self.read_up_to)) < 0:
+            assert time.monotonic() < end, (text, self.seen.decode(errors="replace"))
+            if select.select([self.fd], [], [], 0.1)[0]:
+                self.seen += os.read(self.fd, 4096)
+        self.read_up_to = found + len(text.encode())
 
-    def type_line(text: str, end: bytes = b"\n") -> None:
+    def type_line(self, text: str, end: bytes = b"\n") -> None:
         """Type ``text``, wait for readline to echo it, then press ``end`` (Enter, Ctrl-C…).
 
         Keys sent before readline has taken the terminal (raw mode) reach it in another
         order or are flushed by the line discipline; its echo proves it is reading.
         """
-        os.write(fd, text.encode())
-        expect(text)
-        os.write(fd, end)
+        os.write(self.fd, text.encode())
+        self.expect(text)
+        os.write(self.fd, end)
 
+    def exit_code(self) -> int:
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        return os.waitstatus_to_exitcode(status)
+
+    def close(self) -> None:
+        if self.pid:
+            os.kill(self.pid, signal.SIGTERM)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def _sandbox_args(tmp_path: Path) -> list[str]:
+    return ["--module", "tests.standin.tiny_bot", "--db", str(tmp_path / "s.db")]
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(sys.platform != "linux", reason="needs a pseudo-terminal")
+def test_interactive_prompt_over_a_terminal(tmp_path: Path) -> None:
+    """A person at a terminal: prompt, reply, Ctrl-C drops the line, :quit leaves cleanly."""
+    term = Terminal(["-m", "bot", "sandbox", *_sandbox_args(tmp_path)])
     try:
-        expect("[ana @ #mesa] > ")
-        type_line("/ping")
-        expect("pong es-ES Mesa de pruebas")
-        expect("[ana @ #mesa] > ")
-        type_line("/tools dice", b"\x03")  # typed, then Ctrl-C: a fresh prompt, nothing sent
-        dropped_at = read_up_to
-        expect("[ana @ #mesa] > ")
-        assert "Árbitro" not in seen[dropped_at:read_up_to].decode(errors="replace")
-        type_line(":as gm")
-        expect("[gm @ #mesa] > ")
-        type_line(":quit")
-        _, status = os.waitpid(pid, 0)
-        pid = 0
-        assert os.waitstatus_to_exitcode(status) == 0
+        term.expect("[ana @ #mesa] > ")
+        term.type_line("/ping")
+        term.expect("pong es-ES Mesa de pruebas")
+        term.expect("[ana @ #mesa] > ")
+        # typed, then Ctrl-C at once (as the echo arrives): a fresh prompt, nothing sent
+        term.type_line("/tools dice", b"\x03")
+        dropped_at = term.read_up_to
+        term.expect("[ana @ #mesa] > ")
+        assert "Árbitro" not in term.seen[dropped_at : term.read_up_to].decode(errors="replace")
+        term.type_line(":as gm")
+        term.expect("[gm @ #mesa] > ")
+        term.type_line(":quit")
+        assert term.exit_code() == 0
     finally:
-        if pid:
-            os.kill(pid, signal.SIGTERM)
-            os.waitpid(pid, 0)
-        os.close(fd)
+        term.close()
+
+
+# A readline startup hook that trips Ctrl-C once, as the signal does, after readline has begun
+# the prompt and before it waits for a key.  Only C callables: a Python hook would run the
+# KeyboardInterrupt inside the hook, where readline swallows it.
+_CTRL_C_BEFORE_THE_WAIT = """\
+import _thread, functools, operator, readline, sys
+once = map(operator.call, [_thread.interrupt_main])
+readline.set_startup_hook(functools.partial(next, once, None))
+from standin.repl import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(sys.platform != "linux", reason="needs a pseudo-terminal")
+def test_ctrl_c_while_readline_is_busy_is_answered_and_eats_no_line(tmp_path: Path) -> None:
+    """Ctrl-C that lands while readline is still busy (echoing the last key) is answered.
+
+    CPython's ``input()`` looks at signals only when readline's wait for a key is interrupted
+    (python/cpython#112585): such a Ctrl-C stayed pending, the prompt ignored it, and the
+    next Enter threw away the line typed after it.  It made the terminal test above flaky on a
+    loaded machine, where the test's Ctrl-C follows the echo at once.  Here the hook makes that
+    instant certain, so without the prompt's tick no fresh prompt ever comes.
+    """
+    term = Terminal(["-c", _CTRL_C_BEFORE_THE_WAIT, *_sandbox_args(tmp_path)])
+    try:
+        term.expect("[ana @ #mesa] > ")
+        term.expect("[ana @ #mesa] > ")  # nothing typed: the interrupted prompt gives way
+        term.type_line("/ping")  # and the next line is sent, not thrown away
+        term.expect("pong es-ES Mesa de pruebas")
+        term.expect("[ana @ #mesa] > ")
+        term.type_line(":quit")
+        assert term.exit_code() == 0
+    finally:
+        term.close()
