@@ -5,16 +5,21 @@ member, ``/sheet show``, character autocomplete, ``/init next``, the campaign lo
 captured as the database receives it and explained with its own parameters: on SQLite with
 ``EXPLAIN QUERY PLAN`` (a ``SCAN`` of a hot table fails), on PostgreSQL with ``EXPLAIN`` and
 sequential scans disabled (a ``Seq Scan`` of a hot table then means no index can serve it;
-PostgreSQL would rightly choose one on tables this small).
+PostgreSQL would rightly choose one on tables this small).  Where the test names the index a
+query must use, the log first gets a realistic spread of rolls and ``ANALYZE``
+(:func:`analysed_roll_log`), so the plan follows from that data and not from statistics an
+earlier test left behind.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 
-from sqlalchemy import event, text
+from sqlalchemy import event, insert, text
 
+from bot.db.models import RollLog
 from bot.services import Actor, Place
 from tests.examples import ARDELIA
 
@@ -24,6 +29,55 @@ GM = Actor(1, "Máster", can_manage_channels=True)
 ANA = Actor(2, "Ana")
 HOT = ("roll_log", "character", "combat", "campaign_binding", "creation_draft")
 _TABLE = re.compile(r'(?:FROM|JOIN|UPDATE)\s+"?(\w+)"?', re.IGNORECASE)
+
+
+async def analysed_roll_log(
+    services, engine, place: Place, gm: Actor, members: list[int]
+) -> list[int]:  # noqa: ANN001
+    """A guild's roll log as play fills it, with fresh planner statistics; the campaign ids.
+
+    Twelve campaigns (the first bound to ``place``) whose rolls interleave, as tables that play
+    at the same time write them, by six members (``members`` first), one in seven private:
+    2,400 rolls, one campaign's share small enough that walking the whole log newest first
+    (``roll_log_pkey`` backwards) costs far more than its index.  ``ANALYZE`` then makes the
+    plan depend on this data alone: ``TRUNCATE`` between tests keeps the statistics of whatever
+    ran before, and on a near-empty table PostgreSQL's choice between those two plans followed
+    them (the history test failed now and then on the primary key).
+    """
+    campaigns = []
+    for n in range(12):
+        channel = place.channel_id if n == 0 else 900_000 + n
+        view = await services.campaigns.create(
+            Place(place.guild_id, channel, (channel,)),
+            gm,
+            name=f"Mesa {n}",
+            system="nucleo",
+            target_id=channel,
+            kind="channel",
+        )
+        campaigns.append(view.id)
+    users = [*members, *range(900_000, 900_006)][:6]
+    now = datetime.now(UTC)
+    rolls = [
+        {
+            "guild_id": place.guild_id,
+            "channel_id": place.channel_id if n % 12 == 0 else 900_000 + n % 12,
+            "campaign_id": campaigns[n % 12],
+            "user_id": users[n // 12 % 6],
+            "user_name": "Jugador",
+            "expression": "1d20",
+            "breakdown": "[7]",
+            "detail": {},
+            "total": 7,
+            "private": n % 7 == 0,
+            "created_at": now,
+        }
+        for n in range(2400)
+    ]
+    async with engine.begin() as connection:
+        await connection.execute(insert(RollLog), rolls)
+        await connection.exec_driver_sql("ANALYZE roll_log")
+    return campaigns
 
 
 async def _capture(engine, work) -> list[tuple[str, object]]:  # noqa: ANN001
@@ -108,10 +162,8 @@ async def _plan(engine, statement: str, parameters) -> str:  # noqa: ANN001
 async def test_the_lookups_use_the_index_made_for_them(services, engine):
     """The campaign lookup uses the partial index ``uq_active_binding`` (SQLite matches it
     only when the query says ``active`` as the index does, not ``active = 1``), and
-    ``/history user:X`` seeks the member's rolls instead of walking the channel's log."""
-    await services.campaigns.create(
-        HERE, GM, name="Planes", system="nucleo", target_id=CHANNEL, kind="channel"
-    )
+    ``/history user:X`` seeks the member's rolls instead of walking the campaign's log."""
+    await analysed_roll_log(services, engine, HERE, GM, [ANA.user_id, GM.user_id])
 
     async def hot() -> None:
         services.campaigns.cache.clear()
