@@ -49,16 +49,18 @@ _COLUMNS = tuple(Campaign.__table__.columns)  # type: ignore[attr-defined]  # se
 
 class CampaignCache:
     """``guild_id`` → ``{bound target id: active campaign}`` for active bindings, and
-    ``(campaign id, user id)`` → the name of the member's active character (or None).
+    ``campaign id`` → ``{user id: name of the member's active character}`` for the whole
+    campaign (a member missing from it has none).
 
-    The second map is what signs every ``/roll``; it is cleared on any write to ``character``
-    or ``active_character`` (a rename, a deletion, ``/character use``), the first on writes
-    to ``campaign`` or ``campaign_binding``.
+    The second map is what signs every ``/roll``; it is read a campaign at a time, so the
+    first rolls after a start or a clear cost one query per campaign, not one per member.  It
+    is cleared on any write to ``character`` or ``active_character`` (a rename, a deletion,
+    ``/character use``), the first on writes to ``campaign`` or ``campaign_binding``.
     """
 
     def __init__(self) -> None:
         self.guilds: dict[int, Mapping[int, Campaign]] = {}
-        self.actives: dict[tuple[int, int], str | None] = {}
+        self.actives: dict[int, Mapping[int, str]] = {}
         self.generation = 0
 
     def get(self, guild_id: int) -> Mapping[int, Campaign] | None:
@@ -72,12 +74,13 @@ class CampaignCache:
             self.guilds.pop(next(iter(self.guilds)))
         self.guilds[guild_id] = bound
 
-    def store_active(self, key: tuple[int, int], generation: int, name: str | None) -> None:
+    def store_actives(self, campaign_id: int, generation: int, names: Mapping[int, str]) -> None:
+        """Keep a campaign's active characters unless a write was committed meanwhile."""
         if generation != self.generation:
             return
         if len(self.actives) >= MAX_GUILDS * 5:
             self.actives.pop(next(iter(self.actives)))
-        self.actives[key] = name
+        self.actives[campaign_id] = names
 
     def forget(self, guild_id: int) -> None:
         """Drop one guild (a versioned write found the row changed by someone else)."""

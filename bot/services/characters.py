@@ -14,6 +14,7 @@ versions so two edits arriving together never overwrite each other.
 
 from __future__ import annotations
 
+import asyncio
 import builtins
 import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -21,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import and_, func, not_, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
+from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -103,6 +104,8 @@ class CharacterService:
         self.campaigns = campaigns
         self.contexts = contexts or CampaignContextService(campaigns)
         self.writer = writer or SheetWriter(sessions, self.contexts)
+        #: ``(campaign id, cache generation)`` → the read of its active characters in flight
+        self._active_loads: dict[tuple[int, int], asyncio.Future[Mapping[int, str]]] = {}
 
     # -- context -------------------------------------------------------------------------
 
@@ -123,39 +126,44 @@ class CharacterService:
 
     # -- reading -------------------------------------------------------------------------
 
-    async def active_name(
-        self, place: Place, actor: Actor, connection: AsyncConnection | None = None
-    ) -> str | None:
+    async def active_name(self, place: Place, actor: Actor) -> str | None:
         """The name of the actor's active character where this campaign is played, if any.
 
         Answered from the per-process cache (:mod:`bot.services.campaign_cache`, cleared on
-        every write to characters or active characters); otherwise one indexed query in the
-        caller's ``connection`` when given: ``/roll`` signs and stores in one unit of work.
+        every write to characters or active characters); otherwise one indexed query reads
+        the active characters of the whole campaign, shared by every lookup that arrives
+        while it runs: a table's first rolls after a start cost one query, not one per player.
         """
         campaign = await self.campaigns.find(place)
         if campaign is None:
             return None
+        campaign_id = saved_id(campaign)
+        known = self.campaigns.cache.actives.get(campaign_id)
+        if known is not None:
+            return known.get(actor.user_id)
+        # only a read begun since the last write is joined: one begun before may be stale
+        key = (campaign_id, self.campaigns.cache.generation)
+        loading = self._active_loads.get(key)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_actives(*key))
+            self._active_loads[key] = loading
+            loading.add_done_callback(lambda _: self._active_loads.pop(key, None))
+        return (await asyncio.shield(loading)).get(actor.user_id)
+
+    async def _load_actives(self, campaign_id: int, generation: int) -> Mapping[int, str]:
         cache = self.campaigns.cache
-        key = (saved_id(campaign), actor.user_id)
-        if key in cache.actives:
-            return cache.actives[key]
-        generation = cache.generation
         query = (
-            select(Character.name)
-            .join(ActiveCharacter, col(ActiveCharacter.character_id) == col(Character.id))
+            select(ActiveCharacter.user_id, Character.name)
+            .join(Character, col(ActiveCharacter.character_id) == col(Character.id))
             .where(
-                ActiveCharacter.campaign_id == campaign.id,
-                ActiveCharacter.user_id == actor.user_id,
+                ActiveCharacter.campaign_id == campaign_id,
                 col(Character.deleted_at).is_(None),
             )
         )
-        if connection is None:
-            async with self.sessions() as own:
-                name = (await own.exec(query)).first()
-        else:
-            name = (await connection.execute(query)).scalar()
-        cache.store_active(key, generation, name)
-        return name
+        async with self.sessions() as session:
+            names = {user_id: name for user_id, name in (await session.exec(query)).all()}
+        cache.store_actives(campaign_id, generation, names)
+        return names
 
     async def sheet_of(
         self, place: Place, actor: Actor, name: str | None = None

@@ -225,8 +225,7 @@ class RollService:
         campaigns: CampaignService,
         rng: random.Random | None = None,
         compute: ComputePool | None = None,
-        active_name: Callable[[Place, Actor, AsyncConnection | None], Awaitable[str | None]]
-        | None = None,
+        active_name: Callable[[Place, Actor], Awaitable[str | None]] | None = None,
     ) -> None:
         self.sessions = sessions
         self.engine: AsyncEngine = sessions.kw["bind"]
@@ -264,7 +263,7 @@ class RollService:
         breakdown = str(result)
         campaign = await self.campaigns.find(place)  # the per-process cache: no query
         if character_name is None and self.active_name is not None and campaign:
-            character_name = await self.active_name(place, actor, None)  # cached too
+            character_name = await self.active_name(place, actor)  # cached too
         values = roll_log_values(
             place,
             actor,

@@ -9,14 +9,16 @@ which keeps its pool).
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlmodel import select
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
 from bot.services.campaigns import SettingsChange
+from tests.examples import ARDELIA
 
 GUILD, CHANNEL = 5151, 88
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -79,10 +81,6 @@ async def test_a_lookup_in_flight_during_a_write_does_not_store_stale_data(servi
 
 async def test_the_cached_signature_follows_character_writes(services):
     """The roll's signature (cached per member) changes as soon as the character does."""
-    import json
-
-    from tests.examples import ARDELIA
-
     await services.campaigns.create(
         HERE, GM, name="Firmas", system="nucleo", target_id=CHANNEL, kind="channel"
     )
@@ -95,6 +93,32 @@ async def test_the_cached_signature_follows_character_writes(services):
     await services.characters.restore(HERE, GM, "Ardelia")
     await services.characters.use(HERE, ana, "Ardelia")
     assert (await services.rolls.roll(HERE, ana, "1d6")).character_name == "Ardelia"
+
+
+async def test_a_campaigns_signatures_are_read_in_one_query(services, engine):
+    """The first rolls of a table (after a start, or after any character write) read the
+    active characters of the whole campaign once, not once per player."""
+    await services.campaigns.create(
+        HERE, GM, name="Firmas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    ana, others = PLAYERS[0], PLAYERS[1:10]
+    await services.characters.create(HERE, ana, json.loads(json.dumps(ARDELIA)))
+    lookups: list[str] = []
+
+    def count(_conn, _cursor, statement: str, *_args) -> None:
+        if "active_character" in statement and statement.lstrip().upper().startswith("SELECT"):
+            lookups.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", count)
+    try:
+        views = await asyncio.gather(
+            *(services.rolls.roll(HERE, actor, "1d6") for actor in [ana, *others])
+        )
+        views += [await services.rolls.roll(HERE, actor, "1d6") for actor in [ana, *others]]
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", count)
+    assert [view.character_name for view in views] == (["Ardelia"] + [None] * 9) * 2
+    assert len(lookups) == 1  # the concurrent first rolls share one read; then the cache
 
 
 async def test_a_connection_given_back_mid_transaction_is_rolled_back(engine):
