@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import catalogue, t
-from rules.names import KINDS_BY_PARAM, display, display_list, field_kind, has_name
+from rules.names import (
+    KINDS_BY_PARAM,
+    display,
+    display_list,
+    display_state,
+    field_kind,
+    has_name,
+)
 
 __all__ = [
     "whole_list",
@@ -68,7 +75,15 @@ def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, 
         out["choices"] = whole_list([display(system_id, choice_kind, c, locale) for c in ids])
     for name, value in params.items():
         kind = KINDS_BY_PARAM.get(name)
-        if kind is not None and isinstance(value, str):
+        if kind == "estado" and isinstance(value, str):
+            # a health state: the problem says whose system (``combat.problem.cannot_act``
+            # belongs to none) and the character's gender («Aldara está inconsciente»)
+            own = system or (setting_system if isinstance(setting_system, str) else None)
+            gender = params.get("genero")
+            out[name] = display_state(
+                own, value, locale, gender if isinstance(gender, str) else None
+            )
+        elif kind is not None and isinstance(value, str):
             out[name] = display(system, kind, value, locale)
     return out
 
@@ -78,12 +93,17 @@ def problem_text(key: str, params: Mapping[str, Any], locale: str) -> str:
     return t(key, locale, **named_params(key, params, locale))
 
 
-def field_display(system: str, path: str, value: Any, locale: str) -> str | None:
+def field_display(
+    system: str, path: str, value: Any, locale: str, gender: str | None = None
+) -> str | None:
     """The display form of a sheet field that stores ids (``clases`` → «Clérigo»), or None
-    when the field holds free values (the caller formats those)."""
+    when the field holds free values (the caller formats those).  A health state agrees
+    with the sheet's grammatical ``gender`` («Estado: moribunda»)."""
     kind = field_kind(system, path)
     if kind is None or value is None or value == "" or value == []:
         return None
+    if kind == "estado" and isinstance(value, str):
+        return display_state(system, value, locale, gender)
     return display_list(system, kind, value, locale)
 
 

@@ -67,7 +67,7 @@ FIELD_KINDS: Mapping[str, Mapping[str, str]] = {
         "armadura": "armadura",
         "habilidades.*": "nivel",
     },
-    "nucleo": {"piramide": "piramide"},
+    "nucleo": {"piramide": "piramide", "estado": "estado"},  # «estado»: a derived value
 }
 
 

@@ -262,7 +262,10 @@ class AttackService:
         target = await self._target(campaign, actor, order.target, combat, referee)
         if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
             state = system.combat_state(attacker.fighter.sheet, settings)
-            require(state, Act.ATTACK, attacker.fighter.name)
+            require(
+                state, Act.ATTACK, attacker.fighter.name,
+                system=system.id, gender=gender_of(attacker.fighter.sheet),
+            )  # fmt: skip
         if target.fighter.sheet is not None:  # before any die: the dead are not attacked
             require_alive_target(system, target.fighter.sheet, settings, target.fighter.name)
         request = self._request(order, attacker, target, system.id)
@@ -407,7 +410,10 @@ class AttackService:
             raise DomainError("touch.error.self", name=attacker.fighter.name)
         if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
             able = system.combat_state(attacker.fighter.sheet, settings)
-            require(able, Act.CAST, attacker.fighter.name)
+            require(
+                able, Act.CAST, attacker.fighter.name,
+                system=system.id, gender=gender_of(attacker.fighter.sheet),
+            )  # fmt: skip
         if target.fighter.sheet is not None:
             require_alive_target(system, target.fighter.sheet, settings, target.fighter.name)
         request = self._request(order, attacker, target, system.id)

@@ -141,8 +141,9 @@ class CheckService:
         require_actor(campaign, own, actor)
         if isinstance(system, HealthStates):
             require(
-                system.combat_state(own.sheet, settings), Act.CHECK, own.name, order.option.strip()
-            )
+                system.combat_state(own.sheet, settings), Act.CHECK, own.name,
+                order.option.strip(), system=system.id, gender=gender_of(own.sheet),
+            )  # fmt: skip
         reason = (order.reason or "").strip() or None
         if reason is not None and len(reason) > MAX_REASON:
             raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)

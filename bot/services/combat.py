@@ -90,6 +90,7 @@ class CombatantLine:
     turn_test: str | None = None
     character_id: int | None = None
     effects: tuple[tuple[str, int | None], ...] = ()  # (name, rounds left; None: until removed)
+    gender: str | None = None  # the sheet's grammatical gender: «Aldara · malherida»
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,7 @@ class Health:
     is_npc: bool
     hidden: bool
     effects: tuple[effects.Effect, ...] = ()
+    gender: str | None = None
 
     @property
     def secret(self) -> bool:
@@ -179,6 +181,7 @@ def _health_fields(health: Health | None) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "effects": tuple((e.name, e.rounds) for e in health.effects),
         "secret": health.secret,
+        "gender": health.gender,
     }
     state = health.state
     if state is not None:
@@ -374,7 +377,9 @@ class CombatService:
                 active = effects.effects(sheet)
             except RulesError:
                 active = ()
-            found[ids[saved_id(row)]] = Health(state, row.is_npc, row.hidden, active)
+            found[ids[saved_id(row)]] = Health(
+                state, row.is_npc, row.hidden, active, gender_of(sheet)
+            )
         return found
 
     async def _change(

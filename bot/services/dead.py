@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.grammar import gender_of
 from bot.services.errors import DomainError
 from rules.combat.health import CombatState, Condition, HealthStates
 from rules.systems.base import GameSystem, HealthChange, Settings
@@ -43,7 +44,13 @@ def require_living_for_heal(
     """Refuse an ordinary heal on a dead sheet, naming its state (translated)."""
     state = dead_state(system, sheet, settings)
     if state is not None:
-        raise DomainError("dead.error.no_heal", name=str(sheet.get("name", "")), state=state.label)
+        raise DomainError(
+            "dead.error.no_heal",
+            name=str(sheet.get("name", "")),
+            state=state.label,
+            system=system.id,
+            genero=gender_of(sheet),
+        )
 
 
 def heal_living(
@@ -69,5 +76,9 @@ def require_alive_target(
     state = system.combat_state(sheet, settings)
     if state.removed:
         raise DomainError(
-            "dead.error.no_attack", name=name or str(sheet.get("name", "")), state=state.label
+            "dead.error.no_attack",
+            name=name or str(sheet.get("name", "")),
+            state=state.label,
+            system=system.id,
+            genero=gender_of(sheet),
         )

@@ -82,7 +82,8 @@ def _target(what: str, system: GameSystem, sheet: Mapping[str, Any], settings: A
         tail = option.key.split(":", 1)[-1]
         if folded in (fold(option.key), fold(tail), fold(option.label)):
             return f"check:{option.key}"
-    raise _refuse("unknown_target", what=what.strip(), words=", ".join(sorted(ALIASES)))
+    # the catalogue lists the words in the reader's language (was: the folded ids, «dano»)
+    raise _refuse("unknown_target", what=what.strip())
 
 
 def parse_modifiers(

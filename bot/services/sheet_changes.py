@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.grammar import gender_of
 from bot.services.audit import AuditEntry
 from bot.services.campaign_context import CampaignContext
 from bot.services.dead import dead_state, heal_living
@@ -74,7 +75,8 @@ def require_able(
     system = context.system
     if isinstance(system, HealthStates):
         state = system.combat_state(sheet, context.settings)
-        require(state, act, str(sheet.get("name", "")), option)
+        name = str(sheet.get("name", ""))
+        require(state, act, name, option, system=system.id, gender=gender_of(sheet))
 
 
 def builder_of(system: GameSystem) -> CharacterBuilder:

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.grammar import gender_of
 from bot.services.attacks import AttackOrder, AttackService, AttackView
 from bot.services.audit import AuditEntry
 from bot.services.campaigns import FREE_REST, is_referee
@@ -101,6 +102,11 @@ class CastView:
     #: a touch spell's melee attack (its reply, secrets marked as ``/attack``'s): the cast
     #: (``result``) only happened when it hit; ``own`` then holds a drain the caster received
     touch: AttackView | None = None
+    #: whose state ids the health changes hold, and each sheet's grammatical gender, so the
+    #: reply names the state agreeing with it («estado: malherida»)
+    system: str = ""
+    caster_gender: str | None = None
+    target_gender: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +299,7 @@ class SpellService:
             dispel=(order.dispel or "").strip() or None,
             modifier=order.modifier,
         )
-        campaign, _system, _settings = await self.characters.context(place)
+        campaign, system, _settings = await self.characters.context(place)
 
         def audit(result: CastResult) -> AuditEntry:
             return _cast_entry(result, target, order.private)
@@ -348,6 +354,9 @@ class SpellService:
             landed=landed_on.value if landed_on is not None else None,
             target_secret=bool(target_view and target_view.is_npc and target_view.hidden),
             target_log_id=landed_on.log_id if landed_on is not None else None,
+            system=system.id,
+            caster_gender=gender_of(applied.view.sheet),
+            target_gender=gender_of(landed_on.view.sheet) if landed_on is not None else None,
         )
 
     async def _touch_spell(self, place: Place, name: str | None) -> str | None:
@@ -389,6 +398,8 @@ class SpellService:
             target_secret=view.target_hidden,
             target_log_id=view.log_id,
             touch=view,
+            system=view.system,
+            target_gender=view.target_gender,
         )
 
     async def _target(

@@ -72,7 +72,12 @@ def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
             left, maximum = view.hit_points
             lines.append(t("attack.state_numbers", locale, state=state, left=left, maximum=maximum))
         else:
-            lines.append(t("attack.state", locale, state=view.description or state))
+            word = (
+                display_state(view.system or None, view.description, locale, view.target_gender)
+                if view.description
+                else state
+            )
+            lines.append(t("attack.state", locale, state=word))
     if numbers and view.target_sheetless and view.hit_points is not None:
         left, maximum = view.hit_points
         lines.append(t("attack.hit_points_left", locale, left=left, maximum=maximum))

@@ -23,6 +23,7 @@ __all__ = [
     "panel",
     "reminder",
     "secret_numbers",
+    "state_name",
     "turn_ping",
 ]
 
@@ -35,15 +36,23 @@ def _rounds(rounds: int | None, locale: str) -> str:
     return t("effects.rounds_left", locale, count=rounds)
 
 
-def health_text(line: CombatantLine, locale: str, *, gm: bool = False) -> str:
+def state_name(system: str, word: str, locale: str, gender: str | None) -> str:
+    """A state id (or a campaign's own word) in the reader's language, agreeing with the
+    character and lowercase as it reads mid-line («· malherida», «(inconsciente)»)."""
+    return display_state(system or None, word, locale, gender)
+
+
+def health_text(line: CombatantLine, locale: str, *, gm: bool = False, system: str = "") -> str:
     """The state, with hit points where the viewer may see them: a player character's and a
     revealed NPC's for everyone, a hidden NPC's only for the GM (else its description)."""
     if not line.state:
         return ""
     if line.hit_points is not None and (gm or not line.secret):
         left, maximum = line.hit_points
-        return t("combat.health_numbers", locale, state=line.state, left=left, maximum=maximum)
-    return t("combat.health_word", locale, state=line.description or line.state)
+        state = state_name(system, line.state, locale, line.gender)
+        return t("combat.health_numbers", locale, state=state, left=left, maximum=maximum)
+    word = state_name(system, line.description or line.state, locale, line.gender)
+    return t("combat.health_word", locale, state=word)
 
 
 def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = False) -> str:
@@ -64,7 +73,7 @@ def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = 
         parts.append(t("combat.waits_after", locale, name=line.waited_after))
     if line.skips_this_round:
         parts.append(t("combat.skips_round", locale))
-    state = health_text(line, locale, gm=gm)
+    state = health_text(line, locale, gm=gm, system=view.system)
     if state:
         parts.append(state)
     text = " ".join(parts)
@@ -96,11 +105,14 @@ def _announcement(view: CombatView, locale: str) -> str:
     for gone in turn.left:
         line = states.get(gone.key)
         word = (line.description or line.state) if line is not None else ""
+        if word and line is not None:
+            word = state_name(view.system, word, locale, line.gender)
         lines.append(t("combat.left_order", locale, name=gone.name, state=word or "—"))
     if current.turn_test:
         # a dying character's turn is its test, not an ordinary turn: no ping (the button
         # below is for its player)
-        lines.append(t("combat.turn_test", locale, name=current.name, state=current.state))
+        state = state_name(view.system, current.state, locale, current.gender)
+        lines.append(t("combat.turn_test", locale, name=current.name, state=state))
     else:
         who = f"<@{current.owner_id}> " if current.owner_id else ""
         key = "combat.turn_actions" if turn.actions > 1 else "combat.turn"
@@ -188,7 +200,14 @@ def turn_ping(view: CombatView) -> discord.AllowedMentions:
 def secret_numbers(view: CombatView, locale: str) -> str:
     """For the GM alone: the hidden NPCs' hit points the public panel leaves out."""
     lines = [
-        t("combat.secret_line", locale, name=line.name, state=line.state, left=hp[0], maximum=hp[1])
+        t(
+            "combat.secret_line",
+            locale,
+            name=line.name,
+            state=state_name(view.system, line.state, locale, line.gender),
+            left=hp[0],
+            maximum=hp[1],
+        )
         for line in view.lines
         if line.secret and (hp := line.hit_points) is not None
     ]
@@ -200,12 +219,15 @@ def health(view: HealthView, locale: str) -> dict[str, Any]:
     hidden NPC, what is left (its numbers go to the GM: :func:`health_secret`)."""
     key = "combat.healed" if view.healed else "combat.damaged"
     lines = [t(key, locale, name=view.name, amount=view.amount)]
-    label = display_state(view.system or None, view.label or view.state, locale, view.gender)
+    label = state_name(view.system, view.label or view.state, locale, view.gender)
     if view.hit_points is not None and not view.secret:
         left, maximum = view.hit_points
         lines.append(t("combat.state_left", locale, state=label, left=left, maximum=maximum))
     else:
-        lines.append(t("combat.state", locale, state=view.description or label))
+        word = view.description or view.label or view.state
+        lines.append(
+            t("combat.state", locale, state=state_name(view.system, word, locale, view.gender))
+        )
     lines += [t(note, locale, genero=view.gender) for note in view.notes]
     colour = COLOUR["success"] if view.healed else COLOUR["fumble"]
     embed = discord.Embed(description="\n".join(lines), colour=colour)
@@ -236,6 +258,5 @@ def health_secret(view: HealthView, locale: str) -> str | None:
     if not view.secret or view.hit_points is None:
         return None
     left, maximum = view.hit_points
-    return t(
-        "combat.secret_line", locale, name=view.name, state=view.label, left=left, maximum=maximum
-    )
+    state = state_name(view.system, view.label or view.state, locale, view.gender)
+    return t("combat.secret_line", locale, name=view.name, state=state, left=left, maximum=maximum)

@@ -9,7 +9,7 @@ import discord
 from bot.i18n import t
 from bot.services.effects import EffectView
 from cogs.ui.render import COLOUR, truncate
-from rules.combat.effects import Effect
+from rules.combat.effects import KEYS, Effect
 
 __all__ = ["effect_reply", "rounds_text", "modifiers_text"]
 
@@ -20,11 +20,14 @@ def rounds_text(rounds: int | None, locale: str) -> str:
     return t("effects.rounds_left", locale, count=rounds)
 
 
-def modifiers_text(effect: Effect) -> str:
-    """``Percepción −2, defensa +4, daño +1d6`` as stored (the key's last part)."""
+def modifiers_text(effect: Effect, locale: str) -> str:
+    """``Percepción −2, defensa +4, daño +1d6``: an attribute or a ``/check`` option by its
+    name, a fixed key (``defence``, ``to_hit``…) by its word in the reader's language (was:
+    the internal key, «defence +4» in Spanish)."""
     parts = []
     for mod in effect.modifiers:
-        what = mod.key.split(":")[-1]
+        fixed = mod.key in KEYS
+        what = t(f"effects.key.{mod.key}", locale) if fixed else mod.key.split(":")[-1]
         parts.append(f"{what} +{mod.dice}" if mod.dice else f"{what} {mod.value:+d}")
     return ", ".join(parts)
 
@@ -45,7 +48,7 @@ def effect_reply(view: EffectView, locale: str) -> dict[str, Any]:
             )
         ]
         if effect.modifiers:
-            lines.append(t("effects.modifiers", locale, modifiers=modifiers_text(effect)))
+            lines.append(t("effects.modifiers", locale, modifiers=modifiers_text(effect, locale)))
     listed = ", ".join(f"{e.name} ({rounds_text(e.rounds, locale)})" for e in view.effects)
     lines.append(
         t(

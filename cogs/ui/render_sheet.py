@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.formatting import format_number
+from bot.grammar import gender_of
 from bot.i18n import catalogue, t
 from bot.services.characters import CharacterSummary, CharacterView, get_path
 from bot.services.checks import CheckView
@@ -134,18 +135,20 @@ def sheet_groups(
     One layout for a saved character and for the wizard's last step, so the summary shown
     before «Guardar» is the sheet `/sheet show` will show after it."""
     groups: dict[str, list[tuple[str, str]]] = {}
+    gender = gender_of(sheet)
     for spec in fields:
         # A system may describe fields of two sheet shapes (swc characters and monster stat
         # blocks): a field the sheet does not have at all is not shown, one set to nothing is.
         if spec.path == "name" or not has_path(sheet, spec.path):
             continue
         stored = get_path(sheet, spec.path)
-        named = field_display(system, spec.path, stored, locale)
+        named = field_display(system, spec.path, stored, locale, gender)
         groups.setdefault(spec.group, []).append(
             (spec.label, named if named is not None else field_value(stored, locale))
         )
     for value in derived:
-        shown = field_value(value.value, locale)
+        named = field_display(system, value.key, value.value, locale, gender)  # Núcleo's state
+        shown = named if named is not None else field_value(value.value, locale)
         if value.formula:
             shown = f"{shown} ({value.formula})"
         groups.setdefault(value.group, []).append((value.label, shown))

@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.services.spells import CastView, RestView, SpellListView, SpellView
 from cogs.ui import render_attack
 from cogs.ui.render import COLOUR, percent, truncate
+from rules.names import display_state
 from rules.systems.base import SpellInfo, SpellPool, SpellState
 
 __all__ = ["cast", "listing", "rest", "spell"]
@@ -244,9 +245,9 @@ def _landed(view: CastView, locale: str) -> str:
     rounds, the damage or heal with the new state (a hidden NPC's: described, no numbers),
     and a touch spell's damage held until its melee attack."""
     lines = []
-    for who, landed, secret in (
-        (view.character_name, view.own, False),
-        (view.target or "", view.landed, view.target_secret),
+    for who, landed, secret, gender in (
+        (view.character_name, view.own, False, view.caster_gender),
+        (view.target or "", view.landed, view.target_secret, view.target_gender),
     ):
         if landed is None:
             continue
@@ -261,16 +262,17 @@ def _landed(view: CastView, locale: str) -> str:
                 t("effects.added", locale, name=who, effect=landed.effect.name, rounds=length)
             )
         health = landed.health
+        state = display_state(view.system or None, health.state, locale, gender) if health else ""
         if health is not None and view.touch is not None and landed is view.own:
             lines.append(  # Toque vampírico: the drained points the caster received
-                t("touch.drained", locale, name=who, amount=health.amount, state=health.state)
+                t("touch.drained", locale, name=who, amount=health.amount, state=state)
             )
         elif health is not None:
             if secret:  # a hidden NPC: after absorption the amount would tell its armour
-                lines.append(t("spell.landed_state", locale, name=who, state=health.state))
+                lines.append(t("spell.landed_state", locale, name=who, state=state))
             else:
                 key = "spell.landed_heal" if _healed(view) else "spell.landed_damage"
-                lines.append(t(key, locale, name=who, amount=health.amount, state=health.state))
+                lines.append(t(key, locale, name=who, amount=health.amount, state=state))
         if landed.held:
             lines.append(t("spell.landed_held", locale, name=who))
     return truncate("\n".join(lines), 1024)

@@ -45,10 +45,15 @@ ALL_ACTS = frozenset(Act)
 class CombatState:
     """One combatant's health now.
 
-    ``skip_turn``: the order passes over it (dead, out, unconscious); ``turn_test``: the
+    ``state`` is the system's life state id; ``label`` the id the tracker shows (rolweb's
+    «ileso»/«herido» split its ``activo``) — both ids of the system's ``estado`` names
+    table, never words: :func:`rules.names.display_state` names them in the reader's
+    language, agreeing with the character («malherida»), lowercase as Spanish writes a
+    state mid-sentence.  ``skip_turn``: the order passes over it (dead, out, unconscious); ``turn_test``: the
     check option its turn asks for instead of an ordinary turn (rolweb ``"muerte"``);
     ``allowed``: the acts it may still do; ``reason``: the catalogue key explaining a
-    refusal; ``description``: what a player may read about a hidden NPC; ``hit_points``:
+    refusal; ``description``: what a player may read about a hidden NPC (an id as well, or
+    the campaign's own words: S&W's ``descripcion_pg``); ``hit_points``:
     ``(left, maximum)`` — secret for a hidden NPC.
     """
 
@@ -68,20 +73,29 @@ class CombatState:
         return self.condition in (Condition.DEAD, Condition.OUT)
 
 
-def require(state: CombatState, act: Act, name: str = "", option: str | None = None) -> None:
+def require(
+    state: CombatState,
+    act: Act,
+    name: str = "",
+    option: str | None = None,
+    *,
+    system: str = "",
+    gender: str | None = None,
+) -> None:
     """Refuse ``act`` for a combatant that cannot do it, saying why (translated key).
 
     The check its turn asks for (``option == state.turn_test``: rolweb's death test) is
-    always allowed — it is the one thing a moribundo does."""
+    always allowed — it is the one thing a moribundo does.  ``system`` and ``gender`` go
+    with the problem so that the state is named in the system's words, agreeing with the
+    character («Aldara está inconsciente»)."""
     if act in state.allowed or (act is Act.CHECK and option and option == state.turn_test):
         return
-    raise RulesError(
-        Problem(
-            state.reason or "combat.problem.cannot_act",
-            "",
-            {"name": name, "state": state.label, "act": act.value},
-        )
-    )
+    params: dict[str, object] = {"name": name, "state": state.label, "act": act.value}
+    if system:
+        params["system"] = system
+    if gender:
+        params["genero"] = gender
+    raise RulesError(Problem(state.reason or "combat.problem.cannot_act", "", params))
 
 
 @runtime_checkable

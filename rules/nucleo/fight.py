@@ -245,28 +245,23 @@ _CONDITIONS = {
     "inconsciente": Condition.UNCONSCIOUS,
     "muerto": Condition.DEAD,
 }
-_LABELS = {
-    "normal": "Normal",
-    "malherido": "Malherido",
-    "inconsciente": "Inconsciente",
-    "muerto": "Muerto",
-}
 
 
 def combat_state(sheet: Sheet, settings: Settings) -> CombatState:
     """«Estados de Salud» (seed 002): Normal and Malherido act (Malherido keeps the lowest
-    die); Inconsciente and Muerto cannot act and lose their turn.  The state's name is what
-    a player may read about a hidden NPC."""
+    die); Inconsciente and Muerto cannot act and lose their turn.  The state's id is what
+    a player may read about a hidden NPC (named, in the reader's language and agreeing with
+    the character, by :func:`rules.names.display_state`)."""
     char = character(sheet, settings)
     condition = _CONDITIONS[char.state]
     down = condition in (Condition.UNCONSCIOUS, Condition.DEAD)
     return CombatState(
         condition=condition,
         state=char.state,
-        label=_LABELS[char.state],
+        label=char.state,
         skip_turn=down,
         allowed=frozenset() if down else frozenset(Act),
         reason="combat.problem.cannot_act" if down else None,
-        description=_LABELS[char.state],
+        description=char.state,
         hit_points=(char.derived.pv - char.wounds, char.derived.pv),
     )

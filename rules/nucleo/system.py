@@ -371,7 +371,7 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
                 "umbrales",
                 "Umbrales de heridas",
                 f"{limits.malherido} / {limits.inconsciente} / {limits.muerto}",
-                "Malherido / Inconsciente / Muerto",
+                "malherido / inconsciente / muerto",
                 "estado",
             ),
             DerivedValue(

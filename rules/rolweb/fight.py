@@ -39,7 +39,20 @@ from rules.rolweb.equipment import Shield, Weapon, load_weapons
 from rules.rolweb.settings import RolwebSettings, parse_settings
 from rules.systems.base import Outcome, Problem, RulesError, Settings, Sheet, StepOption
 
-__all__ = ["attack", "combat_state", "resolve_defence", "weapons"]
+__all__ = [
+    "HERIDO",
+    "ILESO",
+    "STANDING_STATES",
+    "attack",
+    "combat_state",
+    "resolve_defence",
+    "weapons",
+]
+
+#: A character standing (``LifeState.ACTIVE``) as the tracker shows it: «ileso» at full
+#: Resistencia, «herido» below it.  Ids of the ``estado`` names table, like the life states.
+ILESO, HERIDO = "ileso", "herido"
+STANDING_STATES: tuple[str, ...] = (ILESO, HERIDO)
 
 _ATTRIBUTE = "atributo:"
 
@@ -276,23 +289,25 @@ def combat_state(sheet: Sheet, settings: Settings) -> CombatState:
     is the death test (``turn_test = "muerte"``, rolled with ``check``; its result is the
     state transition) and it can do nothing else («no puede hacer nada por curarse a sí
     mismo»); the dead leave the order.  A character standing is «ileso» at full Resistencia
-    and «herido» below it — the words a player may read about a hidden NPC."""
+    and «herido» below it — the words a player may read about a hidden NPC.  Labels and
+    descriptions are ids of the ``estado`` names table (:data:`STANDING_STATES` and the life
+    states); :func:`rules.names.display_state` names them in the reader's language."""
     life = sheets.state(sheet)
     left, maximum = sheets.current_toughness(sheet), sheets.max_toughness(sheet)
     if life is LifeState.DEAD:
         return CombatState(
-            Condition.DEAD, life.value, "Muerto", skip_turn=True, allowed=frozenset(),
-            reason="combat.problem.cannot_act", description="Muerto",
+            Condition.DEAD, life.value, life.value, skip_turn=True, allowed=frozenset(),
+            reason="combat.problem.cannot_act", description=life.value,
             hit_points=(left, maximum),
         )  # fmt: skip
     if life is LifeState.DYING:
         return CombatState(
-            Condition.DYING, life.value, "Moribundo", turn_test="muerte", allowed=frozenset(),
-            reason="combat.problem.cannot_act", description="Moribundo",
+            Condition.DYING, life.value, life.value, turn_test="muerte", allowed=frozenset(),
+            reason="combat.problem.cannot_act", description=life.value,
             hit_points=(left, maximum),
         )  # fmt: skip
     wounded = left < maximum
-    word = "Herido" if wounded else "Ileso"
+    word = HERIDO if wounded else ILESO
     return CombatState(
         Condition.WOUNDED if wounded else Condition.OK, life.value, word,
         description=word, hit_points=(left, maximum),

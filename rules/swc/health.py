@@ -84,11 +84,10 @@ def combat_state(sheet: Sheet, settings: Settings) -> CombatState:
             condition, state, words, description=words, hit_points=(current, maximum)
         )
     condition = Condition.UNCONSCIOUS if state == INCAPACITADO else Condition.DEAD
-    label = {INCAPACITADO: "Incapacitado", MUERTO: "Muerto", ABATIDO: "Abatido"}[state]
     return CombatState(
         condition,
         state,
-        label,
+        state,  # an id of the ``estado`` names table (rules.names.display_state names it)
         skip_turn=True,
         allowed=frozenset(),
         reason="combat.problem.cannot_act",

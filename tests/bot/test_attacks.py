@@ -64,7 +64,7 @@ async def test_swc_hit_lands_on_the_hidden_npc_in_one_write(swc):
     result = view.result
     assert result.outcome is AttackOutcome.HIT and (result.total, result.damage) == (14, 8)
     assert view.secret and view.attacker == "Aldara" and view.target == "Orco"
-    assert view.state == "Abatido" and view.description
+    assert view.state == "abatido" and view.description
     sheet = (await swc.characters.show(HERE, GM, "Orco")).sheet
     assert sheet["pg"]["actual"] == -2
     (row,) = await _logs(swc)

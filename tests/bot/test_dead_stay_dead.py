@@ -22,6 +22,7 @@ from bot.services.campaigns import SettingsChange
 from bot.services.errors import DomainError, NotReferee
 from bot.services.sheet_changes import AddEffect, TickEffects
 from bot.services.spells import CastOrder
+from bot.words import problem_text
 from rules.combat.effects import Effect, TurnAction
 from rules.systems.base import RulesError
 from tests.bot import test_attacks
@@ -70,27 +71,30 @@ async def _kinds(services) -> list[str]:
 
 
 def _refused(error: pytest.ExceptionInfo[DomainError], key: str, name: str, state: str) -> None:
-    assert error.value.key == key and error.value.params == {"name": name, "state": state}
+    params = error.value.params
+    assert error.value.key == key and (params["name"], params["state"]) == (name, state)
+    assert params["system"] in ("swc", "rolweb", "nucleo")  # whose id the state is
 
 
 # -- Núcleo ---------------------------------------------------------------------------------
 
 
 async def test_nucleo_init_heal_refuses_the_dead_and_only_the_gm_can_force_it(nucleo):
-    assert (await nucleo.combat.damage(HERE, GM, "Bram", 36)).label == "Muerto"
+    assert (await nucleo.combat.damage(HERE, GM, "Bram", 36)).label == "muerto"
     before = await _kinds(nucleo)
     with pytest.raises(DomainError) as refused:
         await nucleo.combat.heal(HERE, GM, "Bram", 10)
-    _refused(refused, "dead.error.no_heal", "Bram", "Muerto")
-    text = t(refused.value.key, "es", **refused.value.params)
-    assert text.startswith("No se puede curar a Bram: su estado es «Muerto»")
-    assert "Bram cannot be healed" in t(refused.value.key, "en", **refused.value.params)
+    _refused(refused, "dead.error.no_heal", "Bram", "muerto")
+    text = problem_text(refused.value.key, refused.value.params, "es")
+    assert text.startswith("No se puede curar a Bram: su estado es «muerto»")
+    english = problem_text(refused.value.key, refused.value.params, "en")
+    assert english.startswith("Bram cannot be healed: their state is «dead»")
     with pytest.raises(NotReferee) as not_gm:  # a player cannot raise the dead
         await nucleo.combat.heal(HERE, BEA, "Bram", 10, force=True)
     assert not_gm.value.key == "dead.error.force_gm_only"
     assert (await _sheet(nucleo, "Bram"))["heridas"] == 36 and await _unchanged(nucleo, before)
     raised = await nucleo.combat.heal(HERE, GM, "Bram", 10, force=True)
-    assert (raised.label, raised.hit_points) == ("Inconsciente", (-2, 24)) and raised.undo
+    assert (raised.label, raised.hit_points) == ("inconsciente", (-2, 24)) and raised.undo
 
 
 async def _unchanged(services, before: list[str]) -> bool:
@@ -99,9 +103,9 @@ async def _unchanged(services, before: list[str]) -> bool:
 
 
 async def test_nucleo_the_unconscious_are_healed_back(nucleo):
-    assert (await nucleo.combat.damage(HERE, GM, "Bram", 30)).label == "Inconsciente"
+    assert (await nucleo.combat.damage(HERE, GM, "Bram", 30)).label == "inconsciente"
     healed = await nucleo.combat.heal(HERE, GM, "Bram", 10)
-    assert (healed.label, healed.hit_points) == ("Malherido", (4, 24))
+    assert (healed.label, healed.hit_points) == ("malherido", (4, 24))
 
 
 async def test_nucleo_a_healing_spell_on_the_dead_casts_nothing_and_spends_no_mana(nucleo):
@@ -111,7 +115,7 @@ async def test_nucleo_a_healing_spell_on_the_dead_casts_nothing_and_spends_no_ma
     nucleo.spells.rng = ScriptedRandom([9, 9, 9, 4, 3])
     with pytest.raises(DomainError) as refused:
         await nucleo.spells.cast(HERE, ANA, CastOrder(spell="Curación", target="Bram"))
-    _refused(refused, "dead.error.no_heal", "Bram", "Muerto")
+    _refused(refused, "dead.error.no_heal", "Bram", "muerto")
     assert (await _sheet(nucleo, "Ardelia")).get("mana_gastado", 0) == before
     assert (await _sheet(nucleo, "Bram"))["heridas"] == 40 and await _unchanged(nucleo, logged)
 
@@ -131,10 +135,10 @@ async def test_nucleo_attacking_a_dead_hidden_npc_is_refused_without_numbers(nuc
     logged = await _kinds(nucleo)
     with pytest.raises(DomainError) as refused:
         await nucleo.attacks.attack(HERE, ANA, AttackOrder("Capitán"))
-    _refused(refused, "dead.error.no_attack", "Capitán", "Muerto")
+    _refused(refused, "dead.error.no_attack", "Capitán", "muerto")
     for lang in ("es", "en"):
         text = t(refused.value.key, lang, **refused.value.params)
-        assert "Capitán" in text and "Muerto" in text
+        assert "Capitán" in text and "muerto" in text
         assert not any(ch.isdigit() for ch in text)  # no PV, no Defensa
     assert await _unchanged(nucleo, logged)
 
@@ -164,10 +168,10 @@ async def test_rolweb_medicus_and_init_heal_refuse_the_dead_but_stabilise_the_dy
     logged = await _kinds(rolweb)
     with pytest.raises(DomainError) as refused:
         await rolweb.abilities.use(HERE, BEA, "Medicus", target="Ardelia")
-    _refused(refused, "dead.error.no_heal", "Ardelia", "Muerto")
+    _refused(refused, "dead.error.no_heal", "Ardelia", "muerto")
     with pytest.raises(DomainError) as init_heal:
         await rolweb.combat.heal(HERE, GM, "Ardelia", 3)
-    _refused(init_heal, "dead.error.no_heal", "Ardelia", "Muerto")
+    _refused(init_heal, "dead.error.no_heal", "Ardelia", "muerto")
     with pytest.raises(RulesError, match="already_dead"):  # seed 001: a new character instead
         await rolweb.combat.heal(HERE, GM, "Ardelia", 3, force=True)
     assert await _unchanged(rolweb, logged)
@@ -181,7 +185,7 @@ async def test_rolweb_attacking_a_dead_npc_is_refused(rolweb):
     logged = await _kinds(rolweb)
     with pytest.raises(DomainError) as refused:
         await rolweb.attacks.attack(HERE, ANA, AttackOrder("Orco"))
-    _refused(refused, "dead.error.no_attack", "Orco", "Muerto")
+    _refused(refused, "dead.error.no_attack", "Orco", "muerto")
     assert await _unchanged(rolweb, logged)
 
 
@@ -214,7 +218,7 @@ async def test_swc_heal_follows_pg_cero(swc, rule, damage, dead):
     if dead:
         with pytest.raises(DomainError) as refused:
             await swc.combat.heal(HERE, GM, "Aldara", 15)
-        _refused(refused, "dead.error.no_heal", "Aldara", "Muerto")
+        _refused(refused, "dead.error.no_heal", "Aldara", "muerto")
         assert (await _sheet(swc, "Aldara"))["pg"]["actual"] == left
         raised = await swc.combat.heal(HERE, GM, "Aldara", 15, force=True)
         assert raised.hit_points[0] == min(full, left + 15)
@@ -225,10 +229,10 @@ async def test_swc_heal_follows_pg_cero(swc, rule, damage, dead):
 
 async def test_swc_a_felled_monster_is_not_attacked_again(swc):
     swc.attacks.rng = FixedRandom(13, 7)
-    assert (await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))).state == "Abatido"
+    assert (await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))).state == "abatido"
     with pytest.raises(DomainError) as refused:
         await swc.attacks.attack(HERE, ANA, AttackOrder("Orco"))
-    _refused(refused, "dead.error.no_attack", "Orco", "Abatido")
+    _refused(refused, "dead.error.no_attack", "Orco", "abatido")
     assert len([k for k in await _kinds(swc) if k == "attack"]) == 1
 
 

@@ -15,7 +15,8 @@ from bot.services.checks import CheckOrder
 from bot.services.errors import DomainError, NotAllowed
 from bot.services.sheet_changes import AddEffect, Damage
 from bot.services.spells import CastOrder
-from cogs.ui import render_combat
+from bot.words import problem_text
+from cogs.ui import render_combat, render_effects
 from rules import systems
 from rules.combat import effects
 from rules.combat.effects import Effect, Modifier, TurnAction
@@ -63,15 +64,15 @@ async def test_panel_shows_states_and_keeps_a_hidden_npcs_numbers_for_the_gm(fig
     assert not view.referee
     ardelia_line, capitan = _line(view, "Ardelia"), _line(view, "Capitán")
     assert (ardelia_line.state, ardelia_line.hit_points, ardelia_line.secret) == (
-        "Normal",
+        "normal",
         (24, 24),
         False,
     )
     assert capitan.secret and capitan.hit_points == (19, 24)
     public = render_combat.panel(view, "es")["embed"].description
-    assert "Bram (10) · Normal (24/24)" in public
-    assert public.endswith("• Capitán (5) · Normal") and "19/24" not in public
-    assert render_combat.secret_numbers(view, "es") == "🔒 Capitán: Normal (19/24)"
+    assert "Bram (10) · normal (24/24)" in public
+    assert public.endswith("• Capitán (5) · normal") and "19/24" not in public
+    assert render_combat.secret_numbers(view, "es") == "🔒 Capitán: normal (19/24)"
     assert (await fight.combat.show(HERE, GM)).referee
     # once revealed, everyone reads its numbers
     await fight.npcs.set_visibility(HERE, GM, "Capitán", False)
@@ -81,14 +82,19 @@ async def test_panel_shows_states_and_keeps_a_hidden_npcs_numbers_for_the_gm(fig
 
 async def test_damage_and_heal_say_what_is_left_and_return_their_log_row(fight):
     hurt = await fight.combat.damage(HERE, GM, "Bram", 21)
-    assert (hurt.label, hurt.hit_points, hurt.secret) == ("Malherido", (3, 24), False)
+    assert (hurt.label, hurt.hit_points, hurt.secret) == ("malherido", (3, 24), False)
     assert hurt.log_id
     text = render_combat.health(hurt, "es")["embed"].description
-    assert "Estado: Malherido (3/24)" in text
+    assert "Estado: malherido (3/24)" in text
+    # the panel names the state in the reader's language (was: the rules' Spanish word)
+    panel = await fight.combat.show(HERE, ANA)
+    assert (
+        "Bram (10) · badly wounded (3/24)" in render_combat.panel(panel, "en")["embed"].description
+    )
     hidden = await fight.combat.damage(HERE, GM, "Capitán", 4)
     shown = render_combat.health(hidden, "es")["embed"].description
-    assert "20" not in shown and "Estado: Normal" in shown
-    assert render_combat.health_secret(hidden, "es") == "🔒 Capitán: Normal (20/24)"
+    assert "20" not in shown and "Estado: normal" in shown
+    assert render_combat.health_secret(hidden, "es") == "🔒 Capitán: normal (20/24)"
     healed = await fight.combat.heal(HERE, GM, "Bram", 21)
     assert healed.hit_points == (24, 24) and healed.log_id > hurt.log_id
 
@@ -97,12 +103,12 @@ async def test_the_fallen_are_skipped_once_and_the_healed_act_again_in_their_pla
     first = await fight.combat.next(HERE, GM)
     assert first.current.name == "Ardelia"
     down = await fight.combat.damage(HERE, GM, "Bram", 30)
-    assert down.label == "Inconsciente"
+    assert down.label == "inconsciente"
     view = await fight.combat.next(HERE, GM)
     assert view.current.name == "Capitán"
     assert [c.name for c in view.turn.left] == ["Bram"]
     assert (
-        "Bram queda fuera del orden de turnos (Inconsciente)."
+        "Bram queda fuera del orden de turnos (inconsciente)."
         in (render_combat.panel(view, "es")["content"])
     )
     view = await fight.combat.next(HERE, GM)  # round 2: Ardelia
@@ -128,7 +134,7 @@ async def test_a_dying_character_may_roll_only_its_death_test(services):
     await services.combat.add(HERE, GM, "Lobos", initiative=3)
     await services.combat.move(HERE, GM, "Eira", 12)
     dying = await services.combat.damage(HERE, GM, "Eira", 100)
-    assert dying.label == "Moribundo"
+    assert dying.label == "moribundo"
     view = await services.combat.next(HERE, GM)
     assert view.current.name == "Eira" and view.current.turn_test == "muerte"
     content = render_combat.panel(view, "es")["content"]
@@ -151,6 +157,10 @@ async def test_effects_modifiers_name_attributes_and_refuse_what_they_cannot_rea
         Modifier("damage", 0, "1d6"),
     )
     assert view.log_id and [e.name for e in view.effects] == ["Niebla"]
+    # the fixed keys read in the reader's language (was: «defence +4» in Spanish)
+    reply = render_effects.effect_reply(view, "es")["embed"].description
+    assert "Modificadores: Percepción -2, defensa +4, daño +1d6" in reply
+    assert "defence +4, damage +1d6" in render_effects.effect_reply(view, "en")["embed"].description
     check = await fight.checks.check(HERE, ANA, CheckOrder("atributo:Percepción"))
     assert check.result.modifiers == (("Niebla", -2),)
     with pytest.raises(NotAllowed):
@@ -162,8 +172,12 @@ async def test_effects_modifiers_name_attributes_and_refuse_what_they_cannot_rea
         ("PER-1d6", "dice_only_damage"),
         ("PER-500", "bad_amount"),
     ):
-        with pytest.raises(RulesError, match=key):
+        with pytest.raises(RulesError, match=key) as refused:
             await fight.effects.add(HERE, GM, "Bram", "Mal", 1, bad)
+        if key == "unknown_target":  # the words a user may type, accented, never the ids
+            problem = refused.value.problems[0]
+            text = problem_text(problem.key, problem.params, "es")
+            assert "daño, salvaciones, absorción" in text and "dano" not in text
     removed = await fight.effects.remove(HERE, ANA, "Ardelia", "niebla")
     assert removed.removed and removed.effects == ()
     with pytest.raises(RulesError, match="unknown_effect"):
@@ -174,7 +188,7 @@ async def test_effects_tick_at_their_owners_turn_and_expire_with_a_line(fight):
     await fight.combat.effect(HERE, GM, "Ardelia", "Niebla", rounds=2, modifier="PER-2")
     view = await fight.combat.next(HERE, GM)  # Ardelia's turn: 2 → 1
     assert view.ticked.ticked.expired == () and _line(view, "Ardelia").effects == (("Niebla", 1),)
-    assert "↳ ✨ Niebla (1 asaltos)" in render_combat.panel(view, "es")["embed"].description
+    assert "↳ ✨ Niebla (1 asalto)" in render_combat.panel(view, "es")["embed"].description
     await fight.combat.next(HERE, GM)
     await fight.combat.next(HERE, GM)
     view = await fight.combat.next(HERE, GM)  # round 2, Ardelia: expires
@@ -198,7 +212,7 @@ async def test_a_heal_each_turn_is_rolled_and_applied_at_the_owners_turn(fight):
     (roll,) = view.ticked.ticked.rolls
     assert (roll.breakdown, roll.amount) == ("1d6 (4) = 4", 4)  # services' seeded dice
     assert (
-        _line(view, "Ardelia").hit_points == (18, 24) and _line(view, "Ardelia").state == "Normal"
+        _line(view, "Ardelia").hit_points == (18, 24) and _line(view, "Ardelia").state == "normal"
     )
     assert (
         "✨ Aura de curación: Ardelia recupera 4 (1d6 (4) = 4)."

@@ -43,10 +43,52 @@ def test_a_dying_character_still_dying_agrees() -> None:
 def test_health_states_agree() -> None:
     assert display_state("rolweb", "moribundo", "es", "femenino") == "moribunda"
     assert display_state("rolweb", "moribundo", "es", None) == "moribundo"
-    assert display_state("nucleo", "malherido", "es", "femenino") == "Malherida"
+    assert display_state("nucleo", "malherido", "es", "femenino") == "malherida"
     view = HealthView("Kára", 5, "moribundo", (), False, system="rolweb", gender="femenino")
     text = render_combat.health(view, "es")["embed"].description
     assert "Estado: moribunda" in text
+
+
+@pytest.mark.parametrize(
+    ("system", "label", "gender", "es", "en"),
+    [
+        ("nucleo", "malherido", "femenino", "malherida", "badly wounded"),
+        ("nucleo", "inconsciente", None, "inconsciente", "unconscious"),
+        ("rolweb", "ileso", "femenino", "ilesa", "unhurt"),
+        ("rolweb", "herido", None, "herido", "wounded"),
+        ("swc", "incapacitado", "femenino", "incapacitada", "incapacitated"),
+        ("swc", "gravemente herido", "femenino", "gravemente herida", "badly wounded"),
+    ],
+)
+def test_every_system_reads_its_states_lowercase_in_both_languages(
+    system, label, gender, es, en
+) -> None:
+    """Was: «Estado: Malherido» but «Estado: normal»; rolweb's «Herido»/«Ileso» were
+    Spanish words written by the rules, shown as they were in English too."""
+    view = HealthView("Kára", 5, label, (), False, label=label, system=system, gender=gender)
+    assert f"Estado: {es}" in render_combat.health(view, "es")["embed"].description
+    assert f"State: {en}" in render_combat.health(view, "en")["embed"].description
+
+
+@pytest.mark.parametrize(
+    ("gender", "es"),
+    [
+        ("femenino", "Kára está inconsciente y no puede actuar."),
+        ("masculino", "Kára está inconsciente y no puede actuar."),
+        (None, "Kára no puede actuar: su estado es «inconsciente»."),
+    ],
+)
+def test_a_refusal_names_the_state_in_the_systems_words(gender, es) -> None:
+    from bot.words import problem_text
+
+    params = {"name": "Kára", "state": "malherido", "system": "nucleo", "genero": gender}
+    named = problem_text("combat.problem.cannot_act", params, "es")
+    assert ("malherida" if gender == "femenino" else "malherido") in named
+    params["state"] = "inconsciente"
+    assert problem_text("combat.problem.cannot_act", params, "es") == es
+    assert problem_text("combat.problem.cannot_act", params, "en") == (
+        "Kára is unconscious and cannot act."
+    )
 
 
 @pytest.mark.parametrize(

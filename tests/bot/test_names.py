@@ -17,6 +17,7 @@ from bot.services.campaigns import COMMON_SETTINGS
 from rules import systems
 from rules.names import LOCALES, display, field_kind, has_name
 from rules.systems.base import FieldKind
+from rules.text import fold
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 #: Choices that are numbers or dice read the same in every language.
@@ -45,6 +46,8 @@ def _swc_ids() -> Iterator[tuple[str, str]]:
     from rules.swc import health
 
     yield from _states(iter((health.NORMAL, health.INCAPACITADO, health.MUERTO, health.ABATIDO)))
+    # the default hit-point words a hidden NPC is described by («gravemente herido»)
+    yield from _states(w.replace(" ", "_") for w in fold(health.DEFAULT_DESCRIPTION).split("|"))
     alt = json.loads((DATA / "swc" / "saving_throws_alt.json").read_text(encoding="utf-8"))
     yield from (("salvacion", c["clave"]) for c in alt["categorias"])
     for path in (DATA / "swc" / "classes").glob("*.json"):
@@ -64,9 +67,11 @@ def _states(states: Iterator[str]) -> Iterator[tuple[str, str]]:
 def _rolweb_ids() -> Iterator[tuple[str, str]]:
     from rules.rolweb.damage import LifeState
     from rules.rolweb.equipment import Shield
+    from rules.rolweb.fight import STANDING_STATES
     from rules.rolweb.sheet import LEVEL_CHOICES
 
     yield from _states(s.value for s in LifeState)
+    yield from _states(iter(STANDING_STATES))  # «ileso», «herido»: the tracker's words
     yield from (("escudo", s.value) for s in Shield)
     yield from (("nivel", level) for level in LEVEL_CHOICES)
     yield ("armadura", "ninguna")
@@ -136,6 +141,25 @@ def test_every_id_of_every_system_has_a_display_name(locale: str) -> None:
     assert not missing, f"ids without a {locale} display name: {missing}"
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_state_reads_lowercase(locale: str) -> None:
+    """A state is written as Spanish writes it mid-sentence («Estado: malherida», «Aldara
+    está inconsciente») in every system, gender and language; a renderer capitalises the
+    one that begins a line, never the table (was: «normal» but «Malherido», «Ileso»)."""
+    states = [
+        (system, kind, value)
+        for system, kind, value in _all_ids()
+        if kind in ("estado", "estado_femenino")
+    ]
+    assert {system for system, _k, _v in states} == {"swc", "rolweb", "nucleo"}
+    capitalised = [
+        f"{system}.{kind}.{value}: {named}"
+        for system, kind, value in states
+        if (named := display(system, kind, value, locale)) != named.lower()
+    ]
+    assert not capitalised
+
+
 @pytest.mark.parametrize(
     ("system", "kind", "value", "es", "en"),
     [
@@ -144,6 +168,10 @@ def test_every_id_of_every_system_has_a_display_name(locale: str) -> None:
         ("swc", "alineamiento", "caotico", "caótico", "chaotic"),
         ("swc", "amenaza", "paralisis", "parálisis", "paralysis"),
         ("nucleo", "piramide", "versatil", "Versátil", "Versatile"),
+        ("nucleo", "estado", "malherido", "malherido", "badly wounded"),
+        ("rolweb", "estado", "herido", "herido", "wounded"),
+        ("rolweb", "estado_femenino", "ileso", "ilesa", "unhurt"),
+        ("swc", "estado_femenino", "gravemente herido", "gravemente herida", "badly wounded"),
         ("swc", "clase", "guerrero/mago", "Guerrero/Mago", "Fighter/Magic-User"),
         ("nucleo", "raza", "Alto Elfo", "Alto Elfo", "Alto Elfo"),  # already words
     ],

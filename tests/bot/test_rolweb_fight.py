@@ -218,7 +218,7 @@ async def test_the_setting_makes_npcs_dying_through_init_damage_and_attack(rolwe
     await rolweb.combat.damage(HERE, GM, "Orco", 5)
     rolweb.attacks.rng = FixedRandom(9, 7)
     view = await rolweb.attacks.attack(HERE, ANA, AttackOrder("Orco"))
-    assert view.result.hit and view.state == "Moribundo"
+    assert view.result.hit and view.state == "moribundo"
     assert (await rolweb.characters.show(HERE, GM, "Orco")).sheet["estado"] == "moribundo"
     with pytest.raises(DomainError):
         await rolweb.campaigns.update_settings(

@@ -88,7 +88,7 @@ def test_nucleo_a_whole_fight(discord_env):
     assert "**Asalto 2**" in new_round.all_text and "Turno de **Ardelia**" in new_round.all_text
 
     hurt = run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 20})
-    assert "Estado: Malherido (4/24)" in hurt.text, hurt.text
+    assert "Estado: malherido (4/24)" in hurt.text, hurt.text
     shown = run(sb, g, "sheet show", user="ana")
     assert "Ardelia" in shown.text
     adhoc = run(sb, g, "init damage", {"combatant": "3 trasgos", "amount": 2})

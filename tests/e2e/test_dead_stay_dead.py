@@ -25,19 +25,19 @@ def test_nucleo_the_dead_are_neither_attacked_nor_healed_but_the_gm_can_raise_th
     run(sb, g, "init add", {"name": "Trasgo", "initiative": 5}).expect_ok()
 
     killed = run(sb, g, "init damage", {"combatant": "Trasgo", "amount": 60})
-    assert "Estado: Muerto" in killed.text, killed.text
+    assert "Estado: muerto" in killed.text, killed.text
     attack = run(sb, g, "attack", {"target": "Trasgo"}, user="ana")
     assert attack.ephemeral, attack.text
-    assert "No se puede atacar a Trasgo: su estado es «Muerto»" in attack.text, attack.text
+    assert "No se puede atacar a Trasgo: su estado es «muerto»" in attack.text, attack.text
     assert not any(ch.isdigit() for ch in attack.text), attack.text  # no PV, no Defensa
 
     run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 36}).expect_ok()
     refused = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 10}, user="ana")
     assert refused.ephemeral, refused.text
-    assert "No se puede curar a Ardelia: su estado es «Muerto»" in refused.text, refused.text
+    assert "No se puede curar a Ardelia: su estado es «muerto»" in refused.text, refused.text
     not_gm = run(
         sb, g, "init heal", {"combatant": "Ardelia", "amount": 10, "force": True}, user="ana"
     )
     assert not_gm.ephemeral and "Solo el máster puede forzar" in not_gm.text, not_gm.text
     raised = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 10, "force": True})
-    assert "Estado: Inconsciente (-2/24)" in raised.text, raised.text
+    assert "Estado: inconsciente (-2/24)" in raised.text, raised.text

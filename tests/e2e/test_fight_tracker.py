@@ -43,15 +43,15 @@ def test_nucleo_states_effects_and_the_fallen(discord_env):
         {"target": "Ardelia", "name": "Niebla", "rounds": 1, "modifier": "PER-2"},
         user="ana",
     )
-    assert "Ardelia tiene ahora «Niebla» (1 asaltos)" in added.text, added.text
+    assert "Ardelia tiene ahora «Niebla» (1 asalto)" in added.text, added.text
     assert "Percepción -2" in added.text and "Registro n.º" in added.text, added.text
 
     hit = run(sb, g, "init damage", {"combatant": "Trasgo", "amount": 5})
-    assert "/30" not in hit.text and "Estado: Normal" in hit.text, hit.text
+    assert "/30" not in hit.text and "Estado: normal" in hit.text, hit.text
     assert any(f.ephemeral and "🔒 Trasgo: Normal (25/30)" in f.text for f in hit.followups)
     seen = run(sb, g, "init show", user="ana")
     assert "Ardelia (18) · Normal (24/24)" in seen.text, seen.text
-    assert "/30" not in seen.text and "Niebla (1 asaltos)" in seen.text, seen.text
+    assert "/30" not in seen.text and "Niebla (1 asalto)" in seen.text, seen.text
 
     first = run(sb, g, "init next")
     assert "Turno de **Ardelia**" in first.text, first.text
@@ -62,7 +62,7 @@ def test_nucleo_states_effects_and_the_fallen(discord_env):
     assert "Turno de **Trasgo**" in skipped.text, skipped.text
     assert "queda fuera" not in skipped.text, skipped.text
     again = run(sb, g, "init next")  # round 2: Ardelia is passed over, reported once
-    assert "Ardelia queda fuera del orden de turnos (Inconsciente)." in again.text, again.text
+    assert "Ardelia queda fuera del orden de turnos (inconsciente)." in again.text, again.text
     assert "**Asalto 2**" in again.text and "Turno de **Trasgo**" in again.text, again.text
     once = run(sb, g, "init next")  # round 3: still down, not reported again
     assert "**Asalto 3**" in once.text and "queda fuera" not in once.text, once.text
@@ -85,7 +85,7 @@ def test_rolweb_death_test_button(discord_env):
     refused = run(sb, g, "check", {"option": "atributo:Ágil"}, user="ana")
     assert refused.ephemeral and "no puede actuar" in refused.text, refused.text
     turn = run(sb, g, "init next")
-    assert "Turno de **Eira** (Moribundo)" in turn.text and "tirada de muerte" in turn.text
+    assert "Turno de **Eira** (moribundo)" in turn.text and "tirada de muerte" in turn.text
     assert "<@" not in (turn.content or ""), turn.content  # nobody pinged for this turn
     other = press(sb, turn, DEATH_TEST, user="bruno")
     assert "no es tu personaje" in other.all_text, other.all_text

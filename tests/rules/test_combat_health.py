@@ -116,10 +116,16 @@ def test_a_turn_never_goes_to_someone_out(flags, steps):
 
 
 def test_require_names_the_state():
-    state = CombatState(Condition.UNCONSCIOUS, "inconsciente", "Inconsciente", skip_turn=True,
+    state = CombatState(Condition.UNCONSCIOUS, "inconsciente", "inconsciente", skip_turn=True,
                         allowed=frozenset(), reason="combat.problem.cannot_act")  # fmt: skip
     with pytest.raises(RulesError) as error:
         require(state, Act.CHECK, "Ardelia")
     problem = error.value.problems[0]
     assert problem.key == "combat.problem.cannot_act"
-    assert dict(problem.params) == {"name": "Ardelia", "state": "Inconsciente", "act": "check"}
+    assert dict(problem.params) == {"name": "Ardelia", "state": "inconsciente", "act": "check"}
+    with pytest.raises(RulesError) as error:  # whose state id, and the gender it agrees with
+        require(state, Act.CHECK, "Ardelia", system="nucleo", gender="femenino")
+    assert dict(error.value.problems[0].params) == {
+        "name": "Ardelia", "state": "inconsciente", "act": "check",
+        "system": "nucleo", "genero": "femenino",
+    }  # fmt: skip

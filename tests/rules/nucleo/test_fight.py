@@ -119,10 +119,10 @@ def test_health_states_and_acting():
         state = NUCLEO.combat_state(ARDELIA | {"heridas": wounds}, {})
         states.append((state.condition, state.skip_turn, state.description))
     assert states == [
-        (Condition.OK, False, "Normal"),
-        (Condition.WOUNDED, False, "Malherido"),
-        (Condition.UNCONSCIOUS, True, "Inconsciente"),
-        (Condition.DEAD, True, "Muerto"),
+        (Condition.OK, False, "normal"),
+        (Condition.WOUNDED, False, "malherido"),
+        (Condition.UNCONSCIOUS, True, "inconsciente"),
+        (Condition.DEAD, True, "muerto"),
     ]
     with pytest.raises(RulesError):
         require(NUCLEO.combat_state(ARDELIA | {"heridas": 24}, {}), Act.CAST, "Ardelia")
@@ -144,7 +144,7 @@ def test_effects_in_checks_and_derived(scripted):
     )
     derived = {v.key: v for v in NUCLEO.derived(windy, {})}
     assert derived["defensa"].value == 21 and "Baile de viento" in derived["defensa"].formula
-    assert derived["efectos"].value == "Baile de viento (1 asaltos)"
+    assert derived["efectos"].value == "Baile de viento (1 asalto)"
 
 
 @pytest.mark.parametrize(

@@ -123,7 +123,7 @@ def test_npc_dies_at_zero_and_a_character_is_dying_with_a_death_test_turn():
     dying = SYSTEM.apply_damage(ardelia(), 11, {}).sheet
     state = SYSTEM.combat_state(dying, {})
     assert state.condition is Condition.DYING and not state.skip_turn
-    assert state.turn_test == "muerte" and state.label == "Moribundo"
+    assert state.turn_test == "muerte" and state.label == "moribundo"
     with pytest.raises(RulesError):
         require(state, Act.CHECK, "Ardelia", "atributo:Ágil")
     require(state, Act.CHECK, "Ardelia", "muerte")  # the death test is its turn
@@ -131,4 +131,4 @@ def test_npc_dies_at_zero_and_a_character_is_dying_with_a_death_test_turn():
     test = SYSTEM.check(dying, CheckRequest(state.turn_test), {}, FixedRandom(1, 3))
     risen = SYSTEM.combat_state(apply_effects(dying, test.effects), {})
     assert risen.condition is Condition.WOUNDED and risen.hit_points == (3, 11)
-    assert SYSTEM.combat_state(ardelia(), {}).description == "Ileso"
+    assert SYSTEM.combat_state(ardelia(), {}).description == "ileso"
