@@ -29,6 +29,7 @@ __all__ = [
     "setting_description",
     "setting_name",
     "setting_value",
+    "system_name",
     "system_of_key",
 ]
 
@@ -73,6 +74,9 @@ def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, 
         # a sheet field's choices (bot.services.characters.parse_field), by their names
         system_id = setting_system if isinstance(setting_system, str) else None
         out["choices"] = whole_list([display(system_id, choice_kind, c, locale) for c in ids])
+    named_system = system_name(setting_system, locale) if isinstance(setting_system, str) else None
+    if named_system is not None and "key" not in params:
+        out["system"] = named_system  # «Núcleo (1o3d10)», never «nucleo»
     for name, value in params.items():
         kind = KINDS_BY_PARAM.get(name)
         if kind == "estado" and isinstance(value, str):
@@ -84,8 +88,16 @@ def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, 
                 own, value, locale, gender if isinstance(gender, str) else None
             )
         elif kind is not None and isinstance(value, str):
-            out[name] = display(system, kind, value, locale)
+            own = system or (setting_system if isinstance(setting_system, str) else None)
+            out[name] = display(own, kind, value, locale)
     return out
+
+
+def system_name(system_id: str, locale: str) -> str | None:
+    """A rule system's name as the campaign list shows it (``<id>.system.choice``), or None
+    for a value that is no system's id (what a user typed in an imported file)."""
+    key = f"{system_id}.system.choice"
+    return t(key, locale) if catalogue().has(key) else None
 
 
 def problem_text(key: str, params: Mapping[str, Any], locale: str) -> str:

@@ -42,6 +42,7 @@ _DIR = Path(__file__).resolve().parent.parent / "data" / "names"
 KINDS_BY_PARAM: Mapping[str, str] = {
     "clase": "clase",
     "clases": "clase",
+    "listas": "lista",
     "actual": "clase",
     "nueva": "clase",
     "raza": "raza",

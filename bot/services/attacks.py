@@ -407,7 +407,11 @@ class AttackService:
         if attacker.character is None or target.character is None:
             raise DomainError("touch.error.needs_sheets")
         if attacker.character.id == target.character.id:
-            raise DomainError("touch.error.self", name=attacker.fighter.name)
+            raise DomainError(
+                "touch.error.self",
+                name=attacker.fighter.name,
+                genero=gender_of(attacker.fighter.sheet),
+            )
         if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
             able = system.combat_state(attacker.fighter.sheet, settings)
             require(

@@ -9,7 +9,7 @@ import discord
 from bot.i18n import t
 from bot.services.abilities import AbilityLine, AbilityUseView
 from cogs.ui.render import COLOUR, truncate
-from rules.names import display_state
+from rules.names import display, display_state
 
 __all__ = ["listing", "used"]
 
@@ -21,7 +21,7 @@ def used(view: AbilityUseView, locale: str) -> dict[str, Any]:
             locale,
             user=view.user,
             ability=view.ability,
-            level=view.level,
+            level=display("rolweb", "nivel", view.level, locale),  # «adept» in English
             target=view.target,
         ),
         t("ability.action", locale, action=t(f"ability.actions.{view.action}", locale)),
@@ -49,7 +49,8 @@ def listing(name: str, lines: tuple[AbilityLine, ...], locale: str) -> dict[str,
     embed = discord.Embed(title=t("ability.list_title", locale, name=name), colour=COLOUR[None])
     for line in lines[:25]:
         embed.add_field(
-            name=f"{line.name} — {line.level} ({t(f'ability.actions.{line.action}', locale)})",
+            name=f"{line.name} — {display('rolweb', 'nivel', line.level, locale)} "
+            f"({t(f'ability.actions.{line.action}', locale)})",
             value=truncate(f"{line.description}\n↳ {line.effect}", 1024),
             inline=False,
         )

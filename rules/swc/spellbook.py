@@ -111,7 +111,11 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
         raise RulesError(Problem("spell.problem.no_slots_at_level", "", params))
     lists = sorted({p.key.rsplit(".", 1)[0] for p in pools})
     if len(lists) > 1:
-        params = {"level": request.level, "options": ", ".join(lists)}
+        # the lists by their ids (named «Clérigo/Mago» by the bot, and accepted back as
+        # ``lista``); ``clase.lista`` only when two classes share a list
+        names = sorted({key.split(".")[1] for key in lists})
+        shown = names if len(names) == len(lists) else lists
+        params = {"level": request.level, "listas": "/".join(shown), "system": "swc"}
         raise RulesError(Problem("spell.problem.which_list", "", params))
     (pool,) = pools
     if pool.left <= 0:

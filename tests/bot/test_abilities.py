@@ -8,6 +8,7 @@ from bot.db.models import RollLog
 from bot.services import Actor, Place
 from bot.services.errors import DomainError, NotAllowed
 from bot.services.settings import resolved_settings
+from cogs.ui import render_abilities
 from rules import systems
 from rules.systems.base import RulesError
 
@@ -56,6 +57,9 @@ async def test_medicus_heals_another_players_character_and_can_be_undone(table):
         "activa",
     )
     assert view.roll == "1d4 (4) = 4" and view.healed == 4
+    # the level is named in the reader's language (was: «principiante» in English)
+    english = render_abilities.used(view, "en")["embed"].description
+    assert "(novice)" in english and "principiante" not in english
     assert "rolweb.note.house_amount" not in view.notes
     assert (await _resistencia(table, "Bram"))["actual"] == full["actual"]
     async with table.sessions() as session:

@@ -88,7 +88,7 @@ async def test_nucleo_init_heal_refuses_the_dead_and_only_the_gm_can_force_it(nu
     text = problem_text(refused.value.key, refused.value.params, "es")
     assert text.startswith("No se puede curar a Bram: su estado es «muerto»")
     english = problem_text(refused.value.key, refused.value.params, "en")
-    assert english.startswith("Bram cannot be healed: their state is «dead»")
+    assert english.startswith("Bram cannot be healed: their state is “dead”")
     with pytest.raises(NotReferee) as not_gm:  # a player cannot raise the dead
         await nucleo.combat.heal(HERE, BEA, "Bram", 10, force=True)
     assert not_gm.value.key == "dead.error.force_gm_only"

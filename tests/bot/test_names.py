@@ -210,3 +210,19 @@ def test_every_setting_says_what_it_does(locale: str) -> None:
             ]
             assert key_es or catalogue().has(f"settings.comun.{spec.key}", locale), spec.key
     assert not missing
+
+
+def test_a_problem_names_its_lists_and_its_system() -> None:
+    """Was: «varias listas (explorador.clerigo, explorador.mago)» and «del sistema «swc»»."""
+    from bot.words import problem_text
+
+    params = {"level": 1, "listas": "clerigo/mago", "system": "swc"}
+    text = problem_text("spell.problem.which_list", params, "es")
+    assert "varias listas (Clérigo/Mago): elige `lista`" in text
+    assert "several lists (Cleric/Magic-User)" in problem_text(
+        "spell.problem.which_list", params, "en"
+    )
+    wrong = problem_text("nucleo.problem.wrong_system", {"system": "swc"}, "es")
+    assert wrong == "Esta ficha es del sistema «Swords & Wizardry Completo», no de Núcleo."
+    typed = problem_text("nucleo.problem.wrong_system", {"system": "gurps"}, "es")
+    assert "«gurps»" in typed  # not a system's id: shown as it came

@@ -12,6 +12,7 @@ from sqlmodel import select
 from bot.db.models import RollLog
 from bot.services.attacks import AttackOrder
 from bot.services.spells import CastOrder
+from bot.words import problem_text
 from cogs.ui import render_attack, render_spells
 from rules.combat import effects
 from tests.bot.test_fight_tracker import ANA, GM, HERE, _learn, sheet_of
@@ -164,6 +165,14 @@ async def test_touching_oneself_or_a_target_without_sheet_is_refused_clearly(tou
     with pytest.raises(DomainError) as error:
         await touch.attacks.touch(HERE, ANA, AttackOrder("Ardelia"), cast)
     assert error.value.key == "touch.error.self"
+    # neutral when the sheet has no gender (was: «a sí mismo» for everyone)
+    text = problem_text(error.value.key, error.value.params, "es")
+    assert (
+        text
+        == "Un conjuro de toque no se lanza sobre quien lo lanza: nombra a otro objetivo que no sea Ardelia."
+    )
+    feminine = dict(error.value.params, genero="femenino")
+    assert "Ardelia no puede tocarse a sí misma" in problem_text(error.value.key, feminine, "es")
     await touch.combat.add(HERE, GM, "Lobos", initiative=2)
     with pytest.raises(DomainError) as error:
         await touch.attacks.touch(HERE, ANA, AttackOrder("Lobos"), cast)

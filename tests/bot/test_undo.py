@@ -11,6 +11,7 @@ from bot.db.models import RollLog
 from bot.services import Actor, Place
 from bot.services.audit import ABSENT, apply_diff, diff_conflicts, sheet_diff
 from bot.services.errors import DomainError, NotReferee
+from bot.words import problem_text
 from tests.examples import ARDELIA
 
 GUILD, CHANNEL = 1000, 11
@@ -132,8 +133,10 @@ async def test_a_stale_button_or_foreign_entry_is_refused(fight):
     with pytest.raises(DomainError, match="undo.error.not_found"):
         await fight.undo.undo(HERE, GM, 99999)
     roll = await fight.rolls.roll(HERE, GM, "1d20")
-    with pytest.raises(DomainError, match="undo.error.not_undoable"):
+    with pytest.raises(DomainError, match="undo.error.not_undoable") as refused:
         await fight.undo.undo(HERE, GM, roll.log_id)
+    text = problem_text(refused.value.key, refused.value.params, "es")
+    assert "«roll»" not in text and "dados de golpe" in text  # no internal kind
 
 
 async def test_an_xp_grant_is_undone_with_a_correcting_ledger_row(fight):

@@ -78,7 +78,7 @@ def test_nucleo_list_show_cast_with_burnt_mana_and_critical_refusal_and_rest(dis
     wrong = spell("cast", {"name": "Bola de nieve"})
     assert wrong.ephemeral and "«Bola de nieve» no es un conjuro de esta campaña." in wrong.text
     unknown = spell("show", {"name": "Bola de nieve"}, locale="en-US")
-    assert unknown.ephemeral and "There is no spell called «Bola de nieve»." in unknown.text
+    assert unknown.ephemeral and "There is no spell called “Bola de nieve”." in unknown.text
 
     rested = spell("rest", {})
     assert "**Maná**: 1 → 27 / 27" in rested.text

@@ -88,6 +88,8 @@ def test_the_explorador_names_its_clerical_or_magic_list():
     with pytest.raises(RulesError) as error:
         SWC.cast(sheet, SpellRequest(level=1), {}, RNG)
     assert error.value.problems[0].key == "spell.problem.which_list"
+    # the lists by their ids, for the bot to name (tests/bot/test_names.py)
+    assert error.value.problems[0].params["listas"] == "clerigo/mago"
     cast = SWC.cast(sheet, SpellRequest(level=1, spell_list="Mago"), {}, RNG)
     assert cast.pool.key == "explorador.mago.1"
 
