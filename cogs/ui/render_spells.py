@@ -95,6 +95,7 @@ def listing(view: SpellListView, locale: str) -> dict[str, Any]:
                 page=view.page,
                 pages=view.pages,
                 matches=view.matches,
+                count=view.matches,  # «1 conjuro» (spell.list_footer_one)
             )
         )
     return {"embed": embed, "ephemeral": True}

@@ -70,6 +70,13 @@ KEYS: tuple[str, ...] = (CHECK, DEFENCE, TO_HIT, DAMAGE, SAVES, ABSORPTION)
 _PREFIXES = ("check:", "attribute:")
 
 
+def _rounds(rounds: int | None) -> str:
+    """« (3 asaltos)», « (1 asalto)» (was «1 asaltos»), nothing until removed."""
+    if rounds is None:
+        return ""
+    return f" ({rounds} asalto)" if rounds == 1 else f" ({rounds} asaltos)"
+
+
 def _refuse(key: str, **params: Any) -> RulesError:
     return RulesError(Problem(f"effects.problem.{key}", "", params))
 
@@ -326,8 +333,6 @@ def adjust_derived(
         formula = value.formula + "".join(f" {v:+d} {n}" for n, v in mods)
         out.append(replace(value, value=total, formula=formula))
     if active:
-        listed = ", ".join(
-            e.name + (f" ({e.rounds} asaltos)" if e.rounds is not None else "") for e in active
-        )
+        listed = ", ".join(e.name + _rounds(e.rounds) for e in active)
         out.append(DerivedValue("efectos", "Efectos", listed, "", "efectos"))
     return tuple(out)

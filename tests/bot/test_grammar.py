@@ -105,6 +105,14 @@ def test_counts_of_one_are_singular() -> None:
     assert t("combat.actions", "es", count=2) == "· 2 acciones"
     assert t("roll.explosions", "es", count=1) == "1 dado extra"
     assert t("roll.explosions", "en", count=3) == "3 extra dice"
+    # was «1 asaltos», «1 conjuros», «1 PV drenados»
+    assert t("effects.rounds_left", "es", count=1) == "1 asalto"
+    assert t("effects.rounds_left", "en", count=1) == "1 round"
+    assert "· 1 conjuro ·" in t("spell.list_footer", "es", page=1, pages=1, matches=1, count=1)
+    assert "· 7 conjuros ·" in t("spell.list_footer", "es", page=1, pages=1, matches=7, count=7)
+    assert t("combat.damaged", "es", name="Kára", amount=1) == "**Kára** recibe 1 punto de daño."
+    assert t("combat.healed", "es", name="Kára", amount=3) == "**Kára** recupera 3 puntos."
+    assert "1 PV drenado " in t("touch.drained", "es", name="Kára", amount=1, state="normal")
 
 
 def test_variants_need_no_parameter_their_base_lacks() -> None:

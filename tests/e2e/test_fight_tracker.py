@@ -50,7 +50,7 @@ def test_nucleo_states_effects_and_the_fallen(discord_env):
     assert "/30" not in hit.text and "Estado: normal" in hit.text, hit.text
     assert any(f.ephemeral and "🔒 Trasgo: normal (25/30)" in f.text for f in hit.followups)
     seen = run(sb, g, "init show", user="ana")
-    assert "Ardelia (18) · Normal (24/24)" in seen.text, seen.text
+    assert "Ardelia (18) · normal (24/24)" in seen.text, seen.text
     assert "/30" not in seen.text and "Niebla (1 asalto)" in seen.text, seen.text
 
     first = run(sb, g, "init next")

@@ -49,7 +49,7 @@ def test_surprise_is_rolled_stored_and_gives_one_free_attack(discord_env):
     assert says(r, "rolweb_fight.surprise.draw_movimiento", name="Orco", weapon="Hacha")
     public = r.message.text
     assert "Atento más alto" not in public and "≤" not in public  # the hidden orc's Atento
-    assert any("Atento más alto 10" in m.text for m in r.followups if m.ephemeral), r.all_text
+    assert any("Atento más alto (10)" in m.text for m in r.followups if m.ephemeral), r.all_text
     again = run(sb, g, "init surprise", {"ambushers": "jugadores"})
     assert again.ephemeral and says(again, "rolweb_fight.error.surprise_done"), again.all_text
 

@@ -288,7 +288,7 @@ def test_inventory_money_ownership_delete_and_round_trip(discord_env):
     paid = sb.command("sheet money", {"amount": 150}, guild=g, channel="mesa", user="ana", **ES)
     assert paid.ok, paid.text
     broke = sb.command("sheet money", {"amount": -200}, guild=g, channel="mesa", user="ana", **ES)
-    assert "quieres gastar 200 créditos y solo tiene 150" in broke.text, broke.text
+    assert "quieres gastar 200 créditos y la ficha solo tiene 150" in broke.text, broke.text
     wrong_coin = sb.command(
         "sheet money",
         {"amount": 5, "currency": "oro"},

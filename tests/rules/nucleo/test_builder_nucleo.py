@@ -464,7 +464,7 @@ def test_money_in_the_campaign_currency(ardelia):
     with pytest.raises(RulesError) as error:
         SYSTEM.adjust_money(sheet, -71, None, {})
     assert render(error.value.problems[0]) == (
-        "No alcanza: quieres gastar 71 créditos y solo tiene 70."
+        "No alcanza el dinero: quieres gastar 71 créditos y la ficha solo tiene 70."
     )
     with pytest.raises(RulesError) as error:
         SYSTEM.adjust_money(sheet, 5, "créditos", {"moneda": "coronas"})
