@@ -85,6 +85,22 @@ def test_a_nucleo_sheet_names_its_pyramid() -> None:
     assert "**Pirámide**: Versatile" in en
 
 
+def test_a_sheet_names_its_health_state_agreeing_with_its_gender() -> None:
+    """/sheet show: Núcleo's derived state and rolweb's «estado» field are ids (was:
+    «malherido» in English, and no agreement)."""
+    wounded = dict(ardelia(), heridas=18, genero="femenino")
+    es = _text(render_sheet.character(_view("nucleo", wounded), "es"))
+    assert "**Estado**: malherida" in es
+    assert "(malherido / inconsciente / muerto)" in es  # the thresholds' names, lowercase
+    en = _text(render_sheet.character(_view("nucleo", wounded), "en"))
+    assert "**Estado**: badly wounded" in en
+    rolweb = systems.get("rolweb")
+    eira = rolweb.new_sheet("Eira", {s.key: s.default for s in rolweb.settings()})
+    eira.update(estado="moribundo", genero="femenino")
+    assert "**Estado**: moribunda" in _text(render_sheet.character(_view("rolweb", eira), "es"))
+    assert "**Estado**: dying" in _text(render_sheet.character(_view("rolweb", eira), "en"))
+
+
 def test_the_alignment_a_class_refuses_is_named() -> None:
     """Was: «La clase paladin no admite el alineamiento caotico»."""
     problems = systems.get("swc").validate(_cleric() | {"clases": ["paladin"]}, {})
