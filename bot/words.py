@@ -89,7 +89,8 @@ def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, 
             )
         elif kind is not None and isinstance(value, str):
             own = system or (setting_system if isinstance(setting_system, str) else None)
-            out[name] = display(own, kind, value, locale)
+            parts = value.split(", ")
+            out[name] = ", ".join(display(own, kind, part, locale) for part in parts)
     return out
 
 

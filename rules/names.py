@@ -51,6 +51,9 @@ KINDS_BY_PARAM: Mapping[str, str] = {
     "pyramid": "piramide",
     "genero": "genero",
     "state": "estado",
+    # lists of ids joined by «, » (named one by one)
+    "amenazas": "amenaza",
+    "categorias": "salvacion",
 }
 
 #: Sheet fields that store ids, per system: ``/sheet show`` names their values.  A key

@@ -18,7 +18,6 @@ import random
 from fractions import Fraction
 
 from rules.dice import roll
-from rules.names import display
 from rules.swc.advancement import THREATS
 from rules.swc.attributes import ATTRIBUTE_ORDER, strength_modifiers
 from rules.swc.derived import armour_blocks_thief_skills
@@ -140,9 +139,8 @@ def _save(
                 "circumstances",
                 {
                     "amenaza": unknown[0],
-                    "amenazas": ", ".join(
-                        sorted(display("swc", "amenaza", t) for t in {*THREATS, *THREAT_CATEGORY})
-                    ),
+                    # ids: the bot names them in the reader's language
+                    "amenazas": ", ".join(sorted({*THREATS, *THREAT_CATEGORY})),
                 },
             )
         )
@@ -155,11 +153,7 @@ def _save(
                 Problem(
                     "swc.problem.save_category_needed",
                     "option",
-                    {
-                        "categorias": ", ".join(
-                            display("swc", "salvacion", c.value) for c in SaveCategory
-                        )
-                    },
+                    {"categorias": ", ".join(c.value for c in SaveCategory)},
                 )
             )
         category = rows[0]

@@ -226,3 +226,20 @@ def test_a_problem_names_its_lists_and_its_system() -> None:
     assert wrong == "Esta ficha es del sistema «Swords & Wizardry Completo», no de Núcleo."
     typed = problem_text("nucleo.problem.wrong_system", {"system": "gurps"}, "es")
     assert "«gurps»" in typed  # not a system's id: shown as it came
+
+
+def test_a_list_of_threats_is_named_in_the_readers_language() -> None:
+    """Was: the threats written in Spanish by the rules, in an English reply too."""
+    from bot.words import problem_text
+    from rules.swc.checks import THREAT_CATEGORY, THREATS
+    from rules.swc.saving_throws_alt import SaveCategory
+
+    params = {"amenaza": "venenno", "amenazas": ", ".join(sorted({*THREATS, *THREAT_CATEGORY}))}
+    es = problem_text("swc.problem.unknown_threat", params, "es")
+    en = problem_text("swc.problem.unknown_threat", params, "en")
+    assert "parálisis" in es and "paralisis" not in es
+    assert "paralysis" in en and "parálisis" not in en
+    categories = {"categorias": ", ".join(c.value for c in SaveCategory)}
+    for locale in LOCALES:
+        text = problem_text("swc.problem.save_category_needed", categories, locale)
+        assert not any(c.value in text for c in SaveCategory if "_" in c.value), text
