@@ -51,6 +51,9 @@ KINDS_BY_PARAM: Mapping[str, str] = {
     "pyramid": "piramide",
     "genero": "genero",
     "state": "estado",
+    "nivel_actual": "nivel",
+    "nivel_nuevo": "nivel",
+    "action": "accion",
     # lists of ids joined by «, » (named one by one)
     "amenazas": "amenaza",
     "categorias": "salvacion",

@@ -55,7 +55,7 @@ def upgrade_cost(current: Level, target: Level) -> int:
             Problem(
                 "rolweb.problem.level_not_higher",
                 "",
-                {"current": current.term, "target": target.term},
+                {"nivel_actual": current.term, "nivel_nuevo": target.term},
             )
         )
     return sum(level_cost(Level(n)) for n in range(current + 1, target + 1))

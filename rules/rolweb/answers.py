@@ -176,7 +176,7 @@ def apply_level(updated: dict[str, Any], index: int, term: str, settings: Rolweb
             Problem(
                 "rolweb.problem.level_not_higher",
                 f"habilidades.{ability.name}",
-                {"current": current.term, "target": target.term},
+                {"nivel_actual": current.term, "nivel_nuevo": target.term},
             )
         )
     if target is current:

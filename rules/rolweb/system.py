@@ -452,7 +452,7 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
                     Problem(
                         "rolweb.problem.level_not_higher",
                         "",
-                        {"current": current.term, "target": current.term},
+                        {"nivel_actual": current.term, "nivel_nuevo": current.term},
                     )
                 )
             wanted = Level(current + 1)

@@ -72,6 +72,9 @@ def _rolweb_ids() -> Iterator[tuple[str, str]]:
 
     yield from _states(s.value for s in LifeState)
     yield from _states(iter(STANDING_STATES))  # «ileso», «herido»: the tracker's words
+    from rules.rolweb.actions import Action
+
+    yield from (("accion", a.value) for a in Action)  # «acción de reacción» (no_action_left)
     yield from (("escudo", s.value) for s in Shield)
     yield from (("nivel", level) for level in LEVEL_CHOICES)
     yield ("armadura", "ninguna")
@@ -243,3 +246,15 @@ def test_a_list_of_threats_is_named_in_the_readers_language() -> None:
     for locale in LOCALES:
         text = problem_text("swc.problem.save_category_needed", categories, locale)
         assert not any(c.value in text for c in SaveCategory if "_" in c.value), text
+
+
+def test_rolweb_levels_and_actions_in_problems_are_named() -> None:
+    """Was: «como acción de reaccion» (the id, unaccented) and «principiante» in English."""
+    from bot.words import problem_text
+
+    key = "rolweb.problem.no_action_left"
+    assert "como acción de reacción este turno" in problem_text(key, {"action": "reaccion"}, "es")
+    assert "como acción gratuita" in problem_text(key, {"action": "gratuita"}, "es")
+    assert "used as a reaction action" in problem_text(key, {"action": "reaccion"}, "en")
+    levels = {"nivel_actual": "maestro", "nivel_nuevo": "maestro"}
+    assert "already master" in problem_text("rolweb.problem.level_not_higher", levels, "en")

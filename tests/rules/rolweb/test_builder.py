@@ -261,7 +261,10 @@ def test_level_step_offers_what_the_xp_affords():
         ("rolweb.problem.unknown_level", {"name": "Medicus", "level": "experto"})
     ]
     assert refusal(draft, "nivel_1", ["ninguno"], {"xp_inicial": 80}) == [
-        ("rolweb.problem.level_not_higher", {"current": "principiante", "target": "ninguno"})
+        (
+            "rolweb.problem.level_not_higher",
+            {"nivel_actual": "principiante", "nivel_nuevo": "ninguno"},
+        )
     ]
     master = SYSTEM.apply_creation_step(
         draft, "nivel_1", ["maestro"], {"xp_inicial": 80}, random.Random(1)
