@@ -54,6 +54,7 @@ KINDS_BY_PARAM: Mapping[str, str] = {
     "nivel_actual": "nivel",
     "nivel_nuevo": "nivel",
     "action": "accion",
+    "module": "setting",  # a Núcleo module is the campaign setting that turns it on
     # lists of ids joined by «, » (named one by one)
     "amenazas": "amenaza",
     "categorias": "salvacion",

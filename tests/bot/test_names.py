@@ -258,3 +258,14 @@ def test_rolweb_levels_and_actions_in_problems_are_named() -> None:
     assert "used as a reaction action" in problem_text(key, {"action": "reaccion"}, "en")
     levels = {"nivel_actual": "maestro", "nivel_nuevo": "maestro"}
     assert "already master" in problem_text("rolweb.problem.level_not_higher", levels, "en")
+
+
+def test_a_disabled_module_is_named_by_its_setting() -> None:
+    """Was: «pertenece al módulo «armaduras_especiales»»."""
+    from bot.words import problem_text
+
+    params = {"item": "Cota de Mithril", "module": "armaduras_especiales"}
+    es = problem_text("nucleo.problem.module_disabled", params, "es")
+    assert es.startswith("«Cota de Mithril» necesita «Armaduras especiales»")
+    en = problem_text("nucleo.problem.module_disabled", params, "en")
+    assert "needs “Special armour”" in en
