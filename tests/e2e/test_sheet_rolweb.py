@@ -207,13 +207,13 @@ def test_backpack_purse_set_and_ownership(discord_env):
     assert "Solo lleva 2 de «Cuerda»: no se pueden quitar 3." in refused.text, refused.text
     assert run("sheet money", {"amount": 30}).ok
     broke = run("sheet money", {"amount": -31})
-    assert "quieres gastar 31 monedas y solo tiene 30" in broke.text, broke.text
+    assert "quieres gastar 31 monedas y la ficha solo tiene 30" in broke.text, broke.text
     foreign = run("sheet money", {"amount": 5, "currency": "táleros"})
     assert "su moneda es «monedas»" in foreign.text
     english = sb.command(
         "sheet money", {"amount": -31}, guild=g, channel="mesa", user="ana", locale="en-US"
     )
-    assert "you want to spend 31 monedas and there are only 30" in english.text, english.text
+    assert "you want to spend 31 monedas and the sheet has only 30" in english.text, english.text
     hurt = run("sheet set", {"field": "resistencia.actual", "value": "7"})
     assert hurt.ok and "Ficha de **Eira** actualizada." in hurt.text, hurt.text
     too_much = run("sheet set", {"field": "resistencia.actual", "value": "13"})

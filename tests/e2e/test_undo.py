@@ -29,7 +29,7 @@ def test_undo_from_a_button_and_a_refused_undo(discord_env):
     healthy = _pv(sb, g)
 
     hurt = run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 20})
-    assert "Estado: Malherido (4/24)" in hurt.text, hurt.text  # the tracker gives what is left
+    assert "Estado: malherido (4/24)" in hurt.text, hurt.text  # the tracker gives what is left
     not_gm = press(sb, hurt, UNDO, user="ana")
     assert "Solo el máster" in not_gm.all_text, not_gm.all_text
     undone = press(sb, hurt, UNDO, user="gm")
