@@ -26,7 +26,7 @@ from rules.combat.health import Act, HealthStates, require
 from rules.systems.base import CheckOption, CheckRequest, CheckResult, OpposedResult
 from rules.text import fold
 
-__all__ = ["CheckOrder", "CheckService", "CheckView", "SAVE_OPTION"]
+__all__ = ["CheckOrder", "CheckService", "CheckView", "SAVE_OPTION", "resolve_option"]
 
 MAX_CIRCUMSTANCES = 8
 #: The option ``/save`` rolls: S&W's single «Tirada de Salvación» (with the alternative
@@ -79,6 +79,18 @@ def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
         else:
             safe[str(key)] = str(value)
     return safe
+
+
+def resolve_option(options: tuple[CheckOption, ...], typed: str) -> str:
+    """The option a player named, by its key or by the name the autocomplete shows
+    («Atento» for ``atributo:Atento``, «destreza» for S&W's Destreza): Discord sends the
+    typed text when nobody picks a suggestion, and a newcomer types what the sheet shows.
+    Anything else is returned as typed, for the system to refuse by name."""
+    typed = typed.strip()
+    if any(option.key == typed for option in options):
+        return typed
+    matches = {option.key for option in options if fold(option.label) == fold(typed)}
+    return matches.pop() if len(matches) == 1 else typed
 
 
 def parse_circumstances(text: str | None) -> frozenset[str]:
@@ -139,16 +151,17 @@ class CheckService:
             )
         # Rolling *with* a character is acting as it: its owner or a referee only.
         require_actor(campaign, own, actor)
+        option = resolve_option(tuple(system.check_options(own.sheet, settings)), order.option)
         if isinstance(system, HealthStates):
             require(
                 system.combat_state(own.sheet, settings), Act.CHECK, own.name,
-                order.option.strip(), system=system.id, gender=gender_of(own.sheet),
+                option, system=system.id, gender=gender_of(own.sheet),
             )  # fmt: skip
         reason = (order.reason or "").strip() or None
         if reason is not None and len(reason) > MAX_REASON:
             raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
         request = CheckRequest(
-            option=order.option.strip(),
+            option=option,
             modifier=order.modifier,
             difficulty=order.difficulty,
             circumstances=parse_circumstances(order.circumstances),
@@ -162,7 +175,10 @@ class CheckService:
             opponent_hidden = (
                 opponent.is_npc and opponent.hidden and not is_referee(campaign, actor)
             )
-            other = CheckRequest(option=(order.against_option or order.option).strip())
+            typed = order.against_option or order.option
+            other = CheckRequest(
+                option=resolve_option(tuple(system.check_options(opponent.sheet, settings)), typed)
+            )
             opposed = system.opposed(own.sheet, request, opponent.sheet, other, settings, self.rng)
             result = opposed.a
         else:
