@@ -231,7 +231,10 @@ def _cast_embed(view: CastView, locale: str) -> discord.Embed:
     if result.notes:
         embed.add_field(
             name=t("check.circumstances", locale),
-            value=truncate("\n".join(f"• {t(note, locale)}" for note in result.notes), 1024),
+            value=truncate(
+                "\n".join(f"• {t(note, locale, genero=view.caster_gender)}" for note in result.notes),
+                1024,
+            ),
             inline=False,
         )
     footer = [t("roll.log_ref", locale, id=view.log_id)]
