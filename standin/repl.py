@@ -62,6 +62,8 @@ Escribe como en Discord / type as in Discord:
   :modal  · :modal ok      ver el formulario con lo escrito / show it · enviarlo así / send as is
   /ficha importar archivo:NOMBRE   sube un archivo (ruta, o nombre en la carpeta de archivos)
                            upload a file (a path, or a name in the files folder)
+  :upload RUTA (:subir)    adjunta el archivo a la opción de archivo del próximo comando
+                           attach a file to the next command's file option
   :files (:archivos)       archivos que el bot ha enviado / files the bot sent
   :ac /orden opción:texto  ver sugerencias / see autocomplete suggestions
   :thread NOMBRE (:hilo)   abrir un hilo aquí / open a thread here
@@ -132,6 +134,25 @@ def parse_slash(
     return " ".join(path), found
 
 
+def find_file(raw: str, files_dir: Path | None, option: str) -> tuple[str, bytes]:
+    """A file typed as a path, or as the name of a file in ``files_dir``: (name, content)."""
+    path = Path(raw).expanduser()
+    if not path.is_file() and files_dir is not None and (files_dir / path).is_file():
+        path = files_dir / path
+    if not path.is_file():
+        raise ParseError(f"{option}: no encuentro el archivo / no such file {raw}")
+    return (path.name, path.read_bytes())
+
+
+def option_defs(commands: list[dict[str, Any]], path: str) -> list[dict[str, Any]]:
+    """The options of ``path`` («sheet import») as the command tree declares them."""
+    head, *subs = path.split()
+    defs = (_find(commands, head) or {}).get("options") or []
+    for word in subs:
+        defs = (_find([d for d in defs if d["type"] in (1, 2)], word) or {}).get("options") or []
+    return defs
+
+
 def convert(defn: dict[str, Any], raw: str, files_dir: Path | None = None) -> Any:
     """A typed value the way the Discord client would produce it from what was typed.
 
@@ -162,12 +183,7 @@ def convert(defn: dict[str, Any], raw: str, files_dir: Path | None = None) -> An
     if kind == 7:
         return raw.lstrip("#")
     if kind == 11:
-        path = Path(raw).expanduser()
-        if not path.is_file() and files_dir is not None and (files_dir / path).is_file():
-            path = files_dir / path
-        if not path.is_file():
-            raise ParseError(f"{defn['name']}: no encuentro el archivo / no such file {raw}")
-        return (path.name, path.read_bytes())
+        return find_file(raw, files_dir, defn["name"])
     return raw
 
 
@@ -193,6 +209,8 @@ class Session:
         # what was typed into each form (by its title and field ids): a refused or re-opened
         # form gets it back, as the Discord client keeps a form's text until it is sent
         self.typed: dict[tuple[str, ...], dict[str, str]] = {}
+        # a file ``:upload`` attached, waiting for the next command with a file option
+        self.upload: tuple[str, bytes] | None = None
         self.failures = 0
         self.done = False
 
@@ -265,6 +283,15 @@ class Session:
     def _slash(self, line: str) -> None:
         path, raw = parse_slash(line, self.sb.commands)
         options = {defn["name"]: convert(defn, value, self.files_dir) for defn, value in raw}
+        if self.upload is not None:
+            free = [
+                d
+                for d in option_defs(self.sb.commands, path)
+                if d["type"] == 11 and d["name"] not in options
+            ]
+            if free:  # the attachment goes where Discord's client would put it
+                options[free[0]["name"]] = self.upload
+                self.upload = None
         mark = self.sb.mark()
         reply = self.sb.command(
             path,
@@ -327,6 +354,14 @@ class Session:
         elif word == "post":
             forum = self.channel if self.guild.channel(self.channel).type == 15 else "foro"
             self.channel = self.guild.forum_post(forum, arg, user=self.user).name
+        elif word in ("upload", "subir"):
+            if not arg:
+                raise ParseError("¿qué archivo? :upload RUTA / which file? :upload PATH")
+            self.upload = find_file(_unquote(arg), self.files_dir, ":upload")
+            self.out(
+                f"📎 {self.upload[0]}: se adjunta al próximo comando con archivo / "
+                "attached to the next command with a file option"
+            )
         elif word in ("files", "archivos"):
             self._list_files()
         elif word in ("users", "usuarios"):
@@ -459,6 +494,9 @@ def main(argv: list[str] | None = None) -> int:
         help="SQLite file (default var/sandbox.db)",
     )
     parser.add_argument("--module", default="bot.__main__", help=argparse.SUPPRESS)
+    # tests on a loaded machine wait longer (ARBITRO_E2E_TIMEOUT / ARBITRO_E2E_DEADLINE)
+    parser.add_argument("--timeout", type=float, default=10.0, help=argparse.SUPPRESS)
+    parser.add_argument("--deadline", type=float, default=3.0, help=argparse.SUPPRESS)
     parser.add_argument("--user", default="ana")
     parser.add_argument("--channel", default="mesa")
     parser.add_argument("--locale", default="es-ES")
@@ -475,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.script is not None:
         lines = args.script.read_text(encoding="utf-8").splitlines()
 
-    sb = Sandbox(world=World(bot_id=BOT_ID))
+    sb = Sandbox(world=World(bot_id=BOT_ID), timeout=args.timeout, deadline=args.deadline)
     guild = sb.new_guild("Mesa de pruebas", ids=SAMPLE_IDS)
     _load_threads(sb, guild, _world_file(db))
     log_path = db.parent / "sandbox-bot.log"

@@ -487,3 +487,23 @@ def test_ctrl_c_while_readline_is_busy_is_answered_and_eats_no_line(tmp_path: Pa
         assert term.exit_code() == 0
     finally:
         term.close()
+
+
+@pytest.mark.e2e
+def test_upload_attaches_a_file_to_the_next_commands_file_option(tmp_path: Path, capsys) -> None:
+    """``:upload PATH`` (issue 13 §5): the next command with a free file option gets it."""
+    files = tmp_path / "archivos"
+    files.mkdir()
+    (files / "nota.txt").write_text("hola", encoding="utf-8")
+    code, out = run_script(
+        tmp_path,
+        capsys,
+        [":upload nota.txt", "/ping", "/upload", ":upload no-existe.txt"],
+        module="tests.standin.tiny_bot",
+        extra=["--files", str(files)],
+    )
+    assert code == 1, out  # the missing file is refused and counted
+    assert "📎 nota.txt: se adjunta al próximo comando" in out
+    assert "pong" in out  # a command without a file option leaves it waiting
+    assert "nota.txt: 4 bytes" in out  # and /upload received it
+    assert "no such file no-existe.txt" in out
