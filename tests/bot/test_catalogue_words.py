@@ -1,0 +1,45 @@
+"""Words a reader must not meet in the catalogue (issue 13: the sandbox examples read as a
+careful Spanish referee would write them)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.i18n import catalogue, t
+from rules.names import display
+
+
+@pytest.mark.parametrize("locale", ["es", "en"])
+def test_no_message_cites_the_seed_documents(locale: str) -> None:
+    """«(semilla 001, SORPRESA)» meant nothing to a player: the seeds are this project's
+    sources, not the players' books."""
+    cited = {
+        key: text
+        for key, text in catalogue().messages[locale].items()
+        if re.search(r"\b(semilla|seed) 00\d|\bla semilla no\b|\bthe seed gives\b", text)
+    }
+    assert not cited
+
+
+def test_the_gm_is_the_master_not_the_bots_name() -> None:
+    """S&W's book calls the GM «Árbitro», which is this bot's name: «el Árbitro decide si
+    muere» read as if the bot decided."""
+    said = {k: v for k, v in catalogue().messages["es"].items() if "el Árbitro" in v}
+    assert not said
+    assert "el máster decide si muere" in t("swc.note.incapacitado", "es")
+
+
+def test_the_digest_hour_is_not_called_utc() -> None:
+    """It is an hour of the campaign's time zone (its description says so)."""
+    assert "UTC" not in display(None, "setting", "resumen_hora", "es")
+    assert "UTC" not in display(None, "setting", "resumen_hora", "en")
+
+
+def test_falling_dying_agrees() -> None:
+    key = "rolweb.note.dying"
+    assert t(key, "es", genero="femenino").startswith("Cae moribunda:")
+    assert t(key, "es", genero="femenino").endswith("la estabilice.")
+    assert t(key, "es", genero="masculino").startswith("Cae moribundo:")
+    assert t(key, "es").startswith("El personaje cae moribundo")
