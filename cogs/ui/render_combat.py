@@ -176,7 +176,9 @@ def panel(view: CombatView, locale: str, *, note: str = "", gm: bool = False) ->
     embed = discord.Embed(
         title=title, description=truncate("\n".join(body), 4000), colour=COLOUR[None]
     )
-    embed.set_footer(text=t("combat.footer", locale, version=view.version))
+    # an ended fight has no next turn to point at: only its version
+    footer = t("combat.footer", locale, version=view.version) if view.active else f"v{view.version}"
+    embed.set_footer(text=footer)
     content = "\n".join(part for part in (note, _announcement(view, locale)) if part)
     return {
         "content": truncate(content, 2000) or None,
