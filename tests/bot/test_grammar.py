@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.grammar import GENDER_FIELD, gender_of, sheet_fields
 from bot.i18n import catalogue, t
 from bot.services.combat import CombatantLine, HealthView
-from bot.words import field_display
+from bot.words import field_display, problem_text
 from cogs.ui import render_combat
 from rules import systems
+from rules.combat.health import Act, CombatState, Condition, require
 from rules.names import display_state
+from rules.systems.base import RulesError
 
 
 @pytest.mark.parametrize(
@@ -184,3 +188,32 @@ def test_a_wounded_casters_circumstance_agrees() -> None:
     key = "nucleo.note.malherido"
     assert t(key, "es", genero="femenino") == "Malherida: guarda el dado menor."
     assert t(key, "es") == "Malherido: guarda el dado menor."
+
+
+def test_a_refusal_names_the_state_agreeing() -> None:
+    """Was: «Aldara está Incapacitado y no puede actuar.»"""
+    state = CombatState(
+        Condition.UNCONSCIOUS, "incapacitado", "Incapacitado", allowed=frozenset(),
+        reason="combat.problem.cannot_act",
+    )  # fmt: skip
+    with pytest.raises(RulesError) as refused:
+        require(state, Act.ATTACK, "Aldara", system="swc", gender="femenino")
+    problem = refused.value.problems[0]
+    assert problem_text(problem.key, problem.params, "es") == (
+        "Aldara está incapacitada y no puede actuar."
+    )
+    assert "is incapacitated" in problem_text(problem.key, problem.params, "en")
+    with pytest.raises(RulesError) as refused:
+        require(state, Act.ATTACK, "Bram", system="swc")
+    problem = refused.value.problems[0]
+    assert problem_text(problem.key, problem.params, "es").startswith("Bram está incapacitado ")
+
+
+def test_an_ended_fights_panel_points_at_no_next_turn() -> None:
+    from bot.services.combat import CombatView
+
+    view = CombatView(1, 9, 2, "rolweb", 2, False, (), None, (), False, False)
+    footer = render_combat.panel(view, "es")["embed"].footer.text
+    assert footer == "v9"
+    live = render_combat.panel(replace(view, active=True), "es")["embed"].footer.text
+    assert live == "v9 · /iniciativa siguiente"
