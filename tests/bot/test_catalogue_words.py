@@ -43,3 +43,12 @@ def test_falling_dying_agrees() -> None:
     assert t(key, "es", genero="femenino").endswith("la estabilice.")
     assert t(key, "es", genero="masculino").startswith("Cae moribundo:")
     assert t(key, "es").startswith("El personaje cae moribundo")
+
+
+def test_wizard_steps_before_the_gender_question_are_neutral() -> None:
+    """The grammatical gender is asked on the last step: the earlier ones cannot assume it
+    («puedes dejarlo sin armas», «de tu Humano» for Aldara)."""
+    weapons = t("rolweb.step.weapons", "es")
+    assert "dejarlo" not in weapons and "ninguna" in weapons
+    classes = t("swc.step.class", "es", raza="Humano")
+    assert "tu Humano" not in classes and "tu raza (Humano)" in classes
