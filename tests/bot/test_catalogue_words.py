@@ -52,3 +52,9 @@ def test_wizard_steps_before_the_gender_question_are_neutral() -> None:
     assert "dejarlo" not in weapons and "ninguna" in weapons
     classes = t("swc.step.class", "es", raza="Humano")
     assert "tu Humano" not in classes and "tu raza (Humano)" in classes
+
+
+def test_a_skippable_step_says_what_is_skipped() -> None:
+    """«Elige la armadura. … Puedes omitirlo.»: «lo» is not the armour; the step is."""
+    for key in ("nucleo.step.weapon", "nucleo.step.armour"):
+        assert t(key, "es").endswith("Puedes omitir este paso.")
