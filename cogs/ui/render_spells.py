@@ -232,7 +232,9 @@ def _cast_embed(view: CastView, locale: str) -> discord.Embed:
         embed.add_field(
             name=t("check.circumstances", locale),
             value=truncate(
-                "\n".join(f"• {t(note, locale, genero=view.caster_gender)}" for note in result.notes),
+                "\n".join(
+                    f"• {t(note, locale, genero=view.caster_gender)}" for note in result.notes
+                ),
                 1024,
             ),
             inline=False,

@@ -8,7 +8,7 @@ import pytest
 
 from bot.grammar import GENDER_FIELD, gender_of, sheet_fields
 from bot.i18n import catalogue, t
-from bot.services.combat import CombatantLine, HealthView
+from bot.services.combat import HealthView
 from bot.words import field_display, problem_text
 from cogs.ui import render_combat
 from rules import systems
@@ -143,40 +143,6 @@ def test_every_sheet_has_an_optional_gender_field() -> None:
     assert gender_of({"genero": "otro"}) is None and gender_of({}) is None
 
 
-def _line(state: str, gender: str | None, description: str = "") -> CombatantLine:
-    return CombatantLine(
-        "c1", "Aldara", "character", "jugadores", 1, 1, 12, "", 1, False, False, None,
-        state=state, description=description, hit_points=(1, 4), gender=gender,
-    )  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("system", "word", "gender", "expected"),
-    [
-        ("swc", "gravemente herido", "femenino", "gravemente herida"),  # was: «herido» for Aldara
-        ("swc", "ileso", "femenino", "ilesa"),
-        ("swc", "Incapacitado", "femenino", "Incapacitada"),  # the system's capital is kept
-        ("swc", "caído", None, "caído"),
-        ("rolweb", "Moribundo", "femenino", "Moribunda"),  # was: «Eira · Moribundo (0/12)»
-        ("rolweb", "Ileso", "masculino", "Ileso"),
-        ("rolweb", "Ileso", "femenino", "Ilesa"),
-        ("nucleo", "Malherido", "femenino", "Malherida"),
-        ("swc", "magullado", "femenino", "magullado"),  # a campaign's own word stays as it is
-    ],
-)
-def test_the_fight_panel_agrees_with_each_combatant(system, word, gender, expected) -> None:
-    assert render_combat.agreed(word, _line(word, gender), system, "es") == expected
-    shown = render_combat.health_text(_line(word, gender), "es", system=system)
-    assert shown == f"· {expected} (1/4)"
-
-
-def test_the_panel_speaks_the_readers_language() -> None:
-    assert render_combat.agreed("Ileso", _line("Ileso", "femenino"), "rolweb", "en") == "Unhurt"
-    assert render_combat.agreed("gravemente herido", _line("", None), "swc", "en") == (
-        "badly wounded"
-    )
-
-
 def test_a_sheets_state_agrees() -> None:
     """Was: «Estado: activo» on Eira's sheet."""
     assert field_display("rolweb", "estado", "activo", "es", "femenino") == "activa"
@@ -193,7 +159,7 @@ def test_a_wounded_casters_circumstance_agrees() -> None:
 def test_a_refusal_names_the_state_agreeing() -> None:
     """Was: «Aldara está Incapacitado y no puede actuar.»"""
     state = CombatState(
-        Condition.UNCONSCIOUS, "incapacitado", "Incapacitado", allowed=frozenset(),
+        Condition.UNCONSCIOUS, "incapacitado", "incapacitado", allowed=frozenset(),
         reason="combat.problem.cannot_act",
     )  # fmt: skip
     with pytest.raises(RulesError) as refused:
@@ -206,7 +172,10 @@ def test_a_refusal_names_the_state_agreeing() -> None:
     with pytest.raises(RulesError) as refused:
         require(state, Act.ATTACK, "Bram", system="swc")
     problem = refused.value.problems[0]
-    assert problem_text(problem.key, problem.params, "es").startswith("Bram está incapacitado ")
+    # no gender on the sheet: neutral wording
+    assert problem_text(problem.key, problem.params, "es") == (
+        "Bram no puede actuar: su estado es «incapacitado»."
+    )
 
 
 def test_an_ended_fights_panel_points_at_no_next_turn() -> None:

@@ -21,7 +21,7 @@ def test_a_new_level_offers_the_hit_die_to_its_player(discord_env):
     assert "↳ Guerrero: nivel 1 → 2" in granted.all_text, granted.all_text
     assert "Dado de golpe: Brann" in [b.get("label") for b in granted.message.buttons], granted
     not_his = press(sb, granted, HIT_DIE, user="bruno")
-    assert "no es tuyo" in not_his.all_text or "No puedes" in not_his.all_text, not_his.all_text
+    assert "no es tu personaje" in not_his.all_text, not_his.all_text
     rolled = press(sb, granted, HIT_DIE, user="ana")
     text = rolled.all_text
     assert "Brann sube de nivel" in text, text
