@@ -9,6 +9,7 @@ description.  Render modules call these instead of printing a stored value.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import catalogue, t
@@ -22,6 +23,7 @@ from rules.names import (
 )
 
 __all__ = [
+    "Localized",
     "whole_list",
     "field_display",
     "named_params",
@@ -35,6 +37,18 @@ __all__ = [
 
 #: Catalogue namespaces that are rule systems (``swc.problem.…``): their problems carry ids.
 _SYSTEM_PREFIXES = ("swc", "rolweb", "nucleo")
+
+
+@dataclass(frozen=True, slots=True)
+class Localized:
+    """A message parameter written per language by the service that raised the error (a
+    list of display names), so the reader gets the one in his: :func:`named_params` picks
+    it, falling back to Spanish."""
+
+    texts: Mapping[str, str]
+
+    def text(self, locale: str) -> str:
+        return self.texts.get(locale) or self.texts.get("es") or ""
 
 
 def system_of_key(key: str) -> str | None:
@@ -78,6 +92,9 @@ def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, 
     if named_system is not None and "key" not in params:
         out["system"] = named_system  # «Núcleo (1o3d10)», never «nucleo»
     for name, value in params.items():
+        if isinstance(value, Localized):
+            out[name] = value.text(locale)
+            continue
         kind = KINDS_BY_PARAM.get(name)
         if kind == "estado" and isinstance(value, str):
             # a health state: the problem says whose system (``combat.problem.cannot_act``

@@ -37,6 +37,7 @@ from bot.services.checks import parse_circumstances
 from bot.services.context import Actor, Place
 from bot.services.dead import heal_living, require_alive_target
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.labels import resolve, spoken
 from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import find_character, require_playable
 from bot.services.sheet_changes import Touched
@@ -268,6 +269,11 @@ class AttackService:
             )  # fmt: skip
         if target.fighter.sheet is not None:  # before any die: the dead are not attacked
             require_alive_target(system, target.fighter.sheet, settings, target.fighter.name)
+        if order.weapon and attacker.fighter.sheet is not None:
+            # the label typed without picking the suggestion: «espada» is «Espada larga»
+            carried = attacks.weapons(attacker.fighter.sheet, settings)
+            named = (spoken(w.value, w.label) for w in carried)
+            order = replace(order, weapon=resolve(order.weapon, named) or order.weapon)
         request = self._request(order, attacker, target, system.id)
         where: dict[str, Any] = {}
         if system.id == "rolweb":

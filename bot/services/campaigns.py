@@ -30,6 +30,7 @@ from bot.services.errors import (
     NotAllowed,
     NotReferee,
 )
+from bot.services.labels import Named, resolve
 from bot.services.retry import attempts, backoff
 from bot.services.settings import (
     MAX_FILE_TEXT,
@@ -147,16 +148,17 @@ def campaign_time_zone(campaign: Campaign | None) -> str:
 
 
 def setting_key(system_id: str, typed: str) -> str:
-    """The setting a GM means: its key (``monjes_permitidos``) or its display name in
-    either language («Monjes permitidos», «monks allowed»), compared folded."""
-    wanted = fold_words(typed).replace(" ", "_")
-    for spec in setting_specs(system_id):
-        if wanted == spec.key:
-            return spec.key
-        for locale in LOCALES:
-            if fold_words(display(system_id, "setting", spec.key, locale)) == fold_words(typed):
-                return spec.key
-    return typed
+    """The setting a GM means: its key (``monjes_permitidos``), its display name in either
+    language («Monjes permitidos», «monks allowed») or a unique beginning of either, compared
+    folded (:func:`bot.services.labels.resolve`; several settings for one beginning are
+    refused with their names).  Text naming none comes back as typed."""
+    named = tuple(
+        Named(spec.key, {loc: display(system_id, "setting", spec.key, loc) for loc in LOCALES})
+        for spec in setting_specs(system_id)
+    )
+    # a key typed with spaces («monjes permitidos» for monjes_permitidos) is the key
+    keyed = fold_words(typed).replace(" ", "_")
+    return resolve(keyed, named) or resolve(typed, named) or typed
 
 
 @dataclass(frozen=True, slots=True)

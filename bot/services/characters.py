@@ -43,6 +43,7 @@ from bot.services.imports import (
     SHEET_FORMAT,
     SHEET_FORMAT_VERSION,
 )
+from bot.services.labels import read_field
 from bot.services.sheet_access import (
     MAX_NAME,
     CharacterSummary,
@@ -440,13 +441,14 @@ class CharacterService:
     ) -> CharacterView:
         """``/sheet set``: parse ``raw`` by the field's spec and store it at ``path``."""
         _campaign, system, settings = await self.context(place)
-        specs = {spec.path.casefold(): spec for spec in sheet_fields(system, settings)}
-        spec = specs.get(path.strip().casefold())
+        fields = sheet_fields(system, settings)
+        spec = read_field(fields, path)
         if spec is None:
             raise DomainError(
                 "sheet.error.unknown_field",
                 field=path,
-                valid=whole_list(_closest(path, [s.path for s in specs.values()])),
+                # what the user can type: the labels /sheet show prints (was: raw paths)
+                valid=whole_list(_closest(path, list(dict.fromkeys(s.label for s in fields)))),
             )
         value = parse_field(spec, raw, system.id)
         if spec.referee_only:

@@ -19,11 +19,17 @@ from bot.services.campaigns import is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, InvalidSetting
+from bot.services.labels import resolve, spoken
 from bot.services.rolls import MAX_REASON
 from bot.services.sheet_access import require_actor
 from bot.services.sheet_changes import ApplyEffects
 from rules.combat.health import Act, HealthStates, require
-from rules.systems.base import CheckOption, CheckRequest, CheckResult, OpposedResult
+from rules.systems.base import (
+    CheckOption,
+    CheckRequest,
+    CheckResult,
+    OpposedResult,
+)
 from rules.text import fold
 
 __all__ = ["CheckOrder", "CheckService", "CheckView", "SAVE_OPTION", "resolve_option"]
@@ -83,14 +89,13 @@ def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def resolve_option(options: tuple[CheckOption, ...], typed: str) -> str:
     """The option a player named, by its key or by the name the autocomplete shows
-    («Atento» for ``atributo:Atento``, «destreza» for S&W's Destreza): Discord sends the
-    typed text when nobody picks a suggestion, and a newcomer types what the sheet shows.
-    Anything else is returned as typed, for the system to refuse by name."""
-    typed = typed.strip()
-    if any(option.key == typed for option in options):
-        return typed
-    matches = {option.key for option in options if fold(option.label) == fold(typed)}
-    return matches.pop() if len(matches) == 1 else typed
+    («Atento» for ``atributo:Atento``, «destreza» for S&W's Destreza, «Salvación (Fís» for
+    Núcleo's one beginning so): Discord sends the typed text when nobody picks a suggestion,
+    and a newcomer types what the sheet shows (:func:`bot.services.labels.resolve`; a name
+    several options share is refused with their names, never guessed).  Anything else is
+    returned as typed, for the system to refuse by name (some options are valid without
+    being offered, S&W's ``salvacion``)."""
+    return resolve(typed, (spoken(o.key, o.label) for o in options)) or typed.strip()
 
 
 def parse_circumstances(text: str | None) -> frozenset[str]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,10 +48,11 @@ from bot.services.characters import CharacterService
 from bot.services.checks import CheckOrder, CheckService, CheckView
 from bot.services.context import Actor, Place
 from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.labels import Named, resolve, spoken
 from bot.services.retry import attempts, backoff
 from bot.services.sheet_access import find_character, require_playable
 from bot.services.sheet_schema import upgraded_sheet
-from rules.systems.base import CheckRequest, CheckResult, RulesError
+from rules.systems.base import CheckRequest, CheckResult, GameSystem, RulesError
 
 __all__ = [
     "HIDDEN",
@@ -313,10 +315,10 @@ class RequestService:
         if not is_referee(campaign, actor):
             raise NotReferee()
         parsed = parse_who(who)
-        option = option.strip()
-        request = CheckRequest(option=option, modifier=modifier, difficulty=difficulty)
         async with self.sessions() as session:
             targets = await self._targets(session, campaign, actor, place, parsed)
+        option = _read_option(system, settings, targets, option)
+        request = CheckRequest(option=option, modifier=modifier, difficulty=difficulty)
         label = option
         dry = random.Random(0)
         for character in targets:
@@ -547,6 +549,22 @@ class RequestService:
             except RulesError:
                 continue
         return list(seen.values())
+
+
+def _read_option(
+    system: GameSystem, settings: Mapping[str, Any], targets: Sequence[Character], typed: str
+) -> str:
+    """The option ``typed`` names among those the asked characters can roll (the key a
+    suggestion sends, or the label the GM typed: «Percepción»); unnamed text passes on and
+    the dry run says who cannot roll it."""
+    offered: dict[str, Named] = {}
+    for character in targets:
+        try:
+            for option in system.check_options(upgraded_sheet(character), settings):
+                offered.setdefault(option.key, spoken(option.key, option.label))
+        except RulesError:
+            continue
+    return resolve(typed, offered.values()) or typed.strip()
 
 
 async def _mark_hidden(session: AsyncSession, log_id: int, hidden: str) -> None:

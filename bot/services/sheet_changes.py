@@ -19,6 +19,7 @@ from bot.services.campaign_context import CampaignContext
 from bot.services.dead import dead_state, heal_living
 from bot.services.errors import DomainError, NotAllowed
 from bot.services.imports import keep_referee_fields, referee_changes
+from bot.services.labels import resolve, spoken
 from bot.services.sheet_access import set_path
 from bot.services.sheet_writes import Computed, XpEntry
 from rules.combat import effects
@@ -194,7 +195,11 @@ class SpendXp:
         system = context.system
         if not isinstance(system, Advancement):
             raise DomainError("xp.error.nothing_to_buy", system=system.name)
-        result = system.purchase(sheet, self.what, context.settings)
+        # what the autocomplete offers, read as typed («sigilo», the label): whole names
+        # only, spending is a write the user sees only after it lands
+        offered = (spoken(o.value, o.label) for o in system.purchases(sheet, context.settings))
+        what = resolve(self.what, offered, prefix=False) or self.what
+        result = system.purchase(sheet, what, context.settings)
         return Computed(result.sheet, result)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from bot.grammar import sheet_fields
 from bot.services.campaign_context import CampaignContextService
 from bot.services.context import Place
+from bot.services.errors import DomainError
+from bot.services.labels import read_field
 from rules.systems.base import CharacterBuilder, FieldSpec, StepOption
 from rules.text import fold
 
@@ -53,14 +55,10 @@ class SheetOptionService:
         context = await self.contexts.find(place)
         if context is None:
             return ()
-        spec = next(
-            (
-                s
-                for s in sheet_fields(context.system, context.settings)
-                if s.path.casefold() == field.casefold()
-            ),
-            None,
-        )
+        try:  # the path a suggestion sent, or the label typed without picking one
+            spec = read_field(sheet_fields(context.system, context.settings), field)
+        except DomainError:
+            return ()
         if spec is None:
             return ()
         needle = fold(current)  # «clér» finds «clerigo»

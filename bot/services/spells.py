@@ -22,6 +22,7 @@ from bot.services.campaigns import FREE_REST, is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotAllowed
+from bot.services.labels import Named, resolve
 from bot.services.sheet_access import CharacterView
 from bot.services.sheet_changes import (
     CastSpell,
@@ -46,6 +47,7 @@ from rules.systems.base import (
     SpellRequest,
     SpellState,
 )
+from rules.names import LOCALES, names
 from rules.text import fold
 
 __all__ = [
@@ -293,7 +295,7 @@ class SpellService:
         request = SpellRequest(
             spell=(order.spell or "").strip() or None,
             level=order.level,
-            spell_list=(order.spell_list or "").strip() or None,
+            spell_list=_list_id(order.spell_list),
             extra_mana=order.extra_mana,
             mana=order.mana,
             dispel=(order.dispel or "").strip() or None,
@@ -426,3 +428,29 @@ class SpellService:
             raise NotAllowed("flows.rest_gm_only")
         applied = await self.characters.writer.apply(place, actor, Rest(), name=character)
         return RestView(applied.view.name, applied.value)
+
+
+def _list_id(typed: str | None) -> str | None:
+    """A spell list or class named in either language («Magic-User», «Cleric» are ``mago``,
+    ``clerigo``), as the system reads ids and Spanish names only; other text passes as
+    typed (the system matches the list, the class or ``clase.lista``)."""
+    text = (typed or "").strip()
+    if not text:
+        return None
+    ids = {i for locale in LOCALES for kind in ("lista", "clase") for i in _swc(locale, kind)}
+    named = (
+        Named(
+            i,
+            {
+                loc: str(_swc(loc, "lista").get(i) or _swc(loc, "clase").get(i, i))
+                for loc in LOCALES
+            },
+        )
+        for i in sorted(ids)
+    )
+    return resolve(text, named, prefix=False) or text
+
+
+def _swc(locale: str, kind: str) -> dict[str, Any]:
+    table = names(locale).get("swc", {}).get(kind, {})
+    return dict(table) if isinstance(table, dict) else {}

@@ -4,7 +4,10 @@ a suggestion)."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.services.checks import resolve_option
+from bot.services.labels import Ambiguous
 from bot.services.posting import PostRoll
 from cogs.ui.render_post import roll_line
 from rules.systems.base import CheckOption
@@ -29,7 +32,8 @@ def test_a_shown_name_finds_its_key_whatever_the_case_and_accents() -> None:
 def test_anything_else_is_left_for_the_system_to_refuse_by_name() -> None:
     assert resolve_option(OPTIONS, "Volar") == "Volar"
     twins = (CheckOption("a:X", "X", "a"), CheckOption("b:X", "X", "b"))
-    assert resolve_option(twins, "x") == "x"  # ambiguous: not guessed
+    with pytest.raises(Ambiguous):  # not guessed: refused with both names
+        resolve_option(twins, "x")
 
 
 def test_a_posts_roll_says_its_total_once() -> None:
