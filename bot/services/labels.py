@@ -77,9 +77,7 @@ def resolve(typed: str, choices: Iterable[Named], *, prefix: bool = True) -> str
         return _one(typed, whole)
     if not prefix:
         return None
-    begun = _unique(
-        o for o in options if any(fold_words(w).startswith(needle) for w in o.words())
-    )
+    begun = _unique(o for o in options if any(fold_words(w).startswith(needle) for w in o.words()))
     if begun:
         return _one(typed, begun)
     return None

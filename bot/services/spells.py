@@ -35,6 +35,7 @@ from bot.services.sheet_changes import (
 )
 from bot.services.sheet_writes import Applied, Each
 from rules.combat.attack import Fighter
+from rules.names import LOCALES, names
 from rules.systems.base import (
     CastResult,
     GameSystem,
@@ -47,7 +48,6 @@ from rules.systems.base import (
     SpellRequest,
     SpellState,
 )
-from rules.names import LOCALES, names
 from rules.text import fold
 
 __all__ = [
