@@ -17,7 +17,6 @@ unambiguous start of it, e.g. ``PER``, ``Fís``), then a ``/check`` option (``Si
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +24,7 @@ from rules import dice
 from rules.combat import effects
 from rules.combat.effects import Modifier
 from rules.systems.base import GameSystem, Problem, RulesError
+from rules.text import fold
 
 __all__ = ["ALIASES", "MAX_MODIFIERS", "parse_modifiers"]
 
@@ -54,11 +54,6 @@ ALIASES: dict[str, str] = {
 }
 
 _ITEM = re.compile(r"^\s*(?P<what>[^+\-]+?)\s*(?P<sign>[+\-])\s*(?P<amount>[0-9dD]+)\s*$")
-
-
-def fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
 
 
 def _refuse(key: str, **params: Any) -> RulesError:

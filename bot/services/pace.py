@@ -63,6 +63,7 @@ from bot.formatting import (
     parse_user_datetime,
     time_zone,
 )
+from bot.grammar import gender_of
 from bot.i18n import LOCALES
 from bot.services.campaigns import (
     DIGEST_EVERY,
@@ -230,6 +231,8 @@ class NpcView:
     locale: str | None
     version: int
     time_zone: str = DEFAULT_TIME_ZONE  # the campaign's: the return is shown in it
+    #: the character's grammatical gender: «queda PNJtizada» (neutral wording when unset)
+    genero: str | None = None
 
     @property
     def nonce(self) -> str:
@@ -923,6 +926,7 @@ class PaceService:
             campaign.locale,
             version,
             zone,
+            genero=gender_of(character.sheet),
         )
 
     async def unnpcize(self, place: Place, actor: Actor, name: str) -> NpcView:
@@ -935,7 +939,9 @@ class PaceService:
             character_id = saved_id(character)
             row = await session.get(Npcization, character_id)
             if row is None:
-                raise DomainError("pace.error.not_npcized", name=character.name)
+                raise DomainError(
+                    "pace.error.not_npcized", name=character.name, genero=gender_of(character.sheet)
+                )
             player, seen = row.player_user_id, row.version
             result = await session.exec(
                 delete(Npcization).where(

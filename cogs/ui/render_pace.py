@@ -215,6 +215,7 @@ def npcized(view: NpcView, locale: str) -> str:
         name=view.name,
         player=f"<@{view.player_user_id}>",
         until=until,
+        genero=view.genero,
     )
 
 

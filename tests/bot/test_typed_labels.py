@@ -215,3 +215,39 @@ async def test_campaign_settings_read_a_settings_name_or_its_beginning(aldara_sw
         HERE, GM, SettingsChange(system_setting=("monjes", "sí"))
     )
     assert {s.key: s.value for s in view.settings}["monjes_permitidos"] is True
+
+
+# -- effect modifiers by name, and agreement ---------------------------------------------
+
+
+async def test_effect_modifiers_are_shown_by_name_in_each_language(ardelia):
+    """Was: «Modificadores: to_hit +1, damage +1d6»."""
+    from cogs.ui.render_effects import effect_reply
+
+    view = await ardelia.effects.add(
+        HERE, ANA, "Ardelia", "Bendición", rounds=3, modifier="ataque+1, daño+1d6, PER-2"
+    )
+    spanish = effect_reply(view, "es")["embed"].description
+    english = effect_reply(view, "en")["embed"].description
+    assert "Modificadores: ataque +1, daño +1d6, Percepción -2" in spanish, spanish
+    assert "attack +1, damage +1d6, Percepción -2" in english, english
+    assert "to_hit" not in spanish + english
+
+
+async def test_npcized_agrees_with_the_characters_gender(ardelia):
+    from cogs.ui.render_pace import npcized
+
+    neutral = await ardelia.pace.npcize(HERE, GM, "Ardelia")
+    assert "pasa a manos del máster (PNJtización)" in npcized(neutral, "es")
+    await ardelia.pace.unnpcize(HERE, GM, "Ardelia")
+    with pytest.raises(DomainError) as error:
+        await ardelia.pace.unnpcize(HERE, GM, "Ardelia")
+    assert "PNJtizad" not in problem_text(error.value.key, error.value.params, "es")
+    await ardelia.characters.set_field(HERE, ANA, None, "genero", "femenino")
+    female = await ardelia.pace.npcize(HERE, GM, "Ardelia")
+    assert "**Ardelia** queda PNJtizada" in npcized(female, "es")
+    assert "gets her back" in npcized(female, "en")
+    await ardelia.pace.unnpcize(HERE, GM, "Ardelia")
+    await ardelia.characters.set_field(HERE, ANA, None, "genero", "masculino")
+    male = await ardelia.pace.npcize(HERE, GM, "Ardelia")
+    assert "**Ardelia** queda PNJtizado" in npcized(male, "es")
