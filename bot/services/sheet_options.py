@@ -50,6 +50,18 @@ class SheetOptionService:
             if needle in s.path.casefold() or needle in s.label.casefold()
         )[:25]
 
+    async def field_path(self, place: Place, field: str) -> str | None:
+        """The path of the field ``field`` names (its path, or its label typed whole), so the
+        value suggestions of a typed label are named like those of a picked one."""
+        context = await self.contexts.find(place)
+        if context is None:
+            return None
+        try:
+            spec = read_field(sheet_fields(context.system, context.settings), field)
+        except DomainError:
+            return None
+        return spec.path if spec is not None else None
+
     async def value_choices(self, place: Place, field: str, current: str) -> tuple[str, ...]:
         """The allowed values of one field (races, classes, armour…) containing ``current``."""
         context = await self.contexts.find(place)

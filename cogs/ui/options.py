@@ -78,13 +78,15 @@ async def value_autocomplete(
     field = getattr(itx.namespace, "field", None)
     if not field:
         return []
-    values = await itx.client.services.sheet_options.value_choices(place_of(itx), field, current)
+    options = itx.client.services.sheet_options
+    values = await options.value_choices(place_of(itx), field, current)
+    path = await options.field_path(place_of(itx), field) or field  # a typed label too
     campaign = await itx.client.services.campaigns.find(place_of(itx))
     locale = await reply_locale(itx.client, itx)
 
     def shown(value: str) -> str:
         """«Clérigo» for ``clerigo``: the id stays the value sent back."""
-        named = field_display(campaign.system, field, value, locale) if campaign else None
+        named = field_display(campaign.system, path, value, locale) if campaign else None
         return named or value
 
     return [app_commands.Choice(name=shown(value)[:100], value=value[:100]) for value in values]

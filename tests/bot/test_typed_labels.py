@@ -175,6 +175,9 @@ async def test_the_unknown_field_error_lists_what_can_be_typed(aldara_swc):
 async def test_the_value_suggestions_follow_a_typed_field_label(aldara_swc):
     values = await aldara_swc.sheet_options.value_choices(HERE, "Alineamiento", "")
     assert values == ("legal", "neutral", "caotico")
+    assert await aldara_swc.sheet_options.field_path(HERE, "alineamiento") == "alineamiento"
+    assert await aldara_swc.sheet_options.field_path(HERE, "Fuerza") == "atributos.Fuerza"
+    assert await aldara_swc.sheet_options.field_path(HERE, "fue") is None
 
 
 # -- /attack weapon, /xp spend, /spell list, /campaign settings -------------------------

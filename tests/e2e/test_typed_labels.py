@@ -124,6 +124,18 @@ def test_swc_sheet_fields_values_and_settings_by_their_names(discord_env):
     assert "There is no field “fuerzo”. Fields: Fuerza" in listed.text, listed.text
     assert "pg.max" not in listed.text and "monedas." not in listed.text, listed.text
 
+    # the value suggestions follow a field typed by its label, named in the reader's language
+    suggested = sb.autocomplete(
+        "sheet set",
+        "value",
+        "",
+        guild=g,
+        user="gm",
+        locale="en-US",
+        options={"field": "alineamiento"},
+    )
+    assert {"name": "chaotic", "value": "caotico"} in suggested, suggested
+
     # /campaña ajustes regla: a beginning of the display name
     monks = _run(sb, g, "campaign settings", {"setting": "monjes", "value": "no"}, user="gm")
     assert "**Monjes permitidos**: no" in monks.text, monks.text
