@@ -23,6 +23,7 @@ from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.dead import heal_living
 from bot.services.errors import DomainError
+from bot.services.labels import resolve, spoken
 from bot.services.sheet_access import find_character, require_editor, require_playable
 from bot.services.sheet_schema import upgraded_sheet
 from bot.services.sheet_writes import Computed
@@ -57,6 +58,17 @@ class AbilityUseView:
     state: str | None
     notes: tuple[str, ...]
     undo: Undoable | None = None
+
+
+def _ability_name(typed: str, settings: Any) -> str:
+    """The campaign's ability ``typed`` names, whole, any case or accents («imposicion de
+    manos»; the rules compare names ignoring case only); other text passes as typed and the
+    rules refuse it by name."""
+    from rules.rolweb.abilities import load_abilities
+    from rules.rolweb.settings import parse_settings
+
+    names = (spoken(a.name, a.name) for a in load_abilities(parse_settings(settings)))
+    return resolve(typed, names, prefix=False) or typed
 
 
 def _abilities(system: GameSystem) -> Any:
@@ -161,6 +173,7 @@ class AbilityService:
             )
         require_editor(context.campaign, user, actor)  # acting *with* a character
         require_playable(user)  # not while it awaits the GM's approval
+        ability = _ability_name(ability, context.settings)
         user_sheet = upgraded_sheet(user)
         other = None if healed_one.id == user.id else upgraded_sheet(healed_one)
         fighter = Fighter(healed_one.name, sheet=other) if other is not None else None

@@ -22,7 +22,7 @@ from bot.services.campaigns import FREE_REST, is_referee
 from bot.services.characters import CharacterService
 from bot.services.context import Actor, Place
 from bot.services.errors import DomainError, NotAllowed
-from bot.services.labels import Named, resolve
+from bot.services.labels import Named, resolve, spoken
 from bot.services.sheet_access import CharacterView
 from bot.services.sheet_changes import (
     CastSpell,
@@ -292,13 +292,14 @@ class SpellService:
         if not 0 <= order.extra_mana <= MAX_EXTRA_MANA:
             raise DomainError("spell.error.bad_extra_mana", limit=MAX_EXTRA_MANA)
         target = (order.target or "").strip()[:MAX_TARGET] or None
+        _system, listing = await self._listing(place)
         request = SpellRequest(
-            spell=(order.spell or "").strip() or None,
+            spell=_spell_name(order.spell, listing),
             level=order.level,
             spell_list=_list_id(order.spell_list),
             extra_mana=order.extra_mana,
             mana=order.mana,
-            dispel=(order.dispel or "").strip() or None,
+            dispel=_spell_name(order.dispel, listing),
             modifier=order.modifier,
         )
         campaign, system, _settings = await self.characters.context(place)
@@ -454,3 +455,13 @@ def _list_id(typed: str | None) -> str | None:
 def _swc(locale: str, kind: str) -> dict[str, Any]:
     table = names(locale).get("swc", {}).get(kind, {})
     return dict(table) if isinstance(table, dict) else {}
+
+
+def _spell_name(typed: str | None, listing: SpellList) -> str | None:
+    """The list's spell ``typed`` names, whole, any case or accents («curacion» is
+    Curación: the system finds spells by their exact name); text naming none passes as
+    typed (S&W records free text; the system refuses an unknown Núcleo spell)."""
+    text = (typed or "").strip()
+    if not text:
+        return None
+    return resolve(text, (spoken(s.name, s.name) for s in listing.spells), prefix=False) or text

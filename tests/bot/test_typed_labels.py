@@ -254,3 +254,37 @@ async def test_npcized_agrees_with_the_characters_gender(ardelia):
     await ardelia.characters.set_field(HERE, ANA, None, "genero", "masculino")
     male = await ardelia.pace.npcize(HERE, GM, "Ardelia")
     assert "**Ardelia** queda PNJtizado" in npcized(male, "es")
+
+
+# -- spells and abilities, by name typed any way -----------------------------------------
+
+
+async def test_a_spell_is_cast_by_its_name_typed_without_accents(services):
+    from bot.services.spells import CastOrder, _list_id
+    from tests.examples import ardelia_the_mage
+
+    await services.campaigns.create(
+        HERE, GM, name="Magia", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    await services.characters.create(HERE, ANA, json.loads(json.dumps(ardelia_the_mage())))
+    view = await services.spells.cast(HERE, ANA, CastOrder(spell="PROYECTIL MAGICO"))
+    assert view.result.label == "Proyectil mágico"
+    # S&W lists by their English names too (the system reads ids and Spanish names)
+    assert (_list_id("Magic-User"), _list_id("cleric"), _list_id("notas")) == (
+        "mago",
+        "clerigo",
+        "notas",
+    )
+
+
+async def test_an_ability_is_used_by_its_name_typed_without_accents(services):
+    place = Place(GUILD, 13, (13,))
+    await services.campaigns.create(
+        place, GM, name="Foro", system="rolweb", target_id=13, kind="channel"
+    )
+    system = systems.get("rolweb")
+    eira = system.new_sheet("Eira", resolved_settings(system.settings(), {}))
+    eira["habilidades"] = {"Recuperación": "principiante"}
+    await services.characters.create(place, ANA, eira)
+    view = await services.abilities.use(place, ANA, "recuperacion")
+    assert view.ability == "Recuperación"
