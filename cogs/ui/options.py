@@ -20,7 +20,8 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
-from bot.services.campaigns import setting_specs
+from bot.services.campaigns import setting_key, setting_specs
+from bot.services.errors import DomainError
 from bot.services.settings import resolved_settings
 from bot.words import field_display, setting_name, setting_value
 from cogs.ui.context import actor_of, place_of, reply_locale
@@ -235,6 +236,10 @@ async def setting_value_autocomplete(
     if campaign is None or not key:
         return []
     locale = await reply_locale(itx.client, itx)
+    try:  # the key a suggestion sent, or the name typed without picking it
+        key = setting_key(campaign.system, key)
+    except DomainError:
+        return []
     spec = next((s for s in setting_specs(campaign.system) if s.key == key), None)
     if spec is None:
         return []

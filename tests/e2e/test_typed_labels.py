@@ -137,5 +137,14 @@ def test_swc_sheet_fields_values_and_settings_by_their_names(discord_env):
     assert {"name": "chaotic", "value": "caotico"} in suggested, suggested
 
     # /campaña ajustes regla: a beginning of the display name
+    offered = sb.autocomplete(
+        "campaign settings",
+        "value",
+        "",
+        guild=g,
+        user="gm",
+        options={"setting": "Monjes permitidos"},
+    )
+    assert [o["value"] for o in offered] == ["sí", "no"], offered
     monks = _run(sb, g, "campaign settings", {"setting": "monjes", "value": "no"}, user="gm")
     assert "**Monjes permitidos**: no" in monks.text, monks.text
