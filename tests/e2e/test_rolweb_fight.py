@@ -23,11 +23,13 @@ def run(sb, g, path, options=None, user="gm"):
     return sb.command(path, options or {}, guild=g, channel="mesa", user=user, **ES)
 
 
-def _fight_with_hidden_orc(sb, name):
+def _fight_with_hidden_orc(sb, name, toughness=None):
     g = new_campaign(sb, name, "rolweb")
     create_eira(sb, g)  # Ana's Eira: Discreto 10, Diestro 11, Espada
     orc = rolweb_orc()
     orc["atributos"] |= {"Astuto": 5}  # Atento 10
+    if toughness is not None:  # a fixed Resistencia, as an NPC's stat block may give
+        orc["resistencia"] = {"actual": toughness, "maxima": toughness}
     import_sheet(sb, g, orc, user="gm", npc=True)  # hidden
     started = run(sb, g, "init start").expect_ok()
     assert says(started, "rolweb_fight.surprise.offer"), started.all_text  # offered, not recalled
@@ -38,7 +40,9 @@ def _fight_with_hidden_orc(sb, name):
 
 def test_surprise_is_rolled_stored_and_gives_one_free_attack(discord_env):
     sb = discord_env
-    g = _fight_with_hidden_orc(sb, "Sorpresa rolweb")
+    # Resistencia 40: the free hit cannot kill it (a critical Espada did, with unseeded dice),
+    # so the second free attack is refused for being the second, not for a dead target
+    g = _fight_with_hidden_orc(sb, "Sorpresa rolweb", toughness=40)
     player = run(sb, g, "init surprise", {"ambushers": "jugadores"}, user="ana")
     assert player.ephemeral and says(player, "campaign.error.not_referee"), player.all_text
     # Discreto 10 against Atento 10, +20: any d20 succeeds
