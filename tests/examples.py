@@ -103,3 +103,30 @@ def ardelia_the_mage(spells: dict[str, int] | None = None) -> dict[str, Any]:
     del sheet["habilidades"]["Sigilo"]
     sheet["hechizos"] = dict(spells or {"Proyectil mágico": 1})
     return sheet
+
+
+def swc_cleric(**changes: Any) -> dict[str, Any]:
+    """An S&W level-1 human Clérigo «Aldara» (Sabiduría 15), lawful, 6 PG, with ``changes``.
+
+    Built on the system's own new sheet and the default settings, as the wizard would.
+    """
+    from bot.services.settings import resolved_settings
+    from rules import systems
+
+    swc = systems.get("swc")
+    sheet = swc.new_sheet("Aldara", resolved_settings(swc.settings(), {}))
+    sheet.update(
+        raza="humano",
+        clases=["clerigo"],
+        alineamiento="legal",
+        atributos={
+            "Fuerza": 10,
+            "Destreza": 10,
+            "Constitución": 12,
+            "Inteligencia": 10,
+            "Sabiduría": 15,
+            "Carisma": 8,
+        },
+        pg={"max": 6, "actual": 6},
+    )
+    return sheet | changes

@@ -17,27 +17,11 @@ from bot.words import named_params, problem_text, setting_name, setting_value
 from cogs.ui import render_sheet, render_xp
 from rules import systems
 from rules.systems.base import Problem, RulesError
-from tests.examples import ardelia
+from tests.examples import ardelia, swc_cleric
 
 
 def _cleric() -> dict[str, Any]:
-    swc = systems.get("swc")
-    sheet = swc.new_sheet("Aldara", {})
-    sheet.update(
-        raza="humano",
-        clases=["clerigo"],
-        alineamiento="caotico",
-        atributos={
-            "Fuerza": 10,
-            "Destreza": 10,
-            "Constitución": 12,
-            "Inteligencia": 10,
-            "Sabiduría": 15,
-            "Carisma": 8,
-        },
-        pg={"max": 6, "actual": 6},
-    )
-    return sheet
+    return swc_cleric(alineamiento="caotico")
 
 
 def _view(system_id: str, sheet: dict[str, Any]) -> CharacterView:

@@ -18,7 +18,7 @@ from bot.services.labels import Ambiguous, Named, resolve, spoken
 from bot.services.settings import resolved_settings
 from bot.words import problem_text
 from rules import systems
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, swc_cleric
 from tests.rules.rolweb.conftest import FixedRandom
 from tests.rules.swc.test_attack_swc import aldara, orc
 
@@ -112,23 +112,7 @@ async def test_a_roll_request_reads_the_label_typed(ardelia):
 
 
 def _cleric() -> dict:
-    swc = systems.get("swc")
-    sheet = swc.new_sheet("Aldara", resolved_settings(swc.settings(), {}))
-    sheet.update(
-        raza="humano",
-        clases=["clerigo"],
-        alineamiento="legal",
-        atributos={
-            "Fuerza": 10,
-            "Destreza": 10,
-            "Constitución": 12,
-            "Inteligencia": 10,
-            "Sabiduría": 15,
-            "Carisma": 8,
-        },
-        pg={"max": 6, "actual": 6},
-    )
-    return sheet
+    return swc_cleric()
 
 
 @pytest.fixture

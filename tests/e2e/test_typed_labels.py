@@ -8,10 +8,8 @@ import json
 
 import pytest
 
-from bot.services.settings import resolved_settings
-from rules import systems
 from tests.e2e.helpers import import_sheet, new_campaign
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, swc_cleric
 
 pytestmark = pytest.mark.e2e
 
@@ -85,22 +83,7 @@ def test_nucleo_checks_requests_effects_and_npcized_by_what_the_user_reads(disco
 def test_swc_sheet_fields_values_and_settings_by_their_names(discord_env):
     sb = discord_env
     g = new_campaign(sb, "Etiquetas S&W", "swc")
-    swc = systems.get("swc")
-    sheet = swc.new_sheet("Aldara", resolved_settings(swc.settings(), {}))
-    sheet.update(
-        raza="humano",
-        clases=["clerigo"],
-        alineamiento="legal",
-        atributos={
-            "Fuerza": 10,
-            "Destreza": 10,
-            "Constitución": 12,
-            "Inteligencia": 10,
-            "Sabiduría": 15,
-            "Carisma": 8,
-        },
-        pg={"max": 6, "actual": 6},
-    )
+    sheet = swc_cleric()
     document = {"format": "arbitro.sheet", "version": 1, "system": "swc", "sheet": sheet}
     # the GM imports it (a player may not set class and attributes by file)
     imported = _run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="gm")
