@@ -24,6 +24,7 @@ from pathlib import Path
 import hypothesis  # noqa: F401
 import pytest
 
+from bot.compute import ComputePool
 from bot.db.engine import create_engine
 from bot.db.migrate import upgrade
 from tests.databases import BACKENDS, empty_database, postgres_database, status_line
@@ -113,13 +114,20 @@ async def engine(request, tmp_path, postgres_url, migrated_sqlite):
     await engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def shared_compute() -> Iterator[ComputePool]:
+    """One worker process for every service test of this test process: spawning one per test
+    (the chronicle's zips, exact odds) cost about a second each."""
+    pool = ComputePool()
+    yield pool
+    asyncio.run(pool.close())
+
+
 @pytest.fixture
-async def services(engine):
+async def services(engine, shared_compute):
     from bot.app import Services
 
-    services = Services(engine, rng=random.Random(1234))
-    yield services
-    await services.compute.close()  # the worker process, if a test started it
+    return Services(engine, rng=random.Random(1234), compute=shared_compute)
 
 
 @pytest.fixture
