@@ -111,11 +111,15 @@ def test_nucleo_spells_land_on_their_targets(discord_env):
     hurt = run(sb, g, "init damage", {"combatant": "Bram", "amount": 10})
     assert "Estado: normal (14/24)" in hurt.text, hurt.text
 
-    # Ana heals Bruno's character: her mana, his sheet (+50 from the GM: the cast succeeds)
-    healed = run(
-        sb, g, "spell cast", {"name": "Curación", "mana": 1, "modifier": 50, "target": "Bram"},
-        user="ana",
-    )  # fmt: skip
+    # Ana heals Bruno's character: her mana, his sheet (+50 from the GM: the cast succeeds
+    # unless it fumbles — two 1s, ~1.3 %, with this shared bot's unseeded dice: cast again)
+    for _ in range(4):
+        healed = run(
+            sb, g, "spell cast", {"name": "Curación", "mana": 1, "modifier": 50, "target": "Bram"},
+            user="ana",
+        )  # fmt: skip
+        if "¡Pifia!" not in healed.text:
+            break
     assert "Bram recupera" in healed.text and "quedan" in healed.text, healed.text
     shown = run(sb, g, "init show", user="bruno")
     assert "• Bram" in shown.text and "(14/24)" not in shown.text, shown.text  # healed 1+
