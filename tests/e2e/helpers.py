@@ -31,6 +31,13 @@ def new_campaign(sb: Sandbox, guild_name: str, system: str, *, name: str = "Mesa
     return g
 
 
+def fill_wizard_form(sb: Sandbox, reply: Any, values: dict[str, str], user: str = "ana") -> Any:
+    """Press the wizard's «form» button on ``reply`` and submit ``values`` in its modal."""
+    modal = press(sb, reply, WIZARD_FORM, user=user)
+    assert modal.modal is not None, modal.text
+    return sb.submit_modal(modal, values, user=user)
+
+
 def sheet_file(sheet: dict[str, Any], *, npc: bool = False) -> bytes:
     """``sheet`` as a docs/sheet-format.md document, ready for ``/sheet import``."""
     document = {"format": "arbitro.sheet", "version": 1, "system": sheet["system"], "npc": npc}

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import CANCEL, CONFIRM, WIZARD_FORM, press, says
+from tests.e2e.helpers import (
+    CANCEL,
+    CONFIRM,
+    fill_wizard_form,
+    new_campaign,
+    press,
+    says,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -13,17 +20,10 @@ FIRST = {"Ágil": "13", "Astuto": "8", "Atento": "10", "Diestro": "11"}
 
 
 def campaign(sb, name):
-    g = sb.new_guild(name=name)
-    sb.command(
-        "campaign create", {"name": "Marca", "system": "rolweb"}, guild=g, channel="mesa", user="gm"
-    ).expect_ok()
-    return g
+    return new_campaign(sb, name, "rolweb", name="Marca")
 
 
-def fill(sb, r, values, user="ana"):
-    modal = press(sb, r, WIZARD_FORM, user=user)
-    assert modal.modal is not None, modal.text
-    return sb.submit_modal(modal, values, user=user)
+fill = fill_wizard_form
 
 
 def test_a_new_name_asks_before_resuming_or_replacing_a_draft(discord_env):

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import WIZARD_CANCEL, WIZARD_FORM, WIZARD_RESTART, press, says, start_arbitro
+from tests.e2e.helpers import (
+    WIZARD_CANCEL,
+    WIZARD_FORM,
+    WIZARD_RESTART,
+    fill_wizard_form,
+    new_campaign,
+    press,
+    says,
+    start_arbitro,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -16,17 +25,10 @@ FIRST = {"Ágil": "13", "Astuto": "8", "Atento": "10", "Diestro": "11"}
 
 
 def campaign(sb, name):
-    g = sb.new_guild(name=name)
-    sb.command(
-        "campaign create", {"name": "Marca", "system": "rolweb"}, guild=g, channel="mesa", user="gm"
-    ).expect_ok()
-    return g
+    return new_campaign(sb, name, "rolweb", name="Marca")
 
 
-def fill(sb, r, values, user="ana"):
-    modal = press(sb, r, WIZARD_FORM, user=user)
-    assert modal.modal is not None, modal.text
-    return sb.submit_modal(modal, values, user=user)
+fill = fill_wizard_form
 
 
 def test_a_click_on_an_outdated_copy_of_the_wizard_changes_nothing(discord_env):
