@@ -5,6 +5,11 @@
 # For developers: make test-fast (rules + services, no bot process), make lint, make typecheck,
 # make sandbox.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# Some shells and containers export PYTHONDONTWRITEBYTECODE=1: every process would then
+# compile every module from source, every time (each pytest worker re-compiles and
+# assertion-rewrites the whole suite, ~5 s; each bot process started by the end-to-end tests
+# compiles bot/ and cogs/ again).  Bytecode goes to __pycache__/, which git ignores.
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
