@@ -2,7 +2,8 @@
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/roll_load_bench.py [--users 100] [--rounds 5] [--postgres URL]
+    .venv/bin/python benchmarks/roll_load_bench.py [--users 100] [--rounds 5] [--repeats 3]
+                                                   [--postgres URL]
     .venv/bin/python benchmarks/roll_load_bench.py --profile    # cProfile of the bot, SQLite
 
 Issue 14 §1: at 100 users rolling at once, Árbitro's CPU per ``/roll`` must stay within 3×
@@ -13,6 +14,11 @@ The floor is ``benchmarks/floor_bot.py``: a bare discord.py bot with the same ``
 the stand-in, then, one after another in the same run and under the same load, the floor,
 Árbitro on a temporary SQLite file, and Árbitro on PostgreSQL (a database of its own created
 on the server of ``--postgres`` or ``ARBITRO_TEST_POSTGRES_URL``, dropped afterwards).
+That sequence runs ``--repeats`` times (fresh processes and databases each time) and the
+script prints each repeat, then the medians: a ratio is taken within its repeat, against the
+floor measured a minute earlier under the same load, and its median and range are shown.  One
+sequence alone was at the mercy of the machine: the floor's own p99 moved between 88 and
+127 ms from one run to the next on a quiet machine, and a ratio inherited that noise.
 
 Load: ``--users`` members (10 per server, each server with a campaign bound to ``#mesa``)
 each send one ``/roll 1d20+5`` at the same instant; when all are answered the next round
@@ -29,10 +35,12 @@ import math
 import os
 import pstats
 import signal
+import statistics
 import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -190,6 +198,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--users", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--repeats", type=int, default=3,
+        help="run floor, SQLite and PostgreSQL this many times, interleaved; report medians",
+    )  # fmt: skip
     parser.add_argument("--postgres", default=os.environ.get("ARBITRO_TEST_POSTGRES_URL"))
     parser.add_argument("--profile", action="store_true", help="cProfile Árbitro on SQLite")
     parser.add_argument("--only", choices=("floor", "sqlite", "postgres"), action="append")
@@ -199,83 +211,110 @@ def main() -> int:
     only = set(args.only or ("floor", "sqlite", "postgres"))
     if args.profile:
         only = {"sqlite"}
-    results: list[Figures] = []
+    repeats = 1 if args.profile else args.repeats
+    runs: list[dict[str, Figures]] = []
     with tempfile.TemporaryDirectory() as tmp, Sandbox(timeout=60, deadline=DEADLINE_S) as sb:
-        tmpdir = Path(tmp)
-        common = {"LOG_LEVEL": "WARNING"}
-        if "floor" in only:
-            results.append(
-                run_one(
-                    sb,
-                    "floor",
-                    "benchmarks.floor_bot",
-                    (),
-                    common,
-                    args.users,
-                    args.rounds,
-                    tmpdir / "floor.log",
-                    arbitro=False,
-                )  # fmt: skip
-            )
-        if "sqlite" in only:
-            env = {**common, "DATABASE_URL": f"sqlite+aiosqlite:///{tmpdir / 'bench.db'}"}
-            module, extra = "bot.__main__", ()
-            if args.profile:
-                module, extra = "benchmarks.profiled", ("bot.__main__", str(tmpdir / "prof"))
-            results.append(
-                run_one(
-                    sb,
-                    "sqlite",
-                    module,
-                    extra,
-                    env,
-                    args.users,
-                    args.rounds,
-                    tmpdir / "sqlite.log",
-                    arbitro=True,
-                    profile=args.profile,
-                )  # fmt: skip
-            )
-            if args.profile:
-                stats = pstats.Stats(str(tmpdir / "prof"))
-                stats.sort_stats("cumulative").print_stats(45)
-                stats.sort_stats("tottime").print_stats(25)
-                print_by_package(stats)
-        if "postgres" in only and args.postgres:
-            db = f"arbitro_bench_{uuid.uuid4().hex[:8]}"
-            base = args.postgres.rsplit("/", 1)[0]
-            asyncio.run(_pg(f"{base}/postgres", f'CREATE DATABASE "{db}"'))
-            try:
-                env = {**common, "DATABASE_URL": f"{base}/{db}"}
-                results.append(
-                    run_one(
-                        sb,
-                        "postgres",
-                        "bot.__main__",
-                        (),
-                        env,
-                        args.users,
-                        args.rounds,
-                        tmpdir / "pg.log",
-                        arbitro=True,
-                    )  # fmt: skip
-                )
-            finally:
-                asyncio.run(_pg(f"{base}/postgres", f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
-    floor = next((r for r in results if r.name == "floor"), None)
-    print(f"{args.users} users at once, {args.rounds} rounds, /roll 1d20+5")
-    print(f"{'bot':9} {'CPU/roll':>9} {'×floor':>7} {'p50':>8} {'p99':>8} {'×floor':>7} "
-          f"{'max':>8} {'>3 s':>5} {'main thread':>12}")  # fmt: skip
-    for r in results:
-        cpu_x = f"{r.cpu_ms / floor.cpu_ms:.1f}×" if floor else "-"
-        p99_x = f"{r.pct(0.99) / floor.pct(0.99):.2f}×" if floor else "-"
-        print(
-            f"{r.name:9} {r.cpu_ms:7.2f}ms {cpu_x:>7} {r.pct(0.5) * 1000:6.0f}ms "
-            f"{r.pct(0.99) * 1000:6.0f}ms {p99_x:>7} {max(r.latencies) * 1000:6.0f}ms "
-            f"{r.missed:5d} {r.main_ms:10.2f}ms"
-        )
+        for repeat in range(repeats):
+            runs.append(run_sequence(sb, Path(tmp), only, args, repeat))
+    print(f"{args.users} users at once, {args.rounds} rounds, /roll 1d20+5, {repeats} repeat(s)")
+    if repeats > 1:
+        print("each repeat (floor, then Árbitro, fresh processes and databases):")
+        print(HEADER)
+        for repeat, run in enumerate(runs, 1):
+            for figures in run.values():
+                print_row(f"  #{repeat} {figures.name}", figures, run.get("floor"))
+        print(f"median of the {repeats} repeats (ratios: median of each repeat's own, and range):")
+    print(HEADER)
+    for name in ("floor", "sqlite", "postgres"):
+        series = [run[name] for run in runs if name in run]
+        if series:
+            floors = [run.get("floor") for run in runs if name in run]
+            print_summary(name, series, floors)
     print("targets: CPU/roll ≤ 3× floor, p99 ≤ 1.5× floor, none over 3 s")
     return 0
+
+
+def run_sequence(
+    sb: Sandbox, tmpdir: Path, only: set[str], args: argparse.Namespace, repeat: int
+) -> dict[str, Figures]:
+    """One repeat: the floor, then Árbitro on SQLite and on PostgreSQL, one after another
+    under the same load, each a fresh process on a fresh database."""
+    results: dict[str, Figures] = {}
+    common = {"LOG_LEVEL": "WARNING"}
+    tag = f"{repeat}"
+    if "floor" in only:
+        results["floor"] = run_one(
+            sb, "floor", "benchmarks.floor_bot", (), common, args.users, args.rounds,
+            tmpdir / f"floor-{tag}.log", arbitro=False,
+        )  # fmt: skip
+    if "sqlite" in only:
+        env = {**common, "DATABASE_URL": f"sqlite+aiosqlite:///{tmpdir / f'bench-{tag}.db'}"}
+        module, extra = "bot.__main__", ()
+        if args.profile:
+            module, extra = "benchmarks.profiled", ("bot.__main__", str(tmpdir / "prof"))
+        results["sqlite"] = run_one(
+            sb, "sqlite", module, extra, env, args.users, args.rounds,
+            tmpdir / f"sqlite-{tag}.log", arbitro=True, profile=args.profile,
+        )  # fmt: skip
+        if args.profile:
+            stats = pstats.Stats(str(tmpdir / "prof"))
+            stats.sort_stats("cumulative").print_stats(45)
+            stats.sort_stats("tottime").print_stats(25)
+            print_by_package(stats)
+    if "postgres" in only and args.postgres:
+        db = f"arbitro_bench_{uuid.uuid4().hex[:8]}"
+        base = args.postgres.rsplit("/", 1)[0]
+        asyncio.run(_pg(f"{base}/postgres", f'CREATE DATABASE "{db}"'))
+        try:
+            env = {**common, "DATABASE_URL": f"{base}/{db}"}
+            results["postgres"] = run_one(
+                sb, "postgres", "bot.__main__", (), env, args.users, args.rounds,
+                tmpdir / f"pg-{tag}.log", arbitro=True,
+            )  # fmt: skip
+        finally:
+            asyncio.run(_pg(f"{base}/postgres", f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
+    return results
+
+
+HEADER = (
+    f"{'bot':13} {'CPU/roll':>9} {'×floor':>19} {'p50':>7} {'p99':>7} {'×floor':>19} "
+    f"{'max':>7} {'>3 s':>5} {'main thread':>12}"
+)
+
+
+def print_row(label: str, r: Figures, floor: Figures | None) -> None:
+    """One bot in one repeat, its ratios against the floor of the same repeat."""
+    cpu_x = f"{r.cpu_ms / floor.cpu_ms:.1f}×" if floor else "-"
+    p99_x = f"{r.pct(0.99) / floor.pct(0.99):.2f}×" if floor else "-"
+    print(
+        f"{label:13} {r.cpu_ms:7.2f}ms {cpu_x:>19} {r.pct(0.5) * 1000:5.0f}ms "
+        f"{r.pct(0.99) * 1000:5.0f}ms {p99_x:>19} {max(r.latencies) * 1000:5.0f}ms "
+        f"{r.missed:5d} {r.main_ms:10.2f}ms"
+    )
+
+
+def print_summary(name: str, series: list[Figures], floors: list[Figures | None]) -> None:
+    """Medians over the repeats; each ratio is taken within its repeat (the floor measured
+    minutes apart under other load would not be a fair baseline), then its median and range."""
+
+    def ratios(value: Callable[[Figures], float]) -> str:
+        pairs = [(value(r), value(f)) for r, f in zip(series, floors, strict=True) if f]
+        if not pairs:
+            return "-"
+        each = sorted(ours / base for ours, base in pairs)
+        if len(each) == 1:
+            return f"{each[0]:.2f}×"
+        return f"{statistics.median(each):.2f}× ({each[0]:.2f}–{each[-1]:.2f})"
+
+    def median(value: Callable[[Figures], float]) -> float:
+        return statistics.median(value(r) for r in series)
+
+    print(
+        f"{name:13} {median(lambda r: r.cpu_ms):7.2f}ms {ratios(lambda r: r.cpu_ms):>19} "
+        f"{median(lambda r: r.pct(0.5)) * 1000:5.0f}ms {median(lambda r: r.pct(0.99)) * 1000:5.0f}ms "
+        f"{ratios(lambda r: r.pct(0.99)):>19} {max(max(r.latencies) for r in series) * 1000:5.0f}ms "
+        f"{sum(r.missed for r in series):5d} {median(lambda r: r.main_ms):10.2f}ms"
+    )
 
 
 if __name__ == "__main__":
