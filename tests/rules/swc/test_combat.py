@@ -7,6 +7,8 @@ level 1-20 and every AC, in both notations, so a wrong data cell cannot pass.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,6 +23,7 @@ from rules.swc.combat import (
     monster_to_hit_target,
     to_hit_target,
 )
+from tests.rules.helpers import Cells
 
 # Tabla 29 as printed: AC 9 [10] first; columns are the bands 1-2, "2-4" (read 3-4), 5-6,
 # 7-8, 9, 10-11, 12, 13-14, 15-16, 17, 18-19, 20.
@@ -128,26 +131,37 @@ CASES = [
 ]
 
 
-def _cells():
-    for table, text, bands, classes in CASES:
-        lines = text.splitlines()
-        assert len(lines) == 19, table
-        for row, line in enumerate(lines):
-            values = [int(v) for v in line.split()]
-            assert len(values) == len(bands), (table, row)
-            ca = 9 - row
-            for (low, high), expected in zip(bands, values, strict=True):
-                for nivel in range(low, high + 1):
-                    for clase in classes:
-                        yield pytest.param(
-                            clase, nivel, ca, expected, id=f"{table}-{clase}-{nivel}-CA{ca}"
-                        )
+def _printed_cells(text: str, bands: list[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
+    """Every (nivel, ca, expected) cell of one printed table, levels spread over their band."""
+    lines = text.splitlines()
+    assert len(lines) == 19
+    for row, line in enumerate(lines):
+        values = [int(v) for v in line.split()]
+        assert len(values) == len(bands), row
+        for (low, high), expected in zip(bands, values, strict=True):
+            for nivel in range(low, high + 1):
+                yield nivel, 9 - row, expected
 
 
-@pytest.mark.parametrize(("clase", "nivel", "ca", "expected"), list(_cells()))
-def test_every_cell_of_tablas_29_30_31_in_both_notations(clase, nivel, ca, expected):
-    assert to_hit_target(clase, nivel, ca) == expected
-    assert to_hit_target(clase, nivel, descending_to_ascending(ca), ascendente=True) == expected
+@pytest.mark.parametrize(
+    ("table", "text", "bands", "clase"),
+    [
+        pytest.param(table, text, bands, clase, id=f"{table}-{clase}")
+        for table, text, bands, classes in CASES
+        for clase in classes
+    ],
+)
+def test_every_cell_of_tablas_29_30_31_in_both_notations(table, text, bands, clase):
+    """Tablas 29-31 (seed 000): every level 1-20 and AC 9 [10] to -9 [28] of the class's table,
+    in descending and ascending notation; a failure lists every wrong cell."""
+    cells = Cells()
+    for nivel, ca, expected in _printed_cells(text, bands):
+        where = f"{table} {clase} nivel {nivel} CA {ca}"
+        cells.check(where, to_hit_target(clase, nivel, ca), expected)
+        asc = descending_to_ascending(ca)
+        got = to_hit_target(clase, nivel, asc, ascendente=True)
+        cells.check(f"{where} [{asc}] ascendente", got, expected)
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
@@ -162,12 +176,16 @@ def test_level_bands_match_the_printed_headers(table, bands):
 
 
 @pytest.mark.parametrize("clase", sorted(combat.ATTACK_TABLE_FOR_CLASS))
-@pytest.mark.parametrize("nivel", range(1, 21))
-def test_diagonal_one_ac_point_is_one_d20_point(clase, nivel):
-    """Tablas 29-31 property: one AC point better needs one more on the d20 (floor 1)."""
-    for ca in range(9, -9, -1):
-        worse, better = to_hit_target(clase, nivel, ca), to_hit_target(clase, nivel, ca - 1)
-        assert better == worse + 1 or (worse == 1 and better in (1, 2))
+def test_diagonal_one_ac_point_is_one_d20_point(clase):
+    """Tablas 29-31 property: one AC point better needs one more on the d20 (floor 1), at every
+    level 1-20 and AC 9 [10] to -8 [27]; a failure lists every level and AC that breaks it."""
+    cells = Cells()
+    for nivel in range(1, 21):
+        for ca in range(9, -9, -1):
+            worse, better = to_hit_target(clase, nivel, ca), to_hit_target(clase, nivel, ca - 1)
+            if not (better == worse + 1 or (worse == 1 and better in (1, 2))):
+                cells.fail(f"{clase} nivel {nivel} CA {ca} -> {ca - 1}", f"{worse} -> {better}")
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize("clase", sorted(combat.ATTACK_TABLE_FOR_CLASS))
@@ -219,13 +237,18 @@ def test_ac_notations_convert_both_ways(desc, asc):
 
 
 @pytest.mark.parametrize("clase", sorted(combat.ATTACK_TABLE_FOR_CLASS))
-@pytest.mark.parametrize("nivel", range(1, 21))
-def test_attack_bonus_reproduces_every_cell_above_the_floor(clase, nivel):
-    """Tablas 29-31: d20 + attack_bonus >= [CA] agrees with the table wherever it exceeds 1."""
-    bonus = attack_bonus(clase, nivel)
-    for asc in range(10, 29):
-        target = to_hit_target(clase, nivel, asc, ascendente=True)
-        assert max(1, asc - bonus) == target
+def test_attack_bonus_reproduces_every_cell_above_the_floor(clase):
+    """Tablas 29-31: d20 + attack_bonus >= [CA] agrees with the table wherever it exceeds 1,
+    at every level 1-20 and AC [10] to [28]; a failure lists every cell that disagrees."""
+    cells = Cells()
+    for nivel in range(1, 21):
+        bonus = attack_bonus(clase, nivel)
+        for asc in range(10, 29):
+            target = to_hit_target(clase, nivel, asc, ascendente=True)
+            cells.check(
+                f"{clase} nivel {nivel} [{asc}] bonus {bonus:+d}", max(1, asc - bonus), target
+            )
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
@@ -249,14 +272,17 @@ def test_attack_bonus_examples(clase, nivel, bonus):
 MONSTER_ROWS = [(hd, [max(1, 10 - hd + col) for col in range(19)]) for hd in range(16)]
 
 
-@pytest.mark.parametrize(
-    ("hd", "row"), MONSTER_ROWS, ids=[f"Tabla32-{hd}DG" for hd, _ in MONSTER_ROWS]
-)
-def test_tabla_32_every_row(hd, row):
-    for col, expected in enumerate(row):
-        ca = 9 - col
-        assert monster_to_hit_target(hd, ca) == expected
-        assert monster_to_hit_target(hd, descending_to_ascending(ca), ascendente=True) == expected
+def test_tabla_32_every_row():
+    """Tabla 32: every Hit Dice row and AC column, in both notations; lists every wrong cell."""
+    cells = Cells()
+    for hd, row in MONSTER_ROWS:
+        for col, expected in enumerate(row):
+            ca = 9 - col
+            asc = descending_to_ascending(ca)
+            cells.check(f"Tabla 32 {hd} DG CA {ca}", monster_to_hit_target(hd, ca), expected)
+            got = monster_to_hit_target(hd, asc, ascendente=True)
+            cells.check(f"Tabla 32 {hd} DG [{asc}] ascendente", got, expected)
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
