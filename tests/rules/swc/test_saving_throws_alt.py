@@ -14,6 +14,7 @@ from rules.swc.saving_throws_alt import (
     roll_alt_saving_throw,
     save_group,
 )
+from tests.rules.helpers import Cells
 
 # Tabla 28 as printed, column by column, "Nivel N: valor" for each category in the
 # order Venenos y Rayos de Muerte, Varitas, Petrificación, Aliento de Dragón, Conjuros y
@@ -46,41 +47,48 @@ COLUMNS = [
 ]
 
 
-def _cells():
-    for group, classes, column in COLUMNS:
-        starts = sorted(column)
-        for nivel in range(1, 23):
-            start = max(s for s in starts if s <= nivel)
-            for category, expected in zip(SaveCategory, column[start], strict=True):
-                for clase in classes:
-                    yield pytest.param(
-                        group,
-                        clase,
-                        nivel,
-                        category,
-                        expected,
-                        id=f"Tabla28-{clase}-{nivel}-{category.value}",
-                    )
+@pytest.mark.parametrize(
+    ("group", "clase", "column"),
+    [
+        pytest.param(group, clase, column, id=f"Tabla28-{clase}")
+        for group, classes, column in COLUMNS
+        for clase in classes
+    ],
+)
+def test_tabla_28_every_level_and_category(group, clase, column):
+    """Tabla 28: every level 1-22 and every category of the class's column (group, base, no
+    class bonus, target); a failure lists every wrong level and category."""
+    cells = Cells()
+    cells.check(f"Tabla 28 {clase} save_group", save_group(clase), group)
+    starts = sorted(column)
+    for nivel in range(1, 23):
+        start = max(s for s in starts if s <= nivel)
+        for category, expected in zip(SaveCategory, column[start], strict=True):
+            save = alt_saving_throw(clase, nivel, category)
+            cells.check(
+                f"Tabla 28 {clase} nivel {nivel} {category.value} (group, base, bonus, target)",
+                (save.group, save.base, save.bonus, save.target),
+                (group, expected, 0, expected),
+            )
+    cells.assert_all_match()
 
 
-@pytest.mark.parametrize(("group", "clase", "nivel", "category", "expected"), list(_cells()))
-def test_tabla_28_every_level_and_category(group, clase, nivel, category, expected):
-    save = alt_saving_throw(clase, nivel, category)
-    assert (save.group, save.base, save.bonus, save.target) == (group, expected, 0, expected)
-    assert save_group(clase) == group
-
-
-@pytest.mark.parametrize("nivel", range(1, 21))
-@pytest.mark.parametrize("category", list(SaveCategory))
-def test_tabla_28_paladin_is_two_better_than_the_guerrero(nivel, category):
-    """Tabla 28 paragraph (and the Paladín's "Favor Divino"): +2 to every save."""
-    paladin, fighter = (
-        alt_saving_throw("Paladín", nivel, category),
-        alt_saving_throw("guerrero", nivel, category),
-    )
-    assert (
-        paladin.base == fighter.base and paladin.bonus == 2 and paladin.target == fighter.target - 2
-    )
+def test_tabla_28_paladin_is_two_better_than_the_guerrero():
+    """Tabla 28 paragraph (and the Paladín's "Favor Divino"): +2 to every save, at every level
+    1-20 and category; a failure lists every level and category where it is not."""
+    cells = Cells()
+    for nivel in range(1, 21):
+        for category in SaveCategory:
+            paladin, fighter = (
+                alt_saving_throw("Paladín", nivel, category),
+                alt_saving_throw("guerrero", nivel, category),
+            )
+            cells.check(
+                f"Paladín nivel {nivel} {category.value} (base, bonus, target)",
+                (paladin.base, paladin.bonus, paladin.target),
+                (fighter.base, 2, fighter.target - 2),
+            )
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
