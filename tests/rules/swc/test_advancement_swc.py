@@ -6,11 +6,14 @@ points, save), independently of ``data/swc/classes``, so a slip in either shows 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from rules.swc import hit_dice, level_for_xp, saving_throw, spell_slots, xp_for_level
 from rules.swc.advancement import save_bonus, xp_bonus
 from rules.swc.classes import CLASS_IDS, UnknownClass
+from tests.rules.helpers import Cells
 
 # level: (XP, dice, fixed hp, save) — one line per printed row
 TABLES: dict[tuple[str, str], str] = {
@@ -70,23 +73,33 @@ TABLES: dict[tuple[str, str], str] = {
 }
 
 
-def _rows():
-    for (clase, tabla), text in TABLES.items():
-        for cell in text.replace("\n", "|").split("|"):
-            if cell.strip():
-                nivel, xp, dice, hp, save = (int(v) for v in cell.split())
-                yield pytest.param(clase, nivel, xp, dice, hp, save, id=f"{tabla}-{clase}-{nivel}")
+def _rows(text: str) -> Iterator[tuple[int, int, int, int, int]]:
+    """(nivel, xp, dice, hp, save) of every printed row of one table."""
+    for cell in text.replace("\n", "|").split("|"):
+        if cell.strip():
+            nivel, xp, dice, hp, save = (int(v) for v in cell.split())
+            yield nivel, xp, dice, hp, save
 
 
-@pytest.mark.parametrize(("clase", "nivel", "xp", "dice", "hp", "save"), list(_rows()))
-def test_advancement_row(clase, nivel, xp, dice, hp, save):
-    """Every printed row of the class advancement tables."""
-    assert xp_for_level(clase, nivel) == xp
-    assert level_for_xp(clase, xp) == nivel
-    if nivel > 1:
-        assert level_for_xp(clase, xp - 1) == nivel - 1
-    assert hit_dice(clase, nivel) == (dice, hp)
-    assert saving_throw(clase, nivel) == save
+@pytest.mark.parametrize(
+    ("clase", "tabla", "text"),
+    [
+        pytest.param(clase, tabla, text, id=f"{tabla}-{clase}")
+        for (clase, tabla), text in TABLES.items()
+    ],
+)
+def test_advancement_row(clase, tabla, text):
+    """Every printed row of the class's advancement table; a failure lists every wrong cell."""
+    cells = Cells()
+    for nivel, xp, dice, hp, save in _rows(text):
+        where = f"{tabla} {clase} nivel {nivel}"
+        cells.check(f"{where} XP", xp_for_level(clase, nivel), xp)
+        cells.check(f"{where} level_for_xp({xp})", level_for_xp(clase, xp), nivel)
+        if nivel > 1:
+            cells.check(f"{where} level_for_xp({xp - 1})", level_for_xp(clase, xp - 1), nivel - 1)
+        cells.check(f"{where} (dados, pg fijos)", hit_dice(clase, nivel), (dice, hp))
+        cells.check(f"{where} salvación", saving_throw(clase, nivel), save)
+    cells.assert_all_match()
 
 
 def test_every_class_has_a_table_here():
@@ -108,16 +121,23 @@ BEYOND = [
 
 
 @pytest.mark.parametrize(("clase", "tabla", "last", "per_level", "hp", "save"), BEYOND)
-@pytest.mark.parametrize("extra", [1, 2, 7])
-def test_beyond_the_printed_table(clase, tabla, last, per_level, hp, save, extra):
-    """The "21+ / +N por nivel / +x pg/nivel" row of each table."""
-    nivel = last + extra
-    assert xp_for_level(clase, nivel) == xp_for_level(clase, last) + extra * per_level
-    assert level_for_xp(clase, xp_for_level(clase, nivel)) == nivel
-    assert level_for_xp(clase, xp_for_level(clase, nivel) - 1) == nivel - 1
+def test_beyond_the_printed_table(clase, tabla, last, per_level, hp, save):
+    """The "21+ / +N por nivel / +x pg/nivel" row of each table, 1, 2 and 7 levels past the
+    last printed one; a failure lists every wrong level and column."""
+    cells = Cells()
     dice, fixed = hit_dice(clase, last)
-    assert hit_dice(clase, nivel) == (dice, fixed + extra * hp)
-    assert saving_throw(clase, nivel) == save
+    for extra in (1, 2, 7):
+        nivel = last + extra
+        where = f"{tabla} {clase} nivel {nivel}"
+        xp = xp_for_level(clase, nivel)
+        cells.check(f"{where} XP", xp, xp_for_level(clase, last) + extra * per_level)
+        cells.check(f"{where} level_for_xp({xp})", level_for_xp(clase, xp), nivel)
+        cells.check(f"{where} level_for_xp({xp - 1})", level_for_xp(clase, xp - 1), nivel - 1)
+        cells.check(
+            f"{where} (dados, pg fijos)", hit_dice(clase, nivel), (dice, fixed + extra * hp)
+        )
+        cells.check(f"{where} salvación", saving_throw(clase, nivel), save)
+    cells.assert_all_match()
 
 
 def test_druid_save_at_20_is_not_the_printed_plus_15():
@@ -227,16 +247,20 @@ def _slots(text: str) -> dict[int, int]:
 
 
 @pytest.mark.parametrize(
-    ("clase", "nivel", "expected"),
+    ("clase", "tabla", "rows"),
     [
-        pytest.param(clase, i + 1, _slots(t), id=f"{tabla}-{clase}-{i + 1}")
+        pytest.param(clase, tabla, rows, id=f"{tabla}-{clase}")
         for (clase, tabla), rows in SPELLS.items()
-        for i, t in enumerate(rows)
     ],
 )
-def test_spell_slots_rows(clase, nivel, expected):
-    """Tablas 8, 9, 16: every row (the last one is "21+")."""
-    assert spell_slots(clase, nivel) == ({clase: expected} if expected else {})
+def test_spell_slots_rows(clase, tabla, rows):
+    """Tablas 8, 9, 16: every row (the last one is "21+"); a failure lists every wrong row."""
+    cells = Cells()
+    for i, text in enumerate(rows):
+        expected = _slots(text)
+        got = spell_slots(clase, i + 1)
+        cells.check(f"{tabla} {clase} nivel {i + 1}", got, {clase: expected} if expected else {})
+    cells.assert_all_match()
 
 
 def test_spell_slots_past_21_stay_at_the_21_row():
@@ -253,16 +277,21 @@ RANGER = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("nivel", range(1, 22))
-def test_ranger_spell_split(nivel):
-    """Tabla 10: the Explorador's clerical and magic-user slots from level 9."""
-    cl, mg = RANGER.get(nivel, ("", ""))
-    expected = {}
-    if cl:
-        expected["clerigo"] = _slots(cl)
-    if mg:
-        expected["mago"] = _slots(mg)
-    assert spell_slots("explorador", nivel) == expected
+def test_ranger_spell_split():
+    """Tabla 10: the Explorador's clerical and magic-user slots from level 9 (none before), at
+    every level 1-21; a failure lists every wrong level."""
+    cells = Cells()
+    for nivel in range(1, 22):
+        cl, mg = RANGER.get(nivel, ("", ""))
+        expected = {}
+        if cl:
+            expected["clerigo"] = _slots(cl)
+        if mg:
+            expected["mago"] = _slots(mg)
+        cells.check(
+            f"Tabla 10 explorador nivel {nivel}", spell_slots("explorador", nivel), expected
+        )
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize("clase", ["asesino", "guerrero", "ladron", "monje", "paladin"])
