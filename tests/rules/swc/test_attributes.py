@@ -26,15 +26,12 @@ from rules.swc.attributes import (
     wisdom_effects,
 )
 from rules.swc.data import load
+from tests.rules.helpers import Cells
 
 
 def expand(rows):
-    """(low, high, *values) rows -> one pytest param per score, as the book's ranges read."""
-    return [
-        pytest.param(score, values, id=str(score))
-        for low, high, *values in rows
-        for score in range(low, high + 1)
-    ]
+    """(low, high, *values) rows -> (score, values) for every score, as the book's ranges read."""
+    return [(score, values) for low, high, *values in rows for score in range(low, high + 1)]
 
 
 # Tabla 1: Fuerza - to-hit, damage, open doors (x in 6, "1-2" = 2), carry (lb), as printed.
@@ -50,27 +47,37 @@ TABLA_1 = [
 ]
 
 
-@pytest.mark.parametrize(("fuerza", "row"), expand(TABLA_1))
-def test_tabla_1_fuerza_for_guerreros_is_the_printed_row(fuerza, row):
-    assert strength_modifiers(fuerza, "guerrero") == StrengthModifiers(*row)
-    assert strength_modifiers(fuerza) == StrengthModifiers(*row)  # no class: as printed
+def test_tabla_1_fuerza_for_guerreros_is_the_printed_row():
+    """Tabla 1, every Fuerza 3-18: a Guerrero (and no class) gets the printed row."""
+    cells = Cells()
+    for fuerza, row in expand(TABLA_1):
+        expected = StrengthModifiers(*row)
+        cells.check(
+            f"Tabla 1 Fuerza {fuerza} guerrero", strength_modifiers(fuerza, "guerrero"), expected
+        )
+        cells.check(f"Tabla 1 Fuerza {fuerza} sin clase", strength_modifiers(fuerza), expected)
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize("clase", ["paladin", "Paladín", "explorador", "mago", "clerigo", "ladron"])
-@pytest.mark.parametrize(("fuerza", "row"), expand(TABLA_1))
-def test_tabla_1_non_fighters_keep_penalties_but_no_positive_bonus(clase, fuerza, row):
-    """Tabla 1 footnote: only Guerreros get the positive values (Paladines/Exploradores neither)."""
-    to_hit, damage, doors, carry = row
-    assert strength_modifiers(fuerza, clase) == StrengthModifiers(
-        min(to_hit, 0), min(damage, 0), doors, carry
-    )
+def test_tabla_1_non_fighters_keep_penalties_but_no_positive_bonus(clase):
+    """Tabla 1 footnote: only Guerreros get the positive values (Paladines/Exploradores neither),
+    checked at every Fuerza 3-18; a failure lists every wrong score."""
+    cells = Cells()
+    for fuerza, (to_hit, damage, doors, carry) in expand(TABLA_1):
+        expected = StrengthModifiers(min(to_hit, 0), min(damage, 0), doors, carry)
+        cells.check(f"Tabla 1 Fuerza {fuerza} {clase}", strength_modifiers(fuerza, clase), expected)
+    cells.assert_all_match()
 
 
-@pytest.mark.parametrize(("fuerza", "row"), expand(TABLA_1))
-def test_tabla_1_referee_may_allow_plus_one_to_other_classes(fuerza, row):
-    to_hit, damage, doors, carry = row
-    mods = strength_modifiers(fuerza, "mago", non_fighter_cap=1)
-    assert mods == StrengthModifiers(min(to_hit, 1), min(damage, 1), doors, carry)
+def test_tabla_1_referee_may_allow_plus_one_to_other_classes():
+    """Tabla 1 footnote: the referee's +1 cap for other classes, at every Fuerza 3-18."""
+    cells = Cells()
+    for fuerza, (to_hit, damage, doors, carry) in expand(TABLA_1):
+        mods = strength_modifiers(fuerza, "mago", non_fighter_cap=1)
+        expected = StrengthModifiers(min(to_hit, 1), min(damage, 1), doors, carry)
+        cells.check(f"Tabla 1 Fuerza {fuerza} mago, tope +1", mods, expected)
+    cells.assert_all_match()
 
 
 def test_tabla_1_cap_beyond_plus_one_is_refused():
@@ -82,9 +89,14 @@ def test_tabla_1_cap_beyond_plus_one_is_refused():
 TABLA_2 = [(3, 8, -1, -1), (9, 12, 0, 0), (13, 18, 1, 1)]
 
 
-@pytest.mark.parametrize(("destreza", "row"), expand(TABLA_2))
-def test_tabla_2_destreza(destreza, row):
-    assert dexterity_modifiers(destreza) == DexterityModifiers(*row)
+def test_tabla_2_destreza():
+    """Tabla 2, every Destreza 3-18; a failure lists every wrong score."""
+    cells = Cells()
+    for destreza, row in expand(TABLA_2):
+        cells.check(
+            f"Tabla 2 Destreza {destreza}", dexterity_modifiers(destreza), DexterityModifiers(*row)
+        )
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
@@ -111,9 +123,16 @@ def test_tablas_1_2_missile_bonus_adds_strength_by_default(
 TABLA_3 = [(3, 8, -1, 50), (9, 12, 0, 75), (13, 18, 1, 100)]
 
 
-@pytest.mark.parametrize(("constitucion", "row"), expand(TABLA_3))
-def test_tabla_3_constitucion(constitucion, row):
-    assert constitution_modifiers(constitucion) == ConstitutionModifiers(*row)
+def test_tabla_3_constitucion():
+    """Tabla 3, every Constitución 3-18; a failure lists every wrong score."""
+    cells = Cells()
+    for constitucion, row in expand(TABLA_3):
+        cells.check(
+            f"Tabla 3 Constitución {constitucion}",
+            constitution_modifiers(constitucion),
+            ConstitutionModifiers(*row),
+        )
+    cells.assert_all_match()
 
 
 # Tabla 4: Inteligencia - languages, max spell level, learn %, min, max ("Todos" = None).
@@ -133,9 +152,16 @@ TABLA_4 = [
 ]
 
 
-@pytest.mark.parametrize(("inteligencia", "row"), expand(TABLA_4))
-def test_tabla_4_inteligencia(inteligencia, row):
-    assert intelligence_limits(inteligencia) == IntelligenceLimits(*row)
+def test_tabla_4_inteligencia():
+    """Tabla 4, every Inteligencia 3-18; a failure lists every wrong score."""
+    cells = Cells()
+    for inteligencia, row in expand(TABLA_4):
+        cells.check(
+            f"Tabla 4 Inteligencia {inteligencia}",
+            intelligence_limits(inteligencia),
+            IntelligenceLimits(*row),
+        )
+    cells.assert_all_match()
 
 
 # Tabla 5: Carisma - special followers; +5% XP from 13 (Carisma paragraph).
@@ -150,9 +176,12 @@ TABLA_5 = [
 ]
 
 
-@pytest.mark.parametrize(("carisma", "row"), expand(TABLA_5))
-def test_tabla_5_carisma(carisma, row):
-    assert charisma_effects(carisma) == CharismaEffects(*row)
+def test_tabla_5_carisma():
+    """Tabla 5, every Carisma 3-18; a failure lists every wrong score."""
+    cells = Cells()
+    for carisma, row in expand(TABLA_5):
+        cells.check(f"Tabla 5 Carisma {carisma}", charisma_effects(carisma), CharismaEffects(*row))
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
@@ -173,7 +202,6 @@ def test_sabiduria_paragraph(sabiduria, clase, flag, expected):
     assert wisdom_effects(sabiduria, clase, cleric_extra_spell=flag) == expected
 
 
-@pytest.mark.parametrize("bad", [2, 19, 0, True, 10.5, "12"])
 @pytest.mark.parametrize(
     "function",
     [
@@ -185,9 +213,20 @@ def test_sabiduria_paragraph(sabiduria, clase, flag, expected):
         wisdom_effects,
     ],
 )
-def test_scores_outside_3_18_are_refused(function, bad):
-    with pytest.raises(ValueError):
-        function(bad)
+def test_scores_outside_3_18_are_refused(function):
+    """Tablas 1-5 cover 3-18: anything else (or not a whole number) is a ValueError; a failure
+    lists every bad score that was not refused."""
+    cells = Cells()
+    for bad in (2, 19, 0, True, 10.5, "12"):
+        try:
+            got = function(bad)
+        except ValueError:
+            continue
+        except Exception as error:  # the wrong exception is a wrong cell too
+            cells.fail(f"{function.__name__}({bad!r})", f"raised {error!r}, not ValueError")
+        else:
+            cells.fail(f"{function.__name__}({bad!r})", f"accepted, returned {got!r}")
+    cells.assert_all_match()
 
 
 def test_roll_attributes_is_3d6_in_the_books_order():
