@@ -24,6 +24,7 @@ from rules.swc.equipment import (
     suggest,
     weapon,
 )
+from tests.rules.helpers import Cells
 
 # Tabla 20 as printed (name, cost in mo); "Cerradura" is "20 mo o más".
 TABLA_20 = [
@@ -79,10 +80,12 @@ TABLA_20 = [
 ]
 
 
-@pytest.mark.parametrize(("name", "cost"), TABLA_20)
-def test_tabla_20_equipamiento_general(name, cost):
-    item = find_item(name)
-    assert item == Gear(name, cost, name == "Cerradura")
+def test_tabla_20_equipamiento_general():
+    """Tabla 20: every item's printed cost ("Cerradura" is "20 mo o más"); lists every wrong row."""
+    cells = Cells()
+    for name, cost in TABLA_20:
+        cells.check(f"Tabla 20 {name}", find_item(name), Gear(name, cost, name == "Cerradura"))
+    cells.assert_all_match()
 
 
 TABLA_21 = [
@@ -137,19 +140,26 @@ TABLA_23 = [
 ]
 
 
-@pytest.mark.parametrize(("name", "damage", "weight", "cost", "hands", "bonus", "thrown"), TABLA_23)
-def test_tabla_23_armas_cuerpo_a_cuerpo(name, damage, weight, cost, hands, bonus, thrown):
-    item = weapon(name)
-    assert "Tabla 23" in item.tables
-    assert (item.weight_lb, item.cost_mo) == (weight, cost)
-    assert item.melee is not None
-    assert (
-        item.melee.damage,
-        item.melee.hands,
-        item.melee.two_handed_bonus,
-        item.melee.thrown,
-    ) == (damage, hands, bonus, thrown)
-    assert (item.missile is not None) == thrown  # note 3: also in Tabla 24
+def test_tabla_23_armas_cuerpo_a_cuerpo():
+    """Tabla 23: every weapon's printed row, notes 2 (+1 two-handed) and 3 (thrown, so also in
+    Tabla 24); a failure lists every wrong weapon and column."""
+    cells = Cells()
+    for name, damage, weight, cost, hands, bonus, thrown in TABLA_23:
+        item = weapon(name)
+        where = f"Tabla 23 {name}"
+        cells.check(f"{where} in Tabla 23", "Tabla 23" in item.tables, True)
+        cells.check(f"{where} (peso, coste)", (item.weight_lb, item.cost_mo), (weight, cost))
+        if item.melee is None:
+            cells.fail(where, "not a melee weapon")
+        else:
+            melee = item.melee
+            cells.check(
+                f"{where} (daño, manos, +1 a 2 manos, arrojadiza)",
+                (melee.damage, melee.hands, melee.two_handed_bonus, melee.thrown),
+                (damage, hands, bonus, thrown),
+            )
+        cells.check(f"{where} also in Tabla 24 (note 3)", item.missile is not None, thrown)
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
@@ -194,19 +204,25 @@ TABLA_24 = [
 ]
 
 
-@pytest.mark.parametrize(("name", "damage", "rate", "range_ft", "weight", "cost", "ammo"), TABLA_24)
-def test_tabla_24_armas_de_proyectiles(name, damage, rate, range_ft, weight, cost, ammo):
-    item = weapon(name)
-    assert "Tabla 24" in item.tables
-    missile = item.missile
-    assert (missile.damage, missile.rate_of_fire, missile.range_ft, missile.ammunition) == (
-        damage,
-        rate,
-        range_ft,
-        ammo,
-    )
-    assert (item.weight_lb, item.cost_mo) == (weight, cost)
-    assert missile.is_ammunition == (range_ft is None)
+def test_tabla_24_armas_de_proyectiles():
+    """Tabla 24: every missile weapon and ammunition's printed row; lists every wrong column."""
+    cells = Cells()
+    for name, damage, rate, range_ft, weight, cost, ammo in TABLA_24:
+        item = weapon(name)
+        where = f"Tabla 24 {name}"
+        cells.check(f"{where} in Tabla 24", "Tabla 24" in item.tables, True)
+        missile = item.missile
+        if missile is None:
+            cells.fail(where, "not a missile weapon")
+        else:
+            cells.check(
+                f"{where} (daño, cadencia, alcance, munición)",
+                (missile.damage, missile.rate_of_fire, missile.range_ft, missile.ammunition),
+                (damage, rate, range_ft, ammo),
+            )
+            cells.check(f"{where} is ammunition", missile.is_ammunition, range_ft is None)
+        cells.check(f"{where} (peso, coste)", (item.weight_lb, item.cost_mo), (weight, cost))
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
@@ -224,15 +240,23 @@ def test_tabla_24_launchers_use_their_ammunition(name, damage):
     assert missile_damage(name) == damage
 
 
-@pytest.mark.parametrize("name", [row[0] for row in TABLA_24 if row[3] is not None])
-def test_tabla_24_range_footnote_for_every_weapon(name):
-    """Tabla 24 footnote: -2 beyond the range, nothing beyond three times it."""
-    reach = weapon(name).missile.range_ft
-    assert range_modifier(name, 0) == 0
-    assert range_modifier(name, reach) == 0
-    assert range_modifier(name, reach + 1) == -2
-    assert range_modifier(name, 3 * reach) == -2
-    assert range_modifier(name, 3 * reach + 0.5) is None
+def test_tabla_24_range_footnote_for_every_weapon():
+    """Tabla 24 footnote: -2 beyond the range, nothing beyond three times it, for every weapon
+    with a range; a failure lists every weapon and distance that is wrong."""
+    cells = Cells()
+    for name in [row[0] for row in TABLA_24 if row[3] is not None]:
+        reach = weapon(name).missile.range_ft
+        for distance, expected in [
+            (0, 0),
+            (reach, 0),
+            (reach + 1, -2),
+            (3 * reach, -2),
+            (3 * reach + 0.5, None),
+        ]:
+            cells.check(
+                f"Tabla 24 {name} a {distance} pies", range_modifier(name, distance), expected
+            )
+    cells.assert_all_match()
 
 
 def test_tabla_24_range_needs_a_launcher_or_thrown_weapon():
