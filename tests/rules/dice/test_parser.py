@@ -8,51 +8,55 @@ import pytest
 
 from rules.dice import DiceError, parse, roll
 from rules.dice.ast import Dice, KeepOne
+from tests.rules.helpers import Cells
+
+NORMALIZED = [
+    ("1d20", "1d20"),
+    ("d20", "1d20"),
+    ("D20", "1d20"),
+    ("d%", "1d100"),
+    ("3D6+2", "3d6 + 2"),
+    ("  4d6kh3  ", "4d6kh3"),
+    ("4d6KH", "4d6kh1"),
+    ("4d6kl", "4d6kl1"),
+    ("4d6ph1", "4d6ph1"),
+    ("4d6PL1", "4d6pl1"),
+    ("8d6!", "8d6!"),
+    ("8d6!>5", "8d6!>5"),
+    ("8d6!>=5", "8d6!>5"),
+    ("8d6!5", "8d6!5"),
+    ("3d6r1", "3d6r1"),
+    ("3d6R<2", "3d6r<2"),
+    ("3d6r<=2", "3d6r<2"),
+    ("3d6ro1", "3d6ro1"),
+    ("3d6kh2r1!", "3d6r1!kh2"),  # modifiers print in the order they apply
+    ("5d10>=7", "5d10>=7"),
+    ("5d10!10>=7", "5d10!10>=7"),
+    ("5d10!>10>=7", "5d10!10>=7"),
+    ("1d20<=12", "1d20<=12"),
+    ("1o3d10", "1o3d10"),
+    ("1o3d10m", "1o3d10"),
+    ("1O3D10A", "1o3d10a"),
+    ("1o3d10b+12 [sigilo]", "1o3d10b + 12 [sigilo]"),
+    ("7+1o3d10", "7 + 1o3d10"),
+    ("(1d6+2)*3", "(1d6 + 2) * 3"),
+    ("-(1d6)", "-(1d6)"),
+    ("+5", "5"),
+    ("1d6 [ fuego   sagrado ]", "1d6 [fuego sagrado]"),
+    ("1d6[]", "1d6"),
+    ("2d6 [a] + (1d4) [b]", "2d6 [a] + (1d4) [b]"),
+    ("10/3", "10 / 3"),
+]
 
 
-@pytest.mark.parametrize(
-    ("written", "normalized"),
-    [
-        ("1d20", "1d20"),
-        ("d20", "1d20"),
-        ("D20", "1d20"),
-        ("d%", "1d100"),
-        ("3D6+2", "3d6 + 2"),
-        ("  4d6kh3  ", "4d6kh3"),
-        ("4d6KH", "4d6kh1"),
-        ("4d6kl", "4d6kl1"),
-        ("4d6ph1", "4d6ph1"),
-        ("4d6PL1", "4d6pl1"),
-        ("8d6!", "8d6!"),
-        ("8d6!>5", "8d6!>5"),
-        ("8d6!>=5", "8d6!>5"),
-        ("8d6!5", "8d6!5"),
-        ("3d6r1", "3d6r1"),
-        ("3d6R<2", "3d6r<2"),
-        ("3d6r<=2", "3d6r<2"),
-        ("3d6ro1", "3d6ro1"),
-        ("3d6kh2r1!", "3d6r1!kh2"),  # modifiers print in the order they apply
-        ("5d10>=7", "5d10>=7"),
-        ("5d10!10>=7", "5d10!10>=7"),
-        ("5d10!>10>=7", "5d10!10>=7"),
-        ("1d20<=12", "1d20<=12"),
-        ("1o3d10", "1o3d10"),
-        ("1o3d10m", "1o3d10"),
-        ("1O3D10A", "1o3d10a"),
-        ("1o3d10b+12 [sigilo]", "1o3d10b + 12 [sigilo]"),
-        ("7+1o3d10", "7 + 1o3d10"),
-        ("(1d6+2)*3", "(1d6 + 2) * 3"),
-        ("-(1d6)", "-(1d6)"),
-        ("+5", "5"),
-        ("1d6 [ fuego   sagrado ]", "1d6 [fuego sagrado]"),
-        ("1d6[]", "1d6"),
-        ("2d6 [a] + (1d4) [b]", "2d6 [a] + (1d4) [b]"),
-        ("10/3", "10 / 3"),
-    ],
-)
-def test_normalized_notation(written, normalized):
-    assert str(parse(written)) == normalized
-    assert str(parse(normalized)) == normalized  # printing back is stable
+def test_normalized_notation():
+    """Every written form prints back normalized, and printing back is stable; a failure
+    lists every form that prints wrong."""
+    cells = Cells()
+    for written, normalized in NORMALIZED:
+        cells.check(f"str(parse({written!r}))", str(parse(written)), normalized)
+        cells.check(f"str(parse({normalized!r})) (stable)", str(parse(normalized)), normalized)
+    cells.assert_all_match()
 
 
 def test_parse_is_cached_by_text():
@@ -69,25 +73,28 @@ def test_nodes():
     assert isinstance(keep_one, KeepOne) and keep_one.index == 0
 
 
-@pytest.mark.parametrize(
-    ("written", "comment"),
-    [
-        ("1d20+5 # ataque", "ataque"),
-        ("1d20+5#ataque con espada", "ataque con espada"),
-        ("1d20+5 ataque con espada", "ataque con espada"),
-        ("1o3d10 alto", "alto"),
-        ("1d20 #", None),
-        ("1d6 dardo envenenado", "dardo envenenado"),
-        ("2d6 [fuego] bola de fuego", "bola de fuego"),
-        ("1d20 ñu", "ñu"),
-        ("1d20+2 derribo", "derribo"),  # "d" + letter is a word, not a die
-        ("1d20+2 khopesh", "khopesh"),
-        ("1d20+2 rompe 3 puertas", "rompe 3 puertas"),
-        ("1d20+2 plano", "plano"),
-    ],
-)
-def test_comments(written, comment):
-    assert parse(written).comment == comment
+COMMENTS = [
+    ("1d20+5 # ataque", "ataque"),
+    ("1d20+5#ataque con espada", "ataque con espada"),
+    ("1d20+5 ataque con espada", "ataque con espada"),
+    ("1o3d10 alto", "alto"),
+    ("1d20 #", None),
+    ("1d6 dardo envenenado", "dardo envenenado"),
+    ("2d6 [fuego] bola de fuego", "bola de fuego"),
+    ("1d20 ñu", "ñu"),
+    ("1d20+2 derribo", "derribo"),  # "d" + letter is a word, not a die
+    ("1d20+2 khopesh", "khopesh"),
+    ("1d20+2 rompe 3 puertas", "rompe 3 puertas"),
+    ("1d20+2 plano", "plano"),
+]
+
+
+def test_comments():
+    """Free text after the expression (with or without "#") is the comment; lists every miss."""
+    cells = Cells()
+    for written, comment in COMMENTS:
+        cells.check(f"parse({written!r}).comment", parse(written).comment, comment)
+    cells.assert_all_match()
 
 
 def _error(text: str) -> DiceError:
@@ -96,74 +103,81 @@ def _error(text: str) -> DiceError:
     return caught.value
 
 
-@pytest.mark.parametrize(
-    ("written", "code", "column"),
-    [
-        ("", "empty", None),
-        ("   ", "empty", None),
-        ("# solo un comentario", "empty", None),
-        ("1" * 201, "too_long", None),
-        ("1d6 +", "unexpected_end", 6),
-        ("1d6 $", "unexpected_char", 5),
-        ("1d", "unexpected_end", 3),
-        ("1dx", "unexpected_char", 3),
-        ("1d20 d6", "unexpected_char", 6),  # a missing operator is not a comment
-        ("1d20 5", "unexpected_char", 6),
-        ("1d20 D%", "unexpected_char", 6),
-        ("4d6 kh3", "unexpected_char", 5),  # a modifier cut off by a space is not a comment
-        ("4d6 PL", "unexpected_char", 5),
-        ("3d6 ro1", "unexpected_char", 5),
-        ("3d6 r<2", "unexpected_char", 5),
-        ("3d6 !", "unexpected_char", 5),
-        ("1d20ataque", "unexpected_char", 5),  # free text needs a space
-        ("(1d6", "unexpected_end", 5),
-        ("1d6)", "unexpected_char", 4),
-        ("1d6 [fuego", "unexpected_end", 11),
-        ("1d6>3", "unexpected_char", 5),  # comparisons are >= and <=
-        ("4d6kx", "unexpected_char", 5),
-        ("3d6r", "unexpected_end", 5),
-        ("1o3d10alto", "unexpected_char", 8),
-        ("1234567", "number_too_long", 1),
-        ("1d1234567", "number_too_long", 3),
-        ("1+" * 25 + "1", "too_many_terms", 51),
-        ("(" * 11 + "1" + ")" * 11, "too_deep", 11),
-        ("-" * 11 + "1", "too_deep", 11),
-        ("101d6", "too_many_dice", 1),
-        ("1d1001", "too_many_sides", 3),
-        ("6*100d6", None, None),  # one throw of 100 dice, multiplied
-        ("100d6+" * 5 + "1d6", "too_many_rolls", None),
-        ("100d6ro1+100d6ro1+100d6ro1", "too_many_rolls", None),  # worst case 600 dice
-        ("8*1o3d10", None, None),  # one 1o3d10 term: at most 63 dice
-        ("1o3d10+" * 7 + "1o3d10+1o3d10", "too_many_rolls", None),
-        ("0d6", "zero_dice", 1),
-        ("d0", "zero_sides", 2),
-        ("1d1!", "always_matches", 4),
-        ("1d6r<7", "always_matches", 4),
-        ("1d6!>1", "always_matches", 4),
-        ("2d6r<6", "always_matches", 4),
-        ("1d6r1r2", "duplicate_modifier", 6),
-        ("4d6kh3kl1", "duplicate_modifier", 7),
-        ("4d6!!", "duplicate_modifier", 5),
-        ("4d6kh5", "keep_out_of_range", 4),
-        ("4d6kh0", "keep_out_of_range", 4),
-        ("4d6pl4", "keep_out_of_range", 4),
-        ("4d6ph5", "keep_out_of_range", 4),
-        ("2o3d10", "bad_keep_one", 1),
-        ("1o4d10", "bad_keep_one", 1),
-        ("1o3d6", "bad_keep_one", 1),
-        ("1d20<=12+2", "test_in_expression", None),
-        ("(1d20>=5)", "test_in_expression", None),
-        ("10/0", "division_by_zero", None),
-        ("10/(1d3-2)", "division_by_zero", None),
-        ("10/(1d6-1d6)", "division_by_zero", None),
-    ],
-)
-def test_refusals(written, code, column):
-    if code is None:
-        parse(written)
-        return
-    error = _error(written)
-    assert (error.code, error.column) == (code, column)
+REFUSALS = [
+    ("", "empty", None),
+    ("   ", "empty", None),
+    ("# solo un comentario", "empty", None),
+    ("1" * 201, "too_long", None),
+    ("1d6 +", "unexpected_end", 6),
+    ("1d6 $", "unexpected_char", 5),
+    ("1d", "unexpected_end", 3),
+    ("1dx", "unexpected_char", 3),
+    ("1d20 d6", "unexpected_char", 6),  # a missing operator is not a comment
+    ("1d20 5", "unexpected_char", 6),
+    ("1d20 D%", "unexpected_char", 6),
+    ("4d6 kh3", "unexpected_char", 5),  # a modifier cut off by a space is not a comment
+    ("4d6 PL", "unexpected_char", 5),
+    ("3d6 ro1", "unexpected_char", 5),
+    ("3d6 r<2", "unexpected_char", 5),
+    ("3d6 !", "unexpected_char", 5),
+    ("1d20ataque", "unexpected_char", 5),  # free text needs a space
+    ("(1d6", "unexpected_end", 5),
+    ("1d6)", "unexpected_char", 4),
+    ("1d6 [fuego", "unexpected_end", 11),
+    ("1d6>3", "unexpected_char", 5),  # comparisons are >= and <=
+    ("4d6kx", "unexpected_char", 5),
+    ("3d6r", "unexpected_end", 5),
+    ("1o3d10alto", "unexpected_char", 8),
+    ("1234567", "number_too_long", 1),
+    ("1d1234567", "number_too_long", 3),
+    ("1+" * 25 + "1", "too_many_terms", 51),
+    ("(" * 11 + "1" + ")" * 11, "too_deep", 11),
+    ("-" * 11 + "1", "too_deep", 11),
+    ("101d6", "too_many_dice", 1),
+    ("1d1001", "too_many_sides", 3),
+    ("6*100d6", None, None),  # one throw of 100 dice, multiplied
+    ("100d6+" * 5 + "1d6", "too_many_rolls", None),
+    ("100d6ro1+100d6ro1+100d6ro1", "too_many_rolls", None),  # worst case 600 dice
+    ("8*1o3d10", None, None),  # one 1o3d10 term: at most 63 dice
+    ("1o3d10+" * 7 + "1o3d10+1o3d10", "too_many_rolls", None),
+    ("0d6", "zero_dice", 1),
+    ("d0", "zero_sides", 2),
+    ("1d1!", "always_matches", 4),
+    ("1d6r<7", "always_matches", 4),
+    ("1d6!>1", "always_matches", 4),
+    ("2d6r<6", "always_matches", 4),
+    ("1d6r1r2", "duplicate_modifier", 6),
+    ("4d6kh3kl1", "duplicate_modifier", 7),
+    ("4d6!!", "duplicate_modifier", 5),
+    ("4d6kh5", "keep_out_of_range", 4),
+    ("4d6kh0", "keep_out_of_range", 4),
+    ("4d6pl4", "keep_out_of_range", 4),
+    ("4d6ph5", "keep_out_of_range", 4),
+    ("2o3d10", "bad_keep_one", 1),
+    ("1o4d10", "bad_keep_one", 1),
+    ("1o3d6", "bad_keep_one", 1),
+    ("1d20<=12+2", "test_in_expression", None),
+    ("(1d20>=5)", "test_in_expression", None),
+    ("10/0", "division_by_zero", None),
+    ("10/(1d3-2)", "division_by_zero", None),
+    ("10/(1d6-1d6)", "division_by_zero", None),
+]
+
+
+def test_refusals():
+    """Every refusal with its code and column (code None: accepted); a failure lists every
+    text refused wrongly, accepted wrongly or refused with the wrong code or column."""
+    cells = Cells()
+    for written, code, column in REFUSALS:
+        where = f"parse({written[:40]!r})"
+        try:
+            parse(written)
+        except DiceError as error:
+            cells.check(f"{where} (code, column)", (error.code, error.column), (code, column))
+        else:
+            if code is not None:
+                cells.fail(where, f"accepted, expected {code!r} at column {column}")
+    cells.assert_all_match()
 
 
 def test_refusal_params():
