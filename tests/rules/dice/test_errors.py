@@ -14,6 +14,7 @@ import pytest
 
 from rules.dice import DiceError, distribution, parse, roll
 from rules.dice.errors import ERROR_CODES
+from tests.rules.helpers import Cells
 
 LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 
@@ -67,26 +68,45 @@ def test_languages_use_the_same_placeholders():
 
 
 def _raise(code: str) -> DiceError:
-    text = TRIGGERS[code]
     with pytest.raises(DiceError) as caught:
-        if code in ("unsupported_odds", "odds_too_complex"):
-            distribution(text)
-        else:
-            parse(text)
+        _trigger(code)
     assert caught.value.code == code
     return caught.value
 
 
-@pytest.mark.parametrize("code", sorted(ERROR_CODES))
+def _trigger(code: str) -> None:
+    """Run the input that should raise ``code`` (odds codes come from the calculator)."""
+    text = TRIGGERS[code]
+    if code in ("unsupported_odds", "odds_too_complex"):
+        distribution(text)
+    else:
+        parse(text)
+
+
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_messages_format_with_the_params_sent(lang, code):
-    error = _raise(code)
-    params = dict(error.params)
-    if error.column is not None:
-        params["column"] = error.column
-    text = _messages(lang)[code].format(**params)
-    assert "{" not in text
-    assert _placeholders(_messages(lang)[code]) <= set(params)
+def test_messages_format_with_the_params_sent(lang):
+    """Every code's message formats with the params the engine really sends; a failure lists
+    every code whose trigger, placeholders or formatted text is wrong."""
+    cells = Cells()
+    messages = _messages(lang)
+    for code in sorted(ERROR_CODES):
+        try:
+            _trigger(code)
+        except DiceError as error:
+            caught = error
+        else:
+            cells.fail(f"{code} trigger {TRIGGERS[code][:40]!r}", "raised nothing")
+            continue
+        cells.check(f"{code} trigger {TRIGGERS[code][:40]!r} code", caught.code, code)
+        params = dict(caught.params)
+        if caught.column is not None:
+            params["column"] = caught.column
+        missing = _placeholders(messages[code]) - set(params)
+        cells.check(f"{lang} {code} placeholders the engine does not send", missing, set())
+        if not missing:
+            text = messages[code].format(**params)
+            cells.check(f"{lang} {code} formatted text has a '{{'", "{" in text, False)
+    cells.assert_all_match()
 
 
 def test_mid_roll_abort_sends_the_same_params(scripted):
