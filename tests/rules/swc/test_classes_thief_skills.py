@@ -6,6 +6,7 @@ import pytest
 
 from rules.swc import thief_skills
 from rules.swc.thief import SKILLS, is_percent, racial_bonus
+from tests.rules.helpers import Cells
 
 # climb, delicate tasks & traps, hear (x in 6), hide, move silently, open locks
 TABLA_13 = """
@@ -31,34 +32,49 @@ LADRON = _parse(TABLA_13)
 ASESINO = _parse(TABLA_6)
 
 
-@pytest.mark.parametrize("nivel", range(1, 17))
-def test_tabla_13_ladron(nivel):
-    """Tabla 13, levels 1–15 and "16+"."""
-    assert thief_skills("ladron", nivel) == LADRON[nivel - 1]
+def test_tabla_13_ladron():
+    """Tabla 13, levels 1–15 and "16+"; a failure lists every wrong level."""
+    cells = Cells()
+    for nivel in range(1, 17):
+        cells.check(
+            f"Tabla 13 ladron nivel {nivel}", thief_skills("ladron", nivel), LADRON[nivel - 1]
+        )
+    cells.assert_all_match()
 
 
 def test_tabla_13_beyond_16():
     assert thief_skills("ladron", 30) == LADRON[-1]
 
 
-@pytest.mark.parametrize("nivel", range(1, 16))
-def test_tabla_17_monje(nivel):
-    """Tabla 17 is Tabla 13 up to "15+"."""
-    assert thief_skills("monje", nivel) == LADRON[nivel - 1]
-    assert thief_skills("monje", 20) == LADRON[14]
+def test_tabla_17_monje():
+    """Tabla 17 is Tabla 13 up to "15+" (levels 1-15, and 20); lists every wrong level."""
+    cells = Cells()
+    for nivel in range(1, 16):
+        cells.check(
+            f"Tabla 17 monje nivel {nivel}", thief_skills("monje", nivel), LADRON[nivel - 1]
+        )
+    cells.check("Tabla 17 monje nivel 20", thief_skills("monje", 20), LADRON[14])
+    cells.assert_all_match()
 
 
-@pytest.mark.parametrize("nivel", range(1, 25))
-def test_asesino_as_ladron_two_levels_lower(nivel):
-    """ "los valores para un Asesino son iguales a los de un Ladrón dos niveles más bajo"."""
-    expected = {} if nivel <= 2 else thief_skills("ladron", nivel - 2)
-    assert thief_skills("asesino", nivel) == expected
+def test_asesino_as_ladron_two_levels_lower():
+    """ "los valores para un Asesino son iguales a los de un Ladrón dos niveles más bajo", at
+    every level 1-24; a failure lists every wrong level."""
+    cells = Cells()
+    for nivel in range(1, 25):
+        expected = {} if nivel <= 2 else thief_skills("ladron", nivel - 2)
+        cells.check(f"asesino nivel {nivel}", thief_skills("asesino", nivel), expected)
+    cells.assert_all_match()
 
 
-@pytest.mark.parametrize("nivel", range(3, 16))
-def test_tabla_6_as_printed(nivel):
-    """Tabla 6 (setting ``asesino_tabla_6``): levels 3–12 and "13+"."""
-    assert thief_skills("asesino", nivel, tabla_asesino=True) == ASESINO[min(nivel, 13) - 3]
+def test_tabla_6_as_printed():
+    """Tabla 6 (setting ``asesino_tabla_6``): levels 3–12 and "13+" (checked to 15); a failure
+    lists every wrong level."""
+    cells = Cells()
+    for nivel in range(3, 16):
+        got = thief_skills("asesino", nivel, tabla_asesino=True)
+        cells.check(f"Tabla 6 asesino nivel {nivel}", got, ASESINO[min(nivel, 13) - 3])
+    cells.assert_all_match()
 
 
 def test_tabla_6_differs_from_the_rule_only_where_documented():

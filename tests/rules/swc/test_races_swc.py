@@ -13,6 +13,7 @@ from rules.swc.races import (
     level_limit,
     race_save_bonus,
 )
+from tests.rules.helpers import Cells
 
 
 @pytest.mark.parametrize(
@@ -54,37 +55,41 @@ def test_dwarf_fighter_cleric_is_a_setting():
     assert level_limit("enano", "clerigo", {}, multiclase=True, enano_guerrero_clerigo=True) == 7
 
 
-@pytest.mark.parametrize(
-    ("raza", "clase", "multi", "atributos", "limit"),
-    [
-        ("enano", "guerrero", False, {"Fuerza": 16}, 6),
-        ("enano", "guerrero", False, {"Fuerza": 17}, 7),
-        ("enano", "guerrero", False, {"Fuerza": 18}, 8),
-        ("enano", "guerrero", True, {"Fuerza": 18}, 6),  # multiclass: 6 whatever the Fuerza
-        ("enano", "ladron", True, {}, None),
-        ("elfo", "guerrero", True, {"Fuerza": 16}, 4),
-        ("elfo", "guerrero", True, {"Fuerza": 17}, 5),
-        ("elfo", "guerrero", True, {"Fuerza": 18}, 6),
-        ("elfo", "mago", True, {"Inteligencia": 17}, 8),
-        ("elfo", "mago", True, {"Inteligencia": 18}, 9),
-        ("elfo", "ladron", False, {}, None),
-        ("semielfo", "guerrero", True, {"Fuerza": 12}, 6),
-        ("semielfo", "guerrero", True, {"Fuerza": 17}, 7),
-        ("semielfo", "guerrero", True, {"Fuerza": 18}, 8),
-        ("semielfo", "mago", True, {"Inteligencia": 12}, 6),
-        ("semielfo", "mago", True, {"Inteligencia": 17}, 7),
-        ("semielfo", "mago", True, {"Inteligencia": 18}, 8),
-        ("semielfo", "clerigo", False, {"Sabiduría": 18}, 4),
-        ("semielfo", "clerigo", True, {}, 4),
-        ("semielfo", "ladron", False, {}, None),
-        ("mediano", "guerrero", False, {"Fuerza": 18}, 4),
-        ("mediano", "ladron", False, {}, None),
-        ("humano", "guerrero", False, {}, None),
-    ],
-)
-def test_level_limits(raza, clase, multi, atributos, limit):
-    """Level limits and their attribute-based extensions, race by race."""
-    assert level_limit(raza, clase, atributos, multiclase=multi) == limit
+LEVEL_LIMITS = [
+    ("enano", "guerrero", False, {"Fuerza": 16}, 6),
+    ("enano", "guerrero", False, {"Fuerza": 17}, 7),
+    ("enano", "guerrero", False, {"Fuerza": 18}, 8),
+    ("enano", "guerrero", True, {"Fuerza": 18}, 6),  # multiclass: 6 whatever the Fuerza
+    ("enano", "ladron", True, {}, None),
+    ("elfo", "guerrero", True, {"Fuerza": 16}, 4),
+    ("elfo", "guerrero", True, {"Fuerza": 17}, 5),
+    ("elfo", "guerrero", True, {"Fuerza": 18}, 6),
+    ("elfo", "mago", True, {"Inteligencia": 17}, 8),
+    ("elfo", "mago", True, {"Inteligencia": 18}, 9),
+    ("elfo", "ladron", False, {}, None),
+    ("semielfo", "guerrero", True, {"Fuerza": 12}, 6),
+    ("semielfo", "guerrero", True, {"Fuerza": 17}, 7),
+    ("semielfo", "guerrero", True, {"Fuerza": 18}, 8),
+    ("semielfo", "mago", True, {"Inteligencia": 12}, 6),
+    ("semielfo", "mago", True, {"Inteligencia": 17}, 7),
+    ("semielfo", "mago", True, {"Inteligencia": 18}, 8),
+    ("semielfo", "clerigo", False, {"Sabiduría": 18}, 4),
+    ("semielfo", "clerigo", True, {}, 4),
+    ("semielfo", "ladron", False, {}, None),
+    ("mediano", "guerrero", False, {"Fuerza": 18}, 4),
+    ("mediano", "ladron", False, {}, None),
+    ("humano", "guerrero", False, {}, None),
+]
+
+
+def test_level_limits():
+    """Level limits and their attribute-based extensions, race by race; a failure lists every
+    wrong race, class and attributes."""
+    cells = Cells()
+    for raza, clase, multi, atributos, limit in LEVEL_LIMITS:
+        got = level_limit(raza, clase, atributos, multiclase=multi)
+        cells.check(f"{raza} {clase} multiclase={multi} {atributos}", got, limit)
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
