@@ -17,6 +17,7 @@ from rules.swc.classes import (
     parry_penalty,
 )
 from rules.swc.data import DataError
+from tests.rules.helpers import Cells
 
 
 @pytest.mark.parametrize(
@@ -126,18 +127,26 @@ MONK = """
 """
 
 
-@pytest.mark.parametrize(
-    "row",
-    [r.split() for r in MONK.replace("\n", "|").split("|") if r.strip()],
-    ids=lambda r: f"Tabla18-{r[0]}",
-)
-def test_monk_table_18(row):
-    """Tabla 18 columns; 21+ is "+1/nivel" of damage, move 32, 5 attacks (rules-decisions)."""
-    nivel, ca, asc, dano, mov, atq = row
-    p = monk_progress(int(nivel))
-    assert (p.ca, p.ca_ascendente, p.dano_desarmado) == (int(ca), int(asc), dano)
-    assert (p.movimiento, p.ataques_desarmado) == (int(mov), int(atq))
-    assert p.bono_dano_armas == int(nivel) // 2
+def test_monk_table_18():
+    """Tabla 18 columns; 21+ is "+1/nivel" of damage, move 32, 5 attacks (rules-decisions);
+    a failure lists every wrong level and column."""
+    cells = Cells()
+    for row in [r.split() for r in MONK.replace("\n", "|").split("|") if r.strip()]:
+        nivel, ca, asc, dano, mov, atq = row
+        p = monk_progress(int(nivel))
+        where = f"Tabla 18 nivel {nivel}"
+        cells.check(
+            f"{where} (CA, [CA], daño desarmado)",
+            (p.ca, p.ca_ascendente, p.dano_desarmado),
+            (int(ca), int(asc), dano),
+        )
+        cells.check(
+            f"{where} (movimiento, ataques)",
+            (p.movimiento, p.ataques_desarmado),
+            (int(mov), int(atq)),
+        )
+        cells.check(f"{where} bono de daño con armas", p.bono_dano_armas, int(nivel) // 2)
+    cells.assert_all_match()
 
 
 def test_monk_weapon_damage_bonus_text():

@@ -7,7 +7,9 @@ import random
 import pytest
 
 from rules import systems
+from rules.swc.races import RACE_IDS
 from rules.systems.base import CheckRequest, GameSystem, Outcome, RulesError
+from tests.rules.helpers import Cells
 
 SWC = systems.get("swc")
 
@@ -397,16 +399,14 @@ def test_problem_params_fill_the_messages(lang):
             assert cat[p.key.rsplit(".", 1)[1]].format(**p.params)
 
 
-def _legal_characters():
+def _legal_characters(raza):
+    """Every class combination ``raza`` allows, with an alignment all its classes accept."""
     from rules.swc.classes import ALIGNMENTS, get_class
-    from rules.swc.races import RACE_IDS, allowed_combinations
+    from rules.swc.races import allowed_combinations
 
-    for raza in RACE_IDS:
-        for combo in allowed_combinations(raza, enano_guerrero_clerigo=True):
-            align = next(
-                a for a in ALIGNMENTS if all(a in get_class(c).alineamientos for c in combo)
-            )
-            yield pytest.param(raza, combo, align, id=f"{raza}-{'/'.join(combo)}")
+    for combo in allowed_combinations(raza, enano_guerrero_clerigo=True):
+        align = next(a for a in ALIGNMENTS if all(a in get_class(c).alineamientos for c in combo))
+        yield combo, align
 
 
 SETTINGS_SETS = [
@@ -423,21 +423,34 @@ SETTINGS_SETS = [
 ]
 
 
-@pytest.mark.parametrize(("raza", "clases", "alineamiento"), list(_legal_characters()))
+@pytest.mark.parametrize("raza", RACE_IDS)
 @pytest.mark.parametrize("settings", SETTINGS_SETS, ids=["defaults", "options"])
-def test_every_legal_combination_works_end_to_end(raza, clases, alineamiento, settings):
-    """Every race × allowed combination validates, derives, rolls every option and levels up."""
-    s = sheet(raza=raza, clases=list(clases), alineamiento=alineamiento)
-    assert SWC.validate(s, settings) == []
-    rng = random.Random(7)
-    for xp in (0, 150_000, 3_000_000):
-        s = dict(s, xp=xp)
-        assert SWC.derived(s, settings)
-        for option in SWC.check_options(s, settings):
-            result = SWC.check(s, CheckRequest(option.key), settings, rng)
-            assert result.outcome in (Outcome.SUCCESS, Outcome.FAILURE)
-        assert SWC.grant_xp(s, 10_000, settings).xp_after >= xp + 5_000
-        assert SWC.initiative(s, settings, rng).sort_key
+def test_every_legal_combination_works_end_to_end(raza, settings):
+    """Every race × allowed combination validates, derives, rolls every option and levels up;
+    one item per race and settings, a failure lists every combination and step that fails."""
+    cells = Cells()
+    for clases, alineamiento in _legal_characters(raza):
+        where = f"{raza} {'/'.join(clases)} {alineamiento}"
+        s = sheet(raza=raza, clases=list(clases), alineamiento=alineamiento)
+        problems = SWC.validate(s, settings)
+        if problems != []:
+            cells.fail(f"{where} validate", repr(problems))
+            continue
+        rng = random.Random(7)
+        for xp in (0, 150_000, 3_000_000):
+            s = dict(s, xp=xp)
+            if not SWC.derived(s, settings):
+                cells.fail(f"{where} xp {xp}", "no derived values")
+            for option in SWC.check_options(s, settings):
+                result = SWC.check(s, CheckRequest(option.key), settings, rng)
+                if result.outcome not in (Outcome.SUCCESS, Outcome.FAILURE):
+                    cells.fail(f"{where} xp {xp} check {option.key}", repr(result.outcome))
+            xp_after = SWC.grant_xp(s, 10_000, settings).xp_after
+            if xp_after < xp + 5_000:
+                cells.fail(f"{where} xp {xp} + 10000 (at least half)", f"xp_after {xp_after}")
+            if not SWC.initiative(s, settings, rng).sort_key:
+                cells.fail(f"{where} xp {xp} initiative", "empty sort key")
+    cells.assert_all_match()
 
 
 def test_derived_class_extras():
