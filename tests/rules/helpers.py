@@ -8,6 +8,9 @@ at the first wrong one) and the failure lists each wrong cell with its expected 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class Cells:
     """The wrong cells found so far; :meth:`assert_all_match` fails listing all of them."""
@@ -23,6 +26,15 @@ class Cells:
     def fail(self, where: str, what: str) -> None:
         """Record a wrong cell whose check is not an equality (a property, a refusal)."""
         self.wrong.append(f"{where}: {what}")
+
+    @contextmanager
+    def case(self, where: str) -> Iterator[None]:
+        """Run one case's own asserts; the first that fails is recorded under ``where`` (with
+        pytest's explanation) and the caller's loop goes on to the next case."""
+        try:
+            yield
+        except AssertionError as error:
+            self.wrong.append(f"{where}: {error}")
 
     def assert_all_match(self) -> None:
         """Fail once, naming every wrong cell (the message is never truncated by pytest)."""

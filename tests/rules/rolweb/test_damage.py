@@ -23,6 +23,7 @@ from rules.rolweb.damage import (
 )
 from rules.rolweb.settings import DeathRule
 from rules.systems.base import RulesError
+from tests.rules.helpers import Cells
 
 from .conftest import FixedRandom, assert_translatable
 
@@ -102,10 +103,16 @@ def test_death_test_1_gets_up_and_20_dies():
     assert death_test(20) == (LifeState.DEAD, 0)
 
 
-@pytest.mark.parametrize("roll", range(2, 20))
-def test_death_test_2_to_19_repeats_under_the_seed_rule(roll):
+def test_death_test_2_to_19_repeats_under_the_seed_rule():
     # "La tirada debe repetirse hasta que ..." (docs/rules-decisions.md: 2-19 do nothing)
-    assert death_test(roll, 0, DeathRule.SEED) == (LifeState.DYING, 0)
+    cells = Cells()
+    for roll in range(2, 20):
+        cells.check(
+            f"death_test({roll}, 0, SEED)",
+            death_test(roll, 0, DeathRule.SEED),
+            (LifeState.DYING, 0),
+        )
+    cells.assert_all_match()
 
 
 def test_family_rule_counts_11_to_19_as_failures_and_three_kill():
