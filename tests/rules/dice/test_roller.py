@@ -8,6 +8,7 @@ import pytest
 
 from rules.dice import DiceError, roll
 from rules.dice.roller import fumbles, keep_flags
+from tests.rules.helpers import Cells
 
 
 def test_plain_sum_and_constants(scripted):
@@ -17,46 +18,55 @@ def test_plain_sum_and_constants(scripted):
     assert rng.asked == [6, 6, 20] and rng.finished
 
 
-@pytest.mark.parametrize(
-    ("expression", "faces", "total"),
-    [
-        ("2*3+4", [], 10),
-        ("2*(3+4)", [], 14),
-        ("-1d6+10", [4], 6),
-        ("--3", [], 3),
-        ("7/2", [], 3),
-        ("-7/2", [], -4),  # floor division: halves round down, also below zero
-        ("(1d6-3)/2", [2], -1),
-        ("1d6*1d4", [5, 3], 15),
-        ("d%", [100], 100),
-        ("1D20+2", [20], 22),
-        ("10 - 2 - 3", [], 5),  # left-associative
-        ("12/2/3", [], 2),
-    ],
-)
-def test_arithmetic(scripted, expression, faces, total):
-    rng = scripted(faces)
-    assert roll(expression, rng).total == total
-    assert rng.finished
+ARITHMETIC = [
+    ("2*3+4", [], 10),
+    ("2*(3+4)", [], 14),
+    ("-1d6+10", [4], 6),
+    ("--3", [], 3),
+    ("7/2", [], 3),
+    ("-7/2", [], -4),  # floor division: halves round down, also below zero
+    ("(1d6-3)/2", [2], -1),
+    ("1d6*1d4", [5, 3], 15),
+    ("d%", [100], 100),
+    ("1D20+2", [20], 22),
+    ("10 - 2 - 3", [], 5),  # left-associative
+    ("12/2/3", [], 2),
+]
 
 
-@pytest.mark.parametrize(
-    ("expression", "faces", "total"),
-    [
-        ("4d6kh3", [6, 1, 3, 5], 14),
-        ("4d6kh", [2, 6, 3, 5], 6),
-        ("4d6kl1", [2, 6, 1, 5], 1),
-        ("4d6kl2", [2, 6, 1, 5], 3),
-        ("4d6ph1", [2, 6, 1, 5], 8),
-        ("4d6pl1", [2, 6, 1, 5], 13),
-        ("2d20kh1", [7, 15], 15),  # advantage
-        ("2d20kl1", [7, 15], 7),  # disadvantage
-        ("3d6kh2", [4, 4, 4], 8),  # ties keep equal values
-        ("4d6KH", [1, 2, 3, 4], 4),
-    ],
-)
-def test_keep_and_drop(scripted, expression, faces, total):
-    assert roll(expression, scripted(faces)).total == total
+def test_arithmetic(scripted):
+    """Every operator's total against scripted dice, and every die used; a failure lists every
+    wrong expression."""
+    cells = Cells()
+    for expression, faces, total in ARITHMETIC:
+        with cells.case(f"{expression!r} with faces {faces}"):
+            rng = scripted(faces)
+            assert roll(expression, rng).total == total
+            assert rng.finished
+    cells.assert_all_match()
+
+
+KEEP_AND_DROP = [
+    ("4d6kh3", [6, 1, 3, 5], 14),
+    ("4d6kh", [2, 6, 3, 5], 6),
+    ("4d6kl1", [2, 6, 1, 5], 1),
+    ("4d6kl2", [2, 6, 1, 5], 3),
+    ("4d6ph1", [2, 6, 1, 5], 8),
+    ("4d6pl1", [2, 6, 1, 5], 13),
+    ("2d20kh1", [7, 15], 15),  # advantage
+    ("2d20kl1", [7, 15], 7),  # disadvantage
+    ("3d6kh2", [4, 4, 4], 8),  # ties keep equal values
+    ("4d6KH", [1, 2, 3, 4], 4),
+]
+
+
+def test_keep_and_drop(scripted):
+    """Keeping and dropping dice, with ties; a failure lists every wrong expression."""
+    cells = Cells()
+    for expression, faces, total in KEEP_AND_DROP:
+        got = roll(expression, scripted(faces)).total
+        cells.check(f"{expression!r} with faces {faces}", got, total)
+    cells.assert_all_match()
 
 
 def test_keep_flags_keep_the_earlier_of_equal_dice():
@@ -224,31 +234,40 @@ def test_keep_one_in_an_expression(scripted):
     assert result.fumble is False  # next higher die is 8
 
 
-@pytest.mark.parametrize(
-    ("expression", "faces", "fumble"),
-    [
-        # middle: the kept die is 1 only with two 1s; the next higher is the third die
-        ("1o3d10", (1, 1, 3), True),
-        ("1o3d10", (3, 1, 1), True),
-        ("1o3d10", (1, 1, 5), True),
-        ("1o3d10", (1, 1, 6), False),
-        ("1o3d10", (1, 3, 9), False),  # keeps the 3: no fumble (see the report/docs)
-        ("1o3d10", (1, 1, 1), True),
-        # lowest: kept 1, next higher <= 5
-        ("1o3d10b", (1, 4, 8), True),
-        ("1o3d10b", (8, 4, 1), True),
-        ("1o3d10b", (1, 5, 5), True),
-        ("1o3d10b", (1, 6, 8), False),
-        ("1o3d10b", (2, 3, 4), False),
-        # highest: only three 1s
-        ("1o3d10a", (1, 1, 1), True),
-        ("1o3d10a", (1, 1, 2), False),
-    ],
-)
-def test_fumbles(scripted, expression, faces, fumble):
-    result = roll(expression + "+4", scripted(faces))
-    assert result.fumble is fumble
-    assert fumbles(faces, {"1o3d10": 1, "1o3d10b": 0, "1o3d10a": 2}[expression]) is fumble
+FUMBLES = [
+    # middle: the kept die is 1 only with two 1s; the next higher is the third die
+    ("1o3d10", (1, 1, 3), True),
+    ("1o3d10", (3, 1, 1), True),
+    ("1o3d10", (1, 1, 5), True),
+    ("1o3d10", (1, 1, 6), False),
+    ("1o3d10", (1, 3, 9), False),  # keeps the 3: no fumble (see the report/docs)
+    ("1o3d10", (1, 1, 1), True),
+    # lowest: kept 1, next higher <= 5
+    ("1o3d10b", (1, 4, 8), True),
+    ("1o3d10b", (8, 4, 1), True),
+    ("1o3d10b", (1, 5, 5), True),
+    ("1o3d10b", (1, 6, 8), False),
+    ("1o3d10b", (2, 3, 4), False),
+    # highest: only three 1s
+    ("1o3d10a", (1, 1, 1), True),
+    ("1o3d10a", (1, 1, 2), False),
+]
+
+
+def test_fumbles(scripted):
+    """Seed 002's fumbles for the middle, lowest and highest die; a failure lists every wrong
+    throw, through the roller and through ``fumbles``."""
+    cells = Cells()
+    for expression, faces, fumble in FUMBLES:
+        index = {"1o3d10": 1, "1o3d10b": 0, "1o3d10a": 2}[expression]
+        got = {
+            "roll().fumble": roll(expression + "+4", scripted(faces)).fumble,
+            "fumbles()": fumbles(faces, index),
+        }
+        for how, value in got.items():
+            if value is not fumble:  # "is": a bool, not just something equal to one
+                cells.fail(f"{expression} {faces} {how}", f"expected {fumble}, got {value!r}")
+    cells.assert_all_match()
 
 
 def test_fumble_is_judged_on_the_first_throw_only(scripted):
@@ -355,10 +374,16 @@ RANGES = [
 ]
 
 
-@pytest.mark.parametrize(("expression", "low", "high", "reached"), RANGES)
-def test_expression_ranges(expression, low, high, reached):
-    rng = random.Random(expression)
-    totals = [roll(expression, rng).total for _ in range(3000)]
-    assert low <= min(totals) and max(totals) <= high
-    if reached:
-        assert (min(totals), max(totals)) == (low, high)
+def test_expression_ranges():
+    """3,000 seeded rolls of every expression stay in its range (and reach both ends where
+    marked); a failure lists every expression that does not."""
+    cells = Cells()
+    for expression, low, high, reached in RANGES:
+        rng = random.Random(expression)
+        totals = [roll(expression, rng).total for _ in range(3000)]
+        seen = (min(totals), max(totals))
+        if not (low <= seen[0] and seen[1] <= high):
+            cells.fail(repr(expression), f"rolled {seen[0]}..{seen[1]}, outside {low}..{high}")
+        if reached:
+            cells.check(f"{expression!r} reaches both ends", seen, (low, high))
+    cells.assert_all_match()

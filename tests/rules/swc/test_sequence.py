@@ -29,6 +29,7 @@ from rules.swc.sequence import (
     surprise,
     surprise_check,
 )
+from tests.rules.helpers import Cells
 
 
 class Scripted(random.Random):
@@ -217,14 +218,22 @@ def test_sequence_c_armour_modifiers(armadura, escudo, mod):
     assert interval.armour == mod and interval.total == 6 + mod
 
 
-@pytest.mark.parametrize(("level", "mod"), SPELL_C)
-def test_sequence_c_spell_level_modifiers(level, mod):
-    assert sequence_c_interval(destreza=9, nivel_conjuro=level).spell == mod
+def test_sequence_c_spell_level_modifiers():
+    """Alternative C (seed 000), spell level as printed, at every level 1-9; lists every wrong one."""
+    cells = Cells()
+    for level, mod in SPELL_C:
+        got = sequence_c_interval(destreza=9, nivel_conjuro=level).spell
+        cells.check(f"Secuencia C conjuro de nivel {level}", got, mod)
+    cells.assert_all_match()
 
 
-@pytest.mark.parametrize(("destreza", "mod"), DEX_C)
-def test_sequence_c_dexterity_modifiers(destreza, mod):
-    assert sequence_c_interval(destreza=destreza).dexterity == mod
+def test_sequence_c_dexterity_modifiers():
+    """Alternative C (seed 000), Destreza as printed, at every score 3-18; lists every wrong one."""
+    cells = Cells()
+    for destreza, mod in DEX_C:
+        got = sequence_c_interval(destreza=destreza).dexterity
+        cells.check(f"Secuencia C Destreza {destreza}", got, mod)
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
