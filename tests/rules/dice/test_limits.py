@@ -8,33 +8,37 @@ import pytest
 
 from rules.dice import parse
 from rules.dice.limits import bounds, dice_bounds
+from tests.rules.helpers import Cells
+
+BOUNDS = [
+    ("3", (0, 0), (3, 3)),
+    ("2d6+3", (2, 2), (5, 15)),
+    ("4d6kh3", (4, 4), (3, 18)),
+    ("4d6ph1", (4, 4), (3, 18)),
+    ("3d6ro1", (3, 6), (3, 18)),
+    ("3d6r<2", (3, None), (9, 18)),
+    ("3d6!", (3, None), (3, math.inf)),
+    ("5d10>=7", (5, 5), (0, 5)),
+    ("1d20<=12", (1, 1), (1, 20)),
+    ("1o3d10", (3, 63), (1, 210)),
+    ("-1d6", (1, 1), (-6, -1)),
+    ("1d6-1d4", (2, 2), (-3, 5)),
+    ("(1d6-3)*(1d4-2)", (2, 2), (-4, 6)),
+    ("1d20/(1d4+1)", (2, 2), (0, 10)),
+    ("-1d6!/2", (1, None), (-math.inf, -1)),
+    ("1d6!*0", (1, None), (0, 0)),
+]
 
 
-@pytest.mark.parametrize(
-    ("expression", "dice", "values"),
-    [
-        ("3", (0, 0), (3, 3)),
-        ("2d6+3", (2, 2), (5, 15)),
-        ("4d6kh3", (4, 4), (3, 18)),
-        ("4d6ph1", (4, 4), (3, 18)),
-        ("3d6ro1", (3, 6), (3, 18)),
-        ("3d6r<2", (3, None), (9, 18)),
-        ("3d6!", (3, None), (3, math.inf)),
-        ("5d10>=7", (5, 5), (0, 5)),
-        ("1d20<=12", (1, 1), (1, 20)),
-        ("1o3d10", (3, 63), (1, 210)),
-        ("-1d6", (1, 1), (-6, -1)),
-        ("1d6-1d4", (2, 2), (-3, 5)),
-        ("(1d6-3)*(1d4-2)", (2, 2), (-4, 6)),
-        ("1d20/(1d4+1)", (2, 2), (0, 10)),
-        ("-1d6!/2", (1, None), (-math.inf, -1)),
-        ("1d6!*0", (1, None), (0, 0)),
-    ],
-)
-def test_bounds(expression, dice, values):
-    root = parse(expression).root
-    assert dice_bounds(root) == dice
-    assert bounds(root) == values
+def test_bounds():
+    """The fewest and most dice, and the lowest and highest total, of every shape; a failure
+    lists every wrong expression."""
+    cells = Cells()
+    for expression, dice, values in BOUNDS:
+        root = parse(expression).root
+        cells.check(f"dice_bounds({expression!r})", dice_bounds(root), dice)
+        cells.check(f"bounds({expression!r})", bounds(root), values)
+    cells.assert_all_match()
 
 
 def test_expression_records_its_dice_bounds():

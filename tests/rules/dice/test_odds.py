@@ -10,6 +10,7 @@ import pytest
 
 from rules.dice import DiceError, distribution, probability_at_least
 from rules.dice.odds import keep_one_at_least, keep_one_faces
+from tests.rules.helpers import Cells
 
 
 def _enumerate(count: int, sides: int, score) -> dict[int, Fraction]:
@@ -21,37 +22,43 @@ def _enumerate(count: int, sides: int, score) -> dict[int, Fraction]:
     return {value: Fraction(n, total) for value, n in sorted(outcomes.items())}
 
 
-@pytest.mark.parametrize(
-    ("expression", "count", "sides", "score"),
-    [
-        ("2d6", 2, 6, sum),
-        ("3d4+2", 3, 4, lambda f: sum(f) + 2),
-        ("4d6kh3", 4, 6, lambda f: sum(sorted(f)[1:])),
-        ("4d6kl2", 4, 6, lambda f: sum(sorted(f)[:2])),
-        ("4d4ph1", 4, 4, lambda f: sum(sorted(f)[:3])),
-        ("5d3pl2", 5, 3, lambda f: sum(sorted(f)[2:])),
-        ("2d20kh1", 2, 20, max),
-        ("5d10>=7", 5, 10, lambda f: sum(1 for x in f if x >= 7)),
-        ("4d6<=2", 4, 6, lambda f: sum(1 for x in f if x <= 2)),
-        ("4d6kh2>=4", 4, 6, lambda f: sum(1 for x in sorted(f)[2:] if x >= 4)),
-        ("1d20<=12", 1, 20, sum),
-        ("-2d4", 2, 4, lambda f: -sum(f)),
-        ("3d6/2", 3, 6, lambda f: sum(f) // 2),
-        ("2d6*3-1", 2, 6, lambda f: sum(f) * 3 - 1),
-        ("1d6*1d4", 2, 6, None),  # mixed dice: checked below
-    ],
-)
-def test_distribution_matches_enumeration(expression, count, sides, score):
-    if score is None:
-        outcomes = Counter(a * b for a in range(1, 7) for b in range(1, 5))
-        expected = {v: Fraction(n, 24) for v, n in sorted(outcomes.items())}
-    else:
-        expected = _enumerate(count, sides, score)
-    assert distribution(expression) == expected
-    for target in range(min(expected) - 1, max(expected) + 2):
-        assert probability_at_least(expression, target) == sum(
-            (p for v, p in expected.items() if v >= target), Fraction(0)
-        )
+ENUMERATED = [
+    ("2d6", 2, 6, sum),
+    ("3d4+2", 3, 4, lambda f: sum(f) + 2),
+    ("4d6kh3", 4, 6, lambda f: sum(sorted(f)[1:])),
+    ("4d6kl2", 4, 6, lambda f: sum(sorted(f)[:2])),
+    ("4d4ph1", 4, 4, lambda f: sum(sorted(f)[:3])),
+    ("5d3pl2", 5, 3, lambda f: sum(sorted(f)[2:])),
+    ("2d20kh1", 2, 20, max),
+    ("5d10>=7", 5, 10, lambda f: sum(1 for x in f if x >= 7)),
+    ("4d6<=2", 4, 6, lambda f: sum(1 for x in f if x <= 2)),
+    ("4d6kh2>=4", 4, 6, lambda f: sum(1 for x in sorted(f)[2:] if x >= 4)),
+    ("1d20<=12", 1, 20, sum),
+    ("-2d4", 2, 4, lambda f: -sum(f)),
+    ("3d6/2", 3, 6, lambda f: sum(f) // 2),
+    ("2d6*3-1", 2, 6, lambda f: sum(f) * 3 - 1),
+    ("1d6*1d4", 2, 6, None),  # mixed dice: checked below
+]
+
+
+def test_distribution_matches_enumeration():
+    """The exact distribution and every "at least" probability equal a brute-force enumeration;
+    a failure lists every wrong expression and target."""
+    cells = Cells()
+    for expression, count, sides, score in ENUMERATED:
+        if score is None:
+            outcomes = Counter(a * b for a in range(1, 7) for b in range(1, 5))
+            expected = {v: Fraction(n, 24) for v, n in sorted(outcomes.items())}
+        else:
+            expected = _enumerate(count, sides, score)
+        cells.check(f"distribution({expression!r})", distribution(expression), expected)
+        for target in range(min(expected) - 1, max(expected) + 2):
+            cells.check(
+                f"probability_at_least({expression!r}, {target})",
+                probability_at_least(expression, target),
+                sum((p for v, p in expected.items() if v >= target), Fraction(0)),
+            )
+    cells.assert_all_match()
 
 
 def test_reroll_once_matches_enumeration():
@@ -155,14 +162,20 @@ COSTLY = [
 ]
 
 
-@pytest.mark.parametrize("expression", COSTLY)
-def test_the_estimate_bounds_the_work_the_calculator_really_does(expression, monkeypatch):
+def test_the_estimate_bounds_the_work_the_calculator_really_does(monkeypatch):
+    """For every costly shape the estimate is at least the work really done; a failure lists
+    every expression it underestimates."""
     from rules.dice import odds, parse
 
     monkeypatch.setattr(odds, "MAX_WORK", 10**12)
-    calculator = odds._Calculator()
-    calculator.dist(parse(expression).root)
-    assert calculator.work <= odds.estimate_cost(expression)
+    cells = Cells()
+    for expression in COSTLY:
+        calculator = odds._Calculator()
+        calculator.dist(parse(expression).root)
+        estimate = odds.estimate_cost(expression)
+        if calculator.work > estimate:
+            cells.fail(repr(expression), f"work {calculator.work} > estimate {estimate}")
+    cells.assert_all_match()
 
 
 @pytest.mark.parametrize(
