@@ -2,50 +2,52 @@
 
 from __future__ import annotations
 
-import pytest
-
 from rules.dice import roll
+from tests.rules.helpers import Cells
+
+BREAKDOWNS = [
+    ("1d20+5", [20], "1d20 (20) + 5 = 25", "1d20 (**20**) + 5 = `25`"),
+    (
+        "4d6kh3",
+        [6, 1, 3, 5],
+        "4d6kh3 (6, ~~1~~, 3, 5) = 14",
+        "4d6kh3 (**6**, ~~**1**~~, 3, 5) = `14`",
+    ),
+    ("2d6!", [4, 6, 6, 2], "2d6! (4, 6!, 6!, 2) = 18", "2d6! (4, **6**!, **6**!, 2) = `18`"),
+    ("2d6ro1", [1, 1, 4], "2d6ro1 (~~1~~→1, 4) = 5", "2d6ro1 (~~1~~→**1**, 4) = `5`"),
+    ("3d10>=7", [7, 2, 10], "3d10>=7 (7*, 2, 10*) = 2", "3d10>=7 (__7__, 2, __**10**__) = `2`"),
+    ("1d20<=12", [7], "1d20<=12 (7) = 7 ✓", "1d20<=12 (7) = `7` ✓"),
+    ("1d20<=12", [13], "1d20<=12 (13) = 13 ✗", "1d20<=12 (13) = `13` ✗"),
+    (
+        "1o3d10+2",
+        [10, 7, 10, 3, 8, 5],
+        "1o3d10 (10!, ~~7~~, ~~10~~ | ~~3~~, ~~8~~, 5) + 2 = 17",
+        "1o3d10 (**10**!, ~~7~~, ~~10~~ | ~~3~~, ~~8~~, 5) + 2 = `17`",
+    ),
+    (
+        "1o3d10b+12 [sigilo]",
+        [9, 1, 8],
+        "1o3d10b (~~9~~, 1, ~~8~~) + 12 [sigilo] = 13",
+        "1o3d10b (~~9~~, **1**, ~~8~~) + 12 [sigilo] = `13`",
+    ),
+    (
+        "(1d6 [fuego] + 2) * 2",
+        [3],
+        "(1d6 (3) [fuego] + 2) * 2 = 10",
+        "(1d6 (3) [fuego] + 2) * 2 = `10`",
+    ),
+    ("-1d4", [2], "-1d4 (2) = -2", "-1d4 (2) = `-2`"),
+]
 
 
-@pytest.mark.parametrize(
-    ("expression", "faces", "plain", "markdown"),
-    [
-        ("1d20+5", [20], "1d20 (20) + 5 = 25", "1d20 (**20**) + 5 = `25`"),
-        (
-            "4d6kh3",
-            [6, 1, 3, 5],
-            "4d6kh3 (6, ~~1~~, 3, 5) = 14",
-            "4d6kh3 (**6**, ~~**1**~~, 3, 5) = `14`",
-        ),
-        ("2d6!", [4, 6, 6, 2], "2d6! (4, 6!, 6!, 2) = 18", "2d6! (4, **6**!, **6**!, 2) = `18`"),
-        ("2d6ro1", [1, 1, 4], "2d6ro1 (~~1~~→1, 4) = 5", "2d6ro1 (~~1~~→**1**, 4) = `5`"),
-        ("3d10>=7", [7, 2, 10], "3d10>=7 (7*, 2, 10*) = 2", "3d10>=7 (__7__, 2, __**10**__) = `2`"),
-        ("1d20<=12", [7], "1d20<=12 (7) = 7 ✓", "1d20<=12 (7) = `7` ✓"),
-        ("1d20<=12", [13], "1d20<=12 (13) = 13 ✗", "1d20<=12 (13) = `13` ✗"),
-        (
-            "1o3d10+2",
-            [10, 7, 10, 3, 8, 5],
-            "1o3d10 (10!, ~~7~~, ~~10~~ | ~~3~~, ~~8~~, 5) + 2 = 17",
-            "1o3d10 (**10**!, ~~7~~, ~~10~~ | ~~3~~, ~~8~~, 5) + 2 = `17`",
-        ),
-        (
-            "1o3d10b+12 [sigilo]",
-            [9, 1, 8],
-            "1o3d10b (~~9~~, 1, ~~8~~) + 12 [sigilo] = 13",
-            "1o3d10b (~~9~~, **1**, ~~8~~) + 12 [sigilo] = `13`",
-        ),
-        (
-            "(1d6 [fuego] + 2) * 2",
-            [3],
-            "(1d6 (3) [fuego] + 2) * 2 = 10",
-            "(1d6 (3) [fuego] + 2) * 2 = `10`",
-        ),
-        ("-1d4", [2], "-1d4 (2) = -2", "-1d4 (2) = `-2`"),
-    ],
-)
-def test_breakdowns(scripted, expression, faces, plain, markdown):
-    assert str(roll(expression, scripted(faces))) == plain
-    assert roll(expression, scripted(faces)).markdown() == markdown
+def test_breakdowns(scripted):
+    """Every shape's plain and Markdown breakdown; a failure lists every wrong one."""
+    cells = Cells()
+    for expression, faces, plain, markdown in BREAKDOWNS:
+        where = f"{expression!r} with faces {faces}"
+        cells.check(f"{where} plain", str(roll(expression, scripted(faces))), plain)
+        cells.check(f"{where} Markdown", roll(expression, scripted(faces)).markdown(), markdown)
+    cells.assert_all_match()
 
 
 def test_capped_chain_shows_the_last_ten_without_a_mark(scripted):

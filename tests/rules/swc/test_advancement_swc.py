@@ -299,46 +299,52 @@ def test_classes_without_spells(clase):
     assert all(spell_slots(clase, n) == {} for n in range(1, 25))
 
 
-@pytest.mark.parametrize(
-    ("clase", "atributos", "expected"),
-    [
-        ("guerrero", {"Fuerza": 13}, 5),
-        ("guerrero", {"Fuerza": 12, "Carisma": 13}, 5),
-        ("guerrero", {"Fuerza": 18, "Carisma": 13, "Sabiduría": 13}, 15),
-        ("clerigo", {"Sabiduría": 13}, 10),  # prime and the Sabiduría bonus both apply
-        ("clerigo", {"Sabiduría": 13, "Carisma": 13}, 15),
-        ("druida", {"Sabiduría": 13, "Carisma": 12}, 5),  # both primes needed for +5
-        ("druida", {"Sabiduría": 13, "Carisma": 13}, 15),
-        ("asesino", {"Fuerza": 13, "Destreza": 13, "Inteligencia": 12}, 0),
-        ("asesino", {"Fuerza": 13, "Destreza": 13, "Inteligencia": 13}, 5),
-        ("mago", {"Inteligencia": 12}, 0),
-    ],
-)
-def test_xp_bonus(clase, atributos, expected):
-    """ "Adquirir experiencia": +5 % prime, +5 % Carisma 13+, +5 % Sabiduría 13+, at most 15 %."""
-    assert xp_bonus(clase, atributos) == expected
+XP_BONUS = [
+    ("guerrero", {"Fuerza": 13}, 5),
+    ("guerrero", {"Fuerza": 12, "Carisma": 13}, 5),
+    ("guerrero", {"Fuerza": 18, "Carisma": 13, "Sabiduría": 13}, 15),
+    ("clerigo", {"Sabiduría": 13}, 10),  # prime and the Sabiduría bonus both apply
+    ("clerigo", {"Sabiduría": 13, "Carisma": 13}, 15),
+    ("druida", {"Sabiduría": 13, "Carisma": 12}, 5),  # both primes needed for +5
+    ("druida", {"Sabiduría": 13, "Carisma": 13}, 15),
+    ("asesino", {"Fuerza": 13, "Destreza": 13, "Inteligencia": 12}, 0),
+    ("asesino", {"Fuerza": 13, "Destreza": 13, "Inteligencia": 13}, 5),
+    ("mago", {"Inteligencia": 12}, 0),
+]
 
 
-@pytest.mark.parametrize(
-    ("clase", "amenazas", "expected"),
-    [
-        ("clerigo", {"veneno"}, 2),
-        ("clerigo", {"paralisis"}, 2),
-        ("clerigo", {"conjuro"}, 0),
-        ("druida", {"fuego"}, 2),
-        ("druida", {"varita", "fuego"}, 2),
-        ("ladron", {"trampa"}, 2),
-        ("ladron", {"varita"}, 2),
-        ("mago", {"conjuro"}, 2),
-        ("mago", {"varita"}, 2),
-        ("monje", {"veneno"}, 2),
-        ("monje", {"paralisis"}, 2),
-        ("guerrero", {"conjuro", "veneno"}, 0),
-        ("paladin", {"veneno"}, 0),
-        ("explorador", {"fuego"}, 0),
-        ("asesino", {"veneno"}, 0),
-    ],
-)
-def test_class_save_bonuses(clase, amenazas, expected):
-    """The "Bono a las Tiradas de Salvación" paragraph of each class."""
-    assert save_bonus(clase, amenazas) == expected
+def test_xp_bonus():
+    """ "Adquirir experiencia": +5 % prime, +5 % Carisma 13+, +5 % Sabiduría 13+, at most 15 %;
+    a failure lists every wrong class and attributes."""
+    cells = Cells()
+    for clase, atributos, expected in XP_BONUS:
+        cells.check(f"{clase} {atributos}", xp_bonus(clase, atributos), expected)
+    cells.assert_all_match()
+
+
+CLASS_SAVE_BONUSES = [
+    ("clerigo", {"veneno"}, 2),
+    ("clerigo", {"paralisis"}, 2),
+    ("clerigo", {"conjuro"}, 0),
+    ("druida", {"fuego"}, 2),
+    ("druida", {"varita", "fuego"}, 2),
+    ("ladron", {"trampa"}, 2),
+    ("ladron", {"varita"}, 2),
+    ("mago", {"conjuro"}, 2),
+    ("mago", {"varita"}, 2),
+    ("monje", {"veneno"}, 2),
+    ("monje", {"paralisis"}, 2),
+    ("guerrero", {"conjuro", "veneno"}, 0),
+    ("paladin", {"veneno"}, 0),
+    ("explorador", {"fuego"}, 0),
+    ("asesino", {"veneno"}, 0),
+]
+
+
+def test_class_save_bonuses():
+    """The "Bono a las Tiradas de Salvación" paragraph of each class; a failure lists every
+    wrong class and threat."""
+    cells = Cells()
+    for clase, amenazas, expected in CLASS_SAVE_BONUSES:
+        cells.check(f"{clase} {sorted(amenazas)}", save_bonus(clase, amenazas), expected)
+    cells.assert_all_match()

@@ -267,25 +267,30 @@ def test_tabla_24_range_needs_a_launcher_or_thrown_weapon():
         range_modifier("Arco largo", -1)
 
 
-@pytest.mark.parametrize(
-    ("armadura", "escudo", "destreza", "desc"),
-    [
-        (None, False, 10, 9),
-        (None, False, 3, 10),
-        (None, False, 18, 8),
-        (None, True, 10, 8),
-        ("Peto de cuero", False, 10, 7),
-        ("Cota de anillos", True, 12, 5),
-        ("Cota de malla", False, 13, 4),
-        ("Coraza", True, 18, 1),
-        ("Coraza", True, 8, 3),
-        ("coraza", False, 9, 3),
-    ],
-)
-def test_tabla_22_and_tabla_2_armour_class_in_both_systems(armadura, escudo, destreza, desc):
-    """Tabla 22 from a base of 9 [10], Tabla 2 worsens or improves one point."""
-    assert armour_class(armadura, escudo, destreza) == desc
-    assert armour_class(armadura, escudo, destreza, ascendente=True) == 19 - desc
+ARMOUR_CLASSES = [
+    (None, False, 10, 9),
+    (None, False, 3, 10),
+    (None, False, 18, 8),
+    (None, True, 10, 8),
+    ("Peto de cuero", False, 10, 7),
+    ("Cota de anillos", True, 12, 5),
+    ("Cota de malla", False, 13, 4),
+    ("Coraza", True, 18, 1),
+    ("Coraza", True, 8, 3),
+    ("coraza", False, 9, 3),
+]
+
+
+def test_tabla_22_and_tabla_2_armour_class_in_both_systems():
+    """Tabla 22 from a base of 9 [10], Tabla 2 worsens or improves one point; a failure lists
+    every wrong armour, shield and Destreza in either notation."""
+    cells = Cells()
+    for armadura, escudo, destreza, desc in ARMOUR_CLASSES:
+        where = f"{armadura} escudo={escudo} Destreza {destreza}"
+        cells.check(f"{where} CA", armour_class(armadura, escudo, destreza), desc)
+        asc = armour_class(armadura, escudo, destreza, ascendente=True)
+        cells.check(f"{where} [CA]", asc, 19 - desc)
+    cells.assert_all_match()
 
 
 def test_armour_class_refuses_the_shield_as_armour_and_non_armour():

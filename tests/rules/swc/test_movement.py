@@ -23,6 +23,7 @@ from rules.swc.movement import (
     minutes,
     outdoor_movement,
 )
+from tests.rules.helpers import Cells
 
 # Tabla 25 as printed: (first pound, last pound, Mov); 300 lb is the maximum.
 TABLA_25 = [(0, 75, 12), (76, 100, 9), (101, 150, 6), (151, 300, 3)]
@@ -95,15 +96,17 @@ TABLA_26 = [
 ]
 
 
-@pytest.mark.parametrize(("mov", "mode", "feet", "per"), TABLA_26)
-def test_tabla_26_indoor(mov, mode, feet, per):
-    distance = indoor_movement(mov, mode)
-    assert (distance.amount, distance.unit, distance.per, distance.table) == (
-        feet,
-        "pies",
-        per,
-        "Tabla 26",
-    )
+def test_tabla_26_indoor():
+    """Tabla 26: every Mov and mode indoors; a failure lists every wrong row."""
+    cells = Cells()
+    for mov, mode, feet, per in TABLA_26:
+        distance = indoor_movement(mov, mode)
+        cells.check(
+            f"Tabla 26 Mov {mov} {mode.value} (cantidad, unidad, por, tabla)",
+            (distance.amount, distance.unit, distance.per, distance.table),
+            (feet, "pies", per, "Tabla 26"),
+        )
+    cells.assert_all_match()
 
 
 def test_tabla_26_running_costs_surprise_and_mapping():
@@ -131,15 +134,17 @@ TABLA_27 = [
 ]
 
 
-@pytest.mark.parametrize(("mov", "mode", "amount", "unit", "per"), TABLA_27)
-def test_tabla_27_outdoor(mov, mode, amount, unit, per):
-    distance = outdoor_movement(mov, mode)
-    assert (distance.amount, distance.unit, distance.per, distance.table) == (
-        amount,
-        unit,
-        per,
-        "Tabla 27",
-    )
+def test_tabla_27_outdoor():
+    """Tabla 27: every Mov and mode outdoors; a failure lists every wrong row."""
+    cells = Cells()
+    for mov, mode, amount, unit, per in TABLA_27:
+        distance = outdoor_movement(mov, mode)
+        cells.check(
+            f"Tabla 27 Mov {mov} {mode.value} (cantidad, unidad, por, tabla)",
+            (distance.amount, distance.unit, distance.per, distance.table),
+            (amount, unit, per, "Tabla 27"),
+        )
+    cells.assert_all_match()
 
 
 def test_non_multiples_of_three_round_down():
