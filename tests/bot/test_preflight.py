@@ -8,6 +8,7 @@ through the real process, in tests/e2e/test_process.py.
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sqlite3
 import stat
 
@@ -34,17 +35,18 @@ def _problem(url: str) -> DatabaseProblem:
 
 
 @pytest.fixture
-def good_db(tmp_path):
-    """A real, migrated database file (built by the bot's own migrations)."""
+def good_db(tmp_path, migrated_sqlite):
+    """A real, migrated database file (a copy of the one the bot's own migrations built for
+    this test process: tests/conftest.py), with rows enough for several pages."""
     import asyncio
 
     from bot.db.engine import create_engine
 
     path = tmp_path / "good.db"
+    shutil.copyfile(migrated_sqlite, path)
 
     async def build() -> None:
         engine = create_engine(_url(path))
-        await upgrade(engine)
         async with engine.begin() as connection:
             for n in range(200):  # enough rows for several pages
                 await connection.execute(
