@@ -176,7 +176,10 @@ class Arbitro(commands.AutoShardedBot):
         await self.services.timers.run()
 
     async def setup_hook(self) -> None:
-        await self.services.compute.start()
+        # The worker process spawns while the extensions load and the commands sync (a spawn
+        # takes a few tenths of a second of its own): connecting waits for the slower of the two,
+        # not for both one after the other.
+        warm_up = asyncio.create_task(self.services.compute.start(), name="compute-warm-up")
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             try:
@@ -187,6 +190,7 @@ class Arbitro(commands.AutoShardedBot):
                 self.failed_extensions.append(extension)
         self._timers = asyncio.create_task(self._run_timers(), name="durable-timers")
         await self.sync_commands()
+        await warm_up
 
     async def close(self) -> None:
         """Stops the gateway first, then the worker process (no job outlives the bot)."""
