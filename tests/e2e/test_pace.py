@@ -89,6 +89,22 @@ def count(url: str, statement: str, **params) -> int:
     return db(url, work)
 
 
+def watch(url: str, g) -> tuple[int, datetime]:
+    """The campaign's ``pace.watch`` timer: its generation (bumped each time a firing moves
+    it on) and when it is due."""
+
+    async def work(session):
+        row = (
+            await session.exec(
+                select(Timer).where(Timer.guild_id == g.id, Timer.kind == "pace.watch")
+            )
+        ).one()
+        due = row.due_at if row.due_at.tzinfo else row.due_at.replace(tzinfo=UTC)
+        return row.generation, due
+
+    return db(url, work)
+
+
 def wait_for(check, what: str, sb: Sandbox):
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
@@ -156,7 +172,12 @@ def test_a_reminder_fires_once_after_a_restart_and_skips_the_absent(bot_database
         assert f"<@{bruno}>" in posted[0].content and "Bertrán" in posted[0].content
         recorded = "SELECT count(*) FROM pace_reminder WHERE guild_id = :g"
         wait_for(lambda: count(url, recorded, g=g.id) == 1, "the record", sb)
-        time.sleep(3)  # three more polls: nothing fires again
+        # the watch looks again in an hour (bruno reminded, ana away), not at the next poll
+        soon = datetime.now(UTC) + timedelta(minutes=30)
+        moved = wait_for(lambda: (w := watch(url, g))[1] > soon and w, "the watch moved on", sb)
+        # and a look at once (the watch made due again) sends nothing twice
+        time_passes(url, g, kind="pace.watch")
+        wait_for(lambda: watch(url, g)[0] > moved[0], "the watch looking again", sb)
         assert len(reminders(sb, g, thread)) == 1, "once"
         assert all(f"<@{ana}>" not in m.content for m in reminders(sb, g, thread)), "ana is away"
 
