@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import sqlite3
 import stat
@@ -166,10 +167,17 @@ def test_a_bad_database_url_is_one_clear_line_and_exit_2(tmp_path, case, command
     _expect_refusal(tmp_path, url, command, "en", en)
 
 
+@pytest.fixture(scope="module")
+def bot_made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database made by ``python -m bot migrate``, for the tests that damage a copy."""
+    return _migrated(tmp_path_factory.mktemp("bot-made"))
+
+
 @pytest.mark.parametrize("case", sorted(DAMAGED))
-def test_a_damaged_database_is_refused_and_never_modified(tmp_path, case):
+def test_a_damaged_database_is_refused_and_never_modified(tmp_path, case, bot_made):
     damage, es, en = DAMAGED[case]
-    db = _migrated(tmp_path)
+    db = tmp_path / "a.db"
+    shutil.copy2(bot_made, db)  # with its mode (0600)
     damage(db)
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     url = f"sqlite+aiosqlite:///{db}"
@@ -195,6 +203,11 @@ def test_a_second_process_on_one_sqlite_file_is_refused_until_the_first_dies(tmp
     sb = Sandbox()
     try:
         sb.start_bot("bot.__main__", env={"DATABASE_URL": db}, log_path=tmp_path / "bot.log")
+        # it started on no file at all: it created it and migrated it before connecting
+        with sqlite3.connect(tmp_path / "c.db") as made:
+            tables = {r[0] for r in made.execute("select name from sqlite_master")}
+        made.close()
+        assert {"campaign", "roll_log", "timer", "alembic_version"} <= tables
         for command, locale, needle in (
             ([], "es", "Otro proceso de Árbitro ya usa la base de datos SQLite"),
             (["migrate"], "en", "Another Árbitro process is already using the SQLite database"),
