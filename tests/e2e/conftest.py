@@ -12,6 +12,7 @@ A test that needs a process of its own (a restart, a signal, other settings) tak
 
 from __future__ import annotations
 
+import shutil
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,13 +28,14 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="session", params=BACKENDS)
 def discord_env(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path
 ) -> Iterator[Sandbox]:
     """The stand-in with Árbitro connected, shared by the session, on a fresh database."""
     if not (REPO / "bot" / "__main__.py").exists():
         pytest.skip("bot/__main__.py does not exist yet")
     tmp = tmp_path_factory.mktemp(f"arbitro-{request.param}")
     with bot_database(request.param, tmp) as url:
+        _start_migrated(url, migrated_sqlite)
         sb = start_arbitro(url, tmp)
         try:
             yield sb
@@ -47,11 +49,28 @@ def discord_env(
 
 
 @pytest.fixture(params=BACKENDS)
-def bot_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def bot_database_url(
+    request: pytest.FixtureRequest, tmp_path: Path, migrated_sqlite: Path
+) -> Iterator[str]:
     """A ``DATABASE_URL`` of a database of this test's own, on each backend, dropped afterwards:
     for tests that start (and restart) their own bot process."""
     with bot_database(request.param, tmp_path) as url:
+        _start_migrated(url, migrated_sqlite)
         yield url
+
+
+def _start_migrated(url: str, migrated_sqlite: Path) -> None:
+    """A SQLite bot starts on a copy of a file already at the latest schema, made private as
+    the bot makes its own (``0600``): on an empty file it would run every migration first
+    (~0.5 s of CPU a bot).  Migrations themselves are proved by tests/bot/test_migrations.py,
+    and a bot that creates and migrates its file at start by
+    ``test_a_second_process_on_one_sqlite_file_is_refused_until_the_first_dies``,
+    ``test_migrate_command_creates_the_schema_in_wal_mode`` and the sandbox tests.
+    PostgreSQL databases start empty: the bot migrates them."""
+    if url.startswith("sqlite"):
+        path = Path(url.split(":///", 1)[1])
+        shutil.copyfile(migrated_sqlite, path)
+        path.chmod(0o600)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -114,8 +115,10 @@ def test_only_the_member_can_confirm(discord_env):
 class Bot:
     """One bot process on its own database file, which the test may stop and start again."""
 
-    def __init__(self, tmp: Path, **env: str) -> None:
+    def __init__(self, tmp: Path, migrated: Path, **env: str) -> None:
         self.db = tmp / "arbitro.db"
+        shutil.copy2(migrated, self.db)  # at the latest schema already (tests/conftest.py)
+        self.db.chmod(0o600)
         self.tmp, self.env = tmp, env
         self.sb = Sandbox(
             timeout=float(os.environ.get("ARBITRO_E2E_TIMEOUT", "10")),
@@ -145,8 +148,8 @@ class Bot:
 
 
 @pytest.fixture(scope="module")
-def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
-    running = Bot(tmp_path_factory.mktemp("retention"))
+def bot(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Iterator[Bot]:
+    running = Bot(tmp_path_factory.mktemp("retention"), migrated_sqlite)
     yield running
     running.sb.close()
 
@@ -193,8 +196,8 @@ def test_the_purge_date_survives_a_restart_and_purges_only_that_server(bot):
     assert "Mesa" not in shown.text  # purged: the server starts afresh
 
 
-def test_zero_days_purges_as_soon_as_the_bot_is_removed(tmp_path):
-    quick = Bot(tmp_path, ARBITRO_RETENTION_DAYS="0")
+def test_zero_days_purges_as_soon_as_the_bot_is_removed(tmp_path, migrated_sqlite):
+    quick = Bot(tmp_path, migrated_sqlite, ARBITRO_RETENTION_DAYS="0")
     try:
         g = new_campaign(quick.sb, "Al momento", "nucleo")
         g.remove_bot()
