@@ -113,6 +113,12 @@ def serve() -> None:
     if threading.active_count() != 1:  # a thread would be lost in the children, mid-work
         _send({"error": f"{threading.active_count()} threads after the imports"})
         raise SystemExit(3)
+    import gc
+
+    # What the imports made lives as long as any bot: out of the collector's sight, a child
+    # neither copies those pages by scanning them nor walks them all again at exit (a stop
+    # took ~0.7 s, ~0.15 s frozen; the docs of gc.freeze recommend it before fork()).
+    gc.freeze()
     sys.stdout.flush()
     sys.stderr.flush()
     _send({"ready": os.getpid()})
