@@ -75,7 +75,10 @@ def test_migrate_command_creates_the_schema_in_wal_mode(tmp_path):
 def test_signals_shut_the_bot_down_cleanly(bot_database_url, tmp_path, signum):
     sb = start_arbitro(bot_database_url, tmp_path)
     try:
-        time.sleep(0.5)
+        deadline = time.monotonic() + 60
+        while "ready as" not in sb.bot_log():  # connected and serving (was: sleep 0.5 s)
+            assert sb.proc.poll() is None and time.monotonic() < deadline, sb.bot_log()
+            time.sleep(0.05)
         sb.proc.send_signal(signum)
         assert sb.proc.wait(20) == 0
         assert "shutting down" in sb.bot_log()
