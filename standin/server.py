@@ -149,8 +149,8 @@ class StandIn:
         slow the machine is, and the wait is exact.  Otherwise (a bot started some other
         way) the wait ends once the bot has been quiet for ``quiet`` seconds — a guess that
         a loaded machine can defeat.  A deferred update (type 6) may legitimately be the
-        whole answer, so after one the wait is only ``defer_grace`` seconds for a follow-up
-        or edit.
+        whole answer, so after one the wait for a follow-up or edit ends when the bot reports
+        it is done, or after ``defer_grace`` seconds from a bot that sends no reports.
         """
         start = time.monotonic()
         while not record.answered.is_set():
@@ -159,7 +159,9 @@ class StandIn:
                 break
             if elapsed > timeout or any(r.get("code") == 10062 for r in record.rejections):
                 raise Answer(_describe_silence(record))
-            if record.finished.is_set() and record.callback_type != 6:
+            if record.finished.is_set():
+                if record.callback_type == 6:
+                    break  # the deferred update was the whole answer: the bot is done
                 raise Answer(_describe_silence(record))  # the bot is done and said nothing
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(record.answered.wait(), timeout=0.05)
