@@ -242,7 +242,7 @@ class Sandbox:
             if shard is not None and "guild" not in chosen:
                 chosen["guild"] = self.world.ids.on_shard(*shard)
             guild = build_sample_guild(self.world, name, chosen)
-            self.world.dispatch("GUILD_CREATE", guild.create_payload())
+            self.world.dispatch("GUILD_CREATE", guild.create_payload(joined=True))
             return guild.id
 
         return GuildHandle(self, self._run(make), name)

@@ -125,7 +125,7 @@ class GuildHandle:
             guild, world = self._guild(), self._sb.world
             roles = [r.id for r in guild.roles.values() if r.bot_id == world.bot.id]
             guild.members[world.bot.id] = Member(world.bot, roles=roles)
-            world.dispatch("GUILD_CREATE", guild.create_payload())
+            world.dispatch("GUILD_CREATE", guild.create_payload(joined=True))
 
         self._sb._run(add)
 

@@ -343,15 +343,18 @@ class Guild:
             perms = (perms & ~int(ow["deny"])) | int(ow["allow"])
         return perms if perms & VIEW_CHANNEL else 0
 
-    def create_payload(self) -> dict[str, Any]:
-        """The GUILD_CREATE body: every member is included, so discord.py sees it as chunked."""
+    def create_payload(self, *, joined: bool = False) -> dict[str, Any]:
+        """The GUILD_CREATE body: every member is included, so discord.py sees it as chunked.
+
+        ``joined``: the bot was just added to the guild.  Discord then leaves ``unavailable``
+        out (it is ``false`` only for a guild of READY, or one back from an outage), and that is
+        how discord.py tells ``on_guild_join`` from ``on_guild_available``."""
         plain = [c for c in self.channels.values() if not c.is_thread]
         threads = [c for c in self.channels.values() if c.is_thread and not c.archived]
         data = self.payload()
         data.update(
             joined_at=iso_now(),
             large=False,
-            unavailable=False,
             member_count=len(self.members),
             members=[m.payload() for m in self.members.values()],
             channels=[c.payload() for c in plain],
@@ -362,6 +365,8 @@ class Guild:
             guild_scheduled_events=[],
             soundboard_sounds=[],
         )
+        if not joined:
+            data["unavailable"] = False
         return data
 
     def payload(self) -> dict[str, Any]:
