@@ -159,6 +159,58 @@ def report_finished_interactions(api: str) -> None:
     BaseView.wait = wait  # type: ignore[method-assign]
 
 
+def end_ready_with_the_last_guild() -> None:
+    """Fire ``on_ready`` as soon as every guild READY listed has arrived.
+
+    discord.py announces the bot ready once no GUILD_CREATE has come for
+    ``guild_ready_timeout`` (2 s): on Discord the guilds of READY trickle in.  The stand-in
+    sends them all right after READY, so every start idled 2 s before ``on_ready``, the
+    durable timers and the purge loop (they wait for it).  Here the wait for more guilds ends
+    when the last one READY listed is in, through the same path as the timeout (the queue's
+    ``get`` raises ``TimeoutError``); guilds announced live meanwhile are handled as before,
+    and the 2 s timeout still applies while a listed guild is missing.  Test launcher only.
+    """
+    import asyncio
+
+    from discord.guild import Guild
+    from discord.state import AutoShardedConnectionState, ConnectionState
+
+    class ReadyGuilds(asyncio.Queue[Guild]):
+        def __init__(self, expected: set[int]) -> None:
+            super().__init__()
+            self.expected = expected
+
+        def put_nowait(self, guild: Guild) -> None:
+            self.expected.discard(guild.id)
+            super().put_nowait(guild)
+
+        async def get(self) -> Guild:
+            if not self.expected and self.empty():
+                raise TimeoutError  # what the timeout would say 2 s later
+            return await super().get()
+
+    def expected(data: Any) -> set[int]:
+        return {int(guild["id"]) for guild in data["guilds"]}
+
+    plain = ConnectionState.parse_ready
+    sharded = AutoShardedConnectionState.parse_ready
+
+    def parse_ready(self: ConnectionState[Any], data: Any) -> None:
+        plain(self, data)  # schedules _delay_ready, which reads _ready_state when it runs
+        self._ready_state = ReadyGuilds(expected(data))
+
+    def parse_ready_sharded(self: AutoShardedConnectionState[Any], data: Any) -> None:
+        shard_id = data["shard"][0]
+        fresh = shard_id not in self._ready_states  # (a queue still waiting is kept)
+        sharded(self, data)  # schedules _delay_shard_ready, which reads the queue when it runs
+        if fresh:
+            self._ready_states[shard_id] = ReadyGuilds(expected(data))
+
+    # patching discord.py's methods in the test bot is the point here
+    ConnectionState.parse_ready = parse_ready  # type: ignore[method-assign]
+    AutoShardedConnectionState.parse_ready = parse_ready_sharded  # type: ignore[method-assign]
+
+
 def seed_dice(seed: int) -> None:
     """Test-only: the bot's services roll with ``random.Random(seed)`` instead of the
     system's entropy, so an end-to-end test that plays a whole fight in a process of its own
@@ -208,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     report_finished_interactions(args.api)
+    end_ready_with_the_last_guild()
     os.environ.setdefault("DISCORD_TOKEN", FAKE_TOKEN)
     if parent := os.environ.get("ARBITRO_SANDBOX_PARENT"):
         _exit_with_parent(int(parent))
