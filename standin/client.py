@@ -40,20 +40,21 @@ Predicate = Callable[[dict[str, Any], Msg], bool]
 
 
 _fork_server: ForkServer | None = None
-_fork_bots = False
+_forked_modules: frozenset[str] = frozenset()
 
 
-def use_fork_server(enabled: bool = True) -> None:
-    """Start this process's Árbitro bots (module ``bot.__main__``, run from the repository) by
-    forking a server that has already imported the bot (:mod:`standin.forkserver`): about
-    1.5 s of CPU less per bot, for a test run that starts dozens.  The pytest run turns it on."""
-    global _fork_bots
-    _fork_bots = enabled
+def use_fork_server(modules: Sequence[str] = ("bot.__main__",)) -> None:
+    """Start this process's bots of ``modules`` (run from the repository) by forking a server
+    that has already imported Árbitro and discord.py (:mod:`standin.forkserver`): about 1.5 s
+    of CPU less per Árbitro, for a test run that starts dozens.  The pytest run turns it on;
+    ``()`` turns it off."""
+    global _forked_modules
+    _forked_modules = frozenset(modules)
 
 
 def _forked(module: str, cwd: Path) -> ForkServer | None:
     global _fork_server
-    if not _fork_bots or module != "bot.__main__" or cwd.resolve() != REPO:
+    if module not in _forked_modules or cwd.resolve() != REPO:
         return None
     if _fork_server is None:
         _fork_server = ForkServer()

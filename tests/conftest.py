@@ -63,11 +63,12 @@ def _module(item: pytest.Item) -> str:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The bots this test process starts are forked from one that has imported the bot
-    already (standin/forkserver.py): a run starts dozens, ~1.5 s of CPU each saved."""
+    """The bots this test process starts (Árbitro, and the stand-in's own tiny discord.py bot)
+    are forked from one that has imported Árbitro and discord.py already
+    (standin/forkserver.py): a run starts dozens, ~1.5 s of CPU each saved."""
     from standin.client import use_fork_server
 
-    use_fork_server()
+    use_fork_server(("bot.__main__", "tests.standin.tiny_bot"))
 
 
 def pytest_report_header(config: pytest.Config) -> str:
