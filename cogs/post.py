@@ -34,6 +34,7 @@ from bot.services.posting import (
 from cogs.ui.context import ctx_of, reply_locale
 from cogs.ui.cooldowns import fight
 from cogs.ui.errors import describe_error
+from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.options import Speaker as SpeakerOption
 from cogs.ui.render_post import post_parts, returned_text, roll_line
 from cogs.ui.scene_header import refresh_header
@@ -136,12 +137,12 @@ class PostCog(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.edit_menu)
         self.bot.tree.add_command(self.delete_menu)
-        self.bot.add_listener(self.on_post_modal, "on_interaction")
+        modal_submissions(self.bot).add(self.on_post_modal)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.edit_menu.name, type=self.edit_menu.type)
         self.bot.tree.remove_command(self.delete_menu.name, type=self.delete_menu.type)
-        self.bot.remove_listener(self.on_post_modal, "on_interaction")
+        modal_submissions(self.bot).remove(self.on_post_modal)
 
     # -- /post ---------------------------------------------------------------------------
 
@@ -199,8 +200,7 @@ class PostCog(commands.Cog):
     # -- the modals' answers -------------------------------------------------------------
 
     async def on_post_modal(self, itx: discord.Interaction[Arbitro]) -> None:
-        if itx.type != discord.InteractionType.modal_submit:
-            return
+        """A modal submission (cogs.ui.modal_submissions): a post or an edit, else not ours."""
         custom_id = str(_payload(itx).get("custom_id", ""))
         values = _submitted(list(_payload(itx).get("components") or []))
         text, notes = values.get("text", ""), values.get("notes") or None

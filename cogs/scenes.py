@@ -33,6 +33,7 @@ from cogs.ui import render_pace, render_scenes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.errors import describe_error, send_error
+from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.scene_header import refresh_header
 
 if TYPE_CHECKING:
@@ -154,6 +155,12 @@ class SceneCog(
         self.known: OrderedDict[int, None] = OrderedDict()  # threads already seen as scenes
         super().__init__()
 
+    async def cog_load(self) -> None:
+        modal_submissions(self.bot).add(self.form_submitted)
+
+    async def cog_unload(self) -> None:
+        modal_submissions(self.bot).remove(self.form_submitted)
+
     # -- /scene open ----------------------------------------------------------------------
 
     @app_commands.command(name="open", description="Open a scene: a forum post or thread (GM)")
@@ -195,12 +202,11 @@ class SceneCog(
         await itx.response.send_modal(OpenSceneModal(token, plan.title, ctx.locale))
 
     async def form_submitted(self, itx: discord.Interaction[Arbitro]) -> None:
-        """The opening text arrived: create the post or thread, the row and the header.
+        """The opening text arrived (a modal submission: cogs.ui.modal_submissions): create
+        the post or thread, the row and the header.
 
         Any failure answers privately with the GM's text attached, so nothing typed is lost.
         """
-        if itx.type != discord.InteractionType.modal_submit:
-            return
         data: Any = itx.data or {}
         custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(FORM_PREFIX):
@@ -440,6 +446,4 @@ class SceneCog(
 
 
 async def setup(bot: Arbitro) -> None:
-    cog = SceneCog(bot)
-    bot.add_listener(cog.form_submitted, "on_interaction")
-    await bot.add_cog(cog)
+    await bot.add_cog(SceneCog(bot))

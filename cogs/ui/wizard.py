@@ -25,6 +25,7 @@ from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
 from cogs.ui.keyed_button import KeyedButton, KeyedItem
+from cogs.ui.modal_submissions import modal_submissions
 from rules.names import display
 from rules.systems.base import StepKind
 
@@ -179,8 +180,6 @@ def _submitted(components: list[dict[str, Any]]) -> dict[str, str]:
 
 async def form_submitted(itx: discord.Interaction[Arbitro]) -> None:
     """A wizard form (FORM step) was submitted: answer it from the draft in the database."""
-    if itx.type != discord.InteractionType.modal_submit:
-        return
     match = FORM_ID.fullmatch(str(_payload(itx).get("custom_id", "")))
     if match is None:
         return
@@ -300,5 +299,4 @@ def raise_stale() -> NoReturn:
 
 def register(bot: Arbitro) -> None:
     bot.add_dynamic_items(WizardButton, WizardSelect)
-    if form_submitted not in bot.extra_events.get("on_interaction", []):
-        bot.add_listener(form_submitted, "on_interaction")
+    modal_submissions(bot).add(form_submitted)
