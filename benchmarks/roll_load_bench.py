@@ -4,7 +4,7 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/roll_load_bench.py [--users 100] [--rounds 5] [--repeats 3]
                                                    [--postgres URL]
-    .venv/bin/python benchmarks/roll_load_bench.py --profile    # cProfile of the bot, SQLite
+    .venv/bin/python benchmarks/roll_load_bench.py --profile    # cProfile: Árbitro (SQLite) vs floor
 
 Issue 14 §1: at 100 users rolling at once, Árbitro's CPU per ``/roll`` must stay within 3×
 the floor's, its p99 within 1.5× the floor's, and no answer may miss Discord's 3 s deadline.
@@ -183,6 +183,29 @@ def print_by_package(stats: pstats.Stats) -> None:
         print(f"  {key:40} {value:7.3f} s {value / total:6.1%}")
 
 
+def print_difference(floor: pstats.Stats, ours: pstats.Stats, rolls: int) -> None:
+    """Where Árbitro's main thread spends more than the floor's, per roll: own time by
+    function, both profiled the same way over the same rounds (cProfile's overhead inflates
+    both alike; compare the two columns, not either with the unprofiled figures)."""
+
+    def own(stats: pstats.Stats) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for (filename, line, name), row in stats.stats.items():  # type: ignore[attr-defined]
+            if name == "<method 'poll' of 'select.epoll' objects>":
+                continue  # waiting, not working
+            key = f"{filename.rsplit('site-packages/', 1)[-1]}:{line}({name})"
+            out[key] = out.get(key, 0.0) + row[2] / rolls * 1e6
+        return out
+
+    base, mine = own(floor), own(ours)
+    total_base, total_mine = sum(base.values()), sum(mine.values())
+    print(f"own time per roll, waiting excluded: floor {total_base:.0f} µs, Árbitro "
+          f"{total_mine:.0f} µs (profiled); the largest differences:")  # fmt: skip
+    keys = sorted(set(base) | set(mine), key=lambda k: base.get(k, 0.0) - mine.get(k, 0.0))
+    for key in keys[:30]:
+        print(f"  {mine.get(key, 0.0):7.1f} {base.get(key, 0.0):7.1f} µs  {key[-110:]}")
+
+
 async def _pg(admin_url: str, sql: str) -> None:
     import asyncpg
 
@@ -210,7 +233,7 @@ def main() -> int:
         parser.error("--rounds at most 5 (the per-member cooldown allows 6 per 10 s)")
     only = set(args.only or ("floor", "sqlite", "postgres"))
     if args.profile:
-        only = {"sqlite"}
+        only = {"floor", "sqlite"}
     repeats = 1 if args.profile else args.repeats
     runs: list[dict[str, Figures]] = []
     with tempfile.TemporaryDirectory() as tmp, Sandbox(timeout=60, deadline=DEADLINE_S) as sb:
@@ -243,9 +266,15 @@ def run_sequence(
     common = {"LOG_LEVEL": "WARNING"}
     tag = f"{repeat}"
     if "floor" in only:
+        module, extra = "benchmarks.floor_bot", ()
+        if args.profile:
+            module, extra = (
+                "benchmarks.profiled",
+                ("benchmarks.floor_bot", str(tmpdir / "floor.prof")),
+            )
         results["floor"] = run_one(
-            sb, "floor", "benchmarks.floor_bot", (), common, args.users, args.rounds,
-            tmpdir / f"floor-{tag}.log", arbitro=False,
+            sb, "floor", module, extra, common, args.users, args.rounds,
+            tmpdir / f"floor-{tag}.log", arbitro=False, profile=args.profile,
         )  # fmt: skip
     if "sqlite" in only:
         env = {**common, "DATABASE_URL": f"sqlite+aiosqlite:///{tmpdir / f'bench-{tag}.db'}"}
@@ -261,6 +290,9 @@ def run_sequence(
             stats.sort_stats("cumulative").print_stats(45)
             stats.sort_stats("tottime").print_stats(25)
             print_by_package(stats)
+            if "floor" in results:
+                rolls = args.users * args.rounds
+                print_difference(pstats.Stats(str(tmpdir / "floor.prof")), stats, rolls)
     if "postgres" in only and args.postgres:
         db = f"arbitro_bench_{uuid.uuid4().hex[:8]}"
         base = args.postgres.rsplit("/", 1)[0]
