@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import math
 import os
 import pstats
@@ -125,9 +126,22 @@ class Figures:
         return sum(1 for v in self.latencies if v > DEADLINE_S)
 
 
+#: ``--pin``: the cores the bots run on (the stand-in and this script get the others).
+BOT_CPUS: set[int] | None = None
+
+
+def pin(pid: int, cpus: set[int]) -> None:
+    """Every thread of ``pid`` onto ``cpus`` (threads started later inherit it)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that just ended
+            os.sched_setaffinity(int(task.name), cpus)
+
+
 def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: int,
             rounds: int, log: Path, arbitro: bool, profile: bool = False) -> Figures:  # fmt: skip
     sb.start_bot(module, args=args, env=env, log_path=log, ready_timeout=120)
+    if BOT_CPUS is not None:
+        pin(sb.proc.pid, BOT_CPUS)
     guilds = []
     members = []
     for gi in range(math.ceil(users / PER_GUILD)):
@@ -145,6 +159,8 @@ def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: 
     wait_all(sb, [send(sb, g, "ana", "1d6") for g in guilds])  # warm up every server
     time.sleep(1.0)
     pid = sb.proc.pid
+    if BOT_CPUS is not None:
+        pin(pid, BOT_CPUS)  # threads started since (the database's)
     before = cpu_seconds(pid)
     threads_before = thread_cpu(pid)
     if profile:
@@ -227,6 +243,10 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--postgres", default=os.environ.get("ARBITRO_TEST_POSTGRES_URL"))
     parser.add_argument("--profile", action="store_true", help="cProfile Árbitro on SQLite")
+    parser.add_argument(
+        "--pin", action="store_true",
+        help="bots on half the cores, the stand-in and this script on the other half",
+    )  # fmt: skip
     parser.add_argument("--only", choices=("floor", "sqlite", "postgres"), action="append")
     args = parser.parse_args()
     if args.rounds > 5:
@@ -237,9 +257,20 @@ def main() -> int:
     repeats = 1 if args.profile else args.repeats
     runs: list[dict[str, Figures]] = []
     with tempfile.TemporaryDirectory() as tmp, Sandbox(timeout=60, deadline=DEADLINE_S) as sb:
+        if args.pin:
+            global BOT_CPUS
+            cpus = sorted(os.sched_getaffinity(0))
+            if len(cpus) < 2:
+                parser.error("--pin needs two cores at least")
+            BOT_CPUS = set(cpus[len(cpus) // 2 :])
+            pin(os.getpid(), set(cpus[: len(cpus) // 2]))  # this script and the stand-in
         for repeat in range(repeats):
             runs.append(run_sequence(sb, Path(tmp), only, args, repeat))
-    print(f"{args.users} users at once, {args.rounds} rounds, /roll 1d20+5, {repeats} repeat(s)")
+    pinned = f", bots pinned to cores {sorted(BOT_CPUS)}" if BOT_CPUS else ""
+    print(
+        f"{args.users} users at once, {args.rounds} rounds, /roll 1d20+5, {repeats} repeat(s)"
+        + pinned
+    )
     if repeats > 1:
         print("each repeat (floor, then Árbitro, fresh processes and databases):")
         print(HEADER)
