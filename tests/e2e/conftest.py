@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.db.engine import sqlite_path
 from standin.client import REPO, Sandbox
 from tests.databases import BACKENDS, bot_database
 from tests.e2e.helpers import start_arbitro
@@ -67,8 +68,7 @@ def _start_migrated(url: str, migrated_sqlite: Path) -> None:
     ``test_a_second_process_on_one_sqlite_file_is_refused_until_the_first_dies``,
     ``test_migrate_command_creates_the_schema_in_wal_mode`` and the sandbox tests.
     PostgreSQL databases start empty: the bot migrates them."""
-    if url.startswith("sqlite"):
-        path = Path(url.split(":///", 1)[1])
+    if (path := sqlite_path(url)) is not None:
         shutil.copyfile(migrated_sqlite, path)
         path.chmod(0o600)
 
