@@ -15,6 +15,7 @@ import os
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import delete, text, update
@@ -22,6 +23,7 @@ from sqlmodel import select
 
 from bot.db.engine import create_engine, session_factory
 from bot.db.models import Campaign, Npcization, PaceReminder, Scene, Timer
+from bot.formatting import DEFAULT_TIME_ZONE
 from standin.client import Sandbox
 from tests.e2e.helpers import import_sheet, new_campaign, says, start_arbitro
 from tests.examples import ARDELIA
@@ -141,7 +143,9 @@ def table(sb: Sandbox, url: str, name: str):
 
 
 def today_plus(days: int) -> str:
-    return (datetime.now(UTC) + timedelta(days=days)).strftime("%d/%m/%Y")
+    """A date as a player types it, counted in the campaign's time zone (the bot's reading):
+    in UTC, "tomorrow" is already today in Madrid between 23:00 and midnight."""
+    return (datetime.now(ZoneInfo(DEFAULT_TIME_ZONE)) + timedelta(days=days)).strftime("%d/%m/%Y")
 
 
 def test_a_reminder_fires_once_after_a_restart_and_skips_the_absent(bot_database_url, tmp_path):
@@ -200,7 +204,7 @@ def test_dm_reminders_the_gm_digest_and_an_npcized_character(bot_database_url, t
         assert says(choice, "pace.remind_by_dm"), choice.text
         refused = sb.command("sheet npcize", {"character": "Ardelia"}, guild=g, user="ana")
         assert refused.ephemeral
-        until = (datetime.now(UTC) + timedelta(days=3)).strftime("%d/%m/%Y")
+        until = today_plus(3)
         npc = sb.command(
             "sheet npcize", {"character": "Ardelia", "until": until}, guild=g, user="gm"
         )
