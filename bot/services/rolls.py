@@ -8,20 +8,21 @@ they start and computed in the bot's worker process (:mod:`bot.compute`).
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, insert, or_, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
+from sqlalchemy import or_
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.compute import ComputePool
 from bot.db.models import RollLog, saved_id
+from bot.db.roll_log_writes import MessageLink, RollLogWriter
 from bot.services.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.campaigns import CampaignService, campaign_time_zone, is_referee
 from bot.services.context import Actor, Place
@@ -46,21 +47,6 @@ MAX_HISTORY = 25
 INLINE_COST = 20_000
 
 T = TypeVar("T")
-#: Built once: a statement with ``.values(...)`` is rebuilt, coerced and cache-keyed per call
-#: (0.7 ms of a roll's 2 ms); this one only binds its parameters.  Given a list of rows it is
-#: one multi-row ``INSERT … RETURNING`` (SQLAlchemy's "insertmanyvalues"): see
-#: :func:`_write_log` for how each row gets its id back.
-_INSERT_ROLL = insert(RollLog.__table__).returning(  # type: ignore[attr-defined]  # set by table=True
-    col(RollLog.id), col(RollLog.user_id), col(RollLog.created_at)
-)
-#: A batch of one (a quiet table) skips ``RETURNING``: the id comes from the driver's
-#: ``lastrowid`` (SQLite) or is returned anyway (PostgreSQL), one hand-off fewer.
-_INSERT_ONE = insert(RollLog.__table__)  # type: ignore[attr-defined]  # set by table=True, undeclared
-_ATTACH = (
-    update(RollLog.__table__)  # type: ignore[attr-defined]  # set by table=True, undeclared
-    .where(col(RollLog.id) == bindparam("log_id"), col(RollLog.guild_id) == bindparam("guild"))
-    .values(message_id=bindparam("message"), message_url=bindparam("url"))
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,46 +164,6 @@ def history_query(
     return query.order_by(col(RollLog.id).desc()).limit(limit)
 
 
-@dataclass(frozen=True, slots=True)
-class _LogWrite:
-    """One write to the audit log: a new row, or the message link of a row."""
-
-    values: dict[str, Any]
-    link: bool = False
-
-
-async def _write_log(connection: AsyncConnection, writes: Sequence[_LogWrite]) -> list[int | None]:
-    """A batch of writes in one transaction: one multi-row ``INSERT … RETURNING`` for the new
-    rows, then one ``executemany`` of the message-link ``UPDATE``.  Each write's result in
-    order: the new row's id, or None for a link.
-
-    Both databases hand out the ids of one statement's rows in the order of its ``VALUES``
-    (SQLite: each new rowid is the largest plus one; PostgreSQL: ``nextval`` row by row), but
-    neither promises the order of ``RETURNING``: so the returned rows are sorted by id and each
-    is checked against its parameters (member and timestamp, to the microsecond).  A mismatch
-    raises, the transaction rolls back, and :class:`WriteBatch` writes the rows one by one.
-    (SQLAlchemy's ``sort_by_parameter_order`` would do this on PostgreSQL, but on SQLite it
-    sends one statement per row: six hand-offs to aiosqlite's thread each.)
-    """
-    rows = [write.values for write in writes if not write.link]
-    links = [write.values for write in writes if write.link]
-    ids: list[int] = []
-    if len(rows) == 1:
-        key = (await connection.execute(_INSERT_ONE, rows[0])).inserted_primary_key
-        assert key is not None  # a single-row INSERT always has one
-        ids.append(key[0])
-    elif rows:
-        returned = sorted((await connection.execute(_INSERT_ROLL, rows)).all())
-        for row, (log_id, user_id, created_at) in zip(rows, returned, strict=True):
-            if log_id is None or (user_id, created_at) != (row["user_id"], row["created_at"]):
-                raise RuntimeError("the rows' ids came back out of order")
-            ids.append(log_id)
-    if links:
-        await connection.execute(_ATTACH, links)
-    new_ids = iter(ids)
-    return [None if write.link else next(new_ids) for write in writes]
-
-
 class RollService:
     def __init__(
         self,
@@ -234,13 +180,17 @@ class RollService:
         self.compute = compute or ComputePool()
         # The actor's active character signs the roll (``CharacterService.active_name``).
         self.active_name = active_name
-        # Group commit (:mod:`bot.services.write_batch`): a burst of rolls shares one INSERT
-        # in one transaction, with the message links of the replies already sent.
-        self.log_writes: WriteBatch[_LogWrite, int | None] = WriteBatch(self.engine, _write_log)
+        # Group commit (:mod:`bot.services.write_batch`): a burst of rolls shares one
+        # statement, and so do the message links of the replies already sent
+        # (:mod:`bot.db.roll_log_writes`).
+        writer = RollLogWriter(self.engine)
+        self.log_writes: WriteBatch[dict[str, Any], int] = WriteBatch(writer.insert)
+        self.link_writes: WriteBatch[MessageLink, None] = WriteBatch(writer.attach)
 
     async def drain(self) -> None:
         """Wait for the rolls and links submitted so far to be written (at shutdown)."""
         await self.log_writes.drain()
+        await self.link_writes.drain()
 
     async def roll(
         self,
@@ -281,8 +231,7 @@ class RollService:
                 private=private,
             ),
         )
-        log_id = await self.log_writes.submit(_LogWrite(values))
-        assert log_id is not None  # a new row's id (None is a link's result)
+        log_id = await self.log_writes.submit(values)
         return RollView(
             log_id=log_id,
             user_id=actor.user_id,
@@ -306,8 +255,7 @@ class RollService:
         )
 
     async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
-        link = {"log_id": log_id, "guild": guild_id, "message": message_id, "url": url[:200]}
-        await self.log_writes.submit(_LogWrite(link, link=True))
+        await self.link_writes.submit(MessageLink(log_id, guild_id, message_id, url[:200]))
 
     async def history(
         self, place: Place, actor: Actor, *, user_id: int | None = None, limit: int = 10

@@ -1,14 +1,16 @@
-"""Group commit: appends that arrive together share one statement and one transaction.
+"""Group commit: appends that arrive together share one statement.
 
 Under a burst (a hundred players rolling at once) each ``/roll`` paid a transaction of its
 own: on SQLite four or five hand-offs to aiosqlite's thread and a commit, every one waiting
 its turn on the single connection (issue 14 §1).  A :class:`WriteBatch` gathers the writes
-submitted while its previous transaction runs and sends them as one ``executemany`` in one
-transaction, so a burst costs a few commits instead of a hundred.  A write that arrives alone
-goes out on the next turn of the event loop: no timer, nothing added to its wait.
+submitted while its previous batch is being written and hands them to its ``flush`` together
+(for the audit log, one statement: :mod:`bot.db.roll_log_writes`), so a burst costs a few
+commits instead of a hundred.  A write that arrives alone goes out on the next turn of the
+event loop: no timer, nothing added to its wait.
 
 Each caller still gets its own answer (its row's id) and its own error: a batch that fails is
-retried row by row, so one bad row fails alone and the others land.
+retried row by row, so one bad row fails alone and the others land.  That needs a ``flush``
+that writes all of its batch or nothing (one statement, or one transaction).
 
 Only appends and updates that depend on nothing they read belong here (the audit log's rows,
 a message link on an audit row).  A versioned compare-and-set needs the answer of its own
@@ -21,36 +23,33 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
-
 __all__ = ["WriteBatch", "MAX_BATCH"]
 
 P = TypeVar("P")
 R = TypeVar("R")
 
-#: Rows per statement: a burst larger than this is written in several transactions.
+#: Rows per batch: a burst larger than this is written in several statements.
 MAX_BATCH = 200
 
-Flush = Callable[[AsyncConnection, Sequence[P]], Awaitable[Sequence[R]]]
+Flush = Callable[[Sequence[P]], Awaitable[Sequence[R]]]
 
 
 class WriteBatch(Generic[P, R]):
-    """Coalesces concurrent :meth:`submit` calls into one transaction per batch.
+    """Coalesces concurrent :meth:`submit` calls into one ``flush`` per batch.
 
-    ``flush(connection, items)`` writes ``items`` in the open transaction and returns one
-    result per item, in order.  It is called with one item when the batch is retried row by
-    row after an error.
+    ``flush(items)`` writes all of ``items`` or none of them and returns one result per item,
+    in order.  It is called with one item when the batch is retried row by row after an
+    error.
     """
 
-    def __init__(self, engine: AsyncEngine, flush: Flush[P, R], *, limit: int = MAX_BATCH) -> None:
-        self.engine = engine
+    def __init__(self, flush: Flush[P, R], *, limit: int = MAX_BATCH) -> None:
         self.flush = flush
         self.limit = limit
         self._pending: list[tuple[P, asyncio.Future[R]]] = []
         self._task: asyncio.Task[None] | None = None
-        #: writes submitted and transactions committed so far (tests read them)
+        #: writes submitted and batches written so far (tests read them)
         self.submitted = 0
-        self.transactions = 0
+        self.batches = 0
 
     async def submit(self, item: P) -> R:
         """Write ``item`` with whatever else is waiting; its result once committed."""
@@ -98,9 +97,8 @@ class WriteBatch(Generic[P, R]):
             _settle(future, result=result)
 
     async def _write(self, items: Sequence[P]) -> Sequence[R]:
-        async with self.engine.begin() as connection:
-            results = await self.flush(connection, items)
-        self.transactions += 1
+        results = await self.flush(items)
+        self.batches += 1
         if len(results) != len(items):  # a flush that lost track of a row is a bug, loudly
             raise RuntimeError(f"{len(items)} rows written, {len(results)} results")
         return results

@@ -1,20 +1,24 @@
-"""Group commit of the audit log (:mod:`bot.services.write_batch`), on SQLite and PostgreSQL.
+"""Group commit of the audit log (:mod:`bot.services.write_batch`,
+:mod:`bot.db.roll_log_writes`), on SQLite and PostgreSQL.
 
-A burst of rolls shares one ``INSERT`` and one transaction; each caller must still get the
-id of *its own* row, a bad row must fail alone, and a caller that gives up must not take its
-row with it.
+A burst of rolls shares one statement; each caller must still get the id of *its own* row,
+a bad row must fail alone and leave nothing half-written, and a caller that gives up must
+not take its row with it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import text
 from sqlmodel import select
 
-from bot.db.models import RollLog
+from bot.db.models import RollLog, utcnow
+from bot.db.roll_log_writes import AmbiguousBatch, MessageLink, RollLogWriter
 from bot.services import Actor, Place
+from bot.services.audit import AuditEntry, roll_log_values
 from bot.services.write_batch import WriteBatch
 
 GUILD, CHANNEL = 7272, 91
@@ -34,7 +38,7 @@ async def test_a_burst_shares_transactions_and_every_caller_gets_its_own_row(ser
         HERE, GM, name="Ráfaga", system="nucleo", target_id=CHANNEL, kind="channel"
     )
     batch = services.rolls.log_writes
-    before = batch.transactions
+    before = batch.batches
     # Every roll distinct (member, reason): the row found under the returned id must be it.
     views = await asyncio.gather(
         *(
@@ -48,7 +52,7 @@ async def test_a_burst_shares_transactions_and_every_caller_gets_its_own_row(ser
     for view in views:
         row = rows[view.log_id]
         assert (row.user_id, row.reason, row.total) == (view.user_id, view.reason, view.total)
-    assert batch.transactions - before < len(views) / 4  # shared, not one each
+    assert batch.batches - before < len(views) / 4  # shared, not one each
 
     await asyncio.gather(
         *(
@@ -64,17 +68,17 @@ async def test_a_burst_shares_transactions_and_every_caller_gets_its_own_row(ser
         )
 
 
-async def test_a_bad_write_fails_alone(engine):
+async def test_a_bad_write_fails_alone():
     """One item of a batch breaks its statement: the batch is retried row by row."""
     seen: list[list[int]] = []
 
-    async def flush(connection: AsyncConnection, items: list[int]) -> list[int]:
+    async def flush(items: list[int]) -> list[int]:
         seen.append(list(items))
         if 13 in items:
             raise ValueError("trece")
         return [item * 2 for item in items]
 
-    batch: WriteBatch[int, int] = WriteBatch(engine, flush)
+    batch: WriteBatch[int, int] = WriteBatch(flush)
     results = await asyncio.gather(
         *(batch.submit(n) for n in range(10, 17)), return_exceptions=True
     )
@@ -121,3 +125,111 @@ async def _until(condition, limit: int = 10_000) -> None:
             return
         await asyncio.sleep(0)
     raise AssertionError("condition never met")
+
+
+def _row(user_id: int, reason: str, **changes) -> dict:
+    values = roll_log_values(
+        HERE,
+        Actor(user_id, f"jugadora {user_id}"),
+        None,
+        "Ardelia",
+        AuditEntry(
+            kind="roll",
+            expression="1d20+5",
+            reason=reason,
+            breakdown="1d20 (12) + 5 = 17",
+            total=17,
+            detail={"nota": "ñandú", "dados": [12]},
+            fumble=reason == "pifia",
+            private=reason == "privada",
+        ),
+    )
+    return {**values, **changes}
+
+
+async def test_the_writer_stores_what_the_orm_reads(engine):
+    """Rows written through the driver are the rows the ORM writes: JSON, booleans, the
+    timestamp (SQLite's text, PostgreSQL's timestamp), each id its own row's, and a link
+    that names another guild changes nothing."""
+    writer = RollLogWriter(engine)
+    rows = [_row(400 + i, reason) for i, reason in enumerate(["una", "pifia", "privada"])]
+    ids = await writer.insert(rows)
+    assert len(set(ids)) == 3
+    await writer.attach(
+        [
+            MessageLink(ids[0], GUILD, 5551, "https://discord.com/channels/1/2/5551"),
+            MessageLink(ids[1], GUILD + 1, 5552, "https://elsewhere"),  # not this guild's row
+        ]
+    )
+    found = await _rows(_Sessions(engine))
+    for log_id, row in zip(ids, rows, strict=True):
+        stored = found[log_id]
+        assert (stored.user_id, stored.reason) == (row["user_id"], row["reason"])
+        assert stored.detail == {"nota": "ñandú", "dados": [12]}
+        assert (stored.fumble, stored.private) == (row["fumble"], row["private"])
+        written = row["created_at"].replace(tzinfo=None)
+        assert stored.created_at.replace(tzinfo=None) == written
+    assert (found[ids[0]].message_id, found[ids[0]].message_url) == (
+        5551,
+        "https://discord.com/channels/1/2/5551",
+    )
+    assert (found[ids[1]].message_id, found[ids[1]].message_url) == (None, None)
+
+    # Stored as the ORM stores them: the same text shape (SQLite keeps datetimes and JSON as
+    # text; a timestamp written with another format would sort and compare wrongly).
+    async with _Sessions(engine).sessions() as session, session.begin():
+        session.add(RollLog(**_row(499, "orm")))
+    async with engine.connect() as connection:
+        shapes = (
+            await connection.execute(
+                text("SELECT reason, CAST(created_at AS TEXT), CAST(detail AS TEXT) FROM roll_log")
+            )
+        ).all()
+    by_reason = {reason: tuple(re.sub(r"\d", "0", v) for v in rest) for reason, *rest in shapes}
+    assert by_reason["una"] == by_reason["orm"], by_reason
+
+
+async def test_a_failed_batch_writes_nothing_and_the_next_one_lands(engine):
+    """A NOT NULL violation in one row fails the whole statement, nothing of it is kept
+    (SQLite's open transaction is rolled back when the connection goes back to the pool),
+    and the batch retried row by row lands every good row."""
+    writer = RollLogWriter(engine)
+    good, bad = _row(501, "buena"), _row(502, "mala", user_name=None)
+    with pytest.raises(Exception):  # noqa: B017,PT011 - each driver has its own IntegrityError
+        await writer.insert([good, bad])
+    assert await _rows(_Sessions(engine)) == {}
+    batch = WriteBatch(writer.insert)
+    results = await asyncio.gather(
+        batch.submit(good), batch.submit(bad), batch.submit(_row(503, "otra")),
+        return_exceptions=True,
+    )  # fmt: skip
+    assert isinstance(results[1], Exception)
+    stored = await _rows(_Sessions(engine))
+    assert sorted(row.reason for row in stored.values()) == ["buena", "otra"]
+    assert {stored[results[0]].reason, stored[results[2]].reason} == {"buena", "otra"}
+    assert stored[results[0]].reason == "buena"
+
+
+async def test_two_rows_one_member_one_microsecond_go_in_one_by_one(engine):
+    """The pair SQLite matches ids by is shared: refused before anything is written, then
+    the batch's retry writes each row alone and each caller still gets its own id."""
+    writer = RollLogWriter(engine)
+    now = utcnow()
+    twins = [_row(600, "primera", created_at=now), _row(600, "segunda", created_at=now)]
+    if engine.dialect.name == "sqlite":
+        with pytest.raises(AmbiguousBatch):
+            await writer.insert(twins)
+        assert await _rows(_Sessions(engine)) == {}
+    batch = WriteBatch(writer.insert)
+    ids = await asyncio.gather(*(batch.submit(row) for row in twins))
+    stored = await _rows(_Sessions(engine))
+    assert [stored[log_id].reason for log_id in ids] == ["primera", "segunda"]
+
+
+class _Sessions:
+    """Enough of the services for :func:`_rows`: sessions on ``engine``."""
+
+    def __init__(self, engine) -> None:
+        from bot.db.engine import session_factory
+
+        self.sessions = session_factory(engine)

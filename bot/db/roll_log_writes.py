@@ -1,0 +1,174 @@
+"""The audit log's two hot writes, one statement per batch, through the database driver.
+
+Every ``/roll`` appends a row to ``roll_log`` before it is shown and attaches the reply's
+message link afterwards; :class:`bot.services.write_batch.WriteBatch` gathers a burst of
+them into batches.  This module writes one batch as **one statement**:
+
+* **SQLite** (aiosqlite): through SQLAlchemy's adapter, each statement cost four hand-offs to
+  aiosqlite's thread (make a cursor, execute, fetch, close) and the commit a fifth: a batch
+  of rows and links paid eight or nine.  Under a burst each hand-off waits a turn of an event
+  loop busy with the burst itself, so a batch took 10–40 ms to write and the first replies
+  went out only after the whole burst had been read (measured with
+  ``benchmarks/roll_load_bench.py``, docs/performance.md).  Here a batch is
+  ``execute_fetchall`` and ``commit``: two hand-offs.
+* **PostgreSQL** (asyncpg): ``BEGIN``, a prepare for every batch size met (a multi-row
+  ``VALUES`` is a different text per size), the execute and ``COMMIT`` were four or five
+  round trips.  Here the statement takes one array per column (``unnest``), so its text never
+  changes and asyncpg prepares it once per connection; it runs on its own, which makes it
+  its own transaction: one round trip.
+
+A statement is atomic on both, so a batch that fails wrote nothing and
+:class:`~bot.services.write_batch.WriteBatch` may retry it row by row.  Values go through
+the columns' own SQLAlchemy bind processors (JSON text, SQLite's datetime text), so the rows
+are exactly what the ORM writes and reads.
+
+Each caller gets the id of its own row, and neither database promises the order of
+``RETURNING``.  On PostgreSQL the statement draws the ids from the sequence itself, one per
+array position, and returns them by position.  On SQLite each returned row is matched to its
+row by ``(user_id, created_at)`` (the text just written) before the commit; a batch in which
+two rows share that pair (one member, one microsecond: not seen in practice) is refused
+before anything is written, and written row by row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Table
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.db.models import RollLog
+
+__all__ = ["AmbiguousBatch", "MessageLink", "RollLogWriter"]
+
+#: The columns an append writes: everything but the id and the message link (written later).
+_LINK_COLUMNS = ("message_id", "message_url")
+
+
+class AmbiguousBatch(ValueError):
+    """Two rows of one batch share ``(user_id, created_at)``: they go in one by one."""
+
+
+@dataclass(frozen=True, slots=True)
+class MessageLink:
+    """The reply's message, attached to its audit row (scoped by guild, as every write)."""
+
+    log_id: int
+    guild_id: int
+    message_id: int
+    url: str
+
+
+class RollLogWriter:
+    """Writes batches of ``roll_log`` rows and message links, one statement each."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect
+        table: Table = RollLog.__table__  # type: ignore[attr-defined]  # set by table=True
+        self.columns = [c.name for c in table.c if c.name != "id" and c.name not in _LINK_COLUMNS]
+        self._process: list[Callable[[Any], Any] | None] = [
+            table.c[name].type.dialect_impl(self.dialect).bind_processor(self.dialect)
+            for name in self.columns
+        ]
+        self._sqlite = self.dialect.name == "sqlite"
+        if not self._sqlite:
+            casts = [table.c[name].type.compile(dialect=self.dialect) for name in self.columns]
+            arrays = ", ".join(f"${n}::{cast}[]" for n, cast in enumerate(casts, 1))
+            names = ", ".join(self.columns)
+            # The ids are drawn here, one per position, and returned by position: the
+            # CTE is materialised (nextval is volatile), the INSERT always runs in full.
+            self._pg_insert = (
+                "WITH input AS MATERIALIZED ("
+                "SELECT nextval(pg_get_serial_sequence('roll_log', 'id')) AS id, u.* "
+                f"FROM unnest({arrays}) WITH ORDINALITY AS u({names}, position)), "
+                f"written AS (INSERT INTO roll_log (id, {names}) SELECT id, {names} FROM input) "
+                "SELECT id FROM input ORDER BY position"
+            )
+            self._pg_attach = (
+                "UPDATE roll_log SET message_id = v.message_id, message_url = v.message_url "
+                "FROM unnest($1::BIGINT[], $2::VARCHAR(200)[], $3::INTEGER[], $4::BIGINT[]) "
+                "AS v(message_id, message_url, id, guild_id) "
+                "WHERE roll_log.id = v.id AND roll_log.guild_id = v.guild_id"
+            )
+
+    async def insert(self, rows: Sequence[Mapping[str, Any]]) -> list[int]:
+        """Append ``rows`` (``roll_log_values`` dicts) in one statement; their ids, in order."""
+        if not rows:
+            return []
+        values = [self._bound(row) for row in rows]
+        if not self._sqlite:
+            columns = [list(column) for column in zip(*values, strict=True)]
+            async with self._driver() as driver:
+                return [record[0] for record in await driver.fetch(self._pg_insert, *columns)]
+        user_at = self.columns.index("user_id"), self.columns.index("created_at")
+        keys = [(row[user_at[0]], row[user_at[1]]) for row in values]
+        if len(set(keys)) != len(keys):
+            raise AmbiguousBatch("two rows of one batch share member and time")
+        group = "(" + ", ".join("?" * len(self.columns)) + ")"
+        async with self._driver() as driver:
+            returned = await driver.execute_fetchall(
+                f"INSERT INTO roll_log ({', '.join(self.columns)}) "
+                f"VALUES {', '.join([group] * len(rows))} RETURNING id, user_id, created_at",
+                [value for row in values for value in row],
+            )
+            ids = _match(keys, returned)  # raises before the commit: nothing is kept
+            await driver.commit()
+        return ids
+
+    async def attach(self, links: Sequence[MessageLink]) -> list[None]:
+        """Set each row's message link, in one statement (a row of another guild is untouched)."""
+        if not links:
+            return []
+        async with self._driver() as driver:
+            if self._sqlite:
+                await driver.execute_fetchall(
+                    "UPDATE roll_log SET message_id = v.column1, message_url = v.column2 "
+                    f"FROM (VALUES {', '.join(['(?, ?, ?, ?)'] * len(links))}) AS v "
+                    "WHERE roll_log.id = v.column3 AND roll_log.guild_id = v.column4",
+                    [
+                        value
+                        for link in links
+                        for value in (link.message_id, link.url[:200], link.log_id, link.guild_id)
+                    ],
+                )
+                await driver.commit()
+            else:
+                await driver.execute(
+                    self._pg_attach,
+                    [link.message_id for link in links],
+                    [link.url[:200] for link in links],
+                    [link.log_id for link in links],
+                    [link.guild_id for link in links],
+                )
+        return [None] * len(links)
+
+    def _bound(self, row: Mapping[str, Any]) -> list[Any]:
+        """The row's values in column order, as the column types bind them."""
+        return [
+            process(row[name]) if process else row[name]
+            for name, process in zip(self.columns, self._process, strict=True)
+        ]
+
+    @asynccontextmanager
+    async def _driver(self) -> AsyncIterator[Any]:
+        """The driver's own connection (aiosqlite's or asyncpg's), checked out of the pool.
+
+        Outside any SQLAlchemy transaction: SQLite's statement opens one that the caller
+        commits (a connection returned inside one is rolled back by the pool's reset,
+        :func:`bot.db.engine._sqlite_reset`); PostgreSQL's statement is its own transaction.
+        """
+        async with self.engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            yield raw.driver_connection
+
+
+def _match(keys: list[tuple[Any, Any]], returned: Any) -> list[int]:
+    """Each row's id, found by its ``(user_id, created_at)`` among SQLite's returned rows."""
+    ids = {(user_id, created_at): log_id for log_id, user_id, created_at in returned}
+    if len(ids) != len(keys) or any(key not in ids for key in keys):
+        raise RuntimeError("the returned rows do not match the rows written")
+    return [ids[key] for key in keys]
