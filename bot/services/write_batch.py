@@ -58,9 +58,11 @@ class WriteBatch(Generic[P, R]):
         self.submitted += 1
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain())
-        # A caller that gives up (its interaction cancelled) does not take the write with it:
-        # the row is committed with the others, and nobody reads the result.
-        return await asyncio.shield(future)
+        # A caller that gives up (its interaction cancelled) cancels only its future: the
+        # row is in the batch and is written with the others, and nobody reads the result
+        # (:func:`_settle` skips a future already done).  No ``shield``: it would add a
+        # turn of the event loop between the write and every caller (issue 14 §1).
+        return await future
 
     async def drain(self) -> None:
         """Wait until everything submitted so far is written (at shutdown)."""
