@@ -8,7 +8,7 @@ they start and computed in the bot's worker process (:mod:`bot.compute`).
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -183,9 +183,16 @@ class RollService:
         # Group commit (:mod:`bot.services.write_batch`): a burst of rolls shares one
         # statement, and so do the message links of the replies already sent
         # (:mod:`bot.db.roll_log_writes`).
-        writer = RollLogWriter(self.engine)
-        self.log_writes: WriteBatch[dict[str, Any], int] = WriteBatch(writer.insert)
-        self.link_writes: WriteBatch[MessageLink, None] = WriteBatch(writer.attach)
+        self.writer = RollLogWriter(self.engine)
+        self.log_writes: WriteBatch[dict[str, Any], int] = WriteBatch(self.writer.insert)
+        self.link_writes: WriteBatch[MessageLink, None] = WriteBatch(self._attach_after_rolls)
+
+    async def _attach_after_rolls(self, links: Sequence[MessageLink]) -> list[None]:
+        """Message links wait for the rolls being written: on SQLite both share the one
+        connection, and a roll waits to be shown while a link is only bookkeeping."""
+        if self.writer.dialect.name == "sqlite":
+            await self.log_writes.drain()
+        return await self.writer.attach(links)
 
     async def drain(self) -> None:
         """Wait for the rolls and links submitted so far to be written (at shutdown)."""

@@ -233,3 +233,35 @@ class _Sessions:
         from bot.db.engine import session_factory
 
         self.sessions = session_factory(engine)
+
+
+async def test_on_sqlite_links_wait_for_the_rolls_being_written(services):
+    """SQLite has one connection: a message link (bookkeeping) submitted while rolls are
+    being written goes after them, so it never holds the connection a roll waits for."""
+    await services.campaigns.create(
+        HERE, GM, name="Turnos", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    first = await services.rolls.roll(HERE, PLAYERS[0], "1d6")
+    order: list[str] = []
+    writer = services.rolls.writer
+    insert, attach = writer.insert, writer.attach
+
+    async def logged_insert(rows):
+        order.append("rolls")
+        return await insert(rows)
+
+    async def logged_attach(links):
+        order.append("links")
+        return await attach(links)
+
+    writer.insert, writer.attach = logged_insert, logged_attach
+    services.rolls.log_writes.flush = logged_insert
+    rolls = [asyncio.create_task(services.rolls.roll(HERE, p, "1d6")) for p in PLAYERS[1:4]]
+    await _until(lambda: services.rolls.log_writes.submitted == 4)
+    link = asyncio.create_task(services.rolls.attach_message(first.log_id, GUILD, 77, "u"))
+    more = [asyncio.create_task(services.rolls.roll(HERE, p, "1d6")) for p in PLAYERS[4:6]]
+    await asyncio.gather(*rolls, link, *more)
+    if services.rolls.writer.dialect.name == "sqlite":
+        assert order[-1] == "links", order
+    assert order.count("links") == 1
+    assert (await _rows(services))[first.log_id].message_id == 77
