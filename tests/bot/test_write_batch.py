@@ -118,9 +118,11 @@ async def test_drain_waits_for_everything_submitted(services):
     await asyncio.gather(*tasks)
 
 
-async def _until(condition, limit: int = 10_000) -> None:
-    """Turn the event loop until ``condition()`` (bounded: a test that cannot hang)."""
-    for _ in range(limit):
+async def _until(condition, seconds: float = 10.0) -> None:
+    """Turn the event loop until ``condition()`` (bounded in time: a test that cannot hang;
+    a count of turns was too short when a first query of the active characters ran long)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while asyncio.get_running_loop().time() < deadline:
         if condition():
             return
         await asyncio.sleep(0)
