@@ -9,8 +9,14 @@ them into batches.  This module writes one batch as **one statement**:
   of rows and links paid eight or nine.  Under a burst each hand-off waits a turn of an event
   loop busy with the burst itself, so a batch took 10–40 ms to write and the first replies
   went out only after the whole burst had been read (measured with
-  ``benchmarks/roll_load_bench.py``, docs/performance.md).  Here a batch is
-  ``execute_fetchall`` and ``commit``: two hand-offs.
+  ``benchmarks/roll_load_bench.py``, docs/performance.md).  Here a batch is one
+  ``execute_fetchall``: **one** hand-off.  The statement begins with a ``WITH`` clause, and
+  Python's sqlite3 opens its implicit transaction only before a statement that begins with
+  ``INSERT``, ``UPDATE``, ``DELETE`` or ``REPLACE`` (the documented legacy transaction
+  control of Python 3.11): so the statement commits on its own, atomically, as every single
+  SQLite statement does.  Should a driver open a transaction for it anyway, it is committed
+  (a second hand-off); ``tests/bot/test_write_batch.py`` reads the rows from another
+  connection as soon as the call returns.
 * **PostgreSQL** (asyncpg): ``BEGIN``, a prepare for every batch size met (a multi-row
   ``VALUES`` is a different text per size), the execute and ``COMMIT`` were four or five
   round trips.  Here the statement takes one array per column (``unnest``), so its text never
@@ -25,9 +31,11 @@ are exactly what the ORM writes and reads.
 Each caller gets the id of its own row, and neither database promises the order of
 ``RETURNING``.  On PostgreSQL the statement draws the ids from the sequence itself, one per
 array position, and returns them by position.  On SQLite each returned row is matched to its
-row by ``(user_id, created_at)`` (the text just written) before the commit; a batch in which
-two rows share that pair (one member, one microsecond: not seen in practice) is refused
-before anything is written, and written row by row.
+row by ``(user_id, created_at)``, the text just written; a batch in which two rows share
+that pair (one member, one microsecond: not seen in practice) is refused before anything is
+written, and written row by row.  Rows written and not matched (a broken invariant, never
+seen) raise :class:`~bot.services.write_batch.AlreadyWritten`: retrying would write them
+twice.
 """
 
 from __future__ import annotations
@@ -41,11 +49,14 @@ from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db.models import RollLog
+from bot.services.write_batch import AlreadyWritten
 
 __all__ = ["AmbiguousBatch", "MessageLink", "RollLogWriter"]
 
 #: The columns an append writes: everything but the id and the message link (written later).
 _LINK_COLUMNS = ("message_id", "message_url")
+#: A SQLite statement that begins with ``WITH`` is its own transaction (module docstring).
+_OWN_TRANSACTION = "WITH own_transaction AS (SELECT 1)"
 
 
 class AmbiguousBatch(ValueError):
@@ -111,12 +122,17 @@ class RollLogWriter:
         group = "(" + ", ".join("?" * len(self.columns)) + ")"
         async with self._driver() as driver:
             returned = await driver.execute_fetchall(
-                f"INSERT INTO roll_log ({', '.join(self.columns)}) "
+                f"{_OWN_TRANSACTION} INSERT INTO roll_log ({', '.join(self.columns)}) "
                 f"VALUES {', '.join([group] * len(rows))} RETURNING id, user_id, created_at",
                 [value for row in values for value in row],
             )
-            ids = _match(keys, returned)  # raises before the commit: nothing is kept
-            await driver.commit()
+            ids = _match(keys, returned)
+            if driver.in_transaction:  # a driver that wrapped it after all
+                if ids is None:  # rolled back by the pool's reset, then retried row by row
+                    raise RuntimeError("the rows written do not match the rows returned")
+                await driver.commit()
+        if ids is None:
+            raise AlreadyWritten("the rows written do not match the rows returned")
         return ids
 
     async def attach(self, links: Sequence[MessageLink]) -> list[None]:
@@ -126,7 +142,8 @@ class RollLogWriter:
         async with self._driver() as driver:
             if self._sqlite:
                 await driver.execute_fetchall(
-                    "UPDATE roll_log SET message_id = v.column1, message_url = v.column2 "
+                    f"{_OWN_TRANSACTION} UPDATE roll_log "
+                    "SET message_id = v.column1, message_url = v.column2 "
                     f"FROM (VALUES {', '.join(['(?, ?, ?, ?)'] * len(links))}) AS v "
                     "WHERE roll_log.id = v.column3 AND roll_log.guild_id = v.column4",
                     [
@@ -135,7 +152,8 @@ class RollLogWriter:
                         for value in (link.message_id, link.url[:200], link.log_id, link.guild_id)
                     ],
                 )
-                await driver.commit()
+                if driver.in_transaction:
+                    await driver.commit()
             else:
                 await driver.execute(
                     self._pg_attach,
@@ -157,18 +175,19 @@ class RollLogWriter:
     async def _driver(self) -> AsyncIterator[Any]:
         """The driver's own connection (aiosqlite's or asyncpg's), checked out of the pool.
 
-        Outside any SQLAlchemy transaction: SQLite's statement opens one that the caller
-        commits (a connection returned inside one is rolled back by the pool's reset,
-        :func:`bot.db.engine._sqlite_reset`); PostgreSQL's statement is its own transaction.
+        Outside any SQLAlchemy transaction: each statement here is its own transaction (a
+        connection returned inside one would be rolled back by the pool's reset,
+        :func:`bot.db.engine._sqlite_reset`).
         """
         async with self.engine.connect() as connection:
             raw = await connection.get_raw_connection()
             yield raw.driver_connection
 
 
-def _match(keys: list[tuple[Any, Any]], returned: Any) -> list[int]:
-    """Each row's id, found by its ``(user_id, created_at)`` among SQLite's returned rows."""
+def _match(keys: list[tuple[Any, Any]], returned: Any) -> list[int] | None:
+    """Each row's id, found by its ``(user_id, created_at)`` among SQLite's returned rows
+    (None if they do not match: see the module's docstring)."""
     ids = {(user_id, created_at): log_id for log_id, user_id, created_at in returned}
     if len(ids) != len(keys) or any(key not in ids for key in keys):
-        raise RuntimeError("the returned rows do not match the rows written")
+        return None
     return [ids[key] for key in keys]

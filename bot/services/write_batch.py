@@ -23,7 +23,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
-__all__ = ["WriteBatch", "MAX_BATCH"]
+__all__ = ["AlreadyWritten", "WriteBatch", "MAX_BATCH"]
 
 P = TypeVar("P")
 R = TypeVar("R")
@@ -32,6 +32,11 @@ R = TypeVar("R")
 MAX_BATCH = 200
 
 Flush = Callable[[Sequence[P]], Awaitable[Sequence[R]]]
+
+
+class AlreadyWritten(RuntimeError):
+    """A flush wrote its batch but cannot give each caller its answer: every caller gets
+    this error, and the batch is not retried (that would write it twice)."""
 
 
 class WriteBatch(Generic[P, R]):
@@ -77,8 +82,9 @@ class WriteBatch(Generic[P, R]):
                 try:
                     results = await self._write([item for item, _ in batch])
                 except Exception as error:  # noqa: BLE001 - handed to the callers below
-                    if len(batch) == 1:
-                        _settle(batch[0][1], error=error)
+                    if len(batch) == 1 or isinstance(error, AlreadyWritten):
+                        for _, future in batch:
+                            _settle(future, error=error)
                     else:  # one bad row must not fail the others: each alone
                         for item, future in batch:
                             await self._one(item, future)

@@ -19,7 +19,7 @@ from bot.db.models import RollLog, utcnow
 from bot.db.roll_log_writes import AmbiguousBatch, MessageLink, RollLogWriter
 from bot.services import Actor, Place
 from bot.services.audit import AuditEntry, roll_log_values
-from bot.services.write_batch import WriteBatch
+from bot.services.write_batch import AlreadyWritten, WriteBatch
 
 GUILD, CHANNEL = 7272, 91
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -157,6 +157,7 @@ async def test_the_writer_stores_what_the_orm_reads(engine):
     rows = [_row(400 + i, reason) for i, reason in enumerate(["una", "pifia", "privada"])]
     ids = await writer.insert(rows)
     assert len(set(ids)) == 3
+    assert await _committed(engine) == 3, "committed when the call returns, seen elsewhere"
     await writer.attach(
         [
             MessageLink(ids[0], GUILD, 5551, "https://discord.com/channels/1/2/5551"),
@@ -226,6 +227,33 @@ async def test_two_rows_one_member_one_microsecond_go_in_one_by_one(engine):
     ids = await asyncio.gather(*(batch.submit(row) for row in twins))
     stored = await _rows(_Sessions(engine))
     assert [stored[log_id].reason for log_id in ids] == ["primera", "segunda"]
+
+
+async def _committed(engine) -> int:
+    """Rows of ``roll_log`` seen from another engine's connection (so a transaction left open
+    on the writer's connection, whose own reads would see it, cannot pass for a commit)."""
+    from bot.db.engine import create_engine
+
+    other = create_engine(engine.url.render_as_string(hide_password=False))
+    try:
+        async with other.connect() as connection:
+            return (await connection.execute(text("SELECT count(*) FROM roll_log"))).scalar_one()
+    finally:
+        await other.dispose()
+
+
+async def test_already_written_is_not_retried():
+    """A flush that wrote its batch but cannot answer each caller fails them all, once."""
+    calls: list[list[int]] = []
+
+    async def flush(items: list[int]) -> list[int]:
+        calls.append(list(items))
+        raise AlreadyWritten("escrito, sin respuesta")
+
+    batch: WriteBatch[int, int] = WriteBatch(flush)
+    results = await asyncio.gather(*(batch.submit(n) for n in range(3)), return_exceptions=True)
+    assert all(isinstance(result, AlreadyWritten) for result in results)
+    assert calls == [[0, 1, 2]]
 
 
 class _Sessions:
