@@ -107,8 +107,9 @@ class WriteBatch(Generic[P, R]):
     async def _write(self, items: Sequence[P]) -> Sequence[R]:
         results = await self.flush(items)
         self.batches += 1
-        if len(results) != len(items):  # a flush that lost track of a row is a bug, loudly
-            raise RuntimeError(f"{len(items)} rows written, {len(results)} results")
+        if len(results) != len(items):  # a flush that lost track of a row is a bug, loudly;
+            # it returned, so it wrote: not retried
+            raise AlreadyWritten(f"{len(items)} rows written, {len(results)} results")
         return results
 
 
