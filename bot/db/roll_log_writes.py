@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Table
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.db.models import RollLog
 from bot.services.write_batch import AlreadyWritten
@@ -86,6 +86,7 @@ class RollLogWriter:
             for name in self.columns
         ]
         self._sqlite = self.dialect.name == "sqlite"
+        self._held: AsyncConnection | None = None  # :meth:`burst`'s connection
         if not self._sqlite:
             casts = [table.c[name].type.compile(dialect=self.dialect) for name in self.columns]
             arrays = ", ".join(f"${n}::{cast}[]" for n, cast in enumerate(casts, 1))
@@ -113,7 +114,7 @@ class RollLogWriter:
         values = [self._bound(row) for row in rows]
         if not self._sqlite:
             columns = [list(column) for column in zip(*values, strict=True)]
-            async with self._driver() as driver:
+            async with self._driver(held=True) as driver:
                 return [record[0] for record in await driver.fetch(self._pg_insert, *columns)]
         user_at = self.columns.index("user_id"), self.columns.index("created_at")
         keys = [(row[user_at[0]], row[user_at[1]]) for row in values]
@@ -172,16 +173,42 @@ class RollLogWriter:
         ]
 
     @asynccontextmanager
-    async def _driver(self) -> AsyncIterator[Any]:
-        """The driver's own connection (aiosqlite's or asyncpg's), checked out of the pool.
+    async def burst(self) -> AsyncIterator[None]:
+        """One PostgreSQL connection for the row batches of one burst (``WriteBatch``'s
+        ``hold``): the pool's ``pre_ping`` round trip is paid once per burst, not once per
+        batch.  Given back when the queue is empty; dropped after any error (the next batch
+        checks out its own).  Nothing on SQLite: no pre-ping there, and its one connection
+        is everybody's (held, it would starve every other command)."""
+        if self._sqlite:
+            yield
+            return
+        async with self.engine.connect() as connection:
+            self._held = connection
+            try:
+                yield
+            finally:
+                self._held = None
+
+    @asynccontextmanager
+    async def _driver(self, *, held: bool = False) -> AsyncIterator[Any]:
+        """The driver's own connection (aiosqlite's or asyncpg's): :meth:`burst`'s if
+        ``held`` and one is held, else one checked out of the pool.
 
         Outside any SQLAlchemy transaction: each statement here is its own transaction (a
         connection returned inside one would be rolled back by the pool's reset,
         :func:`bot.db.engine._sqlite_reset`).
         """
-        async with self.engine.connect() as connection:
-            raw = await connection.get_raw_connection()
-            yield raw.driver_connection
+        connection = self._held if held else None
+        if connection is None:
+            async with self.engine.connect() as connection:
+                raw = await connection.get_raw_connection()
+                yield raw.driver_connection
+            return
+        try:
+            yield (await connection.get_raw_connection()).driver_connection
+        except BaseException:
+            self._held = None  # it may be broken: the burst's next batches check out their own
+            raise
 
 
 def _match(keys: list[tuple[Any, Any]], returned: Any) -> list[int] | None:

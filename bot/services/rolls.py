@@ -184,7 +184,9 @@ class RollService:
         # statement, and so do the message links of the replies already sent
         # (:mod:`bot.db.roll_log_writes`).
         self.writer = RollLogWriter(self.engine)
-        self.log_writes: WriteBatch[dict[str, Any], int] = WriteBatch(self.writer.insert)
+        self.log_writes: WriteBatch[dict[str, Any], int] = WriteBatch(
+            self.writer.insert, hold=self.writer.burst
+        )
         self.link_writes: WriteBatch[MessageLink, None] = WriteBatch(self._attach_after_rolls)
 
     async def _attach_after_rolls(self, links: Sequence[MessageLink]) -> list[None]:

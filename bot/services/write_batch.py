@@ -20,7 +20,9 @@ transaction and stays out.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Generic, TypeVar
 
 __all__ = ["AlreadyWritten", "WriteBatch", "MAX_BATCH"]
@@ -44,12 +46,20 @@ class WriteBatch(Generic[P, R]):
 
     ``flush(items)`` writes all of ``items`` or none of them and returns one result per item,
     in order.  It is called with one item when the batch is retried row by row after an
-    error.
+    error.  ``hold()``, if given, is entered when a run of batches starts and left when the
+    queue is empty: what the flushes of one burst share (a database connection).
     """
 
-    def __init__(self, flush: Flush[P, R], *, limit: int = MAX_BATCH) -> None:
+    def __init__(
+        self,
+        flush: Flush[P, R],
+        *,
+        limit: int = MAX_BATCH,
+        hold: Callable[[], AbstractAsyncContextManager[object]] | None = None,
+    ) -> None:
         self.flush = flush
         self.limit = limit
+        self.hold = hold
         self._pending: list[tuple[P, asyncio.Future[R]]] = []
         self._task: asyncio.Task[None] | None = None
         #: writes submitted and batches written so far (tests read them)
@@ -75,6 +85,21 @@ class WriteBatch(Generic[P, R]):
             await asyncio.shield(self._task)
 
     async def _drain(self) -> None:
+        try:
+            while self._pending:  # again if a write arrived while ``hold`` was being left
+                try:
+                    async with self.hold() if self.hold else contextlib.nullcontext():
+                        await self._batches()
+                except Exception as error:  # noqa: BLE001 - ``hold`` failed: its callers get it
+                    failed, self._pending = self._pending, []
+                    for _, future in failed:
+                        _settle(future, error=error)
+        finally:  # cancelled at shutdown: nobody waits forever
+            for _, future in self._pending:
+                if not future.done():
+                    future.cancel()
+
+    async def _batches(self) -> None:
         batch: list[tuple[P, asyncio.Future[R]]] = []
         try:
             while self._pending:
@@ -92,7 +117,7 @@ class WriteBatch(Generic[P, R]):
                 for (_, future), result in zip(batch, results, strict=True):
                     _settle(future, result=result)
         finally:  # cancelled at shutdown: nobody waits forever
-            for _, future in batch + self._pending:
+            for _, future in batch:
                 if not future.done():
                     future.cancel()
 

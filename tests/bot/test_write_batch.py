@@ -9,6 +9,7 @@ not take its row with it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 
 import pytest
@@ -201,7 +202,8 @@ async def test_a_failed_batch_writes_nothing_and_the_next_one_lands(engine):
     with pytest.raises(Exception):  # noqa: B017,PT011 - each driver has its own IntegrityError
         await writer.insert([good, bad])
     assert await _rows(_Sessions(engine)) == {}
-    batch = WriteBatch(writer.insert)
+    # held: a PostgreSQL burst's connection, dropped after the error
+    batch = WriteBatch(writer.insert, hold=writer.burst)
     results = await asyncio.gather(
         batch.submit(good), batch.submit(bad), batch.submit(_row(503, "otra")),
         return_exceptions=True,
@@ -264,6 +266,72 @@ async def test_already_written_is_not_retried():
     results = await asyncio.gather(*(batch.submit(n) for n in range(3)), return_exceptions=True)
     assert all(isinstance(result, AlreadyWritten) for result in results)
     assert calls == [[0, 1, 2]]
+
+
+async def test_a_burst_holds_one_connection_and_gives_it_back(engine):
+    """PostgreSQL pays the pool's pre-ping per checkout: the batches of one burst share one
+    connection, given back when the queue is empty."""
+    from sqlalchemy import event
+
+    checkouts: list[object] = []
+    event.listen(engine.sync_engine, "checkout", lambda *_: checkouts.append(1))
+    writer = RollLogWriter(engine)
+    batch = WriteBatch(writer.insert, limit=5, hold=writer.burst)
+    ids = await asyncio.gather(*(batch.submit(_row(700 + n, f"r{n}")) for n in range(30)))
+    assert batch.batches >= 6 and len(set(ids)) == 30
+    assert writer._held is None  # noqa: SLF001 - given back with the queue empty
+    if engine.dialect.name == "sqlite":  # SQLite's one connection is never held
+        assert len(checkouts) == batch.batches
+        return
+    assert len(checkouts) == 1
+    await batch.submit(_row(800, "después"))
+    assert len(checkouts) == 2
+
+
+async def test_a_hold_that_fails_fails_its_callers_and_keeps_nothing():
+    """No connection for a burst: each waiting caller gets the error, and nothing of theirs
+    is written later by the next burst."""
+    written: list[list[int]] = []
+    broken = True
+
+    @contextlib.asynccontextmanager
+    async def hold():
+        if broken:
+            raise ConnectionError("sin base de datos")
+        yield
+
+    async def flush(items: list[int]) -> list[int]:
+        written.append(list(items))
+        return list(items)
+
+    batch: WriteBatch[int, int] = WriteBatch(flush, hold=hold)
+    results = await asyncio.gather(*(batch.submit(n) for n in range(3)), return_exceptions=True)
+    assert all(isinstance(result, ConnectionError) for result in results)
+    broken = False
+    assert await batch.submit(9) == 9
+    assert written == [[9]]
+
+
+async def test_a_write_that_arrives_while_the_hold_is_left_is_written():
+    left = asyncio.Event()
+    proceed = asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def hold():
+        yield
+        left.set()
+        await proceed.wait()  # giving the connection back takes a turn of the loop
+
+    async def flush(items: list[int]) -> list[int]:
+        return [item + 100 for item in items]
+
+    batch: WriteBatch[int, int] = WriteBatch(flush, hold=hold)
+    first = asyncio.create_task(batch.submit(1))
+    await left.wait()
+    late = asyncio.create_task(batch.submit(2))  # the drain task is still leaving the hold
+    await asyncio.sleep(0)
+    proceed.set()
+    assert await asyncio.wait_for(asyncio.gather(first, late), 5) == [101, 102]
 
 
 class _Sessions:
