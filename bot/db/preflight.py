@@ -2,7 +2,8 @@
 
 A typo in ``DATABASE_URL``, a folder that does not exist, a directory where the file should
 be, a file that is not a SQLite database or was cut short, a schema written by a newer
-Árbitro: each stops the process (exit status 2) with a sentence saying what to fix.
+Árbitro, a SQLite library older than the statements the bot writes (``RETURNING``, 3.35):
+each stops the process (exit status 2) with a sentence saying what to fix.
 
 A damaged file is only ever *read*, through an ``immutable`` connection that takes no lock
 and writes nothing (no journal, no WAL switch), so the check cannot make it worse, and the
@@ -30,6 +31,7 @@ __all__ = [
     "DatabaseProblem",
     "check_database",
     "check_sqlite_file",
+    "check_sqlite_library",
     "known_revisions",
     "VAR_DIR",
 ]
@@ -37,6 +39,10 @@ __all__ = [
 VAR_DIR = REPO_ROOT / "var"
 SUPPORTED = {("sqlite", "aiosqlite"), ("postgresql", "asyncpg")}
 HEADER = b"SQLite format 3\x00"
+#: ``INSERT … RETURNING`` (every audit-log batch, bot/db/roll_log_writes.py) needs SQLite 3.35;
+#: ``UPDATE … FROM`` (the message links) 3.33.  Python links whatever its system has: an older
+#: distribution's would fail every roll instead of refusing to start.
+MIN_SQLITE = (3, 35, 0)
 
 
 class DatabaseProblem(Exception):
@@ -78,6 +84,8 @@ def check_database(url: str) -> list[tuple[str, dict[str, Any]]]:
     Returns warnings (catalogue key, parameters), e.g. a database file others can read.
     """
     parsed = parse_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        check_sqlite_library(sqlite3.sqlite_version_info)
     path = sqlite_path(parsed)
     if path is None:
         return []
@@ -94,6 +102,16 @@ def check_database(url: str) -> list[tuple[str, dict[str, Any]]]:
     else:
         _create_private(path)
     return warnings
+
+
+def check_sqlite_library(version: tuple[int, int, int]) -> None:
+    """Refuse a SQLite library older than :data:`MIN_SQLITE`, naming both versions."""
+    if version < MIN_SQLITE:
+        raise DatabaseProblem(
+            "cli.db.sqlite_too_old",
+            version=".".join(map(str, version)),
+            minimum=".".join(map(str, MIN_SQLITE)),
+        )
 
 
 def _prepare_folder(folder: Path) -> None:

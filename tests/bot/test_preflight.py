@@ -182,6 +182,34 @@ def test_every_problem_is_one_translated_line(locale):
     assert len(keys) >= 15
     for key in keys:
         line = DatabaseProblem(
-            key, path="/srv/x.db", reason="r", scheme="s", module="m", revision="9"
+            key,
+            path="/srv/x.db",
+            reason="r",
+            scheme="s",
+            module="m",
+            revision="9",
+            version="3.31.1",
+            minimum="3.35.0",
         ).render(locale)
         assert "\n" not in line and "{" not in line
+
+
+def test_a_sqlite_library_too_old_for_returning_is_refused(tmp_path):
+    """Python links the system's SQLite: one older than 3.35 cannot run the audit log's
+    ``INSERT … RETURNING``, and is refused at start, naming both versions, nothing created."""
+    with pytest.raises(DatabaseProblem) as caught:
+        preflight.check_sqlite_library((3, 31, 1))
+    problem = caught.value
+    assert problem.key == "cli.db.sqlite_too_old"
+    assert problem.params == {"version": "3.31.1", "minimum": "3.35.0"}
+    assert "3.31.1" in problem.render("es") and "3.35.0" in problem.render("en")
+    preflight.check_sqlite_library(preflight.MIN_SQLITE)  # the minimum itself is enough
+    preflight.check_sqlite_library(sqlite3.sqlite_version_info)  # and this machine's
+
+
+def test_check_database_asks_the_library_version_for_sqlite_only(tmp_path, monkeypatch):
+    monkeypatch.setattr(preflight.sqlite3, "sqlite_version_info", (3, 34, 0))
+    path = tmp_path / "arbitro.db"
+    assert _problem(_url(path)).key == "cli.db.sqlite_too_old"
+    assert not path.exists()
+    assert check_database("postgresql+asyncpg://u@127.0.0.1/db") == []
