@@ -191,7 +191,8 @@ class RollService:
 
     async def _attach_after_rolls(self, links: Sequence[MessageLink]) -> list[None]:
         """Message links wait for the rolls being written: on SQLite both share the one
-        connection, and a roll waits to be shown while a link is only bookkeeping."""
+        connection, and a roll waits to be shown while a link is only bookkeeping (links
+        that arrive during a burst go in one statement when it pauses)."""
         if self.writer.dialect.name == "sqlite":
             await self.log_writes.drain()
         return await self.writer.attach(links)
