@@ -80,7 +80,11 @@ def test_signals_shut_the_bot_down_cleanly(bot_database_url, tmp_path, signum):
             assert sb.proc.poll() is None and time.monotonic() < deadline, sb.bot_log()
             time.sleep(0.05)
         sb.proc.send_signal(signum)
-        assert sb.proc.wait(20) == 0
+        try:
+            code = sb.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"no exit 20 s after the signal\n{sb.bot_log(60)}") from None
+        assert code == 0, sb.bot_log(60)
         assert "shutting down" in sb.bot_log()
     finally:
         sb.close()
