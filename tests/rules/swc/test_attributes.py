@@ -34,6 +34,15 @@ def expand(rows):
     return [(score, values) for low, high, *values in rows for score in range(low, high + 1)]
 
 
+def assert_score_table(label, rows, compute, record):
+    """Every score of a printed table against ``compute(score)``, the row read as ``record``;
+    a failure lists every wrong score ("{label} {score}")."""
+    cells = Cells()
+    for score, row in expand(rows):
+        cells.check(f"{label} {score}", compute(score), record(*row))
+    cells.assert_all_match()
+
+
 # Tabla 1: Fuerza - to-hit, damage, open doors (x in 6, "1-2" = 2), carry (lb), as printed.
 TABLA_1 = [
     (3, 4, -2, -1, 1, -10),
@@ -91,12 +100,7 @@ TABLA_2 = [(3, 8, -1, -1), (9, 12, 0, 0), (13, 18, 1, 1)]
 
 def test_tabla_2_destreza():
     """Tabla 2, every Destreza 3-18; a failure lists every wrong score."""
-    cells = Cells()
-    for destreza, row in expand(TABLA_2):
-        cells.check(
-            f"Tabla 2 Destreza {destreza}", dexterity_modifiers(destreza), DexterityModifiers(*row)
-        )
-    cells.assert_all_match()
+    assert_score_table("Tabla 2 Destreza", TABLA_2, dexterity_modifiers, DexterityModifiers)
 
 
 @pytest.mark.parametrize(
@@ -125,14 +129,9 @@ TABLA_3 = [(3, 8, -1, 50), (9, 12, 0, 75), (13, 18, 1, 100)]
 
 def test_tabla_3_constitucion():
     """Tabla 3, every Constitución 3-18; a failure lists every wrong score."""
-    cells = Cells()
-    for constitucion, row in expand(TABLA_3):
-        cells.check(
-            f"Tabla 3 Constitución {constitucion}",
-            constitution_modifiers(constitucion),
-            ConstitutionModifiers(*row),
-        )
-    cells.assert_all_match()
+    assert_score_table(
+        "Tabla 3 Constitución", TABLA_3, constitution_modifiers, ConstitutionModifiers
+    )
 
 
 # Tabla 4: Inteligencia - languages, max spell level, learn %, min, max ("Todos" = None).
@@ -154,14 +153,7 @@ TABLA_4 = [
 
 def test_tabla_4_inteligencia():
     """Tabla 4, every Inteligencia 3-18; a failure lists every wrong score."""
-    cells = Cells()
-    for inteligencia, row in expand(TABLA_4):
-        cells.check(
-            f"Tabla 4 Inteligencia {inteligencia}",
-            intelligence_limits(inteligencia),
-            IntelligenceLimits(*row),
-        )
-    cells.assert_all_match()
+    assert_score_table("Tabla 4 Inteligencia", TABLA_4, intelligence_limits, IntelligenceLimits)
 
 
 # Tabla 5: Carisma - special followers; +5% XP from 13 (Carisma paragraph).
@@ -178,10 +170,7 @@ TABLA_5 = [
 
 def test_tabla_5_carisma():
     """Tabla 5, every Carisma 3-18; a failure lists every wrong score."""
-    cells = Cells()
-    for carisma, row in expand(TABLA_5):
-        cells.check(f"Tabla 5 Carisma {carisma}", charisma_effects(carisma), CharismaEffects(*row))
-    cells.assert_all_match()
+    assert_score_table("Tabla 5 Carisma", TABLA_5, charisma_effects, CharismaEffects)
 
 
 @pytest.mark.parametrize(
