@@ -87,6 +87,10 @@ class RollLogWriter:
         ]
         self._sqlite = self.dialect.name == "sqlite"
         self._held: AsyncConnection | None = None  # :meth:`burst`'s connection
+        # SQLite matches returned rows by these two columns; its statement's fixed parts.
+        self._key_at = self.columns.index("user_id"), self.columns.index("created_at")
+        self._sqlite_head = f"{_OWN_TRANSACTION} INSERT INTO roll_log ({', '.join(self.columns)}) "
+        self._sqlite_group = "(" + ", ".join("?" * len(self.columns)) + ")"
         if not self._sqlite:
             casts = [table.c[name].type.compile(dialect=self.dialect) for name in self.columns]
             arrays = ", ".join(f"${n}::{cast}[]" for n, cast in enumerate(casts, 1))
@@ -116,15 +120,14 @@ class RollLogWriter:
             columns = [list(column) for column in zip(*values, strict=True)]
             async with self._driver(held=True) as driver:
                 return [record[0] for record in await driver.fetch(self._pg_insert, *columns)]
-        user_at = self.columns.index("user_id"), self.columns.index("created_at")
-        keys = [(row[user_at[0]], row[user_at[1]]) for row in values]
+        user_at, created_at = self._key_at
+        keys = [(row[user_at], row[created_at]) for row in values]
         if len(set(keys)) != len(keys):
             raise AmbiguousBatch("two rows of one batch share member and time")
-        group = "(" + ", ".join("?" * len(self.columns)) + ")"
         async with self._driver() as driver:
             returned = await driver.execute_fetchall(
-                f"{_OWN_TRANSACTION} INSERT INTO roll_log ({', '.join(self.columns)}) "
-                f"VALUES {', '.join([group] * len(rows))} RETURNING id, user_id, created_at",
+                f"{self._sqlite_head}VALUES {', '.join([self._sqlite_group] * len(rows))} "
+                "RETURNING id, user_id, created_at",
                 [value for row in values for value in row],
             )
             ids = _match(keys, returned)
