@@ -33,6 +33,8 @@ T = TypeVar("T")
 WORKERS = 1
 #: Jobs accepted at once (running + waiting), across every server.
 MAX_PENDING = 8
+#: Seconds :meth:`ComputePool.close` waits for a running job before killing the worker.
+CLOSE_GRACE_S = 5.0
 
 
 class ComputeBusy(DomainError):
@@ -106,10 +108,26 @@ class ComputePool:
             self._executor = None
             raise ComputeFailed() from None
 
-    async def close(self) -> None:
-        """Refuses new jobs, drops the queued ones and waits for the running one (bounded)."""
+    async def close(self, grace: float = CLOSE_GRACE_S) -> None:
+        """Refuses new jobs, drops the queued ones and waits for the running one, at most
+        ``grace`` seconds: then the worker is killed.
+
+        Jobs are bounded before they start, so the running one normally ends well within
+        ``grace``; the kill is for a worker that is stuck (or stopped from outside), which
+        would otherwise keep the bot alive after SIGTERM until its supervisor kills it.
+        """
         self._closed = True
         executor, self._executor = self._executor, None
         if executor is None:
             return
-        await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        # ProcessPoolExecutor has no public kill before Python 3.14 (terminate_workers).
+        workers = list(executor._processes.values())  # noqa: SLF001
+        shutdown = asyncio.ensure_future(
+            asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        )
+        done, _ = await asyncio.wait({shutdown}, timeout=grace)
+        if not done:
+            log.warning("the compute worker was still busy %.0f s after closing; killed", grace)
+            for worker in workers:
+                worker.kill()
+        await shutdown

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from fractions import Fraction
 
 import pytest
@@ -91,3 +92,17 @@ async def test_closing_stops_the_worker_process(pool):
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+async def test_closing_kills_a_worker_still_busy_after_the_grace(pool):
+    """A stuck job must not keep a stopping bot alive: close() kills the worker after its
+    grace instead of waiting for the job (here 60 s of sleep; the old close waited for it)."""
+    pids = list(pool._pool()._processes)  # noqa: SLF001
+    stuck = pool.submit(time.sleep, 60)
+    await asyncio.sleep(0.2)  # the job has reached the worker
+    await asyncio.wait_for(pool.close(grace=0.5), timeout=20)  # a hang guard, not a timing
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    with pytest.raises(ComputeFailed):
+        await stuck
