@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/roll_load_bench.py [--users 100] [--rounds 5] [--repeats 3]
-                                                   [--postgres URL]
+    .venv/bin/python benchmarks/roll_load_bench.py [--users 100] [--rounds 10] [--repeats 3]
+                                                   [--postgres URL] [--inject sequential]
     .venv/bin/python benchmarks/roll_load_bench.py --profile    # cProfile: Árbitro (SQLite) vs floor
 
 Issue 14 §1: at 100 users rolling at once, Árbitro's CPU per ``/roll`` must stay within 3×
@@ -22,7 +22,12 @@ sequence alone was at the mercy of the machine: the floor's own p99 moved betwee
 
 Load: ``--users`` members (10 per server, each server with a campaign bound to ``#mesa``)
 each send one ``/roll 1d20+5`` at the same instant; when all are answered the next round
-starts.  Each member rolls once per round; after every 5 rounds the script waits out the
+starts.  "The same instant" is one step of the stand-in's loop queueing every interaction of
+the round to the gateway (``--inject burst``, the default since 2 December 2026).  Before,
+the script sent them one cross-thread call at a time (``--inject sequential``): a round then
+took 30–120 ms to send, and how long depended on how busy the stand-in's thread was with the
+bot's answers, so the load generator was coupled to the bot it measured and the two bots of
+a comparison did not get the same load.  The ``sent over`` column shows it.  Each member rolls once per round; after every 5 rounds the script waits out the
 per-member cooldown (6 rolls per 10 s) before going on.  Bot CPU is the process's user +
 system time read from ``/proc`` before the first round and after the last answer (and its
 message-link write) has settled.
@@ -86,16 +91,31 @@ def thread_cpu(pid: int) -> dict[int, float]:
     return out
 
 
-def send(sb: Sandbox, guild: GuildHandle, user: str, expression: str) -> InteractionRecord:
-    def prepare() -> InteractionRecord:
-        g = sb.world.guilds[guild.id]
-        ch, member = sb._channel(g, "mesa"), sb._who(g, user)  # noqa: SLF001
-        data = build_command(sb.world, g, ch, member, "roll", {"expression": expression})
-        return sb.server.inject(
-            type=2, data=data, guild=g, channel=ch, member=member, locale="es-ES"
-        )
+def _inject(sb: Sandbox, guild: GuildHandle, user: str, expression: str) -> InteractionRecord:
+    """One ``/roll`` from ``user`` in ``#mesa``; runs on the stand-in's loop."""
+    g = sb.world.guilds[guild.id]
+    ch, member = sb._channel(g, "mesa"), sb._who(g, user)  # noqa: SLF001
+    data = build_command(sb.world, g, ch, member, "roll", {"expression": expression})
+    return sb.server.inject(type=2, data=data, guild=g, channel=ch, member=member, locale="es-ES")
 
-    return sb._run(prepare)  # noqa: SLF001
+
+def send(sb: Sandbox, guild: GuildHandle, user: str, expression: str) -> InteractionRecord:
+    """One interaction, this thread waiting for the stand-in to have queued it."""
+    return sb._run(lambda: _inject(sb, guild, user, expression))  # noqa: SLF001
+
+
+def send_round(
+    sb: Sandbox, members: list[tuple[GuildHandle, str]], expression: str, inject: str
+) -> list[InteractionRecord]:
+    """Every member's ``/roll`` of one round.
+
+    ``burst``: all queued to the gateway in one step of the stand-in's loop, so they reach
+    the bot together, as when 100 members press Enter in the same instant.  ``sequential``:
+    one cross-thread call each (0.3–1.2 ms apart, depending on what the stand-in's thread is
+    doing meanwhile), the script's way before 2 December 2026."""
+    if inject == "burst":
+        return sb._run(lambda: [_inject(sb, g, m, expression) for g, m in members])  # noqa: SLF001
+    return [send(sb, g, m, expression) for g, m in members]
 
 
 def wait_all(sb: Sandbox, records: list[InteractionRecord], timeout: float = 120.0) -> list[float]:
@@ -125,6 +145,7 @@ class Figures:
     latencies: list[float]
     main_ms: float = 0.0  # of which the main (event-loop) thread
     first_round: int = 0  # how many of ``latencies`` are the first round's
+    sent_over_ms: float = 0.0  # median time between a round's first and last interaction
 
     @property
     def answered(self) -> list[float]:
@@ -153,7 +174,8 @@ def pin(pid: int, cpus: set[int]) -> None:
 
 
 def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: int,
-            rounds: int, log: Path, arbitro: bool, profile: bool = False) -> Figures:  # fmt: skip
+            rounds: int, log: Path, arbitro: bool, profile: bool = False,
+            inject: str = "burst") -> Figures:  # fmt: skip
     sb.start_bot(module, args=args, env=env, log_path=log, ready_timeout=120)
     if BOT_CPUS is not None:
         pin(sb.proc.pid, BOT_CPUS)
@@ -181,6 +203,7 @@ def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: 
     if profile:
         os.kill(pid, signal.SIGUSR1)  # benchmarks/profiled.py: profile the rounds only
     latencies: list[float] = []
+    spans: list[float] = []  # per round: from its first interaction sent to its last
     gc.collect()  # the stand-in's collector: not the bot's pauses (module docstring)
     gc.freeze()
     gc.disable()
@@ -190,7 +213,9 @@ def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: 
             if n and n % ROUNDS_PER_WINDOW == 0:  # the members' cooldown
                 time.sleep(max(0.0, window + WINDOW_S - time.monotonic()))
                 window = time.monotonic()
-            latencies += wait_all(sb, [send(sb, g, m, "1d20+5") for g, m in members])
+            records = send_round(sb, members, "1d20+5", inject)
+            spans.append(max(r.created for r in records) - min(r.created for r in records))
+            latencies += wait_all(sb, records)
     finally:
         gc.enable()
         gc.unfreeze()
@@ -202,7 +227,10 @@ def run_one(sb: Sandbox, name: str, module: str, args: tuple, env: dict, users: 
     main = thread_cpu(pid).get(pid, 0.0) - threads_before.get(pid, 0.0)
     sb.stop_bot()
     n = len(latencies)
-    return Figures(name, cpu / n * 1000, latencies, main / n * 1000, first_round=len(members))
+    return Figures(
+        name, cpu / n * 1000, latencies, main / n * 1000, first_round=len(members),
+        sent_over_ms=statistics.median(spans) * 1000,
+    )  # fmt: skip
 
 
 def print_by_package(stats: pstats.Stats) -> None:
@@ -274,6 +302,10 @@ def main() -> int:
         help="bots on half the cores, the stand-in and this script on the other half",
     )  # fmt: skip
     parser.add_argument("--only", choices=("floor", "sqlite", "postgres"), action="append")
+    parser.add_argument(
+        "--inject", choices=("burst", "sequential"), default="burst",
+        help="a round's interactions reach the bot together (default) or one by one",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.rounds < 2:
         parser.error("--rounds at least 2 (the first round is every member's first roll)")
@@ -294,8 +326,8 @@ def main() -> int:
             runs.append(run_sequence(sb, Path(tmp), only, args, repeat))
     pinned = f", bots pinned to cores {sorted(BOT_CPUS)}" if BOT_CPUS else ""
     print(
-        f"{args.users} users at once, {args.rounds} rounds, /roll 1d20+5, {repeats} repeat(s)"
-        + pinned
+        f"{args.users} users at once ({args.inject}), {args.rounds} rounds, /roll 1d20+5, "
+        f"{repeats} repeat(s)" + pinned
     )
     if repeats > 1:
         print("each repeat (floor, then Árbitro, fresh processes and databases):")
@@ -312,6 +344,7 @@ def main() -> int:
             print_summary(name, series, floors)
     print("targets: CPU/roll ≤ 3× floor, p99 ≤ 1.5× floor, none over 3 s")
     print("p99 warm: the rounds after the first (every member's first roll)")
+    print("sent over: median time from a round's first interaction sent to its last")
     return 0
 
 
@@ -333,6 +366,7 @@ def run_sequence(
         results["floor"] = run_one(
             sb, "floor", module, extra, common, args.users, args.rounds,
             tmpdir / f"floor-{tag}.log", arbitro=False, profile=args.profile,
+            inject=args.inject,
         )  # fmt: skip
     if "sqlite" in only:
         env = {**common, "DATABASE_URL": f"sqlite+aiosqlite:///{tmpdir / f'bench-{tag}.db'}"}
@@ -342,6 +376,7 @@ def run_sequence(
         results["sqlite"] = run_one(
             sb, "sqlite", module, extra, env, args.users, args.rounds,
             tmpdir / f"sqlite-{tag}.log", arbitro=True, profile=args.profile,
+            inject=args.inject,
         )  # fmt: skip
         if args.profile:
             stats = pstats.Stats(str(tmpdir / "prof"))
@@ -359,7 +394,7 @@ def run_sequence(
             env = {**common, "DATABASE_URL": f"{base}/{db}"}
             results["postgres"] = run_one(
                 sb, "postgres", "bot.__main__", (), env, args.users, args.rounds,
-                tmpdir / f"pg-{tag}.log", arbitro=True,
+                tmpdir / f"pg-{tag}.log", arbitro=True, inject=args.inject,
             )  # fmt: skip
         finally:
             asyncio.run(_pg(f"{base}/postgres", f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
@@ -368,7 +403,8 @@ def run_sequence(
 
 HEADER = (
     f"{'bot':13} {'CPU/roll':>9} {'×floor':>19} {'p50':>7} {'p99':>7} {'×floor':>19} "
-    f"{'p99 warm':>8} {'×floor':>19} {'max':>7} {'>3 s':>5} {'main thread':>12}"
+    f"{'p99 warm':>8} {'×floor':>19} {'max':>7} {'>3 s':>5} {'main thread':>12} "
+    f"{'sent over':>9}"
 )
 
 
@@ -381,7 +417,8 @@ def print_row(label: str, r: Figures, floor: Figures | None) -> None:
     print(
         f"{label:13} {r.cpu_ms:7.2f}ms {cpu_x:>19} {r.pct(0.5) * 1000:5.0f}ms "
         f"{r.pct(0.99) * 1000:5.0f}ms {p99_x:>19} {warm * 1000:6.0f}ms {warm_x:>19} "
-        f"{max(r.latencies) * 1000:5.0f}ms {r.missed:5d} {r.main_ms:10.2f}ms"
+        f"{max(r.latencies) * 1000:5.0f}ms {r.missed:5d} {r.main_ms:10.2f}ms "
+        f"{r.sent_over_ms:7.1f}ms"
     )
 
 
@@ -408,7 +445,8 @@ def print_summary(name: str, series: list[Figures], floors: list[Figures | None]
         f"{median(lambda r: r.pct(0.99, warm=True)) * 1000:6.0f}ms "
         f"{ratios(lambda r: r.pct(0.99, warm=True)):>19} "
         f"{max(max(r.latencies) for r in series) * 1000:5.0f}ms "
-        f"{sum(r.missed for r in series):5d} {median(lambda r: r.main_ms):10.2f}ms"
+        f"{sum(r.missed for r in series):5d} {median(lambda r: r.main_ms):10.2f}ms "
+        f"{median(lambda r: r.sent_over_ms):7.1f}ms"
     )
 
 
