@@ -27,8 +27,10 @@ the round to the gateway (``--inject burst``, the default since 2 December 2026)
 the script sent them one cross-thread call at a time (``--inject sequential``): a round then
 took 30–120 ms to send, and how long depended on how busy the stand-in's thread was with the
 bot's answers, so the load generator was coupled to the bot it measured and the two bots of
-a comparison did not get the same load.  The ``sent over`` column shows it.  Each member rolls once per round; after every 5 rounds the script waits out the
-per-member cooldown (6 rolls per 10 s) before going on.  Bot CPU is the process's user +
+a comparison did not get the same load.  The ``sent over`` column shows it.
+
+Each member rolls once per round; after every 5 rounds the script waits out the per-member
+cooldown (6 rolls per 10 s) before going on.  Bot CPU is the process's user +
 system time read from ``/proc`` before the first round and after the last answer (and its
 message-link write) has settled.
 

@@ -97,9 +97,14 @@ async def test_closing_stops_the_worker_process(pool):
 async def test_closing_kills_a_worker_still_busy_after_the_grace(pool):
     """A stuck job must not keep a stopping bot alive: close() kills the worker after its
     grace instead of waiting for the job (here 60 s of sleep; the old close waited for it)."""
-    pids = list(pool._pool()._processes)  # noqa: SLF001
+    executor = pool._pool()  # noqa: SLF001
+    pids = list(executor._processes)  # noqa: SLF001
     stuck = pool.submit(time.sleep, 60)
-    await asyncio.sleep(0.2)  # the job has reached the worker
+    # Running: handed to the worker's queue, where closing can no longer cancel it.
+    limit = time.monotonic() + 20
+    while not any(i.future.running() for i in executor._pending_work_items.values()):  # noqa: SLF001
+        assert time.monotonic() < limit, "the job never started"
+        await asyncio.sleep(0.01)
     await asyncio.wait_for(pool.close(grace=0.5), timeout=20)  # a hang guard, not a timing
     for pid in pids:
         with pytest.raises(ProcessLookupError):
