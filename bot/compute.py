@@ -16,6 +16,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -54,6 +57,31 @@ def _warm_up() -> None:
     import rules.dice.odds  # noqa: F401
 
 
+def _exit_with_parent() -> None:
+    """Ends this worker as soon as the bot process is gone, however it went.
+
+    A worker waits for jobs on a pipe that it also holds open for writing
+    (``multiprocessing.Queue`` gives both ends to the child), so the bot's death never
+    reaches it as an end of file: after a SIGKILL (the OOM killer, a supervisor's hard stop)
+    the worker used to wait forever, one orphan process per kill.  The parent's sentinel is
+    a pipe only the parent holds: it becomes readable when the parent dies.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not started by multiprocessing: nothing to watch
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def _init_worker() -> None:
+    _exit_with_parent()
+    _warm_up()
+
+
 class ComputePool:
     """One worker process with a bounded queue; :meth:`submit` never blocks the loop."""
 
@@ -70,7 +98,7 @@ class ComputePool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up,
+                initializer=_init_worker,
             )
         return self._executor
 

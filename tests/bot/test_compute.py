@@ -7,10 +7,12 @@ the turns it takes while a job runs, and refusals by what was (not) started.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +113,52 @@ async def test_closing_kills_a_worker_still_busy_after_the_grace(pool):
             os.kill(pid, 0)
     with pytest.raises(ComputeFailed):
         await stuck
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or a zombie waiting for whoever adopted it to reap it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")
+
+
+OWNER = """
+import asyncio, sys, time
+from bot.compute import ComputePool
+
+async def main():
+    pool = ComputePool()
+    await pool.start()
+    print(*pool._pool()._processes, flush=True)
+    time.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads process states from /proc")
+def test_the_worker_ends_when_the_bot_is_killed(tmp_path):
+    """A SIGKILLed bot (OOM killer, a supervisor's hard stop) must not leave its worker
+    behind: it used to wait for jobs forever, one orphan process per kill."""
+    import subprocess
+    import sys
+
+    owner = subprocess.Popen(
+        [sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True, cwd=os.getcwd()
+    )
+    try:
+        pids = [int(pid) for pid in owner.stdout.readline().split()]
+        assert pids and not any(_gone(pid) for pid in pids)
+    finally:
+        owner.kill()
+        owner.wait()
+    limit = time.monotonic() + 20  # a hang guard: the worker goes at once
+    while not all(_gone(pid) for pid in pids):
+        if time.monotonic() > limit:
+            for pid in pids:  # leave no orphan behind for the next run
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            pytest.fail(f"the worker outlived the killed bot: {pids}")
+        time.sleep(0.05)
