@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -19,6 +21,7 @@ import pytest
 from bot.compute import ComputeBusy, ComputeFailed, ComputePool
 from rules.dice import DiceError, odds
 
+REPO = Path(__file__).resolve().parents[2]
 HEAVY = "+".join(["1o3d10"] * 4)  # within the budget, far above the inline threshold
 
 
@@ -125,7 +128,7 @@ def _gone(pid: int) -> bool:
 
 
 OWNER = """
-import asyncio, sys, time
+import asyncio, time
 from bot.compute import ComputePool
 
 async def main():
@@ -139,18 +142,17 @@ asyncio.run(main())
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads process states from /proc")
-def test_the_worker_ends_when_the_bot_is_killed(tmp_path):
+def test_the_worker_ends_when_the_bot_is_killed():
     """A SIGKILLed bot (OOM killer, a supervisor's hard stop) must not leave its worker
     behind: it used to wait for jobs forever, one orphan process per kill."""
-    import subprocess
-    import sys
-
     owner = subprocess.Popen(
-        [sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True, cwd=os.getcwd()
+        [sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True, cwd=REPO
     )
     try:
+        assert owner.stdout is not None
         pids = [int(pid) for pid in owner.stdout.readline().split()]
-        assert pids and not any(_gone(pid) for pid in pids)
+        assert pids, "the owner process did not start its worker"
+        assert not any(_gone(pid) for pid in pids)
     finally:
         owner.kill()
         owner.wait()
