@@ -87,6 +87,11 @@ class RollLogWriter:
         ]
         self._sqlite = self.dialect.name == "sqlite"
         self._held: AsyncConnection | None = None  # :meth:`burst`'s connection
+        #: A link longer than its column is cut to fit (PostgreSQL would refuse the batch).
+        # sqlmodel's AutoString hands ``length`` (the model's max_length) through to String's
+        width = getattr(table.c["message_url"].type, "length", None)
+        assert isinstance(width, int), "roll_log.message_url has a max_length"
+        self._url_width = width
         # SQLite matches returned rows by these two columns; its statement's fixed parts.
         self._key_at = self.columns.index("user_id"), self.columns.index("created_at")
         self._sqlite_head = f"{_OWN_TRANSACTION} INSERT INTO roll_log ({', '.join(self.columns)}) "
@@ -106,7 +111,8 @@ class RollLogWriter:
             )
             self._pg_attach = (
                 "UPDATE roll_log SET message_id = v.message_id, message_url = v.message_url "
-                "FROM unnest($1::BIGINT[], $2::VARCHAR(200)[], $3::INTEGER[], $4::BIGINT[]) "
+                f"FROM unnest($1::BIGINT[], $2::VARCHAR({self._url_width})[], $3::INTEGER[], "
+                "$4::BIGINT[]) "
                 "AS v(message_id, message_url, id, guild_id) "
                 "WHERE roll_log.id = v.id AND roll_log.guild_id = v.guild_id"
             )
@@ -143,6 +149,7 @@ class RollLogWriter:
         """Set each row's message link, in one statement (a row of another guild is untouched)."""
         if not links:
             return []
+        urls = [link.url[: self._url_width] for link in links]
         async with self._driver() as driver:
             if self._sqlite:
                 await driver.execute_fetchall(
@@ -152,8 +159,8 @@ class RollLogWriter:
                     "WHERE roll_log.id = v.column3 AND roll_log.guild_id = v.column4",
                     [
                         value
-                        for link in links
-                        for value in (link.message_id, link.url[:200], link.log_id, link.guild_id)
+                        for link, url in zip(links, urls, strict=True)
+                        for value in (link.message_id, url, link.log_id, link.guild_id)
                     ],
                 )
                 if driver.in_transaction:
@@ -162,7 +169,7 @@ class RollLogWriter:
                 await driver.execute(
                     self._pg_attach,
                     [link.message_id for link in links],
-                    [link.url[:200] for link in links],
+                    urls,
                     [link.log_id for link in links],
                     [link.guild_id for link in links],
                 )

@@ -265,7 +265,7 @@ class RollService:
         )
 
     async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
-        await self.link_writes.submit(MessageLink(log_id, guild_id, message_id, url[:200]))
+        await self.link_writes.submit(MessageLink(log_id, guild_id, message_id, url))
 
     async def history(
         self, place: Place, actor: Actor, *, user_id: int | None = None, limit: int = 10

@@ -150,6 +150,17 @@ def _row(user_id: int, reason: str, **changes) -> dict:
     return {**values, **changes}
 
 
+async def test_a_link_longer_than_its_column_is_cut_to_fit(engine):
+    """The writer owns the column's width: PostgreSQL would refuse the whole batch of links
+    for one over-long URL, SQLite would keep it whole."""
+    writer = RollLogWriter(engine)
+    (log_id,) = await writer.insert([_row(480, "larga")])
+    url = "https://discord.com/channels/" + "9" * 300
+    await writer.attach([MessageLink(log_id, GUILD, 5560, url)])
+    stored = (await _rows(_Sessions(engine)))[log_id]
+    assert (stored.message_id, stored.message_url) == (5560, url[:200])
+
+
 async def test_the_writer_stores_what_the_orm_reads(engine):
     """Rows written through the driver are the rows the ORM writes: JSON, booleans, the
     timestamp (SQLite's text, PostgreSQL's timestamp), each id its own row's, and a link
