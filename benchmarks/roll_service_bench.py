@@ -34,7 +34,7 @@ import aiosqlite  # noqa: E402
 from bot.app import Services  # noqa: E402
 from bot.db.engine import create_engine  # noqa: E402
 from bot.db.migrate import upgrade  # noqa: E402
-from bot.services.context import Actor, Place  # noqa: E402
+from bot.services.shared.context import Actor, Place  # noqa: E402
 from rules import dice  # noqa: E402
 
 GUILD, CHANNEL = 1_000_000, 2_000_000

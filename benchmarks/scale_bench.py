@@ -77,7 +77,7 @@ def owner_id(campaign_row: int, character: int) -> int:
 
 def _rows(guilds: int, rolls_per_guild: int) -> dict[str, Iterator[tuple[Any, ...]]]:
     """Every table's rows, ids assigned here so the rows can reference each other."""
-    from bot.services.sheet_access import name_key
+    from bot.services.sheets.access import name_key
 
     now = datetime(2026, 12, 1, tzinfo=UTC).replace(tzinfo=None)
     sheet = json.dumps(_sheet())
@@ -222,7 +222,7 @@ def _rss_mb() -> float:
 async def measure(url: str, guilds: int, repeat: int) -> dict[str, Any]:
     from bot.app import Services
     from bot.db.engine import create_engine
-    from bot.services.context import Actor, Place
+    from bot.services.shared.context import Actor, Place
 
     engine = create_engine(url)
     services = Services(engine, rng=random.Random(1))

@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot.services.errors import DomainError
+from bot.services.shared.errors import DomainError
 
 __all__ = ["ComputeBusy", "ComputeFailed", "ComputePool", "MAX_PENDING", "WORKERS"]
 

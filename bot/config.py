@@ -92,7 +92,9 @@ class Config:
     default_locale: str
     retention_days: int = DEFAULT_RETENTION_DAYS
     shards: Shards = Shards()
-    timer_lease_seconds: int = 60  # how long a claimed timer is reserved (bot.services.timers)
+    timer_lease_seconds: int = (
+        60  # how long a claimed timer is reserved (bot.services.shared.timers)
+    )
     timer_poll_seconds: int = 300  # how often timers are re-read without a local change
     pool_size: int = 5  # PostgreSQL connections kept per process (docs/deployment.md budget)
     max_overflow: int = 10  # extra PostgreSQL connections per process under load

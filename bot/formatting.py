@@ -38,7 +38,7 @@ DEFAULT_TIME_ZONE = "Europe/Madrid"
 def time_zone(name: str | None) -> tzinfo:
     """The zone called ``name`` (IANA), or the default zone when it is empty or unknown.
 
-    Validation happens when the GM sets it (:func:`bot.services.campaigns`); a stored name
+    Validation happens when the GM sets it (:func:`bot.services.campaigns.service`); a stored name
     that a later tzdata drops must not break every reply, hence the fallback here.
     """
     try:

@@ -85,7 +85,7 @@ def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, 
         out["source"] = display(source_system, "setting", source, locale)
     choice_kind, ids = params.get("choice_kind"), params.get("choice_ids")
     if isinstance(choice_kind, str) and isinstance(ids, tuple):
-        # a sheet field's choices (bot.services.characters.parse_field), by their names
+        # a sheet field's choices (bot.services.sheets.characters.parse_field), by their names
         system_id = setting_system if isinstance(setting_system, str) else None
         out["choices"] = whole_list([display(system_id, choice_kind, c, locale) for c in ids])
     named_system = system_name(setting_system, locale) if isinstance(setting_system, str) else None

@@ -1,6 +1,6 @@
 """``/attack`` (``/atacar``): one blow through the campaign's system, applied to the target.
 
-Thin: parse, call :class:`bot.services.attacks.AttackService`, render.  The reply is linked to
+Thin: parse, call :class:`bot.services.play.attacks.AttackService`, render.  The reply is linked to
 its audit-log row; a private attack, or one on a hidden NPC whose numbers the players may not
 see, sends the full numbers to the GM channel.
 """
@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.services.attacks import AttackOrder, AttackView
+from bot.services.play.attacks import AttackOrder, AttackView
 from cogs.ui import render_attack
 from cogs.ui.attack_panel import DefenceButton, attack_message, send_gm_notes
 from cogs.ui.context import ctx_of

@@ -1,6 +1,6 @@
 """``/campaign create|show|settings|end``: tie channels to a rule system and a GM.
 
-``/campaign export|import`` (the chronicle) live in :mod:`bot.services.chronicle`; here they
+``/campaign export|import`` (the chronicle) live in :mod:`bot.services.chronicle.service`; here they
 only parse options, bound the download and send the file.
 """
 
@@ -14,10 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import LOCALES, t
-from bot.services.campaigns import SettingsChange
-from bot.services.chronicle_archive import MAX_ARCHIVE_BYTES, ArchiveProblems
-from bot.services.errors import DomainError, InvalidSetting
-from bot.services.settings import MAX_FILE_TEXT
+from bot.services.campaigns.service import SettingsChange
+from bot.services.campaigns.settings import MAX_FILE_TEXT
+from bot.services.chronicle.archive import MAX_ARCHIVE_BYTES, ArchiveProblems
+from bot.services.shared.errors import DomainError, InvalidSetting
 from cogs.ui import render, render_campaigns, render_chronicle
 from cogs.ui.context import bind_target_of, ctx_of
 from cogs.ui.cooldowns import fight

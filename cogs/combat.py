@@ -1,6 +1,6 @@
 """``/init``: initiative and turns in the channel or forum post where the fight happens.
 
-Thin: parse, call :class:`bot.services.combat.CombatService`, render.  The turn panel and its
+Thin: parse, call :class:`bot.services.play.combat.CombatService`, render.  The turn panel and its
 restart-proof buttons are in :mod:`cogs.ui.combat_panel`.
 """
 
@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.combat import (
+from bot.services.play.combat import (
     MAX_COUNT,
     MAX_TURN_HOURS,
     TURN_TIMER,
@@ -21,9 +21,9 @@ from bot.services.combat import (
     CombatView,
     Reminder,
 )
-from bot.services.effects import MAX_ROUNDS
-from bot.services.surprise import SurpriseOrder
-from bot.services.timers import Due
+from bot.services.play.effects import MAX_ROUNDS
+from bot.services.play.surprise import SurpriseOrder
+from bot.services.shared.timers import Due
 from cogs.ui import render_combat, render_effects, render_surprise
 from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
@@ -66,7 +66,7 @@ class CombatCog(
     def combat(self) -> CombatService:
         return self.bot.services.combat
 
-    # -- play-by-post turn reminders: durable timers (bot.services.timers) -----------------
+    # -- play-by-post turn reminders: durable timers (bot.services.shared.timers) -----------------
 
     async def cog_load(self) -> None:
         self.bot.services.timers.register(TURN_TIMER, self._fire)

@@ -1,6 +1,6 @@
 """``/effect`` (``/efecto``): timed effects and conditions on a character, in or out of a fight.
 
-Thin: parse, call :class:`bot.services.effects.EffectService`, render.  The GM may put an
+Thin: parse, call :class:`bot.services.play.effects.EffectService`, render.  The GM may put an
 effect on anyone, a player on their own characters (the sheet writer's editor check).
 """
 
@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.effects import MAX_ROUNDS
+from bot.services.play.effects import MAX_ROUNDS
 from cogs.ui import render_effects
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight

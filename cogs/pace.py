@@ -1,9 +1,9 @@
 """Pace of the play-by-post table: ``/pace reminders`` (the round itself: ``/scene status``), ``/absence add|list|cancel``,
 and the durable timers behind posting reminders, the GM's digest and NPCized characters'
-return (:mod:`bot.services.pace`).
+return (:mod:`bot.services.table.pace`).
 
 Thin: parse, call the service, render.  Every timer post is claim → post → record: the
-timer is claimed in the database by :class:`bot.services.timers.TimerService`, the message
+timer is claimed in the database by :class:`bot.services.shared.timers.TimerService`, the message
 carries a nonce naming that one reminder (Discord's ``enforce_nonce`` returns the first
 message to any repeat), and the record comes after the post.
 """
@@ -18,15 +18,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.errors import DomainError
-from bot.services.pace import (
+from bot.services.shared.errors import DomainError
+from bot.services.shared.timers import Due
+from bot.services.table.pace import (
     DIGEST_TIMER,
     NPC_TIMER,
     WATCH_TIMER,
     PaceService,
     ReminderDue,
 )
-from bot.services.timers import Due
 from cogs.ui import render_pace
 from cogs.ui.context import actor_of, ctx_of, place_of, reply_locale
 from cogs.ui.cooldowns import fight

@@ -20,8 +20,8 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services import Actor, Place
-from bot.services.errors import DomainError
-from bot.services.posting import (
+from bot.services.shared.errors import DomainError
+from bot.services.table.posting import (
     MAX_NOTES,
     MAX_ROLL,
     MAX_TEXT,

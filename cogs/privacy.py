@@ -1,7 +1,7 @@
 """``/privacy export`` and ``/privacy delete``; a guild's data after the bot is removed.
 
-Thin: the member's data is read and changed by :class:`bot.services.privacy.PrivacyService`.
-Guild departures go to :class:`bot.services.retention.RetentionService`; one task sleeps until
+Thin: the member's data is read and changed by :class:`bot.services.privacy.privacy.PrivacyService`.
+Guild departures go to :class:`bot.services.privacy.retention.RetentionService`; one task sleeps until
 the earliest purge date in the database (like the combat turn reminders), so a restart loses
 no deadline and a guild the bot is back in is never purged.
 """
@@ -24,8 +24,8 @@ from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-    from bot.services.privacy import CharacterChoice, PrivacyService
-    from bot.services.retention import RetentionService
+    from bot.services.privacy.privacy import CharacterChoice, PrivacyService
+    from bot.services.privacy.retention import RetentionService
 
 log = logging.getLogger(__name__)
 

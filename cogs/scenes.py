@@ -8,7 +8,7 @@ channel; one bound to a **category** gets a thread in the text channel where the
 forum posts, so a forum campaign is told so and offered the alternatives.
 
 Other features refresh the pinned header with :func:`cogs.ui.scene_header.refresh_header` (a new post, the
-round of posts) and find a thread's scene with ``bot.services.scenes.scene_for`` (a thread
+round of posts) and find a thread's scene with ``bot.services.table.scenes.scene_for`` (a thread
 the GM opened by hand becomes a scene on its first bot use: :meth:`SceneCog.adopt`).
 """
 
@@ -27,8 +27,8 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services import Actor, Place
-from bot.services.errors import DomainError
-from bot.services.scenes import OpenPlan, SceneView
+from bot.services.shared.errors import DomainError
+from bot.services.table.scenes import OpenPlan, SceneView
 from cogs.ui import render_pace, render_scenes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
@@ -388,7 +388,7 @@ class SceneCog(
     @app_commands.command(name="status", description="Who has posted in this scene and who is due")
     @app_commands.describe(private="Only you see it")
     async def status(self, itx: discord.Interaction[Arbitro], private: bool = False) -> None:
-        """The round of posts (:mod:`bot.services.pace`): a thread made by hand counts too."""
+        """The round of posts (:mod:`bot.services.table.pace`): a thread made by hand counts too."""
         ctx = await ctx_of(itx)
         await self.service.scene_for(ctx.place)
         view = await self.bot.services.pace.status(ctx.place)

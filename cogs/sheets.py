@@ -11,10 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.services.creation import DraftView
-from bot.services.errors import DomainError
-from bot.services.post_text import AVATAR_MAX_BYTES
-from bot.services.profiles import MAX_CONCEPT, MAX_DESCRIPTION, ProfileChange
+from bot.services.shared.errors import DomainError
+from bot.services.shared.post_text import AVATAR_MAX_BYTES
+from bot.services.sheets.creation import DraftView
+from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION, ProfileChange
 from cogs.ui import render_pace, render_post, render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
@@ -370,7 +370,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
             text += "\n" + ctx.t("approval.transferred_cleared", previous=view.previous_owner_id)
         await itx.response.send_message(text)
 
-    # -- "PNJtizar": hand a character to the GM for a while (bot.services.pace) -------------
+    # -- "PNJtizar": hand a character to the GM for a while (bot.services.table.pace) -------------
 
     @app_commands.command(name="npcize", description="Hand a character to the GM for a while (GM)")
     @app_commands.describe(

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.spells import MAX_EXTRA_MANA, CastOrder
+from bot.services.play.spells import MAX_EXTRA_MANA, CastOrder
 from cogs.ui import render_spells
 from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.context import ctx_of

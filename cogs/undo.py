@@ -1,7 +1,7 @@
 """``/undo``: the GM takes back an audited change by its id (shown by ``/history``).
 
 The same undo as the button on the change's reply (:mod:`cogs.ui.undo`); the rules for
-what may be undone live in :mod:`bot.services.undo`.
+what may be undone live in :mod:`bot.services.sheets.undo`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.xp import MAX_GRANT
+from bot.services.sheets.xp import MAX_GRANT
 from cogs.ui import render_xp
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight

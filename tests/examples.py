@@ -110,7 +110,7 @@ def swc_cleric(**changes: Any) -> dict[str, Any]:
 
     Built on the system's own new sheet and the default settings, as the wizard would.
     """
-    from bot.services.settings import resolved_settings
+    from bot.services.campaigns.settings import resolved_settings
     from rules import systems
 
     swc = systems.get("swc")

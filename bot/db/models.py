@@ -184,7 +184,7 @@ class Character(SQLModel, table=True):
     deleted_at: datetime | None = None
     deleted_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)
-    # The sheet's schema version (bot.services.sheet_schema); rows older than migration 0008 are 1.
+    # The sheet's schema version (bot.services.sheets.schema); rows older than migration 0008 are 1.
     sheet_version: int = Field(default=2, sa_column_kwargs={"server_default": text("1")})
     # approved | pending | rejected: where the campaign asks for it (setting
     # ``aprobar_personajes``) a new character waits for the GM before it plays (migration 0015;
@@ -295,7 +295,7 @@ class GuildDeparture(SQLModel, table=True):
 
 
 class Timer(SQLModel, table=True):
-    """A durable timer (:mod:`bot.services.timers`): something to do for a guild at ``due_at``.
+    """A durable timer (:mod:`bot.services.shared.timers`): something to do for a guild at ``due_at``.
 
     One row per ``(kind, ref)``; scheduling again moves it and bumps ``generation`` (which
     also names the Discord message ``nonce`` of that firing).  A process claims a due row by
@@ -427,7 +427,7 @@ class RollRequest(SQLModel, table=True):
     version: int = Field(default=1)
 
 
-# The round of posts (bot.services.pace) reads one scene's posts per character since the GM's
+# The round of posts (bot.services.table.pace) reads one scene's posts per character since the GM's
 # last post; declared here, beside the table, so the post model itself stays as it was.
 Index("ix_post_scene_round", Post.scene_id, Post.character_id, Post.created_at)  # type: ignore[arg-type]
 

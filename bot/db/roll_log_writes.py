@@ -1,7 +1,7 @@
 """The audit log's two hot writes, one statement per batch, through the database driver.
 
 Every ``/roll`` appends a row to ``roll_log`` before it is shown and attaches the reply's
-message link afterwards; :class:`bot.services.write_batch.WriteBatch` gathers a burst of
+message link afterwards; :class:`bot.services.shared.write_batch.WriteBatch` gathers a burst of
 them into batches.  This module writes one batch as **one statement**:
 
 * **SQLite** (aiosqlite): through SQLAlchemy's adapter, each statement cost four hand-offs to
@@ -24,7 +24,7 @@ them into batches.  This module writes one batch as **one statement**:
   its own transaction: one round trip.
 
 A statement is atomic on both, so a batch that fails wrote nothing and
-:class:`~bot.services.write_batch.WriteBatch` may retry it row by row.  Values go through
+:class:`~bot.services.shared.write_batch.WriteBatch` may retry it row by row.  Values go through
 the columns' own SQLAlchemy bind processors (JSON text, SQLite's datetime text), so the rows
 are exactly what the ORM writes and reads.
 
@@ -34,7 +34,7 @@ array position, and returns them by position.  On SQLite each returned row is ma
 row by ``(user_id, created_at)``, the text just written; a batch in which two rows share
 that pair (one member, one microsecond: not seen in practice) is refused before anything is
 written, and written row by row.  Rows written and not matched (a broken invariant, never
-seen) raise :class:`~bot.services.write_batch.AlreadyWritten`: retrying would write them
+seen) raise :class:`~bot.services.shared.write_batch.AlreadyWritten`: retrying would write them
 twice.
 """
 
@@ -49,7 +49,7 @@ from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.db.models import RollLog
-from bot.services.write_batch import AlreadyWritten
+from bot.services.shared.write_batch import AlreadyWritten
 
 __all__ = ["AmbiguousBatch", "MessageLink", "RollLogWriter"]
 

@@ -5,7 +5,7 @@ and return frozen dataclasses of values and catalogue keys that ``cogs/ui/render
 messages in the user's language.
 """
 
-from bot.services.context import Actor, Place
-from bot.services.errors import DomainError
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import DomainError
 
 __all__ = ["Actor", "Place", "DomainError"]

@@ -3,7 +3,7 @@
 Where the campaign asks for it (setting ``aprobar_personajes``) the reply that shows a new
 player character carries ``arb:1:approve-yes:<character>:0`` and ``…approve-no…`` buttons
 (``DynamicItem``s: they work after a restart).  Only referees may press them; the service
-(:mod:`bot.services.approvals`) refuses anyone else and a decision already taken, with a
+(:mod:`bot.services.sheets.approvals`) refuses anyone else and a decision already taken, with a
 translated private reply.
 """
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.services.sheet_access import CharacterView
+from bot.services.sheets.access import CharacterView
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.services.attacks import AttackView
+from bot.services.play.attacks import AttackView
 from cogs.ui import render_attack
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton

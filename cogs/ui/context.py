@@ -15,7 +15,7 @@ import discord
 
 from bot.i18n import choose_locale, normalize_locale, t
 from bot.services import Actor, Place
-from bot.services.errors import DomainError
+from bot.services.shared.errors import DomainError
 
 if TYPE_CHECKING:
     from bot.app import Arbitro, Services

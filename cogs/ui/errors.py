@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
-from bot.services.errors import DomainError
+from bot.services.shared.errors import DomainError
 from bot.words import problem_text
 from rules.dice import DiceError
 from rules.systems.base import RulesError

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 import discord
 
 from bot.i18n import t
-from bot.services.errors import DomainError
+from bot.services.shared.errors import DomainError
 from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.services.levelup import HitDieView
-from bot.services.xp import GrantLine
+from bot.services.sheets.levelup import HitDieView
+from bot.services.sheets.xp import GrantLine
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
 from cogs.ui.render import COLOUR, truncate

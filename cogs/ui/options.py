@@ -20,9 +20,9 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
-from bot.services.campaigns import setting_key, setting_specs
-from bot.services.errors import DomainError
-from bot.services.settings import resolved_settings
+from bot.services.campaigns.service import setting_key, setting_specs
+from bot.services.campaigns.settings import resolved_settings
+from bot.services.shared.errors import DomainError
 from bot.words import field_display, setting_name, setting_value
 from cogs.ui.context import actor_of, place_of, reply_locale
 from cogs.ui.help_pages import docs_of, suggestions

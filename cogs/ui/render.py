@@ -13,8 +13,8 @@ import discord
 
 from bot.formatting import format_datetime, format_percent
 from bot.i18n import t
-from bot.services.campaigns import CampaignView, SettingView
-from bot.services.rolls import HistoryView, OddsView, RollView
+from bot.services.campaigns.service import CampaignView, SettingView
+from bot.services.play.rolls import HistoryView, OddsView, RollView
 from bot.words import setting_description, setting_name, setting_value
 
 __all__ = [

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.abilities import AbilityLine, AbilityUseView
+from bot.services.play.abilities import AbilityLine, AbilityUseView
 from cogs.ui.render import COLOUR, truncate
 from rules.names import display, display_state
 

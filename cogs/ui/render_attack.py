@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.attacks import AttackView, GmNote
+from bot.services.play.attacks import AttackView, GmNote
 from cogs.ui.render import truncate
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state

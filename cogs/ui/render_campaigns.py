@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.campaign_archive import CampaignRow
+from bot.services.campaigns.archive import CampaignRow
 from cogs.ui.render import COLOUR, fit_lines
 from rules import systems
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.i18n import t
-from bot.services.chronicle import ChronicleFile, ImportSummary
-from bot.services.chronicle_archive import ArchiveProblems
+from bot.services.chronicle.archive import ArchiveProblems
+from bot.services.chronicle.service import ChronicleFile, ImportSummary
 from cogs.ui.render import truncate
 
 __all__ = ["exported", "imported", "problems"]

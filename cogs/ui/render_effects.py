@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.effects import EffectView
+from bot.services.play.effects import EffectView
 from cogs.ui.render import COLOUR, truncate
 from rules.combat.effects import KEYS, Effect
 

@@ -2,7 +2,7 @@
 
 The writer's Markdown (dialogue in bold, thoughts in italics) is sent untouched; the bot adds
 only subtext (``-# ``) lines: the notes, the roll, "edited", and a GM-only post's link to its
-scene.  A post longer than one message is split by :func:`bot.services.post_text.split_post`.
+scene.  A post longer than one message is split by :func:`bot.services.shared.post_text.split_post`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.post_text import notes_lines, split_post
-from bot.services.posting import PostRoll
-from bot.services.profiles import ProfileView
+from bot.services.shared.post_text import notes_lines, split_post
+from bot.services.sheets.profiles import ProfileView
+from bot.services.table.posting import PostRoll
 
 __all__ = ["post_parts", "profile_card", "returned_text", "roll_line"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import t
-from bot.services.privacy import DeletionPreview, DeletionSummary
+from bot.services.privacy.privacy import DeletionPreview, DeletionSummary
 from cogs.ui.render import fit_lines
 
 __all__ = ["names", "preview", "summary"]

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.scenes import ClosedView, HeaderView, SceneView
+from bot.services.table.scenes import ClosedView, HeaderView, SceneView
 from cogs.ui.render import COLOUR, fit_lines, name_list, truncate
 
 __all__ = ["header", "summary", "scene_list", "opened"]

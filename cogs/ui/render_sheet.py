@@ -16,10 +16,10 @@ import discord
 from bot.formatting import format_number
 from bot.grammar import gender_of
 from bot.i18n import catalogue, t
-from bot.services.characters import CharacterSummary, CharacterView, get_path
-from bot.services.checks import CheckView
-from bot.services.creation import DraftView
-from bot.services.sheet_changes import Purse
+from bot.services.play.checks import CheckView
+from bot.services.sheets.changes import Purse
+from bot.services.sheets.characters import CharacterSummary, CharacterView, get_path
+from bot.services.sheets.creation import DraftView
 from bot.words import field_display, problem_text
 from cogs.ui.render import COLOUR, fit_lines, percent, truncate
 from rules.systems.base import DerivedValue, FieldSpec, Problem

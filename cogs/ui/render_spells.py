@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.spells import CastView, RestView, SpellListView, SpellView
+from bot.services.play.spells import CastView, RestView, SpellListView, SpellView
 from cogs.ui import render_attack
 from cogs.ui.render import COLOUR, percent, truncate
 from rules.names import display_state

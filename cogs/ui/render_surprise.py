@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.surprise import SurpriseView
+from bot.services.play.surprise import SurpriseView
 from cogs.ui.render import COLOUR, truncate
 
 __all__ = ["gm_details", "surprise"]

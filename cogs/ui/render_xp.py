@@ -8,7 +8,7 @@ import discord
 
 from bot.formatting import format_date
 from bot.i18n import t
-from bot.services.xp import AwardEntry, GrantLine, GrantView
+from bot.services.sheets.xp import AwardEntry, GrantLine, GrantView
 from cogs.ui.render import COLOUR, fit_lines, truncate
 from rules.names import display
 

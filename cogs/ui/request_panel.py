@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.services.campaigns import is_referee
-from bot.services.errors import DomainError
-from bot.services.requests import Entry, Press, RequestView
+from bot.services.campaigns.service import is_referee
+from bot.services.shared.errors import DomainError
+from bot.services.table.requests import Entry, Press, RequestView
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.gm_copy import send_gm_copy

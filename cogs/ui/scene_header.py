@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.services.context import Place
-from bot.services.scenes import SceneView
+from bot.services.shared.context import Place
+from bot.services.table.scenes import SceneView
 from cogs.ui import render_scenes
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.services.undo import Undoable, UndoView
+from bot.services.sheets.undo import Undoable, UndoView
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
 

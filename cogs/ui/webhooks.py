@@ -18,8 +18,8 @@ from typing import TypeVar
 
 import discord
 
-from bot.services.errors import DomainError
-from bot.services.post_text import Avatar
+from bot.services.shared.errors import DomainError
+from bot.services.shared.post_text import Avatar
 
 __all__ = ["Destination", "WebhookPool", "destination_of"]
 

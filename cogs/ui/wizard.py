@@ -18,8 +18,8 @@ import discord
 
 from bot.grammar import GENDER_PATH, GENDERS, gender_of
 from bot.i18n import t
-from bot.services.creation import DraftView
-from bot.services.errors import DomainError
+from bot.services.shared.errors import DomainError
+from bot.services.sheets.creation import DraftView
 from cogs.ui import render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of

@@ -6,8 +6,8 @@ import pytest
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
-from bot.services.errors import DomainError, NotAllowed
-from bot.services.settings import resolved_settings
+from bot.services.campaigns.settings import resolved_settings
+from bot.services.shared.errors import DomainError, NotAllowed
 from cogs.ui import render_abilities
 from rules import systems
 from rules.systems.base import RulesError

@@ -11,11 +11,11 @@ from sqlmodel import select
 
 from bot.db.models import ActiveCharacter, RollLog, XpAward
 from bot.services import Actor, Place
-from bot.services.attacks import AttackOrder
-from bot.services.campaigns import APPROVE_CHARACTERS, SettingsChange
-from bot.services.checks import CheckOrder
-from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
-from bot.services.spells import CastOrder
+from bot.services.campaigns.service import APPROVE_CHARACTERS, SettingsChange
+from bot.services.play.attacks import AttackOrder
+from bot.services.play.checks import CheckOrder
+from bot.services.play.spells import CastOrder
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from tests.examples import ARDELIA, ardelia, ardelia_the_mage
 
 GUILD, CHANNEL = 1000, 11

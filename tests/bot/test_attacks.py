@@ -15,9 +15,9 @@ from sqlmodel import select
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
-from bot.services.attacks import AttackOrder
-from bot.services.campaigns import SettingsChange
-from bot.services.errors import DomainError, NotAllowed, NotReferee
+from bot.services.campaigns.service import SettingsChange
+from bot.services.play.attacks import AttackOrder
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules.combat.attack import AttackOutcome
 from rules.systems.base import RulesError
 from tests.rules.nucleo.conftest import ARDELIA, ScriptedRandom

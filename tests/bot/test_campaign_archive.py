@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
 
 GUILD, CHANNEL, OTHER_CHANNEL = 1000, 11, 12
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))

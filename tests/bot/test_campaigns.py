@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.campaigns import SettingsChange
-from bot.services.errors import (
+from bot.services.campaigns.service import SettingsChange
+from bot.services.shared.errors import (
     AlreadyBound,
     ConcurrentChange,
     InvalidSetting,

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.characters import name_key
-from bot.services.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.sheets.characters import name_key
 from rules import systems
 from rules.systems.base import RulesError
 
@@ -21,7 +21,7 @@ BRUNO = Actor(3, "Bruno")
 
 
 def rolweb_sheet(name="Eira", **attributes):
-    from bot.services.settings import resolved_settings
+    from bot.services.campaigns.settings import resolved_settings
 
     system = systems.get("rolweb")
     sheet = system.new_sheet(name, resolved_settings(system.settings(), {}))

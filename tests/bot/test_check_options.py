@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.checks import resolve_option
-from bot.services.labels import Ambiguous
-from bot.services.posting import PostRoll
+from bot.services.play.checks import resolve_option
+from bot.services.shared.labels import Ambiguous
+from bot.services.table.posting import PostRoll
 from cogs.ui.render_post import roll_line
 from rules.systems.base import CheckOption
 

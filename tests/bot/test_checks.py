@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
-from bot.services.checks import CheckOrder, parse_circumstances
-from bot.services.errors import DomainError, NotAllowed
+from bot.services.play.checks import CheckOrder, parse_circumstances
+from bot.services.shared.errors import DomainError, NotAllowed
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
 
@@ -165,7 +165,7 @@ async def test_strict_creation_refuses_a_later_raise_naming_the_setting(ardelia)
     """Issue 13 §3: with `creacion_estricta` on (the default) raising Físico breaks the 37
     points; the refusal names the rule and how the GM turns it off, and then it passes."""
     from bot.i18n import t
-    from bot.services.campaigns import SettingsChange
+    from bot.services.campaigns.service import SettingsChange
 
     with pytest.raises(RulesError) as refused:
         await ardelia.characters.set_field(HERE, ANA, None, "atributos.Físico", "7")

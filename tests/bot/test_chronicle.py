@@ -24,9 +24,9 @@ from sqlmodel import select
 
 from bot.db.models import Campaign, Character, Post, RollLog, Scene, XpAward
 from bot.services import Actor, Place
-from bot.services.chronicle import MAX_JOBS, ArchiveProblems, _Jobs, scene_channel
-from bot.services.chronicle_archive import MAX_FILES, MAX_UNCOMPRESSED
-from bot.services.errors import AlreadyBound, DomainError, NotAllowed, NotReferee
+from bot.services.chronicle.archive import MAX_FILES, MAX_UNCOMPRESSED
+from bot.services.chronicle.service import MAX_JOBS, ArchiveProblems, _Jobs, scene_channel
+from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed, NotReferee
 from tests.examples import ARDELIA
 
 GUILD, CHANNEL, THREAD, PRIVATE_THREAD = 1000, 11, 51, 52
@@ -383,7 +383,7 @@ async def test_too_many_jobs_at_once_are_refused(table):
 
 
 async def test_a_campaign_past_the_estimate_is_refused_before_reading(table, monkeypatch):
-    monkeypatch.setattr("bot.services.chronicle.TEXT_FACTOR", MAX_UNCOMPRESSED)
+    monkeypatch.setattr("bot.services.chronicle.service.TEXT_FACTOR", MAX_UNCOMPRESSED)
     with pytest.raises(DomainError) as refused:
         await table.chronicle.export(HERE, GM, "es", 10 * 2**20)
     assert refused.value.key == "chronicle.error.too_big_to_export"
@@ -675,7 +675,7 @@ async def test_a_character_awaiting_approval_still_awaits_it_after_a_move(table)
 async def test_a_stored_avatar_and_the_public_profile_travel_in_the_chronicle(table):
     """``/sheet profile``'s bytes are embedded as a ``data:`` image (no link to expire) and its
     concept and description are in the public profiles; a move carries them along."""
-    from bot.services.profiles import ProfileChange
+    from bot.services.sheets.profiles import ProfileChange
 
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
     await table.profiles.update(

@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from bot.db.models import CombatRecord
 from bot.services import Actor, Place
-from bot.services.errors import DomainError, NotAllowed, NotReferee
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
 

@@ -42,7 +42,7 @@ async def _turns_while(job: asyncio.Future) -> int:
 
 
 async def test_heavy_odds_run_in_the_worker_while_the_loop_keeps_turning(services):
-    from bot.services.rolls import INLINE_COST
+    from bot.services.play.rolls import INLINE_COST
 
     assert odds.estimate_cost(HEAVY) > INLINE_COST
     job = asyncio.ensure_future(services.rolls.odds(HEAVY, 20))

@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from bot.db.models import CreationDraft, RollLog
 from bot.services import Actor, Place
-from bot.services.errors import DomainError, NotAllowed
+from bot.services.shared.errors import DomainError, NotAllowed
 from rules.systems.base import RulesError
 
 GUILD, CHANNEL = 1000, 11

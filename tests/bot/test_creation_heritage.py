@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bot.services.errors import DomainError
+from bot.services.shared.errors import DomainError
 from tests.bot.test_creation import ANA, BRUNO, HERE, answer_all
 from tests.bot.test_creation import services_with_campaign as _campaign_fixture
 from tests.rules.rolweb.test_fight import ardelia

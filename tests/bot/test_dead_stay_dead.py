@@ -17,11 +17,11 @@ from sqlmodel import select
 
 from bot.db.models import Character, RollLog
 from bot.i18n import t
-from bot.services.attacks import AttackOrder
-from bot.services.campaigns import SettingsChange
-from bot.services.errors import DomainError, NotReferee
-from bot.services.sheet_changes import AddEffect, TickEffects
-from bot.services.spells import CastOrder
+from bot.services.campaigns.service import SettingsChange
+from bot.services.play.attacks import AttackOrder
+from bot.services.play.spells import CastOrder
+from bot.services.shared.errors import DomainError, NotReferee
+from bot.services.sheets.changes import AddEffect, TickEffects
 from bot.words import problem_text
 from rules.combat.effects import Effect, TurnAction
 from rules.systems.base import RulesError

@@ -11,10 +11,10 @@ import pytest
 from sqlmodel import select
 
 from bot.services import Actor, Place
-from bot.services.checks import CheckOrder
-from bot.services.errors import DomainError, NotAllowed
-from bot.services.sheet_changes import AddEffect, Damage
-from bot.services.spells import CastOrder
+from bot.services.play.checks import CheckOrder
+from bot.services.play.spells import CastOrder
+from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.sheets.changes import AddEffect, Damage
 from bot.words import problem_text
 from cogs.ui import render_combat, render_effects
 from rules import systems
@@ -125,7 +125,7 @@ async def test_a_dying_character_may_roll_only_its_death_test(services):
         HERE, GM, name="Mesa", system="rolweb", target_id=CHANNEL, kind="channel"
     )
     system = systems.get("rolweb")
-    from bot.services.settings import resolved_settings
+    from bot.services.campaigns.settings import resolved_settings
 
     sheet = system.new_sheet("Eira", resolved_settings(system.settings(), {}))
     await services.characters.create(HERE, ANA, sheet)

@@ -16,7 +16,7 @@ from bot.formatting import (
     parse_user_datetime,
     valid_time_zone,
 )
-from bot.services.sheet_changes import Purse, purse
+from bot.services.sheets.changes import Purse, purse
 from cogs.ui.render import percent
 from cogs.ui.render_sheet import field_value, money_changed
 

@@ -16,11 +16,11 @@ from sqlmodel import select
 
 from bot.db.models import Character, RollLog, XpAward
 from bot.services import Actor, Place
-from bot.services.campaigns import SettingsChange
-from bot.services.checks import CheckOrder
-from bot.services.errors import DomainError, NotAllowed
-from bot.services.imports import MAX_DEPTH, range_problems
-from bot.services.sheet_schema import SHEET_SCHEMA_VERSION
+from bot.services.campaigns.service import SettingsChange
+from bot.services.play.checks import CheckOrder
+from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.sheets.imports import MAX_DEPTH, range_problems
+from bot.services.sheets.schema import SHEET_SCHEMA_VERSION
 from rules.systems.base import FieldKind, FieldSpec, RulesError
 from tests.examples import ARDELIA
 
@@ -249,7 +249,7 @@ async def test_simultaneous_drafts_never_pass_the_cap(table):
     import asyncio
 
     from bot.db.models import CreationDraft
-    from bot.services.creation import MAX_OPEN_DRAFTS
+    from bot.services.sheets.creation import MAX_OPEN_DRAFTS
 
     results = await asyncio.gather(
         *(table.creation.start(HERE, ANA, f"Borrador {i}") for i in range(MAX_OPEN_DRAFTS + 4)),
@@ -266,7 +266,7 @@ async def test_simultaneous_drafts_never_pass_the_cap(table):
 
 
 async def test_open_drafts_are_capped(table):
-    from bot.services.creation import MAX_OPEN_DRAFTS
+    from bot.services.sheets.creation import MAX_OPEN_DRAFTS
 
     for i in range(MAX_OPEN_DRAFTS):
         await table.creation.start(HERE, GM, f"Trasgo {i}", npc=True)

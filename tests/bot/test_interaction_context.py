@@ -8,8 +8,8 @@ import discord
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.campaigns import SettingsChange
-from bot.services.errors import DomainError
+from bot.services.campaigns.service import SettingsChange
+from bot.services.shared.errors import DomainError
 from cogs.ui.context import Ctx, ctx_of, reply_locale
 
 HERE = Place(2000, 21, (21,))

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.errors import DomainError, NotAllowed
-from bot.services.settings import resolved_settings
+from bot.services.campaigns.settings import resolved_settings
+from bot.services.shared.errors import DomainError, NotAllowed
 from rules import systems
 
 GUILD = 1000

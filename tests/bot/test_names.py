@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.campaigns import COMMON_SETTINGS
+from bot.services.campaigns.service import COMMON_SETTINGS
 from rules import systems
 from rules.names import LOCALES, display, field_kind, has_name
 from rules.systems.base import FieldKind

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.characters import MAX_NAME, name_key
-from bot.services.npcs import copy_name
+from bot.services.sheets.characters import MAX_NAME, name_key
+from bot.services.sheets.npcs import copy_name
 from tests.bot.test_characters import rolweb_sheet
 
 GUILD, CHANNEL = 1000, 11
@@ -96,7 +96,7 @@ async def test_copies_of_npcs_with_fixed_numbers_roll_nothing(campaign):
 
 async def test_copying_a_player_character_says_there_is_no_such_npc(campaign):
     """Was «No hay ningún personaje llamado «Eira»» while Eira was right there, a player's."""
-    from bot.services.errors import DomainError
+    from bot.services.shared.errors import DomainError
 
     await campaign.characters.create(HERE, GM, rolweb_sheet("Eira"))
     with pytest.raises(DomainError) as refused:

@@ -25,9 +25,10 @@ from bot.db.models import (
     utcnow,
 )
 from bot.services import Actor, Place
-from bot.services.campaigns import SettingsChange
-from bot.services.errors import DomainError, NotReferee
-from bot.services.pace import (
+from bot.services.campaigns.service import SettingsChange
+from bot.services.shared.errors import DomainError, NotReferee
+from bot.services.shared.timers import Due, TimerService
+from bot.services.table.pace import (
     DIGEST_TIMER,
     NPC_TIMER,
     RECHECK,
@@ -36,7 +37,6 @@ from bot.services.pace import (
     next_slot,
     parse_day,
 )
-from bot.services.timers import Due, TimerService
 from tests.examples import ARDELIA
 
 HERE = Place(1000, 11, (11,))
@@ -533,7 +533,7 @@ async def test_privacy_exports_and_erases_absences_and_preferences(table):
 
 
 def test_a_reminder_pings_its_member_only_and_the_digest_nobody():
-    from bot.services.pace import DigestView, ReminderDue
+    from bot.services.table.pace import DigestView, ReminderDue
     from cogs.ui import render_pace
 
     due = ReminderDue(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.posting import PostRoll
+from bot.services.table.posting import PostRoll
 from cogs.ui.render_post import roll_line
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.services.post_text import (
+from bot.services.shared.post_text import (
     AVATAR_MAX_BYTES,
     MESSAGE_LIMIT,
     NAME_LIMIT,

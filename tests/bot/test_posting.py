@@ -11,9 +11,9 @@ from sqlmodel import select
 
 from bot.db.models import Post, RollLog, Scene, saved_id
 from bot.services import Actor, Place
-from bot.services.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
-from bot.services.posting import NARRATOR, PostDraft
-from bot.services.profiles import ProfileChange
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.sheets.profiles import ProfileChange
+from bot.services.table.posting import NARRATOR, PostDraft
 from tests.examples import ARDELIA
 
 GUILD, CHANNEL, SCENE_THREAD = 1000, 11, 12

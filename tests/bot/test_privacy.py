@@ -20,8 +20,8 @@ from bot.db.models import (
     XpAward,
 )
 from bot.services import Actor, Place
-from bot.services.errors import DomainError
-from bot.services.privacy import ANONYMOUS
+from bot.services.privacy.privacy import ANONYMOUS
+from bot.services.shared.errors import DomainError
 from tests.examples import ARDELIA
 
 GUILD, CHANNEL, OTHER_GUILD = 1000, 11, 2000
@@ -190,7 +190,7 @@ async def test_a_gm_deleting_leaves_the_campaign_to_its_referees(table):
 
 
 async def test_delete_is_all_or_nothing(table, monkeypatch):
-    from bot.services import privacy
+    from bot.services.privacy import privacy
 
     async def boom(*_args, **_kwargs):
         raise RuntimeError("disk full")
@@ -250,7 +250,7 @@ async def test_delete_against_concurrent_grants_loses_no_confirmed_change(table,
 
 
 async def test_a_long_history_is_read_in_batches_and_exported_whole(table):
-    from bot.services.privacy import BATCH
+    from bot.services.privacy.privacy import BATCH
 
     async with table.sessions() as session, session.begin():
         for n in range(BATCH * 2 + 7):
@@ -275,8 +275,8 @@ async def test_a_long_history_is_read_in_batches_and_exported_whole(table):
 
 async def _posts(services) -> tuple[int, int]:
     """Ana posts as Ardelia (with a profile) and the GM posts as Ardelia; a private thread."""
-    from bot.services.posting import PostDraft
-    from bot.services.profiles import ProfileChange
+    from bot.services.sheets.profiles import ProfileChange
+    from bot.services.table.posting import PostDraft
 
     await services.profiles.update(
         HERE, ANA, "Ardelia", ProfileChange(concept="Piloto", avatar=b"GIF89a" + b"\0" * 20)

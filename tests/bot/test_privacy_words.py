@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.services.privacy import DeletionPreview
+from bot.services.privacy.privacy import DeletionPreview
 from cogs.ui.render_privacy import preview
 
 

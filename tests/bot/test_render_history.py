@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 
 from bot.i18n import t
-from bot.services.rolls import HistoryEntry, HistoryView
+from bot.services.play.rolls import HistoryEntry, HistoryView
 from cogs.ui import render
 
 

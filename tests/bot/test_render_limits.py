@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.services.characters import CharacterSummary
+from bot.services.sheets.characters import CharacterSummary
 from cogs.ui.render import fit_lines
 from cogs.ui.render_sheet import character_list
 

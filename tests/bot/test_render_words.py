@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.services.sheet_access import CharacterView
-from bot.services.xp import GrantLine, GrantView
+from bot.services.sheets.access import CharacterView
+from bot.services.sheets.xp import GrantLine, GrantView
 from bot.words import named_params, problem_text, setting_name, setting_value
 from cogs.ui import render_sheet, render_xp
 from rules import systems
@@ -141,7 +141,7 @@ def test_checks_strike_dropped_dice_the_way_discord_reads_them() -> None:
     import random
     import re
 
-    from bot.services.checks import CheckView
+    from bot.services.play.checks import CheckView
     from rules.systems.base import CheckRequest
 
     nucleo = systems.get("nucleo")
@@ -158,7 +158,7 @@ def test_checks_strike_dropped_dice_the_way_discord_reads_them() -> None:
 
 def test_long_lists_in_errors_are_summarised_never_cut() -> None:
     """Was: a list of valid fields cut mid-word («…, habilidade.»)."""
-    from bot.services.characters import _closest
+    from bot.services.sheets.characters import _closest
     from bot.words import whole_list
 
     paths = [f"habilidades.Habilidad número {i}" for i in range(80)]

@@ -12,8 +12,8 @@ from sqlmodel import select
 
 from bot.db.models import RollLog, RollRequest, Scene, saved_id
 from bot.services import Actor, Place
-from bot.services.errors import DomainError, NotAllowed, NotReferee
-from bot.services.requests import MAX_TARGETS, MAX_WHO, parse_who
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
+from bot.services.table.requests import MAX_TARGETS, MAX_WHO, parse_who
 from tests.examples import ARDELIA, ardelia
 
 GUILD, CHANNEL = 1000, 11

@@ -22,8 +22,8 @@ from bot.db.models import (
     utcnow,
 )
 from bot.services import Actor, Place
-from bot.services.profiles import ProfileChange
-from bot.services.retention import RetentionService, guild_tables
+from bot.services.privacy.retention import RetentionService, guild_tables
+from bot.services.sheets.profiles import ProfileChange
 from tests.examples import ARDELIA
 
 GUILD, OTHER = 1000, 2000

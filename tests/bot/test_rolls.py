@@ -7,9 +7,9 @@ from fractions import Fraction
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.campaigns import SettingsChange
-from bot.services.errors import DomainError, InvalidSetting
-from bot.services.rolls import history_query
+from bot.services.campaigns.service import SettingsChange
+from bot.services.play.rolls import history_query
+from bot.services.shared.errors import DomainError, InvalidSetting
 from rules.dice import DiceError
 from tests.bot.test_query_plans import analysed_roll_log
 

@@ -11,11 +11,11 @@ import pytest
 from sqlmodel import select
 
 from bot.db.models import CombatRecord, RollLog
-from bot.services.attacks import AttackOrder
-from bot.services.campaigns import SettingsChange
-from bot.services.checks import CheckOrder
-from bot.services.errors import DomainError, NotAllowed, NotReferee
-from bot.services.surprise import SurpriseOrder
+from bot.services.campaigns.service import SettingsChange
+from bot.services.play.attacks import AttackOrder
+from bot.services.play.checks import CheckOrder
+from bot.services.play.surprise import SurpriseOrder
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules.combat.attack import AttackOutcome
 from rules.systems.base import RulesError
 from tests.bot import test_attacks

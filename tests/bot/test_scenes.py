@@ -12,9 +12,9 @@ from sqlmodel import select
 
 from bot.db.models import Character, Post, RollLog, utcnow
 from bot.services import Actor, Place
-from bot.services.campaigns import SettingsChange
-from bot.services.errors import DomainError, InvalidSetting, NotReferee
-from bot.services.scenes import parse_players
+from bot.services.campaigns.service import SettingsChange
+from bot.services.shared.errors import DomainError, InvalidSetting, NotReferee
+from bot.services.table.scenes import parse_players
 from tests.examples import ARDELIA
 
 GUILD, CHANNEL, CATEGORY = 1000, 11, 90

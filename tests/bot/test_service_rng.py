@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.app import Services
-from bot.services.abilities import AbilityService
+from bot.services.play.abilities import AbilityService
 
 
 def _generators(services: Services) -> dict[str, random.Random]:

@@ -19,11 +19,11 @@ from sqlmodel import select
 
 from bot.db.models import Character, RollLog, XpAward, saved_id
 from bot.services import Actor, Place
-from bot.services.campaign_context import CampaignContext
-from bot.services.checks import CheckOrder
-from bot.services.errors import ConcurrentChange, DomainError
-from bot.services.sheet_changes import AdjustInventory, AdjustMoney
-from bot.services.sheet_writes import Computed, Each, PartyRefused
+from bot.services.campaigns.context import CampaignContext
+from bot.services.play.checks import CheckOrder
+from bot.services.shared.errors import ConcurrentChange, DomainError
+from bot.services.sheets.changes import AdjustInventory, AdjustMoney
+from bot.services.sheets.writes import Computed, Each, PartyRefused
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
 

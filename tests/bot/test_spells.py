@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
-from bot.services.errors import DomainError, NotAllowed
-from bot.services.spells import PAGE_SIZE, CastOrder
+from bot.services.play.spells import PAGE_SIZE, CastOrder
+from bot.services.shared.errors import DomainError, NotAllowed
 from rules import systems
 from rules.swc.advancement import xp_for_level
 from rules.systems.base import RulesError
@@ -179,7 +179,7 @@ async def test_campaign_settings_decide_whether_players_rest_and_change_money(ta
     """Issue 13 §3: `descanso_libre` and `dinero_libre` (on by default) off make the GM do it;
     the refusal names the setting and nothing changes."""
     from bot.i18n import t
-    from bot.services.campaigns import SettingsChange
+    from bot.services.campaigns.service import SettingsChange
 
     await table.spells.cast(NUCLEO_HERE, ANA, CastOrder(spell="Proyectil mágico"))
     for key in ("descanso_libre", "dinero_libre"):

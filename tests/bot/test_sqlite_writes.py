@@ -17,7 +17,7 @@ from sqlmodel import select
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
-from bot.services.campaigns import SettingsChange
+from bot.services.campaigns.service import SettingsChange
 from tests.examples import ARDELIA
 
 GUILD, CHANNEL = 5151, 88

@@ -15,7 +15,7 @@ import pytest
 
 from bot.i18n import LOCALES, catalogue
 from bot.services import Actor, Place
-from bot.services.errors import InvalidSetting
+from bot.services.shared.errors import InvalidSetting
 from rules import systems
 from tests import system_contract as contract
 

@@ -1,4 +1,4 @@
-"""Durable timers (bot.services.timers): claimed once across processes, never lost.
+"""Durable timers (bot.services.shared.timers): claimed once across processes, never lost.
 
 Each "process" here is a TimerService with its own owner name and session factory on the
 same database (SQLite file and PostgreSQL): the claim is one SQL statement, so what these
@@ -15,8 +15,8 @@ import pytest
 from bot.config import Shards
 from bot.db.engine import session_factory
 from bot.db.models import utcnow
-from bot.services import timers as timers_module
-from bot.services.timers import TimerService, cancel, schedule
+from bot.services.shared import timers as timers_module
+from bot.services.shared.timers import TimerService, cancel, schedule
 
 KIND = "test.ping"
 

@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import select
 
 from bot.db.models import RollLog
-from bot.services.attacks import AttackOrder
-from bot.services.spells import CastOrder
+from bot.services.play.attacks import AttackOrder
+from bot.services.play.spells import CastOrder
 from bot.words import problem_text
 from cogs.ui import render_attack, render_spells
 from rules.combat import effects
@@ -155,8 +155,8 @@ async def test_a_touch_that_lands_but_whose_cast_fails_spends_the_mana_and_does_
 
 
 async def test_touching_oneself_or_a_target_without_sheet_is_refused_clearly(touch):
-    from bot.services.errors import DomainError
-    from bot.services.sheet_changes import TouchCast
+    from bot.services.shared.errors import DomainError
+    from bot.services.sheets.changes import TouchCast
     from rules.systems.base import SpellRequest
 
     def cast(fighter):

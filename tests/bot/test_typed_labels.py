@@ -10,12 +10,12 @@ import json
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.attacks import AttackOrder
-from bot.services.campaigns import SettingsChange
-from bot.services.checks import CheckOrder
-from bot.services.errors import DomainError
-from bot.services.labels import Ambiguous, Named, resolve, spoken
-from bot.services.settings import resolved_settings
+from bot.services.campaigns.service import SettingsChange
+from bot.services.campaigns.settings import resolved_settings
+from bot.services.play.attacks import AttackOrder
+from bot.services.play.checks import CheckOrder
+from bot.services.shared.errors import DomainError
+from bot.services.shared.labels import Ambiguous, Named, resolve, spoken
 from bot.words import problem_text
 from rules import systems
 from tests.examples import ARDELIA, swc_cleric
@@ -244,7 +244,7 @@ async def test_npcized_agrees_with_the_characters_gender(ardelia):
 
 
 async def test_a_spell_is_cast_by_its_name_typed_without_accents(services):
-    from bot.services.spells import CastOrder, _list_id
+    from bot.services.play.spells import CastOrder, _list_id
     from tests.examples import ardelia_the_mage
 
     await services.campaigns.create(

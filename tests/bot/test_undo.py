@@ -9,8 +9,8 @@ import pytest
 
 from bot.db.models import RollLog
 from bot.services import Actor, Place
-from bot.services.audit import ABSENT, apply_diff, diff_conflicts, sheet_diff
-from bot.services.errors import DomainError, NotReferee
+from bot.services.shared.audit import ABSENT, apply_diff, diff_conflicts, sheet_diff
+from bot.services.shared.errors import DomainError, NotReferee
 from bot.words import problem_text
 from tests.examples import ARDELIA
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.characters import parse_field
-from bot.services.errors import InvalidSetting
-from bot.services.settings import parse_setting
+from bot.services.campaigns.settings import parse_setting
+from bot.services.shared.errors import InvalidSetting
+from bot.services.sheets.characters import parse_field
 from bot.words import problem_text
 from rules.systems.base import FieldKind, FieldSpec, RulesError, SettingSpec
 from rules.text import NO_WORDS, YES_WORDS, parse_yes_no

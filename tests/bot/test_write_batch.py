@@ -1,4 +1,4 @@
-"""Group commit of the audit log (:mod:`bot.services.write_batch`,
+"""Group commit of the audit log (:mod:`bot.services.shared.write_batch`,
 :mod:`bot.db.roll_log_writes`), on SQLite and PostgreSQL.
 
 A burst of rolls shares one statement; each caller must still get the id of *its own* row,
@@ -19,8 +19,8 @@ from sqlmodel import select
 from bot.db.models import RollLog, utcnow
 from bot.db.roll_log_writes import AmbiguousBatch, MessageLink, RollLogWriter
 from bot.services import Actor, Place
-from bot.services.audit import AuditEntry, roll_log_values
-from bot.services.write_batch import AlreadyWritten, WriteBatch
+from bot.services.shared.audit import AuditEntry, roll_log_values
+from bot.services.shared.write_batch import AlreadyWritten, WriteBatch
 
 GUILD, CHANNEL = 7272, 91
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))

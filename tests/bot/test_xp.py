@@ -7,8 +7,8 @@ import json
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.errors import DomainError, NotAllowed, NotReferee
-from bot.services.settings import resolved_settings
+from bot.services.campaigns.settings import resolved_settings
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules import systems
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA

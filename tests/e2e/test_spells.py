@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.services.settings import resolved_settings
+from bot.services.campaigns.settings import resolved_settings
 from rules import systems
 from rules.swc.advancement import xp_for_level
 from tests.examples import ardelia_the_mage

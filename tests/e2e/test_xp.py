@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.settings import resolved_settings
+from bot.services.campaigns.settings import resolved_settings
 from rules import systems
 from tests.e2e.helpers import import_sheet, new_campaign, says
 from tests.examples import ARDELIA

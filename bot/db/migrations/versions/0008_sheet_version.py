@@ -1,7 +1,7 @@
 """Stored sheets carry the schema version they were written in (``character.sheet_version``).
 
 Rows stored before this revision are version 1; the bot converts them when it reads them
-(:mod:`bot.services.sheet_schema`) and every write stores the current version.
+(:mod:`bot.services.sheets.schema`) and every write stores the current version.
 
 Revision ID: 0008
 Revises: 0007

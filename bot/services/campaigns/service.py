@@ -1,0 +1,489 @@
+"""Campaign use cases: create, find, show, change settings, end (archive).
+
+A campaign is found from where a command is used (:class:`Place`): the most specific bound
+id wins (thread, then channel or forum, then category).  Every query filters by guild.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Table, text, update
+from sqlalchemy import select as core_select
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Campaign, CampaignBinding, saved_id, utcnow
+from bot.formatting import DEFAULT_TIME_ZONE, valid_time_zone
+from bot.i18n import LOCALES
+from bot.services.campaigns.cache import cache_for, campaign_of
+from bot.services.campaigns.settings import (
+    MAX_FILE_TEXT,
+    MAX_TEXT,
+    check_settings,
+    parse_setting,
+    resolved_settings,
+)
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import (
+    AlreadyBound,
+    ConcurrentChange,
+    InvalidSetting,
+    NoCampaign,
+    NotAllowed,
+    NotReferee,
+)
+from bot.services.shared.labels import Named, resolve
+from bot.services.shared.retry import attempts, backoff
+from rules import systems
+from rules.names import display
+from rules.systems.base import FieldKind, SettingSpec
+from rules.text import fold_words
+
+__all__ = [
+    "TIME_ZONE",
+    "setting_key",
+    "SettingsChange",
+    "CampaignService",
+    "CampaignView",
+    "SettingView",
+    "is_referee",
+]
+
+BIND_KINDS = ("channel", "forum", "category")
+_CAMPAIGN: Table = Campaign.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
+_BINDING: Table = CampaignBinding.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
+#: ``active`` written as the partial index ``uq_active_binding`` states it: SQLAlchemy renders
+#: a bare boolean column as ``active = 1`` on SQLite, which SQLite does not match to the
+#: index's ``WHERE active`` (tests/bot/test_query_plans.py).
+ACTIVE_BINDING = text("campaign_binding.active")
+
+
+@dataclass(frozen=True, slots=True)
+class SettingView:
+    key: str
+    value: Any
+    default: Any
+    kind: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignView:
+    id: int
+    name: str
+    system: str
+    system_name: str
+    gm_user_id: int
+    gm_role_id: int | None
+    gm_channel_id: int | None
+    off_topic_channel_id: int | None
+    locale: str | None
+    status: str
+    created_at: datetime
+    ended_at: datetime | None
+    bindings: tuple[tuple[int, str], ...]
+    settings: tuple[SettingView, ...]
+    version: int
+
+
+def is_referee(campaign: Campaign, actor: Actor) -> bool:
+    """The campaign's GM, anyone with its GM role, or a server administrator."""
+    return (
+        actor.user_id == campaign.gm_user_id
+        or (campaign.gm_role_id is not None and campaign.gm_role_id in actor.role_ids)
+        or actor.is_admin
+    )
+
+
+#: Settings every campaign has, whatever its system (``/campaign settings``).
+CHARACTER_CAP = "personajes_por_jugador"
+SHOW_NUMBERS = "mostrar_numeros"
+#: New player characters wait for the GM's approval before they play (issue 12 §2b).
+APPROVE_CHARACTERS = "aprobar_personajes"
+# Play-by-post pace (bot.services.table.pace): hours a character may keep a scene waiting before
+# its player is reminded (0: no reminders), and the GM's digest: first hour (UTC) and interval.
+PACE_DEADLINE = "plazo_publicacion"
+DIGEST_HOUR = "resumen_hora"
+DIGEST_EVERY = "resumen_cada"
+#: The campaign's IANA time zone: dates are shown and typed in it (bot/formatting.py).
+TIME_ZONE = "zona_horaria"
+#: Whether players rest (/spell rest) and change their own money (/sheet money) themselves,
+#: or only the GM does (issue 13 §3); on by default, as before.
+FREE_REST = "descanso_libre"
+FREE_MONEY = "dinero_libre"
+COMMON_SETTINGS: tuple[SettingSpec, ...] = (
+    SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
+    # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
+    SettingSpec(SHOW_NUMBERS, FieldKind.BOOLEAN, False),
+    SettingSpec(APPROVE_CHARACTERS, FieldKind.BOOLEAN, False),
+    SettingSpec(PACE_DEADLINE, FieldKind.INTEGER, 0, minimum=0, maximum=720),
+    SettingSpec(DIGEST_HOUR, FieldKind.INTEGER, 9, minimum=0, maximum=23),
+    SettingSpec(DIGEST_EVERY, FieldKind.INTEGER, 24, minimum=0, maximum=168),
+    SettingSpec(TIME_ZONE, FieldKind.TEXT, DEFAULT_TIME_ZONE),
+    SettingSpec(FREE_REST, FieldKind.BOOLEAN, True),
+    SettingSpec(FREE_MONEY, FieldKind.BOOLEAN, True),
+)
+
+
+def _chain_from(chain: tuple[int, ...], target_id: int) -> tuple[int, ...]:
+    """The ids ``target_id`` inherits a campaign from: itself and what contains it."""
+    if target_id in chain:
+        return chain[chain.index(target_id) :]
+    return (target_id,)
+
+
+def setting_specs(system_id: str) -> tuple[SettingSpec, ...]:
+    return (*systems.get(system_id).settings(), *COMMON_SETTINGS)
+
+
+def campaign_time_zone(campaign: Campaign | None) -> str:
+    """The IANA zone the campaign's dates are shown and typed in (bot/formatting.py)."""
+    stored = (campaign.settings or {}).get(TIME_ZONE) if campaign is not None else None
+    return str(stored) if stored else DEFAULT_TIME_ZONE
+
+
+def setting_key(system_id: str, typed: str) -> str:
+    """The setting a GM means: its key (``monjes_permitidos``), its display name in either
+    language («Monjes permitidos», «monks allowed») or a unique beginning of either, compared
+    folded (:func:`bot.services.shared.labels.resolve`; several settings for one beginning are
+    refused with their names).  Text naming none comes back as typed."""
+    named = tuple(
+        Named(spec.key, {loc: display(system_id, "setting", spec.key, loc) for loc in LOCALES})
+        for spec in setting_specs(system_id)
+    )
+    # a key typed with spaces («monjes permitidos» for monjes_permitidos) is the key
+    keyed = fold_words(typed).replace(" ", "_")
+    return resolve(keyed, named) or resolve(typed, named) or typed
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChange:
+    """What one ``/campaign settings`` asks to change; ``None`` (or ``False``) leaves it.
+
+    ``system_setting`` is one rule of the system as ``(key, typed text)``; ``from_file`` says
+    the text came from an uploaded file (a longer limit); ``clear_*`` remove the GM role,
+    the GM channel or the off-topic channel (``off_topic_channel_id``: out-of-character talk,
+    no posts as characters, no reminders).
+    """
+
+    gm_role_id: int | None = None
+    gm_channel_id: int | None = None
+    locale: str | None = None
+    system_setting: tuple[str, str] | None = None
+    from_file: bool = False
+    clear_gm_role: bool = False
+    clear_gm_channel: bool = False
+    off_topic_channel_id: int | None = None
+    off_topic_chain: tuple[int, ...] = ()  # the channel and what contains it (its campaign)
+    clear_off_topic: bool = False
+
+
+class CampaignService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+        self.cache = cache_for(sessions.kw["bind"].sync_engine)
+
+    # -- lookups -------------------------------------------------------------------------
+
+    async def find(
+        self, place: Place, session: AsyncSession | None = None, *, fresh: bool = False
+    ) -> Campaign | None:
+        """The active campaign bound to the most specific id of ``place.chain``, if any.
+
+        Answered from the per-process cache (:mod:`bot.services.campaigns.cache`); ``fresh``
+        reads the database in ``session`` instead (a write deciding on what it reads).  The
+        campaign returned from the cache is shared: never modify it.
+        """
+        bound = None if fresh else self.cache.get(place.guild_id)
+        if bound is None:
+            if session is None:
+                async with self.sessions() as own:
+                    return await self.find(place, own, fresh=fresh)
+            generation = self.cache.generation
+            query = (
+                core_select(*_CAMPAIGN.columns, _BINDING.c.target_id)
+                .join_from(_BINDING, _CAMPAIGN, _CAMPAIGN.c.id == _BINDING.c.campaign_id)
+                .where(
+                    _BINDING.c.guild_id == place.guild_id,
+                    ACTIVE_BINDING,
+                    _CAMPAIGN.c.guild_id == place.guild_id,
+                    _CAMPAIGN.c.status == "active",
+                )
+            )
+            # A Core query of table columns: the session runs it on its connection anyway
+            # (no autoflush), and the connection's result types its rows as Rows (named and
+            # mapping access), where session.exec's stubs say plain tuples.
+            connection = await session.connection()
+            rows = (await connection.execute(query)).all()
+            bound = {row.target_id: campaign_of(row._mapping) for row in rows}
+            if not fresh:
+                self.cache.store(place.guild_id, generation, bound)
+        for target in place.chain:
+            campaign = bound.get(target)
+            if campaign is not None:
+                return campaign
+        return None
+
+    def forget(self, guild_id: int) -> None:
+        """Read ``guild_id``'s campaigns again next time (a versioned write found them changed)."""
+        self.cache.forget(guild_id)
+
+    async def require(self, place: Place, session: AsyncSession | None = None) -> Campaign:
+        campaign = await self.find(place, session)
+        if campaign is None:
+            raise NoCampaign()
+        return campaign
+
+    async def require_referee(self, place: Place, actor: Actor) -> Campaign:
+        campaign = await self.require(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        return campaign
+
+    # -- use cases -----------------------------------------------------------------------
+
+    async def create(
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        name: str,
+        system: str,
+        target_id: int,
+        kind: str,
+    ) -> CampaignView:
+        """Bind ``target_id`` (this channel, forum or category) to a new campaign.
+
+        The creator becomes its GM.  Creating needs Manage Channels (binding channels is a
+        server-organisation act), and a target already bound to an active campaign is refused
+        rather than silently rebound.  A channel or forum inside a category that another live
+        campaign is bound to belongs to that campaign: binding it here would take it over
+        (the most specific binding wins), so only that campaign's referee may do it.
+        """
+        async with self.sessions() as session, session.begin():
+            campaign = await self.insert(
+                session, place, actor, name=name, system=system, target_id=target_id, kind=kind
+            )
+        return await self.view(saved_id(campaign), place.guild_id)
+
+    async def insert(
+        self,
+        session: AsyncSession,
+        place: Place,
+        actor: Actor,
+        *,
+        name: str,
+        system: str,
+        target_id: int,
+        kind: str,
+        settings: Mapping[str, Any] | None = None,
+        locale: str | None = None,
+    ) -> Campaign:
+        """:meth:`create`'s checks and rows inside the caller's transaction (``/campaign
+        import`` writes the campaign and its whole record in one)."""
+        if not (actor.can_manage_channels or actor.is_admin):
+            raise NotAllowed("campaign.error.create_needs_permission")
+        name = name.strip()
+        if not name or len(name) > 100:
+            raise InvalidSetting("campaign.error.bad_name", limit=100)
+        if system not in systems.ids():
+            raise InvalidSetting(
+                "campaign.error.unknown_system",
+                system=system,
+                choices=", ".join(systems.labelled(i) for i in systems.ids()),
+            )
+        if kind not in BIND_KINDS:
+            raise InvalidSetting("campaign.error.bad_kind", kind=kind)
+        existing = await self.find(
+            Place(place.guild_id, place.channel_id, (target_id,)), session, fresh=True
+        )
+        if existing is not None:
+            raise AlreadyBound(name=existing.name)
+        owner = await self.find(
+            Place(place.guild_id, place.channel_id, _chain_from(place.chain, target_id)),
+            session,
+        )
+        if owner is not None and not is_referee(owner, actor):
+            raise NotAllowed("campaign.error.belongs_to_other", name=owner.name)
+        campaign = Campaign(
+            guild_id=place.guild_id,
+            name=name,
+            system=system,
+            gm_user_id=actor.user_id,
+            settings=dict(settings or {}),
+            locale=locale,
+        )
+        session.add(campaign)
+        await session.flush()
+        session.add(
+            CampaignBinding(
+                campaign_id=saved_id(campaign),
+                guild_id=place.guild_id,
+                target_id=target_id,
+                kind=kind,
+            )
+        )
+        await session.flush()
+        return campaign
+
+    async def show(self, place: Place) -> CampaignView:
+        campaign = await self.require(place)
+        return await self.view(saved_id(campaign), place.guild_id)
+
+    async def update_settings(
+        self, place: Place, actor: Actor, change: SettingsChange
+    ) -> CampaignView:
+        """Change one or more settings in one versioned write (GM only)."""
+        for attempt in attempts():
+            await backoff(attempt)
+            campaign = await self.require_referee(place, actor)
+            changes: dict[str, Any] = {}
+            if change.gm_role_id is not None or change.clear_gm_role:
+                changes["gm_role_id"] = None if change.clear_gm_role else change.gm_role_id
+            if change.gm_channel_id is not None or change.clear_gm_channel:
+                changes["gm_channel_id"] = None if change.clear_gm_channel else change.gm_channel_id
+            if change.off_topic_channel_id is not None or change.clear_off_topic:
+                changes["off_topic_channel_id"] = (
+                    None if change.clear_off_topic else await self._off_topic(change, campaign)
+                )
+            if change.locale is not None:
+                if change.locale not in LOCALES:
+                    raise InvalidSetting("campaign.error.bad_locale", value=change.locale)
+                changes["locale"] = change.locale
+            if change.system_setting is not None:
+                key, raw = change.system_setting
+                specs = {spec.key: spec for spec in setting_specs(campaign.system)}
+                if setting_key(campaign.system, key) not in specs:
+                    raise InvalidSetting("campaign.error.unknown_setting", key=key[:100])
+                key = setting_key(campaign.system, key)
+                settings = dict(campaign.settings or {})
+                settings[key] = parse_setting(
+                    specs[key],
+                    raw,
+                    limit=MAX_FILE_TEXT if change.from_file else MAX_TEXT,
+                    system=campaign.system,
+                )
+                if key == TIME_ZONE:
+                    zone = valid_time_zone(str(settings[key]))
+                    if zone is None:
+                        raise InvalidSetting("settings.error.bad_time_zone", value=raw[:64])
+                    settings[key] = zone
+                check_settings(
+                    systems.get(campaign.system), resolved_settings(specs.values(), settings)
+                )
+                changes["settings"] = settings
+            if not changes:
+                return await self.view(saved_id(campaign), place.guild_id)
+            if await self._versioned_update(campaign, changes):
+                # Show this write, not a later one another command may have committed since
+                # (on a copy: the campaign found is the cache's, shared with other commands).
+                written = campaign_of(
+                    {**campaign.model_dump(), **changes, "version": campaign.version + 1}
+                )
+                return await self.view(saved_id(campaign), place.guild_id, written=written)
+            self.forget(place.guild_id)  # changed elsewhere (by hand?): read it again
+        raise ConcurrentChange()
+
+    async def end(self, place: Place, actor: Actor) -> CampaignView:
+        """Archive the campaign: it stops answering in its channels; nothing is deleted."""
+        campaign = await self.require_referee(place, actor)
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(Campaign)
+                .where(
+                    col(Campaign.id) == campaign.id,
+                    col(Campaign.version) == campaign.version,
+                    col(Campaign.status) == "active",
+                )
+                .values(status="archived", ended_at=utcnow(), version=Campaign.version + 1)
+            )
+            if result.rowcount != 1:
+                self.forget(place.guild_id)
+                raise ConcurrentChange()
+            await session.exec(
+                update(CampaignBinding)
+                .where(col(CampaignBinding.campaign_id) == campaign.id)
+                .values(active=False)
+            )
+        return await self.view(saved_id(campaign), place.guild_id)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    async def _off_topic(self, change: SettingsChange, campaign: Campaign) -> int:
+        """The off-topic channel: a channel, thread or forum post of this campaign, refused
+        when it is a channel the campaign is bound to (the whole table would be off-topic)
+        or lies outside the campaign (it would change nothing)."""
+        channel_id = change.off_topic_channel_id
+        assert channel_id is not None
+        chain = change.off_topic_chain or (channel_id,)
+        owner = await self.find(Place(campaign.guild_id, channel_id, chain))
+        if owner is None or owner.id != campaign.id:
+            raise InvalidSetting("scene.error.off_topic_outside")
+        async with self.sessions() as session:
+            bound = (
+                await session.exec(
+                    select(CampaignBinding.campaign_id).where(
+                        CampaignBinding.guild_id == campaign.guild_id,
+                        CampaignBinding.target_id == channel_id,
+                        ACTIVE_BINDING,
+                    )
+                )
+            ).first()
+        if bound is not None:
+            raise InvalidSetting("scene.error.off_topic_is_table")
+        return channel_id
+
+    async def _versioned_update(self, campaign: Campaign, changes: Mapping[str, Any]) -> bool:
+        """``UPDATE … SET version = version + 1 WHERE id = :id AND version = :seen``."""
+        async with self.sessions() as session, session.begin():
+            result = await session.exec(
+                update(Campaign)
+                .where(col(Campaign.id) == campaign.id, col(Campaign.version) == campaign.version)
+                .values(**changes, version=Campaign.version + 1)
+            )
+            return result.rowcount == 1
+
+    async def view(
+        self, campaign_id: int, guild_id: int, *, written: Campaign | None = None
+    ) -> CampaignView:
+        """The campaign as stored, or as ``written`` by the caller's own versioned update."""
+        async with self.sessions() as session:
+            campaign = written or await session.get(Campaign, campaign_id)
+            if campaign is None or campaign.guild_id != guild_id:
+                raise NoCampaign()
+            bindings = (
+                await session.exec(
+                    select(CampaignBinding).where(
+                        CampaignBinding.campaign_id == campaign_id,
+                        CampaignBinding.guild_id == guild_id,
+                    )
+                )
+            ).all()
+        system = systems.get(campaign.system)
+        specs = setting_specs(campaign.system)
+        values = resolved_settings(specs, campaign.settings)
+        return CampaignView(
+            id=saved_id(campaign),
+            name=campaign.name,
+            system=campaign.system,
+            system_name=system.name,
+            gm_user_id=campaign.gm_user_id,
+            gm_role_id=campaign.gm_role_id,
+            gm_channel_id=campaign.gm_channel_id,
+            off_topic_channel_id=campaign.off_topic_channel_id,
+            locale=campaign.locale,
+            status=campaign.status,
+            created_at=campaign.created_at,
+            ended_at=campaign.ended_at,
+            bindings=tuple((b.target_id, b.kind) for b in bindings),
+            settings=tuple(
+                SettingView(s.key, values[s.key], s.default, str(s.kind), tuple(s.choices))
+                for s in specs
+            ),
+            version=campaign.version,
+        )

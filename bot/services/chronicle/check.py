@@ -1,0 +1,435 @@
+"""Checks a read chronicle archive against its rule system before anything is written.
+
+Runs in the bot's worker process (:class:`bot.compute.ComputePool`): whatever it raises
+must pickle, so every refusal is an :class:`ArchiveProblems`.  Every record is typed strictly
+(:class:`~bot.services.chronicle.archive.FieldReader`), every reference between records must
+point inside the archive, counts must match the manifest, the settings must be ones the
+system plays with, and each sheet must pass what ``/sheet import`` demands (format, system,
+known keys, field types and ranges, the system's own validation).  The result is a plan of
+plain rows; any problem raises :class:`ArchiveProblems` listing them all.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.i18n import LOCALES
+from bot.services.campaigns.service import setting_specs
+from bot.services.campaigns.settings import check_settings, resolved_settings
+from bot.services.chronicle.archive import (
+    GM_CHARACTERS,
+    GM_POSTS,
+    GM_ROLLS,
+    GM_SCENES,
+    GM_XP,
+    MANIFEST,
+    ArchiveContents,
+    ArchiveProblems,
+    FieldReader,
+    read_archive,
+)
+from bot.services.shared.errors import DomainError
+from bot.services.shared.post_text import Avatar, validate_avatar
+from bot.services.sheets.access import MAX_NAME, name_key, player_sheet
+from bot.services.sheets.approvals import APPROVAL_STATES
+from bot.services.sheets.imports import check_sheet, parse_document
+from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION
+from bot.services.sheets.schema import SHEET_SCHEMA_VERSION
+from rules import systems
+from rules.systems.base import RulesError
+
+__all__ = ["CharacterPlan", "ImportPlan", "ScenePlan", "check_contents", "read_and_check"]
+
+INT32 = 2**31  # the database's ``integer`` (totals, XP)
+MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
+MAX_BREAKDOWN = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterPlan:
+    ref: int
+    name: str
+    name_key: str
+    owner_user_id: int
+    npc: bool
+    hidden: bool
+    approval: str
+    template: int | None
+    created_at: datetime
+    updated_at: datetime
+    deleted_at: datetime | None
+    deleted_by: int | None
+    active_for: list[int]
+    sheet: dict[str, Any]
+    # the public profile (/sheet profile): concept, description, the avatar's checked bytes
+    concept: str | None = None
+    description: str | None = None
+    avatar: Avatar | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScenePlan:
+    ref: int
+    title: str
+    private: bool
+    players: list[int]
+    opened_by: int
+    created_at: datetime
+    closed_at: datetime | None
+    round_started_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    name: str
+    system: str
+    settings: dict[str, Any]
+    locale: str | None
+    sheet_version: int
+    characters: list[CharacterPlan]
+    scenes: list[ScenePlan]
+    posts: list[dict[str, Any]]  # Post columns, with ``scene``/``character``/``roll`` refs
+    rolls: list[dict[str, Any]]  # RollLog columns, with ``ref`` and ``scene``
+    xp: list[dict[str, Any]]  # XpAward columns, with ``character``
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "scenes": len(self.scenes),
+            "posts": len(self.posts),
+            "characters": len(self.characters),
+            "xp_awards": len(self.xp),
+            "rolls": len(self.rolls),
+        }
+
+
+def _refs(
+    rows: list[Any], problems: ArchiveProblems, path: str, ref: Callable[[Any], Any]
+) -> set[int]:
+    """The export numbers of ``rows``; a repeated one is a problem."""
+    seen: set[int] = set()
+    for row in rows:
+        value = ref(row)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value in seen:
+                problems.add("chronicle.problem.duplicate_ref", path=path, ref=value)
+            seen.add(value)
+    return seen
+
+
+def read_and_check(payload: bytes, importer_id: int, name: str | None) -> ImportPlan:
+    """The worker process's job for ``/campaign import``: read the zip, check its record."""
+    return check_contents(read_archive(payload), importer_id, name)
+
+
+def check_contents(
+    contents: ArchiveContents, importer_id: int, name: str | None = None
+) -> ImportPlan:
+    """The import plan, or :class:`ArchiveProblems` with everything that is wrong."""
+    problems = ArchiveProblems()
+    campaign = contents.manifest["campaign"]
+    system_id = campaign["system"]
+    if system_id not in systems.ids():
+        problems.add(
+            "campaign.error.unknown_system",
+            system=system_id[:20],
+            choices=", ".join(systems.labelled(i) for i in systems.ids()),
+        )
+        raise problems
+    system = systems.get(system_id)
+    title = (name if name is not None else campaign["name"]).strip()
+    if not title or len(title) > 100:
+        problems.add("campaign.error.bad_name", limit=100)
+    locale = campaign.get("locale")
+    if locale is not None and locale not in LOCALES:
+        problems.add("chronicle.problem.bad_field", path=MANIFEST, field="campaign.locale")
+        locale = None
+    stored = dict(campaign["settings"])
+    specs = setting_specs(system_id)
+    unknown = sorted(set(stored) - {spec.key for spec in specs})
+    if unknown:
+        problems.add("chronicle.problem.unknown_settings", keys=", ".join(unknown[:10]))
+    settings = resolved_settings(specs, stored)
+    try:
+        check_settings(system, settings)
+    except RulesError as error:
+        for problem in error.problems:
+            problems.add(problem.key, **dict(problem.params))
+    except DomainError as error:
+        problems.add(error.key, **error.params)
+    if problems:
+        raise problems  # sheets cannot be checked against settings the system refuses
+
+    old_gm = campaign.get("gm_user_id")
+
+    def owner(user_id: int) -> int:
+        """The old GM's characters (NPCs above all) pass to the new GM, the importer."""
+        return importer_id if user_id == old_gm else user_id
+
+    character_refs = _refs(
+        contents.characters,
+        problems,
+        GM_CHARACTERS,
+        lambda c: c.get("ref") if isinstance(c, dict) else None,
+    )
+    characters: list[CharacterPlan] = []
+    live_names: dict[str, str] = {}
+    players: set[int] = set()
+    for entry in contents.characters:
+        if not isinstance(entry, dict):
+            problems.add("chronicle.problem.bad_file", path=GM_CHARACTERS)
+            continue
+        read = FieldReader(problems, GM_CHARACTERS, entry)
+        ref = read.integer("ref", low=1)
+        file = read.string("file", 200)
+        char_name = read.string("name", MAX_NAME)
+        owner_id = read.integer("owner_user_id", low=0)
+        npc, hidden = read.boolean("npc"), read.boolean("hidden")
+        approval = read.string("approval", 10, optional=True) or "approved"
+        if approval not in APPROVAL_STATES:
+            read.ok = False
+            problems.add(
+                "chronicle.problem.bad_value",
+                path=GM_CHARACTERS,
+                line=str(entry.get("ref"))[:12],
+                field="approval",
+            )
+        template = read.ref("template", character_refs.__contains__)
+        created, updated = read.moment("created_at"), read.moment("updated_at")
+        deleted_at = read.moment("deleted_at", optional=True)
+        deleted_by = read.integer("deleted_by", optional=True, low=0)
+        active_for = [owner(u) for u in read.id_list("active_for")]
+        concept = read.string("concept", MAX_CONCEPT, optional=True)
+        description = read.string("description", MAX_DESCRIPTION, optional=True)
+        avatar = _avatar(entry.get("avatar"))
+        if "avatar" in entry and avatar is None:
+            read.ok = False
+            problems.add(
+                "chronicle.problem.bad_value",
+                path=GM_CHARACTERS,
+                line=str(entry.get("ref"))[:12],
+                field="avatar",
+            )
+        sheet = None
+        if file is not None and file not in contents.sheets:
+            problems.add("chronicle.problem.missing_file", path=file[:80])
+        elif file is not None:
+            sheet = _sheet(contents.sheets[file], file, system_id, system, settings, problems)
+        if not read.ok or sheet is None:
+            continue
+        assert ref is not None and char_name is not None and owner_id is not None
+        assert created is not None and updated is not None
+        if sheet.get("name") != char_name:
+            problems.add("chronicle.problem.sheet_mismatch", path=file)
+            continue
+        key = name_key(char_name)
+        if deleted_at is None:
+            if key in live_names:
+                problems.add("chronicle.problem.duplicate_name", name=char_name)
+            live_names[key] = char_name
+        for user_id in active_for:
+            if user_id in players:
+                problems.add("chronicle.problem.two_active", user=user_id)
+            players.add(user_id)
+        characters.append(
+            CharacterPlan(
+                ref,
+                char_name,
+                key,
+                owner(owner_id),
+                npc,
+                hidden,
+                approval,
+                template,
+                created,
+                updated,
+                deleted_at,
+                deleted_by,
+                active_for,
+                sheet,
+                concept,
+                description,
+                avatar,
+            )
+        )
+
+    scene_refs = _refs(contents.scenes, problems, GM_SCENES, lambda s: s.get("ref"))
+    scenes: list[ScenePlan] = []
+    for row in contents.scenes:
+        read = FieldReader(problems, GM_SCENES, row)
+        scene = ScenePlan(
+            ref=read.integer("ref", low=1),
+            title=read.string("title", 100),
+            private=read.boolean("private"),
+            players=read.id_list("players"),
+            opened_by=read.integer("opened_by", low=0),
+            created_at=read.moment("created_at"),  # type: ignore[arg-type]  # checked: read.ok
+            closed_at=read.moment("closed_at", optional=True),
+            round_started_at=read.moment("round_started_at", optional=True),
+        )
+        if read.string("status", 10) not in ("open", "closed"):
+            read.ok = False
+            problems.add(
+                "chronicle.problem.bad_value", path=GM_SCENES, line=str(scene.ref), field="status"
+            )
+        if read.ok:
+            scenes.append(scene)
+
+    roll_refs = _refs(contents.rolls, problems, GM_ROLLS, lambda r: _int_or_none(r.get("ref")))
+    rolls: list[dict[str, Any]] = []
+    for row in contents.rolls:
+        read = FieldReader(problems, GM_ROLLS, row, text=True)
+        roll = {
+            "ref": read.integer("ref", low=1),
+            "scene": read.ref("scene", scene_refs.__contains__),
+            "created_at": read.moment("created_at"),
+            "user_id": read.integer("user_id", low=0),
+            "user_name": _text(read.string("user_name", 100, optional=True)),
+            "character_name": read.string("character_name", 100, optional=True),
+            "kind": read.string("kind", 20),
+            "expression": read.string("expression", 250),
+            "reason": read.string("reason", 200, optional=True),
+            "breakdown": _text(read.string("breakdown", MAX_BREAKDOWN, optional=True)),
+            "total": read.integer("total", low=-INT32),
+            "difficulty": read.integer("difficulty", optional=True, low=-INT32),
+            "outcome": read.string("outcome", 20, optional=True),
+            "fumble": read.boolean("fumble"),
+            "private": read.boolean("private"),
+            "detail": read.json_object("detail"),
+        }
+        for field in ("total", "difficulty"):
+            if roll[field] is not None and roll[field] >= INT32:
+                read.ok = False
+                problems.add(
+                    "chronicle.problem.bad_value", path=GM_ROLLS, line=str(read.line), field=field
+                )
+        if read.ok:
+            rolls.append(roll)
+
+    post_refs = _refs(contents.posts, problems, GM_POSTS, lambda p: p.get("ref"))
+    del post_refs
+    posts: list[dict[str, Any]] = []
+    for row in contents.posts:
+        read = FieldReader(problems, GM_POSTS, row)
+        post = {
+            "ref": read.integer("ref", low=1),
+            "scene": read.ref("scene", scene_refs.__contains__),
+            "author_user_id": read.integer("author_user_id", low=0),
+            "character": read.ref("character", character_refs.__contains__),
+            "speaker_name": read.string("speaker_name", 100),
+            "webhook_name": read.string("webhook_name", 80, optional=True),
+            "gm_post": read.boolean("gm_post"),
+            "gm_only": read.boolean("gm_only"),
+            "text": read.string("text", MAX_POST_TEXT),
+            "notes": read.string("notes", MAX_POST_TEXT, optional=True),
+            "roll": read.ref("roll", roll_refs.__contains__),
+            "created_at": read.moment("created_at"),
+            "edited_at": read.moment("edited_at", optional=True),
+            "deleted_at": read.moment("deleted_at", optional=True),
+        }
+        if read.ok:
+            posts.append(post)
+
+    xp: list[dict[str, Any]] = []
+    for row in contents.xp:
+        read = FieldReader(problems, GM_XP, row, text=True)
+        award = {
+            "ref": read.integer("ref", low=1),
+            "created_at": read.moment("created_at"),
+            "character": read.ref("character", character_refs.__contains__, optional=False),
+            "character_name": read.string("character_name", 100),
+            "granted_by": read.integer("granted_by", low=0),
+            "amount": read.integer("amount", low=-INT32),
+            "xp_before": read.integer("xp_before", low=-INT32),
+            "xp_after": read.integer("xp_after", low=-INT32),
+            "reason": read.string("reason", 200, optional=True),
+        }
+        for field in ("amount", "xp_before", "xp_after"):
+            if award[field] is not None and award[field] >= INT32:
+                read.ok = False
+                problems.add(
+                    "chronicle.problem.bad_value", path=GM_XP, line=str(read.line), field=field
+                )
+        if read.ok:
+            xp.append(award)
+
+    counts = contents.manifest["counts"]
+    found = {
+        "scenes": len(contents.scenes),
+        "posts": len(contents.posts),
+        "characters": len(contents.characters),
+        "xp_awards": len(contents.xp),
+        "rolls": len(contents.rolls),
+    }
+    for what, count in found.items():
+        if counts.get(what) != count:
+            problems.add(
+                "chronicle.problem.count_mismatch",
+                what=what,
+                expected=str(counts.get(what))[:12],
+                found=count,
+            )
+    if problems:
+        raise problems
+    return ImportPlan(
+        name=title,
+        system=system_id,
+        settings=stored,
+        locale=locale,
+        sheet_version=SHEET_SCHEMA_VERSION,
+        characters=characters,
+        scenes=scenes,
+        posts=posts,
+        rolls=rolls,
+        xp=xp,
+    )
+
+
+def _int_or_none(value: Any) -> int | None:
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def _text(value: str | None) -> str:
+    """A column stored as text that may be empty (an anonymised roll's user name)."""
+    return value or ""
+
+
+def _sheet(
+    payload: bytes,
+    path: str,
+    system_id: str,
+    system: Any,
+    settings: Mapping[str, Any],
+    problems: ArchiveProblems,
+) -> dict[str, Any] | None:
+    """One character's sheet, as strictly as ``/sheet import`` reads it."""
+    try:
+        document = parse_document(payload)
+        sheet = check_sheet(document, system_id, system, dict(settings))
+    except DomainError as error:
+        problems.add("chronicle.problem.in_file", path=path)
+        problems.add(error.key, **error.params)
+        return None
+    candidate = sheet if document.get("npc") else player_sheet(sheet)
+    found = list(system.validate(candidate, settings))
+    if found:
+        problems.add("chronicle.problem.in_file", path=path)
+        for problem in found:
+            problems.add(problem.key, **dict(problem.params))
+        return None
+    return sheet
+
+
+def _avatar(value: Any) -> Avatar | None:
+    """A stored avatar as the export writes it (``type`` and base64 ``data``), checked as
+    ``/sheet profile`` checks an upload: by its bytes, never by the declared type."""
+    if not isinstance(value, dict) or not isinstance(value.get("data"), str):
+        return None
+    try:
+        data = base64.b64decode(value["data"], validate=True)
+    except ValueError:
+        return None
+    return validate_avatar(data)

@@ -1,0 +1,622 @@
+"""``/campaign export`` and ``/campaign import``: the whole campaign as one zip, and back.
+
+Export (the GM): the campaign's rows are read in one read snapshot, in batches (each batch
+awaits the database, so a long campaign never holds the event loop for more than one), then
+the zip is built in the bot's worker process (:class:`bot.compute.ComputePool`,
+:func:`bot.services.chronicle.build.build_archive`): rendering thousands of posts is
+pure-Python work, which in a thread would still hold the GIL against the event loop.
+The work is bounded before it starts (an estimate from counts and text lengths) and while it
+runs (the archive writer stops at the import's limits), and at most :data:`MAX_JOBS`
+chronicle jobs run at once in a process; more are refused with a "busy" reply.
+
+Import: the archive is read and checked in the worker process — its layout and limits
+(:mod:`bot.services.chronicle.archive`), then every record against the rule system (the
+sheets as strictly as ``/sheet import``) — and every problem is listed before anything is
+written.  Then one transaction writes a **new** campaign bound here, run by the importer,
+with the whole record: characters (owners keep their Discord ids; the old GM's characters
+pass to the importer), scenes, posts, the XP ledger and the roll log, every id remapped.
+Imported scenes are closed records (their threads stay in the old server); play goes on in
+new scenes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import itertools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy import Table, func, insert, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
+from sqlmodel import SQLModel, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.compute import ComputePool
+from bot.db.models import (
+    ActiveCharacter,
+    Campaign,
+    Character,
+    CharacterProfile,
+    Post,
+    RollLog,
+    Scene,
+    XpAward,
+    saved_id,
+    utcnow,
+)
+from bot.formatting import format_number
+from bot.services.campaigns.service import CampaignService, CampaignView
+from bot.services.chronicle.archive import (
+    MAX_UNCOMPRESSED,
+    ArchiveProblems,
+    ArchiveTooBig,
+    iso,
+    slug,
+)
+from bot.services.chronicle.build import Snapshot
+from bot.services.chronicle.check import ImportPlan
+from bot.services.chronicle.transfer import (
+    SNAPSHOT_ROWS,
+    build_packed,
+    pack,
+    read_and_check_packed,
+    unpack,
+    with_rows,
+)
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed
+from bot.services.sheets.schema import upgraded_sheet
+from rules import systems
+
+__all__ = [
+    "BATCH",
+    "MAX_JOBS",
+    "ChronicleFile",
+    "ChronicleService",
+    "ArchiveProblems",
+    "ImportSummary",
+    "scene_channel",
+]
+
+BATCH = 100  # rows per read and per insert: short slices of the event loop
+MAX_JOBS = 2  # chronicle exports/imports running at once in one process
+#: Bytes the export writes per byte of post text (JSONL record, two Markdown and two HTML
+#: pages), and per row of anything else: the estimate that refuses a campaign too big to
+#: export before reading it.
+TEXT_FACTOR = 5
+ROW_BYTES = 1200
+#: Imported scenes and their posts and rolls get channel ids that no Discord channel has
+#: (negative): ``-(campaign id × SCENE_SLOTS + scene number)``, 0 for outside any scene.
+SCENE_SLOTS = 100_000
+
+
+def scene_channel(campaign_id: int, scene_ref: int | None) -> int:
+    """The stand-in channel id of an imported scene (``None``: outside any scene)."""
+    return -(campaign_id * SCENE_SLOTS + (scene_ref or 0))
+
+
+@dataclass(frozen=True, slots=True)
+class ChronicleFile:
+    filename: str
+    payload: bytes
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSummary:
+    campaign: CampaignView
+    counts: dict[str, int]
+
+
+class _Jobs:
+    """How many chronicle jobs run now (one process, one event loop: a plain counter)."""
+
+    running = 0
+
+
+class ChronicleService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        campaigns: CampaignService,
+        compute: ComputePool,
+    ) -> None:
+        self.sessions = sessions
+        self.campaigns = campaigns
+        self.compute = compute
+
+    # -- export --------------------------------------------------------------------------
+
+    async def export(self, place: Place, actor: Actor, locale: str, limit: int) -> ChronicleFile:
+        """The campaign's zip (GM only), refused when bigger than ``limit`` (the upload)."""
+        campaign = await self.campaigns.require_referee(place, actor)
+        async with _job():
+            await self._check_size(saved_id(campaign))
+            snapshot = await self._snapshot(saved_id(campaign))
+            try:
+                packed = await pack(snapshot, SNAPSHOT_ROWS)
+                bare = with_rows(snapshot, {name: [] for name in SNAPSHOT_ROWS})
+                payload = await self.compute.submit(build_packed, bare, packed, locale)
+            except ArchiveTooBig:
+                raise DomainError(
+                    "chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20
+                ) from None
+        if len(payload) > limit:
+            raise DomainError(
+                "chronicle.error.too_big_to_send",
+                size=_megabytes(len(payload), locale),
+                limit=_megabytes(limit, locale),
+            )
+        filename = f"arbitro-{slug(campaign.name) or 'campaign'}.zip"
+        return ChronicleFile(filename, payload, snapshot.counts())
+
+    async def _check_size(self, campaign_id: int) -> None:
+        """Refuse before reading when the estimate alone passes the import's limit."""
+        async with self.sessions() as session:
+            posts, text = (
+                await session.exec(
+                    select(
+                        func.count(),
+                        func.coalesce(
+                            func.sum(
+                                func.length(Post.text) + func.coalesce(func.length(Post.notes), 0)
+                            ),
+                            0,
+                        ),
+                    ).where(Post.campaign_id == campaign_id)
+                )
+            ).one()
+            rolls = (
+                await session.exec(select(func.count()).where(RollLog.campaign_id == campaign_id))
+            ).one()
+        estimate = int(text) * TEXT_FACTOR + (int(posts) + int(rolls)) * ROW_BYTES
+        if estimate > MAX_UNCOMPRESSED:
+            raise DomainError("chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20)
+
+    async def _snapshot(self, campaign_id: int) -> Snapshot:
+        """Every row of the campaign, read in one snapshot (REPEATABLE READ on PostgreSQL,
+        one read transaction on SQLite) so the files agree with each other."""
+        async with self.sessions() as session:
+            if session.get_bind().dialect.name == "postgresql":
+                await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            else:
+                connection = await session.connection()
+                await connection.exec_driver_sql("BEGIN")
+            try:
+                return await self._collect(session, campaign_id)
+            finally:
+                await session.rollback()
+
+    async def _collect(self, session: AsyncSession, campaign_id: int) -> Snapshot:
+        """The snapshot, each batch turned into plain records as soon as it is read (so no
+        step runs over the whole campaign at once on the event loop)."""
+        campaign = await session.get(Campaign, campaign_id)
+        assert campaign is not None  # found by require_referee, never deleted
+        system = systems.get(campaign.system)
+        active: dict[int, list[int]] = {}
+        for row in (
+            await session.exec(
+                select(ActiveCharacter).where(ActiveCharacter.campaign_id == campaign_id)
+            )
+        ).all():
+            active.setdefault(row.character_id, []).append(row.user_id)
+        character_ref: dict[int, int] = {}
+        scene_ref: dict[int, int] = {}
+        channel_scene: dict[int, int] = {}
+        roll_ref: dict[int, int] = {}
+
+        def character(c: SimpleNamespace) -> dict[str, Any]:
+            ref = character_ref[c.id] = len(character_ref) + 1
+            return {
+                "ref": ref,
+                "name": c.name,
+                "owner_user_id": c.owner_user_id,
+                "npc": c.is_npc,
+                "hidden": c.hidden,
+                "approval": c.approval,  # approved | pending | rejected (the GM's approval)
+                "template": c.template_id,  # an id until every character is numbered
+                "created_at": iso(c.created_at),
+                "updated_at": iso(c.updated_at),
+                "deleted_at": iso(c.deleted_at),
+                "deleted_by": c.deleted_by,
+                "active_for": sorted(active.get(c.id, [])),
+                "system": c.system,
+                "sheet": upgraded_sheet(Character(**vars(c))),
+            }
+
+        def scene(s: SimpleNamespace) -> dict[str, Any]:
+            ref = scene_ref[s.id] = len(scene_ref) + 1
+            channel_scene[s.channel_id] = ref
+            return {
+                "ref": ref,
+                "title": s.title,
+                "status": s.status,
+                "private": s.private,
+                "players": list(s.players or []),
+                "opened_by": s.opened_by,
+                "created_at": iso(s.created_at),
+                "closed_at": iso(s.closed_at),
+                "round_started_at": iso(s.round_started_at),
+            }
+
+        def roll(r: SimpleNamespace) -> dict[str, Any]:
+            ref = roll_ref[r.id] = len(roll_ref) + 1
+            return {
+                "ref": ref,
+                "scene": channel_scene.get(r.channel_id),
+                "created_at": iso(r.created_at),
+                "user_id": r.user_id,
+                "user_name": r.user_name,
+                "character_name": r.character_name,
+                "kind": r.kind,
+                "expression": r.expression,
+                "reason": r.reason,
+                "breakdown": r.breakdown,
+                "total": r.total,
+                "difficulty": r.difficulty,
+                "outcome": r.outcome,
+                "fumble": r.fumble,
+                "private": r.private,
+                # the undo record names this server's rows: it does not travel
+                "detail": {k: v for k, v in (r.detail or {}).items() if k != "undo"},
+            }
+
+        def post(p: SimpleNamespace) -> dict[str, Any]:
+            return {
+                "ref": 0,  # numbered below
+                "scene": scene_ref.get(p.scene_id or 0),
+                "author_user_id": p.author_user_id,
+                "character": character_ref.get(p.character_id or 0),
+                "speaker_name": p.speaker_name,
+                "webhook_name": p.webhook_name,
+                "gm_post": p.gm_post,
+                "gm_only": p.gm_only,
+                "text": p.text,
+                "notes": p.notes,
+                "roll": roll_ref.get(p.roll_log_id or 0),
+                "created_at": iso(p.created_at),
+                "edited_at": iso(p.edited_at),
+                "deleted_at": iso(p.deleted_at),
+            }
+
+        def award(x: SimpleNamespace) -> dict[str, Any]:
+            return {
+                "ref": 0,  # numbered below
+                "created_at": iso(x.created_at),
+                "character": character_ref.get(x.character_id),
+                "character_name": x.character_name,
+                "granted_by": x.granted_by,
+                "amount": x.amount,
+                "xp_before": x.xp_before,
+                "xp_after": x.xp_after,
+                "reason": x.reason,
+            }
+
+        characters = await _records(session, Character, campaign_id, character)
+        for entry in characters:
+            entry["template"] = character_ref.get(entry["template"] or 0)
+        await _add_profiles(session, campaign_id, character_ref, characters)
+        scenes = await _records(session, Scene, campaign_id, scene)
+        rolls = await _records(session, RollLog, campaign_id, roll)
+        posts = await _records(session, Post, campaign_id, post)
+        awards = await _records(session, XpAward, campaign_id, award)
+        for number, entry in enumerate(posts, start=1):
+            entry["ref"] = number
+        for number, entry in enumerate(awards, start=1):
+            entry["ref"] = number
+        return Snapshot(
+            campaign={
+                "name": campaign.name,
+                "system": campaign.system,
+                "system_name": system.name,
+                "locale": campaign.locale,
+                "settings": dict(campaign.settings or {}),
+                "status": campaign.status,
+                "created_at": iso(campaign.created_at),
+                "gm_user_id": campaign.gm_user_id,
+            },
+            characters=characters,
+            scenes=scenes,
+            posts=posts,
+            rolls=rolls,
+            xp=awards,
+            exported_at=iso(utcnow()) or "",
+        )
+
+    # -- import --------------------------------------------------------------------------
+
+    @staticmethod
+    def may_import(actor: Actor) -> None:
+        """Importing creates a campaign: the same permission as ``/campaign create``
+        (checked before the file is even downloaded)."""
+        if not (actor.can_manage_channels or actor.is_admin):
+            raise NotAllowed("campaign.error.create_needs_permission")
+
+    async def import_archive(
+        self,
+        place: Place,
+        actor: Actor,
+        payload: bytes,
+        *,
+        target_id: int,
+        kind: str,
+        name: str | None = None,
+    ) -> ImportSummary:
+        """A new campaign bound to ``target_id`` with the archive's whole record, or
+        :class:`ArchiveProblems` listing everything wrong with it (nothing written)."""
+        self.may_import(actor)
+        async with _job():
+            bare, packed = await self.compute.submit(
+                read_and_check_packed, payload, actor.user_id, name
+            )
+            plan = with_rows(bare, await unpack(packed))
+            try:
+                async with self.sessions() as session, session.begin():
+                    campaign = await self.campaigns.insert(
+                        session,
+                        place,
+                        actor,
+                        name=plan.name,
+                        system=plan.system,
+                        target_id=target_id,
+                        kind=kind,
+                        settings=plan.settings,
+                        locale=plan.locale,
+                    )
+                    await _write(session, campaign, plan)
+            except IntegrityError:
+                # another import or /campaign create bound this place meanwhile
+                raise AlreadyBound(name=plan.name) from None
+        view = await self.campaigns.view(saved_id(campaign), place.guild_id)
+        return ImportSummary(view, plan.counts())
+
+
+class _job:
+    """At most :data:`MAX_JOBS` chronicle jobs at once; more are refused, not queued."""
+
+    async def __aenter__(self) -> None:
+        if _Jobs.running >= MAX_JOBS:
+            raise DomainError("chronicle.error.busy")
+        _Jobs.running += 1
+
+    async def __aexit__(self, *_exc: object) -> None:
+        _Jobs.running -= 1
+
+
+def _megabytes(size: int, locale: str) -> str:
+    """Megabytes with one decimal in the reader's language («25,3» in Spanish)."""
+    return format_number(size / 2**20, locale, 1)
+
+
+async def _add_profiles(
+    session: AsyncSession,
+    campaign_id: int,
+    character_ref: Mapping[int, int],
+    characters: list[dict[str, Any]],
+) -> None:
+    """Each character's public profile (``/sheet profile``) on its record: concept,
+    description and the stored avatar bytes (base64), which the pages embed as ``data:``."""
+    by_ref = {entry["ref"]: entry for entry in characters}
+    rows = (
+        await session.exec(
+            select(CharacterProfile).where(CharacterProfile.campaign_id == campaign_id)
+        )
+    ).all()
+    for profile in rows:
+        entry = by_ref.get(character_ref.get(profile.character_id, 0))
+        if entry is None:
+            continue
+        if profile.concept:
+            entry["concept"] = profile.concept
+        if profile.description:
+            entry["description"] = profile.description
+        if profile.avatar and profile.avatar_type:
+            entry["avatar"] = {
+                "type": f"image/{profile.avatar_type}",
+                "data": base64.b64encode(profile.avatar).decode("ascii"),
+            }
+
+
+async def _records(
+    session: AsyncSession,
+    model: type[SQLModel],
+    campaign_id: int,
+    convert: Callable[[SimpleNamespace], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The campaign's rows of ``model`` in id order as ``convert`` makes them, read
+    :data:`BATCH` at a time as Core rows (not ORM objects: no identity map of thousands of
+    rows is built, then expired on rollback, on the event loop); the loop runs other work
+    between batches."""
+    table = _table(model)
+    connection = await session.connection()  # the read transaction begun by the caller
+    records: list[dict[str, Any]] = []
+    last = 0
+    while True:
+        query = (
+            table.select()
+            .where(table.c.campaign_id == campaign_id, table.c.id > last)
+            .order_by(table.c.id)
+            .limit(BATCH)
+        )
+        rows = (await connection.execute(query)).mappings().all()
+        records.extend(convert(SimpleNamespace(**row)) for row in rows)
+        if len(rows) < BATCH:
+            return records
+        last = rows[-1]["id"]
+        await asyncio.sleep(0)
+
+
+async def _insert(
+    connection: AsyncConnection,
+    table: Table,
+    rows: Iterable[dict[str, Any]],
+    *,
+    ids: bool = True,
+) -> list[int]:
+    """Insert ``rows`` :data:`BATCH` at a time (built lazily, a batch at a time, so no step
+    runs over the whole record at once on the loop); with ``ids``, return the new ids in
+    the same order (other rows point at them), else insert without ``RETURNING``."""
+    new_ids: list[int] = []
+    source = iter(rows)
+    while batch := list(itertools.islice(source, BATCH)):
+        if ids:
+            result = await connection.execute(
+                insert(table).returning(table.c.id, sort_by_parameter_order=True), batch
+            )
+            new_ids.extend(result.scalars().all())
+        else:
+            await connection.execute(insert(table), batch)
+    return new_ids
+
+
+def _table(model: type[SQLModel]) -> Table:
+    return model.__table__  # type: ignore[attr-defined, no-any-return]  # set by table=True
+
+
+async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) -> None:
+    """Every row of the plan, ids remapped, in the caller's transaction."""
+    connection = await session.connection()
+    campaign_id, guild_id = saved_id(campaign), campaign.guild_id
+    now = utcnow()
+    character_ids = await _insert(
+        connection,
+        _table(Character),
+        [
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "owner_user_id": c.owner_user_id,
+                "name": c.name,
+                "name_key": c.name_key,
+                "system": plan.system,
+                "sheet": c.sheet,
+                "is_npc": c.npc,
+                "hidden": c.hidden,
+                "approval": c.approval,
+                "template_id": None,
+                "created_at": c.created_at,
+                "updated_at": c.updated_at,
+                "deleted_at": c.deleted_at,
+                "deleted_by": c.deleted_by,
+                "version": 1,
+                "sheet_version": plan.sheet_version,
+            }
+            for c in plan.characters
+        ],
+    )
+    character_id = {c.ref: new for c, new in zip(plan.characters, character_ids, strict=True)}
+    profiles = [
+        {
+            "character_id": character_id[c.ref],
+            "guild_id": guild_id,
+            "campaign_id": campaign_id,
+            "concept": c.concept,
+            "description": c.description,
+            "avatar": c.avatar.data if c.avatar else None,
+            "avatar_type": c.avatar.kind if c.avatar else None,
+            "avatar_hash": c.avatar.sha256 if c.avatar else None,
+            "updated_at": now,
+            "version": 1,
+        }
+        for c in plan.characters
+        if c.concept or c.description or c.avatar
+    ]
+    if profiles:
+        await connection.execute(insert(_table(CharacterProfile)), profiles)
+    for c in plan.characters:
+        if c.template is not None:
+            await connection.execute(
+                update(_table(Character))
+                .where(_table(Character).c.id == character_id[c.ref])
+                .values(template_id=character_id[c.template])
+            )
+    active = [
+        {
+            "campaign_id": campaign_id,
+            "user_id": user_id,
+            "guild_id": guild_id,
+            "character_id": character_id[c.ref],
+        }
+        for c in plan.characters
+        for user_id in c.active_for
+    ]
+    if active:
+        await connection.execute(insert(_table(ActiveCharacter)), active)
+    scene_ids = await _insert(
+        connection,
+        _table(Scene),
+        (
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "channel_id": scene_channel(campaign_id, s.ref),
+                "parent_id": None,
+                "title": s.title,
+                # the thread is in the old server: the scene is the record, closed
+                "status": "closed",
+                "private": s.private,
+                "players": s.players,
+                "header_message_id": None,
+                "opened_by": s.opened_by,
+                "created_at": s.created_at,
+                "closed_at": s.closed_at or now,
+                "round_started_at": s.round_started_at,
+                "version": 1,
+            }
+            for s in plan.scenes
+        ),
+    )
+    scene_id = {s.ref: new for s, new in zip(plan.scenes, scene_ids, strict=True)}
+    roll_ids = await _insert(
+        connection,
+        _table(RollLog),
+        (
+            {
+                "guild_id": guild_id,
+                "channel_id": scene_channel(campaign_id, r["scene"]),
+                "campaign_id": campaign_id,
+                "message_id": None,
+                "message_url": None,
+                **{k: v for k, v in r.items() if k not in ("ref", "scene")},
+            }
+            for r in plan.rolls
+        ),
+    )
+    roll_id = {r["ref"]: new for r, new in zip(plan.rolls, roll_ids, strict=True)}
+    await _insert(
+        connection,
+        _table(Post),
+        (
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "channel_id": scene_channel(campaign_id, p["scene"]),
+                "scene_id": scene_id.get(p["scene"]) if p["scene"] else None,
+                "message_ids": [],
+                "character_id": character_id.get(p["character"]) if p["character"] else None,
+                "roll_log_id": roll_id.get(p["roll"]) if p["roll"] else None,
+                "version": 1,
+                **{k: v for k, v in p.items() if k not in ("ref", "scene", "character", "roll")},
+            }
+            for p in plan.posts
+        ),
+        ids=False,
+    )
+    await _insert(
+        connection,
+        _table(XpAward),
+        (
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "character_id": character_id[x["character"]],
+                **{k: v for k, v in x.items() if k not in ("ref", "character")},
+            }
+            for x in plan.xp
+        ),
+        ids=False,
+    )

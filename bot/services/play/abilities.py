@@ -1,0 +1,219 @@
+"""``/ability``: a rolweb character uses an ability of the campaign's list (seed 001).
+
+The rules (``RolwebSystem.use_ability``) decide the level, the action it costs, the effect
+text and — for the healing abilities — the roll and the change to the target.  The use is one
+versioned write with its audit row (kind ``ability``, undoable by the GM): on the target's
+sheet when the ability changes one (the heal is computed on the target's *current* version,
+and being healed needs no permission: the rules write on the user's behalf), otherwise on the
+user's own sheet, so every use is on the record.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.services.campaigns.context import CampaignContext
+from bot.services.shared.audit import AuditEntry
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import DomainError
+from bot.services.shared.labels import resolve, spoken
+from bot.services.sheets.access import find_character, require_editor, require_playable
+from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.dead import heal_living
+from bot.services.sheets.schema import upgraded_sheet
+from bot.services.sheets.undo import Undoable
+from bot.services.sheets.writes import Computed
+from rules.combat.attack import Fighter
+from rules.systems.base import GameSystem, StepOption
+
+__all__ = ["AbilityLine", "AbilityService", "AbilityUseView"]
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityLine:
+    """One ability on the sheet for ``/ability list``: its level and what it does."""
+
+    name: str
+    level: str
+    action: str
+    description: str
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityUseView:
+    user: str
+    target: str
+    ability: str
+    level: str
+    action: str
+    effect: str
+    roll: str | None  # the dice engine's breakdown
+    healed: int | None
+    state: str | None
+    notes: tuple[str, ...]
+    undo: Undoable | None = None
+
+
+def _ability_name(typed: str, settings: Any) -> str:
+    """The campaign's ability ``typed`` names, whole, any case or accents («imposicion de
+    manos»; the rules compare names ignoring case only); other text passes as typed and the
+    rules refuse it by name."""
+    from rules.rolweb.abilities import load_abilities
+    from rules.rolweb.settings import parse_settings
+
+    names = (spoken(a.name, a.name) for a in load_abilities(parse_settings(settings)))
+    return resolve(typed, names, prefix=False) or typed
+
+
+def _abilities(system: GameSystem) -> Any:
+    if not callable(getattr(system, "use_ability", None)):
+        raise DomainError("ability.error.no_abilities", system=system.name)
+    return system
+
+
+@dataclass(frozen=True, slots=True)
+class _Heal:
+    amount: int
+    audit: AuditEntry
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Any]:
+        result = heal_living(context.system, sheet, self.amount, context.settings)
+        return Computed(result.sheet, result, audit=self.audit)
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    audit: AuditEntry
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+        return Computed(sheet, None, audit=self.audit)
+
+
+class AbilityService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+        self.rng = rng or random.SystemRandom()
+
+    async def list(
+        self, place: Place, actor: Actor, character: str | None = None
+    ) -> tuple[str, tuple[AbilityLine, ...]]:
+        """The character's abilities with their level, action and description."""
+        from rules.rolweb.abilities import Level, find_ability
+        from rules.rolweb.settings import parse_settings
+
+        _campaign, stored, system, settings = await self.characters.sheet_of(
+            place, actor, character
+        )
+        _abilities(system)
+        parsed = parse_settings(settings)
+        lines = []
+        for name, term in sorted((stored.sheet.get("habilidades") or {}).items()):
+            ability = find_ability(name, parsed)
+            try:
+                level = Level.from_term(term)
+            except ValueError:
+                continue
+            if ability is None or level is Level.NONE:
+                continue
+            details = ability.levels[level]
+            lines.append(
+                AbilityLine(
+                    ability.name,
+                    level.term,
+                    details.action.value,
+                    ability.description,
+                    details.effect,
+                )
+            )
+        return stored.name, tuple(lines)
+
+    async def choices(
+        self, place: Place, actor: Actor, character: str | None
+    ) -> tuple[StepOption, ...]:
+        """The abilities the character knows (autocomplete), with their level."""
+        try:
+            name, lines = await self.list(place, actor, character)
+        except DomainError:
+            return ()
+        return tuple(StepOption(line.name, f"{line.name} ({line.level})") for line in lines)
+
+    async def use(
+        self,
+        place: Place,
+        actor: Actor,
+        ability: str,
+        *,
+        target: str | None = None,
+        character: str | None = None,
+        level: str | None = None,
+        herbs: bool = False,
+    ) -> AbilityUseView:
+        context = await self.characters.contexts.load(place)
+        system = _abilities(context.system)
+        async with self.sessions() as session:
+            user = await find_character(session, context.campaign, actor, character)
+            healed_one = (
+                await find_character(session, context.campaign, actor, target, as_opponent=True)
+                if target
+                else user
+            )
+        require_editor(context.campaign, user, actor)  # acting *with* a character
+        require_playable(user)  # not while it awaits the GM's approval
+        ability = _ability_name(ability, context.settings)
+        user_sheet = upgraded_sheet(user)
+        other = None if healed_one.id == user.id else upgraded_sheet(healed_one)
+        fighter = Fighter(healed_one.name, sheet=other) if other is not None else None
+        result = system.use_ability(
+            user_sheet, ability, fighter, context.settings, self.rng, level=level, herbs=herbs
+        )
+        audit = AuditEntry(
+            kind="ability",
+            expression=(result.roll.expression if result.roll else result.ability)[:250],
+            breakdown=result.roll.breakdown if result.roll else result.effect[:1000],
+            total=result.roll.total if result.roll else 0,
+            reason=f"{result.ability} ({result.level}) → {healed_one.name}"[:200],
+            detail={"user": user.name, "target": healed_one.name, "action": result.action},
+        )
+        if result.change is not None and result.change.kind == "heal":
+            applied = await self.characters.writer.apply(
+                place,
+                actor,
+                _Heal(result.change.amount, audit),
+                character_id=healed_one.id,
+                on_behalf=True,
+            )
+            health = applied.value
+            healed, state, notes = health.amount, health.state, tuple(health.notes)
+        else:
+            applied = await self.characters.writer.apply(
+                place, actor, _Record(audit), character_id=user.id
+            )
+            healed, state, notes = None, None, ()
+        undo = Undoable(applied.log_id, applied.view.version) if applied.log_id else None
+        return AbilityUseView(
+            user=user.name,
+            target=healed_one.name,
+            ability=result.ability,
+            level=result.level,
+            action=str(result.action),
+            effect=result.effect,
+            roll=result.roll.breakdown if result.roll else None,
+            healed=healed,
+            state=state,
+            notes=tuple(result.notes) + notes,
+            undo=undo,
+        )

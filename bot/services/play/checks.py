@@ -1,0 +1,268 @@
+"""Rolling from a sheet: ``/check`` and ``/save`` through the game-system interface.
+
+Every check lands in the audit log with the character's name, like a ``/roll``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.grammar import gender_of
+from bot.services.campaigns.service import is_referee
+from bot.services.play.rolls import MAX_REASON
+from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import DomainError, InvalidSetting
+from bot.services.shared.labels import resolve, spoken
+from bot.services.sheets.access import require_actor
+from bot.services.sheets.changes import ApplyEffects
+from bot.services.sheets.characters import CharacterService
+from rules.combat.health import Act, HealthStates, require
+from rules.systems.base import (
+    CheckOption,
+    CheckRequest,
+    CheckResult,
+    OpposedResult,
+)
+from rules.text import fold
+
+__all__ = ["CheckOrder", "CheckService", "CheckView", "SAVE_OPTION", "resolve_option"]
+
+MAX_CIRCUMSTANCES = 8
+#: The option ``/save`` rolls: S&W's single «Tirada de Salvación» (with the alternative
+#: saves setting the system reads the threat to pick the category).
+SAVE_OPTION = "salvacion"
+#: Runs in the transaction that stores a check: ``(session, log id, result)``.
+SameTransaction = Callable[[AsyncSession, int, CheckResult], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOrder:
+    """What ``/check`` asked for (the option and its details, as typed)."""
+
+    option: str
+    character: str | None = None
+    modifier: int = 0
+    difficulty: int | None = None
+    circumstances: str | None = None
+    against: str | None = None
+    against_option: str | None = None
+    private: bool = False
+    #: What the check is for, as ``/roll``'s ``reason``: shown and kept in the log.
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckView:
+    log_id: int
+    user_name: str
+    character_name: str
+    result: CheckResult
+    opponent_name: str | None
+    opposed: OpposedResult | None
+    private: bool
+    gm_channel_id: int | None
+    # Opposed by an NPC the GM keeps hidden from this roller: he sees the outcome, not its
+    # numbers (they go to the GM channel).
+    opponent_hidden: bool = False
+    #: the character's grammatical gender: notes agree with it («Sigue moribunda»)
+    gender: str | None = None
+    reason: str | None = None
+
+
+def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Keep only what the audit log can store as JSON."""
+    safe = {}
+    for key, value in values.items():
+        if isinstance(value, (str, int, float, bool, type(None), list, dict)):
+            safe[str(key)] = value
+        else:
+            safe[str(key)] = str(value)
+    return safe
+
+
+def resolve_option(options: tuple[CheckOption, ...], typed: str) -> str:
+    """The option a player named, by its key or by the name the autocomplete shows
+    («Atento» for ``atributo:Atento``, «destreza» for S&W's Destreza, «Salvación (Fís» for
+    Núcleo's one beginning so): Discord sends the typed text when nobody picks a suggestion,
+    and a newcomer types what the sheet shows (:func:`bot.services.shared.labels.resolve`; a name
+    several options share is refused with their names, never guessed).  Anything else is
+    returned as typed, for the system to refuse by name (some options are valid without
+    being offered, S&W's ``salvacion``)."""
+    return resolve(typed, (spoken(o.key, o.label) for o in options)) or typed.strip()
+
+
+def parse_circumstances(text: str | None) -> frozenset[str]:
+    """``"token, amenaza:veneno"`` → ``{"token", "amenaza:veneno"}``."""
+    if not text:
+        return frozenset()
+    # folded: «amenaza:parálisis» typed with its accent is the threat «paralisis»
+    items = [fold(part) for part in text.replace(";", ",").split(",") if part.strip()]
+    if len(items) > MAX_CIRCUMSTANCES:
+        raise DomainError("check.error.too_many_circumstances", limit=MAX_CIRCUMSTANCES)
+    return frozenset(items)
+
+
+class CheckService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+        self.rng = rng or random.SystemRandom()
+
+    async def options(
+        self, place: Place, actor: Actor, character: str | None
+    ) -> tuple[CheckOption, ...]:
+        try:
+            _campaign, stored, system, settings = await self.characters.sheet_of(
+                place, actor, character
+            )
+        except DomainError:
+            return ()
+        return tuple(system.check_options(stored.sheet, settings))
+
+    async def check(
+        self,
+        place: Place,
+        actor: Actor,
+        order: CheckOrder,
+        *,
+        character_id: int | None = None,
+        same_transaction: SameTransaction | None = None,
+    ) -> CheckView:
+        """Roll ``order`` on the character's sheet; what the roll changes (a token given to
+        the GM, a death test) is re-applied to the sheet's current version together with the
+        audit-log row, or the check is refused and nothing is logged.
+
+        ``character_id`` names the character by id instead of ``order.character`` (a GM roll
+        request's button); ``same_transaction(session, log_id, result)`` runs in the
+        transaction that stores the roll, and an exception it raises stores nothing
+        (:mod:`bot.services.table.requests` records the roll on the request there, once)."""
+        if character_id is not None:
+            campaign, own, system, settings = await self.characters.sheet_by_id(place, character_id)
+        else:
+            campaign, own, system, settings = await self.characters.sheet_of(
+                place, actor, order.character
+            )
+        # Rolling *with* a character is acting as it: its owner or a referee only.
+        require_actor(campaign, own, actor)
+        option = resolve_option(tuple(system.check_options(own.sheet, settings)), order.option)
+        if isinstance(system, HealthStates):
+            require(
+                system.combat_state(own.sheet, settings), Act.CHECK, own.name,
+                option, system=system.id, gender=gender_of(own.sheet),
+            )  # fmt: skip
+        reason = (order.reason or "").strip() or None
+        if reason is not None and len(reason) > MAX_REASON:
+            raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+        request = CheckRequest(
+            option=option,
+            modifier=order.modifier,
+            difficulty=order.difficulty,
+            circumstances=parse_circumstances(order.circumstances),
+        )
+        opposed: OpposedResult | None = None
+        opponent_hidden = False
+        opponent_name: str | None = None
+        if order.against is not None:
+            opponent = await self.characters.show(place, actor, order.against, as_opponent=True)
+            opponent_name = opponent.name
+            opponent_hidden = (
+                opponent.is_npc and opponent.hidden and not is_referee(campaign, actor)
+            )
+            typed = order.against_option or order.option
+            other = CheckRequest(
+                option=resolve_option(tuple(system.check_options(opponent.sheet, settings)), typed)
+            )
+            opposed = system.opposed(own.sheet, request, opponent.sheet, other, settings, self.rng)
+            result = opposed.a
+        else:
+            result = system.check(own.sheet, request, settings, self.rng)
+        audit = AuditEntry(
+            kind="check",
+            expression=result.expression,
+            reason=result.label
+            + (f" ← {opponent_name}" if opponent_name else "")
+            + (f" — {reason}" if reason else ""),
+            breakdown=result.breakdown,
+            detail={
+                "option": result.option,
+                "notes": list(result.notes),
+                **_jsonable(result.extra),
+                **({"hidden_opponent": True} if opponent_hidden else {}),
+            },
+            total=result.total,
+            difficulty=result.target,
+            outcome=str(result.outcome) if result.outcome else None,
+            fumble=result.outcome == "fumble",
+            private=order.private,
+        )
+        then: Callable[[AsyncSession, int | None], Awaitable[None]] | None = None
+        if same_transaction is not None:
+            hook = same_transaction
+
+            async def record(session: AsyncSession, log_id: int | None) -> None:
+                await hook(session, log_id or 0, result)
+
+            then = record
+
+        if result.effects:
+            applied = await self.characters.writer.apply(
+                place,
+                actor,
+                ApplyEffects(result.effects, audit),
+                character_id=own.id,
+                same_transaction=then,
+            )
+            log_id, character_name = applied.log_id, applied.view.name
+        else:
+            entry = roll_log(place, actor, campaign.id, own.name, audit)
+            async with self.sessions() as session, session.begin():
+                session.add(entry)
+                if then is not None:
+                    await session.flush()
+                    await then(session, entry.id)
+            log_id, character_name = entry.id, own.name
+        return CheckView(
+            log_id=log_id or 0,
+            user_name=actor.name,
+            character_name=character_name,
+            result=result,
+            opponent_name=opponent_name,
+            opposed=opposed,
+            private=order.private,
+            gm_channel_id=campaign.gm_channel_id,
+            opponent_hidden=opponent_hidden,
+            gender=gender_of(own.sheet),
+            reason=reason,
+        )
+
+    async def save(
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        threat: str | None = None,
+        character: str | None = None,
+        modifier: int = 0,
+        private: bool = False,
+    ) -> CheckView:
+        """``/save``: the saving throw (S&W «Tirada de Salvación»), against a kind of threat."""
+        order = CheckOrder(
+            SAVE_OPTION,
+            character=character,
+            modifier=modifier,
+            circumstances=f"amenaza:{threat}" if threat else None,
+            private=private,
+        )
+        return await self.check(place, actor, order)

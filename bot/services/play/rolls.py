@@ -1,0 +1,384 @@
+"""Rolling dice, keeping the audit log, reading it back, and computing exact odds.
+
+Every roll, public or private, is stored before it is shown, so a reply that fails to send
+never loses a roll; the message link is attached afterwards.  Exact odds are bounded before
+they start and computed in the bot's worker process (:mod:`bot.compute`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from sqlalchemy import or_
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
+
+from bot.compute import ComputePool
+from bot.db.models import RollLog, saved_id
+from bot.db.roll_log_writes import MessageLink, RollLogWriter
+from bot.services.campaigns.service import CampaignService, campaign_time_zone, is_referee
+from bot.services.shared.audit import AuditEntry, roll_log_values, undo_record
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import DomainError, InvalidSetting
+from bot.services.shared.write_batch import WriteBatch
+from rules import dice
+from rules.dice import odds
+
+__all__ = [
+    "RollService",
+    "RollView",
+    "HistoryView",
+    "HistoryEntry",
+    "OddsView",
+    "history_query",
+]
+
+MAX_REASON = 200
+MAX_HISTORY = 25
+#: Odds queries estimated at or below this many cost units (a few milliseconds) run inline:
+#: the round trip to the worker would cost more than the work.
+INLINE_COST = 20_000
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class RollView:
+    log_id: int
+    user_id: int
+    user_name: str
+    character_name: str | None
+    expression: str
+    breakdown: str
+    breakdown_markdown: str
+    total: int
+    label: str | None
+    comment: str | None
+    reason: str | None
+    private: bool
+    difficulty: int | None
+    outcome: str | None  # success | failure | critical | None
+    fumble: bool
+    explosions: int
+    campaign_name: str | None
+    gm_channel_id: int | None
+    campaign_locale: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    log_id: int
+    user_id: int
+    user_name: str
+    character_name: str | None
+    expression: str
+    total: int | None  # None: kept from this viewer (a check against a hidden NPC)
+    reason: str | None
+    outcome: str | None
+    fumble: bool
+    private: bool
+    created_at: datetime
+    message_url: str | None
+    difficulty: int | None = None  # the target or difficulty, shown to referees only
+    #: a change the GM may undo (``/undo log_id``), and whether it already was
+    undoable: bool = False
+    undone: bool = False
+
+
+def _secret(row: RollLog, sees_private: bool) -> bool:
+    """The roller saw the outcome only (against a hidden NPC, or a GM roll request with a
+    hidden difficulty): the total stays the referees'."""
+    detail = row.detail or {}
+    return not sees_private and bool(detail.get("hidden_opponent") or detail.get("hidden_request"))
+
+
+def _secret_outcome(row: RollLog, sees_private: bool) -> bool:
+    """A GM roll request whose players see nothing of the result (``hidden: nothing``)."""
+    return not sees_private and (row.detail or {}).get("hidden_request") == "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView:
+    entries: tuple[HistoryEntry, ...]
+    filtered_user_id: int | None
+    sees_private: bool
+    time_zone: str | None = None  # the campaign's: dates are shown in it
+
+
+@dataclass(frozen=True, slots=True)
+class OddsView:
+    expression: str
+    #: None for a test expression (``1d20<=13``): its own number is the target.
+    target: int | None
+    probability: Fraction
+    critical_target: int | None
+    critical_probability: Fraction | None
+    #: ``at_least`` | ``at_most`` (the total against ``target``) | ``test`` (the chance of
+    #: success of a pass/fail test, whatever target was typed).
+    kind: str = "at_least"
+    #: A target typed for a test, which says nothing about it (shown as a note).
+    ignored_target: int | None = None
+
+
+def judge(result: dice.RollResult, difficulty: int | None) -> str | None:
+    """The outcome key of a roll: against a difficulty, or a roll-under test's own verdict."""
+    if difficulty is not None:
+        if result.is_critical(difficulty):
+            return "critical"
+        return "success" if result.total >= difficulty else "failure"
+    if result.success is not None:
+        return "success" if result.success else "failure"
+    return None
+
+
+def history_query(
+    place: Place,
+    campaign_id: int | None,
+    *,
+    viewer_id: int | None,
+    user_id: int | None = None,
+    limit: int = 10,
+) -> SelectOfScalar[RollLog]:
+    """The ``/history`` query: one campaign's log (or, outside any, this channel's), newest
+    first; ``viewer_id`` set means the viewer sees only public rolls and his own private ones.
+    """
+    query = select(RollLog).where(RollLog.guild_id == place.guild_id)
+    if campaign_id is not None:
+        query = query.where(RollLog.campaign_id == campaign_id)
+    else:
+        query = query.where(
+            RollLog.channel_id == place.channel_id,
+            col(RollLog.campaign_id).is_(None),
+        )
+    if user_id is not None:
+        query = query.where(RollLog.user_id == user_id)
+    if viewer_id is not None:
+        query = query.where(or_(~col(RollLog.private), col(RollLog.user_id) == viewer_id))
+    return query.order_by(col(RollLog.id).desc()).limit(limit)
+
+
+class RollService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        campaigns: CampaignService,
+        rng: random.Random | None = None,
+        compute: ComputePool | None = None,
+        active_name: Callable[[Place, Actor], Awaitable[str | None]] | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.engine: AsyncEngine = sessions.kw["bind"]
+        self.campaigns = campaigns
+        self.rng = rng or random.SystemRandom()
+        self.compute = compute or ComputePool()
+        # The actor's active character signs the roll (``CharacterService.active_name``).
+        self.active_name = active_name
+        # Group commit (:mod:`bot.services.shared.write_batch`): a burst of rolls shares one
+        # statement, and so do the message links of the replies already sent
+        # (:mod:`bot.db.roll_log_writes`).
+        self.writer = RollLogWriter(self.engine)
+        self.log_writes: WriteBatch[dict[str, Any], int] = WriteBatch(
+            self.writer.insert, hold=self.writer.burst
+        )
+        self.link_writes: WriteBatch[MessageLink, None] = WriteBatch(self._attach_after_rolls)
+
+    async def _attach_after_rolls(self, links: Sequence[MessageLink]) -> list[None]:
+        """Message links wait for the rolls being written: on SQLite both share the one
+        connection, and a roll waits to be shown while a link is only bookkeeping (links
+        that arrive during a burst go in one statement when it pauses)."""
+        if self.writer.dialect.name == "sqlite":
+            await self.log_writes.drain()
+        return await self.writer.attach(links)
+
+    async def drain(self) -> None:
+        """Wait for the rolls and links submitted so far to be written (at shutdown)."""
+        await self.log_writes.drain()
+        await self.link_writes.drain()
+
+    async def roll(
+        self,
+        place: Place,
+        actor: Actor,
+        expression: str,
+        *,
+        reason: str | None = None,
+        private: bool = False,
+        difficulty: int | None = None,
+        character_name: str | None = None,
+    ) -> RollView:
+        """Roll ``expression`` and store it in the audit log before anything is shown."""
+        if reason is not None:
+            reason = reason.strip() or None
+            if reason and len(reason) > MAX_REASON:
+                raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+        result = dice.roll(expression, rng=self.rng)
+        outcome = judge(result, difficulty)
+        breakdown = str(result)
+        campaign = await self.campaigns.find(place)  # the per-process cache: no query
+        if character_name is None and self.active_name is not None and campaign:
+            character_name = await self.active_name(place, actor)  # cached too
+        values = roll_log_values(
+            place,
+            actor,
+            campaign.id if campaign else None,
+            character_name,
+            AuditEntry(
+                kind="roll",
+                expression=result.expression,
+                reason=reason,
+                breakdown=breakdown,
+                total=result.total,
+                difficulty=difficulty,
+                outcome=outcome,
+                fumble=result.fumble,
+                private=private,
+            ),
+        )
+        log_id = await self.log_writes.submit(values)
+        return RollView(
+            log_id=log_id,
+            user_id=actor.user_id,
+            user_name=actor.name,
+            character_name=character_name,
+            expression=result.expression,
+            breakdown=breakdown,
+            breakdown_markdown=result.markdown(),
+            total=result.total,
+            label=result.label,
+            comment=result.comment,
+            reason=reason,
+            private=private,
+            difficulty=difficulty,
+            outcome=outcome,
+            fumble=result.fumble,
+            explosions=result.explosions,
+            campaign_name=campaign.name if campaign else None,
+            gm_channel_id=campaign.gm_channel_id if campaign else None,
+            campaign_locale=campaign.locale if campaign else None,
+        )
+
+    async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
+        await self.link_writes.submit(MessageLink(log_id, guild_id, message_id, url))
+
+    async def history(
+        self, place: Place, actor: Actor, *, user_id: int | None = None, limit: int = 10
+    ) -> HistoryView:
+        """The campaign's recent rolls: a referee sees every private roll, a player only his own.
+
+        Scoped to the campaign found here, not to the channel: a channel outlives campaigns
+        (a new one bound after the old ended, or a channel taken over from a category's
+        campaign), and the referee of the new one must not read the old one's private rolls.
+        Where no campaign plays, only this channel's rolls made outside any campaign show.
+        Served by the ``ix_roll_log_campaign*`` indexes (migration 0010).
+        """
+        limit = max(1, min(limit, MAX_HISTORY))
+        campaign = await self.campaigns.find(place)
+        sees_private = bool(campaign and is_referee(campaign, actor)) or actor.is_admin
+        query = history_query(
+            place,
+            campaign.id if campaign else None,
+            viewer_id=None if sees_private else actor.user_id,
+            user_id=user_id,
+            limit=limit,
+        )
+        async with self.sessions() as session:
+            rows = (await session.exec(query)).all()
+        return HistoryView(
+            entries=tuple(
+                HistoryEntry(
+                    log_id=saved_id(row),
+                    user_id=row.user_id,
+                    user_name=row.user_name,
+                    character_name=row.character_name,
+                    expression=row.expression,
+                    # Against a hidden NPC the roller saw the outcome only: his die and the
+                    # target would bound the NPC's stat, so only referees read them here.
+                    total=None if _secret(row, sees_private) else row.total,
+                    difficulty=row.difficulty if sees_private else None,
+                    reason=row.reason,
+                    outcome=None if _secret_outcome(row, sees_private) else row.outcome,
+                    fumble=row.fumble and not _secret_outcome(row, sees_private),
+                    private=row.private,
+                    created_at=row.created_at,
+                    message_url=row.message_url,
+                    undoable=undo_record(row) is not None,
+                    undone=bool((undo_record(row) or {}).get("undone_by")),
+                )
+                for row in rows
+            ),
+            filtered_user_id=user_id,
+            sees_private=sees_private,
+            time_zone=campaign_time_zone(campaign),
+        )
+
+    def start_odds(
+        self, expression: str, target: int | None, *, at_most: bool = False
+    ) -> Awaitable[OddsView]:
+        """Checks an ``/odds`` query and starts it; await the result after deferring.
+
+        Everything that can refuse does so here, synchronously and cheaply: the expression,
+        its cost estimate (``odds_too_complex``) and the worker's queue (``ComputeBusy``).
+        Cheap queries (the 1o3d10 closed form, small sums) are answered inline; the rest run
+        in the bot's worker process so the event loop keeps serving every other server.
+
+        A pass/fail test (``1d20<=13``) totals its die, so "at least 1" would always be
+        100 %: its odds are the chance of success, and a typed target is only noted.
+        """
+        normalized = str(dice.parse(expression))
+        if odds.test_of(expression) is not None:
+            view = OddsView(
+                expression=normalized,
+                target=None,
+                probability=odds.probability_of_success(expression),  # one die: instant
+                critical_target=None,
+                critical_probability=None,
+                kind="test",
+                ignored_target=target,
+            )
+            return _done(view)
+        if target is None:
+            raise DomainError("flows.odds_target_needed")
+        cost = odds.check_cost(expression)
+        critical = "1o3d10" in normalized.lower() and not at_most
+        targets = (target, target + 10) if critical else (target,)
+        function = odds.probabilities_at_most if at_most else odds.probabilities_at_least
+        if cost <= INLINE_COST:
+            job: Awaitable[tuple[Fraction, ...]] = _done(function(expression, targets))
+        else:
+            job = self.compute.submit(function, expression, targets)
+        return _odds_view(job, normalized, target, targets, "at_most" if at_most else "at_least")
+
+    async def odds(self, expression: str, target: int | None, *, at_most: bool = False) -> OddsView:
+        """Exact chance that ``expression`` totals at least (or at most) ``target``, of a
+        1o3d10 critical, or of a test's success."""
+        return await self.start_odds(expression, target, at_most=at_most)
+
+
+async def _done(value: T) -> T:
+    return value
+
+
+async def _odds_view(
+    job: Awaitable[tuple[Fraction, ...]],
+    expression: str,
+    target: int,
+    targets: tuple[int, ...],
+    kind: str,
+) -> OddsView:
+    probabilities = await job
+    critical = len(targets) > 1
+    return OddsView(
+        expression=expression,
+        target=target,
+        probability=probabilities[0],
+        critical_target=targets[1] if critical else None,
+        critical_probability=probabilities[1] if critical else None,
+        kind=kind,
+    )

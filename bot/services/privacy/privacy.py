@@ -1,0 +1,697 @@
+"""A member's data is theirs: ``/privacy export`` and ``/privacy delete`` in one guild.
+
+Export reads everything stored about one member in one guild in a single read snapshot
+(REPEATABLE READ on PostgreSQL, one read transaction on SQLite) and returns it as JSON.
+
+Delete runs in one transaction and either applies completely or not at all:
+
+* the member's player characters are deleted (with their XP ledger) or handed to the
+  campaign's GM, as the member chooses; NPCs they created stay with the campaign;
+* their rolls stay in the campaign's record, but the user id and name are replaced by an
+  anonymous marker (:data:`ANONYMOUS`, rendered as "anónimo"/"anonymous");
+* drafts and active-character rows are deleted; "granted by", "deleted by", "started the
+  fight", "asked for / closed / rolled in a GM roll request", "handed over / approved" (the
+  log's records of those) and "GM of the campaign" stop naming them (the campaign keeps running: its GM role
+  and the server administrators remain referees);
+* their posts (``/post``): with "delete my characters" the text and notes of every post they
+  wrote are erased (the row stays, soft-deleted and anonymous, so the scene's record keeps its
+  shape) and the summary lists the Discord messages for the cog to delete; with "hand them to
+  the GM" the posts stay in the campaign's story, their author anonymous.  Public profiles of
+  deleted characters and the member's GM ↔ player private-thread records are deleted.
+
+Character and combat changes are compare-and-set writes (``WHERE owner = member`` with a
+version bump, ``WHERE version = seen`` for fights), so a concurrent edit is either applied
+before the deletion or refused after it, never half of each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any, Literal
+
+from sqlalchemy import delete, func, update
+from sqlalchemy import select as sa_select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import SQLModel, col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import (
+    Absence,
+    ActiveCharacter,
+    Campaign,
+    Character,
+    CharacterProfile,
+    CombatRecord,
+    CreationDraft,
+    Npcization,
+    PaceMember,
+    PaceReminder,
+    Post,
+    PostMessage,
+    PrivateThread,
+    RollLog,
+    RollRequest,
+    Scene,
+    XpAward,
+    saved_id,
+    utcnow,
+)
+from bot.services.shared.audit import UNDOABLE
+from bot.services.shared.errors import ConcurrentChange, DomainError
+from bot.services.shared.retry import attempts, backoff
+
+__all__ = [
+    "ANONYMOUS",
+    "EXPORT_FORMAT",
+    "DeletionPreview",
+    "DeletionSummary",
+    "PrivacyService",
+    "CharacterChoice",
+]
+
+BATCH = 250  # rows per read (and per encoded slice) while exporting: short loop slices
+ANONYMOUS = 0  # no Discord id is 0: the marker of a row no longer tied to anyone
+EXPORT_FORMAT = "arbitro-member-data"
+CharacterChoice = Literal["delete", "to_gm"]
+
+
+@dataclass(frozen=True, slots=True)
+class DeletionPreview:
+    """What ``/privacy delete`` would touch, shown before the member confirms."""
+
+    characters: tuple[str, ...]
+    rolls: int
+    drafts: int
+    campaigns_as_gm: tuple[str, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.characters or self.rolls or self.drafts or self.campaigns_as_gm)
+
+
+@dataclass(frozen=True, slots=True)
+class DeletionSummary:
+    deleted_characters: tuple[str, ...]
+    handed_characters: tuple[str, ...]
+    rolls_anonymised: int
+    drafts_deleted: int
+    awards_deleted: int
+    campaigns_without_gm: tuple[str, ...]
+    posts_erased: int = 0
+    posts_anonymised: int = 0
+    #: (channel id, message id) of the erased posts' Discord messages, for the cog to delete
+    erased_messages: tuple[tuple[int, int], ...] = ()
+
+
+def _value(value: Any) -> Any:
+    """Dates in the export are ISO 8601 for programs, times with their UTC offset
+    (``2026-12-01T17:05:00+00:00``): stored times are naive UTC, and a time without an offset
+    would read as the reader's local time.  Replies to people use the campaign's zone instead
+    (bot/formatting.py); a machine-readable file keeps one unambiguous zone."""
+    if isinstance(value, datetime):
+        return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+class PrivacyService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    # -- export ------------------------------------------------------------------------
+
+    async def export(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        """Everything stored about ``user_id`` in ``guild_id``, as one JSON-ready document."""
+        async with self.sessions() as session:
+            if session.get_bind().dialect.name == "postgresql":
+                await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            else:
+                # The sqlite3 driver opens a transaction only before a write; without one
+                # each SELECT would read its own snapshot.
+                connection = await session.connection()
+                await connection.exec_driver_sql("BEGIN")
+            try:
+                return await self._collect(session, guild_id, user_id)
+            finally:
+                await session.rollback()  # read only: nothing to keep
+
+    async def _collect(self, session: AsyncSession, guild_id: int, user_id: int) -> dict[str, Any]:
+        async def rows(model: type[SQLModel], *where: Any) -> list[dict[str, Any]]:
+            """Plain rows (no ORM objects), read in batches so a long history never holds
+            the event loop for more than one batch (every batch awaits the database)."""
+            table = model.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
+            key = next(iter(table.primary_key.columns))
+            found: list[dict[str, Any]] = []
+            last = None
+            connection = await session.connection()  # the read transaction begun above
+            while True:
+                query = sa_select(table).where(*where).order_by(key).limit(BATCH)
+                if last is not None:
+                    query = query.where(key > last)
+                batch = (await connection.execute(query)).mappings().all()
+                found.extend({k: _value(v) for k, v in row.items()} for row in batch)
+                if len(batch) < BATCH or len(table.primary_key.columns) > 1:
+                    return found
+                last = batch[-1][key.name]
+
+        characters = await rows(
+            Character, Character.guild_id == guild_id, Character.owner_user_id == user_id
+        )
+        own_ids = [c["id"] for c in characters]
+        combats = []
+        for record in await rows(CombatRecord, CombatRecord.guild_id == guild_id):
+            mine = [
+                c for c in record["state"].get("combatants", []) if c.get("owner_id") == user_id
+            ]
+            if mine or record["created_by"] == user_id:
+                combats.append(
+                    {
+                        "id": record["id"],
+                        "campaign_id": record["campaign_id"],
+                        "channel_id": record["channel_id"],
+                        "status": record["status"],
+                        "started_by_you": record["created_by"] == user_id,
+                        "created_at": record["created_at"],
+                        "your_combatants": mine,
+                    }
+                )
+        return {
+            "format": EXPORT_FORMAT,
+            "version": 1,
+            "generated_at": utcnow().isoformat(),
+            "guild_id": guild_id,
+            "user_id": user_id,
+            "campaigns_you_run": await rows(
+                Campaign, Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id
+            ),
+            "characters": characters,
+            "active_characters": await rows(
+                ActiveCharacter,
+                ActiveCharacter.guild_id == guild_id,
+                ActiveCharacter.user_id == user_id,
+            ),
+            "drafts": await rows(
+                CreationDraft, CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
+            ),
+            "rolls": [
+                _without_gm_secrets(row)
+                for row in await rows(
+                    RollLog, RollLog.guild_id == guild_id, RollLog.user_id == user_id
+                )
+            ],
+            "xp_awards_to_your_characters": await rows(
+                XpAward,
+                XpAward.guild_id == guild_id,
+                col(XpAward.character_id).in_(own_ids),
+            )
+            if own_ids
+            else [],
+            "xp_awards_you_granted": await rows(
+                XpAward, XpAward.guild_id == guild_id, XpAward.granted_by == user_id
+            ),
+            "characters_you_deleted": await rows(
+                Character,
+                Character.guild_id == guild_id,
+                Character.deleted_by == user_id,
+                Character.owner_user_id != user_id,
+            ),
+            "combats": combats,
+            "roll_requests": [
+                request
+                for request in await rows(RollRequest, RollRequest.guild_id == guild_id)
+                if _mentions(request, user_id)
+            ],
+            "absences": await rows(
+                Absence, Absence.guild_id == guild_id, Absence.user_id == user_id
+            ),
+            "pace_preferences": await rows(
+                PaceMember, PaceMember.guild_id == guild_id, PaceMember.user_id == user_id
+            ),
+            "npcized_characters": await rows(
+                Npcization,
+                Npcization.guild_id == guild_id,
+                Npcization.player_user_id == user_id,
+            ),
+            "reminders_sent_to_you": await rows(
+                PaceReminder, PaceReminder.guild_id == guild_id, PaceReminder.user_id == user_id
+            ),
+            "scenes": [
+                {
+                    key: scene[key]
+                    for key in ("id", "campaign_id", "channel_id", "title", "status", "created_at")
+                }
+                | {"opened_by_you": scene["opened_by"] == user_id}
+                for scene in await rows(Scene, Scene.guild_id == guild_id)
+                if user_id in scene["players"] or scene["opened_by"] == user_id
+            ],
+            "posts": await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
+            "private_threads": await rows(
+                PrivateThread,
+                PrivateThread.guild_id == guild_id,
+                (col(PrivateThread.player_user_id) == user_id)
+                | (col(PrivateThread.gm_user_id) == user_id),
+            ),
+        }
+
+    @staticmethod
+    async def encode(document: dict[str, Any], limit: int) -> tuple[str, bytes]:
+        """The file to send: JSON (one row per line), gzipped when over ``limit`` bytes.
+
+        Long lists are encoded a slice at a time, yielding to the event loop in between, and
+        compression runs in a thread (zlib releases the GIL), so a long roll history does not
+        hold up other servers' commands.
+        """
+        name = f"arbitro-{document['guild_id']}-{document['user_id']}.json"
+        parts = []
+        for key, value in document.items():
+            if isinstance(value, list):
+                lines: list[str] = []
+                for start in range(0, len(value), BATCH):
+                    lines.extend(
+                        json.dumps(item, ensure_ascii=False)
+                        for item in value[start : start + BATCH]
+                    )
+                    await asyncio.sleep(0)
+                body = "[\n" + ",\n".join(lines) + "\n]" if lines else "[]"
+            else:
+                body = json.dumps(value, ensure_ascii=False)
+            parts.append(f"{json.dumps(key)}: {body}")
+        payload = ("{\n" + ",\n".join(parts) + "\n}\n").encode()
+        if len(payload) <= limit:
+            return name, payload
+        packed = await asyncio.to_thread(gzip.compress, payload, 6)
+        if len(packed) > limit:
+            raise DomainError("privacy.error.too_big", size=len(packed) // (1024 * 1024) + 1)
+        return name + ".gz", packed
+
+    # -- delete ------------------------------------------------------------------------
+
+    async def preview(self, guild_id: int, user_id: int) -> DeletionPreview:
+        async with self.sessions() as session:
+            characters = (
+                await session.exec(
+                    select(Character.name).where(
+                        Character.guild_id == guild_id,
+                        Character.owner_user_id == user_id,
+                        col(Character.is_npc).is_(False),
+                    )
+                )
+            ).all()
+            rolls = (
+                await session.exec(
+                    select(func.count())
+                    .select_from(RollLog)
+                    .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
+                )
+            ).one()
+            drafts = (
+                await session.exec(
+                    select(func.count())
+                    .select_from(CreationDraft)
+                    .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
+                )
+            ).one()
+            campaigns = (
+                await session.exec(
+                    select(Campaign.name).where(
+                        Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id
+                    )
+                )
+            ).all()
+        return DeletionPreview(tuple(sorted(characters)), rolls, drafts, tuple(campaigns))
+
+    async def delete(
+        self, guild_id: int, user_id: int, *, characters: CharacterChoice
+    ) -> DeletionSummary:
+        """Remove or untie everything stored about the member, in one transaction."""
+        if characters not in ("delete", "to_gm"):
+            raise DomainError("privacy.error.bad_choice")
+        for attempt in attempts():
+            await backoff(attempt)
+            try:
+                async with self.sessions() as session, session.begin():
+                    return await self._delete(session, guild_id, user_id, characters)
+            except (ConcurrentChange, IntegrityError):
+                # a fight or an XP award changed under us: the whole deletion starts again
+                continue
+        raise ConcurrentChange()
+
+    async def _delete(
+        self, session: AsyncSession, guild_id: int, user_id: int, choice: CharacterChoice
+    ) -> DeletionSummary:
+        # Writing first takes SQLite's write lock at once, so every read below is current.
+        rolls = await session.exec(
+            update(RollLog)
+            .where(col(RollLog.guild_id) == guild_id, col(RollLog.user_id) == user_id)
+            .values(user_id=ANONYMOUS, user_name="")
+        )
+        campaigns = {
+            c.id: c
+            for c in (
+                await session.exec(select(Campaign).where(Campaign.guild_id == guild_id))
+            ).all()
+        }
+        owned = (
+            await session.exec(
+                select(Character).where(
+                    Character.guild_id == guild_id, Character.owner_user_id == user_id
+                )
+            )
+        ).all()
+
+        def heir(campaign_id: int) -> int:
+            gm = campaigns[campaign_id].gm_user_id
+            return ANONYMOUS if gm == user_id else gm
+
+        doomed = [c for c in owned if not c.is_npc and choice == "delete"]
+        handed = [c for c in owned if c not in doomed]
+        doomed_ids = [saved_id(c) for c in doomed]
+        awards = 0
+        await _forget_pace(session, guild_id, user_id, doomed_ids)
+        if doomed_ids:
+            await session.exec(
+                delete(ActiveCharacter).where(col(ActiveCharacter.character_id).in_(doomed_ids))
+            )
+            awards = (
+                await session.exec(delete(XpAward).where(col(XpAward.character_id).in_(doomed_ids)))
+            ).rowcount
+            await session.exec(
+                delete(CharacterProfile).where(col(CharacterProfile.character_id).in_(doomed_ids))
+            )
+            await session.exec(  # their posts stay (erased below), no longer tied to them
+                update(Post)
+                .where(col(Post.guild_id) == guild_id, col(Post.character_id).in_(doomed_ids))
+                .values(character_id=None, version=Post.version + 1)
+            )
+            await session.exec(delete(Character).where(col(Character.id).in_(doomed_ids)))
+            await _forget_changes(session, guild_id, set(doomed_ids))
+        for character in handed:
+            await session.exec(
+                update(Character)
+                .where(col(Character.id) == character.id, col(Character.owner_user_id) == user_id)
+                .values(
+                    owner_user_id=heir(character.campaign_id),
+                    version=Character.version + 1,
+                    updated_at=utcnow(),
+                )
+            )
+        await session.exec(
+            update(Character)
+            .where(col(Character.guild_id) == guild_id, col(Character.deleted_by) == user_id)
+            .values(deleted_by=None)
+        )
+        await session.exec(
+            delete(ActiveCharacter).where(
+                col(ActiveCharacter.guild_id) == guild_id, col(ActiveCharacter.user_id) == user_id
+            )
+        )
+        drafts = (
+            await session.exec(
+                delete(CreationDraft).where(
+                    col(CreationDraft.guild_id) == guild_id, col(CreationDraft.user_id) == user_id
+                )
+            )
+        ).rowcount
+        await session.exec(
+            update(XpAward)
+            .where(col(XpAward.guild_id) == guild_id, col(XpAward.granted_by) == user_id)
+            .values(granted_by=ANONYMOUS)
+        )
+        erased, anonymised, messages = await _untie_posts(
+            session, guild_id, user_id, erase=choice == "delete", doomed_ids=doomed_ids
+        )
+        new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
+        await self._untie_combats(session, guild_id, user_id, new_owner)
+        await _untie_requests(session, guild_id, user_id)
+        await _untie_log_details(session, guild_id, user_id)
+        await _untie_scenes(session, guild_id, user_id)
+        without_gm = [c.name for c in campaigns.values() if c.gm_user_id == user_id]
+        await session.exec(
+            update(Campaign)
+            .where(col(Campaign.guild_id) == guild_id, col(Campaign.gm_user_id) == user_id)
+            .values(gm_user_id=ANONYMOUS, version=Campaign.version + 1)
+        )
+        return DeletionSummary(
+            deleted_characters=tuple(sorted(c.name for c in doomed)),
+            handed_characters=tuple(sorted(c.name for c in handed if not c.is_npc)),
+            rolls_anonymised=rolls.rowcount,
+            drafts_deleted=drafts,
+            awards_deleted=awards,
+            campaigns_without_gm=tuple(sorted(without_gm)),
+            posts_erased=erased,
+            posts_anonymised=anonymised,
+            erased_messages=messages,
+        )
+
+    @staticmethod
+    async def _untie_combats(
+        session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
+    ) -> None:
+        """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
+        records = (
+            await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
+        ).all()
+        for record in records:
+            combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
+            touched = [c for c in combatants if c.get("owner_id") == user_id]
+            if not touched and record.created_by != user_id:
+                continue
+            state = dict(record.state)
+            state["combatants"] = [
+                {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
+                if c.get("owner_id") == user_id
+                else c
+                for c in combatants
+            ]
+            result = await session.exec(
+                update(CombatRecord)
+                .where(
+                    col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version
+                )
+                .values(
+                    state=state,
+                    created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
+                    version=CombatRecord.version + 1,
+                )
+            )
+            if result.rowcount != 1:
+                raise ConcurrentChange()
+
+
+async def _forget_pace(
+    session: AsyncSession, guild_id: int, user_id: int, doomed_ids: list[int]
+) -> None:
+    """Absences, reminder preferences and reminders sent are the member's own: deleted.
+    Their characters stop being NPCized (deleted or the GM's now); "handed over by" them
+    becomes anonymous."""
+    for model, column in (
+        (Absence, Absence.user_id),
+        (PaceMember, PaceMember.user_id),
+        (PaceReminder, PaceReminder.user_id),
+        (Npcization, Npcization.player_user_id),
+    ):
+        await session.exec(
+            delete(model).where(col(model.guild_id) == guild_id, col(column) == user_id)
+        )
+    if doomed_ids:
+        await session.exec(
+            delete(PaceReminder).where(col(PaceReminder.character_id).in_(doomed_ids))
+        )
+        await session.exec(delete(Npcization).where(col(Npcization.character_id).in_(doomed_ids)))
+    await session.exec(
+        update(Npcization)
+        .where(col(Npcization.guild_id) == guild_id, col(Npcization.by_user_id) == user_id)
+        .values(by_user_id=ANONYMOUS)
+    )
+
+
+async def _untie_scenes(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """Scenes name their players and who opened them: the member leaves both (versioned)."""
+    scenes = (await session.exec(select(Scene).where(Scene.guild_id == guild_id))).all()
+    for scene in scenes:
+        if user_id not in scene.players and scene.opened_by != user_id:
+            continue
+        result = await session.exec(
+            update(Scene)
+            .where(col(Scene.id) == scene.id, col(Scene.version) == scene.version)
+            .values(
+                players=[p for p in scene.players if p != user_id],
+                opened_by=ANONYMOUS if scene.opened_by == user_id else scene.opened_by,
+                version=Scene.version + 1,
+            )
+        )
+        if result.rowcount != 1:
+            raise ConcurrentChange()
+
+
+async def _untie_posts(
+    session: AsyncSession,
+    guild_id: int,
+    user_id: int,
+    *,
+    erase: bool,
+    doomed_ids: list[int],
+) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """The member's posts: erased (text and notes, with the characters) or kept anonymous;
+    returns (erased, anonymised, the erased posts' Discord messages)."""
+    await session.exec(
+        delete(PrivateThread).where(
+            col(PrivateThread.guild_id) == guild_id,
+            (col(PrivateThread.player_user_id) == user_id)
+            | (col(PrivateThread.gm_user_id) == user_id),
+        )
+    )
+    posts = (
+        await session.exec(
+            select(Post).where(Post.guild_id == guild_id, Post.author_user_id == user_id)
+        )
+    ).all()
+    if not posts:
+        return 0, 0, ()
+    ids = [saved_id(p) for p in posts]
+    if not erase:
+        await session.exec(
+            update(Post)
+            .where(col(Post.id).in_(ids))
+            .values(author_user_id=ANONYMOUS, version=Post.version + 1)
+        )
+        return 0, len(ids), ()
+    messages = tuple(
+        (post.channel_id, message_id)
+        for post in posts
+        if post.deleted_at is None
+        for message_id in post.message_ids
+    )
+    await session.exec(delete(PostMessage).where(col(PostMessage.post_id).in_(ids)))
+    await session.exec(
+        update(Post)
+        .where(col(Post.id).in_(ids))
+        .values(
+            author_user_id=ANONYMOUS,
+            text="",
+            notes=None,
+            message_ids=[],
+            gm_message_ids=[],
+            deleted_at=func.coalesce(Post.deleted_at, utcnow()),
+            version=Post.version + 1,
+        )
+    )
+    return len(ids), 0, messages
+
+
+async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: set[int]) -> None:
+    """Other people's audited changes to a deleted character (the GM's damage, XP grants)
+    recorded its sheet values for undo: drop those and its name; the rows stay as record."""
+    rows = (
+        await session.exec(
+            select(RollLog).where(
+                RollLog.guild_id == guild_id,
+                col(RollLog.kind).in_(sorted(UNDOABLE)),
+            )
+        )
+    ).all()
+    for row in rows:
+        record = row.detail.get("undo") if isinstance(row.detail, dict) else None
+        if isinstance(record, dict) and record.get("character_id") in character_ids:
+            row.detail = {k: v for k, v in row.detail.items() if k != "undo"}
+            row.character_name = None
+            session.add(row)
+
+
+def _without_gm_secrets(row: dict[str, Any]) -> dict[str, Any]:
+    """A player's attack on a hidden NPC keeps the NPC's numbers in ``detail.secret`` for the
+    GM (bot/services/play/attacks.py), and the undo record of that write holds its sheet values:
+    they are the GM's, not the player's, and stay out.  A roll asked by the GM with a hidden
+    difficulty (bot/services/table/requests.py) keeps its numbers (and, when the GM hid everything,
+    its outcome) from the player here as in ``/history``."""
+    detail = row.get("detail")
+    if isinstance(detail, dict) and detail.get("hidden_request"):
+        row = {**row, "total": None, "difficulty": None, "breakdown": "", "expression": ""}
+        if detail.get("hidden_request") == "nothing":
+            row = {**row, "outcome": None, "fumble": None}
+        row["detail"] = {"hidden_request": detail["hidden_request"]}
+        return row
+    if isinstance(detail, dict) and "secret" in detail:
+        row = {**row, "detail": {k: v for k, v in detail.items() if k not in ("secret", "undo")}}
+    return row
+
+
+def _mentions(request: Mapping[str, Any], user_id: int) -> bool:
+    """Whether a GM roll request names the member (asked, closed, asked of or rolled by)."""
+    if user_id in (request.get("requested_by"), request.get("closed_by")):
+        return True
+    return any(
+        user_id in (entry.get("owner_id"), entry.get("by")) for entry in request.get("entries", [])
+    )
+
+
+async def _untie_requests(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """GM roll requests name who asked, who closed, whose character was asked and who
+    pressed: each becomes the anonymous marker (versioned writes: a press racing the
+    deletion makes the deletion start again)."""
+    rows = (await session.exec(select(RollRequest).where(RollRequest.guild_id == guild_id))).all()
+    for row in rows:
+        data = {
+            "requested_by": row.requested_by,
+            "closed_by": row.closed_by,
+            "entries": row.entries,
+        }
+        if not _mentions(data, user_id):
+            continue
+        entries = [
+            {
+                **entry,
+                "owner_id": ANONYMOUS
+                if entry.get("owner_id") == user_id
+                else entry.get("owner_id"),
+                "by": ANONYMOUS if entry.get("by") == user_id else entry.get("by"),
+            }
+            for entry in row.entries
+        ]
+        result = await session.exec(
+            update(RollRequest)
+            .where(col(RollRequest.id) == row.id, col(RollRequest.version) == row.version)
+            .values(
+                requested_by=ANONYMOUS if row.requested_by == user_id else row.requested_by,
+                closed_by=ANONYMOUS if row.closed_by == user_id else row.closed_by,
+                entries=entries,
+                version=RollRequest.version + 1,
+            )
+        )
+        if result.rowcount != 1:
+            raise ConcurrentChange()
+
+
+#: Audit kinds whose ``detail`` names members (``/sheet transfer``, the GM's approval).
+_MEMBER_DETAIL_KINDS = ("transfer", "approval")
+_MEMBER_DETAIL_KEYS = ("from", "to", "owner_id")
+
+
+async def _untie_log_details(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """The log's records of a handed-over or approved character name its players in
+    ``detail``: the member's id becomes the anonymous marker (the row stays, as rolls do)."""
+    rows = (
+        await session.exec(
+            select(RollLog).where(
+                col(RollLog.guild_id) == guild_id,
+                col(RollLog.kind).in_(_MEMBER_DETAIL_KINDS),
+            )
+        )
+    ).all()
+    for row in rows:
+        detail = dict(row.detail or {})
+        if not any(detail.get(key) == user_id for key in _MEMBER_DETAIL_KEYS):
+            continue
+        for key in _MEMBER_DETAIL_KEYS:
+            if detail.get(key) == user_id:
+                detail[key] = ANONYMOUS
+        row.detail = detail
+        row.breakdown = ""
+        session.add(row)

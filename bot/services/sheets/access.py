@@ -1,0 +1,218 @@
+"""Finding a character the actor may see, deciding who may change it, and viewing it.
+
+Shared by :class:`~bot.services.sheets.characters.CharacterService` (reads) and
+:class:`~bot.services.sheets.writes.SheetWriter` (the one write path), so both apply the
+same visibility and ownership rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import ActiveCharacter, Campaign, Character, saved_id
+from bot.grammar import sheet_fields
+from bot.services.campaigns.context import CampaignContext
+from bot.services.campaigns.service import is_referee
+from bot.services.shared.context import Actor
+from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.sheets.schema import upgraded_sheet
+from rules.systems.base import DerivedValue, FieldSpec, Problem, RulesError
+from rules.text import fold
+
+__all__ = [
+    "MAX_NAME",
+    "CharacterSummary",
+    "CharacterView",
+    "character_view",
+    "find_character",
+    "name_key",
+    "player_sheet",
+    "require_actor",
+    "require_playable",
+    "require_editor",
+    "name_clash",
+    "set_path",
+]
+
+MAX_NAME = 100
+
+
+def name_key(name: str) -> str:
+    """Case- and accent-insensitive key, so «Ardelia» and «ardélia» are the same character."""
+    return fold(name)[:MAX_NAME]
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterSummary:
+    id: int
+    name: str
+    owner_user_id: int
+    is_npc: bool
+    hidden: bool
+    active: bool
+    deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterView:
+    id: int
+    name: str
+    system: str
+    system_name: str
+    owner_user_id: int
+    is_npc: bool
+    hidden: bool
+    sheet: Mapping[str, Any]
+    fields: tuple[FieldSpec, ...]
+    derived: tuple[DerivedValue, ...]
+    problems: tuple[Problem, ...]
+    version: int
+    campaign_name: str
+    #: approved | pending | rejected (issue 12 §2b: the GM approves new characters)
+    approval: str = "approved"
+
+
+async def find_character(
+    session: AsyncSession,
+    campaign: Campaign,
+    actor: Actor,
+    name: str | None,
+    *,
+    include_deleted: bool = False,
+    npc: bool | None = None,
+    as_opponent: bool = False,
+) -> Character:
+    """The character called ``name`` (or the actor's active one) that the actor may see.
+
+    ``as_opponent`` also finds hidden NPCs by their exact name: a player defends against
+    the goblin the GM names without being shown its sheet.
+    """
+    if name is None:
+        active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
+        if active is None:
+            raise DomainError("sheet.error.no_active")
+        character = await session.get(Character, active.character_id)
+        if character is None or character.deleted_at is not None:
+            raise DomainError("sheet.error.no_active")
+        return character
+    query = select(Character).where(
+        Character.guild_id == campaign.guild_id,
+        Character.campaign_id == campaign.id,
+        Character.name_key == name_key(name),
+    )
+    if not include_deleted:
+        query = query.where(col(Character.deleted_at).is_(None))
+    if npc is not None:
+        query = query.where(Character.is_npc == npc)
+    rows = (await session.exec(query.order_by(col(Character.id).desc()))).all()
+    visible = [
+        c for c in rows if not (c.is_npc and c.hidden) or is_referee(campaign, actor) or as_opponent
+    ]
+    if not visible:
+        # an NPC command names what it looked for (was «no hay ningún personaje» for a
+        # player's character that does exist)
+        raise DomainError(
+            "sheet.error.npc_not_found" if npc else "sheet.error.not_found", name=name
+        )
+    return visible[0]
+
+
+def require_editor(campaign: Campaign, character: Character, actor: Actor) -> None:
+    """Players change only their own characters; referees change any; nobody else."""
+    if character.is_npc and not is_referee(campaign, actor):
+        raise NotAllowed("sheet.error.npc_gm_only")
+    if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
+        raise NotAllowed("sheet.error.not_owner", name=character.name)
+
+
+def require_playable(character: Character) -> None:
+    """A character the GM has not approved (campaign setting ``aprobar_personajes``) does not
+    play yet: it is not made active, does not roll and does not post, whoever asks."""
+    if character.approval == "pending":
+        raise NotAllowed("approval.error.awaiting", name=character.name)
+    if character.approval == "rejected":
+        raise NotAllowed("approval.error.rejected", name=character.name)
+
+
+def require_actor(campaign: Campaign, character: Character, actor: Actor) -> None:
+    """Acting *with* a character (rolling, spending, casting as it) is for its owner or a
+    referee; NPCs act only for referees.  Being the *target* of someone's action is not
+    acting, so opponents and targets are never checked with this.  Nobody acts with a
+    character still waiting for the GM's approval (:func:`require_playable`)."""
+    require_playable(character)
+    if character.is_npc and not is_referee(campaign, actor):
+        raise NotAllowed("sheet.error.npc_gm_only")
+    if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
+        raise NotAllowed("sheet.error.not_your_character", name=character.name)
+
+
+def name_clash(campaign: Campaign, actor: Actor, name: object) -> DomainError:
+    """The refusal of a name already used in the campaign.
+
+    A referee is told plainly.  A player gets one message whatever holds the name, so it
+    cannot confirm that a hidden NPC called that exists (a message only for hidden names
+    would give it away just the same).
+    """
+    if is_referee(campaign, actor):
+        return DomainError("sheet.error.name_taken", name=name)
+    return NotAllowed("sheet.error.name_unavailable", name=name)
+
+
+def character_view(context: CampaignContext, character: Character) -> CharacterView:
+    """The character as users see it: sheet, derived values and the problems it has now."""
+    system, settings = context.system, context.settings
+    sheet = upgraded_sheet(character)
+    problems = tuple(system.validate(sheet, settings))
+    try:
+        derived = tuple(system.derived(sheet, settings))
+    except RulesError as error:
+        # A sheet stored legally can become illegal when the GM changes a campaign rule:
+        # it must still show (with its problems listed) so it can be fixed.
+        derived, problems = (), problems or tuple(error.problems)
+    return CharacterView(
+        id=saved_id(character),
+        name=character.name,
+        system=character.system,
+        system_name=system.name,
+        owner_user_id=character.owner_user_id,
+        is_npc=character.is_npc,
+        hidden=character.hidden,
+        sheet=sheet,
+        fields=tuple(sheet_fields(system, settings)),
+        derived=derived,
+        problems=problems,
+        version=character.version,
+        campaign_name=context.campaign.name,
+        approval=character.approval,
+    )
+
+
+def player_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """A player character's sheet never carries the NPC flag.
+
+    Every system reads ``"pnj": true`` as an NPC stat block, whose rules are looser (no
+    creation pool, attributes up to 20); a player's sheet — imported, built or edited — must
+    not keep it, whoever wrote it.
+    """
+    return {key: value for key, value in sheet.items() if not (key == "pnj" and value)}
+
+
+def set_path(sheet: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of ``sheet`` with the dotted ``path`` set (intermediate tables created)."""
+    result: dict[str, Any] = json.loads(json.dumps(sheet))
+    node = result
+    parts = path.split(".")
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = {}
+            node[part] = child
+        node = child
+    node[parts[-1]] = value
+    return result

@@ -1,0 +1,582 @@
+"""Character use cases: find, show, list, create, use, set, delete/restore.
+
+Around it, each in its own module: loading the campaign context
+(:mod:`bot.services.campaigns.context`), who may read or edit what
+(:mod:`bot.services.sheets.access`), every sheet change (:mod:`bot.services.sheets.writes`),
+the NPC-only use cases (:mod:`bot.services.sheets.npcs`), export and import
+(:mod:`bot.services.sheets.exchange`) and what ``/sheet`` suggests while typing
+(:mod:`bot.services.sheets.options`).
+
+The sheet itself is the system's business (:mod:`rules.systems`); this module only decides
+*who* may read or change *which* character, keeps one transaction per use case, and checks
+versions so two edits arriving together never overwrite each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import difflib
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import and_, func, not_, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.locks import lock_campaign
+from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
+from bot.grammar import sheet_fields
+from bot.services.campaigns.context import CampaignContext, CampaignContextService
+from bot.services.campaigns.service import (
+    APPROVE_CHARACTERS,
+    CHARACTER_CAP,
+    FREE_MONEY,
+    CampaignService,
+    is_referee,
+)
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.shared.labels import read_field
+from bot.services.sheets.access import (
+    MAX_NAME,
+    CharacterSummary,
+    CharacterView,
+    character_view,
+    find_character,
+    name_clash,
+    name_key,
+    player_sheet,
+    require_editor,
+    require_playable,
+    set_path,  # noqa: F401 - re-exported
+)
+from bot.services.sheets.changes import (
+    AdjustInventory,
+    AdjustMoney,
+    Callback,
+    Purse,
+    SetField,
+)
+from bot.services.sheets.imports import (
+    SHEET_FORMAT,
+    SHEET_FORMAT_VERSION,
+)
+from bot.services.sheets.schema import upgraded
+from bot.services.sheets.writes import SheetWriter
+from bot.words import whole_list
+from rules import systems
+from rules.names import LOCALES, display, field_kind
+from rules.systems.base import (
+    FieldKind,
+    FieldSpec,
+    GameSystem,
+    Problem,
+    RulesError,
+)
+from rules.text import fold
+from rules.values import BadValue, parse_value
+
+__all__ = [
+    "CharacterService",
+    "CharacterView",
+    "CharacterSummary",
+    "name_key",
+    "player_sheet",
+    "set_path",
+    "SHEET_FORMAT",
+    "SHEET_FORMAT_VERSION",
+]
+
+
+class CharacterService:
+    """Reads characters and runs the sheet use cases; every write goes through ``writer``."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        campaigns: CampaignService,
+        contexts: CampaignContextService | None = None,
+        writer: SheetWriter | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.campaigns = campaigns
+        self.contexts = contexts or CampaignContextService(campaigns)
+        self.writer = writer or SheetWriter(sessions, self.contexts)
+        #: ``(campaign id, cache generation)`` → the read of its active characters in flight
+        self._active_loads: dict[tuple[int, int], asyncio.Future[Mapping[int, str]]] = {}
+
+    # -- context -------------------------------------------------------------------------
+
+    async def context(self, place: Place) -> tuple[Campaign, GameSystem, Mapping[str, Any]]:
+        """The campaign of ``place``, its system and its effective settings (see
+        :class:`CampaignContextService`, which new code should call directly)."""
+        context = await self.contexts.load(place)
+        return context.campaign, context.system, context.settings
+
+    @staticmethod
+    def _view(
+        campaign: Campaign,
+        system: GameSystem,
+        settings: Mapping[str, Any],
+        character: Character,
+    ) -> CharacterView:
+        return character_view(CampaignContext(campaign, system, settings), character)
+
+    # -- reading -------------------------------------------------------------------------
+
+    async def active_name(self, place: Place, actor: Actor) -> str | None:
+        """The name of the actor's active character where this campaign is played, if any.
+
+        Answered from the per-process cache (:mod:`bot.services.campaigns.cache`, cleared on
+        every write to characters or active characters); otherwise one indexed query reads
+        the active characters of the whole campaign, shared by every lookup that arrives
+        while it runs: a table's first rolls after a start cost one query, not one per player.
+        """
+        campaign = await self.campaigns.find(place)
+        if campaign is None:
+            return None
+        campaign_id = saved_id(campaign)
+        known = self.campaigns.cache.actives.get(campaign_id)
+        if known is not None:
+            return known.get(actor.user_id)
+        # only a read begun since the last write is joined: one begun before may be stale
+        key = (campaign_id, self.campaigns.cache.generation)
+        loading = self._active_loads.get(key)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_actives(*key))
+            self._active_loads[key] = loading
+            loading.add_done_callback(lambda _: self._active_loads.pop(key, None))
+        return (await asyncio.shield(loading)).get(actor.user_id)
+
+    async def _load_actives(self, campaign_id: int, generation: int) -> Mapping[int, str]:
+        cache = self.campaigns.cache
+        query = (
+            select(ActiveCharacter.user_id, Character.name)
+            .join(Character, col(ActiveCharacter.character_id) == col(Character.id))
+            .where(
+                ActiveCharacter.campaign_id == campaign_id,
+                col(Character.deleted_at).is_(None),
+            )
+        )
+        async with self.sessions() as session:
+            names = {user_id: name for user_id, name in (await session.exec(query)).all()}
+        cache.store_actives(campaign_id, generation, names)
+        return names
+
+    async def sheet_of(
+        self, place: Place, actor: Actor, name: str | None = None
+    ) -> tuple[Campaign, Character, GameSystem, Mapping[str, Any]]:
+        """The stored character with its campaign, system and settings, deriving nothing.
+
+        For autocomplete and rolls, which need the sheet but not the whole view: one campaign
+        lookup and one character read.
+        """
+        campaign, system, settings = await self.context(place)
+        async with self.sessions() as session:
+            character = await find_character(session, campaign, actor, name)
+        return campaign, upgraded(character), system, settings
+
+    async def sheet_by_id(
+        self, place: Place, character_id: int
+    ) -> tuple[Campaign, Character, GameSystem, Mapping[str, Any]]:
+        """Like :meth:`sheet_of`, for a character known by id (a button keyed by it): it must
+        belong to the campaign played here and not be deleted."""
+        campaign, system, settings = await self.context(place)
+        async with self.sessions() as session:
+            character = await session.get(Character, character_id)
+        if (
+            character is None
+            or character.campaign_id != campaign.id
+            or character.deleted_at is not None
+        ):
+            raise DomainError("sheet.error.not_found", name=f"#{character_id}")
+        return campaign, upgraded(character), system, settings
+
+    async def show(
+        self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
+    ) -> CharacterView:
+        campaign, system, settings = await self.context(place)
+        async with self.sessions() as session:
+            character = await find_character(
+                session, campaign, actor, name, as_opponent=as_opponent
+            )
+        return self._view(campaign, system, settings, character)
+
+    async def list(
+        self, place: Place, actor: Actor, *, npcs: bool = False, deleted: bool = False
+    ) -> tuple[CharacterSummary, ...]:
+        campaign, _system, _settings = await self.context(place)
+        referee = is_referee(campaign, actor)
+        if deleted and not referee:
+            raise NotAllowed("sheet.error.deleted_gm_only")
+        async with self.sessions() as session:
+            query = select(Character).where(
+                Character.guild_id == campaign.guild_id,
+                Character.campaign_id == campaign.id,
+                Character.is_npc == npcs,
+            )
+            if deleted:
+                query = query.where(col(Character.deleted_at).is_not(None))
+            else:
+                query = query.where(col(Character.deleted_at).is_(None))
+            rows = (await session.exec(query.order_by(Character.name_key))).all()
+            active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
+        return tuple(
+            CharacterSummary(
+                id=saved_id(c),
+                name=c.name,
+                owner_user_id=c.owner_user_id,
+                is_npc=c.is_npc,
+                hidden=c.hidden,
+                active=bool(active and active.character_id == c.id),
+                deleted=c.deleted_at is not None,
+            )
+            for c in rows
+            if referee or not (c.is_npc and c.hidden)
+        )
+
+    async def names(
+        self, place: Place, actor: Actor, current: str, *, npcs: bool | None = None
+    ) -> builtins.list[str]:  # `list` here is the method above
+        """Autocomplete: names the actor may see in this campaign, best matches first, capped."""
+        campaign = await self.campaigns.find(place)
+        if campaign is None:
+            return []
+        referee = is_referee(campaign, actor)
+        needle = name_key(current)
+        # Only the columns ranked, only the rows that match: no sheet JSON is read.
+        query = select(Character.name, Character.name_key, Character.owner_user_id).where(
+            Character.guild_id == campaign.guild_id,
+            Character.campaign_id == campaign.id,
+            col(Character.deleted_at).is_(None),
+            col(Character.name_key).contains(needle, autoescape=True),
+        )
+        if npcs is not None:
+            query = query.where(Character.is_npc == npcs)
+        if not referee:
+            query = query.where(not_(and_(col(Character.is_npc), col(Character.hidden))))
+        async with self.sessions() as session:
+            rows = (await session.exec(query)).all()
+
+        def rank(row: tuple[str, str, int]) -> tuple[bool, bool, str]:
+            _name, key, owner_user_id = row
+            return (not key.startswith(needle), owner_user_id != actor.user_id, key)
+
+        return [name for name, _key, _owner in sorted(rows, key=rank)][:25]
+
+    # -- writing -------------------------------------------------------------------------
+
+    async def create(
+        self,
+        place: Place,
+        actor: Actor,
+        sheet: Mapping[str, Any],
+        *,
+        is_npc: bool = False,
+        hidden: bool = False,
+        owner_user_id: int | None = None,
+        make_active: bool = True,
+        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None = None,
+    ) -> CharacterView:
+        """Store a complete, legal sheet as a new character (refuses with every problem listed).
+
+        Where the campaign asks for it (``aprobar_personajes``), a player's new character is
+        stored ``pending`` and not made active: it plays once the GM approves it
+        (:mod:`bot.services.sheets.approvals`).  The referees' own characters need no approval."""
+        campaign, system, settings = await self.context(place)
+        pending = (
+            not is_npc
+            and bool(settings.get(APPROVE_CHARACTERS, False))
+            and not is_referee(campaign, actor)
+        )
+        if is_npc and not is_referee(campaign, actor):
+            raise NotAllowed("sheet.error.npc_gm_only")
+        name = str(sheet.get("name", "")).strip()
+        if not name or len(name) > MAX_NAME:
+            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+        if sheet.get("system") != campaign.system:
+            raise DomainError(
+                "sheet.error.wrong_system",
+                system=systems.name_of(str(sheet.get("system"))[:20]),
+                expected=systems.name_of(campaign.system),
+            )
+        sheet = player_sheet(sheet) if not is_npc else dict(sheet)
+        sheet["name"] = name
+        problems = system.validate(sheet, settings)
+        if problems:
+            raise RulesError(list(problems))
+        owner = owner_user_id or actor.user_id
+        cap = None if is_npc else int(settings.get(CHARACTER_CAP, 10))
+        character = Character(
+            guild_id=campaign.guild_id,
+            campaign_id=saved_id(campaign),
+            owner_user_id=owner,
+            name=name,
+            name_key=name_key(name),
+            system=campaign.system,
+            sheet=dict(sheet),
+            is_npc=is_npc,
+            hidden=hidden,
+            approval="pending" if pending else "approved",
+        )
+        try:
+            async with self.sessions() as session, session.begin():
+                if cap is not None:
+                    await lock_campaign(session, saved_id(campaign))
+                session.add(character)
+                await session.flush()
+                if cap is not None:
+                    await self._check_cap(session, campaign, owner, cap)
+                if make_active and not is_npc and not pending:
+                    await self._set_active(session, campaign, actor.user_id, saved_id(character))
+                if same_transaction is not None:
+                    # e.g. closing the creation draft: both happen or neither does
+                    await same_transaction(session)
+        except IntegrityError:
+            raise name_clash(campaign, actor, name) from None
+        return self._view(campaign, system, settings, character)
+
+    @staticmethod
+    async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:
+        """A member keeps at most ``cap`` live characters per campaign (setting
+        ``personajes_por_jugador``): a runaway script cannot fill the campaign.
+
+        Counted *after* the new row is flushed, inside the inserting transaction and behind
+        :func:`lock_campaign`, so two creations at the same moment cannot both pass a count
+        that each made before the other's insert."""
+        count = (
+            await session.exec(
+                select(func.count())
+                .select_from(Character)
+                .where(
+                    Character.campaign_id == campaign.id,
+                    Character.owner_user_id == owner,
+                    Character.is_npc == False,  # noqa: E712 - SQL, not Python
+                    col(Character.deleted_at).is_(None),
+                )
+            )
+        ).one()
+        if count > cap:
+            raise DomainError("sheet.error.too_many_characters", limit=cap)
+
+    async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
+        """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
+        campaign, system, settings = await self.context(place)
+        async with self.sessions() as session, session.begin():
+            character = await find_character(session, campaign, actor, name, npc=False)
+            if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
+                raise NotAllowed("sheet.error.not_owner", name=character.name)
+            require_playable(character)
+            await self._set_active(session, campaign, actor.user_id, saved_id(character))
+        return self._view(campaign, system, settings, character)
+
+    @staticmethod
+    async def _set_active(
+        session: AsyncSession, campaign: Campaign, user_id: int, character_id: int
+    ) -> None:
+        active = await session.get(ActiveCharacter, (campaign.id, user_id))
+        if active is None:
+            session.add(
+                ActiveCharacter(
+                    campaign_id=saved_id(campaign),
+                    user_id=user_id,
+                    guild_id=campaign.guild_id,
+                    character_id=character_id,
+                )
+            )
+        else:
+            active.character_id = character_id
+            session.add(active)
+
+    async def update_sheet(
+        self,
+        place: Place,
+        actor: Actor,
+        name: str | None,
+        change: Callable[[dict[str, Any], GameSystem, Mapping[str, Any]], Mapping[str, Any]],
+        *,
+        validate: bool = True,
+        character_id: int | None = None,
+    ) -> CharacterView:
+        """Apply ``change(sheet, system, settings) -> new sheet`` through :class:`SheetWriter`.
+
+        Kept for callers written before the typed changes of :mod:`bot.services.sheets.changes`
+        (prefer those: they return typed results instead of smuggling them out of a callback).
+        """
+        applied = await self.writer.apply(
+            place, actor, Callback(change, validate), name=name, character_id=character_id
+        )
+        return applied.view
+
+    async def adjust_inventory(
+        self, place: Place, actor: Actor, item: str, quantity: int, name: str | None = None
+    ) -> CharacterView:
+        """``/sheet item``: add or remove ``quantity`` of ``item`` on the current sheet (the
+        system refuses an empty name or a quantity of 0: :func:`rules.inventory.item_request`)."""
+        change = AdjustInventory(item.strip(), quantity)
+        return (await self.writer.apply(place, actor, change, name=name)).view
+
+    async def adjust_money(
+        self,
+        place: Place,
+        actor: Actor,
+        amount: int,
+        currency: str | None = None,
+        name: str | None = None,
+    ) -> tuple[CharacterView, Purse]:
+        """``/sheet money``: add or spend on the current sheet (never below zero); the
+        character as written and its purse after the change (currency and balance)."""
+        campaign, _system, settings = await self.context(place)
+        if not settings.get(FREE_MONEY, True) and not is_referee(campaign, actor):
+            raise NotAllowed("flows.money_gm_only")  # the setting dinero_libre is off
+        change = AdjustMoney(amount, currency)
+        applied = await self.writer.apply(place, actor, change, name=name)
+        return applied.view, applied.value
+
+    async def set_field(
+        self, place: Place, actor: Actor, name: str | None, path: str, raw: str
+    ) -> CharacterView:
+        """``/sheet set``: parse ``raw`` by the field's spec and store it at ``path``."""
+        _campaign, system, settings = await self.context(place)
+        fields = sheet_fields(system, settings)
+        spec = read_field(fields, path)
+        if spec is None:
+            raise DomainError(
+                "sheet.error.unknown_field",
+                field=path,
+                # what the user can type: the labels /sheet show prints (was: raw paths)
+                valid=whole_list(_closest(path, list(dict.fromkeys(s.label for s in fields)))),
+            )
+        value = parse_field(spec, raw, system.id)
+        if spec.referee_only:
+            campaign = await self.campaigns.require(place)
+            if not is_referee(campaign, actor):
+                raise NotAllowed("sheet.error.referee_field", field=spec.label)
+
+        return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
+
+    async def delete(self, place: Place, actor: Actor, name: str) -> CharacterSummary:
+        """Soft delete: hidden from everyone, restorable by a referee."""
+        campaign, _system, _settings = await self.context(place)
+        async with self.sessions() as session, session.begin():
+            character = await find_character(session, campaign, actor, name)
+            require_editor(campaign, character, actor)
+            result = await session.exec(
+                update(Character)
+                .where(
+                    col(Character.id) == character.id, col(Character.version) == character.version
+                )
+                .values(
+                    deleted_at=utcnow(), deleted_by=actor.user_id, version=Character.version + 1
+                )
+            )
+            if result.rowcount != 1:
+                raise ConcurrentChange()
+            active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
+            if active is not None and active.character_id == character.id:
+                await session.delete(active)
+        return CharacterSummary(
+            saved_id(character),
+            character.name,
+            character.owner_user_id,
+            character.is_npc,
+            character.hidden,
+            False,
+            True,
+        )
+
+    async def restore(self, place: Place, actor: Actor, name: str) -> CharacterView:
+        campaign, system, settings = await self.context(place)
+        if not is_referee(campaign, actor):
+            raise NotAllowed("sheet.error.restore_gm_only")
+        async with self.sessions() as session:
+            rows = (
+                await session.exec(
+                    select(Character)
+                    .where(
+                        Character.campaign_id == campaign.id,
+                        Character.guild_id == campaign.guild_id,
+                        Character.name_key == name_key(name),
+                        col(Character.deleted_at).is_not(None),
+                    )
+                    .order_by(col(Character.deleted_at).desc())
+                )
+            ).all()
+        if not rows:
+            raise DomainError("sheet.error.not_found_deleted", name=name)
+        character = rows[0]
+        try:
+            async with self.sessions() as session, session.begin():
+                result = await session.exec(
+                    update(Character)
+                    .where(
+                        col(Character.id) == character.id,
+                        col(Character.version) == character.version,
+                    )
+                    .values(deleted_at=None, deleted_by=None, version=Character.version + 1)
+                )
+                if result.rowcount != 1:
+                    raise ConcurrentChange()
+        except IntegrityError:
+            raise DomainError("sheet.error.name_taken", name=character.name) from None
+        async with self.sessions() as session:
+            fresh = await session.get_one(Character, character.id)
+        return self._view(campaign, system, settings, fresh)
+
+
+def _closest(typed: str, paths: list[str]) -> list[str]:
+    """The fields a mistyped name probably meant first, then the rest (the list is summarised
+    past its budget, so the likely ones must lead)."""
+    folded = {fold(p): p for p in paths}
+    near = difflib.get_close_matches(fold(typed), list(folded), n=5, cutoff=0.5)
+    first = [folded[n] for n in near]
+    return first + [p for p in paths if p not in first]
+
+
+def parse_field(spec: FieldSpec, raw: str, system: str | None = None) -> Any:
+    """Text typed in ``/sheet set`` → the field's value, or a translated problem
+    (:func:`rules.values.parse_value` reads it, the same way as a campaign setting).
+    A name keeps the 100-character limit of every other path (autocomplete shows it).
+
+    A field of ids (``piramide``, ``escudo``…) of ``system`` takes its display name in
+    either language («Versátil», «shield») as well as the id, and a refusal lists the
+    display names (:func:`bot.words.named_params`), never «versatil, especialista»."""
+    kind = field_kind(system, spec.path) if system is not None else None
+    if kind is not None and spec.kind is FieldKind.CHOICE:
+        raw = _choice_by_name(system, kind, spec.choices, raw)
+    try:
+        value = parse_value(
+            spec.kind, raw, minimum=spec.minimum, maximum=spec.maximum, choices=spec.choices
+        )
+    except BadValue as bad:
+        params = {"field": spec.label, **bad.params}
+        if bad.reason == "expected_choice":
+            params["choices"] = whole_list(list(spec.choices))
+            if kind is not None:  # named in the reader's language when rendered
+                params.update(system=system, choice_kind=kind, choice_ids=tuple(spec.choices))
+        raise RulesError(Problem(f"sheet.problem.{bad.reason}", spec.path, params)) from None
+    if spec.path == "name" and len(value) > MAX_NAME:
+        params = {"field": spec.label, "limit": MAX_NAME}
+        raise RulesError(Problem("sheet.problem.expected_text", spec.path, params))
+    return value
+
+
+def _choice_by_name(system: str | None, kind: str, choices: Sequence[str], raw: str) -> str:
+    """The id whose display name (either language) is ``raw``; else ``raw`` for the parser."""
+    wanted = fold(raw)
+    for choice in choices:
+        if any(fold(display(system, kind, choice, locale)) == wanted for locale in LOCALES):
+            return choice
+    return raw
+
+
+def get_path(sheet: Mapping[str, Any], path: str) -> Any:
+    node: Any = sheet
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node

@@ -1,0 +1,446 @@
+"""The character-creation wizard: one stored draft, one step at a time.
+
+The system decides the questions (:class:`rules.systems.base.CharacterBuilder`); this
+service stores the draft after every answer (a play-by-post player may take days), logs
+every roll made while building, refuses stale clicks by version, and hands the finished
+sheet to :class:`CharacterService` for the final validation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, update
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.locks import lock_campaign
+from bot.db.models import Campaign, Character, CreationDraft, saved_id, utcnow
+from bot.grammar import GENDER_PATH, GENDERS, gender_of
+from bot.services.campaigns.service import is_referee
+from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.sheets.access import MAX_NAME
+from bot.services.sheets.changes import builder_of
+from bot.services.sheets.characters import CharacterService, CharacterView
+from bot.services.sheets.schema import upgraded_sheet
+from rules.systems.base import (
+    CharacterBuilder,
+    CreationStep,
+    DerivedValue,
+    FieldSpec,
+    GameSystem,
+    LoggedRoll,
+    Problem,
+    RulesError,
+)
+from rules.systems.inheritance import XpInheritance
+from rules.text import fold
+
+__all__ = ["CreationService", "DraftView", "HEIR", "MAX_OPEN_DRAFTS"]
+
+#: Open drafts a member may keep per campaign (finish or cancel one to start another).
+MAX_OPEN_DRAFTS = 10
+#: Where a draft keeps the dead character whose experience it took over (next to ``draft``).
+HEIR = "herencia"
+
+
+@dataclass(frozen=True, slots=True)
+class DraftView:
+    draft_id: int
+    version: int
+    name: str
+    system: str
+    is_npc: bool
+    step: CreationStep | None
+    notes: tuple[Problem, ...]
+    problems: tuple[Problem, ...]
+    done: tuple[str, ...]
+    #: (dead character's name, experience) this draft took over (rolweb, seed 001).
+    inherited: tuple[str, int] | None = None
+    gender: str | None = None  # chosen on the last screen (optional), for agreement
+    #: At the last step (``step is None``): the sheet exactly as «Guardar» will store it, with
+    #: the system's fields and derived values, so the wizard can show it before saving.
+    sheet: Mapping[str, Any] = field(default_factory=dict)
+    fields: tuple[FieldSpec, ...] = ()
+    derived: tuple[DerivedValue, ...] = ()
+    system_name: str = ""
+
+
+class CreationService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+        self.rng = rng or random.SystemRandom()
+
+    async def resume(
+        self, place: Place, actor: Actor, *, npc: bool = False, name: str | None = None
+    ) -> DraftView | None:
+        """The actor's open draft in this campaign, if one is waiting (newest first).
+
+        With ``name``, the draft of that name (compared folded: «ÑUÑO» is «nuno») comes
+        first; the caller asks before replacing a draft whose name was typed differently."""
+        campaign, system, settings = await self.characters.context(place)
+        async with self.sessions() as session:
+            drafts = (
+                await session.exec(
+                    select(CreationDraft)
+                    .where(
+                        CreationDraft.guild_id == campaign.guild_id,
+                        CreationDraft.campaign_id == campaign.id,
+                        CreationDraft.user_id == actor.user_id,
+                        CreationDraft.is_npc == npc,
+                        CreationDraft.status == "open",
+                    )
+                    .order_by(col(CreationDraft.id).desc())
+                )
+            ).all()
+        if not drafts:
+            return None
+        wanted = None if name is None else fold(name)
+        named = [d for d in drafts if fold(str(d.sheet.get("draft", {}).get("name", ""))) == wanted]
+        draft = (named or drafts)[0]
+        return self._view(draft, system, builder_of(system), settings, ())
+
+    async def start(
+        self,
+        place: Place,
+        actor: Actor,
+        name: str,
+        *,
+        npc: bool = False,
+        replacing: tuple[int, int] | None = None,
+    ) -> DraftView:
+        """A new draft; ``replacing`` (draft id, version) abandons that open draft of the
+        actor in the same transaction, so the old one is gone only if the new one exists
+        (and only as the actor last saw it)."""
+        campaign, system, settings = await self.characters.context(place)
+        old = None
+        if replacing is not None:
+            old = (await self._load(place, actor, replacing[0], replacing[1]))[4]
+        if npc and not is_referee(campaign, actor):
+            raise NotAllowed("sheet.error.npc_gm_only")
+        name = name.strip()
+        if not name or len(name) > MAX_NAME:
+            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+        builder = builder_of(system)
+        sheet = system.new_sheet(name, settings)
+        state: dict[str, Any] = {"draft": sheet, "done": []}
+        heir = None if npc else await self._inheritance(campaign, system, settings, actor)
+        if heir is not None and isinstance(system, XpInheritance):
+            state["draft"] = system.inherit_xp(sheet, heir["xp"], settings)
+            state[HEIR] = heir
+        draft = CreationDraft(
+            guild_id=campaign.guild_id,
+            campaign_id=saved_id(campaign),
+            user_id=actor.user_id,
+            is_npc=npc,
+            sheet=state,
+        )
+        async with self.sessions() as session, session.begin():
+            # Insert, then count in the same transaction behind the campaign's lock
+            # (bot.db.locks): two wizards opened at once cannot both slip under the cap.
+            await lock_campaign(session, saved_id(campaign))
+            if old is not None:
+                # SQLite may give a deleted draft's id to the next one: the creation time
+                # tells the draft the actor saw from a newer one under the same id.
+                await _delete_draft(session, saved_id(old), old.version, old.created_at)
+            session.add(draft)
+            await session.flush()
+            await self._check_open_drafts(session, saved_id(campaign), actor.user_id, npc)
+        return self._view(draft, system, builder, settings, ())
+
+    @staticmethod
+    async def _check_open_drafts(
+        session: AsyncSession, campaign_id: int, user_id: int, npc: bool
+    ) -> None:
+        """At most :data:`MAX_OPEN_DRAFTS` unfinished characters (or NPCs) per member and
+        campaign: an abandoned wizard is cheap, a script opening thousands is not.  Counted
+        after the new draft's insert, so the new one is included."""
+        count = (
+            await session.exec(
+                select(func.count())
+                .select_from(CreationDraft)
+                .where(
+                    CreationDraft.campaign_id == campaign_id,
+                    CreationDraft.user_id == user_id,
+                    CreationDraft.is_npc == npc,
+                    CreationDraft.status == "open",
+                )
+            )
+        ).one()
+        if count > MAX_OPEN_DRAFTS:
+            raise DomainError("sheet.error.too_many_drafts", limit=MAX_OPEN_DRAFTS)
+
+    async def _load(
+        self, place: Place, actor: Actor, draft_id: int, version: int | None
+    ) -> tuple[Campaign, GameSystem, CharacterBuilder, Mapping[str, Any], CreationDraft]:
+        campaign, system, settings = await self.characters.context(place)
+        async with self.sessions() as session:
+            draft = await session.get(CreationDraft, draft_id)
+        if draft is None or draft.guild_id != campaign.guild_id or draft.campaign_id != campaign.id:
+            raise DomainError("sheet.error.draft_gone")
+        if draft.user_id != actor.user_id:
+            raise NotAllowed("sheet.error.not_your_draft")
+        if draft.status != "open":
+            raise DomainError("sheet.error.draft_closed")
+        if version is not None and draft.version != version:
+            raise DomainError("sheet.error.draft_stale")
+        return campaign, system, builder_of(system), settings, draft
+
+    async def show(self, place: Place, actor: Actor, draft_id: int) -> DraftView:
+        _campaign, system, builder, settings, draft = await self._load(place, actor, draft_id, None)
+        return self._view(draft, system, builder, settings, ())
+
+    async def answer(
+        self,
+        place: Place,
+        actor: Actor,
+        draft_id: int,
+        version: int,
+        step_key: str,
+        answer: Any,
+    ) -> DraftView:
+        """Apply one answer; the system validates it and the draft is stored under a version check."""
+        _campaign, system, builder, settings, draft = await self._load(
+            place, actor, draft_id, version
+        )
+        state = dict(draft.sheet)
+        done = tuple(state.get("done", ()))
+        current = builder.creation_step(state["draft"], done, settings, npc=draft.is_npc)
+        if current is None and step_key == GENDER_PATH:
+            return await self._set_gender(draft, version, answer, system, builder, settings)
+        if current is None or current.key != step_key:
+            raise DomainError("sheet.error.draft_stale")
+        if answer is None and not current.optional:
+            raise DomainError("sheet.error.step_required")
+        rolls: tuple[LoggedRoll, ...]
+        notes: tuple[Problem, ...]
+        if answer is None:
+            new_sheet, rolls, notes = state["draft"], (), ()
+        else:
+            outcome = builder.apply_creation_step(
+                state["draft"], step_key, answer, settings, self.rng, npc=draft.is_npc
+            )
+            new_sheet, rolls, notes = dict(outcome.draft), outcome.rolls, outcome.notes
+        new_state = {**state, "draft": new_sheet, "done": [*done, step_key]}
+        async with self.sessions() as session, session.begin():
+            await _store_draft(session, saved_id(draft), version, new_state)
+            character_name = str(new_sheet.get("name", "")) or None
+            for roll in rolls:
+                entry = AuditEntry(
+                    kind="creation",
+                    expression=roll.expression,
+                    reason=roll.reason,
+                    breakdown=roll.breakdown,
+                    total=roll.total,
+                )
+                session.add(roll_log(place, actor, draft.campaign_id, character_name, entry))
+        draft.sheet = new_state
+        draft.version += 1
+        return self._view(draft, system, builder, settings, tuple(notes))
+
+    async def _set_gender(
+        self,
+        draft: CreationDraft,
+        version: int,
+        answer: Any,
+        system: GameSystem,
+        builder: CharacterBuilder,
+        settings: Mapping[str, Any],
+    ) -> DraftView:
+        """The optional grammatical gender, chosen on the wizard's last screen."""
+        values = list(answer) if isinstance(answer, (list, tuple)) else []
+        if len(values) != 1 or values[0] not in GENDERS:
+            raise DomainError("sheet.error.step_required")
+        state = dict(draft.sheet)
+        new_state = {**state, "draft": {**state["draft"], GENDER_PATH: values[0]}}
+        async with self.sessions() as session, session.begin():
+            await _store_draft(session, saved_id(draft), version, new_state)
+        draft.sheet = new_state
+        draft.version += 1
+        return self._view(draft, system, builder, settings, ())
+
+    async def restart(self, place: Place, actor: Actor, draft_id: int, version: int) -> DraftView:
+        """Start over with the same name (rolled scores are rolled again, and logged again)."""
+        _campaign, system, builder, settings, draft = await self._load(
+            place, actor, draft_id, version
+        )
+        name = str(draft.sheet.get("draft", {}).get("name", "")) or "?"
+        new_state: dict[str, Any] = {"draft": system.new_sheet(name, settings), "done": []}
+        heir = draft.sheet.get(HEIR)
+        if isinstance(heir, dict) and isinstance(system, XpInheritance):
+            new_state["draft"] = system.inherit_xp(new_state["draft"], int(heir["xp"]), settings)
+            new_state[HEIR] = heir
+        async with self.sessions() as session, session.begin():
+            await _store_draft(session, saved_id(draft), version, new_state)
+        draft.sheet = new_state
+        draft.version += 1
+        return self._view(draft, system, builder, settings, ())
+
+    async def cancel(self, place: Place, actor: Actor, draft_id: int, version: int) -> None:
+        await self._close(place, actor, draft_id, version)
+
+    async def finish(
+        self, place: Place, actor: Actor, draft_id: int, version: int
+    ) -> CharacterView:
+        """Store the character: the system validates the whole sheet one last time."""
+        _campaign, system, builder, settings, draft = await self._load(
+            place, actor, draft_id, version
+        )
+        state = dict(draft.sheet)
+        if builder.creation_step(
+            state["draft"], tuple(state.get("done", ())), settings, npc=draft.is_npc
+        ):
+            raise DomainError("sheet.error.draft_unfinished")
+
+        heir = state.get(HEIR)
+
+        async def close_draft(session: AsyncSession) -> None:
+            if isinstance(heir, dict):
+                await self._still_heir(session, draft, heir)
+            await _delete_draft(session, draft_id, version)
+
+        return await self.characters.create(
+            place,
+            actor,
+            state["draft"],
+            is_npc=draft.is_npc,
+            hidden=draft.is_npc,
+            same_transaction=close_draft,
+        )
+
+    async def _inheritance(
+        self, campaign: Campaign, system: GameSystem, settings: Mapping[str, Any], actor: Actor
+    ) -> dict[str, Any] | None:
+        """Seed 001, MUERTE DE UN PERSONAJE JUGADOR: when the player's last character in this
+        campaign (deleted or not) is dead, the new one takes over all its experience."""
+        if not isinstance(system, XpInheritance):
+            return None
+        async with self.sessions() as session:
+            previous = (
+                await session.exec(
+                    select(Character)
+                    .where(
+                        Character.campaign_id == campaign.id,
+                        Character.owner_user_id == actor.user_id,
+                        col(Character.is_npc).is_(False),
+                    )
+                    .order_by(col(Character.id).desc())
+                    .limit(1)
+                )
+            ).first()
+        if previous is None:
+            return None
+        xp = system.inherited_xp(upgraded_sheet(previous), settings)
+        if xp is None:
+            return None
+        return {"id": saved_id(previous), "name": previous.name, "xp": xp}
+
+    @staticmethod
+    async def _still_heir(
+        session: AsyncSession, draft: CreationDraft, heir: Mapping[str, Any]
+    ) -> None:
+        """At the finish, behind the campaign's lock (the character's insert takes it): the
+        dead character must still be the player's last before this new one, so two drafts
+        cannot both take over the same experience."""
+        rows = (
+            await session.exec(
+                select(Character.id)
+                .where(
+                    Character.campaign_id == draft.campaign_id,
+                    Character.owner_user_id == draft.user_id,
+                    col(Character.is_npc).is_(False),
+                )
+                .order_by(col(Character.id).desc())
+                .limit(2)
+            )
+        ).all()
+        if len(rows) < 2 or rows[1] != heir.get("id"):
+            raise DomainError("heritage.error.already_used", name=heir.get("name", "?"))
+
+    async def _close(self, place: Place, actor: Actor, draft_id: int, version: int) -> None:
+        await self._load(place, actor, draft_id, version)
+        async with self.sessions() as session, session.begin():
+            await _delete_draft(session, draft_id, version)
+
+    @staticmethod
+    def _view(
+        draft: CreationDraft,
+        system: GameSystem,
+        builder: CharacterBuilder,
+        settings: Mapping[str, Any],
+        notes: Iterable[Problem],
+    ) -> DraftView:
+        state = dict(draft.sheet)
+        sheet = state["draft"]
+        done = tuple(state.get("done", ()))
+        step = builder.creation_step(sheet, done, settings, npc=draft.is_npc)
+        problems = tuple(system.validate(sheet, settings)) if step is None else ()
+        derived: tuple[DerivedValue, ...] = ()
+        if step is None:
+            try:
+                derived = tuple(system.derived(sheet, settings))
+            except RulesError as error:  # shown with its problems; «Guardar» is not offered
+                problems = problems or tuple(error.problems)
+        return DraftView(
+            draft_id=saved_id(draft),
+            version=draft.version,
+            name=str(sheet.get("name", "")),
+            system=system.id,
+            is_npc=draft.is_npc,
+            step=step,
+            notes=tuple(notes),
+            problems=problems,
+            done=done,
+            inherited=(str(heir["name"]), int(heir["xp"]))
+            if isinstance(heir := state.get(HEIR), dict)
+            else None,
+            gender=gender_of(sheet),
+            sheet=dict(sheet) if step is None else {},
+            fields=tuple(system.fields(settings)) if step is None else (),
+            derived=derived,
+            system_name=system.name,
+        )
+
+
+async def _delete_draft(
+    session: AsyncSession, draft_id: int, version: int, created_at: datetime | None = None
+) -> None:
+    """A finished or abandoned draft is deleted, under its version check.
+
+    The character (or nothing) is what remains; keeping closed drafts only grew the table
+    (issue 14 §1).  A click on the wizard of a deleted draft answers ``draft_gone``.
+    """
+    query = delete(CreationDraft).where(
+        col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version
+    )
+    if created_at is not None:
+        query = query.where(col(CreationDraft.created_at) == created_at)
+    result = await session.exec(query)
+    if result.rowcount != 1:
+        raise DomainError("sheet.error.draft_stale")
+
+
+async def _store_draft(
+    session: AsyncSession, draft_id: int, version: int, state: dict[str, Any]
+) -> None:
+    """A draft's new state, under its version check (a second click finds it stale)."""
+    result = await session.exec(
+        update(CreationDraft)
+        .where(col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version)
+        .values(sheet=state, version=CreationDraft.version + 1, updated_at=utcnow())
+    )
+    if result.rowcount != 1:
+        raise DomainError("sheet.error.draft_stale")

@@ -1,0 +1,131 @@
+"""``/sheet export`` and ``/sheet import``: a character as a versioned JSON document.
+
+The document's format is :mod:`bot.services.sheets.imports` (parsing and strict checks) and
+``docs/sheet-format.md``; this service decides what an import may do — create a character,
+or replace one through the versioned write path — and who may do it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sqlmodel import col, select
+
+from bot.db.models import Character
+from bot.grammar import sheet_fields
+from bot.services.campaigns.service import is_referee
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.sheets.access import CharacterView, name_clash, name_key, player_sheet
+from bot.services.sheets.changes import ReplaceSheet
+from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.imports import (
+    SHEET_FORMAT,
+    SHEET_FORMAT_VERSION,
+    check_sheet,
+    keep_referee_fields,
+    parse_document,
+    range_problems,
+    referee_changes,
+)
+from bot.services.sheets.schema import upgraded_sheet
+from rules.systems.base import RulesError
+
+__all__ = ["SheetExchangeService", "sheet_document"]
+
+
+def sheet_document(system: str, is_npc: bool, sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """A sheet as the versioned JSON document of ``docs/sheet-format.md`` (``/sheet export``,
+    and each character of a campaign's chronicle)."""
+    return {
+        "format": SHEET_FORMAT,
+        "version": SHEET_FORMAT_VERSION,
+        "system": system,
+        "npc": is_npc,
+        "sheet": sheet,
+    }
+
+
+class SheetExchangeService:
+    """Export and import of sheets, as strict as the commands that set each field."""
+
+    def __init__(self, characters: CharacterService) -> None:
+        self.characters = characters
+        self.sessions = characters.sessions
+        self.contexts = characters.contexts
+        self.writer = characters.writer
+
+    async def export(self, place: Place, actor: Actor, name: str | None) -> tuple[str, bytes]:
+        """The character as a versioned JSON document (``docs/sheet-format.md``)."""
+        view = await self.characters.show(place, actor, name)
+        document = sheet_document(view.system, view.is_npc, view.sheet)
+        filename = f"{name_key(view.name).replace(' ', '_') or 'personaje'}.json"
+        return filename, json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
+
+    async def import_sheet(
+        self, place: Place, actor: Actor, payload: bytes, *, replace: bool = False
+    ) -> CharacterView:
+        """Store an exported document as strictly as the commands would (docs/sheet-format.md).
+
+        Every problem is listed and nothing is half-saved.  A name already in the campaign is
+        refused unless ``replace``: then its owner or the referee replaces that character's
+        sheet through the versioned write, keeping its id, its log and its XP ledger.  A
+        player cannot set what ``/sheet set`` reserves to the referee: those fields must keep
+        their creation values (a new character) or the stored ones (a replaced one).
+        """
+        document = parse_document(payload)
+        context = await self.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
+        sheet = check_sheet(document, campaign.system, system, settings)
+        referee = is_referee(campaign, actor)
+        is_npc = bool(document.get("npc", False)) and referee
+        specs = tuple(sheet_fields(system, settings))
+        async with self.sessions() as session:
+            existing = (
+                await session.exec(
+                    select(Character).where(
+                        Character.campaign_id == campaign.id,
+                        Character.name_key == name_key(sheet["name"]),
+                        col(Character.deleted_at).is_(None),
+                    )
+                )
+            ).first()
+        if existing is not None and not referee and existing.owner_user_id != actor.user_id:
+            # A player can only replace his own character: any other holder of the name (a
+            # hidden NPC included) gets the one answer that confirms nothing (name_clash).
+            raise name_clash(campaign, actor, sheet["name"])
+        if existing is not None and not replace:
+            raise DomainError("sheet.error.import_exists", name=existing.name)
+        mine = existing is not None and existing.owner_user_id == actor.user_id
+        if existing is not None and not referee and (existing.is_npc or not mine):
+            raise NotAllowed("sheet.error.not_owner", name=existing.name)
+        guarded = () if referee else tuple(s for s in specs if s.referee_only)
+        # The referee-only fields a player's file may not change: a new character's must keep
+        # their creation values (missing ones take them); a replaced one's, the stored ones.
+        baseline = (
+            upgraded_sheet(existing)
+            if existing is not None
+            else system.new_sheet(sheet["name"], settings)
+        )
+        changed = referee_changes(sheet, baseline, guarded)
+        if changed:
+            raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
+        sheet = keep_referee_fields(sheet, baseline, guarded)
+        npc_sheet = existing.is_npc if existing is not None else is_npc
+        candidate = sheet if npc_sheet else player_sheet(sheet)
+        problems = list(system.validate(candidate, settings))
+        seen = {p.path for p in problems}
+        problems += [p for p in range_problems(candidate, specs) if p.path not in seen]
+        if problems:  # every problem at once, the system's and the fields' ranges
+            raise RulesError(problems)
+        if existing is None:
+            return await self.characters.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
+        # Through the versioned write: the guarded fields are checked again on the version
+        # it replaces, so a grant made since the file was read is neither lost nor undone.
+        change = ReplaceSheet(sheet, guarded)
+        applied = await self.writer.apply(
+            place, actor, change, character_id=existing.id, name=existing.name
+        )
+        return applied.view

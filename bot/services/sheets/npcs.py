@@ -1,0 +1,159 @@
+"""The referee's NPC use cases: copies of a stat block ("5 trasgos") and hiding or revealing.
+
+Reading, editing and deleting an NPC are the same use cases as for any character
+(:mod:`bot.services.sheets.characters`); only what exists for NPCs alone lives here.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+
+from bot.db.models import Character, saved_id, utcnow
+from bot.services.campaigns.service import is_referee
+from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.shared.retry import attempts, backoff
+from bot.services.sheets.access import (
+    MAX_NAME,
+    CharacterView,
+    find_character,
+    name_key,
+)
+from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.schema import upgraded_sheet
+from rules.systems.base import CopyRolls, LoggedRoll
+
+__all__ = ["MAX_COPIES", "NpcCopy", "NpcService", "copy_name"]
+
+MAX_COPIES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class NpcCopy:
+    id: int
+    name: str
+    hidden: bool
+    #: The hit points this copy rolled (S&W monsters), None where nothing was rolled.
+    hit_points: int | None = None
+
+
+def copy_name(base: str, number: int) -> str:
+    """«Goblin 3»: the base is shortened, never the number, so copies stay distinct.
+
+    Cutting the whole string to :data:`MAX_NAME` instead turned every number of a 99-character
+    name back into the same name, and the copy loop never ended.
+    """
+    suffix = f" {number}"
+    return base.strip()[: MAX_NAME - len(suffix)].rstrip() + suffix
+
+
+class NpcService:
+    """Copies and visibility of NPCs; the referee's alone."""
+
+    def __init__(self, characters: CharacterService, rng: random.Random | None = None) -> None:
+        self.characters = characters
+        self.sessions = characters.sessions
+        self.rng = rng or random.SystemRandom()
+
+    async def copies(
+        self, place: Place, actor: Actor, template_name: str, count: int
+    ) -> tuple[NpcCopy, ...]:
+        """Copies of one NPC stat block ("5 goblins"): «Goblin 1» … «Goblin 5».
+
+        Where the system rolls an NPC's numbers (S&W hit points from Hit Dice,
+        :class:`rules.systems.base.CopyRolls`), each copy rolls its own, logged under its
+        name (privately when the template is hidden: its hit points are the GM's)."""
+        campaign, system, settings = await self.characters.context(place)
+        if not is_referee(campaign, actor):
+            raise NotAllowed("sheet.error.npc_gm_only")
+        if not 1 <= count <= MAX_COPIES:
+            raise DomainError("sheet.error.bad_copies", limit=MAX_COPIES)
+        async with self.sessions() as session, session.begin():
+            template = await find_character(session, campaign, actor, template_name, npc=True)
+            existing = {
+                c.name_key
+                for c in (
+                    await session.exec(
+                        select(Character).where(
+                            Character.campaign_id == campaign.id,
+                            col(Character.deleted_at).is_(None),
+                        )
+                    )
+                ).all()
+            }
+            made: list[Character] = []
+            rolled_hp: dict[str, int] = {}
+            # Each existing name can block at most one number, so this range always suffices.
+            for number in range(1, count + len(existing) + 2):
+                if len(made) == count:
+                    break
+                name = copy_name(template.name, number)
+                if name_key(name) in existing:
+                    continue
+                existing.add(name_key(name))
+                sheet = upgraded_sheet(template)
+                sheet["name"] = name
+                rolls: tuple[LoggedRoll, ...] = ()
+                if isinstance(system, CopyRolls):
+                    rolled, rolls = system.roll_copy(sheet, settings, self.rng)
+                    sheet = dict(rolled)
+                if rolls:
+                    rolled_hp[name] = rolls[-1].total
+                for logged in rolls:
+                    entry = AuditEntry(
+                        kind="creation",
+                        expression=logged.expression,
+                        reason=logged.reason,
+                        breakdown=logged.breakdown,
+                        total=logged.total,
+                        private=template.hidden,
+                    )
+                    session.add(roll_log(place, actor, saved_id(campaign), name, entry))
+                copy = Character(
+                    guild_id=campaign.guild_id,
+                    campaign_id=saved_id(campaign),
+                    owner_user_id=template.owner_user_id,
+                    name=name,
+                    name_key=name_key(name),
+                    system=template.system,
+                    sheet=sheet,
+                    is_npc=True,
+                    hidden=template.hidden,
+                    template_id=template.id,
+                )
+                session.add(copy)
+                made.append(copy)
+            try:
+                await session.flush()
+            except IntegrityError:  # another command took one of the names meanwhile
+                raise ConcurrentChange() from None
+        return tuple(NpcCopy(saved_id(c), c.name, c.hidden, rolled_hp.get(c.name)) for c in made)
+
+    async def set_visibility(
+        self, place: Place, actor: Actor, name: str, hidden: bool
+    ) -> CharacterView:
+        campaign, system, settings = await self.characters.context(place)
+        if not is_referee(campaign, actor):
+            raise NotAllowed("sheet.error.npc_gm_only")
+        # A versioned compare-and-set like every other write: two referees hiding and
+        # revealing at once each get a version of their own; the loser re-reads and retries.
+        for attempt in attempts():
+            await backoff(attempt)
+            async with self.sessions() as session, session.begin():
+                character = await find_character(session, campaign, actor, name, npc=True)
+                seen = character.version
+                result = await session.exec(
+                    update(Character)
+                    .where(col(Character.id) == character.id, col(Character.version) == seen)
+                    .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
+                )
+            if result.rowcount == 1:
+                character.hidden, character.version = hidden, seen + 1
+                return self.characters._view(campaign, system, settings, character)
+        raise ConcurrentChange()

@@ -1,0 +1,164 @@
+"""``/sheet profile``: a character's public face (avatar, concept, public description).
+
+The profile is what everyone sees on each post and on ``/sheet show`` of someone else's
+character; the full sheet stays for its owner and the GM.  The avatar is stored as bytes
+(validated by magic bytes, at most :data:`~bot.services.shared.post_text.AVATAR_MAX_BYTES`): a
+Discord attachment link expires in about a day and Discord refuses its own CDN links as a
+webhook ``avatar_url``, so a link would not last a campaign of years (docs/play-by-post.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Campaign, Character, CharacterProfile, saved_id, utcnow
+from bot.services.campaigns.service import CampaignService, is_referee
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import ConcurrentChange, DomainError
+from bot.services.shared.post_text import AVATAR_MAX_BYTES, Avatar, validate_avatar
+from bot.services.sheets.access import find_character, require_editor
+
+__all__ = ["MAX_CONCEPT", "MAX_DESCRIPTION", "ProfileChange", "ProfileService", "ProfileView"]
+
+MAX_CONCEPT = 100
+MAX_DESCRIPTION = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileChange:
+    """What ``/sheet profile`` changes; ``None`` keeps the current value."""
+
+    concept: str | None = None
+    description: str | None = None
+    avatar: bytes | None = None
+    clear_avatar: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileView:
+    character_id: int
+    name: str
+    owner_user_id: int
+    is_npc: bool
+    concept: str | None
+    description: str | None
+    avatar: Avatar | None
+    #: the viewer is the owner or a referee: the full sheet is theirs to see
+    full_sheet: bool
+    version: int
+
+
+def _avatar(profile: CharacterProfile | None) -> Avatar | None:
+    if profile is None or not profile.avatar or not profile.avatar_type or not profile.avatar_hash:
+        return None
+    return Avatar(profile.avatar, profile.avatar_type, profile.avatar_hash)
+
+
+class ProfileService:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], campaigns: CampaignService
+    ) -> None:
+        self.sessions = sessions
+        self.campaigns = campaigns
+
+    async def show(self, place: Place, actor: Actor, name: str | None) -> ProfileView:
+        """The public profile of a character the actor may see (hidden NPCs: referees)."""
+        campaign = await self.campaigns.require(place)
+        async with self.sessions() as session:
+            character = await find_character(session, campaign, actor, name)
+            profile = await session.get(CharacterProfile, saved_id(character))
+        return self._view(character, profile, is_referee(campaign, actor), actor)
+
+    @staticmethod
+    def _view(
+        character: Character, profile: CharacterProfile | None, referee: bool, actor: Actor
+    ) -> ProfileView:
+        return ProfileView(
+            character_id=saved_id(character),
+            name=character.name,
+            owner_user_id=character.owner_user_id,
+            is_npc=character.is_npc,
+            concept=profile.concept if profile else None,
+            description=profile.description if profile else None,
+            avatar=_avatar(profile),
+            full_sheet=referee or character.owner_user_id == actor.user_id,
+            version=profile.version if profile else 0,
+        )
+
+    async def update(
+        self, place: Place, actor: Actor, name: str | None, change: ProfileChange
+    ) -> ProfileView:
+        """Change the profile (its owner or a referee), compare-and-set on its version; the
+        first change creates it (two first changes at once: one wins, the other retries)."""
+        concept = change.concept.strip() if change.concept is not None else None
+        description = change.description.strip() if change.description is not None else None
+        if concept is not None and len(concept) > MAX_CONCEPT:
+            raise DomainError("post.error.concept_too_long", limit=MAX_CONCEPT)
+        if description is not None and len(description) > MAX_DESCRIPTION:
+            raise DomainError("post.error.description_too_long", limit=MAX_DESCRIPTION)
+        avatar = None
+        if change.avatar is not None:
+            avatar = validate_avatar(change.avatar)
+            if avatar is None:
+                raise DomainError("post.error.bad_avatar", limit=AVATAR_MAX_BYTES // 1024)
+        campaign = await self.campaigns.require(place)
+        values: dict[str, object] = {}
+        if concept is not None:
+            values["concept"] = concept or None
+        if description is not None:
+            values["description"] = description or None
+        if avatar is not None:
+            values.update(avatar=avatar.data, avatar_type=avatar.kind, avatar_hash=avatar.sha256)
+        elif change.clear_avatar:
+            values.update(avatar=None, avatar_type=None, avatar_hash=None)
+        for _attempt in range(5):
+            try:
+                view = await self._write(place, actor, campaign, name, values)
+            except IntegrityError:  # another first change created the row: write on it
+                continue
+            if view is not None:
+                return view
+        raise ConcurrentChange()
+
+    async def _write(
+        self,
+        place: Place,
+        actor: Actor,
+        campaign: Campaign,
+        name: str | None,
+        values: dict[str, object],
+    ) -> ProfileView | None:
+        """One attempt: None when the profile changed since it was read."""
+        async with self.sessions() as session, session.begin():
+            character = await find_character(session, campaign, actor, name)
+            require_editor(campaign, character, actor)
+            profile = await session.get(CharacterProfile, saved_id(character))
+            if profile is None:
+                profile = CharacterProfile(
+                    character_id=saved_id(character),
+                    guild_id=place.guild_id,
+                    campaign_id=saved_id(campaign),
+                    **values,  # type: ignore[arg-type]  # the columns named above
+                )
+                session.add(profile)
+                await session.flush()
+            else:
+                seen = profile.version
+                changed = await session.exec(
+                    update(CharacterProfile)
+                    .where(
+                        col(CharacterProfile.character_id) == profile.character_id,
+                        col(CharacterProfile.version) == seen,
+                    )
+                    .values(**values, updated_at=utcnow(), version=seen + 1)
+                )
+                if changed.rowcount != 1:
+                    return None
+                await session.refresh(profile)
+            return self._view(character, profile, is_referee(campaign, actor), actor)

@@ -1,0 +1,471 @@
+"""The one way to change a stored sheet: a change object in, a typed result out.
+
+Every use case that changes a character — ``/sheet set``, items, money, XP, spells, rests,
+damage and healing, checks that spend something, an import that replaces a sheet — hands
+:class:`SheetWriter` a :class:`SheetChange`.  The writer
+
+1. loads the campaign context and the character's *current* version,
+2. checks that the actor may change it,
+3. asks the change to compute the new sheet from that version (the system's rules run here,
+   and refuse with :class:`RulesError` when the change no longer makes sense, e.g. a token
+   already spent),
+4. lets the system validate the result (when the change asks for it),
+5. writes the sheet with a compare-and-set on ``version``, in the same transaction as the
+   change's audit-log row (:class:`AuditEntry`) and XP-ledger row (:class:`XpEntry`),
+6. and on a clash starts again from 1 (a few times, then :class:`ConcurrentChange`).
+
+So a confirmed change is always computed on the version it replaced and nothing written in
+between is lost.  :meth:`SheetWriter.apply_all` does the same for several characters at once,
+all or none (a party-wide XP grant).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Character, RollLog, XpAward, saved_id, utcnow
+from bot.services.campaigns.context import CampaignContext, CampaignContextService
+from bot.services.shared.audit import AuditEntry, roll_log, sheet_diff
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import ConcurrentChange, DomainError
+from bot.services.shared.retry import attempts, backoff
+from bot.services.sheets.access import (
+    MAX_NAME,
+    CharacterView,
+    character_view,
+    find_character,
+    name_clash,
+    name_key,
+    player_sheet,
+    require_editor,
+    require_playable,
+)
+from bot.services.sheets.schema import SHEET_SCHEMA_VERSION, upgraded_sheet
+from rules.systems.base import Problem, RulesError
+
+__all__ = [
+    "Applied",
+    "Computed",
+    "Each",
+    "PartyRefused",
+    "SheetChange",
+    "SheetWriter",
+    "XpEntry",
+]
+
+#: A sheet is the busiest row (money, damage, checks and XP from a whole table in a fight):
+#: more attempts than the default before telling the user to try again.
+SHEET_ATTEMPTS = 20
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class XpEntry:
+    """A row of the XP ledger written with the sheet (who granted how much, before/after)."""
+
+    amount: int
+    xp_before: int
+    xp_after: int
+    granted_by: int
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Computed(Generic[T_co]):
+    """What a change computed on one version: the new sheet, its typed value, its records.
+
+    Covariant (read-only, frozen) so that :class:`SheetChange` may be covariant too."""
+
+    sheet: Mapping[str, Any]
+    value: T_co
+    audit: AuditEntry | None = None
+    xp: XpEntry | None = None
+    #: the audit-log row this write undoes: marked undone in the same transaction, refused
+    #: if it already was (see :mod:`bot.services.sheets.undo`)
+    undoes: int | None = None
+    #: the XP grant whose hit die this write rolled: marked in the same transaction, refused
+    #: if it already was (see :mod:`bot.services.sheets.levelup`)
+    hit_die_for: int | None = None
+
+
+class SheetChange(Protocol[T_co]):
+    """A change to one sheet that can be computed again on a newer version.
+
+    ``validate``: run :meth:`GameSystem.validate` on the result (edits and purchases do;
+    rolls, damage and rests do not, since a legal game state may lie outside the ranges a
+    hand edit is held to, and a sheet made illegal by a campaign rule must still take damage).
+    """
+
+    @property
+    def validate(self) -> bool: ...
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[T_co]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Applied(Generic[T]):
+    """A confirmed change: the character as written, the change's value, its log row's id."""
+
+    view: CharacterView
+    value: T
+    log_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Each:
+    """One sheet's part of :meth:`SheetWriter.apply_each`.
+
+    ``acting`` says the actor acts *with* this character (owner or referee required);
+    ``False`` is a change the rules make on the actor's behalf (the target of an attack: a
+    player may wound the NPC the GM put in the fight without being able to edit it).
+    """
+
+    character_id: int
+    change: SheetChange[Any] | None = None
+    acting: bool = True
+    #: Instead of ``change``: the change made from the values the earlier steps computed in
+    #: this same attempt (a cast's damage or effect on its target, after the caster's roll).
+    #: ``None`` from it leaves this sheet as it is: not written, no log row (a failed cast).
+    after: Callable[[tuple[Any, ...]], SheetChange[Any] | None] | None = None
+    #: The character acts in the game (a caster): refused while it awaits the GM's approval.
+    playing: bool = False
+
+
+class PartyRefused(DomainError):
+    """``apply_all`` changed nobody because these characters refused (name, problems)."""
+
+    key = "sheet.error.party_refused"
+
+    def __init__(self, refusals: Sequence[tuple[str, Sequence[Problem]]]) -> None:
+        self.refusals = tuple((name, tuple(problems)) for name, problems in refusals)
+        super().__init__(names=", ".join(name for name, _ in self.refusals))
+
+
+class _Clash(Exception):
+    """Another write got in first: roll back and recompute."""
+
+
+@dataclass(slots=True)
+class _Planned:
+    character: Character
+    sheet: dict[str, Any]
+    computed: Computed[Any]
+    before: dict[str, Any]
+
+
+class SheetWriter:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], contexts: CampaignContextService
+    ) -> None:
+        self.sessions = sessions
+        self.contexts = contexts
+
+    async def apply(
+        self,
+        place: Place,
+        actor: Actor,
+        change: SheetChange[T],
+        *,
+        name: str | None = None,
+        character_id: int | None = None,
+        on_behalf: bool = False,
+        same_transaction: Callable[[AsyncSession, int | None], Awaitable[None]] | None = None,
+        playing: bool = False,
+    ) -> Applied[T]:
+        """Apply ``change`` to the character ``name`` (default: the actor's active one) or
+        ``character_id``; see the module docstring for the steps.
+
+        ``on_behalf``: the rules change this sheet for someone who does not own it (the
+        *target* of the actor's act — healed by an ability or a spell, hit by an attack — or
+        the owner's turn ticking its effects when another player passes the turn): the caller
+        has already decided the actor may act, so the editor check is skipped (issue 11 §1);
+        the audit row still names the actor.  ``same_transaction(session, log_id)`` runs
+        inside the write's transaction after it (a GM roll request records the roll there);
+        an exception it raises rolls the write back and reaches the caller.  ``playing``: the
+        change is the character acting in the game (casting), which a character still awaiting
+        the GM's approval may not do (editing its sheet meanwhile is fine)."""
+        for attempt in attempts(SHEET_ATTEMPTS):
+            await backoff(attempt)
+            context = await self.contexts.load(place)
+            async with self.sessions() as session:
+                if character_id is not None:
+                    character = await self._by_id(session, context, character_id, name)
+                else:
+                    character = await find_character(session, context.campaign, actor, name)
+            if not on_behalf:
+                require_editor(context.campaign, character, actor)
+            if playing:
+                require_playable(character)
+            planned = self._plan(context, character, change)
+            try:
+                async with self.sessions() as session, session.begin():
+                    log_id = await self._write(session, place, actor, context, planned)
+                    if same_transaction is not None:
+                        await same_transaction(session, log_id)
+            except _Clash:
+                continue
+            except IntegrityError:
+                raise name_clash(context.campaign, actor, planned.sheet.get("name")) from None
+            return Applied(self._written(context, planned), planned.computed.value, log_id)
+        raise ConcurrentChange()
+
+    async def apply_all(
+        self,
+        place: Place,
+        actor: Actor,
+        character_ids: Sequence[int],
+        change: SheetChange[T],
+    ) -> tuple[Applied[T], ...]:
+        """Apply ``change`` to every character in one transaction, or to none.
+
+        Every character is computed and validated first; if any refuses, nothing is written
+        and :class:`PartyRefused` lists each one that did, with its problems.
+        """
+        for attempt in attempts(SHEET_ATTEMPTS):
+            await backoff(attempt)
+            context = await self.contexts.load(place)
+            async with self.sessions() as session:
+                characters = [
+                    await self._by_id(session, context, cid, None) for cid in character_ids
+                ]
+            plans: list[_Planned] = []
+            refusals: list[tuple[str, Sequence[Problem]]] = []
+            for character in characters:
+                try:
+                    require_editor(context.campaign, character, actor)
+                    plans.append(self._plan(context, character, change))
+                except RulesError as error:
+                    refusals.append((character.name, error.problems))
+                except DomainError as error:
+                    refusals.append((character.name, [Problem(error.key, "", error.params)]))
+            if refusals:
+                raise PartyRefused(refusals)
+            try:
+                async with self.sessions() as session, session.begin():
+                    log_ids = [await self._write(session, place, actor, context, p) for p in plans]
+            except _Clash:
+                continue
+            return tuple(
+                Applied(self._written(context, p), p.computed.value, log_id)
+                for p, log_id in zip(plans, log_ids, strict=True)
+            )
+        raise ConcurrentChange()
+
+    async def apply_each(
+        self,
+        place: Place,
+        actor: Actor,
+        steps: Sequence[Each],
+        *,
+        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None = None,
+    ) -> tuple[Applied[Any], ...]:
+        """Different changes to different sheets in one transaction, all or nothing.
+
+        Each sheet is computed on its current version and written with its own
+        compare-and-set; a clash on any rolls all back and recomputes all (an attack that
+        wounds the target and heals the attacker, Toque vampírico).  A step with
+        :attr:`Each.after` is computed from the earlier steps' values of the same attempt (a
+        spell's caster rolls, then the roll lands on its target); a step it leaves out is
+        returned as read, with the value ``None``.  ``same_transaction``
+        runs inside that transaction after the writes (claiming a pending defence request);
+        an exception it raises rolls everything back.
+        """
+        for attempt in attempts(SHEET_ATTEMPTS):
+            await backoff(attempt)
+            context = await self.contexts.load(place)
+            async with self.sessions() as session:
+                characters = [
+                    await self._by_id(session, context, step.character_id, None) for step in steps
+                ]
+            if len({c.id for c in characters}) < len(characters):  # one write per sheet
+                raise DomainError("sheet.error.pair_same_character", name=characters[0].name)
+            plans: list[_Planned | None] = []
+            values: list[Any] = []
+            for step, character in zip(steps, characters, strict=True):
+                if step.acting:
+                    require_editor(context.campaign, character, actor)
+                if step.playing:
+                    require_playable(character)
+                change = step.change if step.after is None else step.after(tuple(values))
+                planned = self._plan(context, character, change) if change is not None else None
+                plans.append(planned)
+                values.append(planned.computed.value if planned is not None else None)
+            try:
+                async with self.sessions() as session, session.begin():
+                    log_ids = [
+                        await self._write(session, place, actor, context, p)
+                        if p is not None
+                        else None
+                        for p in plans
+                    ]
+                    if same_transaction is not None:
+                        await same_transaction(session)
+            except _Clash:
+                continue
+            return tuple(
+                Applied(self._written(context, p), p.computed.value, log_id)
+                if p is not None
+                else Applied(character_view(context, character), None)
+                for p, character, log_id in zip(plans, characters, log_ids, strict=True)
+            )
+        raise ConcurrentChange()
+
+    # -- steps ---------------------------------------------------------------------------
+
+    @staticmethod
+    async def _by_id(
+        session: AsyncSession, context: CampaignContext, character_id: int, name: str | None
+    ) -> Character:
+        character = await session.get(Character, character_id)
+        if (
+            character is None
+            or character.campaign_id != context.campaign.id
+            or character.deleted_at is not None
+        ):
+            raise DomainError("sheet.error.not_found", name=name or "?")
+        return character
+
+    @staticmethod
+    def _plan(context: CampaignContext, character: Character, change: SheetChange[Any]) -> _Planned:
+        before = upgraded_sheet(character)
+        computed = change.compute(copy.deepcopy(before), context)
+        sheet = dict(computed.sheet)
+        name = sheet.get("name", character.name)
+        if not isinstance(name, str) or len(name.strip()) > MAX_NAME:
+            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+        if not character.is_npc:
+            sheet = player_sheet(sheet)
+        if change.validate:
+            problems = context.system.validate(sheet, context.settings)
+            if problems:
+                raise RulesError(list(problems))
+        return _Planned(character, sheet, computed, before)
+
+    @staticmethod
+    async def _write(
+        session: AsyncSession,
+        place: Place,
+        actor: Actor,
+        context: CampaignContext,
+        planned: _Planned,
+    ) -> int | None:
+        """The versioned write and its records; raises :class:`_Clash` to roll back."""
+        character, sheet = planned.character, planned.sheet
+        new_name = str(sheet.get("name", character.name)).strip() or character.name
+        result = await session.exec(
+            update(Character)
+            .where(col(Character.id) == character.id, col(Character.version) == character.version)
+            .values(
+                sheet=sheet,
+                updated_at=utcnow(),
+                version=Character.version + 1,
+                name=new_name,
+                name_key=name_key(new_name),
+                sheet_version=SHEET_SCHEMA_VERSION,
+            )
+        )
+        if result.rowcount != 1:
+            raise _Clash()
+        log_id = None
+        xp = planned.computed.xp
+        if planned.computed.audit is not None:
+            audit = planned.computed.audit
+            entry = roll_log(place, actor, context.campaign.id, audit.character or new_name, audit)
+            if character.is_npc and character.hidden:
+                entry.private = True  # a hidden NPC's numbers stay out of players' /history
+            # what this write changed, so the GM can undo it from its reply or /history
+            entry.detail = {
+                **entry.detail,
+                "undo": {
+                    "character_id": character.id,
+                    "version": character.version + 1,
+                    "changes": sheet_diff(planned.before, sheet),
+                    **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
+                },
+            }
+            session.add(entry)
+            await session.flush()
+            log_id = entry.id
+        if planned.computed.undoes is not None:
+            await _mark_undone(session, planned.computed.undoes, character.id, log_id)
+        if planned.computed.hit_die_for is not None:
+            await _mark_hit_die(session, planned.computed.hit_die_for, character.id, log_id)
+        if xp is not None:
+            session.add(
+                XpAward(
+                    guild_id=character.guild_id,
+                    campaign_id=character.campaign_id,
+                    character_id=saved_id(character),
+                    character_name=new_name,
+                    granted_by=xp.granted_by,
+                    amount=xp.amount,
+                    xp_before=xp.xp_before,
+                    xp_after=xp.xp_after,
+                    reason=xp.reason,
+                )
+            )
+        return log_id
+
+    @staticmethod
+    def _written(context: CampaignContext, planned: _Planned) -> CharacterView:
+        """The character as this write left it (not a later write another command made)."""
+        character = planned.character
+        new_name = str(planned.sheet.get("name", character.name)).strip() or character.name
+        character.sheet, character.name = planned.sheet, new_name
+        character.name_key, character.version = name_key(new_name), character.version + 1
+        return character_view(context, character)
+
+
+async def _mark_undone(
+    session: AsyncSession, log_id: int, character_id: int | None, undo_id: int | None
+) -> None:
+    """Mark the undone row in the undo's own transaction.
+
+    Two undos of one row both write its character with a compare-and-set, so the second
+    clashes, recomputes and finds the mark; the check here refuses anyway (rolling back)
+    should a row ever be undone by a write on another version.
+    """
+    row = await session.get(RollLog, log_id)
+    undo = dict(row.detail.get("undo") or {}) if row is not None else {}
+    if row is None or undo.get("character_id") != character_id:
+        raise DomainError("undo.error.not_found", id=log_id)
+    if undo.get("undone_by"):
+        raise DomainError("undo.error.already", id=log_id)
+    hit_die = row.detail.get("hit_die")
+    if hit_die and not await _undone(session, hit_die):
+        # the grant's hit die went onto the hit points: undo that roll first
+        raise DomainError("undo.error.hit_die_first", id=log_id, hit_die=hit_die)
+    row.detail = {**row.detail, "undo": {**undo, "undone_by": undo_id or True}}
+    session.add(row)
+
+
+async def _undone(session: AsyncSession, log_id: int) -> bool:
+    row = await session.get(RollLog, log_id)
+    return bool(row is None or (row.detail.get("undo") or {}).get("undone_by"))
+
+
+async def _mark_hit_die(
+    session: AsyncSession, grant_id: int, character_id: int | None, roll_id: int | None
+) -> None:
+    """A grant's hit die is rolled once, and never for a grant undone meanwhile."""
+    row = await session.get(RollLog, grant_id)
+    undo = (row.detail.get("undo") or {}) if row is not None else {}
+    if row is None or undo.get("character_id") != character_id:
+        raise DomainError("undo.error.not_found", id=grant_id)
+    if row.detail.get("hit_die") and not await _undone(session, row.detail["hit_die"]):
+        raise DomainError("xp.error.hit_die_rolled")
+    if undo.get("undone_by"):
+        raise DomainError("xp.error.hit_die_stale", id=grant_id)
+    row.detail = {**row.detail, "hit_die": roll_id}
+    session.add(row)

@@ -1,0 +1,184 @@
+"""Experience: the referee grants it, the system applies it, the campaign keeps the record.
+
+What a grant buys is the system's business (``GameSystem.grant_xp``: S&W levels with the XP
+bonus and the multiclass split; rolweb and Núcleo only add points to spend).  Each grant and
+its award row are written in one transaction under the sheet's version check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import XpAward
+from bot.services.campaigns.service import campaign_time_zone, is_referee
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import DomainError, NotReferee
+from bot.services.sheets.changes import GrantXp, SpendXp
+from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.undo import Undoable
+from bot.services.sheets.writes import Applied
+from rules.systems.base import Advancement, AdvanceResult, StepOption
+
+__all__ = ["XpService", "GrantView", "GrantLine", "AwardEntry", "MAX_GRANT"]
+
+MAX_GRANT = 10_000_000
+MAX_REASON = 200
+
+
+@dataclass(frozen=True, slots=True)
+class GrantLine:
+    character_name: str
+    xp_before: int
+    xp_after: int
+    levels: tuple[tuple[str, int, int], ...]  # (class or track, before, after) that changed
+    notes: tuple[str, ...]
+    undo: Undoable | None = None  # the grant's audit row, for the GM's undo button
+    hit_die: bool = False  # S&W: a new level owes hit dice (the reply offers the roll)
+    system: str = ""  # whose ids the tracks are (``clerigo`` is shown «Clérigo»)
+
+
+@dataclass(frozen=True, slots=True)
+class GrantView:
+    amount: int
+    reason: str | None
+    lines: tuple[GrantLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AwardEntry:
+    character_name: str
+    amount: int
+    xp_after: int
+    reason: str | None
+    granted_by: int
+    created_at: datetime
+    time_zone: str | None = None  # the campaign's: the date is shown in it
+
+
+def _line(
+    name: str, result: AdvanceResult, undo: Undoable | None = None, system: str = ""
+) -> GrantLine:
+    return GrantLine(
+        character_name=name,
+        xp_before=result.xp_before,
+        xp_after=result.xp_after,
+        levels=tuple(
+            (track, before, after)
+            for track, (before, after) in result.levels.items()
+            if before != after
+        ),
+        notes=tuple(result.notes),
+        undo=undo,
+        hit_die="swc.note.roll_hit_die" in result.notes,
+        system=system,
+    )
+
+
+def _granted(applied: Applied[AdvanceResult]) -> GrantLine:
+    undo = Undoable(applied.log_id, applied.view.version) if applied.log_id else None
+    return _line(applied.view.name, applied.value, undo, applied.view.system)
+
+
+class XpService:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], characters: CharacterService
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+
+    async def grant(
+        self,
+        place: Place,
+        actor: Actor,
+        amount: int,
+        *,
+        character: str | None = None,
+        party: bool = False,
+        reason: str | None = None,
+    ) -> GrantView:
+        """Grant ``amount`` (negative corrects a mistake) to one character or to every player's."""
+        campaign, _system, _settings = await self.characters.context(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        if amount == 0 or abs(amount) > MAX_GRANT:
+            raise DomainError("xp.error.bad_amount", limit=MAX_GRANT)
+        reason = (reason or "").strip() or None
+        if reason and len(reason) > MAX_REASON:
+            raise DomainError("xp.error.reason_too_long", limit=MAX_REASON)
+        if party == (character is not None):
+            raise DomainError("xp.error.who")
+        if party:
+            targets = [summary.id for summary in await self.characters.list(place, actor)]
+            if not targets:
+                raise DomainError("xp.error.no_party")
+            # All or none: one transaction; every sheet that refuses is listed.
+            applied = await self.characters.writer.apply_all(
+                place, actor, targets, GrantXp(amount, actor.user_id, reason)
+            )
+        else:
+            applied = (
+                await self.characters.writer.apply(
+                    place, actor, GrantXp(amount, actor.user_id, reason), name=character
+                ),
+            )
+        return GrantView(amount=amount, reason=reason, lines=tuple(_granted(a) for a in applied))
+
+    async def spend(
+        self, place: Place, actor: Actor, what: str, *, character: str | None = None
+    ) -> GrantLine:
+        """Spend the character's experience on ``what`` (a rolweb ability's next level).
+
+        The player spends his own; the GM anyone's.  Systems where experience buys nothing by
+        choice are told apart with a clear message, not a silent no-op.
+        """
+        context = await self.characters.contexts.load(place)
+        if not isinstance(context.system, Advancement):
+            raise DomainError("xp.error.nothing_to_buy", system=context.system.name)
+        applied = await self.characters.writer.apply(place, actor, SpendXp(what), name=character)
+        return _line(applied.view.name, applied.value, system=applied.view.system)
+
+    async def purchases(
+        self, place: Place, actor: Actor, character: str | None
+    ) -> tuple[StepOption, ...]:
+        """What the character could buy now (autocomplete); empty where nothing is bought."""
+        try:
+            _campaign, stored, system, settings = await self.characters.sheet_of(
+                place, actor, character
+            )
+        except DomainError:
+            return ()
+        if not isinstance(system, Advancement):
+            return ()
+        return system.purchases(stored.sheet, settings)
+
+    async def log(
+        self, place: Place, actor: Actor, *, character: str | None = None, limit: int = 15
+    ) -> tuple[AwardEntry, ...]:
+        """The campaign's awards, newest first (one character's when named)."""
+        campaign = await self.characters.campaigns.require(place)
+        query = select(XpAward).where(
+            XpAward.guild_id == campaign.guild_id, XpAward.campaign_id == campaign.id
+        )
+        if character is not None:
+            view = await self.characters.show(place, actor, character)
+            query = query.where(XpAward.character_id == view.id)
+        query = query.order_by(col(XpAward.id).desc()).limit(max(1, min(limit, 25)))
+        async with self.sessions() as session:
+            rows = (await session.exec(query)).all()
+        return tuple(
+            AwardEntry(
+                r.character_name,
+                r.amount,
+                r.xp_after,
+                r.reason,
+                r.granted_by,
+                r.created_at,
+                campaign_time_zone(campaign),
+            )
+            for r in rows
+        )

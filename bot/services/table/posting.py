@@ -1,0 +1,593 @@
+"""``/post``: posting as a character, an NPC or the narrator, and editing or deleting it.
+
+The cog sends the messages (through the channel's webhook); this service decides who may
+speak as whom, rolls what the post attaches (through the dice and check services, so the roll
+is in the audit log), and records the :class:`~bot.db.models.Post` with who really wrote it.
+Every write is one transaction: a post by the GM in a scene also moves the scene's
+``round_started_at`` (compare-and-set on the scene's version) in the transaction that records
+it; edits and deletions are compare-and-set on the post's version.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import (
+    Campaign,
+    Character,
+    CharacterProfile,
+    Post,
+    PostMessage,
+    PrivateThread,
+    RollLog,
+    Scene,
+    saved_id,
+    utcnow,
+)
+from bot.services.campaigns.service import CampaignService, is_referee
+from bot.services.play.checks import CheckOrder, CheckService
+from bot.services.play.rolls import RollService
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.shared.post_text import Avatar, webhook_name
+from bot.services.sheets.access import find_character, name_key, require_actor
+
+__all__ = [
+    "MAX_NOTES",
+    "MAX_TEXT",
+    "NARRATOR",
+    "PostDraft",
+    "PostRoll",
+    "PostView",
+    "PostingService",
+    "Speaker",
+]
+
+#: Discord's modal text field holds at most 4000 characters.
+MAX_TEXT = 4000
+MAX_NOTES = 1000
+MAX_ROLL = 200
+#: The narrator's name (``/post as:Narrador``), in Spanish and English.
+NARRATOR = "Narrador"
+_NARRATOR_KEYS = {"narrador", "narrator"}
+_DICE = re.compile(r"\d")
+
+
+@dataclass(frozen=True, slots=True)
+class Speaker:
+    """Who a post is shown as, and what the post may do as it."""
+
+    campaign_id: int
+    gm_channel_id: int | None
+    name: str  # the real name, kept in the post's record
+    webhook_name: str  # as Discord accepts it for a webhook
+    character_id: int | None  # None: the narrator
+    gm_post: bool  # the referee is posting (a new round of posts)
+    hidden: bool  # a hidden NPC: its numbers are never shown to players
+    avatar: Avatar | None
+    concept: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PostRoll:
+    """The roll attached to a post, as shown under its text."""
+
+    log_id: int
+    label: str | None
+    expression: str
+    breakdown: str
+    total: int
+    outcome: str | None
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PostDraft:
+    """A post as sent: where its messages are and what they say."""
+
+    channel_id: int
+    message_ids: tuple[int, ...]
+    text: str
+    notes: str | None
+    gm_only: bool = False
+    notes_private: bool = False
+    gm_message_ids: tuple[int, ...] = ()
+    roll_log_id: int | None = None
+    #: where /post was used (its scene, for a GM-only post sent to the GM channel)
+    origin_channel_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PostView:
+    id: int
+    version: int
+    campaign_id: int
+    channel_id: int
+    scene_id: int | None
+    message_ids: tuple[int, ...]
+    gm_message_ids: tuple[int, ...]
+    author_user_id: int
+    character_id: int | None
+    speaker_name: str
+    webhook_name: str
+    gm_post: bool
+    gm_only: bool
+    notes_private: bool
+    origin_channel_id: int | None
+    text: str
+    notes: str | None
+    roll_log_id: int | None
+    created_at: datetime
+    edited_at: datetime | None
+    deleted_at: datetime | None
+
+
+def post_view(post: Post) -> PostView:
+    return PostView(
+        id=saved_id(post),
+        version=post.version,
+        campaign_id=post.campaign_id,
+        channel_id=post.channel_id,
+        scene_id=post.scene_id,
+        message_ids=tuple(post.message_ids),
+        gm_message_ids=tuple(post.gm_message_ids),
+        author_user_id=post.author_user_id,
+        character_id=post.character_id,
+        speaker_name=post.speaker_name,
+        webhook_name=post.webhook_name or webhook_name(post.speaker_name),
+        gm_post=post.gm_post,
+        gm_only=post.gm_only,
+        notes_private=post.notes_private,
+        origin_channel_id=post.origin_channel_id,
+        text=post.text,
+        notes=post.notes,
+        roll_log_id=post.roll_log_id,
+        created_at=post.created_at,
+        edited_at=post.edited_at,
+        deleted_at=post.deleted_at,
+    )
+
+
+def check_text(text: str, notes: str | None) -> tuple[str, str | None]:
+    """The post's text and notes, stripped; refused when blank or too long (nothing is lost:
+    the cog hands the text back)."""
+    text = text.strip()
+    if not text:
+        raise DomainError("post.error.empty")
+    if len(text) > MAX_TEXT:
+        raise DomainError("post.error.too_long", limit=MAX_TEXT)
+    notes = (notes or "").strip() or None
+    if notes is not None and len(notes) > MAX_NOTES:
+        raise DomainError("post.error.notes_too_long", limit=MAX_NOTES)
+    return text, notes
+
+
+class PostingService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        campaigns: CampaignService,
+        rolls: RollService,
+        checks: CheckService,
+    ) -> None:
+        self.sessions = sessions
+        self.campaigns = campaigns
+        self.rolls = rolls
+        self.checks = checks
+
+    # -- who speaks ----------------------------------------------------------------------
+
+    async def speaker(
+        self,
+        place: Place,
+        actor: Actor,
+        name: str | None,
+        *,
+        character_id: int | None = None,
+        narrator: bool = False,
+    ) -> Speaker:
+        """Who ``actor`` posts as: the named character (its owner or a referee), any NPC or
+        the narrator (referees only), or without a name the actor's active character.
+
+        ``character_id`` names the character by id (a modal submitted later checks again
+        who may speak as it); ``narrator`` asks for the narrator whatever ``name`` says."""
+        campaign = await self.campaigns.require(place)
+        referee = is_referee(campaign, actor)
+        if narrator or (name is not None and name.strip().casefold() in _NARRATOR_KEYS):
+            if not referee:
+                raise NotReferee("post.error.narrator_gm_only")
+            return Speaker(
+                saved_id(campaign),
+                campaign.gm_channel_id,
+                NARRATOR,
+                NARRATOR,
+                None,
+                True,
+                False,
+                None,
+                None,
+            )
+        async with self.sessions() as session:
+            character = await self._character(session, campaign, actor, name, character_id)
+            require_actor(campaign, character, actor)
+            profile = await session.get(CharacterProfile, saved_id(character))
+        avatar = None
+        if profile is not None and profile.avatar and profile.avatar_type and profile.avatar_hash:
+            avatar = Avatar(profile.avatar, profile.avatar_type, profile.avatar_hash)
+        return Speaker(
+            saved_id(campaign),
+            campaign.gm_channel_id,
+            character.name,
+            webhook_name(character.name),
+            saved_id(character),
+            referee and (character.is_npc or character.owner_user_id != actor.user_id),
+            character.is_npc and character.hidden,
+            avatar,
+            profile.concept if profile else None,
+        )
+
+    @staticmethod
+    async def _character(
+        session: AsyncSession,
+        campaign: Campaign,
+        actor: Actor,
+        name: str | None,
+        character_id: int | None,
+    ) -> Character:
+        if character_id is not None:
+            found = await session.get(Character, character_id)
+            if found is None or found.campaign_id != campaign.id or found.deleted_at is not None:
+                raise DomainError("post.error.speaker_gone")
+            return found
+        try:
+            return await find_character(session, campaign, actor, name.strip() if name else None)
+        except DomainError as error:
+            if name is None and is_referee(campaign, actor):
+                raise DomainError("post.error.gm_needs_as") from error
+            raise
+
+    async def speakers(self, place: Place, actor: Actor, prefix: str) -> list[str]:
+        """Autocomplete of ``as``: the actor's own characters; for a referee every character
+        and NPC of the campaign and the narrator."""
+        campaign = await self.campaigns.find(place)
+        if campaign is None:
+            return []
+        referee = is_referee(campaign, actor)
+        query = select(Character.name, Character.name_key).where(
+            Character.guild_id == campaign.guild_id,
+            Character.campaign_id == campaign.id,
+            col(Character.deleted_at).is_(None),
+        )
+        if not referee:
+            query = query.where(
+                Character.owner_user_id == actor.user_id, col(Character.is_npc).is_(False)
+            )
+        key = name_key(prefix) if prefix.strip() else ""
+        async with self.sessions() as session:
+            rows = (await session.exec(query.order_by(col(Character.name_key)).limit(200))).all()
+        names = [name for name, k in rows if key in k]
+        if referee and (not key or key in NARRATOR.casefold()):
+            names.insert(0, NARRATOR)
+        return names[:25]
+
+    # -- the attached roll ---------------------------------------------------------------
+
+    async def roll(
+        self, place: Place, actor: Actor, speaker: Speaker, expression: str, *, private: bool
+    ) -> PostRoll:
+        """Roll what the post attaches: dice notation (``2d6+1``), or a check from the
+        speaker's sheet (``Pilotar``).  Logged like ``/roll`` and ``/check``; a hidden NPC's
+        roll and a private post's roll are private (the GM channel gets the copy)."""
+        expression = expression.strip()
+        if len(expression) > MAX_ROLL:
+            raise DomainError("post.error.roll_too_long", limit=MAX_ROLL)
+        private = private or speaker.hidden
+        if _DICE.search(expression):
+            rolled = await self.rolls.roll(
+                place, actor, expression, private=private, character_name=speaker.name
+            )
+            return PostRoll(
+                rolled.log_id,
+                None,
+                rolled.expression,
+                rolled.breakdown,
+                rolled.total,
+                rolled.outcome,
+                private,
+            )
+        if speaker.character_id is None:
+            raise DomainError("post.error.narrator_check")
+        option = await self._check_option(place, actor, speaker, expression)
+        checked = await self.checks.check(
+            place, actor, CheckOrder(option, character=speaker.name, private=private)
+        )
+        result = checked.result
+        return PostRoll(
+            checked.log_id,
+            result.label,
+            result.expression,
+            result.breakdown,
+            result.total,
+            str(result.outcome) if result.outcome else None,
+            private,
+        )
+
+    async def _check_option(self, place: Place, actor: Actor, speaker: Speaker, typed: str) -> str:
+        """The sheet check the writer named: by its key (``habilidad:Pilotar``) or its label
+        as ``/check`` shows it (``Pilotar``), in any case; unknown names pass through for the
+        system to refuse with its own message."""
+        wanted = name_key(typed)
+        options = await self.checks.options(place, actor, speaker.name)
+        for option in options:
+            if wanted in (name_key(option.key), name_key(option.label)):
+                return option.key
+        tail = [o for o in options if name_key(o.key.split(":")[-1]) == wanted]
+        return tail[0].key if len(tail) == 1 else typed
+
+    async def roll_of(self, guild_id: int, log_id: int | None) -> PostRoll | None:
+        """The roll a post attached, as logged (an edit shows it unchanged)."""
+        if log_id is None:
+            return None
+        async with self.sessions() as session:
+            row = await session.get(RollLog, log_id)
+        if row is None or row.guild_id != guild_id:
+            return None
+        return PostRoll(
+            saved_id(row),
+            row.reason if row.kind == "check" else None,
+            row.expression,
+            row.breakdown,
+            row.total,
+            row.outcome,
+            row.private,
+        )
+
+    # -- recording -----------------------------------------------------------------------
+
+    async def record(
+        self, place: Place, actor: Actor, speaker: Speaker, draft: PostDraft
+    ) -> PostView:
+        """Record a sent post; a GM post in a scene starts its new round of posts (the scene's
+        ``round_started_at``, compare-and-set on its version, in the same transaction)."""
+        now = utcnow()
+        for _attempt in range(5):
+            async with self.sessions() as session, session.begin():
+                # the scene the post belongs to: where it was sent, or for a GM-only post the
+                # scene it was written from
+                scene_channel = draft.origin_channel_id if draft.gm_only else draft.channel_id
+                scene = (
+                    await session.exec(
+                        select(Scene).where(
+                            Scene.guild_id == place.guild_id,
+                            Scene.channel_id == scene_channel,
+                        )
+                    )
+                ).first()
+                if speaker.gm_post and scene is not None and not draft.gm_only:
+                    moved = await session.exec(
+                        update(Scene)
+                        .where(col(Scene.id) == scene.id, col(Scene.version) == scene.version)
+                        .values(round_started_at=now, version=scene.version + 1)
+                    )
+                    if moved.rowcount != 1:
+                        continue  # the scene changed under us: read it again
+                post = Post(
+                    guild_id=place.guild_id,
+                    campaign_id=speaker.campaign_id,
+                    channel_id=draft.channel_id,
+                    scene_id=scene.id if scene is not None else None,
+                    message_ids=list(draft.message_ids),
+                    gm_message_ids=list(draft.gm_message_ids),
+                    author_user_id=actor.user_id,
+                    character_id=speaker.character_id,
+                    speaker_name=speaker.name,
+                    webhook_name=speaker.webhook_name,
+                    gm_post=speaker.gm_post,
+                    gm_only=draft.gm_only,
+                    notes_private=draft.notes_private,
+                    origin_channel_id=draft.origin_channel_id,
+                    text=draft.text,
+                    notes=draft.notes,
+                    roll_log_id=draft.roll_log_id,
+                    created_at=now,
+                )
+                session.add(post)
+                await session.flush()
+                for message_id in (*draft.message_ids, *draft.gm_message_ids):
+                    session.add(
+                        PostMessage(
+                            message_id=message_id, guild_id=place.guild_id, post_id=saved_id(post)
+                        )
+                    )
+                return post_view(post)
+        raise ConcurrentChange()
+
+    # -- edit and delete -----------------------------------------------------------------
+
+    async def find(self, place: Place, actor: Actor, message_id: int) -> PostView:
+        """The post a message belongs to, if ``actor`` may change it: its author or a referee.
+
+        Found by the message, not by the channel's campaign: a GM-only post lives in the GM
+        channel, which need not be bound to the campaign."""
+        async with self.sessions() as session:
+            link = await session.get(PostMessage, message_id)
+            post = await session.get(Post, link.post_id) if link is not None else None
+            if post is None or post.deleted_at is not None or post.guild_id != place.guild_id:
+                raise DomainError("post.error.not_a_post")
+            campaign = await session.get(Campaign, post.campaign_id)
+        if campaign is None or campaign.status != "active":
+            raise DomainError("post.error.not_a_post")
+        if post.author_user_id != actor.user_id and not is_referee(campaign, actor):
+            raise NotAllowed("post.error.not_yours")
+        return post_view(post)
+
+    async def campaign_of(self, post: PostView) -> Campaign:
+        """The campaign a post belongs to (its language, its GM channel)."""
+        async with self.sessions() as session:
+            campaign = await session.get(Campaign, post.campaign_id)
+        if campaign is None:
+            raise DomainError("post.error.not_a_post")
+        return campaign
+
+    async def hides_numbers(self, post: PostView) -> bool:
+        """Whether the post's roll is shown without numbers: spoken by an NPC the GM keeps
+        hidden, outside the GM channel (the same rule as when it was posted)."""
+        if post.gm_only or post.character_id is None:
+            return False
+        async with self.sessions() as session:
+            character = await session.get(Character, post.character_id)
+        return character is not None and character.is_npc and character.hidden
+
+    async def edit(
+        self,
+        place: Place,
+        actor: Actor,
+        post_id: int,
+        seen_version: int,
+        text: str,
+        notes: str | None,
+    ) -> PostView:
+        """Change a post's text and notes (the attached roll stays as rolled), compare-and-set
+        on the version the editor saw: a concurrent edit wins once, the other is refused."""
+        text, notes = check_text(text, notes)
+        async with self.sessions() as session, session.begin():
+            post = await self._owned(session, place, actor, post_id)
+            changed = await session.exec(
+                update(Post)
+                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
+                .where(col(Post.deleted_at).is_(None))
+                .values(text=text, notes=notes, edited_at=utcnow(), version=seen_version + 1)
+            )
+            if changed.rowcount != 1:
+                raise ConcurrentChange("post.error.changed_meanwhile")
+            await session.refresh(post)
+            return post_view(post)
+
+    async def set_messages(
+        self,
+        place: Place,
+        post_id: int,
+        seen_version: int,
+        message_ids: tuple[int, ...],
+    ) -> PostView:
+        """After an edit changed how many parts the post needs: its messages now (CAS)."""
+        async with self.sessions() as session, session.begin():
+            post = await session.get(Post, post_id)
+            if post is None or post.guild_id != place.guild_id:
+                raise DomainError("post.error.not_a_post")
+            changed = await session.exec(
+                update(Post)
+                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
+                .values(message_ids=list(message_ids), version=seen_version + 1)
+            )
+            if changed.rowcount != 1:
+                raise ConcurrentChange("post.error.changed_meanwhile")
+            await session.exec(
+                delete(PostMessage).where(
+                    col(PostMessage.post_id) == post_id,
+                    col(PostMessage.message_id).not_in(list(post.gm_message_ids)),
+                )
+            )
+            for message_id in message_ids:
+                session.add(
+                    PostMessage(message_id=message_id, guild_id=place.guild_id, post_id=post_id)
+                )
+            await session.refresh(post)
+            return post_view(post)
+
+    async def delete(self, place: Place, actor: Actor, post_id: int, seen_version: int) -> PostView:
+        """Soft-delete a post (the record stays for the chronicle's GM section); CAS."""
+        async with self.sessions() as session, session.begin():
+            post = await self._owned(session, place, actor, post_id)
+            changed = await session.exec(
+                update(Post)
+                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
+                .where(col(Post.deleted_at).is_(None))
+                .values(deleted_at=utcnow(), version=seen_version + 1)
+            )
+            if changed.rowcount != 1:
+                raise ConcurrentChange("post.error.changed_meanwhile")
+            await session.refresh(post)
+            return post_view(post)
+
+    async def _owned(self, session: AsyncSession, place: Place, actor: Actor, post_id: int) -> Post:
+        post = await session.get(Post, post_id)
+        if post is None or post.guild_id != place.guild_id or post.deleted_at is not None:
+            raise DomainError("post.error.not_a_post")
+        campaign = await session.get(Campaign, post.campaign_id)
+        if campaign is None:
+            raise DomainError("post.error.not_a_post")
+        if post.author_user_id != actor.user_id and not is_referee(campaign, actor):
+            raise NotAllowed("post.error.not_yours")
+        return post
+
+    # -- GM ↔ player private threads -----------------------------------------------------
+
+    async def private_thread(self, place: Place, actor: Actor, player_id: int) -> int | None:
+        """The thread where this referee and ``player_id`` exchange private posts, if any."""
+        campaign = await self.campaigns.require_referee(place, actor)
+        async with self.sessions() as session:
+            row = (
+                await session.exec(
+                    select(PrivateThread).where(
+                        PrivateThread.campaign_id == campaign.id,
+                        PrivateThread.player_user_id == player_id,
+                        PrivateThread.gm_user_id == actor.user_id,
+                    )
+                )
+            ).first()
+        return row.thread_id if row is not None else None
+
+    async def keep_private_thread(
+        self, place: Place, actor: Actor, player_id: int, parent_id: int, thread_id: int
+    ) -> int:
+        """Record the thread just created for (referee, player); when another first use won
+        the race, the thread already recorded (the caller deletes its own)."""
+        campaign = await self.campaigns.require_referee(place, actor)
+        try:
+            async with self.sessions() as session, session.begin():
+                session.add(
+                    PrivateThread(
+                        guild_id=place.guild_id,
+                        campaign_id=saved_id(campaign),
+                        player_user_id=player_id,
+                        gm_user_id=actor.user_id,
+                        parent_id=parent_id,
+                        thread_id=thread_id,
+                    )
+                )
+            return thread_id
+        except IntegrityError:
+            existing = await self.private_thread(place, actor, player_id)
+            if existing is None:
+                raise
+            return existing
+
+    async def forget_private_thread(self, place: Place, thread_id: int) -> None:
+        """The recorded thread is gone from Discord (deleted by hand): the next use makes one."""
+        async with self.sessions() as session, session.begin():
+            await session.exec(
+                delete(PrivateThread).where(
+                    col(PrivateThread.guild_id) == place.guild_id,
+                    col(PrivateThread.thread_id) == thread_id,
+                )
+            )
+
+    async def is_private_thread(self, guild_id: int, channel_id: int) -> bool:
+        async with self.sessions() as session:
+            row = (
+                await session.exec(
+                    select(PrivateThread.id).where(
+                        PrivateThread.guild_id == guild_id, PrivateThread.thread_id == channel_id
+                    )
+                )
+            ).first()
+        return row is not None

@@ -1,0 +1,577 @@
+"""GM roll requests (issue 12 §3): ``/request check who option [difficulty] [hidden] [modifier]``.
+
+The GM asks some characters for a check; the bot posts one message with a button per
+character.  Each press rolls that character's check through :class:`CheckService` (the same
+rules, log and sheet effects as ``/check``) and records it on the request **in the roll's own
+transaction**, with a compare-and-set on the request's ``version``: two presses for the same
+character at once give exactly one roll (the loser's roll is rolled back, never shown), and a
+press after the GM closed the request is refused.
+
+``who`` is typed like a mature bot's target list: member mentions (``@ana @bruno``: each
+member's active character), character names separated by commas (an NPC the GM runs, or one
+of a member's several characters) and the word ``todos``/``grupo``/``party``/``all`` for the
+whole party — in a scene, its players (all of them when the scene is for everyone); elsewhere,
+every member with an active character in the campaign.  Everything is bounded before any
+work: at most :data:`MAX_WHO` characters of text and :data:`MAX_TARGETS` characters asked.
+
+``hidden`` decides what players see: ``visible`` (the numbers, like ``/check``), ``outcome``
+(success or failure only) or ``nothing`` (only that the character rolled).  The GM always
+sees the numbers (GM-channel copy, the results button); the request never shows a hidden
+difficulty, and hidden rolls are private in the log.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import (
+    ActiveCharacter,
+    Campaign,
+    Character,
+    RollLog,
+    RollRequest,
+    Scene,
+    saved_id,
+    utcnow,
+)
+from bot.services.campaigns.service import is_referee
+from bot.services.play.checks import CheckOrder, CheckService, CheckView
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.shared.labels import Named, resolve, spoken
+from bot.services.shared.retry import attempts, backoff
+from bot.services.sheets.access import find_character, require_playable
+from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.schema import upgraded_sheet
+from rules.systems.base import CheckRequest, CheckResult, GameSystem, RulesError
+
+__all__ = [
+    "HIDDEN",
+    "MAX_TARGETS",
+    "MAX_WHO",
+    "Entry",
+    "Press",
+    "RequestService",
+    "RequestView",
+    "gm_runs",
+    "parse_who",
+]
+
+HIDDEN = ("visible", "outcome", "nothing")
+#: Characters one request asks at most (one button each, with room for the GM's buttons in
+#: Discord's 25 components of a message).
+MAX_TARGETS = 20
+#: Characters of ``who`` read at most.
+MAX_WHO = 1000
+PARTY_WORDS = frozenset({"todos", "grupo", "party", "all", "everyone", "@todos", "@grupo"})
+_MENTION = re.compile(r"<@!?(\d{1,20})>")
+#: Presses that clash with another press of the same request are recomputed this many times.
+PRESS_ATTEMPTS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Who:
+    """``who`` read: members (by id), character names, and whether the party was asked."""
+
+    members: tuple[int, ...]
+    names: tuple[str, ...]
+    party: bool
+
+
+def parse_who(text: str) -> Who:
+    """``"<@1> <@!2>, Trasgo, todos"`` → members 1 and 2, the character «Trasgo», the party.
+
+    Only the ids inside mentions are read (never a mention's text), so nothing typed here can
+    ping anyone or smuggle in markup; names are matched as characters of the campaign."""
+    if len(text) > MAX_WHO:
+        raise DomainError("request.error.who_too_long", limit=MAX_WHO)
+    members = tuple(dict.fromkeys(int(m) for m in _MENTION.findall(text)))
+    rest = _MENTION.sub(",", text)
+    names: list[str] = []
+    party = False
+    for piece in rest.replace(";", ",").split(","):
+        name = piece.strip()
+        if not name:
+            continue
+        if name.casefold() in PARTY_WORDS:
+            party = True
+        else:
+            names.append(name)
+    if not members and not names and not party:
+        raise DomainError("request.error.who_empty")
+    return Who(members, tuple(dict.fromkeys(names)), party)
+
+
+def gm_runs(campaign: Campaign, character: Character) -> bool:
+    """Characters the referees press for: NPCs, and characters held by the campaign's GM
+    (a player's character handed to the GM for a while is owned by the GM meanwhile)."""
+    return character.is_npc or character.owner_user_id == campaign.gm_user_id
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One requested character and, once rolled, its result."""
+
+    character_id: int
+    name: str
+    owner_id: int
+    log_id: int | None = None
+    total: int | None = None
+    outcome: str | None = None
+    by: int | None = None
+
+    @property
+    def rolled(self) -> bool:
+        return self.log_id is not None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "character_id": self.character_id,
+            "name": self.name,
+            "owner_id": self.owner_id,
+            "log_id": self.log_id,
+            "total": self.total,
+            "outcome": self.outcome,
+            "by": self.by,
+        }
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> Entry:
+        return cls(
+            int(data["character_id"]),
+            str(data["name"]),
+            int(data["owner_id"]),
+            data.get("log_id"),
+            data.get("total"),
+            data.get("outcome"),
+            data.get("by"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RequestView:
+    id: int
+    campaign_id: int
+    channel_id: int
+    message_id: int | None
+    requested_by: int
+    option: str
+    label: str
+    difficulty: int | None
+    modifier: int
+    hidden: str
+    status: str
+    entries: tuple[Entry, ...]
+    version: int
+    gm_channel_id: int | None
+
+    @property
+    def complete(self) -> bool:
+        return all(entry.rolled for entry in self.entries)
+
+    @property
+    def open(self) -> bool:
+        return self.status == "open"
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A press that rolled: the request as it now stands, the check, and whether this roll
+    was the last one asked (the GM is told once, by the press that completed it)."""
+
+    request: RequestView
+    check: CheckView
+    completed: bool
+
+
+def _view(row: RollRequest, gm_channel_id: int | None) -> RequestView:
+    return RequestView(
+        id=saved_id(row),
+        campaign_id=row.campaign_id,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+        requested_by=row.requested_by,
+        option=row.option,
+        label=row.label,
+        difficulty=row.difficulty,
+        modifier=row.modifier,
+        hidden=row.hidden,
+        status=row.status,
+        entries=tuple(Entry.of(e) for e in row.entries),
+        version=row.version,
+        gm_channel_id=gm_channel_id,
+    )
+
+
+class _Clash(Exception):
+    """Another press of this request got in first: roll back and look again."""
+
+
+class RequestService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        checks: CheckService,
+    ) -> None:
+        self.sessions = sessions
+        self.characters = characters
+        self.checks = checks
+
+    # -- asking ----------------------------------------------------------------------------
+
+    async def _targets(
+        self, session: AsyncSession, campaign: Campaign, actor: Actor, place: Place, who: Who
+    ) -> list[Character]:
+        found: dict[int, Character] = {}
+
+        def add(character: Character) -> None:
+            if len(found) >= MAX_TARGETS and saved_id(character) not in found:
+                raise DomainError("request.error.too_many", limit=MAX_TARGETS)
+            found[saved_id(character)] = character
+
+        async def active_of(user_id: int) -> Character | None:
+            active = await session.get(ActiveCharacter, (campaign.id, user_id))
+            if active is None:
+                return None
+            character = await session.get(Character, active.character_id)
+            if character is None or character.deleted_at is not None:
+                return None
+            return character
+
+        if len(who.members) + len(who.names) > MAX_TARGETS:
+            raise DomainError("request.error.too_many", limit=MAX_TARGETS)
+        for user_id in who.members:
+            character = await active_of(user_id)
+            if character is None:
+                raise DomainError("request.error.no_active", member=f"<@{user_id}>")
+            add(character)
+        for name in who.names:
+            add(await find_character(session, campaign, actor, name))
+        if who.party:
+            for character in await self._party(session, campaign, place):
+                add(character)
+        if not found:
+            raise DomainError("request.error.nobody")
+        for character in found.values():
+            require_playable(character)
+        return list(found.values())
+
+    @staticmethod
+    async def _party(session: AsyncSession, campaign: Campaign, place: Place) -> list[Character]:
+        """The scene's players here (all of them when the scene is for everyone), or every
+        member with an active character in the campaign, in a stable order."""
+        scene = (
+            await session.exec(
+                select(Scene).where(
+                    Scene.guild_id == place.guild_id,
+                    Scene.channel_id == place.channel_id,
+                    Scene.campaign_id == campaign.id,
+                )
+            )
+        ).first()
+        query = (
+            select(Character)
+            .join(ActiveCharacter, col(ActiveCharacter.character_id) == col(Character.id))
+            .where(
+                ActiveCharacter.campaign_id == campaign.id,
+                col(Character.deleted_at).is_(None),
+                Character.is_npc == False,  # noqa: E712 - SQL, not Python
+                Character.approval == "approved",
+            )
+            .order_by(col(Character.name_key))
+            .limit(MAX_TARGETS + 1)
+        )
+        if scene is not None and scene.players:
+            query = query.where(col(ActiveCharacter.user_id).in_(list(scene.players)))
+        return list((await session.exec(query)).all())
+
+    async def create(
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        who: str,
+        option: str,
+        difficulty: int | None = None,
+        modifier: int = 0,
+        hidden: str = "visible",
+    ) -> RequestView:
+        """Store the request (GM only) after checking that every character asked can roll
+        ``option`` (a dry run of the pure rules on each sheet: nothing is logged)."""
+        if hidden not in HIDDEN:
+            raise DomainError("request.error.bad_hidden")
+        context = await self.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        parsed = parse_who(who)
+        async with self.sessions() as session:
+            targets = await self._targets(session, campaign, actor, place, parsed)
+        option = _read_option(system, settings, targets, option)
+        request = CheckRequest(option=option, modifier=modifier, difficulty=difficulty)
+        label = option
+        dry = random.Random(0)
+        for character in targets:
+            try:
+                result = system.check(upgraded_sheet(character), request, settings, dry)
+            except RulesError as error:
+                # the name the suggestion showed («Volar»), not its value («habilidad:Volar»)
+                shown = option.split(":", 1)[-1]
+                raise DomainError(
+                    "request.error.cannot_roll", name=character.name, option=shown
+                ) from error
+            label = result.label
+        row = RollRequest(
+            guild_id=place.guild_id,
+            campaign_id=saved_id(campaign),
+            channel_id=place.channel_id,
+            requested_by=actor.user_id,
+            option=option[:100],
+            label=label[:100],
+            difficulty=difficulty,
+            modifier=modifier,
+            hidden=hidden,
+            entries=[Entry(saved_id(c), c.name, c.owner_user_id).as_json() for c in targets],
+        )
+        async with self.sessions() as session, session.begin():
+            session.add(row)
+            await session.flush()
+            return _view(row, campaign.gm_channel_id)
+
+    async def attach_message(self, request_id: int, guild_id: int, message_id: int) -> None:
+        """Remember the request's message (its buttons are keyed by the request's id; the id
+        lets ``/request close`` link it).  Not versioned: only the creating command sets it,
+        once, before anyone can press."""
+        async with self.sessions() as session, session.begin():
+            await session.exec(
+                update(RollRequest)
+                .where(col(RollRequest.id) == request_id, col(RollRequest.guild_id) == guild_id)
+                .values(message_id=message_id)
+            )
+
+    # -- answering -------------------------------------------------------------------------
+
+    async def _load(
+        self, session: AsyncSession, place: Place, request_id: int
+    ) -> tuple[RollRequest, Campaign]:
+        campaign = await self.characters.campaigns.require(place)
+        row = await session.get(RollRequest, request_id)
+        if row is None or row.guild_id != place.guild_id or row.campaign_id != campaign.id:
+            raise DomainError("request.error.not_found")
+        return row, campaign
+
+    async def roll(self, place: Place, actor: Actor, request_id: int, character_id: int) -> Press:
+        """A press of a character's button: its player (or a referee, for a character the GM
+        runs) rolls the check once; see the module docstring for the guarantees."""
+        for attempt in attempts(PRESS_ATTEMPTS):
+            await backoff(attempt)
+            press = await self._press_once(place, actor, request_id, character_id)
+            if press is not None:
+                return press
+        raise ConcurrentChange()
+
+    async def _press_once(
+        self, place: Place, actor: Actor, request_id: int, character_id: int
+    ) -> Press | None:
+        """One attempt on the request as read now; ``None`` when another press of the same
+        request got in first (the roll was rolled back: look again)."""
+        async with self.sessions() as session:
+            row, campaign = await self._load(session, place, request_id)
+            character = await session.get(Character, character_id)
+        if row.status != "open":
+            raise DomainError("request.error.closed")
+        entries = [Entry.of(e) for e in row.entries]
+        index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
+        if index < 0 or character is None or character.deleted_at is not None:
+            raise DomainError("request.error.not_asked")
+        entry = entries[index]
+        if actor.user_id != character.owner_user_id and not (
+            is_referee(campaign, actor) and gm_runs(campaign, character)
+        ):
+            raise NotAllowed("request.error.not_yours", name=entry.name)
+        if entry.rolled:
+            raise DomainError("request.error.already_rolled", name=entry.name)
+        seen, hidden = row.version, row.hidden
+        order = CheckOrder(
+            row.option,
+            modifier=row.modifier,
+            difficulty=row.difficulty,
+            private=hidden != "visible",
+        )
+        completed = False
+
+        async def record(session: AsyncSession, log_id: int, result: CheckResult) -> None:
+            nonlocal completed
+            done = Entry(
+                entry.character_id,
+                entry.name,
+                entry.owner_id,
+                log_id,
+                result.total,
+                str(result.outcome) if result.outcome else None,
+                actor.user_id,
+            )
+            new = [*entries[:index], done, *entries[index + 1 :]]
+            completed = all(e.rolled for e in new)
+            written = await session.exec(
+                update(RollRequest)
+                .where(
+                    col(RollRequest.id) == request_id,
+                    col(RollRequest.version) == seen,
+                    col(RollRequest.status) == "open",
+                )
+                .values(
+                    entries=[e.as_json() for e in new],
+                    version=RollRequest.version + 1,
+                    completed_at=utcnow() if completed else None,
+                )
+            )
+            if written.rowcount != 1:
+                raise _Clash()
+            if hidden != "visible":
+                await _mark_hidden(session, log_id, hidden)
+
+        try:
+            view = await self.checks.check(
+                place, actor, order, character_id=character_id, same_transaction=record
+            )
+        except _Clash:
+            return None
+        async with self.sessions() as session:
+            fresh, _campaign = await self._load(session, place, request_id)
+        return Press(_view(fresh, campaign.gm_channel_id), view, completed)
+
+    # -- the GM's side ---------------------------------------------------------------------
+
+    async def public(self, place: Place, request_id: int) -> RequestView:
+        """The request as its public message shows it (the message hides what it must)."""
+        async with self.sessions() as session:
+            row, campaign = await self._load(session, place, request_id)
+        return _view(row, campaign.gm_channel_id)
+
+    async def show(self, place: Place, actor: Actor, request_id: int) -> RequestView:
+        """The request with its numbers: referees only (the results button)."""
+        async with self.sessions() as session:
+            row, campaign = await self._load(session, place, request_id)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        return _view(row, campaign.gm_channel_id)
+
+    async def latest_open(self, place: Place, actor: Actor) -> int:
+        """The newest open request of this channel (``/request close`` without an id)."""
+        campaign = await self.characters.campaigns.require(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        async with self.sessions() as session:
+            found = (
+                await session.exec(
+                    select(RollRequest.id)
+                    .where(
+                        RollRequest.guild_id == place.guild_id,
+                        RollRequest.campaign_id == campaign.id,
+                        RollRequest.channel_id == place.channel_id,
+                        RollRequest.status == "open",
+                    )
+                    .order_by(col(RollRequest.id).desc())
+                )
+            ).first()
+        if found is None:
+            raise DomainError("request.error.none_open")
+        return found
+
+    async def close(self, place: Place, actor: Actor, request_id: int) -> RequestView:
+        """Close the request (GM only): later presses are refused; nothing is deleted."""
+        for attempt in attempts():
+            await backoff(attempt)
+            async with self.sessions() as session:
+                row, campaign = await self._load(session, place, request_id)
+            if not is_referee(campaign, actor):
+                raise NotReferee()
+            if row.status != "open":
+                raise DomainError("request.error.already_closed")
+            async with self.sessions() as session, session.begin():
+                written = await session.exec(
+                    update(RollRequest)
+                    .where(
+                        col(RollRequest.id) == request_id,
+                        col(RollRequest.version) == row.version,
+                    )
+                    .values(
+                        status="closed",
+                        closed_at=utcnow(),
+                        closed_by=actor.user_id,
+                        version=RollRequest.version + 1,
+                    )
+                )
+            if written.rowcount != 1:
+                continue
+            async with self.sessions() as session:
+                fresh, _campaign = await self._load(session, place, request_id)
+            return _view(fresh, campaign.gm_channel_id)
+        raise ConcurrentChange()
+
+    async def options_for(self, place: Place, actor: Actor, who: str | None) -> list[Any]:
+        """Autocomplete of ``option``: what the characters in ``who`` can roll (the first
+        few), or what any sheet of the system can (a blank one) when ``who`` names nobody
+        yet.  Bounded like the command; never raises."""
+        try:
+            context = await self.characters.contexts.load(place)
+        except DomainError:
+            return []
+        system, settings = context.system, context.settings
+        sheets: list[dict[str, Any]] = []
+        if who:
+            try:
+                async with self.sessions() as session:
+                    targets = await self._targets(
+                        session, context.campaign, actor, place, parse_who(who)
+                    )
+                sheets = [upgraded_sheet(c) for c in targets[:5]]
+            except DomainError:
+                sheets = []
+        if not sheets:
+            sheets = [system.new_sheet("?", settings)]
+        seen: dict[str, Any] = {}
+        for sheet in sheets:
+            try:
+                for option in system.check_options(sheet, settings):
+                    seen.setdefault(option.key, option)
+            except RulesError:
+                continue
+        return list(seen.values())
+
+
+def _read_option(
+    system: GameSystem, settings: Mapping[str, Any], targets: Sequence[Character], typed: str
+) -> str:
+    """The option ``typed`` names among those the asked characters can roll (the key a
+    suggestion sends, or the label the GM typed: «Percepción»); unnamed text passes on and
+    the dry run says who cannot roll it."""
+    offered: dict[str, Named] = {}
+    for character in targets:
+        try:
+            for option in system.check_options(upgraded_sheet(character), settings):
+                offered.setdefault(option.key, spoken(option.key, option.label))
+        except RulesError:
+            continue
+    return resolve(typed, offered.values()) or typed.strip()
+
+
+async def _mark_hidden(session: AsyncSession, log_id: int, hidden: str) -> None:
+    """Hidden requests keep the numbers from players in ``/history`` too (and from their
+    data export): the log row says what the player may see."""
+    row = await session.get(RollLog, log_id)
+    if row is not None:
+        row.detail = {**row.detail, "hidden_request": hidden}
+        row.private = True
+        session.add(row)
