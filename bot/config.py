@@ -9,6 +9,7 @@ traceback that prints the configuration does not leak it.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ __all__ = [
     "MAX_SHARDS",
     "Shards",
     "locale_hint",
+    "normalized_database_url",
 ]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -149,7 +151,9 @@ def load_config(env: dict[str, str] | None = None, *, dotenv: bool = True) -> Co
             load_dotenv(ENV_FILE, override=False)
         env = dict(os.environ)
     token = (env.get("DISCORD_TOKEN") or "").strip() or None
-    database_url = (env.get("DATABASE_URL") or "").strip() or DEFAULT_DATABASE_URL
+    database_url = normalized_database_url(
+        (env.get("DATABASE_URL") or "").strip() or DEFAULT_DATABASE_URL
+    )
     guild = (env.get("DEV_GUILD_ID") or "").strip()
     try:
         dev_guild_id = int(guild) if guild else None
@@ -190,6 +194,33 @@ def load_config(env: dict[str, str] | None = None, *, dotenv: bool = True) -> Co
         pool_size,
         10 if overflow is None else overflow,
     )
+
+
+#: URL schemes hosts give (Heroku's ``postgres://``, libpq's ``postgresql://``, a bare
+#: ``sqlite://``) → the asynchronous driver the bot runs on.
+ASYNC_SCHEMES = {
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+    "sqlite": "sqlite+aiosqlite",
+}
+
+
+def normalized_database_url(url: str) -> str:
+    """``DATABASE_URL`` as the bot's engine reads it.
+
+    Hosting providers (Heroku and those that copy it: the repository's Procfile) hand out
+    ``postgres://user:pass@host/db``, often with libpq's ``?sslmode=require``; the bot speaks
+    to PostgreSQL through asyncpg, which SQLAlchemy names ``postgresql+asyncpg`` and which
+    calls that parameter ``ssl`` (same values).  Any other scheme is left as typed, for
+    :func:`bot.db.preflight.parse_url` to refuse in one line.
+    """
+    scheme, separator, rest = url.partition("://")
+    driver = ASYNC_SCHEMES.get(scheme.strip().lower())
+    if not separator or driver is None:
+        return url
+    if driver.startswith("postgresql"):
+        rest = re.sub(r"([?&])sslmode=", r"\1ssl=", rest)
+    return f"{driver}://{rest}"
 
 
 def _whole(env: dict[str, str], name: str, low: int, high: int) -> int | None:

@@ -33,6 +33,7 @@ __all__ = [
     "check_sqlite_file",
     "check_sqlite_library",
     "known_revisions",
+    "throwaway_sqlite",
     "VAR_DIR",
 ]
 
@@ -65,9 +66,27 @@ def parse_url(url: str) -> URL:
         parsed = make_url(url)
     except (ArgumentError, ValueError):
         raise DatabaseProblem("cli.db.not_a_url") from None
-    if (parsed.get_backend_name(), parsed.get_driver_name()) not in SUPPORTED:
-        raise DatabaseProblem("cli.db.unsupported", scheme=parsed.drivername)
+    # drivername as typed: asking SQLAlchemy for the backend or the driver loads the dialect,
+    # and an unknown one («redis://») raised NoSuchModuleError with a traceback
+    if tuple(parsed.drivername.split("+", 1)) not in SUPPORTED:
+        raise DatabaseProblem("cli.db.unsupported", scheme=parsed.drivername[:40])
+    if parsed.drivername.startswith("sqlite") and throwaway_sqlite(parsed):
+        raise DatabaseProblem("cli.db.in_memory")
     return parsed
+
+
+def throwaway_sqlite(parsed: URL) -> bool:
+    """A SQLite URL with no file (``sqlite+aiosqlite://``, ``…///``, ``…///:memory:``, a
+    ``mode=memory`` URI): the bot would start on a database that vanishes when it stops,
+    and the group would lose every campaign at the next restart.  Tests build such engines
+    directly (:func:`bot.db.engine.create_engine`); a deployment never gets one."""
+    database = parsed.database or ""
+    return (
+        not database.strip()
+        or database == ":memory:"
+        or (database.startswith("file:") and ":memory:" in database)
+        or parsed.query.get("mode") == "memory"
+    )
 
 
 def sqlite_path(parsed: URL) -> Path | None:

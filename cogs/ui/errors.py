@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
-from bot.services.shared.errors import DomainError
+from bot.services.shared.errors import DomainError, disk_full
 from bot.words import problem_text
 from rules.dice import DiceError
 from rules.systems.base import RulesError
@@ -44,6 +44,10 @@ def describe_error(error: BaseException, locale: str) -> str | None:
         return t("errors.cooldown", locale, seconds=max(1, math.ceil(error.retry_after)))
     if isinstance(error, app_commands.CheckFailure):
         return t("errors.not_allowed", locale)
+    if disk_full(error):
+        # the administrator must free space: in the log, without a reference to quote
+        log.error("the database's disk is full; the request was not saved: %s", error)
+        return t("errors.disk_full", locale)
     return None
 
 

@@ -154,3 +154,33 @@ def test_the_connection_budget_is_read_and_reaches_the_postgresql_pool():
         max_overflow=config.max_overflow,
     )
     assert (engine.pool.size(), engine.pool._max_overflow) == (3, 0)
+
+
+@pytest.mark.parametrize(
+    ("given", "used"),
+    [
+        # Heroku and the hosts that copy it (the repository ships a Procfile)
+        (
+            "postgres://u:p@db.example:5432/arbitro",
+            "postgresql+asyncpg://u:p@db.example:5432/arbitro",
+        ),
+        ("postgresql://u@db.example/arbitro", "postgresql+asyncpg://u@db.example/arbitro"),
+        ("POSTGRES://u@h/db", "postgresql+asyncpg://u@h/db"),
+        # libpq's sslmode is asyncpg's ssl (same values)
+        ("postgres://u@h/db?sslmode=require", "postgresql+asyncpg://u@h/db?ssl=require"),
+        (
+            "postgres://u@h/db?application_name=a&sslmode=verify-full",
+            "postgresql+asyncpg://u@h/db?application_name=a&ssl=verify-full",
+        ),
+        ("sqlite:///var/a.db", "sqlite+aiosqlite:///var/a.db"),
+        # already the bot's form, or not a scheme it maps: as typed (the preflight refuses)
+        (
+            "postgresql+asyncpg://u@h/db?sslmode=require",
+            "postgresql+asyncpg://u@h/db?sslmode=require",
+        ),
+        ("mysql://u@h/db", "mysql://u@h/db"),
+        ("esto-no-es-una-url", "esto-no-es-una-url"),
+    ],
+)
+def test_the_database_url_a_host_gives_names_the_async_driver(given, used):
+    assert load_config({"DATABASE_URL": given}).database_url == used

@@ -169,9 +169,33 @@ def test_the_default_var_folder_is_created_private(tmp_path, monkeypatch):
     assert stat.S_IMODE(var.stat().st_mode) == 0o700
 
 
-def test_memory_and_postgresql_urls_need_no_file():
-    assert check_database("sqlite+aiosqlite:///:memory:") == []
+def test_postgresql_urls_need_no_file():
     assert check_database("postgresql+asyncpg://u:p@127.0.0.1:1/x") == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite+aiosqlite:///:memory:",
+        "sqlite+aiosqlite://",
+        "sqlite+aiosqlite:///",
+        "sqlite+aiosqlite:///file::memory:?uri=true",
+        "sqlite+aiosqlite:///file:x?mode=memory&uri=true",
+    ],
+)
+def test_a_database_without_a_file_is_refused(url, tmp_path):
+    """It started silently on a database that vanished at the next restart, with every
+    campaign in it."""
+    assert _problem(url).key == "cli.db.in_memory"
+
+
+@pytest.mark.parametrize("url", ["redis://localhost/0", "postgres+asyncpg://u@h/db", "mysql://x"])
+def test_an_unknown_scheme_is_named_without_loading_it(url):
+    """SQLAlchemy loads a driverless scheme's dialect to name its driver: «redis://» was a
+    NoSuchModuleError traceback."""
+    problem = _problem(url)
+    assert problem.key == "cli.db.unsupported"
+    assert problem.params["scheme"] == url.split("://")[0]
 
 
 @pytest.mark.parametrize("locale", ["es", "en"])

@@ -53,9 +53,14 @@ def import_sheet(
 
 
 def start_arbitro(
-    database_url: str, log_dir: Path, extra_env: dict[str, str] | None = None
+    database_url: str,
+    log_dir: Path,
+    extra_env: dict[str, str] | None = None,
+    *,
+    module: str = "bot.__main__",
 ) -> Sandbox:
-    """A stand-in with a new Árbitro process connected to ``database_url`` (caller closes it)."""
+    """A stand-in with a new Árbitro process connected to ``database_url`` (caller closes it);
+    ``module`` runs it (a test's wrapper around ``bot.__main__`` that injects a fault)."""
     sb = Sandbox(
         timeout=float(os.environ.get("ARBITRO_E2E_TIMEOUT", "10")),
         deadline=float(os.environ.get("ARBITRO_E2E_DEADLINE", "3")),
@@ -67,7 +72,7 @@ def start_arbitro(
         **(extra_env or {}),
     }
     try:
-        sb.start_bot("bot.__main__", env=env, log_path=log_dir / "bot.log")
+        sb.start_bot(module, env=env, log_path=log_dir / "bot.log")
     except Exception:
         sb.close()
         raise

@@ -140,6 +140,13 @@ BAD_DATABASES = {
         "es una carpeta",
         "is a folder",
     ),
+    # SQLAlchemy loads the dialect of a scheme without a driver: this one was a traceback
+    "unknown scheme": (lambda tmp: "redis://localhost/0", "«redis»", '"redis"'),
+    "other driver": (lambda tmp: "mysql+aiomysql://u@h/db", "no admite", "does not support"),
+    # a throwaway database: every campaign lost at the next restart
+    "in memory": (lambda tmp: "sqlite+aiosqlite:///:memory:", ":memory:", ":memory:"),
+    "no path": (lambda tmp: "sqlite+aiosqlite://", "ningún archivo", "no SQLite file"),
+    "empty path": (lambda tmp: "sqlite+aiosqlite:///", "ningún archivo", "no SQLite file"),
 }
 DAMAGED = {
     "corrupt": (_corrupt, "dañada", "damaged"),
@@ -172,6 +179,37 @@ def test_a_bad_database_url_is_one_clear_line_and_exit_2(tmp_path, case, command
     url = prepare(tmp_path)
     _expect_refusal(tmp_path, url, command, "es", es)
     _expect_refusal(tmp_path, url, command, "en", en)
+
+
+def _as_a_host_gives_it(url: str) -> str:
+    """The bot's test URL as hosting providers write it: Heroku's ``postgres://`` with
+    libpq's ``sslmode`` (asyncpg calls it ``ssl``), or a bare ``sqlite://``."""
+    if url.startswith("postgresql+asyncpg://"):
+        return "postgres://" + url.removeprefix("postgresql+asyncpg://") + "?sslmode=disable"
+    return "sqlite://" + url.removeprefix("sqlite+aiosqlite://")
+
+
+def test_the_url_a_host_gives_is_used_with_the_async_driver(tmp_path, bot_database_url):
+    """``DATABASE_URL=postgres://…`` (the Procfile's hosts) printed a 27-line traceback and
+    exited 1; it now names PostgreSQL through asyncpg (``sqlite://``, SQLite through
+    aiosqlite), and the bot migrates and starts on it."""
+    url = _as_a_host_gives_it(bot_database_url)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "migrate"],
+        env=_env(tmp_path, DATABASE_URL=url),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    sb = start_arbitro(url, tmp_path)
+    try:
+        g = sb.new_guild(name="Heroku")
+        sb.command("roll", {"expression": "1d20"}, guild=g, channel="mesa", user="ana").expect_ok()
+    finally:
+        sb.close()
 
 
 @pytest.fixture(scope="module")
