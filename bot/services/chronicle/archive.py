@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.services.chronicle.zipfiles import MemberBudget, ZipOverflow, bad_member_name
+
 __all__ = [
     "ARCHIVE_FORMAT",
     "ARCHIVE_VERSION",
@@ -223,19 +225,6 @@ class ArchiveContents:
     xp: list[dict[str, Any]]
 
 
-def _bad_name(name: str) -> bool:
-    parts = name.split("/")
-    return (
-        not name
-        or name.startswith("/")
-        or "\\" in name
-        or "\x00" in name
-        or ":" in parts[0]
-        or any(part in ("", ".", "..") for part in parts[:-1])
-        or parts[-1] in (".", "..")
-    )
-
-
 def read_archive(payload: bytes) -> ArchiveContents:
     """The archive's record, or :class:`ArchiveProblems` listing why it cannot be imported."""
     problems = ArchiveProblems()
@@ -254,7 +243,7 @@ def read_archive(payload: bytes) -> ArchiveContents:
     seen: set[str] = set()
     declared = 0
     for info in members:
-        if _bad_name(info.filename):
+        if bad_member_name(info.filename):
             problems.add("chronicle.problem.bad_path", path=info.filename[:80])
         elif info.filename in seen:
             problems.add("chronicle.problem.duplicate_path", path=info.filename[:80])
@@ -264,7 +253,7 @@ def read_archive(payload: bytes) -> ArchiveContents:
         problems.add("chronicle.problem.uncompressed_too_big", limit=MAX_UNCOMPRESSED // 2**20)
     if problems:
         raise problems
-    budget = _Budget()
+    budget = MemberBudget(MAX_UNCOMPRESSED, MAX_MEMBER_BYTES)
 
     def read(name: str) -> bytes | None:
         if name not in seen:
@@ -272,7 +261,7 @@ def read_archive(payload: bytes) -> ArchiveContents:
             return None
         try:
             return budget.read(archive, name)
-        except _Overflow:
+        except ZipOverflow:
             problems.add("chronicle.problem.uncompressed_too_big", limit=MAX_UNCOMPRESSED // 2**20)
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
             problems.add("chronicle.problem.corrupt_file", path=name)
@@ -303,30 +292,6 @@ def read_archive(payload: bytes) -> ArchiveContents:
     if problems:
         raise problems
     return ArchiveContents(manifest, characters, sheets, scenes, posts, rolls, xp)
-
-
-class _Overflow(Exception):
-    pass
-
-
-class _Budget:
-    """Reads members counting the bytes actually decompressed (headers can lie)."""
-
-    def __init__(self) -> None:
-        self.left = MAX_UNCOMPRESSED
-
-    def read(self, archive: zipfile.ZipFile, name: str) -> bytes:
-        chunks: list[bytes] = []
-        limit = min(self.left, MAX_MEMBER_BYTES)
-        size = 0
-        with archive.open(name) as member:
-            while chunk := member.read(1024 * 1024):
-                size += len(chunk)
-                if size > limit:
-                    raise _Overflow()
-                chunks.append(chunk)
-        self.left -= size
-        return b"".join(chunks)
 
 
 def _check_manifest(manifest: Any, problems: ArchiveProblems) -> None:
