@@ -17,8 +17,10 @@ from aiohttp import web
 
 from .callbacks import Callbacks
 from .httputil import discord_error, json_response, no_content, read_body
+from .intents import blank_for_rest
 from .limits import check_message, status_of
 from .messages import create_message, delete_message, edit_message
+from .ratelimits import check_webhook_limits
 from .state import Channel, Guild, Message, World
 
 __all__ = ["ChannelRoutes"]
@@ -26,6 +28,7 @@ __all__ = ["ChannelRoutes"]
 NONCE_WINDOW_SECONDS = 300  # Discord: "checked for uniqueness in the past few minutes"
 
 SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
 SEND_IN_THREADS = 1 << 38
 CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS = 1 << 35, 1 << 36
 MANAGE_WEBHOOKS = 1 << 29
@@ -229,6 +232,9 @@ class ChannelRoutes:
                 return self._refuse("execute webhook", err, body)
             channel = self._new_thread(channel, body["thread_name"], 11)
             self.world.dispatch("THREAD_CREATE", {**channel.payload(), "newly_created": True})
+        limited, limit_headers = check_webhook_limits(self.world, wid, channel.id)
+        if limited is not None:
+            return limited
         author = {
             "id": hook["id"],
             "username": body.get("username") or hook["name"],
@@ -252,8 +258,11 @@ class ChannelRoutes:
         )
         self.world.touch()
         if request.query.get("wait", "").lower() in ("true", "1"):
-            return json_response(msg.data)
-        return no_content()
+            answer = json_response(msg.data)
+        else:
+            answer = no_content()
+        answer.headers.update(limit_headers)
+        return answer
 
     async def webhook_message(self, request: web.Request) -> web.Response:
         token, wid = request.match_info["token"], int(request.match_info["wid"])
@@ -401,7 +410,13 @@ class ChannelRoutes:
         if after := request.query.get("after"):
             msgs = [m for m in msgs if m.id > int(after)]
         limit = int(request.query.get("limit", 50))
-        return json_response([m.data for m in msgs[:limit]])
+        return json_response([self._as_read(m) for m in msgs[:limit]])
+
+    def _as_read(self, msg: Message) -> dict[str, Any]:
+        """A message as the bot reads it over REST: without Message Content, other people's
+        messages come with their content emptied (:mod:`standin.intents`)."""
+        identified = self.world.identified or {}
+        return blank_for_rest(msg.data, int(identified.get("intents") or 0), self.world.bot.id)
 
     def _find(self, request: web.Request) -> Message | None:
         msg = self.world.messages.get(int(request.match_info["mid"]))
@@ -459,7 +474,11 @@ class ChannelRoutes:
 
     async def get_message(self, request: web.Request) -> web.Response:
         msg = self._find(request)
-        return json_response(msg.data) if msg else discord_error(404, 10008, "Unknown Message")
+        return (
+            json_response(self._as_read(msg))
+            if msg
+            else discord_error(404, 10008, "Unknown Message")
+        )
 
     async def patch_message(self, request: web.Request) -> web.Response:
         msg = self._find(request)
@@ -470,9 +489,15 @@ class ChannelRoutes:
         return await self._message_op(request, msg)
 
     async def delete_message(self, request: web.Request) -> web.Response:
+        """The bot deletes a message: its own always; anyone else's (a member's, a webhook's)
+        only with Manage Messages in the channel (a thread: its parent's), as Discord."""
         msg = self._find(request)
-        if msg is None:
+        if msg is None:  # already gone: bots delete defensively, it is no refusal
             return discord_error(404, 10008, "Unknown Message")
+        own = str(msg.data["author"]["id"]) == str(self.world.bot.id)
+        channel = self.world.channels[msg.channel_id]
+        if not own and not self._bot_perms(channel) & MANAGE_MESSAGES:
+            return self._refuse("delete message", discord_error(403, 50013, "Missing Permissions"))
         delete_message(self.world, msg)
         self.world.touch()
         return no_content()

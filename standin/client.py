@@ -361,6 +361,45 @@ class Sandbox:
 
         return self._run(find)
 
+    def expect_message_event(self, event: str, message_id: int) -> tuple[str, int, int]:
+        """Call on the stand-in's loop right before sending a message event: what to pass to
+        :meth:`wait_for_messages` afterwards (the count of that event's finished work to wait
+        for)."""
+        key = (event, message_id)
+        return (event, message_id, self.world.handled_messages[key] + 1)
+
+    def wait_for_messages(self, expected: list[tuple[str, int, int]]) -> None:
+        """Waits until the bot has finished the work its message events started (typed posts):
+        ``expected`` comes from :meth:`expect_message_event`."""
+        wanted = {(event, message_id): count for event, message_id, count in expected}
+        try:
+            self.standin.call(
+                self.server.settle_messages(wanted, timeout=self.timeout, quiet=self.quiet),
+                timeout=self.timeout + 30,
+            )
+        except Answer as exc:
+            raise AssertionError(f"{exc}\n--- bot log (tail) ---\n{self.bot_log(40)}") from None
+
+    def enable_intents(self, intents: int) -> None:
+        """The Developer Portal enables these privileged intents for the application (Bot →
+        Privileged Gateway Intents; Message Content is ``1 << 15``).  Without them an
+        IDENTIFY asking for one is closed with 4014."""
+
+        def enable() -> None:
+            self.world.portal_intents |= intents
+
+        self._run(enable)
+
+    @property
+    def refused_identifies(self) -> list[int]:
+        """The disallowed intents of every IDENTIFY closed with 4014, in order."""
+        return self._run(lambda: list(self.server.gateway.refused_identifies))
+
+    @property
+    def rate_limited(self) -> list[dict[str, Any]]:
+        """Every 429 the stand-in answered the bot's webhook messages with."""
+        return self._run(lambda: copy.deepcopy(self.world.rate_limited))
+
     def reconnect(self) -> None:
         """Sends op 7 RECONNECT; the bot should come back with RESUME."""
         self.standin.call(self.server.gateway.reconnect())

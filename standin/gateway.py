@@ -22,6 +22,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .intents import as_seen, disallowed
 from .state import World
 
 __all__ = ["Gateway"]
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 # discord.py reconnects after 60 s of silence (``heartbeat_timeout``); beats keep it talking.
 HEARTBEAT_INTERVAL_MS = 20_000
+#: Discord's close code for an IDENTIFY asking for a privileged intent the portal disallows.
+DISALLOWED_INTENTS = 4014
 
 
 def shard_of(guild_id: int, count: int) -> int:
@@ -45,9 +48,20 @@ def _guild_of_event(event: str, data: dict[str, Any]) -> int | None:
 
 
 class Session:
-    def __init__(self, session_id: str, shard: tuple[int, int] = (0, 1)) -> None:
+    """One IDENTIFY: its shard, its intents, the events it was sent (for a RESUME)."""
+
+    def __init__(
+        self,
+        session_id: str,
+        shard: tuple[int, int] = (0, 1),
+        *,
+        intents: int = -1,
+        bot_id: int = 0,
+    ) -> None:
         self.id = session_id
         self.shard = shard
+        self.intents = intents  # -1: everything (tests that open a bare session)
+        self.bot_id = bot_id
         self.seq = 0
         self.buffer: deque[dict[str, Any]] = deque(maxlen=2000)
         self.out: asyncio.Queue[dict[str, Any]] | None = None
@@ -56,14 +70,20 @@ class Session:
         shard_id, count = self.shard
         return shard_of(guild_id or 0, count) == shard_id
 
-    def on_event(self, event: str, data: dict[str, Any]) -> None:
+    def on_event(self, event: str, data: dict[str, Any]) -> bool:
+        """Queue the event for the bot if this session receives it (its shard, its intents;
+        a message's content emptied without Message Content); whether it did."""
         if event not in ("READY", "RESUMED") and not self.serves(_guild_of_event(event, data)):
-            return
+            return False
+        seen = as_seen(event, data, self.intents, self.bot_id)
+        if seen is None:
+            return False
         self.seq += 1
-        frame = {"op": 0, "t": event, "s": self.seq, "d": data}
+        frame = {"op": 0, "t": event, "s": self.seq, "d": seen}
         self.buffer.append(frame)
         if self.out is not None:
             self.out.put_nowait(frame)
+        return True
 
 
 class Gateway:
@@ -73,6 +93,7 @@ class Gateway:
         self.current: Session | None = None
         self.by_shard: dict[tuple[int, int], Session] = {}
         self.identifies: dict[tuple[int, int], int] = {}  # IDENTIFYs per shard, ever
+        self.refused_identifies: list[int] = []  # the disallowed intents of each 4014
         self.identified = asyncio.Event()
         self.sockets: set[web.WebSocketResponse] = set()
         self.connections = 0
@@ -100,6 +121,9 @@ class Gateway:
                     out.put_nowait({"op": 11, "d": None, "s": None, "t": None})
                 elif op == 2:
                     session = self._identify(data, out)
+                    if session is None:  # a privileged intent the portal does not allow
+                        await ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
+                        break
                 elif op == 6:
                     session = self._resume(data, out)
                 elif op == 8:
@@ -123,9 +147,19 @@ class Gateway:
     def _listen(self) -> None:
         self.world.listeners[:] = [s.on_event for s in self.by_shard.values()]
 
-    def _identify(self, data: dict[str, Any], out: asyncio.Queue[dict[str, Any]]) -> Session:
+    def _identify(self, data: dict[str, Any], out: asyncio.Queue[dict[str, Any]]) -> Session | None:
+        intents = int(data.get("intents") or 0)
+        if refused := disallowed(intents, self.world.portal_intents):
+            self.refused_identifies.append(refused)
+            log.info("IDENTIFY refused: intents %s are not enabled in the portal", refused)
+            return None
         shard_id, count = (data.get("shard") or [0, 1])[:2]
-        session = Session(secrets.token_hex(16), (int(shard_id), int(count)))
+        session = Session(
+            secrets.token_hex(16),
+            (int(shard_id), int(count)),
+            intents=intents,
+            bot_id=self.world.bot.id,
+        )
         self.sessions[session.id] = session
         previous = self.by_shard.get(session.shard)
         if previous is not None:

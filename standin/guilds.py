@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .messages import create_message
+from .messages import create_message, delete_message, edit_message
+from .replies import Msg, msg_from
 from .state import ADMINISTRATOR, Channel, Guild, Member, Role, World
 
 if TYPE_CHECKING:
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ChannelRef", "GuildHandle", "MemberRef", "RoleRef", "build_sample_guild", "cref"]
 MASTER_PERMISSIONS = (1 << 13) | (1 << 34) | (1 << 40)  # manage messages, manage threads, moderate
+SEND_MESSAGES, SEND_IN_THREADS, ATTACH_FILES, MANAGE_THREADS = 1 << 11, 1 << 38, 1 << 15, 1 << 34
 
 
 @dataclass(frozen=True)
@@ -285,9 +287,26 @@ class GuildHandle:
 
     def say(self, channel: ChannelRef | str, text: str, *, user: str = "ana") -> bool:
         """A member writes a plain message; ``False`` when Discord would refuse it (no Send
-        permission, or a locked thread and no Manage Threads)."""
+        permission, or a locked thread and no Manage Threads).  See :meth:`write`."""
+        return self.write(channel, text, user=user) is not None
 
-        def write() -> bool:
+    def write(
+        self,
+        channel: ChannelRef | str,
+        text: str,
+        *,
+        user: str = "ana",
+        files: tuple[tuple[str, bytes], ...] | list[tuple[str, bytes]] = (),
+        reply_to: Msg | int | None = None,
+    ) -> Msg | None:
+        """A member writes a message, as the Discord client sends it: MESSAGE_CREATE with
+        ``member``, ``mentions`` parsed from the text, ``files`` as attachments (any size: a
+        member's upload limit is not the bot's), and for a reply ``message_reference`` with
+        the ``referenced_message``.  Returns the message as stored (what the other members
+        see), or None when Discord would refuse it.  When the bot received the event (its
+        intents ask for messages), waits until the bot has finished what it does about it."""
+
+        def make() -> tuple[Msg | None, bool]:
             guild, world = self._guild(), self._sb.world
             target = (
                 world.channels[channel.id]
@@ -296,22 +315,81 @@ class GuildHandle:
             )
             member = guild.find_member(user)
             perms = guild.permissions_in(member, target)
-            needed = (1 << 38) if target.is_thread else (1 << 11)
-            if not perms & needed or (target.locked and not perms & (1 << 34)):
-                return False
+            needed = SEND_IN_THREADS if target.is_thread else SEND_MESSAGES
+            if not perms & needed or (target.locked and not perms & MANAGE_THREADS):
+                return None, False
+            if files and not perms & ATTACH_FILES:
+                return None, False
             if target.archived:
                 target.archived = False
                 world.dispatch("THREAD_UPDATE", target.payload())
-            create_message(
+            body: dict[str, Any] = {"content": text}
+            extra: dict[str, Any] = {"member": member.payload(with_user=False)}
+            if reply_to is not None:
+                ref_id = reply_to if isinstance(reply_to, int) else reply_to.id
+                referenced = world.messages[ref_id]
+                body["message_reference"] = {
+                    "type": 0,
+                    "message_id": str(ref_id),
+                    "channel_id": str(referenced.channel_id),
+                    "guild_id": str(guild.id),
+                }
+                extra["referenced_message"] = dict(referenced.data)
+            msg = create_message(
                 world,
                 target,
-                {"content": text},
+                body,
+                list(files),
                 author={**member.user.payload(), "bot": False},
                 source="user",
+                extra=extra,
             )
-            return True
+            return msg_from(msg), msg.delivered
 
-        return self._sb._run(write)
+        written, delivered = self._sb._run(make)
+        if written is not None and delivered:
+            self._sb.wait_for_messages([("MESSAGE_CREATE", written.id, 1)])
+        return written
+
+    def edit(self, message: Msg, text: str, *, user: str = "ana") -> Msg:
+        """The member edits their message (MESSAGE_UPDATE); waits for the bot as :meth:`write`."""
+
+        def change() -> tuple[Msg, bool, tuple[str, int, int]]:
+            world = self._sb.world
+            msg = world.messages[message.id]
+            member = self._guild().find_member(user)
+            if str(msg.data["author"]["id"]) != str(member.id):
+                raise PermissionError("a member edits only their own messages")
+            expected = self._sb.expect_message_event("MESSAGE_UPDATE", msg.id)
+            edit_message(world, msg, {"content": text})
+            return msg_from(msg), msg.delivered, expected
+
+        edited, delivered, expected = self._sb._run(change)
+        if delivered:
+            self._sb.wait_for_messages([expected])
+        return edited
+
+    def delete(self, message: Msg, *, user: str = "ana") -> None:
+        """The member deletes their message (MESSAGE_DELETE; its attachments go with it)."""
+
+        def remove() -> tuple[bool, tuple[str, int, int]]:
+            world = self._sb.world
+            msg = world.messages[message.id]
+            member = self._guild().find_member(user)
+            if str(msg.data["author"]["id"]) != str(member.id):
+                raise PermissionError("a member deletes only their own messages here")
+            expected = self._sb.expect_message_event("MESSAGE_DELETE", msg.id)
+            return delete_message(world, msg), expected
+
+        delivered, expected = self._sb._run(remove)
+        if delivered:
+            self._sb.wait_for_messages([expected])
+
+    def attachment(self, url: str) -> bytes | None:
+        """What an attachment link serves now (None: deleted with its message)."""
+        blob_id = int(url.rstrip("/").split("/")[-2])
+        found = self._sb._run(lambda: self._sb.world.blobs.get(blob_id))
+        return found[1] if found else None
 
     def forum_post(
         self, forum: str, title: str, *, user: str = "gm", content: str | None = None

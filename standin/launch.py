@@ -64,7 +64,8 @@ def point_discord_at(api: str, gateway: str | None = None) -> None:
 
 
 def report_finished_interactions(api: str) -> None:
-    """Tell the stand-in whenever the bot has finished all interaction work (``/__standin/idle``).
+    """Tell the stand-in whenever the bot has finished all interaction work (``/__standin/idle``),
+    and the work of the message events it received (``on_message``: typed posts).
 
     discord.py answers an interaction in tasks it schedules (the command tree's invoker, a
     view's item callback, ``interaction`` listeners), and those may start tasks of their own.
@@ -92,11 +93,12 @@ def report_finished_interactions(api: str) -> None:
     tracked: contextvars.ContextVar[bool] = contextvars.ContextVar("standin_tracked", default=False)
     busy = 0
     received: list[int] = []
+    messages: list[list[Any]] = []  # [event, message id] of each message event received
 
-    def post(interaction_ids: list[int]) -> None:
+    def post(report: dict[str, list[Any]]) -> None:
         request = urllib.request.Request(
             f"{base}/__standin/idle",
-            data=json.dumps(interaction_ids).encode(),
+            data=json.dumps(report).encode(),
             headers={"Content-Type": "application/json"},
             method="POST",
         )
@@ -110,9 +112,13 @@ def report_finished_interactions(api: str) -> None:
     def release(*_: object) -> None:
         nonlocal busy
         busy -= 1
-        if busy == 0 and received:
-            finished = received[:]
+        if busy == 0 and (received or messages):
+            finished: dict[str, list[Any]] = {
+                "interactions": list(received),
+                "messages": messages[:],
+            }
             received.clear()
+            messages.clear()
             asyncio.get_running_loop().run_in_executor(None, post, finished)
 
     def factory(
@@ -144,6 +150,25 @@ def report_finished_interactions(api: str) -> None:
             tracked.reset(token)
             release()
 
+    def tracking_messages(event: str, original: Any) -> Any:
+        """The same for a message event: the work ``on_message`` listeners start (typed
+        posts) is counted, and the idle report names the event and its message."""
+
+        def parse(self: ConnectionState[Any], data: Any) -> None:
+            loop = asyncio.get_running_loop()
+            if loop.get_task_factory() is not factory:
+                loop.set_task_factory(factory)
+            messages.append([event, int(data["id"])])
+            token = tracked.set(True)
+            hold()
+            try:
+                original(self, data)
+            finally:
+                tracked.reset(token)
+                release()
+
+        return parse
+
     async def wait(self: BaseView) -> bool:
         counted = tracked.get()
         if counted:
@@ -156,6 +181,15 @@ def report_finished_interactions(api: str) -> None:
 
     # patching discord.py's methods in the test bot is the point here
     ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+    ConnectionState.parse_message_create = tracking_messages(  # type: ignore[method-assign]
+        "MESSAGE_CREATE", ConnectionState.parse_message_create
+    )
+    ConnectionState.parse_message_update = tracking_messages(  # type: ignore[method-assign]
+        "MESSAGE_UPDATE", ConnectionState.parse_message_update
+    )
+    ConnectionState.parse_message_delete = tracking_messages(  # type: ignore[method-assign]
+        "MESSAGE_DELETE", ConnectionState.parse_message_delete
+    )
     BaseView.wait = wait  # type: ignore[method-assign]
 
 

@@ -15,7 +15,6 @@ from .state import EPHEMERAL, Channel, Message, World, iso_now
 
 __all__ = ["create_message", "delete_message", "edit_message", "message_event"]
 
-GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
 _MENTION = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION = re.compile(r"<@&(\d+)>")
 _EVERYONE = re.compile(r"@(?:everyone|here)\b")
@@ -78,14 +77,12 @@ def _mentions(
     }
 
 
-def message_event(world: World, msg: Message, event: str) -> None:
-    """Sends MESSAGE_CREATE/UPDATE to the bot if its intents ask for it (never for ephemerals)."""
-    if msg.ephemeral or world.identified is None:
-        return
-    channel = world.channels.get(msg.channel_id)
-    intent = DIRECT_MESSAGES if channel is not None and channel.type == 1 else GUILD_MESSAGES
-    if int(world.identified.get("intents", 0)) & intent:
-        world.dispatch(event, copy.deepcopy(msg.data))
+def message_event(world: World, msg: Message, event: str) -> bool:
+    """Sends MESSAGE_CREATE/UPDATE to the sessions whose intents ask for it, as each may see
+    it (:mod:`standin.intents`), never for ephemerals; whether one received it."""
+    if msg.ephemeral:
+        return False
+    return world.dispatch(event, copy.deepcopy(msg.data))
 
 
 def create_message(
@@ -153,7 +150,7 @@ def create_message(
     if channel.is_thread:
         channel.message_count += 1
         channel.archived = False
-    message_event(world, msg, "MESSAGE_CREATE")
+    msg.delivered = message_event(world, msg, "MESSAGE_CREATE")
     return msg
 
 
@@ -184,14 +181,19 @@ def edit_message(
         data["attachments"] = kept + new
         msg.files.update(stored)
     data["edited_timestamp"] = iso_now()
-    message_event(world, msg, "MESSAGE_UPDATE")
+    msg.delivered = message_event(world, msg, "MESSAGE_UPDATE")
     return msg
 
 
-def delete_message(world: World, msg: Message) -> None:
+def delete_message(world: World, msg: Message) -> bool:
+    """Deletes a message and, as Discord does, its attachments (their links stop working);
+    MESSAGE_DELETE goes to the sessions that receive message events.  Whether one did."""
     msg.deleted = True
-    if not msg.ephemeral and world.identified is not None:
-        event = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
-        if msg.data.get("guild_id"):
-            event["guild_id"] = msg.data["guild_id"]
-        world.dispatch("MESSAGE_DELETE", event)
+    for attachment in msg.data.get("attachments") or []:
+        world.blobs.pop(int(attachment["id"]), None)
+    if msg.ephemeral:
+        return False
+    event = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+    if msg.data.get("guild_id"):
+        event["guild_id"] = msg.data["guild_id"]
+    return world.dispatch("MESSAGE_DELETE", event)

@@ -93,11 +93,33 @@ class StandIn:
         """The launched bot's report that all its interaction work is over (see ``settle``):
         the body lists the interactions that process received since its last report."""
         self.world.idle_reports = True
-        for interaction_id in await request.json():
+        report = await request.json()
+        if isinstance(report, list):  # a launcher that reports interactions only
+            report = {"interactions": report, "messages": []}
+        for interaction_id in report.get("interactions") or []:
             record = self.callbacks.by_id.get(int(interaction_id))
             if record is not None:
                 record.finished.set()
+        for event, message_id in report.get("messages") or []:
+            self.world.handled_messages[(str(event), int(message_id))] += 1
         return no_content()
+
+    async def settle_messages(
+        self, expected: dict[tuple[str, int], int], *, timeout: float, quiet: float
+    ) -> None:
+        """Waits until the bot has finished the work of these message events: ``expected``
+        maps (event, message id) to the count of finished ones to reach (its idle reports
+        name them), or, from a bot that sends no reports, for ``quiet`` seconds of quiet."""
+        start = time.monotonic()
+        handled = self.world.handled_messages
+        while any(handled[key] < count for key, count in expected.items()):
+            now = time.monotonic()
+            if now - start > timeout:
+                raise Answer(f"the bot did not finish with message events {expected} in time")
+            reports = self.world.idle_reports
+            if not reports and now - start > quiet and now - self.world.last_activity > quiet:
+                return  # a bot that sends no reports, quiet for a while: assume it is done
+            await asyncio.sleep(0.01)
 
     async def _cdn(self, request: web.Request) -> web.Response:
         """Avatars, icons and the like (``Asset.BASE`` points here): one transparent pixel."""
@@ -105,8 +127,8 @@ class StandIn:
 
     async def _blob(self, request: web.Request) -> web.StreamResponse:
         found = self.world.blobs.get(int(request.match_info["bid"]))
-        if found is None:
-            return no_content()
+        if found is None:  # never stored, or its message was deleted (Discord deletes both)
+            return discord_error(404, 0, "404: Not Found")
         return web.Response(body=found[1], headers={"Content-Type": "application/octet-stream"})
 
     # -- interactions -------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -274,6 +275,8 @@ class Message:
     interaction_id: int | None = None
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
+    #: a session received its last event (MESSAGE_CREATE or _UPDATE): the bot may act on it
+    delivered: bool = False
 
 
 @dataclass
@@ -433,11 +436,27 @@ class World:
         self.base_url = ""
         # (author id, nonce) -> (monotonic time, message id): Discord's enforce_nonce window
         self.nonces: dict[tuple[int, str], tuple[float, int]] = {}
+        # The privileged intents enabled in the Developer Portal (Bot → Privileged Gateway
+        # Intents; standin.intents): a bot asking for another is disconnected with 4014.
+        self.portal_intents = 0
+        # Discord's webhook limits (standin.ratelimits): messages per webhook per window, and
+        # webhook messages per channel per minute; every 429 answered is recorded.
+        self.webhook_limit: tuple[int, float] = (5, 2.0)
+        self.channel_webhook_limit: tuple[int, float] = (30, 60.0)
+        self.rate_windows: dict[str, list[float]] = {}
+        self.rate_limited: list[dict[str, Any]] = []
+        # (event, message id) -> how many times the bot finished that event's work
+        # (idle reports; standin.launch): a driver waits for the count to grow
+        self.handled_messages: Counter[tuple[str, int]] = Counter()
 
     # -- dispatch ------------------------------------------------------------------------
-    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+    def dispatch(self, event: str, data: dict[str, Any]) -> bool:
+        """Sends an event to every connected session; whether one of them received it (its
+        shard serves the guild and its intents ask for that kind of event)."""
+        received = False
         for listener in list(self.listeners):
-            listener(event, data)
+            received = bool(listener(event, data)) or received
+        return received
 
     def touch(self) -> None:
         self.last_activity = time.monotonic()

@@ -22,8 +22,10 @@ async def standin():
 async def _identify(http: aiohttp.ClientSession, standin: StandIn, shard: list[int]):
     ws = await http.ws_connect(standin.gateway_url)
     assert (await ws.receive_json())["op"] == 10
+    # guilds and direct messages: the DM below reaches only a session that asks for DMs
+    intents = 1 | 1 << 12
     await ws.send_json(
-        {"op": 2, "d": {"token": "x", "intents": 1, "properties": {}, "shard": shard}}
+        {"op": 2, "d": {"token": "x", "intents": intents, "properties": {}, "shard": shard}}
     )
     return ws
 

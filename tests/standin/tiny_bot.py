@@ -158,6 +158,27 @@ class TinyBot(discord.Client):
         for command in COMMANDS:
             self.tree.add_command(command)
 
+    async def on_message(self, message: discord.Message) -> None:
+        """Says what it saw of a member's message: its content is empty without the Message
+        Content intent (this bot does not ask for it) unless the bot is mentioned."""
+        if message.author.bot or message.guild is None:
+            return
+        reply = message.reference.message_id if message.reference else None
+        await message.channel.send(
+            f"vi «{message.content}» adjuntos={len(message.attachments)} respuesta={reply}",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def on_raw_message_delete(self, event: discord.RawMessageDeleteEvent) -> None:
+        cached = event.cached_message  # a member's message it saw created
+        channel = self.get_channel(event.channel_id)
+        if (
+            cached is not None
+            and not cached.author.bot
+            and isinstance(channel, discord.TextChannel)
+        ):
+            await channel.send(f"borrado {event.message_id}")
+
     async def setup_hook(self) -> None:
         await self.tree.set_translator(Translator())
         self.add_view(Counter())
@@ -308,6 +329,25 @@ async def herald(itx: discord.Interaction, forum: discord.ForumChannel, title: s
     await itx.response.send_message(f"abierto {message.channel.id}", ephemeral=True)
 
 
+@app_commands.command(name="purge", description="Deletes a message by its id")
+async def purge(itx: discord.Interaction, message_id: str) -> None:
+    try:
+        await itx.channel.get_partial_message(int(message_id)).delete()
+    except discord.Forbidden as exc:
+        await itx.response.send_message(f"prohibido {exc.code}")
+        return
+    await itx.response.send_message("purgado")
+
+
+@app_commands.command(name="chorus", description="Many webhook posts in a row")
+async def chorus(itx: discord.Interaction, count: int) -> None:
+    await itx.response.defer(thinking=True)
+    hook = await itx.channel.create_webhook(name="coro")
+    for index in range(count):
+        await hook.send(f"voz {index}", username="Coro", wait=True)
+    await itx.followup.send("cantado")
+
+
 @app_commands.command(name="upload", description="Reads an attachment")
 async def upload(itx: discord.Interaction, file: discord.Attachment) -> None:
     data = await file.read()
@@ -372,6 +412,8 @@ async def count_words(itx: discord.Interaction, message: discord.Message) -> Non
 
 COMMANDS = [
     ping,
+    purge,
+    chorus,
     linger,
     erase,
     guilds,
