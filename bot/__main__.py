@@ -103,9 +103,9 @@ async def _run(config: Config) -> int:
         return _refuse(problem, config.default_locale)
     if config.shards.sharded:
         log.info(t("cli.sharded", config.default_locale, shards=config.shards.describe()))
-    bot = Arbitro(config, engine)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
+    bot = Arbitro(config, engine)
 
     def request_stop() -> None:
         if not stopping.is_set():
@@ -117,8 +117,18 @@ async def _run(config: Config) -> int:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, request_stop)
     try:
-        async with bot:
-            await bot.start(config.token or "")
+        while True:
+            try:
+                async with bot:
+                    await bot.start(config.token or "")
+                break
+            except discord.PrivilegedIntentsRequired:
+                if not bot.reads_messages or stopping.is_set():
+                    raise
+                # The Developer Portal has not enabled Message Content: Discord closed the
+                # gateway (4014).  Say once what to enable and run without reading messages.
+                log.error(t("cli.message_content_refused", config.default_locale))
+                bot = Arbitro(config, engine, message_content_refused=True)
     except discord.LoginFailure:
         print(t("cli.bad_token", config.default_locale), file=sys.stderr)
         return 2

@@ -1,7 +1,10 @@
 """The Discord client: owns the database engine and the services, loads the cogs, syncs.
 
-Slash commands only, so the gateway intents are the minimum (guilds, for the channel and
-thread cache that campaign lookups walk); no privileged intent is needed.
+Slash commands need only the guilds intent (the channel and thread cache that campaign
+lookups walk).  With ``ARBITRO_MESSAGE_CONTENT`` the bot also asks for guild messages and
+the privileged Message Content intent, so campaigns may post by typing (issue 24); if the
+Developer Portal has not enabled it, Discord closes the gateway with 4014 and ``python -m bot``
+starts again without it (:attr:`Arbitro.message_content_refused`).
 
 The client is always discord.py's ``AutoShardedBot``: with ``SHARD_COUNT``/``SHARD_IDS`` it
 connects only its shards (Discord then sends it only their guilds' events); without them it
@@ -159,10 +162,26 @@ def freeze_startup_objects() -> None:
     gc.freeze()
 
 
+def gateway_intents(reads_messages: bool) -> discord.Intents:
+    """Guilds always; members' messages and their content only for typing mode."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    if reads_messages:
+        intents.guild_messages = True
+        intents.message_content = True
+    return intents
+
+
 class Arbitro(commands.AutoShardedBot):
-    def __init__(self, config: Config, engine: AsyncEngine) -> None:
-        intents = discord.Intents.none()
-        intents.guilds = True
+    def __init__(
+        self, config: Config, engine: AsyncEngine, *, message_content_refused: bool = False
+    ) -> None:
+        #: The deployment asked for members' messages (``ARBITRO_MESSAGE_CONTENT``) and
+        #: Discord gave them: typing mode can work.
+        self.reads_messages = config.message_content and not message_content_refused
+        #: Discord refused the Message Content intent (4014): ``/campaign show`` says so.
+        self.message_content_refused = message_content_refused
+        intents = gateway_intents(self.reads_messages)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

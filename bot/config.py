@@ -18,6 +18,7 @@ from typing import Any
 from dotenv import load_dotenv
 
 from bot.i18n import LOCALES
+from rules.text import parse_yes_no
 
 __all__ = [
     "Config",
@@ -100,6 +101,10 @@ class Config:
     timer_poll_seconds: int = 300  # how often timers are re-read without a local change
     pool_size: int = 5  # PostgreSQL connections kept per process (docs/deployment.md budget)
     max_overflow: int = 10  # extra PostgreSQL connections per process under load
+    #: ``ARBITRO_MESSAGE_CONTENT``: ask Discord for members' messages (the privileged Message
+    #: Content intent, enabled in the Developer Portal) so campaigns may post by typing
+    #: (issue 24, docs/play-by-post.md «Escribir como en Umbría»).  Off: slash commands only.
+    message_content: bool = False
 
     @property
     def is_sqlite(self) -> bool:
@@ -112,7 +117,7 @@ class Config:
             f"Config(token={token}, database_url={_mask_url(self.database_url)!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"default_locale={self.default_locale!r}, retention_days={self.retention_days!r}, "
-            f"shards={self.shards.describe()!r})"
+            f"shards={self.shards.describe()!r}, message_content={self.message_content!r})"
         )
 
     __str__ = __repr__
@@ -193,7 +198,19 @@ def load_config(env: dict[str, str] | None = None, *, dotenv: bool = True) -> Co
         poll,
         pool_size,
         10 if overflow is None else overflow,
+        message_content=_flag(env, "ARBITRO_MESSAGE_CONTENT"),
     )
+
+
+def _flag(env: dict[str, str], name: str) -> bool:
+    """``env[name]`` as yes/no (1/0, sí/no, true/false…), off when unset; else ConfigError."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return False
+    value = parse_yes_no(raw)
+    if value is None:
+        raise ConfigError("cli.config.bad_flag", name=name, value=raw[:40])
+    return value
 
 
 #: URL schemes hosts give (Heroku's ``postgres://``, libpq's ``postgresql://``, a bare

@@ -22,6 +22,7 @@ from cogs.ui import render, render_campaigns, render_chronicle
 from cogs.ui.context import bind_target_of, ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import Setting, SettingValue
+from cogs.ui.posting_status import posting_notices
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.views import ask_confirmation
 from rules import systems
@@ -125,9 +126,9 @@ class CampaignCog(
         ctx = await ctx_of(itx)
         view = await self.service.show(ctx.place)
         message = render.campaign(view, ctx.locale)
-        if not itx.app_permissions.manage_webhooks:
-            # /post speaks through this channel's webhook: tell the GM what to grant
-            message["content"] = ctx.t("post.missing_permission")
+        notices = posting_notices(self.bot, view, itx.app_permissions, ctx.locale)
+        if notices:  # what the GM must grant or enable for /post and typed posts
+            message["content"] = "\n".join(notices)
         await itx.response.send_message(**message)
 
     @app_commands.command(name="settings", description="Change the campaign's settings (GM)")

@@ -184,3 +184,15 @@ def test_the_connection_budget_is_read_and_reaches_the_postgresql_pool():
 )
 def test_the_database_url_a_host_gives_names_the_async_driver(given, used):
     assert load_config({"DATABASE_URL": given}).database_url == used
+
+
+def test_reading_messages_is_off_unless_the_deployment_asks():
+    assert load_config({}).message_content is False
+    for yes in ("1", "sí", "true", " YES "):
+        assert load_config({"ARBITRO_MESSAGE_CONTENT": yes}).message_content is True
+    for no in ("0", "no", "false", ""):
+        assert load_config({"ARBITRO_MESSAGE_CONTENT": no}).message_content is False
+    with pytest.raises(ConfigError) as caught:
+        load_config({"ARBITRO_MESSAGE_CONTENT": "quizá"})
+    assert caught.value.key == "cli.config.bad_flag"
+    assert "ARBITRO_MESSAGE_CONTENT" in caught.value.render("es")

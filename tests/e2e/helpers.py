@@ -58,13 +58,18 @@ def start_arbitro(
     extra_env: dict[str, str] | None = None,
     *,
     module: str = "bot.__main__",
+    portal_intents: int = 0,
 ) -> Sandbox:
     """A stand-in with a new Árbitro process connected to ``database_url`` (caller closes it);
-    ``module`` runs it (a test's wrapper around ``bot.__main__`` that injects a fault)."""
+    ``module`` runs it (a test's wrapper around ``bot.__main__`` that injects a fault).
+
+    ``portal_intents``: the privileged intents the application has enabled in the Developer
+    Portal (``standin.intents.MESSAGE_CONTENT`` for typing mode)."""
     sb = Sandbox(
         timeout=float(os.environ.get("ARBITRO_E2E_TIMEOUT", "10")),
         deadline=float(os.environ.get("ARBITRO_E2E_DEADLINE", "3")),
     )
+    sb.enable_intents(portal_intents)
     env = {
         "DATABASE_URL": database_url,
         "LOG_LEVEL": "INFO",

@@ -116,6 +116,9 @@ TIME_ZONE = "zona_horaria"
 #: or only the GM does (issue 13 §3); on by default, as before.
 FREE_REST = "descanso_libre"
 FREE_MONEY = "dinero_libre"
+#: Messages typed in a scene post as the character (issue 24): off by default, so nothing
+#: changes for a campaign until its GM turns it on (and the deployment reads messages).
+TYPED_POSTS = "escribir_como_personaje"
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -127,6 +130,7 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(TIME_ZONE, FieldKind.TEXT, DEFAULT_TIME_ZONE),
     SettingSpec(FREE_REST, FieldKind.BOOLEAN, True),
     SettingSpec(FREE_MONEY, FieldKind.BOOLEAN, True),
+    SettingSpec(TYPED_POSTS, FieldKind.BOOLEAN, False),
 )
 
 
