@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import catalogue, t
+from rules import systems
 from rules.names import (
     KINDS_BY_PARAM,
     display,
@@ -35,9 +36,6 @@ __all__ = [
     "system_of_key",
 ]
 
-#: Catalogue namespaces that are rule systems (``swc.problem.…``): their problems carry ids.
-_SYSTEM_PREFIXES = ("swc", "rolweb", "nucleo")
-
 
 @dataclass(frozen=True, slots=True)
 class Localized:
@@ -52,9 +50,11 @@ class Localized:
 
 
 def system_of_key(key: str) -> str | None:
-    """``"swc.problem.unknown_class"`` → ``"swc"``; a key of no system → None."""
+    """The system whose namespace ``key`` is in (``<id>.problem.unknown_class`` → ``<id>``):
+    a catalogue namespace named like a registered system is its own, and its problems carry
+    its ids; a key of no system → None."""
     head = key.split(".", 1)[0]
-    return head if head in _SYSTEM_PREFIXES else None
+    return head if head in systems.ids() else None
 
 
 def named_params(key: str, params: Mapping[str, Any], locale: str) -> dict[str, Any]:

@@ -116,8 +116,8 @@ class CombatCog(
     async def start(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.start(ctx.place, ctx.actor)
-        # rolweb: seed 001's surprise is rolled as the fight starts; offer it there
-        offer = "rolweb_fight.surprise.offer" if view.system == "rolweb" else ""
+        # a system with an ambush (rolweb, seed 001's surprise) rolls it as the fight starts
+        offer = "rolweb_fight.surprise.offer" if view.ambush else ""
         await self._panel(itx, view, note_key="combat.started", extra_key=offer)
 
     @app_commands.command(name="join", description="Bring your character into the fight")

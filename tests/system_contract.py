@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from rules.combat import effects
-from rules.combat.attack import AttackRequest, AttackResult, Attacks, Fighter
-from rules.combat.health import CombatState, HealthStates
+from rules.combat.attack import AttackRequest, AttackResult, Fighter
+from rules.combat.health import CombatState
 from rules.systems.base import (
     Advancement,
     AdvanceResult,
+    Attacks,
     CharacterBuilder,
     CheckRequest,
     CheckResult,
@@ -34,6 +35,7 @@ from rules.systems.base import (
     FieldKind,
     GameSystem,
     HealthChange,
+    HealthStates,
     InitiativeRoll,
     Outcome,
     RestResult,

@@ -21,7 +21,7 @@ def used(view: AbilityUseView, locale: str) -> dict[str, Any]:
             locale,
             user=view.user,
             ability=view.ability,
-            level=display("rolweb", "nivel", view.level, locale),  # «adept» in English
+            level=display(view.system, "nivel", view.level, locale),  # «adept» in English
             target=view.target,
         ),
         t("ability.action", locale, action=t(f"ability.actions.{view.action}", locale)),
@@ -35,7 +35,7 @@ def used(view: AbilityUseView, locale: str) -> dict[str, Any]:
             t(
                 "combat.state",
                 locale,
-                state=display_state("rolweb", view.state or "?", locale, None),
+                state=display_state(view.system, view.state or "?", locale, None),
             )
         )
     lines += [t(note, locale) for note in view.notes]
@@ -49,7 +49,7 @@ def listing(name: str, lines: tuple[AbilityLine, ...], locale: str) -> dict[str,
     embed = discord.Embed(title=t("ability.list_title", locale, name=name), colour=COLOUR[None])
     for line in lines[:25]:
         embed.add_field(
-            name=f"{line.name} — {display('rolweb', 'nivel', line.level, locale)} "
+            name=f"{line.name} — {display(line.system, 'nivel', line.level, locale)} "
             f"({t(f'ability.actions.{line.action}', locale)})",
             value=truncate(f"{line.description}\n↳ {line.effect}", 1024),
             inline=False,

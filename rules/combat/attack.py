@@ -1,9 +1,9 @@
 """One attack, the same request and result for every system (issue 11 §1).
 
 The service layer builds an :class:`AttackRequest` (who attacks whom, with what, under which
-circumstances), asks the campaign's system (:class:`Attacks`) to resolve it, and writes the
-:class:`TargetChange` of the result through the system's own ``apply_damage``/``heal`` in
-the same versioned transaction.  Nothing here touches a database or a user's screen: the
+circumstances), asks the campaign's system (:class:`rules.systems.base.Attacks`) to
+resolve it, and writes the :class:`TargetChange` of the result through the system's own
+``apply_damage``/``heal`` in the same versioned transaction.  Nothing here touches a database or a user's screen: the
 result keeps the numbers a player must not see (the target number, AC/Defensa, hit points)
 in named fields (:data:`SECRET_FIELDS`) so the bot can withhold them.
 
@@ -15,18 +15,15 @@ numbers the GM gave; when the defence is unknown the result says so
 from __future__ import annotations
 
 import enum
-import random
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
 
-from rules.systems.base import Settings, Sheet, StepOption
+from rules.systems.base import Sheet
 
 __all__ = [
     "SECRET_FIELDS",
     "AttackOutcome",
     "AttackRequest",
     "AttackResult",
-    "Attacks",
     "DefenceRequest",
     "Fighter",
     "RollLine",
@@ -128,6 +125,9 @@ class DefenceRequest:
     target: int
     advantage: tuple[str, ...] = ()
     modifier: int = 0
+    #: what the fight's rules noted on the attack (a free attack's trigger): kept on the
+    #: resolved defence
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,19 +165,3 @@ class AttackResult:
     @property
     def hit(self) -> bool:
         return self.outcome is AttackOutcome.HIT
-
-
-@runtime_checkable
-class Attacks(Protocol):
-    """Attacks through one interface (implemented by ``swc``, ``rolweb`` and ``nucleo``)."""
-
-    def weapons(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
-        """The sheet's weapons for autocomplete: ``value`` is what :attr:`AttackRequest.weapon`
-        takes, ``description`` the damage."""
-        ...
-
-    def attack(
-        self, request: AttackRequest, settings: Settings, rng: random.Random
-    ) -> AttackResult:
-        """Roll and judge one attack (RulesError for an unknown weapon or an illegal request)."""
-        ...

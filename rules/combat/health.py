@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
-from rules.systems.base import Problem, RulesError, Settings, Sheet
+from rules.systems.base import Problem, RulesError
 
-__all__ = ["Act", "CombatState", "Condition", "HealthStates", "require"]
+__all__ = ["Act", "CombatState", "Condition", "require"]
 
 
 class Condition(enum.StrEnum):
@@ -96,12 +95,3 @@ def require(
     if gender:
         params["genero"] = gender
     raise RulesError(Problem(state.reason or "combat.problem.cannot_act", "", params))
-
-
-@runtime_checkable
-class HealthStates(Protocol):
-    """Implemented by every built-in system; the tracker calls it for each combatant."""
-
-    def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
-        """The sheet's health as a :class:`CombatState`."""
-        ...

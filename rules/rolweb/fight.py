@@ -17,6 +17,7 @@ damage reaches it; ``apply_damage`` then kills an NPC at 0 and leaves a characte
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from rules.combat import effects
@@ -211,7 +212,7 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         label, _ = _weapon(request.attacker, request.weapon, parsed)
         defence_request = DefenceRequest(
             request.attacker, request.target, request.weapon, target,
-            tuple(r.value for r in adv.reasons), modifier,
+            tuple(r.value for r in adv.reasons), modifier, offered,
         )  # fmt: skip
         return AttackResult(
             AttackOutcome.DEFENCE_REQUESTED, label, None, None, target, defensa,
@@ -258,7 +259,14 @@ def resolve_defence(
     request: DefenceRequest, settings: Settings, rng: random.Random
 ) -> AttackResult:
     """The target's player rolls ``[Defensa←Diestro]``: success parries or dodges (a miss);
-    failure takes the attacker's weapon (+1D4 with advantage) minus the armour roll."""
+    failure takes the attacker's weapon (+1D4 with advantage) minus the armour roll.  The
+    notes the request was made with (a free attack's) come first."""
+    result = _defend(request, settings, rng)
+    offered = request.notes
+    return replace(result, notes=(*offered, *(n for n in result.notes if n not in offered)))
+
+
+def _defend(request: DefenceRequest, settings: Settings, rng: random.Random) -> AttackResult:
     parsed = parse_settings(settings)
     test = roll_test(request.target, rng, parsed.naturals)
     line = _line("Defensa←Diestro", test)

@@ -15,12 +15,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.combat import effects
-from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest, Fighter
+from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest
 from rules.combat.health import CombatState
-from rules.rolweb import belongings, builder, fight, spellbook, use
+from rules.rolweb import belongings, builder, fight, offers, situations, spellbook, use
 from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability, load_abilities
 from rules.rolweb.advancement import grant, spend_for, upgrade_cost
+from rules.rolweb.ambush import ambush as roll_ambush
 from rules.rolweb.checks import Chances, TestRoll, opposed_modifier, roll_test, simple_target
 from rules.rolweb.combat import ADVANTAGE_BONUS, defence
 from rules.rolweb.damage import (
@@ -35,9 +36,10 @@ from rules.rolweb.damage import (
 from rules.rolweb.equipment import load_weapons
 from rules.rolweb.initiative import roll_initiative
 from rules.rolweb.settings import SETTING_SPECS, DeathRule, RolwebSettings, parse_settings
-from rules.rolweb.use import AbilityUse
 from rules.systems.base import (
     AdvanceResult,
+    AmbushRoll,
+    AmbushSetup,
     CheckOption,
     CheckRequest,
     CheckResult,
@@ -46,6 +48,7 @@ from rules.systems.base import (
     DelegatedSpellBook,
     DerivedValue,
     FieldSpec,
+    FightMoment,
     HealthChange,
     InitiativeRoll,
     OpposedResult,
@@ -56,6 +59,7 @@ from rules.systems.base import (
     SettingSpec,
     Sheet,
     SheetEffect,
+    Situated,
     SpellInfo,
     StepOption,
 )
@@ -523,19 +527,23 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
     def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
         return fight.combat_state(sheet, settings)
 
-    def use_ability(
-        self,
-        sheet: Sheet,
-        name: str,
-        target: Fighter | None,
-        settings: Settings,
-        rng: random.Random,
-        *,
-        level: str | None = None,
-        herbs: bool = False,
-    ) -> AbilityUse:
-        """Use an ability of the campaign's list (:func:`rules.rolweb.use.use_ability`)."""
-        return use.use_ability(sheet, name, target, settings, rng, level=level, herbs=herbs)
+    # -- abilities (Abilities, rules/rolweb/use.py) ----------------------------------------
+
+    ability_names = staticmethod(use.ability_names)
+    known_abilities = staticmethod(use.known_abilities)
+    use_ability = staticmethod(use.use_ability)
+
+    # -- the fight's situations and the ambush (AttackSituations, Ambush) -----------------
+
+    def attack_circumstances(self) -> tuple[str, ...]:
+        """Seed 001's combat rules (:data:`rules.rolweb.offers.ATTACK_CIRCUMSTANCES`)."""
+        return offers.ATTACK_CIRCUMSTANCES
+
+    def situate(self, request: AttackRequest, fight: FightMoment | None, referee: bool) -> Situated:
+        return situations.situate(request, fight, referee)
+
+    def ambush(self, setup: AmbushSetup, settings: Settings, rng: random.Random) -> AmbushRoll:
+        return roll_ambush(setup, settings, rng)
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """rolweb has abilities and mystical powers, not a spell list."""

@@ -18,38 +18,23 @@ result says so (``rolweb.note.house_amount``) unless the campaign set its own li
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from rules import dice
 from rules.combat.attack import Fighter, RollLine, TargetChange
 from rules.rolweb import sheet as sheets
-from rules.rolweb.abilities import ActionType, Level, find_ability, healing_dice
+from rules.rolweb.abilities import Level, find_ability, healing_dice, load_abilities
 from rules.rolweb.damage import LifeState
 from rules.rolweb.settings import parse_settings
-from rules.systems.base import Problem, RulesError, Settings, Sheet
+from rules.systems.base import AbilityUse, KnownAbility, Problem, RulesError, Settings, Sheet
 
-__all__ = ["AbilityUse", "use_ability"]
+__all__ = ["ability_names", "known_abilities", "use_ability"]
 
 _SELF_ONLY = frozenset({"recuperación"})
 
 
 def _refuse(key: str, **params: Any) -> RulesError:
     return RulesError(Problem(key, "", params))
-
-
-@dataclass(frozen=True, slots=True)
-class AbilityUse:
-    """One use: the level used, the action it costs, the effect text, the healing roll and
-    the change for the target (None: the effect is the text, for the GM to apply)."""
-
-    ability: str
-    level: str
-    action: ActionType
-    effect: str
-    roll: RollLine | None = None
-    change: TargetChange | None = None
-    notes: tuple[str, ...] = ()
 
 
 def use_ability(
@@ -102,3 +87,34 @@ def use_ability(
         TargetChange("heal", max(0, rolled.total)),
         tuple(notes),
     )
+
+
+def ability_names(settings: Settings) -> tuple[str, ...]:
+    """Every ability of the campaign's list (``habilidades`` setting, or the shipped one)."""
+    return tuple(a.name for a in load_abilities(parse_settings(settings)))
+
+
+def known_abilities(sheet: Sheet, settings: Settings) -> tuple[KnownAbility, ...]:
+    """The sheet's abilities of the campaign's list, by name, with the level it has, the
+    action it costs and its effect (a name the list lacks or an unknown level is left out)."""
+    parsed = parse_settings(settings)
+    lines = []
+    for name, term in sorted((sheet.get("habilidades") or {}).items()):
+        ability = find_ability(name, parsed)
+        try:
+            level = Level.from_term(term)
+        except ValueError:
+            continue
+        if ability is None or level is Level.NONE:
+            continue
+        details = ability.levels[level]
+        lines.append(
+            KnownAbility(
+                ability.name,
+                level.term,
+                details.action.value,
+                ability.description,
+                details.effect,
+            )
+        )
+    return tuple(lines)

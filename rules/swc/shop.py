@@ -22,7 +22,7 @@ from rules.swc.classes import get_class
 from rules.swc.data import DataError, load
 from rules.swc.equipment import Armour, Gear, Item, Transport, Weapon, catalogue, find_item, suggest
 from rules.swc.validation import armour_allowed
-from rules.systems.base import Problem, RulesError, Sheet
+from rules.systems.base import Problem, Purse, RulesError, Settings, Sheet, single_purse
 
 __all__ = [
     "CURRENCIES",
@@ -35,6 +35,7 @@ __all__ = [
     "inventory",
     "may_buy",
     "pay",
+    "purse",
     "purse_copper",
     "shield_allowed",
     "weapon_allowed",
@@ -136,6 +137,18 @@ def adjust_money(sheet: Sheet, amount: int, currency: str | None) -> dict[str, A
         monedas = pay(monedas, -amount * COPPER[coin])
     new["monedas"] = monedas
     return new
+
+
+def purse(sheet: Sheet, currency: str | None, settings: Settings) -> Purse:
+    """The balance after a change in ``currency`` (by name or abbreviation): every coin the
+    purse holds, biggest first (``0 mo`` when empty); a sheet without ``monedas`` keeps one
+    currency (:func:`rules.systems.base.single_purse`)."""
+    coins = sheet.get("monedas")
+    if not isinstance(coins, Mapping):
+        return single_purse(sheet, currency, settings)
+    held = tuple((int(coins.get(c, 0) or 0), c) for c in CURRENCIES)
+    shown = tuple(pair for pair in held if pair[0]) or ((0, coin_of(None)),)
+    return Purse(coin_of(currency), shown)
 
 
 # -- the backpack -------------------------------------------------------------------------

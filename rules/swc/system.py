@@ -53,6 +53,7 @@ from rules.systems.base import (
     OpposedResult,
     Outcome,
     Problem,
+    Purse,
     RulesError,
     Settings,
     SettingSpec,
@@ -408,7 +409,9 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         levels = {c: (before.niveles[c], after.niveles[c]) for c in after.clases}
         if any(b != a for b, a in levels.values()):
             notes.append("swc.note.level_up" if amount >= 0 else "swc.note.level_lost")
-        return AdvanceResult(new, before.xp, new["xp"], levels, tuple(notes))
+        return AdvanceResult(
+            new, before.xp, new["xp"], levels, tuple(notes), hit_dice=dice_after > dice_before
+        )
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
         """Seed 000 ends before the spell lists, so swc knows no spells yet."""
@@ -449,6 +452,10 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         """mo (default), mp or mc; spending more of a coin than the purse holds breaks a
         bigger one (1 mo = 10 mp = 100 mc)."""
         return shop.adjust_money(sheet, amount, currency)
+
+    def purse(self, sheet: Sheet, currency: str | None, settings: Settings) -> Purse:
+        """Coinage: the three coins (:func:`rules.swc.shop.purse`)."""
+        return shop.purse(sheet, currency, settings)
 
 
 def _price(name: str) -> str:

@@ -17,12 +17,23 @@ from __future__ import annotations
 import copy
 import enum
 import random
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-if TYPE_CHECKING:  # the effect type lives with the fight rules, which import this module
+if TYPE_CHECKING:  # the fight's types live with the fight rules, which import this module
+    from rules.combat.attack import (
+        AttackRequest,
+        AttackResult,
+        DefenceRequest,
+        Fighter,
+        RollLine,
+        TargetChange,
+    )
     from rules.combat.effects import Effect
+    from rules.combat.health import CombatState
+    from rules.combat.participants import Side
 
 Sheet = Mapping[str, Any]
 Settings = Mapping[str, Any]
@@ -306,13 +317,17 @@ class HealthChange:
 
 @dataclass(frozen=True, slots=True)
 class AdvanceResult:
-    """What an XP grant or spend did: new sheet, levels gained, notes for the reply."""
+    """What an XP grant or spend did: new sheet, levels gained, notes for the reply.
+
+    ``hit_dice`` says new hit dice are left to roll (:class:`LevelHitDice`: the reply offers
+    the button that rolls them)."""
 
     sheet: Mapping[str, Any]
     xp_before: int
     xp_after: int
     levels: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    hit_dice: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -718,6 +733,14 @@ class DelegatedSpellBook:
         return self.spellbook.rest(sheet, settings)
 
 
+# -- Optional capabilities ------------------------------------------------------------------
+#
+# «Can this system do X?» has one answer: :func:`capabilities` (below) returns the system as
+# each protocol it implements, or None.  A service never asks ``isinstance``, ``getattr`` or
+# the system's id; a new system gains a command by implementing the protocol in
+# ``rules/<id>/`` (``tests/bot/test_system_knowledge.py`` keeps it that way).
+
+
 @runtime_checkable
 class Advancement(Protocol):
     """Spending experience by the player's choice (rolweb abilities: 10 / 20 / 30 XP).
@@ -761,3 +784,357 @@ class LevelHitDice(Protocol):
     def roll_hit_dice(
         self, before: Sheet, after: Sheet, settings: Settings, rng: random.Random
     ) -> Any: ...
+
+
+@runtime_checkable
+class XpInheritance(Protocol):
+    """A dead character's experience passed to its player's next character; the creation
+    wizard offers it.
+
+    Seed 001 (rolweb), MUERTE DE UN PERSONAJE JUGADOR: «el jugador puede crear un nuevo
+    personaje empleando todos los puntos de experiencia acumulados hasta el momento. Así se
+    evita que el nuevo personaje empiece con desventaja respecto del resto del grupo».
+    """
+
+    def inherited_xp(self, previous: Sheet, settings: Settings) -> int | None:
+        """The experience a new character takes over from ``previous`` (its player's last
+        character), or None when ``previous`` passes nothing on (it is not dead)."""
+        ...
+
+    def inherit_xp(self, draft: Sheet, xp: int, settings: Settings) -> Sheet:
+        """A new draft (not mutated) that starts with ``xp`` experience to spend."""
+        ...
+
+
+@runtime_checkable
+class ExtraSheetKeys(Protocol):
+    """Keys a sheet may carry besides its fields: state the rules write during play (S&W's
+    spent spell slots), which ``/sheet import`` accepts instead of refusing as unknown."""
+
+    @property
+    def extra_sheet_keys(self) -> frozenset[str]: ...
+
+
+@runtime_checkable
+class Attacks(Protocol):
+    """``/attack``: one interface for every system's blow (implemented by ``swc``,
+    ``rolweb`` and ``nucleo``; the request and result are in :mod:`rules.combat.attack`)."""
+
+    def weapons(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+        """The sheet's weapons for autocomplete: ``value`` is what :attr:`AttackRequest.weapon`
+        takes, ``description`` the damage."""
+        ...
+
+    def attack(
+        self, request: AttackRequest, settings: Settings, rng: random.Random
+    ) -> AttackResult:
+        """Roll and judge one attack (RulesError for an unknown weapon or an illegal request)."""
+        ...
+
+
+@runtime_checkable
+class HealthStates(Protocol):
+    """A sheet's health as the tracker and the action commands read it
+    (:class:`rules.combat.health.CombatState`); every built-in system implements it."""
+
+    def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
+        """The sheet's health as a :class:`CombatState`."""
+        ...
+
+
+@runtime_checkable
+class PlayerDefence(Protocol):
+    """Players roll their own defence (seed 001: «los jugadores siempre tiran»).
+
+    When a character that is not a player's attacks a player's character, ``/attack`` sets
+    :attr:`AttackRequest.defender_rolls`; the system's :meth:`Attacks.attack` then returns a
+    :class:`DefenceRequest` instead of a roll, and the defender's player rolls it here (a
+    button on the reply, or the GM at once with ``defence_now``)."""
+
+    def resolve_defence(
+        self, request: DefenceRequest, settings: Settings, rng: random.Random
+    ) -> AttackResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class FightMoment:
+    """The fight an attack is made in, as :class:`AttackSituations` reads it.
+
+    ``attacks`` are the audit details of this fight's latest attacks, newest first (each has
+    ``attacker``, ``target``, ``round``, ``melee`` and what :attr:`Situated.audit` added);
+    ``state`` is the fight's stored state (where an :class:`Ambush` keeps its record);
+    ``attacker_key``/``target_key`` are the two sides' combatant keys (None: not in it).
+    """
+
+    round: int
+    present: tuple[str, ...]
+    attacks: tuple[Mapping[str, Any], ...]
+    state: Mapping[str, Any]
+    attacker_key: str | None = None
+    target_key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Situated:
+    """An attack request placed in its fight: ``request`` with what the fight adds (who is
+    already engaged with the target), and ``audit``, fields the attack's audit row keeps so
+    later attacks can read them (the free attack's trigger)."""
+
+    request: AttackRequest
+    audit: Mapping[str, Any] = field(default_factory=dict)
+
+
+class RefereeOnly(RulesError):
+    """A request only the referee may make (overriding a refusal of the rules)."""
+
+
+@runtime_checkable
+class AttackSituations(Protocol):
+    """Attack circumstances that depend on the fight (seed 001: free attacks once per trigger
+    and round, at most four in melee around a target, the ambush's free attacks, the GM's
+    override), offered by ``/attack``'s circumstances autocomplete and checked before the
+    blow is rolled."""
+
+    def attack_circumstances(self) -> tuple[str, ...]:
+        """What ``/attack``'s circumstances autocomplete offers, in order."""
+        ...
+
+    def situate(self, request: AttackRequest, fight: FightMoment | None, referee: bool) -> Situated:
+        """Place ``request`` in ``fight`` (None: no fight in the channel); RulesError for what
+        the rules refuse, :class:`RefereeOnly` for what only the referee may ask."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class AmbushParty:
+    """One combatant of an ambush: its fight key, name and sheet (None: a sheetless group,
+    whose value the GM gives)."""
+
+    key: str
+    name: str
+    sheet: Sheet | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AmbushSetup:
+    """``/init surprise``: the fight as it stands and what the GM said.
+
+    ``ambushing`` is the side that tries to surprise; ``ambusher_value``/``watcher_value``
+    the GM's number for each side's sheetless groups (rolweb: Discreto, Atento)."""
+
+    state: Mapping[str, Any]
+    round: int
+    ambushing: Side
+    ambushers: tuple[AmbushParty, ...]
+    watchers: tuple[AmbushParty, ...]
+    modifier: int = 0
+    ambusher_value: int | None = None
+    watcher_value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AmbushRoll:
+    """An ambush rolled and judged.
+
+    ``state`` holds the entries the fight's stored state gains (its record of the ambush, read
+    back by :class:`AttackSituations`); ``expression``, ``breakdown``, ``roll``, ``target``,
+    ``outcome``, ``reason`` and ``detail`` are the audit row (``detail["secret"]`` keeps the
+    numbers a hidden NPC would give away); ``ambush_value``/``watch_value`` are the two values
+    compared; ``attackers``/``victims`` name who attacks whom for free; ``draws`` are
+    ``(name, weapon, cost)`` of drawing each surprised combatant's weapon.
+    """
+
+    state: Mapping[str, Any]
+    expression: str
+    breakdown: str
+    roll: int
+    target: int
+    outcome: str
+    reason: str
+    detail: Mapping[str, Any]
+    ambush_value: int
+    watch_value: int
+    surprised: bool
+    attackers: tuple[str, ...] = ()
+    victims: tuple[str, ...] = ()
+    draws: tuple[tuple[str, str | None, str | None], ...] = ()
+
+
+@runtime_checkable
+class Ambush(Protocol):
+    """``/init surprise``: an ambush rolled at the start of a fight and applied to its first
+    round (seed 001, SORPRESA); ``/init start`` offers it."""
+
+    def ambush(self, setup: AmbushSetup, settings: Settings, rng: random.Random) -> AmbushRoll:
+        """Roll the ambush (RulesError when the fight was surprised already, is past its first
+        round, has an empty side or lacks a value the GM must give)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class KnownAbility:
+    """One ability on a sheet for ``/ability list``: its level, action and what it does."""
+
+    name: str
+    level: str
+    action: str
+    description: str
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityUse:
+    """One use: the level used, the action it costs, the effect text, the healing roll and
+    the change for the target (None: the effect is the text, for the GM to apply)."""
+
+    ability: str
+    level: str
+    action: str
+    effect: str
+    roll: RollLine | None = None
+    change: TargetChange | None = None
+    notes: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Abilities(Protocol):
+    """``/ability``: abilities used from chat, each with a level and the action it costs
+    (seed 001, USO DE HABILIDADES)."""
+
+    def ability_names(self, settings: Settings) -> tuple[str, ...]:
+        """Every ability of the campaign's list (what a typed name is matched against)."""
+        ...
+
+    def known_abilities(self, sheet: Sheet, settings: Settings) -> tuple[KnownAbility, ...]:
+        """The abilities ``sheet`` has, by name."""
+        ...
+
+    def use_ability(
+        self,
+        sheet: Sheet,
+        name: str,
+        target: Fighter | None,
+        settings: Settings,
+        rng: random.Random,
+        *,
+        level: str | None = None,
+        herbs: bool = False,
+    ) -> AbilityUse:
+        """Use ``name`` on ``target`` (None: the user itself); ``level`` picks a lower one."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Purse:
+    """What ``/sheet money`` reports: the currency the change was in and the whole balance
+    after it, as ``(count, currency)`` pairs (S&W keeps three coins; the others one)."""
+
+    currency: str
+    balance: tuple[tuple[int, str], ...]
+
+
+def single_purse(sheet: Sheet, currency: str | None, settings: Settings) -> Purse:
+    """The purse of a system with one currency: ``dinero`` counted in the campaign's
+    ``moneda`` (or the currency named)."""
+    name = str(settings.get("moneda") or currency or "")
+    have = sheet.get("dinero", 0)
+    count = have if isinstance(have, int) and not isinstance(have, bool) else 0
+    return Purse(name, ((count, name),))
+
+
+@runtime_checkable
+class Coinage(Protocol):
+    """Money kept in several coins (S&W: mo, mp, mc); without it a purse is
+    :func:`single_purse`."""
+
+    def purse(self, sheet: Sheet, currency: str | None, settings: Settings) -> Purse:
+        """The balance of ``sheet`` after a change in ``currency`` (already accepted by
+        :meth:`CharacterBuilder.adjust_money`)."""
+        ...
+
+
+@runtime_checkable
+class SpellChanges(Protocol):
+    """The system's own reading of what a cast does to its target (Núcleo: absorption unless
+    the spell ignores armour, Toque vampírico's drain); without it the rolled effect lands
+    as it is."""
+
+    def spell_change(
+        self, cast: CastResult, target: Fighter, settings: Settings
+    ) -> TargetChange | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What one system can do beyond :class:`GameSystem`: each field is the system seen as
+    that protocol, or None when it does not implement it."""
+
+    builder: CharacterBuilder | None
+    spellbook: SpellBook | None
+    advancement: Advancement | None
+    copy_rolls: CopyRolls | None
+    level_hit_dice: LevelHitDice | None
+    xp_inheritance: XpInheritance | None
+    extra_sheet_keys: ExtraSheetKeys | None
+    attacks: Attacks | None
+    health: HealthStates | None
+    player_defence: PlayerDefence | None
+    attack_situations: AttackSituations | None
+    ambush: Ambush | None
+    abilities: Abilities | None
+    coinage: Coinage | None
+    spell_changes: SpellChanges | None
+
+
+#: The optional capabilities, in the order of :class:`Capabilities`'s fields.
+CAPABILITY_PROTOCOLS: tuple[type, ...] = (
+    CharacterBuilder,
+    SpellBook,
+    Advancement,
+    CopyRolls,
+    LevelHitDice,
+    XpInheritance,
+    ExtraSheetKeys,
+    Attacks,
+    HealthStates,
+    PlayerDefence,
+    AttackSituations,
+    Ambush,
+    Abilities,
+    Coinage,
+    SpellChanges,
+)
+
+
+#: Each system's capabilities, computed once per system object (a runtime protocol check
+#: costs tens of microseconds; fifteen of them on every command would add up).
+_capabilities: weakref.WeakKeyDictionary[GameSystem, Capabilities] = weakref.WeakKeyDictionary()
+
+
+def capabilities(system: GameSystem) -> Capabilities:
+    """The one way to ask what ``system`` can do: ``capabilities(system).attacks`` is the
+    system as :class:`Attacks`, or None."""
+    known = _capabilities.get(system)
+    if known is None:
+        known = _capabilities[system] = _capabilities_of(system)
+    return known
+
+
+def _capabilities_of(s: GameSystem) -> Capabilities:
+    return Capabilities(
+        builder=s if isinstance(s, CharacterBuilder) else None,
+        spellbook=s if isinstance(s, SpellBook) else None,
+        advancement=s if isinstance(s, Advancement) else None,
+        copy_rolls=s if isinstance(s, CopyRolls) else None,
+        level_hit_dice=s if isinstance(s, LevelHitDice) else None,
+        xp_inheritance=s if isinstance(s, XpInheritance) else None,
+        extra_sheet_keys=s if isinstance(s, ExtraSheetKeys) else None,
+        attacks=s if isinstance(s, Attacks) else None,
+        health=s if isinstance(s, HealthStates) else None,
+        player_defence=s if isinstance(s, PlayerDefence) else None,
+        attack_situations=s if isinstance(s, AttackSituations) else None,
+        ambush=s if isinstance(s, Ambush) else None,
+        abilities=s if isinstance(s, Abilities) else None,
+        coinage=s if isinstance(s, Coinage) else None,
+        spell_changes=s if isinstance(s, SpellChanges) else None,
+    )

@@ -16,9 +16,10 @@ from bot.formatting import (
     parse_user_datetime,
     valid_time_zone,
 )
-from bot.services.sheets.changes import Purse, purse
 from cogs.ui.render import percent
 from cogs.ui.render_sheet import field_value, money_changed
+from rules.swc.shop import purse
+from rules.systems.base import Purse, single_purse
 
 
 @pytest.mark.parametrize(
@@ -128,7 +129,7 @@ def test_money_says_the_change_and_the_new_balance() -> None:
     assert money_changed("Íñigo", -1, swc, "es") == (
         "Dinero de **Íñigo**: −1 mo; ahora tiene 4 mo 5 mp."
     )
-    nucleo = purse({"dinero": 12500}, None, {"moneda": "créditos"})
+    nucleo = single_purse({"dinero": 12500}, None, {"moneda": "créditos"})
     assert money_changed("Þórr", 50, nucleo, "es") == (
         "Dinero de **Þórr**: +50 créditos; ahora tiene 12500 créditos."
     )

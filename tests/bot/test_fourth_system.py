@@ -7,6 +7,13 @@ temporary directory laid out like the repository — ``rules/dado/system.py`` an
 suite's core checks, the import contract and the bot's own use of the registry (campaign
 choices, the catalogue, a campaign of that system with a character exported and imported
 on SQLite and PostgreSQL) must all accept it.
+
+Dado also has optional capabilities of ``rules/systems/base.py``: ``HealthStates`` (dead at
+twice Cuerpo in wounds), ``Attacks`` (a blow is 1d6 + Cuerpo against Defensa 3 + Mente) and
+``PlayerDefence`` (its players roll their own defence: 1d6 + Mente against 3 + the
+attacker's Cuerpo).  ``/attack`` finds both through
+``capabilities(system)``: an NPC's blow asks the player's defence, with the button of the
+reply, and the player's roll lands the damage — with no edit in ``bot/`` or ``cogs/``.
 """
 
 from __future__ import annotations
@@ -23,7 +30,10 @@ import rules
 from bot.i18n import LOCALES, Catalogue
 from bot.services import Actor, Place
 from rules import systems
+from rules.combat.attack import AttackOutcome
+from rules.systems.base import capabilities
 from tests import system_contract as contract
+from tests.rules.rolweb.conftest import FixedRandom
 from tests.rules.test_import_contract import forbidden, imported_names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +51,11 @@ import copy
 import random
 from typing import Any
 
+from rules.combat import effects
+from rules.combat.attack import (
+    AttackOutcome, AttackRequest, AttackResult, DefenceRequest, Fighter, RollLine, TargetChange,
+)
+from rules.combat.health import CombatState, Condition
 from rules.inventory import item_request
 from rules.systems.base import (
     AdvanceResult, CheckOption, CheckRequest, CheckResult, CombatPolicy, CreationOutcome,
@@ -93,11 +108,12 @@ class DadoSystem:
 
     def derived(self, sheet: Sheet, settings: Settings) -> tuple[DerivedValue, ...]:
         body = self._value(sheet, "Cuerpo")
-        return (
+        values = (
             DerivedValue("pv", "Puntos de vida", body * 2 - sheet.get("heridas", 0),
                          f"Cuerpo {body} × 2 − heridas"),
             DerivedValue("defensa", "Defensa", 3 + self._value(sheet, "Mente"), "3 + Mente"),
         )
+        return effects.adjust_derived(values, sheet, {"defensa": (effects.DEFENCE, 1)})
 
     def check_options(self, sheet: Sheet, settings: Settings) -> tuple[CheckOption, ...]:
         return tuple(CheckOption(f"atributo:{a}", a, "atributo") for a in ATTRIBUTES)
@@ -108,11 +124,12 @@ class DadoSystem:
         if kind != "atributo" or attribute not in ATTRIBUTES:
             raise RulesError(Problem("dado.problem.unknown_option", "", {"option": request.option}))
         die = rng.randint(1, 6)
-        total = die + self._value(sheet, attribute) + request.modifier
+        mods = tuple(effects.check_modifiers(sheet, request.option, attribute))
+        total = die + self._value(sheet, attribute) + request.modifier + sum(v for _, v in mods)
         target = request.difficulty or int(settings.get("dificultad", 7))
         outcome = Outcome.SUCCESS if total >= target else Outcome.FAILURE
         return CheckResult(request.option, attribute, f"1d6+{self._value(sheet, attribute)}",
-                           total, f"1d6 ({die})", outcome, target)
+                           total, f"1d6 ({die})", outcome, target, modifiers=mods)
 
     def opposed(self, a: Sheet, a_request: CheckRequest, b: Sheet, b_request: CheckRequest,
                 settings: Settings, rng: random.Random) -> OpposedResult:
@@ -208,6 +225,63 @@ class DadoSystem:
         return updated
 
 
+    # -- HealthStates, Attacks and PlayerDefence (optional capabilities) ------------------
+
+    def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
+        most = self._value(sheet, "Cuerpo") * 2
+        left = most - sheet.get("heridas", 0)
+        if left <= 0:
+            return CombatState(Condition.DEAD, "muerto", "muerto", skip_turn=True,
+                               allowed=frozenset(), reason="combat.problem.cannot_act",
+                               description="muerto", hit_points=(left, most))
+        return CombatState(Condition.OK, "normal", "normal", description="normal",
+                           hit_points=(left, most))
+
+    def weapons(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+        return (StepOption("Puño", "Puño", "1d6"),)
+
+    def _body(self, fighter: Fighter) -> int:
+        if fighter.sheet is None:
+            return fighter.attack_bonus or 0
+        return self._value(fighter.sheet, "Cuerpo")
+
+    def _blow(self, outcome: AttackOutcome, line: RollLine, target: int,
+              defence: int | None, rng: random.Random) -> AttackResult:
+        if outcome is not AttackOutcome.HIT:
+            return AttackResult(outcome, "Puño", line, line.total, target, defence)
+        damage = rng.randint(1, 6)
+        return AttackResult(
+            outcome, "Puño", line, line.total, target, defence,
+            damage_rolls=(RollLine("Daño", "1d6", damage, f"1d6 ({damage})"),),
+            damage=damage, change=TargetChange("damage", damage),
+        )
+
+    def attack(self, request: AttackRequest, settings: Settings,
+               rng: random.Random) -> AttackResult:
+        body = self._body(request.attacker)
+        if request.defender_rolls:
+            asked = DefenceRequest(request.attacker, request.target, None, 3 + body)
+            return AttackResult(AttackOutcome.DEFENCE_REQUESTED, "Puño", None, None, 3 + body,
+                                None, defence_request=asked)
+        die = rng.randint(1, 6)
+        line = RollLine("Ataque", f"1d6+{body}", die + body + request.modifier,
+                        f"1d6 ({die}) + {body}")
+        target = request.target
+        defence = 3 + self._value(target.sheet, "Mente") if target.sheet else target.defence
+        if defence is None:
+            return AttackResult(AttackOutcome.UNJUDGED, "Puño", line, line.total, None, None)
+        hit = line.total >= defence
+        outcome = AttackOutcome.HIT if hit else AttackOutcome.MISS
+        return self._blow(outcome, line, defence, defence, rng)
+
+    def resolve_defence(self, request: DefenceRequest, settings: Settings,
+                        rng: random.Random) -> AttackResult:
+        die, mind = rng.randint(1, 6), self._value(request.defender.sheet or {}, "Mente")
+        line = RollLine("Defensa", f"1d6+{mind}", die + mind, f"1d6 ({die}) + {mind}")
+        outcome = AttackOutcome.MISS if line.total >= request.target else AttackOutcome.HIT
+        return self._blow(outcome, line, request.target, None, rng)
+
+
 SYSTEM = DadoSystem()
 '''
 
@@ -277,6 +351,9 @@ def dado(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Catalogue:
 def test_the_new_system_passes_the_contract_suite(dado):
     assert "dado" in systems.ids()
     contract.run_core(systems.get("dado"), "dado", answers={})
+    able = capabilities(systems.get("dado"))
+    assert able.attacks and able.health and able.player_defence
+    assert able.ambush is None and able.attack_situations is None
 
 
 def test_the_new_system_keeps_the_import_contract(dado, tmp_path):
@@ -318,3 +395,43 @@ async def test_a_campaign_of_the_new_system_stores_exports_and_imports_a_charact
     document["sheet"]["name"] = "Eira II"
     imported = await services.sheet_exchange.import_sheet(HERE, ANA, json.dumps(document).encode())
     assert imported.sheet == {**changed.sheet, "name": "Eira II"}
+
+
+async def test_the_new_systems_defence_reaches_attack(dado, services):
+    """The Ogro (Cuerpo 5) hits Eira: Dado's players roll their defence, so ``/attack`` asks
+    for it (3 + 5 = 8), its reply carries the defence button, and Eira's player rolls it
+    (1d6 2 + Mente 3 = 5 < 8: hit, 1d6 4 damage) — the write and the audit row as for any
+    system.  Then Eira hits back (1d6 6 + Cuerpo 4 = 10 ≥ Defensa 3 + 1: 1d6 3)."""
+    from bot.services.play.attacks import AttackOrder
+    from cogs.ui.attack_panel import DefenceButton, attack_message
+
+    system = systems.get("dado")
+    await services.campaigns.create(
+        HERE, GM, name="Mesa", system="dado", target_id=CHANNEL, kind="channel"
+    )
+    settings = contract.default_settings(system)
+    eira = contract.build(system, settings, {}, name="Eira")
+    eira["atributos"] = {"Cuerpo": 4, "Mente": 3}
+    await services.characters.create(HERE, ANA, eira)
+    ogre = contract.build(system, settings, {}, name="Ogro")
+    ogre["atributos"] = {"Cuerpo": 5, "Mente": 1}
+    await services.characters.create(HERE, GM, ogre, is_npc=True)
+    assert [w.value for w in await services.attacks.weapons(HERE, ANA, None)] == ["Puño"]
+
+    asked = await services.attacks.attack(HERE, GM, AttackOrder("Eira", character="Ogro"))
+    assert asked.result.outcome is AttackOutcome.DEFENCE_REQUESTED
+    assert (asked.result.target_number, asked.defender_id) == (8, ANA.user_id)
+    (button,) = attack_message(asked, "es")["view"].children  # the reply's defence button
+    assert isinstance(button, DefenceButton) and (button.log_id, button.version) == (
+        asked.log_id,
+        1,
+    )
+    services.attacks.rng = FixedRandom(2, 4)
+    defended = await services.attacks.defend(HERE, ANA, asked.log_id, 1)
+    assert defended.result.hit and defended.result.damage == 4
+    assert (await services.characters.show(HERE, ANA, "Eira")).sheet["heridas"] == 4
+
+    services.attacks.rng = FixedRandom(6, 3)
+    blow = await services.attacks.attack(HERE, ANA, AttackOrder("Ogro"))
+    assert blow.result.hit and (blow.result.total, blow.result.damage) == (10, 3)
+    assert (await services.characters.show(HERE, GM, "Ogro")).sheet["heridas"] == 3

@@ -254,7 +254,7 @@ async def test_a_spell_is_cast_by_its_name_typed_without_accents(services):
     view = await services.spells.cast(HERE, ANA, CastOrder(spell="PROYECTIL MAGICO"))
     assert view.result.label == "Proyectil mágico"
     # S&W lists by their English names too (the system reads ids and Spanish names)
-    assert (_list_id("Magic-User"), _list_id("cleric"), _list_id("notas")) == (
+    assert (_list_id("Magic-User", "swc"), _list_id("cleric", "swc"), _list_id("notas", "swc")) == (
         "mago",
         "clerigo",
         "notas",

@@ -8,7 +8,7 @@ from typing import Any
 from bot.i18n import LOCALES
 from bot.services.shared.errors import InvalidSetting
 from rules.names import display
-from rules.systems.base import CharacterBuilder, FieldKind, GameSystem, RulesError, SettingSpec
+from rules.systems.base import FieldKind, GameSystem, RulesError, SettingSpec, capabilities
 from rules.text import fold_words
 from rules.values import BadValue, parse_value
 
@@ -68,9 +68,10 @@ def check_settings(system: GameSystem, settings: dict[str, Any]) -> None:
     """
     sheet = system.new_sheet("Prueba", settings)
     system.fields(settings)
-    if isinstance(system, CharacterBuilder):
+    builder = capabilities(system).builder
+    if builder is not None:
         for kind in CATALOGUE_KINDS:
-            system.catalogue(kind, settings)
+            builder.catalogue(kind, settings)
     problems = [
         problem
         for problem in system.validate(sheet, settings)

@@ -1,6 +1,6 @@
-"""``/ability``: a rolweb character uses an ability of the campaign's list (seed 001).
+"""``/ability``: a character uses an ability of the campaign's list (seed 001, rolweb).
 
-The rules (``RolwebSystem.use_ability``) decide the level, the action it costs, the effect
+The system's :class:`~rules.systems.base.Abilities` decides the level, the action it costs, the effect
 text and — for the healing abilities — the roll and the change to the target.  The use is one
 versioned write with its audit row (kind ``ability``, undoable by the GM): on the target's
 sheet when the ability changes one (the heal is computed on the target's *current* version,
@@ -29,20 +29,28 @@ from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.writes import Computed
 from rules.combat.attack import Fighter
-from rules.systems.base import GameSystem, StepOption
+from rules.systems.base import (
+    Abilities,
+    GameSystem,
+    Settings,
+    StepOption,
+    capabilities,
+)
 
 __all__ = ["AbilityLine", "AbilityService", "AbilityUseView"]
 
 
 @dataclass(frozen=True, slots=True)
 class AbilityLine:
-    """One ability on the sheet for ``/ability list``: its level and what it does."""
+    """One ability on the sheet for ``/ability list``: its level and what it does;
+    ``system`` says whose level ids ``level`` is."""
 
     name: str
     level: str
     action: str
     description: str
     effect: str
+    system: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,23 +66,22 @@ class AbilityUseView:
     state: str | None
     notes: tuple[str, ...]
     undo: Undoable | None = None
+    system: str = ""  # whose level ids ``level`` and ``state`` are
 
 
-def _ability_name(typed: str, settings: Any) -> str:
+def _ability_name(abilities: Abilities, typed: str, settings: Settings) -> str:
     """The campaign's ability ``typed`` names, whole, any case or accents («imposicion de
     manos»; the rules compare names ignoring case only); other text passes as typed and the
     rules refuse it by name."""
-    from rules.rolweb.abilities import load_abilities
-    from rules.rolweb.settings import parse_settings
-
-    names = (spoken(a.name, a.name) for a in load_abilities(parse_settings(settings)))
+    names = (spoken(name, name) for name in abilities.ability_names(settings))
     return resolve(typed, names, prefix=False) or typed
 
 
-def _abilities(system: GameSystem) -> Any:
-    if not callable(getattr(system, "use_ability", None)):
+def _abilities(system: GameSystem) -> Abilities:
+    abilities = capabilities(system).abilities
+    if abilities is None:
         raise DomainError("ability.error.no_abilities", system=system.name)
-    return system
+    return abilities
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,34 +119,14 @@ class AbilityService:
         self, place: Place, actor: Actor, character: str | None = None
     ) -> tuple[str, tuple[AbilityLine, ...]]:
         """The character's abilities with their level, action and description."""
-        from rules.rolweb.abilities import Level, find_ability
-        from rules.rolweb.settings import parse_settings
-
         _campaign, stored, system, settings = await self.characters.sheet_of(
             place, actor, character
         )
-        _abilities(system)
-        parsed = parse_settings(settings)
-        lines = []
-        for name, term in sorted((stored.sheet.get("habilidades") or {}).items()):
-            ability = find_ability(name, parsed)
-            try:
-                level = Level.from_term(term)
-            except ValueError:
-                continue
-            if ability is None or level is Level.NONE:
-                continue
-            details = ability.levels[level]
-            lines.append(
-                AbilityLine(
-                    ability.name,
-                    level.term,
-                    details.action.value,
-                    ability.description,
-                    details.effect,
-                )
-            )
-        return stored.name, tuple(lines)
+        known = _abilities(system).known_abilities(stored.sheet, settings)
+        return stored.name, tuple(
+            AbilityLine(k.name, k.level, k.action, k.description, k.effect, system.id)
+            for k in known
+        )
 
     async def choices(
         self, place: Place, actor: Actor, character: str | None
@@ -163,7 +150,7 @@ class AbilityService:
         herbs: bool = False,
     ) -> AbilityUseView:
         context = await self.characters.contexts.load(place)
-        system = _abilities(context.system)
+        abilities = _abilities(context.system)
         async with self.sessions() as session:
             user = await find_character(session, context.campaign, actor, character)
             healed_one = (
@@ -173,11 +160,11 @@ class AbilityService:
             )
         require_editor(context.campaign, user, actor)  # acting *with* a character
         require_playable(user)  # not while it awaits the GM's approval
-        ability = _ability_name(ability, context.settings)
+        ability = _ability_name(abilities, ability, context.settings)
         user_sheet = upgraded_sheet(user)
         other = None if healed_one.id == user.id else upgraded_sheet(healed_one)
         fighter = Fighter(healed_one.name, sheet=other) if other is not None else None
-        result = system.use_ability(
+        result = abilities.use_ability(
             user_sheet, ability, fighter, context.settings, self.rng, level=level, herbs=herbs
         )
         audit = AuditEntry(
@@ -216,4 +203,5 @@ class AbilityService:
             state=state,
             notes=tuple(result.notes) + notes,
             undo=undo,
+            system=context.system.id,
         )

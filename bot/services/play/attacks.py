@@ -32,10 +32,15 @@ from bot.grammar import gender_of
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
 from bot.services.play.checks import parse_circumstances
-from bot.services.play.surprise import stored as stored_surprise
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.shared.errors import (
+    ConcurrentChange,
+    DomainError,
+    NotAllowed,
+    NotReferee,
+    refused,
+)
 from bot.services.shared.labels import resolve, spoken
 from bot.services.shared.retry import attempts, backoff
 from bot.services.sheets.access import find_character, require_playable
@@ -44,20 +49,27 @@ from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.dead import heal_living, require_alive_target
 from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.writes import Computed, Each, SheetChange
+from rules import systems
 from rules.combat import Combat
 from rules.combat.attack import (
     SECRET_FIELDS,
     AttackOutcome,
     AttackRequest,
     AttackResult,
-    Attacks,
     Fighter,
 )
-from rules.combat.health import Act, HealthStates, require
+from rules.combat.health import Act, require
 from rules.combat.participants import Combatant
-from rules.rolweb import offers
-from rules.rolweb.combat import FreeAttackTrigger
-from rules.systems.base import GameSystem, HealthChange, RulesError, StepOption
+from rules.systems.base import (
+    Attacks,
+    AttackSituations,
+    FightMoment,
+    GameSystem,
+    HealthChange,
+    RulesError,
+    StepOption,
+    capabilities,
+)
 
 __all__ = [
     "SHOW_NUMBERS",
@@ -176,9 +188,10 @@ class _Drain:
 
 
 def _attacks(system: GameSystem) -> Attacks:
-    if not isinstance(system, Attacks):
+    attacks = capabilities(system).attacks
+    if attacks is None:
         raise DomainError("attack.error.no_attacks", system=system.name)
-    return system
+    return attacks
 
 
 def _damage_text(text: str | None) -> str | None:
@@ -227,12 +240,14 @@ class AttackService:
         return names[:25]
 
     async def circumstances(self, place: Place) -> tuple[str, ...]:
-        """What ``/attack``'s circumstances autocomplete offers: rolweb reads seed 001's
-        combat rules there (:data:`rules.rolweb.offers.ATTACK_CIRCUMSTANCES`)."""
+        """What ``/attack``'s circumstances autocomplete offers: the fight's situations of a
+        system that has them (:class:`AttackSituations`: rolweb reads seed 001's combat rules
+        there)."""
         campaign = await self.characters.campaigns.find(place)
-        if campaign is None or campaign.system != "rolweb":
+        if campaign is None:
             return ()
-        return offers.ATTACK_CIRCUMSTANCES
+        situations = capabilities(systems.get(campaign.system)).attack_situations
+        return situations.attack_circumstances() if situations is not None else ()
 
     async def weapons(
         self, place: Place, actor: Actor, character: str | None
@@ -241,28 +256,31 @@ class AttackService:
             _c, stored, system, settings = await self.characters.sheet_of(place, actor, character)
         except DomainError:
             return ()
-        if not isinstance(system, Attacks):
+        attacks = capabilities(system).attacks
+        if attacks is None:
             return ()
-        return tuple(system.weapons(stored.sheet, settings))
+        return tuple(attacks.weapons(stored.sheet, settings))
 
     # -- the attack ----------------------------------------------------------------------
 
     async def attack(self, place: Place, actor: Actor, order: AttackOrder) -> AttackView:
         """Roll ``order`` and write it (see the module docstring).
 
-        rolweb, an NPC attacking a character: the target's player rolls ``[Defensa←Diestro]``.
-        With ``order.defence_now`` the GM rolls it here; otherwise the request is logged as
-        pending (``outcome="defence_requested"``) and :meth:`defend` resolves it later."""
+        A system whose players roll their own defence (:class:`PlayerDefence`, rolweb), an
+        NPC attacking a character: the target's player rolls it.  With ``order.defence_now``
+        the GM rolls it here; otherwise the request is logged as pending
+        (``outcome="defence_requested"``) and :meth:`defend` resolves it later."""
         context = await self.characters.contexts.load(place)
         campaign, system, settings = context.campaign, context.system, context.settings
         attacks = _attacks(system)
+        able = capabilities(system)
         referee = is_referee(campaign, actor)
         record = await self._fight(place)
         combat = Combat.from_dict(record.state) if record is not None else None
         attacker = await self._attacker(campaign, actor, order, combat, referee)
         target = await self._target(campaign, actor, order.target, combat, referee)
-        if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
-            state = system.combat_state(attacker.fighter.sheet, settings)
+        if able.health is not None and attacker.fighter.sheet is not None:
+            state = able.health.combat_state(attacker.fighter.sheet, settings)
             require(
                 state, Act.ATTACK, attacker.fighter.name,
                 system=system.id, gender=gender_of(attacker.fighter.sheet),
@@ -274,12 +292,13 @@ class AttackService:
             carried = attacks.weapons(attacker.fighter.sheet, settings)
             named = (spoken(w.value, w.label) for w in carried)
             order = replace(order, weapon=resolve(order.weapon, named) or order.weapon)
-        request = self._request(order, attacker, target, system.id)
+        request = self._request(order, attacker, target, able.player_defence is not None)
         where: dict[str, Any] = {}
-        if system.id == "rolweb":
-            request, where = await self._seed_001(
-                place, campaign, order, attacker, target, record, combat, referee, request
-            )
+        if able.attack_situations is not None:
+            request, where = await self._situate(
+                able.attack_situations, place, campaign, attacker, target, record, combat,
+                referee, request,
+            )  # fmt: skip
         result = attacks.attack(request, settings, self.rng)
         if record is not None and combat is not None:
             where |= {
@@ -288,27 +307,27 @@ class AttackService:
                 "melee": not result.extra.get("ranged", False),
             }
         secret = _secret(settings, attacker, target)
+        defence = able.player_defence
         if result.outcome is AttackOutcome.DEFENCE_REQUESTED and result.defence_request:
-            if not order.defence_now:
+            if not order.defence_now or defence is None:
                 return await self._ask_defence(
                     place, actor, order, attacker, target, result, settings, where
                 )
-            asked = result
-            result = system.resolve_defence(result.defence_request, settings, self.rng)  # type: ignore[attr-defined]  # rolweb's alone
-            result = _with_offered(result, asked)
+            result = defence.resolve_defence(result.defence_request, settings, self.rng)
         note = secret and not campaign.gm_channel_id and not referee
         audit = self._audit(order, attacker, target, result, secret, note)
         audit = replace(audit, detail={**audit.detail, **where})
         return await self._land(place, actor, context, attacker, target, result, audit, secret)
 
     async def defend(self, place: Place, actor: Actor, log_id: int, version: int) -> AttackView:
-        """rolweb: the target's player (or the GM) presses the defence button of a pending
-        request: ``[Defensa←Diestro]`` is rolled now on both current sheets, the damage and
-        the resolution land in one transaction with the claim of the pending row, so a
+        """The target's player (or the GM) presses the defence button of a pending request
+        (:class:`PlayerDefence`): the defence is rolled now on both current sheets, the damage
+        and the resolution land in one transaction with the claim of the pending row, so a
         second press (or a press on a stale button) is refused and nothing is applied twice."""
         context = await self.characters.contexts.load(place)
         campaign, system, settings = context.campaign, context.system, context.settings
         attacks = _attacks(system)
+        defence = capabilities(system).player_defence
         async with self.sessions() as session:
             row = await session.get(RollLog, log_id)
         pending = row.detail.get("pending") if row is not None else None
@@ -318,6 +337,7 @@ class AttackService:
             or row.outcome != DEFENCE_PENDING
             or not isinstance(pending, dict)
             or pending.get("v") != version
+            or defence is None
         ):
             raise DomainError("attack.error.defence_stale")
         target_character = await self._by_id(campaign, int(pending["target_id"]))
@@ -358,12 +378,11 @@ class AttackService:
             circumstances=",".join(pending.get("circumstances") or ()) or None,
             private=row.private,
         )
-        request = self._request(order, attacker, target, system.id)
+        request = self._request(order, attacker, target, True)
         asked = attacks.attack(request, settings, self.rng)
         if asked.defence_request is None:  # the sheets changed so that no defence is asked
             raise DomainError("attack.error.defence_stale")
-        result = system.resolve_defence(asked.defence_request, settings, self.rng)  # type: ignore[attr-defined]  # rolweb's alone
-        result = _with_offered(result, asked)
+        result = defence.resolve_defence(asked.defence_request, settings, self.rng)
         secret = _secret(settings, attacker, target)
         note = secret and not campaign.gm_channel_id and not is_referee(campaign, actor)
         audit = self._audit(order, attacker, target, result, secret, note)
@@ -404,6 +423,7 @@ class AttackService:
         context = await self.characters.contexts.load(place)
         campaign, system, settings = context.campaign, context.system, context.settings
         attacks = _attacks(system)
+        health = capabilities(system).health
         referee = is_referee(campaign, actor)
         record = await self._fight(place)
         combat = Combat.from_dict(record.state) if record is not None else None
@@ -418,15 +438,17 @@ class AttackService:
                 name=attacker.fighter.name,
                 genero=gender_of(attacker.fighter.sheet),
             )
-        if isinstance(system, HealthStates) and attacker.fighter.sheet is not None:
-            able = system.combat_state(attacker.fighter.sheet, settings)
+        if health is not None and attacker.fighter.sheet is not None:
+            able = health.combat_state(attacker.fighter.sheet, settings)
             require(
                 able, Act.CAST, attacker.fighter.name,
                 system=system.id, gender=gender_of(attacker.fighter.sheet),
             )  # fmt: skip
         if target.fighter.sheet is not None:
             require_alive_target(system, target.fighter.sheet, settings, target.fighter.name)
-        request = self._request(order, attacker, target, system.id)
+        request = self._request(
+            order, attacker, target, capabilities(system).player_defence is not None
+        )
         hit = attacks.attack(request, settings, rng or self.rng)
         secret = _secret(settings, attacker, target)
         note = secret and not campaign.gm_channel_id and not referee
@@ -448,9 +470,9 @@ class AttackService:
         result = touched.attack(hit) if touched is not None else hit
         state, description, hit_points = (done.state if done else None), "", None
         notes = tuple(result.notes) + tuple(n for n in (done.notes if done else ()) if n)
-        if isinstance(system, HealthStates):
-            health = system.combat_state(dict(applied[1].view.sheet), settings)
-            state, description, hit_points = health.label, health.description, health.hit_points
+        if health is not None:
+            now = health.combat_state(dict(applied[1].view.sheet), settings)
+            state, description, hit_points = now.label, now.description, now.hit_points
         hidden = _hidden(settings, attacker, target)
         view = AttackView(
             log_id=applied[1].log_id or 0,
@@ -562,9 +584,10 @@ class AttackService:
             if done is not None:
                 state = done.state
                 notes += tuple(n for n in done.notes if n not in notes)
-            if isinstance(system, HealthStates):
-                health = system.combat_state(dict(written.sheet), settings)
-                state, description, hit_points = health.label, health.description, health.hit_points
+            health = capabilities(system).health
+            if health is not None:
+                now = health.combat_state(dict(written.sheet), settings)
+                state, description, hit_points = now.label, now.description, now.hit_points
         else:
             log_id, hit_points = await self._group(
                 place, actor, context.campaign, target, result, audit
@@ -589,13 +612,13 @@ class AttackService:
             target_gender=gender_of(target.character.sheet) if target.character else None,
         )
 
-    # -- seed 001's combat rules (rolweb) ---------------------------------------------
+    # -- the fight's situations (AttackSituations) ---------------------------------------
 
-    async def _seed_001(
+    async def _situate(
         self,
+        situations: AttackSituations,
         place: Place,
         campaign: Campaign,
-        order: AttackOrder,
         attacker: _Side,
         target: _Side,
         record: CombatRecord | None,
@@ -603,74 +626,25 @@ class AttackService:
         referee: bool,
         request: AttackRequest,
     ) -> tuple[AttackRequest, dict[str, Any]]:
-        """What rolweb's attack needs from the fight (rules.rolweb.offers decides):
-
-        * ``forzar`` overrides a refusal of the rules: the GM's word alone;
-        * FLANQUEAR: who is already in melee with the target — the other side of every melee
-          attack made on it, or by it, this round or the last, by combatants still in the
-          fight (the GM's ``forzar`` lets a fifth in when someone has withdrawn or fallen);
-        * a free attack: one per trigger, attacker and round (ATAQUE GRATUITO line 107);
-          the surprise's needs the fight's recorded ambush, in its first round, from an
-          ambusher against one of the surprised.
-        Returns the request with ``engaged`` and the audit fields (``free_attack``)."""
+        """The request placed in this channel's fight by the system's rules (rolweb: free
+        attacks, flanking, the ambush), read from the fight's latest attack rows; returns it
+        with the fields its audit row keeps."""
+        fight = None
+        if record is not None and combat is not None:
+            rows = await self._fight_attacks(place, campaign, record)
+            fight = FightMoment(
+                round=combat.round,
+                present=tuple(c.name for c in combat.combatants),
+                attacks=tuple(row.detail for row in rows),
+                state=record.state,
+                attacker_key=_key(combat, attacker),
+                target_key=_key(combat, target),
+            )
         try:
-            situation = offers.situation(request.circumstances)
+            situated = situations.situate(request, fight, referee)
         except RulesError as error:
-            raise DomainError(error.problems[0].key, **error.problems[0].params) from None
-        if situation.override and not referee:
-            raise NotAllowed("rolweb_fight.error.override_gm_only")
-        where: dict[str, Any] = {}
-        if record is None or combat is None:
-            if situation.free_attack is FreeAttackTrigger.SURPRISE:
-                raise DomainError("rolweb_fight.error.no_surprise")
-            if situation.free_attack is not None:
-                where["free_attack"] = situation.free_attack.value
-            return request, where
-        rows = await self._fight_attacks(place, campaign, record)
-        engaged = _engaged(rows, combat, target.fighter.name)
-        trigger = situation.free_attack
-        if trigger is not None:
-            where["free_attack"] = trigger.value
-            if trigger is FreeAttackTrigger.SURPRISE:
-                self._surprise_allows(record, combat, attacker, target)
-            used = any(
-                row.detail.get("free_attack") == trigger.value
-                and row.detail.get("round") == combat.round
-                and str(row.detail.get("attacker", "")).casefold()
-                == attacker.fighter.name.casefold()
-                for row in rows
-            )
-            if used and not situation.override:
-                raise DomainError(
-                    "rolweb_fight.error.free_attack_used",
-                    name=attacker.fighter.name,
-                    round=combat.round,
-                )
-        return replace(request, engaged=engaged), where
-
-    @staticmethod
-    def _surprise_allows(
-        record: CombatRecord, combat: Combat, attacker: _Side, target: _Side
-    ) -> None:
-        ambush = stored_surprise(record.state)
-        if ambush is None or not ambush.surprised:
-            raise DomainError("rolweb_fight.error.no_surprise")
-        if combat.round > 1:
-            raise DomainError("rolweb_fight.error.surprise_over")
-
-        def key(side: _Side) -> str | None:
-            if side.combatant is not None:
-                return side.combatant.key
-            if side.character is None:
-                return None
-            return next(
-                (c.key for c in combat.combatants if c.character_id == side.character.id), None
-            )
-
-        if key(attacker) not in ambush.attackers:
-            raise DomainError("rolweb_fight.error.not_ambusher", name=attacker.fighter.name)
-        if key(target) not in ambush.victims:
-            raise DomainError("rolweb_fight.error.not_surprised", name=target.fighter.name)
+            raise refused(error) from None
+        return situated.request, dict(situated.audit)
 
     async def _fight_attacks(
         self, place: Place, campaign: Campaign, record: CombatRecord
@@ -826,7 +800,11 @@ class AttackService:
         return _Side(fighter, character=character, combatant=combatant)
 
     @staticmethod
-    def _request(order: AttackOrder, attacker: _Side, target: _Side, system: str) -> AttackRequest:
+    def _request(
+        order: AttackOrder, attacker: _Side, target: _Side, players_defend: bool
+    ) -> AttackRequest:
+        """The system's request; ``players_defend``: its players roll their own defence
+        (:class:`PlayerDefence`), so an NPC attacking a character asks for that roll."""
         circumstances = set(parse_circumstances(order.circumstances))
         if order.cover:
             if order.cover not in COVERS:
@@ -844,7 +822,7 @@ class AttackService:
             circumstances=frozenset(circumstances),
             ranged=order.range_band is not None,
             range_band=order.range_band,
-            defender_rolls=system == "rolweb" and npc_attacker and pc_target,
+            defender_rolls=players_defend and npc_attacker and pc_target,
         )
 
     @staticmethod
@@ -974,34 +952,13 @@ class AttackService:
 _WHERE = ("fight", "round", "melee", "free_attack")
 
 
-def _with_offered(result: AttackResult, asked: AttackResult) -> AttackResult:
-    """A resolved defence keeps the notes seed 001's rules added to the request."""
-    offered = tuple(n for n in asked.notes if n.startswith("rolweb_fight."))
-    return replace(result, notes=(*offered, *(n for n in result.notes if n not in offered)))
-
-
-def _engaged(rows: list[RollLog], combat: Combat, target: str) -> tuple[str, ...]:
-    """Who is in melee with ``target``: the other side of its melee attacks (made or
-    received) this round or the last, among the combatants still in the fight."""
-    wanted = target.casefold()
-    present = {c.name.casefold(): c.name for c in combat.combatants}
-    found: dict[str, str] = {}
-    for row in rows:
-        detail = row.detail
-        if not detail.get("melee") or int(detail.get("round") or 0) < combat.round - 1:
-            continue
-        attacker = str(detail.get("attacker", ""))
-        victim = str(detail.get("target", ""))
-        other = (
-            attacker
-            if victim.casefold() == wanted
-            else victim
-            if attacker.casefold() == wanted
-            else None
-        )
-        if other is not None and other.casefold() in present:
-            found.setdefault(other.casefold(), present[other.casefold()])
-    return tuple(found.values())
+def _key(combat: Combat, side: _Side) -> str | None:
+    """The side's combatant key in ``combat`` (None: it is not in the fight)."""
+    if side.combatant is not None:
+        return side.combatant.key
+    if side.character is None:
+        return None
+    return next((c.key for c in combat.combatants if c.character_id == side.character.id), None)
 
 
 class _Clash(Exception):

@@ -23,12 +23,13 @@ from bot.services.shared.labels import resolve, spoken
 from bot.services.sheets.access import require_actor
 from bot.services.sheets.changes import ApplyEffects
 from bot.services.sheets.characters import CharacterService
-from rules.combat.health import Act, HealthStates, require
+from rules.combat.health import Act, require
 from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
     OpposedResult,
+    capabilities,
 )
 from rules.text import fold
 
@@ -157,9 +158,10 @@ class CheckService:
         # Rolling *with* a character is acting as it: its owner or a referee only.
         require_actor(campaign, own, actor)
         option = resolve_option(tuple(system.check_options(own.sheet, settings)), order.option)
-        if isinstance(system, HealthStates):
+        health = capabilities(system).health
+        if health is not None:
             require(
-                system.combat_state(own.sheet, settings), Act.CHECK, own.name,
+                health.combat_state(own.sheet, settings), Act.CHECK, own.name,
                 option, system=system.id, gender=gender_of(own.sheet),
             )  # fmt: skip
         reason = (order.reason or "").strip() or None

@@ -35,8 +35,8 @@ from bot.services.sheets.changes import Damage, Heal, Ticked, TickEffects
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
 from rules.combat import Combat, Combatant, Kind, Side, TurnChange, effects
-from rules.combat.health import CombatState, HealthStates
-from rules.systems.base import GameSystem, RulesError
+from rules.combat.health import CombatState
+from rules.systems.base import GameSystem, RulesError, capabilities
 
 __all__ = [
     "CombatService",
@@ -138,6 +138,7 @@ class CombatView:
     rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
     ticked: TickView | None = None  # the effects of the combatant whose turn just began
     referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
+    ambush: bool = False  # ``start``: the system rolls an ambush now (``/init surprise``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,14 +364,15 @@ class CombatService:
                 await session.exec(select(Character).where(col(Character.id).in_(list(ids))))
             ).all()
         found: dict[str, Health] = {}
+        health = capabilities(system).health
         for row in rows:
             if row.deleted_at is not None:
                 continue
             sheet = dict(row.sheet)
             state = None
-            if isinstance(system, HealthStates):
+            if health is not None:
                 try:
-                    state = system.combat_state(sheet, settings)
+                    state = health.combat_state(sheet, settings)
                 except (RulesError, KeyError, TypeError, ValueError):
                     state = None  # a sheet the rules cannot read shows no health, acts normally
             try:
@@ -446,7 +448,7 @@ class CombatService:
             raise DomainError("combat.error.already_active") from None
         async with self.sessions() as session:
             fresh = await session.get_one(CombatRecord, record.id)
-        return _view(fresh, combat)
+        return replace(_view(fresh, combat), ambush=capabilities(system).ambush is not None)
 
     async def show(self, place: Place, actor: Actor) -> CombatView:
         campaign, system, settings = await self.characters.context(place)
@@ -649,8 +651,9 @@ class CombatService:
         changes: dict[str, Any] = {"effects": left}
         if ticked.health is not None:
             campaign, system, settings = await self.characters.context(place)
-            if isinstance(system, HealthStates):
-                state = system.combat_state(dict(applied.view.sheet), settings)
+            health = capabilities(system).health
+            if health is not None:
+                state = health.combat_state(dict(applied.view.sheet), settings)
                 changes.update(
                     state=state.label, description=state.description, hit_points=state.hit_points
                 )
@@ -844,8 +847,9 @@ class CombatService:
         undo = Undoable(applied.log_id, view.version) if applied.log_id else None
         _campaign, system, settings = await self.characters.context(place)
         label, description, hit_points = result.state, "", None
-        if isinstance(system, HealthStates):
-            state = system.combat_state(dict(view.sheet), settings)
+        health = capabilities(system).health
+        if health is not None:
+            state = health.combat_state(dict(view.sheet), settings)
             label, description, hit_points = state.label, state.description, state.hit_points
         return HealthView(
             view.name,

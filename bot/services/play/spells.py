@@ -292,11 +292,11 @@ class SpellService:
         if not 0 <= order.extra_mana <= MAX_EXTRA_MANA:
             raise DomainError("spell.error.bad_extra_mana", limit=MAX_EXTRA_MANA)
         target = (order.target or "").strip()[:MAX_TARGET] or None
-        _system, listing = await self._listing(place)
+        listed_by, listing = await self._listing(place)
         request = SpellRequest(
             spell=_spell_name(order.spell, listing),
             level=order.level,
-            spell_list=_list_id(order.spell_list),
+            spell_list=_list_id(order.spell_list, listed_by.id),
             extra_mana=order.extra_mana,
             mana=order.mana,
             dispel=_spell_name(order.dispel, listing),
@@ -431,19 +431,23 @@ class SpellService:
         return RestView(applied.view.name, applied.value)
 
 
-def _list_id(typed: str | None) -> str | None:
-    """A spell list or class named in either language («Magic-User», «Cleric» are ``mago``,
-    ``clerigo``), as the system reads ids and Spanish names only; other text passes as
-    typed (the system matches the list, the class or ``clase.lista``)."""
+def _list_id(typed: str | None, system: str) -> str | None:
+    """A spell list or class of ``system`` named in either language («Magic-User», «Cleric»
+    are S&W's ``mago``, ``clerigo``), as the system reads ids and Spanish names only; other
+    text passes as typed (the system matches the list, the class or ``clase.lista``)."""
     text = (typed or "").strip()
     if not text:
         return None
-    ids = {i for locale in LOCALES for kind in ("lista", "clase") for i in _swc(locale, kind)}
+    ids = {
+        i for locale in LOCALES for kind in ("lista", "clase") for i in _names(system, locale, kind)
+    }
     named = (
         Named(
             i,
             {
-                loc: str(_swc(loc, "lista").get(i) or _swc(loc, "clase").get(i, i))
+                loc: str(
+                    _names(system, loc, "lista").get(i) or _names(system, loc, "clase").get(i, i)
+                )
                 for loc in LOCALES
             },
         )
@@ -452,8 +456,8 @@ def _list_id(typed: str | None) -> str | None:
     return resolve(text, named, prefix=False) or text
 
 
-def _swc(locale: str, kind: str) -> dict[str, Any]:
-    table = names(locale).get("swc", {}).get(kind, {})
+def _names(system: str, locale: str, kind: str) -> dict[str, Any]:
+    table = names(locale).get(system, {}).get(kind, {})
     return dict(table) if isinstance(table, dict) else {}
 
 

@@ -1,25 +1,20 @@
-"""``/init surprise`` (rolweb): the ambush rolled at the start of a fight and applied to its
-first round.
+"""``/init surprise``: the ambush rolled at the start of a fight and applied to its first
+round, for a system that has one (:class:`~rules.systems.base.Ambush`: rolweb, seed 001's
+SORPRESA).
 
-Seed 001, SORPRESA: «la tirada se realiza con el atributo Discreto más bajo de los atacantes
-contra el más Atento de los defensores. En caso de éxito, el enemigo tiene derecho a un ataque
-gratuito contra el sorprendido, al principio del turno».  The GM names the side that
-ambushes; the sheets of the fight's combatants give the values (a sheetless group's value is
-the GM's ``discreto``/``atento``); :func:`rules.rolweb.offers.surprise` rolls and judges.
-
-The result is stored in the fight's state (``state["sorpresa"]``) by the same
-compare-and-set as every other change of the fight, with its audit row (kind ``surprise``)
-in the same transaction: a fight is surprised once, before its second round, and
-``/attack … circumstances:ataque_libre_sorpresa`` reads it (an ambusher against a surprised
-combatant, in the first round, once per ambusher).
+The GM names the side that ambushes; the sheets of the fight's combatants give the values
+(a sheetless group's value is the GM's ``discreto``/``atento``); the system rolls and judges,
+and says what the fight's state keeps.  That record is stored by the same compare-and-set
+as every other change of the fight, with its audit row (kind ``surprise``) in the same
+transaction: a fight is surprised once, before its second round, and ``/attack`` reads it
+back through the system's :class:`~rules.systems.base.AttackSituations` (an ambusher
+against a surprised combatant, in the first round, once per ambusher).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -30,21 +25,15 @@ from bot.db.models import Character, CombatRecord, utcnow
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee, refused
 from bot.services.shared.retry import attempts, backoff
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
 from rules.combat import Combat, Combatant, Side
-from rules.rolweb import offers
-from rules.rolweb import sheet as sheets
-from rules.rolweb.equipment import Weapon, load_weapons
-from rules.rolweb.settings import RolwebSettings, parse_settings
-from rules.systems.base import RulesError
+from rules.systems.base import AmbushParty, AmbushSetup, RulesError, capabilities
 
-__all__ = ["SIDES", "SURPRISE_KEY", "SurpriseOrder", "SurpriseService", "SurpriseView", "stored"]
+__all__ = ["SIDES", "SurpriseOrder", "SurpriseService", "SurpriseView"]
 
-#: Where the fight's state keeps the ambush (next to ``system``).
-SURPRISE_KEY = "sorpresa"
 SIDES = tuple(side.value for side in Side)
 
 
@@ -79,27 +68,6 @@ class SurpriseView:
     secret: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """What ``/attack`` reads back: the ambush's outcome and both sides' combatant keys."""
-
-    surprised: bool
-    attackers: frozenset[str]
-    victims: frozenset[str]
-
-
-def stored(state: Mapping[str, Any]) -> Stored | None:
-    """The fight's recorded ambush, if one was rolled."""
-    raw = state.get(SURPRISE_KEY)
-    if not isinstance(raw, dict):
-        return None
-    return Stored(
-        bool(raw.get("sorprendidos")),
-        frozenset(str(k) for k in raw.get("atacantes") or ()),
-        frozenset(str(k) for k in raw.get("victimas") or ()),
-    )
-
-
 class SurpriseService:
     def __init__(
         self,
@@ -117,58 +85,35 @@ class SurpriseService:
         campaign, system, settings = context.campaign, context.system, context.settings
         if not is_referee(campaign, actor):
             raise NotReferee()
-        if system.id != "rolweb":
+        ambush = capabilities(system).ambush
+        if ambush is None:
             raise DomainError("rolweb_fight.error.rolweb_only")
         if order.ambushers not in SIDES:
             raise DomainError("rolweb_fight.error.bad_side", sides=", ".join(SIDES))
-        parsed = parse_settings(settings)
         for attempt in attempts():
             await backoff(attempt)
             record = await self._fight(place)
             if record is None:
                 raise DomainError("combat.error.none")
             combat = Combat.from_dict(record.state)
-            if stored(record.state) is not None:
-                raise DomainError("rolweb_fight.error.surprise_done")
-            if combat.round > 1:
-                raise DomainError("rolweb_fight.error.surprise_late")
-            ambush_side = Side(order.ambushers)
-            mine = [c for c in combat.combatants if c.side is ambush_side]
-            theirs = [c for c in combat.combatants if c.side is not ambush_side]
-            if not mine or not theirs:
-                raise DomainError("rolweb_fight.error.empty_side")
             characters = await self._characters(combat)
-            ambushers = [
-                offers.Ambusher(c.name, value)
-                for c in mine
-                if (value := self._value(c, characters, "Discreto", order.discreto)) is not None
-            ]
-            watchers = [
-                offers.Watcher(
-                    c.name,
-                    self._value(c, characters, "Atento", order.atento),
-                    self._weapon(c, characters, parsed),
-                )
-                for c in theirs
-            ]
-            missing = [c.name for c in mine if not any(a.name == c.name for a in ambushers)]
-            if missing or all(w.atento is None for w in watchers):
-                raise DomainError(
-                    "rolweb_fight.error.values_needed",
-                    names=", ".join(missing or [w.name for w in watchers]),
-                )
-            players_defend = ambush_side is Side.ENEMIGOS
+            side = Side(order.ambushers)
+            setup = AmbushSetup(
+                state=record.state,
+                round=combat.round,
+                ambushing=side,
+                ambushers=tuple(_party(c, characters) for c in combat.combatants if c.side is side),
+                watchers=tuple(
+                    _party(c, characters) for c in combat.combatants if c.side is not side
+                ),
+                modifier=order.modifier,
+                ambusher_value=order.discreto,
+                watcher_value=order.atento,
+            )
             try:
-                result = offers.surprise(
-                    ambushers,
-                    watchers,
-                    self.rng,
-                    parsed.naturals,
-                    order.modifier,
-                    players_roll_defence=players_defend,
-                )
+                result = ambush.ambush(setup, settings, self.rng)
             except RulesError as error:
-                raise DomainError(error.problems[0].key, **error.problems[0].params) from None
+                raise refused(error) from None
             secret = any(
                 c.character_id is not None
                 and characters.get(c.character_id) is not None
@@ -176,39 +121,15 @@ class SurpriseService:
                 and characters[c.character_id].hidden
                 for c in combat.combatants
             ) and not bool(settings.get(SHOW_NUMBERS, False))
-            keys = {c.name: c.key for c in combat.combatants}
-            view_draws = tuple(
-                (d.name, d.weapon, d.cost.value if d.cost else None) for d in result.draws
-            )
-            state = {
-                **record.state,
-                SURPRISE_KEY: {
-                    "v": 1,
-                    "emboscan": order.ambushers,
-                    "sorprendidos": result.surprised,
-                    "atacantes": [keys[a.name] for a in ambushers] if result.surprised else [],
-                    "victimas": [keys[w.name] for w in watchers] if result.surprised else [],
-                },
-            }
-            test = result.test
             audit = AuditEntry(
                 kind="surprise",
-                expression=test.expression,
-                breakdown=f"{test.kept}" if secret else test.breakdown,
-                total=test.kept,
-                reason=("Atento←Discreto" if players_defend else "Discreto←Atento"),
-                detail={
-                    "emboscan": order.ambushers,
-                    "sorprendidos": result.surprised,
-                    "secret": {
-                        "discreto": result.discreto,
-                        "atento": result.atento,
-                        "target": test.target,
-                        "breakdown": test.breakdown,
-                    },
-                },
-                difficulty=None if secret else test.target,
-                outcome=str(test.outcome),
+                expression=result.expression,
+                breakdown=f"{result.roll}" if secret else result.breakdown,
+                total=result.roll,
+                reason=result.reason,
+                detail=dict(result.detail),
+                difficulty=None if secret else result.target,
+                outcome=result.outcome,
             )
             async with self.sessions() as session, session.begin():
                 written = await session.exec(
@@ -218,7 +139,11 @@ class SurpriseService:
                         col(CombatRecord.version) == record.version,
                         col(CombatRecord.status) == "active",
                     )
-                    .values(state=state, version=CombatRecord.version + 1, updated_at=utcnow())
+                    .values(
+                        state={**record.state, **result.state},
+                        version=CombatRecord.version + 1,
+                        updated_at=utcnow(),
+                    )
                 )
                 if written.rowcount != 1:
                     continue
@@ -229,16 +154,16 @@ class SurpriseService:
             return SurpriseView(
                 log_id=log_id,
                 ambushers=order.ambushers,
-                discreto=result.discreto,
-                atento=result.atento,
-                target=test.target,
-                roll=test.kept,
-                breakdown=test.breakdown,
+                discreto=result.ambush_value,
+                atento=result.watch_value,
+                target=result.target,
+                roll=result.roll,
+                breakdown=result.breakdown,
                 players_rolled=True,
                 surprised=result.surprised,
-                attackers=tuple(a.name for a in ambushers) if result.surprised else (),
-                victims=tuple(w.name for w in watchers) if result.surprised else (),
-                draws=view_draws,
+                attackers=result.attackers,
+                victims=result.victims,
+                draws=result.draws,
                 secret=secret,
             )
         raise ConcurrentChange()
@@ -269,25 +194,9 @@ class SurpriseService:
             ).all()
         return {row.id: row for row in rows if row.id is not None}
 
-    @staticmethod
-    def _value(
-        combatant: Combatant, characters: Mapping[int, Character], name: str, given: int | None
-    ) -> int | None:
-        """A combatant's Discreto or Atento: its sheet's, else the GM's number for the side."""
-        character = characters.get(combatant.character_id or -1)
-        if character is None:
-            return given
-        return sheets.attribute(upgraded_sheet(character), name)
 
-    @staticmethod
-    def _weapon(
-        combatant: Combatant, characters: Mapping[int, Character], parsed: RolwebSettings
-    ) -> Weapon | None:
-        """The sheet's main weapon (a sheet without one fights with the campaign's natural
-        weapon, always ready); None for a sheetless group."""
-        character = characters.get(combatant.character_id or -1)
-        if character is None:
-            return None
-        carried = sheets.weapons(upgraded_sheet(character), parsed)
-        carried = carried or tuple(w for w in load_weapons(parsed) if w.is_natural)
-        return carried[0] if carried else None
+def _party(combatant: Combatant, characters: dict[int, Character]) -> AmbushParty:
+    """A combatant as the ambush reads it: with its sheet when it is a character's."""
+    character = characters.get(combatant.character_id or -1)
+    sheet = upgraded_sheet(character) if character is not None else None
+    return AmbushParty(combatant.key, combatant.name, sheet)

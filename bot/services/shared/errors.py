@@ -6,6 +6,8 @@ import errno
 import sqlite3
 from typing import Any
 
+from rules.systems.base import RefereeOnly, RulesError
+
 __all__ = [
     "disk_full",
     "DomainError",
@@ -16,6 +18,7 @@ __all__ = [
     "InvalidSetting",
     "ConcurrentChange",
     "NotAllowed",
+    "refused",
 ]
 
 
@@ -91,3 +94,11 @@ def disk_full(error: BaseException) -> bool:
             orig if isinstance(orig, BaseException) else current.__cause__ or current.__context__
         )
     return False
+
+
+def refused(error: RulesError) -> DomainError:
+    """A refusal of the rules as the service's own (its first problem): what only the referee
+    may ask (:class:`RefereeOnly`) is :class:`NotAllowed`."""
+    problem = error.problems[0]
+    kind = NotAllowed if isinstance(error, RefereeOnly) else DomainError
+    return kind(problem.key, **problem.params)

@@ -25,20 +25,22 @@ from bot.services.sheets.writes import Computed, XpEntry
 from rules.combat import effects
 from rules.combat.attack import AttackResult, Fighter, RollLine, TargetChange
 from rules.combat.effects import Effect
-from rules.combat.health import Act, HealthStates, require
+from rules.combat.health import Act, require
 from rules.systems.base import (
-    Advancement,
     AdvanceResult,
     CastResult,
     CharacterBuilder,
     FieldSpec,
     GameSystem,
     HealthChange,
+    Purse,
     RestResult,
     SheetEffect,
     SpellBook,
     SpellRequest,
     apply_effects,
+    capabilities,
+    single_purse,
 )
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "ApplyEffects",
     "CastSpell",
     "LandSpell",
+    "Purse",
     "Landed",
     "Damage",
     "GrantXp",
@@ -74,23 +77,26 @@ def require_able(
     saying why; what its system still allows (rolweb's death test) passes.  Checked on the
     version being written, so a character knocked out meanwhile cannot still act."""
     system = context.system
-    if isinstance(system, HealthStates):
-        state = system.combat_state(sheet, context.settings)
+    health = capabilities(system).health
+    if health is not None:
+        state = health.combat_state(sheet, context.settings)
         name = str(sheet.get("name", ""))
         require(state, act, name, option, system=system.id, gender=gender_of(sheet))
 
 
 def builder_of(system: GameSystem) -> CharacterBuilder:
     """The system's builder (wizard, inventory, money), or a translated refusal."""
-    if not isinstance(system, CharacterBuilder):
+    builder = capabilities(system).builder
+    if builder is None:
         raise DomainError("sheet.error.no_builder", system=system.name)
-    return system
+    return builder
 
 
 def spellbook_of(system: GameSystem) -> SpellBook:
-    if not isinstance(system, SpellBook):  # every shipped system is one; a new one may not be
+    book = capabilities(system).spellbook  # every shipped system has one; a new one may not
+    if book is None:
         raise DomainError("spell.error.no_spellbook", system=system.name)
-    return system
+    return book
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,32 +137,10 @@ class AdjustMoney:
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Purse]:
         builder = builder_of(context.system)
         new = builder.adjust_money(sheet, self.amount, self.currency, context.settings)
-        return Computed(new, purse(new, self.currency, context.settings))
-
-
-@dataclass(frozen=True, slots=True)
-class Purse:
-    """What ``/sheet money`` reports: the currency the change was in and the whole balance
-    after it, as ``(count, currency)`` pairs (S&W keeps three coins; the others one)."""
-
-    currency: str
-    balance: tuple[tuple[int, str], ...]
-
-
-def purse(sheet: Mapping[str, Any], currency: str | None, settings: Mapping[str, Any]) -> Purse:
-    """The balance of ``sheet`` after a change in ``currency`` (already accepted by the
-    system: S&W coins by name or abbreviation, elsewhere the campaign's one currency)."""
-    coins = sheet.get("monedas")
-    if isinstance(coins, Mapping):  # S&W: mo, mp, mc
-        from rules.swc.shop import CURRENCIES, coin_of
-
-        held = tuple((int(coins.get(c, 0) or 0), c) for c in CURRENCIES)
-        shown = tuple(pair for pair in held if pair[0]) or ((0, coin_of(None)),)
-        return Purse(coin_of(currency), shown)
-    name = str(settings.get("moneda") or currency or "")
-    have = sheet.get("dinero", 0)
-    count = have if isinstance(have, int) and not isinstance(have, bool) else 0
-    return Purse(name, ((count, name),))
+        coinage = capabilities(context.system).coinage
+        if coinage is not None:  # S&W: mo, mp, mc
+            return Computed(new, coinage.purse(new, self.currency, context.settings))
+        return Computed(new, single_purse(new, self.currency, context.settings))
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,13 +177,15 @@ class SpendXp:
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[AdvanceResult]:
         system = context.system
-        if not isinstance(system, Advancement):
+        advancement = capabilities(system).advancement
+        if advancement is None:
             raise DomainError("xp.error.nothing_to_buy", system=system.name)
         # what the autocomplete offers, read as typed («sigilo», the label): whole names
         # only, spending is a write the user sees only after it lands
-        offered = (spoken(o.value, o.label) for o in system.purchases(sheet, context.settings))
+        purchases = advancement.purchases(sheet, context.settings)
+        offered = (spoken(o.value, o.label) for o in purchases)
         what = resolve(self.what, offered, prefix=False) or self.what
-        result = system.purchase(sheet, what, context.settings)
+        result = advancement.purchase(sheet, what, context.settings)
         return Computed(result.sheet, result)
 
 
@@ -218,10 +204,9 @@ def target_change(
 ) -> TargetChange | None:
     """The damage or heal a cast makes: the system's own reading when it has one (Núcleo:
     absorption, Toque vampírico's drain), else the rolled effect as it is."""
-    spell_change = getattr(system, "spell_change", None)
-    if callable(spell_change):
-        change: TargetChange | None = spell_change(cast, target, settings)
-        return change
+    changes = capabilities(system).spell_changes
+    if changes is not None:
+        return changes.spell_change(cast, target, settings)
     if cast.effect is None:
         return None
     kind = "heal" if cast.effect.kind == "healing" else "damage"

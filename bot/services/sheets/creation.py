@@ -39,8 +39,8 @@ from rules.systems.base import (
     LoggedRoll,
     Problem,
     RulesError,
+    capabilities,
 )
-from rules.systems.inheritance import XpInheritance
 from rules.text import fold
 
 __all__ = ["CreationService", "DraftView", "HEIR", "MAX_OPEN_DRAFTS"]
@@ -138,8 +138,9 @@ class CreationService:
         sheet = system.new_sheet(name, settings)
         state: dict[str, Any] = {"draft": sheet, "done": []}
         heir = None if npc else await self._inheritance(campaign, system, settings, actor)
-        if heir is not None and isinstance(system, XpInheritance):
-            state["draft"] = system.inherit_xp(sheet, heir["xp"], settings)
+        inheritance = capabilities(system).xp_inheritance
+        if heir is not None and inheritance is not None:
+            state["draft"] = inheritance.inherit_xp(sheet, heir["xp"], settings)
             state[HEIR] = heir
         draft = CreationDraft(
             guild_id=campaign.guild_id,
@@ -280,8 +281,11 @@ class CreationService:
         name = str(draft.sheet.get("draft", {}).get("name", "")) or "?"
         new_state: dict[str, Any] = {"draft": system.new_sheet(name, settings), "done": []}
         heir = draft.sheet.get(HEIR)
-        if isinstance(heir, dict) and isinstance(system, XpInheritance):
-            new_state["draft"] = system.inherit_xp(new_state["draft"], int(heir["xp"]), settings)
+        inheritance = capabilities(system).xp_inheritance
+        if isinstance(heir, dict) and inheritance is not None:
+            new_state["draft"] = inheritance.inherit_xp(
+                new_state["draft"], int(heir["xp"]), settings
+            )
             new_state[HEIR] = heir
         async with self.sessions() as session, session.begin():
             await _store_draft(session, saved_id(draft), version, new_state)
@@ -326,7 +330,8 @@ class CreationService:
     ) -> dict[str, Any] | None:
         """Seed 001, MUERTE DE UN PERSONAJE JUGADOR: when the player's last character in this
         campaign (deleted or not) is dead, the new one takes over all its experience."""
-        if not isinstance(system, XpInheritance):
+        inheritance = capabilities(system).xp_inheritance
+        if inheritance is None:
             return None
         async with self.sessions() as session:
             previous = (
@@ -343,7 +348,7 @@ class CreationService:
             ).first()
         if previous is None:
             return None
-        xp = system.inherited_xp(upgraded_sheet(previous), settings)
+        xp = inheritance.inherited_xp(upgraded_sheet(previous), settings)
         if xp is None:
             return None
         return {"id": saved_id(previous), "name": previous.name, "xp": xp}

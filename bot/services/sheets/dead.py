@@ -1,6 +1,6 @@
 """The dead stay dead: ordinary healing and attacks refuse a dead target (issue 11).
 
-Each system's :class:`~rules.combat.health.HealthStates` says who is dead (Núcleo «Muerto»,
+Each system's :class:`~rules.systems.base.HealthStates` says who is dead (Núcleo «Muerto»,
 rolweb «muerto», S&W «muerto» by the campaign's ``pg_cero`` or a monster «abatido» at 0).
 A heal on such a sheet would otherwise turn the corpse into an Inconsciente or a wounded
 fighter again, and an attack would keep "wounding" it.  Both are checked on the version
@@ -21,8 +21,8 @@ from typing import Any
 
 from bot.grammar import gender_of
 from bot.services.shared.errors import DomainError
-from rules.combat.health import CombatState, Condition, HealthStates
-from rules.systems.base import GameSystem, HealthChange, Settings
+from rules.combat.health import CombatState, Condition
+from rules.systems.base import GameSystem, HealthChange, Settings, capabilities
 
 __all__ = ["dead_state", "heal_living", "require_alive_target", "require_living_for_heal"]
 
@@ -32,9 +32,10 @@ def dead_state(
 ) -> CombatState | None:
     """The sheet's state when it is dead, else ``None`` (a system without health states:
     nobody is ever dead to the bot)."""
-    if not isinstance(system, HealthStates):
+    health = capabilities(system).health
+    if health is None:
         return None
-    state = system.combat_state(sheet, settings)
+    state = health.combat_state(sheet, settings)
     return state if state.condition is Condition.DEAD else None
 
 
@@ -71,9 +72,10 @@ def require_alive_target(
     system: GameSystem, sheet: Mapping[str, Any], settings: Settings, name: str = ""
 ) -> None:
     """Refuse an attack on a target that is dead or out of the fight (``removed``)."""
-    if not isinstance(system, HealthStates):
+    health = capabilities(system).health
+    if health is None:
         return
-    state = system.combat_state(sheet, settings)
+    state = health.combat_state(sheet, settings)
     if state.removed:
         raise DomainError(
             "dead.error.no_attack",

@@ -24,7 +24,14 @@ from bot.grammar import sheet_fields
 from bot.services.shared.errors import DomainError
 from bot.services.sheets.access import MAX_NAME, set_path
 from rules import systems
-from rules.systems.base import FieldKind, FieldSpec, GameSystem, Problem, Settings
+from rules.systems.base import (
+    FieldKind,
+    FieldSpec,
+    GameSystem,
+    Problem,
+    Settings,
+    capabilities,
+)
 
 __all__ = [
     "DOCUMENT_KEYS",
@@ -113,9 +120,10 @@ def parse_document(payload: bytes) -> dict[str, Any]:
 def sheet_keys(system: GameSystem, settings: Settings) -> frozenset[str]:
     """The top-level keys a sheet of ``system`` may hold: the common ones, those of a new
     sheet, the heads of the fields ``/sheet set`` edits and those the system declares
-    (``extra_sheet_keys``: state its rules write during play, such as spent spell slots)."""
+    (:class:`~rules.systems.base.ExtraSheetKeys`: state its rules write during play, such as spent spell slots)."""
     heads = {spec.path.split(".", 1)[0] for spec in sheet_fields(system, settings)}
-    extra = frozenset(getattr(system, "extra_sheet_keys", ()))
+    declared = capabilities(system).extra_sheet_keys
+    extra = declared.extra_sheet_keys if declared is not None else frozenset()
     return COMMON_KEYS | frozenset(system.new_sheet("x", settings)) | heads | extra
 
 

@@ -24,7 +24,7 @@ from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.writes import Computed, SheetWriter
-from rules.systems.base import LevelHitDice
+from rules.systems.base import capabilities
 
 __all__ = ["HitDieView", "LevelUpService"]
 
@@ -51,13 +51,14 @@ class _RollHitDie:
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HitDieView]:
         system = context.system
-        if not isinstance(system, LevelHitDice):
+        hit_dice = capabilities(system).level_hit_dice
+        if hit_dice is None:
             raise DomainError("xp.error.no_hit_die", system=system.name)
         diff = [list(change) for change in self.grant_changes]
         if diff_conflicts(sheet, diff):
             raise DomainError("xp.error.hit_die_stale", id=self.grant_id)
         before = apply_diff(sheet, diff)
-        result = system.roll_hit_dice(before, sheet, context.settings, self.rng)
+        result = hit_dice.roll_hit_dice(before, sheet, context.settings, self.rng)
         pg = result.sheet.get("pg") or {}
         view = HitDieView(
             "",

@@ -27,7 +27,7 @@ from bot.services.sheets.access import (
 )
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
-from rules.systems.base import CopyRolls, LoggedRoll
+from rules.systems.base import LoggedRoll, capabilities
 
 __all__ = ["MAX_COPIES", "NpcCopy", "NpcService", "copy_name"]
 
@@ -100,8 +100,9 @@ class NpcService:
                 sheet = upgraded_sheet(template)
                 sheet["name"] = name
                 rolls: tuple[LoggedRoll, ...] = ()
-                if isinstance(system, CopyRolls):
-                    rolled, rolls = system.roll_copy(sheet, settings, self.rng)
+                copies = capabilities(system).copy_rolls
+                if copies is not None:
+                    rolled, rolls = copies.roll_copy(sheet, settings, self.rng)
                     sheet = dict(rolled)
                 if rolls:
                     rolled_hp[name] = rolls[-1].total

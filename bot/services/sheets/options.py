@@ -11,7 +11,7 @@ from bot.services.campaigns.context import CampaignContextService
 from bot.services.shared.context import Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.labels import read_field
-from rules.systems.base import CharacterBuilder, FieldSpec, StepOption
+from rules.systems.base import FieldSpec, StepOption, capabilities
 from rules.text import fold
 
 __all__ = ["SheetOptionService"]
@@ -27,12 +27,13 @@ class SheetOptionService:
         """Names of ``kind`` (``"equipo"``, ``"raza"``…) the system knows, best matches first,
         at most 25; nothing where no campaign is played or the system has no builder."""
         context = await self.contexts.find(place)
-        if context is None or not isinstance(context.system, CharacterBuilder):
+        builder = capabilities(context.system).builder if context is not None else None
+        if context is None or builder is None:
             return ()
         needle = current.casefold()
         options = [
             o
-            for o in context.system.catalogue(kind, context.settings)
+            for o in builder.catalogue(kind, context.settings)
             if needle in o.label.casefold() or needle in o.value.casefold()
         ]
         options.sort(key=lambda o: (not o.label.casefold().startswith(needle), o.label.casefold()))

@@ -22,7 +22,7 @@ from bot.services.sheets.changes import GrantXp, SpendXp
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.writes import Applied
-from rules.systems.base import Advancement, AdvanceResult, StepOption
+from rules.systems.base import AdvanceResult, StepOption, capabilities
 
 __all__ = ["XpService", "GrantView", "GrantLine", "AwardEntry", "MAX_GRANT"]
 
@@ -74,7 +74,7 @@ def _line(
         ),
         notes=tuple(result.notes),
         undo=undo,
-        hit_die="swc.note.roll_hit_die" in result.notes,
+        hit_die=result.hit_dice,
         system=system,
     )
 
@@ -137,7 +137,7 @@ class XpService:
         choice are told apart with a clear message, not a silent no-op.
         """
         context = await self.characters.contexts.load(place)
-        if not isinstance(context.system, Advancement):
+        if capabilities(context.system).advancement is None:
             raise DomainError("xp.error.nothing_to_buy", system=context.system.name)
         applied = await self.characters.writer.apply(place, actor, SpendXp(what), name=character)
         return _line(applied.view.name, applied.value, system=applied.view.system)
@@ -152,9 +152,10 @@ class XpService:
             )
         except DomainError:
             return ()
-        if not isinstance(system, Advancement):
+        advancement = capabilities(system).advancement
+        if advancement is None:
             return ()
-        return system.purchases(stored.sheet, settings)
+        return advancement.purchases(stored.sheet, settings)
 
     async def log(
         self, place: Place, actor: Actor, *, character: str | None = None, limit: int = 15

@@ -10,10 +10,16 @@ import pytest
 
 from rules import systems
 from rules.combat import effects
-from rules.combat.attack import AttackOutcome, AttackRequest, Attacks, Fighter, TargetChange
-from rules.combat.health import Act, Condition, HealthStates, require
+from rules.combat.attack import AttackOutcome, AttackRequest, Fighter, TargetChange
+from rules.combat.health import Act, Condition, require
 from rules.nucleo.spell_effects import duration_rounds
-from rules.systems.base import CheckRequest, RulesError, SpellRequest
+from rules.systems.base import (
+    Attacks,
+    CheckRequest,
+    HealthStates,
+    RulesError,
+    SpellRequest,
+)
 
 from .conftest import ARDELIA, render
 from .test_attack import _brute, _sheet

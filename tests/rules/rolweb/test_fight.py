@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat.attack import AttackOutcome, AttackRequest, Attacks, Fighter, TargetChange
-from rules.combat.health import Act, Condition, HealthStates, require
+from rules.combat.attack import AttackOutcome, AttackRequest, Fighter, TargetChange
+from rules.combat.health import Act, Condition, require
 from rules.rolweb.system import SYSTEM
-from rules.systems.base import CheckRequest, RulesError, apply_effects
+from rules.systems.base import (
+    Attacks,
+    CheckRequest,
+    HealthStates,
+    RulesError,
+    apply_effects,
+)
 
 from .conftest import FixedRandom, assert_translatable
 

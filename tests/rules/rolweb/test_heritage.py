@@ -4,7 +4,7 @@ experiencia acumulados hasta el momento» of the dead one."""
 from __future__ import annotations
 
 from rules.rolweb.system import SYSTEM
-from rules.systems.inheritance import XpInheritance
+from rules.systems.base import XpInheritance
 
 
 def _sheet(state="muerto", total=130, npc=False):

@@ -12,13 +12,12 @@ from rules.combat.attack import (
     SECRET_FIELDS,
     AttackOutcome,
     AttackRequest,
-    Attacks,
     Fighter,
     TargetChange,
 )
 from rules.combat.effects import Effect, Modifier, add
-from rules.combat.health import Act, Condition, HealthStates, require
-from rules.systems.base import RulesError
+from rules.combat.health import Act, Condition, require
+from rules.systems.base import Attacks, HealthStates, RulesError
 
 SWC = systems.get("swc")
 
