@@ -29,6 +29,7 @@ from bot.db.engine import session_factory
 from bot.services.campaigns.archive import CampaignArchive
 from bot.services.campaigns.context import CampaignContextService
 from bot.services.campaigns.service import CampaignService
+from bot.services.chronicle.claims import ClaimService
 from bot.services.chronicle.service import ChronicleService
 from bot.services.play.abilities import AbilityService
 from bot.services.play.attacks import AttackService
@@ -143,6 +144,7 @@ class Services:
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
         self.scenes = SceneService(self.sessions, self.campaigns)
         self.chronicle = ChronicleService(self.sessions, self.campaigns, self.compute)
+        self.claims = ClaimService(self.sessions, self.campaigns)
         self.profiles = ProfileService(self.sessions, self.campaigns)
         self.posting = PostingService(self.sessions, self.campaigns, self.rolls, self.checks)
 

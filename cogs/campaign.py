@@ -228,10 +228,12 @@ class CampaignCog(
         name="import", description="Restore an exported chronicle here as a new campaign you run"
     )
     @app_commands.describe(
-        file="The zip made by /campaign export",
-        name="Another name for the campaign (default: the chronicle's)",
+        file="The zip made by /campaign export, or a Comunidad Umbría game's saved pages",
+        name="Another name for the campaign (default: the chronicle's or the game's)",
         category="Bind the whole category this channel is in (default: only this channel or forum)",
+        system="The rule system of an Umbría game (Umbría does not say it)",
     )
+    @app_commands.choices(system=SYSTEM_CHOICES)
     @app_commands.default_permissions(manage_channels=True)
     # two a minute: a refused file (the problems listed) can be fixed and sent again at once
     @app_commands.checks.cooldown(2, 60, key=lambda itx: (itx.guild_id, itx.user.id))
@@ -241,6 +243,7 @@ class CampaignCog(
         file: discord.Attachment,
         name: app_commands.Range[str, 1, 100] | None = None,
         category: bool = False,
+        system: app_commands.Choice[str] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         chronicle = self.bot.services.chronicle
@@ -252,7 +255,13 @@ class CampaignCog(
         payload = await file.read()
         try:
             summary = await chronicle.import_archive(
-                ctx.place, ctx.actor, payload, target_id=target_id, kind=kind, name=name
+                ctx.place,
+                ctx.actor,
+                payload,
+                target_id=target_id,
+                kind=kind,
+                name=name,
+                system=system.value if system else None,
             )
         except ArchiveProblems as error:
             await itx.followup.send(render_chronicle.problems(error, ctx.locale), ephemeral=True)

@@ -15,6 +15,7 @@ from bot.services.shared.errors import DomainError
 from bot.services.shared.post_text import AVATAR_MAX_BYTES
 from bot.services.sheets.creation import DraftView
 from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION, ProfileChange
+from bot.words import whole_list
 from cogs.ui import render_pace, render_post, render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
@@ -129,6 +130,8 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         await itx.response.send_message(
             **render_sheet.character(view, ctx.locale), ephemeral=private or view.hidden
         )
+        if profile.gm_note:  # the referees' note never goes in the (maybe public) reply
+            await itx.followup.send(**render_post.gm_note(profile, ctx.locale))
 
     @app_commands.command(
         name="profile", description="Your character's public profile: avatar, concept, description"
@@ -369,6 +372,36 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         if view.cleared_active:
             text += "\n" + ctx.t("approval.transferred_cleared", previous=view.previous_owner_id)
         await itx.response.send_message(text)
+
+    @app_commands.command(
+        name="claim",
+        description="Give a member an Umbría character and everything its player wrote there (GM)",
+    )
+    @app_commands.describe(
+        character="A character brought from Umbría",
+        member="The member who played it on Umbría",
+    )
+    @app_commands.guild_only()
+    @fight()
+    async def claim(
+        self, itx: discord.Interaction[Arbitro], character: Character, member: discord.Member
+    ) -> None:
+        ctx = await ctx_of(itx)
+        if member.bot:
+            raise DomainError("approval.error.bot_owner")
+        view = await self.bot.services.claims.claim(
+            ctx.place, ctx.actor, character, member.id, member.display_name
+        )
+        await itx.response.send_message(
+            ctx.t(
+                "umbria.claimed",
+                player=view.player,
+                member=view.member_id,
+                characters=whole_list(view.characters) or "—",
+                posts=view.posts,
+                rolls=view.rolls,
+            )
+        )
 
     # -- "PNJtizar": hand a character to the GM for a while (bot.services.table.pace) -------------
 

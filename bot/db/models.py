@@ -20,14 +20,18 @@ __all__ = [
     "Campaign",
     "CampaignBinding",
     "Character",
+    "CharacterNote",
     "CharacterProfile",
     "CombatRecord",
     "CreationDraft",
     "GuildDeparture",
+    "ImportPublication",
+    "ImportedPlayer",
     "Npcization",
     "PaceMember",
     "PaceReminder",
     "Post",
+    "PostImage",
     "PostMessage",
     "PrivateThread",
     "RollLog",
@@ -192,6 +196,12 @@ class Character(SQLModel, table=True):
     approval: str = Field(
         default="approved", max_length=10, sa_column_kwargs={"server_default": "approved"}
     )
+    #: An Umbría character (issue 27): the Umbría player who played it, claimed by a member
+    #: with ``/sheet claim``; until its sheet is built with the wizard its approval is
+    #: ``no_sheet`` (it does not play).
+    imported_player_id: int | None = Field(
+        default=None, foreign_key="imported_player.id", nullable=True
+    )
 
 
 class ActiveCharacter(SQLModel, table=True):
@@ -345,6 +355,8 @@ class Scene(SQLModel, table=True):
     closed_at: datetime | None = None
     round_started_at: datetime | None = None
     version: int = Field(default=1)
+    #: The scene's opening text (an Umbría scene's description, issue 27; migration 0019).
+    opening_text: str | None = None
 
 
 class Post(SQLModel, table=True):
@@ -388,6 +400,13 @@ class Post(SQLModel, table=True):
     edited_at: datetime | None = None
     deleted_at: datetime | None = None
     version: int = Field(default=1)
+    #: Brought from another site (Comunidad Umbría, issue 27): who wrote it there, until a
+    #: member claims them (``author_user_id`` is 0 until then), and the post's own number
+    #: there (``umbria:<number>``), which its rolls name too.
+    imported_player_id: int | None = Field(
+        default=None, foreign_key="imported_player.id", nullable=True
+    )
+    source_ref: str | None = Field(default=None, max_length=60)
 
 
 class RollRequest(SQLModel, table=True):
@@ -532,6 +551,9 @@ class CharacterProfile(SQLModel, table=True):
     avatar_hash: str | None = Field(default=None, max_length=64)  # sha256 of the bytes
     updated_at: datetime = Field(default_factory=utcnow)
     version: int = Field(default=1)
+    #: The character's public story, longer than a description (an Umbría character's
+    #: «Historia», issue 27; migration 0019).
+    history: str | None = None
 
 
 class PrivateThread(SQLModel, table=True):
@@ -567,3 +589,80 @@ class PostMessage(SQLModel, table=True):
     )
     guild_id: int = _snowflake()
     post_id: int = Field(foreign_key="post.id", index=True)
+
+
+class ImportedPlayer(SQLModel, table=True):
+    """A player of a game brought from another site (Comunidad Umbría, issue 27), until a
+    member claims them (``/sheet claim``): their posts, rolls and characters then become the
+    member's.  ``external_id`` is their number on that site; ``name`` their name there."""
+
+    __tablename__ = "imported_player"
+    __table_args__ = (
+        Index("uq_imported_player", "campaign_id", "source", "external_id", unique=True),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    source: str = Field(default="umbria", max_length=10)
+    external_id: str = Field(max_length=40)
+    name: str = Field(max_length=100)
+    claimed_by: int | None = _snowflake(default=None, nullable=True)
+    claimed_at: datetime | None = None
+    version: int = Field(default=1)
+
+
+class CharacterNote(SQLModel, table=True):
+    """A note on a character for its audience (``gm``: the referees only) — an Umbría
+    character's «Ficha» and «Equipo», free text there, for the GM to turn into a sheet."""
+
+    __tablename__ = "character_note"
+
+    character_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("character.id"), primary_key=True, autoincrement=False)
+    )
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    audience: str = Field(default="gm", max_length=10)
+    text: str
+    updated_at: datetime = Field(default_factory=utcnow)
+    version: int = Field(default=1)
+
+
+class PostImage(SQLModel, table=True):
+    """An image shown inside an imported post (read from the zip, never fetched), kept so
+    the post can carry it when it is posted into Discord and in the chronicle."""
+
+    __tablename__ = "post_image"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    post_id: int = Field(foreign_key="post.id", index=True)
+    position: int = 0
+    name: str = Field(max_length=200)
+    media_type: str = Field(max_length=20)
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class ImportPublication(SQLModel, table=True):
+    """Posting an imported game's scenes into Discord, paced (issue 27): where, how far it
+    got, and whether it runs.  Its durable timer (kind ``umbria.publish``) resumes it after a
+    restart; ``done_*`` move by compare-and-set on ``version`` after each message."""
+
+    __tablename__ = "import_publication"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True)
+    parent_id: int = _snowflake()  # the forum or text channel the scene threads go in
+    mode: str = Field(default="links", max_length=10)  # links | posts
+    status: str = Field(default="running", max_length=10)  # running | stopped | done
+    scenes_total: int = 0
+    posts_total: int = 0
+    scenes_done: int = 0
+    posts_done: int = 0
+    created_by: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    version: int = Field(default=1)

@@ -165,6 +165,8 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             parts.append(f"— {truncate(entry.reason, 60)}")
         if entry.private:
             parts.append(t("history.private_mark", locale))
+        if entry.imported:
+            parts.append(t("history.imported_mark", locale))
         if entry.undone:
             parts.append(t("history.undone_mark", locale))
         elif entry.undoable and view.sees_private:  # the GM's view: how to undo it

@@ -5,6 +5,8 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.services.chronicle.archive import ArchiveProblems
 from bot.services.chronicle.service import ChronicleFile, ImportSummary
+from bot.services.chronicle.umbria_import import UmbriaSummary
+from bot.words import whole_list
 from cogs.ui.render import truncate
 
 __all__ = ["exported", "imported", "problems"]
@@ -17,7 +19,9 @@ def exported(file: ChronicleFile, campaign: str, locale: str) -> str:
     return t("chronicle.exported", locale, campaign=campaign, **file.counts)
 
 
-def imported(summary: ImportSummary, locale: str) -> str:
+def imported(summary: ImportSummary | UmbriaSummary, locale: str) -> str:
+    if isinstance(summary, UmbriaSummary):
+        return truncate(umbria_imported(summary, locale), MAX_PROBLEMS_TEXT)
     view = summary.campaign
     return t(
         "chronicle.imported",
@@ -35,3 +39,25 @@ def problems(error: ArchiveProblems, locale: str) -> str:
         lines.append(t("chronicle.error.more_problems", locale, count=error.more))
     text = t("chronicle.error.invalid", locale, problems="\n".join(lines))
     return truncate(text, MAX_PROBLEMS_TEXT)
+
+
+def umbria_imported(summary: UmbriaSummary, locale: str) -> str:
+    """What an Umbría import wrote, what each player does next, and what the zip lacked."""
+    lines = [
+        t("umbria.imported.headline", locale, campaign=summary.name, gm=f"<@{summary.gm_user_id}>"),
+        t("umbria.imported.counts", locale, **summary.counts),
+        t("umbria.imported.claim", locale),
+        t("umbria.imported.sheets", locale),
+        t("umbria.imported.history", locale),
+    ]
+    if summary.skipped:
+        lines.append(t("umbria.imported.skipped", locale, pages=whole_list(summary.skipped)))
+    if summary.missing_images:
+        lines.append(t("umbria.imported.missing_images", locale, count=summary.missing_images))
+    if summary.unknown_speakers:
+        names = whole_list(summary.unknown_speakers)
+        lines.append(t("umbria.imported.unknown_speakers", locale, names=names))
+    if summary.bad_avatars:
+        names = whole_list(summary.bad_avatars)
+        lines.append(t("umbria.imported.bad_avatars", locale, names=names))
+    return "\n".join(lines)

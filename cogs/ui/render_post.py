@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.services.shared.post_text import notes_lines, split_post
 from bot.services.sheets.profiles import ProfileView
 from bot.services.table.posting import PostRoll
+from cogs.ui.render import truncate
 
 __all__ = ["post_parts", "profile_card", "returned_text", "roll_line"]
 
@@ -87,6 +88,25 @@ def returned_text(locale: str, reason: str, text: str, notes: str | None) -> dic
     return {"content": t("post.returned_file", locale, reason=reason), "file": file}
 
 
+#: Characters of a profile's history an embed shows (Discord: 4096); the whole is in the chronicle.
+HISTORY_SHOWN = 3900
+
+
+def gm_note(view: ProfileView, locale: str) -> dict[str, Any]:
+    """The referees' note on a character (private: sent only as an ephemeral message), as a
+    file when it does not fit a message."""
+    note = view.gm_note or ""
+    heading = t("umbria.gm_note", locale, name=view.name)
+    if len(heading) + len(note) + 2 <= 2000:
+        return {"content": f"{heading}\n{note}", "ephemeral": True}
+    name = f"{view.name[:40] or 'nota'}.md"
+    return {
+        "content": heading,
+        "file": discord.File(io.BytesIO(note.encode("utf-8")), filename=name),
+        "ephemeral": True,
+    }
+
+
 def profile_card(view: ProfileView, locale: str, *, public_only: bool = False) -> dict[str, Any]:
     """A character's public profile: name, avatar, concept, description."""
     embed = discord.Embed(title=t("post.profile.title", locale, name=view.name)[:256])
@@ -96,7 +116,9 @@ def profile_card(view: ProfileView, locale: str, *, public_only: bool = False) -
         embed.add_field(
             name=t("post.profile.description", locale), value=view.description, inline=False
         )
-    if not view.concept and not view.description and view.avatar is None:
+    if view.history:
+        embed.description = truncate(view.history, HISTORY_SHOWN)
+    if not view.concept and not view.description and not view.history and view.avatar is None:
         embed.description = t("post.profile.no_profile", locale)
     message: dict[str, Any] = {"embed": embed}
     if view.avatar is not None:

@@ -67,6 +67,13 @@ from bot.services.chronicle.transfer import (
     unpack,
     with_rows,
 )
+from bot.services.chronicle.umbria.reader import source_of
+from bot.services.chronicle.umbria_import import (
+    UmbriaSummary,
+    read_umbria_packed,
+    unpack_game,
+    write_game,
+)
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed
 from bot.services.sheets.schema import upgraded_sheet
@@ -345,11 +352,20 @@ class ChronicleService:
         target_id: int,
         kind: str,
         name: str | None = None,
-    ) -> ImportSummary:
+        system: str | None = None,
+    ) -> ImportSummary | UmbriaSummary:
         """A new campaign bound to ``target_id`` with the archive's whole record, or
-        :class:`ArchiveProblems` listing everything wrong with it (nothing written)."""
+        :class:`ArchiveProblems` listing everything wrong with it (nothing written).
+
+        The zip is Árbitro's own chronicle or the saved pages of a Comunidad Umbría game
+        (recognised by what it holds); an Umbría game names no rule system, so ``system``
+        says which one the new campaign plays."""
         self.may_import(actor)
         async with _job():
+            if await self.compute.submit(source_of, payload) == "umbria":
+                return await self._import_umbria(
+                    place, actor, payload, target_id=target_id, kind=kind, name=name, system=system
+                )
             bare, packed = await self.compute.submit(
                 read_and_check_packed, payload, actor.user_id, name
             )
@@ -373,6 +389,41 @@ class ChronicleService:
                 raise AlreadyBound(name=plan.name) from None
         view = await self.campaigns.view(saved_id(campaign), place.guild_id)
         return ImportSummary(view, plan.counts())
+
+    async def _import_umbria(
+        self,
+        place: Place,
+        actor: Actor,
+        payload: bytes,
+        *,
+        target_id: int,
+        kind: str,
+        name: str | None,
+        system: str | None,
+    ) -> UmbriaSummary:
+        """An Umbría game (:mod:`bot.services.chronicle.umbria_import`) in one transaction."""
+        if system is None or system not in systems.ids():
+            raise DomainError(
+                "umbria.error.system_needed",
+                choices=", ".join(systems.labelled(i) for i in systems.ids()),
+            )
+        bare, packed = await self.compute.submit(read_umbria_packed, payload)
+        game = await unpack_game(bare, packed)
+        title = (name or game.title or "").strip()
+        if not title:
+            raise DomainError("umbria.error.no_title")
+        try:
+            async with self.sessions() as session, session.begin():
+                campaign = await self.campaigns.insert(
+                    session, place, actor, name=title, system=system, target_id=target_id,
+                    kind=kind,
+                )  # fmt: skip
+                summary = await write_game(
+                    await session.connection(), campaign, game, actor.user_id
+                )
+        except IntegrityError:
+            raise AlreadyBound(name=title) from None
+        return summary
 
 
 class _job:

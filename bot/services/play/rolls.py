@@ -90,6 +90,8 @@ class HistoryEntry:
     #: a change the GM may undo (``/undo log_id``), and whether it already was
     undoable: bool = False
     undone: bool = False
+    #: brought from another site as it was shown there (issue 27: Umbría), not rolled here
+    imported: bool = False
 
 
 def _secret(row: RollLog, sees_private: bool) -> bool:
@@ -310,6 +312,7 @@ class RollService:
                     message_url=row.message_url,
                     undoable=undo_record(row) is not None,
                     undone=bool((undo_record(row) or {}).get("undone_by")),
+                    imported=row.kind == "imported",
                 )
                 for row in rows
             ),

@@ -26,6 +26,7 @@ from rules.systems.base import DerivedValue, FieldSpec, Problem, RulesError
 from rules.text import fold
 
 __all__ = [
+    "NO_SHEET",
     "MAX_NAME",
     "CharacterSummary",
     "CharacterView",
@@ -41,6 +42,9 @@ __all__ = [
 ]
 
 MAX_NAME = 100
+#: The approval of a character that came from Comunidad Umbría without a sheet (issue 27):
+#: it does not play until its sheet is built with the wizard (``/sheet create`` with its name).
+NO_SHEET = "no_sheet"
 
 
 def name_key(name: str) -> str:
@@ -138,6 +142,8 @@ def require_playable(character: Character) -> None:
         raise NotAllowed("approval.error.awaiting", name=character.name)
     if character.approval == "rejected":
         raise NotAllowed("approval.error.rejected", name=character.name)
+    if character.approval == NO_SHEET:
+        raise NotAllowed("umbria.error.no_sheet", name=character.name)
 
 
 def require_actor(campaign: Campaign, character: Character, actor: Actor) -> None:

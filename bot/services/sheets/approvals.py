@@ -24,11 +24,11 @@ from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
-from bot.services.sheets.access import find_character
+from bot.services.sheets.access import NO_SHEET, find_character
 
 __all__ = ["ApprovalService", "ApprovalView", "TransferView"]
 
-APPROVAL_STATES = ("approved", "pending", "rejected")
+APPROVAL_STATES = ("approved", "pending", "rejected", NO_SHEET)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +87,8 @@ class ApprovalService:
         wanted = "approved" if approve else "rejected"
         async with self.sessions() as session, session.begin():
             character = await self._character(session, campaign, character_id)
+            if character.approval == NO_SHEET:  # the wizard builds its sheet first
+                raise DomainError("umbria.error.no_sheet", name=character.name)
             if character.approval == "approved":
                 raise DomainError("approval.error.already_approved", name=character.name)
             if character.approval == wanted:

@@ -42,6 +42,7 @@ from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.shared.labels import read_field
 from bot.services.sheets.access import (
     MAX_NAME,
+    NO_SHEET,
     CharacterSummary,
     CharacterView,
     character_view,
@@ -308,6 +309,13 @@ class CharacterService:
         problems = system.validate(sheet, settings)
         if problems:
             raise RulesError(list(problems))
+        waiting = await self._sheetless(campaign, name, is_npc)
+        if waiting is not None:  # an Umbría character: the wizard builds the sheet it lacked
+            character = await self._complete(
+                campaign, actor, waiting, sheet, pending=pending, make_active=make_active,
+                same_transaction=same_transaction,
+            )  # fmt: skip
+            return self._view(campaign, system, settings, character)
         owner = owner_user_id or actor.user_id
         cap = None if is_npc else int(settings.get(CHARACTER_CAP, 10))
         character = Character(
@@ -338,6 +346,63 @@ class CharacterService:
         except IntegrityError:
             raise name_clash(campaign, actor, name) from None
         return self._view(campaign, system, settings, character)
+
+    async def _sheetless(self, campaign: Campaign, name: str, is_npc: bool) -> Character | None:
+        """The live character called ``name`` that came without a sheet (``no_sheet``)."""
+        async with self.sessions() as session:
+            return (
+                await session.exec(
+                    select(Character).where(
+                        Character.campaign_id == campaign.id,
+                        Character.name_key == name_key(name),
+                        col(Character.deleted_at).is_(None),
+                        Character.approval == NO_SHEET,
+                        Character.is_npc == is_npc,
+                    )
+                )
+            ).first()
+
+    async def _complete(
+        self,
+        campaign: Campaign,
+        actor: Actor,
+        waiting: Character,
+        sheet: Mapping[str, Any],
+        *,
+        pending: bool,
+        make_active: bool,
+        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None,
+    ) -> Character:
+        """The sheet a sheetless character lacked, written on it (same id, profile, posts and
+        log): its owner or a referee; compare-and-set on its version."""
+        require_editor(campaign, waiting, actor)
+        approval = "pending" if pending else "approved"
+        async with self.sessions() as session, session.begin():
+            changed = await session.exec(
+                update(Character)
+                .where(
+                    col(Character.id) == waiting.id,
+                    col(Character.version) == waiting.version,
+                    col(Character.approval) == NO_SHEET,
+                )
+                .values(
+                    sheet=dict(sheet),
+                    name=str(sheet["name"]),
+                    approval=approval,
+                    version=waiting.version + 1,
+                    updated_at=utcnow(),
+                )
+            )
+            if changed.rowcount != 1:
+                raise ConcurrentChange()
+            own = waiting.owner_user_id == actor.user_id
+            if make_active and own and not waiting.is_npc and approval == "approved":
+                await self._set_active(session, campaign, actor.user_id, saved_id(waiting))
+            if same_transaction is not None:
+                await same_transaction(session)
+            character = await session.get(Character, saved_id(waiting), populate_existing=True)
+            assert character is not None  # just written
+        return character
 
     @staticmethod
     async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:

@@ -9,7 +9,7 @@ webhook ``avatar_url``, so a link would not last a campaign of years (docs/play-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -17,7 +17,14 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, Character, CharacterProfile, saved_id, utcnow
+from bot.db.models import (
+    Campaign,
+    Character,
+    CharacterNote,
+    CharacterProfile,
+    saved_id,
+    utcnow,
+)
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
@@ -52,6 +59,11 @@ class ProfileView:
     #: the viewer is the owner or a referee: the full sheet is theirs to see
     full_sheet: bool
     version: int
+    #: the public story (an Umbría character's «Historia», issue 27)
+    history: str | None = None
+    #: the note only referees see (an Umbría character's «Ficha» and «Equipo»); None for
+    #: anyone else, whatever is stored
+    gm_note: str | None = None
 
 
 def _avatar(profile: CharacterProfile | None) -> Avatar | None:
@@ -73,7 +85,10 @@ class ProfileService:
         async with self.sessions() as session:
             character = await find_character(session, campaign, actor, name)
             profile = await session.get(CharacterProfile, saved_id(character))
-        return self._view(character, profile, is_referee(campaign, actor), actor)
+            referee = is_referee(campaign, actor)
+            note = await session.get(CharacterNote, saved_id(character)) if referee else None
+        view = self._view(character, profile, referee, actor)
+        return replace(view, gm_note=note.text if note is not None else None)
 
     @staticmethod
     def _view(
@@ -89,6 +104,7 @@ class ProfileService:
             avatar=_avatar(profile),
             full_sheet=referee or character.owner_user_id == actor.user_id,
             version=profile.version if profile else 0,
+            history=profile.history if profile else None,
         )
 
     async def update(

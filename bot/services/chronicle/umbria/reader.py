@@ -48,6 +48,7 @@ __all__ = [
     "MAX_TOTAL_BYTES",
     "is_umbria_zip",
     "read_umbria",
+    "source_of",
 ]
 
 #: Budgets, fixed before the first member is read (docs/play-by-post.md states them).
@@ -83,6 +84,19 @@ def is_umbria_zip(names: Iterable[str]) -> bool:
     """Whether a zip's member names look like saved pages rather than Árbitro's chronicle."""
     listed = list(names)
     return "manifest.json" not in listed and any(n.lower().endswith(PAGE_SUFFIXES) for n in listed)
+
+
+def source_of(payload: bytes) -> str:
+    """``umbria`` for a zip of saved pages, else ``arbitro`` (whose reader then says what is
+    wrong with it, a broken zip included); the worker's first, cheap job of an import."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(payload))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return "arbitro"
+    if len(infos) > MAX_FILES or len(payload) > MAX_ARCHIVE_BYTES:
+        return "arbitro"
+    return "umbria" if is_umbria_zip(info.filename for info in infos) else "arbitro"
 
 
 class _Images:

@@ -1,0 +1,198 @@
+"""``/campaign import`` of an Umbría game and ``/sheet claim``, on real databases (SQLite and
+PostgreSQL), from the hand-written fixtures (tests/fixtures/umbria/)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import func
+from sqlmodel import col, select
+
+from bot.db.models import (
+    Campaign,
+    Character,
+    CharacterNote,
+    CharacterProfile,
+    ImportedPlayer,
+    Post,
+    PostImage,
+    RollLog,
+    Scene,
+)
+from bot.services import Actor, Place
+from bot.services.chronicle.service import ArchiveProblems
+from bot.services.chronicle.umbria_import import UmbriaSummary
+from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
+from bot.services.sheets.access import NO_SHEET
+from tests.examples import ARDELIA
+from tests.umbria_fixture import fixture_zip
+
+GUILD, FORUM = 3000, 31
+HERE = Place(GUILD, FORUM, (FORUM,))
+GM = Actor(1, "Dama", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+
+
+async def imported(services) -> UmbriaSummary:
+    summary = await services.chronicle.import_archive(
+        HERE, GM, fixture_zip(), target_id=FORUM, kind="forum", system="nucleo"
+    )
+    assert isinstance(summary, UmbriaSummary)
+    return summary
+
+
+async def rows(services, model, *where):
+    async with services.sessions() as session:
+        return (await session.exec(select(model).where(*where))).all()
+
+
+async def test_an_umbria_game_becomes_a_campaign_in_one_go(services):
+    summary = await imported(services)
+    assert summary.name == "La Torre de Sal" and summary.gm_user_id == GM.user_id
+    assert summary.counts["posts"] == 7 and summary.counts["rolls"] == 2
+    assert summary.missing_images == 1 and summary.unknown_speakers == ("Narrador",)
+    (campaign,) = await rows(services, Campaign)
+    assert (campaign.name, campaign.system, campaign.gm_user_id) == ("La Torre de Sal", "nucleo", 1)
+    scenes = await rows(services, Scene)
+    assert [(s.title, s.status) for s in sorted(scenes, key=lambda s: s.id)] == [
+        ("El muelle", "closed"),
+        ("La subida", "closed"),
+        ("Epílogo", "closed"),
+    ]
+    muelle = min(scenes, key=lambda s: s.id)
+    assert muelle.opening_text == "El grupo espera al *Albatros* en el muelle de Vell."
+    assert muelle.created_at.replace(tzinfo=UTC) == datetime(2019, 3, 2, 17, 5, tzinfo=UTC)
+
+
+async def test_posts_keep_their_character_date_notes_and_audience(services):
+    await imported(services)
+    posts = {p.source_ref: p for p in await rows(services, Post)}
+    assert len(posts) == 7  # the post on two pages is one post
+    aldara = posts["umbria:5002"]
+    character = (await rows(services, Character, Character.id == aldara.character_id))[0]
+    assert character.name == "Aldara" and aldara.speaker_name == "Aldara"
+    assert aldara.author_user_id == 0  # its Umbría player's until claimed
+    assert aldara.notes == "Uso **Acechar** con la bonificación de la capa."
+    assert aldara.created_at.replace(tzinfo=UTC) == datetime(2019, 3, 2, 20, 40, tzinfo=UTC)
+    assert posts["umbria:5004"].gm_only and not aldara.gm_only
+    assert posts["umbria:5001"].character_id is None  # «Narrador» is no character
+    (image,) = await rows(services, PostImage, PostImage.post_id == aldara.id)
+    assert (image.name, image.media_type) == ("mapa.png", "image/png")
+
+
+async def test_rolls_are_log_rows_marked_imported(services):
+    await imported(services)
+    logged = sorted(await rows(services, RollLog, RollLog.kind == "imported"), key=lambda r: r.id)
+    assert [(r.expression, r.reason, r.total, r.breakdown) for r in logged] == [
+        ("1d100+31", "Acechar", 105, "[74] +31 = 105"),
+        ("2d10", "Iniciativa", 15, "[10, 5] = 15"),
+    ]
+    assert logged[0].detail["dice"] == [74] and logged[0].detail["modifier"] == 31
+    assert logged[0].user_name == "lluvia_de_marzo" and logged[0].character_name == "Aldara"
+    post = (await rows(services, Post, Post.source_ref == "umbria:5002"))[0]
+    assert post.roll_log_id == logged[0].id
+    history = await services.rolls.history(HERE, GM)
+    assert {e.imported for e in history.entries} == {True}
+
+
+async def test_characters_come_with_profiles_notes_and_no_sheet(services):
+    await imported(services)
+    characters = {c.name: c for c in await rows(services, Character)}
+    assert set(characters) == {"Aldara", "Brom", "Capitán Orrel"}
+    assert {c.approval for c in characters.values()} == {NO_SHEET}
+    assert characters["Capitán Orrel"].is_npc and not characters["Aldara"].is_npc
+    profile = (await rows(services, CharacterProfile))[0]
+    aldara = await services.profiles.show(HERE, GM, "Aldara")
+    assert aldara.description == "Exploradora de ojos grises y capa *verde*."
+    assert aldara.history and aldara.history.startswith("Creció en los muelles")
+    assert aldara.avatar is not None and aldara.avatar.kind == "png"
+    assert aldara.gm_note and aldara.gm_note.startswith("**Ficha**")
+    assert profile is not None
+    (note,) = await rows(
+        services, CharacterNote, CharacterNote.character_id == characters["Aldara"].id
+    )
+    assert note.audience == "gm"
+
+
+async def test_the_gm_note_is_only_the_referees(services):
+    await imported(services)
+    shown = await services.profiles.show(HERE, ANA, "Aldara")
+    assert shown.gm_note is None and shown.description
+
+
+async def test_a_character_without_a_sheet_does_not_play_until_the_wizard_builds_it(services):
+    await imported(services)
+    with pytest.raises(DomainError) as refused:
+        await services.approvals.decide_by_name(HERE, GM, "Aldara", approve=True)
+    assert refused.value.key == "umbria.error.no_sheet"
+    with pytest.raises(DomainError) as refused:
+        await services.characters.use(HERE, GM, "Aldara")
+    assert refused.value.key == "umbria.error.no_sheet"
+    built = await services.characters.create(HERE, GM, dict(ARDELIA, name="Aldara"))
+    (aldara,) = await rows(services, Character, Character.name == "Aldara")
+    assert built.id == aldara.id and aldara.approval == "approved"  # the same character
+    assert aldara.sheet["atributos"] == ARDELIA["atributos"]
+    assert aldara.owner_user_id == GM.user_id  # its owner is unchanged (the GM until claimed)
+
+
+async def test_claiming_a_player_gives_the_member_their_characters_posts_and_rolls(services):
+    await imported(services)
+    with pytest.raises(NotReferee):
+        await services.claims.claim(HERE, ANA, "Aldara", ANA.user_id, "Ana")
+    view = await services.claims.claim(HERE, GM, "Aldara", ANA.user_id, "Ana")
+    assert (view.player, view.characters, view.posts, view.rolls) == (
+        "lluvia_de_marzo",
+        ("Aldara",),
+        3,
+        1,
+    )
+    (aldara,) = await rows(services, Character, Character.name == "Aldara")
+    assert aldara.owner_user_id == ANA.user_id
+    posts = await rows(services, Post, col(Post.author_user_id) == ANA.user_id)
+    assert sorted(p.source_ref for p in posts) == ["umbria:5002", "umbria:5004", "umbria:6002"]
+    (roll,) = await rows(services, RollLog, RollLog.user_id == ANA.user_id)
+    assert (roll.reason, roll.user_name) == ("Acechar", "Ana")
+    (player,) = await rows(services, ImportedPlayer, ImportedPlayer.external_id == "9002")
+    assert player.claimed_by == ANA.user_id and player.version == 2
+    with pytest.raises(DomainError) as again:
+        await services.claims.claim(HERE, GM, "Aldara", ANA.user_id, "Ana")
+    assert again.value.key == "umbria.error.already_claimed"
+    with pytest.raises(DomainError) as npc:
+        await services.claims.claim(HERE, GM, "Capitán Orrel", ANA.user_id, "Ana")
+    assert npc.value.key in ("sheet.error.not_found", "umbria.error.no_player")
+
+
+async def test_two_claims_at_once_apply_one(services):
+    import asyncio
+
+    await imported(services)
+    results = await asyncio.gather(
+        services.claims.claim(HERE, GM, "Aldara", 7, "Siete"),
+        services.claims.claim(HERE, GM, "Aldara", 8, "Ocho"),
+        return_exceptions=True,
+    )
+    won = [r for r in results if not isinstance(r, BaseException)]
+    assert len(won) >= 1
+    assert all(isinstance(r, ConcurrentChange | DomainError) for r in results if r not in won)
+    (player,) = await rows(services, ImportedPlayer, ImportedPlayer.external_id == "9002")
+    assert player.version == 1 + len(won)
+    owners = {
+        p.author_user_id for p in await rows(services, Post, Post.imported_player_id == player.id)
+    }
+    assert owners == {player.claimed_by}  # every post follows the last claim applied
+
+
+async def test_an_umbria_zip_needs_a_system_and_writes_nothing_when_refused(services):
+    with pytest.raises(DomainError) as refused:
+        await services.chronicle.import_archive(
+            HERE, GM, fixture_zip(), target_id=FORUM, kind="forum"
+        )
+    assert refused.value.key == "umbria.error.system_needed"
+    with pytest.raises(ArchiveProblems) as broken:
+        await services.chronicle.import_archive(
+            HERE, GM, fixture_zip("rota"), target_id=FORUM, kind="forum", system="nucleo"
+        )
+    assert broken.value.problems[0][0] == "umbria.problem.post_incomplete"
+    async with services.sessions() as session:
+        assert (await session.exec(select(func.count()).select_from(Campaign))).one() == 0
