@@ -99,6 +99,8 @@ def scene_list(scenes: tuple[SceneView, ...], total: int, locale: str) -> dict[s
     lines = []
     for scene in scenes:
         key = "scene.list_open" if scene.is_open else "scene.list_closed"
+        if scene.channel_id < 0:  # imported, its thread elsewhere (or never in Discord)
+            key = "scene.list_archived"
         lines.append(
             t(key, locale, title=truncate(scene.title, 100), link=f"<#{scene.channel_id}>")
             + (" 🔒" if scene.private else "")
