@@ -30,6 +30,7 @@ from bot.services.campaigns.archive import CampaignArchive
 from bot.services.campaigns.context import CampaignContextService
 from bot.services.campaigns.service import CampaignService
 from bot.services.chronicle.claims import ClaimService
+from bot.services.chronicle.publication import PACE, START_DELAY, PublicationService
 from bot.services.chronicle.service import ChronicleService
 from bot.services.play.abilities import AbilityService
 from bot.services.play.attacks import AttackService
@@ -99,6 +100,8 @@ class Services:
         shards: Shards | None = None,
         timer_lease: timedelta = DEFAULT_LEASE,
         timer_poll: float = 300.0,
+        publish_pace: timedelta = PACE,
+        publish_delay: timedelta = START_DELAY,
     ) -> None:
         # One generator for every service: the test's seeded one, or the operating system's
         # (players' rolls must not be predictable from earlier ones).
@@ -143,7 +146,12 @@ class Services:
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
         self.scenes = SceneService(self.sessions, self.campaigns)
-        self.chronicle = ChronicleService(self.sessions, self.campaigns, self.compute)
+        self.publication = PublicationService(
+            self.sessions, self.timers, pace=publish_pace, delay=publish_delay
+        )
+        self.chronicle = ChronicleService(
+            self.sessions, self.campaigns, self.compute, self.publication
+        )
         self.claims = ClaimService(self.sessions, self.campaigns)
         self.profiles = ProfileService(self.sessions, self.campaigns)
         self.posting = PostingService(self.sessions, self.campaigns, self.rolls, self.checks)
@@ -203,6 +211,8 @@ class Arbitro(commands.AutoShardedBot):
             shards=config.shards,
             timer_lease=timedelta(seconds=config.timer_lease_seconds),
             timer_poll=config.timer_poll_seconds,
+            publish_pace=timedelta(milliseconds=config.publish_pace_ms),
+            publish_delay=timedelta(seconds=config.publish_delay_seconds),
         )
         self.failed_extensions: list[str] = []
         self._timers: asyncio.Task[None] | None = None

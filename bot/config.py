@@ -105,6 +105,10 @@ class Config:
     #: Content intent, enabled in the Developer Portal) so campaigns may post by typing
     #: (issue 24, docs/play-by-post.md «Escribir como en Umbría»).  Off: slash commands only.
     message_content: bool = False
+    #: Posting an imported Umbría game into Discord (bot.services.chronicle.publication):
+    #: milliseconds between two steps, and seconds before the first.
+    publish_pace_ms: int = 2500
+    publish_delay_seconds: int = 60
 
     @property
     def is_sqlite(self) -> bool:
@@ -186,6 +190,8 @@ def load_config(env: dict[str, str] | None = None, *, dotenv: bool = True) -> Co
     poll = _whole(env, "ARBITRO_TIMER_POLL_SECONDS", 1, 3600) or 300
     pool_size = _whole(env, "DATABASE_POOL_SIZE", 1, 100) or 5
     overflow = _whole(env, "DATABASE_MAX_OVERFLOW", 0, 100)
+    pace = _whole(env, "ARBITRO_PUBLISH_PACE_MS", 50, 60_000)
+    delay = _whole(env, "ARBITRO_PUBLISH_DELAY_SECONDS", 0, 3600)
     return Config(
         token,
         database_url,
@@ -198,6 +204,8 @@ def load_config(env: dict[str, str] | None = None, *, dotenv: bool = True) -> Co
         poll,
         pool_size,
         10 if overflow is None else overflow,
+        publish_pace_ms=2500 if pace is None else pace,
+        publish_delay_seconds=60 if delay is None else delay,
         message_content=_flag(env, "ARBITRO_MESSAGE_CONTENT"),
     )
 

@@ -17,12 +17,14 @@ from bot.i18n import LOCALES, t
 from bot.services.campaigns.service import SettingsChange
 from bot.services.campaigns.settings import MAX_FILE_TEXT
 from bot.services.chronicle.archive import MAX_ARCHIVE_BYTES, ArchiveProblems
+from bot.services.chronicle.publication import PUBLISH_TIMER
 from bot.services.shared.errors import DomainError, InvalidSetting
 from cogs.ui import render, render_campaigns, render_chronicle
 from cogs.ui.context import bind_target_of, ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import Setting, SettingValue
 from cogs.ui.posting_status import posting_notices
+from cogs.ui.publishing import Publisher, StopPublicationButton
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.views import ask_confirmation
 from rules import systems
@@ -49,6 +51,25 @@ def language_choices() -> list[app_commands.Choice[str]]:
 
 
 SYSTEM_CHOICES = system_choices()
+#: ``/campaign import publish``: English names here, Spanish ones in commands.toml
+PUBLISH_CHOICES = [
+    app_commands.Choice(name="Threads with a link to the chronicle", value="links"),
+    app_commands.Choice(name="Every post, paced", value="posts"),
+    app_commands.Choice(name="Nothing: the chronicle only", value="none"),
+]
+
+
+def thread_parent_of(itx: discord.Interaction[Arbitro]) -> int | None:
+    """Where an imported game's scene threads go: this forum or text channel (or the one
+    this thread is in), as ``/scene open`` does; None elsewhere."""
+    channel = itx.channel
+    if isinstance(channel, discord.Thread):
+        channel = channel.parent
+    if isinstance(channel, discord.ForumChannel | discord.TextChannel):
+        return channel.id
+    return None
+
+
 #: what ``/campaign settings clear`` removes: English names here, Spanish ones in commands.toml
 CLEAR_CHOICES = [
     app_commands.Choice(name="GM role", value="gm_role"),
@@ -88,7 +109,12 @@ class CampaignCog(
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         self.service = bot.services.campaigns
+        self.publisher = Publisher(bot)
         super().__init__()
+
+    async def cog_load(self) -> None:
+        # an imported Umbría game posted into Discord, one paced step per firing
+        self.bot.services.timers.register(PUBLISH_TIMER, self.publisher.fire)
 
     @app_commands.command(
         name="create", description="Bind this channel, forum or category to a new campaign"
@@ -232,8 +258,9 @@ class CampaignCog(
         name="Another name for the campaign (default: the chronicle's or the game's)",
         category="Bind the whole category this channel is in (default: only this channel or forum)",
         system="The rule system of an Umbría game (Umbría does not say it)",
+        publish="Umbría scenes in Discord: threads linking the chronicle (default), every post, or none",
     )
-    @app_commands.choices(system=SYSTEM_CHOICES)
+    @app_commands.choices(system=SYSTEM_CHOICES, publish=PUBLISH_CHOICES)
     @app_commands.default_permissions(manage_channels=True)
     # two a minute: a refused file (the problems listed) can be fixed and sent again at once
     @app_commands.checks.cooldown(2, 60, key=lambda itx: (itx.guild_id, itx.user.id))
@@ -244,6 +271,7 @@ class CampaignCog(
         name: app_commands.Range[str, 1, 100] | None = None,
         category: bool = False,
         system: app_commands.Choice[str] | None = None,
+        publish: app_commands.Choice[str] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         chronicle = self.bot.services.chronicle
@@ -262,11 +290,13 @@ class CampaignCog(
                 kind=kind,
                 name=name,
                 system=system.value if system else None,
+                publish=publish.value if publish else "links",
+                parent_id=thread_parent_of(itx),
             )
         except ArchiveProblems as error:
             await itx.followup.send(render_chronicle.problems(error, ctx.locale), ephemeral=True)
             return
-        await reply(itx, ctx.locale, content=render_chronicle.imported(summary, ctx.locale))
+        await reply(itx, ctx.locale, **render_chronicle.imported_message(summary, ctx.locale))
 
     @app_commands.command(
         name="list", description="This server's campaigns, archived ones too, with their dates"
@@ -297,3 +327,4 @@ async def setup(bot: Arbitro) -> None:
     for system_id in systems.ids():
         systems.get(system_id)
     await bot.add_cog(CampaignCog(bot))
+    bot.add_dynamic_items(StopPublicationButton)

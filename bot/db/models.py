@@ -646,9 +646,10 @@ class PostImage(SQLModel, table=True):
 
 
 class ImportPublication(SQLModel, table=True):
-    """Posting an imported game's scenes into Discord, paced (issue 27): where, how far it
-    got, and whether it runs.  Its durable timer (kind ``umbria.publish``) resumes it after a
-    restart; ``done_*`` move by compare-and-set on ``version`` after each message."""
+    """Posting an imported game's scenes into Discord, paced (issue 27): where, in what
+    order, how far it got, and whether it runs.  Its durable timer (kind ``umbria.publish``)
+    resumes it after a restart; the cursor (``scene_index``, ``post_cursor``) moves by
+    compare-and-set on ``version`` after each step."""
 
     __tablename__ = "import_publication"
 
@@ -658,9 +659,11 @@ class ImportPublication(SQLModel, table=True):
     parent_id: int = _snowflake()  # the forum or text channel the scene threads go in
     mode: str = Field(default="links", max_length=10)  # links | posts
     status: str = Field(default="running", max_length=10)  # running | stopped | done
-    scenes_total: int = 0
+    scene_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    scene_index: int = 0  # scenes finished (their thread made, filled and closed)
+    post_cursor: int = 0  # the last post sent (posts go in id order: the import's order)
+    thread_id: int | None = _snowflake(default=None, nullable=True)  # the scene being filled
     posts_total: int = 0
-    scenes_done: int = 0
     posts_done: int = 0
     created_by: int = _snowflake()
     created_at: datetime = Field(default_factory=utcnow)

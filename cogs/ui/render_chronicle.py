@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
+
 from bot.i18n import t
 from bot.services.chronicle.archive import ArchiveProblems
 from bot.services.chronicle.service import ChronicleFile, ImportSummary
 from bot.services.chronicle.umbria_import import UmbriaSummary
 from bot.words import whole_list
+from cogs.ui.publishing import StopPublicationButton
 from cogs.ui.render import truncate
 
-__all__ = ["exported", "imported", "problems"]
+__all__ = ["exported", "imported", "imported_message", "problems"]
 
 #: Discord's limit for a message's text, minus room for the heading.
 MAX_PROBLEMS_TEXT = 1800
@@ -39,6 +44,24 @@ def problems(error: ArchiveProblems, locale: str) -> str:
         lines.append(t("chronicle.error.more_problems", locale, count=error.more))
     text = t("chronicle.error.invalid", locale, problems="\n".join(lines))
     return truncate(text, MAX_PROBLEMS_TEXT)
+
+
+def imported_message(summary: ImportSummary | UmbriaSummary, locale: str) -> dict[str, Any]:
+    """The import's reply: its summary, and for a paced posting how long it will take and
+    the button that stops it."""
+    message: dict[str, Any] = {"content": imported(summary, locale)}
+    job = summary.publication if isinstance(summary, UmbriaSummary) else None
+    if job is None:
+        return message
+    minutes = max(1, -(-job.seconds // 60))
+    key = "umbria.publication_posts" if job.mode == "posts" else "umbria.publication_links"
+    line = t(key, locale, scenes=job.scenes, posts=job.posts, minutes=minutes,
+             start=f"<t:{int(job.starts_at.timestamp())}:R>")  # fmt: skip
+    message["content"] = truncate(message["content"] + "\n" + line, 2000)
+    view = discord.ui.View(timeout=None)
+    view.add_item(StopPublicationButton(job.id, label=t("umbria.stop_publication", locale)))
+    message["view"] = view
+    return message
 
 
 def umbria_imported(summary: UmbriaSummary, locale: str) -> str:

@@ -136,13 +136,16 @@ class WebhookPool:
         *,
         username: str,
         avatar: Avatar | None,
+        files: Callable[[], list[discord.File]] | None = None,
     ) -> list[discord.WebhookMessage]:
-        """Post ``parts`` in order under ``username`` with ``avatar``; returns the messages."""
+        """Post ``parts`` in order under ``username`` with ``avatar`` (``files`` made fresh
+        for each try, on the last part); returns the messages."""
 
         async def act(hook: discord.Webhook) -> list[discord.WebhookMessage]:
             await self._wear(hook, avatar)
             sent: list[discord.WebhookMessage] = []
-            for part in parts:
+            for index, part in enumerate(parts):
+                attached = files() if files is not None and index == len(parts) - 1 else []
                 sent.append(
                     await hook.send(
                         part,
@@ -150,6 +153,7 @@ class WebhookPool:
                         thread=where.thread_arg,
                         wait=True,
                         allowed_mentions=discord.AllowedMentions.none(),
+                        files=attached or discord.utils.MISSING,
                     )
                 )
             return sent

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import zipfile
 from pathlib import Path
 
@@ -105,5 +106,79 @@ def test_an_umbria_game_moves_into_a_campaign(bot_database_url: str, tmp_path: P
             user="ana",
         )
         assert refused.ephemeral and "Acechar" not in refused.all_text
+    finally:
+        sb.close()
+
+
+PACED = {
+    "ARBITRO_PUBLISH_PACE_MS": "150",
+    "ARBITRO_PUBLISH_DELAY_SECONDS": "0",
+    "ARBITRO_TIMER_POLL_SECONDS": "1",
+    "ARBITRO_TIMER_LEASE_SECONDS": "5",
+}
+
+
+def _wait(check, what: str, sb, seconds: float = 60.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if value := check():
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}\n{sb.bot_log(60)}")
+
+
+def test_posting_the_game_into_discord_is_paced_and_resumes_after_a_restart(
+    bot_database_url: str, tmp_path: Path
+):
+    sb = start_arbitro(bot_database_url, tmp_path, PACED)
+    try:
+        g = sb.new_guild(name="El Foro")
+        reply = sb.command(
+            "campaign import",
+            {"file": ("torre.zip", fixture_zip()), "system": "nucleo", "publish": "posts"},
+            guild=g,
+            channel="foro",
+            user="gm",
+        )
+        assert reply.ok and "La Torre de Sal" in reply.all_text, reply.all_text
+        assert "min" in reply.all_text  # how long it takes, said before it starts
+        assert any(
+            (b.get("custom_id") or "").startswith("arb:1:pub-stop:")
+            for m in reply.messages
+            for b in sb.message(m.id).buttons
+        )
+
+        def threads() -> dict[str, object]:
+            return {t.name: t for t in sb.threads(g, "foro")}
+
+        _wait(lambda: "El muelle" in threads(), "the first scene's thread", sb)
+        sb.stop_bot()  # a restart in the middle of the job
+        sb.start_bot(
+            "bot.__main__",
+            env={"DATABASE_URL": bot_database_url, "ARBITRO_DEFAULT_LOCALE": "es", **PACED},
+            log_path=tmp_path / "second.log",
+        )
+        _wait(lambda: len(threads()) == 3, "every scene's thread", sb)
+        epilogo = threads()["Epílogo"]
+        _wait(lambda: g.thread_state(epilogo.id)["locked"], "the last thread closed", sb)
+
+        muelle = threads()["El muelle"]
+        messages = sb.channel_messages(g, muelle, everything=True)
+        text = "\n".join(m.content for m in messages)
+        assert "El grupo espera al *Albatros*" in messages[0].content  # the opening text
+        assert "scenes/001-el-muelle.html" in messages[0].content  # where its history is
+        for piece in ("La niebla cubre el muelle", "Me agacho tras los barriles",
+                      "Cuento lo que llevamos", "¡Todos a bordo!"):  # fmt: skip
+            # each post once (a crash between sending and recording may repeat one)
+            assert 1 <= text.count(piece) <= 2, piece
+        assert "SECRETO-ALDARA" not in text  # the director-only post stays in the chronicle
+        assert "Tirada: `1d100+31` (Acechar): [74] +31 = 105" in text
+        assert "Escrito en Umbría el 02/03/2019 21:40" in text  # its date, in Madrid time
+        assert "lluvia_de_marzo" in text  # unclaimed: the Umbría name
+        state = g.thread_state(muelle.id)
+        assert state["locked"] and state["archived"]
+
+        listed = sb.command("scene list", {}, guild=g, channel="foro", user="ana").all_text
+        assert f"<#{muelle.id}>" in listed  # the scene now lives in its thread
     finally:
         sb.close()

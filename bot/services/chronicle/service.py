@@ -25,7 +25,7 @@ import asyncio
 import base64
 import itertools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -59,6 +59,7 @@ from bot.services.chronicle.archive import (
 )
 from bot.services.chronicle.build import Snapshot
 from bot.services.chronicle.check import ImportPlan
+from bot.services.chronicle.publication import PublicationService
 from bot.services.chronicle.transfer import (
     SNAPSHOT_ROWS,
     build_packed,
@@ -131,10 +132,12 @@ class ChronicleService:
         sessions: async_sessionmaker[AsyncSession],
         campaigns: CampaignService,
         compute: ComputePool,
+        publication: PublicationService | None = None,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
         self.compute = compute
+        self.publication = publication
 
     # -- export --------------------------------------------------------------------------
 
@@ -353,18 +356,29 @@ class ChronicleService:
         kind: str,
         name: str | None = None,
         system: str | None = None,
+        publish: str = "links",
+        parent_id: int | None = None,
     ) -> ImportSummary | UmbriaSummary:
         """A new campaign bound to ``target_id`` with the archive's whole record, or
         :class:`ArchiveProblems` listing everything wrong with it (nothing written).
 
         The zip is Árbitro's own chronicle or the saved pages of a Comunidad Umbría game
         (recognised by what it holds); an Umbría game names no rule system, so ``system``
-        says which one the new campaign plays."""
+        says which one the new campaign plays, and ``publish`` whether its scenes go into
+        Discord too, in threads of ``parent_id`` (:mod:`bot.services.chronicle.publication`)."""
         self.may_import(actor)
         async with _job():
             if await self.compute.submit(source_of, payload) == "umbria":
                 return await self._import_umbria(
-                    place, actor, payload, target_id=target_id, kind=kind, name=name, system=system
+                    place,
+                    actor,
+                    payload,
+                    target_id=target_id,
+                    kind=kind,
+                    name=name,
+                    system=system,
+                    publish=publish if parent_id is not None else "none",
+                    parent_id=parent_id,
                 )
             bare, packed = await self.compute.submit(
                 read_and_check_packed, payload, actor.user_id, name
@@ -400,6 +414,8 @@ class ChronicleService:
         kind: str,
         name: str | None,
         system: str | None,
+        publish: str,
+        parent_id: int | None,
     ) -> UmbriaSummary:
         """An Umbría game (:mod:`bot.services.chronicle.umbria_import`) in one transaction."""
         if system is None or system not in systems.ids():
@@ -421,8 +437,19 @@ class ChronicleService:
                 summary = await write_game(
                     await session.connection(), campaign, game, actor.user_id
                 )
+                if publish in ("links", "posts") and parent_id and self.publication:
+                    job = await self.publication.start(
+                        session,
+                        campaign,
+                        parent_id=parent_id,
+                        mode=publish,
+                        created_by=actor.user_id,
+                    )
+                    summary = replace(summary, publication=job)
         except IntegrityError:
             raise AlreadyBound(name=title) from None
+        if summary.publication is not None and self.publication is not None:
+            self.publication.timers.poke()
         return summary
 
 
