@@ -196,3 +196,46 @@ async def test_an_umbria_zip_needs_a_system_and_writes_nothing_when_refused(serv
     assert broken.value.problems[0][0] == "umbria.problem.post_incomplete"
     async with services.sessions() as session:
         assert (await session.exec(select(func.count()).select_from(Campaign))).one() == 0
+
+
+async def test_the_chronicle_of_an_umbria_game_moves_whole(services):
+    """Exported, the game keeps everything the import brought (opening texts, histories, the
+    GM's notes, the Umbría players and their marks on unclaimed posts); imported elsewhere,
+    its sheetless characters are accepted and a player can still be claimed."""
+    import io
+    import json
+    import zipfile
+
+    await imported(services)
+    await services.claims.claim(HERE, GM, "Brom", 5, "Bruno")
+    chronicle = await services.chronicle.export(HERE, GM, "es", 50 * 2**20)
+    files = zipfile.ZipFile(io.BytesIO(chronicle.payload))
+    public = files.read("scenes/001-el-muelle.md").decode()
+    assert "El grupo espera al *Albatros*" in public  # the opening text
+    assert "Umbría: lluvia_de_marzo" in public and "Umbría: tejon" not in public  # claimed
+    profiles = json.loads(files.read("characters/profiles.json"))
+    assert any(p.get("history", "").startswith("Creció") for p in profiles)
+    assert "Acechar 31" not in json.dumps(profiles)  # the GM's note is not public
+    assert "Acechar 31" in files.read("gm/characters.json").decode()
+
+    there = Place(4000, 41, (41,))
+    moved = await services.chronicle.import_archive(
+        there, GM, chronicle.payload, target_id=41, kind="channel"
+    )
+    assert moved.counts["posts"] == 7
+    async with services.sessions() as session:
+        campaign = (await session.exec(select(Campaign).where(Campaign.guild_id == 4000))).one()
+    characters = await rows(services, Character, Character.campaign_id == campaign.id)
+    assert {c.approval for c in characters} == {NO_SHEET}
+    players = await rows(services, ImportedPlayer, ImportedPlayer.campaign_id == campaign.id)
+    assert {(p.external_id, p.claimed_by) for p in players} == {
+        ("9001", None),
+        ("9002", None),
+        ("9003", 5),
+    }
+    aldara = await services.profiles.show(there, GM, "Aldara")
+    assert aldara.gm_note and aldara.history
+    scenes = await rows(services, Scene, Scene.campaign_id == campaign.id)
+    assert any(s.opening_text for s in scenes)
+    view = await services.claims.claim(there, GM, "Aldara", ANA.user_id, "Ana")
+    assert view.posts == 3 and view.rolls == 1

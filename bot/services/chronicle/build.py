@@ -87,7 +87,7 @@ def _profile(character: Mapping[str, Any]) -> dict[str, Any]:
         "player_user_id": None if character["npc"] else character["owner_user_id"],
         "system": character["system"],
     }
-    for key in ("concept", "description", "avatar"):  # the profile hook (issue 12 §2)
+    for key in ("concept", "description", "history", "avatar"):  # the profile (issue 12 §2)
         if key in character:
             profile[key] = character[key]
     return profile

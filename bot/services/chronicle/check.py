@@ -34,7 +34,7 @@ from bot.services.chronicle.archive import (
 )
 from bot.services.shared.errors import DomainError
 from bot.services.shared.post_text import Avatar, validate_avatar
-from bot.services.sheets.access import MAX_NAME, name_key, player_sheet
+from bot.services.sheets.access import MAX_NAME, NO_SHEET, name_key, player_sheet
 from bot.services.sheets.approvals import APPROVAL_STATES
 from bot.services.sheets.imports import check_sheet, parse_document
 from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION
@@ -47,6 +47,7 @@ __all__ = ["CharacterPlan", "ImportPlan", "ScenePlan", "check_contents", "read_a
 INT32 = 2**31  # the database's ``integer`` (totals, XP)
 MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
 MAX_BREAKDOWN = 10_000
+MAX_HISTORY = 100_000  # a profile's history, a referee's note (an Umbría character's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,9 @@ class CharacterPlan:
     concept: str | None = None
     description: str | None = None
     avatar: Avatar | None = None
+    history: str | None = None
+    gm_note: str | None = None  # the referees' note (an Umbría character's Ficha and Equipo)
+    umbria_player: dict[str, Any] | None = None  # who played it on Umbría (issue 27)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,7 @@ class ScenePlan:
     created_at: datetime
     closed_at: datetime | None
     round_started_at: datetime | None
+    opening_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +209,9 @@ def check_contents(
         active_for = [owner(u) for u in read.id_list("active_for")]
         concept = read.string("concept", MAX_CONCEPT, optional=True)
         description = read.string("description", MAX_DESCRIPTION, optional=True)
+        history = read.string("history", MAX_HISTORY, optional=True)
+        gm_note = read.string("gm_note", MAX_HISTORY, optional=True)
+        umbria = _umbria_player(read, entry)
         avatar = _avatar(entry.get("avatar"))
         if "avatar" in entry and avatar is None:
             read.ok = False
@@ -217,7 +225,10 @@ def check_contents(
         if file is not None and file not in contents.sheets:
             problems.add("chronicle.problem.missing_file", path=file[:80])
         elif file is not None:
-            sheet = _sheet(contents.sheets[file], file, system_id, system, settings, problems)
+            sheet = _sheet(
+                contents.sheets[file], file, system_id, system, settings, problems,
+                validate=approval != NO_SHEET,  # an Umbría character waits for its sheet
+            )  # fmt: skip
         if not read.ok or sheet is None:
             continue
         assert ref is not None and char_name is not None and owner_id is not None
@@ -253,6 +264,9 @@ def check_contents(
                 concept,
                 description,
                 avatar,
+                history,
+                gm_note,
+                umbria,
             )
         )
 
@@ -269,6 +283,7 @@ def check_contents(
             created_at=read.moment("created_at"),  # type: ignore[arg-type]  # checked: read.ok
             closed_at=read.moment("closed_at", optional=True),
             round_started_at=read.moment("round_started_at", optional=True),
+            opening_text=read.string("opening_text", MAX_POST_TEXT, optional=True),
         )
         if read.string("status", 10) not in ("open", "closed"):
             read.ok = False
@@ -329,6 +344,8 @@ def check_contents(
             "created_at": read.moment("created_at"),
             "edited_at": read.moment("edited_at", optional=True),
             "deleted_at": read.moment("deleted_at", optional=True),
+            "source_ref": read.string("source_ref", 60, optional=True),
+            "umbria_player": _umbria_player(read, row),
         }
         if read.ok:
             posts.append(post)
@@ -397,6 +414,26 @@ def _text(value: str | None) -> str:
     return value or ""
 
 
+def _umbria_player(read: FieldReader, row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``umbria_player`` of a record (issue 27): the Umbría number and name of who wrote or
+    played it, and the member who claimed them; absent for everything else."""
+    value = row.get("umbria_player")
+    if value is None:
+        return None
+    claimed = value.get("claimed_by") if isinstance(value, dict) else None
+    if (
+        not isinstance(value, dict)
+        or not isinstance(value.get("id"), str)
+        or not 0 < len(value["id"]) <= 40
+        or not isinstance(value.get("name"), str)
+        or not 0 < len(value["name"]) <= 100
+        or not (claimed is None or (isinstance(claimed, int) and not isinstance(claimed, bool)))
+    ):
+        read._bad("umbria_player")
+        return None
+    return {"id": value["id"], "name": value["name"], "claimed_by": claimed}
+
+
 def _sheet(
     payload: bytes,
     path: str,
@@ -404,8 +441,11 @@ def _sheet(
     system: Any,
     settings: Mapping[str, Any],
     problems: ArchiveProblems,
+    *,
+    validate: bool = True,
 ) -> dict[str, Any] | None:
-    """One character's sheet, as strictly as ``/sheet import`` reads it."""
+    """One character's sheet, as strictly as ``/sheet import`` reads it (``validate``: also
+    legal under the rules; an Umbría character's blank sheet waits for the wizard)."""
     try:
         document = parse_document(payload)
         sheet = check_sheet(document, system_id, system, dict(settings))
@@ -414,7 +454,7 @@ def _sheet(
         problems.add(error.key, **error.params)
         return None
     candidate = sheet if document.get("npc") else player_sheet(sheet)
-    found = list(system.validate(candidate, settings))
+    found = list(system.validate(candidate, settings)) if validate else []
     if found:
         problems.add("chronicle.problem.in_file", path=path)
         for problem in found:

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, ImportedPlayer, Post, RollLog, saved_id, utcnow
+from bot.db.models import Character, ImportedPlayer, Post, RollLog, utcnow
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.chronicle.umbria_import import IMPORTED_KIND
 from bot.services.shared.audit import AuditEntry, roll_log
@@ -118,7 +118,7 @@ class ClaimService:
             .where(
                 col(RollLog.campaign_id) == player.campaign_id,
                 col(RollLog.kind) == IMPORTED_KIND,
-                col(RollLog.detail)["imported_player"].as_integer() == saved_id(player),
+                col(RollLog.detail)["umbria_player"].as_string() == player.external_id,
             )
             .values(user_id=member_id, user_name=member_name[:100])
         )

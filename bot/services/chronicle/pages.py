@@ -46,7 +46,7 @@ article.gm-only{background:#f3ecff}article.deleted{opacity:.6}
 .avatar{width:48px;height:48px;border-radius:50%;flex:none}
 .speaker{font-size:1.05rem;margin:0}.badge{font-size:.75rem;color:#fff;background:#777;
 border-radius:.6rem;padding:0 .45rem;margin-left:.35rem;font-family:sans-serif}
-.text{white-space:pre-wrap;margin:.3rem 0}
+.text{white-space:pre-wrap;margin:.3rem 0}.opening{white-space:pre-wrap;font-style:italic}
 .notes{white-space:pre-wrap;font-size:.85rem;color:#555;border-left:3px solid #ccc;padding-left:.6rem}
 .roll{font-family:monospace;font-size:.85rem;background:#eee;padding:.3rem .5rem;margin-top:.4rem}
 .time{font-size:.75rem;color:#888;margin:.3rem 0 0}ul{padding-left:1.2rem}
@@ -150,6 +150,10 @@ def _badges(post: Mapping[str, Any], locale: str) -> list[str]:
         badges.append(t("chronicle.page.deleted", locale))
     if post["edited_at"]:
         badges.append(t("chronicle.page.edited", locale))
+    umbria = post.get("umbria_player")
+    if isinstance(umbria, Mapping) and umbria.get("claimed_by") is None:
+        # brought from Umbría, its player not yet claimed by a member (/sheet claim)
+        badges.append(t("chronicle.page.umbria_player", locale, player=umbria.get("name", "?")))
     return badges
 
 
@@ -171,6 +175,8 @@ def markdown_page(pages: PageSet) -> str:
     """The scene as Markdown: each post's text as its author wrote it (Markdown kept)."""
     locale = pages.locale
     lines = [f"# {pages.title}", "", f"*{_scene_meta(pages)}*", ""]
+    if pages.scene is not None and pages.scene.get("opening_text"):
+        lines += [str(pages.scene["opening_text"]), ""]
     if pages.gm:
         lines += [f"> {t('chronicle.page.gm_warning', locale)}", ""]
     posts = _visible(pages)
@@ -222,6 +228,8 @@ def html_page(pages: PageSet) -> str:
         f"<header><h1>{esc(pages.title)}</h1>",
         f'<p class="meta">{esc(_scene_meta(pages))}</p></header>',
     ]
+    if pages.scene is not None and pages.scene.get("opening_text"):
+        body.append(f'<div class="opening">{esc(str(pages.scene["opening_text"]))}</div>')
     if pages.gm:
         body.append(f'<p class="warning">{esc(t("chronicle.page.gm_warning", locale))}</p>')
     posts = _visible(pages)

@@ -40,7 +40,9 @@ from bot.db.models import (
     ActiveCharacter,
     Campaign,
     Character,
+    CharacterNote,
     CharacterProfile,
+    ImportedPlayer,
     Post,
     RollLog,
     Scene,
@@ -214,6 +216,7 @@ class ChronicleService:
             )
         ).all():
             active.setdefault(row.character_id, []).append(row.user_id)
+        players = await _umbria_players(session, campaign_id)
         character_ref: dict[int, int] = {}
         scene_ref: dict[int, int] = {}
         channel_scene: dict[int, int] = {}
@@ -236,6 +239,7 @@ class ChronicleService:
                 "active_for": sorted(active.get(c.id, [])),
                 "system": c.system,
                 "sheet": upgraded_sheet(Character(**vars(c))),
+                **_umbria_of(players, c.imported_player_id),
             }
 
         def scene(s: SimpleNamespace) -> dict[str, Any]:
@@ -251,6 +255,7 @@ class ChronicleService:
                 "created_at": iso(s.created_at),
                 "closed_at": iso(s.closed_at),
                 "round_started_at": iso(s.round_started_at),
+                **({"opening_text": s.opening_text} if s.opening_text else {}),
             }
 
         def roll(r: SimpleNamespace) -> dict[str, Any]:
@@ -291,6 +296,8 @@ class ChronicleService:
                 "created_at": iso(p.created_at),
                 "edited_at": iso(p.edited_at),
                 "deleted_at": iso(p.deleted_at),
+                **({"source_ref": p.source_ref} if p.source_ref else {}),
+                **_umbria_of(players, p.imported_player_id),
             }
 
         def award(x: SimpleNamespace) -> dict[str, Any]:
@@ -470,6 +477,23 @@ def _megabytes(size: int, locale: str) -> str:
     return format_number(size / 2**20, locale, 1)
 
 
+async def _umbria_players(session: AsyncSession, campaign_id: int) -> dict[int, dict[str, Any]]:
+    """The campaign's Umbría players by row id, as records name them: their Umbría number
+    and name, and the member who claimed them (``/sheet claim``), if any."""
+    rows = (
+        await session.exec(select(ImportedPlayer).where(ImportedPlayer.campaign_id == campaign_id))
+    ).all()
+    return {
+        saved_id(p): {"id": p.external_id, "name": p.name, "claimed_by": p.claimed_by} for p in rows
+    }
+
+
+def _umbria_of(players: Mapping[int, dict[str, Any]], player_id: int | None) -> dict[str, Any]:
+    """``{"umbria_player": …}`` for a row an Umbría player wrote or played, else nothing."""
+    found = players.get(player_id or 0)
+    return {"umbria_player": found} if found is not None else {}
+
+
 async def _add_profiles(
     session: AsyncSession,
     campaign_id: int,
@@ -492,11 +516,20 @@ async def _add_profiles(
             entry["concept"] = profile.concept
         if profile.description:
             entry["description"] = profile.description
+        if profile.history:
+            entry["history"] = profile.history
         if profile.avatar and profile.avatar_type:
             entry["avatar"] = {
                 "type": f"image/{profile.avatar_type}",
                 "data": base64.b64encode(profile.avatar).decode("ascii"),
             }
+    notes = (
+        await session.exec(select(CharacterNote).where(CharacterNote.campaign_id == campaign_id))
+    ).all()
+    for note in notes:  # the referees' notes: gm/characters.json only (build.py)
+        entry = by_ref.get(character_ref.get(note.character_id, 0))
+        if entry is not None:
+            entry["gm_note"] = note.text
 
 
 async def _records(
@@ -555,11 +588,46 @@ def _table(model: type[SQLModel]) -> Table:
     return model.__table__  # type: ignore[attr-defined, no-any-return]  # set by table=True
 
 
+_POST_REFS = ("ref", "scene", "character", "roll", "umbria_player")
+
+
+async def _write_umbria_players(
+    connection: AsyncConnection, campaign: Campaign, plan: ImportPlan
+) -> dict[str, int]:
+    """The Umbría players the records name (issue 27), once each: their new ids by Umbría
+    number (a player claimed before the move stays claimed by the same member)."""
+    found: dict[str, dict[str, Any]] = {}
+    for record in [
+        *(c.umbria_player for c in plan.characters),
+        *(p["umbria_player"] for p in plan.posts),
+    ]:
+        if record is not None:
+            found.setdefault(record["id"], record)
+    if not found:
+        return {}
+    rows = [
+        {
+            "guild_id": campaign.guild_id,
+            "campaign_id": saved_id(campaign),
+            "source": "umbria",
+            "external_id": number,
+            "name": record["name"],
+            "claimed_by": record["claimed_by"],
+            "claimed_at": utcnow() if record["claimed_by"] is not None else None,
+            "version": 1,
+        }
+        for number, record in found.items()
+    ]
+    ids = await _insert(connection, _table(ImportedPlayer), rows)
+    return dict(zip(found, ids, strict=True))
+
+
 async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) -> None:
     """Every row of the plan, ids remapped, in the caller's transaction."""
     connection = await session.connection()
     campaign_id, guild_id = saved_id(campaign), campaign.guild_id
     now = utcnow()
+    umbria = await _write_umbria_players(connection, campaign, plan)
     character_ids = await _insert(
         connection,
         _table(Character),
@@ -582,6 +650,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 "deleted_by": c.deleted_by,
                 "version": 1,
                 "sheet_version": plan.sheet_version,
+                "imported_player_id": umbria.get((c.umbria_player or {}).get("id", "")),
             }
             for c in plan.characters
         ],
@@ -597,14 +666,30 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
             "avatar": c.avatar.data if c.avatar else None,
             "avatar_type": c.avatar.kind if c.avatar else None,
             "avatar_hash": c.avatar.sha256 if c.avatar else None,
+            "history": c.history,
             "updated_at": now,
             "version": 1,
         }
         for c in plan.characters
-        if c.concept or c.description or c.avatar
+        if c.concept or c.description or c.avatar or c.history
     ]
     if profiles:
         await connection.execute(insert(_table(CharacterProfile)), profiles)
+    notes = [
+        {
+            "character_id": character_id[c.ref],
+            "guild_id": guild_id,
+            "campaign_id": campaign_id,
+            "audience": "gm",
+            "text": c.gm_note,
+            "updated_at": now,
+            "version": 1,
+        }
+        for c in plan.characters
+        if c.gm_note
+    ]
+    if notes:
+        await connection.execute(insert(_table(CharacterNote)), notes)
     for c in plan.characters:
         if c.template is not None:
             await connection.execute(
@@ -644,6 +729,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 "closed_at": s.closed_at or now,
                 "round_started_at": s.round_started_at,
                 "version": 1,
+                "opening_text": s.opening_text,
             }
             for s in plan.scenes
         ),
@@ -678,7 +764,8 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 "character_id": character_id.get(p["character"]) if p["character"] else None,
                 "roll_log_id": roll_id.get(p["roll"]) if p["roll"] else None,
                 "version": 1,
-                **{k: v for k, v in p.items() if k not in ("ref", "scene", "character", "roll")},
+                "imported_player_id": umbria.get((p["umbria_player"] or {}).get("id", "")),
+                **{k: v for k, v in p.items() if k not in _POST_REFS},
             }
             for p in plan.posts
         ),

@@ -297,7 +297,6 @@ async def _rolls(
     for scene in game.scenes:
         for post in scene.posts:
             for order, roll in enumerate(post.rolls):
-                player = ids.players.get(post.author_id or "")
                 rows.append(
                     {
                         **base,
@@ -312,7 +311,8 @@ async def _rolls(
                         "detail": {
                             "source": SOURCE,
                             "post": post.message_id,
-                            "imported_player": player,
+                            # the player's Umbría number (stable across exports: /sheet claim)
+                            "umbria_player": post.author_id,
                             "dice": list(roll.dice),
                             "modifier": roll.modifier,
                         },

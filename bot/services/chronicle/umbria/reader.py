@@ -83,7 +83,8 @@ def _members(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
 def is_umbria_zip(names: Iterable[str]) -> bool:
     """Whether a zip's member names look like saved pages rather than Árbitro's chronicle."""
     listed = list(names)
-    return "manifest.json" not in listed and any(n.lower().endswith(PAGE_SUFFIXES) for n in listed)
+    chronicle = any(n == "manifest.json" or n.startswith("gm/") for n in listed)
+    return not chronicle and any(n.lower().endswith(PAGE_SUFFIXES) for n in listed)
 
 
 def source_of(payload: bytes) -> str:
