@@ -22,6 +22,7 @@ from cogs.ui.attack_panel import DefenceButton
 from cogs.ui.combat_panel import DeathTestButton, InitButton
 from cogs.ui.keyed_button import KeyedButton
 from cogs.ui.levelup import HitDieButton
+from cogs.ui.publishing import StopPublicationButton
 from cogs.ui.request_panel import RequestButton
 from cogs.ui.undo import UndoButton
 from cogs.ui.wizard import WizardButton, WizardSelect
@@ -41,6 +42,7 @@ OLD_IDS: list[tuple[str, type[KeyedButton], dict[str, int], str, Style, str | No
     ("arb:1:req-roll:9:55", RequestButton, {"request_id": 9, "character_id": 55}, "roll", Style.primary, "🎲"),
     ("arb:1:req-close:9:0", RequestButton, {"request_id": 9, "character_id": 0}, "close", Style.danger, None),
     ("arb:1:req-results:9:0", RequestButton, {"request_id": 9, "character_id": 0}, "results", Style.secondary, None),
+    ("arb:1:pub-stop:12", StopPublicationButton, {"publication_id": 12}, "", Style.danger, None),
     ("arb:1:wiz:roll:3:4", WizardButton, {"draft_id": 3, "version": 4}, "roll", Style.primary, None),
     ("arb:1:wiz:form:3:4", WizardButton, {"draft_id": 3, "version": 4}, "form", Style.primary, None),
     ("arb:1:wiz:skip:3:4", WizardButton, {"draft_id": 3, "version": 4}, "skip", Style.secondary, None),
