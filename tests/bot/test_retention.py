@@ -25,6 +25,7 @@ from bot.services import Actor, Place
 from bot.services.privacy.retention import RetentionService, guild_tables
 from bot.services.sheets.profiles import ProfileChange
 from tests.examples import ARDELIA
+from tests.umbria_fixture import fixture_zip
 
 GUILD, OTHER = 1000, 2000
 HERE, THERE = Place(GUILD, 11, (11,)), Place(OTHER, 21, (21,))
@@ -49,7 +50,24 @@ async def two_guilds(services):
         await _scene_with_a_post(services, place)
         await services.requests.create(place, GM, who="<@2>", option="habilidad:Pilotar")
         await _pace_rows(services, place)
+        await _umbria_game(services, place)
     return services
+
+
+async def _umbria_game(services, place: Place) -> None:
+    """A Comunidad Umbría game imported beside the campaign, posted into Discord: its
+    players, GM notes, post images and the posting job (issue 27)."""
+    forum = place.channel_id + 500
+    await services.chronicle.import_archive(
+        Place(place.guild_id, forum, (forum,)),
+        GM,
+        fixture_zip(),
+        target_id=forum,
+        kind="forum",
+        system="nucleo",
+        publish="posts",
+        parent_id=forum,
+    )
 
 
 async def _scene_with_a_post(services, place: Place) -> None:

@@ -239,3 +239,19 @@ async def test_the_chronicle_of_an_umbria_game_moves_whole(services):
     assert any(s.opening_text for s in scenes)
     view = await services.claims.claim(there, GM, "Aldara", ANA.user_id, "Ana")
     assert view.posts == 3 and view.rolls == 1
+
+
+async def test_a_member_who_claimed_an_umbria_player_can_erase_themselves(services):
+    """/privacy delete after /sheet claim: the characters (with their GM notes), the posts'
+    text and images, and the Umbría player (their Umbría name) go; nothing can hand the
+    erased posts to another member later."""
+    await imported(services)
+    await services.claims.claim(HERE, GM, "Aldara", ANA.user_id, "Ana")
+    await services.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert await rows(services, ImportedPlayer, ImportedPlayer.external_id == "9002") == []
+    assert await rows(services, Character, Character.name == "Aldara") == []
+    erased = (await rows(services, Post, Post.source_ref == "umbria:5002"))[0]
+    assert erased.text == "" and erased.imported_player_id is None
+    assert await rows(services, PostImage, PostImage.post_id == erased.id) == []
+    with pytest.raises(DomainError):
+        await services.claims.claim(HERE, GM, "Aldara", 8, "Ocho")  # gone with its player

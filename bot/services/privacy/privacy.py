@@ -46,13 +46,16 @@ from bot.db.models import (
     ActiveCharacter,
     Campaign,
     Character,
+    CharacterNote,
     CharacterProfile,
     CombatRecord,
     CreationDraft,
+    ImportedPlayer,
     Npcization,
     PaceMember,
     PaceReminder,
     Post,
+    PostImage,
     PostMessage,
     PrivateThread,
     RollLog,
@@ -385,6 +388,9 @@ class PrivacyService:
             await session.exec(
                 delete(CharacterProfile).where(col(CharacterProfile.character_id).in_(doomed_ids))
             )
+            await session.exec(
+                delete(CharacterNote).where(col(CharacterNote.character_id).in_(doomed_ids))
+            )
             await session.exec(  # their posts stay (erased below), no longer tied to them
                 update(Post)
                 .where(col(Post.guild_id) == guild_id, col(Post.character_id).in_(doomed_ids))
@@ -424,6 +430,7 @@ class PrivacyService:
             .where(col(XpAward.guild_id) == guild_id, col(XpAward.granted_by) == user_id)
             .values(granted_by=ANONYMOUS)
         )
+        await _forget_umbria_player(session, guild_id, user_id)
         erased, anonymised, messages = await _untie_posts(
             session, guild_id, user_id, erase=choice == "delete", doomed_ids=doomed_ids
         )
@@ -531,6 +538,28 @@ async def _untie_scenes(session: AsyncSession, guild_id: int, user_id: int) -> N
             raise ConcurrentChange()
 
 
+async def _forget_umbria_player(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """The Umbría players the member claimed (``/sheet claim``): their Umbría name is the
+    member's too, so the rows go, and nothing points at them any more (a later claim cannot
+    hand the member's posts to someone else)."""
+    players = (
+        await session.exec(
+            select(ImportedPlayer.id).where(
+                ImportedPlayer.guild_id == guild_id, ImportedPlayer.claimed_by == user_id
+            )
+        )
+    ).all()
+    if not players:
+        return
+    for model in (Post, Character):
+        await session.exec(
+            update(model)
+            .where(col(model.imported_player_id).in_(players))
+            .values(imported_player_id=None)
+        )
+    await session.exec(delete(ImportedPlayer).where(col(ImportedPlayer.id).in_(players)))
+
+
 async def _untie_posts(
     session: AsyncSession,
     guild_id: int,
@@ -570,6 +599,7 @@ async def _untie_posts(
         for message_id in post.message_ids
     )
     await session.exec(delete(PostMessage).where(col(PostMessage.post_id).in_(ids)))
+    await session.exec(delete(PostImage).where(col(PostImage.post_id).in_(ids)))
     await session.exec(
         update(Post)
         .where(col(Post.id).in_(ids))
