@@ -255,3 +255,73 @@ async def test_a_member_who_claimed_an_umbria_player_can_erase_themselves(servic
     assert await rows(services, PostImage, PostImage.post_id == erased.id) == []
     with pytest.raises(DomainError):
         await services.claims.claim(HERE, GM, "Aldara", 8, "Ocho")  # gone with its player
+
+
+async def test_the_posting_job_walks_its_steps_and_resumes_from_its_row(services):
+    """links: a thread per scene, made then closed, in order; posts: every public post in
+    between; each step moves the row by compare-and-set (a stale step is refused), and a
+    new service (a restarted bot) reads the next step from the row."""
+    from bot.services.chronicle.publication import PublicationService
+    from bot.services.chronicle.umbria_import import UmbriaSummary
+
+    summary = await services.chronicle.import_archive(
+        HERE, GM, fixture_zip(), target_id=FORUM, kind="forum", system="nucleo",
+        publish="posts", parent_id=FORUM,
+    )  # fmt: skip
+    assert isinstance(summary, UmbriaSummary) and summary.publication is not None
+    job = summary.publication
+    assert (job.mode, job.scenes, job.posts) == ("posts", 3, 6)  # 7 posts, 1 for the GM only
+    assert job.seconds == int((3 * 2 + 6) * 2.5) + 1
+    service = services.publication
+    done: list[tuple[str, str]] = []
+    thread = 900
+    while (step := await service.next_step(job.id)) is not None and step.kind != "done":
+        if step.kind == "thread":
+            thread += 1
+            await service.thread_made(step, thread)
+            done.append(("thread", step.scene.title))
+        elif step.kind == "post":
+            await service.post_sent(step, [thread * 10])
+            done.append(("post", step.post.speaker))
+        else:
+            await service.thread_closed(step)
+            done.append(("close", ""))
+        with pytest.raises(ConcurrentChange):  # the same step again: stale
+            await service.thread_closed(step)
+        service = PublicationService(services.sessions, services.timers)  # a restart
+    assert step is not None and step.kind == "done"
+    await service.finish(step)
+    assert done == [
+        ("thread", "El muelle"),
+        ("post", "Narrador"),
+        ("post", "Aldara"),
+        ("post", "Brom"),
+        ("post", "Capitán Orrel"),
+        ("close", ""),
+        ("thread", "La subida"),
+        ("post", "Capitán Orrel"),
+        ("post", "Aldara"),
+        ("close", ""),
+        ("thread", "Epílogo"),
+        ("close", ""),
+    ]
+    scenes = sorted(await rows(services, Scene), key=lambda s: s.id)
+    assert [s.channel_id for s in scenes] == [901, 902, 903]  # the scenes live in their threads
+    secret = (await rows(services, Post, Post.source_ref == "umbria:5004"))[0]
+    assert secret.message_ids == [] and secret.channel_id == 901
+    with pytest.raises(DomainError):
+        await services.publication.stop(HERE, GM, job.id)  # over: nothing to stop
+
+
+async def test_the_gm_stops_the_posting_job(services):
+    summary = await services.chronicle.import_archive(
+        HERE, GM, fixture_zip(), target_id=FORUM, kind="forum", system="nucleo",
+        parent_id=FORUM,
+    )  # fmt: skip
+    job = summary.publication
+    assert job is not None and job.mode == "links" and job.posts == 0
+    with pytest.raises(NotReferee):
+        await services.publication.stop(HERE, ANA, job.id)
+    stopped = await services.publication.stop(HERE, GM, job.id)
+    assert stopped.status == "stopped"
+    assert await services.publication.next_step(job.id) is None
