@@ -25,7 +25,6 @@ import itertools
 import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Table, insert
@@ -47,7 +46,7 @@ from bot.db.models import (
 from bot.services.campaigns.service import setting_specs
 from bot.services.campaigns.settings import resolved_settings
 from bot.services.chronicle.umbria.reader import read_umbria
-from bot.services.chronicle.umbria.records import UmbriaGame, UmbriaPost
+from bot.services.chronicle.umbria.records import UmbriaCharacter, UmbriaGame, UmbriaPost
 from bot.services.shared.post_text import image_type, validate_avatar
 from bot.services.sheets.access import NO_SHEET, name_key
 from bot.services.sheets.profiles import MAX_DESCRIPTION
@@ -83,7 +82,6 @@ class UmbriaSummary:
     unknown_speakers: tuple[str, ...] = ()  # posted under a name no characters' page lists
     bad_avatars: tuple[str, ...] = ()  # characters whose image /sheet profile would refuse
     publication: Any = None  # the paced posting, when asked (publication.PublicationView)
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 # -- the worker's side ----------------------------------------------------------------------
@@ -210,8 +208,26 @@ async def _characters(
             for c in characters
         ),
     )
+    profiles, notes, bad = _profile_rows(game, characters, new, base, ids)
+    for model, rows in ((CharacterProfile, profiles), (CharacterNote, notes)):
+        if rows:
+            await connection.execute(insert(_table(model)), rows)
+    return bad
+
+
+def _profile_rows(
+    game: UmbriaGame,
+    characters: list[UmbriaCharacter],
+    new: list[int],
+    base: dict[str, Any],
+    ids: _Ids,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+    """Each character's public profile and note for the GM as rows, and the characters
+    whose avatar /sheet profile would refuse (not kept)."""
+    now = utcnow()
     bad: list[str] = []
-    profiles, notes = [], []
+    profiles: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
     for character, character_id in zip(characters, new, strict=True):
         ids.characters[fold_words(character.name)] = character_id
         image = game.images.get(character.avatar or "")
@@ -242,10 +258,7 @@ async def _characters(
                 {**base, "character_id": character_id, "audience": "gm", "text": character.sheet,
                  "updated_at": now, "version": 1}
             )  # fmt: skip
-    for model, rows in ((CharacterProfile, profiles), (CharacterNote, notes)):
-        if rows:
-            await connection.execute(insert(_table(model)), rows)
-    return bad
+    return profiles, notes, bad
 
 
 async def _scenes(
@@ -381,9 +394,3 @@ async def _posts(
         if key in game.images and image_type(game.images[key].data)
     ]
     await _insert(connection, PostImage, images)
-
-
-def first_and_last(game: UmbriaGame) -> tuple[datetime | None, datetime | None]:
-    """When the game's first and last posts were made (for the summary)."""
-    times = [p.posted_at for s in game.scenes for p in s.posts]
-    return (min(times), max(times)) if times else (None, None)

@@ -221,13 +221,7 @@ def _post(page: PageContents, element: Tag, images: ImageLookup) -> UmbriaPost |
     assert posted is not None and body is not None and speaker is not None
     avatar_node = element.select_one(markup.AVATAR)
     avatar = _image_key(avatar_node, images, page)
-    author = None
-    if avatar_node is not None:
-        link = avatar_node.find_parent("a", href=True)
-        author = markup.author_of(str(link.get("href"))) if link is not None else None
-    if author is None:
-        link = element.find("a", href=markup.AUTHOR_LINK)
-        author = markup.author_of(str(link.get("href"))) if isinstance(link, Tag) else None
+    author = _author(element, avatar_node)
     text = to_markdown(body.children, images)
     notes = _notes(element, images)
     page.missing_images += text.missing_images + (notes.missing_images if notes else 0)
@@ -258,6 +252,16 @@ def _post(page: PageContents, element: Tag, images: ImageLookup) -> UmbriaPost |
         images=tuple(text.images),
         page=page.path,
     )
+
+
+def _author(element: Tag, avatar: Tag | None) -> str | None:
+    """The Umbría user who wrote the post: the profile its avatar links to (or any profile
+    link in the post)."""
+    link = avatar.find_parent("a", href=True) if avatar is not None else None
+    if link is None:
+        found = element.find("a", href=markup.AUTHOR_LINK)
+        link = found if isinstance(found, Tag) else None
+    return markup.author_of(str(link.get("href"))) if link is not None else None
 
 
 def _speaker(node: Tag | None) -> str | None:
