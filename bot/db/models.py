@@ -289,10 +289,11 @@ class CombatRecord(SQLModel, table=True):
 
 
 class GuildDeparture(SQLModel, table=True):
-    """The bot was removed from a guild: its data is purged at ``purge_at`` unless it returns.
+    """The bot was removed from a guild: its data is purged unless it returns.
 
-    The row is the durable timer of the purge (a restart loses no deadline) and the only
-    record of the guild kept after the purge is none at all: the purge deletes this row too.
+    When is the ``guild.purge`` timer's ``due_at`` (:class:`Timer`, written in the same
+    transaction: the one place a deadline is kept).  The only record of the guild kept after
+    the purge is none at all: the purge deletes this row and its timer too.
     """
 
     __tablename__ = "guild_departure"
@@ -301,7 +302,6 @@ class GuildDeparture(SQLModel, table=True):
         sa_column=Column(BigInteger, primary_key=True, autoincrement=False, nullable=False)
     )
     left_at: datetime = Field(default_factory=utcnow)
-    purge_at: datetime = Field(index=True)
 
 
 class Timer(SQLModel, table=True):
