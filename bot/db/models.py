@@ -14,6 +14,8 @@ from typing import Any, Protocol
 from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, text
 from sqlmodel import Field, SQLModel
 
+from bot.db.types import UtcDateTime
+
 __all__ = [
     "Absence",
     "ActiveCharacter",
@@ -83,8 +85,8 @@ class Campaign(SQLModel, table=True):
     locale: str | None = Field(default=None, max_length=5)
     settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="active", max_length=10)
-    created_at: datetime = Field(default_factory=utcnow)
-    ended_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    ended_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
     # The last audit row (an attack's secret numbers) shown to the GM as a pending note.
     gm_notes_seen: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
@@ -114,7 +116,7 @@ class CampaignBinding(SQLModel, table=True):
     target_id: int = _snowflake()
     kind: str = Field(max_length=10)  # "channel" | "forum" | "category"
     active: bool = Field(default=True)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class RollLog(SQLModel, table=True):
@@ -149,7 +151,7 @@ class RollLog(SQLModel, table=True):
     private: bool = False
     message_id: int | None = _snowflake(default=None, nullable=True)
     message_url: str | None = Field(default=None, max_length=200)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class Character(SQLModel, table=True):
@@ -183,9 +185,9 @@ class Character(SQLModel, table=True):
     is_npc: bool = False
     hidden: bool = False
     template_id: int | None = Field(default=None, nullable=True)
-    created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
-    deleted_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    deleted_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     deleted_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)
     # The sheet's schema version (bot.services.sheets.schema); rows older than migration 0008 are 1.
@@ -228,8 +230,8 @@ class CreationDraft(SQLModel, table=True):
     is_npc: bool = False
     sheet: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="open", max_length=10)  # open | done | abandoned
-    created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
     version: int = Field(default=1)
 
 
@@ -248,7 +250,7 @@ class XpAward(SQLModel, table=True):
     xp_before: int
     xp_after: int
     reason: str | None = Field(default=None, max_length=200)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class CombatRecord(SQLModel, table=True):
@@ -280,12 +282,12 @@ class CombatRecord(SQLModel, table=True):
     status: str = Field(default="active", max_length=10)  # active | ended
     version: int = Field(default=1)
     created_by: int = _snowflake()
-    created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
-    ended_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    ended_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     turn_hours: int | None = None  # play-by-post: remind after this many hours on one turn
     # when the turn reminder is due; the dispatcher fires it from its Timer row (kind combat.turn)
-    due_at: datetime | None = Field(default=None, index=True)
+    due_at: datetime | None = Field(default=None, index=True, sa_type=UtcDateTime)
 
 
 class GuildDeparture(SQLModel, table=True):
@@ -301,7 +303,7 @@ class GuildDeparture(SQLModel, table=True):
     guild_id: int = Field(
         sa_column=Column(BigInteger, primary_key=True, autoincrement=False, nullable=False)
     )
-    left_at: datetime = Field(default_factory=utcnow)
+    left_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class Timer(SQLModel, table=True):
@@ -321,10 +323,10 @@ class Timer(SQLModel, table=True):
     kind: str = Field(max_length=40)
     ref: str = Field(max_length=80)
     guild_id: int = _snowflake(index=True)
-    due_at: datetime = Field(index=True)
+    due_at: datetime = Field(index=True, sa_type=UtcDateTime)
     generation: int = Field(default=1)
     lease_owner: str | None = Field(default=None, max_length=80)
-    lease_until: datetime | None = None
+    lease_until: datetime | None = Field(default=None, sa_type=UtcDateTime)
     attempts: int = Field(default=0)
 
 
@@ -351,9 +353,9 @@ class Scene(SQLModel, table=True):
     players: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     header_message_id: int | None = _snowflake(default=None, nullable=True)
     opened_by: int = _snowflake()
-    created_at: datetime = Field(default_factory=utcnow)
-    closed_at: datetime | None = None
-    round_started_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    closed_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
+    round_started_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
     #: The scene's opening text (an Umbría scene's description, issue 27; migration 0019).
     opening_text: str | None = None
@@ -396,9 +398,9 @@ class Post(SQLModel, table=True):
     # where /post was used: a GM-only post (in the GM channel) links back to it
     origin_channel_id: int | None = _snowflake(default=None, nullable=True)
     gm_message_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
-    created_at: datetime = Field(default_factory=utcnow)
-    edited_at: datetime | None = None
-    deleted_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    edited_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
+    deleted_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
     #: Brought from another site (Comunidad Umbría, issue 27): who wrote it there, until a
     #: member claims them (``author_user_id`` is 0 until then), and the post's own number
@@ -439,9 +441,11 @@ class RollRequest(SQLModel, table=True):
     entries: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
-    created_at: datetime = Field(default_factory=utcnow)
-    completed_at: datetime | None = None  # every character has rolled (the GM was told)
-    closed_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    completed_at: datetime | None = Field(
+        default=None, sa_type=UtcDateTime
+    )  # every character has rolled (the GM was told)
+    closed_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     closed_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)
 
@@ -469,8 +473,8 @@ class Absence(SQLModel, table=True):
     starts_on: date
     ends_on: date
     note: str | None = Field(default=None, max_length=200)
-    created_at: datetime = Field(default_factory=utcnow)
-    cancelled_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    cancelled_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
 
 
@@ -501,8 +505,8 @@ class Npcization(SQLModel, table=True):
     campaign_id: int = Field(foreign_key="campaign.id")
     player_user_id: int = _snowflake()  # who had it (and gets it back)
     by_user_id: int = _snowflake()  # the referee who handed it over
-    since: datetime = Field(default_factory=utcnow)
-    until: datetime | None = None
+    since: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    until: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
 
 
@@ -524,7 +528,7 @@ class PaceReminder(SQLModel, table=True):
     character_id: int = Field(foreign_key="character.id")
     round_key: int = _snowflake()
     user_id: int = _snowflake()  # who was reminded (the player, or the GM for an NPCized one)
-    sent_at: datetime = Field(default_factory=utcnow)
+    sent_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class CharacterProfile(SQLModel, table=True):
@@ -549,7 +553,7 @@ class CharacterProfile(SQLModel, table=True):
     avatar: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     avatar_type: str | None = Field(default=None, max_length=10)  # png | jpeg | gif | webp
     avatar_hash: str | None = Field(default=None, max_length=64)  # sha256 of the bytes
-    updated_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
     version: int = Field(default=1)
     #: The character's public story, longer than a description (an Umbría character's
     #: «Historia», issue 27; migration 0019).
@@ -575,7 +579,7 @@ class PrivateThread(SQLModel, table=True):
     gm_user_id: int = _snowflake()
     parent_id: int = _snowflake()  # the text channel that holds the thread
     thread_id: int = _snowflake()
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class PostMessage(SQLModel, table=True):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -17,8 +17,7 @@ __all__ = ["campaign_list"]
 
 def _date(moment: datetime) -> str:
     """A Discord timestamp: each reader sees the date in their own locale and time zone."""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return discord.utils.format_dt(aware, "d")
+    return discord.utils.format_dt(moment, "d")  # stored moments are read back aware (UTC)
 
 
 def campaign_list(rows: tuple[CampaignRow, ...], locale: str) -> dict[str, Any]:

@@ -36,9 +36,10 @@ import unicodedata
 import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from bot.db.types import as_utc
 from bot.services.chronicle.zipfiles import MemberBudget, ZipOverflow, bad_member_name
 
 __all__ = [
@@ -111,12 +112,8 @@ CHARACTER_FILE = re.compile(r"^gm/characters/[0-9]{3,6}-[a-z0-9-]{0,60}\.json$")
 
 
 def iso(value: datetime | None) -> str | None:
-    """A stored time as ISO 8601 in UTC (SQLite hands back naive UTC times, PostgreSQL too)."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat()
+    """A stored time as ISO 8601 in UTC (``+00:00``)."""
+    return None if value is None else as_utc(value).isoformat()
 
 
 def slug(text: str, limit: int = 40) -> str:
@@ -449,7 +446,7 @@ class FieldReader:
         if parsed is None:
             self._bad(name)
             return None
-        return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+        return as_utc(parsed)
 
     def json_object(self, name: str) -> dict[str, Any]:
         value = self.row.get(name)

@@ -31,7 +31,7 @@ import gzip
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from sqlalchemy import delete, func, update
@@ -65,6 +65,7 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
+from bot.db.types import as_utc
 from bot.services.shared.audit import UNDOABLE
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
@@ -118,7 +119,7 @@ def _value(value: Any) -> Any:
     would read as the reader's local time.  Replies to people use the campaign's zone instead
     (bot/formatting.py); a machine-readable file keeps one unambiguous zone."""
     if isinstance(value, datetime):
-        return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+        return as_utc(value).isoformat()
     if isinstance(value, date):
         return value.isoformat()
     return value

@@ -56,6 +56,7 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
+from bot.db.types import as_utc
 from bot.formatting import (
     DEFAULT_TIME_ZONE,
     BadDateTime,
@@ -242,13 +243,8 @@ class NpcView:
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _aware(value: datetime) -> datetime:
-    """Stored datetimes come back naive (UTC) from SQLite and ``timestamp`` columns."""
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
 def _key(moment: datetime) -> int:
-    return int(_aware(moment).timestamp() * 1000)
+    return int(moment.timestamp() * 1000)
 
 
 def _nonce(kind: str, *parts: int) -> str:
@@ -271,7 +267,7 @@ def parse_day(text: str, locale: str, zone: str, *, now: datetime | None = None)
 
 def local_today(now: datetime, zone: str) -> date:
     """The campaign's calendar day at ``now`` (absences are days of the campaign's zone)."""
-    return _aware(now).astimezone(time_zone(zone)).date()
+    return as_utc(now).astimezone(time_zone(zone)).date()
 
 
 def pace_settings(campaign: Campaign) -> Mapping[str, Any]:
@@ -285,12 +281,12 @@ def next_slot(
     whole intervals, counted on the zone's wall clock so that a daily digest stays at 09:00
     across a change of summer time (returned in UTC)."""
     tz = time_zone(zone)
-    local = _aware(now).astimezone(tz).replace(tzinfo=None)
+    local = as_utc(now).astimezone(tz).replace(tzinfo=None)
     base = datetime.combine(local.date(), time(hour))
     step = timedelta(hours=every_hours)
     slot = base + ((local - base) // step + 1) * step
     found = slot.replace(tzinfo=tz).astimezone(UTC)
-    while found <= _aware(now):  # the repeated hour when the clocks go back
+    while found <= as_utc(now):  # the repeated hour when the clocks go back
         slot += step
         found = slot.replace(tzinfo=tz).astimezone(UTC)
     return found
@@ -405,7 +401,7 @@ async def rounds_of_posts(
             )
         ).all()
         posted = {
-            (scene_id, character_id): _aware(at)
+            (scene_id, character_id): at
             for scene_id, character_id, at in rows
             if scene_id is not None and character_id is not None
         }
@@ -442,7 +438,7 @@ async def rounds_of_posts(
                 scene_id=scene_id,
                 title=scene.title,
                 channel_id=scene.channel_id,
-                started_at=_aware(scene.round_started_at or scene.created_at),
+                started_at=scene.round_started_at or scene.created_at,
                 gm_started=scene.round_started_at is not None,
                 entries=tuple(entries),
                 deadline_hours=hours,
@@ -697,10 +693,8 @@ class PaceService:
             locale=campaign.locale,
             scenes=tuple(rounds),
             absences=tuple(_absence_view(a) for a in absences),
-            slot=_aware(due.due_at),
-            next_at=next_slot(
-                max(now, _aware(due.due_at)), int(settings[DIGEST_HOUR]), every, zone
-            ),
+            slot=due.due_at,
+            next_at=next_slot(max(now, due.due_at), int(settings[DIGEST_HOUR]), every, zone),
             time_zone=zone,
         )
 
@@ -969,7 +963,7 @@ class PaceService:
         now = now or utcnow()
         async with self.sessions() as session:
             row = await session.get(Npcization, int(due.ref))
-            if row is None or row.until is None or _aware(row.until) > now:
+            if row is None or row.until is None or row.until > now:
                 return None
             character = await session.get(Character, row.character_id)
             campaign = await session.get(Campaign, row.campaign_id)
@@ -980,7 +974,7 @@ class PaceService:
             row.guild_id,
             character.name,
             row.player_user_id,
-            _aware(row.until),
+            row.until,
             campaign.gm_channel_id,
             campaign.locale,
             row.version,
