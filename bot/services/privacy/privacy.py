@@ -67,8 +67,9 @@ from bot.db.models import (
 )
 from bot.db.types import as_utc
 from bot.services.shared.audit import UNDOABLE
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import StaleWrite, update_versioned
 
 __all__ = [
     "ANONYMOUS",
@@ -78,6 +79,10 @@ __all__ = [
     "PrivacyService",
     "CharacterChoice",
 ]
+
+#: A deletion is rare and must finish even while the member's sheets are busy (each write to
+#: them that lands first sends the whole deletion round again): the sheet writer's budget.
+DELETION_ATTEMPTS = 20
 
 BATCH = 250  # rows per read (and per encoded slice) while exporting: short loop slices
 ANONYMOUS = 0  # no Discord id is 0: the marker of a row no longer tied to anyone
@@ -337,15 +342,17 @@ class PrivacyService:
         """Remove or untie everything stored about the member, in one transaction."""
         if characters not in ("delete", "to_gm"):
             raise DomainError("privacy.error.bad_choice")
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> DeletionSummary:
+            # a fight, a scene or an XP award changed under us: the whole deletion starts
+            # again (retried: the member asked for all of it, whatever changed meanwhile)
             try:
                 async with self.sessions() as session, session.begin():
                     return await self._delete(session, guild_id, user_id, characters)
-            except (ConcurrentChange, IntegrityError):
-                # a fight or an XP award changed under us: the whole deletion starts again
-                continue
-        raise ConcurrentChange()
+            except IntegrityError:
+                raise StaleWrite() from None
+
+        return await retrying(attempt, limit=DELETION_ATTEMPTS)
 
     async def _delete(
         self, session: AsyncSession, guild_id: int, user_id: int, choice: CharacterChoice
@@ -478,19 +485,14 @@ class PrivacyService:
                 else c
                 for c in combatants
             ]
-            result = await session.exec(
-                update(CombatRecord)
-                .where(
-                    col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version
-                )
-                .values(
-                    state=state,
-                    created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
-                    version=CombatRecord.version + 1,
-                )
+            await update_versioned(
+                session,
+                CombatRecord,
+                col(CombatRecord.id) == record.id,
+                record.version,
+                state=state,
+                created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
 
 
 async def _forget_pace(
@@ -526,17 +528,14 @@ async def _untie_scenes(session: AsyncSession, guild_id: int, user_id: int) -> N
     for scene in scenes:
         if user_id not in scene.players and scene.opened_by != user_id:
             continue
-        result = await session.exec(
-            update(Scene)
-            .where(col(Scene.id) == scene.id, col(Scene.version) == scene.version)
-            .values(
-                players=[p for p in scene.players if p != user_id],
-                opened_by=ANONYMOUS if scene.opened_by == user_id else scene.opened_by,
-                version=Scene.version + 1,
-            )
+        await update_versioned(
+            session,
+            Scene,
+            col(Scene.id) == scene.id,
+            scene.version,
+            players=[p for p in scene.players if p != user_id],
+            opened_by=ANONYMOUS if scene.opened_by == user_id else scene.opened_by,
         )
-        if result.rowcount != 1:
-            raise ConcurrentChange()
 
 
 async def _forget_umbria_player(session: AsyncSession, guild_id: int, user_id: int) -> None:
@@ -686,18 +685,15 @@ async def _untie_requests(session: AsyncSession, guild_id: int, user_id: int) ->
             }
             for entry in row.entries
         ]
-        result = await session.exec(
-            update(RollRequest)
-            .where(col(RollRequest.id) == row.id, col(RollRequest.version) == row.version)
-            .values(
-                requested_by=ANONYMOUS if row.requested_by == user_id else row.requested_by,
-                closed_by=ANONYMOUS if row.closed_by == user_id else row.closed_by,
-                entries=entries,
-                version=RollRequest.version + 1,
-            )
+        await update_versioned(
+            session,
+            RollRequest,
+            col(RollRequest.id) == row.id,
+            row.version,
+            requested_by=ANONYMOUS if row.requested_by == user_id else row.requested_by,
+            closed_by=ANONYMOUS if row.closed_by == user_id else row.closed_by,
+            entries=entries,
         )
-        if result.rowcount != 1:
-            raise ConcurrentChange()
 
 
 #: Audit kinds whose ``detail`` names members (``/sheet transfer``, the GM's approval).

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -23,7 +23,8 @@ from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
+from bot.services.shared.errors import DomainError, NotReferee
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import NO_SHEET, find_character
 
 __all__ = ["ApprovalService", "ApprovalView", "TransferView"]
@@ -93,16 +94,14 @@ class ApprovalService:
                 raise DomainError("approval.error.already_approved", name=character.name)
             if character.approval == wanted:
                 raise DomainError("approval.error.already_rejected", name=character.name)
-            result = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == character.id,
-                    col(Character.version) == character.version,
-                )
-                .values(approval=wanted, version=Character.version + 1, updated_at=utcnow())
+            await update_versioned(  # reported: another decision or edit got in first
+                session,
+                Character,
+                col(Character.id) == character.id,
+                character.version,
+                approval=wanted,
+                updated_at=utcnow(),
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
             made_active = False
             if approve:
                 active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
@@ -162,21 +161,15 @@ class ApprovalService:
             previous = character.owner_user_id
             if previous == new_owner_id:
                 raise DomainError("approval.error.same_owner", name=character.name)
-            result = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == character.id,
-                    col(Character.version) == character.version,
-                    col(Character.owner_user_id) == previous,
-                )
-                .values(
-                    owner_user_id=new_owner_id,
-                    version=Character.version + 1,
-                    updated_at=utcnow(),
-                )
+            await update_versioned(  # reported: the sheet changed hands or content meanwhile
+                session,
+                Character,
+                col(Character.id) == character.id,
+                character.version,
+                col(Character.owner_user_id) == previous,
+                owner_user_id=new_owner_id,
+                updated_at=utcnow(),
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
             cleared = await session.exec(
                 delete(ActiveCharacter).where(
                     col(ActiveCharacter.campaign_id) == campaign.id,

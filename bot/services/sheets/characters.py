@@ -20,7 +20,7 @@ import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import and_, func, not_, update
+from sqlalchemy import and_, func, not_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -38,8 +38,9 @@ from bot.services.campaigns.service import (
     is_referee,
 )
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.shared.labels import read_field
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import (
     MAX_NAME,
     NO_SHEET,
@@ -529,17 +530,14 @@ class CharacterService:
         async with self.sessions() as session, session.begin():
             character = await find_character(session, campaign, actor, name)
             require_editor(campaign, character, actor)
-            result = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == character.id, col(Character.version) == character.version
-                )
-                .values(
-                    deleted_at=utcnow(), deleted_by=actor.user_id, version=Character.version + 1
-                )
+            await update_versioned(  # reported: the sheet changed as they deleted it
+                session,
+                Character,
+                col(Character.id) == character.id,
+                character.version,
+                deleted_at=utcnow(),
+                deleted_by=actor.user_id,
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
             active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
             if active is not None and active.character_id == character.id:
                 await session.delete(active)
@@ -575,16 +573,14 @@ class CharacterService:
         character = rows[0]
         try:
             async with self.sessions() as session, session.begin():
-                result = await session.exec(
-                    update(Character)
-                    .where(
-                        col(Character.id) == character.id,
-                        col(Character.version) == character.version,
-                    )
-                    .values(deleted_at=None, deleted_by=None, version=Character.version + 1)
+                await update_versioned(  # reported: restored or changed meanwhile
+                    session,
+                    Character,
+                    col(Character.id) == character.id,
+                    character.version,
+                    deleted_at=None,
+                    deleted_by=None,
                 )
-                if result.rowcount != 1:
-                    raise ConcurrentChange()
         except IntegrityError:
             raise DomainError("sheet.error.name_taken", name=character.name) from None
         async with self.sessions() as session:

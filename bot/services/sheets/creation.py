@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import func
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -26,6 +26,7 @@ from bot.services.campaigns.service import is_referee
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.shared.versioned import delete_versioned, update_versioned
 from bot.services.sheets.access import MAX_NAME
 from bot.services.sheets.changes import builder_of
 from bot.services.sheets.characters import CharacterService, CharacterView
@@ -428,24 +429,27 @@ async def _delete_draft(
     The character (or nothing) is what remains; keeping closed drafts only grew the table
     (issue 14 §1).  A click on the wizard of a deleted draft answers ``draft_gone``.
     """
-    query = delete(CreationDraft).where(
-        col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version
+    same_draft = [] if created_at is None else [col(CreationDraft.created_at) == created_at]
+    await delete_versioned(  # reported: the click was on the wizard as it was
+        session,
+        CreationDraft,
+        col(CreationDraft.id) == draft_id,
+        version,
+        *same_draft,
+        stale="sheet.error.draft_stale",
     )
-    if created_at is not None:
-        query = query.where(col(CreationDraft.created_at) == created_at)
-    result = await session.exec(query)
-    if result.rowcount != 1:
-        raise DomainError("sheet.error.draft_stale")
 
 
 async def _store_draft(
     session: AsyncSession, draft_id: int, version: int, state: dict[str, Any]
 ) -> None:
     """A draft's new state, under its version check (a second click finds it stale)."""
-    result = await session.exec(
-        update(CreationDraft)
-        .where(col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version)
-        .values(sheet=state, version=CreationDraft.version + 1, updated_at=utcnow())
+    await update_versioned(  # reported: the click was on the wizard as it was
+        session,
+        CreationDraft,
+        col(CreationDraft.id) == draft_id,
+        version,
+        sheet=state,
+        updated_at=utcnow(),
+        stale="sheet.error.draft_stale",
     )
-    if result.rowcount != 1:
-        raise DomainError("sheet.error.draft_stale")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
@@ -18,7 +17,8 @@ from bot.services.campaigns.service import is_referee
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import (
     MAX_NAME,
     CharacterView,
@@ -144,17 +144,20 @@ class NpcService:
             raise NotAllowed("sheet.error.npc_gm_only")
         # A versioned compare-and-set like every other write: two referees hiding and
         # revealing at once each get a version of their own; the loser re-reads and retries.
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> CharacterView:
             async with self.sessions() as session, session.begin():
                 character = await find_character(session, campaign, actor, name, npc=True)
                 seen = character.version
-                result = await session.exec(
-                    update(Character)
-                    .where(col(Character.id) == character.id, col(Character.version) == seen)
-                    .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
+                await update_versioned(
+                    session,
+                    Character,
+                    col(Character.id) == character.id,
+                    seen,
+                    hidden=hidden,
+                    updated_at=utcnow(),
                 )
-            if result.rowcount == 1:
-                character.hidden, character.version = hidden, seen + 1
-                return self.characters._view(campaign, system, settings, character)
-        raise ConcurrentChange()
+            character.hidden, character.version = hidden, seen + 1
+            return self.characters._view(campaign, system, settings, character)
+
+        return await retrying(attempt)

@@ -46,9 +46,10 @@ from bot.db.models import (
 from bot.services.campaigns.service import is_referee
 from bot.services.play.checks import CheckOrder, CheckService, CheckView
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.labels import Named, resolve, spoken
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import find_character, require_playable
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
@@ -212,10 +213,6 @@ def _view(row: RollRequest, gm_channel_id: int | None) -> RequestView:
     )
 
 
-class _Clash(Exception):
-    """Another press of this request got in first: roll back and look again."""
-
-
 class RequestService:
     def __init__(
         self,
@@ -373,18 +370,16 @@ class RequestService:
     async def roll(self, place: Place, actor: Actor, request_id: int, character_id: int) -> Press:
         """A press of a character's button: its player (or a referee, for a character the GM
         runs) rolls the check once; see the module docstring for the guarantees."""
-        for attempt in attempts(PRESS_ATTEMPTS):
-            await backoff(attempt)
-            press = await self._press_once(place, actor, request_id, character_id)
-            if press is not None:
-                return press
-        raise ConcurrentChange()
+        return await retrying(
+            lambda: self._press_once(place, actor, request_id, character_id),
+            limit=PRESS_ATTEMPTS,
+        )
 
     async def _press_once(
         self, place: Place, actor: Actor, request_id: int, character_id: int
-    ) -> Press | None:
-        """One attempt on the request as read now; ``None`` when another press of the same
-        request got in first (the roll was rolled back: look again)."""
+    ) -> Press:
+        """One attempt on the request as read now; :class:`StaleWrite` when another press of
+        the same request got in first (the roll was rolled back: look again)."""
         async with self.sessions() as session:
             row, campaign = await self._load(session, place, request_id)
             character = await session.get(Character, character_id)
@@ -423,30 +418,21 @@ class RequestService:
             )
             new = [*entries[:index], done, *entries[index + 1 :]]
             completed = all(e.rolled for e in new)
-            written = await session.exec(
-                update(RollRequest)
-                .where(
-                    col(RollRequest.id) == request_id,
-                    col(RollRequest.version) == seen,
-                    col(RollRequest.status) == "open",
-                )
-                .values(
-                    entries=[e.as_json() for e in new],
-                    version=RollRequest.version + 1,
-                    completed_at=utcnow() if completed else None,
-                )
+            await update_versioned(
+                session,
+                RollRequest,
+                col(RollRequest.id) == request_id,
+                seen,
+                col(RollRequest.status) == "open",
+                entries=[e.as_json() for e in new],
+                completed_at=utcnow() if completed else None,
             )
-            if written.rowcount != 1:
-                raise _Clash()
             if hidden != "visible":
                 await _mark_hidden(session, log_id, hidden)
 
-        try:
-            view = await self.checks.check(
-                place, actor, order, character_id=character_id, same_transaction=record
-            )
-        except _Clash:
-            return None
+        view = await self.checks.check(
+            place, actor, order, character_id=character_id, same_transaction=record
+        )
         async with self.sessions() as session:
             fresh, _campaign = await self._load(session, place, request_id)
         return Press(_view(fresh, campaign.gm_channel_id), view, completed)
@@ -490,9 +476,10 @@ class RequestService:
         return found
 
     async def close(self, place: Place, actor: Actor, request_id: int) -> RequestView:
-        """Close the request (GM only): later presses are refused; nothing is deleted."""
-        for attempt in attempts():
-            await backoff(attempt)
+        """Close the request (GM only): later presses are refused; nothing is deleted.
+        Retried on a clash (a press landed meanwhile: close it as it is now)."""
+
+        async def attempt() -> RequestView:
             async with self.sessions() as session:
                 row, campaign = await self._load(session, place, request_id)
             if not is_referee(campaign, actor):
@@ -500,25 +487,20 @@ class RequestService:
             if row.status != "open":
                 raise DomainError("request.error.already_closed")
             async with self.sessions() as session, session.begin():
-                written = await session.exec(
-                    update(RollRequest)
-                    .where(
-                        col(RollRequest.id) == request_id,
-                        col(RollRequest.version) == row.version,
-                    )
-                    .values(
-                        status="closed",
-                        closed_at=utcnow(),
-                        closed_by=actor.user_id,
-                        version=RollRequest.version + 1,
-                    )
+                await update_versioned(
+                    session,
+                    RollRequest,
+                    col(RollRequest.id) == request_id,
+                    row.version,
+                    status="closed",
+                    closed_at=utcnow(),
+                    closed_by=actor.user_id,
                 )
-            if written.rowcount != 1:
-                continue
             async with self.sessions() as session:
                 fresh, _campaign = await self._load(session, place, request_id)
             return _view(fresh, campaign.gm_channel_id)
-        raise ConcurrentChange()
+
+        return await retrying(attempt)
 
     async def options_for(self, place: Place, actor: Actor, who: str | None) -> list[Any]:
         """Autocomplete of ``option``: what the characters in ``who`` can roll (the first
