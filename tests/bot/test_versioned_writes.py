@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
-from pathlib import Path
 
 import pytest
 from sqlmodel import col, select
@@ -18,7 +16,6 @@ from bot.services.shared.versioned import StaleWrite, delete_versioned, update_v
 
 HERE = Place(1000, 11, (11,))
 GM = Actor(1, "Máster", can_manage_channels=True)
-BOT = Path(__file__).resolve().parents[2] / "bot"
 
 
 @pytest.fixture
@@ -166,26 +163,3 @@ async def test_the_sheet_writer_hands_a_callers_clash_back_at_once(services, cam
             same_transaction=callers_write,
         )
     assert calls == 1 and clash.value.key == "request.error.closed"
-
-
-# Versioned writes go through update_versioned / delete_versioned: a hand-written
-# ``col(X.version) == seen`` (and its rowcount check) is what they replace.
-_HAND_WRITTEN = re.compile(r"\.version\)?\s*==")
-_NOT_YET = {  # still hand-written: the modules issue 21 §4 is splitting (moved after it lands)
-    "services/play/attacks.py",
-    "services/play/surprise.py",
-    "services/play/combat.py",
-    "services/table/pace.py",
-    "services/table/posting.py",
-}
-
-
-def test_no_versioned_write_is_written_by_hand():
-    found = {
-        f"{path.relative_to(BOT)}:{number}"
-        for path in BOT.rglob("*.py")
-        if str(path.relative_to(BOT)) not in _NOT_YET
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if _HAND_WRITTEN.search(line)
-    }
-    assert found == set(), found

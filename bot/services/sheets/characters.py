@@ -29,7 +29,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.locks import lock_campaign
 from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
 from bot.grammar import sheet_fields
-from bot.services.campaigns.context import CampaignContext, CampaignContextService
+from bot.services.campaigns.context import CampaignContextService
 from bot.services.campaigns.service import (
     APPROVE_CHARACTERS,
     CHARACTER_CAP,
@@ -113,19 +113,10 @@ class CharacterService:
     # -- context -------------------------------------------------------------------------
 
     async def context(self, place: Place) -> tuple[Campaign, GameSystem, Mapping[str, Any]]:
-        """The campaign of ``place``, its system and its effective settings (see
-        :class:`CampaignContextService`, which new code should call directly)."""
+        """Deprecated tuple form of ``self.contexts.load(place)`` (a :class:`CampaignContext`),
+        left for ``play/combat.py`` until issue 21 §4 has split it; nothing else calls it."""
         context = await self.contexts.load(place)
         return context.campaign, context.system, context.settings
-
-    @staticmethod
-    def _view(
-        campaign: Campaign,
-        system: GameSystem,
-        settings: Mapping[str, Any],
-        character: Character,
-    ) -> CharacterView:
-        return character_view(CampaignContext(campaign, system, settings), character)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -176,48 +167,48 @@ class CharacterService:
         For autocomplete and rolls, which need the sheet but not the whole view: one campaign
         lookup and one character read.
         """
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session:
-            character = await find_character(session, campaign, actor, name)
-        return campaign, upgraded(character), system, settings
+            character = await find_character(session, context.campaign, actor, name)
+        return context.campaign, upgraded(character), context.system, context.settings
 
     async def sheet_by_id(
         self, place: Place, character_id: int
     ) -> tuple[Campaign, Character, GameSystem, Mapping[str, Any]]:
         """Like :meth:`sheet_of`, for a character known by id (a button keyed by it): it must
         belong to the campaign played here and not be deleted."""
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session:
             character = await session.get(Character, character_id)
         if (
             character is None
-            or character.campaign_id != campaign.id
+            or character.campaign_id != context.campaign.id
             or character.deleted_at is not None
         ):
             raise DomainError("sheet.error.not_found", name=f"#{character_id}")
-        return campaign, upgraded(character), system, settings
+        return context.campaign, upgraded(character), context.system, context.settings
 
     async def show(
         self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
     ) -> CharacterView:
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session:
             character = await find_character(
-                session, campaign, actor, name, as_opponent=as_opponent
+                session, context.campaign, actor, name, as_opponent=as_opponent
             )
-        return self._view(campaign, system, settings, character)
+        return character_view(context, character)
 
     async def list(
         self, place: Place, actor: Actor, *, npcs: bool = False, deleted: bool = False
     ) -> tuple[CharacterSummary, ...]:
-        campaign, _system, _settings = await self.context(place)
-        referee = is_referee(campaign, actor)
+        context = await self.contexts.load(place)
+        referee = is_referee(context.campaign, actor)
         if deleted and not referee:
             raise NotAllowed("sheet.error.deleted_gm_only")
         async with self.sessions() as session:
             query = select(Character).where(
-                Character.guild_id == campaign.guild_id,
-                Character.campaign_id == campaign.id,
+                Character.guild_id == context.campaign.guild_id,
+                Character.campaign_id == context.campaign.id,
                 Character.is_npc == npcs,
             )
             if deleted:
@@ -225,7 +216,7 @@ class CharacterService:
             else:
                 query = query.where(col(Character.deleted_at).is_(None))
             rows = (await session.exec(query.order_by(Character.name_key))).all()
-            active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
+            active = await session.get(ActiveCharacter, (context.campaign.id, actor.user_id))
         return tuple(
             CharacterSummary(
                 id=saved_id(c),
@@ -288,26 +279,26 @@ class CharacterService:
         Where the campaign asks for it (``aprobar_personajes``), a player's new character is
         stored ``pending`` and not made active: it plays once the GM approves it
         (:mod:`bot.services.sheets.approvals`).  The referees' own characters need no approval."""
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         pending = (
             not is_npc
-            and bool(settings.get(APPROVE_CHARACTERS, False))
-            and not is_referee(campaign, actor)
+            and bool(context.settings.get(APPROVE_CHARACTERS, False))
+            and not is_referee(context.campaign, actor)
         )
-        if is_npc and not is_referee(campaign, actor):
+        if is_npc and not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         name = str(sheet.get("name", "")).strip()
         if not name or len(name) > MAX_NAME:
             raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
-        if sheet.get("system") != campaign.system:
+        if sheet.get("system") != context.campaign.system:
             raise DomainError(
                 "sheet.error.wrong_system",
                 system=systems.name_of(str(sheet.get("system"))[:20]),
-                expected=systems.name_of(campaign.system),
+                expected=systems.name_of(context.campaign.system),
             )
         sheet = player_sheet(sheet) if not is_npc else dict(sheet)
         sheet["name"] = name
-        problems = system.validate(sheet, settings)
+        problems = context.system.validate(sheet, context.settings)
         if problems:
             raise RulesError(list(problems))
         waiting = await self._sheetless(campaign, name, is_npc)
@@ -318,14 +309,14 @@ class CharacterService:
             )  # fmt: skip
             return self._view(campaign, system, settings, character)
         owner = owner_user_id or actor.user_id
-        cap = None if is_npc else int(settings.get(CHARACTER_CAP, 10))
+        cap = None if is_npc else int(context.settings.get(CHARACTER_CAP, 10))
         character = Character(
-            guild_id=campaign.guild_id,
-            campaign_id=saved_id(campaign),
+            guild_id=context.campaign.guild_id,
+            campaign_id=saved_id(context.campaign),
             owner_user_id=owner,
             name=name,
             name_key=name_key(name),
-            system=campaign.system,
+            system=context.campaign.system,
             sheet=dict(sheet),
             is_npc=is_npc,
             hidden=hidden,
@@ -334,19 +325,21 @@ class CharacterService:
         try:
             async with self.sessions() as session, session.begin():
                 if cap is not None:
-                    await lock_campaign(session, saved_id(campaign))
+                    await lock_campaign(session, saved_id(context.campaign))
                 session.add(character)
                 await session.flush()
                 if cap is not None:
-                    await self._check_cap(session, campaign, owner, cap)
+                    await self._check_cap(session, context.campaign, owner, cap)
                 if make_active and not is_npc and not pending:
-                    await self._set_active(session, campaign, actor.user_id, saved_id(character))
+                    await self._set_active(
+                        session, context.campaign, actor.user_id, saved_id(character)
+                    )
                 if same_transaction is not None:
                     # e.g. closing the creation draft: both happen or neither does
                     await same_transaction(session)
         except IntegrityError:
-            raise name_clash(campaign, actor, name) from None
-        return self._view(campaign, system, settings, character)
+            raise name_clash(context.campaign, actor, name) from None
+        return character_view(context, character)
 
     async def _sheetless(self, campaign: Campaign, name: str, is_npc: bool) -> Character | None:
         """The live character called ``name`` that came without a sheet (``no_sheet``)."""
@@ -430,14 +423,14 @@ class CharacterService:
 
     async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
         """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session, session.begin():
-            character = await find_character(session, campaign, actor, name, npc=False)
-            if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
+            character = await find_character(session, context.campaign, actor, name, npc=False)
+            if character.owner_user_id != actor.user_id and not is_referee(context.campaign, actor):
                 raise NotAllowed("sheet.error.not_owner", name=character.name)
             require_playable(character)
-            await self._set_active(session, campaign, actor.user_id, saved_id(character))
-        return self._view(campaign, system, settings, character)
+            await self._set_active(session, context.campaign, actor.user_id, saved_id(character))
+        return character_view(context, character)
 
     @staticmethod
     async def _set_active(
@@ -495,8 +488,8 @@ class CharacterService:
     ) -> tuple[CharacterView, Purse]:
         """``/sheet money``: add or spend on the current sheet (never below zero); the
         character as written and its purse after the change (currency and balance)."""
-        campaign, _system, settings = await self.context(place)
-        if not settings.get(FREE_MONEY, True) and not is_referee(campaign, actor):
+        context = await self.contexts.load(place)
+        if not context.settings.get(FREE_MONEY, True) and not is_referee(context.campaign, actor):
             raise NotAllowed("flows.money_gm_only")  # the setting dinero_libre is off
         change = AdjustMoney(amount, currency)
         applied = await self.writer.apply(place, actor, change, name=name)
@@ -506,8 +499,8 @@ class CharacterService:
         self, place: Place, actor: Actor, name: str | None, path: str, raw: str
     ) -> CharacterView:
         """``/sheet set``: parse ``raw`` by the field's spec and store it at ``path``."""
-        _campaign, system, settings = await self.context(place)
-        fields = sheet_fields(system, settings)
+        context = await self.contexts.load(place)
+        fields = sheet_fields(context.system, context.settings)
         spec = read_field(fields, path)
         if spec is None:
             raise DomainError(
@@ -516,7 +509,7 @@ class CharacterService:
                 # what the user can type: the labels /sheet show prints (was: raw paths)
                 valid=whole_list(_closest(path, list(dict.fromkeys(s.label for s in fields)))),
             )
-        value = parse_field(spec, raw, system.id)
+        value = parse_field(spec, raw, context.system.id)
         if spec.referee_only:
             campaign = await self.campaigns.require(place)
             if not is_referee(campaign, actor):
@@ -526,10 +519,10 @@ class CharacterService:
 
     async def delete(self, place: Place, actor: Actor, name: str) -> CharacterSummary:
         """Soft delete: hidden from everyone, restorable by a referee."""
-        campaign, _system, _settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session, session.begin():
-            character = await find_character(session, campaign, actor, name)
-            require_editor(campaign, character, actor)
+            character = await find_character(session, context.campaign, actor, name)
+            require_editor(context.campaign, character, actor)
             await update_versioned(  # reported: the sheet changed as they deleted it
                 session,
                 Character,
@@ -538,7 +531,9 @@ class CharacterService:
                 deleted_at=utcnow(),
                 deleted_by=actor.user_id,
             )
-            active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
+            active = await session.get(
+                ActiveCharacter, (context.campaign.id, character.owner_user_id)
+            )
             if active is not None and active.character_id == character.id:
                 await session.delete(active)
         return CharacterSummary(
@@ -552,16 +547,16 @@ class CharacterService:
         )
 
     async def restore(self, place: Place, actor: Actor, name: str) -> CharacterView:
-        campaign, system, settings = await self.context(place)
-        if not is_referee(campaign, actor):
+        context = await self.contexts.load(place)
+        if not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.restore_gm_only")
         async with self.sessions() as session:
             rows = (
                 await session.exec(
                     select(Character)
                     .where(
-                        Character.campaign_id == campaign.id,
-                        Character.guild_id == campaign.guild_id,
+                        Character.campaign_id == context.campaign.id,
+                        Character.guild_id == context.campaign.guild_id,
                         Character.name_key == name_key(name),
                         col(Character.deleted_at).is_not(None),
                     )
@@ -585,7 +580,7 @@ class CharacterService:
             raise DomainError("sheet.error.name_taken", name=character.name) from None
         async with self.sessions() as session:
             fresh = await session.get_one(Character, character.id)
-        return self._view(campaign, system, settings, fresh)
+        return character_view(context, fresh)
 
 
 def _closest(typed: str, paths: list[str]) -> list[str]:

@@ -92,14 +92,14 @@ class CreationService:
 
         With ``name``, the draft of that name (compared folded: «ÑUÑO» is «nuno») comes
         first; the caller asks before replacing a draft whose name was typed differently."""
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
         async with self.sessions() as session:
             drafts = (
                 await session.exec(
                     select(CreationDraft)
                     .where(
-                        CreationDraft.guild_id == campaign.guild_id,
-                        CreationDraft.campaign_id == campaign.id,
+                        CreationDraft.guild_id == context.campaign.guild_id,
+                        CreationDraft.campaign_id == context.campaign.id,
                         CreationDraft.user_id == actor.user_id,
                         CreationDraft.is_npc == npc,
                         CreationDraft.status == "open",
@@ -112,7 +112,7 @@ class CreationService:
         wanted = None if name is None else fold(name)
         named = [d for d in drafts if fold(str(d.sheet.get("draft", {}).get("name", ""))) == wanted]
         draft = (named or drafts)[0]
-        return self._view(draft, system, builder_of(system), settings, ())
+        return self._view(draft, context.system, builder_of(context.system), context.settings, ())
 
     async def start(
         self,
@@ -126,26 +126,30 @@ class CreationService:
         """A new draft; ``replacing`` (draft id, version) abandons that open draft of the
         actor in the same transaction, so the old one is gone only if the new one exists
         (and only as the actor last saw it)."""
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
         old = None
         if replacing is not None:
             old = (await self._load(place, actor, replacing[0], replacing[1]))[4]
-        if npc and not is_referee(campaign, actor):
+        if npc and not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         name = name.strip()
         if not name or len(name) > MAX_NAME:
             raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
-        builder = builder_of(system)
-        sheet = system.new_sheet(name, settings)
+        builder = builder_of(context.system)
+        sheet = context.system.new_sheet(name, context.settings)
         state: dict[str, Any] = {"draft": sheet, "done": []}
-        heir = None if npc else await self._inheritance(campaign, system, settings, actor)
-        inheritance = capabilities(system).xp_inheritance
+        heir = (
+            None
+            if npc
+            else await self._inheritance(context.campaign, context.system, context.settings, actor)
+        )
+        inheritance = capabilities(context.system).xp_inheritance
         if heir is not None and inheritance is not None:
-            state["draft"] = inheritance.inherit_xp(sheet, heir["xp"], settings)
+            state["draft"] = inheritance.inherit_xp(sheet, heir["xp"], context.settings)
             state[HEIR] = heir
         draft = CreationDraft(
-            guild_id=campaign.guild_id,
-            campaign_id=saved_id(campaign),
+            guild_id=context.campaign.guild_id,
+            campaign_id=saved_id(context.campaign),
             user_id=actor.user_id,
             is_npc=npc,
             sheet=state,
@@ -153,15 +157,15 @@ class CreationService:
         async with self.sessions() as session, session.begin():
             # Insert, then count in the same transaction behind the campaign's lock
             # (bot.db.locks): two wizards opened at once cannot both slip under the cap.
-            await lock_campaign(session, saved_id(campaign))
+            await lock_campaign(session, saved_id(context.campaign))
             if old is not None:
                 # SQLite may give a deleted draft's id to the next one: the creation time
                 # tells the draft the actor saw from a newer one under the same id.
                 await _delete_draft(session, saved_id(old), old.version, old.created_at)
             session.add(draft)
             await session.flush()
-            await self._check_open_drafts(session, saved_id(campaign), actor.user_id, npc)
-        return self._view(draft, system, builder, settings, ())
+            await self._check_open_drafts(session, saved_id(context.campaign), actor.user_id, npc)
+        return self._view(draft, context.system, builder, context.settings, ())
 
     @staticmethod
     async def _check_open_drafts(
@@ -188,10 +192,14 @@ class CreationService:
     async def _load(
         self, place: Place, actor: Actor, draft_id: int, version: int | None
     ) -> tuple[Campaign, GameSystem, CharacterBuilder, Mapping[str, Any], CreationDraft]:
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
         async with self.sessions() as session:
             draft = await session.get(CreationDraft, draft_id)
-        if draft is None or draft.guild_id != campaign.guild_id or draft.campaign_id != campaign.id:
+        if (
+            draft is None
+            or draft.guild_id != context.campaign.guild_id
+            or draft.campaign_id != context.campaign.id
+        ):
             raise DomainError("sheet.error.draft_gone")
         if draft.user_id != actor.user_id:
             raise NotAllowed("sheet.error.not_your_draft")
@@ -199,7 +207,7 @@ class CreationService:
             raise DomainError("sheet.error.draft_closed")
         if version is not None and draft.version != version:
             raise DomainError("sheet.error.draft_stale")
-        return campaign, system, builder_of(system), settings, draft
+        return context.campaign, context.system, builder_of(context.system), context.settings, draft
 
     async def show(self, place: Place, actor: Actor, draft_id: int) -> DraftView:
         _campaign, system, builder, settings, draft = await self._load(place, actor, draft_id, None)

@@ -22,6 +22,7 @@ from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import (
     MAX_NAME,
     CharacterView,
+    character_view,
     find_character,
     name_key,
 )
@@ -69,19 +70,21 @@ class NpcService:
         Where the system rolls an NPC's numbers (S&W hit points from Hit Dice,
         :class:`rules.systems.base.CopyRolls`), each copy rolls its own, logged under its
         name (privately when the template is hidden: its hit points are the GM's)."""
-        campaign, system, settings = await self.characters.context(place)
-        if not is_referee(campaign, actor):
+        context = await self.characters.contexts.load(place)
+        if not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         if not 1 <= count <= MAX_COPIES:
             raise DomainError("sheet.error.bad_copies", limit=MAX_COPIES)
         async with self.sessions() as session, session.begin():
-            template = await find_character(session, campaign, actor, template_name, npc=True)
+            template = await find_character(
+                session, context.campaign, actor, template_name, npc=True
+            )
             existing = {
                 c.name_key
                 for c in (
                     await session.exec(
                         select(Character).where(
-                            Character.campaign_id == campaign.id,
+                            Character.campaign_id == context.campaign.id,
                             col(Character.deleted_at).is_(None),
                         )
                     )
@@ -100,9 +103,9 @@ class NpcService:
                 sheet = upgraded_sheet(template)
                 sheet["name"] = name
                 rolls: tuple[LoggedRoll, ...] = ()
-                copies = capabilities(system).copy_rolls
+                copies = capabilities(context.system).copy_rolls
                 if copies is not None:
-                    rolled, rolls = copies.roll_copy(sheet, settings, self.rng)
+                    rolled, rolls = copies.roll_copy(sheet, context.settings, self.rng)
                     sheet = dict(rolled)
                 if rolls:
                     rolled_hp[name] = rolls[-1].total
@@ -115,10 +118,10 @@ class NpcService:
                         total=logged.total,
                         private=template.hidden,
                     )
-                    session.add(roll_log(place, actor, saved_id(campaign), name, entry))
+                    session.add(roll_log(place, actor, saved_id(context.campaign), name, entry))
                 copy = Character(
-                    guild_id=campaign.guild_id,
-                    campaign_id=saved_id(campaign),
+                    guild_id=context.campaign.guild_id,
+                    campaign_id=saved_id(context.campaign),
                     owner_user_id=template.owner_user_id,
                     name=name,
                     name_key=name_key(name),
@@ -139,15 +142,15 @@ class NpcService:
     async def set_visibility(
         self, place: Place, actor: Actor, name: str, hidden: bool
     ) -> CharacterView:
-        campaign, system, settings = await self.characters.context(place)
-        if not is_referee(campaign, actor):
+        context = await self.characters.contexts.load(place)
+        if not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         # A versioned compare-and-set like every other write: two referees hiding and
         # revealing at once each get a version of their own; the loser re-reads and retries.
 
         async def attempt() -> CharacterView:
             async with self.sessions() as session, session.begin():
-                character = await find_character(session, campaign, actor, name, npc=True)
+                character = await find_character(session, context.campaign, actor, name, npc=True)
                 seen = character.version
                 await update_versioned(
                     session,
@@ -158,6 +161,6 @@ class NpcService:
                     updated_at=utcnow(),
                 )
             character.hidden, character.version = hidden, seen + 1
-            return self.characters._view(campaign, system, settings, character)
+            return character_view(context, character)
 
         return await retrying(attempt)

@@ -102,8 +102,8 @@ class XpService:
         reason: str | None = None,
     ) -> GrantView:
         """Grant ``amount`` (negative corrects a mistake) to one character or to every player's."""
-        campaign, _system, _settings = await self.characters.context(place)
-        if not is_referee(campaign, actor):
+        context = await self.characters.contexts.load(place)
+        if not is_referee(context.campaign, actor):
             raise NotReferee()
         if amount == 0 or abs(amount) > MAX_GRANT:
             raise DomainError("xp.error.bad_amount", limit=MAX_GRANT)

@@ -1,0 +1,56 @@
+"""One way to do each thing (issue 21 §3): the second ways are gone and stay gone.
+
+Each test reads the source of ``bot/`` and ``cogs/`` and fails on the old way, naming where.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CODE = [*sorted((REPO / "bot").rglob("*.py")), *sorted((REPO / "cogs").rglob("*.py"))]
+
+# Still written the old way in the modules issue 21 §4 is splitting (moved after it lands).
+_SPLITTING = {
+    "bot/services/play/attacks.py",
+    "bot/services/play/surprise.py",
+    "bot/services/play/combat.py",
+    "bot/services/table/pace.py",
+    "bot/services/table/posting.py",
+}
+
+
+def _found(pattern: str, *, skip: set[str] = frozenset()) -> set[str]:
+    compiled = re.compile(pattern)
+    return {
+        f"{path.relative_to(REPO)}:{number}"
+        for path in CODE
+        if str(path.relative_to(REPO)) not in skip
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if compiled.search(line)
+    }
+
+
+def test_no_versioned_write_is_written_by_hand():
+    """update_versioned / delete_versioned (bot/services/shared/versioned.py) replace
+    ``col(X.version) == seen`` and its rowcount check."""
+    assert _found(r"\.version\)?\s*==", skip=_SPLITTING) == set()
+
+
+def test_a_campaign_context_is_loaded_as_one_object():
+    """``contexts.load(place)`` → a CampaignContext; the tuple form
+    ``campaign, system, settings = await ….context(place)`` is gone."""
+    assert _found(r"\.context\(place\)", skip=_SPLITTING) == set()
+
+
+def test_stored_moments_need_no_aware_copy():
+    """Stored moments come back aware (bot/db/types.py): no ``_aware`` helper, no
+    ``x if x.tzinfo else x.replace(tzinfo=UTC)``; ``as_utc`` for moments from outside."""
+    assert _found(r"def _aware|tzinfo else|tzinfo is None", skip={"bot/db/types.py"}) == set()
+
+
+def test_one_scheduler():
+    """Deadlines are durable timers (bot/services/shared/timers.py); no cog or service keeps
+    a loop of its own that sleeps until a date."""
+    assert _found(r"asyncio\.create_task\(.*_loop\(|async def _\w*_loop\(") == set()
