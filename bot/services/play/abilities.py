@@ -10,12 +10,8 @@ user's own sheet, so every use is on the record.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
-
-from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.services.campaigns.context import CampaignContext
 from bot.services.shared.audit import AuditEntry
@@ -23,10 +19,10 @@ from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.labels import resolve, spoken
 from bot.services.sheets.access import find_character, require_editor, require_playable
-from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.dead import heal_living
 from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.undo import Undoable
+from bot.services.sheets.use_case import CharacterUseCase
 from bot.services.sheets.writes import Computed
 from rules.combat.attack import Fighter
 from rules.systems.base import (
@@ -104,17 +100,7 @@ class _Record:
         return Computed(sheet, None, audit=self.audit)
 
 
-class AbilityService:
-    def __init__(
-        self,
-        sessions: async_sessionmaker[AsyncSession],
-        characters: CharacterService,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
-
+class AbilityService(CharacterUseCase):
     async def list(
         self, place: Place, actor: Actor, character: str | None = None
     ) -> tuple[str, tuple[AbilityLine, ...]]:

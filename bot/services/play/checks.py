@@ -5,12 +5,10 @@ Every check lands in the audit log with the character's name, like a ``/roll``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.grammar import gender_of
@@ -22,7 +20,7 @@ from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.labels import resolve, spoken
 from bot.services.sheets.access import require_actor
 from bot.services.sheets.changes import ApplyEffects
-from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.use_case import CharacterUseCase
 from rules.combat.health import Act, require
 from rules.systems.base import (
     CheckOption,
@@ -110,17 +108,7 @@ def parse_circumstances(text: str | None) -> frozenset[str]:
     return frozenset(items)
 
 
-class CheckService:
-    def __init__(
-        self,
-        sessions: async_sessionmaker[AsyncSession],
-        characters: CharacterService,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
-
+class CheckService(CharacterUseCase):
     async def options(
         self, place: Place, actor: Actor, character: str | None
     ) -> tuple[CheckOption, ...]:

@@ -33,6 +33,7 @@ from bot.services.sheets.changes import (
     spellbook_of,
 )
 from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.use_case import CharacterUseCase
 from bot.services.sheets.writes import Applied, Each
 from rules.combat.attack import Fighter
 from rules.names import LOCALES, names
@@ -176,7 +177,7 @@ class CastOrder:
     private: bool = False
 
 
-class SpellService:
+class SpellService(CharacterUseCase):
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
@@ -184,9 +185,7 @@ class SpellService:
         rng: random.Random | None = None,
         attacks: AttackService | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
+        super().__init__(sessions, characters, rng)
         self.attacks = attacks or AttackService(sessions, characters, self.rng)
 
     async def _listing(self, place: Place) -> tuple[GameSystem, SpellList]:

@@ -8,14 +8,12 @@ sheet to :class:`CharacterService` for the final validation.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -29,8 +27,9 @@ from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.shared.versioned import delete_versioned, update_versioned
 from bot.services.sheets.access import MAX_NAME
 from bot.services.sheets.changes import builder_of
-from bot.services.sheets.characters import CharacterService, CharacterView
+from bot.services.sheets.characters import CharacterView
 from bot.services.sheets.schema import upgraded_sheet
+from bot.services.sheets.use_case import CharacterUseCase
 from rules.systems.base import (
     CharacterBuilder,
     CreationStep,
@@ -74,17 +73,7 @@ class DraftView:
     system_name: str = ""
 
 
-class CreationService:
-    def __init__(
-        self,
-        sessions: async_sessionmaker[AsyncSession],
-        characters: CharacterService,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
-
+class CreationService(CharacterUseCase):
     async def resume(
         self, place: Place, actor: Actor, *, npc: bool = False, name: str | None = None
     ) -> DraftView | None:
