@@ -76,10 +76,14 @@ $(TOOLS_STAMP):
 	$(TOOLS)/bin/python -m pip install --quiet $(TOOL_PINS)
 	@touch $(TOOLS_STAMP)
 
-# requirements.lock again from pyproject.toml (after a dependency changed there): the newest
-# versions pyproject.toml allows, with the hashes of every file the index has for them.
+# requirements.lock again from pyproject.toml (after a dependency changed there), with the
+# hashes of every file the index has for each version: the pins already there are kept and a
+# new dependency gets the newest version allowed; `make lock LOCK_FLAGS=--upgrade` moves
+# every pin to the newest pyproject.toml allows (read the diff).
+LOCK_FLAGS ?=
+
 lock: $(TOOLS_STAMP)
-	CUSTOM_COMPILE_COMMAND="make lock" $(TOOLS)/bin/pip-compile --quiet --upgrade \
+	CUSTOM_COMPILE_COMMAND="make lock" $(TOOLS)/bin/pip-compile --quiet $(LOCK_FLAGS) \
 	  --extra dev --extra postgres --all-build-deps --allow-unsafe --generate-hashes \
 	  --strip-extras --no-emit-index-url --no-emit-find-links \
 	  --output-file requirements.lock pyproject.toml
