@@ -75,7 +75,14 @@ async def test_a_due_turn_is_posted_once_in_its_channel(services):
         assert channel.pinged == [[1]]  # the reminder pings exactly its member
         assert "más de 6 h" in channel.sent[0]
         assert channel.nonces[0], "posted with the firing's nonce (enforce_nonce)"
+        # recorded after the post: wait for it (a loaded machine may take a while), then
+        # nothing is left to fire
+        for _ in range(100):
+            if await services.timers.next_wake() is None:
+                break
+            await asyncio.sleep(0.05)
         assert await services.timers.next_wake() is None, "recorded: nothing left to fire"
+        assert len(channel.sent) == 1
     finally:
         dispatcher.cancel()
         await cog.cog_unload()
