@@ -453,7 +453,7 @@ def _sheet(
         problems.add("chronicle.problem.in_file", path=path)
         problems.add(error.key, **error.params)
         return None
-    candidate = sheet if document.get("npc") else player_sheet(sheet)
+    candidate = sheet if document.npc else player_sheet(sheet)
     found = list(system.validate(candidate, settings)) if validate else []
     if found:
         problems.add("chronicle.problem.in_file", path=path)

@@ -8,8 +8,6 @@ or replace one through the versioned write path — and who may do it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
 
 from sqlmodel import col, select
 
@@ -22,30 +20,17 @@ from bot.services.sheets.access import CharacterView, name_clash, name_key, play
 from bot.services.sheets.changes import ReplaceSheet
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.imports import (
-    SHEET_FORMAT,
-    SHEET_FORMAT_VERSION,
     check_sheet,
     keep_referee_fields,
     parse_document,
     range_problems,
     referee_changes,
+    sheet_document,
 )
 from bot.services.sheets.schema import upgraded_sheet
 from rules.systems.base import RulesError
 
 __all__ = ["SheetExchangeService", "sheet_document"]
-
-
-def sheet_document(system: str, is_npc: bool, sheet: Mapping[str, Any]) -> dict[str, Any]:
-    """A sheet as the versioned JSON document of ``docs/sheet-format.md`` (``/sheet export``,
-    and each character of a campaign's chronicle)."""
-    return {
-        "format": SHEET_FORMAT,
-        "version": SHEET_FORMAT_VERSION,
-        "system": system,
-        "npc": is_npc,
-        "sheet": sheet,
-    }
 
 
 class SheetExchangeService:
@@ -80,7 +65,7 @@ class SheetExchangeService:
         campaign, system, settings = context.campaign, context.system, context.settings
         sheet = check_sheet(document, campaign.system, system, settings)
         referee = is_referee(campaign, actor)
-        is_npc = bool(document.get("npc", False)) and referee
+        is_npc = document.npc and referee
         specs = tuple(sheet_fields(system, settings))
         async with self.sessions() as session:
             existing = (
