@@ -256,8 +256,9 @@ class XpAward(SQLModel, table=True):
 class CombatRecord(SQLModel, table=True):
     """A fight in one channel or forum post (``/init``); the state is :class:`rules.combat.Combat`.
 
-    At most one active fight per channel (a partial unique index).  ``due_at`` is when the
-    turn reminder fires (``turn_hours`` after the last change).  Ending archives it
+    At most one active fight per channel (a partial unique index).  The turn reminder
+    (``turn_hours`` after the last change) is the ``combat.turn`` :class:`Timer` of the fight,
+    the one place its moment is kept.  Ending archives it
     (``status = "ended"``); it is never deleted.  Every change checks and bumps ``version``.
     """
 
@@ -286,8 +287,6 @@ class CombatRecord(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
     ended_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     turn_hours: int | None = None  # play-by-post: remind after this many hours on one turn
-    # when the turn reminder is due; the dispatcher fires it from its Timer row (kind combat.turn)
-    due_at: datetime | None = Field(default=None, index=True, sa_type=UtcDateTime)
 
 
 class GuildDeparture(SQLModel, table=True):

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import discord
 from sqlalchemy import update
 
-from bot.db.models import CombatRecord, Timer, utcnow
+from bot.db.models import Timer, utcnow
 from bot.services import Actor, Place
 from cogs.combat import CombatCog
 
@@ -63,8 +63,6 @@ async def test_a_due_turn_is_posted_once_in_its_channel(services):
     try:
         await asyncio.sleep(0.05)
         assert channel.sent == [], "six hours are not up"
-        async with services.sessions() as session, session.begin():
-            await session.exec(update(CombatRecord).values(due_at=utcnow() - timedelta(minutes=1)))
         async with services.sessions() as session, session.begin():
             await session.exec(update(Timer).values(due_at=utcnow() - timedelta(minutes=1)))
         services.timers.poke()

@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from enum import Enum
 from typing import Any, Literal
 
-from sqlalchemy import func, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -309,8 +309,8 @@ class CombatService:
     ) -> bool:
         """Compare-and-set: True when nobody wrote since ``record`` was read.
 
-        Every change restarts the turn reminder's timer (``due_at`` and its durable
-        :data:`TURN_TIMER` row) in the same transaction.  On
+        Every change restarts the turn reminder's durable :data:`TURN_TIMER` row (the one place
+        its moment is kept) in the same transaction.  On
         success ``record`` (a detached copy) is updated to what was written, so the caller
         shows exactly its own write and not a later one read back after another commit.
         """
@@ -324,7 +324,7 @@ class CombatService:
         if ending:
             values.update(status="ended", ended_at=utcnow())
         values["turn_hours"] = hours
-        values["due_at"] = (
+        due_at = (
             utcnow() + timedelta(hours=hours)
             if hours and combat.current is not None and not ending
             else None
@@ -339,10 +339,8 @@ class CombatService:
                 )
                 .values(**values)
             )
-            if result.rowcount == 1 and values["due_at"] is not None:
-                await schedule(
-                    session, TURN_TIMER, str(record.id), record.guild_id, values["due_at"]
-                )
+            if result.rowcount == 1 and due_at is not None:
+                await schedule(session, TURN_TIMER, str(record.id), record.guild_id, due_at)
             elif result.rowcount == 1:
                 await cancel(session, TURN_TIMER, str(record.id))
         if result.rowcount != 1:
@@ -773,15 +771,6 @@ class CombatService:
         if not 0 <= hours <= MAX_TURN_HOURS:
             raise DomainError("combat.error.bad_hours", limit=MAX_TURN_HOURS)
         return await self._change(place, lambda *a: (a[3], None, ()), turn_hours=hours or None)
-
-    async def next_due(self) -> datetime | None:
-        """The earliest pending reminder of any active fight, or None."""
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(func.min(CombatRecord.due_at)).where(CombatRecord.status == "active")
-                )
-            ).one()
 
     async def reminder(self, due: Due) -> Reminder | None:
         """What a claimed turn timer says now: whose turn, where; None if nothing to remind.
