@@ -9,7 +9,6 @@ failure after the modal hands the typed text back to its author (nothing is lost
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +32,7 @@ from bot.services.table.posting import (
 )
 from cogs.ui.context import ctx_of, reply_locale
 from cogs.ui.cooldowns import fight
+from cogs.ui.custom_ids import INT, CustomId, custom_id_of, form_values
 from cogs.ui.errors import describe_error
 from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.options import Speaker as SpeakerOption
@@ -47,28 +47,11 @@ __all__ = ["PostCog"]
 
 log = logging.getLogger(__name__)
 
-POST_ID = re.compile(r"arb:1:post:(?P<who>a|n|\d+):(?P<mode>[pgn]):(?P<to>\d+):(?P<chan>\d+)")
-EDIT_ID = re.compile(r"arb:1:postedit:(?P<post>\d+):(?P<version>\d+)")
+#: /post's form (who speaks, the mode, whom it is addressed to, the thread) and its edit's
+POST_ID = CustomId.of("post", who=r"a|n|\d+", mode=r"[pgn]", to=INT, chan=INT)
+EDIT_ID = CustomId.of("postedit", post=INT, version=INT)
 #: modes: a public post, the whole post for the GM only, or only the notes for the GM
 PUBLIC, GM_ONLY, PRIVATE_NOTES = "p", "g", "n"
-
-
-def _submitted(components: list[Any]) -> dict[str, str]:
-    """custom_id → value of every text input in a modal submission (rows or labels)."""
-    found: dict[str, str] = {}
-    for component in components:
-        if not isinstance(component, dict):
-            continue
-        if "custom_id" in component and "value" in component:
-            found[component["custom_id"]] = str(component["value"])
-        found.update(_submitted(component.get("components") or []))
-        if isinstance(component.get("component"), dict):
-            found.update(_submitted([component["component"]]))
-    return found
-
-
-def _payload(itx: discord.Interaction) -> Mapping[str, Any]:
-    return itx.data or {}
 
 
 class PostModal(discord.ui.Modal):
@@ -190,9 +173,8 @@ class PostCog(commands.Cog):
         speaker = await self.posting.speaker(ctx.place, ctx.actor, as_, narrator=narrator_default)
         who = "n" if speaker.character_id is None else str(speaker.character_id)
         mode = GM_ONLY if private else PRIVATE_NOTES if private_notes else PUBLIC
-        custom_id = (
-            f"arb:1:post:{who}:{mode}:{to.id if to else 0}:"
-            f"{thread_channel.id if thread_channel else 0}"
+        custom_id = POST_ID.build(
+            who, mode, to.id if to else 0, thread_channel.id if thread_channel else 0
         )
         title = ctx.t("post.modal.title", name=speaker.name)
         await PostModal(title, custom_id, ctx.locale).send(itx)
@@ -201,12 +183,12 @@ class PostCog(commands.Cog):
 
     async def on_post_modal(self, itx: discord.Interaction[Arbitro]) -> None:
         """A modal submission (cogs.ui.modal_submissions): a post or an edit, else not ours."""
-        custom_id = str(_payload(itx).get("custom_id", ""))
-        values = _submitted(list(_payload(itx).get("components") or []))
+        custom_id = custom_id_of(itx)
+        values = form_values(itx)
         text, notes = values.get("text", ""), values.get("notes") or None
-        if (found := POST_ID.fullmatch(custom_id)) is not None:
+        if (found := POST_ID.parse(custom_id)) is not None:
             work = self._submit_post(itx, found, text, notes, values.get("roll", "").strip())
-        elif (found := EDIT_ID.fullmatch(custom_id)) is not None:
+        elif (found := EDIT_ID.parse(custom_id)) is not None:
             work = self._submit_edit(itx, int(found["post"]), int(found["version"]), text, notes)
         else:
             return
@@ -236,7 +218,7 @@ class PostCog(commands.Cog):
     async def _submit_post(
         self,
         itx: discord.Interaction[Arbitro],
-        found: re.Match[str],
+        found: Mapping[str, str],
         text: str,
         notes: str | None,
         roll_text: str,
@@ -455,7 +437,7 @@ class PostCog(commands.Cog):
         view = await self.posting.find(ctx.place, ctx.actor, message.id)
         modal = PostModal(
             ctx.t("post.modal.edit_title", name=view.speaker_name),
-            f"arb:1:postedit:{view.id}:{view.version}",
+            EDIT_ID.build(view.id, view.version),
             ctx.locale,
             text=view.text,
             notes=view.notes,
