@@ -54,3 +54,15 @@ def test_one_scheduler():
     """Deadlines are durable timers (bot/services/shared/timers.py); no cog or service keeps
     a loop of its own that sleeps until a date."""
     assert _found(r"asyncio\.create_task\(.*_loop\(|async def _\w*_loop\(") == set()
+
+
+def test_an_audit_row_is_written_one_way():
+    """``write_audit`` (in the caller's transaction) or, for a plain roll, the batch writer:
+    no service builds a RollLog and adds it by hand."""
+    assert (
+        _found(
+            r"roll_log\(|RollLog\(",
+            skip={*_SPLITTING, "bot/services/shared/audit.py", "bot/db/models.py"},
+        )
+        == set()
+    )

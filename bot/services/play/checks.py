@@ -14,7 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.grammar import gender_of
 from bot.services.campaigns.service import is_referee
 from bot.services.play.rolls import MAX_REASON
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.labels import resolve, spoken
@@ -216,13 +216,11 @@ class CheckService(CharacterUseCase):
             )
             log_id, character_name = applied.log_id, applied.view.name
         else:
-            entry = roll_log(place, actor, campaign.id, own.name, audit)
             async with self.sessions() as session, session.begin():
-                session.add(entry)
+                log_id = await write_audit(session, place, actor, campaign.id, own.name, audit)
                 if then is not None:
-                    await session.flush()
-                    await then(session, entry.id)
-            log_id, character_name = entry.id, own.name
+                    await then(session, log_id)
+            character_name = own.name
         return CheckView(
             log_id=log_id or 0,
             user_name=actor.name,

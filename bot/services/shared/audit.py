@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.db.models import RollLog, utcnow
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import RollLog, saved_id, utcnow
 from bot.services.shared.context import Actor, Place
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "roll_log_values",
     "sheet_diff",
     "undo_record",
+    "write_audit",
 ]
 
 #: The audit kinds the GM may undo (issue 11 §6): what a fight or a grant changed on a
@@ -92,6 +95,24 @@ def roll_log(
     entry: AuditEntry,
 ) -> RollLog:
     return RollLog(**roll_log_values(place, actor, campaign_id, character_name, entry))
+
+
+async def write_audit(
+    session: AsyncSession,
+    place: Place,
+    actor: Actor,
+    campaign_id: int | None,
+    character_name: str | None,
+    entry: AuditEntry,
+) -> int:
+    """The one way to write an audit-log row with the change it records: in the caller's
+    transaction (both happen or neither does); its id.  A row that records no change (a
+    plain ``/roll``) goes through the same :func:`roll_log_values` to the batch writer
+    (``bot/services/play/rolls.py``, ``bot/db/roll_log_writes.py``)."""
+    row = roll_log(place, actor, campaign_id, character_name, entry)
+    session.add(row)
+    await session.flush()
+    return saved_id(row)
 
 
 def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> None:

@@ -21,7 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
 from bot.services.campaigns.service import CampaignService, is_referee
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.shared.versioned import update_versioned
@@ -115,7 +115,8 @@ class ApprovalService:
                         )
                     )
                     made_active = True
-            entry = roll_log(
+            log_id = await write_audit(
+                session,
                 place,
                 actor,
                 campaign.id,
@@ -128,15 +129,13 @@ class ApprovalService:
                     detail={"character_id": character.id, "owner_id": character.owner_user_id},
                 ),
             )
-            session.add(entry)
-            await session.flush()
             return ApprovalView(
                 saved_id(character),
                 character.name,
                 character.owner_user_id,
                 wanted,
                 made_active,
-                saved_id(entry),
+                log_id,
             )
 
     async def decide_by_name(
@@ -177,7 +176,8 @@ class ApprovalService:
                     col(ActiveCharacter.character_id) == character.id,
                 )
             )
-            entry = roll_log(
+            log_id = await write_audit(
+                session,
                 place,
                 actor,
                 campaign.id,
@@ -194,13 +194,11 @@ class ApprovalService:
                     },
                 ),
             )
-            session.add(entry)
-            await session.flush()
             return TransferView(
                 saved_id(character),
                 character.name,
                 previous,
                 new_owner_id,
                 cleared.rowcount == 1,
-                saved_id(entry),
+                log_id,
             )

@@ -21,7 +21,7 @@ from bot.db.locks import lock_campaign
 from bot.db.models import Campaign, Character, CreationDraft, saved_id, utcnow
 from bot.grammar import GENDER_PATH, GENDERS, gender_of
 from bot.services.campaigns.service import is_referee
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.shared.versioned import delete_versioned, update_versioned
@@ -245,7 +245,7 @@ class CreationService(CharacterUseCase):
                     breakdown=roll.breakdown,
                     total=roll.total,
                 )
-                session.add(roll_log(place, actor, draft.campaign_id, character_name, entry))
+                await write_audit(session, place, actor, draft.campaign_id, character_name, entry)
         draft.sheet = new_state
         draft.version += 1
         return self._view(draft, system, builder, settings, tuple(notes))

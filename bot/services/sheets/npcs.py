@@ -14,7 +14,7 @@ from sqlmodel import col, select
 
 from bot.db.models import Character, saved_id, utcnow
 from bot.services.campaigns.service import is_referee
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.shared.retry import retrying
@@ -93,6 +93,7 @@ class NpcService:
             made: list[Character] = []
             rolled_hp: dict[str, int] = {}
             # Each existing name can block at most one number, so this range always suffices.
+            logs: list[tuple[str, AuditEntry]] = []
             for number in range(1, count + len(existing) + 2):
                 if len(made) == count:
                     break
@@ -109,16 +110,20 @@ class NpcService:
                     sheet = dict(rolled)
                 if rolls:
                     rolled_hp[name] = rolls[-1].total
-                for logged in rolls:
-                    entry = AuditEntry(
-                        kind="creation",
-                        expression=logged.expression,
-                        reason=logged.reason,
-                        breakdown=logged.breakdown,
-                        total=logged.total,
-                        private=template.hidden,
+                logs += [
+                    (
+                        name,
+                        AuditEntry(
+                            kind="creation",
+                            expression=logged.expression,
+                            reason=logged.reason,
+                            breakdown=logged.breakdown,
+                            total=logged.total,
+                            private=template.hidden,
+                        ),
                     )
-                    session.add(roll_log(place, actor, saved_id(context.campaign), name, entry))
+                    for logged in rolls
+                ]
                 copy = Character(
                     guild_id=context.campaign.guild_id,
                     campaign_id=saved_id(context.campaign),
@@ -137,6 +142,8 @@ class NpcService:
                 await session.flush()
             except IntegrityError:  # another command took one of the names meanwhile
                 raise ConcurrentChange() from None
+            for name, entry in logs:  # with the copies: both happen or neither does
+                await write_audit(session, place, actor, saved_id(context.campaign), name, entry)
         return tuple(NpcCopy(saved_id(c), c.name, c.hidden, rolled_hp.get(c.name)) for c in made)
 
     async def set_visibility(

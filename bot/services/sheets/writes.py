@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -34,7 +34,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, RollLog, XpAward, saved_id, utcnow
 from bot.services.campaigns.context import CampaignContext, CampaignContextService
-from bot.services.shared.audit import AuditEntry, roll_log, sheet_diff
+from bot.services.shared.audit import AuditEntry, sheet_diff, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.retry import retrying
@@ -394,22 +394,22 @@ class SheetWriter:
         xp = planned.computed.xp
         if planned.computed.audit is not None:
             audit = planned.computed.audit
-            entry = roll_log(place, actor, context.campaign.id, audit.character or new_name, audit)
-            if character.is_npc and character.hidden:
-                entry.private = True  # a hidden NPC's numbers stay out of players' /history
             # what this write changed, so the GM can undo it from its reply or /history
-            entry.detail = {
-                **entry.detail,
-                "undo": {
-                    "character_id": character.id,
-                    "version": character.version + 1,
-                    "changes": sheet_diff(planned.before, sheet),
-                    **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
-                },
+            undo = {
+                "character_id": character.id,
+                "version": character.version + 1,
+                "changes": sheet_diff(planned.before, sheet),
+                **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
             }
-            session.add(entry)
-            await session.flush()
-            log_id = entry.id
+            audit = replace(
+                audit,
+                detail={**audit.detail, "undo": undo},
+                # a hidden NPC's numbers stay out of players' /history
+                private=audit.private or (character.is_npc and character.hidden),
+            )
+            log_id = await write_audit(
+                session, place, actor, context.campaign.id, audit.character or new_name, audit
+            )
         if planned.computed.undoes is not None:
             await _mark_undone(session, planned.computed.undoes, character.id, log_id)
         if planned.computed.hit_die_for is not None:
