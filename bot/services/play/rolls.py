@@ -311,7 +311,7 @@ class RollService:
                     created_at=row.created_at,
                     message_url=row.message_url,
                     undoable=undo_record(row) is not None,
-                    undone=bool((undo_record(row) or {}).get("undone_by")),
+                    undone=bool((record := undo_record(row)) and record.undone_by),
                     imported=row.kind == "imported",
                 )
                 for row in rows

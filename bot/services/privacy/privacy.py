@@ -66,7 +66,7 @@ from bot.db.models import (
     utcnow,
 )
 from bot.db.types import as_utc
-from bot.services.shared.audit import UNDOABLE
+from bot.services.shared.audit import UNDOABLE, undo_record
 from bot.services.shared.errors import DomainError
 from bot.services.shared.retry import retrying
 from bot.services.shared.versioned import StaleWrite, update_versioned
@@ -628,8 +628,8 @@ async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: s
         )
     ).all()
     for row in rows:
-        record = row.detail.get("undo") if isinstance(row.detail, dict) else None
-        if isinstance(record, dict) and record.get("character_id") in character_ids:
+        record = undo_record(row)
+        if record is not None and record.character_id in character_ids:
             row.detail = {k: v for k, v in row.detail.items() if k != "undo"}
             row.character_name = None
             session.add(row)

@@ -34,7 +34,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, RollLog, XpAward, saved_id, utcnow
 from bot.services.campaigns.context import CampaignContext, CampaignContextService
-from bot.services.shared.audit import AuditEntry, sheet_diff, write_audit
+from bot.services.shared.audit import (
+    AuditDetail,
+    AuditEntry,
+    audit_detail,
+    sheet_diff,
+    write_audit,
+)
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.retry import retrying
@@ -450,22 +456,23 @@ async def _mark_undone(
     should a row ever be undone by a write on another version.
     """
     row = await session.get(RollLog, log_id)
-    undo = dict(row.detail.get("undo") or {}) if row is not None else {}
-    if row is None or undo.get("character_id") != character_id:
+    detail = audit_detail(row) if row is not None else AuditDetail()
+    if row is None or detail.undo is None or detail.undo.character_id != character_id:
         raise DomainError("undo.error.not_found", id=log_id)
-    if undo.get("undone_by"):
+    if detail.undo.undone_by:
         raise DomainError("undo.error.already", id=log_id)
-    hit_die = row.detail.get("hit_die")
+    hit_die = detail.hit_die
     if hit_die and not await _undone(session, hit_die):
         # the grant's hit die went onto the hit points: undo that roll first
         raise DomainError("undo.error.hit_die_first", id=log_id, hit_die=hit_die)
-    row.detail = {**row.detail, "undo": {**undo, "undone_by": undo_id or True}}
+    row.detail = {**row.detail, "undo": {**row.detail["undo"], "undone_by": undo_id or True}}
     session.add(row)
 
 
 async def _undone(session: AsyncSession, log_id: int) -> bool:
     row = await session.get(RollLog, log_id)
-    return bool(row is None or (row.detail.get("undo") or {}).get("undone_by"))
+    undo = audit_detail(row).undo if row is not None else None
+    return bool(row is None or (undo is not None and undo.undone_by))
 
 
 async def _mark_hit_die(
@@ -473,12 +480,12 @@ async def _mark_hit_die(
 ) -> None:
     """A grant's hit die is rolled once, and never for a grant undone meanwhile."""
     row = await session.get(RollLog, grant_id)
-    undo = (row.detail.get("undo") or {}) if row is not None else {}
-    if row is None or undo.get("character_id") != character_id:
+    detail = audit_detail(row) if row is not None else AuditDetail()
+    if row is None or detail.undo is None or detail.undo.character_id != character_id:
         raise DomainError("undo.error.not_found", id=grant_id)
-    if row.detail.get("hit_die") and not await _undone(session, row.detail["hit_die"]):
+    if detail.hit_die and not await _undone(session, detail.hit_die):
         raise DomainError("xp.error.hit_die_rolled")
-    if undo.get("undone_by"):
+    if detail.undo.undone_by:
         raise DomainError("xp.error.hit_die_stale", id=grant_id)
     row.detail = {**row.detail, "hit_die": roll_id}
     session.add(row)

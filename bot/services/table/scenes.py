@@ -505,7 +505,7 @@ class SceneService:
             name = row.character_name or row.user_name
             if row.kind == "xp":
                 record = undo_record(row)
-                if not (record and record.get("undone_by")):
+                if not (record and record.undone_by):
                     xp[name] += row.total
             elif row.kind not in _NOT_ROLLS:
                 rolls[name] += 1
