@@ -9,16 +9,11 @@ import pytest
 from sqlmodel import select
 
 from bot.db.models import CombatRecord
-from bot.services import Actor, Place
+from bot.services import Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules.systems.base import RulesError
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, GUILD, HERE
 from tests.examples import ARDELIA
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 
 
 def ardelia(name: str = "Ardelia") -> dict:

@@ -15,20 +15,15 @@ from sqlalchemy import update
 from sqlmodel import select
 
 from bot.db.models import Character, RollLog, XpAward
-from bot.services import Actor, Place
+from bot.services import Actor
 from bot.services.campaigns.service import SettingsChange
 from bot.services.play.checks import CheckOrder
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.imports import MAX_DEPTH, range_problems
 from bot.services.sheets.schema import SHEET_SCHEMA_VERSION
 from rules.systems.base import FieldKind, FieldSpec, RulesError
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, HERE
 from tests.examples import ARDELIA
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 
 
 @pytest.fixture

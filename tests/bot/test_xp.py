@@ -6,26 +6,18 @@ import json
 
 import pytest
 
-from bot.services import Actor, Place
+from bot.services import Place
 from bot.services.campaigns.settings import resolved_settings
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules import systems
 from rules.systems.base import RulesError
+from tests.bot.table import ANA, BRUNO, GM, GUILD, HERE, estrellas
 from tests.examples import ARDELIA
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 
 
 @pytest.fixture
 async def party(services):
-    await services.campaigns.create(
-        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
-    )
-    await services.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await estrellas(services)
     await services.characters.create(
         HERE, BRUNO, dict(json.loads(json.dumps(ARDELIA)), name="Bram")
     )
