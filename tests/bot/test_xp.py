@@ -12,7 +12,7 @@ from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules import systems
 from rules.systems.base import RulesError
 from tests.bot.table import ANA, BRUNO, GM, GUILD, HERE, estrellas
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, swc_fighter
 
 
 @pytest.fixture
@@ -72,21 +72,7 @@ async def test_swc_levels_come_from_the_system(services):
     )
     system = systems.get("swc")
     settings = resolved_settings(system.settings(), {})
-    sheet = system.new_sheet("Borin", settings)
-    sheet.update(
-        raza="humano",
-        clases=["guerrero"],
-        alineamiento="legal",
-        atributos={
-            "Fuerza": 15,
-            "Destreza": 10,
-            "Constitución": 12,
-            "Inteligencia": 9,
-            "Sabiduría": 10,
-            "Carisma": 9,
-        },
-        pg={"max": 8, "actual": 8},
-    )
+    sheet = swc_fighter(constitution=12)
     assert system.validate(sheet, settings) == []
     await services.characters.create(place, ANA, sheet)
     view = await services.xp.grant(place, GM, 2000, character="Borin")
