@@ -16,8 +16,6 @@ _SPLITTING = {
     "bot/services/play/attacks.py",
     "bot/services/play/surprise.py",
     "bot/services/play/combat.py",
-    "bot/services/table/pace.py",
-    "bot/services/table/posting.py",
 }
 
 

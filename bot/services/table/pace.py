@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, or_, update
+from sqlalchemy import delete, func, or_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -77,8 +77,9 @@ from bot.services.campaigns.service import (
 )
 from bot.services.campaigns.settings import resolved_settings
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
+from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
+from bot.services.shared.versioned import StaleWrite, delete_versioned, update_versioned
 from bot.services.sheets.access import find_character
 
 __all__ = [
@@ -804,13 +805,9 @@ class PaceService:
             if row.user_id != actor.user_id and not is_referee(campaign, actor):
                 raise DomainError("pace.error.not_yours")
             view = _absence_view(row)
-            result = await session.exec(
-                update(Absence)
-                .where(col(Absence.id) == absence_id, col(Absence.version) == view.version)
-                .values(cancelled_at=utcnow(), version=view.version + 1)
+            await update_versioned(  # reported: the absence as its owner saw it
+                session, Absence, col(Absence.id) == absence_id, view.version, cancelled_at=utcnow()
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
         return AbsenceView(
             view.id, view.user_id, view.starts_on, view.ends_on, view.note, True, view.version + 1
         )
@@ -894,16 +891,14 @@ class PaceService:
                 version = 1
             else:
                 seen = existing.version
-                result = await session.exec(
-                    update(Npcization)
-                    .where(
-                        col(Npcization.character_id) == character_id,
-                        col(Npcization.version) == seen,
-                    )
-                    .values(until=back, by_user_id=actor.user_id, version=seen + 1)
+                await update_versioned(  # reported: another GM moved it meanwhile
+                    session,
+                    Npcization,
+                    col(Npcization.character_id) == character_id,
+                    seen,
+                    until=back,
+                    by_user_id=actor.user_id,
                 )
-                if result.rowcount != 1:
-                    raise ConcurrentChange()
                 version = seen + 1
             if back is not None:
                 await schedule(session, NPC_TIMER, str(character_id), place.guild_id, back)
@@ -937,14 +932,9 @@ class PaceService:
                     "pace.error.not_npcized", name=character.name, genero=gender_of(character.sheet)
                 )
             player, seen = row.player_user_id, row.version
-            result = await session.exec(
-                delete(Npcization).where(
-                    col(Npcization.character_id) == character_id,
-                    col(Npcization.version) == seen,
-                )
+            await delete_versioned(  # reported: given back or moved meanwhile
+                session, Npcization, col(Npcization.character_id) == character_id, seen
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
             await cancel(session, NPC_TIMER, str(character_id))
         return NpcView(
             character_id,
@@ -983,11 +973,14 @@ class PaceService:
 
     async def give_back(self, view: NpcView) -> bool:
         """End the NPCization the timer announced, if it is still that version."""
-        async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                delete(Npcization).where(
+        try:
+            async with self.sessions() as session, session.begin():
+                await delete_versioned(
+                    session,
+                    Npcization,
                     col(Npcization.character_id) == view.character_id,
-                    col(Npcization.version) == view.version,
+                    view.version,
                 )
-            )
-        return bool(result.rowcount)
+        except StaleWrite:  # given back by hand or moved since the timer was read: nothing to do
+            return False
+        return True

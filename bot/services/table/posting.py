@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -36,8 +36,10 @@ from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.play.checks import CheckOrder, CheckService
 from bot.services.play.rolls import RollService
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.post_text import Avatar, webhook_name
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import find_character, name_key, require_actor
 
 __all__ = [
@@ -358,7 +360,8 @@ class PostingService:
         """Record a sent post; a GM post in a scene starts its new round of posts (the scene's
         ``round_started_at``, compare-and-set on its version, in the same transaction)."""
         now = utcnow()
-        for _attempt in range(5):
+
+        async def attempt() -> PostView:
             async with self.sessions() as session, session.begin():
                 # the scene the post belongs to: where it was sent, or for a GM-only post the
                 # scene it was written from
@@ -372,13 +375,14 @@ class PostingService:
                     )
                 ).first()
                 if speaker.gm_post and scene is not None and not draft.gm_only:
-                    moved = await session.exec(
-                        update(Scene)
-                        .where(col(Scene.id) == scene.id, col(Scene.version) == scene.version)
-                        .values(round_started_at=now, version=scene.version + 1)
+                    # retried: the scene changed under us, read it again
+                    await update_versioned(
+                        session,
+                        Scene,
+                        col(Scene.id) == scene.id,
+                        scene.version,
+                        round_started_at=now,
                     )
-                    if moved.rowcount != 1:
-                        continue  # the scene changed under us: read it again
                 post = Post(
                     guild_id=place.guild_id,
                     campaign_id=speaker.campaign_id,
@@ -408,7 +412,8 @@ class PostingService:
                         )
                     )
                 return post_view(post)
-        raise ConcurrentChange()
+
+        return await retrying(attempt)
 
     # -- edit and delete -----------------------------------------------------------------
 
@@ -460,14 +465,17 @@ class PostingService:
         text, notes = check_text(text, notes)
         async with self.sessions() as session, session.begin():
             post = await self._owned(session, place, actor, post_id)
-            changed = await session.exec(
-                update(Post)
-                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
-                .where(col(Post.deleted_at).is_(None))
-                .values(text=text, notes=notes, edited_at=utcnow(), version=seen_version + 1)
+            await update_versioned(  # reported: the edit is of the post its author saw
+                session,
+                Post,
+                col(Post.id) == post_id,
+                seen_version,
+                col(Post.deleted_at).is_(None),
+                text=text,
+                notes=notes,
+                edited_at=utcnow(),
+                stale="post.error.changed_meanwhile",
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange("post.error.changed_meanwhile")
             await session.refresh(post)
             return post_view(post)
 
@@ -483,13 +491,14 @@ class PostingService:
             post = await session.get(Post, post_id)
             if post is None or post.guild_id != place.guild_id:
                 raise DomainError("post.error.not_a_post")
-            changed = await session.exec(
-                update(Post)
-                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
-                .values(message_ids=list(message_ids), version=seen_version + 1)
+            await update_versioned(
+                session,
+                Post,
+                col(Post.id) == post_id,
+                seen_version,
+                message_ids=list(message_ids),
+                stale="post.error.changed_meanwhile",
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange("post.error.changed_meanwhile")
             await session.exec(
                 delete(PostMessage).where(
                     col(PostMessage.post_id) == post_id,
@@ -507,14 +516,15 @@ class PostingService:
         """Soft-delete a post (the record stays for the chronicle's GM section); CAS."""
         async with self.sessions() as session, session.begin():
             post = await self._owned(session, place, actor, post_id)
-            changed = await session.exec(
-                update(Post)
-                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
-                .where(col(Post.deleted_at).is_(None))
-                .values(deleted_at=utcnow(), version=seen_version + 1)
+            await update_versioned(
+                session,
+                Post,
+                col(Post.id) == post_id,
+                seen_version,
+                col(Post.deleted_at).is_(None),
+                deleted_at=utcnow(),
+                stale="post.error.changed_meanwhile",
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange("post.error.changed_meanwhile")
             await session.refresh(post)
             return post_view(post)
 
