@@ -301,13 +301,13 @@ class CharacterService:
         problems = context.system.validate(sheet, context.settings)
         if problems:
             raise RulesError(list(problems))
-        waiting = await self._sheetless(campaign, name, is_npc)
+        waiting = await self._sheetless(context.campaign, name, is_npc)
         if waiting is not None:  # an Umbría character: the wizard builds the sheet it lacked
             character = await self._complete(
-                campaign, actor, waiting, sheet, pending=pending, make_active=make_active,
+                context.campaign, actor, waiting, sheet, pending=pending, make_active=make_active,
                 same_transaction=same_transaction,
             )  # fmt: skip
-            return self._view(campaign, system, settings, character)
+            return character_view(context, character)
         owner = owner_user_id or actor.user_id
         cap = None if is_npc else int(context.settings.get(CHARACTER_CAP, 10))
         character = Character(
@@ -372,23 +372,17 @@ class CharacterService:
         require_editor(campaign, waiting, actor)
         approval = "pending" if pending else "approved"
         async with self.sessions() as session, session.begin():
-            changed = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == waiting.id,
-                    col(Character.version) == waiting.version,
-                    col(Character.approval) == NO_SHEET,
-                )
-                .values(
-                    sheet=dict(sheet),
-                    name=str(sheet["name"]),
-                    approval=approval,
-                    version=waiting.version + 1,
-                    updated_at=utcnow(),
-                )
+            await update_versioned(  # reported: completed or changed meanwhile
+                session,
+                Character,
+                col(Character.id) == waiting.id,
+                waiting.version,
+                col(Character.approval) == NO_SHEET,
+                sheet=dict(sheet),
+                name=str(sheet["name"]),
+                approval=approval,
+                updated_at=utcnow(),
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange()
             own = waiting.owner_user_id == actor.user_id
             if make_active and own and not waiting.is_npc and approval == "approved":
                 await self._set_active(session, campaign, actor.user_id, saved_id(waiting))
