@@ -13,7 +13,8 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.play.attacks import AttackView, GmNote
+from bot.services.play.attack_notes import GmNote
+from bot.services.play.attacks import AttackView
 from cogs.ui.render import truncate
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state
