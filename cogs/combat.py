@@ -13,14 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.play.combat import (
-    MAX_COUNT,
-    MAX_TURN_HOURS,
-    TURN_TIMER,
-    CombatService,
-    CombatView,
-    Reminder,
-)
+from bot.services.play.combat import MAX_COUNT, MAX_TURN_HOURS, TURN_TIMER, CombatService
+from bot.services.play.combat_views import CombatView, Reminder
 from bot.services.play.effects import MAX_ROUNDS
 from bot.services.play.surprise import SurpriseOrder
 from bot.services.shared.timers import Due

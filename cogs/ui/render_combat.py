@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.play.combat import CombatantLine, CombatView, HealthView, Reminder
+from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, Reminder
 from cogs.ui.render import COLOUR, truncate
 from rules.names import display_state
 

@@ -30,8 +30,6 @@ STILL_LONG: frozenset[str] = frozenset(
         "bot/services/chronicle/umbria/pages.py:_post",
         "bot/services/play/abilities.py:AbilityService.use",
         "bot/services/play/checks.py:CheckService.check",
-        "bot/services/play/combat.py:CombatService",
-        "bot/services/play/combat.py:CombatService.add",
         "bot/services/play/rolls.py:RollService.roll",
         "bot/services/play/spells.py:SpellService.cast",
         "bot/services/privacy/privacy.py:PrivacyService._collect",

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, Character, CombatRecord
 from bot.grammar import gender_of
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
+from bot.services.play.combat_store import active_fight
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.sheets.access import find_character, require_playable
@@ -135,16 +135,7 @@ class SideFinder:
 
     async def fight(self, place: Place) -> CombatRecord | None:
         """The channel's active fight, if any."""
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(CombatRecord).where(
-                        CombatRecord.guild_id == place.guild_id,
-                        CombatRecord.channel_id == place.channel_id,
-                        CombatRecord.status == "active",
-                    )
-                )
-            ).first()
+        return await active_fight(self.sessions, place)
 
     async def by_id(self, campaign: Campaign, character_id: int) -> Character:
         """A character of the campaign by id; ``attack.error.gone`` once deleted."""

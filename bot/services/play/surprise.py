@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, CombatRecord, utcnow
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
+from bot.services.play.combat_store import active_fight
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee, refused
@@ -94,7 +95,7 @@ class SurpriseService:
             raise DomainError("rolweb_fight.error.bad_side", sides=", ".join(SIDES))
         for attempt in attempts():
             await backoff(attempt)
-            record = await self._fight(place)
+            record = await active_fight(self.sessions, place)
             if record is None:
                 raise DomainError("combat.error.none")
             combat = Combat.from_dict(record.state)
@@ -167,18 +168,6 @@ class SurpriseService:
             session.add(entry)
             await session.flush()
             return entry.id or 0
-
-    async def _fight(self, place: Place) -> CombatRecord | None:
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(CombatRecord).where(
-                        CombatRecord.guild_id == place.guild_id,
-                        CombatRecord.channel_id == place.channel_id,
-                        CombatRecord.status == "active",
-                    )
-                )
-            ).first()
 
     async def _characters(self, combat: Combat) -> dict[int, Character]:
         ids = [c.character_id for c in combat.combatants if c.character_id is not None]
