@@ -46,7 +46,7 @@ from bot.services.shared.audit import undo_record
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NoCampaign, NotReferee
 from bot.services.shared.retry import attempts, backoff
-from bot.services.table.pace import round_of_posts
+from bot.services.table.pace_rounds import round_of_posts
 
 __all__ = [
     "MAX_PLAYERS",
