@@ -26,7 +26,7 @@ from cogs.ui.options import Setting, SettingValue
 from cogs.ui.posting_status import posting_notices
 from cogs.ui.publishing import Publisher, StopPublicationButton
 from cogs.ui.slow import acknowledge, reply
-from cogs.ui.views import ask_confirmation
+from cogs.ui.views import Asking
 from rules import systems
 
 if TYPE_CHECKING:
@@ -216,16 +216,16 @@ class CampaignCog(
     @app_commands.command(name="end", description="Archive the campaign; nothing is deleted (GM)")
     async def end(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
-        campaign = await self.service.require_referee(ctx.place, ctx.actor)
-        click = await ask_confirmation(
+        asking = Asking(
             itx,
             ctx.locale,
-            question=ctx.t("campaign.end_confirm", name=campaign.name),
+            question_key="campaign.end_confirm",
             confirm_key="campaign.end_confirm_button",
         )
-        if click is None:
+        view = await self.service.end(ctx.place, ctx.actor, asking)
+        click = asking.click
+        if view is None or click is None:
             return
-        view = await self.service.end(ctx.place, ctx.actor)
         await click.edit_original_response(content=ctx.t("common.done"))
         await click.followup.send(
             **render.campaign(view, ctx.locale, headline_key="campaign.ended")

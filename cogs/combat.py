@@ -25,7 +25,7 @@ from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import AnyCharacter, Combatant, EffectName, NewCombatant
 from cogs.ui.undo import with_undo
-from cogs.ui.views import ask_confirmation
+from cogs.ui.views import Asking
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -342,14 +342,15 @@ class CombatCog(
     @fight()
     async def end(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
-        await self.combat.require_referee(ctx.place, ctx.actor)
-        click = await ask_confirmation(
-            itx, ctx.locale, question=ctx.t("combat.end_confirm"), confirm_key="combat.end_button"
+        asking = Asking(
+            itx, ctx.locale, question_key="combat.end_confirm", confirm_key="combat.end_button"
         )
-        if click is None:
+        view = await self.combat.end(ctx.place, ctx.actor, asking)
+        if view is None or asking.click is None:
             return
-        view = await self.combat.end(ctx.place, ctx.actor)
-        await click.followup.send(**turn_message(view, ctx.locale, note=ctx.t("combat.ended")))
+        await asking.click.followup.send(
+            **turn_message(view, ctx.locale, note=ctx.t("combat.ended"))
+        )
 
 
 async def setup(bot: Arbitro) -> None:

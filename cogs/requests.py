@@ -92,9 +92,7 @@ class RequestCog(
         request: app_commands.Range[int, 1, 2_000_000_000] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        service = self.bot.services.requests
-        request_id = request or await service.latest_open(ctx.place, ctx.actor)
-        view = await service.close(ctx.place, ctx.actor, request_id)
+        view = await self.bot.services.requests.close(ctx.place, ctx.actor, request)
         # The request message is redrawn (without its roll buttons) at its next press.
         await itx.response.send_message(
             ctx.t(

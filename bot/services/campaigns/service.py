@@ -28,7 +28,7 @@ from bot.services.campaigns.settings import (
     parse_setting,
     resolved_settings,
 )
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import (
     AlreadyBound,
     ConcurrentChange,
@@ -393,9 +393,16 @@ class CampaignService:
             self.forget(place.guild_id)  # changed elsewhere (by hand?): read it again
         raise ConcurrentChange()
 
-    async def end(self, place: Place, actor: Actor) -> CampaignView:
-        """Archive the campaign: it stops answering in its channels; nothing is deleted."""
+    async def end(
+        self, place: Place, actor: Actor, confirm: Confirm | None = None
+    ) -> CampaignView | None:
+        """Archive the campaign: it stops answering in its channels; nothing is deleted.
+        ``confirm`` asks the referee first (with the campaign's ``name``); None: declined."""
         campaign = await self.require_referee(place, actor)
+        if confirm is not None:
+            if not await confirm(name=campaign.name):
+                return None
+            campaign = await self.require_referee(place, actor)  # as it is after the question
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(Campaign)

@@ -35,7 +35,7 @@ from bot.services.play.combat_views import (
     out_of_order,
 )
 from bot.services.play.effects import EffectService, EffectView
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.timers import Due, TimerService
 from bot.services.sheets.characters import CharacterService, CharacterView
@@ -303,9 +303,14 @@ class CombatService:
 
         return await self.store.change(place, remove_it)
 
-    async def end(self, place: Place, actor: Actor) -> CombatView:
-        """Archive the fight (it stays in the database with its last state)."""
+    async def end(
+        self, place: Place, actor: Actor, confirm: Confirm | None = None
+    ) -> CombatView | None:
+        """Archive the fight (it stays in the database with its last state); ``confirm``
+        asks the referee first (None: declined)."""
         await self.require_referee(place, actor)
+        if confirm is not None and not await confirm():
+            return None
         return await self.store.change(place, lambda *a: (a[3].end(), None, ()), ending=True)
 
     async def require_referee(self, place: Place, actor: Actor) -> None:

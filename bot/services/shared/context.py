@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
-__all__ = ["Actor", "Place"]
+__all__ = ["Actor", "Confirm", "Place"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,3 +39,11 @@ class Actor:
     role_ids: frozenset[int] = frozenset()
     is_admin: bool = False
     can_manage_channels: bool = False
+
+
+class Confirm(Protocol):
+    """The cog's side of a use case that asks its user before acting (``/campaign end``,
+    ``/init end``): the question gets ``params`` (what it names); True to go on.  The
+    service checks what it must first, so nobody is asked a question they may not answer."""
+
+    async def __call__(self, **params: Any) -> bool: ...

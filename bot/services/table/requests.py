@@ -489,8 +489,11 @@ class RequestService:
             raise DomainError("request.error.none_open")
         return found
 
-    async def close(self, place: Place, actor: Actor, request_id: int) -> RequestView:
-        """Close the request (GM only): later presses are refused; nothing is deleted."""
+    async def close(self, place: Place, actor: Actor, request_id: int | None) -> RequestView:
+        """Close the request (GM only): later presses are refused; nothing is deleted.
+        Without an id, the channel's newest open request (:meth:`latest_open`)."""
+        if request_id is None:
+            request_id = await self.latest_open(place, actor)
         for attempt in attempts():
             await backoff(attempt)
             async with self.sessions() as session:
