@@ -167,7 +167,9 @@ def touch_gm_copy(view: CastView, locale: str, channel_mention: str) -> dict[str
     return {"embed": render_attack.attack_gm_copy(view.touch, locale, channel_mention)["embed"]}
 
 
-def _cast_embed(view: CastView, locale: str) -> discord.Embed:
+def _cast_roll(view: CastView, locale: str) -> discord.Embed:
+    """The cast's roll (or that it rolls none), its verdict against the target and its
+    chance, coloured by the outcome."""
     result = view.result
     check = result.check
     who = t("roll.who_as_character", locale, user=view.user_name, character=view.character_name)
@@ -198,6 +200,12 @@ def _cast_embed(view: CastView, locale: str) -> discord.Embed:
                 value=percent(Fraction(*check.probability), locale),
                 inline=True,
             )
+    return embed
+
+
+def _cast_embed(view: CastView, locale: str) -> discord.Embed:
+    result = view.result
+    embed = _cast_roll(view, locale)
     if result.pool is not None:
         spent = t(
             "spell.cast_spent_line",

@@ -31,6 +31,7 @@ from bot.services.sheets.writes import Computed
 from rules.combat.attack import Fighter
 from rules.systems.base import (
     Abilities,
+    AbilityUse,
     GameSystem,
     Settings,
     StepOption,
@@ -167,14 +168,7 @@ class AbilityService:
         result = abilities.use_ability(
             user_sheet, ability, fighter, context.settings, self.rng, level=level, herbs=herbs
         )
-        audit = AuditEntry(
-            kind="ability",
-            expression=(result.roll.expression if result.roll else result.ability)[:250],
-            breakdown=result.roll.breakdown if result.roll else result.effect[:1000],
-            total=result.roll.total if result.roll else 0,
-            reason=f"{result.ability} ({result.level}) → {healed_one.name}"[:200],
-            detail={"user": user.name, "target": healed_one.name, "action": result.action},
-        )
+        audit = _audit(result, user.name, healed_one.name)
         if result.change is not None and result.change.kind == "heal":
             applied = await self.characters.writer.apply(
                 place,
@@ -205,3 +199,15 @@ class AbilityService:
             undo=undo,
             system=context.system.id,
         )
+
+
+def _audit(result: AbilityUse, user: str, target: str) -> AuditEntry:
+    """The use's audit row (kind ``ability``): its roll, or the effect when it rolls none."""
+    return AuditEntry(
+        kind="ability",
+        expression=(result.roll.expression if result.roll else result.ability)[:250],
+        breakdown=result.roll.breakdown if result.roll else result.effect[:1000],
+        total=result.roll.total if result.roll else 0,
+        reason=f"{result.ability} ({result.level}) → {target}"[:200],
+        detail={"user": user, "target": target, "action": result.action},
+    )

@@ -166,6 +166,16 @@ def history_query(
     return query.order_by(col(RollLog.id).desc()).limit(limit)
 
 
+def checked_reason(reason: str | None) -> str | None:
+    """What a roll is for, as typed: stripped (None when blank), at most :data:`MAX_REASON`."""
+    if reason is None:
+        return None
+    reason = reason.strip() or None
+    if reason and len(reason) > MAX_REASON:
+        raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+    return reason
+
+
 class RollService:
     def __init__(
         self,
@@ -216,10 +226,7 @@ class RollService:
         character_name: str | None = None,
     ) -> RollView:
         """Roll ``expression`` and store it in the audit log before anything is shown."""
-        if reason is not None:
-            reason = reason.strip() or None
-            if reason and len(reason) > MAX_REASON:
-                raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+        reason = checked_reason(reason)
         result = dice.roll(expression, rng=self.rng)
         outcome = judge(result, difficulty)
         breakdown = str(result)

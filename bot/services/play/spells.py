@@ -293,15 +293,7 @@ class SpellService:
             raise DomainError("spell.error.bad_extra_mana", limit=MAX_EXTRA_MANA)
         target = (order.target or "").strip()[:MAX_TARGET] or None
         listed_by, listing = await self._listing(place)
-        request = SpellRequest(
-            spell=_spell_name(order.spell, listing),
-            level=order.level,
-            spell_list=_list_id(order.spell_list, listed_by.id),
-            extra_mana=order.extra_mana,
-            mana=order.mana,
-            dispel=_spell_name(order.dispel, listing),
-            modifier=order.modifier,
-        )
+        request = _spell_request(order, listing, listed_by.id)
         campaign, system, _settings = await self.characters.context(place)
 
         def audit(result: CastResult) -> AuditEntry:
@@ -328,22 +320,11 @@ class SpellService:
             if target_view is not None:
                 landed_on = Applied(applied.view, landed, applied.log_id)
         else:
-
-            def follow(values: tuple[Any, ...]) -> LandSpell | None:
-                cast: CastResult = values[0][0]
-                return LandSpell(cast, caster_name) if lands_on_target(cast) else None
-
             assert caster_id is not None  # a named target was found: so was its caster
-            applied, on_target = await writer.apply_each(
-                place,
-                actor,
-                [
-                    Each(caster_id, CastSpell(request, self.rng, audit), playing=True),
-                    Each(target_view.id, after=follow, acting=False),
-                ],
+            cast = CastSpell(request, self.rng, audit)
+            applied, landed_on = await self._cast_on(
+                place, actor, cast, (caster_id, caster_name), target_view.id
             )
-            if on_target.value is not None:  # None: the cast did nothing to its target
-                landed_on = on_target
             result, landed = applied.value
         return CastView(
             log_id=applied.log_id or 0,
@@ -361,6 +342,32 @@ class SpellService:
             caster_gender=gender_of(applied.view.sheet),
             target_gender=gender_of(landed_on.view.sheet) if landed_on is not None else None,
         )
+
+    async def _cast_on(
+        self,
+        place: Place,
+        actor: Actor,
+        cast: CastSpell,
+        caster: tuple[int, str],
+        target_id: int,
+    ) -> tuple[Applied[Any], Applied[Landed] | None]:
+        """A cast on another character: the caster's write, then what it does to the target
+        (on the target's current sheet, the rules acting on the caster's behalf), in one
+        transaction; the target's part is None when the cast did nothing to it."""
+
+        def follow(values: tuple[Any, ...]) -> LandSpell | None:
+            done: CastResult = values[0][0]
+            return LandSpell(done, caster[1]) if lands_on_target(done) else None
+
+        applied, on_target = await self.characters.writer.apply_each(
+            place,
+            actor,
+            [
+                Each(caster[0], cast, playing=True),
+                Each(target_id, after=follow, acting=False),
+            ],
+        )
+        return applied, on_target if on_target.value is not None else None
 
     async def _touch_spell(self, place: Place, name: str | None) -> str | None:
         """The spell's name if it is a touch spell that needs a melee attack first."""
@@ -429,6 +436,19 @@ class SpellService:
             raise NotAllowed("flows.rest_gm_only")
         applied = await self.characters.writer.apply(place, actor, Rest(), name=character)
         return RestView(applied.view.name, applied.value)
+
+
+def _spell_request(order: CastOrder, listing: SpellList, system: str) -> SpellRequest:
+    """The system's request: the spells and the list named as the system reads them."""
+    return SpellRequest(
+        spell=_spell_name(order.spell, listing),
+        level=order.level,
+        spell_list=_list_id(order.spell_list, system),
+        extra_mana=order.extra_mana,
+        mana=order.mana,
+        dispel=_spell_name(order.dispel, listing),
+        modifier=order.modifier,
+    )
 
 
 def _list_id(typed: str | None, system: str) -> str | None:

@@ -184,23 +184,8 @@ class ApprovalService:
                     col(ActiveCharacter.character_id) == character.id,
                 )
             )
-            entry = roll_log(
-                place,
-                actor,
-                campaign.id,
-                character.name,
-                AuditEntry(
-                    kind="transfer",
-                    expression="transfer",
-                    breakdown=f"{previous} → {new_owner_id} ({new_owner_name[:60]})",
-                    total=0,
-                    detail={
-                        "character_id": character.id,
-                        "from": previous,
-                        "to": new_owner_id,
-                    },
-                ),
-            )
+            audit = _transfer_audit(saved_id(character), previous, new_owner_id, new_owner_name)
+            entry = roll_log(place, actor, campaign.id, character.name, audit)
             session.add(entry)
             await session.flush()
             return TransferView(
@@ -211,3 +196,14 @@ class ApprovalService:
                 cleared.rowcount == 1,
                 saved_id(entry),
             )
+
+
+def _transfer_audit(character_id: int, previous: int, new_owner_id: int, name: str) -> AuditEntry:
+    """The transfer's audit row: from whom to whom (the new owner's name as given)."""
+    return AuditEntry(
+        kind="transfer",
+        expression="transfer",
+        breakdown=f"{previous} → {new_owner_id} ({name[:60]})",
+        total=0,
+        detail={"character_id": character_id, "from": previous, "to": new_owner_id},
+    )

@@ -295,20 +295,7 @@ class CharacterService:
         )
         if is_npc and not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
-        name = str(sheet.get("name", "")).strip()
-        if not name or len(name) > MAX_NAME:
-            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
-        if sheet.get("system") != campaign.system:
-            raise DomainError(
-                "sheet.error.wrong_system",
-                system=systems.name_of(str(sheet.get("system"))[:20]),
-                expected=systems.name_of(campaign.system),
-            )
-        sheet = player_sheet(sheet) if not is_npc else dict(sheet)
-        sheet["name"] = name
-        problems = system.validate(sheet, settings)
-        if problems:
-            raise RulesError(list(problems))
+        name, sheet = _new_sheet(campaign, system, settings, sheet, is_npc)
         waiting = await self._sheetless(campaign, name, is_npc)
         if waiting is not None:  # an Umbría character: the wizard builds the sheet it lacked
             character = await self._complete(
@@ -337,9 +324,9 @@ class CharacterService:
                 session.add(character)
                 await session.flush()
                 if cap is not None:
-                    await self._check_cap(session, campaign, owner, cap)
+                    await _check_cap(session, campaign, owner, cap)
                 if make_active and not is_npc and not pending:
-                    await self._set_active(session, campaign, actor.user_id, saved_id(character))
+                    await _set_active(session, campaign, actor.user_id, saved_id(character))
                 if same_transaction is not None:
                     # e.g. closing the creation draft: both happen or neither does
                     await same_transaction(session)
@@ -397,35 +384,12 @@ class CharacterService:
                 raise ConcurrentChange()
             own = waiting.owner_user_id == actor.user_id
             if make_active and own and not waiting.is_npc and approval == "approved":
-                await self._set_active(session, campaign, actor.user_id, saved_id(waiting))
+                await _set_active(session, campaign, actor.user_id, saved_id(waiting))
             if same_transaction is not None:
                 await same_transaction(session)
             character = await session.get(Character, saved_id(waiting), populate_existing=True)
             assert character is not None  # just written
         return character
-
-    @staticmethod
-    async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:
-        """A member keeps at most ``cap`` live characters per campaign (setting
-        ``personajes_por_jugador``): a runaway script cannot fill the campaign.
-
-        Counted *after* the new row is flushed, inside the inserting transaction and behind
-        :func:`lock_campaign`, so two creations at the same moment cannot both pass a count
-        that each made before the other's insert."""
-        count = (
-            await session.exec(
-                select(func.count())
-                .select_from(Character)
-                .where(
-                    Character.campaign_id == campaign.id,
-                    Character.owner_user_id == owner,
-                    Character.is_npc == False,  # noqa: E712 - SQL, not Python
-                    col(Character.deleted_at).is_(None),
-                )
-            )
-        ).one()
-        if count > cap:
-            raise DomainError("sheet.error.too_many_characters", limit=cap)
 
     async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
         """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
@@ -435,26 +399,8 @@ class CharacterService:
             if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
                 raise NotAllowed("sheet.error.not_owner", name=character.name)
             require_playable(character)
-            await self._set_active(session, campaign, actor.user_id, saved_id(character))
+            await _set_active(session, campaign, actor.user_id, saved_id(character))
         return self._view(campaign, system, settings, character)
-
-    @staticmethod
-    async def _set_active(
-        session: AsyncSession, campaign: Campaign, user_id: int, character_id: int
-    ) -> None:
-        active = await session.get(ActiveCharacter, (campaign.id, user_id))
-        if active is None:
-            session.add(
-                ActiveCharacter(
-                    campaign_id=saved_id(campaign),
-                    user_id=user_id,
-                    guild_id=campaign.guild_id,
-                    character_id=character_id,
-                )
-            )
-        else:
-            active.character_id = character_id
-            session.add(active)
 
     async def update_sheet(
         self,
@@ -645,3 +591,72 @@ def get_path(sheet: Mapping[str, Any], path: str) -> Any:
             return None
         node = node[part]
     return node
+
+
+def _new_sheet(
+    campaign: Campaign,
+    system: GameSystem,
+    settings: Mapping[str, Any],
+    sheet: Mapping[str, Any],
+    is_npc: bool,
+) -> tuple[str, dict[str, Any]]:
+    """A new character's name and sheet as stored: a name within :data:`MAX_NAME`, the
+    campaign's system, a player's sheet without NPC keys, and every problem the system
+    finds refused at once (RulesError)."""
+    name = str(sheet.get("name", "")).strip()
+    if not name or len(name) > MAX_NAME:
+        raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+    if sheet.get("system") != campaign.system:
+        raise DomainError(
+            "sheet.error.wrong_system",
+            system=systems.name_of(str(sheet.get("system"))[:20]),
+            expected=systems.name_of(campaign.system),
+        )
+    stored = player_sheet(sheet) if not is_npc else dict(sheet)
+    stored["name"] = name
+    problems = system.validate(stored, settings)
+    if problems:
+        raise RulesError(list(problems))
+    return name, stored
+
+
+async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:
+    """A member keeps at most ``cap`` live characters per campaign (setting
+    ``personajes_por_jugador``): a runaway script cannot fill the campaign.
+
+    Counted *after* the new row is flushed, inside the inserting transaction and behind
+    :func:`lock_campaign`, so two creations at the same moment cannot both pass a count
+    that each made before the other's insert."""
+    count = (
+        await session.exec(
+            select(func.count())
+            .select_from(Character)
+            .where(
+                Character.campaign_id == campaign.id,
+                Character.owner_user_id == owner,
+                Character.is_npc == False,  # noqa: E712 - SQL, not Python
+                col(Character.deleted_at).is_(None),
+            )
+        )
+    ).one()
+    if count > cap:
+        raise DomainError("sheet.error.too_many_characters", limit=cap)
+
+
+async def _set_active(
+    session: AsyncSession, campaign: Campaign, user_id: int, character_id: int
+) -> None:
+    """Make ``character_id`` the member's character in the campaign (one per member)."""
+    active = await session.get(ActiveCharacter, (campaign.id, user_id))
+    if active is None:
+        session.add(
+            ActiveCharacter(
+                campaign_id=saved_id(campaign),
+                user_id=user_id,
+                guild_id=campaign.guild_id,
+                character_id=character_id,
+            )
+        )
+    else:
+        active.character_id = character_id
+        session.add(active)

@@ -388,19 +388,8 @@ class RequestService:
         async with self.sessions() as session:
             row, campaign = await self._load(session, place, request_id)
             character = await session.get(Character, character_id)
-        if row.status != "open":
-            raise DomainError("request.error.closed")
-        entries = [Entry.of(e) for e in row.entries]
-        index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
-        if index < 0 or character is None or character.deleted_at is not None:
-            raise DomainError("request.error.not_asked")
+        entries, index = _entry_to_roll(row, campaign, character, character_id, actor)
         entry = entries[index]
-        if actor.user_id != character.owner_user_id and not (
-            is_referee(campaign, actor) and gm_runs(campaign, character)
-        ):
-            raise NotAllowed("request.error.not_yours", name=entry.name)
-        if entry.rolled:
-            raise DomainError("request.error.already_rolled", name=entry.name)
         seen, hidden = row.version, row.hidden
         order = CheckOrder(
             row.option,
@@ -578,3 +567,29 @@ async def _mark_hidden(session: AsyncSession, log_id: int, hidden: str) -> None:
         row.detail = {**row.detail, "hidden_request": hidden}
         row.private = True
         session.add(row)
+
+
+def _entry_to_roll(
+    row: RollRequest,
+    campaign: Campaign,
+    character: Character | None,
+    character_id: int,
+    actor: Actor,
+) -> tuple[list[Entry], int]:
+    """The request's entries and which one this press rolls: refused on a closed request,
+    for a character it did not ask, by someone who does not play it (its player, or the GM
+    for a character the GM runs), or when already rolled."""
+    if row.status != "open":
+        raise DomainError("request.error.closed")
+    entries = [Entry.of(e) for e in row.entries]
+    index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
+    if index < 0 or character is None or character.deleted_at is not None:
+        raise DomainError("request.error.not_asked")
+    entry = entries[index]
+    if actor.user_id != character.owner_user_id and not (
+        is_referee(campaign, actor) and gm_runs(campaign, character)
+    ):
+        raise NotAllowed("request.error.not_yours", name=entry.name)
+    if entry.rolled:
+        raise DomainError("request.error.already_rolled", name=entry.name)
+    return entries, index
