@@ -40,8 +40,6 @@ STILL_MORE: frozenset[str] = frozenset(
         "cogs/scenes.py:SceneCog.reopen",
         "cogs/scenes.py:SceneCog.status",
         "cogs/sheets.py:SheetCog.create",
-        "cogs/sheets.py:SheetCog.delete",
-        "cogs/sheets.py:SheetCog.profile",
         "cogs/sheets.py:SheetCog.show",
     }
 )

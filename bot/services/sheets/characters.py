@@ -18,7 +18,7 @@ import asyncio
 import builtins
 import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import and_, func, not_, update
 from sqlalchemy.exc import IntegrityError
@@ -37,7 +37,7 @@ from bot.services.campaigns.service import (
     CampaignService,
     is_referee,
 )
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.shared.labels import read_field
 from bot.services.sheets.access import (
@@ -469,8 +469,25 @@ class CharacterService:
 
         return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
 
-    async def delete(self, place: Place, actor: Actor, name: str) -> CharacterSummary:
-        """Soft delete: hidden from everyone, restorable by a referee."""
+    @overload
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: None = None
+    ) -> CharacterSummary: ...
+
+    @overload
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: Confirm
+    ) -> CharacterSummary | None: ...
+
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: Confirm | None = None
+    ) -> CharacterSummary | None:
+        """Soft delete: hidden from everyone, restorable by a referee.  ``confirm`` asks
+        first, naming the character as the actor sees it (None: declined)."""
+        if confirm is not None:
+            name = (await self.show(place, actor, name)).name
+            if not await confirm(name=name):
+                return None
         campaign, _system, _settings = await self.context(place)
         async with self.sessions() as session, session.begin():
             character = await find_character(session, campaign, actor, name)

@@ -46,6 +46,16 @@ class ProfileChange:
     avatar: bytes | None = None
     clear_avatar: bool = False
 
+    @property
+    def empty(self) -> bool:
+        """Nothing to change: ``/sheet profile`` without options shows the profile."""
+        return (
+            self.concept is None
+            and self.description is None
+            and self.avatar is None
+            and not self.clear_avatar
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ProfileView:
@@ -111,7 +121,10 @@ class ProfileService:
         self, place: Place, actor: Actor, name: str | None, change: ProfileChange
     ) -> ProfileView:
         """Change the profile (its owner or a referee), compare-and-set on its version; the
-        first change creates it (two first changes at once: one wins, the other retries)."""
+        first change creates it (two first changes at once: one wins, the other retries).
+        An empty change shows the profile (:meth:`show`)."""
+        if change.empty:
+            return await self.show(place, actor, name)
         concept = change.concept.strip() if change.concept is not None else None
         description = change.description.strip() if change.description is not None else None
         if concept is not None and len(concept) > MAX_CONCEPT:
