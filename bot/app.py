@@ -134,7 +134,7 @@ class Services:
         self.combat = CombatService(
             self.sessions, self.characters, rng, self.timers, effects=self.effects
         )
-        self.attacks = AttackService(self.sessions, self.characters, rng)
+        self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.privacy = PrivacyService(self.sessions)

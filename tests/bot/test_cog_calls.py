@@ -24,17 +24,14 @@ COGS = sorted((ROOT / "cogs").glob("*.py"))
 #: ``path:Class.method`` still calling more than one service method (to be merged).
 STILL_MORE: frozenset[str] = frozenset(
     {
-        "cogs/attack.py:AttackCog.attack",
         "cogs/campaign.py:CampaignCog.export",
         "cogs/campaign.py:CampaignCog.import_",
         "cogs/campaign.py:CampaignCog.settings",
-        "cogs/dice.py:DiceCog.roll",
         "cogs/post.py:PostCog.delete_post",
         "cogs/post.py:PostCog.on_post_modal",
         "cogs/post.py:PostCog.post",
         "cogs/privacy.py:PrivacyCog.delete",
         "cogs/privacy.py:PrivacyCog.export",
-        "cogs/requests.py:RequestCog.check",
         "cogs/scenes.py:SceneCog.close",
         "cogs/scenes.py:SceneCog.form_submitted",
         "cogs/scenes.py:SceneCog.reopen",

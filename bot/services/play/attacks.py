@@ -34,7 +34,8 @@ from bot.services.play.attack_order import AttackOrder, attack_request, attacks_
 from bot.services.play.attack_record import AttackView, attack_audit, attack_view
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.attack_touch import Cast
-from bot.services.shared.context import Actor, Place
+from bot.services.play.rolls import RollService
+from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import DomainError, refused
 from bot.services.shared.labels import resolve, spoken
 from bot.services.sheets.changes import Touched
@@ -63,11 +64,14 @@ class AttackService:
         sessions: async_sessionmaker[AsyncSession],
         characters: CharacterService,
         rng: random.Random | None = None,
+        rolls: RollService | None = None,
     ) -> None:
         self.sessions = sessions
         self.characters = characters
         self.rng = rng or random.SystemRandom()
         self.sides = SideFinder(sessions)
+        #: links an attack's audit row to its reply (the roll log's message links)
+        self.rolls = rolls
 
     # -- suggestions ---------------------------------------------------------------------
 
@@ -114,14 +118,32 @@ class AttackService:
 
     # -- use cases -----------------------------------------------------------------------
 
-    async def attack(self, place: Place, actor: Actor, order: AttackOrder) -> AttackView:
-        """Roll ``order`` and write it (see the module docstring).
+    async def attack(
+        self,
+        place: Place,
+        actor: Actor,
+        order: AttackOrder,
+        reply: Reply[AttackView] | None = None,
+    ) -> AttackView:
+        """Roll ``order``, write it and show it with ``reply`` (the audit row links to the
+        message it sent); see the module docstring.
 
         A system whose players roll their own defence (:class:`PlayerDefence`, rolweb), an
         NPC attacking a character: the target's player rolls it.  With ``order.defence_now``
         the GM rolls it here; otherwise the request is logged as pending and :meth:`defend`
         resolves it later."""
         context = await self.characters.contexts.load(place)
+        view = await self._attack(place, actor, order, context)
+        if self.rolls is not None:
+            await self.rolls.reply_linked(place, view.log_id, view, reply)
+        elif reply is not None:
+            await reply(view)  # built without the roll log's links (a test's bare service)
+        return view
+
+    async def _attack(
+        self, place: Place, actor: Actor, order: AttackOrder, context: CampaignContext
+    ) -> AttackView:
+        """The attack itself: sides, the fight's situations, the roll, the write."""
         settings, able = context.settings, capabilities(context.system)
         attacks = attacks_of(context.system)
         sides = await self.sides.resolve(

@@ -45,7 +45,7 @@ from bot.db.models import (
 )
 from bot.services.campaigns.service import is_referee
 from bot.services.play.checks import CheckOrder, CheckService, CheckView
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.shared.labels import Named, resolve, spoken
 from bot.services.shared.retry import attempts, backoff
@@ -305,9 +305,11 @@ class RequestService:
         difficulty: int | None = None,
         modifier: int = 0,
         hidden: str = "visible",
+        reply: Reply[RequestView] | None = None,
     ) -> RequestView:
         """Store the request (GM only) after checking that every character asked can roll
-        ``option`` (a dry run of the pure rules on each sheet: nothing is logged)."""
+        ``option`` (a dry run of the pure rules on each sheet: nothing is logged); ``reply``
+        posts it, and the request remembers the message it sent (:meth:`attach_message`)."""
         if hidden not in HIDDEN:
             raise DomainError("request.error.bad_hidden")
         context = await self.characters.contexts.load(place)
@@ -319,18 +321,7 @@ class RequestService:
             targets = await self._targets(session, campaign, actor, place, parsed)
         option = _read_option(system, settings, targets, option)
         request = CheckRequest(option=option, modifier=modifier, difficulty=difficulty)
-        label = option
-        dry = random.Random(0)
-        for character in targets:
-            try:
-                result = system.check(upgraded_sheet(character), request, settings, dry)
-            except RulesError as error:
-                # the name the suggestion showed («Volar»), not its value («habilidad:Volar»)
-                shown = option.split(":", 1)[-1]
-                raise DomainError(
-                    "request.error.cannot_roll", name=character.name, option=shown
-                ) from error
-            label = result.label
+        label = _dry_run(system, settings, targets, request)
         row = RollRequest(
             guild_id=place.guild_id,
             campaign_id=saved_id(campaign),
@@ -346,7 +337,11 @@ class RequestService:
         async with self.sessions() as session, session.begin():
             session.add(row)
             await session.flush()
-            return _view(row, campaign.gm_channel_id)
+            view = _view(row, campaign.gm_channel_id)
+        sent = await reply(view) if reply is not None else None
+        if sent is not None:
+            await self.attach_message(view.id, place.guild_id, sent.message_id)
+        return view
 
     async def attach_message(self, request_id: int, guild_id: int, message_id: int) -> None:
         """Remember the request's message (its buttons are keyed by the request's id; the id
@@ -593,3 +588,23 @@ def _entry_to_roll(
     if entry.rolled:
         raise DomainError("request.error.already_rolled", name=entry.name)
     return entries, index
+
+
+def _dry_run(
+    system: GameSystem, settings: Mapping[str, Any], targets: list[Character], request: CheckRequest
+) -> str:
+    """Every character asked can roll the request's option: the pure rules are run on each
+    sheet with a throwaway generator (nothing is logged); the option's label as rolled."""
+    label = request.option
+    dry = random.Random(0)
+    for character in targets:
+        try:
+            result = system.check(upgraded_sheet(character), request, settings, dry)
+        except RulesError as error:
+            # the name the suggestion showed («Volar»), not its value («habilidad:Volar»)
+            shown = request.option.split(":", 1)[-1]
+            raise DomainError(
+                "request.error.cannot_roll", name=character.name, option=shown
+            ) from error
+        label = result.label
+    return label
