@@ -208,7 +208,6 @@ class CampaignCog(
                 clear_off_topic=cleared == "off_topic",
             ),
         )
-        await self.bot.services.pace.sync_campaign(ctx.place)  # the pace timers follow
         await reply(
             itx, ctx.locale, **render.campaign(view, ctx.locale, headline_key="campaign.updated")
         )

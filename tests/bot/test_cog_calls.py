@@ -26,7 +26,6 @@ STILL_MORE: frozenset[str] = frozenset(
     {
         "cogs/campaign.py:CampaignCog.export",
         "cogs/campaign.py:CampaignCog.import_",
-        "cogs/campaign.py:CampaignCog.settings",
         "cogs/post.py:PostCog.delete_post",
         "cogs/post.py:PostCog.on_post_modal",
         "cogs/post.py:PostCog.post",

@@ -6,7 +6,7 @@ id wins (thread, then channel or forum, then category).  Every query filters by 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -191,6 +191,12 @@ class CampaignService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         self.cache = cache_for(sessions.kw["bind"].sync_engine)
+        self._settings_followers: list[Callable[[Place], Awaitable[None]]] = []
+
+    def follow_settings(self, follower: Callable[[Place], Awaitable[None]]) -> None:
+        """Call ``follower(place)`` after every change of a campaign's settings (the pace's
+        timers follow the deadline and the digest's hour: wired in ``bot.app.Services``)."""
+        self._settings_followers.append(follower)
 
     # -- lookups -------------------------------------------------------------------------
 
@@ -342,7 +348,16 @@ class CampaignService:
     async def update_settings(
         self, place: Place, actor: Actor, change: SettingsChange
     ) -> CampaignView:
-        """Change one or more settings in one versioned write (GM only)."""
+        """Change one or more settings in one versioned write (GM only); what follows the
+        settings (:meth:`follow_settings`) is brought in line after it."""
+        view = await self._write_settings(place, actor, change)
+        for follower in self._settings_followers:
+            await follower(place)
+        return view
+
+    async def _write_settings(
+        self, place: Place, actor: Actor, change: SettingsChange
+    ) -> CampaignView:
         for attempt in attempts():
             await backoff(attempt)
             campaign = await self.require_referee(place, actor)
