@@ -27,7 +27,6 @@ STILL_LONG: frozenset[str] = frozenset(
         "bot/services/chronicle/check.py:check_contents",
         "bot/services/chronicle/service.py:ChronicleService._collect",
         "bot/services/chronicle/service.py:_write",
-        "bot/services/chronicle/umbria/pages.py:_post",
         "bot/services/privacy/privacy.py:PrivacyService._collect",
         "bot/services/privacy/privacy.py:PrivacyService._delete",
         "bot/services/table/posting.py:PostingService",

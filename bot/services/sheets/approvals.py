@@ -103,19 +103,7 @@ class ApprovalService:
             )
             if result.rowcount != 1:
                 raise ConcurrentChange()
-            made_active = False
-            if approve:
-                active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
-                if active is None:
-                    session.add(
-                        ActiveCharacter(
-                            campaign_id=saved_id(campaign),
-                            user_id=character.owner_user_id,
-                            guild_id=campaign.guild_id,
-                            character_id=saved_id(character),
-                        )
-                    )
-                    made_active = True
+            made_active = approve and await _first_active(session, campaign, character)
             entry = roll_log(
                 place,
                 actor,
@@ -207,3 +195,20 @@ def _transfer_audit(character_id: int, previous: int, new_owner_id: int, name: s
         total=0,
         detail={"character_id": character_id, "from": previous, "to": new_owner_id},
     )
+
+
+async def _first_active(session: AsyncSession, campaign: Campaign, character: Character) -> bool:
+    """An approved character becomes its owner's active one when the owner has none yet;
+    True when it did."""
+    active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
+    if active is not None:
+        return False
+    session.add(
+        ActiveCharacter(
+            campaign_id=saved_id(campaign),
+            user_id=character.owner_user_id,
+            guild_id=campaign.guild_id,
+            character_id=saved_id(character),
+        )
+    )
+    return True

@@ -296,27 +296,16 @@ class CharacterService:
         if is_npc and not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         name, sheet = _new_sheet(campaign, system, settings, sheet, is_npc)
-        waiting = await self._sheetless(campaign, name, is_npc)
+        waiting = await _sheetless(self.sessions, campaign, name, is_npc)
         if waiting is not None:  # an Umbría character: the wizard builds the sheet it lacked
-            character = await self._complete(
-                campaign, actor, waiting, sheet, pending=pending, make_active=make_active,
-                same_transaction=same_transaction,
+            character = await _complete(
+                self.sessions, campaign, actor, waiting, sheet, pending=pending,
+                make_active=make_active, same_transaction=same_transaction,
             )  # fmt: skip
             return self._view(campaign, system, settings, character)
         owner = owner_user_id or actor.user_id
         cap = None if is_npc else int(settings.get(CHARACTER_CAP, 10))
-        character = Character(
-            guild_id=campaign.guild_id,
-            campaign_id=saved_id(campaign),
-            owner_user_id=owner,
-            name=name,
-            name_key=name_key(name),
-            system=campaign.system,
-            sheet=dict(sheet),
-            is_npc=is_npc,
-            hidden=hidden,
-            approval="pending" if pending else "approved",
-        )
+        character = _new_row(campaign, owner, sheet, is_npc=is_npc, hidden=hidden, pending=pending)
         try:
             async with self.sessions() as session, session.begin():
                 if cap is not None:
@@ -333,63 +322,6 @@ class CharacterService:
         except IntegrityError:
             raise name_clash(campaign, actor, name) from None
         return self._view(campaign, system, settings, character)
-
-    async def _sheetless(self, campaign: Campaign, name: str, is_npc: bool) -> Character | None:
-        """The live character called ``name`` that came without a sheet (``no_sheet``)."""
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(Character).where(
-                        Character.campaign_id == campaign.id,
-                        Character.name_key == name_key(name),
-                        col(Character.deleted_at).is_(None),
-                        Character.approval == NO_SHEET,
-                        Character.is_npc == is_npc,
-                    )
-                )
-            ).first()
-
-    async def _complete(
-        self,
-        campaign: Campaign,
-        actor: Actor,
-        waiting: Character,
-        sheet: Mapping[str, Any],
-        *,
-        pending: bool,
-        make_active: bool,
-        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None,
-    ) -> Character:
-        """The sheet a sheetless character lacked, written on it (same id, profile, posts and
-        log): its owner or a referee; compare-and-set on its version."""
-        require_editor(campaign, waiting, actor)
-        approval = "pending" if pending else "approved"
-        async with self.sessions() as session, session.begin():
-            changed = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == waiting.id,
-                    col(Character.version) == waiting.version,
-                    col(Character.approval) == NO_SHEET,
-                )
-                .values(
-                    sheet=dict(sheet),
-                    name=str(sheet["name"]),
-                    approval=approval,
-                    version=waiting.version + 1,
-                    updated_at=utcnow(),
-                )
-            )
-            if changed.rowcount != 1:
-                raise ConcurrentChange()
-            own = waiting.owner_user_id == actor.user_id
-            if make_active and own and not waiting.is_npc and approval == "approved":
-                await _set_active(session, campaign, actor.user_id, saved_id(waiting))
-            if same_transaction is not None:
-                await same_transaction(session)
-            character = await session.get(Character, saved_id(waiting), populate_existing=True)
-            assert character is not None  # just written
-        return character
 
     async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
         """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
@@ -610,6 +542,31 @@ def get_path(sheet: Mapping[str, Any], path: str) -> Any:
     return node
 
 
+def _new_row(
+    campaign: Campaign,
+    owner: int,
+    sheet: Mapping[str, Any],
+    *,
+    is_npc: bool,
+    hidden: bool,
+    pending: bool,
+) -> Character:
+    """A new character's row (its sheet already checked by :func:`_new_sheet`)."""
+    name = str(sheet["name"])
+    return Character(
+        guild_id=campaign.guild_id,
+        campaign_id=saved_id(campaign),
+        owner_user_id=owner,
+        name=name,
+        name_key=name_key(name),
+        system=campaign.system,
+        sheet=dict(sheet),
+        is_npc=is_npc,
+        hidden=hidden,
+        approval="pending" if pending else "approved",
+    )
+
+
 def _new_sheet(
     campaign: Campaign,
     system: GameSystem,
@@ -677,3 +634,64 @@ async def _set_active(
     else:
         active.character_id = character_id
         session.add(active)
+
+
+async def _sheetless(
+    sessions: async_sessionmaker[AsyncSession], campaign: Campaign, name: str, is_npc: bool
+) -> Character | None:
+    """The live character called ``name`` that came without a sheet (``no_sheet``)."""
+    async with sessions() as session:
+        return (
+            await session.exec(
+                select(Character).where(
+                    Character.campaign_id == campaign.id,
+                    Character.name_key == name_key(name),
+                    col(Character.deleted_at).is_(None),
+                    Character.approval == NO_SHEET,
+                    Character.is_npc == is_npc,
+                )
+            )
+        ).first()
+
+
+async def _complete(
+    sessions: async_sessionmaker[AsyncSession],
+    campaign: Campaign,
+    actor: Actor,
+    waiting: Character,
+    sheet: Mapping[str, Any],
+    *,
+    pending: bool,
+    make_active: bool,
+    same_transaction: Callable[[AsyncSession], Awaitable[None]] | None,
+) -> Character:
+    """The sheet a sheetless character lacked, written on it (same id, profile, posts and
+    log): its owner or a referee; compare-and-set on its version."""
+    require_editor(campaign, waiting, actor)
+    approval = "pending" if pending else "approved"
+    async with sessions() as session, session.begin():
+        changed = await session.exec(
+            update(Character)
+            .where(
+                col(Character.id) == waiting.id,
+                col(Character.version) == waiting.version,
+                col(Character.approval) == NO_SHEET,
+            )
+            .values(
+                sheet=dict(sheet),
+                name=str(sheet["name"]),
+                approval=approval,
+                version=waiting.version + 1,
+                updated_at=utcnow(),
+            )
+        )
+        if changed.rowcount != 1:
+            raise ConcurrentChange()
+        own = waiting.owner_user_id == actor.user_id
+        if make_active and own and not waiting.is_npc and approval == "approved":
+            await _set_active(session, campaign, actor.user_id, saved_id(waiting))
+        if same_transaction is not None:
+            await same_transaction(session)
+        character = await session.get(Character, saved_id(waiting), populate_existing=True)
+        assert character is not None  # just written
+    return character
