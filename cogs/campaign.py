@@ -237,14 +237,16 @@ class CampaignCog(
     @app_commands.checks.cooldown(1, 60, key=lambda itx: (itx.guild_id, itx.user.id))
     async def export(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
-        campaign = await self.service.require_referee(ctx.place, ctx.actor)
-        await acknowledge(itx)  # reading and zipping a long campaign takes a while
         limit = itx.guild.filesize_limit if itx.guild else DEFAULT_UPLOAD_LIMIT
+
+        async def started() -> None:  # reading and zipping a long campaign takes a while
+            await acknowledge(itx)
+
         chronicle = await self.bot.services.chronicle.export(
-            ctx.place, ctx.actor, ctx.locale, limit
+            ctx.place, ctx.actor, ctx.locale, limit, started
         )
         await itx.followup.send(
-            render_chronicle.exported(chronicle, campaign.name, ctx.locale),
+            render_chronicle.exported(chronicle, chronicle.campaign_name, ctx.locale),
             file=discord.File(io.BytesIO(chronicle.payload), filename=chronicle.filename),
             ephemeral=True,
         )
