@@ -28,8 +28,6 @@ STILL_MORE: frozenset[str] = frozenset(
         "cogs/post.py:PostCog.delete_post",
         "cogs/post.py:PostCog.on_post_modal",
         "cogs/post.py:PostCog.post",
-        "cogs/privacy.py:PrivacyCog.delete",
-        "cogs/privacy.py:PrivacyCog.export",
         "cogs/scenes.py:SceneCog.close",
         "cogs/scenes.py:SceneCog.form_submitted",
         "cogs/scenes.py:SceneCog.reopen",
