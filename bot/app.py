@@ -163,7 +163,7 @@ class Services:
             self.sessions, self.campaigns, self.compute, self.publication
         )
         self.claims = ClaimService(self.sessions, self.campaigns)
-        self.profiles = ProfileService(self.sessions, self.campaigns)
+        self.profiles = ProfileService(self.sessions, self.campaigns, self.characters)
         self.posting = PostingService(self.sessions, self.campaigns, self.rolls, self.checks)
 
 

@@ -118,15 +118,15 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         private: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        profile = await self.bot.services.profiles.show(ctx.place, ctx.actor, character)
-        if not profile.full_sheet and not profile.is_npc:
+        profiles = self.bot.services.profiles
+        profile, view = await profiles.sheet_and_profile(ctx.place, ctx.actor, character)
+        if view is None:
             # another player's character: its public profile; the sheet is its owner's and the GM's
             await itx.response.send_message(
                 **render_post.profile_card(profile, ctx.locale, public_only=True),
                 ephemeral=private,
             )
             return
-        view = await self.characters.show(ctx.place, ctx.actor, character)
         await itx.response.send_message(
             **render_sheet.character(view, ctx.locale), ephemeral=private or view.hidden
         )

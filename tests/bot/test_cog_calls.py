@@ -33,7 +33,6 @@ STILL_MORE: frozenset[str] = frozenset(
         "cogs/scenes.py:SceneCog.reopen",
         "cogs/scenes.py:SceneCog.status",
         "cogs/sheets.py:SheetCog.create",
-        "cogs/sheets.py:SheetCog.show",
     }
 )
 
