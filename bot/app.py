@@ -154,7 +154,7 @@ class Services:
         self.requests = RequestService(self.sessions, self.characters, self.checks)
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
-        self.campaigns.follow_settings(self.pace.sync_campaign)  # the pace timers follow
+        self.campaigns.follow_settings(self.pace.follow)  # the pace timers follow the settings
         self.scenes = SceneService(self.sessions, self.campaigns)
         self.publication = PublicationService(
             self.sessions, self.timers, pace=publish_pace, delay=publish_delay

@@ -191,11 +191,13 @@ class CampaignService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         self.cache = cache_for(sessions.kw["bind"].sync_engine)
-        self._settings_followers: list[Callable[[Place], Awaitable[None]]] = []
+        self._settings_followers: list[Callable[[Campaign], Awaitable[None]]] = []
 
-    def follow_settings(self, follower: Callable[[Place], Awaitable[None]]) -> None:
-        """Call ``follower(place)`` after every change of a campaign's settings (the pace's
-        timers follow the deadline and the digest's hour: wired in ``bot.app.Services``)."""
+    def follow_settings(self, follower: Callable[[Campaign], Awaitable[None]]) -> None:
+        """Call ``follower(campaign)`` after every change of a campaign's settings, with the
+        campaign as written (read from the database, not the cache: the cache is filled by
+        lookups only); the pace's timers follow the deadline and the digest's hour (wired in
+        ``bot.app.Services``)."""
         self._settings_followers.append(follower)
 
     # -- lookups -------------------------------------------------------------------------
@@ -351,8 +353,12 @@ class CampaignService:
         """Change one or more settings in one versioned write (GM only); what follows the
         settings (:meth:`follow_settings`) is brought in line after it."""
         view = await self._write_settings(place, actor, change)
-        for follower in self._settings_followers:
-            await follower(place)
+        if self._settings_followers:
+            async with self.sessions() as session:
+                written = await session.get(Campaign, view.id)
+            for follower in self._settings_followers:
+                if written is not None:
+                    await follower(written)
         return view
 
     async def _write_settings(

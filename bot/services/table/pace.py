@@ -143,9 +143,12 @@ class PaceService:
         The watch looks at once (reminders already sent are recorded, so looking again sends
         none twice); the digest moves to its next slot under the new hour and interval.
         """
-        campaign = await self.campaigns.require(place)
-        now = now or utcnow()
-        await self._sync(campaign, now, move=True)
+        await self.follow(await self.campaigns.require(place), now)
+
+    async def follow(self, campaign: Campaign, now: datetime | None = None) -> None:
+        """The campaign's pace timers follow its settings as written (:meth:`sync_campaign`;
+        called by :meth:`CampaignService.update_settings` through ``follow_settings``)."""
+        await self._sync(campaign, now or utcnow(), move=True)
         self.timers.poke()
 
     async def _sync(self, campaign: Campaign, now: datetime, *, move: bool) -> None:
