@@ -14,14 +14,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import update
-from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import CombatRecord, saved_id, utcnow
+from bot.db.models import CombatRecord, saved_id
 from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_record import Landed
 from bot.services.play.attack_sides import SideFinder, Sides
+from bot.services.play.combat_store import write_fight_state
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange
@@ -168,20 +167,8 @@ async def land_on_group(
         try:
             async with finder.sessions() as session, session.begin():
                 if record is not None and wounded is not None:
-                    written = await session.exec(
-                        update(CombatRecord)
-                        .where(
-                            col(CombatRecord.id) == record.id,
-                            col(CombatRecord.version) == record.version,
-                            col(CombatRecord.status) == "active",
-                        )
-                        .values(
-                            state=wounded[0],
-                            version=CombatRecord.version + 1,
-                            updated_at=utcnow(),
-                        )
-                    )
-                    if written.rowcount != 1:
+                    stored = await write_fight_state(session, record, wounded[0])
+                    if not stored:
                         raise _Clash()
                 entry = roll_log(place, actor, campaign_id, audit.character, _left(audit, left))
                 session.add(entry)

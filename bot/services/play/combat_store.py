@@ -36,7 +36,7 @@ from bot.services.sheets.characters import CharacterService
 from rules.combat import Combat, Combatant, effects
 from rules.systems.base import GameSystem, RulesError, capabilities
 
-__all__ = ["KEEP", "TURN_TIMER", "FightStore", "active_fight"]
+__all__ = ["KEEP", "TURN_TIMER", "FightStore", "active_fight", "write_fight_state"]
 
 
 async def active_fight(
@@ -53,6 +53,23 @@ async def active_fight(
                 )
             )
         ).first()
+
+
+async def write_fight_state(
+    session: AsyncSession, record: CombatRecord, state: Mapping[str, Any]
+) -> bool:
+    """Compare-and-set of an active fight's state alone (a wound on a group, an ambush):
+    True when nobody wrote since ``record`` was read."""
+    written = await session.exec(
+        update(CombatRecord)
+        .where(
+            col(CombatRecord.id) == record.id,
+            col(CombatRecord.version) == record.version,
+            col(CombatRecord.status) == "active",
+        )
+        .values(state=dict(state), version=CombatRecord.version + 1, updated_at=utcnow())
+    )
+    return bool(written.rowcount == 1)
 
 
 class _Keep(Enum):

@@ -18,14 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, CombatRecord, utcnow
+from bot.db.models import Character, CombatRecord
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
-from bot.services.play.combat_store import active_fight
+from bot.services.play.combat_store import active_fight, write_fight_state
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee, refused
@@ -149,20 +148,7 @@ class SurpriseService:
             outcome=result.outcome,
         )
         async with self.sessions() as session, session.begin():
-            written = await session.exec(
-                update(CombatRecord)
-                .where(
-                    col(CombatRecord.id) == record.id,
-                    col(CombatRecord.version) == record.version,
-                    col(CombatRecord.status) == "active",
-                )
-                .values(
-                    state={**record.state, **result.state},
-                    version=CombatRecord.version + 1,
-                    updated_at=utcnow(),
-                )
-            )
-            if written.rowcount != 1:
+            if not await write_fight_state(session, record, {**record.state, **result.state}):
                 return None
             entry = roll_log(place, actor, campaign_id, None, audit)
             session.add(entry)
