@@ -390,8 +390,7 @@ class SceneCog(
     async def status(self, itx: discord.Interaction[Arbitro], private: bool = False) -> None:
         """The round of posts (:mod:`bot.services.table.pace`): a thread made by hand counts too."""
         ctx = await ctx_of(itx)
-        await self.service.scene_for(ctx.place)
-        view = await self.bot.services.pace.status(ctx.place)
+        view = await self.service.status(ctx.place)
         await itx.response.send_message(**render_pace.status(view, ctx.locale), ephemeral=private)
 
     @app_commands.command(name="list", description="The campaign's scenes, open and closed")

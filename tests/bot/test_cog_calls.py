@@ -31,7 +31,6 @@ STILL_MORE: frozenset[str] = frozenset(
         "cogs/scenes.py:SceneCog.close",
         "cogs/scenes.py:SceneCog.form_submitted",
         "cogs/scenes.py:SceneCog.reopen",
-        "cogs/scenes.py:SceneCog.status",
         "cogs/sheets.py:SheetCog.create",
     }
 )

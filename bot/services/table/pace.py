@@ -49,7 +49,6 @@ from bot.db.models import (
     Campaign,
     PaceMember,
     PaceReminder,
-    Scene,
     Timer,
     saved_id,
     utcnow,
@@ -67,7 +66,7 @@ from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
 from bot.services.table import absences, npcization
 from bot.services.table.npcization import NPC_TIMER
-from bot.services.table.pace_rounds import open_rounds, pace_settings, round_of_posts
+from bot.services.table.pace_rounds import open_rounds, pace_settings, scene_round
 from bot.services.table.pacing import (
     AbsenceView,
     DigestView,
@@ -122,18 +121,7 @@ class PaceService:
         """The round of posts of the scene this command was used in."""
         campaign = await self.campaigns.require(place)
         async with self.sessions() as session:
-            scene = (
-                await session.exec(
-                    select(Scene).where(
-                        Scene.guild_id == place.guild_id,
-                        Scene.campaign_id == campaign.id,
-                        Scene.channel_id == place.channel_id,
-                    )
-                )
-            ).first()
-            if scene is None:
-                raise DomainError("pace.error.no_scene")
-            return await round_of_posts(session, campaign, scene, now)
+            return await scene_round(session, campaign, place, now)
 
     # -- campaign timers -------------------------------------------------------------------
 

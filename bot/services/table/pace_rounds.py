@@ -28,9 +28,18 @@ from bot.db.models import (
 )
 from bot.services.campaigns.service import PACE_DEADLINE, campaign_time_zone, setting_specs
 from bot.services.campaigns.settings import resolved_settings
+from bot.services.shared.context import Place
+from bot.services.shared.errors import DomainError
 from bot.services.table.pacing import Member, RoundView, aware, build_rounds, local_today
 
-__all__ = ["MAX_SCENES", "open_rounds", "pace_settings", "round_of_posts", "rounds_of_posts"]
+__all__ = [
+    "MAX_SCENES",
+    "open_rounds",
+    "pace_settings",
+    "round_of_posts",
+    "rounds_of_posts",
+    "scene_round",
+]
 
 MAX_SCENES = 200  # open scenes read per firing (a bound on the work of one timer)
 
@@ -157,3 +166,22 @@ async def open_rounds(session: AsyncSession, campaign: Campaign, now: datetime) 
         )
     ).all()
     return await rounds_of_posts(session, campaign, scenes, now)
+
+
+async def scene_round(
+    session: AsyncSession, campaign: Campaign, place: Place, now: datetime | None = None
+) -> RoundView:
+    """The round of posts of the campaign's scene in this channel (``pace.error.no_scene``
+    when the channel holds none)."""
+    scene = (
+        await session.exec(
+            select(Scene).where(
+                Scene.guild_id == place.guild_id,
+                Scene.campaign_id == campaign.id,
+                Scene.channel_id == place.channel_id,
+            )
+        )
+    ).first()
+    if scene is None:
+        raise DomainError("pace.error.no_scene")
+    return await round_of_posts(session, campaign, scene, now)

@@ -46,7 +46,8 @@ from bot.services.shared.audit import undo_record
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NoCampaign, NotReferee
 from bot.services.shared.retry import attempts, backoff
-from bot.services.table.pace_rounds import round_of_posts
+from bot.services.table.pace_rounds import round_of_posts, scene_round
+from bot.services.table.pacing import RoundView
 
 __all__ = [
     "MAX_PLAYERS",
@@ -325,6 +326,14 @@ class SceneService:
                 raise NoCampaign()
             raise DomainError("scene.error.not_a_scene")
         return scene
+
+    async def status(self, place: Place) -> RoundView:
+        """``/scene status``: the round of posts of this thread's scene (a thread the GM made by
+        hand becomes a scene here, as at any first use)."""
+        await self.scene_for(place)
+        campaign = await self.campaigns.require(place)
+        async with self.sessions() as session:
+            return await scene_round(session, campaign, place)
 
     async def get(self, guild_id: int, scene_id: int) -> SceneView | None:
         async with self.sessions() as session:
