@@ -28,9 +28,7 @@ STILL_MORE: frozenset[str] = frozenset(
         "cogs/post.py:PostCog.delete_post",
         "cogs/post.py:PostCog.on_post_modal",
         "cogs/post.py:PostCog.post",
-        "cogs/scenes.py:SceneCog.close",
         "cogs/scenes.py:SceneCog.form_submitted",
-        "cogs/scenes.py:SceneCog.reopen",
         "cogs/sheets.py:SheetCog.create",
     }
 )
