@@ -165,10 +165,11 @@ class CombatCog(
         await self._panel(itx, view)
 
     @app_commands.command(name="next", description="Pass the turn (yours; the GM, anyone's)")
+    @app_commands.describe(skip_test="GM: pass a dying character's turn without its death test")
     @fight()
-    async def next(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def next(self, itx: discord.Interaction[Arbitro], skip_test: bool = False) -> None:
         ctx = await ctx_of(itx)
-        view = await self.combat.next(ctx.place, ctx.actor)
+        view = await self.combat.next(ctx.place, ctx.actor, skip_test=skip_test)
         await self._panel(itx, view)
 
     @app_commands.command(name="prev", description="Back one turn (GM)")

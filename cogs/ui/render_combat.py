@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import catalogue, t
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, Reminder
 from cogs.ui.render import COLOUR, truncate
 from rules.names import display_state
@@ -77,9 +77,27 @@ def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = 
     if state:
         parts.append(state)
     text = " ".join(parts)
+    if line.current and view.actions_left:
+        text += "\n" + actions_left(view, locale)
     for name, rounds in line.effects:
         text += "\n" + t("effects.panel_line", locale, name=name, rounds=_rounds(rounds, locale))
     return text
+
+
+def _left_key(system: str, kind: str) -> str:
+    """The system's own word for a kind of action («de combate», «mayor»), else the
+    common one."""
+    own = f"actions.left_{system}.{kind}"
+    return own if catalogue().has(own) else f"actions.left.{kind}"
+
+
+def actions_left(view: CombatView, locale: str) -> str:
+    """What the combatant whose turn it is has left («quedan: 1 de combate, 1 de
+    movimiento»), in the system's words for each kind of action (issue 23 §1)."""
+    kinds = [
+        t(_left_key(view.system, kind), locale, count=count) for kind, count in view.actions_left
+    ]
+    return t("actions.left_line", locale, actions=", ".join(kinds))
 
 
 def _announcement(view: CombatView, locale: str) -> str:

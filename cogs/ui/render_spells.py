@@ -16,7 +16,7 @@ import discord
 from bot.i18n import t
 from bot.services.play.spells import CastView, RestView, SpellListView, SpellView
 from cogs.ui import render_attack
-from cogs.ui.render import COLOUR, percent, truncate
+from cogs.ui.render import COLOUR, percent, truncate, turn_warnings
 from rules.names import display_state
 from rules.systems.base import SpellInfo, SpellPool, SpellState
 
@@ -153,12 +153,14 @@ def cast(view: CastView, locale: str) -> dict[str, Any]:
         )
         return message
     embed = _cast_embed(view, locale)
+    warned = {"content": turn_warnings(view.turn_warnings, locale)} if view.turn_warnings else {}
     if view.touch is not None:
         return {
             "embeds": [render_attack.attack(view.touch, locale)["embed"], embed],
             "allowed_mentions": discord.AllowedMentions.none(),
+            **warned,
         }
-    return {"embed": embed}
+    return {"embed": embed, **warned}
 
 
 def touch_gm_copy(view: CastView, locale: str, channel_mention: str) -> dict[str, Any]:

@@ -119,6 +119,11 @@ FREE_MONEY = "dinero_libre"
 #: Messages typed in a scene post as the character (issue 24): off by default, so nothing
 #: changes for a campaign until its GM turns it on (and the deployment reads messages).
 TYPED_POSTS = "escribir_como_personaje"
+#: How the tracker referees acts out of turn or beyond the turn's actions (issue 23 §1):
+#: ``rechazar`` refuses them (the GM's ``forzar`` lets one through), ``advertir`` lets them
+#: happen with a warning in the reply, ``libre`` does not count.
+TURN_ACTIONS = "acciones_por_turno"
+TURN_ACTION_MODES = ("rechazar", "advertir", "libre")
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -131,6 +136,7 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(FREE_REST, FieldKind.BOOLEAN, True),
     SettingSpec(FREE_MONEY, FieldKind.BOOLEAN, True),
     SettingSpec(TYPED_POSTS, FieldKind.BOOLEAN, False),
+    SettingSpec(TURN_ACTIONS, FieldKind.CHOICE, "rechazar", TURN_ACTION_MODES),
 )
 
 

@@ -18,6 +18,7 @@ from bot.services.play.attack_sides import Sides
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor
 from rules.combat.attack import SECRET_FIELDS, AttackResult
+from rules.systems.base import Problem
 
 __all__ = ["AttackView", "Landed", "attack_audit", "attack_view"]
 
@@ -55,6 +56,8 @@ class AttackView:
     #: whose ids ``state`` is, and the target's grammatical gender (states and notes agree)
     system: str = ""
     target_gender: str | None = None
+    #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
+    turn_warnings: tuple[Problem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from bot.services.play.attack_record import AttackView, attack_audit, attack_vie
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.attack_touch import Cast
 from bot.services.play.rolls import RollService
+from bot.services.play.turn_actions import TurnActions
 from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import DomainError, refused
 from bot.services.shared.labels import resolve, spoken
@@ -45,6 +46,7 @@ from rules.combat import Combat
 from rules.combat.attack import AttackOutcome, AttackRequest, AttackResult
 from rules.combat.health import Act
 from rules.systems.base import (
+    ActRequest,
     Attacks,
     AttackSituations,
     FightMoment,
@@ -70,6 +72,7 @@ class AttackService:
         self.characters = characters
         self.rng = rng or random.SystemRandom()
         self.sides = SideFinder(sessions)
+        self.turns = TurnActions(sessions)
         #: links an attack's audit row to its reply (the roll log's message links)
         self.rolls = rolls
 
@@ -153,6 +156,34 @@ class AttackService:
         sides.require_fit(context, Act.ATTACK)
         order = _named_weapon(order, attacks, sides, settings)
         request = attack_request(order, sides, able.player_defence is not None)
+        key = sides.key(sides.attacker)
+        act = ActRequest("attack", request.circumstances)
+        spent = None
+        if key is not None:  # the attacker's action in this fight (issue 23 §1)
+            spent = await self.turns.spend(place, context, act, referee=sides.referee, key=key)
+        try:
+            view = await self._resolve(place, actor, order, context, sides, request)
+        except Exception:
+            await self.turns.refund(place, spent)
+            raise
+        return replace(view, turn_warnings=spent.warnings) if spent is not None else view
+
+    async def _resolve(
+        self,
+        place: Place,
+        actor: Actor,
+        order: AttackOrder,
+        context: CampaignContext,
+        sides: Sides,
+        request: AttackRequest,
+    ) -> AttackView:
+        """The attack once its action is counted: the fight's situations, the roll, the
+        write (or the defence asked of the target's player)."""
+        settings, able, attacks = (
+            context.settings,
+            capabilities(context.system),
+            attacks_of(context.system),
+        )
         request, where = await self._situate(able.attack_situations, context, sides, request)
         result = attacks.attack(request, settings, self.rng)
         where |= _in_fight(sides, result)

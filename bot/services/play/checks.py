@@ -13,10 +13,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, Character
+from bot.db.models import Campaign, Character, saved_id
 from bot.grammar import gender_of
 from bot.services.campaigns.service import is_referee
 from bot.services.play.rolls import MAX_REASON
+from bot.services.play.turn_tests import Claim, claim_test
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
@@ -160,12 +161,8 @@ class CheckService:
         # Rolling *with* a character is acting as it: its owner or a referee only.
         require_actor(campaign, own, actor)
         option = resolve_option(tuple(system.check_options(own.sheet, settings)), order.option)
-        health = capabilities(system).health
-        if health is not None:
-            require(
-                health.combat_state(own.sheet, settings), Act.CHECK, own.name,
-                option, system=system.id, gender=gender_of(own.sheet),
-            )  # fmt: skip
+        claim = await self._fit(place, own, system, settings, option)
+        same_transaction = _with_claim(claim, same_transaction)
         reason = (order.reason or "").strip() or None
         if reason is not None and len(reason) > MAX_REASON:
             raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
@@ -194,6 +191,25 @@ class CheckService:
             gender=gender_of(own.sheet),
             reason=reason,
         )
+
+    async def _fit(
+        self,
+        place: Place,
+        own: Character,
+        system: GameSystem,
+        settings: Mapping[str, Any],
+        option: str,
+    ) -> Claim | None:
+        """Refuse what the character's health forbids; a test its turn owes (rolweb's death
+        test) comes with the fight's claim on it (:mod:`.turn_tests`)."""
+        health = capabilities(system).health
+        if health is None:
+            return None
+        state = health.combat_state(own.sheet, settings)
+        require(state, Act.CHECK, own.name, option, system=system.id, gender=gender_of(own.sheet))
+        if state.turn_test is not None and option == state.turn_test:
+            return await claim_test(self.sessions, place, saved_id(own))
+        return None
 
     async def _roll(
         self,
@@ -275,6 +291,19 @@ class CheckService:
             private=private,
         )
         return await self.check(place, actor, order)
+
+
+def _with_claim(claim: Claim | None, then: SameTransaction | None) -> SameTransaction | None:
+    """``then`` preceded by the fight's claim of an owed turn test, in the same transaction."""
+    if claim is None:
+        return then
+
+    async def both(session: AsyncSession, log_id: int, result: CheckResult) -> None:
+        await claim(session)
+        if then is not None:
+            await then(session, log_id, result)
+
+    return both
 
 
 @dataclass(frozen=True, slots=True)

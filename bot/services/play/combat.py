@@ -33,8 +33,10 @@ from bot.services.play.combat_views import (
     Step,
     combat_view,
     out_of_order,
+    owing_tests,
 )
 from bot.services.play.effects import EffectService, EffectView
+from bot.services.play.turn_ledger import actions_left
 from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.timers import Due, TimerService
@@ -97,7 +99,8 @@ class CombatService:
         record = await self.store.require(place)
         combat = Combat.from_dict(record.state)
         health = await self.store.states(system, settings, combat)
-        view = combat_view(record, combat, health=health)
+        left = actions_left(system, settings, record.state, combat)
+        view = combat_view(record, combat, health=health, actions_left=left)
         return replace(view, referee=is_referee(campaign, actor))
 
     async def join(self, place: Place, actor: Actor, character: str | None = None) -> CombatView:
@@ -197,9 +200,16 @@ class CombatService:
         return await self.store.change(place, roll_all)
 
     async def next(
-        self, place: Place, actor: Actor, *, seen: tuple[int, int] | None = None
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        seen: tuple[int, int] | None = None,
+        skip_test: bool = False,
     ) -> CombatView:
-        """Pass the turn: the GM any time, a player only when it is his character's turn."""
+        """Pass the turn: the GM any time, a player only when it is his character's turn.
+        A turn that owes a test (rolweb's death test) does not pass until it is rolled;
+        ``skip_test``: the GM passes it without the test."""
 
         def advance(
             campaign: Campaign,
@@ -212,7 +222,11 @@ class CombatService:
                 current = combat.current
                 if current is None or current.owner_id != actor.user_id:
                     raise NotAllowed("combat.error.not_your_turn")
-            combat, turn = combat.next_turn(self.rng, out=out_of_order(health))
+                if skip_test:
+                    raise NotReferee()
+            combat, turn = combat.next_turn(
+                self.rng, out=out_of_order(health), tests=owing_tests(health), skip_test=skip_test
+            )
             return combat, turn, ()
 
         view = await self.store.change(place, health_change=advance, seen=seen)

@@ -22,12 +22,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Character, CombatRecord, saved_id, utcnow
 from bot.grammar import gender_of
 from bot.services.play.combat_views import (
+    PANEL_VERSION,
     Change,
     CombatView,
     Health,
     HealthChange,
     combat_view,
+    panel_version,
 )
+from bot.services.play.turn_ledger import actions_left
 from bot.services.shared.context import Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
@@ -123,7 +126,12 @@ class FightStore:
         hours = record.turn_hours if turn_hours is KEEP else turn_hours
         values: dict[str, Any] = {
             # ``{**record.state, …}`` keeps what lives next to the order (rolweb's ambush)
-            "state": {**record.state, **combat.to_dict(), "system": record.state.get("system", "")},
+            "state": {
+                **record.state,
+                **combat.to_dict(),
+                "system": record.state.get("system", ""),
+                PANEL_VERSION: record.version + 1,  # see combat_views.panel_version
+            },
             "version": CombatRecord.version + 1,
             "updated_at": utcnow(),
         }
@@ -213,7 +221,7 @@ class FightStore:
             if seen is not None:
                 if record is None or record.id != seen[0]:
                     raise DomainError("combat.error.gone")
-                if record.version != seen[1]:
+                if panel_version(record) != seen[1]:
                     raise DomainError("combat.error.stale")
             if record is None:
                 raise DomainError("combat.error.none")
@@ -227,7 +235,8 @@ class FightStore:
                 raise TypeError("a combat change is needed")
             if await self.store(record, combat, ending=ending, turn_hours=turn_hours):
                 health = await self.states(system, settings, combat)
-                return combat_view(record, combat, turn, rolled, health)
+                left = actions_left(system, settings, record.state, combat)
+                return combat_view(record, combat, turn, rolled, health, left)
             if seen is not None:
                 raise DomainError("combat.error.stale")
         raise ConcurrentChange()

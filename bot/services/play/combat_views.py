@@ -33,7 +33,22 @@ __all__ = [
     "TickView",
     "combat_view",
     "out_of_order",
+    "owing_tests",
+    "panel_version",
+    "PANEL_VERSION",
 ]
+
+#: The version a panel's buttons carry: every change of the tracker bumps it, but not a
+#: combatant's spent actions (:mod:`.turn_actions`) nor a sheetless group's wound, which
+#: write the fight's row (its ``version``) without changing whose turn it is — so the "next"
+#: button a player presses after attacking is not stale.
+PANEL_VERSION = "panel_version"
+
+
+def panel_version(record: CombatRecord) -> int:
+    """The version the panel's buttons carry (the row's own for a fight stored before)."""
+    stored = record.state.get(PANEL_VERSION)
+    return int(stored) if isinstance(stored, int) else record.version
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +124,8 @@ class CombatView:
     ticked: TickView | None = None  # the effects of the combatant whose turn just began
     referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
     ambush: bool = False  # ``start``: the system rolls an ambush now (``/init surprise``)
+    #: what the combatant whose turn it is has left (``("principal", 1)``…; issue 23 §1)
+    actions_left: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +189,7 @@ def combat_view(
     turn: TurnChange | None = None,
     rolled: Rolled = (),
     health: Mapping[str, Health] | None = None,
+    actions_left: tuple[tuple[str, int], ...] = (),
 ) -> CombatView:
     """The fight as the cog shows it: every combatant's line (its health read from its
     sheet), whose turn it is, and what this use case changed or rolled."""
@@ -199,7 +217,7 @@ def combat_view(
     )
     return CombatView(
         id=saved_id(record),
-        version=record.version,
+        version=panel_version(record),
         channel_id=record.channel_id,
         system=str(record.state.get("system", "")),
         round=combat.round,
@@ -211,6 +229,7 @@ def combat_view(
         can_wait=combat.policy.can_wait,
         turn=turn,
         rolled=tuple(rolled),
+        actions_left=actions_left,
     )
 
 
@@ -224,6 +243,11 @@ Change = Callable[[Campaign, GameSystem, Mapping[str, Any], Combat], Step]
 HealthChange = Callable[
     [Campaign, GameSystem, Mapping[str, Any], Combat, Mapping[str, Health]], Step
 ]
+
+
+def owing_tests(health: Mapping[str, Health]) -> frozenset[str]:
+    """The keys whose turn is a test (rolweb's moribundo: ``turn_test``)."""
+    return frozenset(k for k, h in health.items() if h.state is not None and h.state.turn_test)
 
 
 def out_of_order(health: Mapping[str, Health]) -> frozenset[str]:

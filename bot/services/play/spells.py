@@ -9,7 +9,7 @@ under the sheet's version check, and pages the spell list within Discord's limit
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.grammar import gender_of
 from bot.services.campaigns.service import FREE_REST, is_referee
 from bot.services.play.attacks import AttackOrder, AttackService, AttackView
+from bot.services.play.turn_actions import Spent, TurnActions
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
@@ -37,6 +38,7 @@ from bot.services.sheets.writes import Applied, Each
 from rules.combat.attack import Fighter
 from rules.names import LOCALES, names
 from rules.systems.base import (
+    ActRequest,
     CastResult,
     GameSystem,
     Problem,
@@ -109,6 +111,8 @@ class CastView:
     system: str = ""
     caster_gender: str | None = None
     target_gender: str | None = None
+    #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
+    turn_warnings: tuple[Problem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +192,7 @@ class SpellService:
         self.characters = characters
         self.rng = rng or random.SystemRandom()
         self.attacks = attacks or AttackService(sessions, characters, self.rng)
+        self.turns = TurnActions(sessions)
 
     async def _listing(self, place: Place) -> tuple[GameSystem, SpellList]:
         _campaign, system, settings = await self.characters.context(place)
@@ -294,14 +299,48 @@ class SpellService:
         target = (order.target or "").strip()[:MAX_TARGET] or None
         listed_by, listing = await self._listing(place)
         request = _spell_request(order, listing, listed_by.id)
+        caster_id, caster_name, target_view = await self._target(
+            place, actor, order.character, target
+        )
+        spent = await self._spend(place, actor, order, caster_id)
+        try:
+            view = await self._cast(
+                place, actor, order, request, target, caster_id, caster_name, target_view
+            )
+        except Exception:
+            await self.turns.refund(place, spent)
+            raise
+        return replace(view, turn_warnings=spent.warnings) if spent is not None else view
+
+    async def _spend(
+        self, place: Place, actor: Actor, order: CastOrder, caster_id: int | None
+    ) -> Spent | None:
+        """The caster's action in this channel's fight (issue 23 §1), counted before the
+        cast is rolled."""
+        context = await self.characters.contexts.load(place)
+        if caster_id is None:
+            caster_id = (await self.characters.show(place, actor, order.character)).id
+        referee = is_referee(context.campaign, actor)
+        act = ActRequest("cast")
+        return await self.turns.spend(place, context, act, referee=referee, character_id=caster_id)
+
+    async def _cast(
+        self,
+        place: Place,
+        actor: Actor,
+        order: CastOrder,
+        request: SpellRequest,
+        target: str | None,
+        caster_id: int | None,
+        caster_name: str,
+        target_view: CharacterView | None,
+    ) -> CastView:
+        """The cast once its action is counted (see :meth:`cast`)."""
         campaign, system, _settings = await self.characters.context(place)
 
         def audit(result: CastResult) -> AuditEntry:
             return _cast_entry(result, target, order.private)
 
-        caster_id, caster_name, target_view = await self._target(
-            place, actor, order.character, target
-        )
         if target_view is not None and target_view.id != caster_id:
             touch = await self._touch_spell(place, request.spell)
             if touch is not None:
