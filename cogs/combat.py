@@ -340,13 +340,14 @@ class CombatCog(
             await self._panel(itx, view, note_key="combat.deadline_off")
 
     @app_commands.command(name="end", description="End the fight; it is archived (GM)")
+    @app_commands.describe(keep_effects="Keep the effects measured in rounds (they end with it)")
     @fight()
-    async def end(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def end(self, itx: discord.Interaction[Arbitro], keep_effects: bool = False) -> None:
         ctx = await ctx_of(itx)
         asking = Asking(
             itx, ctx.locale, question_key="combat.end_confirm", confirm_key="combat.end_button"
         )
-        view = await self.combat.end(ctx.place, ctx.actor, asking)
+        view = await self.combat.end(ctx.place, ctx.actor, asking, keep_effects=keep_effects)
         if view is None or asking.click is None:
             return
         await asking.click.followup.send(

@@ -12,7 +12,13 @@ from typing import Any
 import discord
 
 from bot.i18n import catalogue, t
-from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, Reminder
+from bot.services.play.combat_views import (
+    CombatantLine,
+    CombatView,
+    HealthView,
+    Reminder,
+    TickView,
+)
 from cogs.ui.render import COLOUR, truncate
 from rules.names import display_state
 
@@ -102,9 +108,15 @@ def actions_left(view: CombatView, locale: str) -> str:
 
 def _announcement(view: CombatView, locale: str) -> str:
     turn, current = view.turn, view.current
+    if view.effects_ended:
+        key = "effects.fight_kept" if view.effects_kept else "effects.fight_ended"
+        return "\n".join(
+            t(key, locale, owner=owner, names=", ".join(names))
+            for owner, names in view.effects_ended
+        )
     if turn is None or current is None:
         return ""
-    lines = []
+    lines = _tick_lines(view.ended, locale)  # the turn that ended: its effects' rounds
     if turn.new_round:
         lines.append(t("combat.new_round", locale, round=turn.round))
         if turn.side_rolls:
@@ -135,12 +147,11 @@ def _announcement(view: CombatView, locale: str) -> str:
         who = f"<@{current.owner_id}> " if current.owner_id else ""
         key = "combat.turn_actions" if turn.actions > 1 else "combat.turn"
         lines.append(who + t(key, locale, name=current.name, count=turn.actions))
-    lines += _tick_lines(view, locale)
+    lines += _tick_lines(view.ticked, locale)
     return "\n".join(lines)
 
 
-def _tick_lines(view: CombatView, locale: str) -> list[str]:
-    tick = view.ticked
+def _tick_lines(tick: TickView | None, locale: str) -> list[str]:
     if tick is None:
         return []
     lines = [

@@ -381,7 +381,9 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         updated["resistencia"] = {**(updated.get("resistencia") or {}), "actual": wound.after}
         updated["estado"] = wound.state.value
         notes = []
-        if wound.pain:
+        if wound.pain and wound.state is LifeState.ACTIVE:
+            # UMBRAL DE DOLOR's choice (fall prone, or a free attack) is for one who still
+            # stands: a target this hit killed, or left dying, has nothing to choose
             notes.append("rolweb.note.pain_threshold")
         if wound.state is not sheets.state(sheet):
             notes.append(

@@ -16,6 +16,7 @@ from tests.e2e.test_combat import game, npc_trasgo, run
 from tests.e2e.test_sheet_rolweb import create_eira
 from tests.e2e.test_sheet_swc import create_fighter
 from tests.examples import ARDELIA
+from tests.rules.rolweb.test_fight import orc as rolweb_orc
 from tests.rules.swc.test_attack_swc import orc as swc_orc
 
 pytestmark = pytest.mark.e2e
@@ -137,3 +138,28 @@ def test_swc_the_side_acts_in_its_phase(discord_env):
         run(sb, g, "attack", orc).expect_ok()
         refused = run(sb, g, "attack", player, user="bruno")
         assert refused.ephemeral, refused.all_text
+
+
+def test_rolweb_blind_attacks_and_no_pain_threshold_for_the_dead(discord_env):
+    sb = discord_env
+    g = game(sb, "Ciegas rolweb", "rolweb")
+    orc = rolweb_orc()
+    orc["atributos"] |= {"Astuto": 5}
+    orc["resistencia"] = {"actual": 5, "maxima": 12}
+    run(sb, g, "sheet import", {"file": sheet_file(dict(orc, system="rolweb"), npc=True)})
+    run(sb, g, "npc reveal", {"name": "Orco"}).expect_ok()
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init add", {"name": "Orco", "initiative": 3}).expect_ok()
+    run(sb, g, "init add", {"name": "Lobo", "initiative": 5}).expect_ok()
+    blind = {
+        "target": "Orco", "character": "Lobo", "bonus": 10, "damage": "1", "modifier": -50,
+        "circumstances": "dos_oportunidades_peor",
+    }  # fmt: skip
+    missed = run(sb, g, "attack", blind)
+    assert says(missed, "rolweb.note.blind_attacker"), missed.all_text
+    assert "2d20" in missed.all_text, missed.all_text
+    # 10 of damage ≥ the orc's Umbral de dolor 6, and it dies: no choice to offer
+    kill = {"target": "Orco", "character": "Lobo", "bonus": 10, "damage": "10", "modifier": 50}
+    killed = run(sb, g, "attack", kill)
+    assert says(killed, "rolweb.note.dead"), killed.all_text
+    assert not says(killed, "rolweb.note.pain_threshold"), killed.all_text

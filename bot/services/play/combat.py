@@ -21,7 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CombatRecord, saved_id
 from bot.services.campaigns.service import is_referee
-from bot.services.play.combat_health import hurt, tick
+from bot.services.play.combat_health import end_effects, hurt, tick
 from bot.services.play.combat_reminders import next_due, reminder
 from bot.services.play.combat_store import TURN_TIMER, FightStore
 from bot.services.play.combat_views import (
@@ -211,6 +211,8 @@ class CombatService:
         A turn that owes a test (rolweb's death test) does not pass until it is rolled;
         ``skip_test``: the GM passes it without the test."""
 
+        ended: list[str] = []  # whose turn this change ended (its effects count a round)
+
         def advance(
             campaign: Campaign,
             _s: GameSystem,
@@ -218,6 +220,7 @@ class CombatService:
             combat: Combat,
             health: Mapping[str, Health],
         ) -> Step:
+            ended[:] = [combat.current.key] if combat.current is not None else []
             if not is_referee(campaign, actor):
                 current = combat.current
                 if current is None or current.owner_id != actor.user_id:
@@ -230,7 +233,9 @@ class CombatService:
             return combat, turn, ()
 
         view = await self.store.change(place, health_change=advance, seen=seen)
-        return await tick(self.characters, place, actor, view, self.rng)
+        return await tick(
+            self.characters, place, actor, view, self.rng, ended[0] if ended else None
+        )
 
     async def previous(self, place: Place, actor: Actor) -> CombatView:
         await self.require_referee(place, actor)
@@ -318,14 +323,21 @@ class CombatService:
         return await self.store.change(place, remove_it)
 
     async def end(
-        self, place: Place, actor: Actor, confirm: Confirm | None = None
+        self,
+        place: Place,
+        actor: Actor,
+        confirm: Confirm | None = None,
+        *,
+        keep_effects: bool = False,
     ) -> CombatView | None:
         """Archive the fight (it stays in the database with its last state); ``confirm``
-        asks the referee first (None: declined)."""
+        asks the referee first (None: declined).  Effects measured in rounds end with it
+        (issue 23 §2), unless the GM keeps them (``keep_effects``)."""
         await self.require_referee(place, actor)
         if confirm is not None and not await confirm():
             return None
-        return await self.store.change(place, lambda *a: (a[3].end(), None, ()), ending=True)
+        view = await self.store.change(place, lambda *a: (a[3].end(), None, ()), ending=True)
+        return await end_effects(self.characters, place, actor, view, keep_effects)
 
     async def require_referee(self, place: Place, actor: Actor) -> None:
         campaign = await self.characters.campaigns.require(place)

@@ -15,16 +15,16 @@ from typing import Any
 from bot.grammar import gender_of
 from bot.services.campaigns.service import is_referee
 from bot.services.play.combat_store import FightStore
-from bot.services.play.combat_views import CombatView, HealthView, TickView
+from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
-from bot.services.sheets.changes import Damage, Heal, TickEffects
+from bot.services.sheets.changes import Damage, EndFightEffects, Heal, TickEffects
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
 from rules.combat import Combat
 from rules.systems.base import RulesError, capabilities
 
-__all__ = ["hurt", "tick"]
+__all__ = ["end_effects", "hurt", "tick"]
 
 
 async def hurt(
@@ -81,26 +81,52 @@ async def tick(
     actor: Actor,
     view: CombatView,
     rng: random.Random,
+    ended: str | None = None,
 ) -> CombatView:
-    """The owner's turn began: its effects lose a round (expired ones are reported, Aura de
-    curación heals).  A write of its own on the sheet, after the turn's: the turn change
-    is already confirmed, so it ticks exactly once, and the sheet write is recomputed on
-    its current version if it clashes (the rules act on the owner's behalf: whoever
-    passed the turn need not own the character)."""
+    """A turn passed (issue 23 §2): the effects of ``ended`` (the key whose turn just ended)
+    lose a round and expire at 0; then the new current combatant's effects come into play
+    (Aura de curación heals).  Writes of their own on the sheets, after the turn's: the turn
+    change is already confirmed, so each ticks exactly once, and a sheet write is
+    recomputed on its current version if it clashes (the rules act on the owner's behalf:
+    whoever passed the turn need not own the character)."""
+    if view.turn is None:
+        return view
+    before = next((line for line in view.lines if line.key == ended), None)
+    if before is not None:
+        view, done = await _tick_line(characters, place, actor, view, before, rng, "end")
+        view = replace(view, ended=done)
     current = view.current
-    if view.turn is None or current is None or current.character_id is None:
+    if current is None:
         return view
-    if not current.effects:
-        return view
+    view, done = await _tick_line(characters, place, actor, view, current, rng, "begin")
+    return replace(view, ticked=done)
+
+
+async def _tick_line(
+    characters: CharacterService,
+    place: Place,
+    actor: Actor,
+    view: CombatView,
+    line: CombatantLine,
+    rng: random.Random,
+    phase: str,
+) -> tuple[CombatView, TickView | None]:
+    """One combatant's effects ticked (``phase``: its turn begins or ends); the view with
+    its line as written, and what happened (None: nothing to tick, or the sheet is gone)."""
+    if line.character_id is None or not line.effects:
+        return view, None
     try:
         applied = await characters.writer.apply(
-            place, actor, TickEffects(rng), character_id=current.character_id, on_behalf=True
+            place,
+            actor,
+            TickEffects(rng, phase=phase),
+            character_id=line.character_id,
+            on_behalf=True,
         )
     except (DomainError, RulesError):
-        return view  # the sheet went away or cannot be read: the turn still passes
+        return view, None  # the sheet went away or cannot be read: the turn still passes
     ticked = applied.value
-    left = tuple((e.name, e.rounds) for e in ticked.remaining)
-    changes: dict[str, Any] = {"effects": left}
+    changes: dict[str, Any] = {"effects": tuple((e.name, e.rounds) for e in ticked.remaining)}
     if ticked.health is not None:
         _campaign, system, settings = await characters.context(place)
         health = capabilities(system).health
@@ -109,7 +135,29 @@ async def tick(
             changes.update(
                 state=state.label, description=state.description, hit_points=state.hit_points
             )
-    line = replace(current, **changes)
-    lines = tuple(line if x.key == current.key else x for x in view.lines)
-    tick_view = TickView(current.name, ticked, current.secret, applied.log_id)
-    return replace(view, lines=lines, current=line, ticked=tick_view)
+    new = replace(line, **changes)
+    lines = tuple(new if x.key == line.key else x for x in view.lines)
+    current = new if view.current is not None and view.current.key == line.key else view.current
+    done = TickView(line.name, ticked, line.secret, applied.log_id)
+    return replace(view, lines=lines, current=current), done
+
+
+async def end_effects(
+    characters: CharacterService, place: Place, actor: Actor, view: CombatView, keep: bool
+) -> CombatView:
+    """The fight ended: each combatant's effects measured in rounds end with it, or stay
+    when the GM keeps them (one write each, on the owner's behalf); the view lists what
+    ended, by owner."""
+    ended: list[tuple[str, tuple[str, ...]]] = []
+    for line in view.lines:
+        if line.character_id is None or not any(r is not None for _n, r in line.effects):
+            continue
+        try:
+            applied = await characters.writer.apply(
+                place, actor, EndFightEffects(keep), character_id=line.character_id, on_behalf=True
+            )
+        except (DomainError, RulesError):
+            continue  # a sheet gone or unreadable keeps what it has
+        if applied.value:
+            ended.append((line.name, tuple(e.name for e in applied.value)))
+    return replace(view, effects_ended=tuple(ended), effects_kept=keep)

@@ -122,6 +122,10 @@ class CombatView:
     turn: TurnChange | None = None
     rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
     ticked: TickView | None = None  # the effects of the combatant whose turn just began
+    ended: TickView | None = None  # ... and of the one whose turn just ended (rounds counted)
+    #: ``end``: the effects measured in rounds that ended with the fight, by owner; or kept
+    effects_ended: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    effects_kept: bool = False
     referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
     ambush: bool = False  # ``start``: the system rolls an ambush now (``/init surprise``)
     #: what the combatant whose turn it is has left (``("principal", 1)``…; issue 23 §1)
