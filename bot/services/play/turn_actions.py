@@ -19,15 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import CombatRecord, saved_id, utcnow
+from bot.db.models import CombatRecord, saved_id
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import TURN_ACTIONS
-from bot.services.play.combat_store import active_fight
+from bot.services.play.combat_store import active_fight, write_fight_state
 from bot.services.play.turn_ledger import LEDGER_KEY, ledger_of
 from bot.services.shared.context import Place
 from bot.services.shared.errors import ConcurrentChange, refused
@@ -137,16 +135,7 @@ class TurnActions:
         ledgers[key] = ledger.to_dict()
         state = {**record.state, LEDGER_KEY: ledgers}
         async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(CombatRecord)
-                .where(
-                    col(CombatRecord.id) == record.id,
-                    col(CombatRecord.version) == record.version,
-                    col(CombatRecord.status) == "active",
-                )
-                .values(state=state, version=CombatRecord.version + 1, updated_at=utcnow())
-            )
-        return bool(result.rowcount == 1)
+            return await write_fight_state(session, record, state)
 
 
 def _judged(

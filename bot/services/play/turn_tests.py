@@ -13,13 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import CombatRecord, utcnow
-from bot.services.play.combat_store import active_fight
+from bot.services.play.combat_store import active_fight, write_fight_state
 from bot.services.shared.context import Place
 from bot.services.shared.errors import ConcurrentChange, refused
 from rules.combat import Combat
@@ -51,16 +48,7 @@ async def claim_test(
     state = {**record.state, **rolled.to_dict(), "system": record.state.get("system", "")}
 
     async def claim(session: AsyncSession) -> None:
-        written = await session.exec(
-            update(CombatRecord)
-            .where(
-                col(CombatRecord.id) == record.id,
-                col(CombatRecord.version) == record.version,
-                col(CombatRecord.status) == "active",
-            )
-            .values(state=state, version=CombatRecord.version + 1, updated_at=utcnow())
-        )
-        if written.rowcount != 1:  # the fight moved meanwhile: roll nothing, say so
-            raise ConcurrentChange()
+        if not await write_fight_state(session, record, state):
+            raise ConcurrentChange()  # the fight moved meanwhile: roll nothing, say so
 
     return claim
