@@ -11,13 +11,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 CODE = [*sorted((REPO / "bot").rglob("*.py")), *sorted((REPO / "cogs").rglob("*.py"))]
 
-# Still written the old way in the modules issue 21 §4 is splitting (moved after it lands).
-_SPLITTING = {
-    "bot/services/play/attacks.py",
-    "bot/services/play/surprise.py",
-    "bot/services/play/combat.py",
-}
-
 
 def _found(pattern: str, *, skip: set[str] = frozenset()) -> set[str]:
     compiled = re.compile(pattern)
@@ -33,13 +26,13 @@ def _found(pattern: str, *, skip: set[str] = frozenset()) -> set[str]:
 def test_no_versioned_write_is_written_by_hand():
     """update_versioned / delete_versioned (bot/services/shared/versioned.py) replace
     ``col(X.version) == seen`` and its rowcount check."""
-    assert _found(r"\.version\)?\s*==", skip=_SPLITTING) == set()
+    assert _found(r"\.version\)?\s*==") == set()
 
 
 def test_a_campaign_context_is_loaded_as_one_object():
     """``contexts.load(place)`` → a CampaignContext; the tuple form
     ``campaign, system, settings = await ….context(place)`` is gone."""
-    assert _found(r"\.context\(place\)", skip=_SPLITTING) == set()
+    assert _found(r"\.context\(place\)") == set()
 
 
 def test_stored_moments_need_no_aware_copy():
@@ -60,7 +53,7 @@ def test_an_audit_row_is_written_one_way():
     assert (
         _found(
             r"roll_log\(|RollLog\(",
-            skip={*_SPLITTING, "bot/services/shared/audit.py", "bot/db/models.py"},
+            skip={"bot/services/shared/audit.py", "bot/db/models.py"},
         )
         == set()
     )

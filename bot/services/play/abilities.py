@@ -10,15 +10,23 @@ user's own sheet, so every use is on the record.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, replace
 from typing import Any
 
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Character, saved_id
 from bot.services.campaigns.context import CampaignContext
+from bot.services.campaigns.service import is_referee
+from bot.services.play.turn_actions import TurnActions
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.labels import resolve, spoken
 from bot.services.sheets.access import find_character, require_editor, require_playable
+from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.dead import heal_living
 from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.undo import Undoable
@@ -27,7 +35,10 @@ from bot.services.sheets.writes import Computed
 from rules.combat.attack import Fighter
 from rules.systems.base import (
     Abilities,
+    AbilityUse,
+    ActRequest,
     GameSystem,
+    Problem,
     Settings,
     StepOption,
     capabilities,
@@ -63,6 +74,8 @@ class AbilityUseView:
     notes: tuple[str, ...]
     undo: Undoable | None = None
     system: str = ""  # whose level ids ``level`` and ``state`` are
+    #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
+    turn_warnings: tuple[Problem, ...] = ()
 
 
 def _ability_name(abilities: Abilities, typed: str, settings: Settings) -> str:
@@ -101,6 +114,15 @@ class _Record:
 
 
 class AbilityService(CharacterUseCase):
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__(sessions, characters, rng)
+        self.turns = TurnActions(sessions)  # the action a use spends in a fight
+
     async def list(
         self, place: Place, actor: Actor, character: str | None = None
     ) -> tuple[str, tuple[AbilityLine, ...]]:
@@ -153,14 +175,29 @@ class AbilityService(CharacterUseCase):
         result = abilities.use_ability(
             user_sheet, ability, fighter, context.settings, self.rng, level=level, herbs=herbs
         )
-        audit = AuditEntry(
-            kind="ability",
-            expression=(result.roll.expression if result.roll else result.ability)[:250],
-            breakdown=result.roll.breakdown if result.roll else result.effect[:1000],
-            total=result.roll.total if result.roll else 0,
-            reason=f"{result.ability} ({result.level}) → {healed_one.name}"[:200],
-            detail={"user": user.name, "target": healed_one.name, "action": result.action},
-        )
+        act = ActRequest("ability", action=str(result.action), grants=result.grants)
+        referee = is_referee(context.campaign, actor)
+        spent = await self.turns.spend(
+            place, context, act, referee=referee, character_id=saved_id(user)
+        )  # the user's action in this channel's fight (issue 23 §1)
+        try:
+            view = await self._write(place, actor, context, result, user, healed_one)
+        except Exception:
+            await self.turns.refund(place, spent)
+            raise
+        return replace(view, turn_warnings=spent.warnings) if spent is not None else view
+
+    async def _write(
+        self,
+        place: Place,
+        actor: Actor,
+        context: CampaignContext,
+        result: AbilityUse,
+        user: Character,
+        healed_one: Character,
+    ) -> AbilityUseView:
+        """The use's write: the heal on the target, or the record on the user's sheet."""
+        audit = _audit(result, user.name, healed_one.name)
         if result.change is not None and result.change.kind == "heal":
             applied = await self.characters.writer.apply(
                 place,
@@ -191,3 +228,15 @@ class AbilityService(CharacterUseCase):
             undo=undo,
             system=context.system.id,
         )
+
+
+def _audit(result: AbilityUse, user: str, target: str) -> AuditEntry:
+    """The use's audit row (kind ``ability``): its roll, or the effect when it rolls none."""
+    return AuditEntry(
+        kind="ability",
+        expression=(result.roll.expression if result.roll else result.ability)[:250],
+        breakdown=result.roll.breakdown if result.roll else result.effect[:1000],
+        total=result.roll.total if result.roll else 0,
+        reason=f"{result.ability} ({result.level}) → {target}"[:200],
+        detail={"user": user, "target": target, "action": result.action},
+    )

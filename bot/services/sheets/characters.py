@@ -18,7 +18,7 @@ import asyncio
 import builtins
 import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import and_, func, not_
 from sqlalchemy.exc import IntegrityError
@@ -37,7 +37,7 @@ from bot.services.campaigns.service import (
     CampaignService,
     is_referee,
 )
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.shared.labels import read_field
 from bot.services.shared.versioned import update_versioned
@@ -109,14 +109,6 @@ class CharacterService:
         self.writer = writer or SheetWriter(sessions, self.contexts)
         #: ``(campaign id, cache generation)`` → the read of its active characters in flight
         self._active_loads: dict[tuple[int, int], asyncio.Future[Mapping[int, str]]] = {}
-
-    # -- context -------------------------------------------------------------------------
-
-    async def context(self, place: Place) -> tuple[Campaign, GameSystem, Mapping[str, Any]]:
-        """Deprecated tuple form of ``self.contexts.load(place)`` (a :class:`CampaignContext`),
-        left for ``play/combat.py`` until issue 21 §4 has split it; nothing else calls it."""
-        context = await self.contexts.load(place)
-        return context.campaign, context.system, context.settings
 
     # -- reading -------------------------------------------------------------------------
 
@@ -287,40 +279,18 @@ class CharacterService:
         )
         if is_npc and not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
-        name = str(sheet.get("name", "")).strip()
-        if not name or len(name) > MAX_NAME:
-            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
-        if sheet.get("system") != context.campaign.system:
-            raise DomainError(
-                "sheet.error.wrong_system",
-                system=systems.name_of(str(sheet.get("system"))[:20]),
-                expected=systems.name_of(context.campaign.system),
-            )
-        sheet = player_sheet(sheet) if not is_npc else dict(sheet)
-        sheet["name"] = name
-        problems = context.system.validate(sheet, context.settings)
-        if problems:
-            raise RulesError(list(problems))
-        waiting = await self._sheetless(context.campaign, name, is_npc)
+        name, sheet = _new_sheet(context.campaign, context.system, context.settings, sheet, is_npc)
+        waiting = await _sheetless(self.sessions, context.campaign, name, is_npc)
         if waiting is not None:  # an Umbría character: the wizard builds the sheet it lacked
-            character = await self._complete(
-                context.campaign, actor, waiting, sheet, pending=pending, make_active=make_active,
-                same_transaction=same_transaction,
+            character = await _complete(
+                self.sessions, context.campaign, actor, waiting, sheet, pending=pending,
+                make_active=make_active, same_transaction=same_transaction,
             )  # fmt: skip
             return character_view(context, character)
         owner = owner_user_id or actor.user_id
         cap = None if is_npc else int(context.settings.get(CHARACTER_CAP, 10))
-        character = Character(
-            guild_id=context.campaign.guild_id,
-            campaign_id=saved_id(context.campaign),
-            owner_user_id=owner,
-            name=name,
-            name_key=name_key(name),
-            system=context.campaign.system,
-            sheet=dict(sheet),
-            is_npc=is_npc,
-            hidden=hidden,
-            approval="pending" if pending else "approved",
+        character = _new_row(
+            context.campaign, owner, sheet, is_npc=is_npc, hidden=hidden, pending=pending
         )
         try:
             async with self.sessions() as session, session.begin():
@@ -329,91 +299,15 @@ class CharacterService:
                 session.add(character)
                 await session.flush()
                 if cap is not None:
-                    await self._check_cap(session, context.campaign, owner, cap)
+                    await _check_cap(session, context.campaign, owner, cap)
                 if make_active and not is_npc and not pending:
-                    await self._set_active(
-                        session, context.campaign, actor.user_id, saved_id(character)
-                    )
+                    await _set_active(session, context.campaign, actor.user_id, saved_id(character))
                 if same_transaction is not None:
                     # e.g. closing the creation draft: both happen or neither does
                     await same_transaction(session)
         except IntegrityError:
             raise name_clash(context.campaign, actor, name) from None
         return character_view(context, character)
-
-    async def _sheetless(self, campaign: Campaign, name: str, is_npc: bool) -> Character | None:
-        """The live character called ``name`` that came without a sheet (``no_sheet``)."""
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(Character).where(
-                        Character.campaign_id == campaign.id,
-                        Character.name_key == name_key(name),
-                        col(Character.deleted_at).is_(None),
-                        Character.approval == NO_SHEET,
-                        Character.is_npc == is_npc,
-                    )
-                )
-            ).first()
-
-    async def _complete(
-        self,
-        campaign: Campaign,
-        actor: Actor,
-        waiting: Character,
-        sheet: Mapping[str, Any],
-        *,
-        pending: bool,
-        make_active: bool,
-        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None,
-    ) -> Character:
-        """The sheet a sheetless character lacked, written on it (same id, profile, posts and
-        log): its owner or a referee; compare-and-set on its version."""
-        require_editor(campaign, waiting, actor)
-        approval = "pending" if pending else "approved"
-        async with self.sessions() as session, session.begin():
-            await update_versioned(  # reported: completed or changed meanwhile
-                session,
-                Character,
-                col(Character.id) == waiting.id,
-                waiting.version,
-                col(Character.approval) == NO_SHEET,
-                sheet=dict(sheet),
-                name=str(sheet["name"]),
-                approval=approval,
-                updated_at=utcnow(),
-            )
-            own = waiting.owner_user_id == actor.user_id
-            if make_active and own and not waiting.is_npc and approval == "approved":
-                await self._set_active(session, campaign, actor.user_id, saved_id(waiting))
-            if same_transaction is not None:
-                await same_transaction(session)
-            character = await session.get(Character, saved_id(waiting), populate_existing=True)
-            assert character is not None  # just written
-        return character
-
-    @staticmethod
-    async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:
-        """A member keeps at most ``cap`` live characters per campaign (setting
-        ``personajes_por_jugador``): a runaway script cannot fill the campaign.
-
-        Counted *after* the new row is flushed, inside the inserting transaction and behind
-        :func:`lock_campaign`, so two creations at the same moment cannot both pass a count
-        that each made before the other's insert."""
-        count = (
-            await session.exec(
-                select(func.count())
-                .select_from(Character)
-                .where(
-                    Character.campaign_id == campaign.id,
-                    Character.owner_user_id == owner,
-                    Character.is_npc == False,  # noqa: E712 - SQL, not Python
-                    col(Character.deleted_at).is_(None),
-                )
-            )
-        ).one()
-        if count > cap:
-            raise DomainError("sheet.error.too_many_characters", limit=cap)
 
     async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
         """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
@@ -423,26 +317,8 @@ class CharacterService:
             if character.owner_user_id != actor.user_id and not is_referee(context.campaign, actor):
                 raise NotAllowed("sheet.error.not_owner", name=character.name)
             require_playable(character)
-            await self._set_active(session, context.campaign, actor.user_id, saved_id(character))
+            await _set_active(session, context.campaign, actor.user_id, saved_id(character))
         return character_view(context, character)
-
-    @staticmethod
-    async def _set_active(
-        session: AsyncSession, campaign: Campaign, user_id: int, character_id: int
-    ) -> None:
-        active = await session.get(ActiveCharacter, (campaign.id, user_id))
-        if active is None:
-            session.add(
-                ActiveCharacter(
-                    campaign_id=saved_id(campaign),
-                    user_id=user_id,
-                    guild_id=campaign.guild_id,
-                    character_id=character_id,
-                )
-            )
-        else:
-            active.character_id = character_id
-            session.add(active)
 
     async def update_sheet(
         self,
@@ -511,8 +387,25 @@ class CharacterService:
 
         return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
 
-    async def delete(self, place: Place, actor: Actor, name: str) -> CharacterSummary:
-        """Soft delete: hidden from everyone, restorable by a referee."""
+    @overload
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: None = None
+    ) -> CharacterSummary: ...
+
+    @overload
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: Confirm
+    ) -> CharacterSummary | None: ...
+
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: Confirm | None = None
+    ) -> CharacterSummary | None:
+        """Soft delete: hidden from everyone, restorable by a referee.  ``confirm`` asks
+        first, naming the character as the actor sees it (None: declined)."""
+        if confirm is not None:
+            name = (await self.show(place, actor, name)).name
+            if not await confirm(name=name):
+                return None
         context = await self.contexts.load(place)
         async with self.sessions() as session, session.begin():
             character = await find_character(session, context.campaign, actor, name)
@@ -630,3 +523,152 @@ def get_path(sheet: Mapping[str, Any], path: str) -> Any:
             return None
         node = node[part]
     return node
+
+
+def _new_row(
+    campaign: Campaign,
+    owner: int,
+    sheet: Mapping[str, Any],
+    *,
+    is_npc: bool,
+    hidden: bool,
+    pending: bool,
+) -> Character:
+    """A new character's row (its sheet already checked by :func:`_new_sheet`)."""
+    name = str(sheet["name"])
+    return Character(
+        guild_id=campaign.guild_id,
+        campaign_id=saved_id(campaign),
+        owner_user_id=owner,
+        name=name,
+        name_key=name_key(name),
+        system=campaign.system,
+        sheet=dict(sheet),
+        is_npc=is_npc,
+        hidden=hidden,
+        approval="pending" if pending else "approved",
+    )
+
+
+def _new_sheet(
+    campaign: Campaign,
+    system: GameSystem,
+    settings: Mapping[str, Any],
+    sheet: Mapping[str, Any],
+    is_npc: bool,
+) -> tuple[str, dict[str, Any]]:
+    """A new character's name and sheet as stored: a name within :data:`MAX_NAME`, the
+    campaign's system, a player's sheet without NPC keys, and every problem the system
+    finds refused at once (RulesError)."""
+    name = str(sheet.get("name", "")).strip()
+    if not name or len(name) > MAX_NAME:
+        raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+    if sheet.get("system") != campaign.system:
+        raise DomainError(
+            "sheet.error.wrong_system",
+            system=systems.name_of(str(sheet.get("system"))[:20]),
+            expected=systems.name_of(campaign.system),
+        )
+    stored = player_sheet(sheet) if not is_npc else dict(sheet)
+    stored["name"] = name
+    problems = system.validate(stored, settings)
+    if problems:
+        raise RulesError(list(problems))
+    return name, stored
+
+
+async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:
+    """A member keeps at most ``cap`` live characters per campaign (setting
+    ``personajes_por_jugador``): a runaway script cannot fill the campaign.
+
+    Counted *after* the new row is flushed, inside the inserting transaction and behind
+    :func:`lock_campaign`, so two creations at the same moment cannot both pass a count
+    that each made before the other's insert."""
+    count = (
+        await session.exec(
+            select(func.count())
+            .select_from(Character)
+            .where(
+                Character.campaign_id == campaign.id,
+                Character.owner_user_id == owner,
+                Character.is_npc == False,  # noqa: E712 - SQL, not Python
+                col(Character.deleted_at).is_(None),
+            )
+        )
+    ).one()
+    if count > cap:
+        raise DomainError("sheet.error.too_many_characters", limit=cap)
+
+
+async def _set_active(
+    session: AsyncSession, campaign: Campaign, user_id: int, character_id: int
+) -> None:
+    """Make ``character_id`` the member's character in the campaign (one per member)."""
+    active = await session.get(ActiveCharacter, (campaign.id, user_id))
+    if active is None:
+        session.add(
+            ActiveCharacter(
+                campaign_id=saved_id(campaign),
+                user_id=user_id,
+                guild_id=campaign.guild_id,
+                character_id=character_id,
+            )
+        )
+    else:
+        active.character_id = character_id
+        session.add(active)
+
+
+async def _sheetless(
+    sessions: async_sessionmaker[AsyncSession], campaign: Campaign, name: str, is_npc: bool
+) -> Character | None:
+    """The live character called ``name`` that came without a sheet (``no_sheet``)."""
+    async with sessions() as session:
+        return (
+            await session.exec(
+                select(Character).where(
+                    Character.campaign_id == campaign.id,
+                    Character.name_key == name_key(name),
+                    col(Character.deleted_at).is_(None),
+                    Character.approval == NO_SHEET,
+                    Character.is_npc == is_npc,
+                )
+            )
+        ).first()
+
+
+async def _complete(
+    sessions: async_sessionmaker[AsyncSession],
+    campaign: Campaign,
+    actor: Actor,
+    waiting: Character,
+    sheet: Mapping[str, Any],
+    *,
+    pending: bool,
+    make_active: bool,
+    same_transaction: Callable[[AsyncSession], Awaitable[None]] | None,
+) -> Character:
+    """The sheet a sheetless character lacked, written on it (same id, profile, posts and
+    log): its owner or a referee; compare-and-set on its version."""
+    require_editor(campaign, waiting, actor)
+    approval = "pending" if pending else "approved"
+    async with sessions() as session, session.begin():
+        await update_versioned(  # reported: completed or changed meanwhile
+            session,
+            Character,
+            col(Character.id) == waiting.id,
+            waiting.version,
+            col(Character.approval) == NO_SHEET,
+            sheet=dict(sheet),
+            name=str(sheet["name"]),
+            approval=approval,
+            updated_at=utcnow(),
+        )
+        own = waiting.owner_user_id == actor.user_id
+        if make_active and own and not waiting.is_npc and approval == "approved":
+            await _set_active(session, campaign, actor.user_id, saved_id(waiting))
+        if same_transaction is not None:
+            await same_transaction(session)
+        character = await session.get(Character, saved_id(waiting), populate_existing=True)
+        assert character is not None  # just written
+    return character

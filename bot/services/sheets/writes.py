@@ -396,26 +396,8 @@ class SheetWriter:
             name_key=name_key(new_name),
             sheet_version=SHEET_SCHEMA_VERSION,
         )
-        log_id = None
+        log_id = await _log(session, place, actor, context, planned, new_name)
         xp = planned.computed.xp
-        if planned.computed.audit is not None:
-            audit = planned.computed.audit
-            # what this write changed, so the GM can undo it from its reply or /history
-            undo = {
-                "character_id": character.id,
-                "version": character.version + 1,
-                "changes": sheet_diff(planned.before, sheet),
-                **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
-            }
-            audit = replace(
-                audit,
-                detail={**audit.detail, "undo": undo},
-                # a hidden NPC's numbers stay out of players' /history
-                private=audit.private or (character.is_npc and character.hidden),
-            )
-            log_id = await write_audit(
-                session, place, actor, context.campaign.id, audit.character or new_name, audit
-            )
         if planned.computed.undoes is not None:
             await _mark_undone(session, planned.computed.undoes, character.id, log_id)
         if planned.computed.hit_die_for is not None:
@@ -489,3 +471,33 @@ async def _mark_hit_die(
         raise DomainError("xp.error.hit_die_stale", id=grant_id)
     row.detail = {**row.detail, "hit_die": roll_id}
     session.add(row)
+
+
+async def _log(
+    session: AsyncSession,
+    place: Place,
+    actor: Actor,
+    context: CampaignContext,
+    planned: _Planned,
+    name: str,
+) -> int | None:
+    """The change's audit row, with what it changed (``detail.undo``: the GM undoes it from
+    its reply or /history); a hidden NPC's is private.  None: the change logs nothing."""
+    audit, character, xp = planned.computed.audit, planned.character, planned.computed.xp
+    if audit is None:
+        return None
+    undo = {
+        "character_id": character.id,
+        "version": character.version + 1,
+        "changes": sheet_diff(planned.before, planned.sheet),
+        **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
+    }
+    audit = replace(
+        audit,
+        detail={**audit.detail, "undo": undo},
+        # a hidden NPC's numbers stay out of players' /history
+        private=audit.private or (character.is_npc and character.hidden),
+    )
+    return await write_audit(
+        session, place, actor, context.campaign.id, audit.character or name, audit
+    )
