@@ -13,14 +13,11 @@ against a surprised combatant, in the first round, once per ambusher).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, CombatRecord
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
@@ -29,8 +26,8 @@ from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee, refused
 from bot.services.shared.retry import retrying
-from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
+from bot.services.sheets.use_case import CharacterUseCase
 from rules.combat import Combat, Combatant, Side
 from rules.systems.base import AmbushParty, AmbushRoll, AmbushSetup, RulesError, capabilities
 
@@ -70,17 +67,7 @@ class SurpriseView:
     secret: bool
 
 
-class SurpriseService:
-    def __init__(
-        self,
-        sessions: async_sessionmaker[AsyncSession],
-        characters: CharacterService,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
-
+class SurpriseService(CharacterUseCase):
     async def surprise(self, place: Place, actor: Actor, order: SurpriseOrder) -> SurpriseView:
         """Roll the ambush and store it on the fight (see the module docstring)."""
         context = await self.characters.contexts.load(place)
