@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.services.campaigns.service import CampaignView, SettingView
 from bot.services.play.rolls import HistoryView, OddsView, RollView
 from bot.words import setting_description, setting_name, setting_value
+from rules.dice.limits import MAX_ROLLS
 
 __all__ = [
     "roll",
@@ -207,6 +208,8 @@ def odds(view: OddsView, locale: str) -> dict[str, Any]:
                 percent=percent(view.critical_probability, locale),
             )
         )
+    if float(view.abort) > 0:  # an astronomically small chance shows as nothing
+        lines.append(t("odds.abort", locale, percent=percent(view.abort, locale), limit=MAX_ROLLS))
     embed = discord.Embed(
         title=t("odds.title", locale), description="\n".join(lines), colour=COLOUR[None]
     )

@@ -39,7 +39,10 @@ def _labelled(text: str, label: str | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Selector:
-    """Which faces a modifier acts on: ``N`` (exactly), ``>N`` (N or more), ``<N`` (N or less)."""
+    """Which faces a modifier acts on: ``N`` exactly, ``>=N`` N or more, ``<=N`` N or less.
+
+    Always inclusive: the parser stores ``<3`` (below 3) as ``<=2``, so printing it back shows
+    the reading applied, whichever convention the writer came from."""
 
     op: SelectorOp
     value: int
@@ -64,7 +67,7 @@ class Selector:
         return sum(1 for face in range(1, sides + 1) if self.matches(face))
 
     def __str__(self) -> str:
-        return {"=": "", ">=": ">", "<=": "<"}[self.op] + str(self.value)
+        return ("" if self.op == "=" else self.op) + str(self.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +98,9 @@ class Keep:
 
 @dataclass(frozen=True, slots=True)
 class Compare:
-    """``>=N``/``<=N`` after dice: count successes in a pool, or test a single die."""
+    """``>=N``/``<=N`` after dice: count successes in a pool, or test a single die.
+
+    ``>N``/``<N`` are stored as ``>=N+1``/``<=N-1`` (see :class:`Selector`)."""
 
     op: Literal[">=", "<="]
     target: int
@@ -123,8 +128,9 @@ class Dice:
     """``dice := [DIGITS] ("d"|"D") (DIGITS|"%") modifier* [compare]``.
 
     ``explode`` is ``None`` for no explosion; a bare ``!`` is stored as ``>=sides``.
-    Modifiers apply in a fixed order whatever order they were written in: reroll each die,
-    explode it, then keep/drop, then compare.  ``plain`` marks the fast path (no modifier).
+    Modifiers apply in a fixed order, the only order the parser accepts them in: reroll each
+    die thrown, explode it (an explosion's extra dice are not rerolled), then keep/drop, then
+    compare.  ``plain`` marks the fast path (no modifier).
     """
 
     count: int

@@ -127,6 +127,9 @@ class OddsView:
     kind: str = "at_least"
     #: A target typed for a test, which says nothing about it (shown as a note).
     ignored_target: int | None = None
+    #: The chance the roll throws more dice than the limit and ends in an error, not a total
+    #: (open rerolls only): ``probability`` counts only rolls that end.
+    abort: Fraction = Fraction(0)
 
 
 def judge(result: dice.RollResult, difficulty: int | None) -> str | None:
@@ -344,6 +347,7 @@ class RollService:
                 critical_probability=None,
                 kind="test",
                 ignored_target=target,
+                abort=odds.abort_chance(expression),
             )
             return _done(view)
         if target is None:
@@ -351,11 +355,10 @@ class RollService:
         cost = odds.check_cost(expression)
         critical = "1o3d10" in normalized.lower() and not at_most
         targets = (target, target + 10) if critical else (target,)
-        function = odds.probabilities_at_most if at_most else odds.probabilities_at_least
         if cost <= INLINE_COST:
-            job: Awaitable[tuple[Fraction, ...]] = _done(function(expression, targets))
+            job: Awaitable[odds.Odds] = _done(odds.odds_of(expression, targets, at_most))
         else:
-            job = self.compute.submit(function, expression, targets)
+            job = self.compute.submit(odds.odds_of, expression, targets, at_most)
         return _odds_view(job, normalized, target, targets, "at_most" if at_most else "at_least")
 
     async def odds(self, expression: str, target: int | None, *, at_most: bool = False) -> OddsView:
@@ -369,13 +372,13 @@ async def _done(value: T) -> T:
 
 
 async def _odds_view(
-    job: Awaitable[tuple[Fraction, ...]],
+    job: Awaitable[odds.Odds],
     expression: str,
     target: int,
     targets: tuple[int, ...],
     kind: str,
 ) -> OddsView:
-    probabilities = await job
+    probabilities, abort = await job
     critical = len(targets) > 1
     return OddsView(
         expression=expression,
@@ -384,4 +387,5 @@ async def _odds_view(
         critical_target=targets[1] if critical else None,
         critical_probability=probabilities[1] if critical else None,
         kind=kind,
+        abort=abort,
     )
