@@ -35,6 +35,7 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         character="Who receives it",
         party="Every player character of the campaign",
         reason="Why (kept in the campaign's record)",
+        session="A game session's award: per-session race bonuses apply (default: yes for the party)",
     )
     @fight()
     async def grant(
@@ -44,12 +45,19 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         character: Character | None = None,
         party: bool = False,
         reason: app_commands.Range[str, 1, 200] | None = None,
+        session: bool | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         if party:
             await acknowledge(itx)  # one write per character of the party
         view = await self.bot.services.xp.grant(
-            ctx.place, ctx.actor, amount, character=character, party=party, reason=reason
+            ctx.place,
+            ctx.actor,
+            amount,
+            character=character,
+            party=party,
+            reason=reason,
+            session=session,
         )
         message = render_xp.grant(view, ctx.locale)
         several = len(view.lines) > 1

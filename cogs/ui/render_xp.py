@@ -25,12 +25,21 @@ def grant(view: GrantView, locale: str) -> dict[str, Any]:
         text = t(
             "xp.line", locale, name=line.character_name, before=line.xp_before, after=line.xp_after
         )
+        if line.session_bonus:
+            text += "\n" + t(
+                "xp.session_bonus",
+                locale,
+                source=line.bonus_source or "",
+                bonus=f"{line.session_bonus:+d}",
+            )
         for track, before, after in line.levels:
             text += "\n" + _level(line, track, before, after, locale)
         for note in line.notes:
             text += "\n" + t("xp.note", locale, note=t(note, locale))
         lines.append(text)
     title = t("xp.granted" if view.amount > 0 else "xp.removed", locale, amount=abs(view.amount))
+    if view.session:
+        title = t("xp.session_title", locale, title=title)
     embed = discord.Embed(
         title=title, description=truncate("\n\n".join(lines), 4000), colour=COLOUR["success"]
     )

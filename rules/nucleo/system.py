@@ -476,6 +476,16 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
             notes.append(f"nucleo.note.estado_{after.state}")
         return HealthChange(updated, before.wounds - wounds, after.state, tuple(notes))
 
+    def session_bonus(self, sheet: Sheet, settings: Settings) -> tuple[int, str | None]:
+        """Seed 002, «Módulo de reglas: Razas»: Humano «Recibe 1px más por partida»,
+        Artificial «Gana 1px menos por partida» (``SessionAward``); only with races on."""
+        if is_npc(sheet) or not setting(settings, "razas"):
+            return 0, None
+        race = creation.find_race(sheet.get("raza"))
+        if race is None or not race.px_per_session:
+            return 0, None
+        return race.px_per_session, race.name
+
     def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
         """The seed names PX only through races (±1 per session) and sets no costs: we keep
         the count and buy nothing automatically."""

@@ -742,6 +742,21 @@ class DelegatedSpellBook:
 
 
 @runtime_checkable
+class SessionAward(Protocol):
+    """Experience a character gains or loses on every award for a game session (Núcleo's
+    races, seed 002: Humano «Recibe 1px más por partida», Artificial «Gana 1px menos»).
+
+    ``/xp grant`` marks whether a grant is a session's award (by default a party grant is);
+    the bonus applies once per such award, never to a one-off grant or a correction.
+    """
+
+    def session_bonus(self, sheet: Sheet, settings: Settings) -> tuple[int, str | None]:
+        """(experience to add, negative to take, and what gives it: the race's name), or
+        ``(0, None)`` when this character has none."""
+        ...
+
+
+@runtime_checkable
 class Advancement(Protocol):
     """Spending experience by the player's choice (rolweb abilities: 10 / 20 / 30 XP).
 

@@ -7,11 +7,12 @@ import json
 import pytest
 
 from bot.services import Actor, Place
+from bot.services.campaigns.service import SettingsChange
 from bot.services.campaigns.settings import resolved_settings
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules import systems
 from rules.systems.base import RulesError
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, nucleo_android
 
 GUILD, CHANNEL = 1000, 11
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -55,8 +56,58 @@ async def test_the_whole_party_and_corrections(party):
     view = await party.xp.grant(HERE, GM, 2, party=True)
     assert sorted(line.character_name for line in view.lines) == ["Ardelia", "Bram"]
     await party.xp.grant(HERE, GM, -1, character="Bram", reason="error")
-    assert (await party.characters.show(HERE, BRUNO)).sheet["px"] == 1
-    assert [e.amount for e in await party.xp.log(HERE, GM, character="Bram")] == [-1, 2]
+    # a party grant is a session's award: Bram, Humano, got 2 + 1
+    assert (await party.characters.show(HERE, BRUNO)).sheet["px"] == 2
+    assert [e.amount for e in await party.xp.log(HERE, GM, character="Bram")] == [-1, 3]
+
+
+async def test_a_session_award_adds_each_race_bonus_once(party):
+    """Seed 002, Razas: Humano «Recibe 1px más por partida», Artificial «Gana 1px menos por
+    partida» (issue 23 §4: ``session_px_bonus`` was never called)."""
+    await party.characters.create(HERE, ANA, nucleo_android(), make_active=False)
+    view = await party.xp.grant(HERE, GM, 3, party=True, reason="Sesión 1")
+    assert view.session
+    got = {line.character_name: line for line in view.lines}
+    assert {
+        name: (line.xp_after, line.session_bonus, line.bonus_source) for name, line in got.items()
+    } == {
+        "Ardelia": (4, 1, "Humano"),
+        "Bram": (4, 1, "Humano"),
+        "Unidad 7": (2, -1, "Artificial"),
+    }
+    ledger = {e.character_name: e.amount for e in await party.xp.log(HERE, GM)}
+    assert ledger == {"Ardelia": 4, "Bram": 4, "Unidad 7": 2}
+    # a one-off grant to one character is not a session's award, unless the GM says so
+    one = await party.xp.grant(HERE, GM, 2, character="Bram")
+    assert (one.session, one.lines[0].xp_after, one.lines[0].session_bonus) == (False, 6, 0)
+    marked = await party.xp.grant(HERE, GM, 2, character="Bram", session=True)
+    assert (marked.session, marked.lines[0].xp_after) == (True, 9)
+    # and a party grant the GM marks as no session carries no bonus
+    plain = await party.xp.grant(HERE, GM, 1, party=True, session=False)
+    assert {line.character_name: line.xp_after for line in plain.lines} == {
+        "Ardelia": 5,
+        "Bram": 10,
+        "Unidad 7": 3,
+    }
+
+
+async def test_undoing_a_session_award_takes_back_what_it_gave(party):
+    view = await party.xp.grant(HERE, GM, 3, character="Bram", session=True)
+    (line,) = view.lines
+    assert line.xp_after == 4
+    await party.undo.undo(HERE, GM, line.undo.log_id)
+    assert (await party.characters.show(HERE, BRUNO)).sheet["px"] == 0
+
+
+async def test_no_bonus_without_the_races_module_nor_on_a_correction(party):
+    await party.campaigns.update_settings(HERE, GM, SettingsChange(system_setting=("razas", "no")))
+    view = await party.xp.grant(HERE, GM, 3, party=True)
+    assert {line.xp_after for line in view.lines} == {3}
+    with pytest.raises(DomainError) as error:
+        await party.xp.grant(HERE, GM, -1, party=True, session=True)
+    assert error.value.key == "xp.error.session_correction"
+    corrected = await party.xp.grant(HERE, GM, -1, party=True)  # a correction, never a session
+    assert {line.xp_after for line in corrected.lines} == {2}
 
 
 async def test_bad_requests_name_the_problem(party):

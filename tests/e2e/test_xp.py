@@ -7,7 +7,7 @@ import pytest
 from bot.services.campaigns.settings import resolved_settings
 from rules import systems
 from tests.e2e.helpers import import_sheet, new_campaign, says
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, nucleo_android
 
 pytestmark = pytest.mark.e2e
 
@@ -32,7 +32,9 @@ def test_the_gm_grants_experience_and_the_campaign_keeps_the_record(discord_env)
     # then the result goes to the channel
     assert granted.deferred and granted.ephemeral, granted.text
     (public,) = [m for m in granted.messages if not m.ephemeral]
-    assert "+3 PX" in public.text and "**Ardelia**: 0 → 3 PX" in public.text
+    # a party grant is a session's award (issue 23 §4): Ardelia, Humano, gets «1px más»
+    assert "+3 PX · premio de la sesión" in public.text, public.text
+    assert "**Ardelia**: 0 → 4 PX\n↳ Humano: +1 PX por partida" in public.text, public.text
     both = sb.command(
         "xp grant",
         {"amount": 3, "party": True, "character": "Ardelia"},
@@ -42,9 +44,25 @@ def test_the_gm_grants_experience_and_the_campaign_keeps_the_record(discord_env)
     )
     assert both.ephemeral and says(both, "xp.error.who"), both.text
     log = sb.command("xp log", {}, guild=g, channel="mesa", user="ana", locale="en-US")
-    assert "**Ardelia** +3 XP (total 3) — Fin de la escena 1" in log.text
+    assert "**Ardelia** +4 XP (total 4) — Fin de la escena 1" in log.text
     shown = sb.command("sheet show", {}, guild=g, channel="mesa", user="ana")
-    assert "**PX**: 3" in shown.text
+    assert "**PX**: 4" in shown.text
+    # one character's reward is not a session's award; an Artificial loses one per session
+    one = sb.command(
+        "xp grant", {"amount": 2, "character": "Ardelia"}, guild=g, channel="mesa", user="gm"
+    )
+    assert "**Ardelia**: 4 → 6 PX" in one.text and "sesión" not in one.text, one.text
+    import_sheet(sb, g, nucleo_android(), user="bruno")
+    marked = sb.command(
+        "xp grant",
+        {"amount": 3, "party": True, "session": True},
+        guild=g,
+        channel="mesa",
+        user="gm",
+        locale="en-US",
+    )
+    (public,) = [m for m in marked.messages if not m.ephemeral]
+    assert "**Unidad 7**: 0 → 2 XP\n↳ Artificial: -1 XP per session" in public.text, public.text
 
 
 def test_a_rolweb_player_spends_experience_on_an_ability(discord_env):

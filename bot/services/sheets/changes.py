@@ -35,6 +35,7 @@ from rules.systems.base import (
     HealthChange,
     Purse,
     RestResult,
+    SessionAward,
     SheetEffect,
     SpellBook,
     SpellRequest,
@@ -54,6 +55,7 @@ __all__ = [
     "Landed",
     "Damage",
     "GrantXp",
+    "Granted",
     "Heal",
     "ReplaceSheet",
     "RemoveEffect",
@@ -145,27 +147,44 @@ class AdjustMoney:
 
 @dataclass(frozen=True, slots=True)
 class GrantXp:
-    """The referee's grant (negative corrects one), with its ledger row."""
+    """The referee's grant (negative corrects one), with its ledger row.
+
+    ``session`` marks a game session's award: a system with a per-session bonus
+    (``SessionAward``: Núcleo's Humano +1, Artificial −1) adds it to this character's share,
+    and the ledger, the audit row and its undo record what the character really got."""
 
     amount: int
     granted_by: int
     reason: str | None = None
+    session: bool = False
     validate: bool = True
 
-    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[AdvanceResult]:
-        result = context.system.grant_xp(sheet, self.amount, context.settings)
-        entry = XpEntry(
-            self.amount, result.xp_before, result.xp_after, self.granted_by, self.reason
-        )
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Granted]:
+        bonus, why = 0, None
+        if self.session and isinstance(context.system, SessionAward):
+            bonus, why = context.system.session_bonus(sheet, context.settings)
+        amount = max(0, self.amount + bonus) if bonus else self.amount
+        result = context.system.grant_xp(sheet, amount, context.settings)
+        entry = XpEntry(amount, result.xp_before, result.xp_after, self.granted_by, self.reason)
         # logged so the GM can undo a grant from its reply or /history
         audit = AuditEntry(
             kind="xp",
-            expression=f"{self.amount:+d} XP",
+            expression=f"{self.amount:+d}{bonus:+d} XP" if bonus else f"{amount:+d} XP",
             breakdown=f"{result.xp_before} → {result.xp_after}",
-            total=self.amount,
+            total=amount,
             reason=self.reason,
         )
-        return Computed(result.sheet, result, audit=audit, xp=entry)
+        value = Granted(result, amount - self.amount, why)
+        return Computed(result.sheet, value, audit=audit, xp=entry)
+
+
+@dataclass(frozen=True, slots=True)
+class Granted:
+    """What a grant did, and the session bonus it carried (``bonus`` PX because of ``why``)."""
+
+    result: AdvanceResult
+    bonus: int = 0
+    why: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

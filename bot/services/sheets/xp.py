@@ -18,7 +18,7 @@ from bot.db.models import XpAward
 from bot.services.campaigns.service import campaign_time_zone, is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
-from bot.services.sheets.changes import GrantXp, SpendXp
+from bot.services.sheets.changes import Granted, GrantXp, SpendXp
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.writes import Applied
@@ -40,6 +40,9 @@ class GrantLine:
     undo: Undoable | None = None  # the grant's audit row, for the GM's undo button
     hit_die: bool = False  # S&W: a new level owes hit dice (the reply offers the roll)
     system: str = ""  # whose ids the tracks are (``clerigo`` is shown «Clérigo»)
+    #: a session's award: this character's per-session bonus (Núcleo: Humano +1) and its source
+    session_bonus: int = 0
+    bonus_source: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,8 @@ class GrantView:
     amount: int
     reason: str | None
     lines: tuple[GrantLine, ...]
+    #: a game session's award (per-session bonuses applied), not a one-off grant
+    session: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +66,12 @@ class AwardEntry:
 
 
 def _line(
-    name: str, result: AdvanceResult, undo: Undoable | None = None, system: str = ""
+    name: str,
+    result: AdvanceResult,
+    undo: Undoable | None = None,
+    system: str = "",
+    bonus: int = 0,
+    source: str | None = None,
 ) -> GrantLine:
     return GrantLine(
         character_name=name,
@@ -76,12 +86,22 @@ def _line(
         undo=undo,
         hit_die=result.hit_dice,
         system=system,
+        session_bonus=bonus,
+        bonus_source=source,
     )
 
 
-def _granted(applied: Applied[AdvanceResult]) -> GrantLine:
+def _granted(applied: Applied[Granted]) -> GrantLine:
     undo = Undoable(applied.log_id, applied.view.version) if applied.log_id else None
-    return _line(applied.view.name, applied.value, undo, applied.view.system)
+    granted = applied.value
+    return _line(
+        applied.view.name,
+        granted.result,
+        undo,
+        applied.view.system,
+        granted.bonus,
+        granted.why,
+    )
 
 
 class XpService:
@@ -100,8 +120,13 @@ class XpService:
         character: str | None = None,
         party: bool = False,
         reason: str | None = None,
+        session: bool | None = None,
     ) -> GrantView:
-        """Grant ``amount`` (negative corrects a mistake) to one character or to every player's."""
+        """Grant ``amount`` (negative corrects a mistake) to one character or to every player's.
+
+        ``session`` marks a game session's award (default: a party grant is one, a grant to
+        one character is not): per-session bonuses apply once to each character's share
+        (Núcleo's races, ``SessionAward``).  A correction is never a session's award."""
         campaign, _system, _settings = await self.characters.context(place)
         if not is_referee(campaign, actor):
             raise NotReferee()
@@ -112,21 +137,24 @@ class XpService:
             raise DomainError("xp.error.reason_too_long", limit=MAX_REASON)
         if party == (character is not None):
             raise DomainError("xp.error.who")
+        if session and amount < 0:
+            raise DomainError("xp.error.session_correction")
+        session = (party if session is None else session) and amount > 0
+        change = GrantXp(amount, actor.user_id, reason, session=session)
         if party:
             targets = [summary.id for summary in await self.characters.list(place, actor)]
             if not targets:
                 raise DomainError("xp.error.no_party")
             # All or none: one transaction; every sheet that refuses is listed.
-            applied = await self.characters.writer.apply_all(
-                place, actor, targets, GrantXp(amount, actor.user_id, reason)
-            )
+            applied = await self.characters.writer.apply_all(place, actor, targets, change)
         else:
-            applied = (
-                await self.characters.writer.apply(
-                    place, actor, GrantXp(amount, actor.user_id, reason), name=character
-                ),
-            )
-        return GrantView(amount=amount, reason=reason, lines=tuple(_granted(a) for a in applied))
+            applied = (await self.characters.writer.apply(place, actor, change, name=character),)
+        return GrantView(
+            amount=amount,
+            reason=reason,
+            lines=tuple(_granted(a) for a in applied),
+            session=session,
+        )
 
     async def spend(
         self, place: Place, actor: Actor, what: str, *, character: str | None = None
