@@ -817,7 +817,22 @@ class XpInheritance(Protocol):
         ...
 
     def inherit_xp(self, draft: Sheet, xp: int, settings: Settings) -> Sheet:
-        """A new draft (not mutated) that starts with ``xp`` experience to spend."""
+        """A new draft (not mutated) that starts with ``xp`` experience to spend (never less
+        than :meth:`starting_xp` gives)."""
+        ...
+
+    def starting_xp(self, inherited: int | None, settings: Settings) -> int:
+        """The one rule for a new player character's experience (issue 23 §4): what the
+        campaign gives a new character, or the ``inherited`` total when larger."""
+        ...
+
+    def new_character_xp(
+        self, sheet: Sheet, inherited: int | None, settings: Settings, *, referee: bool
+    ) -> Sheet:
+        """A whole new character brought in (an import) with the experience the wizard would
+        give it: :meth:`starting_xp`, its abilities paid out of it.  The ``referee``'s file
+        keeps a larger total or spend it records (a veteran); a player's cannot set them.
+        Raises :class:`RulesError` when the abilities cost more."""
         ...
 
 

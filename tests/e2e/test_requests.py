@@ -10,7 +10,7 @@ import pytest
 
 from bot.i18n import t
 from tests.e2e.helpers import import_sheet, new_campaign, press, says, sheet_file, start_arbitro
-from tests.examples import ARDELIA, ardelia
+from tests.examples import ARDELIA, ardelia, swc_cleric
 
 pytestmark = pytest.mark.e2e
 
@@ -204,6 +204,25 @@ def test_new_characters_wait_for_the_gms_approval(discord_env):
     sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="bruno").expect_ok()
 
 
+def test_a_players_import_of_referee_fields_waits_for_the_gm(discord_env):
+    """Issue 23 §5: an S&W player importing her own character was refused («Solo el máster
+    puede fijar estos campos…»): the GM had to import it, transfer it, and she `/sheet use` it.
+    Now it waits for the GM's approval naming those fields, and once approved she plays it."""
+    sb = discord_env
+    g = new_campaign(sb, "Importa tu ficha", "swc")
+    imported = sb.command(
+        "sheet import", {"file": sheet_file(swc_cleric())}, guild=g, channel="mesa", user="ana"
+    )
+    assert imported.ok and says(imported, "approval.pending", name="Aldara"), imported.all_text
+    assert "cosa del máster (" in imported.all_text and "Clase" in imported.all_text, (
+        imported.all_text
+    )
+    card = next(m for m in imported.messages if m.buttons)
+    approved = press(sb, card, APPROVE, user="gm")
+    assert approved.ok and "es su personaje activo" in approved.all_text, approved.all_text
+    sb.command("save", {}, guild=g, channel="mesa", user="ana").expect_ok()
+
+
 def test_the_gm_transfers_a_character(discord_env):
     sb = discord_env
     g = new_campaign(sb, "Traspaso", "nucleo")
@@ -226,11 +245,11 @@ def test_the_gm_transfers_a_character(discord_env):
     )
     assert moved.ok and not moved.ephemeral and "Ardelia" in moved.text, moved.text
     assert "activo" in moved.text  # it was ana's active character
+    # Bruno had none here: it is his active one, no `/sheet use` needed (issue 23 §5)
+    bruno = g.member("bruno").id
+    assert says(moved, "approval.transferred_active", owner=bruno), moved.text
     gone = sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="ana")
     assert gone.ephemeral
-    sb.command(
-        "sheet use", {"character": "Ardelia"}, guild=g, channel="mesa", user="bruno"
-    ).expect_ok()
     sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="bruno").expect_ok()
     history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
     assert "Ardelia (ana)" in history.text and "Ardelia (bruno)" in history.text
