@@ -6,12 +6,13 @@ cog body stays one service call and one render.  Embeds are kept under Discord's
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
 import discord
 
-from bot.formatting import format_datetime, format_percent
+from bot.formatting import format_percent
 from bot.i18n import t
 from bot.services.campaigns.service import CampaignView, SettingView
 from bot.services.play.rolls import HistoryView, OddsView, RollView
@@ -143,6 +144,16 @@ def roll(view: RollView, locale: str) -> dict[str, Any]:
     return {"embed": embed}
 
 
+def moment(when: datetime, style: str = "f") -> str:
+    """An absolute moment as a Discord timestamp (``<t:…:f>``): each reader's client shows
+    it in their own zone and language (players in Spain and Latin America share tables:
+    issue 23 §6).  Only where Discord cannot render one (a file, an embed's title or
+    footer) is a moment written out, in the campaign's zone (:mod:`bot.formatting`).
+    Stored times are naive UTC (the database's convention)."""
+    aware = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    return f"<t:{int(aware.timestamp())}:{style}>"
+
+
 def history(view: HistoryView, locale: str) -> dict[str, Any]:
     if not view.entries:
         return {"content": t("history.empty", locale), "ephemeral": True}
@@ -172,7 +183,7 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             parts.append(t("history.undone_mark", locale))
         elif entry.undoable and view.sees_private:  # the GM's view: how to undo it
             parts.append(t("history.undo_hint", locale, id=entry.log_id))
-        parts.append(format_datetime(entry.created_at, locale, view.time_zone))
+        parts.append(moment(entry.created_at))
         if entry.message_url:
             parts.append(t("history.jump", locale, url=entry.message_url))
         lines.append(" ".join(parts))

@@ -6,10 +6,9 @@ from typing import Any
 
 import discord
 
-from bot.formatting import format_date
 from bot.i18n import t
 from bot.services.sheets.xp import AwardEntry, GrantLine, GrantView
-from cogs.ui.render import COLOUR, fit_lines, truncate
+from cogs.ui.render import COLOUR, fit_lines, moment, truncate
 from rules.names import display
 
 
@@ -61,7 +60,7 @@ def log(entries: tuple[AwardEntry, ...], locale: str) -> dict[str, Any]:
             amount=f"{entry.amount:+d}",
             after=entry.xp_after,
             reason=f" — {truncate(entry.reason, 80)}" if entry.reason else "",
-            when=format_date(entry.created_at, locale, entry.time_zone),
+            when=moment(entry.created_at, "d"),
         )
         for entry in entries
     ]

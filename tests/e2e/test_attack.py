@@ -89,10 +89,14 @@ def test_rolweb_defence_button_is_for_the_targets_player(discord_env):
     assert "≤" not in asked.all_text  # the hidden orc's Diestro stays secret
     other = press(sb, asked, DEFEND, user="bruno")
     assert other.ephemeral and says(other, "attack.error.not_your_defence", name="Eira")
+    assert says(asked, "attack.by", name="Orco"), asked.all_text  # the character, not «gm»
     rolled = press(sb, asked, DEFEND, user="ana")
     assert says(rolled, "attack.outcome.hit") or says(rolled, "attack.outcome.miss"), (
         rolled.all_text
     )
+    # issue 23 §6: the defence was headed «Ataque de ana:», the member who pressed
+    assert says(rolled, "attack.defence_by", name="Eira"), rolled.all_text
+    assert "de ana" not in rolled.all_text, rolled.all_text
     # the answered request loses its button (a late press is refused: tests/bot/test_attacks.py)
     assert not sb.message(asked.messages[0].id).buttons
     gm_again = run(sb, g, "attack", {"target": "Eira", "character": "Orco"})

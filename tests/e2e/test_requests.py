@@ -276,3 +276,20 @@ def test_mentions_and_presses_at_once_leave_every_roll_on_the_message(discord_en
     assert "pendiente" not in final and final.count("** — **") == 2, final
     # the GM channel is told once that everyone rolled
     assert len([m for m in sb.channel_messages(g, "gm") if m.content.startswith("✅")]) == 1
+
+
+def test_mentions_typed_in_a_text_option_reach_the_bot_as_discord_sends_them(discord_env):
+    """Issue 23 §6: the README's `quien:@ana @bruno` failed in the sandbox, which sent the
+    text as typed; Discord's client sends the members picked from its pop-up as <@id>."""
+    sb = discord_env
+    g = _table(sb, "Menciones escritas")
+    request = _ask(sb, g, who="@ana @Bruno").message
+    assert "Ardelia" in request.text and "Brisa" in request.text, request.text
+    nobody = sb.command(
+        "request check",
+        {"who": "@nadie", "option": OPTION},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert nobody.ephemeral, nobody.text  # a name nobody has stays text, and is refused

@@ -139,6 +139,7 @@ class CombatView:
     ticked: TickView | None = None  # the effects of the combatant whose turn just began
     referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
     ambush: bool = False  # ``start``: the system rolls an ambush now (``/init surprise``)
+    joined: str | None = None  # ``join``: the character that came in (the reply names it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,7 +481,8 @@ class CombatService:
             character_id=view.id,
             owner_id=None if view.is_npc else view.owner_user_id,
         )
-        return await self._change(place, lambda *_a: (_a[3].add(combatant), None, ()))
+        changed = await self._change(place, lambda *_a: (_a[3].add(combatant), None, ()))
+        return replace(changed, joined=view.name)
 
     async def add(
         self,

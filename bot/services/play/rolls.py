@@ -23,7 +23,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from bot.compute import ComputePool
 from bot.db.models import RollLog, saved_id
 from bot.db.roll_log_writes import MessageLink, RollLogWriter
-from bot.services.campaigns.service import CampaignService, campaign_time_zone, is_referee
+from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
@@ -111,7 +111,6 @@ class HistoryView:
     entries: tuple[HistoryEntry, ...]
     filtered_user_id: int | None
     sees_private: bool
-    time_zone: str | None = None  # the campaign's: dates are shown in it
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +320,6 @@ class RollService:
             ),
             filtered_user_id=user_id,
             sees_private=sees_private,
-            time_zone=campaign_time_zone(campaign),
         )
 
     def start_odds(

@@ -15,7 +15,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import XpAward
-from bot.services.campaigns.service import campaign_time_zone, is_referee
+from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.sheets.changes import Granted, GrantXp, SpendXp
@@ -61,8 +61,7 @@ class AwardEntry:
     xp_after: int
     reason: str | None
     granted_by: int
-    created_at: datetime
-    time_zone: str | None = None  # the campaign's: the date is shown in it
+    created_at: datetime  # shown as a Discord timestamp: each reader's zone
 
 
 def _line(
@@ -207,7 +206,6 @@ class XpService:
                 r.reason,
                 r.granted_by,
                 r.created_at,
-                campaign_time_zone(campaign),
             )
             for r in rows
         )
