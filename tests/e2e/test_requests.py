@@ -293,3 +293,59 @@ def test_mentions_typed_in_a_text_option_reach_the_bot_as_discord_sends_them(dis
         user="gm",
     )
     assert nobody.ephemeral, nobody.text  # a name nobody has stays text, and is refused
+
+
+def test_an_unconscious_character_is_listed_and_the_others_roll(discord_env):
+    """Issue 23 §5: `quien:todos` failed for everyone because Brisa was unconscious, saying
+    «elige una opción que su ficha tenga»."""
+    sb = discord_env
+    g = _table(sb, "Inconsciente")
+    sb.command(
+        "sheet set",
+        {"character": "Brisa", "field": "heridas", "value": "25"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    ).expect_ok()
+    request = _ask(sb, g).message
+    assert "**Brisa** — no puede tirar:" in request.text and "inconsciente" in request.text, (
+        request.text
+    )
+    names = [b.get("label") for b in request.buttons if b["custom_id"].startswith(ROLL)]
+    assert names == ["Ardelia"], names
+    rolled = sb.click(request, _roll_button(sb, request, "Ardelia"), user="ana")
+    assert rolled.ok, rolled.all_text
+    assert "todos han tirado" in sb.message(request.id).text.lower(), sb.message(request.id).text
+
+
+def test_a_requested_save_carries_its_threat(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Salvación pedida", "swc")
+    import_sheet(sb, g, swc_cleric(), user="gm")  # the GM's import, handed to Ana: hers now
+    sb.command(
+        "sheet transfer",
+        {"character": "Aldara", "member": g.member("ana")},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    ).expect_ok()
+    asked = sb.command(
+        "request check",
+        {"who": "todos", "option": "salvacion", "circumstances": "amenaza:veneno"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert asked.ok and "Circunstancias: amenaza:veneno" in asked.text, asked.text
+    rolled = sb.click(asked.message, _roll_button(sb, asked.message, "Aldara"), user="ana")
+    assert rolled.ok and "veneno" in rolled.all_text.lower(), rolled.all_text
+    refused = sb.command(
+        "request check",
+        {"who": "todos", "option": "salvacion", "difficulty": 12},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert refused.ephemeral and says(
+        refused, "swc.problem.difficulty_not_allowed", option="salvacion"
+    ), refused.text

@@ -1,0 +1,27 @@
+"""A roll request's circumstances: ``roll_request.circumstances``.
+
+Issue 23 §5: a request asks for a check as ``/check`` rolls it, circumstances included (S&W's
+``amenaza:veneno``, so a cleric's +2 against poison counts in a requested save).
+
+Revision ID: 0019
+Revises: 0018
+Create Date: 2026-12-07
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0019"
+down_revision = "0018"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("roll_request") as batch:
+        batch.add_column(sa.Column("circumstances", sa.String(length=200), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("roll_request") as batch:
+        batch.drop_column("circumstances")
