@@ -1114,6 +1114,7 @@ class Capabilities:
     abilities: Abilities | None
     coinage: Coinage | None
     spell_changes: SpellChanges | None
+    session_award: SessionAward | None
 
 
 #: The optional capabilities, in the order of :class:`Capabilities`'s fields.
@@ -1133,6 +1134,7 @@ CAPABILITY_PROTOCOLS: tuple[type, ...] = (
     Abilities,
     Coinage,
     SpellChanges,
+    SessionAward,
 )
 
 
@@ -1167,4 +1169,5 @@ def _capabilities_of(s: GameSystem) -> Capabilities:
         abilities=s if isinstance(s, Abilities) else None,
         coinage=s if isinstance(s, Coinage) else None,
         spell_changes=s if isinstance(s, SpellChanges) else None,
+        session_award=s if isinstance(s, SessionAward) else None,
     )

@@ -35,7 +35,6 @@ from rules.systems.base import (
     HealthChange,
     Purse,
     RestResult,
-    SessionAward,
     SheetEffect,
     SpellBook,
     SpellRequest,
@@ -161,8 +160,9 @@ class GrantXp:
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Granted]:
         bonus, why = 0, None
-        if self.session and isinstance(context.system, SessionAward):
-            bonus, why = context.system.session_bonus(sheet, context.settings)
+        award = capabilities(context.system).session_award
+        if self.session and award is not None:
+            bonus, why = award.session_bonus(sheet, context.settings)
         amount = max(0, self.amount + bonus) if bonus else self.amount
         result = context.system.grant_xp(sheet, amount, context.settings)
         entry = XpEntry(amount, result.xp_before, result.xp_after, self.granted_by, self.reason)

@@ -55,8 +55,15 @@ from bot.services.sheets.access import find_character, require_playable
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
 from bot.words import Localized, problem_text
-from rules.combat.health import Act, HealthStates, require
-from rules.systems.base import CheckRequest, CheckResult, GameSystem, Problem, RulesError
+from rules.combat.health import Act, require
+from rules.systems.base import (
+    CheckRequest,
+    CheckResult,
+    GameSystem,
+    Problem,
+    RulesError,
+    capabilities,
+)
 
 __all__ = [
     "HIDDEN",
@@ -609,9 +616,10 @@ def _dry_run(
     check a moribundo's turn asks for passes), then the rules themselves."""
     require_playable(character)
     sheet = upgraded_sheet(character)
-    if isinstance(system, HealthStates):
+    health = capabilities(system).health
+    if health is not None:
         require(
-            system.combat_state(sheet, settings), Act.CHECK, character.name, request.option,
+            health.combat_state(sheet, settings), Act.CHECK, character.name, request.option,
             system=system.id, gender=gender_of(sheet),
         )  # fmt: skip
     return system.check(sheet, request, settings, rng)
