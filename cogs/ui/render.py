@@ -125,7 +125,8 @@ def roll(view: RollView, locale: str) -> dict[str, Any]:
     if view.outcome is not None:
         verdict = t(f"roll.outcome.{view.outcome}", locale)
         if view.difficulty is not None:
-            verdict = t("roll.against", locale, verdict=verdict, difficulty=view.difficulty)
+            key = "roll.against_target" if view.roll_under else "roll.against"
+            verdict = t(key, locale, verdict=verdict, difficulty=view.difficulty)
         embed.add_field(name=t("roll.result", locale), value=verdict, inline=True)
     if view.fumble:
         embed.add_field(

@@ -22,7 +22,14 @@ from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability, load_abilities
 from rules.rolweb.advancement import grant, spend_for, upgrade_cost
 from rules.rolweb.ambush import ambush as roll_ambush
-from rules.rolweb.checks import Chances, TestRoll, opposed_modifier, roll_test, simple_target
+from rules.rolweb.checks import (
+    Chances,
+    TestRoll,
+    judge,
+    opposed_modifier,
+    roll_test,
+    simple_target,
+)
 from rules.rolweb.combat import ADVANTAGE_BONUS, defence
 from rules.rolweb.damage import (
     DamageRoll,
@@ -233,6 +240,14 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         if sheets.state(sheet) is LifeState.DYING:
             options.append(CheckOption(_DEATH, "Tirada de muerte", "muerte"))
         return tuple(options)
+
+    def judge_under(self, total: int, natural: int | None, target: int, settings: Settings) -> str:
+        """Seed 001: a test succeeds «igual o inferior» to its number, so a free roll's
+        difficulty is the target the result must not exceed (``RollUnder``); a lone d20 reads
+        the campaign's natural 1/20 rule (setting ``naturales``) as ``/check`` does."""
+        if natural is None:
+            return "success" if total <= target else "failure"
+        return str(judge(natural, target, parse_settings(settings).naturals))
 
     def check(
         self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random

@@ -742,6 +742,19 @@ class DelegatedSpellBook:
 
 
 @runtime_checkable
+class RollUnder(Protocol):
+    """A roll-under system (rolweb, seed 001: «1D20 … igual o inferior» to the attribute):
+    a difficulty typed for a free roll (``/roll 1d20 difficulty:12``) is a target the result
+    must not exceed, as ``/check``'s is (issue 23 §5: it was judged roll-over)."""
+
+    def judge_under(self, total: int, natural: int | None, target: int, settings: Settings) -> str:
+        """``success``, ``failure``, ``critical`` or ``fumble``: ``total`` against ``target``;
+        ``natural`` is the face of a lone d20 (the campaign's natural 1/20 rule reads it),
+        None when the roll is anything else."""
+        ...
+
+
+@runtime_checkable
 class SessionAward(Protocol):
     """Experience a character gains or loses on every award for a game session (Núcleo's
     races, seed 002: Humano «Recibe 1px más por partida», Artificial «Gana 1px menos»).
@@ -1115,6 +1128,7 @@ class Capabilities:
     coinage: Coinage | None
     spell_changes: SpellChanges | None
     session_award: SessionAward | None
+    roll_under: RollUnder | None
 
 
 #: The optional capabilities, in the order of :class:`Capabilities`'s fields.
@@ -1135,6 +1149,7 @@ CAPABILITY_PROTOCOLS: tuple[type, ...] = (
     Coinage,
     SpellChanges,
     SessionAward,
+    RollUnder,
 )
 
 
@@ -1170,4 +1185,5 @@ def _capabilities_of(s: GameSystem) -> Capabilities:
         coinage=s if isinstance(s, Coinage) else None,
         spell_changes=s if isinstance(s, SpellChanges) else None,
         session_award=s if isinstance(s, SessionAward) else None,
+        roll_under=s if isinstance(s, RollUnder) else None,
     )

@@ -102,3 +102,30 @@ def test_the_help_has_a_dice_guide(discord_env, guild):
         "help", {"topic": "dice"}, guild=guild, channel="mesa", user="bruno", locale="en-US"
     )
     assert "`<3` is **below 3**" in en.text, en.text
+
+
+def test_a_roll_under_campaign_reads_a_difficulty_as_a_target(discord_env):
+    """Issue 23 §5: in rolweb `/roll 1d20 difficulty:12` read as roll-over («Éxito (dificultad
+    12)» on a 16) while `/check … difficulty:8` meant «objetivo 8».  Extremes make it certain."""
+    from tests.e2e.helpers import new_campaign
+
+    sb = discord_env
+    g = new_campaign(sb, "Bajo el d20", "rolweb")
+    sure = _roll_with(sb, g, "1d20", 25)
+    assert "Éxito (objetivo 25: hay que sacar eso o menos)" in sure.text, sure.text
+    never = _roll_with(sb, g, "1d20", 0, user="bruno")
+    assert "Fallo (objetivo 0: hay que sacar eso o menos)" in never.text, never.text
+    other = new_campaign(sb, "Sobre el d20", "nucleo")
+    over = _roll_with(sb, other, "1d20", 0)  # roll-over: success (a critical from 10 up)
+    assert "(dificultad 0)" in over.text and "Fallo" not in over.text, over.text
+
+
+def _roll_with(sb, g, expression, difficulty, user="ana"):
+    return sb.command(
+        "roll",
+        {"expression": expression, "difficulty": difficulty},
+        guild=g,
+        channel="mesa",
+        user=user,
+        locale="es-ES",
+    )

@@ -21,15 +21,18 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.compute import ComputePool
-from bot.db.models import RollLog, saved_id
+from bot.db.models import Campaign, RollLog, saved_id
 from bot.db.roll_log_writes import MessageLink, RollLogWriter
+from bot.services.campaigns.context import CampaignContextService
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.write_batch import WriteBatch
-from rules import dice
+from rules import dice, systems
+from rules.dice import ast as dice_ast
 from rules.dice import odds
+from rules.systems.base import capabilities
 
 __all__ = [
     "RollService",
@@ -70,6 +73,8 @@ class RollView:
     campaign_name: str | None
     gm_channel_id: int | None
     campaign_locale: str | None
+    #: the difficulty was read as a target the result must not exceed (a roll-under system)
+    roll_under: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +134,25 @@ class OddsView:
     #: The chance the roll throws more dice than the limit and ends in an error, not a total
     #: (open rerolls only): ``probability`` counts only rolls that end.
     abort: Fraction = Fraction(0)
+
+
+def _rolls_under(campaign: Campaign) -> bool:
+    return capabilities(systems.get(campaign.system)).roll_under is not None
+
+
+def judge_under(result: dice.RollResult, difficulty: int | None, campaign: Campaign) -> str | None:
+    """A roll-under campaign's verdict (``RollUnder``): the difficulty is a target the result
+    must not exceed, as ``/check`` reads it; a lone d20 (``1d20``) is its natural face."""
+    context = CampaignContextService.of(campaign)
+    rule = capabilities(context.system).roll_under
+    if rule is None or difficulty is None:
+        return judge(result, difficulty)
+    root = result.ast.root
+    lone_d20 = (
+        isinstance(root, dice_ast.Dice) and root.plain and (root.count, root.sides) == (1, 20)
+    )
+    natural = result.total if lone_d20 else None
+    return rule.judge_under(result.total, natural, difficulty, context.settings)
 
 
 def judge(result: dice.RollResult, difficulty: int | None) -> str | None:
@@ -223,9 +247,13 @@ class RollService:
             if reason and len(reason) > MAX_REASON:
                 raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
         result = dice.roll(expression, rng=self.rng)
-        outcome = judge(result, difficulty)
-        breakdown = str(result)
         campaign = await self.campaigns.find(place)  # the per-process cache: no query
+        under = difficulty is not None and campaign is not None and _rolls_under(campaign)
+        if under and campaign is not None:
+            outcome = judge_under(result, difficulty, campaign)
+        else:
+            outcome = judge(result, difficulty)
+        breakdown = str(result)
         if character_name is None and self.active_name is not None and campaign:
             character_name = await self.active_name(place, actor)  # cached too
         values = roll_log_values(
@@ -263,6 +291,7 @@ class RollService:
             outcome=outcome,
             fumble=result.fumble,
             explosions=result.explosions,
+            roll_under=under,
             campaign_name=campaign.name if campaign else None,
             gm_channel_id=campaign.gm_channel_id if campaign else None,
             campaign_locale=campaign.locale if campaign else None,
