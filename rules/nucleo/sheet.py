@@ -49,6 +49,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("ventajas", FieldKind.BOOLEAN, True),
     SettingSpec("magia", FieldKind.BOOLEAN, True),
     SettingSpec("armaduras_especiales", FieldKind.BOOLEAN, True),
+    # seed 002: «costarían un ojo de la cara. O necesitarian hacer misiones especiales»
+    SettingSpec("armaduras_especiales_al_crear", FieldKind.BOOLEAN, False),
     SettingSpec("creacion_estricta", FieldKind.BOOLEAN, True),
     SettingSpec("muro_estados", FieldKind.CHOICE, "desplazar", health.MURO_MODES),
     SettingSpec("token_contra_menor", FieldKind.CHOICE, "anula", TOKEN_MODES),

@@ -43,6 +43,7 @@ def test_settings_cover_modules_and_contradictions():
         "ventajas": True,
         "magia": True,
         "armaduras_especiales": True,
+        "armaduras_especiales_al_crear": False,
         "creacion_estricta": True,
         "muro_estados": "desplazar",
         "token_contra_menor": "anula",
