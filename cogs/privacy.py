@@ -24,7 +24,7 @@ from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-    from bot.services.privacy.privacy import CharacterChoice, PrivacyService
+    from bot.services.privacy.privacy import CharacterChoice, DeletionPreview, PrivacyService
     from bot.services.privacy.retention import RetentionService
 
 log = logging.getLogger(__name__)
@@ -91,17 +91,20 @@ class PrivacyCog(
         if preview.empty:
             await itx.response.send_message(ctx.t("privacy.nothing"), ephemeral=True)
             return
+        successors = await _co_gms(itx.guild, user_id, preview)
         click = await ask_confirmation(
             itx,
             ctx.locale,
-            question=render_privacy.preview(preview, characters.value, ctx.locale),
+            question=render_privacy.preview(preview, characters.value, ctx.locale, successors),
             confirm_key="privacy.delete_button",
         )
         if click is None:
             return
         # as the service reads it: anything but "delete" hands the characters over
         choice: CharacterChoice = "delete" if characters.value == "delete" else "to_gm"
-        summary = await self.privacy.delete(guild_id, user_id, characters=choice)
+        summary = await self.privacy.delete(
+            guild_id, user_id, characters=choice, successors=successors
+        )
         await click.edit_original_response(content=render_privacy.summary(summary, ctx.locale))
         # the erased posts' messages (sent through webhooks) leave the channels too
         for channel_id, message_id in summary.erased_messages:
@@ -175,6 +178,32 @@ class PrivacyCog(
             except Exception:  # noqa: BLE001 - the loop must outlive one bad purge
                 log.exception("guild purge task")
                 await asyncio.sleep(60)
+
+
+async def _co_gms(
+    guild: discord.Guild | None, leaving: int, preview: DeletionPreview
+) -> dict[int, int]:
+    """Who takes over each campaign a departing GM runs: a member holding its GM role among
+    those who played in it lately (each one looked up: the bot does not keep the member
+    list), never a bot nor the member leaving.  A campaign without one is archived by the
+    service."""
+    found: dict[int, int] = {}
+    if guild is None:
+        return found
+    for campaign_id, _name, role_id in preview.gm_campaigns:
+        if role_id is None:
+            continue
+        for user_id in preview.participants.get(campaign_id, ()):
+            member = guild.get_member(user_id)
+            if member is None:
+                try:
+                    member = await guild.fetch_member(user_id)
+                except discord.HTTPException:  # left the server
+                    continue
+            if not member.bot and any(role.id == role_id for role in member.roles):
+                found[campaign_id] = user_id
+                break
+    return found
 
 
 async def setup(bot: Arbitro) -> None:

@@ -91,6 +91,9 @@ class Campaign(SQLModel, table=True):
     #: ``/campaign settings off_topic``: the channel where the table talks out of character
     #: (no posts as characters, no pace reminders); its threads are off-topic too.
     off_topic_channel_id: int | None = _snowflake(default=None, nullable=True)
+    #: ``/campaign transfer``: the member the GM offered the campaign to, until they accept
+    #: (or another offer replaces it)
+    offered_to: int | None = _snowflake(default=None, nullable=True)
 
 
 class CampaignBinding(SQLModel, table=True):

@@ -34,7 +34,7 @@ def campaign_list(rows: tuple[CampaignRow, ...], locale: str) -> dict[str, Any]:
                     locale,
                     name=row.name,
                     system=system,
-                    gm=f"<@{row.gm_user_id}>",
+                    gm=f"<@{row.gm_user_id}>" if row.gm_user_id else t("privacy.no_gm", locale),
                     created=_date(row.created_at),
                     ended=_date(row.ended_at),
                 )
@@ -46,7 +46,7 @@ def campaign_list(rows: tuple[CampaignRow, ...], locale: str) -> dict[str, Any]:
                     locale,
                     name=row.name,
                     system=system,
-                    gm=f"<@{row.gm_user_id}>",
+                    gm=f"<@{row.gm_user_id}>" if row.gm_user_id else t("privacy.no_gm", locale),
                     created=_date(row.created_at),
                 )
             )
