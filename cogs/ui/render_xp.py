@@ -78,7 +78,8 @@ def spend(line: GrantLine, what: str, locale: str) -> dict[str, Any]:
     )
     for track, before, after in line.levels:
         text += "\n" + _level(line, track, before, after, locale)
+    shown = what.split(":", 1)[-1]  # the name, not its key («habilidad:Sigilo»)
     embed = discord.Embed(
-        title=t("xp.spent", locale, what=what), description=text, colour=COLOUR["success"]
+        title=t("xp.spent", locale, what=shown), description=text, colour=COLOUR["success"]
     )
     return {"embed": embed}

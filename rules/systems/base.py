@@ -742,6 +742,30 @@ class DelegatedSpellBook:
 
 
 @runtime_checkable
+class PurchaseApproval(Protocol):
+    """Purchases a player asks for and the GM approves (Núcleo's advancement table, issue 23
+    §4: «XP can raise skills and attributes … with the GM's approval»).  The sheet keeps the
+    one purchase waiting; the bot asks the system, never reads the sheet's keys."""
+
+    def needs_approval(self, settings: Settings) -> bool:
+        """Whether a player's purchase waits for the GM (a campaign setting)."""
+        ...
+
+    def ask_purchase(self, sheet: Sheet, what: str, settings: Settings) -> tuple[Sheet, str]:
+        """``sheet`` with ``what`` waiting for approval, and how it reads («Sigilo 1 → 2 (4
+        PX)»); :class:`RulesError` when it could not be bought now (refused at once)."""
+        ...
+
+    def pending_purchase(self, sheet: Sheet) -> str | None:
+        """The purchase waiting for the GM (what :meth:`Advancement.purchase` takes), or None."""
+        ...
+
+    def drop_pending(self, sheet: Sheet) -> Sheet:
+        """``sheet`` with nothing waiting."""
+        ...
+
+
+@runtime_checkable
 class RollUnder(Protocol):
     """A roll-under system (rolweb, seed 001: «1D20 … igual o inferior» to the attribute):
     a difficulty typed for a free roll (``/roll 1d20 difficulty:12``) is a target the result
@@ -774,7 +798,8 @@ class Advancement(Protocol):
     """Spending experience by the player's choice (rolweb abilities: 10 / 20 / 30 XP).
 
     Systems where experience buys nothing by choice (S&W levels come on their own with
-    :meth:`GameSystem.grant_xp`; Núcleo gives no costs) do not implement it, and the bot says so.
+    :meth:`GameSystem.grant_xp`) do not implement it, and the bot says so.  Núcleo's seed gives
+    no costs: its advancement table is a house rule with settings (rules/nucleo/advancement.py).
     """
 
     def purchases(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
@@ -1129,6 +1154,7 @@ class Capabilities:
     spell_changes: SpellChanges | None
     session_award: SessionAward | None
     roll_under: RollUnder | None
+    purchase_approval: PurchaseApproval | None
 
 
 #: The optional capabilities, in the order of :class:`Capabilities`'s fields.
@@ -1150,6 +1176,7 @@ CAPABILITY_PROTOCOLS: tuple[type, ...] = (
     SpellChanges,
     SessionAward,
     RollUnder,
+    PurchaseApproval,
 )
 
 
@@ -1186,4 +1213,5 @@ def _capabilities_of(s: GameSystem) -> Capabilities:
         spell_changes=s if isinstance(s, SpellChanges) else None,
         session_award=s if isinstance(s, SessionAward) else None,
         roll_under=s if isinstance(s, RollUnder) else None,
+        purchase_approval=s if isinstance(s, PurchaseApproval) else None,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -154,10 +155,7 @@ async def test_swc_levels_come_from_the_system(services):
     assert "swc.note.level_up" in line.notes
 
 
-async def test_spending_buys_a_rolweb_ability_and_other_systems_say_why_not(services, party):
-    with pytest.raises(DomainError) as nucleo:
-        await party.xp.spend(HERE, ANA, "Pilotar")
-    assert nucleo.value.key == "xp.error.nothing_to_buy"
+async def test_spending_buys_a_rolweb_ability(services, party):
     place = Place(GUILD, 13, (13,))
     await services.campaigns.create(
         place, GM, name="Foro", system="rolweb", target_id=13, kind="channel"
@@ -179,3 +177,63 @@ async def test_spending_buys_a_rolweb_ability_and_other_systems_say_why_not(serv
     assert (await services.characters.show(place, ANA)).sheet["habilidades"] == {
         "Medicus": "adepto"
     }
+
+
+# -- Núcleo's advancement table, with the GM's approval (issue 23 §4) ----------------------
+
+
+async def test_a_nucleo_purchase_waits_for_the_gm_and_is_bought_on_approval(party):
+    """`/xp spend` answered «XP is not spent» in Núcleo: the house-rule table buys a new
+    skill (2 PX at level 1); the player's purchase waits for the GM, who buys or drops it."""
+    await party.xp.grant(HERE, GM, 10, character="Ardelia", session=False)
+    offered = {o.value: o.label for o in await party.xp.purchases(HERE, ANA, None)}
+    assert offered["habilidad:Nadar"] == "Nadar 0 → 1 (2 PX)"
+    waiting = await party.xp.spend(HERE, ANA, "habilidad:Nadar")
+    assert waiting.waiting == "Nadar 0 → 1 (2 PX)" and waiting.character_id
+    sheet = (await party.characters.show(HERE, ANA)).sheet
+    assert sheet["px"] == 10 and "Nadar" not in sheet["habilidades"]  # nothing bought yet
+    with pytest.raises(NotReferee):
+        await party.xp.decide_purchase(HERE, ANA, waiting.character_id, approve=True)
+    line, asked = await party.xp.decide_purchase(HERE, GM, waiting.character_id, approve=True)
+    assert (asked, line.xp_before, line.xp_after, line.levels) == (
+        "habilidad:Nadar",
+        10,
+        8,
+        (("Nadar", 0, 1),),
+    )
+    sheet = (await party.characters.show(HERE, ANA)).sheet
+    assert sheet["habilidades"]["Nadar"] == 1 and sheet["px"] == 8
+    with pytest.raises(DomainError) as twice:
+        await party.xp.decide_purchase(HERE, GM, waiting.character_id, approve=True)
+    assert twice.value.key == "xp.error.nothing_pending"
+    # rejected: nothing spent; the GM's own purchase for a character needs no approval
+    again = await party.xp.spend(HERE, ANA, "Rastrear")
+    _line, asked = await party.xp.decide_purchase(HERE, GM, again.character_id, approve=False)
+    assert asked == "habilidad:Rastrear"
+    assert (await party.characters.show(HERE, ANA)).sheet["px"] == 8
+    direct = await party.xp.spend(HERE, GM, "Rastrear", character="Ardelia")
+    assert (direct.waiting, direct.xp_after) == (None, 6)
+
+
+async def test_an_impossible_purchase_is_refused_at_once_and_approval_can_be_off(party):
+    with pytest.raises(RulesError) as broke:  # no PX: refused now, not when the GM approves
+        await party.xp.spend(HERE, ANA, "Nadar")
+    assert [p.key for p in broke.value.problems] == ["nucleo.problem.advance_px"]
+    await party.campaigns.update_settings(
+        HERE, GM, SettingsChange(system_setting=("mejoras_con_aprobacion", "no"))
+    )
+    await party.xp.grant(HERE, GM, 2, character="Ardelia", session=False)
+    bought = await party.xp.spend(HERE, ANA, "Nadar")
+    assert (bought.waiting, bought.xp_after) == (None, 0)
+
+
+async def test_two_approvals_at_once_buy_once(party):
+    await party.xp.grant(HERE, GM, 10, character="Ardelia", session=False)
+    waiting = await party.xp.spend(HERE, ANA, "Nadar")
+    results = await asyncio.gather(
+        party.xp.decide_purchase(HERE, GM, waiting.character_id, approve=True),
+        party.xp.decide_purchase(HERE, GM, waiting.character_id, approve=True),
+        return_exceptions=True,
+    )
+    assert sorted(type(r).__name__ for r in results) == ["DomainError", "tuple"], results
+    assert (await party.characters.show(HERE, ANA)).sheet["px"] == 8

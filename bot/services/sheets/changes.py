@@ -65,6 +65,8 @@ __all__ = [
     "TouchCast",
     "Touched",
     "SpendXp",
+    "AskPurchase",
+    "DecidePurchase",
     "builder_of",
     "require_able",
     "spellbook_of",
@@ -206,6 +208,47 @@ class SpendXp:
         what = resolve(self.what, offered, prefix=False) or self.what
         result = advancement.purchase(sheet, what, context.settings)
         return Computed(result.sheet, result)
+
+
+@dataclass(frozen=True, slots=True)
+class AskPurchase:
+    """A player's purchase left waiting for the GM (``PurchaseApproval``): checked now as
+    the purchase itself would be, bought only when the GM approves."""
+
+    what: str
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[str]:
+        found = capabilities(context.system)
+        approval, advancement = found.purchase_approval, found.advancement
+        if approval is None or advancement is None:
+            raise DomainError("xp.error.nothing_to_buy", system=context.system.name)
+        offered = (spoken(o.value, o.label) for o in advancement.purchases(sheet, context.settings))
+        what = resolve(self.what, offered, prefix=False) or self.what
+        waiting, shown = approval.ask_purchase(sheet, what, context.settings)
+        return Computed(dict(waiting), shown)
+
+
+@dataclass(frozen=True, slots=True)
+class DecidePurchase:
+    """The GM's answer to the purchase waiting on a sheet: bought (on the sheet as it is
+    now: the PX, the maxima and the pyramid are checked again) or dropped."""
+
+    approve: bool
+    validate: bool = True
+
+    def compute(
+        self, sheet: dict[str, Any], context: CampaignContext
+    ) -> Computed[tuple[str, AdvanceResult | None]]:
+        found = capabilities(context.system)
+        approval, advancement = found.purchase_approval, found.advancement
+        pending = approval.pending_purchase(sheet) if approval is not None else None
+        if approval is None or advancement is None or pending is None:
+            raise DomainError("xp.error.nothing_pending", name=str(sheet.get("name", "")))
+        if not self.approve:
+            return Computed(dict(approval.drop_pending(sheet)), (pending, None))
+        result = advancement.purchase(sheet, pending, context.settings)
+        return Computed(dict(result.sheet), (pending, result))
 
 
 @dataclass(frozen=True, slots=True)

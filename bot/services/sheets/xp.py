@@ -18,7 +18,7 @@ from bot.db.models import XpAward
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
-from bot.services.sheets.changes import Granted, GrantXp, SpendXp
+from bot.services.sheets.changes import AskPurchase, DecidePurchase, Granted, GrantXp, SpendXp
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.writes import Applied
@@ -43,6 +43,9 @@ class GrantLine:
     #: a session's award: this character's per-session bonus (Núcleo: Humano +1) and its source
     session_bonus: int = 0
     bonus_source: str | None = None
+    #: a player's purchase waiting for the GM («Sigilo 1 → 2 (4 PX)»): nothing bought yet
+    waiting: str | None = None
+    character_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,16 +161,57 @@ class XpService:
     async def spend(
         self, place: Place, actor: Actor, what: str, *, character: str | None = None
     ) -> GrantLine:
-        """Spend the character's experience on ``what`` (a rolweb ability's next level).
+        """Spend the character's experience on ``what`` (a rolweb ability's next level, a
+        Núcleo skill or attribute from its advancement table).
 
-        The player spends his own; the GM anyone's.  Systems where experience buys nothing by
-        choice are told apart with a clear message, not a silent no-op.
+        The player spends his own; the GM anyone's.  Where the campaign asks for it
+        (``PurchaseApproval``), a player's purchase waits for the GM instead (``waiting``).
+        Systems where experience buys nothing by choice are told apart with a clear message,
+        not a silent no-op.
         """
         context = await self.characters.contexts.load(place)
-        if capabilities(context.system).advancement is None:
+        found = capabilities(context.system)
+        if found.advancement is None:
             raise DomainError("xp.error.nothing_to_buy", system=context.system.name)
+        approval = found.purchase_approval
+        if (
+            approval is not None
+            and approval.needs_approval(context.settings)
+            and not is_referee(context.campaign, actor)
+        ):
+            asked = await self.characters.writer.apply(
+                place, actor, AskPurchase(what), name=character
+            )
+            view = asked.view
+            return GrantLine(
+                view.name,
+                0,
+                0,
+                (),
+                (),
+                system=view.system,
+                waiting=asked.value,
+                character_id=view.id,
+            )
         applied = await self.characters.writer.apply(place, actor, SpendXp(what), name=character)
         return _line(applied.view.name, applied.value, system=applied.view.system)
+
+    async def decide_purchase(
+        self, place: Place, actor: Actor, character_id: int, *, approve: bool
+    ) -> tuple[GrantLine, str]:
+        """The GM approves (buys) or rejects the purchase waiting on a character's sheet;
+        returns what it did and what was asked."""
+        campaign = await self.characters.campaigns.require(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        applied = await self.characters.writer.apply(
+            place, actor, DecidePurchase(approve), character_id=character_id
+        )
+        asked, result = applied.value
+        if result is None:
+            view = applied.view
+            return GrantLine(view.name, 0, 0, (), (), system=view.system), asked
+        return _line(applied.view.name, result, system=applied.view.system), asked
 
     async def purchases(
         self, place: Place, actor: Actor, character: str | None

@@ -52,6 +52,9 @@ def test_settings_cover_modules_and_contradictions():
         "salvacion": "fija",
         "dados_extra_distancia": False,
         "moneda": "créditos",
+        "px_habilidad": 2,
+        "px_atributo": 3,
+        "mejoras_con_aprobacion": True,
     }
     for spec in specs.values():
         if spec.kind is FieldKind.CHOICE:
