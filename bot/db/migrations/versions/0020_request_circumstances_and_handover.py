@@ -5,16 +5,16 @@ Issue 23 §5: a request asks for a check as ``/check`` rolls it, circumstances i
 ``amenaza:veneno``, so a cleric's +2 against poison counts in a requested save); and
 ``/campaign transfer`` offers the campaign to a member, who takes it by accepting.
 
-Revision ID: 0019
-Revises: 0018
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019"
-down_revision = "0018"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
