@@ -17,6 +17,7 @@ from bot.services.play.attacks import AttackOrder
 from bot.services.play.checks import CheckOrder
 from bot.services.play.spells import CastOrder
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from rules.systems.base import RulesError
 from tests.examples import ARDELIA, ardelia, ardelia_the_mage
 
 GUILD, CHANNEL = 1000, 11
@@ -64,8 +65,9 @@ async def test_a_new_character_waits_for_the_gm_and_cannot_play(table):
         await table.checks.check(HERE, ANA, CheckOrder(OPTION, character="Ardelia"))
     with pytest.raises(NotAllowed, match="approval.error.awaiting"):  # not even by the GM
         await table.checks.check(HERE, GM, CheckOrder(OPTION, character="Ardelia"))
-    with pytest.raises(DomainError, match="awaiting"):  # nor asked for a roll
+    with pytest.raises(RulesError) as asked:  # nor asked for a roll: the reason why
         await table.requests.create(HERE, GM, who="Ardelia", option=OPTION)
+    assert [p.key for p in asked.value.problems] == ["approval.error.awaiting"]
     await table.combat.start(HERE, GM)
     with pytest.raises(NotAllowed, match="approval.error.awaiting"):  # nor fights
         await table.combat.join(HERE, ANA, "Ardelia")
