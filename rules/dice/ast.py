@@ -129,8 +129,8 @@ class Dice:
 
     ``explode`` is ``None`` for no explosion; a bare ``!`` is stored as ``>=sides``.
     Modifiers apply in a fixed order, the only order the parser accepts them in: reroll each
-    die thrown, explode it (an explosion's extra dice are not rerolled), then keep/drop, then
-    compare.  ``plain`` marks the fast path (no modifier).
+    die thrown, explode it (an explosion's extra dice are not rerolled), bound every die to
+    ``miN``/``maN``, then keep/drop, then compare.  ``plain`` marks the fast path (no modifier).
     """
 
     count: int
@@ -140,6 +140,9 @@ class Dice:
     keep: Keep | None = None
     compare: Compare | None = None
     label: str | None = None
+    #: avrae/d20's ``miN``/``maN``: each die shows at least / at most N (after explosions)
+    floor: int | None = None
+    ceiling: int | None = None
 
     @property
     def plain(self) -> bool:
@@ -148,7 +151,21 @@ class Dice:
             and self.explode is None
             and self.keep is None
             and self.compare is None
+            and self.floor is None
+            and self.ceiling is None
         )
+
+    @property
+    def clamped(self) -> bool:
+        return self.floor is not None or self.ceiling is not None
+
+    def clamp(self, face: int) -> int:
+        """``face`` as ``mi``/``ma`` leave it."""
+        if self.floor is not None and face < self.floor:
+            face = self.floor
+        if self.ceiling is not None and face > self.ceiling:
+            face = self.ceiling
+        return face
 
     @property
     def is_test(self) -> bool:
@@ -165,6 +182,10 @@ class Dice:
                 text += "!" if self.compare is None else f"!{self.sides}"
             else:
                 text += f"!{self.explode}"
+        if self.floor is not None:
+            text += f"mi{self.floor}"
+        if self.ceiling is not None:
+            text += f"ma{self.ceiling}"
         if self.keep is not None:
             text += str(self.keep)
         if self.compare is not None:

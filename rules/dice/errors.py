@@ -32,6 +32,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "always_matches",
         "duplicate_modifier",
         "modifier_order",
+        "clamp_out_of_range",
         "keep_out_of_range",
         "bad_keep_one",
         "test_in_expression",

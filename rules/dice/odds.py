@@ -478,7 +478,18 @@ class _Calculator:
 
 
 def _face_weights(node: Dice) -> tuple[_Weights, int]:
-    """Weight of each standing face of one die, and the denominator, after rerolls."""
+    """Weight of each standing face of one die, and the denominator, after rerolls and
+    ``mi``/``ma``."""
+    weights, denominator = _rerolled_weights(node)
+    if not node.clamped:
+        return weights, denominator
+    clamped: _Weights = {}
+    for face, w in weights.items():
+        clamped[node.clamp(face)] = clamped.get(node.clamp(face), 0) + w
+    return clamped, denominator
+
+
+def _rerolled_weights(node: Dice) -> tuple[_Weights, int]:
     sides = node.sides
     reroll = node.reroll
     if reroll is None:

@@ -14,7 +14,7 @@ and can say exactly which column broke and what would have been accepted there. 
     keep_one   := "1o3d10" ["a" | "m" | "b"]
     dice       := [DIGITS] "d" (DIGITS | "%") modifier* [compare]
     modifier   := ("k" | "p" | "d") ("h" | "l") [DIGITS]  |  "r" ["o" | "r"] selector
-                | ("!" | "e") [selector]
+                | ("!" | "e") [selector]  |  ("mi" | "ma") DIGITS
     selector   := [">" | "<" | ">=" | "<="] DIGITS
     compare    := (">" | "<" | ">=" | "<=") DIGITS
 
@@ -80,10 +80,10 @@ _KEEP_KINDS: dict[str, KeepKind] = {
     "dl": "pl",
 }
 _NOTATION_WORD = re.compile(
-    r"(?:\d*d(?:\d|%)|[kpd][hl]\d*$|r[or]?[<>]?=?\d|e[<>]?=?\d|!)", re.IGNORECASE
+    r"(?:\d*d(?:\d|%)|[kpd][hl]\d*$|r[or]?[<>]?=?\d|e[<>]?=?\d|m[ia]\d|!)", re.IGNORECASE
 )
 #: The order modifiers apply in; written in another order they are refused (docs/dice.md).
-_APPLY_ORDER = {"reroll": 0, "explode": 1, "keep": 2}
+_APPLY_ORDER = {"reroll": 0, "explode": 1, "floor": 2, "ceiling": 2, "keep": 3}
 #: The largest number that prints back as digits (MAX_DIGITS nines).
 _LARGEST = 10**MAX_DIGITS - 1
 
@@ -345,6 +345,23 @@ class _Parser:
                 # Rerolling every face once still ends (1d1ro1); for ever, never.
                 if not once and selector.faces(sides) == sides:
                     raise DiceError("always_matches", at + 1, {"modifier": str(reroll)})
+            elif char == "m" and self._peek_at(1).lower() in ("i", "a"):
+                self.pos += 2
+                field = "floor" if self.text[self.pos - 1].lower() == "i" else "ceiling"
+                value = self._digits()
+                name = self._set(fields, field, value, at)
+                if not 1 <= value <= sides:
+                    raise DiceError(
+                        "clamp_out_of_range",
+                        at + 1,
+                        {"modifier": self.text[at : self.pos], "sides": sides},
+                    )
+                if (fields["floor"] or 0) > (fields["ceiling"] or sides):
+                    raise DiceError(
+                        "clamp_out_of_range",
+                        at + 1,
+                        {"modifier": self.text[at : self.pos], "sides": sides},
+                    )
             elif char == "!" or char == "e":
                 self.pos += 1
                 selector = self._selector(required=False) or Selector(">=", sides)
@@ -357,6 +374,10 @@ class _Parser:
         self._compare(fields)
         self._check_order(written, fields)
         return Dice(**fields)
+
+    def _peek_at(self, offset: int) -> str:
+        at = self.pos + offset
+        return self.text[at] if at < len(self.text) else ""
 
     def _next_is_high_or_low(self) -> bool:
         return self.text[self.pos + 1 : self.pos + 2].lower() in ("h", "l")

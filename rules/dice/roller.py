@@ -78,7 +78,7 @@ def _fast_path(expression: Expression) -> Callable[[random.Random], RollResult]:
     ):
         offset = term.right.value if term.op == "+" else -term.right.value
         term = term.left
-    if not isinstance(term, Dice) or term.explode or term.compare:
+    if not isinstance(term, Dice) or term.explode or term.compare or term.clamped:
         return lambda rng: Roller(rng).roll(expression)
     count, sides = term.count, term.sides  # the parser has checked count against MAX_ROLLS
     if term.reroll is not None:
@@ -149,6 +149,21 @@ def _rerolled(
         return make_result(sum(faces) + offset, False, 0, None, expression, (record,))
 
     return reroll_some
+
+
+def _clamp(node: Dice, faces: list[int], detail: Record | None) -> Record:
+    """``miN``/``maN``: each die standing below (above) N shows N, its rolled face kept in
+    its history (shown struck through, as a rerolled-away value)."""
+    if detail is None:
+        detail = tuple(((face,), False, False) for face in faces)
+    clamped = []
+    for i, (history, boom, extra) in enumerate(detail):
+        face = node.clamp(faces[i])
+        if face != faces[i]:
+            faces[i] = face
+            history = (*history, face)
+        clamped.append((history, boom, extra))
+    return tuple(clamped)
 
 
 class Roller:
@@ -238,6 +253,8 @@ class Roller:
             faces, detail = self._throw_exploding(node)
         else:
             faces, detail = self._throw_pool(node)
+        if node.clamped:
+            detail = _clamp(node, faces, detail)
         keep = node.keep
         kept = keep_flags(faces, keep.kind, keep.n) if keep is not None else None
         self.records.append((tuple(faces), kept, detail))

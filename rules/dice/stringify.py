@@ -145,7 +145,7 @@ class Stringifier(ABC):
             if node.count == 1:
                 return lambda record: face(record[0])
             return lambda record: ", ".join(map(face, record))
-        if node.reroll is None and node.compare is None:  # no history, no successes
+        if node.reroll is None and node.compare is None and not node.clamped:  # no history
             if node.explode is None:  # keep/drop only: record (faces, kept flags, None)
                 dropped = self._faces(node.sides, "dropped")
                 return lambda record: ", ".join(
@@ -162,7 +162,7 @@ class Stringifier(ABC):
                         for v, d in zip(record[0], record[2], strict=True)
                     ]
                 )
-        if node.explode is None and node.keep is None and node.compare is None:
+        if node.explode is None and node.keep is None and node.compare is None and not node.clamped:
             return self._reroll_render(node.sides, face)
         return partial(self._render_modified, node, face)
 

@@ -129,3 +129,12 @@ def _roll_with(sb, g, expression, difficulty, user="ana"):
         user=user,
         locale="es-ES",
     )
+
+
+def test_avraes_minimum_per_die(discord_env, guild):
+    r = _roll(discord_env, guild, "1d20mi10")
+    assert r.ok and not r.ephemeral, r.text
+    total = int(re.search(r"Total: (\d+)", r.embeds[0]["description"])[1])
+    assert 10 <= total <= 20, r.text
+    bad = _roll(discord_env, guild, "1d6mi7", user="bruno")
+    assert bad.ephemeral and "«mi7» (columna 4)" in bad.text, bad.text

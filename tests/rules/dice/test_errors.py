@@ -35,6 +35,7 @@ TRIGGERS = {
     "always_matches": "1d6r<7",
     "duplicate_modifier": "1d6r1r2",
     "modifier_order": "4d6kh3e6",
+    "clamp_out_of_range": "1d6mi7",
     "keep_out_of_range": "4d6kh5",
     "bad_keep_one": "2o3d10",
     "test_in_expression": "1d20<=5+1",

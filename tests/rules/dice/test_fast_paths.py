@@ -31,6 +31,8 @@ SHAPES = [
     "3d6r1 + 2",
     "1d1000r<999",  # long open rerolls (and aborts)
     "4d6ro1kh3",  # rerolls and keeping: the general roller
+    "1d20mi10 + 5",  # minimum per die: the general roller
+    "4d6mi2kh3",
     "6d10>=7",
     "1d20<=12",
     "1o3d10",

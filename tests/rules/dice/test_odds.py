@@ -96,6 +96,19 @@ def test_distributions_sum_to_one():
         assert sum(distribution(text).values()) == 1
 
 
+def test_minimum_and_maximum_move_the_faces_they_bound():
+    assert distribution("1d6mi3") == {
+        3: Fraction(1, 2),
+        4: Fraction(1, 6),
+        5: Fraction(1, 6),
+        6: Fraction(1, 6),
+    }
+    assert distribution("1d6ma2") == {1: Fraction(1, 6), 2: Fraction(5, 6)}
+    # 2d6, each at least 3: the enumeration of the clamped faces
+    outcomes = Counter(max(a, 3) + max(b, 3) for a in range(1, 7) for b in range(1, 7))
+    assert distribution("2d6mi3") == {v: Fraction(n, 36) for v, n in sorted(outcomes.items())}
+
+
 def test_keep_one_faces_match_order_statistics():
     highest = keep_one_faces("a")
     assert highest == tuple(f**3 - (f - 1) ** 3 for f in range(1, 11))

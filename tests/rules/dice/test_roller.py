@@ -160,6 +160,18 @@ def test_the_breakdown_shows_the_reading_of_a_selector(scripted):
     assert str(roll("1d20>15", scripted([16]))) == "1d20>=16 (16) = 16 ✓"
 
 
+def test_minimum_and_maximum_per_die(scripted):
+    """avrae/d20's ``mi``/``ma`` (Reliable Talent: ``1d20mi10``): a die below shows the
+    minimum, one above the maximum; its face is kept in its history."""
+    result = roll("1d20mi10", scripted([4]))
+    assert (result.total, str(result)) == (10, "1d20mi10 (~~4~~→10) = 10")
+    assert roll("1d20mi10", scripted([15])).total == 15
+    assert roll("3d6ma4", scripted([6, 2, 5])).total == 4 + 2 + 4
+    # after an explosion (the 6 explodes, then shows 4), before keeping
+    assert roll("2d6!ma4kh1", scripted([6, 1, 3])).total == 4
+    assert roll("4d6mi2kh3", scripted([1, 1, 6, 5])).total == 6 + 5 + 2
+
+
 def test_reroll_then_explode(scripted):
     # The rerolled 1 becomes a 6, which explodes into 3.
     assert roll("1d6r1!", scripted([1, 6, 3])).total == 9
