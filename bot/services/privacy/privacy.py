@@ -32,7 +32,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
@@ -67,6 +67,7 @@ from bot.db.models import (
     utcnow,
 )
 from bot.services.shared.audit import UNDOABLE
+from bot.services.shared.context import Confirm
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
 
@@ -351,22 +352,54 @@ class PrivacyService:
             participants,
         )
 
+    async def export_file(self, guild_id: int, user_id: int, limit: int) -> tuple[str, bytes]:
+        """``/privacy export``: the member's document as the file to send (:meth:`encode`)."""
+        return await self.encode(await self.export(guild_id, user_id), limit)
+
+    @overload
     async def delete(
         self,
         guild_id: int,
         user_id: int,
         *,
         characters: CharacterChoice,
+        confirm: None = None,
         successors: Mapping[int, int] | None = None,
-    ) -> DeletionSummary:
+    ) -> DeletionSummary: ...
+
+    @overload
+    async def delete(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        confirm: Confirm,
+        successors: Mapping[int, int] | None = None,
+    ) -> DeletionSummary | None: ...
+
+    async def delete(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        confirm: Confirm | None = None,
+        successors: Mapping[int, int] | None = None,
+    ) -> DeletionSummary | None:
         """Remove or untie everything stored about the member, in one transaction.
+        ``confirm`` is shown what would go (``preview``, :meth:`preview`) first; None: it
+        declined (or there was nothing to delete).
 
         A campaign the member runs goes to its ``successors`` entry (a co-GM: a member with
-        its GM role, found by the caller), or is archived when there is none: a campaign is
+        its GM role, found by the caller — read once ``confirm`` has answered, so the cog
+        may find them while it asks), or is archived when there is none: a campaign is
         never left to an anonymous GM (issue 23 §5).  Its characters handed «to the GM» go
         to that successor."""
         if characters not in ("delete", "to_gm"):
             raise DomainError("privacy.error.bad_choice")
+        if confirm is not None and not await confirm(preview=await self.preview(guild_id, user_id)):
+            return None
         successors = {k: v for k, v in (successors or {}).items() if v != user_id}
         for attempt in attempts():
             await backoff(attempt)
@@ -472,7 +505,7 @@ class PrivacyService:
             session, guild_id, user_id, erase=choice == "delete", doomed_ids=doomed_ids
         )
         new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
-        await self._untie_combats(session, guild_id, user_id, new_owner)
+        await _untie_combats(session, guild_id, user_id, new_owner)
         await _untie_requests(session, guild_id, user_id)
         await _untie_log_details(session, guild_id, user_id)
         await _untie_scenes(session, guild_id, user_id)
@@ -492,39 +525,37 @@ class PrivacyService:
             erased_messages=messages,
         )
 
-    @staticmethod
-    async def _untie_combats(
-        session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
-    ) -> None:
-        """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
-        records = (
-            await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
-        ).all()
-        for record in records:
-            combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
-            touched = [c for c in combatants if c.get("owner_id") == user_id]
-            if not touched and record.created_by != user_id:
-                continue
-            state = dict(record.state)
-            state["combatants"] = [
-                {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
-                if c.get("owner_id") == user_id
-                else c
-                for c in combatants
-            ]
-            result = await session.exec(
-                update(CombatRecord)
-                .where(
-                    col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version
-                )
-                .values(
-                    state=state,
-                    created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
-                    version=CombatRecord.version + 1,
-                )
+
+async def _untie_combats(
+    session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
+) -> None:
+    """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
+    records = (
+        await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
+    ).all()
+    for record in records:
+        combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
+        touched = [c for c in combatants if c.get("owner_id") == user_id]
+        if not touched and record.created_by != user_id:
+            continue
+        state = dict(record.state)
+        state["combatants"] = [
+            {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
+            if c.get("owner_id") == user_id
+            else c
+            for c in combatants
+        ]
+        result = await session.exec(
+            update(CombatRecord)
+            .where(col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version)
+            .values(
+                state=state,
+                created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
+                version=CombatRecord.version + 1,
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
+        )
+        if result.rowcount != 1:
+            raise ConcurrentChange()
 
 
 async def _forget_pace(

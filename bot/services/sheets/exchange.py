@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, saved_id
+from bot.db.models import Campaign, Character, saved_id
 from bot.grammar import sheet_fields
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor, Place
@@ -34,7 +34,14 @@ from bot.services.sheets.imports import (
     referee_changes,
 )
 from bot.services.sheets.schema import upgraded_sheet
-from rules.systems.base import FieldSpec, RulesError, XpInheritance, capabilities
+from rules.systems.base import (
+    FieldSpec,
+    GameSystem,
+    RulesError,
+    Settings,
+    XpInheritance,
+    capabilities,
+)
 
 __all__ = ["SheetExchangeService", "sheet_document"]
 
@@ -113,25 +120,9 @@ class SheetExchangeService:
         referee = is_referee(campaign, actor)
         is_npc = bool(document.get("npc", False)) and referee
         specs = tuple(sheet_fields(system, settings))
-        async with self.sessions() as session:
-            existing = (
-                await session.exec(
-                    select(Character).where(
-                        Character.campaign_id == campaign.id,
-                        Character.name_key == name_key(sheet["name"]),
-                        col(Character.deleted_at).is_(None),
-                    )
-                )
-            ).first()
-        if existing is not None and not referee and existing.owner_user_id != actor.user_id:
-            # A player can only replace his own character: any other holder of the name (a
-            # hidden NPC included) gets the one answer that confirms nothing (name_clash).
-            raise name_clash(campaign, actor, sheet["name"])
-        if existing is not None and not replace:
-            raise DomainError("sheet.error.import_exists", name=existing.name)
-        mine = existing is not None and existing.owner_user_id == actor.user_id
-        if existing is not None and not referee and (existing.is_npc or not mine):
-            raise NotAllowed("sheet.error.not_owner", name=existing.name)
+        existing = await self._named(saved_id(campaign), sheet["name"])
+        if existing is not None:
+            _may_replace(existing, campaign, actor, sheet["name"], referee=referee, replace=replace)
         guarded = () if referee else tuple(s for s in specs if s.referee_only)
         # The referee-only fields a player's file may not change: a new character's must keep
         # their creation values (missing ones take them); a replaced one's, the stored ones.
@@ -158,30 +149,9 @@ class SheetExchangeService:
                 inheritance, sheet, filled, heir, settings, changed, guarded, referee=referee
             )
         sheet = dict(filled)
-        candidate = sheet if npc_sheet else player_sheet(sheet)
-        problems = list(system.validate(candidate, settings))
-        seen = {p.path for p in problems}
-        problems += [p for p in range_problems(candidate, specs) if p.path not in seen]
-        if problems:  # every problem at once, the system's and the fields' ranges
-            raise RulesError(problems)
+        _require_valid(system, sheet if npc_sheet else player_sheet(sheet), settings, specs)
         if existing is None:
-
-            async def still_the_heir(session: AsyncSession) -> None:
-                if heir is not None:
-                    await still_heir(session, saved_id(campaign), actor.user_id, heir)
-
-            # A player's new character that sets referee-only fields is not refused: it waits
-            # for the GM's approval (issue 23 §5), like every new one where the campaign asks.
-            view = await self.characters.create(
-                place,
-                actor,
-                sheet,
-                is_npc=is_npc,
-                hidden=is_npc,
-                same_transaction=still_the_heir,
-                needs_approval=bool(changed),
-            )
-            return dataclasses.replace(view, referee_fields=changed) if changed else view
+            return await self._create(place, actor, sheet, is_npc, heir, changed, campaign)
         # Through the versioned write: the guarded fields are checked again on the version
         # it replaces, so a grant made since the file was read is neither lost nor undone.
         change = ReplaceSheet(sheet, guarded)
@@ -189,3 +159,76 @@ class SheetExchangeService:
             place, actor, change, character_id=existing.id, name=existing.name
         )
         return applied.view
+
+    async def _create(
+        self,
+        place: Place,
+        actor: Actor,
+        sheet: dict[str, Any],
+        is_npc: bool,
+        heir: dict[str, Any] | None,
+        changed: tuple[str, ...],
+        campaign: Campaign,
+    ) -> CharacterView:
+        """A new character from the file, still the heir it inherited from (if any)."""
+
+        async def still_the_heir(session: AsyncSession) -> None:
+            if heir is not None:
+                await still_heir(session, saved_id(campaign), actor.user_id, heir)
+
+        # A player's new character that sets referee-only fields is not refused: it waits
+        # for the GM's approval (issue 23 §5), like every new one where the campaign asks.
+        view = await self.characters.create(
+            place,
+            actor,
+            sheet,
+            is_npc=is_npc,
+            hidden=is_npc,
+            same_transaction=still_the_heir,
+            needs_approval=bool(changed),
+        )
+        return dataclasses.replace(view, referee_fields=changed) if changed else view
+
+    async def _named(self, campaign_id: int, name: str) -> Character | None:
+        """The campaign's character of that name (not deleted), if any."""
+        async with self.sessions() as session:
+            return (
+                await session.exec(
+                    select(Character).where(
+                        Character.campaign_id == campaign_id,
+                        Character.name_key == name_key(name),
+                        col(Character.deleted_at).is_(None),
+                    )
+                )
+            ).first()
+
+
+def _require_valid(
+    system: GameSystem, sheet: Mapping[str, Any], settings: Settings, specs: tuple[FieldSpec, ...]
+) -> None:
+    """Every problem at once, the system's and the fields' ranges (RulesError)."""
+    problems = list(system.validate(sheet, settings))
+    seen = {p.path for p in problems}
+    problems += [p for p in range_problems(sheet, specs) if p.path not in seen]
+    if problems:
+        raise RulesError(problems)
+
+
+def _may_replace(
+    existing: Character,
+    campaign: Campaign,
+    actor: Actor,
+    name: str,
+    *,
+    referee: bool,
+    replace: bool,
+) -> None:
+    """A name already taken: only ``replace`` replaces it, and only its owner or the referee."""
+    if not referee and existing.owner_user_id != actor.user_id:
+        # A player can only replace his own character: any other holder of the name (a
+        # hidden NPC included) gets the one answer that confirms nothing (name_clash).
+        raise name_clash(campaign, actor, name)
+    if not replace:
+        raise DomainError("sheet.error.import_exists", name=existing.name)
+    if not referee and existing.is_npc:
+        raise NotAllowed("sheet.error.not_owner", name=existing.name)

@@ -47,7 +47,7 @@ from bot.grammar import gender_of
 from bot.i18n import LOCALES
 from bot.services.campaigns.service import is_referee
 from bot.services.play.checks import CheckOrder, CheckService, CheckView, parse_circumstances
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.shared.labels import Named, resolve, spoken
 from bot.services.shared.retry import attempts, backoff
@@ -342,13 +342,15 @@ class RequestService:
         modifier: int = 0,
         hidden: str = "visible",
         circumstances: str | None = None,
+        reply: Reply[RequestView] | None = None,
     ) -> RequestView:
         """Store the request (GM only) after a dry run of the pure rules on each sheet
         (nothing is logged): a character who cannot roll ``option`` now (unconscious, waiting
         for approval, without that option) is listed with why and gets no button, and the
         others roll (issue 23 §5: one unconscious character failed the whole request).  When
         nobody can, the request is refused with the reasons: once when they are the same for
-        all (a difficulty an S&W save does not take), else per character."""
+        all (a difficulty an S&W save does not take), else per character.  ``reply`` posts
+        it, and the request remembers the message it sent (:meth:`attach_message`)."""
         if hidden not in HIDDEN:
             raise DomainError("request.error.bad_hidden")
         context = await self.characters.contexts.load(place)
@@ -366,21 +368,7 @@ class RequestService:
             difficulty=difficulty,
             circumstances=parse_circumstances(circumstances),
         )
-        label = option
-        dry = random.Random(0)
-        entries: list[Entry] = []
-        for character in targets:
-            entry = Entry(saved_id(character), character.name, character.owner_user_id)
-            try:
-                result = _dry_run(system, settings, character, request, dry)
-            except (RulesError, DomainError) as error:
-                unable = _problems(error, character.name, option)
-                entries.append(replace(entry, unable=unable))
-                continue
-            label = result.label
-            entries.append(entry)
-        if all(entry.unable for entry in entries):
-            raise _nobody_can(entries)
+        entries, label = _entries(system, settings, targets, request)
         row = RollRequest(
             guild_id=place.guild_id,
             campaign_id=saved_id(campaign),
@@ -397,7 +385,11 @@ class RequestService:
         async with self.sessions() as session, session.begin():
             session.add(row)
             await session.flush()
-            return _view(row, campaign.gm_channel_id)
+            view = _view(row, campaign.gm_channel_id)
+        sent = await reply(view) if reply is not None else None
+        if sent is not None:
+            await self.attach_message(view.id, place.guild_id, sent.message_id)
+        return view
 
     async def attach_message(self, request_id: int, guild_id: int, message_id: int) -> None:
         """Remember the request's message (its buttons are keyed by the request's id; the id
@@ -439,21 +431,8 @@ class RequestService:
         async with self.sessions() as session:
             row, campaign = await self._load(session, place, request_id)
             character = await session.get(Character, character_id)
-        if row.status != "open":
-            raise DomainError("request.error.closed")
-        entries = [Entry.of(e) for e in row.entries]
-        index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
-        if index < 0 or character is None or character.deleted_at is not None:
-            raise DomainError("request.error.not_asked")
+        entries, index = _entry_to_roll(row, campaign, character, character_id, actor)
         entry = entries[index]
-        if actor.user_id != character.owner_user_id and not (
-            is_referee(campaign, actor) and gm_runs(campaign, character)
-        ):
-            raise NotAllowed("request.error.not_yours", name=entry.name)
-        if entry.rolled:
-            raise DomainError("request.error.already_rolled", name=entry.name)
-        if entry.unable:
-            raise DomainError("request.error.unable", name=entry.name)
         seen, hidden = row.version, row.hidden
         order = CheckOrder(
             row.option,
@@ -543,8 +522,11 @@ class RequestService:
             raise DomainError("request.error.none_open")
         return found
 
-    async def close(self, place: Place, actor: Actor, request_id: int) -> RequestView:
-        """Close the request (GM only): later presses are refused; nothing is deleted."""
+    async def close(self, place: Place, actor: Actor, request_id: int | None) -> RequestView:
+        """Close the request (GM only): later presses are refused; nothing is deleted.
+        Without an id, the channel's newest open request (:meth:`latest_open`)."""
+        if request_id is None:
+            request_id = await self.latest_open(place, actor)
         for attempt in attempts():
             await backoff(attempt)
             async with self.sessions() as session:
@@ -625,6 +607,29 @@ def _dry_run(
     return system.check(sheet, request, settings, rng)
 
 
+def _entries(
+    system: GameSystem, settings: Mapping[str, Any], targets: list[Character], request: CheckRequest
+) -> tuple[list[Entry], str]:
+    """Each character asked, with why it cannot roll the request now (``unable``), and the
+    option's label as rolled; refused (:func:`_nobody_can`) when nobody can."""
+    label = request.option
+    dry = random.Random(0)
+    entries: list[Entry] = []
+    for character in targets:
+        entry = Entry(saved_id(character), character.name, character.owner_user_id)
+        try:
+            result = _dry_run(system, settings, character, request, dry)
+        except (RulesError, DomainError) as error:
+            unable = _problems(error, character.name, request.option)
+            entries.append(replace(entry, unable=unable))
+            continue
+        label = result.label
+        entries.append(entry)
+    if all(entry.unable for entry in entries):
+        raise _nobody_can(entries)
+    return entries, label
+
+
 def _problems(error: RulesError | DomainError, name: str, option: str) -> tuple[Problem, ...]:
     """Why a character cannot roll, as catalogue problems naming it; the option by the name
     its suggestion showed («Volar»), not its key («habilidad:Volar»)."""
@@ -691,3 +696,31 @@ async def _mark_hidden(session: AsyncSession, log_id: int, hidden: str) -> None:
         row.detail = {**row.detail, "hidden_request": hidden}
         row.private = True
         session.add(row)
+
+
+def _entry_to_roll(
+    row: RollRequest,
+    campaign: Campaign,
+    character: Character | None,
+    character_id: int,
+    actor: Actor,
+) -> tuple[list[Entry], int]:
+    """The request's entries and which one this press rolls: refused on a closed request,
+    for a character it did not ask, by someone who does not play it (its player, or the GM
+    for a character the GM runs), or when already rolled."""
+    if row.status != "open":
+        raise DomainError("request.error.closed")
+    entries = [Entry.of(e) for e in row.entries]
+    index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
+    if index < 0 or character is None or character.deleted_at is not None:
+        raise DomainError("request.error.not_asked")
+    entry = entries[index]
+    if actor.user_id != character.owner_user_id and not (
+        is_referee(campaign, actor) and gm_runs(campaign, character)
+    ):
+        raise NotAllowed("request.error.not_yours", name=entry.name)
+    if entry.rolled:
+        raise DomainError("request.error.already_rolled", name=entry.name)
+    if entry.unable:
+        raise DomainError("request.error.unable", name=entry.name)
+    return entries, index
