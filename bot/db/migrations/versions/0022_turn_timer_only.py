@@ -3,16 +3,16 @@
 ``combat.due_at`` repeated it since the timers came (0009) and nothing read it but a method
 only the tests called; the column and its index go.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0022"
+down_revision = "0021"
 branch_labels = None
 depends_on = None
 
