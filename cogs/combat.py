@@ -20,12 +20,14 @@ from bot.services.play.combat import (
     CombatService,
     CombatView,
     Reminder,
+    combat_for,
 )
 from bot.services.play.effects import MAX_ROUNDS
 from bot.services.play.surprise import SurpriseOrder
 from bot.services.shared.timers import Due
 from cogs.ui import render_combat, render_effects, render_surprise
 from cogs.ui.attack_panel import send_gm_notes
+from cogs.ui.audience import reader_of
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -169,6 +171,9 @@ class CombatCog(
         ctx = await ctx_of(itx)
         view = await self.combat.roll(ctx.place, ctx.actor)
         await self._panel(itx, view)
+        secret = render_combat.secret_rolls(combat_for(view, await reader_of(itx)), ctx.locale)
+        if secret:  # a hidden NPC's initiative dice: to the GM alone, never in the channel
+            await itx.followup.send(secret, ephemeral=True)
 
     @app_commands.command(name="next", description="Pass the turn (yours; the GM, anyone's)")
     @fight()
@@ -189,7 +194,7 @@ class CombatCog(
         ctx = await ctx_of(itx)
         view = await self.combat.show(ctx.place, ctx.actor)
         await self._panel(itx, view)
-        secret = render_combat.secret_numbers(view, ctx.locale) if view.referee else ""
+        secret = render_combat.secret_numbers(combat_for(view, await reader_of(itx)), ctx.locale)
         if secret:  # the hidden NPCs' numbers: to the GM alone, never in the channel
             await itx.followup.send(secret, ephemeral=True)
 

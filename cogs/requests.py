@@ -13,6 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.shared.audience import Reader
+from bot.services.table.requests import request_for
 from cogs.ui.approval import ApprovalButton
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -71,7 +73,7 @@ class RequestCog(
             hidden=hidden.value if hidden else "visible",
             circumstances=circumstances,
         )
-        message = request_message(view, await table_locale(itx))
+        message = request_message(request_for(view, Reader.everyone()), await table_locale(itx))
         # The one deliberate ping: the players asked to roll (never anyone typed text names),
         # not those listed as unable to.
         owners = {entry.owner_id for entry in view.entries if entry.owner_id and not entry.unable}

@@ -164,7 +164,7 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
         parts = [
             f"`#{entry.log_id}`",
             f"**{entry.total}**" if entry.total is not None else "**?**",
-            f"`{truncate(entry.expression, 60)}`",
+            *([f"`{truncate(entry.expression, 60)}`"] if entry.expression else []),
             who,
         ]
         if entry.outcome:

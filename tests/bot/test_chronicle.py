@@ -26,6 +26,7 @@ from bot.db.models import Campaign, Character, Post, RollLog, Scene, XpAward
 from bot.services import Actor, Place
 from bot.services.chronicle.archive import MAX_FILES, MAX_UNCOMPRESSED
 from bot.services.chronicle.service import MAX_JOBS, ArchiveProblems, _Jobs, scene_channel
+from bot.services.shared.audience import Part, Secrecy
 from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed, NotReferee
 from tests.examples import ARDELIA
 
@@ -126,6 +127,8 @@ async def table(services):
             private=True,
             detail={"secret": {"defensa": 7717}},
             created_at=T0 + timedelta(hours=2),
+            # as the writers decide it (bot.services.shared.audience): the GM's private roll
+            **Secrecy.private(GM.user_id).sealing(Part.DETAIL).columns(),
         ),
     )
     posts = [
@@ -169,6 +172,7 @@ async def table(services):
             text="SECRETO: la espía escucha tras la puerta",
             roll_log_id=private_roll.id,
             created_at=T0 + timedelta(hours=2),
+            **Secrecy.private(GM.user_id).columns(),  # a GM-only post: its author's and the GM's
         ),
         Post(
             guild_id=GUILD,
@@ -257,7 +261,7 @@ def assert_self_contained(page: bytes) -> Resources:
 async def test_the_zip_holds_every_part(table):
     files = await export(table)
     manifest = json.loads(files["manifest.json"])
-    assert manifest["format"] == "arbitro.chronicle" and manifest["version"] == 1
+    assert manifest["format"] == "arbitro.chronicle" and manifest["version"] == 2
     assert manifest["campaign"]["name"] == "Las Estrellas"
     assert manifest["campaign"]["system"] == "nucleo"
     assert manifest["counts"] == {

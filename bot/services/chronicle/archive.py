@@ -60,7 +60,10 @@ __all__ = [
 ]
 
 ARCHIVE_FORMAT = "arbitro.chronicle"
-ARCHIVE_VERSION = 1
+#: 2: every record carries its audience (issue 22 §1); version 1 archives still import
+#: (their audiences are worked out from the old flags, as migration 0020 did).
+ARCHIVE_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 #: Discord's largest upload (a server with level 3 boosts): no exported zip can be bigger.
 MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
 #: What an archive may hold once decompressed, and one member of it (a zip bomb stops here).
@@ -70,7 +73,7 @@ MAX_FILES = 20_000
 #: Problems listed at most in one refusal (the rest are counted).
 MAX_PROBLEMS = 15
 
-ROLL_COLUMNS = (
+LEGACY_ROLL_COLUMNS = (
     "ref",
     "scene",
     "created_at",
@@ -88,7 +91,10 @@ ROLL_COLUMNS = (
     "private",
     "detail",
 )
-XP_COLUMNS = (
+#: Who may see each record (bot.services.shared.audience), from archive version 2 on.
+AUDIENCE_COLUMNS = ("audience", "audience_user_id", "secrets")
+ROLL_COLUMNS = LEGACY_ROLL_COLUMNS + AUDIENCE_COLUMNS
+LEGACY_XP_COLUMNS = (
     "ref",
     "created_at",
     "character",
@@ -99,6 +105,7 @@ XP_COLUMNS = (
     "xp_after",
     "reason",
 )
+XP_COLUMNS = LEGACY_XP_COLUMNS + AUDIENCE_COLUMNS
 
 # Files the import reads; everything else is for people.
 MANIFEST = "manifest.json"
@@ -287,8 +294,11 @@ def read_archive(payload: bytes) -> ArchiveContents:
                 sheets[name] = data
     scenes = _jsonl(read(GM_SCENES), GM_SCENES, problems)
     posts = _jsonl(read(GM_POSTS), GM_POSTS, problems)
-    rolls = _csv(read(GM_ROLLS), GM_ROLLS, ROLL_COLUMNS, problems)
-    xp = _csv(read(GM_XP), GM_XP, XP_COLUMNS, problems)
+    legacy = manifest.get("version") == 1
+    rolls = _csv(
+        read(GM_ROLLS), GM_ROLLS, LEGACY_ROLL_COLUMNS if legacy else ROLL_COLUMNS, problems
+    )
+    xp = _csv(read(GM_XP), GM_XP, LEGACY_XP_COLUMNS if legacy else XP_COLUMNS, problems)
     if problems:
         raise problems
     return ArchiveContents(manifest, characters, sheets, scenes, posts, rolls, xp)
@@ -298,7 +308,7 @@ def _check_manifest(manifest: Any, problems: ArchiveProblems) -> None:
     if not isinstance(manifest, dict) or manifest.get("format") != ARCHIVE_FORMAT:
         problems.add("chronicle.problem.wrong_format", format=ARCHIVE_FORMAT)
         return
-    if manifest.get("version") != ARCHIVE_VERSION:
+    if manifest.get("version") not in READABLE_VERSIONS:
         problems.add(
             "chronicle.problem.wrong_version",
             version=str(manifest.get("version"))[:20],

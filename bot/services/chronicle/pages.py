@@ -17,18 +17,23 @@ import hashlib
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from bot.formatting import format_datetime
 from bot.i18n import t
+from bot.services.shared.audience import Shown
 
 __all__ = [
     "AVATAR_TYPES",
+    "PagePost",
     "PageSet",
     "avatar_uri",
     "html_page",
     "index_html",
     "index_markdown",
     "markdown_page",
+    "roll_line",
     "stored_avatar",
 ]
 
@@ -54,18 +59,28 @@ border-radius:.6rem;padding:0 .45rem;margin-left:.35rem;font-family:sans-serif}
 
 
 @dataclass(frozen=True, slots=True)
+class PagePost:
+    """One post as the page's reader may read it: the post (its notes ``None`` where they
+    are sealed), its roll as the reader may see it (``None``: none, or none he may see) and
+    its speaker's character record."""
+
+    post: Mapping[str, Any]
+    roll: Mapping[str, Any] | None
+    character: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
 class PageSet:
-    """What one page shows: the scene (or ``None`` for posts outside scenes), its posts in
-    order, and the characters and rolls they refer to (by export number)."""
+    """What one page shows: the scene (or ``None`` for posts outside scenes) and its posts in
+    order, each already through the audience rule for the page's reader (public or GM)."""
 
     title: str
     campaign: str
     scene: Mapping[str, Any] | None
-    posts: Sequence[Mapping[str, Any]]
-    characters: Mapping[int, Mapping[str, Any]]
-    rolls: Mapping[int, Mapping[str, Any]]
-    gm: bool  # the GM's page: GM-only posts, deleted posts and private rolls included
+    posts: Sequence[Shown[PagePost]]
+    gm: bool  # the GM's page: marks GM-only and deleted posts, warns it is not for players
     locale: str
+    zone: str | None = None  # the campaign's time zone: times are shown in it
 
 
 def stored_avatar(character: Mapping[str, Any] | None) -> tuple[str, bytes] | None:
@@ -109,37 +124,40 @@ def avatar_uri(name: str, character: Mapping[str, Any] | None) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def _day(moment: str | None) -> str:
-    """``2026-11-30T18:05:00+00:00`` → ``2026-11-30 18:05 UTC``."""
+def _day(moment: str | None, locale: str, zone: str | None) -> str:
+    """A stored moment (ISO 8601, UTC) as the campaign reads it: its date format and time
+    zone (``30/11/2026 19:05 CET``)."""
     if not moment:
         return ""
-    return f"{moment[:10]} {moment[11:16]} UTC"
+    try:
+        parsed = datetime.fromisoformat(moment)
+    except ValueError:
+        return moment
+    return format_datetime(parsed, locale, zone)
 
 
-def _visible(pages: PageSet) -> list[Mapping[str, Any]]:
-    if pages.gm:
-        return list(pages.posts)
-    return [p for p in pages.posts if not p["gm_only"] and not p["deleted_at"]]
-
-
-def _roll_for(post: Mapping[str, Any], pages: PageSet) -> Mapping[str, Any] | None:
-    roll = pages.rolls.get(post["roll"]) if post.get("roll") else None
-    if roll is None or (roll["private"] and not pages.gm):
-        return None
-    return roll
-
-
-def _roll_line(roll: Mapping[str, Any], locale: str) -> str:
-    """``1d20+3 (ataque): [14]+3 = 17 · éxito`` — what the roll showed when it was made."""
-    head = roll["expression"] + (f" ({roll['reason']})" if roll.get("reason") else "")
-    line = f"{head}: {roll['breakdown']}"
-    if str(roll["total"]) not in roll["breakdown"]:
-        line += f" = {roll['total']}"
+def roll_line(roll: Mapping[str, Any], locale: str) -> str:
+    """``1d20+3 (ataque): [14]+3 = 17 · éxito`` — the roll as its reader may see it (a total
+    sealed from him reads as its outcome only), in the campaign's language."""
+    reason = f" ({roll['reason']})" if roll.get("reason") else ""
+    if roll.get("total") is None:
+        line = (roll.get("expression") or t("chronicle.page.sealed_roll", locale)) + reason
+    else:
+        head = roll["expression"] + reason
+        line = f"{head}: {roll['breakdown']}"
+        if str(roll["total"]) not in str(roll["breakdown"]):
+            line += f" = {roll['total']}"
     if roll.get("outcome"):
-        line += f" · {roll['outcome']}"
-    if roll["private"]:
+        outcome = t(f"check.outcome.{roll['outcome']}", locale)
+        line += f" · {outcome}"
+    if roll.get("private"):
         line += f" · {t('chronicle.page.private_roll', locale)}"
     return line
+
+
+def _notes_label(post: Mapping[str, Any]) -> str:
+    """«Notas» — or «Notas privadas» on the GM's page, where private notes are marked."""
+    return "chronicle.page.private_notes" if post.get("notes_private") else "chronicle.page.notes"
 
 
 def _badges(post: Mapping[str, Any], locale: str) -> list[str]:
@@ -162,7 +180,7 @@ def _scene_meta(pages: PageSet) -> str:
     if scene is None:
         return pages.campaign
     status = t(f"chronicle.page.scene_{scene['status']}", locale)
-    parts = [pages.campaign, status, _day(scene["created_at"])]
+    parts = [pages.campaign, status, _day(scene["created_at"], locale, pages.zone)]
     if scene["private"]:
         parts.append(t("chronicle.page.private_scene", locale, count=len(scene["players"])))
     return " · ".join(part for part in parts if part)
@@ -179,21 +197,21 @@ def markdown_page(pages: PageSet) -> str:
         lines += [str(pages.scene["opening_text"]), ""]
     if pages.gm:
         lines += [f"> {t('chronicle.page.gm_warning', locale)}", ""]
-    posts = _visible(pages)
-    if not posts:
+    if not pages.posts:
         lines += [t("chronicle.page.no_posts", locale), ""]
-    for post in posts:
-        when = " · ".join([_day(post["created_at"]), *_badges(post, locale)])
+    for shown in pages.posts:
+        post, roll = shown.value.post, shown.value.roll
+        when = " · ".join([_day(post["created_at"], locale, pages.zone), *_badges(post, locale)])
         lines += ["---", "", f"### {post['speaker_name']}", f"*{when}*", "", post["text"], ""]
         if post.get("notes"):
             notes = str(post["notes"]).splitlines() or [""]
-            lines += [f"> **{t('chronicle.page.notes', locale)}:** {notes[0]}"]
+            label = t(_notes_label(post), locale)
+            lines += [f"> **{label}:** {notes[0]}"]
             lines += [f"> {line}" for line in notes[1:]]
             lines.append("")
-        roll = _roll_for(post, pages)
         if roll is not None:
             label = t("chronicle.page.roll", locale)
-            lines += [f"> 🎲 **{label}:** `{_roll_line(roll, locale)}`", ""]
+            lines += [f"> 🎲 **{label}:** `{roll_line(roll, locale)}`", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -232,11 +250,10 @@ def html_page(pages: PageSet) -> str:
         body.append(f'<div class="opening">{esc(str(pages.scene["opening_text"]))}</div>')
     if pages.gm:
         body.append(f'<p class="warning">{esc(t("chronicle.page.gm_warning", locale))}</p>')
-    posts = _visible(pages)
-    if not posts:
+    if not pages.posts:
         body.append(f"<p>{esc(t('chronicle.page.no_posts', locale))}</p>")
-    for post in posts:
-        character = pages.characters.get(post["character"]) if post.get("character") else None
+    for shown in pages.posts:
+        post, roll, character = shown.value.post, shown.value.roll, shown.value.character
         classes = ["post"] + (["gm-only"] if post["gm_only"] else [])
         classes += ["deleted"] if post["deleted_at"] else []
         badges = "".join(f'<span class="badge">{esc(b)}</span>' for b in _badges(post, locale))
@@ -248,13 +265,13 @@ def html_page(pages: PageSet) -> str:
             f'<div class="text">{esc(post["text"])}</div>',
         ]
         if post.get("notes"):
-            label = esc(t("chronicle.page.notes", locale))
+            label = esc(t(_notes_label(post), locale))
             body.append(f'<div class="notes"><b>{label}:</b> {esc(post["notes"])}</div>')
-        roll = _roll_for(post, pages)
         if roll is not None:
             label = esc(t("chronicle.page.roll", locale))
-            body.append(f'<div class="roll">🎲 {label}: {esc(_roll_line(roll, locale))}</div>')
-        body += [f'<p class="time">{esc(_day(post["created_at"]))}</p>', "</div>", "</article>"]
+            body.append(f'<div class="roll">🎲 {label}: {esc(roll_line(roll, locale))}</div>')
+        when = esc(_day(post["created_at"], locale, pages.zone))
+        body += [f'<p class="time">{when}</p>', "</div>", "</article>"]
     return _document(pages.title, body, locale)
 
 

@@ -77,8 +77,10 @@ from bot.services.chronicle.umbria_import import (
     unpack_game,
     write_game,
 )
+from bot.services.shared.audience import Secrecy
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed
+from bot.services.shared.reveals import reveals_of
 from bot.services.sheets.schema import upgraded_sheet
 from rules import systems
 
@@ -152,7 +154,9 @@ class ChronicleService:
             try:
                 packed = await pack(snapshot, SNAPSHOT_ROWS)
                 bare = with_rows(snapshot, {name: [] for name in SNAPSHOT_ROWS})
-                payload = await self.compute.submit(build_packed, bare, packed, locale)
+                # the pages are the campaign's: in its language, whoever exports them
+                pages_locale = campaign.locale or locale
+                payload = await self.compute.submit(build_packed, bare, packed, pages_locale)
             except ArchiveTooBig:
                 raise DomainError(
                     "chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20
@@ -221,6 +225,22 @@ class ChronicleService:
         scene_ref: dict[int, int] = {}
         channel_scene: dict[int, int] = {}
         roll_ref: dict[int, int] = {}
+        reveals = await reveals_of(session, campaign_id)
+
+        def secrecy(row: SimpleNamespace) -> dict[str, Any]:
+            """The record's audience as the archive carries it: an NPC by its export number,
+            what its reveals lifted already lifted (the import starts with no reveals)."""
+            kept = Secrecy.of_row(row)
+            if reveals.lifts(kept, row.created_at):
+                kept = Secrecy(kept.audience, kept.player_id, kept.sealed)
+            elif kept.npc_id is not None:
+                ref = character_ref.get(kept.npc_id)
+                kept = (
+                    Secrecy(kept.audience, kept.player_id, kept.sealed, ref, kept.npc_sealed)
+                    if ref is not None
+                    else kept.sealing(*kept.npc_sealed)  # an NPC gone: sealed for good
+                )
+            return kept.columns()
 
         def character(c: SimpleNamespace) -> dict[str, Any]:
             ref = character_ref[c.id] = len(character_ref) + 1
@@ -278,6 +298,7 @@ class ChronicleService:
                 "private": r.private,
                 # the undo record names this server's rows: it does not travel
                 "detail": {k: v for k, v in (r.detail or {}).items() if k != "undo"},
+                **secrecy(r),
             }
 
         def post(p: SimpleNamespace) -> dict[str, Any]:
@@ -292,12 +313,14 @@ class ChronicleService:
                 "gm_only": p.gm_only,
                 "text": p.text,
                 "notes": p.notes,
+                "notes_private": p.notes_private,
                 "roll": roll_ref.get(p.roll_log_id or 0),
                 "created_at": iso(p.created_at),
                 "edited_at": iso(p.edited_at),
                 "deleted_at": iso(p.deleted_at),
                 **({"source_ref": p.source_ref} if p.source_ref else {}),
                 **_umbria_of(players, p.imported_player_id),
+                **secrecy(p),
             }
 
         def award(x: SimpleNamespace) -> dict[str, Any]:
@@ -311,6 +334,7 @@ class ChronicleService:
                 "xp_before": x.xp_before,
                 "xp_after": x.xp_after,
                 "reason": x.reason,
+                **secrecy(x),
             }
 
         characters = await _records(session, Character, campaign_id, character)
@@ -735,6 +759,14 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
         ),
     )
     scene_id = {s.ref: new for s, new in zip(plan.scenes, scene_ids, strict=True)}
+
+    def npc_id(row: Mapping[str, Any]) -> dict[str, Any]:
+        """The record's secrets with its NPC's new id (the archive names it by number)."""
+        secrets = dict(row.get("secrets") or {})
+        if "npc" in secrets:
+            secrets["npc"] = character_id[secrets["npc"]]
+        return {"secrets": secrets}
+
     roll_ids = await _insert(
         connection,
         _table(RollLog),
@@ -746,6 +778,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 "message_id": None,
                 "message_url": None,
                 **{k: v for k, v in r.items() if k not in ("ref", "scene")},
+                **npc_id(r),
             }
             for r in plan.rolls
         ),
@@ -766,6 +799,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 "version": 1,
                 "imported_player_id": umbria.get((p["umbria_player"] or {}).get("id", "")),
                 **{k: v for k, v in p.items() if k not in _POST_REFS},
+                **npc_id(p),
             }
             for p in plan.posts
         ),
@@ -780,6 +814,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
                 "campaign_id": campaign_id,
                 "character_id": character_id[x["character"]],
                 **{k: v for k, v in x.items() if k not in ("ref", "character")},
+                **npc_id(x),
             }
             for x in plan.xp
         ),

@@ -32,6 +32,7 @@ from bot.grammar import gender_of
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
 from bot.services.play.checks import parse_circumstances
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import (
@@ -871,6 +872,7 @@ class AttackService:
             fumble=result.fumble,
             private=order.private,
             character=attacker.fighter.name,
+            secrecy=_attack_secrecy(secret, attacker, target),
         )
 
     async def _group(
@@ -995,6 +997,21 @@ def _note(row: RollLog) -> GmNote:
         hit_points_left=secret.get("hit_points_left"),
         damage=int(row.detail.get("damage") or 0),
     )
+
+
+def _attack_secrecy(secret: bool, attacker: _Side, target: _Side) -> Secrecy:
+    """Who may see an attack's numbers (issue 22 §1): a secret attack seals the GM's numbers
+    it keeps (``detail.secret``, the target number) — until the hidden NPC on either side
+    is revealed, or for good when they are a group's numbers the GM typed."""
+    if not secret:
+        return PUBLIC
+    sealed = (Part.DETAIL, Part.DIFFICULTY)
+    secrecy = PUBLIC
+    for side in (attacker, target):
+        character = side.character
+        if character is not None and character.is_npc and character.hidden:
+            secrecy = secrecy.hiding_npc(saved_id(character), sealed)
+    return secrecy if secrecy.npc_id is not None else secrecy.sealing(*sealed)
 
 
 def _hidden(settings: Mapping[str, Any], attacker: _Side, target: _Side) -> tuple[bool, bool]:

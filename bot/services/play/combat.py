@@ -27,6 +27,7 @@ from bot.db.models import Campaign, Character, CombatRecord, saved_id, utcnow
 from bot.grammar import gender_of
 from bot.services.campaigns.service import is_referee
 from bot.services.play.effects import EffectService, EffectView
+from bot.services.shared.audience import PUBLIC, Part, Reader, Secrecy, Shown, Sight, show, sight
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.shared.retry import attempts, backoff
@@ -45,6 +46,8 @@ __all__ = [
     "CombatView",
     "CombatantLine",
     "HealthView",
+    "RolledLine",
+    "combat_for",
     "Reminder",
     "MAX_COUNT",
     "MAX_TURN_HOURS",
@@ -91,6 +94,19 @@ class CombatantLine:
     character_id: int | None = None
     effects: tuple[tuple[str, int | None], ...] = ()  # (name, rounds left; None: until removed)
     gender: str | None = None  # the sheet's grammatical gender: «Aldara · malherida»
+    #: who may see its numbers (a hidden NPC's are the GM's until it is revealed); ``secret``
+    #: above says whether *this* view's reader may not (set by :func:`combat_for`)
+    secrecy: Secrecy = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class RolledLine:
+    """An initiative this use case rolled: ``breakdown`` is ``None`` where the reader may
+    not see it (a hidden NPC's, in the channel)."""
+
+    name: str
+    breakdown: str | None
+    secrecy: Secrecy = PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +151,7 @@ class CombatView:
     by_side: bool
     can_wait: bool
     turn: TurnChange | None = None
-    rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
+    rolled: tuple[RolledLine, ...] = ()  # rolled by this use case
     ticked: TickView | None = None  # the effects of the combatant whose turn just began
     referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
     ambush: bool = False  # ``start``: the system rolls an ambush now (``/init surprise``)
@@ -175,6 +191,13 @@ class HealthView:
     log_id: int | None = None
     system: str = ""  # whose state ids ``state`` and the notes are
     gender: str | None = None  # the character's grammatical gender, for agreement
+
+
+def _secrecy(health: Health | None, character_id: int | None) -> Secrecy:
+    """A combatant's numbers: a hidden NPC's are sealed until it is revealed (issue 22 §1)."""
+    if health is not None and health.secret and character_id is not None:
+        return PUBLIC.hiding_npc(character_id)
+    return PUBLIC
 
 
 def _health_fields(health: Health | None) -> dict[str, Any]:
@@ -222,10 +245,12 @@ def _view(
             skips_this_round=combat.skips(c, combat.round),
             waited_after=names.get(c.waited_after or ""),
             character_id=c.character_id,
+            secrecy=_secrecy(health.get(c.key), c.character_id),
             **_health_fields(health.get(c.key)),
         )
         for c in combat.combatants
     )
+    secrecy = {line.key: line.secrecy for line in lines}
     return CombatView(
         id=saved_id(record),
         version=record.version,
@@ -239,12 +264,14 @@ def _view(
         by_side=combat.policy.by_side,
         can_wait=combat.policy.can_wait,
         turn=turn,
-        rolled=tuple(rolled),
+        rolled=tuple(
+            RolledLine(name, breakdown, secrecy.get(key, PUBLIC)) for key, name, breakdown in rolled
+        ),
     )
 
 
-#: Lines rolled by a use case: (name, breakdown).
-Rolled = tuple[tuple[str, str], ...]
+#: Lines rolled by a use case: (combatant key, name, breakdown).
+Rolled = tuple[tuple[str, str, str], ...]
 #: What a change computes: the new combat, the turn change it made, what it rolled.
 Step = tuple[Combat, TurnChange | None, Rolled]
 # A change: (campaign, system, settings, combat) -> Step
@@ -253,6 +280,42 @@ Change = Callable[[Campaign, GameSystem, Mapping[str, Any], Combat], Step]
 HealthChange = Callable[
     [Campaign, GameSystem, Mapping[str, Any], Combat, Mapping[str, Health]], Step
 ]
+
+
+def combat_for(view: CombatView, reader: Reader) -> Shown[CombatView]:
+    """The fight as ``reader`` may see it (the audience rule, per combatant): a combatant
+    whose numbers are sealed from him shows no initiative roll, hit points or heal amounts
+    (``secret``), and the initiatives rolled now keep their dice from him."""
+
+    def project(_seen: Sight) -> CombatView:
+        lines = tuple(_line_for(line, reader) for line in view.lines)
+        rolled = []
+        for line in view.rolled:
+            seen = sight(line.secrecy, reader)
+            shows = seen is not None and seen.shows(Part.TOTAL)
+            rolled.append(replace(line, breakdown=line.breakdown if shows else None))
+        ticked = view.ticked
+        if ticked is not None:
+            current = next((line for line in lines if line.current), None)
+            hidden = current.secret if current is not None else ticked.secret
+            ticked = replace(ticked, secret=ticked.secret and hidden)
+        return replace(
+            view,
+            lines=lines,
+            current=next((line for line in lines if line.current), None),
+            rolled=tuple(rolled),
+            ticked=ticked,
+            referee=reader.is_gm,
+        )
+
+    shown = show(PUBLIC, reader, project)
+    assert shown is not None  # a fight's panel is for everyone
+    return shown
+
+
+def _line_for(line: CombatantLine, reader: Reader) -> CombatantLine:
+    seen = sight(line.secrecy, reader)
+    return replace(line, secret=seen is None or not seen.shows(Part.TOTAL))
 
 
 def out_of_order(health: Mapping[str, Health]) -> frozenset[str]:
@@ -595,7 +658,7 @@ class CombatService:
                     skips_first_round=result.skips_first_round,
                     goes_last=result.goes_last,
                 )
-                rolled.append((target.name, result.breakdown))
+                rolled.append((key, target.name, result.breakdown))
             return combat.break_ties(self.rng), None, tuple(rolled)
 
         return await self._change(place, roll_all)

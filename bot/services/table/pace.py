@@ -37,6 +37,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, or_, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -75,6 +76,7 @@ from bot.services.campaigns.service import (
     setting_specs,
 )
 from bot.services.campaigns.settings import resolved_settings
+from bot.services.shared.audience import Reader, Secrecy, sight
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
@@ -110,6 +112,8 @@ MAX_OPEN_ABSENCES = 20  # per member and campaign: a script cannot fill the tabl
 MAX_NOTE = 200
 MAX_AHEAD_DAYS = 3 * 366  # an absence or a return date at most this far ahead
 MAX_SCENES = 200  # open scenes read per firing (a bound on the work of one timer)
+#: The round's reader in the channel (status, header, reminders): anyone there.
+EVERYONE = Reader.everyone()
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -346,18 +350,28 @@ async def _absent_until(
 
 
 async def round_of_posts(
-    session: AsyncSession, campaign: Campaign, scene: Scene, now: datetime | None = None
+    session: AsyncSession,
+    campaign: Campaign,
+    scene: Scene,
+    now: datetime | None = None,
+    reader: Reader = EVERYONE,
 ) -> RoundView:
     """The scene's current round: each character, posted (when) or pending (since when).
 
     The characters are the active characters of ``scene.players`` (of every member when the
-    list is empty) that are player characters; an NPCized one is the GM's to post.
+    list is empty) that are player characters; an NPCized one is the GM's to post.  A post
+    counts where ``reader`` may see it (the audience rule): in the channel's status, header
+    and reminders a GM-only post moves nobody (it would tell that a secret post was made).
     """
-    return (await rounds_of_posts(session, campaign, [scene], now))[0]
+    return (await rounds_of_posts(session, campaign, [scene], now, reader))[0]
 
 
 async def rounds_of_posts(
-    session: AsyncSession, campaign: Campaign, scenes: Sequence[Scene], now: datetime | None = None
+    session: AsyncSession,
+    campaign: Campaign,
+    scenes: Sequence[Scene],
+    now: datetime | None = None,
+    reader: Reader = EVERYONE,
 ) -> list[RoundView]:
     """:func:`round_of_posts` of several scenes of one campaign in five queries, whatever
     their number (a watch firing reads every open scene of the campaign)."""
@@ -387,9 +401,16 @@ async def rounds_of_posts(
                 )
             ).all()
         )
+        connection = await session.connection()  # several columns: Core rows (docs/testing.md)
         rows = (
-            await session.exec(
-                select(Post.scene_id, Post.character_id, func.min(Post.created_at))
+            await connection.execute(
+                sa_select(
+                    col(Post.scene_id),
+                    col(Post.character_id),
+                    func.min(Post.created_at),
+                    col(Post.audience),
+                    col(Post.audience_user_id),
+                )
                 .join(Scene, col(Scene.id) == Post.scene_id)
                 .where(
                     col(Post.scene_id).in_([saved_id(scene) for scene in scenes]),
@@ -401,14 +422,21 @@ async def rounds_of_posts(
                         col(Post.created_at) > col(Scene.round_started_at),
                     ),
                 )
-                .group_by(col(Post.scene_id), col(Post.character_id))
+                .group_by(
+                    col(Post.scene_id),
+                    col(Post.character_id),
+                    col(Post.audience),
+                    col(Post.audience_user_id),
+                )
             )
         ).all()
-        posted = {
-            (scene_id, character_id): _aware(at)
-            for scene_id, character_id, at in rows
-            if scene_id is not None and character_id is not None
-        }
+        for scene_id, character_id, at, audience, audience_user_id in rows:
+            if scene_id is None or character_id is None:
+                continue
+            if sight(Secrecy.of(audience, audience_user_id, {}), reader) is None:
+                continue  # a post this reader may not know of moves nobody for him
+            key = (scene_id, character_id)
+            posted[key] = min(posted.get(key, _aware(at)), _aware(at))
     responsible = {
         character_id: campaign.gm_user_id if character_id in npcized else owner
         for _user, character_id, _name, owner in members
@@ -536,7 +564,7 @@ class PaceService:
         return count
 
     async def _open_rounds(
-        self, session: AsyncSession, campaign: Campaign, now: datetime
+        self, session: AsyncSession, campaign: Campaign, now: datetime, reader: Reader = EVERYONE
     ) -> list[RoundView]:
         scenes = (
             await session.exec(
@@ -546,7 +574,7 @@ class PaceService:
                 .limit(MAX_SCENES)
             )
         ).all()
-        return await rounds_of_posts(session, campaign, scenes, now)
+        return await rounds_of_posts(session, campaign, scenes, now, reader)
 
     async def watch(self, due: Due, now: datetime | None = None) -> Watch:
         """A ``pace.watch`` firing: the reminders due now, and when to look again."""
@@ -676,7 +704,9 @@ class PaceService:
             every = int(settings[DIGEST_EVERY])
             if not int(settings[PACE_DEADLINE]) or not every:
                 return None
-            rounds = [r for r in await self._open_rounds(session, campaign, now) if r.pending]
+            rounds = [
+                r for r in await self._open_rounds(session, campaign, now, Reader.gm()) if r.pending
+            ]
             absences = (
                 await session.exec(
                     select(Absence)
