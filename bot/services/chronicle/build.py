@@ -1,9 +1,11 @@
 """Builds the chronicle's zip from a snapshot of the campaign (runs in the worker process).
 
 The layout and the public/GM split are described in :mod:`bot.services.chronicle.archive`.
-What stays out of the public half: posts marked for the GM only and deleted posts, private
-rolls (and the GM's secret numbers kept in a roll's detail), hidden NPCs (their profiles,
-sheets and XP), and scenes that are private to part of the party.
+Every file is written for its reader through the audience rule
+(:mod:`bot.services.shared.audience`): the public half for anyone in the campaign — no
+GM-only, deleted or private-thread post, no private notes, no private roll, no sealed number,
+no hidden NPC, no private scene — and ``gm/`` for the GM, with each record's audience for the
+import.
 """
 
 from __future__ import annotations
