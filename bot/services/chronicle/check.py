@@ -213,7 +213,7 @@ def check_contents(
         history = read.string("history", MAX_HISTORY, optional=True)
         gm_note = read.string("gm_note", MAX_HISTORY, optional=True)
         umbria = _umbria_player(read, entry)
-        avatar = _avatar(entry.get("avatar"))
+        avatar = _avatar(entry.get("avatar"), contents.media)
         if "avatar" in entry and avatar is None:
             read.ok = False
             problems.add(
@@ -542,13 +542,19 @@ def _sheet(
     return sheet
 
 
-def _avatar(value: Any) -> Avatar | None:
-    """A stored avatar as the export writes it (``type`` and base64 ``data``), checked as
-    ``/sheet profile`` checks an upload: by its bytes, never by the declared type."""
-    if not isinstance(value, dict) or not isinstance(value.get("data"), str):
+def _avatar(value: Any, media: Mapping[str, bytes]) -> Avatar | None:
+    """A stored avatar as the export writes it — the image file it names (``file``; version
+    1 archives carried base64 ``data``) — checked as ``/sheet profile`` checks an upload: by
+    its bytes, never by the declared type."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("file"), str):
+        data = media.get(value["file"])
+        return validate_avatar(data) if data is not None else None
+    if not isinstance(value.get("data"), str):
         return None
     try:
-        data = base64.b64decode(value["data"], validate=True)
+        decoded = base64.b64decode(value["data"], validate=True)
     except ValueError:
         return None
-    return validate_avatar(data)
+    return validate_avatar(decoded)

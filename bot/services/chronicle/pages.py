@@ -1,13 +1,13 @@
-"""The chronicle's pages: each scene as Markdown and as one self-contained HTML page.
+"""The chronicle's pages: each scene as Markdown and as one HTML page that loads nothing
+from outside its own folder.
 
-Pure (runs in the bot's worker process, with the export).  The HTML page loads nothing: styles are inline,
-avatars are ``data:`` images, a Content-Security-Policy forbids any other source, and every
-text a user wrote is escaped and shown as text — a post containing ``<script>`` shows those
-characters, and links users wrote stay plain text (no ``<a>`` to the outside, nothing fetched
-when the page is opened, years later, offline).
-
-Avatars: :func:`stored_avatar` is the hook for the image bytes ``/sheet profile`` stores
-(issue 12 §2); until a character has stored bytes its avatar is an SVG of its initials.
+Pure (runs in the bot's worker process, with the export).  Styles are inline; a stored
+avatar is an image file of the archive, written once (``media/…``) and named by every page
+with a relative path, so the unzipped folder opens as it is, offline, years later; a
+character without one gets an SVG disc of its initials (``data:``).  A Content-Security-
+Policy forbids any other source, and every text a user wrote is escaped and shown as text — a
+post containing ``<script>`` shows those characters, and links users wrote stay plain text (no
+``<a>`` to the outside, nothing fetched).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -40,10 +41,13 @@ __all__ = [
 #: Image types a stored avatar may be embedded as (anything else falls back to initials).
 AVATAR_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 
-CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+#: The page loads nothing but its own folder's images and inline styles: no script, no font,
+#: no request anywhere (an image is a file of the unzipped archive or a ``data:`` disc).
+CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"
 STYLE = """
 body{font-family:Georgia,'Times New Roman',serif;max-width:46rem;margin:2rem auto;
-padding:0 1rem;color:#222;background:#fbf8f1;line-height:1.5}
+padding:0 1rem;color:#222;background:#fbf8f1;line-height:1.5;overflow-wrap:anywhere}
+.body{min-width:0}
 h1{font-size:1.7rem;margin-bottom:.2rem}.meta{color:#666;font-size:.9rem}
 .warning{background:#fde8e8;border:1px solid #d88;padding:.5rem .8rem}
 article{display:flex;gap:.8rem;border-top:1px solid #ddd;padding:1rem 0}
@@ -81,26 +85,21 @@ class PageSet:
     gm: bool  # the GM's page: marks GM-only and deleted posts, warns it is not for players
     locale: str
     zone: str | None = None  # the campaign's time zone: times are shown in it
+    folder: str = ""  # where the page is in the archive (``scenes``): images are relative
 
 
-def stored_avatar(character: Mapping[str, Any] | None) -> tuple[str, bytes] | None:
-    """The character's avatar as ``(media type, bytes)`` when its image is stored.
-
-    The hook for ``/sheet profile`` (issue 12 §2): it stores the image's bytes so the avatar
-    outlives Discord's expiring links; a character row that carries them (``avatar`` with
-    ``type`` and base64 ``data`` in the exported record) is embedded as is.  None today for
-    characters without one: the page draws their initials.
-    """
+def stored_avatar(character: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """The character's avatar as ``(media type, file in the archive)`` when its image is
+    stored (``/sheet profile`` keeps the bytes: Discord's links expire): the export writes
+    each image once, under ``media/`` (or ``gm/media/`` for a hidden NPC's), and every page
+    and record names that file.  ``None`` for a character without one: its initials."""
     avatar = (character or {}).get("avatar")
     if not isinstance(avatar, Mapping):
         return None
-    kind, data = avatar.get("type"), avatar.get("data")
-    if kind not in AVATAR_TYPES or not isinstance(data, str):
+    kind, file = avatar.get("type"), avatar.get("file")
+    if kind not in AVATAR_TYPES or not isinstance(file, str):
         return None
-    try:
-        return str(kind), base64.b64decode(data, validate=True)
-    except ValueError:
-        return None
+    return str(kind), file
 
 
 def _initials(name: str) -> str:
@@ -108,12 +107,13 @@ def _initials(name: str) -> str:
     return "".join(w[0] for w in words[:2]).upper() or "?"
 
 
-def avatar_uri(name: str, character: Mapping[str, Any] | None) -> str:
-    """A ``data:`` URI: the stored image, or an SVG disc with the speaker's initials."""
+def avatar_uri(name: str, character: Mapping[str, Any] | None, folder: str = "") -> str:
+    """Where a page in ``folder`` finds the speaker's avatar: the stored image's file,
+    relative to the page (``../media/3f…a1.png``: the folder opens as it is, offline), or a
+    ``data:`` SVG disc with the speaker's initials."""
     stored = stored_avatar(character)
     if stored is not None:
-        kind, data = stored
-        return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+        return posixpath.relpath(stored[1], folder or ".")
     hue = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:4], 16) % 360
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48">'
@@ -259,7 +259,8 @@ def html_page(pages: PageSet) -> str:
         badges = "".join(f'<span class="badge">{esc(b)}</span>' for b in _badges(post, locale))
         body += [
             f'<article class="{" ".join(classes)}">',
-            f'<img class="avatar" alt="" src="{avatar_uri(post["speaker_name"], character)}">',
+            f'<img class="avatar" alt="" width="48" height="48" '
+            f'src="{esc(avatar_uri(post["speaker_name"], character, pages.folder))}">',
             '<div class="body">',
             f'<h2 class="speaker">{esc(post["speaker_name"])}{badges}</h2>',
             f'<div class="text">{esc(post["text"])}</div>',
@@ -289,10 +290,19 @@ def _scene_entries(
 
 
 def index_markdown(
-    campaign: Mapping[str, Any], entries: Sequence[tuple[str, Mapping[str, Any]]], locale: str
+    campaign: Mapping[str, Any],
+    entries: Sequence[tuple[str, Mapping[str, Any]]],
+    locale: str,
+    *,
+    note: str = "",
 ) -> str:
+    """The table of contents (``note``: which part of a split export this is)."""
     lines = [f"# {t('chronicle.page.index', locale, campaign=campaign['name'])}", ""]
-    lines += [f"*{campaign['system_name']}*", "", f"## {t('chronicle.page.scenes', locale)}", ""]
+    if campaign.get("system_name"):
+        lines += [f"*{campaign['system_name']}*", ""]
+    if note:
+        lines += [f"> {note}", ""]
+    lines += [f"## {t('chronicle.page.scenes', locale)}", ""]
     for stem, label in _scene_entries(entries, locale):
         lines.append(f"- [{label}]({stem}.md)")
     if not entries:
@@ -301,13 +311,19 @@ def index_markdown(
 
 
 def index_html(
-    campaign: Mapping[str, Any], entries: Sequence[tuple[str, Mapping[str, Any]]], locale: str
+    campaign: Mapping[str, Any],
+    entries: Sequence[tuple[str, Mapping[str, Any]]],
+    locale: str,
+    *,
+    note: str = "",
 ) -> str:
+    """The table of contents as HTML (``note``: which part of a split export this is)."""
     esc = html.escape
     title = t("chronicle.page.index", locale, campaign=campaign["name"])
     body = [
         f"<header><h1>{esc(title)}</h1>",
-        f'<p class="meta">{esc(campaign["system_name"])}</p></header>',
+        f'<p class="meta">{esc(str(campaign.get("system_name") or ""))}</p></header>',
+        *([f'<p class="warning">{esc(note)}</p>'] if note else []),
         f"<h2>{esc(t('chronicle.page.scenes', locale))}</h2>",
         "<ul>",
         *(

@@ -22,7 +22,6 @@ new scenes.
 from __future__ import annotations
 
 import asyncio
-import base64
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -50,7 +49,7 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
-from bot.formatting import format_number
+from bot.i18n import t
 from bot.services.campaigns.service import CampaignService, CampaignView
 from bot.services.chronicle.archive import (
     MAX_UNCOMPRESSED,
@@ -113,9 +112,21 @@ def scene_channel(campaign_id: int, scene_ref: int | None) -> int:
 
 @dataclass(frozen=True, slots=True)
 class ChronicleFile:
-    filename: str
-    payload: bytes
+    """The export: one zip, or the parts of one that did not fit the upload limit (each an
+    independent zip; the first holds the record the import reads).  A part still over
+    ``limit`` (a record larger than the upload on its own) cannot be sent: the cog says so."""
+
+    parts: tuple[tuple[str, bytes], ...]
     counts: dict[str, int]
+    limit: int
+
+    @property
+    def filename(self) -> str:
+        return self.parts[0][0]
+
+    @property
+    def payload(self) -> bytes:
+        return self.parts[0][1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +157,8 @@ class ChronicleService:
     # -- export --------------------------------------------------------------------------
 
     async def export(self, place: Place, actor: Actor, locale: str, limit: int) -> ChronicleFile:
-        """The campaign's zip (GM only), refused when bigger than ``limit`` (the upload)."""
+        """The campaign's zip (GM only), in independent parts of at most ``limit`` bytes (the
+        server's upload limit) when it is bigger: never nothing."""
         campaign = await self.campaigns.require_referee(place, actor)
         async with _job():
             await self._check_size(saved_id(campaign))
@@ -156,19 +168,22 @@ class ChronicleService:
                 bare = with_rows(snapshot, {name: [] for name in SNAPSHOT_ROWS})
                 # the pages are the campaign's: in its language, whoever exports them
                 pages_locale = campaign.locale or locale
-                payload = await self.compute.submit(build_packed, bare, packed, pages_locale)
+                payloads = await self.compute.submit(
+                    build_packed, bare, packed, pages_locale, limit
+                )
             except ArchiveTooBig:
                 raise DomainError(
                     "chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20
                 ) from None
-        if len(payload) > limit:
-            raise DomainError(
-                "chronicle.error.too_big_to_send",
-                size=_megabytes(len(payload), locale),
-                limit=_megabytes(limit, locale),
-            )
-        filename = f"arbitro-{slug(campaign.name) or 'campaign'}.zip"
-        return ChronicleFile(filename, payload, snapshot.counts())
+        stem = f"arbitro-{slug(campaign.name) or 'campaign'}"
+        if len(payloads) == 1:
+            names = [f"{stem}.zip"]
+        else:
+            names = [
+                f"{stem}-{t('chronicle.part_file', pages_locale, number=n, count=len(payloads))}.zip"
+                for n in range(1, len(payloads) + 1)
+            ]
+        return ChronicleFile(tuple(zip(names, payloads, strict=True)), snapshot.counts(), limit)
 
     async def _check_size(self, campaign_id: int) -> None:
         """Refuse before reading when the estimate alone passes the import's limit."""
@@ -496,11 +511,6 @@ class _job:
         _Jobs.running -= 1
 
 
-def _megabytes(size: int, locale: str) -> str:
-    """Megabytes with one decimal in the reader's language («25,3» in Spanish)."""
-    return format_number(size / 2**20, locale, 1)
-
-
 async def _umbria_players(session: AsyncSession, campaign_id: int) -> dict[int, dict[str, Any]]:
     """The campaign's Umbría players by row id, as records name them: their Umbría number
     and name, and the member who claimed them (``/sheet claim``), if any."""
@@ -525,7 +535,7 @@ async def _add_profiles(
     characters: list[dict[str, Any]],
 ) -> None:
     """Each character's public profile (``/sheet profile``) on its record: concept,
-    description and the stored avatar bytes (base64), which the pages embed as ``data:``."""
+    description and the stored avatar's bytes (written once into the zip's ``media/``)."""
     by_ref = {entry["ref"]: entry for entry in characters}
     rows = (
         await session.exec(
@@ -543,10 +553,8 @@ async def _add_profiles(
         if profile.history:
             entry["history"] = profile.history
         if profile.avatar and profile.avatar_type:
-            entry["avatar"] = {
-                "type": f"image/{profile.avatar_type}",
-                "data": base64.b64encode(profile.avatar).decode("ascii"),
-            }
+            # the bytes: the export stores each image once, as a file the pages name
+            entry["avatar"] = {"type": f"image/{profile.avatar_type}", "bytes": profile.avatar}
     notes = (
         await session.exec(select(CharacterNote).where(CharacterNote.campaign_id == campaign_id))
     ).all()
