@@ -192,3 +192,33 @@ async def test_strict_creation_refuses_a_later_raise_naming_the_setting(ardelia)
 def _shown(view, reader):
     """The check as ``reader`` may see it (the audience rule), as the cog renders it."""
     return show(view.secrecy, reader, lambda _seen: view)
+
+
+async def test_revealing_the_npc_lifts_what_its_secrecy_sealed_and_nothing_later(ardelia):
+    """Issue 22 §1: a reveal is an event.  After ``/npc reveal`` the roll against the NPC
+    shows its total in the player's /history and its XP award in /xp log; hidden again, what
+    is rolled afterwards is sealed again, and a private roll stays private throughout."""
+    await ardelia.characters.create(
+        HERE, GM, dict(json.loads(json.dumps(ARDELIA)), name="Trasgo"), is_npc=True, hidden=True
+    )
+    before = await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo"))
+    await ardelia.xp.grant(HERE, GM, 4, character="Trasgo", reason="emboscada")
+    private = await ardelia.checks.check(
+        HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo", private=True)
+    )
+
+    async def ana_sees() -> dict[int, int | None]:
+        return {e.log_id: e.total for e in (await ardelia.rolls.history(HERE, ANA)).entries}
+
+    assert (await ana_sees())[before.log_id] is None
+    assert [e.value.reason for e in await ardelia.xp.log(HERE, ANA)] == []
+    await ardelia.npcs.set_visibility(HERE, GM, "Trasgo", hidden=False)
+    seen = await ana_sees()
+    assert seen[before.log_id] == before.result.total and seen[private.log_id] is not None
+    assert [e.value.reason for e in await ardelia.xp.log(HERE, ANA)] == ["emboscada"]
+    bruno = {e.log_id for e in (await ardelia.rolls.history(HERE, BRUNO)).entries}
+    assert private.log_id not in bruno and before.log_id in bruno  # private stays Ana's
+    await ardelia.npcs.set_visibility(HERE, GM, "Trasgo", hidden=True)
+    after = await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo"))
+    seen = await ana_sees()
+    assert seen[after.log_id] is None and seen[before.log_id] == before.result.total

@@ -318,6 +318,10 @@ class PrivacyService:
                 (col(PrivateThread.player_user_id) == user_id)
                 | (col(PrivateThread.gm_user_id) == user_id),
             ),
+            # the NPCs the member revealed to the players (/npc reveal), as a GM
+            "npc_reveals_you_made": await rows(
+                Reveal, Reveal.guild_id == guild_id, Reveal.by_user_id == user_id
+            ),
         }
 
     @staticmethod

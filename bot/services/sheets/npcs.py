@@ -148,13 +148,13 @@ class NpcService:
             await backoff(attempt)
             async with self.sessions() as session, session.begin():
                 character = await find_character(session, campaign, actor, name, npc=True)
-                seen = character.version
+                seen, was_hidden = character.version, character.hidden
                 result = await session.exec(
                     update(Character)
                     .where(col(Character.id) == character.id, col(Character.version) == seen)
                     .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
                 )
-                if result.rowcount == 1 and character.hidden and not hidden:
+                if result.rowcount == 1 and was_hidden and not hidden:
                     # the reveal is an event: it lifts what the NPC's secrecy sealed in the
                     # records written until now (bot.services.shared.audience)
                     session.add(
