@@ -27,7 +27,7 @@ from bot.services.play.surprise import SurpriseOrder
 from bot.services.shared.timers import Due
 from cogs.ui import render_combat, render_effects, render_surprise
 from cogs.ui.attack_panel import send_gm_notes
-from cogs.ui.audience import reader_of
+from cogs.ui.audience import answer, reader_of
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -247,9 +247,12 @@ class CombatCog(
         ctx = await ctx_of(itx)
         order = SurpriseOrder(ambushers.value, modifier, discreto, atento)
         view = await self.bot.services.surprise.surprise(ctx.place, ctx.actor, order)
-        await itx.response.send_message(**render_surprise.surprise(view, ctx.locale))
-        if view.secret:
-            await itx.followup.send(render_surprise.gm_details(view, ctx.locale), ephemeral=True)
+        told = await answer(itx, view.secrecy, lambda _seen: view)
+        await itx.response.send_message(
+            **render_surprise.surprise(told.reply, ctx.locale), ephemeral=told.ephemeral
+        )
+        if told.gm is not None:  # the sealed values: to the GM (who rolled it) alone
+            await itx.followup.send(render_surprise.gm_details(told.gm, ctx.locale), ephemeral=True)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")

@@ -23,6 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, CombatRecord, utcnow
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee, refused
@@ -65,7 +66,8 @@ class SurpriseView:
     attackers: tuple[str, ...]
     victims: tuple[str, ...]
     draws: tuple[tuple[str, str | None, str | None], ...]
-    secret: bool
+    #: a hidden NPC in the fight seals the values and target (its stats bound them)
+    secrecy: Secrecy = PUBLIC
 
 
 class SurpriseService:
@@ -114,13 +116,20 @@ class SurpriseService:
                 result = ambush.ambush(setup, settings, self.rng)
             except RulesError as error:
                 raise refused(error) from None
-            secret = any(
-                c.character_id is not None
+            hidden = [
+                c.character_id
+                for c in combat.combatants
+                if c.character_id is not None
                 and characters.get(c.character_id) is not None
                 and characters[c.character_id].is_npc
                 and characters[c.character_id].hidden
-                for c in combat.combatants
-            ) and not bool(settings.get(SHOW_NUMBERS, False))
+            ]
+            secret = bool(hidden) and not bool(settings.get(SHOW_NUMBERS, False))
+            # the ambush's values and target bound a hidden NPC's Discreto or Atento: sealed
+            # until it is revealed (the roll and the outcome are everyone's)
+            secrecy = PUBLIC
+            for npc in hidden if secret else []:
+                secrecy = secrecy.hiding_npc(npc, (Part.DIFFICULTY, Part.DETAIL))
             audit = AuditEntry(
                 kind="surprise",
                 expression=result.expression,
@@ -130,6 +139,7 @@ class SurpriseService:
                 detail=dict(result.detail),
                 difficulty=None if secret else result.target,
                 outcome=result.outcome,
+                secrecy=secrecy,
             )
             async with self.sessions() as session, session.begin():
                 written = await session.exec(
@@ -164,7 +174,7 @@ class SurpriseService:
                 attackers=result.attackers,
                 victims=result.victims,
                 draws=result.draws,
-                secret=secret,
+                secrecy=secrecy,
             )
         raise ConcurrentChange()
 
