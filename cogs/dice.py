@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.ui import render
+from cogs.ui.audience import answer
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.gm_copy import send_gm_copy
@@ -58,23 +59,26 @@ class DiceCog(commands.Cog):
             private=private,
             difficulty=difficulty,
         )
+        # through the audience rule like every reply: the channel's, or the roller's alone
+        told = await answer(itx, view.secrecy, lambda _seen: view, private=private)
         response = await itx.response.send_message(
-            **render.roll(view, ctx.locale), ephemeral=private
+            **render.roll(told.reply, ctx.locale), ephemeral=told.ephemeral
         )
         message_id = getattr(response, "message_id", None)
-        if message_id and not private:
+        if message_id and not told.ephemeral:
             await self.rolls.attach_message(
                 view.log_id,
                 ctx.place.guild_id,
                 message_id,
                 jump_url(itx.guild_id, itx.channel_id, message_id),
             )
-        if private:
+        gm = told.gm
+        if gm is not None:  # a private roll: the GM channel's copy
             await send_gm_copy(
                 itx,
                 log_id=view.log_id,
                 user_name=view.user_name,
-                render=lambda gm_locale: render.roll(view, gm_locale),
+                render=lambda gm_locale: render.roll(gm, gm_locale),
             )
 
     @app_commands.command(name="history", description="Recent rolls in this campaign")

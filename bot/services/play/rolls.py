@@ -25,7 +25,16 @@ from bot.db.models import Campaign, RollLog, saved_id
 from bot.db.roll_log_writes import MessageLink, RollLogWriter
 from bot.services.campaigns.context import CampaignContextService
 from bot.services.campaigns.service import CampaignService, is_referee
-from bot.services.shared.audience import Audience, Part, Reader, Secrecy, Shown, Sight, show_all
+from bot.services.shared.audience import (
+    PUBLIC,
+    Audience,
+    Part,
+    Reader,
+    Secrecy,
+    Shown,
+    Sight,
+    show_all,
+)
 from bot.services.shared.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
@@ -79,6 +88,8 @@ class RollView:
     campaign_locale: str | None
     #: the difficulty was read as a target the result must not exceed (a roll-under system)
     roll_under: bool = False
+    #: who may see it (a private roll: its roller and the GM), as its log row has it
+    secrecy: Secrecy = PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +338,7 @@ class RollService:
             campaign_name=campaign.name if campaign else None,
             gm_channel_id=campaign.gm_channel_id if campaign else None,
             campaign_locale=campaign.locale if campaign else None,
+            secrecy=Secrecy.of_row(values),
         )
 
     async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
