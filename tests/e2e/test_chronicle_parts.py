@@ -73,7 +73,7 @@ async def _fill(url: str, guild_id: int, scene_ids: list[int], gm_id: int) -> No
                     opened_by=gm_id,
                     created_at=T0,
                     closed_at=T0 + timedelta(days=1),
-                    opening=f"Apertura {number + 1}",
+                    opening_text=f"Apertura {number + 1}",
                 )
                 session.add(scene)
                 await session.flush()
