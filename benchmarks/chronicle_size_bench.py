@@ -98,7 +98,7 @@ async def fill(services: Services, posts: int, rolls: int, characters: int) -> i
                         "players": [],
                         "opened_by": 1,
                         "created_at": start + timedelta(days=n),
-                        "opening": f"Capítulo {n}: la posada.",
+                        "opening_text": f"Capítulo {n}: la posada.",
                         "version": 1,
                     }
                 ],
