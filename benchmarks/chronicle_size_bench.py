@@ -180,18 +180,10 @@ def floor(snapshot_rows: dict[str, list[Any]]) -> tuple[float, int]:
     return time.perf_counter() - began, total
 
 
-async def main(posts: int, rolls: int, characters: int, postgres: str | None) -> None:
+async def main(posts: int, rolls: int, characters: int, url: str | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        if postgres:
-            import os
-
-            os.environ["ARBITRO_TEST_POSTGRES_URL"] = postgres  # read when tests.databases loads
-            from tests.databases import postgres_database
-
-            context = postgres_database()
-            url = context.__enter__()
-        else:
-            url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
+        postgres = url is not None
+        url = url or f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
         engine = create_engine(url)
         try:
             await upgrade(engine)
@@ -247,8 +239,6 @@ async def main(posts: int, rolls: int, characters: int, postgres: str | None) ->
             await services.compute.close()
         finally:
             await engine.dispose()
-            if postgres:
-                context.__exit__(None, None, None)
 
 
 if __name__ == "__main__":
@@ -258,4 +248,14 @@ if __name__ == "__main__":
     parser.add_argument("--characters", type=int, default=12)
     parser.add_argument("--postgres", default=None, help="a PostgreSQL server URL (tests' form)")
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.posts, arguments.rolls, arguments.characters, arguments.postgres))
+    run = (arguments.posts, arguments.rolls, arguments.characters)
+    if arguments.postgres:
+        import os
+
+        os.environ["ARBITRO_TEST_POSTGRES_URL"] = arguments.postgres  # read when it loads
+        from tests.databases import postgres_database
+
+        with postgres_database() as database:  # a database of its own, dropped afterwards
+            asyncio.run(main(*run, database))
+    else:
+        asyncio.run(main(*run, None))
