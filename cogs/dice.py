@@ -12,8 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.play.rolls import RollView
+from bot.services.shared.context import Sent
 from cogs.ui import render
-from cogs.ui.audience import answer
+from cogs.ui.audience import Answer, answer
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.gm_copy import send_gm_copy
@@ -51,6 +53,20 @@ class DiceCog(commands.Cog):
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
+        answered: list[Answer[RollView]] = []
+
+        async def reply(view: RollView) -> Sent | None:
+            # through the audience rule like every reply: the channel's, or the roller's alone
+            told = await answer(itx, view.secrecy, lambda _seen: view, private=private)
+            answered.append(told)
+            response = await itx.response.send_message(
+                **render.roll(told.reply, ctx.locale), ephemeral=told.ephemeral
+            )
+            message_id = getattr(response, "message_id", None)
+            if not message_id or told.ephemeral:
+                return None
+            return Sent(message_id, jump_url(itx.guild_id, itx.channel_id, message_id))
+
         view = await self.rolls.roll(
             ctx.place,
             ctx.actor,
@@ -58,21 +74,9 @@ class DiceCog(commands.Cog):
             reason=reason,
             private=private,
             difficulty=difficulty,
+            reply=reply,
         )
-        # through the audience rule like every reply: the channel's, or the roller's alone
-        told = await answer(itx, view.secrecy, lambda _seen: view, private=private)
-        response = await itx.response.send_message(
-            **render.roll(told.reply, ctx.locale), ephemeral=told.ephemeral
-        )
-        message_id = getattr(response, "message_id", None)
-        if message_id and not told.ephemeral:
-            await self.rolls.attach_message(
-                view.log_id,
-                ctx.place.guild_id,
-                message_id,
-                jump_url(itx.guild_id, itx.channel_id, message_id),
-            )
-        gm = told.gm
+        gm = answered[0].gm if answered else None
         if gm is not None:  # a private roll: the GM channel's copy
             await send_gm_copy(
                 itx,

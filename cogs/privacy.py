@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -63,9 +63,10 @@ class PrivacyCog(
     async def export(self, itx: discord.Interaction[Arbitro]) -> None:
         await itx.response.defer(ephemeral=True, thinking=True)
         ctx = await ctx_of(itx)
-        document = await self.privacy.export(ctx.place.guild_id, ctx.actor.user_id)
         limit = itx.guild.filesize_limit if itx.guild else DEFAULT_UPLOAD_LIMIT
-        filename, payload = await self.privacy.encode(document, limit)
+        filename, payload = await self.privacy.export_file(
+            ctx.place.guild_id, ctx.actor.user_id, limit
+        )
         await itx.followup.send(
             ctx.t("privacy.exported"),
             file=discord.File(io.BytesIO(payload), filename=filename),
@@ -87,24 +88,29 @@ class PrivacyCog(
     ) -> None:
         ctx = await ctx_of(itx)
         guild_id, user_id = ctx.place.guild_id, ctx.actor.user_id  # guild only, as before
-        preview = await self.privacy.preview(guild_id, user_id)
-        if preview.empty:
-            await itx.response.send_message(ctx.t("privacy.nothing"), ephemeral=True)
-            return
-        successors = await _co_gms(itx.guild, user_id, preview)
-        click = await ask_confirmation(
-            itx,
-            ctx.locale,
-            question=render_privacy.preview(preview, characters.value, ctx.locale, successors),
-            confirm_key="privacy.delete_button",
-        )
-        if click is None:
-            return
+        click: discord.Interaction | None = None
+        successors: dict[int, int] = {}  # filled from the preview, read once confirmed
+
+        async def confirm(**params: Any) -> bool:
+            nonlocal click
+            preview: DeletionPreview = params["preview"]  # what would go
+            if preview.empty:
+                await itx.response.send_message(ctx.t("privacy.nothing"), ephemeral=True)
+                return False
+            successors.update(await _co_gms(itx.guild, user_id, preview))
+            question = render_privacy.preview(preview, characters.value, ctx.locale, successors)
+            click = await ask_confirmation(
+                itx, ctx.locale, question=question, confirm_key="privacy.delete_button"
+            )
+            return click is not None
+
         # as the service reads it: anything but "delete" hands the characters over
         choice: CharacterChoice = "delete" if characters.value == "delete" else "to_gm"
         summary = await self.privacy.delete(
-            guild_id, user_id, characters=choice, successors=successors
+            guild_id, user_id, characters=choice, successors=successors, confirm=confirm
         )
+        if summary is None or click is None:
+            return
         await click.edit_original_response(content=render_privacy.summary(summary, ctx.locale))
         # the erased posts' messages (sent through webhooks) leave the channels too
         for channel_id, message_id in summary.erased_messages:

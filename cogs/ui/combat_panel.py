@@ -13,7 +13,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.checks import CheckOrder
-from bot.services.play.combat import CombatView, combat_for
+from bot.services.play.combat_views import CombatView, combat_for
 from bot.services.shared.audience import Reader
 from cogs.ui import render_combat, render_sheet
 from cogs.ui.audience import answer, reader_of, send

@@ -17,8 +17,9 @@ from bot.i18n import t
 from bot.services.campaigns.service import CampaignView, SettingView
 from bot.services.play.rolls import HistoryView, OddsView, RollView
 from bot.services.shared.audience import Shown
-from bot.words import setting_description, setting_name, setting_value
+from bot.words import problem_text, setting_description, setting_name, setting_value
 from rules.dice.limits import MAX_ROLLS
+from rules.systems.base import Problem
 
 __all__ = [
     "roll",
@@ -53,6 +54,12 @@ def truncate(text: str, limit: int) -> str:
         if cut >= limit * 2 // 3:
             return head[:cut].rstrip(" ,;·") + "…"
     return head + "…"
+
+
+def turn_warnings(problems: tuple[Problem, ...], locale: str) -> str:
+    """An act let through out of turn or beyond the turn's actions (``acciones_por_turno`` =
+    ``advertir``): one warning line each, for everyone to read."""
+    return "\n".join("⚠️ " + problem_text(p.key, p.params, locale) for p in problems)
 
 
 def fit_lines(lines: list[str], locale: str, limit: int = 4000) -> str:

@@ -13,8 +13,9 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.play.attacks import AttackView, GmNote
-from cogs.ui.render import truncate
+from bot.services.play.attack_notes import GmNote
+from bot.services.play.attacks import AttackView
+from cogs.ui.render import truncate, turn_warnings
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state
 
@@ -117,6 +118,8 @@ def attack(view: AttackView, locale: str, *, defence: bool = False) -> dict[str,
         content = t("attack.defence_by", locale, name=view.target)
     else:
         content = t("attack.by", locale, name=view.attacker)
+    if view.turn_warnings:
+        content += "\n" + turn_warnings(view.turn_warnings, locale)
     return {
         "content": content,
         "embed": _embed(view, locale, numbers=not view.secret),  # see _lines

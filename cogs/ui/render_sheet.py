@@ -23,7 +23,7 @@ from bot.services.sheets.characters import CharacterSummary, CharacterView, get_
 from bot.services.sheets.creation import DraftView
 from bot.words import field_display, problem_text
 from cogs.ui.render import COLOUR, fit_lines, percent, truncate
-from rules.systems.base import DerivedValue, FieldSpec, Problem
+from rules.systems.base import DerivedValue, FieldSpec, OpposedResult, Problem
 
 __all__ = [
     "money_changed",
@@ -263,6 +263,30 @@ def draft(view: DraftView, locale: str) -> list[discord.Embed]:
     return [embed, *summary]
 
 
+def _opposed_lines(view: CheckView, opposed: OpposedResult, locale: str) -> str:
+    """Who won an opposed check, and the opponent's roll with its dice: a visible opponent
+    has nothing to hide (a hidden NPC's player view is :func:`_check_outcome_only`; the
+    GM's copy shows them)."""
+    winner = {"a": view.character_name, "b": view.opponent_name, "tie": t("check.tie", locale)}[
+        opposed.winner
+    ]
+    lines = [t("check.opposed_winner", locale, winner=winner)]
+    if opposed.b is not None:
+        lines.append(
+            t(
+                "check.opposed_other",
+                locale,
+                name=view.opponent_name,
+                total=opposed.b.total,
+                label=opposed.b.label,
+            )
+        )
+        lines.append(
+            f"`{truncate(opposed.b.expression, 200)}` " + truncate(opposed.b.breakdown, 700)
+        )
+    return "\n".join(lines)
+
+
 def check(shown: Shown[CheckView], locale: str) -> dict[str, Any]:
     """The check as its reader may see it: where the record seals the numbers (a hidden NPC
     on either side, a hidden difficulty) only the outcome — no dice, totals, targets or
@@ -297,29 +321,9 @@ def check(shown: Shown[CheckView], locale: str) -> dict[str, Any]:
             inline=True,
         )
     if view.opposed is not None:
-        winner = {"a": view.character_name, "b": view.opponent_name, "tie": t("check.tie", locale)}[
-            view.opposed.winner
-        ]
-        lines = [t("check.opposed_winner", locale, winner=winner)]
-        if view.opposed.b is not None:
-            lines.append(
-                t(
-                    "check.opposed_other",
-                    locale,
-                    name=view.opponent_name,
-                    total=view.opposed.b.total,
-                    label=view.opposed.b.label,
-                )
-            )
-            # The opponent's dice, like the roller's: a visible opponent has nothing to hide
-            # (a hidden NPC's player view is _check_outcome_only; the GM's copy shows them).
-            lines.append(
-                f"`{truncate(view.opposed.b.expression, 200)}` "
-                + truncate(view.opposed.b.breakdown, 700)
-            )
         embed.add_field(
             name=t("check.opposed", locale, name=view.opponent_name),
-            value="\n".join(lines),
+            value=_opposed_lines(view, view.opposed, locale),
             inline=False,
         )
     if view.reason:

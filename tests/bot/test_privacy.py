@@ -219,7 +219,7 @@ async def test_delete_is_all_or_nothing(table, monkeypatch):
     async def boom(*_args, **_kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(privacy.PrivacyService, "_untie_combats", staticmethod(boom))
+    monkeypatch.setattr(privacy, "_untie_combats", boom)
     with pytest.raises(RuntimeError):
         await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
     assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 2

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
@@ -119,6 +119,7 @@ class ChronicleFile:
     parts: tuple[tuple[str, bytes], ...]
     counts: dict[str, int]
     limit: int
+    campaign_name: str = ""
 
     @property
     def filename(self) -> str:
@@ -156,10 +157,20 @@ class ChronicleService:
 
     # -- export --------------------------------------------------------------------------
 
-    async def export(self, place: Place, actor: Actor, locale: str, limit: int) -> ChronicleFile:
+    async def export(
+        self,
+        place: Place,
+        actor: Actor,
+        locale: str,
+        limit: int,
+        started: Callable[[], Awaitable[None]] | None = None,
+    ) -> ChronicleFile:
         """The campaign's zip (GM only), in independent parts of at most ``limit`` bytes (the
-        server's upload limit) when it is bigger: never nothing."""
+        server's upload limit) when it is bigger: never nothing; ``started`` tells the cog the
+        slow part begins (after the referee check)."""
         campaign = await self.campaigns.require_referee(place, actor)
+        if started is not None:
+            await started()
         async with _job():
             await self._check_size(saved_id(campaign))
             snapshot = await self._snapshot(saved_id(campaign))
@@ -183,7 +194,9 @@ class ChronicleService:
                 f"{stem}-{t('chronicle.part_file', pages_locale, number=n, count=len(payloads))}.zip"
                 for n in range(1, len(payloads) + 1)
             ]
-        return ChronicleFile(tuple(zip(names, payloads, strict=True)), snapshot.counts(), limit)
+        return ChronicleFile(
+            tuple(zip(names, payloads, strict=True)), snapshot.counts(), limit, campaign.name
+        )
 
     async def _check_size(self, campaign_id: int) -> None:
         """Refuse before reading when the estimate alone passes the import's limit."""

@@ -36,7 +36,7 @@ from bot.services.shared.audience import (
     show_all,
 )
 from bot.services.shared.audit import AuditEntry, roll_log_values, undo_record
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.reveals import reveals_of
 from bot.services.shared.write_batch import WriteBatch
@@ -235,6 +235,40 @@ def history_query(
     return query.order_by(col(RollLog.id).desc()).limit(limit)
 
 
+def _roll_audit(
+    result: dice.RollResult,
+    reason: str | None,
+    difficulty: int | None,
+    outcome: str | None,
+    private: bool,
+) -> AuditEntry:
+    """A ``/roll``'s audit row: the expression, the dice engine's breakdown, the verdict."""
+    return AuditEntry(
+        kind="roll",
+        expression=result.expression,
+        reason=reason,
+        breakdown=str(result),
+        total=result.total,
+        difficulty=difficulty,
+        outcome=outcome,
+        fumble=result.fumble,
+        private=private,
+    )
+
+
+V = TypeVar("V")
+
+
+def checked_reason(reason: str | None) -> str | None:
+    """What a roll is for, as typed: stripped (None when blank), at most :data:`MAX_REASON`."""
+    if reason is None:
+        return None
+    reason = reason.strip() or None
+    if reason and len(reason) > MAX_REASON:
+        raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+    return reason
+
+
 class RollService:
     def __init__(
         self,
@@ -283,12 +317,11 @@ class RollService:
         private: bool = False,
         difficulty: int | None = None,
         character_name: str | None = None,
+        reply: Reply[RollView] | None = None,
     ) -> RollView:
-        """Roll ``expression`` and store it in the audit log before anything is shown."""
-        if reason is not None:
-            reason = reason.strip() or None
-            if reason and len(reason) > MAX_REASON:
-                raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+        """Roll ``expression`` and store it in the audit log before anything is shown;
+        ``reply`` shows it, and the log row links to the message it sent."""
+        reason = checked_reason(reason)
         result = dice.roll(expression, rng=self.rng)
         campaign = await self.campaigns.find(place)  # the per-process cache: no query
         under = difficulty is not None and campaign is not None and _rolls_under(campaign)
@@ -296,28 +329,15 @@ class RollService:
             outcome = judge_under(result, difficulty, campaign)
         else:
             outcome = judge(result, difficulty)
-        breakdown = str(result)
         if character_name is None and self.active_name is not None and campaign:
             character_name = await self.active_name(place, actor)  # cached too
+        audit = _roll_audit(result, reason, difficulty, outcome, private)
+        breakdown = audit.breakdown
         values = roll_log_values(
-            place,
-            actor,
-            campaign.id if campaign else None,
-            character_name,
-            AuditEntry(
-                kind="roll",
-                expression=result.expression,
-                reason=reason,
-                breakdown=breakdown,
-                total=result.total,
-                difficulty=difficulty,
-                outcome=outcome,
-                fumble=result.fumble,
-                private=private,
-            ),
+            place, actor, campaign.id if campaign else None, character_name, audit
         )
         log_id = await self.log_writes.submit(values)
-        return RollView(
+        view = RollView(
             log_id=log_id,
             user_id=actor.user_id,
             user_name=actor.name,
@@ -340,6 +360,19 @@ class RollService:
             campaign_locale=campaign.locale if campaign else None,
             secrecy=Secrecy.of_row(values),
         )
+        await self.reply_linked(place, view.log_id, view, reply)
+        return view
+
+    async def reply_linked(
+        self, place: Place, log_id: int, view: V, reply: Reply[V] | None
+    ) -> None:
+        """Show ``view`` with the cog's ``reply`` and link the audit row ``log_id`` to the
+        message it sent (none: a private reply, nothing to link)."""
+        if reply is None:
+            return
+        sent = await reply(view)
+        if sent is not None:
+            await self.attach_message(log_id, place.guild_id, sent.message_id, sent.url)
 
     async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
         await self.link_writes.submit(MessageLink(log_id, guild_id, message_id, url))

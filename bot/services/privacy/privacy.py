@@ -32,7 +32,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
@@ -79,12 +79,14 @@ from bot.services.shared.audience import (
     sight,
 )
 from bot.services.shared.audit import UNDOABLE, roll_record_seen
+from bot.services.shared.context import Confirm
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
 
 __all__ = [
     "ANONYMOUS",
     "EXPORT_FORMAT",
+    "encode_document",
     "DeletionPreview",
     "DeletionSummary",
     "PrivacyService",
@@ -144,6 +146,36 @@ def _value(value: Any) -> Any:
     if isinstance(value, date):
         return value.isoformat()
     return value
+
+
+async def encode_document(document: dict[str, Any], limit: int) -> tuple[str, bytes]:
+    """The file to send: JSON (one row per line), gzipped when over ``limit`` bytes.
+
+    Long lists are encoded a slice at a time, yielding to the event loop in between, and
+    compression runs in a thread (zlib releases the GIL), so a long roll history does not
+    hold up other servers' commands.
+    """
+    name = f"arbitro-{document['guild_id']}-{document['user_id']}.json"
+    parts = []
+    for key, value in document.items():
+        if isinstance(value, list):
+            lines: list[str] = []
+            for start in range(0, len(value), BATCH):
+                lines.extend(
+                    json.dumps(item, ensure_ascii=False) for item in value[start : start + BATCH]
+                )
+                await asyncio.sleep(0)
+            body = "[\n" + ",\n".join(lines) + "\n]" if lines else "[]"
+        else:
+            body = json.dumps(value, ensure_ascii=False)
+        parts.append(f"{json.dumps(key)}: {body}")
+    payload = ("{\n" + ",\n".join(parts) + "\n}\n").encode()
+    if len(payload) <= limit:
+        return name, payload
+    packed = await asyncio.to_thread(gzip.compress, payload, 6)
+    if len(packed) > limit:
+        raise DomainError("privacy.error.too_big", size=len(packed) // (1024 * 1024) + 1)
+    return name + ".gz", packed
 
 
 class PrivacyService:
@@ -324,36 +356,8 @@ class PrivacyService:
             ),
         }
 
-    @staticmethod
-    async def encode(document: dict[str, Any], limit: int) -> tuple[str, bytes]:
-        """The file to send: JSON (one row per line), gzipped when over ``limit`` bytes.
-
-        Long lists are encoded a slice at a time, yielding to the event loop in between, and
-        compression runs in a thread (zlib releases the GIL), so a long roll history does not
-        hold up other servers' commands.
-        """
-        name = f"arbitro-{document['guild_id']}-{document['user_id']}.json"
-        parts = []
-        for key, value in document.items():
-            if isinstance(value, list):
-                lines: list[str] = []
-                for start in range(0, len(value), BATCH):
-                    lines.extend(
-                        json.dumps(item, ensure_ascii=False)
-                        for item in value[start : start + BATCH]
-                    )
-                    await asyncio.sleep(0)
-                body = "[\n" + ",\n".join(lines) + "\n]" if lines else "[]"
-            else:
-                body = json.dumps(value, ensure_ascii=False)
-            parts.append(f"{json.dumps(key)}: {body}")
-        payload = ("{\n" + ",\n".join(parts) + "\n}\n").encode()
-        if len(payload) <= limit:
-            return name, payload
-        packed = await asyncio.to_thread(gzip.compress, payload, 6)
-        if len(packed) > limit:
-            raise DomainError("privacy.error.too_big", size=len(packed) // (1024 * 1024) + 1)
-        return name + ".gz", packed
+    #: the file to send (:func:`encode_document`)
+    encode = staticmethod(encode_document)
 
     # -- delete ------------------------------------------------------------------------
 
@@ -402,6 +406,11 @@ class PrivacyService:
             participants,
         )
 
+    async def export_file(self, guild_id: int, user_id: int, limit: int) -> tuple[str, bytes]:
+        """``/privacy export``: the member's document as the file to send (:meth:`encode`)."""
+        return await self.encode(await self.export(guild_id, user_id), limit)
+
+    @overload
     async def delete(
         self,
         guild_id: int,
@@ -409,15 +418,41 @@ class PrivacyService:
         *,
         characters: CharacterChoice,
         successors: Mapping[int, int] | None = None,
-    ) -> DeletionSummary:
+        confirm: None = None,
+    ) -> DeletionSummary: ...
+
+    @overload
+    async def delete(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        successors: Mapping[int, int] | None = None,
+        confirm: Confirm,
+    ) -> DeletionSummary | None: ...
+
+    async def delete(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        successors: Mapping[int, int] | None = None,
+        confirm: Confirm | None = None,
+    ) -> DeletionSummary | None:
         """Remove or untie everything stored about the member, in one transaction.
 
-        A campaign the member runs goes to its ``successors`` entry (a co-GM: a member with
-        its GM role, found by the caller), or is archived when there is none: a campaign is
-        never left to an anonymous GM (issue 23 §5).  Its characters handed «to the GM» go
-        to that successor."""
+        ``confirm`` is shown what would go (``preview``, :meth:`preview`) first; None: it
+        declined (or there was nothing to delete).  A campaign the member runs goes to its
+        ``successors`` entry (a co-GM: a member with its GM role, found by the caller from
+        the preview — read once ``confirm`` has answered), or is archived when there is none:
+        a campaign is never left to an anonymous GM (issue 23 §5).  Its characters handed «to
+        the GM» go to that successor."""
         if characters not in ("delete", "to_gm"):
             raise DomainError("privacy.error.bad_choice")
+        if confirm is not None and not await confirm(preview=await self.preview(guild_id, user_id)):
+            return None
         successors = {k: v for k, v in (successors or {}).items() if v != user_id}
         for attempt in attempts():
             await backoff(attempt)
@@ -524,7 +559,7 @@ class PrivacyService:
             session, guild_id, user_id, erase=choice == "delete", doomed_ids=doomed_ids
         )
         new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
-        await self._untie_combats(session, guild_id, user_id, new_owner)
+        await _untie_combats(session, guild_id, user_id, new_owner)
         await _untie_requests(session, guild_id, user_id)
         await _untie_log_details(session, guild_id, user_id)
         await _untie_scenes(session, guild_id, user_id)
@@ -544,39 +579,37 @@ class PrivacyService:
             erased_messages=messages,
         )
 
-    @staticmethod
-    async def _untie_combats(
-        session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
-    ) -> None:
-        """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
-        records = (
-            await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
-        ).all()
-        for record in records:
-            combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
-            touched = [c for c in combatants if c.get("owner_id") == user_id]
-            if not touched and record.created_by != user_id:
-                continue
-            state = dict(record.state)
-            state["combatants"] = [
-                {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
-                if c.get("owner_id") == user_id
-                else c
-                for c in combatants
-            ]
-            result = await session.exec(
-                update(CombatRecord)
-                .where(
-                    col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version
-                )
-                .values(
-                    state=state,
-                    created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
-                    version=CombatRecord.version + 1,
-                )
+
+async def _untie_combats(
+    session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
+) -> None:
+    """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
+    records = (
+        await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
+    ).all()
+    for record in records:
+        combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
+        touched = [c for c in combatants if c.get("owner_id") == user_id]
+        if not touched and record.created_by != user_id:
+            continue
+        state = dict(record.state)
+        state["combatants"] = [
+            {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
+            if c.get("owner_id") == user_id
+            else c
+            for c in combatants
+        ]
+        result = await session.exec(
+            update(CombatRecord)
+            .where(col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version)
+            .values(
+                state=state,
+                created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
+                version=CombatRecord.version + 1,
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
+        )
+        if result.rowcount != 1:
+            raise ConcurrentChange()
 
 
 async def _forget_pace(

@@ -106,7 +106,7 @@ class ApprovalService:
             )
             if result.rowcount != 1:
                 raise ConcurrentChange()
-            made_active = approve and await self._activate_if_none(
+            made_active = approve and await _activate_if_none(
                 session, campaign, character, character.owner_user_id
             )
             entry = roll_log(
@@ -177,26 +177,11 @@ class ApprovalService:
                     col(ActiveCharacter.character_id) == character.id,
                 )
             )
-            made_active = character.approval == "approved" and await self._activate_if_none(
+            made_active = character.approval == "approved" and await _activate_if_none(
                 session, campaign, character, new_owner_id
             )
-            entry = roll_log(
-                place,
-                actor,
-                campaign.id,
-                character.name,
-                AuditEntry(
-                    kind="transfer",
-                    expression="transfer",
-                    breakdown=f"{previous} → {new_owner_id} ({new_owner_name[:60]})",
-                    total=0,
-                    detail={
-                        "character_id": character.id,
-                        "from": previous,
-                        "to": new_owner_id,
-                    },
-                ),
-            )
+            audit = _transfer_audit(saved_id(character), previous, new_owner_id, new_owner_name)
+            entry = roll_log(place, actor, campaign.id, character.name, audit)
             session.add(entry)
             await session.flush()
             return TransferView(
@@ -209,27 +194,38 @@ class ApprovalService:
                 made_active,
             )
 
-    @staticmethod
-    async def _activate_if_none(
-        session: AsyncSession, campaign: Campaign, character: Character, user_id: int
-    ) -> bool:
-        """Make ``character`` ``user_id``'s active one when they have none in the campaign
-        (a new owner or an approved player need not `/sheet use` it), in the caller's
-        transaction; False when they already play another.  Two of these at once for the same
-        member (two characters handed to them together) insert the same key: the second's
-        savepoint rolls back and it leaves the first one active."""
-        if await session.get(ActiveCharacter, (campaign.id, user_id)) is not None:
-            return False
-        try:
-            async with session.begin_nested():
-                session.add(
-                    ActiveCharacter(
-                        campaign_id=saved_id(campaign),
-                        user_id=user_id,
-                        guild_id=campaign.guild_id,
-                        character_id=saved_id(character),
-                    )
+
+def _transfer_audit(character_id: int, previous: int, new_owner_id: int, name: str) -> AuditEntry:
+    """The transfer's audit row: from whom to whom (the new owner's name as given)."""
+    return AuditEntry(
+        kind="transfer",
+        expression="transfer",
+        breakdown=f"{previous} → {new_owner_id} ({name[:60]})",
+        total=0,
+        detail={"character_id": character_id, "from": previous, "to": new_owner_id},
+    )
+
+
+async def _activate_if_none(
+    session: AsyncSession, campaign: Campaign, character: Character, user_id: int
+) -> bool:
+    """Make ``character`` ``user_id``'s active one when they have none in the campaign (a
+    new owner or an approved player need not `/sheet use` it), in the caller's transaction;
+    False when they already play another.  Two of these at once for the same member (two
+    characters handed to them together) insert the same key: the second's savepoint rolls
+    back and it leaves the first one active."""
+    if await session.get(ActiveCharacter, (campaign.id, user_id)) is not None:
+        return False
+    try:
+        async with session.begin_nested():
+            session.add(
+                ActiveCharacter(
+                    campaign_id=saved_id(campaign),
+                    user_id=user_id,
+                    guild_id=campaign.guild_id,
+                    character_id=saved_id(character),
                 )
-        except IntegrityError:
-            return False
-        return True
+            )
+    except IntegrityError:
+        return False
+    return True

@@ -62,7 +62,7 @@ from bot.services.shared.audience import (
     show,
     sight,
 )
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.shared.labels import Named, resolve, spoken
 from bot.services.shared.retry import attempts, backoff
@@ -425,13 +425,15 @@ class RequestService:
         modifier: int = 0,
         hidden: str = "visible",
         circumstances: str | None = None,
+        reply: Reply[RequestView] | None = None,
     ) -> RequestView:
         """Store the request (GM only) after a dry run of the pure rules on each sheet
         (nothing is logged): a character who cannot roll ``option`` now (unconscious, waiting
         for approval, without that option) is listed with why and gets no button, and the
         others roll (issue 23 §5: one unconscious character failed the whole request).  When
         nobody can, the request is refused with the reasons: once when they are the same for
-        all (a difficulty an S&W save does not take), else per character."""
+        all (a difficulty an S&W save does not take), else per character.  ``reply`` posts it, and the request remembers the message
+        it sent (:meth:`attach_message`)."""
         if hidden not in HIDDEN:
             raise DomainError("request.error.bad_hidden")
         context = await self.characters.contexts.load(place)
@@ -480,7 +482,11 @@ class RequestService:
         async with self.sessions() as session, session.begin():
             session.add(row)
             await session.flush()
-            return _view(row, campaign.gm_channel_id)
+            view = _view(row, campaign.gm_channel_id)
+        sent = await reply(view) if reply is not None else None
+        if sent is not None:
+            await self.attach_message(view.id, place.guild_id, sent.message_id)
+        return view
 
     async def attach_message(self, request_id: int, guild_id: int, message_id: int) -> None:
         """Remember the request's message (its buttons are keyed by the request's id; the id
@@ -522,30 +528,10 @@ class RequestService:
         async with self.sessions() as session:
             row, campaign = await self._load(session, place, request_id)
             character = await session.get(Character, character_id)
-        if row.status != "open":
-            raise DomainError("request.error.closed")
-        entries = [Entry.of(e) for e in row.entries]
-        index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
-        if index < 0 or character is None or character.deleted_at is not None:
-            raise DomainError("request.error.not_asked")
+        entries, index = _entry_to_roll(row, campaign, character, character_id, actor)
         entry = entries[index]
-        if actor.user_id != character.owner_user_id and not (
-            is_referee(campaign, actor) and gm_runs(campaign, character)
-        ):
-            raise NotAllowed("request.error.not_yours", name=entry.name)
-        if entry.rolled:
-            raise DomainError("request.error.already_rolled", name=entry.name)
-        if entry.unable:
-            raise DomainError("request.error.unable", name=entry.name)
         seen, hidden = row.version, row.hidden
-        order = CheckOrder(
-            row.option,
-            modifier=row.modifier,
-            difficulty=row.difficulty,
-            circumstances=row.circumstances,
-            private=hidden != "visible",
-            sealed=request_seals(hidden),
-        )
+        order = _check_order(row)
         completed = False
 
         async def record(session: AsyncSession, log_id: int, result: CheckResult) -> None:
@@ -630,8 +616,11 @@ class RequestService:
             raise DomainError("request.error.none_open")
         return found
 
-    async def close(self, place: Place, actor: Actor, request_id: int) -> RequestView:
-        """Close the request (GM only): later presses are refused; nothing is deleted."""
+    async def close(self, place: Place, actor: Actor, request_id: int | None) -> RequestView:
+        """Close the request (GM only): later presses are refused; nothing is deleted.
+        Without an id, the channel's newest open request (:meth:`latest_open`)."""
+        if request_id is None:
+            request_id = await self.latest_open(place, actor)
         for attempt in attempts():
             await backoff(attempt)
             async with self.sessions() as session:
@@ -777,3 +766,44 @@ async def _mark_hidden(session: AsyncSession, log_id: int, hidden: str) -> None:
     if row is not None:  # the row's secrecy says what is sealed; the detail names the mode
         row.detail = {**row.detail, "hidden_request": hidden}
         session.add(row)
+
+
+def _check_order(row: RollRequest) -> CheckOrder:
+    """The check a press rolls: the request's option, numbers and circumstances; a hidden
+    request's roll is private and seals what its mode hides (the audience rule)."""
+    return CheckOrder(
+        row.option,
+        modifier=row.modifier,
+        difficulty=row.difficulty,
+        circumstances=row.circumstances,
+        private=row.hidden != "visible",
+        sealed=request_seals(row.hidden),
+    )
+
+
+def _entry_to_roll(
+    row: RollRequest,
+    campaign: Campaign,
+    character: Character | None,
+    character_id: int,
+    actor: Actor,
+) -> tuple[list[Entry], int]:
+    """The request's entries and which one this press rolls: refused on a closed request,
+    for a character it did not ask, by someone who does not play it (its player, or the GM
+    for a character the GM runs), or when already rolled."""
+    if row.status != "open":
+        raise DomainError("request.error.closed")
+    entries = [Entry.of(e) for e in row.entries]
+    index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
+    if index < 0 or character is None or character.deleted_at is not None:
+        raise DomainError("request.error.not_asked")
+    entry = entries[index]
+    if actor.user_id != character.owner_user_id and not (
+        is_referee(campaign, actor) and gm_runs(campaign, character)
+    ):
+        raise NotAllowed("request.error.not_yours", name=entry.name)
+    if entry.rolled:
+        raise DomainError("request.error.already_rolled", name=entry.name)
+    if entry.unable:
+        raise DomainError("request.error.unable", name=entry.name)
+    return entries, index
