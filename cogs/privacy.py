@@ -89,7 +89,7 @@ class PrivacyCog(
         ctx = await ctx_of(itx)
         guild_id, user_id = ctx.place.guild_id, ctx.actor.user_id  # guild only, as before
         click: discord.Interaction | None = None
-        successors: dict[int, int] = {}  # filled from the preview, read once confirmed
+        successors: dict[int, int] = {}  # filled while asking; the service reads it after
 
         async def confirm(**params: Any) -> bool:
             nonlocal click
@@ -107,7 +107,7 @@ class PrivacyCog(
         # as the service reads it: anything but "delete" hands the characters over
         choice: CharacterChoice = "delete" if characters.value == "delete" else "to_gm"
         summary = await self.privacy.delete(
-            guild_id, user_id, characters=choice, successors=successors, confirm=confirm
+            guild_id, user_id, characters=choice, confirm=confirm, successors=successors
         )
         if summary is None or click is None:
             return

@@ -68,8 +68,8 @@ class RequestCog(
         async def reply(view: RequestView) -> Sent:
             # for the channel: through the audience rule (a hidden NPC's numbers never in it)
             message = request_message(request_for(view, Reader.everyone()), await table_locale(itx))
-            # The one deliberate ping: the players asked to roll (never anyone typed text names),
-            # not those listed as unable to.
+            # The one deliberate ping: the players asked to roll (never anyone typed text
+            # names), not those listed as unable to.
             owners = {
                 entry.owner_id for entry in view.entries if entry.owner_id and not entry.unable
             }

@@ -417,8 +417,8 @@ class PrivacyService:
         user_id: int,
         *,
         characters: CharacterChoice,
-        successors: Mapping[int, int] | None = None,
         confirm: None = None,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary: ...
 
     @overload
@@ -428,8 +428,8 @@ class PrivacyService:
         user_id: int,
         *,
         characters: CharacterChoice,
-        successors: Mapping[int, int] | None = None,
         confirm: Confirm,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary | None: ...
 
     async def delete(
@@ -438,17 +438,18 @@ class PrivacyService:
         user_id: int,
         *,
         characters: CharacterChoice,
-        successors: Mapping[int, int] | None = None,
         confirm: Confirm | None = None,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary | None:
         """Remove or untie everything stored about the member, in one transaction.
-
         ``confirm`` is shown what would go (``preview``, :meth:`preview`) first; None: it
-        declined (or there was nothing to delete).  A campaign the member runs goes to its
-        ``successors`` entry (a co-GM: a member with its GM role, found by the caller from
-        the preview — read once ``confirm`` has answered), or is archived when there is none:
-        a campaign is never left to an anonymous GM (issue 23 §5).  Its characters handed «to
-        the GM» go to that successor."""
+        declined (or there was nothing to delete).
+
+        A campaign the member runs goes to its ``successors`` entry (a co-GM: a member with
+        its GM role, found by the caller — read once ``confirm`` has answered, so the cog
+        may find them while it asks), or is archived when there is none: a campaign is
+        never left to an anonymous GM (issue 23 §5).  Its characters handed «to the GM» go
+        to that successor."""
         if characters not in ("delete", "to_gm"):
             raise DomainError("privacy.error.bad_choice")
         if confirm is not None and not await confirm(preview=await self.preview(guild_id, user_id)):

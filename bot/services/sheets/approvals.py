@@ -209,11 +209,11 @@ def _transfer_audit(character_id: int, previous: int, new_owner_id: int, name: s
 async def _activate_if_none(
     session: AsyncSession, campaign: Campaign, character: Character, user_id: int
 ) -> bool:
-    """Make ``character`` ``user_id``'s active one when they have none in the campaign (a
-    new owner or an approved player need not `/sheet use` it), in the caller's transaction;
-    False when they already play another.  Two of these at once for the same member (two
-    characters handed to them together) insert the same key: the second's savepoint rolls
-    back and it leaves the first one active."""
+    """Make ``character`` ``user_id``'s active one when they have none in the campaign
+    (a new owner or an approved player need not `/sheet use` it), in the caller's
+    transaction; False when they already play another.  Two of these at once for the same
+    member (two characters handed to them together) insert the same key: the second's
+    savepoint rolls back and it leaves the first one active."""
     if await session.get(ActiveCharacter, (campaign.id, user_id)) is not None:
         return False
     try:

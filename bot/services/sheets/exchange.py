@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, saved_id
+from bot.db.models import Campaign, Character, saved_id
 from bot.grammar import sheet_fields
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor, Place
@@ -121,15 +121,8 @@ class SheetExchangeService:
         is_npc = bool(document.get("npc", False)) and referee
         specs = tuple(sheet_fields(system, settings))
         existing = await self._named(saved_id(campaign), sheet["name"])
-        if existing is not None and not referee and existing.owner_user_id != actor.user_id:
-            # A player can only replace his own character: any other holder of the name (a
-            # hidden NPC included) gets the one answer that confirms nothing (name_clash).
-            raise name_clash(campaign, actor, sheet["name"])
-        if existing is not None and not replace:
-            raise DomainError("sheet.error.import_exists", name=existing.name)
-        mine = existing is not None and existing.owner_user_id == actor.user_id
-        if existing is not None and not referee and (existing.is_npc or not mine):
-            raise NotAllowed("sheet.error.not_owner", name=existing.name)
+        if existing is not None:
+            _may_replace(existing, campaign, actor, sheet["name"], referee=referee, replace=replace)
         guarded = () if referee else tuple(s for s in specs if s.referee_only)
         # The referee-only fields a player's file may not change: a new character's must keep
         # their creation values (missing ones take them); a replaced one's, the stored ones.
@@ -158,23 +151,7 @@ class SheetExchangeService:
         sheet = dict(filled)
         _require_valid(system, sheet if npc_sheet else player_sheet(sheet), settings, specs)
         if existing is None:
-
-            async def still_the_heir(session: AsyncSession) -> None:
-                if heir is not None:
-                    await still_heir(session, saved_id(campaign), actor.user_id, heir)
-
-            # A player's new character that sets referee-only fields is not refused: it waits
-            # for the GM's approval (issue 23 §5), like every new one where the campaign asks.
-            view = await self.characters.create(
-                place,
-                actor,
-                sheet,
-                is_npc=is_npc,
-                hidden=is_npc,
-                same_transaction=still_the_heir,
-                needs_approval=bool(changed),
-            )
-            return dataclasses.replace(view, referee_fields=changed) if changed else view
+            return await self._create(place, actor, sheet, is_npc, heir, changed, campaign)
         # Through the versioned write: the guarded fields are checked again on the version
         # it replaces, so a grant made since the file was read is neither lost nor undone.
         change = ReplaceSheet(sheet, guarded)
@@ -182,6 +159,35 @@ class SheetExchangeService:
             place, actor, change, character_id=existing.id, name=existing.name
         )
         return applied.view
+
+    async def _create(
+        self,
+        place: Place,
+        actor: Actor,
+        sheet: dict[str, Any],
+        is_npc: bool,
+        heir: dict[str, Any] | None,
+        changed: tuple[str, ...],
+        campaign: Campaign,
+    ) -> CharacterView:
+        """A new character from the file, still the heir it inherited from (if any)."""
+
+        async def still_the_heir(session: AsyncSession) -> None:
+            if heir is not None:
+                await still_heir(session, saved_id(campaign), actor.user_id, heir)
+
+        # A player's new character that sets referee-only fields is not refused: it waits
+        # for the GM's approval (issue 23 §5), like every new one where the campaign asks.
+        view = await self.characters.create(
+            place,
+            actor,
+            sheet,
+            is_npc=is_npc,
+            hidden=is_npc,
+            same_transaction=still_the_heir,
+            needs_approval=bool(changed),
+        )
+        return dataclasses.replace(view, referee_fields=changed) if changed else view
 
     async def _named(self, campaign_id: int, name: str) -> Character | None:
         """The campaign's character of that name (not deleted), if any."""
@@ -206,3 +212,23 @@ def _require_valid(
     problems += [p for p in range_problems(sheet, specs) if p.path not in seen]
     if problems:
         raise RulesError(problems)
+
+
+def _may_replace(
+    existing: Character,
+    campaign: Campaign,
+    actor: Actor,
+    name: str,
+    *,
+    referee: bool,
+    replace: bool,
+) -> None:
+    """A name already taken: only ``replace`` replaces it, and only its owner or the referee."""
+    if not referee and existing.owner_user_id != actor.user_id:
+        # A player can only replace his own character: any other holder of the name (a
+        # hidden NPC included) gets the one answer that confirms nothing (name_clash).
+        raise name_clash(campaign, actor, name)
+    if not replace:
+        raise DomainError("sheet.error.import_exists", name=existing.name)
+    if not referee and existing.is_npc:
+        raise NotAllowed("sheet.error.not_owner", name=existing.name)

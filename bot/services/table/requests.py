@@ -432,8 +432,8 @@ class RequestService:
         for approval, without that option) is listed with why and gets no button, and the
         others roll (issue 23 §5: one unconscious character failed the whole request).  When
         nobody can, the request is refused with the reasons: once when they are the same for
-        all (a difficulty an S&W save does not take), else per character.  ``reply`` posts it, and the request remembers the message
-        it sent (:meth:`attach_message`)."""
+        all (a difficulty an S&W save does not take), else per character.  ``reply`` posts
+        it, and the request remembers the message it sent (:meth:`attach_message`)."""
         if hidden not in HIDDEN:
             raise DomainError("request.error.bad_hidden")
         context = await self.characters.contexts.load(place)
@@ -451,21 +451,7 @@ class RequestService:
             difficulty=difficulty,
             circumstances=parse_circumstances(circumstances),
         )
-        label = option
-        dry = random.Random(0)
-        entries: list[Entry] = []
-        for character in targets:
-            entry = Entry(saved_id(character), character.name, character.owner_user_id)
-            try:
-                result = _dry_run(system, settings, character, request, dry)
-            except (RulesError, DomainError) as error:
-                unable = _problems(error, character.name, option)
-                entries.append(replace(entry, unable=unable))
-                continue
-            label = result.label
-            entries.append(entry)
-        if all(entry.unable for entry in entries):
-            raise _nobody_can(entries)
+        entries, label = _entries(system, settings, targets, request)
         row = RollRequest(
             guild_id=place.guild_id,
             campaign_id=saved_id(campaign),
@@ -699,6 +685,29 @@ def _dry_run(
             system=system.id, gender=gender_of(sheet),
         )  # fmt: skip
     return system.check(sheet, request, settings, rng)
+
+
+def _entries(
+    system: GameSystem, settings: Mapping[str, Any], targets: list[Character], request: CheckRequest
+) -> tuple[list[Entry], str]:
+    """Each character asked, with why it cannot roll the request now (``unable``), and the
+    option's label as rolled; refused (:func:`_nobody_can`) when nobody can."""
+    label = request.option
+    dry = random.Random(0)
+    entries: list[Entry] = []
+    for character in targets:
+        entry = Entry(saved_id(character), character.name, character.owner_user_id)
+        try:
+            result = _dry_run(system, settings, character, request, dry)
+        except (RulesError, DomainError) as error:
+            unable = _problems(error, character.name, request.option)
+            entries.append(replace(entry, unable=unable))
+            continue
+        label = result.label
+        entries.append(entry)
+    if all(entry.unable for entry in entries):
+        raise _nobody_can(entries)
+    return entries, label
 
 
 def _problems(error: RulesError | DomainError, name: str, option: str) -> tuple[Problem, ...]:
