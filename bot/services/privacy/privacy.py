@@ -356,8 +356,7 @@ class PrivacyService:
             ),
         }
 
-    #: the file to send (:func:`encode_document`)
-    encode = staticmethod(encode_document)
+    encode = staticmethod(encode_document)  # the file to send
 
     # -- delete ------------------------------------------------------------------------
 
