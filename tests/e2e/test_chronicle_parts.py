@@ -101,6 +101,9 @@ async def _fill(url: str, guild_id: int, scene_ids: list[int], gm_id: int) -> No
 
 def test_a_chronicle_over_the_upload_limit_arrives_in_parts(bot_database_url: str, tmp_path: Path):
     sb = start_arbitro(bot_database_url, tmp_path)
+    # exporting and importing 14 MB takes seconds on a loaded machine; a deferred reply may
+    # take up to 15 minutes in Discord (the default wait suits quick commands)
+    sb.timeout = max(sb.timeout, 120.0)
     try:
         g = sb.new_guild(name="Sin mejoras")
         sb.command(
