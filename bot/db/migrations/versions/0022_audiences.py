@@ -16,8 +16,8 @@ Stored rows get the audience the outputs used to work out each time:
 * a GM-only post: its author and the GM; a post in a GM ↔ player private thread: that
   player and the GM; private notes: sealed.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-02
 """
 
@@ -27,8 +27,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0022"
+down_revision = "0021"
 branch_labels = None
 depends_on = None
 
