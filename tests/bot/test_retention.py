@@ -18,6 +18,7 @@ from bot.db.models import (
     Post,
     PostMessage,
     PrivateThread,
+    Reveal,
     Scene,
     saved_id,
     utcnow,
@@ -134,6 +135,14 @@ async def _pace_rows(services, place: Place) -> None:
                 character_id=saved_id(character[0]),
                 round_key=1,
                 user_id=ANA.user_id,
+            )
+        )
+        session.add(  # a revealed NPC (issue 22 §1): an event of the guild's too
+            Reveal(
+                guild_id=place.guild_id,
+                campaign_id=character[0].campaign_id,
+                character_id=saved_id(character[0]),
+                by_user_id=GM.user_id,
             )
         )
 
@@ -298,7 +307,7 @@ async def test_the_purge_runs_on_the_timers_and_keeps_the_guilds_the_bot_is_in(t
 
 
 async def test_departures_before_the_timers_get_their_timer(engine):
-    """Migration 0021: a departure recorded by the old purge loop is purged by a timer."""
+    """Migration 0023: a departure recorded by the old purge loop is purged by a timer."""
     from alembic import command
 
     from bot.app import Services
@@ -307,12 +316,12 @@ async def test_departures_before_the_timers_get_their_timer(engine):
     def downgrade(connection) -> None:
         config = alembic_config()
         config.attributes["connection"] = connection
-        command.downgrade(config, "0020")
+        command.downgrade(config, "0022")
 
     async with engine.begin() as connection:
         await connection.run_sync(downgrade)
     long_ago = (utcnow() - timedelta(days=40)).replace(tzinfo=None)  # a naive UTC column
-    async with engine.begin() as connection:  # the table as revision 0020 has it
+    async with engine.begin() as connection:  # the table as revision 0022 has it
         await connection.execute(
             text("INSERT INTO guild_departure (guild_id, left_at, purge_at) VALUES (:g, :l, :p)"),
             {"g": GUILD, "l": long_ago, "p": long_ago + timedelta(days=30)},

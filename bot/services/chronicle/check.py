@@ -2,7 +2,7 @@
 
 Runs in the bot's worker process (:class:`bot.compute.ComputePool`): whatever it raises
 must pickle, so every refusal is an :class:`ArchiveProblems`.  Every record is typed strictly
-(the pydantic models of :mod:`bot.services.chronicle.records`), every reference between records must
+(:class:`~bot.services.chronicle.archive.FieldReader`), every reference between records must
 point inside the archive, counts must match the manifest, the settings must be ones the
 system plays with, and each sheet must pass what ``/sheet import`` demands (format, system,
 known keys, field types and ranges, the system's own validation).  The result is a plan of
@@ -29,27 +29,26 @@ from bot.services.chronicle.archive import (
     MANIFEST,
     ArchiveContents,
     ArchiveProblems,
+    FieldReader,
     read_archive,
 )
-from bot.services.chronicle.records import (
-    CharacterRecord,
-    PostRecord,
-    RollRecord,
-    SceneRecord,
-    XpRecord,
-    bad_value,
-    read_record,
-)
+from bot.services.shared.audience import PUBLIC, Audience, Part, Secrecy
 from bot.services.shared.errors import DomainError
 from bot.services.shared.post_text import Avatar, validate_avatar
-from bot.services.sheets.access import NO_SHEET, name_key, player_sheet
+from bot.services.sheets.access import MAX_NAME, NO_SHEET, name_key, player_sheet
 from bot.services.sheets.approvals import APPROVAL_STATES
 from bot.services.sheets.imports import check_sheet, parse_document
+from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION
 from bot.services.sheets.schema import SHEET_SCHEMA_VERSION
 from rules import systems
 from rules.systems.base import RulesError
 
 __all__ = ["CharacterPlan", "ImportPlan", "ScenePlan", "check_contents", "read_and_check"]
+
+INT32 = 2**31  # the database's ``integer`` (totals, XP)
+MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
+MAX_BREAKDOWN = 10_000
+MAX_HISTORY = 100_000  # a profile's history, a referee's note (an Umbría character's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,21 +188,40 @@ def check_contents(
         if not isinstance(entry, dict):
             problems.add("chronicle.problem.bad_file", path=GM_CHARACTERS)
             continue
-        line = entry.get("ref")
-        record = read_record(CharacterRecord, entry, problems, GM_CHARACTERS, line)
-        approval = (record.approval if record else None) or "approved"
+        read = FieldReader(problems, GM_CHARACTERS, entry)
+        ref = read.integer("ref", low=1)
+        file = read.string("file", 200)
+        char_name = read.string("name", MAX_NAME)
+        owner_id = read.integer("owner_user_id", low=0)
+        npc, hidden = read.boolean("npc"), read.boolean("hidden")
+        approval = read.string("approval", 10, optional=True) or "approved"
         if approval not in APPROVAL_STATES:
-            bad_value(problems, GM_CHARACTERS, line, "approval")
-            record = None
-        if record is not None and not _known(
-            record, {"template": character_refs}, problems, GM_CHARACTERS, entry
-        ):
-            record = None
-        avatar = _avatar(entry.get("avatar"))
+            read.ok = False
+            problems.add(
+                "chronicle.problem.bad_value",
+                path=GM_CHARACTERS,
+                line=str(entry.get("ref"))[:12],
+                field="approval",
+            )
+        template = read.ref("template", character_refs.__contains__)
+        created, updated = read.moment("created_at"), read.moment("updated_at")
+        deleted_at = read.moment("deleted_at", optional=True)
+        deleted_by = read.integer("deleted_by", optional=True, low=0)
+        active_for = [owner(u) for u in read.id_list("active_for")]
+        concept = read.string("concept", MAX_CONCEPT, optional=True)
+        description = read.string("description", MAX_DESCRIPTION, optional=True)
+        history = read.string("history", MAX_HISTORY, optional=True)
+        gm_note = read.string("gm_note", MAX_HISTORY, optional=True)
+        umbria = _umbria_player(read, entry)
+        avatar = _avatar(entry.get("avatar"), contents.media)
         if "avatar" in entry and avatar is None:
-            bad_value(problems, GM_CHARACTERS, line, "avatar")
-            record = None
-        file = entry.get("file") if isinstance(entry.get("file"), str) else None
+            read.ok = False
+            problems.add(
+                "chronicle.problem.bad_value",
+                path=GM_CHARACTERS,
+                line=str(entry.get("ref"))[:12],
+                field="avatar",
+            )
         sheet = None
         if file is not None and file not in contents.sheets:
             problems.add("chronicle.problem.missing_file", path=file[:80])
@@ -212,15 +230,15 @@ def check_contents(
                 contents.sheets[file], file, system_id, system, settings, problems,
                 validate=approval != NO_SHEET,  # an Umbría character waits for its sheet
             )  # fmt: skip
-        if record is None or sheet is None:
+        if not read.ok or sheet is None:
             continue
-        char_name = record.name
-        active_for = [owner(u) for u in record.active_for]
+        assert ref is not None and char_name is not None and owner_id is not None
+        assert created is not None and updated is not None
         if sheet.get("name") != char_name:
             problems.add("chronicle.problem.sheet_mismatch", path=file)
             continue
         key = name_key(char_name)
-        if record.deleted_at is None:
+        if deleted_at is None:
             if key in live_names:
                 problems.add("chronicle.problem.duplicate_name", name=char_name)
             live_names[key] = char_name
@@ -230,75 +248,149 @@ def check_contents(
             players.add(user_id)
         characters.append(
             CharacterPlan(
-                record.ref,
+                ref,
                 char_name,
                 key,
-                owner(record.owner_user_id),
-                record.npc,
-                record.hidden,
+                owner(owner_id),
+                npc,
+                hidden,
                 approval,
-                record.template,
-                record.created_at,
-                record.updated_at,
-                record.deleted_at,
-                record.deleted_by,
+                template,
+                created,
+                updated,
+                deleted_at,
+                deleted_by,
                 active_for,
                 sheet,
-                record.concept,
-                record.description,
+                concept,
+                description,
                 avatar,
-                record.history,
-                record.gm_note,
-                record.umbria_player.model_dump() if record.umbria_player else None,
+                history,
+                gm_note,
+                umbria,
             )
         )
 
     scene_refs = _refs(contents.scenes, problems, GM_SCENES, lambda s: s.get("ref"))
     scenes: list[ScenePlan] = []
     for row in contents.scenes:
-        scene = read_record(SceneRecord, row, problems, GM_SCENES, row.get("ref"))
-        if scene is not None:
-            scenes.append(
-                ScenePlan(
-                    ref=scene.ref,
-                    title=scene.title,
-                    private=scene.private,
-                    players=scene.players,
-                    opened_by=scene.opened_by,
-                    created_at=scene.created_at,
-                    closed_at=scene.closed_at,
-                    round_started_at=scene.round_started_at,
-                    opening_text=scene.opening_text,
-                )
+        read = FieldReader(problems, GM_SCENES, row)
+        scene = ScenePlan(
+            ref=read.integer("ref", low=1),
+            title=read.string("title", 100),
+            private=read.boolean("private"),
+            players=read.id_list("players"),
+            opened_by=read.integer("opened_by", low=0),
+            created_at=read.moment("created_at"),  # type: ignore[arg-type]  # checked: read.ok
+            closed_at=read.moment("closed_at", optional=True),
+            round_started_at=read.moment("round_started_at", optional=True),
+            opening_text=read.string("opening_text", MAX_POST_TEXT, optional=True),
+        )
+        if read.string("status", 10) not in ("open", "closed"):
+            read.ok = False
+            problems.add(
+                "chronicle.problem.bad_value", path=GM_SCENES, line=str(scene.ref), field="status"
             )
+        if read.ok:
+            scenes.append(scene)
 
     roll_refs = _refs(contents.rolls, problems, GM_ROLLS, lambda r: _int_or_none(r.get("ref")))
     rolls: list[dict[str, Any]] = []
     for row in contents.rolls:
-        roll = read_record(RollRecord, row, problems, GM_ROLLS, row.get("line"))
-        if roll is not None and _known(roll, {"scene": scene_refs}, problems, GM_ROLLS, row):
-            rolls.append(
-                {
-                    **roll.model_dump(),
-                    "user_name": roll.user_name or "",  # an anonymised roll's is empty
-                    "breakdown": roll.breakdown or "",
-                }
+        read = FieldReader(problems, GM_ROLLS, row, text=True)
+        roll = {
+            "ref": read.integer("ref", low=1),
+            "scene": read.ref("scene", scene_refs.__contains__),
+            "created_at": read.moment("created_at"),
+            "user_id": read.integer("user_id", low=0),
+            "user_name": _text(read.string("user_name", 100, optional=True)),
+            "character_name": read.string("character_name", 100, optional=True),
+            "kind": read.string("kind", 20),
+            "expression": read.string("expression", 250),
+            "reason": read.string("reason", 200, optional=True),
+            "breakdown": _text(read.string("breakdown", MAX_BREAKDOWN, optional=True)),
+            "total": read.integer("total", low=-INT32),
+            "difficulty": read.integer("difficulty", optional=True, low=-INT32),
+            "outcome": read.string("outcome", 20, optional=True),
+            "fumble": read.boolean("fumble"),
+            "private": read.boolean("private"),
+            "detail": read.json_object("detail"),
+        }
+        roll.update(
+            _secrecy(
+                read,
+                row,
+                character_refs,
+                _legacy_roll(row, bool(roll["private"]), roll["user_id"]),
             )
+        )
+        for field in ("total", "difficulty"):
+            if roll[field] is not None and roll[field] >= INT32:
+                read.ok = False
+                problems.add(
+                    "chronicle.problem.bad_value", path=GM_ROLLS, line=str(read.line), field=field
+                )
+        if read.ok:
+            rolls.append(roll)
 
     post_refs = _refs(contents.posts, problems, GM_POSTS, lambda p: p.get("ref"))
     del post_refs
     posts: list[dict[str, Any]] = []
     for row in contents.posts:
-        post = read_record(PostRecord, row, problems, GM_POSTS, row.get("ref"))
-        known = {"scene": scene_refs, "character": character_refs, "roll": roll_refs}
-        if post is not None and _known(post, known, problems, GM_POSTS, row):
-            posts.append(post.model_dump())
+        read = FieldReader(problems, GM_POSTS, row)
+        post = {
+            "ref": read.integer("ref", low=1),
+            "scene": read.ref("scene", scene_refs.__contains__),
+            "author_user_id": read.integer("author_user_id", low=0),
+            "character": read.ref("character", character_refs.__contains__),
+            "speaker_name": read.string("speaker_name", 100),
+            "webhook_name": read.string("webhook_name", 80, optional=True),
+            "gm_post": read.boolean("gm_post"),
+            "gm_only": read.boolean("gm_only"),
+            "text": read.string("text", MAX_POST_TEXT),
+            "notes": read.string("notes", MAX_POST_TEXT, optional=True),
+            "notes_private": read.boolean("notes_private") if "notes_private" in row else False,
+            "roll": read.ref("roll", roll_refs.__contains__),
+            "created_at": read.moment("created_at"),
+            "edited_at": read.moment("edited_at", optional=True),
+            "deleted_at": read.moment("deleted_at", optional=True),
+            "source_ref": read.string("source_ref", 60, optional=True),
+            "umbria_player": _umbria_player(read, row),
+        }
+        legacy = PUBLIC
+        if post["gm_only"] and post["author_user_id"] is not None:
+            legacy = Secrecy.private(post["author_user_id"])
+        post.update(_secrecy(read, row, character_refs, legacy))
+        if read.ok:
+            posts.append(post)
 
+    hidden_refs = {c.ref for c in characters if c.npc and c.hidden}
     xp: list[dict[str, Any]] = []
     for row in contents.xp:
-        award = read_record(XpRecord, row, problems, GM_XP, row.get("line"))
-        if award is not None and _known(award, {"character": character_refs}, problems, GM_XP, row):
-            xp.append(award.model_dump())
+        read = FieldReader(problems, GM_XP, row, text=True)
+        award = {
+            "ref": read.integer("ref", low=1),
+            "created_at": read.moment("created_at"),
+            "character": read.ref("character", character_refs.__contains__, optional=False),
+            "character_name": read.string("character_name", 100),
+            "granted_by": read.integer("granted_by", low=0),
+            "amount": read.integer("amount", low=-INT32),
+            "xp_before": read.integer("xp_before", low=-INT32),
+            "xp_after": read.integer("xp_after", low=-INT32),
+            "reason": read.string("reason", 200, optional=True),
+        }
+        legacy = PUBLIC
+        if award["character"] in hidden_refs:  # version 1 kept them out of the public half
+            legacy = PUBLIC.hiding_npc(award["character"], (Part.RECORD,))
+        award.update(_secrecy(read, row, character_refs, legacy))
+        for field in ("amount", "xp_before", "xp_after"):
+            if award[field] is not None and award[field] >= INT32:
+                read.ok = False
+                problems.add(
+                    "chronicle.problem.bad_value", path=GM_XP, line=str(read.line), field=field
+                )
+        if read.ok:
+            xp.append(award)
 
     counts = contents.manifest["counts"]
     found = {
@@ -332,26 +424,93 @@ def check_contents(
     )
 
 
+_PARTS = frozenset(part.value for part in Part)
+
+
+def _secrecy(
+    read: FieldReader,
+    row: Mapping[str, Any],
+    character_refs: set[int],
+    legacy: Secrecy,
+) -> dict[str, Any]:
+    """A record's audience columns as the archive has them (``legacy`` when it predates
+    them: archive version 1), checked: a known audience, its player, known parts, an NPC that
+    is a character of the archive (by export number; the import maps it to the new id)."""
+    if row.get("audience") in (None, ""):
+        return legacy.columns()
+    audience = read.string("audience", 10)
+    user_id = read.integer("audience_user_id", optional=True, low=0)
+    secrets = read.json_object("secrets") if read.text else row.get("secrets", {})
+    if audience not in {a.value for a in Audience} or (audience == "player" and user_id is None):
+        read.ok = False
+        read.problems.add(
+            "chronicle.problem.bad_value",
+            path=read.path,
+            line=str(read.line)[:12],
+            field="audience",
+        )
+        return PUBLIC.columns()
+    npc = secrets.get("npc") if isinstance(secrets, dict) else None
+    parts = [
+        *(secrets.get("sealed") or [] if isinstance(secrets, dict) else []),
+        *(secrets.get("npc_sealed") or [] if isinstance(secrets, dict) else []),
+    ]
+    if (
+        not isinstance(secrets, dict)
+        or set(secrets) - {"sealed", "npc", "npc_sealed"}
+        or any(not isinstance(p, str) or p not in _PARTS for p in parts)
+        or (npc is not None and (not isinstance(npc, int) or npc not in character_refs))
+    ):
+        read.ok = False
+        read.problems.add(
+            "chronicle.problem.bad_value", path=read.path, line=str(read.line)[:12], field="secrets"
+        )
+        return PUBLIC.columns()
+    return Secrecy.of(audience, user_id, secrets).columns()
+
+
+def _legacy_roll(row: Mapping[str, Any], private: bool, user_id: int | None) -> Secrecy:
+    """A version-1 roll's audience, as migration 0020 works it out from its flags."""
+    secrecy = Secrecy.private(user_id) if private and user_id is not None else PUBLIC
+    detail = row.get("detail")
+    text = detail if isinstance(detail, str) else ""
+    numbers = (Part.TOTAL, Part.DIFFICULTY, Part.DETAIL)
+    if "hidden_opponent" in text or "hidden_request" in text:
+        secrecy = secrecy.sealing(*numbers)
+        if '"nothing"' in text:
+            secrecy = secrecy.sealing(Part.OUTCOME)
+    if '"secret"' in text:
+        secrecy = secrecy.sealing(Part.DETAIL)
+    return secrecy
+
+
 def _int_or_none(value: Any) -> int | None:
     return int(value) if isinstance(value, str) and value.isdigit() else None
 
 
-def _known(
-    record: Any,
-    refs: Mapping[str, set[int]],
-    problems: ArchiveProblems,
-    path: str,
-    row: Mapping[str, Any],
-) -> bool:
-    """Every export number ``record`` refers to is a record of the archive (a wrong one is
-    listed as a bad value of that field)."""
-    ok = True
-    for field, known in refs.items():
-        value = getattr(record, field)
-        if value is not None and value not in known:
-            bad_value(problems, path, row.get("line", row.get("ref")), field)
-            ok = False
-    return ok
+def _text(value: str | None) -> str:
+    """A column stored as text that may be empty (an anonymised roll's user name)."""
+    return value or ""
+
+
+def _umbria_player(read: FieldReader, row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``umbria_player`` of a record (issue 27): the Umbría number and name of who wrote or
+    played it, and the member who claimed them; absent for everything else."""
+    value = row.get("umbria_player")
+    if value is None:
+        return None
+    claimed = value.get("claimed_by") if isinstance(value, dict) else None
+    if (
+        not isinstance(value, dict)
+        or not isinstance(value.get("id"), str)
+        or not 0 < len(value["id"]) <= 40
+        or not isinstance(value.get("name"), str)
+        or not 0 < len(value["name"]) <= 100
+        or not (claimed is None or (isinstance(claimed, int) and not isinstance(claimed, bool)))
+    ):
+        read._bad("umbria_player")
+        return None
+    return {"id": value["id"], "name": value["name"], "claimed_by": claimed}
 
 
 def _sheet(
@@ -383,13 +542,19 @@ def _sheet(
     return sheet
 
 
-def _avatar(value: Any) -> Avatar | None:
-    """A stored avatar as the export writes it (``type`` and base64 ``data``), checked as
-    ``/sheet profile`` checks an upload: by its bytes, never by the declared type."""
-    if not isinstance(value, dict) or not isinstance(value.get("data"), str):
+def _avatar(value: Any, media: Mapping[str, bytes]) -> Avatar | None:
+    """A stored avatar as the export writes it — the image file it names (``file``; version
+    1 archives carried base64 ``data``) — checked as ``/sheet profile`` checks an upload: by
+    its bytes, never by the declared type."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("file"), str):
+        data = media.get(value["file"])
+        return validate_avatar(data) if data is not None else None
+    if not isinstance(value.get("data"), str):
         return None
     try:
-        data = base64.b64decode(value["data"], validate=True)
+        decoded = base64.b64decode(value["data"], validate=True)
     except ValueError:
         return None
-    return validate_avatar(data)
+    return validate_avatar(decoded)

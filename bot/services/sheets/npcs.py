@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from bot.db.models import Character, saved_id, utcnow
+from bot.db.models import Character, Reveal, saved_id, utcnow
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
@@ -148,7 +148,7 @@ class NpcService:
         async def attempt() -> CharacterView:
             async with self.sessions() as session, session.begin():
                 character = await find_character(session, context.campaign, actor, name, npc=True)
-                seen = character.version
+                seen, was_hidden = character.version, character.hidden
                 await update_versioned(
                     session,
                     Character,
@@ -157,6 +157,17 @@ class NpcService:
                     hidden=hidden,
                     updated_at=utcnow(),
                 )
+                if was_hidden and not hidden:
+                    # the reveal is an event: it lifts what the NPC's secrecy sealed in the
+                    # records written until now (bot.services.shared.audience)
+                    session.add(
+                        Reveal(
+                            guild_id=context.campaign.guild_id,
+                            campaign_id=saved_id(context.campaign),
+                            character_id=saved_id(character),
+                            by_user_id=actor.user_id,
+                        )
+                    )
             character.hidden, character.version = hidden, seen + 1
             return character_view(context, character)
 

@@ -34,6 +34,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, RollLog, XpAward, saved_id, utcnow
 from bot.services.campaigns.context import CampaignContext, CampaignContextService
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import (
     AuditDetail,
     AuditEntry,
@@ -67,6 +68,7 @@ __all__ = [
     "SheetChange",
     "SheetWriter",
     "XpEntry",
+    "change_secrecy",
 ]
 
 #: A sheet is the busiest row (money, damage, checks and XP from a whole table in a fight):
@@ -128,6 +130,19 @@ class Applied(Generic[T]):
     view: CharacterView
     value: T
     log_id: int | None = None
+
+    @property
+    def secrecy(self) -> Secrecy:
+        """Who may see what this change did (the rule its log row was written with)."""
+        return change_secrecy(self.view.id, self.view.is_npc, self.view.hidden)
+
+
+def change_secrecy(character_id: int, is_npc: bool, hidden: bool) -> Secrecy:
+    """A change to a hidden NPC's sheet (an XP award, a rest, damage) is the GM's until the
+    NPC is revealed (issue 22 §1); any other change is everyone's."""
+    if is_npc and hidden:
+        return PUBLIC.hiding_npc(character_id, (Part.RECORD,))
+    return PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,6 +420,9 @@ class SheetWriter:
         if xp is not None:
             session.add(
                 XpAward(
+                    **change_secrecy(
+                        saved_id(character), character.is_npc, character.hidden
+                    ).columns(),
                     guild_id=character.guild_id,
                     campaign_id=character.campaign_id,
                     character_id=saved_id(character),
@@ -482,22 +500,23 @@ async def _log(
     name: str,
 ) -> int | None:
     """The change's audit row, with what it changed (``detail.undo``: the GM undoes it from
-    its reply or /history); a hidden NPC's is private.  None: the change logs nothing."""
+    its reply or /history); a hidden NPC's is the GM's until it is revealed.  None: the change logs nothing."""
     audit, character, xp = planned.computed.audit, planned.character, planned.computed.xp
     if audit is None:
         return None
+    if character.is_npc and character.hidden and audit.secrecy.npc_id is None:
+        # a change to a hidden NPC's sheet is the GM's until the NPC is revealed (a use case
+        # that shows part of it, an attack, says which parts it seals)
+        audit = replace(
+            audit, secrecy=audit.secrecy.hiding_npc(saved_id(character), (Part.RECORD,))
+        )
     undo = {
         "character_id": character.id,
         "version": character.version + 1,
         "changes": sheet_diff(planned.before, planned.sheet),
         **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
     }
-    audit = replace(
-        audit,
-        detail={**audit.detail, "undo": undo},
-        # a hidden NPC's numbers stay out of players' /history
-        private=audit.private or (character.is_npc and character.hidden),
-    )
+    audit = replace(audit, detail={**audit.detail, "undo": undo})
     return await write_audit(
         session, place, actor, context.campaign.id, audit.character or name, audit
     )

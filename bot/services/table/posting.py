@@ -35,6 +35,7 @@ from bot.db.models import (
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.play.checks import CheckOrder, CheckService
 from bot.services.play.rolls import RollService
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.post_text import Avatar, webhook_name
@@ -170,6 +171,31 @@ def check_text(text: str, notes: str | None) -> tuple[str, str | None]:
     if notes is not None and len(notes) > MAX_NOTES:
         raise DomainError("post.error.notes_too_long", limit=MAX_NOTES)
     return text, notes
+
+
+async def _post_secrecy(
+    session: AsyncSession, guild_id: int, actor: Actor, draft: PostDraft
+) -> Secrecy:
+    """Who may see a post (issue 22 §1), decided as it is recorded: a GM-only post is its
+    author's and the GM's; a post in a GM ↔ player private thread, that player's and the
+    GM's; private notes are sealed (only the GM reads them)."""
+    secrecy = PUBLIC
+    if draft.gm_only:
+        secrecy = Secrecy.private(actor.user_id)
+    else:
+        player = (
+            await session.exec(
+                select(PrivateThread.player_user_id).where(
+                    PrivateThread.guild_id == guild_id,
+                    PrivateThread.thread_id == draft.channel_id,
+                )
+            )
+        ).first()
+        if player is not None:
+            secrecy = Secrecy.private(player)
+    if draft.notes_private and draft.notes:
+        secrecy = secrecy.written_by(actor.user_id).sealing(Part.NOTES)  # he reads his own
+    return secrecy
 
 
 class PostingService:
@@ -363,17 +389,7 @@ class PostingService:
 
         async def attempt() -> PostView:
             async with self.sessions() as session, session.begin():
-                # the scene the post belongs to: where it was sent, or for a GM-only post the
-                # scene it was written from
-                scene_channel = draft.origin_channel_id if draft.gm_only else draft.channel_id
-                scene = (
-                    await session.exec(
-                        select(Scene).where(
-                            Scene.guild_id == place.guild_id,
-                            Scene.channel_id == scene_channel,
-                        )
-                    )
-                ).first()
+                scene = await _post_scene(session, place.guild_id, draft)
                 if speaker.gm_post and scene is not None and not draft.gm_only:
                     # retried: the scene changed under us, read it again
                     await update_versioned(
@@ -383,7 +399,9 @@ class PostingService:
                         scene.version,
                         round_started_at=now,
                     )
+                secrecy = await _post_secrecy(session, place.guild_id, actor, draft)
                 post = Post(
+                    **secrecy.columns(),
                     guild_id=place.guild_id,
                     campaign_id=speaker.campaign_id,
                     channel_id=draft.channel_id,
@@ -601,3 +619,14 @@ class PostingService:
                 )
             ).first()
         return row is not None
+
+
+async def _post_scene(session: AsyncSession, guild_id: int, draft: PostDraft) -> Scene | None:
+    """The scene a post belongs to: where it was sent, or for a GM-only post the scene it
+    was written from."""
+    channel_id = draft.origin_channel_id if draft.gm_only else draft.channel_id
+    return (
+        await session.exec(
+            select(Scene).where(Scene.guild_id == guild_id, Scene.channel_id == channel_id)
+        )
+    ).first()
