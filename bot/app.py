@@ -51,6 +51,7 @@ from bot.services.sheets.levelup import LevelUpService
 from bot.services.sheets.npcs import NpcService
 from bot.services.sheets.options import SheetOptionService
 from bot.services.sheets.profiles import ProfileService
+from bot.services.sheets.proxy_tags import ProxyTagService
 from bot.services.sheets.undo import UndoService
 from bot.services.sheets.writes import SheetWriter
 from bot.services.sheets.xp import XpService
@@ -58,6 +59,7 @@ from bot.services.table.pace import PaceService
 from bot.services.table.posting import PostingService
 from bot.services.table.requests import RequestService
 from bot.services.table.scenes import SceneService
+from bot.services.table.typing import TypedPostService
 from bot.translator import CatalogueTranslator
 
 __all__ = ["Arbitro", "EXTENSIONS"]
@@ -83,6 +85,8 @@ EXTENSIONS = (
     "cogs.pace",
     "cogs.scenes",
     "cogs.post",
+    "cogs.typing",
+    "cogs.proxy",
     "cogs.help",
 )
 
@@ -155,6 +159,10 @@ class Services:
         self.claims = ClaimService(self.sessions, self.campaigns)
         self.profiles = ProfileService(self.sessions, self.campaigns)
         self.posting = PostingService(self.sessions, self.campaigns, self.rolls, self.checks)
+        self.proxy_tags = ProxyTagService(self.sessions, self.campaigns)
+        self.typing = TypedPostService(
+            self.sessions, self.campaigns, self.scenes, self.posting, self.proxy_tags
+        )
 
 
 def freeze_startup_objects() -> None:

@@ -38,7 +38,7 @@ from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.options import Speaker as SpeakerOption
 from cogs.ui.render_post import post_parts, returned_text, roll_line
 from cogs.ui.scene_header import refresh_header
-from cogs.ui.webhooks import Destination, WebhookPool, destination_of
+from cogs.ui.webhooks import Destination, destination_of, webhook_pool
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -125,7 +125,7 @@ class PostCog(commands.Cog):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         self.posting = bot.services.posting
-        self.hooks = WebhookPool(lambda: bot.user.id if bot.user else None)
+        self.hooks = webhook_pool(bot)
         self.edit_menu = app_commands.ContextMenu(
             name=locale_str("Edit post", key="commands.post_edit.name"), callback=self.edit_post
         )

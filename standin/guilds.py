@@ -306,50 +306,78 @@ class GuildHandle:
         see), or None when Discord would refuse it.  When the bot received the event (its
         intents ask for messages), waits until the bot has finished what it does about it."""
 
-        def make() -> tuple[Msg | None, bool]:
-            guild, world = self._guild(), self._sb.world
-            target = (
-                world.channels[channel.id]
-                if isinstance(channel, ChannelRef)
-                else guild.find_channel(channel)
-            )
-            member = guild.find_member(user)
-            perms = guild.permissions_in(member, target)
-            needed = SEND_IN_THREADS if target.is_thread else SEND_MESSAGES
-            if not perms & needed or (target.locked and not perms & MANAGE_THREADS):
-                return None, False
-            if files and not perms & ATTACH_FILES:
-                return None, False
-            if target.archived:
-                target.archived = False
-                world.dispatch("THREAD_UPDATE", target.payload())
-            body: dict[str, Any] = {"content": text}
-            extra: dict[str, Any] = {"member": member.payload(with_user=False)}
-            if reply_to is not None:
-                ref_id = reply_to if isinstance(reply_to, int) else reply_to.id
-                referenced = world.messages[ref_id]
-                body["message_reference"] = {
-                    "type": 0,
-                    "message_id": str(ref_id),
-                    "channel_id": str(referenced.channel_id),
-                    "guild_id": str(guild.id),
-                }
-                extra["referenced_message"] = dict(referenced.data)
-            msg = create_message(
-                world,
-                target,
-                body,
-                list(files),
-                author={**member.user.payload(), "bot": False},
-                source="user",
-                extra=extra,
-            )
-            return msg_from(msg), msg.delivered
-
-        written, delivered = self._sb._run(make)
+        written, delivered = self._sb._run(
+            lambda: self._create(channel, text, user=user, files=files, reply_to=reply_to)
+        )
         if written is not None and delivered:
             self._sb.wait_for_messages([("MESSAGE_CREATE", written.id, 1)])
         return written
+
+    def write_together(self, messages: list[tuple[ChannelRef | str, str, str]]) -> list[Msg]:
+        """Several members write at the same instant: every (channel, text, user) is created
+        in one step of the stand-in's loop, in order, then this waits until the bot has
+        finished with all of them (a burst: two players typing at once, a benchmark)."""
+
+        def make() -> list[tuple[Msg | None, bool]]:
+            return [self._create(c, text, user=user) for c, text, user in messages]
+
+        made = self._sb._run(make)
+        if any(m is None for m, _ in made):
+            raise PermissionError("Discord would refuse one of these messages")
+        self._sb.wait_for_messages(
+            [("MESSAGE_CREATE", m.id, 1) for m, delivered in made if m is not None and delivered]
+        )
+        return [m for m, _ in made if m is not None]
+
+    def _create(
+        self,
+        channel: ChannelRef | str,
+        text: str,
+        *,
+        user: str,
+        files: tuple[tuple[str, bytes], ...] | list[tuple[str, bytes]] = (),
+        reply_to: Msg | int | None = None,
+    ) -> tuple[Msg | None, bool]:
+        """On the stand-in's loop: the member's message as :meth:`write` describes it, and
+        whether a session received its MESSAGE_CREATE."""
+        guild, world = self._guild(), self._sb.world
+        target = (
+            world.channels[channel.id]
+            if isinstance(channel, ChannelRef)
+            else guild.find_channel(channel)
+        )
+        member = guild.find_member(user)
+        perms = guild.permissions_in(member, target)
+        needed = SEND_IN_THREADS if target.is_thread else SEND_MESSAGES
+        if not perms & needed or (target.locked and not perms & MANAGE_THREADS):
+            return None, False
+        if files and not perms & ATTACH_FILES:
+            return None, False
+        if target.archived:
+            target.archived = False
+            world.dispatch("THREAD_UPDATE", target.payload())
+        body: dict[str, Any] = {"content": text}
+        extra: dict[str, Any] = {"member": member.payload(with_user=False)}
+        if reply_to is not None:
+            ref_id = reply_to if isinstance(reply_to, int) else reply_to.id
+            referenced = world.messages[ref_id]
+            body["message_reference"] = {
+                "type": 0,
+                "message_id": str(ref_id),
+                "channel_id": str(referenced.channel_id),
+                "guild_id": str(guild.id),
+            }
+            extra["referenced_message"] = dict(referenced.data)
+        msg = create_message(
+            world,
+            target,
+            body,
+            list(files),
+            author={**member.user.payload(), "bot": False},
+            source="user",
+            extra=extra,
+        )
+        return msg_from(msg), msg.delivered
 
     def edit(self, message: Msg, text: str, *, user: str = "ana") -> Msg:
         """The member edits their message (MESSAGE_UPDATE); waits for the bot as :meth:`write`."""

@@ -669,3 +669,46 @@ class ImportPublication(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     version: int = Field(default=1)
+
+
+class ProxyTag(SQLModel, table=True):
+    """A proxy tag a member set for a character (``/proxy add``): a message typed in a scene
+    that starts with ``prefix`` (and ends with ``suffix``) posts as that character.
+
+    Every character also answers to its name and a colon (``Ardelia:``) without a row here.
+    ``tag_key`` is the folded prefix and suffix: unique within a campaign, so two characters
+    never share a tag (the unique index settles two members choosing the same one at once).
+    """
+
+    __tablename__ = "proxy_tag"
+    __table_args__ = (Index("uq_proxy_tag_campaign", "campaign_id", "tag_key", unique=True),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    character_id: int = Field(foreign_key="character.id", index=True)
+    prefix: str = Field(max_length=40)
+    suffix: str = Field(default="", max_length=40)
+    tag_key: str = Field(max_length=90)
+    created_by: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SceneSpeaker(SQLModel, table=True):
+    """The character that sticks to a member in a scene (typing mode, issue 24): the last one
+    the member posted as there with a tag; a message without a tag speaks as it.  Without a row,
+    the member's active character in the campaign speaks.  Versioned: each tagged post moves
+    it with a compare-and-set."""
+
+    __tablename__ = "scene_speaker"
+
+    scene_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("scene.id"), primary_key=True, autoincrement=False)
+    )
+    user_id: int = Field(
+        sa_column=Column(BigInteger, primary_key=True, autoincrement=False, nullable=False)
+    )
+    guild_id: int = _snowflake(index=True)
+    character_id: int = Field(foreign_key="character.id", index=True)
+    updated_at: datetime = Field(default_factory=utcnow)
+    version: int = Field(default=1)

@@ -18,6 +18,7 @@ from bot.db.models import (
     PostMessage,
     PrivateThread,
     Scene,
+    SceneSpeaker,
     saved_id,
     utcnow,
 )
@@ -112,6 +113,19 @@ async def _scene_with_a_post(services, place: Place) -> None:
             )
         )
     await services.profiles.update(place, ANA, "Ardelia", ProfileChange(concept="Piloto"))
+    await services.proxy_tags.add(place, ANA, "Ardelia", "A:")  # typing mode (issue 24)
+    async with services.sessions() as session, session.begin():
+        character = (
+            await session.exec(select(Character).where(Character.guild_id == place.guild_id))
+        ).first()
+        session.add(
+            SceneSpeaker(
+                scene_id=saved_id(scene),
+                user_id=ANA.user_id,
+                guild_id=place.guild_id,
+                character_id=saved_id(character[0]),
+            )
+        )
 
 
 async def _pace_rows(services, place: Place) -> None:

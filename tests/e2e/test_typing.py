@@ -1,16 +1,255 @@
 """Posting by typing, as on Umbría (issue 24), end to end through the stand-in: the real bot
-with ``ARBITRO_MESSAGE_CONTENT=1``, members writing messages as the Discord client sends them.
-"""
+with ``ARBITRO_MESSAGE_CONTENT=1`` and Message Content enabled in the portal, members
+writing messages as the Discord client sends them."""
 
 from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.i18n import t
+from standin.client import GuildHandle, Sandbox
+from standin.guilds import ChannelRef
 from standin.intents import MESSAGE_CONTENT
-from tests.e2e.helpers import new_campaign, says, start_arbitro
+from standin.replies import Msg
+from tests.databases import BACKENDS, bot_database
+from tests.e2e.conftest import _start_migrated
+from tests.e2e.helpers import new_campaign, says, sheet_file, start_arbitro
+from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+MANAGE_WEBHOOKS, MANAGE_MESSAGES = 1 << 29, 1 << 13
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def typing_env(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path
+) -> Iterator[Sandbox]:
+    """Árbitro reading messages (``ARBITRO_MESSAGE_CONTENT=1``, the intent enabled in the
+    portal), on each backend; tests isolate with a guild of their own."""
+    tmp = tmp_path_factory.mktemp(f"typing-{request.param}")
+    with bot_database(request.param, tmp) as url:
+        _start_migrated(url, migrated_sqlite)
+        sb = start_arbitro(
+            url, tmp, {"ARBITRO_MESSAGE_CONTENT": "1"}, portal_intents=MESSAGE_CONTENT
+        )
+        try:
+            yield sb
+        finally:
+            sb.close()
+
+
+def _sheet(name: str) -> bytes:
+    sheet = copy.deepcopy(ARDELIA)
+    sheet["name"] = name
+    return sheet_file(sheet)
+
+
+def _table(sb: Sandbox, name: str) -> tuple[GuildHandle, ChannelRef]:
+    """A forum campaign with typing on: Ana plays Ardelia, Bruno plays Brisa, the GM has the
+    NPC Trasgo; the scene is a forum post."""
+    g = sb.new_guild(name=name)
+    scene = g.forum_post("foro", "Escena 1: la posada", user="gm")
+    sb.command(
+        "campaign create", {"name": name, "system": "nucleo"}, guild=g, channel=scene, user="gm"
+    ).expect_ok()
+    sb.command(
+        "campaign settings",
+        {"setting": "escribir_como_personaje", "value": "sí"},
+        guild=g,
+        channel=scene,
+        user="gm",
+    ).expect_ok()
+    for user, who in (("ana", "Ardelia"), ("bruno", "Brisa")):
+        sb.command(
+            "sheet import", {"file": _sheet(who)}, guild=g, channel=scene, user=user
+        ).expect_ok()
+    trasgo = copy.deepcopy(ARDELIA)
+    trasgo["name"] = "Trasgo"
+    sb.command(
+        "sheet import", {"file": sheet_file(trasgo, npc=True)}, guild=g, channel=scene, user="gm"
+    ).expect_ok()
+    return g, scene
+
+
+def _posts(sb: Sandbox, g: GuildHandle, channel: ChannelRef) -> list[Msg]:
+    return [m for m in sb.channel_messages(g, channel) if m.data.get("webhook_id")]
+
+
+def _dm(sb: Sandbox, g: GuildHandle, user: str) -> str:
+    return "\n".join(m.content for m in sb.direct_messages(g, user))
+
+
+def test_a_tagged_post_a_sticky_post_and_out_of_character(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Posada")
+    written = g.write(scene, "Ardelia: **—¡Despegamos!** —grita.\n\n*No me fío.*", user="ana")
+    assert written is not None
+    (post,) = _posts(sb, g, scene)
+    assert post.author == "Ardelia"
+    assert post.content == "**—¡Despegamos!** —grita.\n\n*No me fío.*"  # the tag is gone
+    assert sb.message(written.id).deleted  # the original went once the post existed
+    # recorded like a /post: its author may edit it from the message menu
+    editing = sb.context_menu("Editar publicación", post, guild=g, user="ana")
+    assert editing.modal is not None
+    refused = sb.context_menu("Editar publicación", post, guild=g, user="bruno")
+    assert says(refused, "post.error.not_yours")
+    # without a tag, her character in this scene speaks (her active one)
+    g.write(scene, "Sigo hablando.", user="ana")
+    assert [p.author for p in _posts(sb, g, scene)] == ["Ardelia", "Ardelia"]
+    # out of character stays hers, untouched
+    for ooc in ("((vuelvo en cinco minutos))", "// ¿alguien tiene el PDF?"):
+        kept = g.write(scene, ooc, user="ana")
+        assert kept is not None and not sb.message(kept.id).deleted
+    assert len(_posts(sb, g, scene)) == 2
+    # the round of posts knows Ardelia posted
+    status = sb.command("scene status", {}, guild=g, channel=scene, user="gm")
+    assert "Ardelia" in status.all_text
+
+
+def test_the_gm_speaks_as_an_npc_and_as_the_narrator_and_nobody_is_pinged(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Camino")
+    g.write(scene, "Trasgo: ¡Alto ahí, <@" + str(g.member("ana").id) + ">! @everyone", user="gm")
+    g.write(scene, "Narrador: Cae la noche.", user="gm")
+    g.write(scene, "Recordad tirar iniciativa.", user="gm")  # no tag, no character: the GM's own
+    posts = _posts(sb, g, scene)
+    assert [p.author for p in posts] == ["Trasgo", "Narrador"]
+    assert posts[1].content == "Cae la noche."
+    assert posts[0].data["mentions"] == [] and not posts[0].data["mention_everyone"]
+    # a player cannot speak as the NPC: the words are hers, as her character
+    g.write(scene, "Trasgo: soy yo, de verdad", user="ana")
+    assert _posts(sb, g, scene)[-1].author == "Ardelia"
+
+
+def test_a_second_character_sticks_after_its_tag(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Dos personajes")
+    sb.command("sheet import", {"file": _sheet("Cora")}, guild=g, channel=scene, user="ana")
+    g.write(scene, "Cora: Yo me quedo de guardia.", user="ana")
+    g.write(scene, "Y no me muevo.", user="ana")
+    assert [p.author for p in _posts(sb, g, scene)] == ["Cora", "Cora"]
+    listed = sb.command("proxy list", {}, guild=g, channel=scene, user="ana")
+    assert says(listed, "typing.sticky", name="Cora"), listed.text
+
+
+def test_added_tags_and_their_limits(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Etiquetas")
+    added = sb.command("proxy add", {"tag": "A:"}, guild=g, channel=scene, user="ana")
+    assert added.ok and "`A: texto`" in added.text, added.text
+    taken = sb.command("proxy add", {"tag": "a:"}, guild=g, channel=scene, user="bruno")
+    assert says(taken, "typing.error.tag_taken", tag="a: texto"), taken.text
+    named = sb.command("proxy add", {"tag": "Brisa:"}, guild=g, channel=scene, user="ana")
+    assert says(named, "typing.error.tag_taken", tag="Brisa: texto"), named.text
+    reserved = sb.command("proxy add", {"tag": "[[x"}, guild=g, channel=scene, user="ana")
+    assert says(reserved, "typing.error.tag_reserved", tag="[[x"), reserved.text
+    sb.command("proxy add", {"tag": "-texto-"}, guild=g, channel=scene, user="ana").expect_ok()
+    g.write(scene, "A: corto", user="ana")
+    g.write(scene, "-entre guiones-", user="ana")
+    posts = _posts(sb, g, scene)
+    assert [(p.author, p.content) for p in posts] == [
+        ("Ardelia", "corto"),
+        ("Ardelia", "entre guiones"),
+    ]
+    sb.command("proxy remove", {"tag": "A:"}, guild=g, channel=scene, user="ana").expect_ok()
+    listed = sb.command("proxy list", {}, guild=g, channel=scene, user="ana")
+    assert "`A: texto`" not in listed.text and "`-texto-`" in listed.text
+
+
+def test_an_image_is_carried_over_and_a_long_post_split(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Mapa")
+    written = g.write(scene, "Ardelia: Mirad el mapa.", user="ana", files=[("mapa.png", PNG)])
+    assert written is not None
+    (post,) = _posts(sb, g, scene)
+    assert post.attachments == {"mapa.png": PNG}
+    assert sb.message(written.id).deleted
+    paragraphs = [f"Párrafo {i}: " + "palabra " * 150 for i in range(4)]
+    g.write(scene, "Ardelia: " + "\n\n".join(paragraphs), user="ana")
+    parts = _posts(sb, g, scene)[1:]
+    assert len(parts) >= 2 and all(len(p.content) <= 2000 for p in parts)
+    assert "\n\n".join(p.content for p in parts) == "\n\n".join(paragraphs).strip()
+
+
+def test_a_file_too_big_to_carry_keeps_the_original(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Grande")
+    big = b"\0" * (11 * 1024 * 1024)  # over the 10 MiB a server without boosts lets the bot upload
+    written = g.write(scene, "Ardelia: El vídeo.", user="ana", files=[("video.mp4", big)])
+    assert written is not None
+    (post,) = _posts(sb, g, scene)
+    assert post.content == "El vídeo." and post.attachments == {}
+    assert not sb.message(written.id).deleted  # deleting it would delete the file
+    assert t("typing.files_kept", "es") in _dm(sb, g, "ana")
+
+
+def test_a_failed_post_leaves_the_original_and_says_why(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Sin permiso")
+    g.deny_bot("foro", MANAGE_WEBHOOKS)
+    written = g.write(scene, "Ardelia: ¿Hay alguien?", user="ana")
+    assert written is not None and not sb.message(written.id).deleted
+    assert _posts(sb, g, scene) == []
+    assert "Gestionar webhooks" in _dm(sb, g, "ana")
+    shown = sb.command("campaign show", {}, guild=g, channel=scene, user="gm")
+    assert says(shown, "post.missing_permission")
+    g.allow_bot("foro")
+    g.deny_bot("foro", MANAGE_MESSAGES)
+    kept = g.write(scene, "Ardelia: ¿Y ahora?", user="ana")
+    assert kept is not None and not sb.message(kept.id).deleted and _posts(sb, g, scene) == []
+    assert says(
+        sb.command("campaign show", {}, guild=g, channel=scene, user="gm"),
+        "typing.status.no_manage_messages",
+    )
+
+
+def test_two_players_typing_at_once_keep_their_order(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "A la vez")
+    burst = [
+        (scene, f"{who}: mensaje {i}", user)
+        for i in range(4)
+        for who, user in (("Ardelia", "ana"), ("Brisa", "bruno"))
+    ]
+    written = g.write_together(burst)
+    posts = _posts(sb, g, scene)
+    assert [p.content for p in posts] == [text.split(": ", 1)[1] for _, text, _ in burst]
+    assert [p.author for p in posts] == [text.split(":")[0] for _, text, _ in burst]
+    assert all(sb.message(m.id).deleted for m in written)
+
+
+def test_a_reply_is_quoted_and_bots_and_webhooks_are_never_proxied(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Respuesta")
+    g.write(scene, "Brisa: ¿Quién anda ahí?", user="bruno")
+    (first,) = _posts(sb, g, scene)
+    g.write(scene, "Ardelia: Yo.", user="ana", reply_to=first)
+    reply = _posts(sb, g, scene)[-1]
+    assert reply.content.startswith("> ↪ [Brisa](") and str(first.id) in reply.content
+    assert reply.content.endswith("Yo.")
+    # the bot's own posts reached it as messages too, and it left them alone
+    assert len(_posts(sb, g, scene)) == 2
+
+
+def test_typing_is_off_until_the_campaign_turns_it_on(typing_env):
+    sb = typing_env
+    g = new_campaign(sb, "Apagado", "nucleo")
+    thread = g.thread("mesa", "Escena")
+    sb.command("sheet import", {"file": _sheet("Ardelia")}, guild=g, channel="mesa", user="ana")
+    written = g.write(thread, "Ardelia: hola", user="ana")
+    assert written is not None and not sb.message(written.id).deleted
+    assert _posts(sb, g, thread) == []
+    listed = sb.command("proxy list", {}, guild=g, channel=thread, user="ana")
+    assert says(listed, "typing.off_here")
 
 
 def test_the_portal_refusing_message_content_leaves_the_bot_running_and_the_gm_told(

@@ -58,9 +58,11 @@ from bot.db.models import (
     PostImage,
     PostMessage,
     PrivateThread,
+    ProxyTag,
     RollLog,
     RollRequest,
     Scene,
+    SceneSpeaker,
     XpAward,
     saved_id,
     utcnow,
@@ -378,6 +380,7 @@ class PrivacyService:
         doomed_ids = [saved_id(c) for c in doomed]
         awards = 0
         await _forget_pace(session, guild_id, user_id, doomed_ids)
+        await _forget_typing(session, guild_id, user_id, doomed_ids)
         if doomed_ids:
             await session.exec(
                 delete(ActiveCharacter).where(col(ActiveCharacter.character_id).in_(doomed_ids))
@@ -490,6 +493,27 @@ class PrivacyService:
             )
             if result.rowcount != 1:
                 raise ConcurrentChange()
+
+
+async def _forget_typing(
+    session: AsyncSession, guild_id: int, user_id: int, doomed_ids: list[int]
+) -> None:
+    """Typing mode (issue 24): which character stuck to them in each scene goes; the proxy
+    tags of their deleted characters go; tags they added to characters that stay keep
+    working, no longer naming who added them."""
+    await session.exec(
+        delete(SceneSpeaker).where(
+            col(SceneSpeaker.guild_id) == guild_id,
+            (col(SceneSpeaker.user_id) == user_id) | col(SceneSpeaker.character_id).in_(doomed_ids),
+        )
+    )
+    if doomed_ids:
+        await session.exec(delete(ProxyTag).where(col(ProxyTag.character_id).in_(doomed_ids)))
+    await session.exec(
+        update(ProxyTag)
+        .where(col(ProxyTag.guild_id) == guild_id, col(ProxyTag.created_by) == user_id)
+        .values(created_by=ANONYMOUS)
+    )
 
 
 async def _forget_pace(

@@ -1,0 +1,82 @@
+"""Posting by typing, as on Umbría (issue 24): members' messages in scenes become posts.
+
+The listener reads each message the gateway sends (only with ``ARBITRO_MESSAGE_CONTENT``:
+``bot.app``), drops at once what can never be a post (bots, webhooks — other proxy bots such
+as Tupperbox or PluralKit among them —, system messages, anything outside a thread), takes the
+message's ticket in its channel's queue before anything else, and hands the rest to
+:meth:`bot.services.table.typing.TypedPostService.handle` with the Discord side
+(:class:`cogs.ui.typed_sender.MessageSender`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.services.table.typing import TypedMessage
+from cogs.ui.channel_queue import ChannelQueue
+from cogs.ui.context import actor_of_member, place_of_channel
+from cogs.ui.typed_sender import FILES_IN_FLIGHT, ByteBudget, MessageSender
+
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+__all__ = ["TypingCog"]
+
+log = logging.getLogger(__name__)
+
+#: Messages a member writes (a reply too); joins, pins and other system messages are not.
+MEMBER_MESSAGES = (discord.MessageType.default, discord.MessageType.reply)
+
+
+def may_be_a_post(message: discord.Message) -> bool:
+    """What can be decided without a lookup: a member's own message in a thread (scenes are
+    threads: forum posts or threads of the campaign's channels)."""
+    return (
+        message.guild is not None
+        and isinstance(message.author, discord.Member)
+        and not message.author.bot
+        and message.webhook_id is None
+        and message.type in MEMBER_MESSAGES
+        and isinstance(message.channel, discord.Thread)
+    )
+
+
+def typed_message(message: discord.Message) -> TypedMessage:
+    assert isinstance(message.author, discord.Member)  # may_be_a_post checked it
+    assert isinstance(message.channel, discord.Thread)
+    return TypedMessage(
+        place=place_of_channel(message.channel),
+        actor=actor_of_member(message.author),
+        message_id=message.id,
+        text=message.content,
+        has_files=bool(message.attachments),
+        channel_name=message.channel.name,
+    )
+
+
+class TypingCog(commands.Cog):
+    def __init__(self, bot: Arbitro) -> None:
+        self.bot = bot
+        self.queue = ChannelQueue()
+        self.budget = ByteBudget(FILES_IN_FLIGHT)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if not self.bot.reads_messages or not may_be_a_post(message):
+            return
+        ticket = self.queue.ticket(message.channel.id)  # before any await: arrival order
+        try:
+            sender = MessageSender(self.bot, message, ticket, self.budget)
+            await self.bot.services.typing.handle(typed_message(message), sender)
+        except Exception:
+            log.exception("typed message %s could not be handled", message.id)
+        finally:
+            ticket.finish()
+
+
+async def setup(bot: Arbitro) -> None:
+    await bot.add_cog(TypingCog(bot))

@@ -1,0 +1,201 @@
+"""Posting by typing, the services on real databases (SQLite and PostgreSQL): proxy tags
+(unique per campaign even when raced), who speaks (tags, the sticky character, the GM's NPCs
+and the narrator), and what a typed message in a scene records."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+
+import pytest
+from sqlmodel import select
+
+from bot.db.models import Post, ProxyTag
+from bot.services import Actor, Place
+from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.table.typing import SentPost, TypedMessage, TypedOutcome
+from tests.examples import ARDELIA
+
+GUILD, CHANNEL, THREAD = 2400, 21, 22
+HERE = Place(GUILD, CHANNEL, (CHANNEL,))
+SCENE = Place(GUILD, THREAD, (THREAD, CHANNEL))
+GM = Actor(1, "Máster", can_manage_channels=True)
+ANA = Actor(2, "Ana")
+BRUNO = Actor(3, "Bruno")
+MESSAGE_IDS = itertools.count(9000)
+
+
+def sheet(name: str) -> dict:
+    return dict(json.loads(json.dumps(ARDELIA)), name=name)
+
+
+@pytest.fixture
+async def table(services):
+    await services.campaigns.create(
+        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
+    )
+    await services.campaigns.update_settings(HERE, GM, _setting("escribir_como_personaje", "sí"))
+    await services.characters.create(HERE, ANA, sheet("Ardelia"))
+    await services.characters.create(HERE, ANA, sheet("Cora"))
+    await services.characters.create(HERE, BRUNO, sheet("Bram"))
+    await services.characters.create(HERE, GM, sheet("Trasgo"), is_npc=True)
+    await services.characters.create(HERE, GM, sheet("Espía"), is_npc=True, hidden=True)
+    return services
+
+
+def _setting(key: str, value: str):
+    from bot.services.campaigns.service import SettingsChange
+
+    return SettingsChange(system_setting=(key, value))
+
+
+class Recorder:
+    """A sender that posts nothing: it records what the service asked of Discord."""
+
+    def __init__(self, *, missing: tuple[str, ...] = ()) -> None:
+        self.missing = missing
+        self.sent: list[tuple[str, str]] = []
+        self.told: list[str] = []
+        self.deleted = False
+
+    def missing_permissions(self):
+        return self.missing
+
+    def turn(self):
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    async def send(self, post):
+        self.sent.append((post.speaker.name, post.text))
+        return SentPost(THREAD, (next(MESSAGE_IDS),))
+
+    async def unsend(self, sent):
+        self.sent.pop()
+
+    async def delete_original(self):
+        self.deleted = True
+        return True
+
+    async def tell_author(self, locale, key, **params):
+        self.told.append(key)
+
+    async def after_post(self, post, view):
+        pass
+
+
+def _typed(actor: Actor, text: str, *, files: bool = False) -> TypedMessage:
+    return TypedMessage(SCENE, actor, 1, text, files, "La posada")
+
+
+async def _say(services, actor: Actor, text: str, **kw) -> tuple[str, Recorder]:
+    sender = Recorder(**kw)
+    return await services.typing.handle(_typed(actor, text), sender), sender
+
+
+async def test_tags_speak_and_the_character_sticks_in_the_scene(table):
+    outcome, sender = await _say(table, ANA, "Ardelia: hola")
+    assert outcome == TypedOutcome.POSTED and sender.sent == [("Ardelia", "hola")]
+    assert sender.deleted
+    _, sender = await _say(table, ANA, "Cora: ahora yo")
+    _, sender = await _say(table, ANA, "y sigo")
+    assert sender.sent == [("Cora", "y sigo")]  # Cora stuck after her tag
+    # the record is a post of the scene, written by Ana as Cora
+    async with table.sessions() as session:
+        posts = (await session.exec(select(Post).where(Post.guild_id == GUILD))).all()
+    assert [(p.speaker_name, p.author_user_id, p.scene_id is not None) for p in posts] == [
+        ("Ardelia", ANA.user_id, True),
+        ("Cora", ANA.user_id, True),
+        ("Cora", ANA.user_id, True),
+    ]
+
+
+async def test_out_of_character_and_members_without_a_character_are_left_alone(table):
+    for text in ("((ooc))", "// ooc", "   "):
+        outcome, sender = await _say(table, ANA, text)
+        assert outcome == TypedOutcome.IGNORED and sender.sent == [] and not sender.deleted
+    outcome, _ = await _say(table, Actor(9, "Visita"), "hola")
+    assert outcome == TypedOutcome.IGNORED
+    outcome, _ = await _say(table, GM, "sin etiqueta")  # the GM has no character of his own
+    assert outcome == TypedOutcome.IGNORED
+
+
+async def test_the_gm_as_npcs_and_narrator_players_not(table):
+    _, sender = await _say(table, GM, "Trasgo: ¡alto!")
+    _, sender2 = await _say(table, GM, "Narrador: cae la noche")
+    _, sender3 = await _say(table, GM, "Espía: (susurra)")
+    assert sender.sent + sender2.sent + sender3.sent == [
+        ("Trasgo", "¡alto!"),
+        ("Narrador", "cae la noche"),
+        ("Espía", "(susurra)"),
+    ]
+    _, sender = await _say(table, BRUNO, "Trasgo: ¿yo?")  # not his: his own character says it
+    assert sender.sent == [("Bram", "Trasgo: ¿yo?")]
+    _, sender = await _say(table, BRUNO, "Narrador: ¿yo?")
+    assert sender.sent == [("Bram", "Narrador: ¿yo?")]
+
+
+async def test_a_missing_permission_posts_nothing_and_tells_the_author(table):
+    outcome, sender = await _say(
+        table, ANA, "Ardelia: hola", missing=("typing.error.no_manage_webhooks",)
+    )
+    assert outcome == TypedOutcome.FAILED and sender.sent == [] and not sender.deleted
+    assert sender.told == ["typing.error.no_manage_webhooks"]
+
+
+async def test_typing_off_or_outside_a_scene_is_ignored(table):
+    outcome = await table.typing.handle(
+        TypedMessage(HERE, ANA, 1, "Ardelia: hola", False, "mesa"), Recorder()
+    )
+    assert outcome == TypedOutcome.IGNORED  # the bound channel itself is no scene
+    await table.campaigns.update_settings(HERE, GM, _setting("escribir_como_personaje", "no"))
+    outcome, _ = await _say(table, ANA, "Ardelia: hola")
+    assert outcome == TypedOutcome.IGNORED
+
+
+async def test_tags_are_unique_in_the_campaign_even_when_raced(table):
+    results = await asyncio.gather(
+        table.proxy_tags.add(HERE, ANA, "Ardelia", "A:"),
+        table.proxy_tags.add(HERE, BRUNO, "Bram", "a:"),
+        return_exceptions=True,
+    )
+    won = [r for r in results if not isinstance(r, Exception)]
+    lost = [r for r in results if isinstance(r, Exception)]
+    assert len(won) == 1 and len(lost) == 1
+    assert isinstance(lost[0], DomainError) and lost[0].key == "typing.error.tag_taken"
+    async with table.sessions() as session:
+        rows = (await session.exec(select(ProxyTag).where(ProxyTag.guild_id == GUILD))).all()
+    assert len(rows) == 1
+
+
+async def test_who_may_add_a_tag_and_the_limits(table):
+    with pytest.raises(NotAllowed):
+        await table.proxy_tags.add(HERE, BRUNO, "Ardelia", "X:")
+    with pytest.raises(NotAllowed) as taken:  # a player learns nothing about whose it is
+        await table.proxy_tags.add(HERE, BRUNO, None, "Espía:")
+    assert taken.value.key == "typing.error.tag_taken"
+    added = await table.proxy_tags.add(HERE, GM, "Trasgo", "T>")
+    assert [t.prefix for t in added.tags] == ["T>"]
+    for n in range(5):
+        await table.proxy_tags.add(HERE, ANA, "Cora", f"C{n}:")
+    with pytest.raises(DomainError) as full:
+        await table.proxy_tags.add(HERE, ANA, "Cora", "C9:")
+    assert full.value.key == "typing.error.too_many_tags"
+    with pytest.raises(DomainError) as own:
+        await table.proxy_tags.remove(HERE, ANA, "Cora", "Cora:")
+    assert own.value.key == "typing.error.name_tag_stays"
+    _, sender = await _say(table, ANA, "C3: por la etiqueta")
+    assert sender.sent == [("Cora", "por la etiqueta")]
+
+
+async def test_racing_sticky_writes_keep_one_row(table):
+    from bot.db.models import SceneSpeaker
+
+    await _say(table, ANA, "Ardelia: primera")
+    await asyncio.gather(*(_say(table, ANA, f"{who}: carrera") for who in ("Cora", "Ardelia") * 3))
+    async with table.sessions() as session:
+        rows = (
+            await session.exec(select(SceneSpeaker).where(SceneSpeaker.guild_id == GUILD))
+        ).all()
+    assert len(rows) == 1 and rows[0].version >= 2
