@@ -557,16 +557,18 @@ class CharacterProfile(SQLModel, table=True):
 
 
 class PrivateThread(SQLModel, table=True):
-    """The private thread where one player and one GM exchange private posts and rolls.
+    """A private thread where some members of a campaign exchange private posts and rolls:
+    one player and one GM (``/post to:`` by the GM), or a player's whisper to other players,
+    always with the campaign's GM in it (``/post to:`` by a player, issue 24).
 
-    One per (campaign, player, GM), created on first use in the text channel the GM chose
-    and reused afterwards (a unique index settles two first uses at once).
+    One per (campaign, set of members), created on first use in the text channel chosen and
+    reused afterwards (a unique index on the sorted members settles two first uses at once).
+    ``player_user_id`` is the player addressed by the GM, or the player who opened it;
+    ``gm_user_id`` the GM in it; ``members`` every member, the GM included.
     """
 
     __tablename__ = "private_thread"
-    __table_args__ = (
-        Index("uq_private_thread_pair", "campaign_id", "player_user_id", "gm_user_id", unique=True),
-    )
+    __table_args__ = (Index("uq_private_thread_members", "campaign_id", "member_key", unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = _snowflake(index=True)
@@ -576,6 +578,8 @@ class PrivateThread(SQLModel, table=True):
     parent_id: int = _snowflake()  # the text channel that holds the thread
     thread_id: int = _snowflake()
     created_at: datetime = Field(default_factory=utcnow)
+    members: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    member_key: str = Field(max_length=200)  # the members' ids, sorted, comma-separated
 
 
 class PostMessage(SQLModel, table=True):

@@ -237,17 +237,32 @@ async def test_an_edit_that_needs_more_messages_records_them(table):
 
 
 async def test_one_private_thread_per_player_and_gm_even_when_raced(table):
-    assert await table.posting.private_thread(HERE, GM, ANA.user_id) is None
-    with pytest.raises(NotReferee):
-        await table.posting.private_thread(HERE, ANA, BRUNO.user_id)
+    ana = (ANA.user_id,)
+    assert await table.posting.private_thread(HERE, GM, ana) is None
     kept = await asyncio.gather(
-        *(table.posting.keep_private_thread(HERE, GM, ANA.user_id, CHANNEL, t) for t in (91, 92))
+        *(table.posting.keep_private_thread(HERE, GM, ana, CHANNEL, t) for t in (91, 92))
     )
     assert kept[0] == kept[1] in (91, 92)
-    assert await table.posting.private_thread(HERE, GM, ANA.user_id) == kept[0]
+    assert await table.posting.private_thread(HERE, GM, ana) == kept[0]
     assert await table.posting.is_private_thread(GUILD, kept[0])
     await table.posting.forget_private_thread(HERE, kept[0])
-    assert await table.posting.private_thread(HERE, GM, ANA.user_id) is None
+    assert await table.posting.private_thread(HERE, GM, ana) is None
+
+
+async def test_a_players_private_post_goes_to_a_thread_with_the_gm(table):
+    """Issue 24: a player whispers to other players (a split party): the thread holds them,
+    the player and the campaign's GM; the same members find the same thread, whoever of the
+    players opens it, and it is not the GM ↔ player thread."""
+    members = await table.posting.thread_members(HERE, ANA, (BRUNO.user_id,))
+    assert members == tuple(sorted((ANA.user_id, BRUNO.user_id, GM.user_id)))
+    assert await table.posting.keep_private_thread(HERE, ANA, (BRUNO.user_id,), CHANNEL, 93) == 93
+    assert await table.posting.private_thread(HERE, BRUNO, (ANA.user_id,)) == 93
+    assert await table.posting.private_thread(HERE, GM, (ANA.user_id,)) is None
+    assert await table.posting.private_thread(HERE, GM, (ANA.user_id, BRUNO.user_id)) == 93
+    for wrong in ((), (ANA.user_id,), tuple(range(100, 105))):
+        with pytest.raises(DomainError) as refused:
+            await table.posting.thread_members(HERE, ANA, wrong)
+        assert refused.value.key == "post.error.bad_player"
 
 
 async def test_profiles_public_face_avatar_checks_and_racing_writers(table):
@@ -281,3 +296,75 @@ async def test_two_first_profile_writes_race_on_the_new_row(table):
     )
     view = await table.profiles.show(HERE, BRUNO, "Bram")
     assert (view.concept, view.description, view.version) == ("Uno", "Dos", 2)
+
+
+class Reposted:
+    """A reposter that records what it was asked (the cog's Discord side)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+        self.deleted: list[tuple[int, ...]] = []
+
+    async def send(self, post, speaker, roll):
+        self.sent.append((speaker.name, post.text))
+        return (7000 + len(self.sent),)
+
+    async def delete(self, channel_id, message_ids):
+        self.deleted.append(tuple(message_ids))
+
+
+async def test_reproxy_moves_ones_last_post_to_another_speaker(table):
+    await table.characters.create(HERE, ANA, sheet("Cora"))
+    first = await _post(table, HERE, ANA, "Ardelia", text="Primera.", ids=(600,))
+    last = await _post(table, HERE, ANA, "Ardelia", text="Me equivoqué.", ids=(601, 602))
+    reposter = Reposted()
+    view = await table.posting.reproxy(HERE, ANA, "Cora", reposter)
+    assert (view.id, view.speaker_name, view.message_ids) == (last.id, "Cora", (7001,))
+    assert reposter.sent == [("Cora", "Me equivoqué.")] and reposter.deleted == [(601, 602)]
+    assert (await table.posting.find(HERE, ANA, 7001)).id == last.id  # the menus follow it
+    with pytest.raises(DomainError):
+        await table.posting.find(HERE, ANA, 601)
+    assert (await table.posting.find(HERE, ANA, 600)).id == first.id  # the earlier one stays
+    with pytest.raises(DomainError) as same:
+        await table.posting.reproxy(HERE, ANA, "Cora", Reposted())
+    assert same.value.key == "post.error.reproxy_same"
+    with pytest.raises(NotAllowed):  # players speak as their own characters only
+        await table.posting.reproxy(HERE, ANA, "Bram", Reposted())
+    with pytest.raises(DomainError) as none:
+        await table.posting.reproxy(HERE, BRUNO, None, Reposted())
+    assert none.value.key == "post.error.reproxy_none"
+
+
+async def test_reproxy_refuses_old_posts_and_sheet_rolls_and_loses_a_race_cleanly(table):
+    from datetime import timedelta
+
+    from bot.db.models import utcnow
+
+    await table.characters.create(HERE, ANA, sheet("Cora"))
+    speaker = await table.posting.speaker(HERE, ANA, "Ardelia")
+    check = await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False)
+    await _post(table, HERE, ANA, "Ardelia", ids=(610,), roll_log_id=check.log_id)
+    with pytest.raises(DomainError) as sheet_roll:
+        await table.posting.reproxy(HERE, ANA, "Cora", Reposted())
+    assert sheet_roll.value.key == "post.error.reproxy_check"
+    old = await _post(table, HERE, ANA, "Ardelia", ids=(611,))
+    async with table.sessions() as session, session.begin():
+        row = await session.get(Post, old.id)
+        row.created_at = utcnow() - timedelta(minutes=6)
+    with pytest.raises(DomainError) as late:
+        await table.posting.reproxy(HERE, ANA, "Cora", Reposted())
+    assert late.value.key == "post.error.reproxy_none"
+    # an edit lands between the repost and its record: the new messages go, the post stays
+    recent = await _post(table, HERE, ANA, "Ardelia", ids=(612,))
+
+    class EditedMeanwhile(Reposted):
+        async def send(self, post, speaker, roll):
+            await table.posting.edit(HERE, ANA, post.id, post.version, "Editado.", None)
+            return await super().send(post, speaker, roll)
+
+    racing = EditedMeanwhile()
+    with pytest.raises(ConcurrentChange):
+        await table.posting.reproxy(HERE, ANA, "Cora", racing)
+    assert racing.deleted == [(7001,)]
+    kept = await table.posting.find(HERE, ANA, 612)
+    assert (kept.id, kept.speaker_name, kept.text) == (recent.id, "Ardelia", "Editado.")

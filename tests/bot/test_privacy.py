@@ -291,7 +291,7 @@ async def _posts(services) -> tuple[int, int]:
             PostDraft(channel_id=CHANNEL, message_ids=(message,), text="Entro.", notes="nota"),
         )
         ids.append(view.id)
-    await services.posting.keep_private_thread(HERE, GM, ANA.user_id, CHANNEL, 77)
+    await services.posting.keep_private_thread(HERE, GM, (ANA.user_id,), CHANNEL, 77)
     return ids[0], ids[1]
 
 

@@ -134,11 +134,16 @@ def test_a_second_character_sticks_after_its_tag(typing_env):
     sb = typing_env
     g, scene = _table(sb, "Dos personajes")
     sb.command("sheet import", {"file": _sheet("Cora")}, guild=g, channel=scene, user="ana")
+    sb.command("sheet use", {"character": "Ardelia"}, guild=g, channel=scene, user="ana")
     g.write(scene, "Cora: Yo me quedo de guardia.", user="ana")
     g.write(scene, "Y no me muevo.", user="ana")
     assert [p.author for p in _posts(sb, g, scene)] == ["Cora", "Cora"]
     listed = sb.command("proxy list", {}, guild=g, channel=scene, user="ana")
     assert says(listed, "typing.sticky", name="Cora"), listed.text
+    # in another scene her active character still speaks
+    other = g.forum_post("foro", "Escena 2", user="gm")
+    g.write(other, "Hola desde otra escena.", user="ana")
+    assert [p.author for p in _posts(sb, g, other)] == ["Ardelia"]
 
 
 def test_added_tags_and_their_limits(typing_env):
@@ -238,6 +243,25 @@ def test_a_reply_is_quoted_and_bots_and_webhooks_are_never_proxied(typing_env):
     assert reply.content.endswith("Yo.")
     # the bot's own posts reached it as messages too, and it left them alone
     assert len(_posts(sb, g, scene)) == 2
+
+
+def test_reproxy_posts_the_last_post_again_as_another_character(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Reproxy")
+    sb.command("sheet import", {"file": _sheet("Cora")}, guild=g, channel=scene, user="ana")
+    sb.command("sheet use", {"character": "Ardelia"}, guild=g, channel=scene, user="ana")
+    g.write(scene, "Esto lo dice Cora.", user="ana")  # her active character spoke: wrong one
+    (wrong,) = _posts(sb, g, scene)
+    assert wrong.author == "Ardelia"
+    done = sb.command("reproxy", {"as": "Cora"}, guild=g, channel=scene, user="ana")
+    assert done.ephemeral and says(done, "post.reproxied", name="Cora"), done.text
+    (right,) = _posts(sb, g, scene)
+    assert (right.author, right.content) == ("Cora", "Esto lo dice Cora.")
+    assert sb.message(wrong.id).deleted
+    # the same record: its author edits it from the new message
+    assert sb.context_menu("Editar publicación", right, guild=g, user="ana").modal is not None
+    refused = sb.command("reproxy", {"as": "Cora"}, guild=g, channel=scene, user="bruno")
+    assert says(refused, "post.error.reproxy_none", minutes=5), refused.text
 
 
 def test_typing_is_off_until_the_campaign_turns_it_on(typing_env):

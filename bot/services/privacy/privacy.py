@@ -257,12 +257,13 @@ class PrivacyService:
                 if user_id in scene["players"] or scene["opened_by"] == user_id
             ],
             "posts": await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
-            "private_threads": await rows(
-                PrivateThread,
-                PrivateThread.guild_id == guild_id,
-                (col(PrivateThread.player_user_id) == user_id)
-                | (col(PrivateThread.gm_user_id) == user_id),
-            ),
+            # the GM ↔ player threads and the players' whispers they are in (issue 24)
+            "private_threads": [
+                thread
+                for thread in await rows(PrivateThread, PrivateThread.guild_id == guild_id)
+                if user_id in (thread["player_user_id"], thread["gm_user_id"])
+                or user_id in (thread["members"] or [])
+            ],
         }
 
     @staticmethod
@@ -594,13 +595,16 @@ async def _untie_posts(
 ) -> tuple[int, int, tuple[tuple[int, int], ...]]:
     """The member's posts: erased (text and notes, with the characters) or kept anonymous;
     returns (erased, anonymised, the erased posts' Discord messages)."""
-    await session.exec(
-        delete(PrivateThread).where(
-            col(PrivateThread.guild_id) == guild_id,
-            (col(PrivateThread.player_user_id) == user_id)
-            | (col(PrivateThread.gm_user_id) == user_id),
-        )
-    )
+    threads = (
+        await session.exec(select(PrivateThread).where(PrivateThread.guild_id == guild_id))
+    ).all()
+    theirs = [
+        saved_id(thread)
+        for thread in threads
+        if user_id in (thread.player_user_id, thread.gm_user_id, *thread.members)
+    ]
+    if theirs:  # forgotten: the next private post among those members opens a new one
+        await session.exec(delete(PrivateThread).where(col(PrivateThread.id).in_(theirs)))
     posts = (
         await session.exec(
             select(Post).where(Post.guild_id == guild_id, Post.author_user_id == user_id)

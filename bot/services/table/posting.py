@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
@@ -48,11 +49,15 @@ __all__ = [
     "PostRoll",
     "PostView",
     "PostingService",
+    "REPROXY_WINDOW",
+    "Reposter",
     "Speaker",
 ]
 
 #: Discord's modal text field holds at most 4000 characters.
 MAX_TEXT = 4000
+#: A post's speaker may be changed (``/reproxy``) this long after it was posted.
+REPROXY_WINDOW = timedelta(minutes=5)
 MAX_NOTES = 1000
 MAX_ROLL = 200
 #: The narrator's name (``/post as:Narrador``), in Spanish and English.
@@ -87,6 +92,19 @@ class PostRoll:
     total: int
     outcome: str | None
     private: bool
+    #: rolled from the speaker's sheet (a check), not bare dice: it belongs to that character
+    sheet: bool = False
+
+
+class Reposter(Protocol):
+    """The Discord side of a reproxy, implemented by the cog: post the post again as another
+    speaker, and delete messages."""
+
+    async def send(
+        self, post: PostView, speaker: Speaker, roll: PostRoll | None
+    ) -> tuple[int, ...]: ...
+
+    async def delete(self, channel_id: int, message_ids: tuple[int, ...]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +366,7 @@ class PostingService:
             row.total,
             row.outcome,
             row.private,
+            sheet=row.kind != "roll",
         )
 
     # -- recording -----------------------------------------------------------------------
@@ -529,44 +548,149 @@ class PostingService:
             raise NotAllowed("post.error.not_yours")
         return post
 
-    # -- GM ↔ player private threads -----------------------------------------------------
+    # -- reproxy: another speaker for one's last post ----------------------------------
 
-    async def private_thread(self, place: Place, actor: Actor, player_id: int) -> int | None:
-        """The thread where this referee and ``player_id`` exchange private posts, if any."""
-        campaign = await self.campaigns.require_referee(place, actor)
+    async def reproxy(
+        self, place: Place, actor: Actor, name: str | None, sender: Reposter
+    ) -> PostView:
+        """``/reproxy``: the actor's last post in this channel, posted within
+        :data:`REPROXY_WINDOW`, as another speaker.  A webhook message cannot change its name
+        or avatar, so the post goes out again and the old messages are deleted once the record
+        (compare-and-set on its version) names the new speaker and messages; a roll from the
+        old speaker's sheet keeps the post where it is (it was that character's)."""
+        post = await self._last_post(place, actor)
+        speaker = await self.speaker(place, actor, name)
+        if speaker.character_id == post.character_id and speaker.name == post.speaker_name:
+            raise DomainError("post.error.reproxy_same", name=speaker.name)
+        roll = await self.roll_of(place.guild_id, post.roll_log_id)
+        if roll is not None and roll.sheet:
+            raise DomainError("post.error.reproxy_check", name=post.speaker_name)
+        sent = await sender.send(post, speaker, roll)
+        try:
+            view = await self._respeak(place, post, speaker, sent)
+        except Exception:
+            await sender.delete(post.channel_id, sent)  # the old post stands
+            raise
+        await sender.delete(post.channel_id, post.message_ids)
+        return view
+
+    async def _last_post(self, place: Place, actor: Actor) -> PostView:
+        since = utcnow() - REPROXY_WINDOW
+        async with self.sessions() as session:
+            post = (
+                await session.exec(
+                    select(Post)
+                    .where(
+                        Post.guild_id == place.guild_id,
+                        Post.channel_id == place.channel_id,
+                        Post.author_user_id == actor.user_id,
+                        col(Post.deleted_at).is_(None),
+                        col(Post.gm_only).is_(False),
+                    )
+                    .order_by(col(Post.id).desc())
+                    .limit(1)
+                )
+            ).first()
+        created = post.created_at if post is not None else None
+        if created is not None and created.tzinfo is None:
+            created = created.replace(tzinfo=UTC)  # SQLite hands datetimes back naive
+        if post is None or created is None or created < since:
+            minutes = int(REPROXY_WINDOW.total_seconds() // 60)
+            raise DomainError("post.error.reproxy_none", minutes=minutes)
+        return post_view(post)
+
+    async def _respeak(
+        self, place: Place, post: PostView, speaker: Speaker, message_ids: tuple[int, ...]
+    ) -> PostView:
+        async with self.sessions() as session, session.begin():
+            changed = await session.exec(
+                update(Post)
+                .where(col(Post.id) == post.id, col(Post.version) == post.version)
+                .where(col(Post.deleted_at).is_(None))
+                .values(
+                    speaker_name=speaker.name,
+                    webhook_name=speaker.webhook_name,
+                    character_id=speaker.character_id,
+                    message_ids=list(message_ids),
+                    version=post.version + 1,
+                )
+            )
+            if changed.rowcount != 1:
+                raise ConcurrentChange("post.error.changed_meanwhile")
+            await session.exec(
+                delete(PostMessage).where(col(PostMessage.message_id).in_(list(post.message_ids)))
+            )
+            for message_id in message_ids:
+                session.add(
+                    PostMessage(message_id=message_id, guild_id=place.guild_id, post_id=post.id)
+                )
+            return post_view(await session.get_one(Post, post.id))
+
+    # -- private threads: GM ↔ player, and a player's whisper to other players ----------
+
+    #: Members a player may address in one private post (besides themselves and the GM).
+    MAX_RECIPIENTS = 4
+
+    async def thread_members(
+        self, place: Place, actor: Actor, recipients: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """Everyone in the private thread a ``/post to:`` of ``actor`` goes to, the GM
+        included: a referee and the players named (the referee is the thread's GM), or a
+        player, the players named and the campaign's GM (a whisper, a split party)."""
+        campaign = await self.campaigns.require(place)
+        named = set(recipients)
+        if not named or actor.user_id in named or len(named) > self.MAX_RECIPIENTS:
+            raise DomainError("post.error.bad_player", limit=self.MAX_RECIPIENTS)
+        gm = actor.user_id if is_referee(campaign, actor) else campaign.gm_user_id
+        return tuple(sorted(named | {actor.user_id, gm}))
+
+    async def private_thread(
+        self, place: Place, actor: Actor, recipients: tuple[int, ...]
+    ) -> int | None:
+        """The thread of exactly these members (:meth:`thread_members`), if any."""
+        campaign = await self.campaigns.require(place)
+        members = await self.thread_members(place, actor, recipients)
         async with self.sessions() as session:
             row = (
                 await session.exec(
                     select(PrivateThread).where(
                         PrivateThread.campaign_id == campaign.id,
-                        PrivateThread.player_user_id == player_id,
-                        PrivateThread.gm_user_id == actor.user_id,
+                        PrivateThread.member_key == _member_key(members),
                     )
                 )
             ).first()
         return row.thread_id if row is not None else None
 
     async def keep_private_thread(
-        self, place: Place, actor: Actor, player_id: int, parent_id: int, thread_id: int
+        self,
+        place: Place,
+        actor: Actor,
+        recipients: tuple[int, ...],
+        parent_id: int,
+        thread_id: int,
     ) -> int:
-        """Record the thread just created for (referee, player); when another first use won
-        the race, the thread already recorded (the caller deletes its own)."""
-        campaign = await self.campaigns.require_referee(place, actor)
+        """Record the thread just created for these members; when another first use won the
+        race, the thread already recorded (the caller deletes its own)."""
+        campaign = await self.campaigns.require(place)
+        members = await self.thread_members(place, actor, recipients)
+        referee = is_referee(campaign, actor)
         try:
             async with self.sessions() as session, session.begin():
                 session.add(
                     PrivateThread(
                         guild_id=place.guild_id,
                         campaign_id=saved_id(campaign),
-                        player_user_id=player_id,
-                        gm_user_id=actor.user_id,
+                        player_user_id=recipients[0] if referee else actor.user_id,
+                        gm_user_id=actor.user_id if referee else campaign.gm_user_id,
                         parent_id=parent_id,
                         thread_id=thread_id,
+                        members=list(members),
+                        member_key=_member_key(members),
                     )
                 )
             return thread_id
         except IntegrityError:
-            existing = await self.private_thread(place, actor, player_id)
+            existing = await self.private_thread(place, actor, recipients)
             if existing is None:
                 raise
             return existing
@@ -591,3 +715,7 @@ class PostingService:
                 )
             ).first()
         return row is not None
+
+
+def _member_key(members: tuple[int, ...]) -> str:
+    return ",".join(str(member) for member in sorted(members))

@@ -1,9 +1,12 @@
 """Posting by typing (issue 24): proxy tags per character and the character that sticks to a
-member in a scene.
+member in a scene; private threads of several members.
 
 ``proxy_tag`` holds the tags members set with ``/proxy add`` (the name-and-colon tag of every
 character needs no row), unique per campaign by their folded text; ``scene_speaker`` the
 character a member last posted as with a tag in a scene (a message without a tag speaks as it).
+``private_thread`` learns its members (a player's ``/post to:`` opens one with other players
+and the GM): unique per campaign by the sorted member ids, which the GM ↔ player threads
+already there get from their two members.
 
 Revision ID: 0020
 Revises: 0019
@@ -52,9 +55,44 @@ def upgrade() -> None:
     )
     op.create_index("ix_scene_speaker_guild_id", "scene_speaker", ["guild_id"])
     op.create_index("ix_scene_speaker_character_id", "scene_speaker", ["character_id"])
+    with op.batch_alter_table("private_thread") as batch:
+        batch.add_column(sa.Column("members", sa.JSON(), nullable=False, server_default="[]"))
+        batch.add_column(sa.Column("member_key", sa.String(200), nullable=False, server_default=""))
+    threads = sa.table(
+        "private_thread",
+        sa.column("id", sa.Integer()),
+        sa.column("player_user_id", sa.BigInteger()),
+        sa.column("gm_user_id", sa.BigInteger()),
+        sa.column("members", sa.JSON()),
+        sa.column("member_key", sa.String()),
+    )
+    connection = op.get_bind()
+    for row in connection.execute(
+        sa.select(threads.c.id, threads.c.player_user_id, threads.c.gm_user_id)
+    ).all():
+        members = sorted({row.player_user_id, row.gm_user_id})
+        connection.execute(
+            threads.update()
+            .where(threads.c.id == row.id)
+            .values(members=members, member_key=",".join(map(str, members)))
+        )
+    op.drop_index("uq_private_thread_pair", table_name="private_thread")
+    op.create_index(
+        "uq_private_thread_members", "private_thread", ["campaign_id", "member_key"], unique=True
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("uq_private_thread_members", table_name="private_thread")
+    op.create_index(
+        "uq_private_thread_pair",
+        "private_thread",
+        ["campaign_id", "player_user_id", "gm_user_id"],
+        unique=True,
+    )
+    with op.batch_alter_table("private_thread") as batch:
+        batch.drop_column("member_key")
+        batch.drop_column("members")
     op.drop_index("ix_scene_speaker_character_id", table_name="scene_speaker")
     op.drop_index("ix_scene_speaker_guild_id", table_name="scene_speaker")
     op.drop_table("scene_speaker")
