@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -529,18 +529,18 @@ class PostCog(commands.Cog):
         view = await self.posting.edit(ctx.place, ctx.actor, post_id, version, text, notes)
         campaign = await self.posting.campaign_of(view)
         locale = campaign.locale or self.bot.config.default_locale
-        roll = await self.posting.roll_of(ctx.place.guild_id, view.roll_log_id)
+        rolls = await self.posting.rolls_of(ctx.place.guild_id, view.roll_log_ids)
         header = None
         if view.gm_only and view.origin_channel_id:
             link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.origin_channel_id}"
             author = f"<@{view.author_user_id}>"
             header = t("post.gm_only_header", locale, author=author, link=link)
-        hidden = roll is not None and await self.posting.hides_numbers(view)
+        hidden = bool(rolls) and await self.posting.hides_numbers(view)
         parts = post_parts(
             view.text,
             locale,
             notes=view.notes if not view.notes_private else None,
-            roll=roll,
+            rolls=rolls,
             roll_numbers=not hidden,
             edited=True,
             header=header,
@@ -609,13 +609,13 @@ class WebhookReposter:
         self.cog, self.itx, self.locale = cog, itx, locale
 
     async def send(
-        self, post: PostView, speaker: Speaker, roll: PostRoll | None
+        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll]
     ) -> tuple[int, ...]:
         parts = post_parts(
             post.text,
             self.locale,
             notes=post.notes if not post.notes_private else None,
-            roll=roll,
+            rolls=rolls,
             roll_numbers=not speaker.hidden,
             edited=post.edited_at is not None,
         )

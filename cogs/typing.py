@@ -34,20 +34,24 @@ MEMBER_MESSAGES = (discord.MessageType.default, discord.MessageType.reply)
 
 def may_be_a_post(message: discord.Message) -> bool:
     """What can be decided without a lookup: a member's own message in a thread (scenes are
-    threads: forum posts or threads of the campaign's channels)."""
+    threads: forum posts or threads of the campaign's channels), or with ``[[`` anywhere (a
+    roll outside a scene, with the setting ``tiradas_en_mensajes``)."""
     return (
         message.guild is not None
         and isinstance(message.author, discord.Member)
         and not message.author.bot
         and message.webhook_id is None
         and message.type in MEMBER_MESSAGES
-        and isinstance(message.channel, discord.Thread)
+        and (
+            isinstance(message.channel, discord.Thread)
+            or (isinstance(message.channel, discord.TextChannel) and "[[" in message.content)
+        )
     )
 
 
 def typed_message(message: discord.Message) -> TypedMessage:
     assert isinstance(message.author, discord.Member)  # may_be_a_post checked it
-    assert isinstance(message.channel, discord.Thread)
+    assert isinstance(message.channel, discord.Thread | discord.TextChannel)
     return TypedMessage(
         place=place_of_channel(message.channel),
         actor=actor_of_member(message.author),
@@ -55,6 +59,7 @@ def typed_message(message: discord.Message) -> TypedMessage:
         text=message.content,
         has_files=bool(message.attachments),
         channel_name=message.channel.name,
+        in_thread=isinstance(message.channel, discord.Thread),
     )
 
 

@@ -390,6 +390,9 @@ class Post(SQLModel, table=True):
     text: str
     notes: str | None = None
     roll_log_id: int | None = Field(default=None, foreign_key="roll_log.id", nullable=True)
+    #: every roll the post carries, in order (a typed post's ``[[…]]``, a macro's several
+    #: rolls); ``roll_log_id`` is the first of them
+    roll_log_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # The notes went to the GM channel only (``/post private_notes``), with the messages there:
     # the notes' copy and the GM copy of a private roll (deleted with the post).
     notes_private: bool = False

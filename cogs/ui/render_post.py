@@ -8,6 +8,7 @@ scene.  A post longer than one message is split by :func:`bot.services.shared.po
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -57,23 +58,33 @@ def post_parts(
     *,
     notes: str | None = None,
     roll: PostRoll | None = None,
+    rolls: Sequence[PostRoll] = (),
     roll_numbers: bool = True,
     edited: bool = False,
     header: str | None = None,
 ) -> list[str]:
-    """The post's messages: header (GM-only link), text, notes, roll, edited mark."""
+    """The post's messages: header (GM-only link, a reply's quote), text, notes, the rolls
+    (numbered as the text marks them when there are several), edited mark."""
     blocks = [header] if header else []
     blocks.append(text)
     tail = []
     if notes:
         tail.append(notes_lines(notes))
-    if roll is not None:
-        tail.append(roll_line(roll, locale, numbers=roll_numbers))
+    every = [roll, *rolls] if roll is not None else list(rolls)
+    for index, one in enumerate(every, start=1):
+        line = roll_line(one, locale, numbers=roll_numbers)
+        if len(every) > 1:
+            line = line.replace("-# 🎲", f"-# {_superscript(index)} 🎲", 1)
+        tail.append(line)
     if edited:
         tail.append(t("post.edited", locale))
     if tail:
         blocks.append("\n".join(tail))
     return split_post("\n\n".join(blocks))
+
+
+def _superscript(number: int) -> str:
+    return "".join("⁰¹²³⁴⁵⁶⁷⁸⁹"[int(digit)] for digit in str(number))
 
 
 def returned_text(locale: str, reason: str, text: str, notes: str | None) -> dict[str, Any]:

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
+from bot.services.play.inline import InlineRoll
 from bot.services.shared.errors import DomainError
 from bot.services.table.posting import PostView
 from bot.services.table.typing import SentPost, TypedPost
 from cogs.ui.channel_queue import Ticket
-from cogs.ui.render_post import post_parts
+from cogs.ui.render_post import post_parts, roll_line
 from cogs.ui.scene_header import refresh_header
 from cogs.ui.webhooks import destination_of, webhook_pool
 
@@ -133,7 +134,14 @@ class MessageSender:
             ]
 
         try:
-            parts = post_parts(post.text, locale, header=reply_quote(self.message, locale))
+            parts = post_parts(
+                post.text,
+                locale,
+                notes=post.notes,
+                rolls=post.rolls,
+                roll_numbers=not post.speaker.hidden,
+                header=reply_quote(self.message, locale),
+            )
             sent = await self.pool.send(
                 where,
                 parts,
@@ -145,7 +153,52 @@ class MessageSender:
             raise _refusal(error) from None
         finally:
             await self.budget.give(held)
-        return SentPost(where.message_channel_id, tuple(m.id for m in sent), left_behind)
+        gm_copy = None
+        if post.speaker.hidden and post.rolls:
+            gm_copy = await self._gm_copy(post, sent[0].jump_url, locale)
+        return SentPost(
+            where.message_channel_id,
+            tuple(m.id for m in sent),
+            left_behind,
+            sent[-1].jump_url,
+            gm_copy,
+        )
+
+    async def _gm_copy(self, post: TypedPost, link: str, locale: str) -> tuple[int, str] | None:
+        """A hidden NPC's rolls, with their numbers, in the GM channel (players saw none)."""
+        channel_id = post.speaker.gm_channel_id
+        channel = self.bot.get_channel(channel_id) if channel_id else None
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        author = getattr(self.message.author, "display_name", self.message.author.name)
+        head = t("post.gm_copy", locale, user=author, name=post.speaker.name, link=link)
+        lines = [roll_line(roll, locale) for roll in post.rolls]
+        try:
+            copy = await channel.send(
+                "\n".join([head, *lines]), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException:
+            log.warning("could not copy a hidden NPC's rolls to the GM channel %s", channel_id)
+            return None
+        return copy.id, copy.jump_url
+
+    async def answer_rolls(
+        self, locale: str | None, who: str | None, rolls: list[InlineRoll]
+    ) -> tuple[int, str] | None:
+        words = self._locale(locale)
+        author = getattr(self.message.author, "display_name", self.message.author.name)
+        head = t("typing.rolled", words, user=author, character=f" ({who})" if who else "")
+        lines = [roll_line(roll, words) for roll in rolls]
+        try:
+            answer = await self.message.reply(
+                "\n".join([head, *lines])[:2000],
+                mention_author=False,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("could not answer the rolls of message %s", self.message.id)
+            return None
+        return answer.id, answer.jump_url
 
     async def _files(self) -> tuple[list[tuple[str, bytes, bool, str | None]], bool, int]:
         """The message's files that fit the server's upload limit (all of them or the first

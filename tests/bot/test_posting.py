@@ -305,7 +305,7 @@ class Reposted:
         self.sent: list[tuple[str, str]] = []
         self.deleted: list[tuple[int, ...]] = []
 
-    async def send(self, post, speaker, roll):
+    async def send(self, post, speaker, rolls):
         self.sent.append((speaker.name, post.text))
         return (7000 + len(self.sent),)
 
@@ -358,9 +358,9 @@ async def test_reproxy_refuses_old_posts_and_sheet_rolls_and_loses_a_race_cleanl
     recent = await _post(table, HERE, ANA, "Ardelia", ids=(612,))
 
     class EditedMeanwhile(Reposted):
-        async def send(self, post, speaker, roll):
+        async def send(self, post, speaker, rolls):
             await table.posting.edit(HERE, ANA, post.id, post.version, "Editado.", None)
-            return await super().send(post, speaker, roll)
+            return await super().send(post, speaker, rolls)
 
     racing = EditedMeanwhile()
     with pytest.raises(ConcurrentChange):

@@ -75,3 +75,71 @@ def test_prefix_and_suffix_and_an_empty_inside():
 )
 def test_out_of_character(text, ooc):
     assert out_of_character(text) is ooc
+
+
+def test_rolls_in_brackets_are_found_in_order_and_bounded():
+    from bot.services.shared.typed_text import inline_rolls
+
+    spans = inline_rolls("Ataco [[1d20+5]] y luego [[ Pilotar +2 ]].")
+    assert [s.inner for s in spans] == ["1d20+5", "Pilotar +2"]
+    assert inline_rolls("sin tiradas") == []
+    for bad, key in (
+        ("[[]]", "typing.error.bad_brackets"),
+        ("[[1d20", "typing.error.bad_brackets"),
+        ("[[a\nb]]", "typing.error.bad_brackets"),
+        ("[[" + "x" * 201 + "]]", "typing.error.bad_brackets"),
+        (" ".join(["[[1d6]]"] * 11), "typing.error.too_many_rolls"),
+    ):
+        with pytest.raises(DomainError) as refused:
+            inline_rolls(bad)
+        assert refused.value.key == key, bad
+
+
+@pytest.mark.parametrize(
+    ("text", "dice"),
+    [
+        ("1d20+5", True),
+        ("4d6kh3 fuerza", True),
+        ("1o3d10b+12 [sigilo]", True),
+        ("d%", True),
+        ("2+3", True),
+        ("Pilotar", False),
+        ("Pilotar +2", False),
+        ("Destreza", False),
+        ("salvación veneno", False),
+        ("ataque", False),
+    ],
+)
+def test_dice_or_a_name(text, dice):
+    from bot.services.shared.typed_text import is_dice
+
+    assert is_dice(text) is dice
+
+
+def test_notes_are_the_subtext_lines_and_rolls_are_marked_in_the_text():
+    from bot.services.shared.typed_text import inline_rolls, split_notes, with_rolls_marked
+
+    body, notes = split_notes("—¡Alto! [[1d20]]\n-# Tiro para asustarle.\n-# Y otra nota.")
+    assert (body, notes) == ("—¡Alto! [[1d20]]", "Tiro para asustarle.\nY otra nota.")
+    assert split_notes("Sin notas.") == ("Sin notas.", None)
+    assert with_rolls_marked(body, inline_rolls(body)) == "—¡Alto! `1d20`"
+    two = "[[1d20]] y [[1d6]]"
+    assert with_rolls_marked(two, inline_rolls(two)) == "`1d20`¹ y `1d6`²"
+
+
+@pytest.mark.parametrize(
+    ("text", "notes", "private"),
+    [
+        ("[[privada: 1d20]]", None, True),
+        ("[[! 1d20]]", None, True),
+        ("[[Secret: Sigilo]]", None, True),
+        ("[[1d20]]", "gm: solo para ti", True),
+        ("[[1d20]]", "Máster: mira esto", True),
+        ("[[1d20 privada]]", None, False),  # a comment, not a mark
+        ("[[1d20]]", "nota normal", False),
+    ],
+)
+def test_what_marks_something_private(text, notes, private):
+    from bot.services.shared.typed_text import inline_rolls, marked_private
+
+    assert marked_private(inline_rolls(text), notes) is private

@@ -56,7 +56,9 @@ class Recorder:
     def __init__(self, *, missing: tuple[str, ...] = ()) -> None:
         self.missing = missing
         self.sent: list[tuple[str, str]] = []
+        self.posts: list = []
         self.told: list[str] = []
+        self.answered: list = []
         self.deleted = False
 
     def missing_permissions(self):
@@ -69,7 +71,8 @@ class Recorder:
 
     async def send(self, post):
         self.sent.append((post.speaker.name, post.text))
-        return SentPost(THREAD, (next(MESSAGE_IDS),))
+        self.posts.append(post)
+        return SentPost(THREAD, (next(MESSAGE_IDS),), last_url="https://discord.com/x")
 
     async def unsend(self, sent):
         self.sent.pop()
@@ -83,6 +86,10 @@ class Recorder:
 
     async def after_post(self, post, view):
         pass
+
+    async def answer_rolls(self, locale, who, rolls):
+        self.answered.append((who, rolls))
+        return next(MESSAGE_IDS), "https://discord.com/y"
 
 
 def _typed(actor: Actor, text: str, *, files: bool = False) -> TypedMessage:
@@ -199,3 +206,65 @@ async def test_racing_sticky_writes_keep_one_row(table):
             await session.exec(select(SceneSpeaker).where(SceneSpeaker.guild_id == GUILD))
         ).all()
     assert len(rows) == 1 and rows[0].version >= 2
+
+
+async def test_rolls_and_notes_in_the_text(table):
+    from bot.db.models import RollLog
+
+    outcome, sender = await _say(
+        table, ANA, "Ardelia: Despego [[1d20+5]] y piloto [[Pilotar +2]].\n-# Con el motor tocado."
+    )
+    assert outcome == TypedOutcome.POSTED
+    assert sender.sent == [("Ardelia", "Despego `1d20+5`¹ y piloto `Pilotar +2`².")]
+    (post,) = sender.posts
+    assert post.notes == "Con el motor tocado."
+    assert [r.sheet for r in post.rolls] == [False, True]
+    async with table.sessions() as session:
+        stored = (await session.exec(select(Post).where(Post.guild_id == GUILD))).one()
+        logged = [await session.get(RollLog, i) for i in stored.roll_log_ids]
+    assert stored.roll_log_id == stored.roll_log_ids[0] and stored.notes == "Con el motor tocado."
+    assert [(r.kind, r.character_name, r.private) for r in logged] == [
+        ("roll", "Ardelia", False),
+        ("check", "Ardelia", False),
+    ]
+    assert logged[1].detail["option"].endswith("Pilotar")
+
+
+async def test_a_private_mark_or_an_unknown_name_posts_nothing(table):
+    for text, key in (
+        ("Ardelia: [[privada: 1d20]]", "typing.error.private"),
+        ("Ardelia: hola\n-# gm: sé quién es el traidor", "typing.error.private"),
+        ("Ardelia: [[Bailar claqué]]", "inline.error.unknown"),
+        ("Ardelia: [[1d20", "typing.error.bad_brackets"),
+    ):
+        outcome, sender = await _say(table, ANA, text)
+        assert (outcome, sender.sent, sender.deleted, sender.told) == (
+            TypedOutcome.FAILED,
+            [],
+            False,
+            [key],
+        ), text
+
+
+async def test_a_hidden_npcs_rolls_are_private(table):
+    from bot.db.models import RollLog
+
+    _, sender = await _say(table, GM, "Espía: Te sigo [[Sigilo]].")
+    (post,) = sender.posts
+    assert post.speaker.hidden and all(r.private for r in post.rolls)
+    async with table.sessions() as session:
+        row = await session.get(RollLog, post.rolls[0].log_id)
+    assert row.private and row.character_name == "Espía"
+
+
+async def test_rolls_outside_a_scene_answer_as_roll_when_the_campaign_wants(table):
+    message = TypedMessage(HERE, ANA, 1, "Tiro [[1d20+3]]", False, "mesa", in_thread=False)
+    sender = Recorder()
+    assert await table.typing.handle(message, sender) == TypedOutcome.IGNORED
+    await table.campaigns.update_settings(HERE, GM, _setting("tiradas_en_mensajes", "sí"))
+    assert await table.typing.handle(message, sender) == TypedOutcome.ROLLED
+    (who, rolls) = sender.answered[0]
+    assert who == "Cora" and rolls[0].expression.startswith("1d20")  # her active character
+    private = TypedMessage(HERE, ANA, 2, "[[privada: 1d20]]", False, "mesa", in_thread=False)
+    assert await table.typing.handle(private, sender) == TypedOutcome.FAILED
+    assert sender.told == ["typing.error.private_roll"]

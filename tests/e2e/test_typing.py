@@ -18,6 +18,7 @@ from standin.replies import Msg
 from tests.databases import BACKENDS, bot_database
 from tests.e2e.conftest import _start_migrated
 from tests.e2e.helpers import new_campaign, says, sheet_file, start_arbitro
+from tests.e2e.test_post import _inputs
 from tests.examples import ARDELIA
 
 pytestmark = pytest.mark.e2e
@@ -262,6 +263,71 @@ def test_reproxy_posts_the_last_post_again_as_another_character(typing_env):
     assert sb.context_menu("Editar publicación", right, guild=g, user="ana").modal is not None
     refused = sb.command("reproxy", {"as": "Cora"}, guild=g, channel=scene, user="bruno")
     assert says(refused, "post.error.reproxy_none", minutes=5), refused.text
+
+
+def test_rolls_a_sheet_option_and_notes_inside_the_text(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Tiradas")
+    text = "Ardelia: Despego [[1d20+5]] y piloto [[Pilotar]].\n-# Con el motor tocado."
+    written = g.write(scene, text, user="ana")
+    assert written is not None and sb.message(written.id).deleted
+    (post,) = _posts(sb, g, scene)
+    lines = post.content.splitlines()
+    assert lines[0] == "Despego `1d20+5`¹ y piloto `Pilotar`²."
+    assert "-# Con el motor tocado." in lines
+    rolls = [line for line in lines if "🎲" in line]
+    assert len(rolls) == 2 and rolls[0].startswith("-# ¹ 🎲") and "Pilotar" in rolls[1]
+    # both in the roll log as Ardelia's, linked to the post
+    history = sb.command("history", {}, guild=g, channel=scene, user="gm")
+    assert history.all_text.count(str(post.id)) >= 2, history.all_text
+    # the record keeps the notes: the edit form shows them
+    editing = sb.context_menu("Editar publicación", post, guild=g, user="ana")
+    fields = {c["custom_id"]: c.get("value") for c in _inputs(editing.modal)}
+    assert fields["notes"] == "Con el motor tocado."
+
+
+def test_private_rolls_and_private_notes_are_refused_in_typed_text(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Privado")
+    for text in ("Ardelia: [[privada: 1d20]]", "Ardelia: Asiento.\n-# privada: soy la espía"):
+        kept = g.write(scene, text, user="ana")
+        assert kept is not None and not sb.message(kept.id).deleted
+    assert _posts(sb, g, scene) == []
+    assert _dm(sb, g, "ana").count("/publicar") == 2
+
+
+def test_a_hidden_npcs_roll_shows_no_numbers_and_goes_to_the_gm_channel(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Oculto")
+    sb.command("campaign settings", {"gm_channel": "gm"}, guild=g, channel=scene, user="gm")
+    espia = dict(ARDELIA, name="Espía")
+    sb.command(
+        "sheet import", {"file": sheet_file(espia, npc=True)}, guild=g, channel=scene, user="gm"
+    ).expect_ok()
+    sb.command("npc set", {"name": "Espía", "hidden": True}, guild=g, channel=scene, user="gm")
+    mark = sb.mark()
+    g.write(scene, "Espía: Te vigilo [[Sigilo]].", user="gm")
+    (post,) = _posts(sb, g, scene)
+    assert t("post.roll_secret", "es") in post.content
+    copies = [m for channel, m in sb.posted_since(mark) if channel == "gm"]
+    assert copies and "Sigilo" in copies[0].content
+
+
+def test_a_roll_outside_a_scene_answers_as_roll_when_the_campaign_wants(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Fuera")
+    sb.command(
+        "campaign settings",
+        {"setting": "tiradas_en_mensajes", "value": "sí"},
+        guild=g,
+        channel=scene,
+        user="gm",
+    ).expect_ok()
+    ooc = g.write(scene, "((a ver qué sale [[1d20]]))", user="ana")
+    assert ooc is not None and not sb.message(ooc.id).deleted
+    answer = sb.channel_messages(g, scene)[-1]
+    assert answer.data.get("message_reference", {}).get("message_id") == str(ooc.id)
+    assert "1d20" in answer.content and "Ardelia" in answer.content
 
 
 def test_typing_is_off_until_the_campaign_turns_it_on(typing_env):

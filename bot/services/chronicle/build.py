@@ -167,7 +167,12 @@ def build_archive(snapshot: Snapshot, locale: str) -> bytes:
     out.add_csv("xp.csv", XP_COLUMNS, [x for x in snapshot.xp if x["character"] not in hidden])
     # rolls of private scenes, of hidden NPCs and of GM-only posts stay in the GM's log too
     private_scenes = {s["ref"] for s in snapshot.scenes if s["private"]}
-    gm_rolls = {p["roll"] for p in snapshot.posts if p["gm_only"] and p["roll"]}
+    gm_rolls = {
+        ref
+        for p in snapshot.posts
+        if p["gm_only"]
+        for ref in (p.get("rolls") or ([p["roll"]] if p["roll"] else []))
+    }
     hidden_names = {characters[ref]["name"] for ref in hidden}
     out.add_csv(
         "rolls.csv",

@@ -341,6 +341,8 @@ def check_contents(
             "text": read.string("text", MAX_POST_TEXT),
             "notes": read.string("notes", MAX_POST_TEXT, optional=True),
             "roll": read.ref("roll", roll_refs.__contains__),
+            # every roll of the post (typed [[…]], a macro's rolls); older archives: the one
+            "rolls": read.refs("rolls", roll_refs.__contains__),
             "created_at": read.moment("created_at"),
             "edited_at": read.moment("edited_at", optional=True),
             "deleted_at": read.moment("deleted_at", optional=True),
@@ -348,6 +350,8 @@ def check_contents(
             "umbria_player": _umbria_player(read, row),
         }
         if read.ok:
+            if not post["rolls"] and post["roll"]:
+                post["rolls"] = [post["roll"]]
             posts.append(post)
 
     xp: list[dict[str, Any]] = []

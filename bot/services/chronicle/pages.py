@@ -122,11 +122,11 @@ def _visible(pages: PageSet) -> list[Mapping[str, Any]]:
     return [p for p in pages.posts if not p["gm_only"] and not p["deleted_at"]]
 
 
-def _roll_for(post: Mapping[str, Any], pages: PageSet) -> Mapping[str, Any] | None:
-    roll = pages.rolls.get(post["roll"]) if post.get("roll") else None
-    if roll is None or (roll["private"] and not pages.gm):
-        return None
-    return roll
+def _rolls_for(post: Mapping[str, Any], pages: PageSet) -> list[Mapping[str, Any]]:
+    """The post's rolls the reader may see (every one for the GM's pages)."""
+    refs = post.get("rolls") or ([post["roll"]] if post.get("roll") else [])
+    found = [pages.rolls.get(ref) for ref in refs]
+    return [roll for roll in found if roll is not None and (pages.gm or not roll["private"])]
 
 
 def _roll_line(roll: Mapping[str, Any], locale: str) -> str:
@@ -190,8 +190,7 @@ def markdown_page(pages: PageSet) -> str:
             lines += [f"> **{t('chronicle.page.notes', locale)}:** {notes[0]}"]
             lines += [f"> {line}" for line in notes[1:]]
             lines.append("")
-        roll = _roll_for(post, pages)
-        if roll is not None:
+        for roll in _rolls_for(post, pages):
             label = t("chronicle.page.roll", locale)
             lines += [f"> 🎲 **{label}:** `{_roll_line(roll, locale)}`", ""]
     return "\n".join(lines).rstrip() + "\n"
@@ -250,8 +249,7 @@ def html_page(pages: PageSet) -> str:
         if post.get("notes"):
             label = esc(t("chronicle.page.notes", locale))
             body.append(f'<div class="notes"><b>{label}:</b> {esc(post["notes"])}</div>')
-        roll = _roll_for(post, pages)
-        if roll is not None:
+        for roll in _rolls_for(post, pages):
             label = esc(t("chronicle.page.roll", locale))
             body.append(f'<div class="roll">🎲 {label}: {esc(_roll_line(roll, locale))}</div>')
         body += [f'<p class="time">{esc(_day(post["created_at"]))}</p>', "</div>", "</article>"]

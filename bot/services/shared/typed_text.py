@@ -1,4 +1,5 @@
-"""Pure text rules of posting by typing (issue 24): proxy tags, out-of-character marks.
+"""Pure text rules of posting by typing (issue 24): proxy tags, out-of-character marks,
+rolls in double brackets, notes and what marks something private.
 
 A member's message in a scene posts as a character when it starts with one of that
 character's *proxy tags* (by default its name and a colon: ``Ardelia: …``; others may be set
@@ -20,13 +21,21 @@ from bot.services.shared.errors import DomainError
 from rules.text import fold
 
 __all__ = [
+    "MAX_INLINE",
     "MAX_TAG",
+    "NOTES_MARKER",
     "OOC_MARKERS",
+    "InlineSpan",
     "TagPattern",
+    "inline_rolls",
+    "is_dice",
+    "marked_private",
     "match_tag",
     "name_tag",
     "out_of_character",
     "parse_tag",
+    "split_notes",
+    "with_rolls_marked",
 ]
 
 T = TypeVar("T")
@@ -120,3 +129,92 @@ def match_tag(
         if inner or has_files:
             return owner, inner
     return None
+
+
+# -- rolls and notes inside the text --------------------------------------------------------
+
+#: At most this many ``[[…]]`` in one message (each is a logged roll).
+MAX_INLINE = 10
+#: What may stand between the brackets: a dice expression, a macro or a sheet option.
+MAX_INLINE_TEXT = 200
+#: Umbría's notes: a line that starts with Discord's subtext mark ``-#`` is out of character,
+#: shown small under the post (what the member typed already looks so in Discord).
+NOTES_MARKER = "-#"
+_INLINE = re.compile(rf"\[\[([^\[\]\n]{{1,{MAX_INLINE_TEXT}}})\]\]")
+_OPEN = re.compile(r"\[\[")
+#: What marks something private: ``!`` or a word such as «privada:» / «secret:» / «gm:» at the
+#: start of a roll or a note.  Typed text is visible (and notifies) until the bot removes it,
+#: so nothing private is accepted there: such a message is not posted (``/post`` instead).
+_PRIVATE = re.compile(
+    r"^\s*(?:!|(?:privad[oa]s?|private|secret[oa]?s?|oculto|oculta|hidden|gm|m[aá]ster)\s*:)",
+    re.IGNORECASE,
+)
+#: A dice term (``d20``, ``3d6``, ``d%``, Núcleo's ``1o3d10``) or bare arithmetic.
+_DICE = re.compile(r"\d*\s*d\s*(?:\d|%)|\d+\s*o\s*\d*\s*d", re.IGNORECASE)
+_ARITHMETIC = re.compile(r"^[\d\s+\-*/()]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class InlineSpan:
+    """One ``[[…]]`` of a message: where it is and what is written inside."""
+
+    start: int
+    end: int
+    inner: str
+
+
+def inline_rolls(text: str) -> list[InlineSpan]:
+    """The message's ``[[…]]``, in order (refused beyond :data:`MAX_INLINE`, or when a pair
+    of brackets holds nothing or too much)."""
+    spans = [InlineSpan(m.start(), m.end(), m.group(1).strip()) for m in _INLINE.finditer(text)]
+    if len(_OPEN.findall(text)) != len(spans) or any(not span.inner for span in spans):
+        raise DomainError("typing.error.bad_brackets", limit=MAX_INLINE_TEXT)
+    if len(spans) > MAX_INLINE:
+        raise DomainError("typing.error.too_many_rolls", limit=MAX_INLINE)
+    return spans
+
+
+def is_dice(text: str) -> bool:
+    """Dice notation (``1d20+5``, ``4d6kh3 fuerza``, ``1o3d10``) rather than a name."""
+    body = text.split("#", 1)[0].split("[", 1)[0]
+    return bool(_DICE.search(body) or _ARITHMETIC.match(body.strip() or "x"))
+
+
+def split_notes(text: str) -> tuple[str, str | None]:
+    """The text without its notes lines (``-# …``), and the notes (None: none)."""
+    kept: list[str] = []
+    notes: list[str] = []
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith(NOTES_MARKER):
+            notes.append(stripped[len(NOTES_MARKER) :].strip())
+        else:
+            kept.append(line)
+    joined = "\n".join(n for n in notes if n).strip()
+    return "\n".join(kept).strip(), joined or None
+
+
+def marked_private(spans: Iterable[InlineSpan], notes: str | None) -> bool:
+    """A roll or a note the member marked private (``[[privada: 1d20]]``, ``-# gm: …``)."""
+    if any(_PRIVATE.match(span.inner) for span in spans):
+        return True
+    return any(_PRIVATE.match(line) for line in (notes or "").splitlines())
+
+
+def with_rolls_marked(text: str, spans: list[InlineSpan]) -> str:
+    """The post's text: each ``[[…]]`` becomes what was written in it as inline code (the
+    results go under the text, numbered in the same order when there are several)."""
+    out: list[str] = []
+    last = 0
+    for index, span in enumerate(spans, start=1):
+        mark = f"`{span.inner.replace('`', 'ˋ')}`"
+        if len(spans) > 1:
+            mark += _superscript(index)
+        out.append(text[last : span.start] + mark)
+        last = span.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _superscript(number: int) -> str:
+    return "".join("⁰¹²³⁴⁵⁶⁷⁸⁹"[int(digit)] for digit in str(number))

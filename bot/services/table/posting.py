@@ -11,6 +11,7 @@ it; edits and deletions are compare-and-set on the post's version.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -34,7 +35,8 @@ from bot.db.models import (
     utcnow,
 )
 from bot.services.campaigns.service import CampaignService, is_referee
-from bot.services.play.checks import CheckOrder, CheckService
+from bot.services.play.checks import CheckService
+from bot.services.play.inline import InlineRoll, InlineRollService
 from bot.services.play.rolls import RollService
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
@@ -81,19 +83,9 @@ class Speaker:
     concept: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class PostRoll:
-    """The roll attached to a post, as shown under its text."""
-
-    log_id: int
-    label: str | None
-    expression: str
-    breakdown: str
-    total: int
-    outcome: str | None
-    private: bool
-    #: rolled from the speaker's sheet (a check), not bare dice: it belongs to that character
-    sheet: bool = False
+#: The roll attached to a post, as shown under its text (the one kind every roll of a post
+#: has: the modal's roll field, the ``[[…]]`` of typed text, a macro's rolls).
+PostRoll = InlineRoll
 
 
 class Reposter(Protocol):
@@ -101,7 +93,7 @@ class Reposter(Protocol):
     speaker, and delete messages."""
 
     async def send(
-        self, post: PostView, speaker: Speaker, roll: PostRoll | None
+        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll]
     ) -> tuple[int, ...]: ...
 
     async def delete(self, channel_id: int, message_ids: tuple[int, ...]) -> None: ...
@@ -121,6 +113,8 @@ class PostDraft:
     roll_log_id: int | None = None
     #: where /post was used (its scene, for a GM-only post sent to the GM channel)
     origin_channel_id: int | None = None
+    #: every roll of the post in order (``roll_log_id`` is the first): typed ``[[…]]``
+    roll_log_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +140,7 @@ class PostView:
     created_at: datetime
     edited_at: datetime | None
     deleted_at: datetime | None
+    roll_log_ids: tuple[int, ...] = ()
 
 
 def post_view(post: Post) -> PostView:
@@ -168,6 +163,7 @@ def post_view(post: Post) -> PostView:
         text=post.text,
         notes=post.notes,
         roll_log_id=post.roll_log_id,
+        roll_log_ids=tuple(post.roll_log_ids or ([post.roll_log_id] if post.roll_log_id else [])),
         created_at=post.created_at,
         edited_at=post.edited_at,
         deleted_at=post.deleted_at,
@@ -195,11 +191,13 @@ class PostingService:
         campaigns: CampaignService,
         rolls: RollService,
         checks: CheckService,
+        inline: InlineRollService | None = None,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
         self.rolls = rolls
         self.checks = checks
+        self.inline = inline or InlineRollService(rolls, checks)
 
     # -- who speaks ----------------------------------------------------------------------
 
@@ -302,53 +300,36 @@ class PostingService:
         self, place: Place, actor: Actor, speaker: Speaker, expression: str, *, private: bool
     ) -> PostRoll:
         """Roll what the post attaches: dice notation (``2d6+1``), or a check from the
-        speaker's sheet (``Pilotar``).  Logged like ``/roll`` and ``/check``; a hidden NPC's
-        roll and a private post's roll are private (the GM channel gets the copy)."""
+        speaker's sheet (``Pilotar``, ``Fuerza +2``), resolved as ``[[…]]`` in typed text
+        (:mod:`bot.services.play.inline`).  Logged like ``/roll`` and ``/check``; a hidden
+        NPC's roll and a private post's roll are private (the GM channel gets the copy)."""
         expression = expression.strip()
         if len(expression) > MAX_ROLL:
             raise DomainError("post.error.roll_too_long", limit=MAX_ROLL)
-        private = private or speaker.hidden
-        if _DICE.search(expression):
-            rolled = await self.rolls.roll(
-                place, actor, expression, private=private, character_name=speaker.name
-            )
-            return PostRoll(
-                rolled.log_id,
-                None,
-                rolled.expression,
-                rolled.breakdown,
-                rolled.total,
-                rolled.outcome,
-                private,
-            )
-        if speaker.character_id is None:
-            raise DomainError("post.error.narrator_check")
-        option = await self._check_option(place, actor, speaker, expression)
-        checked = await self.checks.check(
-            place, actor, CheckOrder(option, character=speaker.name, private=private)
-        )
-        result = checked.result
-        return PostRoll(
-            checked.log_id,
-            result.label,
-            result.expression,
-            result.breakdown,
-            result.total,
-            str(result.outcome) if result.outcome else None,
-            private,
+        character = speaker.name if speaker.character_id is not None else None
+        return await self.inline.roll_one(
+            place, actor, expression, character=character, private=private or speaker.hidden
         )
 
-    async def _check_option(self, place: Place, actor: Actor, speaker: Speaker, typed: str) -> str:
-        """The sheet check the writer named: by its key (``habilidad:Pilotar``) or its label
-        as ``/check`` shows it (``Pilotar``), in any case; unknown names pass through for the
-        system to refuse with its own message."""
-        wanted = name_key(typed)
-        options = await self.checks.options(place, actor, speaker.name)
-        for option in options:
-            if wanted in (name_key(option.key), name_key(option.label)):
-                return option.key
-        tail = [o for o in options if name_key(o.key.split(":")[-1]) == wanted]
-        return tail[0].key if len(tail) == 1 else typed
+    async def roll_written(
+        self,
+        place: Place,
+        actor: Actor,
+        speaker: Speaker,
+        written: Sequence[str],
+        *,
+        private: bool = False,
+    ) -> list[PostRoll]:
+        """The ``[[…]]`` of a typed post, rolled in order as its speaker."""
+        character = speaker.name if speaker.character_id is not None else None
+        return await self.inline.roll_all(
+            place, actor, written, character=character, private=private or speaker.hidden
+        )
+
+    async def rolls_of(self, guild_id: int, log_ids: Sequence[int]) -> list[PostRoll]:
+        """Every roll a post carries, as logged, in order (an edit shows them unchanged)."""
+        found = [await self.roll_of(guild_id, log_id) for log_id in log_ids]
+        return [roll for roll in found if roll is not None]
 
     async def roll_of(self, guild_id: int, log_id: int | None) -> PostRoll | None:
         """The roll a post attached, as logged (an edit shows it unchanged)."""
@@ -415,7 +396,10 @@ class PostingService:
                     origin_channel_id=draft.origin_channel_id,
                     text=draft.text,
                     notes=draft.notes,
-                    roll_log_id=draft.roll_log_id,
+                    roll_log_id=draft.roll_log_id or next(iter(draft.roll_log_ids), None),
+                    roll_log_ids=list(
+                        draft.roll_log_ids or ([draft.roll_log_id] if draft.roll_log_id else [])
+                    ),
                     created_at=now,
                 )
                 session.add(post)
@@ -562,10 +546,10 @@ class PostingService:
         speaker = await self.speaker(place, actor, name)
         if speaker.character_id == post.character_id and speaker.name == post.speaker_name:
             raise DomainError("post.error.reproxy_same", name=speaker.name)
-        roll = await self.roll_of(place.guild_id, post.roll_log_id)
-        if roll is not None and roll.sheet:
+        rolls = await self.rolls_of(place.guild_id, post.roll_log_ids)
+        if any(roll.sheet for roll in rolls):
             raise DomainError("post.error.reproxy_check", name=post.speaker_name)
-        sent = await sender.send(post, speaker, roll)
+        sent = await sender.send(post, speaker, rolls)
         try:
             view = await self._respeak(place, post, speaker, sent)
         except Exception:
