@@ -37,6 +37,7 @@ from bot.services.play.attacks import AttackService
 from bot.services.play.checks import CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
+from bot.services.play.inline import InlineRollService
 from bot.services.play.rolls import RollService
 from bot.services.play.spells import SpellService
 from bot.services.play.surprise import SurpriseService
@@ -48,6 +49,7 @@ from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.creation import CreationService
 from bot.services.sheets.exchange import SheetExchangeService
 from bot.services.sheets.levelup import LevelUpService
+from bot.services.sheets.macros import MacroService
 from bot.services.sheets.npcs import NpcService
 from bot.services.sheets.options import SheetOptionService
 from bot.services.sheets.profiles import ProfileService
@@ -87,6 +89,7 @@ EXTENSIONS = (
     "cogs.post",
     "cogs.typing",
     "cogs.proxy",
+    "cogs.macro",
     "cogs.help",
 )
 
@@ -158,7 +161,11 @@ class Services:
         )
         self.claims = ClaimService(self.sessions, self.campaigns)
         self.profiles = ProfileService(self.sessions, self.campaigns)
-        self.posting = PostingService(self.sessions, self.campaigns, self.rolls, self.checks)
+        self.macros = MacroService(self.sessions, self.characters)
+        self.inline = InlineRollService(self.rolls, self.checks, self.macros)
+        self.posting = PostingService(
+            self.sessions, self.campaigns, self.rolls, self.checks, self.inline
+        )
         self.proxy_tags = ProxyTagService(self.sessions, self.campaigns)
         self.typing = TypedPostService(
             self.sessions, self.campaigns, self.scenes, self.posting, self.proxy_tags

@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.ui import render
+from bot.services.shared.typed_text import is_dice
+from cogs.ui import render, render_post
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.gm_copy import send_gm_copy
@@ -34,7 +35,7 @@ class DiceCog(commands.Cog):
         name="roll", description="Roll dice: 3d6, 1d20+4, 4d6kh3, 1o3d10+5, 2d6!…"
     )
     @app_commands.describe(
-        expression="Dice notation, e.g. 1o3d10+7, 4d6kh3, 1d20<=12, 2d6!+1 [damage]",
+        expression="Dice (1o3d10+7, 4d6kh3, 1d20<=12, 2d6!+1 [damage]) or a /macro's name",
         reason="What the roll is for (shown and kept in the log)",
         private="Only you (and the GM channel, if set) see it",
         difficulty="Difficulty: success if the total reaches it; a critical if it beats it by 10 or more",
@@ -50,6 +51,23 @@ class DiceCog(commands.Cog):
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
+        if not is_dice(expression):  # a macro, or a sheet option: [[…]]'s resolution
+            named = await self.bot.services.inline.roll_named(
+                ctx.place, ctx.actor, expression, private=private
+            )
+            await itx.response.send_message(
+                **render_post.named_rolls(named, ctx.actor.name, ctx.locale), ephemeral=private
+            )
+            if private and named.rolls:  # the GM channel keeps the numbers, as for dice
+                await send_gm_copy(
+                    itx,
+                    log_id=named.rolls[0].log_id,
+                    user_name=ctx.actor.name,
+                    render=lambda gm_locale: render_post.named_rolls(
+                        named, ctx.actor.name, gm_locale
+                    ),
+                )
+            return
         view = await self.rolls.roll(
             ctx.place,
             ctx.actor,

@@ -305,9 +305,9 @@ class PostCog(commands.Cog):
         else:
             where = destination_of(itx.channel)
             secret = await self.posting.is_private_thread(ctx.place.guild_id, ctx.place.channel_id)
-        roll = None
-        if roll_text:
-            roll = await self.posting.roll(
+        rolls: list[PostRoll] = []
+        if roll_text:  # dice, a macro (maybe several rolls) or a sheet option
+            rolls = await self.posting.roll(
                 ctx.place, ctx.actor, speaker, roll_text, private=secret or mode == GM_ONLY
             )
         show_numbers = not speaker.hidden or mode == GM_ONLY
@@ -315,7 +315,7 @@ class PostCog(commands.Cog):
             text,
             locale,
             notes=notes if mode != PRIVATE_NOTES else None,
-            roll=roll,
+            rolls=rolls,
             roll_numbers=show_numbers,
             header=header,
         )
@@ -326,8 +326,11 @@ class PostCog(commands.Cog):
         if mode == PRIVATE_NOTES and notes and gm_channel is not None:
             gm_ids += await self._notes_copy(gm_channel, speaker, notes, sent[0].jump_url, locale)
         copy = None
-        if roll is not None and roll.private and mode != GM_ONLY and gm_channel is not None:
-            copy = await self._roll_copy(gm_channel, ctx.actor, speaker, roll, sent[0], locale)
+        private_rolls = [roll for roll in rolls if roll.private]
+        if private_rolls and mode != GM_ONLY and gm_channel is not None:
+            copy = await self._roll_copy(
+                gm_channel, ctx.actor, speaker, private_rolls, sent[0], locale
+            )
             gm_ids.append(copy.id)
         view = await self.posting.record(
             ctx.place,
@@ -341,12 +344,12 @@ class PostCog(commands.Cog):
                 gm_only=mode == GM_ONLY,
                 notes_private=mode == PRIVATE_NOTES,
                 gm_message_ids=tuple(gm_ids),
-                roll_log_id=roll.log_id if roll else None,
+                roll_log_ids=tuple(roll.log_id for roll in rolls),
                 origin_channel_id=ctx.place.channel_id,
             ),
         )
-        if roll is not None:
-            linked = copy if copy is not None else sent[-1]
+        for roll in rolls:
+            linked = copy if copy is not None and roll.private else sent[-1]
             await ctx.services.rolls.attach_message(
                 roll.log_id, ctx.place.guild_id, linked.id, linked.jump_url
             )
@@ -394,16 +397,16 @@ class PostCog(commands.Cog):
         gm_channel: discord.TextChannel,
         actor: Actor,
         speaker: Speaker,
-        roll: PostRoll,
+        rolls: list[PostRoll],
         post: discord.WebhookMessage,
         locale: str,
     ) -> discord.Message:
-        """The GM-channel copy of a private roll attached to a post (the numbers kept from
+        """The GM-channel copy of the private rolls attached to a post (the numbers kept from
         players: a hidden NPC's, or a private thread's)."""
         content = "\n".join(
             (
                 t("post.gm_copy", locale, user=actor.name, name=speaker.name, link=post.jump_url),
-                roll_line(roll, locale),
+                *(roll_line(roll, locale) for roll in rolls),
             )
         )
         return await gm_channel.send(content, allowed_mentions=discord.AllowedMentions.none())

@@ -719,3 +719,35 @@ class SceneSpeaker(SQLModel, table=True):
     character_id: int = Field(foreign_key="character.id", index=True)
     updated_at: datetime = Field(default_factory=utcnow)
     version: int = Field(default=1)
+
+
+class Macro(SQLModel, table=True):
+    """A named roll (``/macro add``, issue 24 §4): a character's (``character_id``) or the
+    campaign's (the GM's, for NPCs; ``character_id`` None), used as ``[[name]]`` in typed
+    text, in ``/roll`` and in ``/post``'s roll field.
+
+    ``body`` is what it rolls: dice or a sheet option (``1d20+5``, ``Pilotar +2``), or text with
+    several ``[[…]]`` (``[[1d20+5]] daño [[1d8+2]]``).  ``owner_key`` is ``c<character id>`` or
+    ``campaign``: a name is unique per owner (folded: case and accents ignored), which the
+    unique index settles when two members add the same one at once; a change of body is a
+    compare-and-set on ``version``.
+    """
+
+    __tablename__ = "macro"
+    __table_args__ = (
+        Index("uq_macro_owner_name", "campaign_id", "owner_key", "name_key", unique=True),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    character_id: int | None = Field(
+        default=None, foreign_key="character.id", nullable=True, index=True
+    )
+    owner_key: str = Field(max_length=24)
+    name: str = Field(max_length=32)
+    name_key: str = Field(max_length=32)
+    body: str = Field(max_length=200)
+    created_by: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)
+    version: int = Field(default=1)

@@ -14,12 +14,13 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.services.play.inline import NamedRolls
 from bot.services.shared.post_text import notes_lines, split_post
 from bot.services.sheets.profiles import ProfileView
 from bot.services.table.posting import PostRoll
 from cogs.ui.render import truncate
 
-__all__ = ["post_parts", "profile_card", "returned_text", "roll_line"]
+__all__ = ["named_rolls", "post_parts", "profile_card", "returned_text", "roll_line"]
 
 
 def _without_total(breakdown: str, total: int) -> str:
@@ -81,6 +82,19 @@ def post_parts(
     if tail:
         blocks.append("\n".join(tail))
     return split_post("\n\n".join(blocks))
+
+
+def named_rolls(named: NamedRolls, user: str, locale: str) -> dict[str, Any]:
+    """``/roll`` of a macro or a sheet option: who, what was asked, and each roll's line."""
+    who = f"{user} ({named.character})" if named.character else user
+    lines = [roll_line(roll, locale).removeprefix("-# ") for roll in named.rolls]
+    embed = discord.Embed(
+        title=t("macro.rolled", locale, who=who, written=named.written)[:256],
+        description="\n".join(lines)[:4000],
+    )
+    ids = ", ".join(f"#{roll.log_id}" for roll in named.rolls)
+    embed.set_footer(text=t("macro.log_refs", locale, ids=ids)[:2048])
+    return {"embed": embed}
 
 
 def _superscript(number: int) -> str:

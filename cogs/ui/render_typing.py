@@ -1,19 +1,21 @@
-"""What ``/proxy`` shows: a character's tags, and who posts what the member types here."""
+"""What ``/proxy`` and ``/macro`` show: a character's tags, who posts what the member types
+here, and the macros a character can use."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import t
+from bot.services.sheets.macros import MacroBook, MacroView
 from bot.services.sheets.proxy_tags import TagList
-from cogs.ui.render import COLOUR
+from cogs.ui.render import COLOUR, fit_lines
 
 if TYPE_CHECKING:
     from bot.services.table.typing import TagsHere
 
-__all__ = ["tag_list"]
+__all__ = ["macro_book", "macro_saved", "tag_list"]
 
 
 def _shown(tag_text: str) -> str:
@@ -37,3 +39,30 @@ def tag_list(tags: TagList, locale: str, *, here: TagsHere | None = None) -> dis
         description="\n".join(lines),
         colour=COLOUR[None],
     )
+
+
+def _macro_line(macro: MacroView) -> str:
+    body = macro.body.replace("`", "ˋ")
+    return f"**{macro.name}** → `{body}`"
+
+
+def macro_saved(macro: MacroView, replaced: bool, locale: str) -> dict[str, Any]:
+    key = "macro.changed" if replaced else "macro.added"
+    owner = macro.character or t("macro.campaign_owner", locale)
+    return {
+        "content": "\n".join([t(key, locale, name=macro.name, owner=owner), _macro_line(macro)])
+    }
+
+
+def macro_book(book: MacroBook, locale: str) -> discord.Embed:
+    """A character's macros, then the campaign's, in the order ``[[…]]`` looks them up."""
+    owner = book.character or t("macro.nobody", locale)
+    embed = discord.Embed(title=t("macro.title", locale, owner=owner)[:256], colour=COLOUR[None])
+    for title, macros in (
+        (t("macro.own", locale, owner=owner), book.own),
+        (t("macro.shared", locale), book.shared),
+    ):
+        lines = [_macro_line(m) for m in macros] or [t("macro.none", locale)]
+        embed.add_field(name=title[:256], value=fit_lines(lines, locale, 1024), inline=False)
+    embed.set_footer(text=t("macro.order", locale))
+    return embed

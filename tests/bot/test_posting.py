@@ -154,8 +154,8 @@ async def test_concurrent_gm_posts_each_move_the_round_once(table):
 
 async def test_the_attached_roll_is_logged_with_the_speaker(table):
     speaker = await table.posting.speaker(HERE, ANA, None)
-    rolled = await table.posting.roll(HERE, ANA, speaker, "2d6+1", private=False)
-    checked = await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False)
+    rolled = (await table.posting.roll(HERE, ANA, speaker, "2d6+1", private=False))[0]
+    checked = (await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False))[0]
     async with table.sessions() as session:
         dice = await session.get(RollLog, rolled.log_id)
         check = await session.get(RollLog, checked.log_id)
@@ -163,7 +163,7 @@ async def test_the_attached_roll_is_logged_with_the_speaker(table):
     assert (check.character_name, check.kind) == ("Ardelia", "check")
     assert await table.posting.roll_of(GUILD, rolled.log_id) == rolled
     spy = await table.posting.speaker(HERE, GM, "Espía")
-    secret = await table.posting.roll(HERE, GM, spy, "1d20", private=False)
+    secret = (await table.posting.roll(HERE, GM, spy, "1d20", private=False))[0]
     assert secret.private  # a hidden NPC's numbers go to the GM only
     narrator = await table.posting.speaker(HERE, GM, NARRATOR)
     with pytest.raises(DomainError) as no_sheet:
@@ -173,7 +173,7 @@ async def test_the_attached_roll_is_logged_with_the_speaker(table):
 
 async def test_only_the_author_or_the_gm_edits_and_the_roll_stays(table):
     speaker = await table.posting.speaker(HERE, ANA, None)
-    rolled = await table.posting.roll(HERE, ANA, speaker, "1d6", private=False)
+    rolled = (await table.posting.roll(HERE, ANA, speaker, "1d6", private=False))[0]
     view = await _post(table, HERE, ANA, roll_log_id=rolled.log_id)
     with pytest.raises(NotAllowed) as refused:
         await table.posting.find(HERE, BRUNO, 500)
@@ -342,7 +342,7 @@ async def test_reproxy_refuses_old_posts_and_sheet_rolls_and_loses_a_race_cleanl
 
     await table.characters.create(HERE, ANA, sheet("Cora"))
     speaker = await table.posting.speaker(HERE, ANA, "Ardelia")
-    check = await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False)
+    check = (await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False))[0]
     await _post(table, HERE, ANA, "Ardelia", ids=(610,), roll_log_id=check.log_id)
     with pytest.raises(DomainError) as sheet_roll:
         await table.posting.reproxy(HERE, ANA, "Cora", Reposted())

@@ -335,6 +335,7 @@ async def _typing_rows(services) -> None:
 
     await services.proxy_tags.add(HERE, ANA, "Ardelia", "A:")
     await services.proxy_tags.add(HERE, GM, "Bram", "B:")
+    await services.macros.add(HERE, ANA, "ataque", "1d20+5", character="Ardelia")
     async with services.sessions() as session, session.begin():
         campaign = await services.campaigns.require(HERE, session)
         scene = Scene(
@@ -361,7 +362,7 @@ async def _typing_rows(services) -> None:
 
 @pytest.mark.parametrize("choice", ["delete", "to_gm"])
 async def test_delete_forgets_typing_tags_and_sticky_characters(table, choice):
-    from bot.db.models import ProxyTag, SceneSpeaker
+    from bot.db.models import Macro, ProxyTag, SceneSpeaker
 
     await _typing_rows(table)
     await table.privacy.delete(GUILD, ANA.user_id, characters=choice)
@@ -373,3 +374,6 @@ async def test_delete_forgets_typing_tags_and_sticky_characters(table, choice):
     )
     assert set(map(tuple, tags)) == expected
     assert stuck == 0
+    async with table.sessions() as session:
+        macros = (await session.exec(select(Macro.name, Macro.created_by))).all()
+    assert [tuple(m) for m in macros] == ([] if choice == "delete" else [("ataque", ANONYMOUS)])

@@ -82,6 +82,8 @@ def test_rolls_in_brackets_are_found_in_order_and_bounded():
 
     spans = inline_rolls("Ataco [[1d20+5]] y luego [[ Pilotar +2 ]].")
     assert [s.inner for s in spans] == ["1d20+5", "Pilotar +2"]
+    labelled = inline_rolls("[[1o3d10b+12 [sigilo]]] y [[2d6 [fuego] + 1d4 [frío]]]")
+    assert [s.inner for s in labelled] == ["1o3d10b+12 [sigilo]", "2d6 [fuego] + 1d4 [frío]"]
     assert inline_rolls("sin tiradas") == []
     for bad, key in (
         ("[[]]", "typing.error.bad_brackets"),

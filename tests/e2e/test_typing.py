@@ -330,6 +330,40 @@ def test_a_roll_outside_a_scene_answers_as_roll_when_the_campaign_wants(typing_e
     assert "1d20" in answer.content and "Ardelia" in answer.content
 
 
+def test_a_macro_in_roll_in_post_and_in_typed_text(typing_env):
+    sb = typing_env
+    g, scene = _table(sb, "Macros")
+    added = sb.command(
+        "macro add",
+        {"name": "ataque", "roll": "[[1d20+5]] daño [[1d8+2]]"},
+        guild=g,
+        channel=scene,
+        user="ana",
+    )
+    assert added.ok and says(added, "macro.added", name="ataque", owner="Ardelia"), added.text
+    taken = sb.command(
+        "macro add", {"name": "Pilotar", "roll": "1d20"}, guild=g, channel=scene, user="ana"
+    )
+    assert says(taken, "macro.error.option_name", name="Pilotar"), taken.text
+    # /roll of the macro: both rolls, logged
+    rolled = sb.command("roll", {"expression": "ataque"}, guild=g, channel=scene, user="ana")
+    assert rolled.ok and "1d20" in rolled.text and "1d8" in rolled.text, rolled.text
+    # /post's roll field
+    opened = sb.command("post", {}, guild=g, channel=scene, user="ana")
+    sb.submit_modal(opened, {"text": "¡Al ataque!", "roll": "ataque"}, user="ana").expect_ok()
+    (modal_post,) = _posts(sb, g, scene)
+    assert modal_post.content.count("🎲") == 2
+    # typed text
+    g.write(scene, "Ardelia: Otra vez [[ataque]].", user="ana")
+    typed = _posts(sb, g, scene)[-1]
+    assert typed.content.startswith("Otra vez `ataque`.")
+    assert typed.content.count("🎲") == 2 and "ataque" in typed.content
+    listed = sb.command("macro list", {}, guild=g, channel=scene, user="ana")
+    assert "ataque" in listed.text and "[[1d20+5]]" in listed.text
+    removed = sb.command("macro remove", {"name": "ataque"}, guild=g, channel=scene, user="ana")
+    assert says(removed, "macro.removed", name="ataque")
+
+
 def test_typing_is_off_until_the_campaign_turns_it_on(typing_env):
     sb = typing_env
     g = new_campaign(sb, "Apagado", "nucleo")

@@ -1,9 +1,12 @@
 """What is written between double brackets, rolled: ``[[1d20+5]]``, ``[[Pilotar]]``,
 ``[[Fuerza +2]]``, ``[[salvación veneno]]`` (issue 24 §3).
 
-One resolution for typed posts, the roll field of ``/post`` and a plain ``[[1d20]]`` in a
-campaign channel: dice notation rolls as ``/roll`` does (:class:`RollService`, logged with the
-speaker's name); a name is one of the speaker's sheet options, rolled as ``/check`` does
+One resolution for typed posts, the roll field of ``/post``, ``/roll`` of a name and a plain
+``[[1d20]]`` in a campaign channel, in a fixed order: dice notation rolls as ``/roll`` does
+(:class:`RollService`, logged with the speaker's name); a name is first the speaker's macro,
+then the campaign's (:mod:`bot.services.sheets.macros`: what they hold is rolled, each roll
+logged as the expanded expression with the macro's name as its reason), then one of the
+speaker's sheet options, rolled as ``/check`` does
 (:class:`CheckService`: the campaign's system, the sheet, its effects, the states that forbid
 acting), with an optional ``+N``/``-N`` modifier; «salvación …» is ``/save`` against that
 threat.  A name nothing answers to is refused with the options the sheet has.  Every roll is
@@ -21,10 +24,11 @@ from bot.services.play.rolls import RollService
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.typed_text import MAX_INLINE, is_dice
+from bot.services.sheets.macros import MacroBook, MacroService, expand
 from bot.words import whole_list
 from rules.text import fold
 
-__all__ = ["InlineRoll", "InlineRollService", "MAX_ROLLS"]
+__all__ = ["InlineRoll", "InlineRollService", "MAX_ROLLS", "NamedRolls", "RollerOf"]
 
 #: Rolls one message may make in all (its ``[[…]]``): bounded before any is rolled.
 MAX_ROLLS = MAX_INLINE
@@ -47,10 +51,32 @@ class InlineRoll:
     sheet: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class RollerOf:
+    """Who rolls: the character's name (None: nobody's sheet — the narrator), and, when
+    known, its id and campaign (a post's speaker: its macros are read without a lookup)."""
+
+    character: str | None
+    character_id: int | None = None
+    campaign_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NamedRolls:
+    """``/roll`` of a macro or a sheet option: what was asked, and every roll it made."""
+
+    written: str
+    character: str | None
+    rolls: tuple[InlineRoll, ...]
+
+
 class InlineRollService:
-    def __init__(self, rolls: RollService, checks: CheckService) -> None:
+    def __init__(
+        self, rolls: RollService, checks: CheckService, macros: MacroService | None = None
+    ) -> None:
         self.rolls = rolls
         self.checks = checks
+        self.macros = macros
 
     async def roll_all(
         self,
@@ -60,45 +86,102 @@ class InlineRollService:
         *,
         character: str | None,
         private: bool,
+        roller: RollerOf | None = None,
     ) -> list[InlineRoll]:
-        """Roll each text, in order, as ``character`` (None: nobody's sheet, dice only)."""
-        if len(written) > MAX_ROLLS:
-            raise DomainError("typing.error.too_many_rolls", limit=MAX_ROLLS)
+        """Roll each text, in order, as ``character`` (None: nobody's sheet, dice only); a
+        macro's name rolls what it holds.  Every roll is planned (and bounded) first."""
+        roller = roller or RollerOf(character)
+        plan = await self._plan(place, actor, written, roller)
         return [
-            await self.roll_one(place, actor, text, character=character, private=private)
-            for text in written
+            await self._roll(place, actor, text, macro, roller, private) for text, macro in plan
         ]
+
+    async def roll_named(
+        self, place: Place, actor: Actor, written: str, *, private: bool
+    ) -> NamedRolls:
+        """``/roll`` of a name (a macro, or a sheet option) as the actor's active character."""
+        active = self.rolls.active_name
+        character = await active(place, actor) if active is not None else None
+        rolls = await self.roll_all(place, actor, [written], character=character, private=private)
+        return NamedRolls(written, character, tuple(rolls))
 
     async def roll_one(
         self, place: Place, actor: Actor, text: str, *, character: str | None, private: bool
     ) -> InlineRoll:
-        text = text.strip()
+        """One text that makes one roll (a macro that makes several is refused here)."""
+        rolled = await self.roll_all(place, actor, [text], character=character, private=private)
+        return rolled[0]
+
+    async def _plan(
+        self, place: Place, actor: Actor, written: Sequence[str], roller: RollerOf
+    ) -> list[tuple[str, str | None]]:
+        """(roll text, the macro it came from) for every roll to make, in order."""
+        if len(written) > MAX_ROLLS:
+            raise DomainError("typing.error.too_many_rolls", limit=MAX_ROLLS)
+        book: MacroBook | None = None
+        plan: list[tuple[str, str | None]] = []
+        for text in (t.strip() for t in written):
+            expanded = None
+            if not is_dice(text) and self.macros is not None:
+                book = book or await self._book(place, actor, roller)
+                expanded = expand(book, text)
+            plan.extend(expanded if expanded is not None else [(text, None)])
+        if len(plan) > MAX_ROLLS:
+            raise DomainError("typing.error.too_many_rolls", limit=MAX_ROLLS)
+        return plan
+
+    async def _book(self, place: Place, actor: Actor, roller: RollerOf) -> MacroBook:
+        assert self.macros is not None
+        if roller.campaign_id is not None:
+            return await self.macros.book_of(roller.campaign_id, roller.character_id)
+        return await self.macros.book(place, actor, roller.character)
+
+    async def _roll(
+        self,
+        place: Place,
+        actor: Actor,
+        text: str,
+        macro: str | None,
+        roller: RollerOf,
+        private: bool,
+    ) -> InlineRoll:
         if is_dice(text):
             rolled = await self.rolls.roll(
-                place, actor, text, private=private, character_name=character
+                place, actor, text, reason=macro, private=private, character_name=roller.character
             )
             return InlineRoll(
                 rolled.log_id,
-                rolled.label,
+                macro or rolled.label,
                 rolled.expression,
                 rolled.breakdown,
                 rolled.total,
                 rolled.outcome,
                 private,
             )
-        if character is None:
+        if roller.character is None:
             raise DomainError("post.error.narrator_check")
-        return _from_check(await self._check(place, actor, text, character, private), private)
+        checked = await self._check(place, actor, text, roller, private, macro)
+        return _from_check(checked, private)
 
     async def _check(
-        self, place: Place, actor: Actor, text: str, character: str, private: bool
+        self,
+        place: Place,
+        actor: Actor,
+        text: str,
+        roller: RollerOf,
+        private: bool,
+        macro: str | None,
     ) -> CheckView:
         """A sheet option by name (with a modifier), or a saving throw against a threat."""
+        character = roller.character
+        assert character is not None  # _roll refused the narrator
         name, modifier = _name_and_modifier(text)
         options = await self.checks.options(place, actor, character)
         option = resolve_option(options, name)
         if option in {o.key for o in options}:
-            order = CheckOrder(option, character=character, modifier=modifier, private=private)
+            order = CheckOrder(
+                option, character=character, modifier=modifier, private=private, reason=macro
+            )
             return await self.checks.check(place, actor, order)
         threat = _threat(name)
         if threat is not None:
@@ -110,10 +193,12 @@ class InlineRollService:
                 modifier=modifier,
                 private=private,
             )
+        book = await self._book(place, actor, roller) if self.macros is not None else None
         raise DomainError(
             "inline.error.unknown",
             name=text,
             character=character,
+            macros=whole_list(book.names()) if book and book.names() else "—",
             options=whole_list([o.label for o in options]),
         )
 

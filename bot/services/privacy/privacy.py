@@ -51,6 +51,7 @@ from bot.db.models import (
     CombatRecord,
     CreationDraft,
     ImportedPlayer,
+    Macro,
     Npcization,
     PaceMember,
     PaceReminder,
@@ -500,8 +501,8 @@ async def _forget_typing(
     session: AsyncSession, guild_id: int, user_id: int, doomed_ids: list[int]
 ) -> None:
     """Typing mode (issue 24): which character stuck to them in each scene goes; the proxy
-    tags of their deleted characters go; tags they added to characters that stay keep
-    working, no longer naming who added them."""
+    tags and macros of their deleted characters go; tags and macros they added to
+    characters (or the campaign) that stay keep working, no longer naming who added them."""
     await session.exec(
         delete(SceneSpeaker).where(
             col(SceneSpeaker.guild_id) == guild_id,
@@ -510,11 +511,13 @@ async def _forget_typing(
     )
     if doomed_ids:
         await session.exec(delete(ProxyTag).where(col(ProxyTag.character_id).in_(doomed_ids)))
-    await session.exec(
-        update(ProxyTag)
-        .where(col(ProxyTag.guild_id) == guild_id, col(ProxyTag.created_by) == user_id)
-        .values(created_by=ANONYMOUS)
-    )
+        await session.exec(delete(Macro).where(col(Macro.character_id).in_(doomed_ids)))
+    for model in (ProxyTag, Macro):
+        await session.exec(
+            update(model)
+            .where(col(model.guild_id) == guild_id, col(model.created_by) == user_id)
+            .values(created_by=ANONYMOUS)
+        )
 
 
 async def _forget_pace(

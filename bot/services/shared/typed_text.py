@@ -140,7 +140,9 @@ MAX_INLINE_TEXT = 200
 #: Umbría's notes: a line that starts with Discord's subtext mark ``-#`` is out of character,
 #: shown small under the post (what the member typed already looks so in Discord).
 NOTES_MARKER = "-#"
-_INLINE = re.compile(rf"\[\[([^\[\]\n]{{1,{MAX_INLINE_TEXT}}})\]\]")
+#: Inside: anything but brackets and line ends, and dice labels in single brackets
+#: (``[[1o3d10+5 [sigilo]]]``); the length is checked after the match.
+_INLINE = re.compile(r"\[\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+?)\]\](?!\])")
 _OPEN = re.compile(r"\[\[")
 #: What marks something private: ``!`` or a word such as «privada:» / «secret:» / «gm:» at the
 #: start of a roll or a note.  Typed text is visible (and notifies) until the bot removes it,
@@ -167,7 +169,9 @@ def inline_rolls(text: str) -> list[InlineSpan]:
     """The message's ``[[…]]``, in order (refused beyond :data:`MAX_INLINE`, or when a pair
     of brackets holds nothing or too much)."""
     spans = [InlineSpan(m.start(), m.end(), m.group(1).strip()) for m in _INLINE.finditer(text)]
-    if len(_OPEN.findall(text)) != len(spans) or any(not span.inner for span in spans):
+    if len(_OPEN.findall(text)) != len(spans) or any(
+        not span.inner or len(span.inner) > MAX_INLINE_TEXT for span in spans
+    ):
         raise DomainError("typing.error.bad_brackets", limit=MAX_INLINE_TEXT)
     if len(spans) > MAX_INLINE:
         raise DomainError("typing.error.too_many_rolls", limit=MAX_INLINE)

@@ -36,7 +36,7 @@ from bot.db.models import (
 )
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.play.checks import CheckService
-from bot.services.play.inline import InlineRoll, InlineRollService
+from bot.services.play.inline import InlineRoll, InlineRollService, RollerOf
 from bot.services.play.rolls import RollService
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
@@ -298,18 +298,16 @@ class PostingService:
 
     async def roll(
         self, place: Place, actor: Actor, speaker: Speaker, expression: str, *, private: bool
-    ) -> PostRoll:
-        """Roll what the post attaches: dice notation (``2d6+1``), or a check from the
-        speaker's sheet (``Pilotar``, ``Fuerza +2``), resolved as ``[[…]]`` in typed text
-        (:mod:`bot.services.play.inline`).  Logged like ``/roll`` and ``/check``; a hidden
-        NPC's roll and a private post's roll are private (the GM channel gets the copy)."""
+    ) -> list[PostRoll]:
+        """Roll what the post attaches: dice notation (``2d6+1``), a macro (``ataque``: what
+        it holds, maybe several rolls) or a check from the speaker's sheet (``Pilotar``,
+        ``Fuerza +2``), resolved as ``[[…]]`` in typed text (:mod:`bot.services.play.inline`).
+        Logged like ``/roll`` and ``/check``; a hidden NPC's roll and a private post's roll are
+        private (the GM channel gets the copy)."""
         expression = expression.strip()
         if len(expression) > MAX_ROLL:
             raise DomainError("post.error.roll_too_long", limit=MAX_ROLL)
-        character = speaker.name if speaker.character_id is not None else None
-        return await self.inline.roll_one(
-            place, actor, expression, character=character, private=private or speaker.hidden
-        )
+        return await self.roll_written(place, actor, speaker, [expression], private=private)
 
     async def roll_written(
         self,
@@ -320,10 +318,16 @@ class PostingService:
         *,
         private: bool = False,
     ) -> list[PostRoll]:
-        """The ``[[…]]`` of a typed post, rolled in order as its speaker."""
+        """The ``[[…]]`` of a typed post (or the modal's roll), rolled in order as its
+        speaker: the speaker's macros, then the campaign's, then its sheet."""
         character = speaker.name if speaker.character_id is not None else None
         return await self.inline.roll_all(
-            place, actor, written, character=character, private=private or speaker.hidden
+            place,
+            actor,
+            written,
+            character=character,
+            private=private or speaker.hidden,
+            roller=RollerOf(character, speaker.character_id, speaker.campaign_id),
         )
 
     async def rolls_of(self, guild_id: int, log_ids: Sequence[int]) -> list[PostRoll]:
