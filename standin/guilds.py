@@ -379,6 +379,34 @@ class GuildHandle:
         )
         return msg_from(msg), msg.delivered
 
+    def another_bot_says(self, channel: ChannelRef, text: str, *, webhook: bool = True) -> Msg:
+        """Another bot writes in ``channel``: through a webhook of its own (Tupperbox and
+        PluralKit post so) or as its bot user; waits for the bot as :meth:`write`."""
+
+        def make() -> tuple[Msg, bool]:
+            world, guild = self._sb.world, self._guild()
+            target = world.channels[channel.id]
+            member = next((m for m in guild.members.values() if m.name == "Tupperbox"), None)
+            if member is None:  # a bot member of the server, as an invited bot is
+                member = Member(world.add_user("Tupperbox", bot=True))
+                guild.members[member.id] = member
+            author = {**member.user.payload(), "bot": True}
+            extra: dict[str, Any] = {"member": member.payload(with_user=False)}
+            if webhook:
+                hook_id = str(world.ids.next())
+                author = {"id": hook_id, "username": "Ardelia", "bot": True, "discriminator": "0000",
+                          "avatar": None, "global_name": None}  # fmt: skip
+                extra["webhook_id"] = hook_id
+            msg = create_message(
+                world, target, {"content": text}, author=author, source="webhook", extra=extra
+            )
+            return msg_from(msg), msg.delivered
+
+        said, delivered = self._sb._run(make)
+        if delivered:
+            self._sb.wait_for_messages([("MESSAGE_CREATE", said.id, 1)])
+        return said
+
     def edit(self, message: Msg, text: str, *, user: str = "ana") -> Msg:
         """The member edits their message (MESSAGE_UPDATE); waits for the bot as :meth:`write`."""
 

@@ -244,6 +244,11 @@ def test_a_reply_is_quoted_and_bots_and_webhooks_are_never_proxied(typing_env):
     assert reply.content.endswith("Yo.")
     # the bot's own posts reached it as messages too, and it left them alone
     assert len(_posts(sb, g, scene)) == 2
+    # so are other proxy bots' webhook posts and other bots' messages
+    for webhook in (True, False):
+        other = g.another_bot_says(scene, "Ardelia: soy Tupperbox", webhook=webhook)
+        assert not sb.message(other.id).deleted
+    assert len(_posts(sb, g, scene)) == 3  # Tupperbox's, untouched
 
 
 def test_reproxy_posts_the_last_post_again_as_another_character(typing_env):
