@@ -40,6 +40,8 @@ import asyncio
 import copy
 import json
 import os
+import pstats
+import signal
 import statistics
 import sys
 import tempfile
@@ -154,7 +156,14 @@ def run_one(
     sb: Sandbox, name: str, module: str, env: dict[str, str], args: argparse.Namespace, log: Path
 ) -> Figures:
     arbitro = module == "bot.__main__"
-    sb.start_bot(module, env=env, log_path=log, ready_timeout=120)
+    profile = Path(log).with_suffix(".prof") if args.profile and arbitro else None
+    if profile is not None:  # benchmarks/profiled.py: the measured rounds only
+        sb.start_bot(
+            "benchmarks.profiled", args=(module, str(profile)), env=env, log_path=log,
+            ready_timeout=120,
+        )  # fmt: skip
+    else:
+        sb.start_bot(module, env=env, log_path=log, ready_timeout=120)
     assert sb.proc is not None
     g, threads, cast = _table(sb, f"{name} typing", args.players, args.scenes, arbitro)
     g.write_together(_burst(g, cast, "Calentamiento"))  # scenes, caches: not measured
@@ -162,6 +171,8 @@ def run_one(
     limited_before = len(sb.rate_limited)
     mark = sb.mark()
     pid = sb.proc.pid
+    if profile is not None:
+        os.kill(pid, signal.SIGUSR1)
     before = cpu_seconds(pid)
     rounds: list[float] = []
     for n in range(args.rounds):
@@ -169,6 +180,12 @@ def run_one(
         g.write_together(_burst(g, cast, f"Ronda {n + 1}"))
         rounds.append(time.monotonic() - start)
     cpu = cpu_seconds(pid) - before
+    if profile is not None:
+        os.kill(pid, signal.SIGUSR2)
+        time.sleep(2.0)
+        stats = pstats.Stats(str(profile))
+        stats.sort_stats("tottime").print_stats(30)
+        stats.sort_stats("cumulative").print_stats(50)
     posts = args.players * args.rounds
     wrong = _out_of_order(sb, g, threads, mark)
     limited = len(sb.rate_limited) - limited_before
@@ -229,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--postgres", default=os.environ.get("ARBITRO_TEST_POSTGRES_URL"))
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile Árbitro's rounds (figures inflated)"
+    )
     args = parser.parse_args(argv)
     runs: list[list[Figures]] = []
     with tempfile.TemporaryDirectory() as tmp, Sandbox(timeout=180.0) as sb:
