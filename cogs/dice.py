@@ -6,13 +6,15 @@ the history and the odds are commands of their own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.shared.typed_text import is_dice
+from bot.services.play.inline import NamedRolls
+from bot.services.play.rolls import RollView
+from bot.services.shared.context import Sent
 from cogs.ui import render, render_post
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
@@ -51,48 +53,34 @@ class DiceCog(commands.Cog):
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        if not is_dice(expression):  # a macro, or a sheet option: [[…]]'s resolution
-            named = await self.bot.services.inline.roll_named(
-                ctx.place, ctx.actor, expression, private=private
-            )
-            await itx.response.send_message(
-                **render_post.named_rolls(named, ctx.actor.name, ctx.locale), ephemeral=private
-            )
-            if private and named.rolls:  # the GM channel keeps the numbers, as for dice
-                await send_gm_copy(
-                    itx,
-                    log_id=named.rolls[0].log_id,
-                    user_name=ctx.actor.name,
-                    render=lambda gm_locale: render_post.named_rolls(
-                        named, ctx.actor.name, gm_locale
-                    ),
-                )
-            return
-        view = await self.rolls.roll(
+
+        def shown(view: RollView | NamedRolls, locale: str) -> dict[str, Any]:
+            if isinstance(view, NamedRolls):  # a macro, or a sheet option: [[…]]'s resolution
+                return render_post.named_rolls(view, ctx.actor.name, locale)
+            return render.roll(view, locale)
+
+        async def reply(view: RollView | NamedRolls) -> Sent | None:
+            response = await itx.response.send_message(**shown(view, ctx.locale), ephemeral=private)
+            message_id = getattr(response, "message_id", None)
+            if not message_id or private:
+                return None
+            return Sent(message_id, jump_url(itx.guild_id, itx.channel_id, message_id))
+
+        view = await self.bot.services.inline.roll_command(
             ctx.place,
             ctx.actor,
             expression,
             reason=reason,
             private=private,
             difficulty=difficulty,
+            reply=reply,
         )
-        response = await itx.response.send_message(
-            **render.roll(view, ctx.locale), ephemeral=private
-        )
-        message_id = getattr(response, "message_id", None)
-        if message_id and not private:
-            await self.rolls.attach_message(
-                view.log_id,
-                ctx.place.guild_id,
-                message_id,
-                jump_url(itx.guild_id, itx.channel_id, message_id),
-            )
-        if private:
+        if private:  # the GM channel keeps the numbers
             await send_gm_copy(
                 itx,
-                log_id=view.log_id,
-                user_name=view.user_name,
-                render=lambda gm_locale: render.roll(view, gm_locale),
+                log_id=view.rolls[0].log_id if isinstance(view, NamedRolls) else view.log_id,
+                user_name=ctx.actor.name,
+                render=lambda gm_locale: shown(view, gm_locale),
             )
 
     @app_commands.command(name="history", description="Recent rolls in this campaign")

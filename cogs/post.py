@@ -220,11 +220,7 @@ class PostCog(commands.Cog):
     async def reproxy(self, itx: discord.Interaction[Arbitro], as_: SpeakerOption) -> None:
         ctx = await ctx_of(itx)
         await itx.response.defer(ephemeral=True, thinking=True)
-        campaign = await ctx.services.campaigns.require(ctx.place)
-        locale = campaign.locale or self.bot.config.default_locale
-        view = await self.posting.reproxy(
-            ctx.place, ctx.actor, as_, WebhookReposter(self, itx, locale)
-        )
+        view = await self.posting.reproxy(ctx.place, ctx.actor, as_, WebhookReposter(self, itx))
         await itx.followup.send(ctx.t("post.reproxied", name=view.speaker_name), ephemeral=True)
         if view.scene_id is not None:
             await refresh_header(self.bot, ctx.place, ctx.locale)
@@ -608,15 +604,15 @@ class PostCog(commands.Cog):
 class WebhookReposter:
     """``/reproxy``'s Discord side: the post again under the new speaker, then deletions."""
 
-    def __init__(self, cog: PostCog, itx: discord.Interaction[Arbitro], locale: str) -> None:
-        self.cog, self.itx, self.locale = cog, itx, locale
+    def __init__(self, cog: PostCog, itx: discord.Interaction[Arbitro]) -> None:
+        self.cog, self.itx = cog, itx
 
     async def send(
-        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll]
+        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll], locale: str | None
     ) -> tuple[int, ...]:
         parts = post_parts(
             post.text,
-            self.locale,
+            locale or self.cog.bot.config.default_locale,
             notes=post.notes if not post.notes_private else None,
             rolls=rolls,
             roll_numbers=not speaker.hidden,

@@ -305,7 +305,7 @@ class Reposted:
         self.sent: list[tuple[str, str]] = []
         self.deleted: list[tuple[int, ...]] = []
 
-    async def send(self, post, speaker, rolls):
+    async def send(self, post, speaker, rolls, locale):
         self.sent.append((speaker.name, post.text))
         return (7000 + len(self.sent),)
 
@@ -358,9 +358,9 @@ async def test_reproxy_refuses_old_posts_and_sheet_rolls_and_loses_a_race_cleanl
     recent = await _post(table, HERE, ANA, "Ardelia", ids=(612,))
 
     class EditedMeanwhile(Reposted):
-        async def send(self, post, speaker, rolls):
+        async def send(self, post, speaker, rolls, locale):
             await table.posting.edit(HERE, ANA, post.id, post.version, "Editado.", None)
-            return await super().send(post, speaker, rolls)
+            return await super().send(post, speaker, rolls, locale)
 
     racing = EditedMeanwhile()
     with pytest.raises(ConcurrentChange):

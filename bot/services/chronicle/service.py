@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
@@ -114,6 +114,7 @@ class ChronicleFile:
     filename: str
     payload: bytes
     counts: dict[str, int]
+    campaign_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +144,19 @@ class ChronicleService:
 
     # -- export --------------------------------------------------------------------------
 
-    async def export(self, place: Place, actor: Actor, locale: str, limit: int) -> ChronicleFile:
-        """The campaign's zip (GM only), refused when bigger than ``limit`` (the upload)."""
+    async def export(
+        self,
+        place: Place,
+        actor: Actor,
+        locale: str,
+        limit: int,
+        started: Callable[[], Awaitable[None]] | None = None,
+    ) -> ChronicleFile:
+        """The campaign's zip (GM only), refused when bigger than ``limit`` (the upload);
+        ``started`` tells the cog the slow part begins (after the referee check)."""
         campaign = await self.campaigns.require_referee(place, actor)
+        if started is not None:
+            await started()
         async with _job():
             await self._check_size(saved_id(campaign))
             snapshot = await self._snapshot(saved_id(campaign))
@@ -164,7 +175,7 @@ class ChronicleService:
                 limit=_megabytes(limit, locale),
             )
         filename = f"arbitro-{slug(campaign.name) or 'campaign'}.zip"
-        return ChronicleFile(filename, payload, snapshot.counts())
+        return ChronicleFile(filename, payload, snapshot.counts(), campaign.name)
 
     async def _check_size(self, campaign_id: int) -> None:
         """Refuse before reading when the estimate alone passes the import's limit."""

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.services.play.checks import CheckOrder, CheckService, CheckView, resolve_option
-from bot.services.play.rolls import RollService
-from bot.services.shared.context import Actor, Place
+from bot.services.play.rolls import RollService, RollView
+from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import DomainError
 from bot.services.shared.typed_text import MAX_INLINE, is_dice
 from bot.services.sheets.macros import MacroBook, MacroService, expand
@@ -95,6 +95,39 @@ class InlineRollService:
         return [
             await self._roll(place, actor, text, macro, roller, private) for text, macro in plan
         ]
+
+    async def roll_command(
+        self,
+        place: Place,
+        actor: Actor,
+        expression: str,
+        *,
+        reason: str | None,
+        private: bool,
+        difficulty: int | None,
+        reply: Reply[RollView | NamedRolls],
+    ) -> RollView | NamedRolls:
+        """``/roll``: dice notation rolls as :meth:`RollService.roll` does (with its reason and
+        difficulty); anything else is a name — a macro or a sheet option — rolled as ``[[…]]``
+        rolls it.  ``reply`` shows the result and every roll's log row links to its message."""
+        if is_dice(expression):
+            return await self.rolls.roll(
+                place,
+                actor,
+                expression,
+                reason=reason,
+                private=private,
+                difficulty=difficulty,
+                reply=reply,
+            )
+        named = await self.roll_named(place, actor, expression, private=private)
+        sent = await reply(named)
+        if sent is not None:  # none: a private reply, nothing to link
+            for roll in named.rolls:
+                await self.rolls.attach_message(
+                    roll.log_id, place.guild_id, sent.message_id, sent.url
+                )
+        return named
 
     async def roll_named(
         self, place: Place, actor: Actor, written: str, *, private: bool

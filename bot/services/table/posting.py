@@ -90,10 +90,10 @@ PostRoll = InlineRoll
 
 class Reposter(Protocol):
     """The Discord side of a reproxy, implemented by the cog: post the post again as another
-    speaker, and delete messages."""
+    speaker (in the campaign's language, None: the deployment's), and delete messages."""
 
     async def send(
-        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll]
+        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll], locale: str | None
     ) -> tuple[int, ...]: ...
 
     async def delete(self, channel_id: int, message_ids: tuple[int, ...]) -> None: ...
@@ -546,6 +546,7 @@ class PostingService:
         or avatar, so the post goes out again and the old messages are deleted once the record
         (compare-and-set on its version) names the new speaker and messages; a roll from the
         old speaker's sheet keeps the post where it is (it was that character's)."""
+        campaign = await self.campaigns.require(place)
         post = await self._last_post(place, actor)
         speaker = await self.speaker(place, actor, name)
         if speaker.character_id == post.character_id and speaker.name == post.speaker_name:
@@ -553,7 +554,7 @@ class PostingService:
         rolls = await self.rolls_of(place.guild_id, post.roll_log_ids)
         if any(roll.sheet for roll in rolls):
             raise DomainError("post.error.reproxy_check", name=post.speaker_name)
-        sent = await sender.send(post, speaker, rolls)
+        sent = await sender.send(post, speaker, rolls, campaign.locale)
         try:
             view = await self._respeak(place, post, speaker, sent)
         except Exception:
