@@ -6,6 +6,10 @@ as Tupperbox or PluralKit among them —, system messages, anything outside a th
 message's ticket in its channel's queue before anything else, and hands the rest to
 :meth:`bot.services.table.typing.TypedPostService.handle` with the Discord side
 (:class:`cogs.ui.typed_sender.MessageSender`).
+
+While a message is being handled (waiting for its turn, its files downloading), its author
+may edit or delete it: the raw edit and delete events (they come whether or not the message is
+in discord.py's cache) update :class:`Pending`, and the service reads it at the message's turn.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from discord.ext import commands
 from bot.services.table.typing import TypedMessage
 from cogs.ui.channel_queue import ChannelQueue
 from cogs.ui.context import actor_of_member, place_of_channel
-from cogs.ui.typed_sender import FILES_IN_FLIGHT, ByteBudget, MessageSender
+from cogs.ui.typed_sender import FILES_IN_FLIGHT, ByteBudget, MessageSender, Pending
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -68,19 +72,41 @@ class TypingCog(commands.Cog):
         self.bot = bot
         self.queue = ChannelQueue()
         self.budget = ByteBudget(FILES_IN_FLIGHT)
+        #: the messages being handled, by id: what their authors did to them meanwhile
+        self.pending: dict[int, Pending] = {}
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if not self.bot.reads_messages or not may_be_a_post(message):
             return
         ticket = self.queue.ticket(message.channel.id)  # before any await: arrival order
+        pending = self.pending[message.id] = Pending(message.content)
         try:
-            sender = MessageSender(self.bot, message, ticket, self.budget)
+            sender = MessageSender(self.bot, message, ticket, self.budget, pending)
             await self.bot.services.typing.handle(typed_message(message), sender)
         except Exception:
             log.exception("typed message %s could not be handled", message.id)
         finally:
             ticket.finish()
+            del self.pending[message.id]
+
+    @commands.Cog.listener()
+    async def on_raw_message_edit(self, event: discord.RawMessageUpdateEvent) -> None:
+        pending = self.pending.get(event.message_id)
+        content = event.data.get("content")
+        if pending is not None and isinstance(content, str):  # an embed unfurled: no content
+            pending.text = content
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, event: discord.RawMessageDeleteEvent) -> None:
+        if (pending := self.pending.get(event.message_id)) is not None:
+            pending.deleted = True
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, event: discord.RawBulkMessageDeleteEvent) -> None:
+        for message_id in event.message_ids:
+            if (pending := self.pending.get(message_id)) is not None:
+                pending.deleted = True
 
 
 async def setup(bot: Arbitro) -> None:

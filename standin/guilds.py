@@ -313,10 +313,14 @@ class GuildHandle:
             self._sb.wait_for_messages([("MESSAGE_CREATE", written.id, 1)])
         return written
 
-    def write_together(self, messages: list[tuple[ChannelRef | str, str, str]]) -> list[Msg]:
+    def write_together(
+        self, messages: list[tuple[ChannelRef | str, str, str]], *, wait: bool = True
+    ) -> list[Msg]:
         """Several members write at the same instant: every (channel, text, user) is created
         in one step of the stand-in's loop, in order, then this waits until the bot has
-        finished with all of them (a burst: two players typing at once, a benchmark)."""
+        finished with all of them (a burst: two players typing at once, a benchmark).  With
+        ``wait=False`` it returns at once (the members act on them while the bot works: wait
+        with ``sb.wait_for_messages`` and their MESSAGE_CREATE)."""
 
         def make() -> list[tuple[Msg | None, bool]]:
             return [self._create(c, text, user=user) for c, text, user in messages]
@@ -324,9 +328,10 @@ class GuildHandle:
         made = self._sb._run(make)
         if any(m is None for m, _ in made):
             raise PermissionError("Discord would refuse one of these messages")
-        self._sb.wait_for_messages(
-            [("MESSAGE_CREATE", m.id, 1) for m, delivered in made if m is not None and delivered]
-        )
+        if wait:
+            self._sb.wait_for_messages(
+                [("MESSAGE_CREATE", m.id, 1) for m, ok in made if m is not None and ok]
+            )
         return [m for m, _ in made if m is not None]
 
     def _create(
@@ -407,8 +412,9 @@ class GuildHandle:
             self._sb.wait_for_messages([("MESSAGE_CREATE", said.id, 1)])
         return said
 
-    def edit(self, message: Msg, text: str, *, user: str = "ana") -> Msg:
-        """The member edits their message (MESSAGE_UPDATE); waits for the bot as :meth:`write`."""
+    def edit(self, message: Msg, text: str, *, user: str = "ana", wait: bool = True) -> Msg:
+        """The member edits their message (MESSAGE_UPDATE); waits for the bot as :meth:`write`
+        (``wait=False``: not)."""
 
         def change() -> tuple[Msg, bool, tuple[str, int, int]]:
             world = self._sb.world
@@ -421,12 +427,13 @@ class GuildHandle:
             return msg_from(msg), msg.delivered, expected
 
         edited, delivered, expected = self._sb._run(change)
-        if delivered:
+        if delivered and wait:
             self._sb.wait_for_messages([expected])
         return edited
 
-    def delete(self, message: Msg, *, user: str = "ana") -> None:
-        """The member deletes their message (MESSAGE_DELETE; its attachments go with it)."""
+    def delete(self, message: Msg, *, user: str = "ana", wait: bool = True) -> None:
+        """The member deletes their message (MESSAGE_DELETE; its attachments go with it);
+        waits for the bot as :meth:`write` (``wait=False``: not)."""
 
         def remove() -> tuple[bool, tuple[str, int, int]]:
             world = self._sb.world
@@ -438,7 +445,7 @@ class GuildHandle:
             return delete_message(world, msg), expected
 
         delivered, expected = self._sb._run(remove)
-        if delivered:
+        if delivered and wait:
             self._sb.wait_for_messages([expected])
 
     def attachment(self, url: str) -> bytes | None:

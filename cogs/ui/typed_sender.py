@@ -31,7 +31,7 @@ from cogs.ui.webhooks import destination_of, webhook_pool
 if TYPE_CHECKING:
     from bot.app import Arbitro
 
-__all__ = ["ByteBudget", "MessageSender", "reply_quote"]
+__all__ = ["ByteBudget", "MessageSender", "Pending", "reply_quote"]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,16 @@ MAX_FILES = 10
 #: Attachment bytes held in memory at once by the whole process.
 FILES_IN_FLIGHT = 64 * 1024 * 1024
 QUOTE_CHARS = 80
+
+
+class Pending:
+    """A message being handled, as its author left it: its text now, or deleted."""
+
+    __slots__ = ("deleted", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.deleted = False
 
 
 class ByteBudget:
@@ -94,12 +104,18 @@ class MessageSender:
     """One typed message's way out: everything Discord does for its post."""
 
     def __init__(
-        self, bot: Arbitro, message: discord.Message, ticket: Ticket, budget: ByteBudget
+        self,
+        bot: Arbitro,
+        message: discord.Message,
+        ticket: Ticket,
+        budget: ByteBudget,
+        pending: Pending | None = None,
     ) -> None:
         self.bot = bot
         self.message = message
         self.ticket = ticket
         self.budget = budget
+        self.pending = pending or Pending(message.content)
         self.pool = webhook_pool(bot)
 
     def missing_permissions(self) -> tuple[str, ...]:
@@ -116,6 +132,9 @@ class MessageSender:
 
     def turn(self) -> AbstractAsyncContextManager[None]:
         return self.ticket.turn()
+
+    def latest_text(self) -> str | None:
+        return None if self.pending.deleted else self.pending.text
 
     def _locale(self, locale: str | None) -> str:
         return locale or self.bot.config.default_locale

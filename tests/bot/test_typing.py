@@ -53,8 +53,10 @@ def _setting(key: str, value: str):
 class Recorder:
     """A sender that posts nothing: it records what the service asked of Discord."""
 
-    def __init__(self, *, missing: tuple[str, ...] = ()) -> None:
+    def __init__(self, *, missing: tuple[str, ...] = (), now: str | None = "") -> None:
         self.missing = missing
+        self.now = now  # the text at the message's turn ("" : as written, None: deleted)
+        self.written = ""
         self.sent: list[tuple[str, str]] = []
         self.posts: list = []
         self.told: list[str] = []
@@ -68,6 +70,9 @@ class Recorder:
         import contextlib
 
         return contextlib.nullcontext()
+
+    def latest_text(self):
+        return self.now if self.now != "" else self.written
 
     async def send(self, post):
         self.sent.append((post.speaker.name, post.text))
@@ -98,6 +103,7 @@ def _typed(actor: Actor, text: str, *, files: bool = False) -> TypedMessage:
 
 async def _say(services, actor: Actor, text: str, **kw) -> tuple[str, Recorder]:
     sender = Recorder(**kw)
+    sender.written = text
     return await services.typing.handle(_typed(actor, text), sender), sender
 
 
@@ -268,3 +274,40 @@ async def test_rolls_outside_a_scene_answer_as_roll_when_the_campaign_wants(tabl
     private = TypedMessage(HERE, ANA, 2, "[[privada: 1d20]]", False, "mesa", in_thread=False)
     assert await table.typing.handle(private, sender) == TypedOutcome.FAILED
     assert sender.told == ["typing.error.private_roll"]
+
+
+async def test_a_message_deleted_or_edited_before_its_turn(table):
+    from bot.db.models import RollLog
+
+    # deleted while it waited: nothing is posted, nothing recorded
+    outcome, sender = await _say(table, ANA, "Ardelia: me lo pienso", now=None)
+    assert (outcome, sender.sent, sender.told) == (TypedOutcome.WITHDRAWN, [], [])
+    # edited: posted as it reads now, decided again (another speaker, rolled now)
+    outcome, sender = await _say(table, ANA, "Ardelia: hola", now="Cora: hola [[1d6]]")
+    assert outcome == TypedOutcome.POSTED and sender.sent == [("Cora", "hola `1d6`")]
+    assert len(sender.posts[0].rolls) == 1
+    # edited out of character: it stays the member's own
+    outcome, sender = await _say(table, ANA, "Ardelia: hola", now="((me voy a cenar))")
+    assert (outcome, sender.sent, sender.deleted) == (TypedOutcome.WITHDRAWN, [], False)
+    # a typo fixed after its rolls were made: posted with those rolls
+    outcome, sender = await _say(
+        table,
+        ANA,
+        "Ardelia: disparo [[1d20]] al trasgo",
+        now="Ardelia: disparo [[1d20]] al trasgo.",
+    )
+    assert outcome == TypedOutcome.POSTED
+    assert sender.sent == [("Ardelia", "disparo `1d20` al trasgo.")]
+    async with table.sessions() as session:
+        stored = (
+            await session.exec(select(Post).where(Post.guild_id == GUILD).order_by(Post.id.desc()))
+        ).first()
+    assert stored.roll_log_ids == [sender.posts[0].rolls[0].log_id]
+    # its rolls changed (or who speaks) after they were made: refused, nothing posted
+    for edit in ("Ardelia: disparo [[1d20+5]]", "Cora: disparo [[1d20]]"):
+        outcome, sender = await _say(table, ANA, "Ardelia: disparo [[1d20]]", now=edit)
+        assert (outcome, sender.sent, sender.deleted) == (TypedOutcome.FAILED, [], False)
+        assert sender.told == ["typing.error.edited_rolls"]
+    async with table.sessions() as session:
+        rolled = (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all()
+    assert len(rolled) == 4  # the refused ones' rolls stay in the log, as every roll does

@@ -233,6 +233,39 @@ def test_two_players_typing_at_once_keep_their_order(typing_env):
     assert all(sb.message(m.id).deleted for m in written)
 
 
+def test_a_message_deleted_or_edited_while_it_waits_for_its_turn(typing_env):
+    """Posts wait in their channel's queue (here behind a rate limit): one deleted meanwhile
+    is not posted, one with a typo fixed is posted as fixed, one whose roll was changed after
+    it was made is refused and stays as edited."""
+    sb = typing_env
+    g, scene = _table(sb, "En cola")
+    before = sb.set_webhook_limit((1, 1.5))
+    try:
+        written = g.write_together(
+            [
+                (scene, "Ardelia: Primero.", "ana"),
+                (scene, "Brisa: Segundo.", "bruno"),  # waits for the webhook's next window
+                (scene, "Ardelia: Con una herrata.", "ana"),
+                (scene, "Brisa: Me lo pienso.", "bruno"),
+                (scene, "Ardelia: Disparo [[1d20]].", "ana"),
+            ],
+            wait=False,
+        )
+        # the first is posted: the second waits for the window, and the rest behind it
+        sb.wait_until(lambda: len(_posts(sb, g, scene)) == 1, "the first post")
+        g.edit(written[2], "Ardelia: Sin errata.", user="ana", wait=False)
+        g.delete(written[3], user="bruno", wait=False)
+        g.edit(written[4], "Ardelia: Disparo [[1d20+10]].", user="ana", wait=False)
+        sb.wait_for_messages([("MESSAGE_CREATE", m.id, 1) for m in written])
+    finally:
+        sb.set_webhook_limit(before)
+    assert [p.content for p in _posts(sb, g, scene)] == ["Primero.", "Segundo.", "Sin errata."]
+    assert [sb.message(m.id).deleted for m in written] == [True, True, True, True, False]
+    assert sb.message(written[4].id).content == "Ardelia: Disparo [[1d20+10]]."
+    assert "lo editaste mientras esperaba su turno" in _dm(sb, g, "ana")
+    assert _dm(sb, g, "bruno") == ""
+
+
 def test_a_reply_is_quoted_and_bots_and_webhooks_are_never_proxied(typing_env):
     sb = typing_env
     g, scene = _table(sb, "Respuesta")

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -140,6 +140,10 @@ class TypedSender(Protocol):
     def turn(self) -> AbstractAsyncContextManager[None]:
         """This message's turn in its channel: posts go out in the order they were typed."""
 
+    def latest_text(self) -> str | None:
+        """The message's text now (its author may have edited it while it waited for its
+        turn); None when its author deleted it."""
+
     async def send(self, post: TypedPost) -> SentPost:
         """Post it through the channel's webhook (text, notes, rolls, carried files, the
         reply's quote); a hidden NPC's rolls without numbers, and their copy to the GM."""
@@ -170,6 +174,7 @@ class TypedOutcome:
     POSTED = "posted"
     ROLLED = "rolled"  # [[…]] outside a scene, answered as /roll
     FAILED = "failed"  # the original stays; its author was told why
+    WITHDRAWN = "withdrawn"  # deleted, or edited out of being a post, before its turn
 
 
 class TypedPostService:
@@ -204,7 +209,11 @@ class TypedPostService:
                 raise DomainError(missing[0])
             post = await self._rolled(message, post)
             async with sender.turn():
-                sent = await sender.send(post)
+                now = await self._as_it_reads_now(message, campaign, post, sender)
+                if now is None:
+                    return TypedOutcome.WITHDRAWN
+                sent = await sender.send(now)
+                post = now
         except DomainError as refusal:
             await sender.tell_author(campaign.locale, refusal.key, **refusal.params)
             return TypedOutcome.FAILED
@@ -228,6 +237,33 @@ class TypedPostService:
             post.written,
             tuple(rolls),
         )
+
+    async def _as_it_reads_now(
+        self, message: TypedMessage, campaign: Campaign, post: TypedPost, sender: TypedSender
+    ) -> TypedPost | None:
+        """The post as its message reads at its turn: None when its author deleted it, or
+        edited it into no post; an edited one decided again, keeping the rolls made when it
+        arrived only if the edit left what they roll and who rolls them alone."""
+        text = sender.latest_text()
+        if text is None:
+            return None
+        if text == message.text:
+            return post
+        edited = replace(message, text=text)
+        again = await self.decide(edited, campaign)
+        if again is None:
+            return None
+        if not post.rolls:
+            return await self._rolled(edited, again)
+        same_speaker = (again.speaker.character_id, again.speaker.name) == (
+            post.speaker.character_id,
+            post.speaker.name,
+        )
+        if again.written != post.written or not same_speaker:
+            raise DomainError(
+                "typing.error.edited_rolls", rolls=", ".join(f"#{r.log_id}" for r in post.rolls)
+            )
+        return replace(again, rolls=post.rolls)
 
     async def _keep(
         self, message: TypedMessage, post: TypedPost, sent: SentPost, sender: TypedSender
