@@ -39,13 +39,15 @@ MEMBER_MESSAGES = (discord.MessageType.default, discord.MessageType.reply)
 def may_be_a_post(message: discord.Message) -> bool:
     """What can be decided without a lookup: a member's own message in a thread (scenes are
     threads: forum posts or threads of the campaign's channels), or with ``[[`` anywhere (a
-    roll outside a scene, with the setting ``tiradas_en_mensajes``)."""
+    roll outside a scene, with the setting ``tiradas_en_mensajes``).  Never a forum post's
+    opening message (its id is the thread's): deleting it would leave the post without it."""
     return (
         message.guild is not None
         and isinstance(message.author, discord.Member)
         and not message.author.bot
         and message.webhook_id is None
         and message.type in MEMBER_MESSAGES
+        and message.id != message.channel.id
         and (
             isinstance(message.channel, discord.Thread)
             or (isinstance(message.channel, discord.TextChannel) and "[[" in message.content)

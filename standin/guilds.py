@@ -474,6 +474,7 @@ class GuildHandle:
                 author=author,
                 source="user",
                 message_id=thread.id,
+                extra={"member": owner.payload(with_user=False)},  # as every guild message
             )
             return cref(thread)
 

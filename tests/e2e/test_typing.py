@@ -266,6 +266,19 @@ def test_a_message_deleted_or_edited_while_it_waits_for_its_turn(typing_env):
     assert _dm(sb, g, "bruno") == ""
 
 
+def test_a_forum_posts_opening_message_stays_and_its_thread_is_a_scene(typing_env):
+    """A member opens a forum post by hand: its opening message (the thread's id) is never
+    reposted nor deleted, even tagged; what follows in it posts as in any scene."""
+    sb = typing_env
+    g, _ = _table(sb, "Hilo a mano")
+    opened = g.forum_post("foro", "La taberna", user="ana", content="Ardelia: Entro.")
+    sb.wait_for_messages([("MESSAGE_CREATE", opened.id, 1)])
+    assert not sb.message(opened.id).deleted and _posts(sb, g, opened) == []
+    written = g.write(opened, "Ardelia: Pido una cerveza.", user="ana")
+    assert written is not None and sb.message(written.id).deleted
+    assert [p.content for p in _posts(sb, g, opened)] == ["Pido una cerveza."]
+
+
 def test_a_reply_is_quoted_and_bots_and_webhooks_are_never_proxied(typing_env):
     sb = typing_env
     g, scene = _table(sb, "Respuesta")
