@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["NO_WORDS", "YES_WORDS", "fold", "fold_words", "parse_yes_no", "spanish_number"]
+__all__ = [
+    "NO_WORDS",
+    "YES_WORDS",
+    "fold",
+    "fold_words",
+    "parse_yes_no",
+    "spanish_number",
+    "visible",
+]
 
 #: Words read as «yes» in a sheet field, a campaign setting or a wizard answer (compared
 #: after :func:`fold`, so «Sí» and «SI» count too).
@@ -53,3 +61,24 @@ def spanish_number(value: float) -> str:
     wizard's descriptions), written as a Spanish reader writes it.  Numbers the bot shows
     on their own go through ``bot.formatting.format_number`` in the reader's language."""
     return f"{value:g}".replace(".", ",")
+
+
+#: Unicode categories a reader cannot see or that change how what follows is shown: controls
+#: (NUL), format characters (U+200B zero-width space, U+202E right-to-left override, U+FEFF),
+#: separators other than the plain space, surrogates, private use and unassigned code points,
+#: and combining marks (alone they stick to the quote mark before them).
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs", "Mn", "Me", "Mc"})
+
+
+def visible(text: str) -> str:
+    """``text`` with every character a reader could not see written as ``U+XXXX``.
+
+    For messages that echo what a user typed (``No entiendo «U+200B» en la columna 4``): a
+    zero-width space shown raw reads as «», a NUL may cut the message and a right-to-left
+    override turns the rest of the line around.  The plain space stays as it is.
+    """
+    if text.isprintable() and text.isascii():
+        return text
+    return "".join(
+        f"U+{ord(c):04X}" if c != " " and unicodedata.category(c) in _INVISIBLE else c for c in text
+    )

@@ -6,16 +6,18 @@ cog body stays one service call and one render.  Embeds are kept under Discord's
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
 import discord
 
-from bot.formatting import format_datetime, format_percent
+from bot.formatting import format_percent
 from bot.i18n import t
 from bot.services.campaigns.service import CampaignView, SettingView
 from bot.services.play.rolls import HistoryView, OddsView, RollView
 from bot.words import problem_text, setting_description, setting_name, setting_value
+from rules.dice.limits import MAX_ROLLS
 from rules.systems.base import Problem
 
 __all__ = [
@@ -27,7 +29,7 @@ __all__ = [
     "truncate",
     "name_list",
     "setting_line",
-    "settings_embed",
+    "settings_embeds",
 ]
 
 COLOUR = {
@@ -130,7 +132,8 @@ def roll(view: RollView, locale: str) -> dict[str, Any]:
     if view.outcome is not None:
         verdict = t(f"roll.outcome.{view.outcome}", locale)
         if view.difficulty is not None:
-            verdict = t("roll.against", locale, verdict=verdict, difficulty=view.difficulty)
+            key = "roll.against_target" if view.roll_under else "roll.against"
+            verdict = t(key, locale, verdict=verdict, difficulty=view.difficulty)
         embed.add_field(name=t("roll.result", locale), value=verdict, inline=True)
     if view.fumble:
         embed.add_field(
@@ -147,6 +150,16 @@ def roll(view: RollView, locale: str) -> dict[str, Any]:
         footer.append(t("roll.private_footer", locale))
     embed.set_footer(text=" · ".join(footer))
     return {"embed": embed}
+
+
+def moment(when: datetime, style: str = "f") -> str:
+    """An absolute moment as a Discord timestamp (``<t:…:f>``): each reader's client shows
+    it in their own zone and language (players in Spain and Latin America share tables:
+    issue 23 §6).  Only where Discord cannot render one (a file, an embed's title or
+    footer) is a moment written out, in the campaign's zone (:mod:`bot.formatting`).
+    Stored times are naive UTC (the database's convention)."""
+    aware = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    return f"<t:{int(aware.timestamp())}:{style}>"
 
 
 def history(view: HistoryView, locale: str) -> dict[str, Any]:
@@ -178,7 +191,7 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             parts.append(t("history.undone_mark", locale))
         elif entry.undoable and view.sees_private:  # the GM's view: how to undo it
             parts.append(t("history.undo_hint", locale, id=entry.log_id))
-        parts.append(format_datetime(entry.created_at, locale, view.time_zone))
+        parts.append(moment(entry.created_at))
         if entry.message_url:
             parts.append(t("history.jump", locale, url=entry.message_url))
         lines.append(" ".join(parts))
@@ -214,6 +227,8 @@ def odds(view: OddsView, locale: str) -> dict[str, Any]:
                 percent=percent(view.critical_probability, locale),
             )
         )
+    if float(view.abort) > 0:  # an astronomically small chance shows as nothing
+        lines.append(t("odds.abort", locale, percent=percent(view.abort, locale), limit=MAX_ROLLS))
     embed = discord.Embed(
         title=t("odds.title", locale), description="\n".join(lines), colour=COLOUR[None]
     )
@@ -229,8 +244,9 @@ def _short(text: str, locale: str, limit: int = 80) -> str:
     )
 
 
-def setting_line(system: str, setting: SettingView, locale: str) -> str:
-    """One rule as a GM reads it: display name, current value, default, what it does."""
+def setting_line(system: str, setting: SettingView, locale: str, *, described: bool = True) -> str:
+    """One rule as a GM reads it: display name, current value, default, what it does
+    (``described``: its description on a second line)."""
     current = _short(setting_value(system, setting.key, setting.value, locale), locale)
     default = _short(setting_value(system, setting.key, setting.default, locale), locale)
     key = "settings.line" if setting.value == setting.default else "settings.changed"
@@ -241,18 +257,46 @@ def setting_line(system: str, setting: SettingView, locale: str) -> str:
         value=current,
         default=default,
     )
-    description = setting_description(system, setting.key, locale)
+    description = setting_description(system, setting.key, locale) if described else ""
     return f"{line}\n↳ {description}" if description else line
 
 
-def settings_embed(view: CampaignView, locale: str) -> discord.Embed:
-    """Every rule of the campaign, whole lines only (summarised past Discord's limit)."""
-    lines = [setting_line(view.system, s, locale) for s in view.settings]
-    return discord.Embed(
-        title=t("campaign.field.settings", locale),
-        description=fit_lines(lines, locale),
-        colour=COLOUR[None],
-    )
+#: Discord's limit on the text of all the embeds of one message together.
+MESSAGE_EMBED_TEXT = 6000
+#: What one embed's description holds (Discord: 4,096; kept whole lines below it).
+EMBED_DESCRIPTION = 4000
+
+
+def settings_embeds(view: CampaignView, locale: str, budget: int = 5000) -> list[discord.Embed]:
+    """Every rule of the campaign, each whole, in as many embeds as they need within
+    ``budget`` characters (what the message has left of Discord's 6,000): with their
+    descriptions while they fit, else one line each («name: value») and a note saying where
+    each is explained.  Never a rule left out: a GM must see every rule the campaign has."""
+    title = t("campaign.field.settings", locale)
+    for described in (True, False):
+        lines = [setting_line(view.system, s, locale, described=described) for s in view.settings]
+        if not described:
+            lines.append(t("settings.compact_note", locale))
+        pages = _pages(lines, EMBED_DESCRIPTION)
+        if sum(len(page) + len(title) for page in pages) <= budget or not described:
+            break
+    return [
+        discord.Embed(title=title if i == 0 else None, description=page, colour=COLOUR[None])
+        for i, page in enumerate(pages)
+    ]
+
+
+def _pages(lines: list[str], limit: int) -> list[str]:
+    """Whole lines grouped into texts of at most ``limit`` characters."""
+    pages: list[list[str]] = [[]]
+    used = 0
+    for line in lines:
+        if pages[-1] and used + len(line) + 1 > limit:
+            pages.append([])
+            used = 0
+        pages[-1].append(line[:limit])
+        used += len(line) + 1
+    return ["\n".join(page) for page in pages]
 
 
 def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None) -> dict[str, Any]:
@@ -298,4 +342,5 @@ def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None
     embed.set_footer(text=t("campaign.footer", locale, id=view.id, version=view.version))
     if not view.settings:
         return {"embeds": [embed]}
-    return {"embeds": [embed, settings_embed(view, locale)]}
+    budget = MESSAGE_EMBED_TEXT - len(embed) - 100  # a margin for the headline's content
+    return {"embeds": [embed, *settings_embeds(view, locale, budget)]}

@@ -30,7 +30,7 @@ import asyncio
 import gzip
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Literal, overload
 
@@ -45,6 +45,7 @@ from bot.db.models import (
     Absence,
     ActiveCharacter,
     Campaign,
+    CampaignBinding,
     Character,
     CharacterNote,
     CharacterProfile,
@@ -96,6 +97,12 @@ class DeletionPreview:
     rolls: int
     drafts: int
     campaigns_as_gm: tuple[str, ...]
+    #: (id, name, GM role id) of the live campaigns the member runs: the cog finds who may
+    #: take each over (a member with its GM role) before asking
+    gm_campaigns: tuple[tuple[int, str, int | None], ...] = ()
+    #: per campaign of ``gm_campaigns``, the other members who played in it (latest first,
+    #: at most :data:`MAX_PARTICIPANTS`): where the cog looks for its co-GMs
+    participants: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -109,7 +116,10 @@ class DeletionSummary:
     rolls_anonymised: int
     drafts_deleted: int
     awards_deleted: int
-    campaigns_without_gm: tuple[str, ...]
+    #: the departing GM's campaigns handed to a co-GM (name, new GM), and those archived
+    #: because nobody else holds their GM role (issue 23 §5: they were left to nobody)
+    campaigns_handed: tuple[tuple[str, int], ...] = ()
+    campaigns_archived: tuple[str, ...] = ()
     posts_erased: int = 0
     posts_anonymised: int = 0
     #: (channel id, message id) of the erased posts' Discord messages, for the cog to delete
@@ -328,12 +338,23 @@ class PrivacyService:
             ).one()
             campaigns = (
                 await session.exec(
-                    select(Campaign.name).where(
+                    select(Campaign).where(
                         Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id
                     )
                 )
             ).all()
-        return DeletionPreview(tuple(sorted(characters)), rolls, drafts, tuple(campaigns))
+            live = [c for c in campaigns if c.status == "active"]
+            participants = {
+                saved_id(c): await _participants(session, saved_id(c), user_id) for c in live
+            }
+        return DeletionPreview(
+            tuple(sorted(characters)),
+            rolls,
+            drafts,
+            tuple(c.name for c in campaigns),
+            tuple((saved_id(c), c.name, c.gm_role_id) for c in live),
+            participants,
+        )
 
     async def export_file(self, guild_id: int, user_id: int, limit: int) -> tuple[str, bytes]:
         """``/privacy export``: the member's document as the file to send (:meth:`encode`)."""
@@ -341,12 +362,24 @@ class PrivacyService:
 
     @overload
     async def delete(
-        self, guild_id: int, user_id: int, *, characters: CharacterChoice, confirm: None = None
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        confirm: None = None,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary: ...
 
     @overload
     async def delete(
-        self, guild_id: int, user_id: int, *, characters: CharacterChoice, confirm: Confirm
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        confirm: Confirm,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary | None: ...
 
     async def delete(
@@ -356,26 +389,39 @@ class PrivacyService:
         *,
         characters: CharacterChoice,
         confirm: Confirm | None = None,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary | None:
         """Remove or untie everything stored about the member, in one transaction.
         ``confirm`` is shown what would go (``preview``, :meth:`preview`) first; None: it
-        declined (or there was nothing to delete)."""
+        declined (or there was nothing to delete).
+
+        A campaign the member runs goes to its ``successors`` entry (a co-GM: a member with
+        its GM role, found by the caller — read once ``confirm`` has answered, so the cog
+        may find them while it asks), or is archived when there is none: a campaign is
+        never left to an anonymous GM (issue 23 §5).  Its characters handed «to the GM» go
+        to that successor."""
         if characters not in ("delete", "to_gm"):
             raise DomainError("privacy.error.bad_choice")
         if confirm is not None and not await confirm(preview=await self.preview(guild_id, user_id)):
             return None
+        successors = {k: v for k, v in (successors or {}).items() if v != user_id}
         for attempt in attempts():
             await backoff(attempt)
             try:
                 async with self.sessions() as session, session.begin():
-                    return await self._delete(session, guild_id, user_id, characters)
+                    return await self._delete(session, guild_id, user_id, characters, successors)
             except (ConcurrentChange, IntegrityError):
                 # a fight or an XP award changed under us: the whole deletion starts again
                 continue
         raise ConcurrentChange()
 
     async def _delete(
-        self, session: AsyncSession, guild_id: int, user_id: int, choice: CharacterChoice
+        self,
+        session: AsyncSession,
+        guild_id: int,
+        user_id: int,
+        choice: CharacterChoice,
+        successors: Mapping[int, int],
     ) -> DeletionSummary:
         # Writing first takes SQLite's write lock at once, so every read below is current.
         rolls = await session.exec(
@@ -399,7 +445,7 @@ class PrivacyService:
 
         def heir(campaign_id: int) -> int:
             gm = campaigns[campaign_id].gm_user_id
-            return ANONYMOUS if gm == user_id else gm
+            return successors.get(campaign_id, ANONYMOUS) if gm == user_id else gm
 
         doomed = [c for c in owned if not c.is_npc and choice == "delete"]
         handed = [c for c in owned if c not in doomed]
@@ -464,15 +510,12 @@ class PrivacyService:
             session, guild_id, user_id, erase=choice == "delete", doomed_ids=doomed_ids
         )
         new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
-        await self._untie_combats(session, guild_id, user_id, new_owner)
+        await _untie_combats(session, guild_id, user_id, new_owner)
         await _untie_requests(session, guild_id, user_id)
         await _untie_log_details(session, guild_id, user_id)
         await _untie_scenes(session, guild_id, user_id)
-        without_gm = [c.name for c in campaigns.values() if c.gm_user_id == user_id]
-        await session.exec(
-            update(Campaign)
-            .where(col(Campaign.guild_id) == guild_id, col(Campaign.gm_user_id) == user_id)
-            .values(gm_user_id=ANONYMOUS, version=Campaign.version + 1)
+        handed_over, archived = await _hand_over_campaigns(
+            session, [c for c in campaigns.values() if c.gm_user_id == user_id], successors
         )
         return DeletionSummary(
             deleted_characters=tuple(sorted(c.name for c in doomed)),
@@ -480,45 +523,44 @@ class PrivacyService:
             rolls_anonymised=rolls.rowcount,
             drafts_deleted=drafts,
             awards_deleted=awards,
-            campaigns_without_gm=tuple(sorted(without_gm)),
+            campaigns_handed=handed_over,
+            campaigns_archived=archived,
             posts_erased=erased,
             posts_anonymised=anonymised,
             erased_messages=messages,
         )
 
-    @staticmethod
-    async def _untie_combats(
-        session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
-    ) -> None:
-        """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
-        records = (
-            await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
-        ).all()
-        for record in records:
-            combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
-            touched = [c for c in combatants if c.get("owner_id") == user_id]
-            if not touched and record.created_by != user_id:
-                continue
-            state = dict(record.state)
-            state["combatants"] = [
-                {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
-                if c.get("owner_id") == user_id
-                else c
-                for c in combatants
-            ]
-            result = await session.exec(
-                update(CombatRecord)
-                .where(
-                    col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version
-                )
-                .values(
-                    state=state,
-                    created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
-                    version=CombatRecord.version + 1,
-                )
+
+async def _untie_combats(
+    session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
+) -> None:
+    """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
+    records = (
+        await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
+    ).all()
+    for record in records:
+        combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
+        touched = [c for c in combatants if c.get("owner_id") == user_id]
+        if not touched and record.created_by != user_id:
+            continue
+        state = dict(record.state)
+        state["combatants"] = [
+            {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
+            if c.get("owner_id") == user_id
+            else c
+            for c in combatants
+        ]
+        result = await session.exec(
+            update(CombatRecord)
+            .where(col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version)
+            .values(
+                state=state,
+                created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
+                version=CombatRecord.version + 1,
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
+        )
+        if result.rowcount != 1:
+            raise ConcurrentChange()
 
 
 async def _forget_typing(
@@ -754,8 +796,61 @@ async def _untie_requests(session: AsyncSession, guild_id: int, user_id: int) ->
             raise ConcurrentChange()
 
 
-#: Audit kinds whose ``detail`` names members (``/sheet transfer``, the GM's approval).
-_MEMBER_DETAIL_KINDS = ("transfer", "approval")
+#: Members of a campaign the cog looks at for a co-GM (one member lookup each).
+MAX_PARTICIPANTS = 25
+
+
+async def _participants(session: AsyncSession, campaign_id: int, leaving: int) -> tuple[int, ...]:
+    """The members who rolled in the campaign lately, newest first, but the one leaving."""
+    rows = (
+        await session.exec(
+            select(RollLog.user_id)
+            .where(
+                col(RollLog.campaign_id) == campaign_id,
+                col(RollLog.user_id) != leaving,
+                col(RollLog.user_id) != ANONYMOUS,
+            )
+            .order_by(col(RollLog.id).desc())
+            .limit(500)
+        )
+    ).all()
+    return tuple(dict.fromkeys(rows))[:MAX_PARTICIPANTS]
+
+
+async def _hand_over_campaigns(
+    session: AsyncSession, runs: Sequence[Campaign], successors: Mapping[int, int]
+) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+    """The departing GM's campaigns: to their successor, or archived (their bindings off, as
+    ``/campaign end`` does; an administrator can reopen one).  Either way the stored GM is no
+    longer the member."""
+    handed: list[tuple[str, int]] = []
+    archived: list[str] = []
+    for campaign in sorted(runs, key=lambda c: c.name):
+        successor = successors.get(saved_id(campaign))
+        if successor is not None:
+            values: dict[str, Any] = {"gm_user_id": successor}
+            handed.append((campaign.name, successor))
+        else:
+            values = {"gm_user_id": ANONYMOUS}
+            if campaign.status == "active":
+                values |= {"status": "archived", "ended_at": utcnow()}
+                await session.exec(
+                    update(CampaignBinding)
+                    .where(col(CampaignBinding.campaign_id) == campaign.id)
+                    .values(active=False)
+                )
+                archived.append(campaign.name)
+        await session.exec(
+            update(Campaign)
+            .where(col(Campaign.id) == campaign.id)
+            .values(**values, version=Campaign.version + 1)
+        )
+    return tuple(handed), tuple(archived)
+
+
+#: Audit kinds whose ``detail`` names members (``/sheet transfer``, the GM's approval, a
+#: campaign's handover).
+_MEMBER_DETAIL_KINDS = ("transfer", "approval", "campaign_transfer")
 _MEMBER_DETAIL_KEYS = ("from", "to", "owner_id")
 
 

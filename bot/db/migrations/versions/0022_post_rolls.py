@@ -3,16 +3,16 @@
 ``post.roll_log_ids`` lists them in order; ``roll_log_id`` stays the first (what the chronicle
 and older code read).  Posts already there get their one roll, if any.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0022"
+down_revision = "0021"
 branch_labels = None
 depends_on = None
 
