@@ -6,7 +6,7 @@ the history and the odds are commands of their own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -14,8 +14,10 @@ from discord.ext import commands
 
 from bot.services.play.inline import NamedRolls
 from bot.services.play.rolls import RollView
+from bot.services.shared.audience import Shown
 from bot.services.shared.context import Sent
 from cogs.ui import render, render_post
+from cogs.ui.audience import Answer, answer
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.gm_copy import send_gm_copy
@@ -53,16 +55,22 @@ class DiceCog(commands.Cog):
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
+        answered: list[Answer[RollView | NamedRolls]] = []
 
-        def shown(view: RollView | NamedRolls, locale: str) -> dict[str, Any]:
-            if isinstance(view, NamedRolls):  # a macro, or a sheet option: [[…]]'s resolution
-                return render_post.named_rolls(view, ctx.actor.name, locale)
-            return render.roll(view, locale)
+        def shown(told: Shown[RollView | NamedRolls], locale: str) -> dict[str, Any]:
+            if isinstance(told.value, NamedRolls):  # a macro, or a sheet option: [[…]]'s
+                return render_post.named_rolls(told.value, ctx.actor.name, locale)
+            return render.roll(cast("Shown[RollView]", told), locale)
 
         async def reply(view: RollView | NamedRolls) -> Sent | None:
-            response = await itx.response.send_message(**shown(view, ctx.locale), ephemeral=private)
+            # through the audience rule like every reply: the channel's, or the roller's alone
+            told = await answer(itx, view.secrecy, lambda _seen: view, private=private)
+            answered.append(told)
+            response = await itx.response.send_message(
+                **shown(told.reply, ctx.locale), ephemeral=told.ephemeral
+            )
             message_id = getattr(response, "message_id", None)
-            if not message_id or private:
+            if not message_id or told.ephemeral:
                 return None
             return Sent(message_id, jump_url(itx.guild_id, itx.channel_id, message_id))
 
@@ -75,12 +83,13 @@ class DiceCog(commands.Cog):
             difficulty=difficulty,
             reply=reply,
         )
-        if private:  # the GM channel keeps the numbers
+        gm = answered[0].gm if answered else None
+        if gm is not None:  # a private roll: the GM channel's copy
             await send_gm_copy(
                 itx,
                 log_id=view.rolls[0].log_id if isinstance(view, NamedRolls) else view.log_id,
                 user_name=ctx.actor.name,
-                render=lambda gm_locale: shown(view, gm_locale),
+                render=lambda gm_locale: shown(gm, gm_locale),
             )
 
     @app_commands.command(name="history", description="Recent rolls in this campaign")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from bot.services.play.checks import CheckOrder, CheckService, CheckView, resolve_option
 from bot.services.play.rolls import RollService, RollView
+from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import DomainError
 from bot.services.shared.typed_text import MAX_INLINE, is_dice
@@ -63,11 +64,13 @@ class RollerOf:
 
 @dataclass(frozen=True, slots=True)
 class NamedRolls:
-    """``/roll`` of a macro or a sheet option: what was asked, and every roll it made."""
+    """``/roll`` of a macro or a sheet option: what was asked, every roll it made, and who
+    may read them (a private roll: its roller and the GM)."""
 
     written: str
     character: str | None
     rolls: tuple[InlineRoll, ...]
+    secrecy: Secrecy = PUBLIC
 
 
 class InlineRollService:
@@ -136,7 +139,8 @@ class InlineRollService:
         active = self.rolls.active_name
         character = await active(place, actor) if active is not None else None
         rolls = await self.roll_all(place, actor, [written], character=character, private=private)
-        return NamedRolls(written, character, tuple(rolls))
+        secrecy = Secrecy.private(actor.user_id) if private else PUBLIC.written_by(actor.user_id)
+        return NamedRolls(written, character, tuple(rolls), secrecy)
 
     async def roll_one(
         self, place: Place, actor: Actor, text: str, *, character: str | None, private: bool

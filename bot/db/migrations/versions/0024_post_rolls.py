@@ -3,16 +3,16 @@
 ``post.roll_log_ids`` lists them in order; ``roll_log_id`` stays the first (what the chronicle
 and older code read).  Posts already there get their one roll, if any.
 
-Revision ID: 0022
-Revises: 0021
+Revision ID: 0024
+Revises: 0023
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0022"
-down_revision = "0021"
+revision = "0024"
+down_revision = "0023"
 branch_labels = None
 depends_on = None
 

@@ -8,16 +8,16 @@ character a member last posted as with a tag in a scene (a message without a tag
 and the GM): unique per campaign by the sorted member ids, which the GM ↔ player threads
 already there get from their two members.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0023
+Revises: 0022
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0023"
+down_revision = "0022"
 branch_labels = None
 depends_on = None
 
