@@ -347,13 +347,9 @@ class PrivacyService:
                 await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
                 _post_seen,
             ),
-            # the GM ↔ player threads and the players' whispers they are in (issue 24)
-            "private_threads": [
-                thread
-                for thread in await rows(PrivateThread, PrivateThread.guild_id == guild_id)
-                if user_id in (thread["player_user_id"], thread["gm_user_id"])
-                or user_id in (thread["members"] or [])
-            ],
+            "private_threads": _threads_of(
+                await rows(PrivateThread, PrivateThread.guild_id == guild_id), user_id
+            ),
             # the NPCs the member revealed to the players (/npc reveal), as a GM
             "npc_reveals_you_made": await rows(
                 Reveal, Reveal.guild_id == guild_id, Reveal.by_user_id == user_id
@@ -615,6 +611,17 @@ async def _untie_combats(
         )
         if result.rowcount != 1:
             raise ConcurrentChange()
+
+
+def _threads_of(threads: list[dict[str, Any]], user_id: int) -> list[dict[str, Any]]:
+    """The private threads a member is in: the GM ↔ player ones and the players' whispers
+    (``/post to:``, issue 24) that name them among their members."""
+    return [
+        thread
+        for thread in threads
+        if user_id in (thread["player_user_id"], thread["gm_user_id"])
+        or user_id in (thread["members"] or [])
+    ]
 
 
 async def _forget_typing(

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
@@ -190,21 +190,24 @@ async def _post_secrecy(
 ) -> Secrecy:
     """Who may see a post (issue 22 §1), decided as it is recorded: a GM-only post is its
     author's and the GM's; a post in a GM ↔ player private thread, that player's and the
-    GM's; private notes are sealed (only the GM reads them)."""
+    GM's; in a players' whisper (``/post to:``, issue 24: more members than a player and the
+    GM), its author's and the GM's — a record names one player, and the others read it in
+    the thread; private notes are sealed (only the GM reads them)."""
     secrecy = PUBLIC
     if draft.gm_only:
         secrecy = Secrecy.private(actor.user_id)
     else:
-        player = (
+        thread = (
             await session.exec(
-                select(PrivateThread.player_user_id).where(
+                select(PrivateThread).where(
                     PrivateThread.guild_id == guild_id,
                     PrivateThread.thread_id == draft.channel_id,
                 )
             )
         ).first()
-        if player is not None:
-            secrecy = Secrecy.private(player)
+        if thread is not None:
+            whisper = len(thread.members) > 2 and actor.user_id != thread.gm_user_id
+            secrecy = Secrecy.private(actor.user_id if whisper else thread.player_user_id)
     if draft.notes_private and draft.notes:
         secrecy = secrecy.written_by(actor.user_id).sealing(Part.NOTES)  # he reads his own
     return secrecy
@@ -428,10 +431,7 @@ class PostingService:
                     origin_channel_id=draft.origin_channel_id,
                     text=draft.text,
                     notes=draft.notes,
-                    roll_log_id=draft.roll_log_id or next(iter(draft.roll_log_ids), None),
-                    roll_log_ids=list(
-                        draft.roll_log_ids or ([draft.roll_log_id] if draft.roll_log_id else [])
-                    ),
+                    **_roll_columns(draft),
                     created_at=now,
                 )
                 session.add(post)
@@ -732,6 +732,13 @@ class PostingService:
                 )
             ).first()
         return row is not None
+
+
+def _roll_columns(draft: PostDraft) -> dict[str, Any]:
+    """The post's rolls: every one it carries (a typed post's several ``[[…]]``), and the
+    first as ``roll_log_id`` (what readers of one roll take)."""
+    ids = list(draft.roll_log_ids or ([draft.roll_log_id] if draft.roll_log_id else []))
+    return {"roll_log_id": draft.roll_log_id or next(iter(ids), None), "roll_log_ids": ids}
 
 
 def _member_key(members: tuple[int, ...]) -> str:
