@@ -263,6 +263,24 @@ async def test_a_players_private_post_goes_to_a_thread_with_the_gm(table):
         with pytest.raises(DomainError) as refused:
             await table.posting.thread_members(HERE, ANA, wrong)
         assert refused.value.key == "post.error.bad_player"
+    # who may read each post there (the audience rule names one player): its author and
+    # the GM — Bruno's own post is his, though Ana opened the thread; the GM's, Ana's
+    whisper = Place(GUILD, 93, (93, CHANNEL))
+    audiences = []
+    for who, name, ids in (
+        (ANA, "Ardelia", (950,)),
+        (BRUNO, "Bram", (951,)),
+        (GM, "Trasgo", (952,)),
+    ):
+        view = await _post(table, whisper, who, name, ids=ids)
+        async with table.sessions() as session:
+            row = await session.get(Post, view.id)
+        audiences.append((row.audience, row.audience_user_id))
+    assert audiences == [
+        ("player", ANA.user_id),
+        ("player", BRUNO.user_id),
+        ("player", ANA.user_id),
+    ]
 
 
 async def test_profiles_public_face_avatar_checks_and_racing_writers(table):
