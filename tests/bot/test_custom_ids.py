@@ -41,6 +41,15 @@ def test_an_id_already_sent_reads_back_and_is_built_the_same(scheme, custom_id, 
     assert all(other.parse(custom_id) is None for other in others), "one reader per id"
 
 
+def test_a_post_form_with_several_recipients_reads_back():
+    """/post's form since private threads take several members (issue 24 §2): action ``2``,
+    the recipients and the channel in base 36."""
+    custom_id = "arb:1:post2:55:p:1a.zz:3f"
+    fields = {"who": "55", "mode": "p", "to": "1a.zz", "chan": "3f"}
+    assert POST_ID.parse(custom_id) == {"action": "2", **fields}
+    assert POST_ID.build(*fields.values(), action="2") == custom_id
+
+
 def test_what_cannot_be_read_back_is_never_built():
     with pytest.raises(ValueError):
         POST_ID.build("x", "p", 0, 0)

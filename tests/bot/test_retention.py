@@ -20,6 +20,7 @@ from bot.db.models import (
     PrivateThread,
     Reveal,
     Scene,
+    SceneSpeaker,
     saved_id,
     utcnow,
 )
@@ -112,9 +113,25 @@ async def _scene_with_a_post(services, place: Place) -> None:
                 gm_user_id=GM.user_id,
                 parent_id=place.channel_id,
                 thread_id=place.channel_id + 3000,
+                members=sorted((ANA.user_id, GM.user_id)),
+                member_key=",".join(map(str, sorted((ANA.user_id, GM.user_id)))),
             )
         )
     await services.profiles.update(place, ANA, "Ardelia", ProfileChange(concept="Piloto"))
+    await services.proxy_tags.add(place, ANA, "Ardelia", "A:")  # typing mode (issue 24)
+    await services.macros.add(place, ANA, "ataque", "1d20+5", character="Ardelia")
+    async with services.sessions() as session, session.begin():
+        character = (
+            await session.exec(select(Character).where(Character.guild_id == place.guild_id))
+        ).first()
+        session.add(
+            SceneSpeaker(
+                scene_id=saved_id(scene),
+                user_id=ANA.user_id,
+                guild_id=place.guild_id,
+                character_id=saved_id(character[0]),
+            )
+        )
 
 
 async def _pace_rows(services, place: Place) -> None:
@@ -307,7 +324,7 @@ async def test_the_purge_runs_on_the_timers_and_keeps_the_guilds_the_bot_is_in(t
 
 
 async def test_departures_before_the_timers_get_their_timer(engine):
-    """Migration 0023: a departure recorded by the old purge loop is purged by a timer."""
+    """Migration 0026: a departure recorded by the old purge loop is purged by a timer."""
     from alembic import command
 
     from bot.app import Services
@@ -316,12 +333,12 @@ async def test_departures_before_the_timers_get_their_timer(engine):
     def downgrade(connection) -> None:
         config = alembic_config()
         config.attributes["connection"] = connection
-        command.downgrade(config, "0022")
+        command.downgrade(config, "0025")
 
     async with engine.begin() as connection:
         await connection.run_sync(downgrade)
     long_ago = (utcnow() - timedelta(days=40)).replace(tzinfo=None)  # a naive UTC column
-    async with engine.begin() as connection:  # the table as revision 0022 has it
+    async with engine.begin() as connection:  # the table as revision 0025 has it
         await connection.execute(
             text("INSERT INTO guild_departure (guild_id, left_at, purge_at) VALUES (:g, :l, :p)"),
             {"g": GUILD, "l": long_ago, "p": long_ago + timedelta(days=30)},

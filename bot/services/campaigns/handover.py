@@ -91,7 +91,7 @@ class HandoverService:
                 or campaign.offered_to is None
             ):
                 raise DomainError(STALE)
-            member, previous = campaign.offered_to, campaign.gm_user_id
+            member, previous, name = campaign.offered_to, campaign.gm_user_id, campaign.name
             withdrawing = not accept and (actor.user_id == previous or actor.is_admin)
             if actor.user_id != member and not withdrawing:
                 raise NotAllowed("campaign.error.transfer_not_you", member=member)
@@ -122,7 +122,6 @@ class HandoverService:
                         detail={"from": previous, "to": member},
                     ),
                 )
-            name = campaign.name
         self.campaigns.forget(place.guild_id)
         status = "accepted" if accept else "declined"
         return HandoverOffer(campaign_id, name, version + 1, previous, member, status)

@@ -3,16 +3,16 @@
 ``combat.due_at`` repeated it since the timers came (0009) and nothing read it but a method
 only the tests called; the column and its index go.
 
-Revision ID: 0024
-Revises: 0023
+Revision ID: 0027
+Revises: 0026
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0024"
-down_revision = "0023"
+revision = "0027"
+down_revision = "0026"
 branch_labels = None
 depends_on = None
 

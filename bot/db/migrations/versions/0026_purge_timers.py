@@ -5,16 +5,16 @@ timer like every other deadline, written with the departure, and the timer's ``d
 the one place the purge date is kept: each departure pending when this runs gets its timer,
 due at its ``purge_at``, and the column goes.
 
-Revision ID: 0023
-Revises: 0022
+Revision ID: 0026
+Revises: 0025
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0023"
-down_revision = "0022"
+revision = "0026"
+down_revision = "0025"
 branch_labels = None
 depends_on = None
 
