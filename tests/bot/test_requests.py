@@ -159,9 +159,47 @@ async def test_presses_for_different_characters_at_once_all_count(table):
         table.requests.roll(HERE, BRUNO, view.id, _id(view, "Brisa")),
     )
     final = await table.requests.public(HERE, view.id)
-    assert final.complete and final.version == view.version + 2
+    assert final.complete and final.version == view.version + 1  # completing it, once
     assert sum(p.completed for p in presses) == 1  # the GM is told exactly once
     assert len(await _rolls(table)) == 2
+
+
+async def test_a_whole_table_pressing_at_once_never_conflicts(table, monkeypatch):
+    """Issue 26: MAX_TARGETS characters pressed at once, each twice (a double press): every
+    character rolls exactly once, no press is rolled again because of another character's,
+    and exactly one press completes the request."""
+    players = [Actor(100 + n, f"Jugador {n}") for n in range(MAX_TARGETS)]
+    for n, player in enumerate(players):
+        await table.characters.create(HERE, player, ardelia(name=f"Pj {n:02d}"))
+    who = " ".join(f"<@{player.user_id}>" for player in players)
+    view = await table.requests.create(HERE, GM, who=who, option=OPTION)
+    assert len(view.entries) == MAX_TARGETS
+    rolled_by_check = []
+    check = table.requests.checks.check
+
+    async def counted(*args, **kwargs):
+        rolled_by_check.append(kwargs["character_id"])
+        return await check(*args, **kwargs)
+
+    monkeypatch.setattr(table.requests.checks, "check", counted)
+    presses = [
+        table.requests.roll(HERE, player, view.id, _id(view, f"Pj {n:02d}"))
+        for n, player in enumerate(players)
+        for _twice in range(2)
+    ]
+    results = await asyncio.gather(*presses, return_exceptions=True)
+    done = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(done) == MAX_TARGETS, refused
+    assert all(isinstance(r, DomainError) and "already_rolled" in r.key for r in refused)
+    # one roll per press that reached the dice: nobody rolled again for another's press
+    assert len(rolled_by_check) <= 2 * MAX_TARGETS
+    rows = await _rolls(table)
+    assert sorted(r.character_name for r in rows) == [f"Pj {n:02d}" for n in range(MAX_TARGETS)]
+    final = await table.requests.public(HERE, view.id)
+    assert final.complete and sum(p.completed for p in done) == 1
+    assert {e.log_id for e in final.entries} == {r.id for r in rows}
+    assert all(e.total == next(r.total for r in rows if r.id == e.log_id) for e in final.entries)
 
 
 async def test_a_closed_request_refuses_late_presses(table):
