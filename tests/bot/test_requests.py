@@ -336,3 +336,44 @@ async def test_a_requested_save_names_its_threat(swc_table):
         await swc_table.requests.create(HERE, GM, who="todos", option="salvacion", difficulty=12)
     (problem,) = refused.value.problems
     assert problem.key == "swc.problem.difficulty_not_allowed"
+
+
+async def test_requests_stored_before_migration_0021_keep_their_rolls(table, engine):
+    """Migration 0021 gives the requests already stored their rows, with the rolls their
+    ``entries`` held: those stay rolled (and refuse a second press), the others can roll."""
+    import importlib
+
+    from alembic.migration import MigrationContext
+    from alembic.operations import Operations
+    from sqlalchemy import text, update
+
+    view = await table.requests.create(HERE, GM, who="todos", option=OPTION)
+    rolled = await table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia"))
+    async with table.sessions() as session, session.begin():  # as the code before 0021 stored it
+        row = await session.get(RollRequest, view.id)
+        legacy = [
+            {**e, "log_id": rolled.check.log_id, "total": 7, "outcome": None, "by": ANA.user_id}
+            if e["name"] == "Ardelia"
+            else e
+            for e in row.entries
+        ]
+        await session.exec(
+            update(RollRequest).where(RollRequest.id == view.id).values(entries=legacy)
+        )
+        await session.exec(text("DROP TABLE roll_request_entry"))
+    migration = importlib.import_module("bot.db.migrations.versions.0021_request_entries")
+
+    def upgrade(connection):
+        with Operations.context(MigrationContext.configure(connection)):
+            migration.upgrade()
+
+    async with engine.begin() as connection:
+        await connection.run_sync(upgrade)
+    after = await table.requests.public(HERE, view.id)
+    ardelia, brisa = (next(e for e in after.entries if e.name == n) for n in ("Ardelia", "Brisa"))
+    assert ardelia.log_id == rolled.check.log_id and ardelia.total == rolled.check.result.total
+    assert not brisa.rolled
+    with pytest.raises(DomainError, match="already_rolled"):
+        await table.requests.roll(HERE, ANA, view.id, ardelia.character_id)
+    last = await table.requests.roll(HERE, BRUNO, view.id, brisa.character_id)
+    assert last.completed
