@@ -4,6 +4,7 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/request_load_bench.py [--rounds 3] [--levels 1,20,100]
                                                       [--only floor|sqlite|postgres]
+                                                      [--kinds press,roll,check]
 
 Issue 26: at 1, 20 and 100 members pressing at once, a press must cost at most 3× the CPU of
 a bare discord.py bot answering a button, its p99 stay within 2× the floor's, and no member
@@ -30,6 +31,11 @@ from the press being sent to its final answer: for Árbitro the first follow-up 
 after the deferral, or after an edit of the request message, as the code before this
 benchmark answered), for the floor its one reply.  A press whose answer comes after 3 s, or
 never (Discord's 10062), counts as past 3 s.
+
+``--kinds roll,check,press`` (what ``make bench`` runs) also measures ``/roll 1d20+5`` and
+``/check habilidad:Pilotar`` by the same members at the same levels, each against the floor's
+``/roll`` (a slash command answered by a bare bot: the same kind of interaction).  The members'
+cooldown (6 rolling commands per 10 s) is waited out between levels.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.roll_load_bench import _pg, cpu_seconds  # noqa: E402
 from standin.client import Sandbox  # noqa: E402
 from standin.guilds import GuildHandle  # noqa: E402
-from standin.interactions import InteractionRecord  # noqa: E402
+from standin.interactions import InteractionRecord, build_command  # noqa: E402
 from tests.e2e.helpers import sheet_file  # noqa: E402
 from tests.examples import ardelia  # noqa: E402
 
@@ -61,6 +68,10 @@ SERVERS, PER_SERVER = 5, 20
 OPTION = "habilidad:Pilotar"
 #: After a round: the edits it left behind (coalesced: at most about one a second).
 SETTLE_S = 1.5
+#: Between two levels of a slash command: the members' cooldown window (6 per 10 s).
+COOLDOWN_S = 10.5
+#: What each kind sends: a slash command (its options), or the press of a button.
+SLASH = {"roll": ("roll", {"expression": "1d20+5"}), "check": ("check", {"option": OPTION})}
 
 
 @dataclass
@@ -69,6 +80,7 @@ class Level:
 
     bot: str
     level: int
+    kind: str = "press"
     cpu_s: float = 0.0
     latencies: list[float] = field(default_factory=list)
 
@@ -124,6 +136,14 @@ def _press(sb: Sandbox, guild: GuildHandle, user: str, message_id: int, custom_i
     )
 
 
+def _slash(sb: Sandbox, guild: GuildHandle, user: str, path: str, options: dict[str, object]):
+    """One slash command by ``user`` in ``#mesa``; runs on the stand-in's loop."""
+    g = sb.world.guilds[guild.id]
+    ch, member = sb._channel(g, "mesa"), sb._who(g, user)  # noqa: SLF001
+    data = build_command(sb.world, g, ch, member, path, options)
+    return sb.server.inject(type=2, data=data, guild=g, channel=ch, member=member, locale="es-ES")
+
+
 def _buttons(sb: Sandbox, message_id: int, prefix: str) -> list[str]:
     return [
         b["custom_id"]
@@ -139,7 +159,7 @@ class Table:
         self.sb, self.name, self.arbitro = sb, name, arbitro
         self.servers: list[tuple[GuildHandle, list[str]]] = []
 
-    def _server(self, s: int) -> tuple[GuildHandle, list[str]]:
+    def server(self, s: int) -> tuple[GuildHandle, list[str]]:
         """Server ``s``, built the first time a level needs it (not measured)."""
         while len(self.servers) <= s:
             n, sb = len(self.servers), self.sb
@@ -162,7 +182,7 @@ class Table:
     def ask(self, server: int) -> list[tuple[GuildHandle, str, int, str]]:
         """A fresh request (a fresh panel) in ``server``: (guild, member, message, button) for
         each of its 20 members, the button being that member's."""
-        g, members = self._server(server)
+        g, members = self.server(server)
         if not self.arbitro:
             reply = self.sb.command("panel", {}, guild=g, channel="mesa", user="gm")
             ids = _buttons(self.sb, reply.message.id, "floor:")
@@ -182,14 +202,26 @@ class Table:
         return [(g, m, reply.message.id, ids[i]) for i, m in enumerate(members)]
 
 
-def run_level(sb: Sandbox, table: Table, bot: str, level: int, rounds: int) -> Level:
-    figures = Level(bot, level)
+def _sends(sb: Sandbox, table: Table, kind: str, level: int) -> list[Callable[[], object]]:
+    """What one round sends: each a call that queues one interaction (stand-in's loop)."""
+    servers = range(SERVERS) if level == 100 else [0]
+    if kind == "press":
+        presses = [press for server in servers for press in table.ask(server)]
+        return [lambda p=press: _press(sb, *p) for press in presses]
+    path, options = SLASH[kind]
+    if not table.arbitro:
+        path, options = SLASH["roll"]  # the floor's slash command
+    members = [(table.server(s)[0], m) for s in servers for m in table.server(s)[1]]
+    return [lambda g=g, m=m: _slash(sb, g, m, path, options) for g, m in members]
+
+
+def run_level(sb: Sandbox, table: Table, bot: str, level: int, rounds: int, kind: str) -> Level:
+    figures = Level(bot, level, kind)
     pid = sb.proc.pid
     for _ in range(rounds):
-        servers = range(SERVERS) if level == 100 else [0]
-        presses = [press for server in servers for press in table.ask(server)]
+        sends = _sends(sb, table, kind, level)
         if level == 1:
-            presses = presses[:PER_SERVER]
+            sends = sends[:PER_SERVER]
         time.sleep(0.5)  # the request's own work (its message link) is not the press's
         before = cpu_seconds(pid)
         gc.collect()
@@ -197,11 +229,10 @@ def run_level(sb: Sandbox, table: Table, bot: str, level: int, rounds: int) -> L
         gc.disable()
         try:
             if level == 1:
-                for press in presses:
-                    record = sb._run(lambda p=press: _press(sb, *p))  # noqa: SLF001
-                    figures.latencies += wait_final(sb, [record])
+                for send in sends:
+                    figures.latencies += wait_final(sb, [sb._run(send)])  # noqa: SLF001
             else:
-                records = sb._run(lambda b=presses: [_press(sb, *p) for p in b])  # noqa: SLF001
+                records = sb._run(lambda b=sends: [send() for send in b])  # noqa: SLF001
                 figures.latencies += wait_final(sb, records)
         finally:
             gc.enable()
@@ -217,7 +248,13 @@ def run_bot(
     sb.start_bot(module, env=env, log_path=log, ready_timeout=120)
     try:
         table = Table(sb, bot, arbitro=bot != "floor")
-        return [run_level(sb, table, bot, level, args.rounds) for level in args.levels]
+        out = []
+        for kind in args.kinds:
+            for level in args.levels:
+                out.append(run_level(sb, table, bot, level, args.rounds, kind))
+                if kind != "press":
+                    time.sleep(COOLDOWN_S)
+        return out
     finally:
         sb.stop_bot()
 
@@ -228,7 +265,11 @@ def main() -> int:
     parser.add_argument("--levels", default="1,20,100")
     parser.add_argument("--postgres", default=os.environ.get("ARBITRO_TEST_POSTGRES_URL"))
     parser.add_argument("--only", choices=("floor", "sqlite", "postgres"), action="append")
+    parser.add_argument("--kinds", default="press", help="press, roll, check (comma-separated)")
     args = parser.parse_args()
+    args.kinds = args.kinds.split(",")
+    if any(k not in ("press", *SLASH) for k in args.kinds):
+        parser.error("--kinds takes press, roll and check")
     args.levels = [int(n) for n in args.levels.split(",")]
     if any(n not in (1, 20, 100) for n in args.levels):
         parser.error("--levels takes 1, 20 and 100")
@@ -259,27 +300,28 @@ def main() -> int:
                 asyncio.run(_pg(f"{base}/postgres", f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
     end = os.getloadavg()
     print(
-        f"request «Tirar» button, {args.rounds} round(s) per level; load average "
+        f"{', '.join(args.kinds)}, {args.rounds} round(s) per level; load average "
         f"{load[0]:.1f} at the start, {end[0]:.1f} at the end (1 min)"
     )
     print(
-        f"{'bot':9} {'at once':>7} {'presses':>7} {'CPU/press':>10} {'× floor':>8} "
+        f"{'bot':9} {'kind':6} {'at once':>7} {'presses':>7} {'CPU/press':>10} {'× floor':>8} "
         f"{'p50':>7} {'p99':>7} {'× floor':>8} {'max':>7} {'> 3 s':>6}"
     )
-    floors = {f.level: f for f in results.get("floor", [])}
+    floors = {(f.kind, f.level): f for f in results.get("floor", [])}
     for levels in results.values():
         for r in levels:
-            floor = floors.get(r.level)
+            floor = floors.get((r.kind, r.level))
             cpu_x = f"{r.cpu_ms / floor.cpu_ms:.1f}×" if floor else "-"
             p99_x = f"{r.pct(0.99) / floor.pct(0.99):.2f}×" if floor else "-"
             worst = max(r.latencies) if r.latencies else math.nan
             shown = "never" if math.isinf(worst) else f"{worst * 1000:5.0f}ms"
             print(
-                f"{r.bot:9} {r.level:7d} {len(r.latencies):7d} {r.cpu_ms:8.2f}ms {cpu_x:>8} "
+                f"{r.bot:9} {r.kind:6} {r.level:7d} {len(r.latencies):7d} {r.cpu_ms:8.2f}ms {cpu_x:>8} "
                 f"{r.pct(0.5) * 1000:5.0f}ms {r.pct(0.99) * 1000:5.0f}ms {p99_x:>8} "
                 f"{shown:>7} {r.missed:6d}"
             )
     print("targets (issue 26): CPU/press ≤ 3× floor, p99 ≤ 2× floor, none past 3 s")
+    print("the floor answers /roll for the slash commands (roll, check), a button for press")
     medians = [statistics.median(r.latencies) for rs in results.values() for r in rs if r.latencies]
     return 0 if medians else 1
 
