@@ -116,20 +116,18 @@ async def claim_completion(sessions: async_sessionmaker[AsyncSession], request_i
     left to roll), claimed once by a compare-and-set on the request's version.  Each press
     looks after its own commit, so the last one to commit sees every roll; the claim makes
     exactly one of those that see it tell the GM."""
+    pending = (
+        select(func.count())
+        .select_from(RollRequestEntry)
+        .where(RollRequestEntry.request_id == request_id, col(RollRequestEntry.log_id).is_(None))
+    )
+    async with sessions() as session:  # one read, no transaction: most presses stop here
+        if (await session.exec(pending)).one():
+            return False
     for attempt in attempts():
         await backoff(attempt)
         async with sessions() as session, session.begin():
-            pending = (
-                await session.exec(
-                    select(func.count())
-                    .select_from(RollRequestEntry)
-                    .where(
-                        RollRequestEntry.request_id == request_id,
-                        col(RollRequestEntry.log_id).is_(None),
-                    )
-                )
-            ).one()
-            if pending:
+            if (await session.exec(pending)).one():
                 return False
             current = (
                 await session.exec(
