@@ -509,6 +509,8 @@ class Absence(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     cancelled_at: datetime | None = None
     version: int = Field(default=1)
+    # the member chose a catch-up by private message on return (/catch-up, issue 25 §2)
+    catch_up: bool = Field(default=False, sa_column_kwargs={"server_default": text("false")})
 
 
 class PaceMember(SQLModel, table=True):
