@@ -421,7 +421,7 @@ class RollRequest(SQLModel, table=True):
     ``name``, ``owner_id``; ``unable``: the problems that kept it from rolling when asked, it
     gets no button).  Each character who can roll has a :class:`RollRequestEntry` row, and a
     press writes the roll there, not here (issue 26: presses for different characters never
-    conflict).  Requests made before migration 0021 also carry ``log_id``, ``total``,
+    conflict).  Requests stored before this table existed also carry ``log_id``, ``total``,
     ``outcome`` and ``by`` of their rolls in ``entries``.  ``version`` is bumped by the
     request's own changes (closing, completing).  ``hidden``: ``visible`` (everyone sees the numbers),
     ``outcome`` (players see success or failure) or ``nothing`` (players see that it was

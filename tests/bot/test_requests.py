@@ -338,10 +338,11 @@ async def test_a_requested_save_names_its_threat(swc_table):
     assert problem.key == "swc.problem.difficulty_not_allowed"
 
 
-async def test_requests_stored_before_migration_0021_keep_their_rolls(table, engine):
-    """Migration 0021 gives the requests already stored their rows, with the rolls their
+async def test_requests_stored_before_their_entry_rows_keep_their_rolls(table, engine):
+    """The migration of ``roll_request_entry`` gives the requests already stored their rows, with the rolls their
     ``entries`` held: those stay rolled (and refuse a second press), the others can roll."""
     import importlib
+    from pathlib import Path
 
     from alembic.migration import MigrationContext
     from alembic.operations import Operations
@@ -349,7 +350,7 @@ async def test_requests_stored_before_migration_0021_keep_their_rolls(table, eng
 
     view = await table.requests.create(HERE, GM, who="todos", option=OPTION)
     rolled = await table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia"))
-    async with table.sessions() as session, session.begin():  # as the code before 0021 stored it
+    async with table.sessions() as session, session.begin():  # as the code before stored it
         row = await session.get(RollRequest, view.id)
         legacy = [
             {**e, "log_id": rolled.check.log_id, "total": 7, "outcome": None, "by": ANA.user_id}
@@ -361,7 +362,9 @@ async def test_requests_stored_before_migration_0021_keep_their_rolls(table, eng
             update(RollRequest).where(RollRequest.id == view.id).values(entries=legacy)
         )
         await session.exec(text("DROP TABLE roll_request_entry"))
-    migration = importlib.import_module("bot.db.migrations.versions.0021_request_entries")
+    versions = Path(__file__).resolve().parents[2] / "bot" / "db" / "migrations" / "versions"
+    (path,) = versions.glob("*_request_entries.py")
+    migration = importlib.import_module(f"bot.db.migrations.versions.{path.stem}")
 
     def upgrade(connection):
         with Operations.context(MigrationContext.configure(connection)):

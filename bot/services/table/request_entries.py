@@ -10,7 +10,7 @@ for different characters never wait for each other.
 
 The request is then read from its rows: the asked characters from ``roll_request.entries``
 (written once), each roll's numbers and who pressed from its audit row.  Requests stored
-before migration 0021 keep their numbers in ``entries`` as well, used when the audit row is
+before this table existed keep their numbers in ``entries`` as well, used when the audit row is
 gone.
 """
 

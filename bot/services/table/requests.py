@@ -241,7 +241,7 @@ class Press:
 
 def _with_rolls(entry: Entry, rolled: Rolled) -> Entry:
     """An asked character as its own row says: its roll's numbers from the audit row (those
-    the request stored itself before migration 0021 when that row is gone)."""
+    the request stored itself before its rows existed, when that row is gone)."""
     return replace(
         entry,
         log_id=rolled.log_id,

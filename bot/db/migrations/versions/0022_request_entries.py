@@ -7,16 +7,16 @@ press at 20–100 at once).  Now each character's roll is a compare-and-set on i
 Requests already stored get their rows here, with the rolls their ``entries`` hold (those
 entries keep their numbers too, for requests whose audit rows are gone).
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0022"
+down_revision = "0021"
 branch_labels = None
 depends_on = None
 
