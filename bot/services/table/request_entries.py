@@ -16,9 +16,10 @@ gone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
 
 from sqlalchemy import func, update
 from sqlalchemy import select as core_select
@@ -41,6 +42,9 @@ class Rolled:
     total: int | None
     outcome: str | None
     by: int | None
+    #: the audit row's secrecy columns (``audience``, ``audience_user_id``, ``secrets``)
+    secrecy: Mapping[str, Any] = field(default_factory=dict)
+    rolled_at: datetime | None = None
 
 
 class Asked(Protocol):
@@ -65,17 +69,39 @@ async def rolls_of(session: AsyncSession, request_id: int) -> dict[int, Rolled |
     """Each asked character's roll (``None``: not yet), by character id; one query."""
     entry, log = RollRequestEntry.__table__.c, RollLog.__table__.c  # type: ignore[attr-defined]
     query = (
-        core_select(entry.character_id, entry.log_id, log.total, log.outcome, log.user_id)
+        core_select(
+            entry.character_id,
+            entry.log_id,
+            log.total,
+            log.outcome,
+            log.user_id,
+            log.audience,
+            log.audience_user_id,
+            log.secrets,
+            log.created_at,
+        )  # fmt: skip
         .select_from(RollRequestEntry.__table__)  # type: ignore[attr-defined]
         .outerjoin(RollLog.__table__, log.id == entry.log_id)  # type: ignore[attr-defined]
         .where(entry.request_id == request_id)
     )
-    # a Core query of five columns (session.exec's stubs stop at four): on the session's
+    # a Core query of nine columns (session.exec's stubs stop at four): on the session's
     # connection, rows as named tuples
     connection = await session.connection()
     found: dict[int, Rolled | None] = {}
-    for character_id, log_id, total, outcome, by in (await connection.execute(query)).all():
-        found[character_id] = None if log_id is None else Rolled(log_id, total, outcome, by)
+    for row in (await connection.execute(query)).all():
+        found[row.character_id] = (
+            None
+            if row.log_id is None
+            else Rolled(
+                row.log_id, row.total, row.outcome, row.user_id,
+                {
+                    "audience": row.audience,
+                    "audience_user_id": row.audience_user_id,
+                    "secrets": row.secrets,
+                },
+                row.created_at,
+            )
+        )  # fmt: skip
     return found
 
 
