@@ -17,9 +17,9 @@ async def test_a_burst_of_touches_makes_few_edits_and_the_last_sees_everything()
     loop = asyncio.get_running_loop()
 
     async def edit() -> None:
-        seen = state["changes"]  # read when the edit starts, as the request's redraw does
+        began, seen = loop.time(), state["changes"]  # read as it starts, as a redraw does
         await asyncio.sleep(0.01)  # the HTTP call
-        drawn.append((loop.time(), seen))
+        drawn.append((began, seen))
 
     started = loop.time()
     for _ in range(100):
@@ -33,7 +33,8 @@ async def test_a_burst_of_touches_makes_few_edits_and_the_last_sees_everything()
     elapsed = drawn[-1][0] - started
     assert drawn[-1][1] == 100  # the message ends showing every change
     assert len(drawn) <= elapsed / INTERVAL + 2, drawn  # about one per interval, not 100
-    assert all(b - a >= INTERVAL * 0.9 for (a, _), (b, _) in zip(drawn, drawn[1:], strict=False))
+    # edits begin at least an interval apart (a busy loop may only make them later)
+    assert all(b - a >= INTERVAL * 0.99 for (a, _), (b, _) in zip(drawn, drawn[1:], strict=False))
 
 
 async def test_messages_do_not_wait_for_each_other_and_a_failure_is_not_the_end():
