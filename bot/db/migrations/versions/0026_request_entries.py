@@ -7,16 +7,16 @@ press at 20–100 at once).  Now each character's roll is a compare-and-set on i
 Requests already stored get their rows here, with the rolls their ``entries`` hold (those
 entries keep their numbers too, for requests whose audit rows are gone).
 
-Revision ID: 0023
-Revises: 0022
+Revision ID: 0026
+Revises: 0025
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0023"
-down_revision = "0022"
+revision = "0026"
+down_revision = "0025"
 branch_labels = None
 depends_on = None
 
