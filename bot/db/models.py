@@ -507,6 +507,8 @@ class RollRequestEntry(SQLModel, table=True):
     character_id: int = Field(
         sa_column=Column(Integer, primary_key=True, autoincrement=False, nullable=False)
     )
+    #: the request's guild: every row carries its guild (a guild's purge deletes them)
+    guild_id: int = _snowflake()
     log_id: int | None = None
     version: int = Field(default=1)
 

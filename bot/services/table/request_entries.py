@@ -56,16 +56,18 @@ class Asked(Protocol):
     def unable(self) -> Sequence[object]: ...
 
 
-def entry_rows(request_id: int, asked: Iterable[Asked]) -> list[RollRequestEntry]:
+def entry_rows(request_id: int, guild_id: int, asked: Iterable[Asked]) -> list[RollRequestEntry]:
     """The rows of a new request: one per character who can roll."""
     return [
-        RollRequestEntry(request_id=request_id, character_id=entry.character_id)
+        RollRequestEntry(request_id=request_id, character_id=entry.character_id, guild_id=guild_id)
         for entry in asked
         if not entry.unable
     ]
 
 
-async def rolls_of(session: AsyncSession, request_id: int) -> dict[int, Rolled | None]:
+async def rolls_of(
+    session: AsyncSession, guild_id: int, request_id: int
+) -> dict[int, Rolled | None]:
     """Each asked character's roll (``None``: not yet), by character id; one query."""
     entry, log = RollRequestEntry.__table__.c, RollLog.__table__.c  # type: ignore[attr-defined]
     query = (
@@ -82,7 +84,7 @@ async def rolls_of(session: AsyncSession, request_id: int) -> dict[int, Rolled |
         )  # fmt: skip
         .select_from(RollRequestEntry.__table__)  # type: ignore[attr-defined]
         .outerjoin(RollLog.__table__, log.id == entry.log_id)  # type: ignore[attr-defined]
-        .where(entry.request_id == request_id)
+        .where(entry.request_id == request_id, entry.guild_id == guild_id)
     )
     # a Core query of nine columns (session.exec's stubs stop at four): on the session's
     # connection, rows as named tuples
@@ -106,8 +108,9 @@ async def rolls_of(session: AsyncSession, request_id: int) -> dict[int, Rolled |
 
 
 async def claim_entry(
-    session: AsyncSession, request_id: int, character_id: int, seen: int, log_id: int, name: str
-) -> None:
+    session: AsyncSession, guild_id: int, request_id: int, character_id: int, seen: int,
+    log_id: int, name: str,
+) -> None:  # fmt: skip
     """Store ``log_id`` as the character's roll, in the roll's transaction: refused (and the
     roll rolled back) when the request is no longer open or the character already rolled.
 
@@ -128,6 +131,7 @@ async def claim_entry(
         .where(
             col(RollRequestEntry.request_id) == request_id,
             col(RollRequestEntry.character_id) == character_id,
+            col(RollRequestEntry.guild_id) == guild_id,
             col(RollRequestEntry.version) == seen,
             col(RollRequestEntry.log_id).is_(None),
         )
@@ -137,7 +141,9 @@ async def claim_entry(
         raise DomainError("request.error.already_rolled", name=name)
 
 
-async def claim_completion(sessions: async_sessionmaker[AsyncSession], request_id: int) -> bool:
+async def claim_completion(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int, request_id: int
+) -> bool:
     """After a press is stored: whether it was the one that completed the request (nobody
     left to roll), claimed once by a compare-and-set on the request's version.  Each press
     looks after its own commit, so the last one to commit sees every roll; the claim makes
@@ -145,7 +151,11 @@ async def claim_completion(sessions: async_sessionmaker[AsyncSession], request_i
     pending = (
         select(func.count())
         .select_from(RollRequestEntry)
-        .where(RollRequestEntry.request_id == request_id, col(RollRequestEntry.log_id).is_(None))
+        .where(
+            RollRequestEntry.request_id == request_id,
+            RollRequestEntry.guild_id == guild_id,
+            col(RollRequestEntry.log_id).is_(None),
+        )
     )
     async with sessions() as session:  # one read, no transaction: most presses stop here
         if (await session.exec(pending)).one():

@@ -499,7 +499,7 @@ class RequestService:
         async with self.sessions() as session, session.begin():
             session.add(row)
             await session.flush()
-            session.add_all(entry_rows(saved_id(row), entries))
+            session.add_all(entry_rows(saved_id(row), place.guild_id, entries))
             view = _view(row, campaign.gm_channel_id, {})  # nobody rolled yet
         sent = await reply(view) if reply is not None else None
         if sent is not None:
@@ -532,7 +532,7 @@ class RequestService:
         """The request with every roll stored so far (two queries in one session)."""
         async with self.sessions() as session:
             row, campaign = await self._load(session, place, request_id)
-            rolls = await rolls_of(session, request_id)
+            rolls = await rolls_of(session, place.guild_id, request_id)
         return _view(row, campaign.gm_channel_id, rolls), campaign
 
     async def roll(self, place: Place, actor: Actor, request_id: int, character_id: int) -> Press:
@@ -550,14 +550,16 @@ class RequestService:
         seen, hidden = stored.version, row.hidden
 
         async def record(session: AsyncSession, log_id: int, result: CheckResult) -> None:
-            await claim_entry(session, request_id, character_id, seen, log_id, entry.name)
+            await claim_entry(
+                session, place.guild_id, request_id, character_id, seen, log_id, entry.name
+            )
             if hidden != "visible":
                 await _mark_hidden(session, log_id, hidden)
 
         check = await self.checks.check(
             place, actor, _check_order(row), character_id=character_id, same_transaction=record
         )
-        completed = await claim_completion(self.sessions, request_id)
+        completed = await claim_completion(self.sessions, place.guild_id, request_id)
         if completed:  # the GM's results: every roll, as stored
             view, _campaign = await self._read(place, request_id)
         else:  # the press's own answer needs only its roll

@@ -32,20 +32,28 @@ def upgrade() -> None:
             autoincrement=False,
         ),
         sa.Column("character_id", sa.Integer(), primary_key=True, autoincrement=False),
+        sa.Column("guild_id", sa.BigInteger(), nullable=False),
         sa.Column("log_id", sa.Integer(), nullable=True),
         sa.Column("version", sa.Integer(), nullable=False),
     )
     bind = op.get_bind()
-    requests = sa.table("roll_request", sa.column("id", sa.Integer), sa.column("entries", sa.JSON))
+    requests = sa.table(
+        "roll_request",
+        sa.column("id", sa.Integer),
+        sa.column("guild_id", sa.BigInteger),
+        sa.column("entries", sa.JSON),
+    )
     entries = sa.table(
         "roll_request_entry",
         sa.column("request_id", sa.Integer),
         sa.column("character_id", sa.Integer),
+        sa.column("guild_id", sa.BigInteger),
         sa.column("log_id", sa.Integer),
         sa.column("version", sa.Integer),
     )
     rows = []
-    for request_id, asked in bind.execute(sa.select(requests.c.id, requests.c.entries)):
+    query = sa.select(requests.c.id, requests.c.guild_id, requests.c.entries)
+    for request_id, guild_id, asked in bind.execute(query):
         for entry in asked or []:
             if entry.get("unable"):
                 continue
@@ -54,6 +62,7 @@ def upgrade() -> None:
                 {
                     "request_id": request_id,
                     "character_id": int(entry["character_id"]),
+                    "guild_id": guild_id,
                     "log_id": log_id,
                     "version": 2 if log_id is not None else 1,
                 }
