@@ -124,6 +124,9 @@ TYPED_POSTS = "escribir_como_personaje"
 #: happen with a warning in the reply, ``libre`` does not count.
 TURN_ACTIONS = "acciones_por_turno"
 TURN_ACTION_MODES = ("rechazar", "advertir", "libre")
+#: Players may read the table's stats (``/campaign stats``, issue 25 §3): the players'
+#: version, made of what every member may see; off by default (the GM's alone).
+PLAYER_STATS = "estadisticas_jugadores"
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -137,6 +140,7 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(FREE_MONEY, FieldKind.BOOLEAN, True),
     SettingSpec(TYPED_POSTS, FieldKind.BOOLEAN, False),
     SettingSpec(TURN_ACTIONS, FieldKind.CHOICE, "rechazar", TURN_ACTION_MODES),
+    SettingSpec(PLAYER_STATS, FieldKind.BOOLEAN, False),
 )
 
 
