@@ -62,6 +62,7 @@ from bot.services.campaigns.service import (
     campaign_time_zone,
     is_referee,
 )
+from bot.services.shared.audience import Reader
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
@@ -299,7 +300,9 @@ class PaceService:
             every = int(settings[DIGEST_EVERY])
             if not int(settings[PACE_DEADLINE]) or not every:
                 return None
-            rounds = [r for r in await open_rounds(session, campaign, now) if r.pending]
+            rounds = [
+                r for r in await open_rounds(session, campaign, now, Reader.gm()) if r.pending
+            ]
             owed = await owed_in_campaign(session, campaign, now, rounds)
             found = (
                 await session.exec(
