@@ -14,6 +14,7 @@ import pytest
 
 from bot.db.models import Character, Post, RollLog, saved_id
 from bot.services import Actor
+from bot.services.shared.audience import Part, Secrecy
 from bot.services.shared.errors import NotReferee
 from bot.services.table.stats_chart import CHART_HEIGHT, CHART_WIDTH
 from bot.services.table.stats_data import PostFact, activity, week_of, weeks_until
@@ -40,6 +41,10 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 async def roll(services, actor: Actor, name: str, expression: str, total: int, **extra) -> None:
+    """A roll-log row with the audience its write path gives it (a private roll: its
+    player's and the GM's)."""
+    if extra.get("private"):
+        extra.update(Secrecy.private(actor.user_id).columns())
     async with services.sessions() as session, session.begin():
         campaign = await services.campaigns.require(HERE, session)
         session.add(
@@ -92,6 +97,7 @@ async def gm_only_post(services, scene_id: int, at: datetime) -> None:
                 gm_only=True,
                 text="secreto",
                 created_at=at,
+                **Secrecy.gm_only().columns(),
             )
         )
 
@@ -149,6 +155,18 @@ async def test_the_players_version_shows_only_what_everyone_may_see(played):
     assert {item.character for item in gm_view.luck} >= {"Sombra"}
     by_name = {view.names[p.user_id]: p for p in view.players}
     assert by_name["Ana"].median_answer == timedelta(hours=3)
+
+
+async def test_a_total_sealed_from_players_is_not_placed_until_its_npc_is_revealed(played):
+    """An opposed check against a hidden NPC keeps its total from players (the audience
+    rule): its luck would bound the NPC's numbers, so the players' version leaves it out."""
+    s, _scene = played
+    sealed = Secrecy().hiding_npc(99, (Part.TOTAL,)).columns()
+    await roll(s, BRUNO, "Bertrán", "1d6", 6, kind="check", **sealed)
+    players = await s.stats.campaign_stats(HERE, GM, locale="es", public=True, now=NOW)
+    assert {i.character: i.rolls for i in players.luck}["Bertrán"] == 1
+    gm = await s.stats.campaign_stats(HERE, GM, locale="es", now=NOW)
+    assert {i.character: i.rolls for i in gm.luck}["Bertrán"] == 2
 
 
 async def test_players_read_the_stats_only_where_the_campaign_allows(played):

@@ -9,9 +9,10 @@ percentile of its rolls, each within its own expression's distribution
 
 Who sees what: the GM reads everything.  With the campaign setting
 ``estadisticas_jugadores`` a player reads the **players' version**, and the GM can post that
-version in the channel (``public``): it is built only from what every member may see —
-no GM-only post, no post of a private scene, no private roll, no hidden NPC (its rolls and its
-luck), no hidden roll a request kept from players.
+version in the channel (``public``): every post and roll-log row goes through the one audience
+rule (:mod:`bot.services.shared.audience`) with everyone in the campaign as the reader — no
+GM-only post, no private roll, no roll whose total a hidden NPC or a hidden request seals
+(until the NPC is revealed) — and no post of a private scene nor any roll of a hidden NPC.
 
 Bounds, fixed before any work starts: the last :data:`~.stats_data.MAX_WEEKS` weeks, at
 most :data:`MAX_POSTS` posts and :data:`MAX_ROLLS` rolls read (the newest), the luck's
@@ -30,7 +31,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.compute import ComputePool
-from bot.db.models import Campaign, Character, Post, RollLog, Scene, utcnow
+from bot.db.models import Campaign, Character, Post, RollLog, Scene, saved_id, utcnow
 from bot.formatting import time_zone
 from bot.i18n import t
 from bot.services.campaigns.service import (
@@ -39,8 +40,10 @@ from bot.services.campaigns.service import (
     campaign_time_zone,
     is_referee,
 )
+from bot.services.shared.audience import Part, Reader, Reveals, Secrecy, sight
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import NotReferee
+from bot.services.shared.reveals import reveals_of
 from bot.services.table.pace_rounds import open_rounds, pace_settings
 from bot.services.table.pacing import RoundView, aware
 from bot.services.table.stats_chart import ChartInput, StatsResult, stats_job
@@ -152,16 +155,36 @@ class _Facts:
 async def _read(
     session: AsyncSession, campaign: Campaign, since: datetime, now: datetime, for_players: bool
 ) -> _Facts:
-    """The rows the stats are made of, filtered for the reader (module docstring)."""
+    """The rows the stats are made of, as their reader may see them (module docstring)."""
+    reader = Reader.everyone() if for_players else Reader.gm()
     private = await _private_scenes(session, campaign) if for_players else frozenset()
     hidden = await _hidden_npcs(session, campaign) if for_players else frozenset()
-    rounds = [r for r in await open_rounds(session, campaign, now) if r.pending]
+    reveals = await reveals_of(session, saved_id(campaign))
+    rounds = [r for r in await open_rounds(session, campaign, now, reader) if r.pending]
     return _Facts(
-        posts=await _posts(session, campaign, since, for_players, private),
-        rolls=await _rolls(session, campaign, since, for_players, hidden),
+        posts=await _posts(session, campaign, since, _Sight(reader, reveals), private),
+        rolls=await _rolls(session, campaign, since, _Sight(reader, reveals), hidden),
         names=await _user_names(session, campaign),
         waiting=tuple(r for r in rounds if r.scene_id not in private),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Sight:
+    """The reader and the campaign's reveals: what :func:`sight` needs for each row."""
+
+    reader: Reader
+    reveals: Reveals
+
+    def of(self, row: Post | RollLog) -> Part | None:
+        """``None``: the reader may not see the row; else a part the row shows (its
+        total for a roll, the record for a post) or ``Part.RECORD`` when that is sealed."""
+        seen = sight(
+            Secrecy.of_row(row), self.reader, written_at=row.created_at, reveals=self.reveals
+        )
+        if seen is None:
+            return None
+        return Part.TOTAL if seen.shows(Part.TOTAL) else Part.RECORD
 
 
 async def _private_scenes(session: AsyncSession, campaign: Campaign) -> frozenset[int]:
@@ -186,7 +209,7 @@ async def _posts(
     session: AsyncSession,
     campaign: Campaign,
     since: datetime,
-    for_players: bool,
+    seen: _Sight,
     private: frozenset[int],
 ) -> tuple[PostFact, ...]:
     """The newest :data:`MAX_POSTS` posts since ``since`` the reader may see, oldest first."""
@@ -195,13 +218,13 @@ async def _posts(
         col(Post.deleted_at).is_(None),
         col(Post.created_at) >= since,
     )
-    if for_players:
-        query = query.where(col(Post.gm_only).is_(False))
     rows = (await session.exec(query.order_by(col(Post.created_at).desc()).limit(MAX_POSTS))).all()
     return tuple(
         PostFact(p.author_user_id, p.scene_id, aware(p.created_at), p.gm_post, p.speaker_name)
         for p in reversed(rows)
-        if not (for_players and p.scene_id in private) and (p.gm_post or p.character_id is not None)
+        if p.scene_id not in private
+        and (p.gm_post or p.character_id is not None)
+        and seen.of(p) is not None
     )
 
 
@@ -209,18 +232,17 @@ async def _rolls(
     session: AsyncSession,
     campaign: Campaign,
     since: datetime,
-    for_players: bool,
+    seen: _Sight,
     hidden: frozenset[str],
 ) -> tuple[LuckRoll, ...]:
-    """The newest :data:`MAX_ROLLS` dice rolls of characters the reader may see."""
+    """The newest :data:`MAX_ROLLS` dice rolls of characters the reader may see, with a
+    total the reader may read (a sealed total is not placed: it would bound the secret)."""
     query = select(RollLog).where(
         RollLog.campaign_id == campaign.id,
         col(RollLog.created_at) >= since,
         col(RollLog.character_name).is_not(None),
         col(RollLog.kind).not_in(_NOT_ROLLS),
     )
-    if for_players:
-        query = query.where(col(RollLog.private).is_(False))
     rows = (await session.exec(query.order_by(col(RollLog.id).desc()).limit(MAX_ROLLS))).all()
     under = capabilities(systems.get(campaign.system)).roll_under is not None
     return tuple(
@@ -231,14 +253,8 @@ async def _rolls(
             under and row.difficulty is not None,
         )
         for row in reversed(rows)
-        if row.character_name and not (for_players and _sealed(row, hidden))
+        if row.character_name and row.character_name not in hidden and seen.of(row) is Part.TOTAL
     )
-
-
-def _sealed(row: RollLog, hidden: frozenset[str]) -> bool:
-    """A roll players may not place: a hidden NPC's, or one whose total the GM kept."""
-    detail = row.detail if isinstance(row.detail, dict) else {}
-    return row.character_name in hidden or bool(detail.get("secret"))
 
 
 async def _user_names(session: AsyncSession, campaign: Campaign) -> dict[int, str]:
