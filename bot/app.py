@@ -39,6 +39,7 @@ from bot.services.play.checks import CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
 from bot.services.play.rolls import RollService
+from bot.services.play.rounds import RoundService
 from bot.services.play.spells import SpellService
 from bot.services.play.surprise import SurpriseService
 from bot.services.privacy.privacy import PrivacyService
@@ -146,6 +147,8 @@ class Services:
             self.sessions, self.characters, rng, self.timers, effects=self.effects
         )
         self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
+        # rounds of declarations (issue 25 §1): builds on the tracker and the attacks
+        self.rounds = RoundService(self.sessions, self.combat, self.attacks, self.timers)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)

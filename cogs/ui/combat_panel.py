@@ -14,7 +14,7 @@ import discord
 from bot.i18n import t
 from bot.services.play.checks import CheckOrder
 from bot.services.play.combat_views import CombatView
-from cogs.ui import render_combat, render_sheet
+from cogs.ui import render_combat, render_rounds, render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
 
@@ -63,7 +63,9 @@ class InitButton(
                 message = render_combat.panel(view, locale)
                 await itx.response.send_message(**message, ephemeral=True)
                 return
-            view = await service.next(ctx.place, ctx.actor, seen=(self.combat_id, self.version))
+            view = await ctx.services.rounds.next(
+                ctx.place, ctx.actor, seen=(self.combat_id, self.version)
+            )
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
             await self.refuse(itx, error, strip_on=STRIP_ON)
             return
@@ -71,6 +73,8 @@ class InitButton(
         # so the mention notifies the player and the channel keeps the fight's history
         await itx.response.edit_message(view=None)
         await itx.followup.send(**turn_message(view, locale))
+        for message in render_rounds.rounds_of(view, locale):  # a round resolved or opened
+            await itx.followup.send(**message)
 
 
 class DeathTestButton(KeyedButton, kind="init-death", style=discord.ButtonStyle.danger):

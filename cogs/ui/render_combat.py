@@ -180,7 +180,9 @@ def panel(view: CombatView, locale: str, *, note: str = "", gm: bool = False) ->
 
     ``gm``: the reply goes to the GM alone (ephemeral), so hidden NPCs' numbers are shown;
     a panel posted in the channel is always rendered without them."""
-    if view.round:
+    if view.declaring is not None:
+        title = t("declare.title", locale, round=view.declaring[0])
+    elif view.round:
         title = t("combat.title_round", locale, round=view.round)
     else:
         title = t("combat.title_setup", locale)
@@ -202,6 +204,19 @@ def panel(view: CombatView, locale: str, *, note: str = "", gm: bool = False) ->
         )
     for name, breakdown in view.rolled:
         body.append(t("combat.rolled", locale, name=name, breakdown=breakdown))
+    if view.declaring is not None:  # a round of declarations (issue 25 §1): who owes one
+        number, done, waiting = view.declaring
+        nobody = t("declare.nobody", locale)
+        body.append(
+            "\n"
+            + t(
+                "declare.panel_line",
+                locale,
+                round=number,
+                done=", ".join(done) or nobody,
+                waiting=", ".join(waiting) or nobody,
+            )
+        )
     embed = discord.Embed(
         title=title, description=truncate("\n".join(body), 4000), colour=COLOUR[None]
     )

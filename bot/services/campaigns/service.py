@@ -124,6 +124,13 @@ TYPED_POSTS = "escribir_como_personaje"
 #: happen with a warning in the reply, ``libre`` does not count.
 TURN_ACTIONS = "acciones_por_turno"
 TURN_ACTION_MODES = ("rechazar", "advertir", "libre")
+#: How a fight is played by default (issue 25 §1; ``/init start mode`` chooses per fight):
+#: ``automatico`` by rounds of declarations where the campaign is bound to a forum (the
+#: play-by-post table), turn by turn elsewhere (live play); or always one of them.
+FIGHT_MODE = "modo_combate"
+FIGHT_MODES = ("automatico", "turnos", "declaraciones")
+#: How long a round of declarations lasts, in hours, when the fight has no ``/init deadline``.
+ROUND_HOURS = "plazo_asalto"
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -137,6 +144,8 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(FREE_MONEY, FieldKind.BOOLEAN, True),
     SettingSpec(TYPED_POSTS, FieldKind.BOOLEAN, False),
     SettingSpec(TURN_ACTIONS, FieldKind.CHOICE, "rechazar", TURN_ACTION_MODES),
+    SettingSpec(FIGHT_MODE, FieldKind.CHOICE, "automatico", FIGHT_MODES),
+    SettingSpec(ROUND_HOURS, FieldKind.INTEGER, 48, minimum=1, maximum=336),
 )
 
 

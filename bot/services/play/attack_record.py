@@ -10,7 +10,7 @@ and are marked ``secret`` in the view; the cog withholds them and sends them to 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_order import AttackOrder
@@ -20,7 +20,23 @@ from bot.services.shared.context import Actor
 from rules.combat.attack import SECRET_FIELDS, AttackResult
 from rules.systems.base import Problem
 
-__all__ = ["AttackView", "Landed", "attack_audit", "attack_view"]
+if TYPE_CHECKING:
+    from bot.services.play.round_views import RoundSummary
+
+__all__ = ["AttackView", "Declared", "Landed", "attack_audit", "attack_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """An attack declared for a round of declarations (issue 25 §1, :mod:`.declarations`):
+    its round and slot, whether it changed an earlier one (its dice stay), the round's
+    deadline (ISO 8601) and whether everyone has now declared."""
+
+    round: int
+    slot: int
+    changed: bool
+    deadline: str | None
+    complete: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +74,10 @@ class AttackView:
     target_gender: str | None = None
     #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
     turn_warnings: tuple[Problem, ...] = ()
+    #: a declaration of a round of declarations: sealed (its player and the GM), not applied
+    declared: Declared | None = None
+    #: the round this declaration completed, resolved (its summary, public numbers only)
+    summary: RoundSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,109 @@
+"""Rounds of declarations end to end through the stand-in (issue 25 §1): ``/init start
+mode:declarations``, the round's header in the scene, sealed ``/attack`` declarations (the
+other player sees nothing until the round resolves), a change that keeps the dice, the GM
+declaring an NPC's attack, resolution in initiative order with a target that falls before
+its attacker acts, the summary and the next round's header.  The bot's dice are not seeded:
+±50 modifiers and one hit point make the outcomes certain where it matters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.helpers import says
+from tests.e2e.test_combat import game, run
+from tests.examples import ardelia
+
+pytestmark = pytest.mark.e2e
+
+
+def _document(sheet):
+    return json.dumps({"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": sheet})
+
+
+def _table(sb, name):
+    g = game(sb, name, "nucleo")
+    for user, sheet in (("ana", ardelia()), ("bruno", ardelia(name="Brisa"))):
+        imported = run(sb, g, "sheet import", {"file": _document(sheet).encode()}, user=user)
+        imported.expect_ok()
+    started = run(sb, g, "init start", {"mode": "declarations"})
+    assert says(started, "declare.started"), started.all_text
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init join", user="bruno").expect_ok()
+    wolf = {"name": "Lobo", "initiative": 15, "defence": 1, "hit_points": 1}
+    run(sb, g, "init add", wolf).expect_ok()
+    troll = {"name": "Trol", "initiative": 2, "defence": 1, "hit_points": 300}
+    run(sb, g, "init add", troll).expect_ok()
+    run(sb, g, "init move", {"combatant": "Ardelia", "initiative": 20}).expect_ok()
+    run(sb, g, "init move", {"combatant": "Brisa", "initiative": 10}).expect_ok()
+    return g
+
+
+def _posted(reply, words):
+    """The follow-up of ``reply`` that says ``words`` (the GM's secret notes may follow)."""
+    return next(m for m in reply.followups if words in m.text)
+
+
+def _public(sb, g):
+    return "\n".join(m.text for m in sb.channel_messages(g, "mesa", everything=True))
+
+
+def test_a_round_of_declarations_in_initiative_order(discord_env):
+    sb = discord_env
+    g = _table(sb, "Declaraciones Núcleo")
+
+    opened = run(sb, g, "init next")
+    header = opened.followups[-1]
+    assert "**Asalto 1**" in header.text and "Deben declarar" in header.text, header.text
+    assert "**Ardelia** (<@" in header.text and "**Lobo** (máster" in header.text
+    assert "Asalto 1 por declaraciones" in opened.all_text, opened.all_text
+    refused = run(sb, g, "init next", user="ana")
+    assert refused.ephemeral, refused.all_text  # only the GM opens and closes rounds
+
+    # both players attack the wolf: Ardelia (20) first, Brisa (10) after the wolf fell
+    ana = run(sb, g, "attack", {"target": "Lobo", "modifier": 50}, user="ana")
+    assert ana.ephemeral and says(ana, "declare.declared", round=1), ana.all_text
+    bruno = run(sb, g, "attack", {"target": "Trol", "modifier": 50}, user="bruno")
+    assert bruno.ephemeral and says(bruno, "declare.declared", round=1), bruno.all_text
+    changed = run(sb, g, "attack", {"target": "Lobo", "modifier": 50}, user="bruno")
+    assert changed.ephemeral and says(changed, "declare.declared_changed", round=1)
+    # sealed: nothing of either declaration is public before the round resolves
+    public = _public(sb, g)
+    assert "Impacta" not in public and "Brisa →" not in public, public
+    shown = run(sb, g, "init show")
+    assert "Han declarado: Ardelia, Brisa. Faltan: Lobo, Trol." in shown.all_text, shown.all_text
+
+    # the GM declares the wolf's bite (it falls before it acts) and the troll's
+    bite = {"target": "Brisa", "character": "Lobo", "bonus": 50, "damage": "1d4"}
+    assert run(sb, g, "attack", bite).ephemeral
+    club = {"target": "Ardelia", "character": "Trol", "bonus": -50, "damage": "1d4"}
+    last = run(sb, g, "attack", club)
+    assert last.ephemeral, last.all_text
+    summary = _posted(last, "resolución")
+    text = summary.text
+    assert "Asalto 1: resolución" in text, text
+    # in initiative order: Ardelia (20), the wolf (15), Brisa (10), the troll (2)
+    ardelia_line, brisa_line = text.index("**Ardelia** → Lobo"), text.index("**Brisa** → Lobo")
+    assert ardelia_line < brisa_line < text.index("**Trol** → Ardelia"), text
+    if "**Ardelia** → Lobo (Sin armas): **Impacta**" in text:  # unless 1o3d10 fumbled
+        assert "**Brisa** → Lobo: Lobo ya había caído" in text, text
+        assert "**Lobo** →" not in text, "the wolf fell before its turn: it does not bite"
+    assert "**Asalto 2**" in _posted(last, "Deben declarar").text, "the next round opens"
+
+    # the GM closes round 2 at once: who declared nothing holds
+    closed = run(sb, g, "init next")
+    text = _posted(closed, "resolución").text
+    assert "Asalto 2: resolución" in text and "**Ardelia** no declaró nada" in text, text
+    assert "**Asalto 3**" in _posted(closed, "Deben declarar").text
+
+
+def test_the_campaign_setting_picks_the_mode(discord_env):
+    sb = discord_env
+    g = game(sb, "Modo por ajuste", "nucleo")
+    setting = {"setting": "modo_combate", "value": "declaraciones"}
+    run(sb, g, "campaign settings", setting).expect_ok()
+    started = run(sb, g, "init start")
+    assert says(started, "declare.started"), started.all_text
+    attack = run(sb, g, "attack", {"target": "Lobo", "character": "Lobo", "bonus": 1})
+    assert attack.ephemeral, attack.all_text
