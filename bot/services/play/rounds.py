@@ -54,6 +54,8 @@ __all__ = ["ROUND_TIMER", "STALE_CLAIM", "RoundService"]
 
 ROUND_TIMER = "combat.round"  # the durable timer of a round's deadline (ref: the fight's id)
 STALE_CLAIM = timedelta(minutes=10)
+#: a timer may fire a little early (clocks of several processes): what still counts as due
+DEADLINE_SLACK = timedelta(minutes=1)
 
 
 class RoundService:
@@ -85,8 +87,8 @@ class RoundService:
         """``/init next`` and its button: by turns, pass the turn; by declarations (the GM
         only), open the first round, or resolve the open one now (who has not declared
         holds) and open the next."""
-        record = await self.combat.store.require(place)
-        if mode_of(record.state) is Mode.TURNS:
+        record = await self.combat.store.active(place)
+        if record is None or mode_of(record.state) is Mode.TURNS:  # (its refusals too)
             return await self.combat.next(place, actor, seen=seen, skip_test=skip_test)
         await self.combat.require_referee(place, actor)
         open_round = round_of(record.state)
@@ -110,8 +112,8 @@ class RoundService:
         if record is None or record.status != "active":
             return None
         open_round = round_of(record.state)
-        if open_round is None or not open_round.chain:
-            return None
+        if open_round is None or not open_round.chain or not _due(open_round):
+            return None  # resolved meanwhile: the next round has a deadline of its own
         place = Place(record.guild_id, record.channel_id, open_round.chain)
         summary = await self.resolve(place, open_round.round, at_deadline=True)
         return replace(summary, nonce=due.nonce) if summary is not None else None
@@ -285,6 +287,17 @@ def _gm(campaign: Campaign) -> Actor:
 
 def _iso(moment: datetime) -> str:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
+def _due(round_: DeclarationRound) -> bool:
+    """Whether the round's deadline has come (a timer fired for a round resolved meanwhile
+    must not close the next one early)."""
+    if not round_.deadline:
+        return False
+    deadline = datetime.fromisoformat(round_.deadline)
+    deadline = deadline if deadline.tzinfo else deadline.replace(tzinfo=UTC)
+    now = utcnow()
+    return deadline <= (now if now.tzinfo else now.replace(tzinfo=UTC)) + DEADLINE_SLACK
 
 
 def _stale(claimed: str) -> bool:

@@ -1,0 +1,175 @@
+"""Rounds of declarations through the services, on SQLite and PostgreSQL (issue 25 §1).
+
+Ana plays Ardelia (rolweb), the GM's hidden Orco and a sheetless Lobo (1 Resistencia) are
+in a fight by declarations.  A declaration fixes its dice (a change keeps them) and seals
+its outcome (a private row its player and the GM read); two declarations at once both land;
+the round resolves once, in initiative order, through the live attack use case (the wolf's
+one point spent before its turn: it does not bite, and an attack on it is reported); the
+deadline resolves a round too, and the next one opens with its timer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+from sqlmodel import col, select
+
+from bot.db.models import CombatRecord, RollLog, Timer
+from bot.services.play.attacks import AttackOrder
+from bot.services.play.combat_store import write_fight_state
+from bot.services.play.rounds import ROUND_TIMER
+from bot.services.shared.context import Actor
+from bot.services.shared.errors import DomainError
+from bot.services.shared.timers import Due
+from rules.combat.declarations import round_of
+from tests.bot.test_attacks import ANA, GM, HERE, _campaign
+from tests.rules.rolweb.test_fight import ardelia as rolweb_pc
+from tests.rules.rolweb.test_fight import orc as rolweb_orc
+
+BRUNO = Actor(4, "Bruno")
+
+
+@pytest.fixture
+async def fight(services):
+    """Ardelia (initiative 20), Orco (10, hidden), Lobo (1, a group of 1 Resistencia)."""
+    await _campaign(services, "rolweb")
+    pc = rolweb_pc()
+    pc["atributos"] |= {"Astuto": 5, "Persuasivo": 8}
+    npc = rolweb_orc()
+    npc["atributos"] |= {"Astuto": 5}
+    await services.characters.create(HERE, ANA, pc)
+    await services.characters.create(HERE, GM, npc, is_npc=True, hidden=True)
+    view = await services.combat.start(HERE, GM, "declarations")
+    assert view.mode == "declarations"
+    await services.combat.join(HERE, ANA, "Ardelia")
+    await services.combat.add(HERE, GM, "Orco", initiative=10)
+    await services.combat.add(HERE, GM, "Lobo", initiative=1, defence=1, hit_points=1)
+    await services.combat.move(HERE, GM, "Ardelia", 20)
+    return services
+
+
+async def _state(services):
+    async with services.sessions() as session:
+        record = (await session.exec(select(CombatRecord))).one()
+    return record
+
+
+async def test_the_round_opens_with_its_header_and_timer(fight):
+    view = await fight.rounds.next(HERE, GM)
+    header = view.header
+    assert header is not None and header.round == 1
+    assert [(o.name, o.user_id) for o in header.owed] == [
+        ("Ardelia", ANA.user_id), ("Orco", None), ("Lobo", None)
+    ]  # fmt: skip
+    assert header.deadline is not None
+    async with fight.sessions() as session:
+        timer = (await session.exec(select(Timer).where(Timer.kind == ROUND_TIMER))).one()
+    assert timer.ref == str(view.id)
+    with pytest.raises(DomainError):
+        await fight.rounds.next(HERE, ANA)  # only the GM opens and closes rounds
+
+
+async def test_a_declaration_is_sealed_and_a_change_keeps_its_dice(fight):
+    await fight.rounds.next(HERE, GM)
+    first = await fight.attacks.attack(HERE, ANA, AttackOrder("Lobo"))
+    assert first.declared is not None and (first.declared.round, first.declared.slot) == (1, 0)
+    assert first.private and not first.declared.changed and first.summary is None
+    seed = round_of((await _state(fight)).state).of("c1")[0].seed
+    changed = await fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    assert changed.declared is not None and changed.declared.changed
+    declared = round_of((await _state(fight)).state).of("c1")
+    assert [(d.slot, d.target, d.seed) for d in declared] == [(0, "Orco", seed)]
+    async with fight.sessions() as session:
+        rows = (await session.exec(select(RollLog).where(RollLog.kind == "declaration"))).all()
+    assert len(rows) == 2 and all(row.private and row.user_id == ANA.user_id for row in rows)
+    # another player's history does not list them; the GM's does
+    assert not (await fight.rolls.history(HERE, BRUNO)).entries
+    assert len((await fight.rolls.history(HERE, GM)).entries) == 2
+    # nothing is applied yet: the orc is untouched
+    orc = await fight.characters.show(HERE, GM, "Orco")
+    assert orc.sheet["resistencia"]["actual"] == rolweb_orc()["resistencia"]["actual"]
+
+
+async def test_two_declarations_at_once_both_land(fight):
+    await fight.rounds.next(HERE, GM)
+    hers = fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    orcs = fight.attacks.attack(HERE, GM, AttackOrder("Ardelia", character="Orco"))
+    await asyncio.gather(hers, orcs)
+    entries = round_of((await _state(fight)).state).entries
+    assert sorted(d.name for d in entries) == ["Ardelia", "Orco"]
+
+
+async def test_the_round_resolves_once_in_initiative_order(fight):
+    await fight.rounds.next(HERE, GM)
+    await fight.attacks.attack(HERE, ANA, AttackOrder("Lobo", modifier=30))
+    await fight.attacks.attack(HERE, GM, AttackOrder("Lobo", character="Orco", modifier=30))
+    bite = AttackOrder("Ardelia", character="Lobo", bonus=10, damage="1d4")
+    last = await fight.attacks.attack(HERE, GM, bite)
+    summary = last.summary
+    assert summary is not None and summary.round == 1
+    assert [(line.name, line.kind) for line in summary.lines] == [
+        ("Ardelia", "attack"), ("Orco", "target_fell")
+    ]  # fmt: skip  # the wolf fell to Ardelia: the orc's blow is reported, the wolf never bites
+    hit = summary.lines[0].attack
+    assert hit is not None and hit.result.hit
+    assert summary.next is not None and summary.next.round == 2
+    assert [o.name for o in summary.next.owed] == ["Ardelia", "Orco"]
+    # resolving it again (the deadline, the GM) finds nothing to do
+    assert await fight.rounds.resolve(HERE, 1) is None
+    async with fight.sessions() as session:
+        attacks = (await session.exec(select(RollLog).where(RollLog.kind == "attack"))).all()
+    assert len(attacks) == 1  # one blow applied, not the reported one
+
+
+async def test_two_resolutions_at_once_resolve_the_round_once(fight):
+    await fight.rounds.next(HERE, GM)
+    await fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    both = await asyncio.gather(fight.rounds.resolve(HERE, 1), fight.rounds.resolve(HERE, 1))
+    done = [s for s in both if s is not None]
+    assert len(done) == 1 and [line.kind for line in done[0].lines][:1] == ["attack"]
+    assert round_of((await _state(fight)).state).round == 2
+
+
+async def test_the_deadline_resolves_the_round_and_opens_the_next(fight):
+    view = await fight.rounds.next(HERE, GM)
+    await fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    early = Due(1, ROUND_TIMER, str(view.id), HERE.guild_id, datetime.now(UTC), 1, 0)
+    assert await fight.rounds.on_deadline(early) is None  # 48 hours to go
+    await _expire(fight)
+    due = Due(1, ROUND_TIMER, str(view.id), HERE.guild_id, datetime.now(UTC), 1, 0)
+    summary = await fight.rounds.on_deadline(due)
+    assert summary is not None and summary.at_deadline and summary.nonce == due.nonce
+    kinds = [(line.name, line.kind) for line in summary.lines]
+    assert kinds == [("Ardelia", "attack"), ("Orco", "hold"), ("Lobo", "hold")], kinds
+    assert summary.next is not None and summary.next.round == 2
+    async with fight.sessions() as session:
+        timers = (await session.exec(select(Timer).where(col(Timer.kind) == ROUND_TIMER))).all()
+    assert len(timers) == 1  # the next round's
+    assert await fight.rounds.on_deadline(due) is None  # round 1 is gone, round 2 not due
+
+
+async def _expire(services):
+    """The open round's deadline passes (as the durable timer would find it)."""
+    record = await _state(services)
+    open_round = round_of(record.state)
+    assert open_round is not None
+    state = {**record.state, "declaraciones": {**record.state["declaraciones"]}}
+    state["declaraciones"]["deadline"] = "2020-01-01T00:00:00+00:00"
+    async with services.sessions() as session, session.begin():
+        assert await write_fight_state(session, record, state)
+
+
+async def test_by_turns_nothing_changes(services):
+    await _campaign(services, "rolweb")
+    pc = rolweb_pc()
+    pc["atributos"] |= {"Astuto": 5, "Persuasivo": 8}
+    await services.characters.create(HERE, ANA, pc)
+    view = await services.combat.start(HERE, GM)
+    assert view.mode == "turns"
+    await services.combat.join(HERE, ANA, "Ardelia")
+    await services.combat.add(HERE, GM, "Lobo", initiative=1)
+    await services.combat.roll(HERE, ANA)
+    turn = await services.rounds.next(HERE, GM)
+    assert turn.turn is not None and turn.header is None
