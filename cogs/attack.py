@@ -18,7 +18,13 @@ from bot.i18n import t
 from bot.services.play.attacks import AttackOrder, AttackView
 from bot.services.shared.context import Sent
 from cogs.ui import render_attack, render_rounds
-from cogs.ui.attack_panel import DefenceButton, attack_message, send_gm_notes
+from cogs.ui.attack_panel import (
+    DeclaredDefenceButton,
+    DefenceButton,
+    attack_message,
+    defence_asked,
+    send_gm_notes,
+)
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import AttackTarget, Circumstances, Weapon
@@ -97,6 +103,9 @@ class AttackCog(commands.Cog):
 
         view = await self.bot.services.attacks.attack(ctx.place, ctx.actor, order, reply)
         sealed = private or view.declared is not None
+        asked = defence_asked(view, ctx.locale)
+        if asked is not None:  # rolweb: the declared NPC attack asks for the defence now
+            await itx.followup.send(**asked)
         if (sealed or view.secret) and view.gm_channel_id:
             await self._gm_copy(itx, view, view.gm_channel_id, ctx.locale)
         if view.summary is not None:  # this declaration completed its round: resolved
@@ -122,5 +131,5 @@ class AttackCog(commands.Cog):
 
 
 async def setup(bot: Arbitro) -> None:
-    bot.add_dynamic_items(DefenceButton)
+    bot.add_dynamic_items(DefenceButton, DeclaredDefenceButton)
     await bot.add_cog(AttackCog(bot))

@@ -83,7 +83,10 @@ def _line(line: ActionLine, locale: str) -> str:
     if line.kind == "target_fell":
         return t("declare.line_target_fell", locale, name=line.name, target=line.target)
     if line.kind == "attack" and line.attack is not None:
-        return _attack_line(line.attack, locale)
+        text = _attack_line(line.attack, locale)
+        if line.defence_by_bot:
+            text += " " + t("declare.line_bot_defence", locale)
+        return text
     reason = problem_text(line.problem, dict(line.params), locale) if line.problem else "—"
     return t("declare.line_refused", locale, name=line.name, reason=reason)
 

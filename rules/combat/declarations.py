@@ -70,6 +70,12 @@ class Declaration:
     by_admin: bool = False
     log_id: int | None = None
     target: str = ""
+    #: rolweb's defence («los jugadores siempre tiran»): the defending player asked to roll
+    #: it (its user id), and its dice once rolled (None: not yet, the bot rolls it then)
+    defender: int | None = None
+    defence_seed: int | None = None
+    #: the declaration's number in its round (a button names it; a change keeps it)
+    ref: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +91,9 @@ class Declaration:
             "by_admin": self.by_admin,
             "log_id": self.log_id,
             "target": self.target,
+            "defender": self.defender,
+            "defence_seed": self.defence_seed,
+            "ref": self.ref,
         }
 
     @classmethod
@@ -103,6 +112,9 @@ class Declaration:
             by_admin=bool(raw.get("by_admin", False)),
             log_id=int(log_id) if isinstance(log_id, int) else None,
             target=str(raw.get("target", "")),
+            defender=_int(raw.get("defender")),
+            defence_seed=_int(raw.get("defence_seed")),
+            ref=int(raw.get("ref", 0)),
         )
 
 
@@ -125,19 +137,37 @@ class DeclarationRound:
         """What ``key`` declared, in slot order."""
         return tuple(sorted((d for d in self.entries if d.key == key), key=lambda d: d.slot))
 
-    def seed_of(self, key: str, slot: int) -> int | None:
-        """The dice already rolled for ``key``'s act in ``slot``, if any."""
+    def slot_of(self, key: str, slot: int) -> Declaration | None:
+        """What ``key`` declared in ``slot``, if anything."""
         for declaration in self.entries:
             if declaration.key == key and declaration.slot == slot:
-                return declaration.seed
+                return declaration
         return None
+
+    def seed_of(self, key: str, slot: int) -> int | None:
+        """The dice already rolled for ``key``'s act in ``slot``, if any."""
+        found = self.slot_of(key, slot)
+        return found.seed if found is not None else None
+
+    def by_ref(self, ref: int) -> Declaration | None:
+        """The declaration numbered ``ref`` in this round, if any."""
+        return next((d for d in self.entries if d.ref == ref), None)
+
+    def replacing(self, declaration: Declaration) -> DeclarationRound:
+        """With ``declaration`` instead of the one of the same number."""
+        entries = tuple(declaration if d.ref == declaration.ref else d for d in self.entries)
+        return replace(self, entries=entries)
 
     def declaring(self, declaration: Declaration) -> DeclarationRound:
         """With ``declaration`` in its slot (a change replaces the slot's act, its dice
         stay: the seed of a slot already declared wins over the new one)."""
-        seed = self.seed_of(declaration.key, declaration.slot)
-        if seed is not None:
-            declaration = replace(declaration, seed=seed)
+        earlier = self.slot_of(declaration.key, declaration.slot)
+        if earlier is not None:  # a change: its dice and its number stay
+            declaration = replace(declaration, seed=earlier.seed, ref=earlier.ref)
+        else:
+            declaration = replace(
+                declaration, ref=1 + max((d.ref for d in self.entries), default=0)
+            )
         kept = tuple(
             d for d in self.entries if not (d.key == declaration.key and d.slot == declaration.slot)
         )
@@ -168,6 +198,10 @@ class DeclarationRound:
             owed=tuple(str(k) for k in raw.get("owed") or ()),
             chain=tuple(int(c) for c in raw.get("chain") or ()),
         )
+
+
+def _int(value: Any) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def round_of(state: Mapping[str, Any]) -> DeclarationRound | None:

@@ -173,3 +173,44 @@ async def test_by_turns_nothing_changes(services):
     await services.combat.roll(HERE, ANA)
     turn = await services.rounds.next(HERE, GM)
     assert turn.turn is not None and turn.header is None
+
+
+async def test_rolweb_asks_the_defence_when_the_npc_attack_is_declared(fight):
+    await fight.rounds.next(HERE, GM)
+    blow = await fight.attacks.attack(HERE, GM, AttackOrder("Ardelia", character="Orco"))
+    declared = blow.declared
+    assert declared is not None and declared.defender_id == ANA.user_id and declared.ref == 1
+    with pytest.raises(DomainError):
+        await fight.rounds.defend(HERE, BRUNO, declared.fight_id, declared.ref)
+    # two presses at once roll one defence
+    both = await asyncio.gather(
+        fight.rounds.defend(HERE, ANA, declared.fight_id, declared.ref),
+        fight.rounds.defend(HERE, GM, declared.fight_id, declared.ref),
+        return_exceptions=True,
+    )
+    rolled = [b for b in both if not isinstance(b, BaseException)]
+    refused = [b for b in both if isinstance(b, DomainError)]
+    assert len(rolled) == 1 and len(refused) == 1, both
+    assert refused[0].key == "declare.error.defended"
+    assert rolled[0].private and rolled[0].result.defence_request is None
+    stored = round_of((await _state(fight)).state).by_ref(declared.ref)
+    assert stored is not None and stored.defence_seed is not None
+    await fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    summary = await fight.rounds.resolve(HERE, 1)
+    assert summary is not None
+    orc = next(line for line in summary.lines if line.name == "Orco")
+    assert orc.kind == "attack" and not orc.defence_by_bot
+    # the resolution rolled the defence she rolled: the same outcome as her sealed preview
+    assert orc.attack is not None and orc.attack.result.outcome == rolled[0].result.outcome
+
+
+async def test_a_defence_never_rolled_is_rolled_by_the_bot(fight):
+    await fight.rounds.next(HERE, GM)
+    await fight.attacks.attack(HERE, GM, AttackOrder("Ardelia", character="Orco"))
+    summary = await fight.rounds.resolve(HERE, 1)
+    assert summary is not None
+    orc = next(line for line in summary.lines if line.name == "Orco")
+    assert orc.kind == "attack" and orc.defence_by_bot
+    with pytest.raises(DomainError) as late:
+        await fight.rounds.defend(HERE, ANA, summary.fight_id, 1)
+    assert late.value.key == "declare.error.defence_gone"

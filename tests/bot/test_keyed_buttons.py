@@ -18,7 +18,7 @@ import pytest
 
 from cogs.help import PageButton, TopicMenu
 from cogs.ui.approval import ApprovalButton
-from cogs.ui.attack_panel import DefenceButton
+from cogs.ui.attack_panel import DeclaredDefenceButton, DefenceButton
 from cogs.ui.combat_panel import DeathTestButton, InitButton
 from cogs.ui.keyed_button import KeyedButton
 from cogs.ui.levelup import HitDieButton
@@ -32,6 +32,7 @@ Style = discord.ButtonStyle
 # custom id → class, its integers by name, action, style, emoji (as the previous code built them)
 OLD_IDS: list[tuple[str, type[KeyedButton], dict[str, int], str, Style, str | None]] = [
     ("arb:1:defend:41:3", DefenceButton, {"log_id": 41, "version": 3}, "", Style.primary, None),
+    ("arb:1:decl-defend:7:3", DeclaredDefenceButton, {"combat_id": 7, "ref": 3}, "", Style.primary, None),
     ("arb:1:init-next:7:12", InitButton, {"combat_id": 7, "version": 12}, "next", Style.primary, None),
     ("arb:1:init-show:7:12", InitButton, {"combat_id": 7, "version": 12}, "show", Style.secondary, None),
     ("arb:1:init-death:7:55", DeathTestButton, {"combat_id": 7, "character_id": 55}, "", Style.danger, None),

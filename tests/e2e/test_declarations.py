@@ -11,11 +11,16 @@ import json
 
 import pytest
 
-from tests.e2e.helpers import says
+from bot.i18n import t
+
+from tests.e2e.helpers import press, says
 from tests.e2e.test_combat import game, run
+from tests.e2e.test_sheet_rolweb import create_eira
 from tests.examples import ardelia
 
 pytestmark = pytest.mark.e2e
+
+DECLARED_DEFENCE = "arb:1:decl-defend:"
 
 
 def _document(sheet):
@@ -107,3 +112,37 @@ def test_the_campaign_setting_picks_the_mode(discord_env):
     assert says(started, "declare.started"), started.all_text
     attack = run(sb, g, "attack", {"target": "Lobo", "character": "Lobo", "bonus": 1})
     assert attack.ephemeral, attack.all_text
+
+
+def test_rolweb_the_defence_is_asked_when_the_gm_declares_the_attack(discord_env):
+    sb = discord_env
+    g = game(sb, "Declaraciones rolweb", "rolweb")
+    create_eira(sb, g).expect_ok()
+    create_eira(sb, g, name="Bram", user="bruno").expect_ok()
+    run(sb, g, "init start", {"mode": "declarations"}).expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init join", user="bruno").expect_ok()
+    run(sb, g, "init add", {"name": "Lobo", "initiative": 1, "defence": 10}).expect_ok()
+    run(sb, g, "init move", {"combatant": "Eira", "initiative": 15}).expect_ok()
+    run(sb, g, "init move", {"combatant": "Bram", "initiative": 12}).expect_ok()
+    run(sb, g, "init next").expect_ok()
+
+    bite = {"target": "Eira", "character": "Lobo", "bonus": 10, "damage": "1d4"}
+    declared = run(sb, g, "attack", bite)
+    assert declared.ephemeral, declared.all_text
+    asked = _posted(declared, "Tira tu defensa")
+    assert "<@" in asked.text and "**Lobo** ataca a **Eira** en el asalto 1" in asked.text
+    assert not asked.ephemeral and asked.buttons, asked.text
+    refused = press(sb, asked, DECLARED_DEFENCE, user="bruno")
+    assert refused.ephemeral, refused.all_text  # Bram's player does not defend Eira
+    rolled = press(sb, asked, DECLARED_DEFENCE, user="ana")
+    assert t("declare.defended", "es") in rolled.followups[-1].text, rolled.all_text
+    assert rolled.followups[-1].ephemeral, "her defence is sealed"
+    assert rolled.edits and not rolled.edits[-1].buttons, "rolled once: the button goes"
+
+    run(sb, g, "attack", {"target": "Lobo"}, user="ana").expect_ok()
+    last = run(sb, g, "attack", {"target": "Lobo"}, user="bruno")
+    text = _posted(last, "resolución").text
+    eira, bram, wolf = (text.index(f"**{n}** →") for n in ("Eira", "Bram", "Lobo"))
+    assert eira < bram < wolf, text  # initiative 15, 12, 1
+    assert "defensa tirada por el bot" not in text, text

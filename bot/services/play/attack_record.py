@@ -23,20 +23,26 @@ from rules.systems.base import Problem
 if TYPE_CHECKING:
     from bot.services.play.round_views import RoundSummary
 
-__all__ = ["AttackView", "Declared", "Landed", "attack_audit", "attack_view"]
+__all__ = ["AttackView", "Declared", "Landed", "attack_audit", "attack_view", "named_audit"]
 
 
 @dataclass(frozen=True, slots=True)
 class Declared:
     """An attack declared for a round of declarations (issue 25 §1, :mod:`.declarations`):
     its round and slot, whether it changed an earlier one (its dice stay), the round's
-    deadline (ISO 8601) and whether everyone has now declared."""
+    deadline (ISO 8601), whether everyone has now declared, and the player whose defence
+    it asks for."""
 
     round: int
     slot: int
     changed: bool
     deadline: str | None
     complete: bool = False
+    #: rolweb: the player asked to roll the defence against it (the button's fight and
+    #: declaration number), None when nobody is
+    defender_id: int | None = None
+    fight_id: int = 0
+    ref: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,13 +154,26 @@ def attack_audit(
     history a player reads shows the roll and the outcome, never the target number).
     ``gm_note``: a secret attack in a campaign without a GM channel, handed to the GM by
     :mod:`.attack_notes`."""
+    names = (sides.attacker.fighter.name, sides.target.fighter.name)
+    return named_audit(names, result, secret, private=order.private, gm_note=gm_note)
+
+
+def named_audit(
+    names: tuple[str, str],
+    result: AttackResult,
+    secret: bool,
+    *,
+    private: bool,
+    gm_note: bool = False,
+) -> AuditEntry:
+    """:func:`attack_audit` of the attacker and target ``names``."""
     rolls = ([result.attack] if result.attack else []) + list(result.damage_rolls)
     full = "; ".join(f"{r.label}: {r.breakdown}" for r in rolls)
     breakdown = full
     if secret and result.attack is not None:  # a roll-under line names the target number
         shown = [f"{result.attack.label}: {result.total}"]
         breakdown = "; ".join(shown + [f"{r.label}: {r.breakdown}" for r in result.damage_rolls])
-    attacker, target = sides.attacker.fighter.name, sides.target.fighter.name
+    attacker, target = names
     change = result.change
     return AuditEntry(
         kind="attack",
@@ -177,6 +196,6 @@ def attack_audit(
         difficulty=None if secret else result.target_number,
         outcome=result.outcome.value,
         fumble=result.fumble,
-        private=order.private,
+        private=private,
         character=attacker,
     )

@@ -32,7 +32,7 @@ from bot.services.play.attack_defence import ask_defence
 from bot.services.play.attack_landing import land
 from bot.services.play.attack_notes import MAX_NOTES_READ, GmNote
 from bot.services.play.attack_order import AttackOrder, attack_request, attacks_of
-from bot.services.play.attack_record import AttackView, attack_audit, attack_view
+from bot.services.play.attack_record import AttackView, Landed, attack_audit, attack_view
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.attack_touch import Cast
 from bot.services.play.declarations import declare_attack, declaring
@@ -157,12 +157,36 @@ class AttackService:
         return view
 
     async def resolve_declared(
-        self, place: Place, actor: Actor, order: AttackOrder, dice: random.Random
+        self,
+        place: Place,
+        actor: Actor,
+        order: AttackOrder,
+        dice: random.Random,
+        defence: random.Random | None = None,
     ) -> AttackView:
         """A declared attack at its round's resolution (issue 25 §1, :mod:`.rounds`): the
-        same use case as a live ``/attack``, with the dice the declaration fixed."""
+        same use case as a live ``/attack``, with the dice the declaration fixed (and the
+        defence its player rolled, if any: otherwise it is rolled now)."""
         context = await self.characters.contexts.load(place)
-        return await self._attack(place, actor, order, context, dice)
+        return await self._attack(place, actor, order, context, (dice, defence or dice))
+
+    async def declared_defence(
+        self, place: Place, actor: Actor, order: AttackOrder, dice: random.Random,
+        defence: random.Random,
+    ) -> AttackView:  # fmt: skip
+        """The defence a player rolled against a declared attack, as things stand now (its
+        sealed preview: nothing is written; the resolution rolls the same dice)."""
+        context = await self.characters.contexts.load(place)
+        settings, able = context.settings, capabilities(context.system)
+        sides = await self.sides.resolve(
+            context.campaign, actor, place, order.target, order.character,
+            bonus=order.bonus, damage=order.damage,
+        )  # fmt: skip
+        request = attack_request(order, sides, able.player_defence is not None)
+        result = attacks_of(context.system).attack(request, settings, dice)
+        if able.player_defence is not None and result.defence_request is not None:
+            result = able.player_defence.resolve_defence(result.defence_request, settings, defence)
+        return attack_view(actor, context, sides, result, Landed(None), private=True)
 
     async def _attack(
         self,
@@ -170,10 +194,11 @@ class AttackService:
         actor: Actor,
         order: AttackOrder,
         context: CampaignContext,
-        dice: random.Random | None = None,
+        dice: tuple[random.Random, random.Random] | None = None,
     ) -> AttackView:
         """The attack itself: sides, the fight's situations, the roll, the write; during a
-        round of declarations (no ``dice`` yet), its sealed declaration instead."""
+        round of declarations (no ``dice`` yet: the attack's and the defence's), its sealed
+        declaration instead."""
         settings, able = context.settings, capabilities(context.system)
         attacks = attacks_of(context.system)
         sides = await self.sides.resolve(
@@ -194,7 +219,7 @@ class AttackService:
             spent = await self.turns.spend(place, context, act, referee=sides.referee, key=key)
         try:
             view = await self._resolve(
-                place, actor, order, context, sides, request, dice or self.rng
+                place, actor, order, context, sides, request, dice or (self.rng, self.rng)
             )
         except Exception:
             await self.turns.refund(place, spent)
@@ -209,17 +234,18 @@ class AttackService:
         context: CampaignContext,
         sides: Sides,
         request: AttackRequest,
-        dice: random.Random,
+        dice: tuple[random.Random, random.Random],
     ) -> AttackView:
         """The attack once its action is counted: the fight's situations, the roll, the
-        write (or the defence asked of the target's player)."""
+        write (or the defence asked of the target's player); ``dice``: the attack's and the
+        defence's."""
         settings, able, attacks = (
             context.settings,
             capabilities(context.system),
             attacks_of(context.system),
         )
         request, where = await self._situate(able.attack_situations, context, sides, request)
-        result = attacks.attack(request, settings, dice)
+        result = attacks.attack(request, settings, dice[0])
         where |= _in_fight(sides, result)
         defence = able.player_defence
         if result.outcome is AttackOutcome.DEFENCE_REQUESTED and result.defence_request:
@@ -227,7 +253,7 @@ class AttackService:
                 return await ask_defence(
                     self.sides, place, actor, context, order, sides, result, where
                 )
-            result = defence.resolve_defence(result.defence_request, settings, dice)
+            result = defence.resolve_defence(result.defence_request, settings, dice[1])
         secret = sides.secret(settings)
         note = secret and not context.campaign.gm_channel_id and not sides.referee
         audit = attack_audit(order, sides, result, secret, note)

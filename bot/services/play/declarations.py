@@ -40,7 +40,7 @@ from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
 from rules.combat import Combat, Combatant
 from rules.combat.actions import Ledger, judge
-from rules.combat.attack import AttackRequest
+from rules.combat.attack import AttackOutcome, AttackRequest
 from rules.combat.declarations import (
     ROUND_KEY,
     Declaration,
@@ -145,13 +145,26 @@ async def declare_attack(
             by_admin=actor.is_admin, target=sides.target.fighter.name,
         )  # fmt: skip
         view = _preview(actor, context, attacks, sides, order, request, declaration)
+        declaration = replace(declaration, defender=_defender(sides, view))
         written = await _write(sessions, place, actor, context, (record, round_), declaration,
                                sides, view)  # fmt: skip
         if written is not None:
-            log_id, complete = written
-            done = Declared(round_.round, slot, changed, round_.deadline, complete)
+            log_id, complete, ref = written
+            done = Declared(
+                round_.round, slot, changed, round_.deadline, complete,
+                declaration.defender, saved_id(record), ref,
+            )  # fmt: skip
             return replace(view, log_id=log_id, declared=done)
     raise ConcurrentChange()
+
+
+def _defender(sides: Sides, view: AttackView) -> int | None:
+    """The player who rolls the defence against this attack (rolweb: an NPC's blow at a
+    player's character), asked with a button now; None when nobody is."""
+    target = sides.target.character
+    if view.result.outcome is not AttackOutcome.DEFENCE_REQUESTED or target is None:
+        return None
+    return None if target.is_npc else target.owner_user_id
 
 
 def _preview(
@@ -178,9 +191,10 @@ async def _write(
     declaration: Declaration,
     sides: Sides,
     view: AttackView,
-) -> tuple[int, bool] | None:
-    """The sealed audit row and the fight's new round, in one transaction; None when the
-    fight changed since it was read (the caller reads it again)."""
+) -> tuple[int, bool, int] | None:
+    """The sealed audit row and the fight's new round, in one transaction: the row, whether
+    everyone has declared, the declaration's number; None when the fight changed since it
+    was read (the caller reads it again)."""
     record, round_ = fight
     entry = attack_audit(
         AttackOrder(view.target, private=True), sides, view.result, sides.secret(context.settings)
@@ -196,4 +210,5 @@ async def _write(
         if not await write_fight_state(session, record, state):
             await session.rollback()
             return None
-    return saved_id(row), not new_round.owing(new_round.owed)
+    ref = new_round.slot_of(declaration.key, declaration.slot)
+    return saved_id(row), not new_round.owing(new_round.owed), ref.ref if ref else 0

@@ -54,6 +54,8 @@ class ActionLine:
     target: str = ""
     problem: str = ""
     params: tuple[tuple[str, str], ...] = ()
+    #: rolweb: the defending player never rolled the defence asked of them: the bot did
+    defence_by_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)

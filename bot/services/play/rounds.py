@@ -30,6 +30,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CombatRecord, saved_id, utcnow
 from bot.services.campaigns.service import ROUND_HOURS
+from bot.services.play import declared_defence
+from bot.services.play.attack_record import AttackView
 from bot.services.play.attacks import AttackService
 from bot.services.play.combat import CombatService
 from bot.services.play.combat_store import write_fight_state
@@ -100,6 +102,12 @@ class RoundService:
         if summary is None:
             raise DomainError("declare.error.resolving", round=open_round.round)
         return replace(await self.combat.show(place, actor), summary=summary)
+
+    async def defend(self, place: Place, actor: Actor, fight_id: int, ref: int) -> AttackView:
+        """rolweb: the defending player (or the GM) rolls the defence against a declared
+        NPC attack, with the button posted when it was declared: the dice fixed now, the
+        outcome sealed until the round resolves (:func:`.declared_defence.defend`)."""
+        return await declared_defence.defend(self, place, actor, fight_id, ref)
 
     async def close(self, place: Place, round_: int) -> RoundSummary | None:
         """The round's last declaration is in: resolve it (None if someone else is)."""
@@ -241,17 +249,23 @@ class RoundService:
             frozenset(declaration.by_roles),
             declaration.by_admin,
         )
+        defence = declaration.defence_seed
         try:
             view = await self.attacks.resolve_declared(
-                place, actor, order_of(declaration), seeded(declaration.seed)
-            )
+                place, actor, order_of(declaration), seeded(declaration.seed),
+                seeded(defence) if defence is not None else None,
+            )  # fmt: skip
         except DomainError as error:
             params = tuple((str(k), str(v)) for k, v in error.params.items())
             return ActionLine(
                 declaration.name, "refused", target=declaration.target,
                 problem=error.key, params=params,
             )  # fmt: skip
-        return ActionLine(declaration.name, "attack", attack=view, target=declaration.target)
+        bot_defended = declaration.defender is not None and defence is None
+        return ActionLine(
+            declaration.name, "attack", attack=view, target=declaration.target,
+            defence_by_bot=bot_defended,
+        )  # fmt: skip
 
     async def _fallen(self, place: Place, name: str) -> bool:
         """Whether the combatant ``name`` is out of the fight now (dead, out, unconscious)."""
