@@ -12,7 +12,6 @@ import json
 import pytest
 
 from bot.i18n import t
-
 from tests.e2e.helpers import press, says
 from tests.e2e.test_combat import game, run
 from tests.e2e.test_sheet_rolweb import create_eira
