@@ -148,7 +148,9 @@ class Services:
         )
         self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
         # rounds of declarations (issue 25 §1): builds on the tracker and the attacks
-        self.rounds = RoundService(self.sessions, self.combat, self.attacks, self.timers)
+        self.rounds = RoundService(
+            self.sessions, self.combat, self.attacks, self.timers, self.checks
+        )
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)

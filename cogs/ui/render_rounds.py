@@ -82,6 +82,13 @@ def _line(line: ActionLine, locale: str) -> str:
         return t("declare.line_hold", locale, name=line.name)
     if line.kind == "target_fell":
         return t("declare.line_target_fell", locale, name=line.name, target=line.target)
+    if line.kind == "test" and line.check is not None:
+        check = line.check
+        notes = "; ".join(t(n, locale, genero=check.gender) for n in check.result.notes)
+        return t(
+            "declare.line_test", locale, name=line.name, label=check.result.label,
+            total=check.result.total, notes=notes or "—",
+        )  # fmt: skip
     if line.kind == "attack" and line.attack is not None:
         text = _attack_line(line.attack, locale)
         if line.defence_by_bot:

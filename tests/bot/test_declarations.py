@@ -214,3 +214,19 @@ async def test_a_defence_never_rolled_is_rolled_by_the_bot(fight):
     with pytest.raises(DomainError) as late:
         await fight.rounds.defend(HERE, ANA, summary.fight_id, 1)
     assert late.value.key == "declare.error.defence_gone"
+
+
+async def test_a_dying_character_owes_no_declaration_and_the_bot_rolls_its_test(fight):
+    await fight.combat.damage(HERE, GM, "Ardelia", 100)
+    view = await fight.rounds.next(HERE, GM)
+    assert view.header is not None
+    assert [o.name for o in view.header.owed] == [
+        "Orco",
+        "Lobo",
+    ]  # she owes a test, not a declaration
+    await fight.attacks.attack(HERE, GM, AttackOrder("Lobo", character="Orco"))
+    summary = await fight.rounds.resolve(HERE, 1, at_deadline=True)
+    assert summary is not None
+    first = summary.lines[0]
+    assert (first.name, first.kind) == ("Ardelia", "test") and first.check is not None
+    assert first.check.result.option == "muerte"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.services.play.attack_record import AttackView
+from bot.services.play.checks import CheckView
 
 __all__ = ["ActionLine", "Owed", "RoundHeader", "RoundSummary"]
 
@@ -45,7 +46,8 @@ class ActionLine:
     ``kind``: ``attack`` (``attack`` is its view), ``hold`` (declared nothing: the GM's
     default, waiting), ``target_fell`` (its target was out of the fight before it acted:
     ``target`` names it), ``refused`` (the rules refused it then: ``problem`` and
-    ``params``), ``out`` (the combatant itself was out when its turn came).
+    ``params``), ``test`` (its turn owed a test, rolweb's death test: the bot rolled it,
+    ``check``).
     """
 
     name: str
@@ -56,6 +58,8 @@ class ActionLine:
     params: tuple[tuple[str, str], ...] = ()
     #: rolweb: the defending player never rolled the defence asked of them: the bot did
     defence_by_bot: bool = False
+    #: ``test``: the turn's owed test the bot rolled (rolweb's death test)
+    check: CheckView | None = None
 
 
 @dataclass(frozen=True, slots=True)

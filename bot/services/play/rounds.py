@@ -33,9 +33,10 @@ from bot.services.campaigns.service import ROUND_HOURS
 from bot.services.play import declared_defence
 from bot.services.play.attack_record import AttackView
 from bot.services.play.attacks import AttackService
+from bot.services.play.checks import CheckOrder, CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.combat_store import write_fight_state
-from bot.services.play.combat_views import CombatantLine, CombatView, out_of_order
+from bot.services.play.combat_views import CombatantLine, CombatView, out_of_order, owing_tests
 from bot.services.play.declarations import order_of, seeded
 from bot.services.play.round_views import ActionLine, Owed, RoundHeader, RoundSummary
 from bot.services.shared.context import Actor, Place
@@ -69,10 +70,12 @@ class RoundService:
         combat: CombatService,
         attacks: AttackService,
         timers: TimerService,
+        checks: CheckService,
     ) -> None:
         self.sessions = sessions
         self.combat = combat
         self.attacks = attacks
+        self.checks = checks
         self.timers = timers
         attacks.close_round = self.close  # the last declaration resolves its round
 
@@ -144,7 +147,8 @@ class RoundService:
                 return _header(record, campaign, combat, already)
             health = await self.combat.store.states(system, settings, combat)
             number = combat.round + 1
-            out = out_of_order(health) | combat.spent()
+            # who is out, and who owes its turn's test (rolweb's dying): nothing to declare
+            out = out_of_order(health) | combat.spent() | owing_tests(health)
             owed = tuple(
                 c.key for c in combat.combatants if c.key not in out and not combat.skips(c, number)
             )
@@ -198,7 +202,7 @@ class RoundService:
         lines: list[ActionLine] = []
         while (view := await self.combat.step_round(place, gm, number)) is not None:
             if view.current is not None:
-                lines += await self._act(place, round_, view.current)
+                lines += await self._act(place, round_, view.current, gm)
         header = await self._next_round(place)
         return RoundSummary(
             saved_id(record),
@@ -230,9 +234,12 @@ class RoundService:
         raise ConcurrentChange()
 
     async def _act(
-        self, place: Place, round_: DeclarationRound, current: CombatantLine
+        self, place: Place, round_: DeclarationRound, current: CombatantLine, gm: Actor
     ) -> list[ActionLine]:
-        """What ``current`` declared, applied in its turn; nothing declared: it holds."""
+        """What ``current`` declared, applied in its turn; nothing declared: it holds.  A
+        turn that owes a test (rolweb's death test) is that test, rolled by the bot."""
+        if current.turn_test:
+            return [await self._owed_test(place, current, gm)]
         declared = round_.of(current.key)
         if not declared:
             return [ActionLine(current.name, "hold")]
@@ -266,6 +273,17 @@ class RoundService:
             declaration.name, "attack", attack=view, target=declaration.target,
             defence_by_bot=bot_defended,
         )  # fmt: skip
+
+    async def _owed_test(self, place: Place, current: CombatantLine, gm: Actor) -> ActionLine:
+        """The turn's owed test (rolweb: «una tirada de muerte … durante la iniciativa de su
+        personaje», seed 001), rolled by the bot for the absent player, as the GM may."""
+        order = CheckOrder(str(current.turn_test), current.name)
+        try:
+            view = await self.checks.check(place, gm, order)
+        except DomainError as error:
+            params = tuple((str(k), str(v)) for k, v in error.params.items())
+            return ActionLine(current.name, "refused", problem=error.key, params=params)
+        return ActionLine(current.name, "test", check=view)
 
     async def _fallen(self, place: Place, name: str) -> bool:
         """Whether the combatant ``name`` is out of the fight now (dead, out, unconscious)."""
