@@ -114,7 +114,7 @@ def defence_asked(view: AttackView, locale: str) -> dict[str, Any] | None:
 class DeclaredDefenceButton(
     KeyedButton, kind="decl-defend", style=discord.ButtonStyle.primary, reference="defend"
 ):
-    """rolweb's defence against a declared NPC attack (issue 25 §1): its player (or the GM)
+    """A player's own defence (seed 001) against a declared NPC attack (issue 25 §1): its player (or the GM)
     fixes the defence's dice now; the outcome stays sealed until the round resolves."""
 
     combat_id: int

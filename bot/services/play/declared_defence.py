@@ -1,4 +1,4 @@
-"""rolweb's defence against a declared NPC attack (issue 25 §1): «los jugadores siempre
+"""The player's own defence (seed 001) against a declared NPC attack (issue 25 §1): «los jugadores siempre
 tiran» (seed 001), so when the GM declares an NPC's blow at a player's character the player
 is asked for the defence with a button; pressing it fixes the defence's dice (a seed, in the
 declaration) and shows its outcome as things stand, sealed for that player and the GM; the
