@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services.play.attacks import AttackOrder, AttackView
 from bot.services.shared.context import Sent
-from cogs.ui import render_attack, render_rounds
+from cogs.ui import render_attack, render_rounds, round_panel
 from cogs.ui.attack_panel import (
     DeclaredDefenceButton,
     DefenceButton,
@@ -110,7 +110,7 @@ class AttackCog(commands.Cog):
             await self._gm_copy(itx, view, view.gm_channel_id, ctx.locale)
         if view.summary is not None:  # this declaration completed its round: resolved
             summary = view.summary
-            for message in render_rounds.round_messages(summary, summary.next, ctx.locale):
+            for message in round_panel.round_messages(summary, summary.next, ctx.locale):
                 await itx.followup.send(**message)
         await send_gm_notes(itx)
 

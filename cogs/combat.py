@@ -19,7 +19,7 @@ from bot.services.play.effects import MAX_ROUNDS
 from bot.services.play.rounds import ROUND_TIMER
 from bot.services.play.surprise import SurpriseOrder
 from bot.services.shared.timers import Due
-from cogs.ui import render_combat, render_effects, render_rounds, render_surprise
+from cogs.ui import render_combat, render_effects, render_surprise, round_panel
 from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
 from cogs.ui.context import ctx_of
@@ -82,7 +82,7 @@ class CombatCog(
         channel = await self._postable(summary.channel_id)
         if channel is None:
             return
-        messages = render_rounds.round_messages(summary, summary.next, locale)
+        messages = round_panel.round_messages(summary, summary.next, locale)
         for index, message in enumerate(messages):  # each its own nonce: posted once
             nonce = f"{summary.nonce[:23]}.{index}" if summary.nonce else None
             await channel.send(**message, nonce=nonce)
@@ -131,7 +131,7 @@ class CombatCog(
         if extra_key:
             note = f"{note}\n{ctx.t(extra_key)}"
         await itx.response.send_message(**turn_message(view, ctx.locale, note=note))
-        for message in render_rounds.rounds_of(view, ctx.locale):  # a round resolved or opened
+        for message in round_panel.rounds_of(view, ctx.locale):  # a round resolved or opened
             await itx.followup.send(**message)
         await send_gm_notes(itx)  # secret attack numbers kept for a GM without a GM channel
 
@@ -393,5 +393,5 @@ class CombatCog(
 
 
 async def setup(bot: Arbitro) -> None:
-    bot.add_dynamic_items(InitButton, DeathTestButton)
+    bot.add_dynamic_items(InitButton, DeathTestButton, round_panel.RedirectButton)
     await bot.add_cog(CombatCog(bot))

@@ -14,7 +14,7 @@ import discord
 from bot.i18n import t
 from bot.services.play.checks import CheckOrder
 from bot.services.play.combat_views import CombatView
-from cogs.ui import render_combat, render_rounds, render_sheet
+from cogs.ui import render_combat, render_sheet, round_panel
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
 
@@ -73,7 +73,7 @@ class InitButton(
         # so the mention notifies the player and the channel keeps the fight's history
         await itx.response.edit_message(view=None)
         await itx.followup.send(**turn_message(view, locale))
-        for message in render_rounds.rounds_of(view, locale):  # a round resolved or opened
+        for message in round_panel.rounds_of(view, locale):  # a round resolved or opened
             await itx.followup.send(**message)
 
 

@@ -21,11 +21,13 @@ from typing import Any
 
 __all__ = [
     "MODE_KEY",
+    "REDIRECT_KEY",
     "ROUND_KEY",
     "Declaration",
     "DeclarationRound",
     "Mode",
     "mode_of",
+    "redirectable",
     "round_of",
 ]
 
@@ -33,6 +35,8 @@ __all__ = [
 MODE_KEY = "modo"
 #: where the round being declared lives in the fight's stored state
 ROUND_KEY = "declaraciones"
+#: the last resolved round's actions whose target had fallen: the GM may redirect them
+REDIRECT_KEY = "redirigibles"
 
 
 class Mode(enum.StrEnum):
@@ -202,6 +206,15 @@ class DeclarationRound:
 
 def _int(value: Any) -> int | None:
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def redirectable(state: Mapping[str, Any]) -> tuple[int, tuple[Declaration, ...]]:
+    """The last resolved round's number and its actions whose target had fallen."""
+    raw = state.get(REDIRECT_KEY)
+    if not isinstance(raw, Mapping):
+        return 0, ()
+    entries = tuple(Declaration.from_dict(d) for d in raw.get("entries") or ())
+    return int(raw.get("round", 0)), entries
 
 
 def round_of(state: Mapping[str, Any]) -> DeclarationRound | None:

@@ -230,3 +230,27 @@ async def test_a_dying_character_owes_no_declaration_and_the_bot_rolls_its_test(
     first = summary.lines[0]
     assert (first.name, first.kind) == ("Ardelia", "test") and first.check is not None
     assert first.check.result.option == "muerte"
+
+
+async def test_the_gm_redirects_an_action_whose_target_fell(fight):
+    await fight.rounds.next(HERE, GM)
+    await fight.attacks.attack(HERE, ANA, AttackOrder("Lobo", modifier=30))
+    await fight.attacks.attack(HERE, GM, AttackOrder("Lobo", character="Orco", modifier=30))
+    bite = AttackOrder("Ardelia", character="Lobo", bonus=10, damage="1d4")
+    summary = (await fight.attacks.attack(HERE, GM, bite)).summary
+    assert summary is not None
+    fell = next(line for line in summary.lines if line.kind == "target_fell")
+    assert fell.name == "Orco" and fell.ref
+    with pytest.raises(DomainError):
+        await fight.rounds.redirect_targets(HERE, ANA, summary.fight_id, fell.ref)
+    name, targets = await fight.rounds.redirect_targets(HERE, GM, summary.fight_id, fell.ref)
+    assert (name, targets) == ("Orco", ("Ardelia",))  # the wolf is down, the orc is itself
+    both = await asyncio.gather(
+        fight.rounds.redirect(HERE, GM, summary.fight_id, fell.ref, "Ardelia"),
+        fight.rounds.redirect(HERE, GM, summary.fight_id, fell.ref, "Ardelia"),
+        return_exceptions=True,
+    )
+    done = [b for b in both if not isinstance(b, BaseException)]
+    gone = [b for b in both if isinstance(b, DomainError)]
+    assert len(done) == 1 and [g.key for g in gone] == ["declare.error.redirect_gone"], both
+    assert done[0].attacker == "Orco" and done[0].target == "Ardelia"

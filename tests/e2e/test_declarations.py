@@ -20,6 +20,7 @@ from tests.examples import ardelia
 pytestmark = pytest.mark.e2e
 
 DECLARED_DEFENCE = "arb:1:decl-defend:"
+REDIRECT = "arb:1:redirect:"
 
 
 def _document(sheet):
@@ -93,6 +94,12 @@ def test_a_round_of_declarations_in_initiative_order(discord_env):
     if "**Ardelia** → Lobo (Sin armas): **Impacta**" in text:  # unless 1o3d10 fumbled
         assert "**Brisa** → Lobo: Lobo ya había caído" in text, text
         assert "**Lobo** →" not in text, "the wolf fell before its turn: it does not bite"
+        # the GM redirects Brisa's blow to the troll, with her dice
+        assert press(sb, summary, REDIRECT, user="ana").ephemeral  # the GM's only
+        menu = press(sb, summary, REDIRECT, user="gm")
+        assert "¿Contra quién dirige **Brisa**" in menu.text, menu.all_text
+        done = sb.select(menu, 0, ["Trol"], user="gm")
+        assert "Brisa" in done.all_text and "Trol" in done.all_text, done.all_text
     assert "**Asalto 2**" in _posted(last, "Deben declarar").text, "the next round opens"
 
     # the GM closes round 2 at once: who declared nothing holds

@@ -139,7 +139,8 @@ async def declare_attack(
         slot, changed = _slot(context, who, round_.of(key), act, round_.round)
         declaration = Declaration(
             key=key, name=who.name, slot=slot, act="attack",
-            order={k: v for k, v in asdict(order).items() if v is not None},
+            # the attacker by name: its player's active character may change before resolution
+            order={**{k: v for k, v in asdict(order).items() if v is not None}, "character": who.name},
             seed=round_.seed_of(key, slot) or fresh_seed, by=actor.user_id,
             by_name=actor.name, by_roles=tuple(sorted(actor.role_ids)),
             by_admin=actor.is_admin, target=sides.target.fighter.name,

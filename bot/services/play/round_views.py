@@ -60,6 +60,8 @@ class ActionLine:
     defence_by_bot: bool = False
     #: ``test``: the turn's owed test the bot rolled (rolweb's death test)
     check: CheckView | None = None
+    #: ``target_fell``: the declaration's number, for the GM's redirect button
+    ref: int = 0
 
 
 @dataclass(frozen=True, slots=True)

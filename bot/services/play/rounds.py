@@ -30,7 +30,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CombatRecord, saved_id, utcnow
 from bot.services.campaigns.service import ROUND_HOURS
-from bot.services.play import declared_defence
+from bot.services.play import declared_defence, redirects
 from bot.services.play.attack_record import AttackView
 from bot.services.play.attacks import AttackService
 from bot.services.play.checks import CheckOrder, CheckService
@@ -45,6 +45,7 @@ from bot.services.shared.retry import attempts, backoff
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
 from rules.combat import Combat
 from rules.combat.declarations import (
+    REDIRECT_KEY,
     ROUND_KEY,
     Declaration,
     DeclarationRound,
@@ -111,6 +112,18 @@ class RoundService:
         NPC attack, with the button posted when it was declared: the dice fixed now, the
         outcome sealed until the round resolves (:func:`.declared_defence.defend`)."""
         return await declared_defence.defend(self, place, actor, fight_id, ref)
+
+    async def redirect_targets(
+        self, place: Place, actor: Actor, fight_id: int, ref: int
+    ) -> tuple[str, tuple[str, ...]]:
+        """GM: whom the fallen target's action ``ref`` may be redirected to."""
+        return await redirects.redirect_targets(self, place, actor, fight_id, ref)
+
+    async def redirect(
+        self, place: Place, actor: Actor, fight_id: int, ref: int, target: str
+    ) -> AttackView:
+        """GM: apply the action ``ref`` whose target fell to ``target`` (:mod:`.redirects`)."""
+        return await redirects.redirect(self, place, actor, fight_id, ref, target)
 
     async def close(self, place: Place, round_: int) -> RoundSummary | None:
         """The round's last declaration is in: resolve it (None if someone else is)."""
@@ -203,7 +216,8 @@ class RoundService:
         while (view := await self.combat.step_round(place, gm, number)) is not None:
             if view.current is not None:
                 lines += await self._act(place, round_, view.current, gm)
-        header = await self._next_round(place)
+        fallen = [d for d in round_.entries if d.ref in {ln.ref for ln in lines if ln.ref}]
+        header = await self._next_round(place, number, fallen)
         return RoundSummary(
             saved_id(record),
             record.channel_id,
@@ -249,7 +263,9 @@ class RoundService:
         """One declared attack through the live use case, with its dice; a target out of
         the fight by now is reported instead, as is a refusal of the rules then."""
         if await self._fallen(place, declaration.target):
-            return ActionLine(declaration.name, "target_fell", target=declaration.target)
+            return ActionLine(
+                declaration.name, "target_fell", target=declaration.target, ref=declaration.ref
+            )
         actor = Actor(
             declaration.by,
             declaration.by_name,
@@ -297,13 +313,18 @@ class RoundService:
         health = await self.combat.store.states(system, settings, combat)
         return key in out_of_order(health) | combat.spent()
 
-    async def _next_round(self, place: Place) -> RoundHeader | None:
-        """The resolved round closed (its state and timer gone) and the next one opened."""
+    async def _next_round(
+        self, place: Place, number: int, fallen: list[Declaration]
+    ) -> RoundHeader | None:
+        """The resolved round closed (its state and timer gone, its actions whose target
+        fell kept for the GM to redirect) and the next one opened."""
+        kept = {"round": number, "entries": [d.to_dict() for d in fallen]}
         for attempt in attempts():
             await backoff(attempt)
             record = await self.combat.store.active(place)
             if record is None:
                 return None
+            record.state = {**record.state, REDIRECT_KEY: kept}
             if await self._write(record, None, None):
                 try:
                     return await self.open(place)
