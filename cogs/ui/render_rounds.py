@@ -93,6 +93,8 @@ def _line(line: ActionLine, locale: str) -> str:
         text = _attack_line(line.attack, locale)
         if line.defence_by_bot:
             text += " " + t("declare.line_bot_defence", locale)
+        if line.repeated:
+            text += " " + t("declare.line_repeated", locale)
         return text
     reason = problem_text(line.problem, dict(line.params), locale) if line.problem else "—"
     return t("declare.line_refused", locale, name=line.name, reason=reason)

@@ -21,12 +21,14 @@ from typing import Any
 
 __all__ = [
     "MODE_KEY",
+    "PREVIOUS_KEY",
     "REDIRECT_KEY",
     "ROUND_KEY",
     "Declaration",
     "DeclarationRound",
     "Mode",
     "mode_of",
+    "previous_of",
     "redirectable",
     "round_of",
 ]
@@ -37,6 +39,8 @@ MODE_KEY = "modo"
 ROUND_KEY = "declaraciones"
 #: the last resolved round's actions whose target had fallen: the GM may redirect them
 REDIRECT_KEY = "redirigibles"
+#: the last resolved round's actions (a standing order repeats them)
+PREVIOUS_KEY = "anteriores"
 
 
 class Mode(enum.StrEnum):
@@ -80,6 +84,8 @@ class Declaration:
     defence_seed: int | None = None
     #: the declaration's number in its round (a button names it; a change keeps it)
     ref: int = 0
+    #: a standing order: the combatant declared nothing and repeats its last round's act
+    repeated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -98,6 +104,7 @@ class Declaration:
             "defender": self.defender,
             "defence_seed": self.defence_seed,
             "ref": self.ref,
+            "repeated": self.repeated,
         }
 
     @classmethod
@@ -119,6 +126,7 @@ class Declaration:
             defender=_int(raw.get("defender")),
             defence_seed=_int(raw.get("defence_seed")),
             ref=int(raw.get("ref", 0)),
+            repeated=bool(raw.get("repeated", False)),
         )
 
 
@@ -215,6 +223,12 @@ def redirectable(state: Mapping[str, Any]) -> tuple[int, tuple[Declaration, ...]
         return 0, ()
     entries = tuple(Declaration.from_dict(d) for d in raw.get("entries") or ())
     return int(raw.get("round", 0)), entries
+
+
+def previous_of(state: Mapping[str, Any]) -> DeclarationRound:
+    """The last resolved round's actions (an empty round 0 when none)."""
+    raw = state.get(PREVIOUS_KEY)
+    return DeclarationRound.from_dict(raw) if isinstance(raw, Mapping) else DeclarationRound(0)
 
 
 def round_of(state: Mapping[str, Any]) -> DeclarationRound | None:

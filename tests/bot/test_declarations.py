@@ -17,6 +17,7 @@ import pytest
 from sqlmodel import col, select
 
 from bot.db.models import CombatRecord, RollLog, Timer
+from bot.services.campaigns.service import SettingsChange
 from bot.services.play.attacks import AttackOrder
 from bot.services.play.combat_store import write_fight_state
 from bot.services.play.rounds import ROUND_TIMER
@@ -254,3 +255,20 @@ async def test_the_gm_redirects_an_action_whose_target_fell(fight):
     gone = [b for b in both if isinstance(b, DomainError)]
     assert len(done) == 1 and [g.key for g in gone] == ["declare.error.redirect_gone"], both
     assert done[0].attacker == "Orco" and done[0].target == "Ardelia"
+
+
+async def test_the_standing_order_repeats_the_last_round_with_new_dice(fight):
+    change = SettingsChange(system_setting=("accion_por_defecto", "repetir"))
+    await fight.campaigns.update_settings(HERE, GM, change)
+    await fight.rounds.next(HERE, GM)
+    await fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    first = await fight.rounds.resolve(HERE, 1)
+    assert first is not None and [(ln.name, ln.kind) for ln in first.lines][0] == (
+        "Ardelia", "attack"
+    )  # fmt: skip
+    second = await fight.rounds.resolve(HERE, 2, at_deadline=True)  # she declares nothing
+    assert second is not None
+    line = second.lines[0]
+    assert (line.name, line.kind, line.repeated) == ("Ardelia", "attack", True)
+    assert line.attack is not None and line.attack.target == "Orco"
+    assert [(ln.name, ln.kind) for ln in second.lines[1:]] == [("Orco", "hold"), ("Lobo", "hold")]

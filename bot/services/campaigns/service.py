@@ -131,6 +131,10 @@ FIGHT_MODE = "modo_combate"
 FIGHT_MODES = ("automatico", "turnos", "declaraciones")
 #: How long a round of declarations lasts, in hours, when the fight has no ``/init deadline``.
 ROUND_HOURS = "plazo_asalto"
+#: What a combatant who declared nothing does when its round resolves: ``esperar`` (hold) or
+#: ``repetir`` (its standing order: what it did the round before, with new dice).
+DEFAULT_ACTION = "accion_por_defecto"
+DEFAULT_ACTIONS = ("esperar", "repetir")
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -146,6 +150,7 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(TURN_ACTIONS, FieldKind.CHOICE, "rechazar", TURN_ACTION_MODES),
     SettingSpec(FIGHT_MODE, FieldKind.CHOICE, "automatico", FIGHT_MODES),
     SettingSpec(ROUND_HOURS, FieldKind.INTEGER, 48, minimum=1, maximum=336),
+    SettingSpec(DEFAULT_ACTION, FieldKind.CHOICE, "esperar", DEFAULT_ACTIONS),
 )
 
 

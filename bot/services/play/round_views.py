@@ -62,6 +62,9 @@ class ActionLine:
     check: CheckView | None = None
     #: ``target_fell``: the declaration's number, for the GM's redirect button
     ref: int = 0
+    #: a standing order (``accion_por_defecto`` = ``repetir``): it declared nothing and
+    #: repeated its last round's act, with new dice
+    repeated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

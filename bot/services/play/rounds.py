@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CombatRecord, saved_id, utcnow
-from bot.services.campaigns.service import ROUND_HOURS
+from bot.services.campaigns.service import DEFAULT_ACTION, ROUND_HOURS
 from bot.services.play import declared_defence, redirects
 from bot.services.play.attack_record import AttackView
 from bot.services.play.attacks import AttackService
@@ -37,7 +37,7 @@ from bot.services.play.checks import CheckOrder, CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.combat_store import write_fight_state
 from bot.services.play.combat_views import CombatantLine, CombatView, out_of_order, owing_tests
-from bot.services.play.declarations import order_of, seeded
+from bot.services.play.declarations import SEED_BITS, order_of, seeded
 from bot.services.play.round_views import ActionLine, Owed, RoundHeader, RoundSummary
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
@@ -45,12 +45,14 @@ from bot.services.shared.retry import attempts, backoff
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
 from rules.combat import Combat
 from rules.combat.declarations import (
+    PREVIOUS_KEY,
     REDIRECT_KEY,
     ROUND_KEY,
     Declaration,
     DeclarationRound,
     Mode,
     mode_of,
+    previous_of,
     round_of,
 )
 
@@ -209,15 +211,17 @@ class RoundService:
         if claimed is None:
             return None
         record, round_ = claimed
-        campaign, _system, _settings = await self.combat.characters.context(place)
+        campaign, _system, settings = await self.combat.characters.context(place)
         gm = _gm(campaign)
         await self._roll_missing(place, gm, record)  # someone joined during the round
+        if settings.get(DEFAULT_ACTION) == "repetir":  # standing orders: the last round's acts
+            round_ = self._standing(round_, previous_of(record.state))
         lines: list[ActionLine] = []
         while (view := await self.combat.step_round(place, gm, number)) is not None:
             if view.current is not None:
                 lines += await self._act(place, round_, view.current, gm)
         fallen = [d for d in round_.entries if d.ref in {ln.ref for ln in lines if ln.ref}]
-        header = await self._next_round(place, number, fallen)
+        header = await self._next_round(place, round_, fallen)
         return RoundSummary(
             saved_id(record),
             record.channel_id,
@@ -227,6 +231,18 @@ class RoundService:
             at_deadline=at_deadline,
             locale=campaign.locale,
         )
+
+    def _standing(self, round_: DeclarationRound, before: DeclarationRound) -> DeclarationRound:
+        """``round_`` with the standing order of each combatant that declared nothing: what
+        it did the round before, with new dice (rolled by the bot now), marked repeated."""
+        declared = {d.key for d in round_.entries}
+        for earlier in before.entries:
+            if earlier.key in declared or earlier.key not in round_.owed:
+                continue
+            seed = self.attacks.rng.getrandbits(SEED_BITS)
+            repeated = replace(earlier, seed=seed, defence_seed=None, repeated=True)
+            round_ = round_.declaring(replace(repeated, ref=0))
+        return round_
 
     async def _claim(
         self, place: Place, number: int
@@ -287,7 +303,7 @@ class RoundService:
         bot_defended = declaration.defender is not None and defence is None
         return ActionLine(
             declaration.name, "attack", attack=view, target=declaration.target,
-            defence_by_bot=bot_defended,
+            defence_by_bot=bot_defended, repeated=declaration.repeated,
         )  # fmt: skip
 
     async def _owed_test(self, place: Place, current: CombatantLine, gm: Actor) -> ActionLine:
@@ -314,17 +330,19 @@ class RoundService:
         return key in out_of_order(health) | combat.spent()
 
     async def _next_round(
-        self, place: Place, number: int, fallen: list[Declaration]
+        self, place: Place, done: DeclarationRound, fallen: list[Declaration]
     ) -> RoundHeader | None:
-        """The resolved round closed (its state and timer gone, its actions whose target
-        fell kept for the GM to redirect) and the next one opened."""
-        kept = {"round": number, "entries": [d.to_dict() for d in fallen]}
+        """The resolved round closed (its state and timer gone; its actions kept: those whose
+        target fell for the GM to redirect, all of them for the standing orders) and the
+        next one opened."""
+        kept = {"round": done.round, "entries": [d.to_dict() for d in fallen]}
+        previous = replace(done, resolving=None).to_dict()
         for attempt in attempts():
             await backoff(attempt)
             record = await self.combat.store.active(place)
             if record is None:
                 return None
-            record.state = {**record.state, REDIRECT_KEY: kept}
+            record.state = {**record.state, REDIRECT_KEY: kept, PREVIOUS_KEY: previous}
             if await self._write(record, None, None):
                 try:
                     return await self.open(place)
