@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.db.models import saved_id
 from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_order import AttackOrder
-from bot.services.play.attack_sides import Sides
+from bot.services.play.attack_sides import Side, Sides
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor
 from rules.combat.attack import SECRET_FIELDS, AttackResult
@@ -23,7 +25,15 @@ from rules.systems.base import Problem
 if TYPE_CHECKING:
     from bot.services.play.round_views import RoundSummary
 
-__all__ = ["AttackView", "Declared", "Landed", "attack_audit", "attack_view", "named_audit"]
+__all__ = [
+    "AttackView",
+    "Declared",
+    "Landed",
+    "attack_audit",
+    "attack_secrecy",
+    "attack_view",
+    "named_audit",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +165,10 @@ def attack_audit(
     ``gm_note``: a secret attack in a campaign without a GM channel, handed to the GM by
     :mod:`.attack_notes`."""
     names = (sides.attacker.fighter.name, sides.target.fighter.name)
-    return named_audit(names, result, secret, private=order.private, gm_note=gm_note)
+    secrecy = attack_secrecy(secret, sides.attacker, sides.target)
+    return named_audit(
+        names, result, secret, private=order.private, gm_note=gm_note, secrecy=secrecy
+    )
 
 
 def named_audit(
@@ -165,8 +178,10 @@ def named_audit(
     *,
     private: bool,
     gm_note: bool = False,
+    secrecy: Secrecy = PUBLIC,
 ) -> AuditEntry:
-    """:func:`attack_audit` of the attacker and target ``names``."""
+    """:func:`attack_audit` of the attacker and target ``names`` (``secrecy``: who may see
+    its numbers, :func:`attack_secrecy`)."""
     rolls = ([result.attack] if result.attack else []) + list(result.damage_rolls)
     full = "; ".join(f"{r.label}: {r.breakdown}" for r in rolls)
     breakdown = full
@@ -198,4 +213,20 @@ def named_audit(
         fumble=result.fumble,
         private=private,
         character=attacker,
+        secrecy=secrecy,
     )
+
+
+def attack_secrecy(secret: bool, attacker: Side, target: Side) -> Secrecy:
+    """Who may see an attack's numbers (issue 22 §1): a secret attack seals the GM's numbers
+    it keeps (``detail.secret``, the target number) — until the hidden NPC on either side
+    is revealed, or for good when they are a group's numbers the GM typed."""
+    if not secret:
+        return PUBLIC
+    sealed = (Part.DETAIL, Part.DIFFICULTY)
+    secrecy = PUBLIC
+    for side in (attacker, target):
+        character = side.character
+        if character is not None and character.is_npc and character.hidden:
+            secrecy = secrecy.hiding_npc(saved_id(character), sealed)
+    return secrecy if secrecy.npc_id is not None else secrecy.sealing(*sealed)

@@ -19,6 +19,7 @@ from bot.services.campaigns.service import is_referee
 from bot.services.play.attack_record import AttackView, named_audit
 from bot.services.play.combat_store import write_fight_state
 from bot.services.play.declarations import SEED_BITS, order_of, seeded
+from bot.services.shared.audience import PUBLIC, Part
 from bot.services.shared.audit import roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
@@ -62,7 +63,8 @@ async def defend(
             seeded(declaration.seed), seeded(seed),
         )  # fmt: skip
         names = (view.attacker, view.target)
-        entry = named_audit(names, view.result, view.secret, private=True)
+        sealed = PUBLIC.sealing(Part.DETAIL, Part.DIFFICULTY) if view.secret else PUBLIC
+        entry = named_audit(names, view.result, view.secret, private=True, secrecy=sealed)
         entry = replace(entry, kind="declaration", character=view.target)
         state: dict[str, Any] = {
             **record.state,
