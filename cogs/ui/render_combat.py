@@ -63,8 +63,10 @@ def health_text(line: CombatantLine, locale: str, *, system: str = "") -> str:
 
 
 def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
-    marker = "▶" if line.current else "•"
-    name = f"**{line.name}**" if line.current else line.name
+    # by rounds of declarations nobody has "the turn": everyone declares (issue 25 §1)
+    current = line.current and view.mode != "declarations"
+    marker = "▶" if current else "•"
+    name = f"**{line.name}**" if current else line.name
     if line.count > 1:
         name += f" ×{line.count}"
     parts = [f"{marker} {name}"]
@@ -86,7 +88,7 @@ def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
     if state:
         parts.append(state)
     text = " ".join(parts)
-    if line.current and view.active and view.actions_left and not line.turn_test:
+    if current and view.active and view.actions_left and not line.turn_test:
         text += "\n" + actions_left(view, locale)
     for name, rounds in line.effects:
         text += "\n" + t("effects.panel_line", locale, name=name, rounds=_rounds(rounds, locale))

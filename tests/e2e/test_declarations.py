@@ -8,14 +8,17 @@ its attacker acts, the summary and the next round's header.  The bot's dice are 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from bot.i18n import t
-from tests.e2e.helpers import press, says
+from tests.e2e.helpers import press, says, sheet_file
 from tests.e2e.test_combat import game, run
 from tests.e2e.test_sheet_rolweb import create_eira
+from tests.e2e.test_sheet_swc import create_fighter
 from tests.examples import ardelia
+from tests.rules.swc.test_attack_swc import orc as swc_orc
 
 pytestmark = pytest.mark.e2e
 
@@ -152,3 +155,33 @@ def test_rolweb_the_defence_is_asked_when_the_gm_declares_the_attack(discord_env
     eira, bram, wolf = (text.index(f"**{n}** →") for n in ("Eira", "Bram", "Lobo"))
     assert eira < bram < wolf, text  # initiative 15, 12, 1
     assert "defensa tirada por el bot" not in text, text
+
+
+def test_swc_side_initiative_is_rolled_when_the_round_resolves(discord_env):
+    """S&W (seed 000): the sides' d6 are rolled at the start of each round — by
+    declarations, when it resolves, after everyone declared; a new roll every round."""
+    sb = discord_env
+    g = game(sb, "Declaraciones SyW", "swc")
+    create_fighter(sb, g)
+    create_fighter(sb, g, name="Bram", user="bruno")
+    orc = sheet_file(dict(swc_orc(pg={"max": 300, "actual": 300}), system="swc"), npc=True)
+    run(sb, g, "sheet import", {"file": orc}).expect_ok()
+    run(sb, g, "init start", {"mode": "declarations"}).expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init join", user="bruno").expect_ok()
+    run(sb, g, "init add", {"name": "Orco"}).expect_ok()
+    opened = run(sb, g, "init next")
+    assert "**Asalto 1**" in _posted(opened, "Deben declarar").text
+    assert "Tiradas de bando" not in opened.text  # not rolled before the declarations
+    run(sb, g, "attack", {"target": "Orco", "modifier": 50}, user="ana").expect_ok()
+    run(sb, g, "attack", {"target": "Orco", "modifier": 50}, user="bruno").expect_ok()
+    last = run(sb, g, "attack", {"target": "Brann", "character": "Orco", "modifier": -50})
+    text = _posted(last, "resolución").text
+    players = max(text.index("**Brann** →"), text.index("**Bram** →"))
+    orc_line = text.index("**Orco** →")
+    shown = run(sb, g, "init show")
+    assert "▶" not in shown.all_text and "Le quedan" not in shown.all_text  # no one's turn
+    rolls = re.search(r"jugadores (\d+), enemigos (\d+)", shown.all_text)
+    assert rolls is not None, shown.all_text
+    players_first = int(rolls.group(1)) > int(rolls.group(2))
+    assert (players < orc_line) == players_first, (text, shown.all_text)
