@@ -147,12 +147,12 @@ class Services:
             self.sessions, self.characters, rng, self.timers, effects=self.effects
         )
         self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
-        # rounds of declarations (issue 25 §1): builds on the tracker and the attacks
-        self.rounds = RoundService(
-            self.sessions, self.combat, self.attacks, self.timers, self.checks
-        )
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
+        # rounds of declarations (issue 25 §1): builds on the tracker, attacks, checks, spells
+        self.rounds = RoundService(
+            self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells
+        )
         self.abilities = AbilityService(self.sessions, self.characters, rng)
 
     def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:

@@ -18,12 +18,13 @@ from bot.i18n import t
 from bot.services.play.attack_record import AttackView
 from bot.services.play.combat_views import CombatView
 from bot.services.play.round_views import ActionLine, RoundHeader, RoundSummary
+from bot.services.play.spells import CastView
 from bot.words import problem_text
 from cogs.ui.render import fit_lines, moment
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state
 
-__all__ = ["declared_note", "header", "round_messages", "rounds_of", "summary"]
+__all__ = ["declared_cast", "declared_note", "header", "round_messages", "rounds_of", "summary"]
 
 
 def header(view: RoundHeader, locale: str) -> dict[str, Any]:
@@ -55,6 +56,18 @@ def header(view: RoundHeader, locale: str) -> dict[str, Any]:
     return {"content": text[:2000], "allowed_mentions": mentions}
 
 
+def declared_cast(view: CastView, locale: str) -> str:
+    """A declared spell's private reply: what will be cast, when (issue 25 §1)."""
+    declared = view.declared
+    if declared is None:
+        return ""
+    key = "declare.cast_changed" if declared.changed else "declare.cast_declared"
+    return t(
+        key, locale, round=declared.round, name=view.character_name,
+        spell=view.result.label or "?", target=view.target or "—",
+    )  # fmt: skip
+
+
 def declared_note(view: AttackView, locale: str) -> str:
     """The first line of a declaration's private reply (its dice follow)."""
     declared = view.declared
@@ -82,6 +95,12 @@ def _line(line: ActionLine, locale: str) -> str:
         return t("declare.line_hold", locale, name=line.name)
     if line.kind == "target_fell":
         return t("declare.line_target_fell", locale, name=line.name, target=line.target)
+    if line.kind == "cast" and line.cast is not None:
+        key = "declare.line_cast_on" if line.cast.target else "declare.line_cast"
+        return t(
+            key, locale, name=line.name, spell=line.cast.result.label,
+            target=line.cast.target or "",
+        )  # fmt: skip
     if line.kind == "test" and line.check is not None:
         check = line.check
         notes = "; ".join(t(n, locale, genero=check.gender) for n in check.result.notes)

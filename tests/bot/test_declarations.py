@@ -21,6 +21,7 @@ from bot.services.campaigns.service import SettingsChange
 from bot.services.play.attacks import AttackOrder
 from bot.services.play.combat_store import write_fight_state
 from bot.services.play.rounds import ROUND_TIMER
+from bot.services.play.spells import CastOrder
 from bot.services.shared.context import Actor
 from bot.services.shared.errors import DomainError
 from bot.services.shared.timers import Due
@@ -272,3 +273,33 @@ async def test_the_standing_order_repeats_the_last_round_with_new_dice(fight):
     assert (line.name, line.kind, line.repeated) == ("Ardelia", "attack", True)
     assert line.attack is not None and line.attack.target == "Orco"
     assert [(ln.name, ln.kind) for ln in second.lines[1:]] == [("Orco", "hold"), ("Lobo", "hold")]
+
+
+async def test_swc_a_spell_is_declared_before_initiative_and_cast_at_resolution(services):
+    """Seed 000: «debe declararlo antes de tirar por iniciativa»: a cast during the round is
+    declared (nothing spent yet), and cast when the round resolves, spending the slot."""
+    from tests.bot.test_spells import SWC_HERE, mago
+    from tests.rules.swc.test_attack_swc import orc as swc_orc
+
+    await services.campaigns.create(
+        SWC_HERE, GM, name="syw", system="swc", target_id=SWC_HERE.channel_id, kind="channel"
+    )
+    await services.characters.create(SWC_HERE, ANA, mago())
+    await services.characters.create(SWC_HERE, GM, swc_orc(), is_npc=True)
+    await services.combat.start(SWC_HERE, GM, "declarations")
+    await services.combat.join(SWC_HERE, ANA, "Zoltan")
+    await services.combat.add(SWC_HERE, GM, "Orco")
+    await services.rounds.next(SWC_HERE, GM)
+    declared = await services.spells.cast(SWC_HERE, ANA, CastOrder(spell="Dormir", level=1))
+    assert declared.declared is not None and declared.declared.round == 1 and declared.private
+    zoltan = await services.characters.show(SWC_HERE, ANA, "Zoltan")
+    listing = await services.spells.list(SWC_HERE, ANA)
+    assert [p.left for p in listing.state.pools] == [2]  # nothing spent yet
+    last = await services.attacks.attack(SWC_HERE, GM, AttackOrder("Zoltan", character="Orco"))
+    summary = last.summary
+    assert summary is not None
+    cast = next(line for line in summary.lines if line.name == "Zoltan")
+    assert cast.kind == "cast" and cast.cast is not None and cast.cast.result.label == "Dormir"
+    listing = await services.spells.list(SWC_HERE, ANA)
+    assert [p.left for p in listing.state.pools] == [1]  # spent when cast
+    assert zoltan.name == "Zoltan"

@@ -15,6 +15,7 @@ declaration while the round is being resolved is refused.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -34,7 +35,7 @@ from bot.services.play.attack_record import (
 )
 from bot.services.play.attack_sides import Sides
 from bot.services.play.combat_store import active_fight, write_fight_state
-from bot.services.shared.audit import roll_log
+from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
@@ -51,7 +52,7 @@ from rules.combat.declarations import (
 )
 from rules.systems.base import ActRequest, Attacks, RulesError, capabilities
 
-__all__ = ["declare_attack", "declaring", "order_of", "seeded"]
+__all__ = ["declare_act", "declare_attack", "declaring", "order_of", "seeded"]
 
 SEED_BITS = 62
 
@@ -76,6 +77,12 @@ def order_of(declaration: Declaration) -> AttackOrder:
     return replace(AttackOrder(**fields), private=False, defence_now=True)
 
 
+def _act_of(declared: Declaration) -> ActRequest:
+    """The act a stored declaration is, as the system prices it."""
+    circumstances = frozenset(str(declared.order.get("circumstances") or "").split(","))
+    return ActRequest(declared.act, circumstances - {""})
+
+
 def _slot(
     context: CampaignContext,
     who: Combatant,
@@ -95,12 +102,8 @@ def _slot(
     ledger = Ledger(round=round_)
     try:
         for declared in (*earlier, None):
-            circumstances = (
-                act.circumstances
-                if declared is None
-                else frozenset(str(declared.order.get("circumstances") or "").split(","))
-            )
-            use = economy.action_cost(ActRequest("attack", circumstances), context.settings)
+            priced = act if declared is None else _act_of(declared)
+            use = economy.action_cost(priced, context.settings)
             ledger = judge(allowance, ledger, use, round_).ledger
     except RulesError:
         return earlier[-1].slot, True
@@ -147,8 +150,14 @@ async def declare_attack(
         )  # fmt: skip
         view = _preview(actor, context, attacks, sides, order, request, declaration)
         declaration = replace(declaration, defender=_defender(sides, view))
-        written = await _write(sessions, place, actor, context, (record, round_), declaration,
-                               sides, view)  # fmt: skip
+        entry = attack_audit(
+            AttackOrder(view.target, private=True), sides, view.result,
+            sides.secret(context.settings),
+        )  # fmt: skip
+        entry = replace(entry, kind="declaration", private=True, character=view.attacker)
+        written = await _write(
+            sessions, place, actor, context, (record, round_), declaration, entry
+        )
         if written is not None:
             log_id, complete, ref = written
             done = Declared(
@@ -190,19 +199,14 @@ async def _write(
     context: CampaignContext,
     fight: tuple[CombatRecord, DeclarationRound],
     declaration: Declaration,
-    sides: Sides,
-    view: AttackView,
+    entry: AuditEntry,
 ) -> tuple[int, bool, int] | None:
     """The sealed audit row and the fight's new round, in one transaction: the row, whether
     everyone has declared, the declaration's number; None when the fight changed since it
     was read (the caller reads it again)."""
     record, round_ = fight
-    entry = attack_audit(
-        AttackOrder(view.target, private=True), sides, view.result, sides.secret(context.settings)
-    )
-    entry = replace(entry, kind="declaration", private=True, character=view.attacker)
     async with sessions() as session, session.begin():
-        row = roll_log(place, actor, context.campaign.id, view.attacker, entry)
+        row = roll_log(place, actor, context.campaign.id, declaration.name, entry)
         session.add(row)
         await session.flush()
         declaration = replace(declaration, log_id=row.id)
@@ -213,3 +217,56 @@ async def _write(
             return None
     ref = new_round.slot_of(declaration.key, declaration.slot)
     return saved_id(row), not new_round.owing(new_round.owed), ref.ref if ref else 0
+
+
+async def declare_act(
+    sessions: async_sessionmaker[AsyncSession],
+    place: Place,
+    actor: Actor,
+    context: CampaignContext,
+    character_id: int,
+    act: ActRequest,
+    order: Mapping[str, Any],
+    rng: random.Random,
+) -> Declared:
+    """Declare an act other than an attack (a spell: ``act.kind`` ``"cast"``) for combatant
+    ``character_id``: its dice fixed now by a seed, applied at resolution through its own
+    use case; a private audit row says what was declared (module docstring)."""
+    fresh_seed = rng.getrandbits(SEED_BITS)
+    for attempt in attempts():
+        await backoff(attempt)
+        record = await active_fight(sessions, place)
+        round_ = declaring(record)
+        if record is None or round_ is None:
+            raise DomainError("declare.error.closed")
+        if round_.resolving:
+            raise DomainError("declare.error.resolving", round=round_.round)
+        combat = Combat.from_dict(record.state)
+        who = next((c for c in combat.combatants if c.character_id == character_id), None)
+        if who is None:
+            raise DomainError("declare.error.not_in_fight", name=str(order.get("character", "")))
+        slot, changed = _slot(context, who, round_.of(who.key), act, round_.round)
+        target = str(order.get("target") or "")
+        declaration = Declaration(
+            key=who.key, name=who.name, slot=slot, act=act.kind,
+            order={**{k: v for k, v in order.items() if v is not None}, "character": who.name},
+            seed=round_.seed_of(who.key, slot) or fresh_seed, by=actor.user_id,
+            by_name=actor.name, by_roles=tuple(sorted(actor.role_ids)),
+            by_admin=actor.is_admin, target=target,
+        )  # fmt: skip
+        reason = f"{order.get('spell') or act.kind} → {target}" if target else act.kind
+        entry = AuditEntry(
+            kind="declaration", expression="", breakdown="", total=0, reason=reason,
+            detail={"act": act.kind, "order": dict(declaration.order)}, private=True,
+            character=who.name,
+        )  # fmt: skip
+        written = await _write(
+            sessions, place, actor, context, (record, round_), declaration, entry
+        )
+        if written is not None:
+            _log_id, complete, ref = written
+            return Declared(
+                round_.round, slot, changed, round_.deadline, complete, None,
+                saved_id(record), ref,
+            )  # fmt: skip
+    raise ConcurrentChange()

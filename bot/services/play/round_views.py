@@ -13,6 +13,7 @@ from datetime import datetime
 
 from bot.services.play.attack_record import AttackView
 from bot.services.play.checks import CheckView
+from bot.services.play.spells import CastView
 
 __all__ = ["ActionLine", "Owed", "RoundHeader", "RoundSummary"]
 
@@ -62,6 +63,8 @@ class ActionLine:
     check: CheckView | None = None
     #: ``target_fell``: the declaration's number, for the GM's redirect button
     ref: int = 0
+    #: ``cast``: the declared spell, cast at resolution (its view)
+    cast: CastView | None = None
     #: a standing order (``accion_por_defecto`` = ``repetir``): it declared nothing and
     #: repeated its last round's act, with new dice
     repeated: bool = False

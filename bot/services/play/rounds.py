@@ -39,6 +39,7 @@ from bot.services.play.combat_store import write_fight_state
 from bot.services.play.combat_views import CombatantLine, CombatView, out_of_order, owing_tests
 from bot.services.play.declarations import SEED_BITS, order_of, seeded
 from bot.services.play.round_views import ActionLine, Owed, RoundHeader, RoundSummary
+from bot.services.play.spells import CastOrder, SpellService
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
@@ -74,11 +75,13 @@ class RoundService:
         attacks: AttackService,
         timers: TimerService,
         checks: CheckService,
+        spells: SpellService,
     ) -> None:
         self.sessions = sessions
         self.combat = combat
         self.attacks = attacks
         self.checks = checks
+        self.spells = spells
         self.timers = timers
         attacks.close_round = self.close  # the last declaration resolves its round
 
@@ -276,18 +279,21 @@ class RoundService:
         return [await self._apply(place, declaration) for declaration in declared]
 
     async def _apply(self, place: Place, declaration: Declaration) -> ActionLine:
-        """One declared attack through the live use case, with its dice; a target out of
-        the fight by now is reported instead, as is a refusal of the rules then."""
+        """One declared act through the live use case, with its dice; a target out of the
+        fight by now is reported instead (an attack's may be redirected by the GM), as is a
+        refusal of the rules then."""
+        attack = declaration.act == "attack"
         if await self._fallen(place, declaration.target):
-            return ActionLine(
-                declaration.name, "target_fell", target=declaration.target, ref=declaration.ref
-            )
+            ref = declaration.ref if attack else 0
+            return ActionLine(declaration.name, "target_fell", target=declaration.target, ref=ref)
         actor = Actor(
             declaration.by,
             declaration.by_name,
             frozenset(declaration.by_roles),
             declaration.by_admin,
         )
+        if not attack:
+            return await self._cast(place, actor, declaration)
         defence = declaration.defence_seed
         try:
             view = await self.attacks.resolve_declared(
@@ -305,6 +311,20 @@ class RoundService:
             declaration.name, "attack", attack=view, target=declaration.target,
             defence_by_bot=bot_defended, repeated=declaration.repeated,
         )  # fmt: skip
+
+    async def _cast(self, place: Place, actor: Actor, declaration: Declaration) -> ActionLine:
+        """A declared spell, cast now through ``/spell cast``'s use case with its dice."""
+        fields = {k: v for k, v in declaration.order.items() if k in CastOrder.__slots__}
+        order = replace(CastOrder(**fields), private=False)
+        try:
+            view = await self.spells.cast(place, actor, order, dice=seeded(declaration.seed))
+        except DomainError as error:
+            params = tuple((str(k), str(v)) for k, v in error.params.items())
+            return ActionLine(
+                declaration.name, "refused", target=declaration.target,
+                problem=error.key, params=params,
+            )  # fmt: skip
+        return ActionLine(declaration.name, "cast", cast=view, target=declaration.target)
 
     async def _owed_test(self, place: Place, current: CombatantLine, gm: Actor) -> ActionLine:
         """The turn's owed test (rolweb: «una tirada de muerte … durante la iniciativa de su
