@@ -13,6 +13,7 @@ import re
 import pytest
 
 from bot.i18n import t
+from tests.bot.test_spells import mago
 from tests.e2e.helpers import press, says, sheet_file
 from tests.e2e.test_combat import game, run
 from tests.e2e.test_sheet_rolweb import create_eira
@@ -185,3 +186,22 @@ def test_swc_side_initiative_is_rolled_when_the_round_resolves(discord_env):
     assert rolls is not None, shown.all_text
     players_first = int(rolls.group(1)) > int(rolls.group(2))
     assert (players < orc_line) == players_first, (text, shown.all_text)
+
+
+def test_swc_a_spell_declared_before_initiative_is_cast_at_resolution(discord_env):
+    sb = discord_env
+    g = game(sb, "Conjuros SyW", "swc")
+    run(sb, g, "sheet import", {"file": sheet_file(dict(mago(), system="swc"))}, user="ana")
+    run(sb, g, "sheet approve", {"character": "Zoltan"}).expect_ok()  # referee fields (XP)
+    orc = sheet_file(dict(swc_orc(pg={"max": 300, "actual": 300}), system="swc"), npc=True)
+    run(sb, g, "sheet import", {"file": orc}).expect_ok()
+    run(sb, g, "init start", {"mode": "declarations"}).expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init add", {"name": "Orco"}).expect_ok()
+    run(sb, g, "init next").expect_ok()
+    declared = run(sb, g, "spell cast", {"name": "Dormir", "level": 1}, user="ana")
+    assert declared.ephemeral and "Zoltan lanzará «Dormir»" in declared.text, declared.all_text
+    assert "Dormir" not in _public(sb, g)  # sealed until the round resolves
+    last = run(sb, g, "attack", {"target": "Zoltan", "character": "Orco", "modifier": -50})
+    text = _posted(last, "resolución").text
+    assert "**Zoltan** lanza «Dormir»." in text, text
