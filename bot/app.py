@@ -149,11 +149,12 @@ class Services:
         self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
-        # rounds of declarations (issue 25 §1): builds on the tracker, attacks, checks, spells
-        self.rounds = RoundService(
-            self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells
-        )
         self.abilities = AbilityService(self.sessions, self.characters, rng)
+        # rounds of declarations (issue 25 §1): builds on the tracker and the acts declared
+        self.rounds = RoundService(
+            self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells,
+            self.abilities,
+        )  # fmt: skip
 
     def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:
         """The play-by-post table and the chronicle: requests, approvals, pace, scenes,

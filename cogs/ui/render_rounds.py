@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.services.play.abilities import AbilityUseView
 from bot.services.play.attack_record import AttackView
 from bot.services.play.combat_views import CombatView
 from bot.services.play.round_views import ActionLine, RoundHeader, RoundSummary
@@ -24,7 +25,15 @@ from cogs.ui.render import fit_lines, moment
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state
 
-__all__ = ["declared_cast", "declared_note", "header", "round_messages", "rounds_of", "summary"]
+__all__ = [
+    "declared_ability",
+    "declared_cast",
+    "declared_note",
+    "header",
+    "round_messages",
+    "rounds_of",
+    "summary",
+]
 
 
 def header(view: RoundHeader, locale: str) -> dict[str, Any]:
@@ -68,6 +77,15 @@ def declared_cast(view: CastView, locale: str) -> str:
     )  # fmt: skip
 
 
+def declared_ability(view: AbilityUseView, locale: str) -> str:
+    """A declared ability's private reply, above what it would do now (issue 25 §1)."""
+    declared = view.declared
+    if declared is None:
+        return ""
+    key = "declare.declared_changed" if declared.changed else "declare.declared"
+    return t(key, locale, round=declared.round)
+
+
 def declared_note(view: AttackView, locale: str) -> str:
     """The first line of a declaration's private reply (its dice follow)."""
     declared = view.declared
@@ -100,6 +118,12 @@ def _line(line: ActionLine, locale: str) -> str:
         return t(
             key, locale, name=line.name, spell=line.cast.result.label,
             target=line.cast.target or "",
+        )  # fmt: skip
+    if line.kind == "ability" and line.ability is not None:
+        used = line.ability
+        return t(
+            "declare.line_ability", locale, name=line.name, ability=used.ability,
+            target=used.target, effect=used.effect or "—",
         )  # fmt: skip
     if line.kind == "test" and line.check is not None:
         check = line.check

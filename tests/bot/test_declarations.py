@@ -303,3 +303,33 @@ async def test_swc_a_spell_is_declared_before_initiative_and_cast_at_resolution(
     listing = await services.spells.list(SWC_HERE, ANA)
     assert [p.left for p in listing.state.pools] == [1]  # spent when cast
     assert zoltan.name == "Zoltan"
+
+
+async def test_rolweb_an_active_ability_is_declared_and_used_at_resolution(services):
+    """Medicus (an active ability: it spends the combat action) is declared during the
+    round, sealed with the roll it would make now, and heals when the round resolves."""
+    from tests.bot.test_abilities import BRUNO as BRAMS
+    from tests.bot.test_abilities import HERE as FORUM
+    from tests.bot.test_abilities import sheet
+
+    await services.campaigns.create(
+        FORUM, GM, name="Foro", system="rolweb", target_id=13, kind="channel"
+    )
+    await services.characters.create(FORUM, ANA, sheet("Eira", Medicus="principiante"))
+    await services.characters.create(FORUM, BRAMS, sheet("Bram"))
+    await services.combat.start(FORUM, GM, "declarations")
+    await services.combat.join(FORUM, ANA)
+    await services.combat.join(FORUM, BRAMS)
+    await services.combat.damage(FORUM, GM, "Bram", 3)
+    await services.rounds.next(FORUM, GM)
+    declared = await services.abilities.use(FORUM, ANA, "Medicus", target="Bram")
+    assert declared.declared is not None and declared.healed is None and declared.roll
+    _c, bram, _s, _set = await services.characters.sheet_of(FORUM, GM, "Bram")
+    hurt = bram.sheet["resistencia"]["actual"]
+    summary = await services.rounds.resolve(FORUM, 1)
+    assert summary is not None
+    used = next(line for line in summary.lines if line.name == "Eira")
+    assert used.kind == "ability" and used.ability is not None
+    assert used.ability.roll == declared.roll  # the dice she declared with
+    _c, bram, _s, _set = await services.characters.sheet_of(FORUM, GM, "Bram")
+    assert bram.sheet["resistencia"]["actual"] > hurt

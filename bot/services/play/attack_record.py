@@ -53,6 +53,7 @@ class Declared:
     defender_id: int | None = None
     fight_id: int = 0
     ref: int = 0
+    seed: int = 0  # the declaration's dice (a preview computed after declaring rolls them)
 
 
 @dataclass(frozen=True, slots=True)

@@ -265,8 +265,9 @@ async def declare_act(
         )
         if written is not None:
             _log_id, complete, ref = written
+            kept = round_.declaring(declaration).slot_of(who.key, slot)
             return Declared(
                 round_.round, slot, changed, round_.deadline, complete, None,
-                saved_id(record), ref,
+                saved_id(record), ref, kept.seed if kept is not None else declaration.seed,
             )  # fmt: skip
     raise ConcurrentChange()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.services.play.abilities import AbilityUseView
 from bot.services.play.attack_record import AttackView
 from bot.services.play.checks import CheckView
 from bot.services.play.spells import CastView
@@ -65,6 +66,8 @@ class ActionLine:
     ref: int = 0
     #: ``cast``: the declared spell, cast at resolution (its view)
     cast: CastView | None = None
+    #: ``ability``: the declared ability, used at resolution (its view)
+    ability: AbilityUseView | None = None
     #: a standing order (``accion_por_defecto`` = ``repetir``): it declared nothing and
     #: repeated its last round's act, with new dice
     repeated: bool = False

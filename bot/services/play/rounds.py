@@ -31,6 +31,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Campaign, CombatRecord, saved_id, utcnow
 from bot.services.campaigns.service import DEFAULT_ACTION, ROUND_HOURS
 from bot.services.play import declared_defence, redirects
+from bot.services.play.abilities import AbilityService
 from bot.services.play.attack_record import AttackView
 from bot.services.play.attacks import AttackService
 from bot.services.play.checks import CheckOrder, CheckService
@@ -56,6 +57,7 @@ from rules.combat.declarations import (
     previous_of,
     round_of,
 )
+from rules.systems.base import RulesError
 
 __all__ = ["ROUND_TIMER", "STALE_CLAIM", "RoundService"]
 
@@ -76,12 +78,15 @@ class RoundService:
         timers: TimerService,
         checks: CheckService,
         spells: SpellService,
+        abilities: AbilityService,
     ) -> None:
         self.sessions = sessions
         self.combat = combat
         self.attacks = attacks
         self.checks = checks
         self.spells = spells
+        self.abilities = abilities
+        abilities.close_round = self.close
         self.timers = timers
         attacks.close_round = self.close  # the last declaration resolves its round
 
@@ -292,6 +297,8 @@ class RoundService:
             frozenset(declaration.by_roles),
             declaration.by_admin,
         )
+        if declaration.act == "ability":
+            return await self._ability(place, actor, declaration)
         if not attack:
             return await self._cast(place, actor, declaration)
         defence = declaration.defence_seed
@@ -325,6 +332,20 @@ class RoundService:
                 problem=error.key, params=params,
             )  # fmt: skip
         return ActionLine(declaration.name, "cast", cast=view, target=declaration.target)
+
+    async def _ability(self, place: Place, actor: Actor, declaration: Declaration) -> ActionLine:
+        """A declared ability, used now through ``/ability use``'s use case with its dice."""
+        order = declaration.order
+        try:
+            view = await self.abilities.use(
+                place, actor, str(order.get("ability", "")),
+                target=order.get("target"), character=declaration.name,
+                level=order.get("level"), herbs=bool(order.get("herbs")),
+                dice=seeded(declaration.seed),
+            )  # fmt: skip
+        except (DomainError, RulesError) as error:
+            return _refused(declaration, error)
+        return ActionLine(declaration.name, "ability", ability=view, target=declaration.target)
 
     async def _owed_test(self, place: Place, current: CombatantLine, gm: Actor) -> ActionLine:
         """The turn's owed test (rolweb: «una tirada de muerte … durante la iniciativa de su
@@ -369,6 +390,20 @@ class RoundService:
                 except DomainError:
                     return None  # the fight ended meanwhile
         raise ConcurrentChange()
+
+
+def _refused(declaration: Declaration, error: DomainError | RulesError) -> ActionLine:
+    """A declared act the rules refused when its turn came (with the reason)."""
+    if isinstance(error, RulesError) and error.problems:
+        problem = error.problems[0]
+        key, params = problem.key, problem.params
+    else:
+        key = getattr(error, "key", "errors.generic")
+        params = getattr(error, "params", {})
+    return ActionLine(
+        declaration.name, "refused", target=declaration.target, problem=key,
+        params=tuple((str(k), str(v)) for k, v in params.items()),
+    )  # fmt: skip
 
 
 def _gm(campaign: Campaign) -> Actor:
