@@ -40,6 +40,7 @@ from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
 from bot.services.play.inline import InlineRollService
 from bot.services.play.rolls import RollService
+from bot.services.play.rounds import RoundService
 from bot.services.play.spells import SpellService
 from bot.services.play.surprise import SurpriseService
 from bot.services.privacy.privacy import PrivacyService
@@ -156,6 +157,11 @@ class Services:
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
+        # rounds of declarations (issue 25 §1): builds on the tracker and the acts declared
+        self.rounds = RoundService(
+            self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells,
+            self.abilities,
+        )  # fmt: skip
 
     def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:
         """The play-by-post table and the chronicle: requests, approvals, pace, scenes,
