@@ -324,7 +324,7 @@ async def test_the_purge_runs_on_the_timers_and_keeps_the_guilds_the_bot_is_in(t
 
 
 async def test_departures_before_the_timers_get_their_timer(engine):
-    """Migration 0026: a departure recorded by the old purge loop is purged by a timer."""
+    """Migration 0027: a departure recorded by the old purge loop is purged by a timer."""
     from alembic import command
 
     from bot.app import Services
@@ -333,12 +333,12 @@ async def test_departures_before_the_timers_get_their_timer(engine):
     def downgrade(connection) -> None:
         config = alembic_config()
         config.attributes["connection"] = connection
-        command.downgrade(config, "0025")
+        command.downgrade(config, "0026")
 
     async with engine.begin() as connection:
         await connection.run_sync(downgrade)
     long_ago = (utcnow() - timedelta(days=40)).replace(tzinfo=None)  # a naive UTC column
-    async with engine.begin() as connection:  # the table as revision 0025 has it
+    async with engine.begin() as connection:  # the table as revision 0026 has it
         await connection.execute(
             text("INSERT INTO guild_departure (guild_id, left_at, purge_at) VALUES (:g, :l, :p)"),
             {"g": GUILD, "l": long_ago, "p": long_ago + timedelta(days=30)},

@@ -37,9 +37,17 @@ from bot.services.shared.timers import TimerService, cancel, schedule
 from bot.services.shared.versioned import StaleWrite, update_versioned
 from bot.services.sheets.characters import CharacterService
 from rules.combat import Combat, Combatant, effects
+from rules.combat.declarations import Mode, mode_of
 from rules.systems.base import GameSystem, RulesError, capabilities
 
-__all__ = ["KEEP", "TURN_TIMER", "FightStore", "active_fight", "write_fight_state"]
+__all__ = [
+    "KEEP",
+    "TURN_TIMER",
+    "FightStore",
+    "active_fight",
+    "fight_state_written",
+    "write_fight_state",
+]
 
 
 async def active_fight(
@@ -72,6 +80,18 @@ async def write_fight_state(
         state=dict(state),
         updated_at=utcnow(),
     )
+
+
+async def fight_state_written(
+    session: AsyncSession, record: CombatRecord, state: Mapping[str, Any]
+) -> bool:
+    """:func:`write_fight_state` for a caller whose own loop decides what a clash means:
+    False on one (nothing written)."""
+    try:
+        await write_fight_state(session, record, state)
+    except StaleWrite:
+        return False
+    return True
 
 
 class _Keep(Enum):
@@ -136,9 +156,11 @@ class FightStore:
         if ending:
             values.update(status="ended", ended_at=utcnow())
         values["turn_hours"] = hours
+        # by rounds of declarations the round's deadline replaces the turn's (:mod:`.rounds`)
+        by_turns = mode_of(record.state) is Mode.TURNS
         due_at = (
             utcnow() + timedelta(hours=hours)
-            if hours and combat.current is not None and not ending
+            if hours and combat.current is not None and not ending and by_turns
             else None
         )
         try:

@@ -5,16 +5,16 @@ timer like every other deadline, written with the departure, and the timer's ``d
 the one place the purge date is kept: each departure pending when this runs gets its timer,
 due at its ``purge_at``, and the column goes.
 
-Revision ID: 0026
-Revises: 0025
+Revision ID: 0027
+Revises: 0026
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0026"
-down_revision = "0025"
+revision = "0027"
+down_revision = "0026"
 branch_labels = None
 depends_on = None
 

@@ -3,16 +3,16 @@
 ``combat.due_at`` repeated it since the timers came (0009) and nothing read it but a method
 only the tests called; the column and its index go.
 
-Revision ID: 0027
-Revises: 0026
+Revision ID: 0028
+Revises: 0027
 Create Date: 2026-12-07
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0027"
-down_revision = "0026"
+revision = "0028"
+down_revision = "0027"
 branch_labels = None
 depends_on = None
 
