@@ -63,6 +63,7 @@ from bot.services.table.pace import PaceService
 from bot.services.table.posting import PostingService
 from bot.services.table.requests import RequestService
 from bot.services.table.scenes import SceneService
+from bot.services.table.stats import StatsService
 from bot.services.table.typing import TypedPostService
 from bot.translator import CatalogueTranslator
 
@@ -169,6 +170,7 @@ class Services:
         self.requests = RequestService(self.sessions, self.characters, self.checks)
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
+        self.stats = StatsService(self.sessions, self.campaigns, self.compute)
         self.campaigns.follow_settings(self.pace.follow)  # the pace timers follow the settings
         self.scenes = SceneService(self.sessions, self.campaigns)
         self.publication = PublicationService(

@@ -12,10 +12,12 @@ holds the GM's material and the complete record the import reads::
     scenes/NNN-title.md|html    each public scene, posts in order
     characters/profiles.json    public profiles of the characters players can see
     xp.csv, rolls.csv           the XP ledger and the roll log, public rows only
+    media/HASH.png|jpg|gif|webp each image players see, once (avatars, pictures inside posts)
     gm/scenes/NNN-title.md|html every scene complete, GM-only material marked
     gm/unplaced.md|html         posts made outside any scene (GM channel, private threads)
     gm/characters.json          every character: owner, NPC, hidden, deleted, sheet file
     gm/characters/NNN-name.json each full sheet, in the /sheet export format
+    gm/media/HASH.*             the images only the GM sees (a hidden NPC's, a GM-only post's)
     gm/scenes.jsonl, gm/posts.jsonl, gm/xp.csv, gm/rolls.csv   the complete record
 
 Rows name each other by *export numbers* (``ref``: 1, 2, 3… in database order), never by
@@ -47,6 +49,7 @@ __all__ = [
     "MAX_ARCHIVE_BYTES",
     "MAX_FILES",
     "MAX_MEMBER_BYTES",
+    "MAX_POST_IMAGES",
     "MAX_UNCOMPRESSED",
     "ROLL_COLUMNS",
     "XP_COLUMNS",
@@ -70,6 +73,8 @@ MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
 MAX_UNCOMPRESSED = 256 * 1024 * 1024
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
 MAX_FILES = 20_000
+#: Pictures one post may show (an Umbría post's; more is a malformed record).
+MAX_POST_IMAGES = 50
 #: Problems listed at most in one refusal (the rest are counted).
 MAX_PROBLEMS = 15
 
@@ -263,7 +268,7 @@ class ArchiveContents:
     posts: list[dict[str, Any]]
     rolls: list[dict[str, Any]]
     xp: list[dict[str, Any]]
-    #: the images the characters name (``media/…``), each read once
+    #: the images the characters and the posts name (``media/…``), each read once
     media: dict[str, bytes] = field(default_factory=dict)
 
 
@@ -336,6 +341,14 @@ def read_archive(payload: bytes) -> ArchiveContents:
                 media[image] = data
     scenes = _jsonl(read(GM_SCENES), GM_SCENES, problems)
     posts = _jsonl(read(GM_POSTS), GM_POSTS, problems)
+    for post in posts:  # the pictures shown inside posts (an Umbría game's, issue 27)
+        pictures = post.get("images")
+        for picture in pictures[:MAX_POST_IMAGES] if isinstance(pictures, list) else ():
+            image = picture.get("file") if isinstance(picture, dict) else None
+            if isinstance(image, str) and MEDIA_FILE.match(image) and image not in media:
+                data = read(image)
+                if data is not None:
+                    media[image] = data
     legacy = manifest.get("version") == 1
     rolls = _csv(
         read(GM_ROLLS), GM_ROLLS, LEGACY_ROLL_COLUMNS if legacy else ROLL_COLUMNS, problems
