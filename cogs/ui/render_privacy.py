@@ -30,6 +30,17 @@ def preview(preview: DeletionPreview, choice: str, locale: str) -> str:
         lines.append(t("privacy.confirm_drafts", locale, count=preview.drafts))
     if preview.campaigns_as_gm:
         lines.append(t("privacy.confirm_gm", locale, names=names(preview.campaigns_as_gm, locale)))
+    if preview.posts:
+        key = "privacy.confirm_posts_erased" if choice == "delete" else "privacy.confirm_posts_kept"
+        lines.append(t(key, locale, count=preview.posts))
+        if preview.gm_copies:
+            key = (
+                "privacy.confirm_copies_erased"
+                if choice == "delete"
+                else "privacy.confirm_copies_kept"
+            )
+            lines.append(t(key, locale, count=preview.gm_copies))
+    lines.append(t("privacy.confirm_stays", locale))
     lines.append(t("privacy.confirm_final", locale))
     return fit_lines(lines, locale, 2000)
 

@@ -273,6 +273,9 @@ async def test_a_long_history_is_read_in_batches_and_exported_whole(table):
     assert json.loads(payload) == json.loads(json.dumps(document))
 
 
+GM_CHANNEL = 4242
+
+
 async def _posts(services) -> tuple[int, int]:
     """Ana posts as Ardelia (with a profile) and the GM posts as Ardelia; a private thread."""
     from bot.services.sheets.profiles import ProfileChange
@@ -281,6 +284,9 @@ async def _posts(services) -> tuple[int, int]:
     await services.profiles.update(
         HERE, ANA, "Ardelia", ProfileChange(concept="Piloto", avatar=b"GIF89a" + b"\0" * 20)
     )
+    from bot.services.campaigns.service import SettingsChange
+
+    await services.campaigns.update_settings(HERE, GM, SettingsChange(gm_channel_id=GM_CHANNEL))
     ids = []
     for who, message in ((ANA, 900), (GM, 901)):
         speaker = await services.posting.speaker(HERE, who, "Ardelia")
@@ -288,7 +294,14 @@ async def _posts(services) -> tuple[int, int]:
             HERE,
             who,
             speaker,
-            PostDraft(channel_id=CHANNEL, message_ids=(message,), text="Entro.", notes="nota"),
+            PostDraft(
+                channel_id=CHANNEL,
+                message_ids=(message,),
+                text="Entro.",
+                notes="nota",
+                notes_private=True,  # the notes' copy in the GM channel
+                gm_message_ids=(message + 50,),
+            ),
         )
         ids.append(view.id)
     await services.posting.keep_private_thread(HERE, GM, ANA.user_id, CHANNEL, 77)
@@ -302,8 +315,12 @@ async def test_delete_erases_the_members_posts_with_her_characters(table):
     exported = await table.privacy.export(GUILD, ANA.user_id)
     assert [p["text"] for p in exported["posts"]] == ["Entro."]
     assert [t["thread_id"] for t in exported["private_threads"]] == [77]
+    preview = await table.privacy.preview(GUILD, ANA.user_id)
+    assert (preview.posts, preview.gm_copies) == (1, 1)
     summary = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
-    assert (summary.posts_erased, summary.erased_messages) == (1, ((CHANNEL, 900),))
+    # the post's message and the bot's copy of her private notes in the GM channel
+    assert summary.posts_erased == 1
+    assert summary.erased_messages == ((CHANNEL, 900), (GM_CHANNEL, 950))
     async with table.sessions() as session:
         erased, kept = await session.get(Post, anas), await session.get(Post, gms)
         profiles = (await session.exec(select(func.count()).select_from(CharacterProfile))).one()[0]

@@ -92,10 +92,17 @@ class DeletionPreview:
     rolls: int
     drafts: int
     campaigns_as_gm: tuple[str, ...]
+    #: the member's posts (``/post``) not yet deleted, and the bot's copies of them in GM
+    #: channels (private notes, the GM copy of a private roll): with "delete my
+    #: characters" both leave Discord; handed to the GM, both stay with the story
+    posts: int = 0
+    gm_copies: int = 0
 
     @property
     def empty(self) -> bool:
-        return not (self.characters or self.rolls or self.drafts or self.campaigns_as_gm)
+        return not (
+            self.characters or self.rolls or self.drafts or self.campaigns_as_gm or self.posts
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +335,23 @@ class PrivacyService:
                     )
                 )
             ).all()
-        return DeletionPreview(tuple(sorted(characters)), rolls, drafts, tuple(campaigns))
+            posts = (
+                await session.exec(
+                    select(Post.gm_message_ids).where(
+                        Post.guild_id == guild_id,
+                        Post.author_user_id == user_id,
+                        col(Post.deleted_at).is_(None),
+                    )
+                )
+            ).all()
+        return DeletionPreview(
+            tuple(sorted(characters)),
+            rolls,
+            drafts,
+            tuple(campaigns),
+            posts=len(posts),
+            gm_copies=sum(len(copies or ()) for copies in posts),
+        )
 
     async def delete(
         self, guild_id: int, user_id: int, *, characters: CharacterChoice
@@ -432,7 +455,12 @@ class PrivacyService:
         )
         await _forget_umbria_player(session, guild_id, user_id)
         erased, anonymised, messages = await _untie_posts(
-            session, guild_id, user_id, erase=choice == "delete", doomed_ids=doomed_ids
+            session,
+            guild_id,
+            user_id,
+            erase=choice == "delete",
+            doomed_ids=doomed_ids,
+            gm_channels={i: c.gm_channel_id for i, c in campaigns.items() if i is not None},
         )
         new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
         await self._untie_combats(session, guild_id, user_id, new_owner)
@@ -567,9 +595,12 @@ async def _untie_posts(
     *,
     erase: bool,
     doomed_ids: list[int],
+    gm_channels: Mapping[int, int | None],
 ) -> tuple[int, int, tuple[tuple[int, int], ...]]:
     """The member's posts: erased (text and notes, with the characters) or kept anonymous;
-    returns (erased, anonymised, the erased posts' Discord messages)."""
+    returns (erased, anonymised, the erased posts' Discord messages: each post's own, and
+    the bot's copies of it in its campaign's GM channel — the private notes, the GM copy of
+    a private roll — which the cog deletes too)."""
     await session.exec(
         delete(PrivateThread).where(
             col(PrivateThread.guild_id) == guild_id,
@@ -597,6 +628,11 @@ async def _untie_posts(
         for post in posts
         if post.deleted_at is None
         for message_id in post.message_ids
+    ) + tuple(
+        (gm_channel, message_id)
+        for post in posts
+        if post.deleted_at is None and (gm_channel := gm_channels.get(post.campaign_id))
+        for message_id in post.gm_message_ids
     )
     await session.exec(delete(PostMessage).where(col(PostMessage.post_id).in_(ids)))
     await session.exec(delete(PostImage).where(col(PostImage.post_id).in_(ids)))
