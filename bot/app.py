@@ -154,7 +154,9 @@ class Services:
         )
         self.claims = ClaimService(self.sessions, self.campaigns)
         self.profiles = ProfileService(self.sessions, self.campaigns)
-        self.posting = PostingService(self.sessions, self.campaigns, self.rolls, self.checks)
+        self.posting = PostingService(
+            self.sessions, self.campaigns, self.rolls, self.checks, self.scenes
+        )
 
 
 def freeze_startup_objects() -> None:

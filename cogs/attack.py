@@ -20,6 +20,7 @@ from cogs.ui import render_attack
 from cogs.ui.attack_panel import DefenceButton, attack_message, send_gm_notes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.open_scene import in_play
 from cogs.ui.options import AttackTarget, Circumstances, Weapon
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class AttackCog(commands.Cog):
     )
     @app_commands.guild_only()
     @fight()
+    @in_play()
     async def attack(
         self,
         itx: discord.Interaction[Arbitro],

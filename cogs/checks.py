@@ -13,6 +13,7 @@ from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.gm_copy import send_gm_copy
+from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, CheckOption
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class ChecksCog(commands.Cog):
     )
     @app_commands.guild_only()
     @fight()
+    @in_play()
     async def check(
         self,
         itx: discord.Interaction[Arbitro],
@@ -92,6 +94,7 @@ class ChecksCog(commands.Cog):
     )
     @app_commands.guild_only()
     @fight()
+    @in_play()
     async def save(
         self,
         itx: discord.Interaction[Arbitro],

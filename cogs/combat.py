@@ -29,6 +29,7 @@ from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, Combatant, EffectName, NewCombatant
 from cogs.ui.undo import with_undo
 from cogs.ui.views import ask_confirmation
@@ -123,6 +124,7 @@ class CombatCog(
     @app_commands.command(name="join", description="Bring your character into the fight")
     @app_commands.describe(character="Which character (by default, your active one)")
     @fight()
+    @in_play()
     async def join(
         self, itx: discord.Interaction[Arbitro], character: AnyCharacter | None = None
     ) -> None:
@@ -140,6 +142,7 @@ class CombatCog(
         hit_points="A group without a sheet: its hit points (PG in S&W, Resistencia in Rol por web, PV in Núcleo)",
     )
     @fight()
+    @in_play()
     async def add(
         self,
         itx: discord.Interaction[Arbitro],
@@ -165,6 +168,7 @@ class CombatCog(
 
     @app_commands.command(name="roll", description="Roll initiative for whoever has none")
     @fight()
+    @in_play()
     async def roll(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.roll(ctx.place, ctx.actor)
@@ -231,6 +235,7 @@ class CombatCog(
     )
     @app_commands.choices(ambushers=SIDE_CHOICES)
     @fight()
+    @in_play()
     async def surprise(
         self,
         itx: discord.Interaction[Arbitro],

@@ -16,6 +16,7 @@ from cogs.ui import render
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.gm_copy import send_gm_copy
+from cogs.ui.open_scene import in_play
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -41,6 +42,7 @@ class DiceCog(commands.Cog):
     )
     @app_commands.guild_only()
     @fight()
+    @in_play()
     async def roll(
         self,
         itx: discord.Interaction[Arbitro],

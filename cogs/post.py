@@ -187,7 +187,9 @@ class PostCog(commands.Cog):
             raise DomainError("post.error.no_gm_channel")
         destination_of(itx.channel)  # refuse a channel that cannot hold a post before typing
         narrator_default = to is not None and as_ is None
-        speaker = await self.posting.speaker(ctx.place, ctx.actor, as_, narrator=narrator_default)
+        speaker = await self.posting.speaker(
+            ctx.place, ctx.actor, as_, narrator=narrator_default, here=to is None
+        )
         who = "n" if speaker.character_id is None else str(speaker.character_id)
         mode = GM_ONLY if private else PRIVATE_NOTES if private_notes else PUBLIC
         custom_id = (
@@ -252,6 +254,7 @@ class PostCog(commands.Cog):
             None,
             character_id=int(who) if who.isdigit() else None,
             narrator=who == "n",
+            here=found["to"] == "0",  # a post to a GM↔player thread goes elsewhere
         )
         campaign = await ctx.services.campaigns.require(ctx.place)
         locale = campaign.locale or self.bot.config.default_locale

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, CampaignBinding, saved_id, utcnow
+from bot.db.models import Campaign, CampaignBinding, Scene, saved_id, utcnow
 from bot.formatting import DEFAULT_TIME_ZONE, valid_time_zone
 from bot.i18n import LOCALES
 from bot.services.campaigns.cache import cache_for, campaign_of
@@ -32,6 +32,7 @@ from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import (
     AlreadyBound,
     ConcurrentChange,
+    DomainError,
     InvalidSetting,
     NoCampaign,
     NotAllowed,
@@ -232,6 +233,34 @@ class CampaignService:
             if campaign is not None:
                 return campaign
         return None
+
+    async def closed_scene(self, guild_id: int, channel_id: int) -> str | None:
+        """The title of the closed scene held by thread ``channel_id``, or None (an open
+        scene, or no scene).  From the per-process cache: every command that posts, rolls or
+        requests in a thread asks, and ``/roll`` must not pay a query for it."""
+        closed = self.cache.closed.get(guild_id)
+        if closed is None:
+            generation = self.cache.generation
+            scene = Scene.__table__  # type: ignore[attr-defined]  # set by table=True
+            async with self.sessions() as session:
+                connection = await session.connection()
+                rows = (
+                    await connection.execute(
+                        core_select(scene.c.channel_id, scene.c.title).where(
+                            scene.c.guild_id == guild_id, scene.c.status == "closed"
+                        )
+                    )
+                ).all()
+            closed = {int(row.channel_id): str(row.title) for row in rows}
+            self.cache.store_closed(guild_id, generation, closed)
+        return closed.get(channel_id)
+
+    async def require_open_scene(self, place: Place) -> None:
+        """Refuses to post, roll or request in a closed scene (its thread is locked: Discord
+        would refuse the messages), saying how the GM opens it again."""
+        title = await self.closed_scene(place.guild_id, place.channel_id)
+        if title is not None:
+            raise DomainError("scene.error.closed", title=title)
 
     def forget(self, guild_id: int) -> None:
         """Read ``guild_id``'s campaigns again next time (a versioned write found them changed)."""

@@ -314,6 +314,7 @@ class RequestService:
         campaign, system, settings = context.campaign, context.system, context.settings
         if not is_referee(campaign, actor):
             raise NotReferee()
+        await self.characters.campaigns.require_open_scene(place)
         parsed = parse_who(who)
         async with self.sessions() as session:
             targets = await self._targets(session, campaign, actor, place, parsed)
@@ -390,6 +391,10 @@ class RequestService:
             character = await session.get(Character, character_id)
         if row.status != "open":
             raise DomainError("request.error.closed")
+        # the request's scene closed since it was asked: nothing more is rolled there
+        await self.characters.campaigns.require_open_scene(
+            Place.simple(row.guild_id, row.channel_id)
+        )
         entries = [Entry.of(e) for e in row.entries]
         index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
         if index < 0 or character is None or character.deleted_at is not None:
