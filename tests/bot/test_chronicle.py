@@ -27,7 +27,7 @@ from bot.services import Actor, Place
 from bot.services.chronicle.archive import MAX_FILES, MAX_UNCOMPRESSED
 from bot.services.chronicle.service import MAX_JOBS, ArchiveProblems, _Jobs, scene_channel
 from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed, NotReferee
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, image
 
 GUILD, CHANNEL, THREAD, PRIVATE_THREAD = 1000, 11, 51, 52
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -677,7 +677,7 @@ async def test_a_stored_avatar_and_the_public_profile_travel_in_the_chronicle(ta
     concept and description are in the public profiles; a move carries them along."""
     from bot.services.sheets.profiles import ProfileChange
 
-    png = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
+    png = image("png", 3, 5)
     await table.profiles.update(
         HERE, ANA, "Ardelia", ProfileChange(concept="Piloto mercenaria", avatar=png)
     )

@@ -22,7 +22,7 @@ from bot.db.models import (
 from bot.services import Actor, Place
 from bot.services.privacy.privacy import ANONYMOUS
 from bot.services.shared.errors import DomainError
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, image
 
 GUILD, CHANNEL, OTHER_GUILD = 1000, 11, 2000
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -282,7 +282,7 @@ async def _posts(services) -> tuple[int, int]:
     from bot.services.table.posting import PostDraft
 
     await services.profiles.update(
-        HERE, ANA, "Ardelia", ProfileChange(concept="Piloto", avatar=b"GIF89a" + b"\0" * 20)
+        HERE, ANA, "Ardelia", ProfileChange(concept="Piloto", avatar=image("gif"))
     )
     from bot.services.campaigns.service import SettingsChange
 

@@ -43,7 +43,7 @@ from bot.services.shared.retry import attempts, backoff
 from rules import systems
 from rules.names import display
 from rules.systems.base import FieldKind, SettingSpec
-from rules.text import fold_words
+from rules.text import fold_words, name_problem, plain_spaces
 
 __all__ = [
     "TIME_ZONE",
@@ -321,9 +321,11 @@ class CampaignService:
         import`` writes the campaign and its whole record in one)."""
         if not (actor.can_manage_channels or actor.is_admin):
             raise NotAllowed("campaign.error.create_needs_permission")
-        name = name.strip()
+        name = plain_spaces(name)
         if not name or len(name) > 100:
             raise InvalidSetting("campaign.error.bad_name", limit=100)
+        if (problem := name_problem(name)) is not None:
+            raise InvalidSetting(f"sheet.error.name_{problem}")
         if system not in systems.ids():
             raise InvalidSetting(
                 "campaign.error.unknown_system",

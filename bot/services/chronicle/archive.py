@@ -47,6 +47,7 @@ __all__ = [
     "MAX_ARCHIVE_BYTES",
     "MAX_FILES",
     "MAX_MEMBER_BYTES",
+    "MAX_SCENES",
     "MAX_UNCOMPRESSED",
     "ROLL_COLUMNS",
     "XP_COLUMNS",
@@ -67,6 +68,10 @@ MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
 MAX_UNCOMPRESSED = 256 * 1024 * 1024
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
 MAX_FILES = 20_000
+#: Scenes in one archive, and so the largest scene number (``ref``) it may use: an imported
+#: scene's channel id is ``-(campaign id × (MAX_SCENES + 1) + ref)``, so a larger number
+#: would name another campaign's scene (and 2^63−1 overflowed the column).
+MAX_SCENES = 99_999
 #: Problems listed at most in one refusal (the rest are counted).
 MAX_PROBLEMS = 15
 
@@ -405,7 +410,9 @@ class FieldReader:
             return False, None
         return True, value
 
-    def integer(self, name: str, *, optional: bool = False, low: int = -(2**63)) -> Any:
+    def integer(
+        self, name: str, *, optional: bool = False, low: int = -(2**63), high: int = 2**63 - 1
+    ) -> Any:
         present, value = self._raw(name, optional)
         if not present:
             return None
@@ -415,7 +422,7 @@ class FieldReader:
                 if isinstance(value, str) and re.fullmatch(r"-?\d{1,19}", value)
                 else None
             )
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**63:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             self._bad(name)
             return None
         return value

@@ -27,13 +27,14 @@ from bot.services.chronicle.archive import (
     GM_SCENES,
     GM_XP,
     MANIFEST,
+    MAX_SCENES,
     ArchiveContents,
     ArchiveProblems,
     FieldReader,
     read_archive,
 )
 from bot.services.shared.errors import DomainError
-from bot.services.shared.post_text import Avatar, validate_avatar
+from bot.services.shared.post_text import Avatar, checked_avatar
 from bot.services.sheets.access import MAX_NAME, NO_SHEET, name_key, player_sheet
 from bot.services.sheets.approvals import APPROVAL_STATES
 from bot.services.sheets.imports import check_sheet, parse_document
@@ -41,10 +42,11 @@ from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION
 from bot.services.sheets.schema import SHEET_SCHEMA_VERSION
 from rules import systems
 from rules.systems.base import RulesError
+from rules.values import MAX_STORED
 
 __all__ = ["CharacterPlan", "ImportPlan", "ScenePlan", "check_contents", "read_and_check"]
 
-INT32 = 2**31  # the database's ``integer`` (totals, XP)
+INT32 = MAX_STORED + 1  # the one range of a stored number (rules.values): |n| < INT32
 MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
 MAX_BREAKDOWN = 10_000
 MAX_HISTORY = 100_000  # a profile's history, a referee's note (an Umbría character's)
@@ -212,7 +214,8 @@ def check_contents(
         history = read.string("history", MAX_HISTORY, optional=True)
         gm_note = read.string("gm_note", MAX_HISTORY, optional=True)
         umbria = _umbria_player(read, entry)
-        avatar = _avatar(entry.get("avatar"))
+        stored_avatar = _avatar(entry.get("avatar"))
+        avatar = stored_avatar if isinstance(stored_avatar, Avatar) else None
         if "avatar" in entry and avatar is None:
             read.ok = False
             problems.add(
@@ -221,6 +224,8 @@ def check_contents(
                 line=str(entry.get("ref"))[:12],
                 field="avatar",
             )
+            if isinstance(stored_avatar, DomainError):  # why: its size in pixels, its format
+                problems.add(stored_avatar.key, **stored_avatar.params)
         sheet = None
         if file is not None and file not in contents.sheets:
             problems.add("chronicle.problem.missing_file", path=file[:80])
@@ -275,7 +280,7 @@ def check_contents(
     for row in contents.scenes:
         read = FieldReader(problems, GM_SCENES, row)
         scene = ScenePlan(
-            ref=read.integer("ref", low=1),
+            ref=read.integer("ref", low=1, high=MAX_SCENES),
             title=read.string("title", 100),
             private=read.boolean("private"),
             players=read.id_list("players"),
@@ -308,8 +313,8 @@ def check_contents(
             "expression": read.string("expression", 250),
             "reason": read.string("reason", 200, optional=True),
             "breakdown": _text(read.string("breakdown", MAX_BREAKDOWN, optional=True)),
-            "total": read.integer("total", low=-INT32),
-            "difficulty": read.integer("difficulty", optional=True, low=-INT32),
+            "total": read.integer("total", low=-MAX_STORED),
+            "difficulty": read.integer("difficulty", optional=True, low=-MAX_STORED),
             "outcome": read.string("outcome", 20, optional=True),
             "fumble": read.boolean("fumble"),
             "private": read.boolean("private"),
@@ -359,9 +364,9 @@ def check_contents(
             "character": read.ref("character", character_refs.__contains__, optional=False),
             "character_name": read.string("character_name", 100),
             "granted_by": read.integer("granted_by", low=0),
-            "amount": read.integer("amount", low=-INT32),
-            "xp_before": read.integer("xp_before", low=-INT32),
-            "xp_after": read.integer("xp_after", low=-INT32),
+            "amount": read.integer("amount", low=-MAX_STORED),
+            "xp_before": read.integer("xp_before", low=-MAX_STORED),
+            "xp_after": read.integer("xp_after", low=-MAX_STORED),
             "reason": read.string("reason", 200, optional=True),
         }
         for field in ("amount", "xp_before", "xp_after"):
@@ -463,13 +468,17 @@ def _sheet(
     return sheet
 
 
-def _avatar(value: Any) -> Avatar | None:
+def _avatar(value: Any) -> Avatar | DomainError | None:
     """A stored avatar as the export writes it (``type`` and base64 ``data``), checked as
-    ``/sheet profile`` checks an upload: by its bytes, never by the declared type."""
+    ``/sheet profile`` checks an upload (:func:`checked_avatar`: its bytes and its header,
+    never the declared type); the refusal, or None when it is no avatar record at all."""
     if not isinstance(value, dict) or not isinstance(value.get("data"), str):
         return None
     try:
         data = base64.b64decode(value["data"], validate=True)
     except ValueError:
         return None
-    return validate_avatar(data)
+    try:
+        return checked_avatar(data)
+    except DomainError as refused:
+        return refused

@@ -53,6 +53,7 @@ from bot.db.models import (
 from bot.formatting import format_number
 from bot.services.campaigns.service import CampaignService, CampaignView
 from bot.services.chronicle.archive import (
+    MAX_SCENES,
     MAX_UNCOMPRESSED,
     ArchiveProblems,
     ArchiveTooBig,
@@ -101,7 +102,7 @@ TEXT_FACTOR = 5
 ROW_BYTES = 1200
 #: Imported scenes and their posts and rolls get channel ids that no Discord channel has
 #: (negative): ``-(campaign id × SCENE_SLOTS + scene number)``, 0 for outside any scene.
-SCENE_SLOTS = 100_000
+SCENE_SLOTS = MAX_SCENES + 1
 
 
 def scene_channel(campaign_id: int, scene_ref: int | None) -> int:

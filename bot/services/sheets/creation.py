@@ -26,7 +26,7 @@ from bot.services.campaigns.service import is_referee
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
-from bot.services.sheets.access import MAX_NAME
+from bot.services.sheets.access import checked_name
 from bot.services.sheets.changes import builder_of
 from bot.services.sheets.characters import CharacterService, CharacterView
 from bot.services.sheets.schema import upgraded_sheet
@@ -131,9 +131,7 @@ class CreationService:
             old = (await self._load(place, actor, replacing[0], replacing[1]))[4]
         if npc and not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
-        name = name.strip()
-        if not name or len(name) > MAX_NAME:
-            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+        name = checked_name(name)
         builder = builder_of(system)
         sheet = system.new_sheet(name, settings)
         state: dict[str, Any] = {"draft": sheet, "done": []}

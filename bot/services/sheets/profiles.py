@@ -28,7 +28,7 @@ from bot.db.models import (
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.post_text import AVATAR_MAX_BYTES, Avatar, validate_avatar
+from bot.services.shared.post_text import Avatar, checked_avatar
 from bot.services.sheets.access import find_character, require_editor
 
 __all__ = ["MAX_CONCEPT", "MAX_DESCRIPTION", "ProfileChange", "ProfileService", "ProfileView"]
@@ -120,9 +120,7 @@ class ProfileService:
             raise DomainError("post.error.description_too_long", limit=MAX_DESCRIPTION)
         avatar = None
         if change.avatar is not None:
-            avatar = validate_avatar(change.avatar)
-            if avatar is None:
-                raise DomainError("post.error.bad_avatar", limit=AVATAR_MAX_BYTES // 1024)
+            avatar = checked_avatar(change.avatar)
         campaign = await self.campaigns.require(place)
         values: dict[str, object] = {}
         if concept is not None:

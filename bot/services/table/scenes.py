@@ -47,6 +47,7 @@ from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NoCampaign, NotReferee
 from bot.services.shared.retry import attempts, backoff
 from bot.services.table.pace import round_of_posts
+from rules.text import name_problem, plain_spaces
 
 __all__ = [
     "MAX_PLAYERS",
@@ -348,9 +349,11 @@ class SceneService:
             raise NotReferee()
         if await self.is_off_topic(place):
             raise DomainError("scene.error.off_topic_here")
-        title = " ".join(title.split())
+        title = " ".join(plain_spaces(title).split())
         if not title or len(title) > MAX_TITLE:
             raise DomainError("scene.error.bad_title", limit=MAX_TITLE)
+        if (problem := name_problem(title)) is not None:
+            raise DomainError(f"sheet.error.name_{problem}")
         return OpenPlan(
             campaign_id=saved_id(campaign),
             campaign_name=campaign.name,
