@@ -112,7 +112,7 @@ class DiceCog(commands.Cog):
     ) -> None:
         ctx = await ctx_of(itx)
         # refuses before anything is sent
-        job = self.rolls.start_odds(expression, target, at_most=at_most)
+        job = self.rolls.start_odds(expression, target, at_most=at_most, owner=itx.guild_id)
         await itx.response.defer(thinking=True)  # the worker may take a second or queue
         view = await job
         await itx.followup.send(**render.odds(view, ctx.locale))

@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.compute import ComputePool
+from bot.compute import BULK, ComputePool
 from bot.db.models import (
     ActiveCharacter,
     Campaign,
@@ -153,7 +153,9 @@ class ChronicleService:
             try:
                 packed = await pack(snapshot, SNAPSHOT_ROWS)
                 bare = with_rows(snapshot, {name: [] for name in SNAPSHOT_ROWS})
-                payload = await self.compute.submit(build_packed, bare, packed, locale)
+                payload = await self.compute.submit(
+                    build_packed, bare, packed, locale, lane=BULK, owner=place.guild_id
+                )
             except ArchiveTooBig:
                 raise DomainError(
                     "chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20
@@ -389,7 +391,7 @@ class ChronicleService:
                     parent_id=parent_id,
                 )
             bare, packed = await self.compute.submit(
-                read_and_check_packed, payload, actor.user_id, name
+                read_and_check_packed, payload, actor.user_id, name, lane=BULK, owner=place.guild_id
             )
             plan = with_rows(bare, await unpack(packed))
             try:
