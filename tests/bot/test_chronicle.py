@@ -592,7 +592,9 @@ async def test_two_imports_into_one_channel_at_once_bind_it_once(table):
         ),
         return_exceptions=True,
     )
-    assert sorted(type(r).__name__ for r in results) == ["AlreadyBound", "ImportSummary"]
+    # the second waits for nobody: a server has one bulk job at a time (bot.compute), and
+    # one that got through would find the channel bound (test_chronicle_restore.py)
+    assert sorted(type(r).__name__ for r in results) == ["ComputeBusy", "ImportSummary"]
     assert await campaigns(table) == before + 1
     async with table.sessions() as session:
         count = (

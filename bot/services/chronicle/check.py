@@ -12,7 +12,7 @@ plain rows; any problem raises :class:`ArchiveProblems` listing them all.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -113,18 +113,24 @@ class ImportPlan:
         }
 
 
-def _refs(
-    rows: list[Any], problems: ArchiveProblems, path: str, ref: Callable[[Any], Any]
-) -> set[int]:
-    """The export numbers of ``rows``; a repeated one is a problem."""
-    seen: set[int] = set()
-    for row in rows:
-        value = ref(row)
+class _Numbers:
+    """The export numbers (``ref``) of one file's rows, as they are read; a repeated one is
+    a problem.  Rows of a file may name only rows of files read before it (scenes, then
+    rolls, then posts), so one pass over each stream is enough."""
+
+    def __init__(self, problems: ArchiveProblems, path: str) -> None:
+        self.problems = problems
+        self.path = path
+        self.seen: set[int] = set()
+
+    def add(self, value: Any) -> None:
         if isinstance(value, int) and not isinstance(value, bool):
-            if value in seen:
-                problems.add("chronicle.problem.duplicate_ref", path=path, ref=value)
-            seen.add(value)
-    return seen
+            if value in self.seen:
+                self.problems.add("chronicle.problem.duplicate_ref", path=self.path, ref=value)
+            self.seen.add(value)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.seen
 
 
 def read_and_check(payload: bytes, importer_id: int, name: str | None) -> ImportPlan:
@@ -136,7 +142,7 @@ def check_contents(
     contents: ArchiveContents, importer_id: int, name: str | None = None
 ) -> ImportPlan:
     """The import plan, or :class:`ArchiveProblems` with everything that is wrong."""
-    problems = ArchiveProblems()
+    problems = contents.budget.problems  # one list, with what the streams find
     campaign = contents.manifest["campaign"]
     system_id = campaign["system"]
     if system_id not in systems.ids():
@@ -176,16 +182,14 @@ def check_contents(
         """The old GM's characters (NPCs above all) pass to the new GM, the importer."""
         return importer_id if user_id == old_gm else user_id
 
-    character_refs = _refs(
-        contents.characters,
-        problems,
-        GM_CHARACTERS,
-        lambda c: c.get("ref") if isinstance(c, dict) else None,
-    )
+    character_refs = _Numbers(problems, GM_CHARACTERS)
+    for entry in contents.characters:
+        character_refs.add(entry.get("ref") if isinstance(entry, dict) else None)
     characters: list[CharacterPlan] = []
     live_names: dict[str, str] = {}
     players: set[int] = set()
     for entry in contents.characters:
+        contents.budget.check_clock()  # checking a sheet takes the system's rules
         if not isinstance(entry, dict):
             problems.add("chronicle.problem.bad_file", path=GM_CHARACTERS)
             continue
@@ -275,9 +279,13 @@ def check_contents(
             )
         )
 
-    scene_refs = _refs(contents.scenes, problems, GM_SCENES, lambda s: s.get("ref"))
+    found = {"characters": len(contents.characters), "scenes": 0, "rolls": 0, "posts": 0}
+    found["xp_awards"] = 0
+    scene_refs = _Numbers(problems, GM_SCENES)
     scenes: list[ScenePlan] = []
     for row in contents.scenes:
+        found["scenes"] += 1
+        scene_refs.add(row.get("ref"))
         read = FieldReader(problems, GM_SCENES, row)
         scene = ScenePlan(
             ref=read.integer("ref", low=1, high=MAX_SCENES),
@@ -298,9 +306,11 @@ def check_contents(
         if read.ok:
             scenes.append(scene)
 
-    roll_refs = _refs(contents.rolls, problems, GM_ROLLS, lambda r: _int_or_none(r.get("ref")))
+    roll_refs = _Numbers(problems, GM_ROLLS)
     rolls: list[dict[str, Any]] = []
     for row in contents.rolls:
+        found["rolls"] += 1
+        roll_refs.add(_int_or_none(row.get("ref")))
         read = FieldReader(problems, GM_ROLLS, row, text=True)
         roll = {
             "ref": read.integer("ref", low=1),
@@ -329,10 +339,11 @@ def check_contents(
         if read.ok:
             rolls.append(roll)
 
-    post_refs = _refs(contents.posts, problems, GM_POSTS, lambda p: p.get("ref"))
-    del post_refs
+    post_refs = _Numbers(problems, GM_POSTS)  # for repeated numbers: nothing names a post
     posts: list[dict[str, Any]] = []
     for row in contents.posts:
+        found["posts"] += 1
+        post_refs.add(row.get("ref"))
         read = FieldReader(problems, GM_POSTS, row)
         post = {
             "ref": read.integer("ref", low=1),
@@ -357,6 +368,7 @@ def check_contents(
 
     xp: list[dict[str, Any]] = []
     for row in contents.xp:
+        found["xp_awards"] += 1
         read = FieldReader(problems, GM_XP, row, text=True)
         award = {
             "ref": read.integer("ref", low=1),
@@ -379,13 +391,6 @@ def check_contents(
             xp.append(award)
 
     counts = contents.manifest["counts"]
-    found = {
-        "scenes": len(contents.scenes),
-        "posts": len(contents.posts),
-        "characters": len(contents.characters),
-        "xp_awards": len(contents.xp),
-        "rolls": len(contents.rolls),
-    }
     for what, count in found.items():
         if counts.get(what) != count:
             problems.add(

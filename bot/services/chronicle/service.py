@@ -53,6 +53,14 @@ from bot.db.models import (
 from bot.formatting import format_number
 from bot.services.campaigns.service import CampaignService, CampaignView
 from bot.services.chronicle.archive import (
+    GM_CHARACTERS,
+    GM_POSTS,
+    GM_ROLLS,
+    GM_SCENES,
+    GM_XP,
+    MAX_CHARACTERS,
+    MAX_RECORD_ROWS,
+    MAX_ROWS,
     MAX_SCENES,
     MAX_UNCOMPRESSED,
     ArchiveProblems,
@@ -188,9 +196,41 @@ class ChronicleService:
             rolls = (
                 await session.exec(select(func.count()).where(RollLog.campaign_id == campaign_id))
             ).one()
+            counted = {
+                GM_SCENES: Scene,
+                GM_XP: XpAward,
+                GM_CHARACTERS: Character,
+            }
+            more = {
+                path: int(
+                    (
+                        await session.exec(
+                            select(func.count()).where(model.campaign_id == campaign_id)  # type: ignore[attr-defined]
+                        )
+                    ).one()
+                )
+                for path, model in counted.items()
+            }
         estimate = int(text) * TEXT_FACTOR + (int(posts) + int(rolls)) * ROW_BYTES
         if estimate > MAX_UNCOMPRESSED:
             raise DomainError("chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20)
+        # what the import reads back must fit its budgets (archive.MAX_ROWS…): every export
+        # is importable, so a campaign past them is refused here, before anything is read
+        rows = {GM_POSTS: int(posts), GM_ROLLS: int(rolls), **more}
+        limits = {**MAX_ROWS, GM_CHARACTERS: MAX_CHARACTERS}
+        for path, count in rows.items():
+            if count > limits[path]:
+                raise DomainError(
+                    "chronicle.error.too_many_rows_to_export",
+                    path=path,
+                    count=count,
+                    limit=limits[path],
+                )
+        total = sum(count for path, count in rows.items() if path in MAX_ROWS)
+        if total > MAX_RECORD_ROWS:
+            raise DomainError(
+                "chronicle.error.too_many_record_rows_to_export", count=total, limit=MAX_RECORD_ROWS
+            )
 
     async def _snapshot(self, campaign_id: int) -> Snapshot:
         """Every row of the campaign, read in one snapshot (REPEATABLE READ on PostgreSQL,
