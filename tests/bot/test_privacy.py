@@ -189,21 +189,54 @@ async def test_a_gm_deleting_leaves_the_campaign_to_its_referees(table):
     assert await count(table, Campaign, Campaign.gm_user_id == GM.user_id) == 1
 
 
-async def test_delete_is_all_or_nothing(table, monkeypatch):
+async def test_a_failed_delete_keeps_only_what_makes_her_more_private(table, monkeypatch):
+    """The bulk of it (her rolls, her posts) goes in short batches first, so a member with
+    thousands of them does not hold the database from everyone else (issue 22 §2); the rest
+    is one transaction.  If that fails, the batches stay done — her rolls anonymous, as she
+    asked — and everything else is untouched; asking again finishes it."""
     from bot.services.privacy import privacy
 
     async def boom(*_args, **_kwargs):
         raise RuntimeError("disk full")
 
+    real = privacy.PrivacyService.__dict__["_untie_combats"]  # the staticmethod itself
     monkeypatch.setattr(privacy.PrivacyService, "_untie_combats", staticmethod(boom))
     with pytest.raises(RuntimeError):
         await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
-    assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 2
+    assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 0
     assert (
         await count(table, Character, Character.owner_user_id == 2, Character.guild_id == GUILD)
         == 1
     )
     assert await count(table, CreationDraft, CreationDraft.user_id == 2) == 1
+    monkeypatch.setattr(privacy.PrivacyService, "_untie_combats", real)
+    done = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert done.deleted_characters == ("Ardelia",) and done.drafts_deleted == 1
+    assert await count(table, CreationDraft, CreationDraft.user_id == 2) == 0
+
+
+async def test_a_members_many_rolls_and_posts_go_in_batches(table, monkeypatch):
+    """Each transaction touches a bounded number of her rows; the summary counts them all."""
+    from bot.services.privacy import privacy
+
+    for _ in range(5):
+        await table.rolls.roll(HERE, ANA, "1d20")
+    monkeypatch.setattr(privacy, "WRITE_BATCH", 2)
+    monkeypatch.setattr(privacy, "POST_BATCH", 1)
+    monkeypatch.setattr(privacy, "LOG_BATCH", 1)
+    written: list[int] = []
+    real = privacy._anonymise_rolls
+
+    async def counted(*args, **kwargs):
+        done = await real(*args, **kwargs)
+        written.append(done)
+        return done
+
+    monkeypatch.setattr(privacy, "_anonymise_rolls", counted)
+    summary = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert summary.rolls_anonymised == 7  # the fixture's two and these five
+    assert max(written) <= 2 and len(written) >= 4
+    assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 0
 
 
 async def test_delete_twice_is_harmless(table):

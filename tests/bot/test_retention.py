@@ -300,3 +300,41 @@ async def test_each_shard_purges_only_its_own_guilds(services):
         kept = (await session.exec(select(GuildDeparture.guild_id))).all()
     assert list(kept) == []  # on_1's departure was cancelled by its own process
     assert await first.next_due() is None and await second.next_due() is None
+
+
+# -- in batches (issue 22 §2) --------------------------------------------------------------
+
+
+async def test_a_purge_goes_in_batches_and_resumes_after_a_crash(two_guilds, monkeypatch):
+    """A guild's rows are deleted a batch per transaction, never all in one that would hold
+    the database from every other server; a purge cut half-way (here: a failure after the
+    first tables) is finished by the next look, and the other guild is never touched."""
+    from bot.services.privacy import retention
+
+    s = two_guilds
+    capitan = dict(json.loads(json.dumps(ARDELIA)), name="Capitán")
+    await s.characters.create(HERE, GM, capitan, is_npc=True)
+    await s.npcs.copies(HERE, GM, "Capitán", 3)  # copies point at their template
+    await s.retention.departed(GUILD, utcnow() - timedelta(days=31))
+    before = await rows_of(s, OTHER)
+    real = retention.delete_in_batches
+    calls = 0
+
+    async def crashing(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        nonlocal calls
+        calls += 1
+        if calls == 4:
+            raise RuntimeError("the process was killed")
+        return await real(*args, **kwargs, batch=1)  # a row per transaction
+
+    monkeypatch.setattr(retention, "delete_in_batches", crashing)
+    with pytest.raises(RuntimeError):
+        await s.retention.purge(GUILD)
+    assert any(await rows_of(s, GUILD))  # half done
+    # the bot comes back now: too late, the retention had run out and the purge had begun
+    assert await s.retention.returned(GUILD) is False
+    monkeypatch.setattr(retention, "delete_in_batches", real)
+    assert await s.retention.purge_due() == [GUILD]
+    assert set((await rows_of(s, GUILD)).values()) == {0}
+    assert await rows_of(s, OTHER) == before
+    assert await s.retention.pending() == []

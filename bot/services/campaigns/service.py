@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Table, text, update
 from sqlalchemy import select as core_select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -316,9 +317,14 @@ class CampaignService:
         kind: str,
         settings: Mapping[str, Any] | None = None,
         locale: str | None = None,
+        status: str = "active",
+        bind: bool = True,
     ) -> Campaign:
-        """:meth:`create`'s checks and rows inside the caller's transaction (``/campaign
-        import`` writes the campaign and its whole record in one)."""
+        """:meth:`create`'s checks and rows inside the caller's transaction.
+
+        ``/campaign import`` inserts its campaign with another ``status`` and no binding
+        (``bind=False``): nobody sees it while its record is written in batches, then
+        :meth:`bind` makes it the campaign of ``target_id``, checking again."""
         if not (actor.can_manage_channels or actor.is_admin):
             raise NotAllowed("campaign.error.create_needs_permission")
         name = plain_spaces(name)
@@ -334,6 +340,26 @@ class CampaignService:
             )
         if kind not in BIND_KINDS:
             raise InvalidSetting("campaign.error.bad_kind", kind=kind)
+        await self._free_for(session, place, actor, target_id)
+        campaign = Campaign(
+            guild_id=place.guild_id,
+            name=name,
+            system=system,
+            gm_user_id=actor.user_id,
+            settings=dict(settings or {}),
+            locale=locale,
+            status=status,
+        )
+        session.add(campaign)
+        await session.flush()
+        if bind:
+            await self._bind(session, campaign, target_id, kind)
+        return campaign
+
+    async def _free_for(
+        self, session: AsyncSession, place: Place, actor: Actor, target_id: int
+    ) -> None:
+        """Refuses a ``target_id`` already bound, or inside a campaign ``actor`` does not run."""
         existing = await self.find(
             Place(place.guild_id, place.channel_id, (target_id,)), session, fresh=True
         )
@@ -345,26 +371,46 @@ class CampaignService:
         )
         if owner is not None and not is_referee(owner, actor):
             raise NotAllowed("campaign.error.belongs_to_other", name=owner.name)
-        campaign = Campaign(
-            guild_id=place.guild_id,
-            name=name,
-            system=system,
-            gm_user_id=actor.user_id,
-            settings=dict(settings or {}),
-            locale=locale,
-        )
-        session.add(campaign)
-        await session.flush()
+
+    async def _bind(
+        self, session: AsyncSession, campaign: Campaign, target_id: int, kind: str
+    ) -> None:
         session.add(
             CampaignBinding(
                 campaign_id=saved_id(campaign),
-                guild_id=place.guild_id,
+                guild_id=campaign.guild_id,
                 target_id=target_id,
                 kind=kind,
             )
         )
         await session.flush()
-        return campaign
+
+    async def bind(
+        self,
+        place: Place,
+        actor: Actor,
+        campaign_id: int,
+        *,
+        status: str,
+        target_id: int,
+        kind: str,
+    ) -> None:
+        """Makes the campaign :meth:`insert` left unbound in ``status`` the active campaign of
+        ``target_id``, checking again that nothing took the place meanwhile (:class:`AlreadyBound`,
+        also when another binding wins the race: the unique index decides)."""
+        try:
+            async with self.sessions() as session, session.begin():
+                await self._free_for(session, place, actor, target_id)
+                campaign = await session.get(Campaign, campaign_id)
+                if campaign is None or campaign.status != status:
+                    raise DomainError("chronicle.error.import_lost")
+                campaign.status = "active"
+                session.add(campaign)
+                await self._bind(session, campaign, target_id, kind)
+        except IntegrityError:
+            # another import or /campaign create bound this place meanwhile
+            found = await self.find(Place(place.guild_id, place.channel_id, (target_id,)))
+            raise AlreadyBound(name=found.name if found else "?") from None
 
     async def show(self, place: Place) -> CampaignView:
         campaign = await self.require(place)

@@ -26,16 +26,18 @@ import base64
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Table, func, insert, update
+from sqlalchemy import Table, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
-from sqlmodel import SQLModel, select
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.compute import BULK, ComputePool
+from bot.db.bulk import delete_in_batches
 from bot.db.models import (
     ActiveCharacter,
     Campaign,
@@ -102,6 +104,12 @@ __all__ = [
 ]
 
 BATCH = 100  # rows per read and per insert: short slices of the event loop
+PROFILE_BATCH = 8  # profiles per insert (each may carry a 256 KiB avatar)
+#: An import's campaign while its rows are written: nobody sees it (every lookup asks for
+#: ``active``) until the last batch is in and it is bound; one left behind by a crash is
+#: swept by the next import into the same server (older than :data:`ABANDONED`).
+IMPORTING = "importing"
+ABANDONED = timedelta(hours=1)
 MAX_JOBS = 2  # chronicle exports/imports running at once in one process
 #: Bytes the export writes per byte of post text (JSONL record, two Markdown and two HTML
 #: pages), and per row of anything else: the estimate that refuses a campaign too big to
@@ -434,23 +442,36 @@ class ChronicleService:
                 read_and_check_packed, payload, actor.user_id, name, lane=BULK, owner=place.guild_id
             )
             plan = with_rows(bare, await unpack(packed))
+            await self._sweep(place.guild_id)
+            async with self.sessions() as session, session.begin():
+                campaign = await self.campaigns.insert(
+                    session,
+                    place,
+                    actor,
+                    name=plan.name,
+                    system=plan.system,
+                    target_id=target_id,
+                    kind=kind,
+                    settings=plan.settings,
+                    locale=plan.locale,
+                    status=IMPORTING,
+                    bind=False,
+                )
             try:
-                async with self.sessions() as session, session.begin():
-                    campaign = await self.campaigns.insert(
-                        session,
-                        place,
-                        actor,
-                        name=plan.name,
-                        system=plan.system,
-                        target_id=target_id,
-                        kind=kind,
-                        settings=plan.settings,
-                        locale=plan.locale,
-                    )
-                    await _write(session, campaign, plan)
-            except IntegrityError:
-                # another import or /campaign create bound this place meanwhile
-                raise AlreadyBound(name=plan.name) from None
+                await _write(self.sessions, campaign, plan)
+                await self.campaigns.bind(
+                    place,
+                    actor,
+                    saved_id(campaign),
+                    status=IMPORTING,
+                    target_id=target_id,
+                    kind=kind,
+                )
+            except BaseException:
+                # all or nothing: what was written goes (a cancelled import too; one cut by
+                # a crash is swept by the next import here)
+                await asyncio.shield(discard(self.sessions, saved_id(campaign)))
+                raise
         view = await self.campaigns.view(saved_id(campaign), place.guild_id)
         return ImportSummary(view, plan.counts())
 
@@ -473,7 +494,9 @@ class ChronicleService:
                 "umbria.error.system_needed",
                 choices=", ".join(systems.labelled(i) for i in systems.ids()),
             )
-        bare, packed = await self.compute.submit(read_umbria_packed, payload)
+        bare, packed = await self.compute.submit(
+            read_umbria_packed, payload, lane=BULK, owner=place.guild_id
+        )
         game = await unpack_game(bare, packed)
         title = (name or game.title or "").strip()
         if not title:
@@ -501,6 +524,47 @@ class ChronicleService:
         if summary.publication is not None and self.publication is not None:
             self.publication.timers.poke()
         return summary
+
+    async def _sweep(self, guild_id: int) -> None:
+        """Imports into this server left half-written by a crash (invisible: still
+        :data:`IMPORTING` after :data:`ABANDONED`) are deleted before a new one starts."""
+        async with self.sessions() as session:
+            stale = (
+                await session.exec(
+                    select(Campaign.id).where(
+                        Campaign.guild_id == guild_id,
+                        Campaign.status == IMPORTING,
+                        col(Campaign.created_at) < utcnow() - ABANDONED,
+                    )
+                )
+            ).all()
+        for campaign_id in stale:
+            if campaign_id is not None:
+                await discard(self.sessions, campaign_id)
+
+
+def campaign_tables() -> list[Table]:
+    """The tables holding a campaign's rows, children before parents (foreign keys)."""
+    return [
+        table
+        for table in reversed(SQLModel.metadata.sorted_tables)
+        if "campaign_id" in table.columns
+    ]
+
+
+async def discard(sessions: Sessions, campaign_id: int) -> None:
+    """Deletes an unbound campaign and every row under it, in batches
+    (:func:`bot.db.bulk.delete_in_batches`: the same short turns on the database as the
+    import that wrote them)."""
+    characters = _table(Character)
+    await _batch(
+        sessions,
+        update(characters).where(characters.c.campaign_id == campaign_id).values(template_id=None),
+    )
+    for table in campaign_tables():
+        await delete_in_batches(sessions, table, table.c.campaign_id == campaign_id)
+    campaigns = _table(Campaign)
+    await _batch(sessions, delete(campaigns).where(campaigns.c.id == campaign_id))
 
 
 class _job:
@@ -604,26 +668,48 @@ async def _records(
         await asyncio.sleep(0)
 
 
+Sessions = async_sessionmaker[AsyncSession]
+
+
+async def _batch(
+    sessions: Sessions, statement: Any, rows: list[dict[str, Any]] | None = None
+) -> Any:
+    """One short transaction of the restore: the connection goes back to the pool when it
+    commits, and the loop turns once before the next batch, so every other server's
+    commands get the database in between (on SQLite there is one connection: a 10,000-post
+    restore in one transaction held it 19 s and made 82 % of another server's /roll miss
+    Discord's 3-second deadline)."""
+    async with sessions() as session, session.begin():
+        connection = await session.connection()
+        result = (
+            await connection.execute(statement, rows)
+            if rows
+            else await connection.execute(statement)
+        )
+        values = result.scalars().all() if result.returns_rows else None
+    await asyncio.sleep(0)
+    return values
+
+
 async def _insert(
-    connection: AsyncConnection,
+    sessions: Sessions,
     table: Table,
     rows: Iterable[dict[str, Any]],
     *,
     ids: bool = True,
+    batch: int | None = None,
 ) -> list[int]:
-    """Insert ``rows`` :data:`BATCH` at a time (built lazily, a batch at a time, so no step
-    runs over the whole record at once on the loop); with ``ids``, return the new ids in
-    the same order (other rows point at them), else insert without ``RETURNING``."""
+    """Insert ``rows`` ``batch`` at a time, each batch its own transaction (:func:`_batch`),
+    built lazily so no step runs over the whole record at once on the loop; with ``ids``,
+    return the new ids in the same order (other rows point at them)."""
     new_ids: list[int] = []
     source = iter(rows)
-    while batch := list(itertools.islice(source, BATCH)):
+    while chunk := list(itertools.islice(source, batch or BATCH)):
         if ids:
-            result = await connection.execute(
-                insert(table).returning(table.c.id, sort_by_parameter_order=True), batch
-            )
-            new_ids.extend(result.scalars().all())
+            statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+            new_ids.extend(await _batch(sessions, statement, chunk))
         else:
-            await connection.execute(insert(table), batch)
+            await _batch(sessions, insert(table), chunk)
     return new_ids
 
 
@@ -635,7 +721,7 @@ _POST_REFS = ("ref", "scene", "character", "roll", "umbria_player")
 
 
 async def _write_umbria_players(
-    connection: AsyncConnection, campaign: Campaign, plan: ImportPlan
+    sessions: Sessions, campaign: Campaign, plan: ImportPlan
 ) -> dict[str, int]:
     """The Umbría players the records name (issue 27), once each: their new ids by Umbría
     number (a player claimed before the move stays claimed by the same member)."""
@@ -661,18 +747,18 @@ async def _write_umbria_players(
         }
         for number, record in found.items()
     ]
-    ids = await _insert(connection, _table(ImportedPlayer), rows)
+    ids = await _insert(sessions, _table(ImportedPlayer), rows)
     return dict(zip(found, ids, strict=True))
 
 
-async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) -> None:
-    """Every row of the plan, ids remapped, in the caller's transaction."""
-    connection = await session.connection()
+async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> None:
+    """Every row of the plan, ids remapped, in batches of their own (:func:`_batch`) under
+    ``campaign``, which nobody sees until :meth:`ChronicleService.import_archive` binds it."""
     campaign_id, guild_id = saved_id(campaign), campaign.guild_id
     now = utcnow()
-    umbria = await _write_umbria_players(connection, campaign, plan)
+    umbria = await _write_umbria_players(sessions, campaign, plan)
     character_ids = await _insert(
-        connection,
+        sessions,
         _table(Character),
         [
             {
@@ -716,8 +802,8 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
         for c in plan.characters
         if c.concept or c.description or c.avatar or c.history
     ]
-    if profiles:
-        await connection.execute(insert(_table(CharacterProfile)), profiles)
+    # an avatar is up to 256 KiB: a few per statement
+    await _insert(sessions, _table(CharacterProfile), profiles, ids=False, batch=PROFILE_BATCH)
     notes = [
         {
             "character_id": character_id[c.ref],
@@ -731,14 +817,15 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
         for c in plan.characters
         if c.gm_note
     ]
-    if notes:
-        await connection.execute(insert(_table(CharacterNote)), notes)
+    await _insert(sessions, _table(CharacterNote), notes, ids=False)
+    characters = _table(Character)
     for c in plan.characters:
         if c.template is not None:
-            await connection.execute(
-                update(_table(Character))
-                .where(_table(Character).c.id == character_id[c.ref])
-                .values(template_id=character_id[c.template])
+            await _batch(
+                sessions,
+                update(characters)
+                .where(characters.c.id == character_id[c.ref])
+                .values(template_id=character_id[c.template]),
             )
     active = [
         {
@@ -750,10 +837,9 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
         for c in plan.characters
         for user_id in c.active_for
     ]
-    if active:
-        await connection.execute(insert(_table(ActiveCharacter)), active)
+    await _insert(sessions, _table(ActiveCharacter), active, ids=False)
     scene_ids = await _insert(
-        connection,
+        sessions,
         _table(Scene),
         (
             {
@@ -779,7 +865,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
     )
     scene_id = {s.ref: new for s, new in zip(plan.scenes, scene_ids, strict=True)}
     roll_ids = await _insert(
-        connection,
+        sessions,
         _table(RollLog),
         (
             {
@@ -795,7 +881,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
     )
     roll_id = {r["ref"]: new for r, new in zip(plan.rolls, roll_ids, strict=True)}
     await _insert(
-        connection,
+        sessions,
         _table(Post),
         (
             {
@@ -815,7 +901,7 @@ async def _write(session: AsyncSession, campaign: Campaign, plan: ImportPlan) ->
         ids=False,
     )
     await _insert(
-        connection,
+        sessions,
         _table(XpAward),
         (
             {
