@@ -11,14 +11,17 @@ invisible campaign, a purge that resumes): a batch never undoes another.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Table, delete, select, update
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.expression import TableClause
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-__all__ = ["DELETE_BATCH", "delete_in_batches"]
+__all__ = ["DELETE_BATCH", "delete_in_batches", "driver_insert"]
 
 #: Rows deleted per transaction (each a few milliseconds on SQLite).
 DELETE_BATCH = 500
@@ -59,3 +62,32 @@ async def delete_in_batches(
         await asyncio.sleep(0)
         if len(keys) != 1 or deleted < size:
             return total
+
+
+def driver_insert(
+    dialect: Dialect, table: TableClause, rows: Sequence[Mapping[str, Any]]
+) -> tuple[str, list[tuple[Any, ...]]]:
+    """An ``INSERT`` of ``rows`` as the driver takes it: its text and one tuple of bound
+    values per row, every value through its column's own bind processor (JSON text,
+    SQLite's datetime text), so the rows are exactly what SQLAlchemy would write.
+
+    Made *before* the connection is taken: SQLAlchemy processes each row's values while it
+    holds the connection, and on SQLite (one connection for every server) that Python work
+    was most of a restore batch's hold."""
+    names = sorted({name for row in rows for name in row})
+    processors = [
+        table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
+    ]
+    if dialect.paramstyle == "qmark":
+        marks = ", ".join("?" * len(names))
+    else:
+        marks = ", ".join(f"${n}" for n in range(1, len(names) + 1))
+    text = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({marks})"
+    params = [
+        tuple(
+            process(row.get(name)) if process is not None else row.get(name)
+            for name, process in zip(names, processors, strict=True)
+        )
+        for row in rows
+    ]
+    return text, params

@@ -126,12 +126,13 @@ CHARACTER_FILE = re.compile(r"^gm/characters/[0-9]{3,6}-[a-z0-9-]{0,60}\.json$")
 
 #: The import's budgets, fixed before the first byte is read (docs/play-by-post.md,
 #: «Límites de la crónica»): rows each file of the record may hold — four times the largest
-#: campaign the benchmarks play (10,000 posts, 50,000 rolls) —, all of them together, bytes
+#: campaign the benchmarks play (10,000 posts, 50,000 rolls); scenes as many as the export's
+#: :data:`MAX_FILES` leaves room for (four pages each) —, all of them together, bytes
 #: per row (a post's text and notes fit many times over), characters, a sheet file's bytes
 #: (``/sheet import``'s limit) and seconds for the whole check.  A 29 KiB zip whose
 #: ``gm/posts.jsonl`` held millions of ``{}`` took the worker 140 s and 1.27 GB: it now
 #: stops at the first row past its file's budget, and no file is ever held whole.
-MAX_ROWS = {GM_SCENES: 10_000, GM_POSTS: 40_000, GM_ROLLS: 200_000, GM_XP: 20_000}
+MAX_ROWS = {GM_SCENES: 4_000, GM_POSTS: 40_000, GM_ROLLS: 200_000, GM_XP: 20_000}
 MAX_RECORD_ROWS = 250_000
 MAX_ROW_BYTES = 1024 * 1024
 MAX_CHARACTERS = 2_000

@@ -30,14 +30,15 @@ from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, update
+from sqlalchemy import Insert, Table, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.compute import BULK, ComputePool
-from bot.db.bulk import delete_in_batches
+from bot.db.bulk import delete_in_batches, driver_insert
 from bot.db.models import (
     ActiveCharacter,
     Campaign,
@@ -672,21 +673,55 @@ Sessions = async_sessionmaker[AsyncSession]
 
 
 async def _batch(
-    sessions: Sessions, statement: Any, rows: list[dict[str, Any]] | None = None
+    sessions: Sessions,
+    statement: Any,
+    rows: list[dict[str, Any]] | None = None,
+    *,
+    ids_of: ColumnElement[bool] | None = None,
 ) -> Any:
     """One short transaction of the restore: the connection goes back to the pool when it
     commits, and the loop turns once before the next batch, so every other server's
     commands get the database in between (on SQLite there is one connection: a 10,000-post
     restore in one transaction held it 19 s and made 82 % of another server's /roll miss
-    Discord's 3-second deadline)."""
+    Discord's 3-second deadline).
+
+    ``ids_of``: the rows' new ids are wanted, in the rows' order; ``statement`` is then a
+    plain ``INSERT`` of a table whose rows match ``ids_of`` only when written here (the
+    import's invisible campaign).  PostgreSQL returns them (``RETURNING``, ordered by the
+    parameters); for SQLite that ordering makes SQLAlchemy send one statement per row — a
+    hand-off to the driver's thread each, 100 of them holding the one connection 35 ms a
+    batch —, so the rows go in one ``executemany`` and their ids are read back: a single
+    writer gives a statement's rows ascending ids in the order written."""
+    dialect = sessions.kw["bind"].dialect  # the engine's, as every session gets it
+    sqlite = dialect.name == "sqlite"
+    driver = None
+    if sqlite and rows and isinstance(statement, Insert):  # values bound before the hold
+        driver = driver_insert(dialect, statement.table, rows)
     async with sessions() as session, session.begin():
         connection = await session.connection()
-        result = (
-            await connection.execute(statement, rows)
-            if rows
-            else await connection.execute(statement)
-        )
-        values = result.scalars().all() if result.returns_rows else None
+        values: Any = None
+        if ids_of is not None and not sqlite:
+            table = statement.table
+            returning = statement.returning(table.c.id, sort_by_parameter_order=True)
+            values = (await connection.execute(returning, rows)).scalars().all()
+        elif driver is not None:
+            await connection.exec_driver_sql(*driver)
+            if ids_of is not None:
+                table = statement.table
+                written = (
+                    select(table.c.id)
+                    .where(ids_of)
+                    .order_by(table.c.id.desc())
+                    .limit(len(rows or ()))
+                )
+                values = list(reversed((await connection.execute(written)).scalars().all()))
+        else:
+            result = (
+                await connection.execute(statement, rows)
+                if rows
+                else await connection.execute(statement)
+            )
+            values = result.scalars().all() if result.returns_rows else None
     await asyncio.sleep(0)
     return values
 
@@ -696,20 +731,19 @@ async def _insert(
     table: Table,
     rows: Iterable[dict[str, Any]],
     *,
-    ids: bool = True,
+    ids_of: ColumnElement[bool] | None = None,
     batch: int | None = None,
 ) -> list[int]:
     """Insert ``rows`` ``batch`` at a time, each batch its own transaction (:func:`_batch`),
-    built lazily so no step runs over the whole record at once on the loop; with ``ids``,
-    return the new ids in the same order (other rows point at them)."""
+    built lazily so no step runs over the whole record at once on the loop; with
+    ``ids_of`` (what only these rows match: the campaign's), return the new ids in the same
+    order (other rows point at them)."""
     new_ids: list[int] = []
     source = iter(rows)
     while chunk := list(itertools.islice(source, batch or BATCH)):
-        if ids:
-            statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-            new_ids.extend(await _batch(sessions, statement, chunk))
-        else:
-            await _batch(sessions, insert(table), chunk)
+        written = await _batch(sessions, insert(table), chunk, ids_of=ids_of)
+        if ids_of is not None:
+            new_ids.extend(written)
     return new_ids
 
 
@@ -760,7 +794,8 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
     character_ids = await _insert(
         sessions,
         _table(Character),
-        [
+        ids_of=_table(Character).c.campaign_id == campaign_id,
+        rows=[
             {
                 "guild_id": guild_id,
                 "campaign_id": campaign_id,
@@ -803,7 +838,7 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
         if c.concept or c.description or c.avatar or c.history
     ]
     # an avatar is up to 256 KiB: a few per statement
-    await _insert(sessions, _table(CharacterProfile), profiles, ids=False, batch=PROFILE_BATCH)
+    await _insert(sessions, _table(CharacterProfile), profiles, batch=PROFILE_BATCH)
     notes = [
         {
             "character_id": character_id[c.ref],
@@ -817,7 +852,7 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
         for c in plan.characters
         if c.gm_note
     ]
-    await _insert(sessions, _table(CharacterNote), notes, ids=False)
+    await _insert(sessions, _table(CharacterNote), notes)
     characters = _table(Character)
     for c in plan.characters:
         if c.template is not None:
@@ -837,11 +872,12 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
         for c in plan.characters
         for user_id in c.active_for
     ]
-    await _insert(sessions, _table(ActiveCharacter), active, ids=False)
+    await _insert(sessions, _table(ActiveCharacter), active)
     scene_ids = await _insert(
         sessions,
         _table(Scene),
-        (
+        ids_of=_table(Scene).c.campaign_id == campaign_id,
+        rows=(
             {
                 "guild_id": guild_id,
                 "campaign_id": campaign_id,
@@ -867,7 +903,8 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
     roll_ids = await _insert(
         sessions,
         _table(RollLog),
-        (
+        ids_of=_table(RollLog).c.campaign_id == campaign_id,
+        rows=(
             {
                 "guild_id": guild_id,
                 "channel_id": scene_channel(campaign_id, r["scene"]),
@@ -898,7 +935,6 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
             }
             for p in plan.posts
         ),
-        ids=False,
     )
     await _insert(
         sessions,
@@ -912,5 +948,4 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
             }
             for x in plan.xp
         ),
-        ids=False,
     )
