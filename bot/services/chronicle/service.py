@@ -32,7 +32,7 @@ from typing import Any
 
 from sqlalchemy import Insert, Table, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -692,29 +692,18 @@ async def _batch(
     hand-off to the driver's thread each, 100 of them holding the one connection 35 ms a
     batch —, so the rows go in one ``executemany`` and their ids are read back: a single
     writer gives a statement's rows ascending ids in the order written."""
-    dialect = sessions.kw["bind"].dialect  # the engine's, as every session gets it
-    sqlite = dialect.name == "sqlite"
-    driver = None
-    if sqlite and rows and isinstance(statement, Insert):  # values bound before the hold
-        driver = driver_insert(dialect, statement.table, rows)
+    engine = sessions.kw["bind"]  # the engine every session is made on
+    values: Any = None
+    if engine.dialect.name == "sqlite" and rows and isinstance(statement, Insert):
+        values = await _sqlite_batch(engine, statement, rows, ids_of)
+        await asyncio.sleep(0)
+        return values
     async with sessions() as session, session.begin():
         connection = await session.connection()
-        values: Any = None
-        if ids_of is not None and not sqlite:
+        if ids_of is not None:
             table = statement.table
             returning = statement.returning(table.c.id, sort_by_parameter_order=True)
             values = (await connection.execute(returning, rows)).scalars().all()
-        elif driver is not None:
-            await connection.exec_driver_sql(*driver)
-            if ids_of is not None:
-                table = statement.table
-                written = (
-                    select(table.c.id)
-                    .where(ids_of)
-                    .order_by(table.c.id.desc())
-                    .limit(len(rows or ()))
-                )
-                values = list(reversed((await connection.execute(written)).scalars().all()))
         else:
             result = (
                 await connection.execute(statement, rows)
@@ -724,6 +713,39 @@ async def _batch(
             values = result.scalars().all() if result.returns_rows else None
     await asyncio.sleep(0)
     return values
+
+
+async def _sqlite_batch(
+    engine: AsyncEngine,
+    statement: Insert,
+    rows: list[dict[str, Any]],
+    ids_of: ColumnElement[bool] | None,
+) -> list[int] | None:
+    """A restore batch on SQLite in three hand-offs to aiosqlite's thread — the rows (one
+    ``executemany`` of values bound beforehand: :func:`bot.db.bulk.driver_insert`), their ids
+    read back, the commit — where SQLAlchemy's session took six or more, each a turn of a
+    busy event loop with the one connection held (docs/performance.md).  Python's sqlite3
+    opens the transaction before the ``INSERT`` and the commit ends it; a failure rolls it
+    back before the connection goes back to the pool."""
+    dialect = engine.dialect
+    text, params = driver_insert(dialect, statement.table, rows)
+    written = None
+    if ids_of is not None:
+        table = statement.table
+        query = select(table.c.id).where(ids_of).order_by(table.c.id.desc()).limit(len(rows))
+        compiled = query.compile(dialect=dialect)
+        written = (str(compiled), tuple(compiled.params[k] for k in compiled.positiontup or ()))
+    async with engine.connect() as connection:
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert raw is not None  # a live connection of the pool
+        try:
+            await raw.executemany(text, params)
+            ids = list(reversed(await raw.execute_fetchall(*written))) if written else None
+            await raw.commit()
+        except BaseException:
+            await raw.rollback()
+            raise
+    return [row[0] for row in ids] if ids is not None else None
 
 
 async def _insert(
@@ -781,7 +803,8 @@ async def _write_umbria_players(
         }
         for number, record in found.items()
     ]
-    ids = await _insert(sessions, _table(ImportedPlayer), rows)
+    players = _table(ImportedPlayer)
+    ids = await _insert(sessions, players, rows, ids_of=players.c.campaign_id == saved_id(campaign))
     return dict(zip(found, ids, strict=True))
 
 
