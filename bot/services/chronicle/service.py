@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import itertools
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -38,7 +39,7 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.compute import BULK, ComputePool
-from bot.db.bulk import delete_in_batches, driver_insert
+from bot.db.bulk import delete_in_batches, driver_insert, pause_after
 from bot.db.models import (
     ActiveCharacter,
     Campaign,
@@ -694,9 +695,10 @@ async def _batch(
     writer gives a statement's rows ascending ids in the order written."""
     engine = sessions.kw["bind"]  # the engine every session is made on
     values: Any = None
+    started = time.perf_counter()
     if engine.dialect.name == "sqlite" and rows and isinstance(statement, Insert):
         values = await _sqlite_batch(engine, statement, rows, ids_of)
-        await asyncio.sleep(0)
+        await pause_after(started)
         return values
     async with sessions() as session, session.begin():
         connection = await session.connection()
@@ -711,7 +713,7 @@ async def _batch(
                 else await connection.execute(statement)
             )
             values = result.scalars().all() if result.returns_rows else None
-    await asyncio.sleep(0)
+    await pause_after(started)
     return values
 
 

@@ -30,6 +30,7 @@ import asyncio
 import dataclasses
 import gzip
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -43,6 +44,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.db.bulk import pause_after
 from bot.db.models import (
     Absence,
     ActiveCharacter,
@@ -414,13 +416,15 @@ class PrivacyService:
         rolls = erased = anonymised = 0
         messages: tuple[tuple[int, int], ...] = ()
         while True:
+            started = time.perf_counter()
             async with self.sessions() as session, session.begin():
                 done = await _anonymise_rolls(session, guild_id, user_id, WRITE_BATCH)
             rolls += done
-            await asyncio.sleep(0)
+            await pause_after(started)
             if done < WRITE_BATCH:
                 break
         while True:
+            started = time.perf_counter()
             async with self.sessions() as session, session.begin():
                 gone, kept, sent = await _untie_posts(
                     session,
@@ -431,7 +435,7 @@ class PrivacyService:
                     limit=POST_BATCH,
                 )
             erased, anonymised, messages = erased + gone, anonymised + kept, messages + sent
-            await asyncio.sleep(0)
+            await pause_after(started)
             if gone + kept < POST_BATCH:
                 break
         # the log's records that name the member or the characters to be deleted
@@ -449,20 +453,22 @@ class PrivacyService:
             )
         marks = _Marks(doomed=frozenset(i for i in doomed if i is not None and erase))
         while (changes := marks.changes) is not None:
+            started = time.perf_counter()
             async with self.sessions() as session, session.begin():
                 last = await _forget_changes(
                     session, guild_id, set(marks.doomed), after=changes, limit=LOG_BATCH
                 )
             marks = dataclasses.replace(marks, changes=last if last is not None else changes)
-            await asyncio.sleep(0)
+            await pause_after(started)
             if last is None:
                 break
         while True:
+            started = time.perf_counter()
             async with self.sessions() as session, session.begin():
                 last = await _untie_log_details(
                     session, guild_id, user_id, after=marks.details, limit=LOG_BATCH
                 )
-            await asyncio.sleep(0)
+            await pause_after(started)
             if last is None:
                 break
             marks = dataclasses.replace(marks, details=last)
