@@ -127,6 +127,15 @@ class Services:
             self.compute,
             active_name=self.characters.active_name,
         )
+        self._play(rng)
+        self.privacy = PrivacyService(self.sessions)
+        self.undo = UndoService(self.sessions, self.contexts, self.writer)
+        self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
+        self.retention = RetentionService(self.sessions, retention_days, shards)
+        self._table(publish_pace, publish_delay)
+
+    def _play(self, rng: random.Random) -> None:
+        """Play at the table: creation, checks, XP, effects, fights, attacks, spells."""
         self.creation = CreationService(self.sessions, self.characters, rng)
         self.checks = CheckService(self.sessions, self.characters, rng)
         self.xp = XpService(self.sessions, self.characters)
@@ -134,17 +143,18 @@ class Services:
         self.combat = CombatService(
             self.sessions, self.characters, rng, self.timers, effects=self.effects
         )
-        self.attacks = AttackService(self.sessions, self.characters, rng)
+        self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
-        self.privacy = PrivacyService(self.sessions)
-        self.undo = UndoService(self.sessions, self.contexts, self.writer)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
-        self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
-        self.retention = RetentionService(self.sessions, retention_days, shards)
+
+    def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:
+        """The play-by-post table and the chronicle: requests, approvals, pace, scenes,
+        publication, posts and profiles."""
         self.requests = RequestService(self.sessions, self.characters, self.checks)
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
+        self.campaigns.follow_settings(self.pace.follow)  # the pace timers follow the settings
         self.scenes = SceneService(self.sessions, self.campaigns)
         self.publication = PublicationService(
             self.sessions, self.timers, pace=publish_pace, delay=publish_delay
@@ -153,7 +163,7 @@ class Services:
             self.sessions, self.campaigns, self.compute, self.publication
         )
         self.claims = ClaimService(self.sessions, self.campaigns)
-        self.profiles = ProfileService(self.sessions, self.campaigns)
+        self.profiles = ProfileService(self.sessions, self.campaigns, self.characters)
         self.posting = PostingService(
             self.sessions, self.campaigns, self.rolls, self.checks, self.scenes
         )

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services.play.attacks import AttackOrder, AttackView
+from bot.services.shared.context import Sent
 from cogs.ui import render_attack
 from cogs.ui.attack_panel import DefenceButton, attack_message, send_gm_notes
 from cogs.ui.context import ctx_of
@@ -83,18 +84,17 @@ class AttackCog(commands.Cog):
             cover=cover,
             defence_now=defence_now,
         )
-        view = await self.bot.services.attacks.attack(ctx.place, ctx.actor, order)
-        response = await itx.response.send_message(
-            **attack_message(view, ctx.locale), ephemeral=private
-        )
-        message_id = getattr(response, "message_id", None)
-        if message_id and not private:
-            await self.bot.services.rolls.attach_message(
-                view.log_id,
-                ctx.place.guild_id,
-                message_id,
-                jump_url(itx.guild_id, itx.channel_id, message_id),
+
+        async def reply(view: AttackView) -> Sent | None:
+            response = await itx.response.send_message(
+                **attack_message(view, ctx.locale), ephemeral=private
             )
+            message_id = getattr(response, "message_id", None)
+            if not message_id or private:
+                return None
+            return Sent(message_id, jump_url(itx.guild_id, itx.channel_id, message_id))
+
+        view = await self.bot.services.attacks.attack(ctx.place, ctx.actor, order, reply)
         if (private or view.secret) and view.gm_channel_id:
             await self._gm_copy(itx, view, view.gm_channel_id, ctx.locale)
         await send_gm_notes(itx)

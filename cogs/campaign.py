@@ -26,7 +26,7 @@ from cogs.ui.options import Setting, SettingValue
 from cogs.ui.posting_status import posting_notices
 from cogs.ui.publishing import Publisher, StopPublicationButton
 from cogs.ui.slow import acknowledge, reply
-from cogs.ui.views import ask_confirmation
+from cogs.ui.views import Asking
 from rules import systems
 
 if TYPE_CHECKING:
@@ -208,7 +208,6 @@ class CampaignCog(
                 clear_off_topic=cleared == "off_topic",
             ),
         )
-        await self.bot.services.pace.sync_campaign(ctx.place)  # the pace timers follow
         await reply(
             itx, ctx.locale, **render.campaign(view, ctx.locale, headline_key="campaign.updated")
         )
@@ -216,16 +215,16 @@ class CampaignCog(
     @app_commands.command(name="end", description="Archive the campaign; nothing is deleted (GM)")
     async def end(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
-        campaign = await self.service.require_referee(ctx.place, ctx.actor)
-        click = await ask_confirmation(
+        asking = Asking(
             itx,
             ctx.locale,
-            question=ctx.t("campaign.end_confirm", name=campaign.name),
+            question_key="campaign.end_confirm",
             confirm_key="campaign.end_confirm_button",
         )
-        if click is None:
+        view = await self.service.end(ctx.place, ctx.actor, asking)
+        click = asking.click
+        if view is None or click is None:
             return
-        view = await self.service.end(ctx.place, ctx.actor)
         await click.edit_original_response(content=ctx.t("common.done"))
         await click.followup.send(
             **render.campaign(view, ctx.locale, headline_key="campaign.ended")
@@ -238,14 +237,16 @@ class CampaignCog(
     @app_commands.checks.cooldown(1, 60, key=lambda itx: (itx.guild_id, itx.user.id))
     async def export(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
-        campaign = await self.service.require_referee(ctx.place, ctx.actor)
-        await acknowledge(itx)  # reading and zipping a long campaign takes a while
         limit = itx.guild.filesize_limit if itx.guild else DEFAULT_UPLOAD_LIMIT
+
+        async def started() -> None:  # reading and zipping a long campaign takes a while
+            await acknowledge(itx)
+
         chronicle = await self.bot.services.chronicle.export(
-            ctx.place, ctx.actor, ctx.locale, limit
+            ctx.place, ctx.actor, ctx.locale, limit, started
         )
         await itx.followup.send(
-            render_chronicle.exported(chronicle, campaign.name, ctx.locale),
+            render_chronicle.exported(chronicle, chronicle.campaign_name, ctx.locale),
             file=discord.File(io.BytesIO(chronicle.payload), filename=chronicle.filename),
             ephemeral=True,
         )

@@ -13,14 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.play.combat import (
-    MAX_COUNT,
-    MAX_TURN_HOURS,
-    TURN_TIMER,
-    CombatService,
-    CombatView,
-    Reminder,
-)
+from bot.services.play.combat import MAX_COUNT, MAX_TURN_HOURS, TURN_TIMER, CombatService
+from bot.services.play.combat_views import CombatView, Reminder
 from bot.services.play.effects import MAX_ROUNDS
 from bot.services.play.surprise import SurpriseOrder
 from bot.services.shared.timers import Due
@@ -32,7 +26,7 @@ from cogs.ui.cooldowns import fight
 from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, Combatant, EffectName, NewCombatant
 from cogs.ui.undo import with_undo
-from cogs.ui.views import ask_confirmation
+from cogs.ui.views import Asking
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -175,10 +169,11 @@ class CombatCog(
         await self._panel(itx, view)
 
     @app_commands.command(name="next", description="Pass the turn (yours; the GM, anyone's)")
+    @app_commands.describe(skip_test="GM: pass a dying character's turn without its death test")
     @fight()
-    async def next(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def next(self, itx: discord.Interaction[Arbitro], skip_test: bool = False) -> None:
         ctx = await ctx_of(itx)
-        view = await self.combat.next(ctx.place, ctx.actor)
+        view = await self.combat.next(ctx.place, ctx.actor, skip_test=skip_test)
         await self._panel(itx, view)
 
     @app_commands.command(name="prev", description="Back one turn (GM)")
@@ -350,17 +345,19 @@ class CombatCog(
             await self._panel(itx, view, note_key="combat.deadline_off")
 
     @app_commands.command(name="end", description="End the fight; it is archived (GM)")
+    @app_commands.describe(keep_effects="Keep the effects measured in rounds (they end with it)")
     @fight()
-    async def end(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def end(self, itx: discord.Interaction[Arbitro], keep_effects: bool = False) -> None:
         ctx = await ctx_of(itx)
-        await self.combat.require_referee(ctx.place, ctx.actor)
-        click = await ask_confirmation(
-            itx, ctx.locale, question=ctx.t("combat.end_confirm"), confirm_key="combat.end_button"
+        asking = Asking(
+            itx, ctx.locale, question_key="combat.end_confirm", confirm_key="combat.end_button"
         )
-        if click is None:
+        view = await self.combat.end(ctx.place, ctx.actor, asking, keep_effects=keep_effects)
+        if view is None or asking.click is None:
             return
-        view = await self.combat.end(ctx.place, ctx.actor)
-        await click.followup.send(**turn_message(view, ctx.locale, note=ctx.t("combat.ended")))
+        await asking.click.followup.send(
+            **turn_message(view, ctx.locale, note=ctx.t("combat.ended"))
+        )
 
 
 async def setup(bot: Arbitro) -> None:

@@ -12,6 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.play.rolls import RollView
+from bot.services.shared.context import Sent
 from cogs.ui import render
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
@@ -52,6 +54,16 @@ class DiceCog(commands.Cog):
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
+
+        async def reply(view: RollView) -> Sent | None:
+            response = await itx.response.send_message(
+                **render.roll(view, ctx.locale), ephemeral=private
+            )
+            message_id = getattr(response, "message_id", None)
+            if not message_id or private:
+                return None
+            return Sent(message_id, jump_url(itx.guild_id, itx.channel_id, message_id))
+
         view = await self.rolls.roll(
             ctx.place,
             ctx.actor,
@@ -59,18 +71,8 @@ class DiceCog(commands.Cog):
             reason=reason,
             private=private,
             difficulty=difficulty,
+            reply=reply,
         )
-        response = await itx.response.send_message(
-            **render.roll(view, ctx.locale), ephemeral=private
-        )
-        message_id = getattr(response, "message_id", None)
-        if message_id and not private:
-            await self.rolls.attach_message(
-                view.log_id,
-                ctx.place.guild_id,
-                message_id,
-                jump_url(itx.guild_id, itx.channel_id, message_id),
-            )
         if private:
             await send_gm_copy(
                 itx,

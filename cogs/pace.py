@@ -20,13 +20,8 @@ from discord.ext import commands
 
 from bot.services.shared.errors import DomainError
 from bot.services.shared.timers import Due
-from bot.services.table.pace import (
-    DIGEST_TIMER,
-    NPC_TIMER,
-    WATCH_TIMER,
-    PaceService,
-    ReminderDue,
-)
+from bot.services.table.pace import DIGEST_TIMER, NPC_TIMER, WATCH_TIMER, PaceService
+from bot.services.table.pacing import ReminderDue
 from cogs.ui import render_pace
 from cogs.ui.context import actor_of, ctx_of, place_of, reply_locale
 from cogs.ui.cooldowns import fight

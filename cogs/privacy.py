@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -24,7 +24,7 @@ from cogs.ui.views import ask_confirmation
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
-    from bot.services.privacy.privacy import CharacterChoice, PrivacyService
+    from bot.services.privacy.privacy import CharacterChoice, DeletionPreview, PrivacyService
     from bot.services.privacy.retention import RetentionService
 
 log = logging.getLogger(__name__)
@@ -63,9 +63,10 @@ class PrivacyCog(
     async def export(self, itx: discord.Interaction[Arbitro]) -> None:
         await itx.response.defer(ephemeral=True, thinking=True)
         ctx = await ctx_of(itx)
-        document = await self.privacy.export(ctx.place.guild_id, ctx.actor.user_id)
         limit = itx.guild.filesize_limit if itx.guild else DEFAULT_UPLOAD_LIMIT
-        filename, payload = await self.privacy.encode(document, limit)
+        filename, payload = await self.privacy.export_file(
+            ctx.place.guild_id, ctx.actor.user_id, limit
+        )
         await itx.followup.send(
             ctx.t("privacy.exported"),
             file=discord.File(io.BytesIO(payload), filename=filename),
@@ -87,21 +88,25 @@ class PrivacyCog(
     ) -> None:
         ctx = await ctx_of(itx)
         guild_id, user_id = ctx.place.guild_id, ctx.actor.user_id  # guild only, as before
-        preview = await self.privacy.preview(guild_id, user_id)
-        if preview.empty:
-            await itx.response.send_message(ctx.t("privacy.nothing"), ephemeral=True)
-            return
-        click = await ask_confirmation(
-            itx,
-            ctx.locale,
-            question=render_privacy.preview(preview, characters.value, ctx.locale),
-            confirm_key="privacy.delete_button",
-        )
-        if click is None:
-            return
+        click: discord.Interaction | None = None
+
+        async def confirm(**params: Any) -> bool:
+            nonlocal click
+            preview: DeletionPreview = params["preview"]  # what would go
+            if preview.empty:
+                await itx.response.send_message(ctx.t("privacy.nothing"), ephemeral=True)
+                return False
+            question = render_privacy.preview(preview, characters.value, ctx.locale)
+            click = await ask_confirmation(
+                itx, ctx.locale, question=question, confirm_key="privacy.delete_button"
+            )
+            return click is not None
+
         # as the service reads it: anything but "delete" hands the characters over
         choice: CharacterChoice = "delete" if characters.value == "delete" else "to_gm"
-        summary = await self.privacy.delete(guild_id, user_id, characters=choice)
+        summary = await self.privacy.delete(guild_id, user_id, characters=choice, confirm=confirm)
+        if summary is None or click is None:
+            return
         await click.edit_original_response(content=render_privacy.summary(summary, ctx.locale))
         # the erased posts' messages (sent through webhooks) leave the channels too, with the
         # bot's copies of them in the GM channel (private notes, private rolls' copies)

@@ -13,6 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.shared.context import Sent
+from bot.services.table.requests import RequestView
 from cogs.ui.approval import ApprovalButton
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -59,7 +61,20 @@ class RequestCog(
         modifier: app_commands.Range[int, -50, 50] = 0,
     ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.bot.services.requests.create(
+
+        async def reply(view: RequestView) -> Sent:
+            message = request_message(view, await table_locale(itx))
+            # The one deliberate ping: the players asked to roll (never anyone typed text names).
+            owners = {entry.owner_id for entry in view.entries if entry.owner_id}
+            await itx.response.send_message(
+                **message,
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(id=owner) for owner in owners]
+                ),
+            )
+            return Sent((await itx.original_response()).id)
+
+        await self.bot.services.requests.create(
             ctx.place,
             ctx.actor,
             who=who,
@@ -67,18 +82,8 @@ class RequestCog(
             difficulty=difficulty,
             modifier=modifier,
             hidden=hidden.value if hidden else "visible",
+            reply=reply,
         )
-        message = request_message(view, await table_locale(itx))
-        # The one deliberate ping: the players asked to roll (never anyone typed text names).
-        owners = {entry.owner_id for entry in view.entries if entry.owner_id}
-        await itx.response.send_message(
-            **message,
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(id=owner) for owner in owners]
-            ),
-        )
-        posted = await itx.original_response()
-        await self.bot.services.requests.attach_message(view.id, ctx.place.guild_id, posted.id)
 
     @app_commands.command(
         name="close", description="Close a roll request: late presses are refused (GM)"
@@ -92,9 +97,7 @@ class RequestCog(
         request: app_commands.Range[int, 1, 2_000_000_000] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        service = self.bot.services.requests
-        request_id = request or await service.latest_open(ctx.place, ctx.actor)
-        view = await service.close(ctx.place, ctx.actor, request_id)
+        view = await self.bot.services.requests.close(ctx.place, ctx.actor, request)
         # The request message is redrawn (without its roll buttons) at its next press.
         await itx.response.send_message(
             ctx.t(

@@ -18,6 +18,7 @@ import io
 import logging
 import secrets
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -28,7 +29,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services import Actor, Place
 from bot.services.shared.errors import DomainError
-from bot.services.table.scenes import OpenPlan, SceneView
+from bot.services.table.scenes import OpenPlan, SceneView, ThreadFacts
 from cogs.ui import render_pace, render_scenes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
@@ -305,24 +306,24 @@ class SceneCog(
 
     # -- /scene close, reopen, list ----------------------------------------------------------
 
-    async def _here(self, itx: discord.Interaction[Arbitro]) -> SceneView:
-        """This thread's scene (created now if the GM opened the thread by hand)."""
-        ctx = await ctx_of(itx)
-        channel = itx.channel
-        if isinstance(channel, discord.Thread):
-            await self.service.scene_for(
-                ctx.place,
-                title=channel.name,
-                opened_by=channel.owner_id,
-                private=channel.type is discord.ChannelType.private_thread,
-            )
-        return await self.service.require(ctx.place)
-
     async def _thread(self, itx: discord.Interaction[Arbitro]) -> discord.Thread:
         channel = itx.channel
         if not isinstance(channel, discord.Thread):
             raise DomainError("scene.error.not_a_scene")
         return channel
+
+    @staticmethod
+    def _facts(thread: discord.Thread) -> ThreadFacts:
+        """What makes a thread the GM opened by hand a scene (its name, owner, privacy)."""
+        private = thread.type is discord.ChannelType.private_thread
+        return ThreadFacts(thread.name, thread.owner_id, private)
+
+    @staticmethod
+    def _deferring(itx: discord.Interaction[Arbitro]) -> Callable[[], Awaitable[None]]:
+        async def defer() -> None:
+            await itx.response.defer(ephemeral=True, thinking=True)
+
+        return defer
 
     async def _tags_for(
         self, thread: discord.Thread, wanted: dict[str, str], dropped: dict[str, str], locale: str
@@ -344,9 +345,9 @@ class SceneCog(
     async def close(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
         thread = await self._thread(itx)
-        await self._here(itx)
-        await itx.response.defer(ephemeral=True, thinking=True)
-        closed = await self.service.close(ctx.place, ctx.actor)
+        closed = await self.service.close(
+            ctx.place, ctx.actor, self._facts(thread), self._deferring(itx)
+        )
         try:
             await thread.send(**render_scenes.summary(closed, ctx.locale))
         except discord.Forbidden:  # closed all the same; the GM learns what is missing
@@ -368,9 +369,9 @@ class SceneCog(
     async def reopen(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
         thread = await self._thread(itx)
-        await self._here(itx)
-        await itx.response.defer(ephemeral=True, thinking=True)
-        scene = await self.service.reopen(ctx.place, ctx.actor)
+        scene = await self.service.reopen(
+            ctx.place, ctx.actor, self._facts(thread), self._deferring(itx)
+        )
         tags = await self._tags_for(thread, OPEN_TAGS, CLOSED_TAGS, ctx.locale)
         extra: dict[str, Any] = {} if tags is None else {"applied_tags": tags}
         try:
@@ -390,8 +391,7 @@ class SceneCog(
     async def status(self, itx: discord.Interaction[Arbitro], private: bool = False) -> None:
         """The round of posts (:mod:`bot.services.table.pace`): a thread made by hand counts too."""
         ctx = await ctx_of(itx)
-        await self.service.scene_for(ctx.place)
-        view = await self.bot.services.pace.status(ctx.place)
+        view = await self.service.status(ctx.place)
         await itx.response.send_message(**render_pace.status(view, ctx.locale), ephemeral=private)
 
     @app_commands.command(name="list", description="The campaign's scenes, open and closed")

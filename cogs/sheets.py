@@ -23,7 +23,7 @@ from cogs.ui.cooldowns import fight
 from cogs.ui.errors import describe_error
 from cogs.ui.options import AnyCharacter, Character, Field, FieldValue, Item
 from cogs.ui.slow import acknowledge, reply
-from cogs.ui.views import Confirm, ask_confirmation
+from cogs.ui.views import Asking, Confirm
 from cogs.ui.wizard import register as register_wizard
 from cogs.ui.wizard import wizard_message
 
@@ -118,15 +118,15 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         private: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        profile = await self.bot.services.profiles.show(ctx.place, ctx.actor, character)
-        if not profile.full_sheet and not profile.is_npc:
+        profiles = self.bot.services.profiles
+        profile, view = await profiles.sheet_and_profile(ctx.place, ctx.actor, character)
+        if view is None:
             # another player's character: its public profile; the sheet is its owner's and the GM's
             await itx.response.send_message(
                 **render_post.profile_card(profile, ctx.locale, public_only=True),
                 ephemeral=private,
             )
             return
-        view = await self.characters.show(ctx.place, ctx.actor, character)
         await itx.response.send_message(
             **render_sheet.character(view, ctx.locale), ephemeral=private or view.hidden
         )
@@ -154,25 +154,19 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         clear_avatar: bool = False,
     ) -> None:
         ctx = await ctx_of(itx)
-        profiles = self.bot.services.profiles
-        if avatar is None and concept is None and description is None and not clear_avatar:
-            shown = await profiles.show(ctx.place, ctx.actor, character)
-            await itx.response.send_message(**render_post.profile_card(shown, ctx.locale))
-            return
         data = None
         if avatar is not None:
             if avatar.size > AVATAR_MAX_BYTES:  # refused before downloading it
                 raise DomainError("post.error.bad_avatar", limit=AVATAR_MAX_BYTES // 1024)
             await acknowledge(itx)
             data = await avatar.read()
-        view = await profiles.update(
-            ctx.place,
-            ctx.actor,
-            character,
-            ProfileChange(
-                concept=concept, description=description, avatar=data, clear_avatar=clear_avatar
-            ),
+        change = ProfileChange(
+            concept=concept, description=description, avatar=data, clear_avatar=clear_avatar
         )
+        view = await self.bot.services.profiles.update(ctx.place, ctx.actor, character, change)
+        if change.empty:  # nothing to change: the profile as it is
+            await itx.response.send_message(**render_post.profile_card(view, ctx.locale))
+            return
         message = render_post.profile_card(view, ctx.locale)
         message["content"] = ctx.t("post.profile.saved", name=view.name)
         await reply(itx, ctx.locale, **message, done=message["content"])
@@ -268,17 +262,13 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
     @fight()
     async def delete(self, itx: discord.Interaction[Arbitro], character: Character) -> None:
         ctx = await ctx_of(itx)
-        view = await self.characters.show(ctx.place, ctx.actor, character)
-        click = await ask_confirmation(
-            itx,
-            ctx.locale,
-            question=ctx.t("sheet.delete_confirm", name=view.name),
-            confirm_key="sheet.delete_button",
+        asking = Asking(
+            itx, ctx.locale, question_key="sheet.delete_confirm", confirm_key="sheet.delete_button"
         )
-        if click is None:
+        summary = await self.characters.delete(ctx.place, ctx.actor, character, asking)
+        if summary is None or asking.click is None:
             return
-        summary = await self.characters.delete(ctx.place, ctx.actor, view.name)
-        await click.edit_original_response(content=ctx.t("sheet.deleted", name=summary.name))
+        await asking.click.edit_original_response(content=ctx.t("sheet.deleted", name=summary.name))
 
     @app_commands.command(name="restore", description="Restore a deleted character (GM)")
     @app_commands.describe(character="The deleted character's name")

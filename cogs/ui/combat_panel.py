@@ -13,7 +13,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.checks import CheckOrder
-from bot.services.play.combat import CombatView
+from bot.services.play.combat_views import CombatView
 from cogs.ui import render_combat, render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton

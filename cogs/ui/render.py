@@ -15,7 +15,8 @@ from bot.formatting import format_datetime, format_percent
 from bot.i18n import t
 from bot.services.campaigns.service import CampaignView, SettingView
 from bot.services.play.rolls import HistoryView, OddsView, RollView
-from bot.words import setting_description, setting_name, setting_value
+from bot.words import problem_text, setting_description, setting_name, setting_value
+from rules.systems.base import Problem
 
 __all__ = [
     "roll",
@@ -50,6 +51,12 @@ def truncate(text: str, limit: int) -> str:
         if cut >= limit * 2 // 3:
             return head[:cut].rstrip(" ,;·") + "…"
     return head + "…"
+
+
+def turn_warnings(problems: tuple[Problem, ...], locale: str) -> str:
+    """An act let through out of turn or beyond the turn's actions (``acciones_por_turno`` =
+    ``advertir``): one warning line each, for everyone to read."""
+    return "\n".join("⚠️ " + problem_text(p.key, p.params, locale) for p in problems)
 
 
 def fit_lines(lines: list[str], locale: str, limit: int = 4000) -> str:

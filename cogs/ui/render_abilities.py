@@ -8,7 +8,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.abilities import AbilityLine, AbilityUseView
-from cogs.ui.render import COLOUR, truncate
+from cogs.ui.render import COLOUR, truncate, turn_warnings
 from rules.names import display, display_state
 
 __all__ = ["listing", "used"]
@@ -40,6 +40,8 @@ def used(view: AbilityUseView, locale: str) -> dict[str, Any]:
         )
     lines += [t(note, locale) for note in view.notes]
     embed = discord.Embed(description="\n".join(lines), colour=COLOUR["success"])
+    if view.turn_warnings:
+        return {"embed": embed, "content": turn_warnings(view.turn_warnings, locale)}
     return {"embed": embed}
 
 

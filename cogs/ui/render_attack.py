@@ -13,8 +13,9 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.play.attacks import AttackView, GmNote
-from cogs.ui.render import truncate
+from bot.services.play.attack_notes import GmNote
+from bot.services.play.attacks import AttackView
+from cogs.ui.render import truncate, turn_warnings
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state
 
@@ -110,6 +111,8 @@ def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
 def attack(view: AttackView, locale: str) -> dict[str, Any]:
     """The reply everyone (or, private, the attacker) sees: numbers only if not secret."""
     content = t("attack.by", locale, user=view.user_name)
+    if view.turn_warnings:
+        content += "\n" + turn_warnings(view.turn_warnings, locale)
     return {
         "content": content,
         "embed": _embed(view, locale, numbers=not view.secret),  # see _lines

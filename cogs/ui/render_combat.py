@@ -11,8 +11,14 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
-from bot.services.play.combat import CombatantLine, CombatView, HealthView, Reminder
+from bot.i18n import catalogue, t
+from bot.services.play.combat_views import (
+    CombatantLine,
+    CombatView,
+    HealthView,
+    Reminder,
+    TickView,
+)
 from cogs.ui.render import COLOUR, truncate
 from rules.names import display_state
 
@@ -77,16 +83,40 @@ def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = 
     if state:
         parts.append(state)
     text = " ".join(parts)
+    if line.current and view.actions_left:
+        text += "\n" + actions_left(view, locale)
     for name, rounds in line.effects:
         text += "\n" + t("effects.panel_line", locale, name=name, rounds=_rounds(rounds, locale))
     return text
 
 
+def _left_key(system: str, kind: str) -> str:
+    """The system's own word for a kind of action («de combate», «mayor»), else the
+    common one."""
+    own = f"actions.left_{system}.{kind}"
+    return own if catalogue().has(own) else f"actions.left.{kind}"
+
+
+def actions_left(view: CombatView, locale: str) -> str:
+    """What the combatant whose turn it is has left («quedan: 1 de combate, 1 de
+    movimiento»), in the system's words for each kind of action (issue 23 §1)."""
+    kinds = [
+        t(_left_key(view.system, kind), locale, count=count) for kind, count in view.actions_left
+    ]
+    return t("actions.left_line", locale, actions=", ".join(kinds))
+
+
 def _announcement(view: CombatView, locale: str) -> str:
     turn, current = view.turn, view.current
+    if view.effects_ended:
+        key = "effects.fight_kept" if view.effects_kept else "effects.fight_ended"
+        return "\n".join(
+            t(key, locale, owner=owner, names=", ".join(names))
+            for owner, names in view.effects_ended
+        )
     if turn is None or current is None:
         return ""
-    lines = []
+    lines = _tick_lines(view.ended, locale)  # the turn that ended: its effects' rounds
     if turn.new_round:
         lines.append(t("combat.new_round", locale, round=turn.round))
         if turn.side_rolls:
@@ -117,12 +147,11 @@ def _announcement(view: CombatView, locale: str) -> str:
         who = f"<@{current.owner_id}> " if current.owner_id else ""
         key = "combat.turn_actions" if turn.actions > 1 else "combat.turn"
         lines.append(who + t(key, locale, name=current.name, count=turn.actions))
-    lines += _tick_lines(view, locale)
+    lines += _tick_lines(view.ticked, locale)
     return "\n".join(lines)
 
 
-def _tick_lines(view: CombatView, locale: str) -> list[str]:
-    tick = view.ticked
+def _tick_lines(tick: TickView | None, locale: str) -> list[str]:
     if tick is None:
         return []
     lines = [

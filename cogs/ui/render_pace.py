@@ -17,7 +17,7 @@ import discord
 
 from bot.formatting import format_date, format_datetime
 from bot.i18n import t
-from bot.services.table.pace import (
+from bot.services.table.pacing import (
     AbsenceView,
     DigestView,
     NpcView,

@@ -22,7 +22,7 @@ from bot.services.sheets.characters import CharacterSummary, CharacterView, get_
 from bot.services.sheets.creation import DraftView
 from bot.words import field_display, problem_text
 from cogs.ui.render import COLOUR, fit_lines, percent, truncate
-from rules.systems.base import DerivedValue, FieldSpec, Problem
+from rules.systems.base import DerivedValue, FieldSpec, OpposedResult, Problem
 
 __all__ = [
     "money_changed",
@@ -261,6 +261,30 @@ def draft(view: DraftView, locale: str) -> list[discord.Embed]:
     return [embed, *summary]
 
 
+def _opposed_lines(view: CheckView, opposed: OpposedResult, locale: str) -> str:
+    """Who won an opposed check, and the opponent's roll with its dice: a visible opponent
+    has nothing to hide (a hidden NPC's player view is :func:`_check_outcome_only`; the
+    GM's copy shows them)."""
+    winner = {"a": view.character_name, "b": view.opponent_name, "tie": t("check.tie", locale)}[
+        opposed.winner
+    ]
+    lines = [t("check.opposed_winner", locale, winner=winner)]
+    if opposed.b is not None:
+        lines.append(
+            t(
+                "check.opposed_other",
+                locale,
+                name=view.opponent_name,
+                total=opposed.b.total,
+                label=opposed.b.label,
+            )
+        )
+        lines.append(
+            f"`{truncate(opposed.b.expression, 200)}` " + truncate(opposed.b.breakdown, 700)
+        )
+    return "\n".join(lines)
+
+
 def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, Any]:
     """The check as rolled; ``numbers=False`` (opposed by a hidden NPC, the player's view)
     keeps only the outcome: no dice, totals, targets or chances that would reveal its stat."""
@@ -293,29 +317,9 @@ def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, An
             inline=True,
         )
     if view.opposed is not None:
-        winner = {"a": view.character_name, "b": view.opponent_name, "tie": t("check.tie", locale)}[
-            view.opposed.winner
-        ]
-        lines = [t("check.opposed_winner", locale, winner=winner)]
-        if view.opposed.b is not None:
-            lines.append(
-                t(
-                    "check.opposed_other",
-                    locale,
-                    name=view.opponent_name,
-                    total=view.opposed.b.total,
-                    label=view.opposed.b.label,
-                )
-            )
-            # The opponent's dice, like the roller's: a visible opponent has nothing to hide
-            # (a hidden NPC's player view is _check_outcome_only; the GM's copy shows them).
-            lines.append(
-                f"`{truncate(view.opposed.b.expression, 200)}` "
-                + truncate(view.opposed.b.breakdown, 700)
-            )
         embed.add_field(
             name=t("check.opposed", locale, name=view.opponent_name),
-            value="\n".join(lines),
+            value=_opposed_lines(view, view.opposed, locale),
             inline=False,
         )
     if view.reason:

@@ -16,7 +16,7 @@ import discord
 from bot.i18n import t
 from bot.services.play.spells import CastView, RestView, SpellListView, SpellView
 from cogs.ui import render_attack
-from cogs.ui.render import COLOUR, percent, truncate
+from cogs.ui.render import COLOUR, percent, truncate, turn_warnings
 from rules.names import display_state
 from rules.systems.base import SpellInfo, SpellPool, SpellState
 
@@ -153,12 +153,14 @@ def cast(view: CastView, locale: str) -> dict[str, Any]:
         )
         return message
     embed = _cast_embed(view, locale)
+    warned = {"content": turn_warnings(view.turn_warnings, locale)} if view.turn_warnings else {}
     if view.touch is not None:
         return {
             "embeds": [render_attack.attack(view.touch, locale)["embed"], embed],
             "allowed_mentions": discord.AllowedMentions.none(),
+            **warned,
         }
-    return {"embed": embed}
+    return {"embed": embed, **warned}
 
 
 def touch_gm_copy(view: CastView, locale: str, channel_mention: str) -> dict[str, Any]:
@@ -167,7 +169,9 @@ def touch_gm_copy(view: CastView, locale: str, channel_mention: str) -> dict[str
     return {"embed": render_attack.attack_gm_copy(view.touch, locale, channel_mention)["embed"]}
 
 
-def _cast_embed(view: CastView, locale: str) -> discord.Embed:
+def _cast_roll(view: CastView, locale: str) -> discord.Embed:
+    """The cast's roll (or that it rolls none), its verdict against the target and its
+    chance, coloured by the outcome."""
     result = view.result
     check = result.check
     who = t("roll.who_as_character", locale, user=view.user_name, character=view.character_name)
@@ -198,6 +202,12 @@ def _cast_embed(view: CastView, locale: str) -> discord.Embed:
                 value=percent(Fraction(*check.probability), locale),
                 inline=True,
             )
+    return embed
+
+
+def _cast_embed(view: CastView, locale: str) -> discord.Embed:
+    result = view.result
+    embed = _cast_roll(view, locale)
     if result.pool is not None:
         spent = t(
             "spell.cast_spent_line",

@@ -1,12 +1,15 @@
-"""Shared UI pieces: a confirmation only its author can press."""
+"""Shared UI pieces: a confirmation only its author can press, and the question a service
+asks through it (:class:`Asking`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 
 from bot.i18n import t
 
-__all__ = ["Confirm"]
+__all__ = ["Asking", "Confirm", "ask_confirmation"]
 
 
 class Confirm(discord.ui.View):
@@ -74,3 +77,25 @@ async def ask_confirmation(
         return None
     await click.response.edit_message(content=question, view=None)
     return click
+
+
+class Asking:
+    """The cog's :class:`~bot.services.shared.context.Confirm` for a service method: asks
+    ``question_key`` (with the service's parameters) through :func:`ask_confirmation` and
+    keeps the confirming click, on which the cog answers (``click``; None: not confirmed)."""
+
+    def __init__(
+        self, itx: discord.Interaction, locale: str, *, question_key: str, confirm_key: str
+    ) -> None:
+        self.itx = itx
+        self.locale = locale
+        self.question_key = question_key
+        self.confirm_key = confirm_key
+        self.click: discord.Interaction | None = None
+
+    async def __call__(self, **params: Any) -> bool:
+        question = t(self.question_key, self.locale, **params)
+        self.click = await ask_confirmation(
+            self.itx, self.locale, question=question, confirm_key=self.confirm_key
+        )
+        return self.click is not None

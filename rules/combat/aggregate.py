@@ -61,6 +61,10 @@ class Combat:
     next_adhoc: int = 1
     reported_out: tuple[str, ...] = ()
     round_sides: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
+    # the combatant whose turn began with a test owed (rolweb's death test, seed 001 line
+    # 142: «En cada turno posterior … una tirada de muerte … durante la iniciativa de su
+    # personaje»): the turn does not pass until it is rolled or the GM skips it
+    pending_test: str | None = None
 
     # -- reading -----------------------------------------------------------------------
 
@@ -354,7 +358,34 @@ class Combat:
             )
         raise _refuse("nobody_acts")  # pragma: no cover - every combatant acts from round 2
 
-    def next_turn(self, rng: random.Random, out: Collection[str] = ()) -> tuple[Combat, TurnChange]:
+    def test_rolled(self, key: str) -> Combat:
+        """The owed test of ``key``'s turn was rolled (once: a second is refused, as is one
+        out of its turn or on the turn it fell)."""
+        if self.pending_test != key:
+            raise _refuse("no_test_now", name=self.find(key).name)
+        return replace(self, pending_test=None)
+
+    def next_turn(
+        self,
+        rng: random.Random,
+        out: Collection[str] = (),
+        *,
+        tests: Collection[str] = (),
+        skip_test: bool = False,
+    ) -> tuple[Combat, TurnChange]:
+        """:meth:`advance` unless the current turn's owed test is still to roll
+        (``combat.problem.test_pending``; ``skip_test``: the GM skips it explicitly).
+        ``tests`` are the keys whose turn is a test (rolweb's moribundo): a turn that begins
+        for one of them owes it."""
+        current = self.current
+        owed = current is not None and current.key == self.pending_test
+        if owed and current is not None and not skip_test:
+            raise _refuse("test_pending", name=current.name)
+        combat, change = self.advance(rng, out)
+        key = change.current.key
+        return replace(combat, pending_test=key if key in set(tests) else None), change
+
+    def advance(self, rng: random.Random, out: Collection[str] = ()) -> tuple[Combat, TurnChange]:
         """Pass the turn; the first call starts round 1 (everybody must have initiative).
 
         ``out`` are the keys of combatants whose :class:`~rules.combat.health.CombatState`
@@ -394,7 +425,7 @@ class Combat:
                 continue
             candidate = combat.combatants[position]
             if not combat.skips(candidate, round_) and candidate.key not in out:
-                return replace(combat, round=round_, index=position)
+                return replace(combat, round=round_, index=position, pending_test=None)
             position -= 1
 
     def _restore_round(self, round_: int) -> Combat:
@@ -423,6 +454,7 @@ class Combat:
             "next_adhoc": self.next_adhoc,
             "reported_out": list(self.reported_out),
             "round_sides": [[r, [list(pair) for pair in sides]] for r, sides in self.round_sides],
+            "pending_test": self.pending_test,
         }
 
     @classmethod
@@ -448,6 +480,7 @@ class Combat:
                 (int(r), tuple((str(s), int(v)) for s, v in sides))
                 for r, sides in data.get("round_sides") or ()
             ),
+            pending_test=data.get("pending_test") or None,
         )
 
 

@@ -128,6 +128,9 @@ class DefenceRequest:
     #: what the fight's rules noted on the attack (a free attack's trigger): kept on the
     #: resolved defence
     notes: tuple[str, ...] = ()
+    #: the defender's chances (rolweb LUCHAR A CIEGAS): ``"1"``, ``"peor"`` (the worse of
+    #: two d20: the defender is hindered) or ``"mejor"`` (the better: the attacker is)
+    chances: str = "1"
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,9 @@ __all__ = [
     "TurnAction",
     "add",
     "adjust_derived",
+    "begin_turn",
+    "end_of_fight",
+    "end_turn",
     "check_modifiers",
     "option_modifiers",
     "damage_dice",
@@ -120,9 +123,12 @@ class Effect:
     text: str = ""
     action: TurnAction | None = None
     source: str = ""
+    #: its owner has begun a turn with it (:func:`begin_turn`): the end of that turn counts
+    #: a round; one added during its owner's turn starts counting at the next
+    started: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "nombre": self.name,
             "asaltos": self.rounds,
             "modificadores": [m.to_dict() for m in self.modifiers],
@@ -130,6 +136,9 @@ class Effect:
             "accion": self.action.to_dict() if self.action else None,
             "origen": self.source,
         }
+        if self.started:
+            out["en_curso"] = True
+        return out
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Effect:
@@ -150,6 +159,7 @@ class Effect:
             if action
             else None,
             source=str(raw.get("origen", "")),
+            started=bool(raw.get("en_curso", False)),
         )
 
 
@@ -223,21 +233,47 @@ class Tick:
 
 
 def tick(sheet: Sheet) -> Tick:
-    """One round passes for the owner: timed effects lose a round; at 0 they expire.
+    """A whole turn of the owner at once (:func:`begin_turn` then :func:`end_turn`)."""
+    begun = begin_turn(sheet)
+    ended = end_turn(begun.sheet)
+    return Tick(ended.sheet, ended.expired, begun.actions)
 
-    Turn actions happen before the round is counted, so a 1-round Aura de curación heals once.
-    """
+
+def begin_turn(sheet: Sheet) -> Tick:
+    """The owner's turn begins: its effects are in play for this turn (they count a round
+    when it ends) and the turn actions the bot rolls are due (Aura de curación heals now, so
+    a 1-round aura heals once)."""
+    current = effects(sheet)
+    actions = tuple(e for e in current if e.action is not None)
+    return Tick(_store(sheet, [replace(e, started=True) for e in current]), (), actions)
+
+
+def end_turn(sheet: Sheet) -> Tick:
+    """The owner's turn ends: each timed effect that was in play since the turn began loses
+    a round and expires at 0 — so an effect of *N* rounds affects *N* of its owner's turns
+    (issue 23 §2; the seeds count durations in «turnos»).  One added during this turn
+    (a spell its owner just cast) is not counted yet."""
     kept: list[Effect] = []
     expired: list[Effect] = []
-    actions = tuple(e for e in effects(sheet) if e.action is not None)
     for effect in effects(sheet):
-        if effect.rounds is None:
+        if effect.rounds is None or not effect.started:
             kept.append(effect)
         elif effect.rounds <= 1:
             expired.append(effect)
         else:
             kept.append(replace(effect, rounds=effect.rounds - 1))
-    return Tick(_store(sheet, kept), tuple(expired), actions)
+    return Tick(_store(sheet, kept), tuple(expired), ())
+
+
+def end_of_fight(sheet: Sheet, keep: bool = False) -> Tick:
+    """The fight ends: effects measured in rounds end with it (issue 23 §2: «Bendición
+    (2 asaltos)» outlived ``/init end``), unless the GM keeps them; those until removed
+    stay.  Kept ones start counting afresh in the next fight."""
+    if keep:
+        return Tick(_store(sheet, [replace(e, started=False) for e in effects(sheet)]), (), ())
+    ended = tuple(e for e in effects(sheet) if e.rounds is not None)
+    kept = [e for e in effects(sheet) if e.rounds is None]
+    return Tick(_store(sheet, kept), ended, ())
 
 
 def modifiers_for(sheet: Sheet, *keys: str) -> list[tuple[str, int]]:

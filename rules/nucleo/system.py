@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.combat import effects
+from rules.combat.actions import Allowance, Use
 from rules.combat.attack import AttackRequest, AttackResult, Fighter, TargetChange
 from rules.combat.health import CombatState
 from rules.nucleo import (
@@ -28,6 +29,7 @@ from rules.nucleo import (
     rolls,
     spell_effects,
     spellbook,
+    turns,
 )
 from rules.nucleo.data import ATTRIBUTES, catalogue
 from rules.nucleo.sheet import (
@@ -41,6 +43,7 @@ from rules.nucleo.sheet import (
     setting,
 )
 from rules.systems.base import (
+    ActRequest,
     AdvanceResult,
     CastResult,
     CheckOption,
@@ -449,6 +452,15 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
         updated = dict(sheet)
         updated.update(changes)
         return updated
+
+    # -- actions in a turn (ActionEconomy) -------------------------------------------------
+
+    def action_allowance(self, actions: int, settings: Settings) -> Allowance:
+        """The initiative's actions (seed 002, Combate 2): :mod:`rules.nucleo.turns`."""
+        return turns.allowance(actions)
+
+    def action_cost(self, act: ActRequest, settings: Settings) -> Use:
+        return turns.cost(act)
 
     def combat_policy(self, settings: Settings) -> CombatPolicy:
         """Iniciativa + 1o3d10 once for the whole combat; 20+ gives 2 actions, 30+ 3 …

@@ -69,6 +69,9 @@ class AbilityLevel:
     healing: str | None = None
     healing_with_herbs: str | None = None
     seed_amount: bool = False  # the amount is the seed's (Medicus principiante 1D4)
+    # «acciones activas que generan acciones extra» (USO DE HABILIDADES, line 24): attacks
+    # this use grants in the same turn (a campaign's list says how many: ``acciones_extra``)
+    extra_actions: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +99,15 @@ def _level(source: str, name: str, raw: Any) -> AbilityLevel:
         healing=None if healing is None else check_dice(source, healing),
         healing_with_herbs=None if herbs is None else check_dice(source, herbs),
         seed_amount=bool(raw.get("cantidad_de_la_semilla", False)),
+        extra_actions=_extra(source, name, raw.get("acciones_extra", 0)),
     )
+
+
+def _extra(source: str, name: str, raw: Any) -> int:
+    """An ability level's extra attacks: a whole number from 0 to 5."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= 5:
+        raise bad_data(source, f"acciones_extra de {name}: {quoted(raw)}")
+    return raw
 
 
 def _ability(source: str, raw: Any) -> Ability:

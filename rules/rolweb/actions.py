@@ -7,6 +7,9 @@ por una acción adicional de combate") although another paragraph allows it, so 
 campaign setting ``movimiento_a_combate`` (default off).  Whether a defence spends the
 combat action is the setting ``defensa_gasta_accion`` (default off: defence is a reaction).
 Standing up costs one movement action after a successful Ágil test, else the whole turn.
+
+:func:`allowance` and :func:`cost` give the same economy to the one counting procedure of
+:mod:`rules.combat.actions` (issue 23 §1), which the bot applies to every act in a fight.
 """
 
 from __future__ import annotations
@@ -15,11 +18,25 @@ import enum
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from rules.combat.actions import Allowance, Cost, Use
 from rules.rolweb._data import bad_data, quoted, read_json
 from rules.rolweb.settings import RolwebSettings
-from rules.systems.base import Problem, RulesError
+from rules.systems.base import ActRequest, Problem, RulesError
 
-__all__ = ["Action", "ActionBudget", "action_costs", "cost_of"]
+__all__ = ["Action", "ActionBudget", "action_costs", "allowance", "cost", "cost_of"]
+
+#: ``/attack`` circumstances of a free attack (ATAQUE GRATUITO, line 103: a reaction)
+FREE_ATTACKS = frozenset(
+    {"ataque_libre_larga", "ataque_libre_salir", "ataque_libre_pasar", "ataque_libre_sorpresa"}
+)
+#: an ability level's action type → what it costs (USO DE HABILIDADES, lines 24-28)
+_ABILITY_COST = {
+    "activa": Cost.MAIN,
+    "reactiva": Cost.REACTION,
+    "gratuita": Cost.FREE,
+    "pasiva": Cost.FREE,
+    "especial": Cost.FREE,  # «funcionan de manera especial»: the GM judges
+}
 
 
 class Action(enum.StrEnum):
@@ -97,3 +114,37 @@ class ActionBudget:
         whole turn: no combat action while getting up)."""
         budget = self.spend(Action.MOVEMENT, settings)
         return budget if agil_success else budget.spend(Action.MOVEMENT, settings)
+
+
+def allowance(settings: RolwebSettings) -> Allowance:
+    """One combat action and one movement action (ACCIONES EN COMBATE, line 64); combat →
+    movement always (lines 52, 78); movement → combat only with ``movimiento_a_combate``
+    (line 78 against line 66: docs/rules-decisions.md)."""
+    return Allowance(
+        main=1,
+        movement=1,
+        main_as_movement=True,
+        movement_as_main=settings.movement_to_combat,
+        seed="001 ACCIONES EN COMBATE",
+    )
+
+
+def cost(act: ActRequest, settings: RolwebSettings) -> Use:
+    """What an act costs: an attack the combat action (a free attack is a reaction, line
+    103); a defence nothing, or with ``defensa_gasta_accion`` the combat action if still
+    unspent (never refused, line 111: «cualquier número de ataques»); an ability what its
+    level says, with the extra attacks an active one grants (line 24); standing up a
+    movement action (LEVANTARSE, line 181)."""
+    if act.kind == "attack":
+        if act.circumstances & FREE_ATTACKS:
+            return Use(Cost.REACTION)
+        return Use(Cost.MAIN, attack=True)
+    if act.kind == "defence":
+        return (
+            Use(Cost.MAIN, optional=True) if settings.defence_costs_action else Use(Cost.REACTION)
+        )
+    if act.kind == "ability":
+        return Use(_ABILITY_COST.get(act.action, Cost.MAIN), grants=act.grants)
+    if act.kind == "stand":
+        return Use(Cost.MOVEMENT)
+    return Use(Cost.MAIN)

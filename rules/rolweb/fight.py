@@ -33,9 +33,9 @@ from rules.combat.attack import (
 from rules.combat.health import CombatState, Condition
 from rules.rolweb import offers
 from rules.rolweb import sheet as sheets
-from rules.rolweb.checks import TestRoll, opposed_target, roll_test
+from rules.rolweb.checks import Chances, TestRoll, opposed_target, roll_test
 from rules.rolweb.combat import advantage, defence
-from rules.rolweb.damage import LifeState, pain_threshold, roll_damage
+from rules.rolweb.damage import LifeState, roll_damage
 from rules.rolweb.equipment import Shield, Weapon, load_weapons
 from rules.rolweb.settings import RolwebSettings, parse_settings
 from rules.systems.base import Outcome, Problem, RulesError, Settings, Sheet, StepOption
@@ -56,6 +56,11 @@ ILESO, HERIDO = "ileso", "herido"
 STANDING_STATES: tuple[str, ...] = (ILESO, HERIDO)
 
 _ATTRIBUTE = "atributo:"
+
+
+#: LUCHAR A CIEGAS from the defender's side: a hindered attacker gives the defender the
+#: better of two d20, a hindered defender the worse (the players roll their defence)
+_DEFENDER = {Chances.ONE: "1", Chances.WORSE: "mejor", Chances.BETTER: "peor"}
 
 
 def _refuse(key: str, **params: Any) -> RulesError:
@@ -107,6 +112,13 @@ def _offers(
     """The seed's combat rules the circumstances name (rules.rolweb.offers): the VENTAJA
     reasons, whether the attack is ranged, and the notes (a refusal raises)."""
     situation = offers.situation(request.circumstances)
+    reasons, ranged, notes = _situated(request, situation, parsed)
+    return reasons, ranged, notes + situation.blind_notes
+
+
+def _situated(
+    request: AttackRequest, situation: offers.Situation, parsed: RolwebSettings
+) -> tuple[tuple[str, ...], bool, tuple[str, ...]]:
     weapon = _weapon_of(request.attacker, request.weapon, parsed)
     ranged = request.ranged or (weapon is not None and weapon.is_ranged)
     notes = offers.check_line_of_sight(ranged, situation.line_blocked, situation.override)
@@ -151,12 +163,6 @@ def _hit_points(fighter: Fighter) -> int | None:
     return sheets.current_toughness(fighter.sheet)
 
 
-def _fuerte(fighter: Fighter) -> int | None:
-    if fighter.sheet is None:
-        return None
-    return sheets.attribute(fighter.sheet, "Fuerte")
-
-
 def _line(label: str, test: TestRoll) -> RollLine:
     return RollLine(label, test.expression, test.kept, test.breakdown)
 
@@ -179,10 +185,9 @@ def _damage(
     lines = [RollLine("Daño", rolled.expression, rolled.weapon, rolled.weapon_breakdown)]
     if rolled.armour_breakdown:
         lines.append(RollLine("Armadura", "", rolled.armour, rolled.armour_breakdown))
+    # the pain threshold is announced when the wound is written (``apply_damage``): only
+    # there is it known whether the target still stands to choose (not dead nor dying)
     notes = ["rolweb.note.advantage_damage"] if extra else []
-    fuerte = _fuerte(target)
-    if fuerte is not None and rolled.damage > 0 and rolled.damage >= pain_threshold(fuerte):
-        notes.append("rolweb.note.pain_threshold")
     return label, tuple(lines), rolled.damage, notes
 
 
@@ -194,6 +199,7 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         "Diestro",
     )
     reasons, ranged, offered = _offers(request, parsed)
+    blind = offers.situation(request.circumstances).chances
     adv = advantage(reasons, ranged)
     named: list[tuple[str, int]] = []
     if request.attacker.sheet is not None:
@@ -212,7 +218,7 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         label, _ = _weapon(request.attacker, request.weapon, parsed)
         defence_request = DefenceRequest(
             request.attacker, request.target, request.weapon, target,
-            tuple(r.value for r in adv.reasons), modifier, offered,
+            tuple(r.value for r in adv.reasons), modifier, offered, _DEFENDER[blind],
         )  # fmt: skip
         return AttackResult(
             AttackOutcome.DEFENCE_REQUESTED, label, None, None, target, defensa,
@@ -225,7 +231,7 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
     modifier = sum(v for _, v in named)
     label, _ = _weapon(request.attacker, request.weapon, parsed)
     if defensa is None:
-        test = roll_test(own + modifier, rng, parsed.naturals)
+        test = roll_test(own + modifier, rng, parsed.naturals, blind)
         return AttackResult(
             AttackOutcome.UNJUDGED, label, _line(f"{attribute}", test), test.kept, None, None,
             natural=test.kept, modifiers=tuple(named),
@@ -233,7 +239,7 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
             extra={"valor": own, "modificador": modifier, "ranged": ranged},
         )  # fmt: skip
     target = opposed_target(own, defensa, modifier)
-    test = roll_test(target, rng, parsed.naturals)
+    test = roll_test(target, rng, parsed.naturals, blind)
     line = _line(f"{attribute}←Defensa", test)
     hp = _hit_points(request.target)
     critical, fumble = test.outcome is Outcome.CRITICAL, test.outcome is Outcome.FUMBLE
@@ -268,7 +274,8 @@ def resolve_defence(
 
 def _defend(request: DefenceRequest, settings: Settings, rng: random.Random) -> AttackResult:
     parsed = parse_settings(settings)
-    test = roll_test(request.target, rng, parsed.naturals)
+    chances = {"peor": Chances.WORSE, "mejor": Chances.BETTER}.get(request.chances, Chances.ONE)
+    test = roll_test(request.target, rng, parsed.naturals, chances)
     line = _line("Defensa←Diestro", test)
     defensa = _defence(request.defender, parsed)
     hp = _hit_points(request.defender)

@@ -69,11 +69,17 @@ FREE_ATTACK: dict[str, FreeAttackTrigger] = {
 ADVANTAGE: dict[str, AdvantageReason] = {reason.value: reason for reason in AdvantageReason}
 LINE_BLOCKED = "linea_bloqueada"
 OVERRIDE = "forzar"
+#: LUCHAR A CIEGAS (line 165): the attacker is hindered (its roll: two chances to fail), or
+#: its target is (the attacker's roll: two chances to succeed) — the words of ``/check``
+BLIND_ATTACKER = "dos_oportunidades_peor"
+BLIND_TARGET = "dos_oportunidades_mejor"
 #: Every circumstance rolweb's ``/attack`` reads, in the order autocomplete offers them.
 ATTACK_CIRCUMSTANCES: tuple[str, ...] = (
     *FREE_ATTACK,
     *ADVANTAGE,
     LINE_BLOCKED,
+    BLIND_ATTACKER,
+    BLIND_TARGET,
     OVERRIDE,
 )
 _ATTRIBUTE = "atributo:"  # read by rules.rolweb.fight
@@ -103,13 +109,33 @@ class Situation:
     advantage: tuple[AdvantageReason, ...] = ()
     line_blocked: bool = False
     override: bool = False
+    attacker_blind: bool = False
+    target_blind: bool = False
+
+    @property
+    def chances(self) -> Chances:
+        """The attacker's roll under LUCHAR A CIEGAS: «Si ambos bandos se ven perjudicados,
+        no se aplica ningún ajuste; de lo contrario, el bando afectado tiene dos
+        oportunidades para fallar» (the worse of two when the attacker is hindered, the
+        better when its target is)."""
+        if self.attacker_blind == self.target_blind:
+            return Chances.ONE
+        return Chances.WORSE if self.attacker_blind else Chances.BETTER
+
+    @property
+    def blind_notes(self) -> tuple[str, ...]:
+        if self.attacker_blind and self.target_blind:
+            return ("rolweb.note.blind_both_sides",)
+        if self.attacker_blind:
+            return ("rolweb.note.blind_attacker",)
+        return ("rolweb.note.blind_target",) if self.target_blind else ()
 
 
 def situation(circumstances: Iterable[str]) -> Situation:
     """Read rolweb's attack circumstances; an unknown one is refused (never ignored)."""
     trigger: FreeAttackTrigger | None = None
     reasons: list[AdvantageReason] = []
-    blocked = override = False
+    blocked = override = attacker_blind = target_blind = False
     for raw in circumstances:
         name = raw.strip().casefold()
         if name.startswith(_ATTRIBUTE):
@@ -125,6 +151,10 @@ def situation(circumstances: Iterable[str]) -> Situation:
             blocked = True
         elif name == OVERRIDE:
             override = True
+        elif name == BLIND_ATTACKER:
+            attacker_blind = True
+        elif name == BLIND_TARGET:
+            target_blind = True
         else:
             raise _refuse(
                 "rolweb_fight.problem.unknown_circumstance",
@@ -134,7 +164,7 @@ def situation(circumstances: Iterable[str]) -> Situation:
     if trigger is FreeAttackTrigger.SURPRISE and AdvantageReason.UNAWARE not in reasons:
         # VENTAJA: «Atacar a un enemigo que no sea consciente del ataque»: the surprised is.
         reasons.append(AdvantageReason.UNAWARE)
-    return Situation(trigger, tuple(reasons), blocked, override)
+    return Situation(trigger, tuple(reasons), blocked, override, attacker_blind, target_blind)
 
 
 def check_free_attack(

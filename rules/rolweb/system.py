@@ -15,8 +15,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.combat import effects
+from rules.combat.actions import Allowance, Use
 from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest
 from rules.combat.health import CombatState
+from rules.rolweb import actions as rolweb_actions
 from rules.rolweb import belongings, builder, fight, offers, situations, spellbook, use
 from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability, load_abilities
@@ -37,6 +39,7 @@ from rules.rolweb.equipment import load_weapons
 from rules.rolweb.initiative import roll_initiative
 from rules.rolweb.settings import SETTING_SPECS, DeathRule, RolwebSettings, parse_settings
 from rules.systems.base import (
+    ActRequest,
     AdvanceResult,
     AmbushRoll,
     AmbushSetup,
@@ -346,6 +349,15 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
             total=rolled.agil, sort_key=rolled.sort_key, breakdown=rolled.breakdown
         )
 
+    # -- actions in a turn (ActionEconomy) -------------------------------------------------
+
+    def action_allowance(self, actions: int, settings: Settings) -> Allowance:
+        """One combat and one movement action (seed 001): :mod:`rules.rolweb.actions`."""
+        return rolweb_actions.allowance(parse_settings(settings))
+
+    def action_cost(self, act: ActRequest, settings: Settings) -> Use:
+        return rolweb_actions.cost(act, parse_settings(settings))
+
     def combat_policy(self, settings: Settings) -> CombatPolicy:
         """Rolled once per combat; the most Ágil may wait and pick a later place, once
         (seed 001, ORDEN DE TURNO); ties by Atento, then the d20, then 1D20 again."""
@@ -369,7 +381,9 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         updated["resistencia"] = {**(updated.get("resistencia") or {}), "actual": wound.after}
         updated["estado"] = wound.state.value
         notes = []
-        if wound.pain:
+        if wound.pain and wound.state is LifeState.ACTIVE:
+            # UMBRAL DE DOLOR's choice (fall prone, or a free attack) is for one who still
+            # stands: a target this hit killed, or left dying, has nothing to choose
             notes.append("rolweb.note.pain_threshold")
         if wound.state is not sheets.state(sheet):
             notes.append(

@@ -70,7 +70,13 @@ def use_ability(
     details = ability.levels[used]
     expression = healing_dice(ability, used, herbs)
     if expression is None:
-        return AbilityUse(ability.name, used.term, details.action, details.effect)
+        return AbilityUse(
+            ability.name,
+            used.term,
+            details.action,
+            details.effect,
+            grants=details.extra_actions,
+        )
     rolled = dice.roll(expression, rng)
     notes: list[str] = []
     if herbs and details.healing_with_herbs:
@@ -86,6 +92,7 @@ def use_ability(
         RollLine(ability.name, rolled.expression, rolled.total, str(rolled)),
         TargetChange("heal", max(0, rolled.total)),
         tuple(notes),
+        grants=details.extra_actions,
     )
 
 

@@ -14,9 +14,10 @@ from dataclasses import replace
 from typing import Any
 
 from rules.combat import effects
+from rules.combat.actions import Allowance, Use
 from rules.combat.attack import AttackRequest, AttackResult
 from rules.combat.health import CombatState
-from rules.swc import attack, builder, health, levelup, shop, spellbook
+from rules.swc import attack, builder, health, levelup, shop, spellbook, turns
 from rules.swc.advancement import hit_dice, xp_bonus
 from rules.swc.attributes import ATTRIBUTE_ORDER
 from rules.swc.checks import SKILL_LABELS, check, check_options, difficulty_refused
@@ -37,6 +38,7 @@ from rules.swc.sequence import SequenceKind, sequence_c_initiative, sequence_c_i
 from rules.swc.sheet import DEFAULT_SETTINGS, NO_ARMOUR, Character, character, setting
 from rules.swc.validation import problems
 from rules.systems.base import (
+    ActRequest,
     AdvanceResult,
     CheckOption,
     CheckRequest,
@@ -337,6 +339,15 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
     ) -> HitDiceRoll:
         """The hit dice an XP grant's levels brought (:mod:`rules.swc.levelup`)."""
         return levelup.roll_hit_dice(before, after, settings, rng)
+
+    # -- actions in a round (ActionEconomy) ------------------------------------------------
+
+    def action_allowance(self, actions: int, settings: Settings) -> Allowance:
+        """One attack or spell a round, in the side's phase: :mod:`rules.swc.turns`."""
+        return turns.allowance(self.combat_policy(settings))
+
+    def action_cost(self, act: ActRequest, settings: Settings) -> Use:
+        return turns.cost(act)
 
     def combat_policy(self, settings: Settings) -> CombatPolicy:
         """Standard and A: one d6 per side at the start of every asalto, higher side first,

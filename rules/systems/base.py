@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # the fight's types live with the fight rules, which import this module
+    from rules.combat.actions import Allowance, Use
     from rules.combat.attack import (
         AttackRequest,
         AttackResult,
@@ -842,6 +843,34 @@ class HealthStates(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class ActRequest:
+    """An act a combatant takes in a fight, as :class:`ActionEconomy` prices it: ``kind`` is
+    ``"attack"``, ``"cast"``, ``"ability"``, ``"defence"`` or ``"stand"``; ``circumstances``
+    the act's own (a free attack's trigger, «dividir_acciones»); ``action`` what a rolweb
+    ability's level says it costs (``"activa"``, ``"reactiva"``…); ``grants`` the extra attacks
+    it gives."""
+
+    kind: str
+    circumstances: frozenset[str] = frozenset()
+    action: str = ""
+    grants: int = 0
+
+
+@runtime_checkable
+class ActionEconomy(Protocol):
+    """How many actions a turn has and what an act costs (issue 23 §1), for the one counting
+    procedure of :mod:`rules.combat.actions`."""
+
+    def action_allowance(self, actions: int, settings: Settings) -> Allowance:
+        """A combatant's actions in a turn; ``actions`` is what its initiative gave."""
+        ...
+
+    def action_cost(self, act: ActRequest, settings: Settings) -> Use:
+        """What ``act`` spends."""
+        ...
+
+
 @runtime_checkable
 class PlayerDefence(Protocol):
     """Players roll their own defence (seed 001: «los jugadores siempre tiran»).
@@ -994,6 +1023,7 @@ class AbilityUse:
     roll: RollLine | None = None
     change: TargetChange | None = None
     notes: tuple[str, ...] = ()
+    grants: int = 0  # extra attacks this use gives in the same turn (rolweb, line 24)
 
 
 @runtime_checkable
@@ -1084,6 +1114,7 @@ class Capabilities:
     abilities: Abilities | None
     coinage: Coinage | None
     spell_changes: SpellChanges | None
+    action_economy: ActionEconomy | None
 
 
 #: The optional capabilities, in the order of :class:`Capabilities`'s fields.
@@ -1103,6 +1134,7 @@ CAPABILITY_PROTOCOLS: tuple[type, ...] = (
     Abilities,
     Coinage,
     SpellChanges,
+    ActionEconomy,
 )
 
 
@@ -1137,4 +1169,5 @@ def _capabilities_of(s: GameSystem) -> Capabilities:
         abilities=s if isinstance(s, Abilities) else None,
         coinage=s if isinstance(s, Coinage) else None,
         spell_changes=s if isinstance(s, SpellChanges) else None,
+        action_economy=s if isinstance(s, ActionEconomy) else None,
     )

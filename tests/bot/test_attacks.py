@@ -287,7 +287,7 @@ async def test_a_group_with_the_gms_numbers_is_judged_and_wounded_in_the_fight(s
         swc.attacks.attack(HERE, ANA, AttackOrder("3 trasgos")),
         swc.attacks.attack(HERE, BEA, AttackOrder("3 trasgos")),
     )
-    record = await swc.attacks._fight(HERE)
+    record = await swc.attacks.sides.fight(HERE)
     (group,) = [c for c in record.state["combatants"] if c["name"] == "3 trasgos"]
     assert (group["hit_points"], group["max_hit_points"], group["defence"]) == (-14, 10, 6)
     assert len(await _logs(swc)) == 3

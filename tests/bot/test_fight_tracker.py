@@ -185,23 +185,47 @@ async def test_effects_modifiers_name_attributes_and_refuse_what_they_cannot_rea
 
 
 async def test_effects_tick_at_their_owners_turn_and_expire_with_a_line(fight):
+    """An effect of N rounds affects N of its owner's turns (issue 23 §2): it counts a round
+    as each of its owner's turns ends, and expires at the end of the last one."""
     await fight.combat.effect(HERE, GM, "Ardelia", "Niebla", rounds=2, modifier="PER-2")
-    view = await fight.combat.next(HERE, GM)  # Ardelia's turn: 2 → 1
-    assert view.ticked.ticked.expired == () and _line(view, "Ardelia").effects == (("Niebla", 1),)
-    assert "↳ ✨ Niebla (1 asalto)" in render_combat.panel(view, "es")["embed"].description
-    await fight.combat.next(HERE, GM)
-    await fight.combat.next(HERE, GM)
-    view = await fight.combat.next(HERE, GM)  # round 2, Ardelia: expires
-    assert [e.name for e in view.ticked.ticked.expired] == ["Niebla"]
+    view = await fight.combat.next(HERE, GM)  # Ardelia's turn: the fog is on her, 2 left
+    assert view.current.name == "Ardelia" and _line(view, "Ardelia").effects == (("Niebla", 2),)
+    assert "↳ ✨ Niebla (2 asaltos)" in render_combat.panel(view, "es")["embed"].description
+    view = await fight.combat.next(HERE, GM)  # her turn ended: 2 → 1
+    assert view.ended.name == "Ardelia" and _line(view, "Ardelia").effects == (("Niebla", 1),)
+    while view.current.name != "Ardelia":
+        view = await fight.combat.next(HERE, GM)
+    assert view.round == 2 and _line(view, "Ardelia").effects == (("Niebla", 1),)
+    view = await fight.combat.next(HERE, GM)  # the end of her second turn: it expires
+    assert [e.name for e in view.ended.ticked.expired] == ["Niebla"]
     assert "✨ Termina «Niebla» sobre Ardelia." in render_combat.panel(view, "es")["content"]
     sheet = (await fight.characters.show(HERE, ANA)).sheet
     assert effects.effects(sheet) == ()
-    # outside a fight an effect lasts until removed
-    await fight.effects.add(HERE, ANA, "Ardelia", "Bendición")
-    await fight.combat.end(HERE, GM)
-    assert [e.name for e in effects.effects((await fight.characters.show(HERE, ANA)).sheet)] == [
-        "Bendición"
-    ]
+
+
+async def test_effects_in_rounds_end_with_the_fight_unless_the_gm_keeps_them(fight):
+    """«Bendición (2 asaltos)» outlived /init end in the play-test; an effect until removed
+    stays; the GM may keep the timed ones explicitly."""
+    await fight.effects.add(HERE, ANA, "Ardelia", "Bendición", 2, "tiradas+1")
+    await fight.effects.add(HERE, ANA, "Ardelia", "Juramento")  # until removed
+    await fight.effects.add(HERE, GM, "Bram", "Escudo", 3, "Defensa+1")
+    view = await fight.combat.end(HERE, GM)
+    assert dict(view.effects_ended) == {"Ardelia": ("Bendición",), "Bram": ("Escudo",)}
+    text = render_combat.panel(view, "es")["content"]
+    assert "Con el combate terminan los efectos por asaltos de Ardelia: Bendición." in text
+    sheet = (await fight.characters.show(HERE, ANA)).sheet
+    assert [e.name for e in effects.effects(sheet)] == ["Juramento"]
+    check = await fight.checks.check(HERE, ANA, CheckOrder("atributo:Percepción"))
+    assert check.result.modifiers == ()  # no «Bendición +1» on a later roll
+    await fight.combat.start(HERE, GM)
+    await fight.combat.join(HERE, ANA)
+    await fight.effects.add(HERE, ANA, "Ardelia", "Bendición", 2, "tiradas+1")
+    kept = await fight.combat.end(HERE, GM, keep_effects=True)
+    assert kept.effects_kept and dict(kept.effects_ended) == {"Ardelia": ("Bendición",)}
+    sheet = (await fight.characters.show(HERE, ANA)).sheet
+    assert [(e.name, e.rounds) for e in effects.effects(sheet)] == [
+        ("Juramento", None), ("Bendición", 2),
+    ]  # fmt: skip
 
 
 async def test_a_heal_each_turn_is_rolled_and_applied_at_the_owners_turn(fight):
@@ -218,7 +242,7 @@ async def test_a_heal_each_turn_is_rolled_and_applied_at_the_owners_turn(fight):
         "✨ Aura de curación: Ardelia recupera 4 (1d6 (4) = 4)."
         in (render_combat.panel(view, "es")["content"])
     )
-    assert _line(view, "Ardelia").effects == (("Aura de curación", 2),)
+    assert _line(view, "Ardelia").effects == (("Aura de curación", 3),)  # counted as it ends
 
 
 async def test_concurrent_effects_and_damage_on_one_sheet_all_land(fight):

@@ -8,7 +8,7 @@ import pytest
 
 from bot.grammar import GENDER_FIELD, gender_of, sheet_fields
 from bot.i18n import catalogue, t
-from bot.services.play.combat import HealthView
+from bot.services.play.combat_views import HealthView
 from bot.words import field_display, problem_text
 from cogs.ui import render_combat
 from rules import systems
@@ -179,7 +179,7 @@ def test_a_refusal_names_the_state_agreeing() -> None:
 
 
 def test_an_ended_fights_panel_points_at_no_next_turn() -> None:
-    from bot.services.play.combat import CombatView
+    from bot.services.play.combat_views import CombatView
 
     view = CombatView(1, 9, 2, "rolweb", 2, False, (), None, (), False, False)
     footer = render_combat.panel(view, "es")["embed"].footer.text

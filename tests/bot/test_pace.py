@@ -28,15 +28,8 @@ from bot.services import Actor, Place
 from bot.services.campaigns.service import SettingsChange
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.shared.timers import Due, TimerService
-from bot.services.table.pace import (
-    DIGEST_TIMER,
-    NPC_TIMER,
-    RECHECK,
-    WATCH_TIMER,
-    PaceService,
-    next_slot,
-    parse_day,
-)
+from bot.services.table.pace import DIGEST_TIMER, NPC_TIMER, WATCH_TIMER, PaceService
+from bot.services.table.pacing import RECHECK, next_slot, parse_day
 from tests.examples import ARDELIA
 
 HERE = Place(1000, 11, (11,))
@@ -533,7 +526,7 @@ async def test_privacy_exports_and_erases_absences_and_preferences(table):
 
 
 def test_a_reminder_pings_its_member_only_and_the_digest_nobody():
-    from bot.services.table.pace import DigestView, ReminderDue
+    from bot.services.table.pacing import DigestView, ReminderDue
     from cogs.ui import render_pace
 
     due = ReminderDue(

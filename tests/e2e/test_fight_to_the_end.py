@@ -102,6 +102,8 @@ def test_nucleo_fight_to_the_last_enemy(seeded):
     g = sb.new_guild(name="Núcleo hasta el final")
     run = _run(sb, g)
     run("campaign create", {"name": "Núcleo", "system": "nucleo"}).expect_ok()
+    # the whole chain of damage and states, not who may act when (tests/e2e/test_turns.py)
+    run("campaign settings", {"setting": "acciones_por_turno", "value": "libre"}).expect_ok()
     _import(run, nucleo_mage(), "nucleo", "ana")
     _import(run, nucleo_fighter("Bram"), "nucleo", "bruno")
     _import(run, nucleo_fighter("Trasgo"), "nucleo", "gm", npc=True)
@@ -142,11 +144,14 @@ def test_nucleo_fight_to_the_last_enemy(seeded):
         "Daño a Trasgo: **15**",
         "Estado: normal (9/24)",
     )
-    # an effect that expires at its owner's turn
-    expect(run("init next", user="ana"), "Turno de **Bram**", "✨ Termina «Bendición» sobre Bram.")
+    # an effect of 1 round lasts its owner's turn and ends as that turn ends
+    bram = run("init next", user="ana")
+    expect(bram, "Turno de **Bram**", "Bendición (1 asalto)")
     miss = run("attack", {"target": "Trasgo"}, user="bruno")
     expect(miss, "1o3d10b (~~3~~, 2, ~~8~~) + 6 = 8", "**Falla (objetivo 17)**")
-    expect(run("init next", user="bruno"), "Turno de **Trasgo**")
+    expect(
+        run("init next", user="bruno"), "✨ Termina «Bendición» sobre Bram.", "Turno de **Trasgo**"
+    )
 
     # a critical (≥ Defensa + 10: +1d6) that drops Ardelia to Malherido, then out
     crit = run("attack", {"target": "Ardelia", "character": "Trasgo", "modifier": 20})
@@ -180,7 +185,8 @@ def test_nucleo_fight_to_the_last_enemy(seeded):
     )
     # healed, Ardelia is back in her old place; her spell ticks at her turn
     back = run("init next")
-    expect(back, "**Asalto 3**", "Turno de **Ardelia**", "Fuerza sobrehumana (2 asaltos)")
+    # cast on her own turn, unconscious in round 2: round 3 is the first turn it counts
+    expect(back, "**Asalto 3**", "Turno de **Ardelia**", "Fuerza sobrehumana (3 asaltos)")
     expect(run("init next", user="ana"), "Turno de **Bram**")
     blows = [run("attack", {"target": "Trasgo", "modifier": 20}, user="bruno") for _ in range(4)]
     expect(blows[0], "(~~9~~, ~~2~~, 1) + 26 = 27", "¡Pifia!", "Estado: normal (9/24)")
@@ -199,6 +205,8 @@ def test_rolweb_fight_to_the_last_enemy(seeded):
     g = sb.new_guild(name="rolweb hasta el final")
     run = _run(sb, g)
     run("campaign create", {"name": "Rolweb", "system": "rolweb"}).expect_ok()
+    # the whole chain of damage and states, not who may act when (tests/e2e/test_turns.py)
+    run("campaign settings", {"setting": "acciones_por_turno", "value": "libre"}).expect_ok()
     run("campaign settings", {"setting": "naturales", "value": "criticos"}).expect_ok()
     create_eira(sb, g).expect_ok()
     create_eira(sb, g, name="Bram", user="bruno").expect_ok()
@@ -219,10 +227,10 @@ def test_rolweb_fight_to_the_last_enemy(seeded):
     # [Diestro←Defensa] against the orc is 10 for both; +9 from the GM: 19
     hit = run("attack", {"target": "Orco", "modifier": 9}, user="ana")
     expect(hit, "1d20 (7) ≤ 19", "**Impacta (objetivo 19)**", "Daño a Orco: **4**", "(12/16)")
-    expect(run("init next", user="ana"), "Turno de **Bram**", "✨ Termina «Aturdido» sobre Bram.")
+    expect(run("init next", user="ana"), "Turno de **Bram**", "Aturdido (1 asalto)")
     miss = run("attack", {"target": "Orco"}, user="bruno")
     expect(miss, "1d20 (14) > 10", "**Falla (objetivo 10)**", "Estado: herido (12/16)")
-    expect(run("init next", user="bruno"), "Turno de **Orco**")
+    expect(run("init next", user="bruno"), "✨ Termina «Aturdido» sobre Bram.", "Turno de **Orco**")
     # the orc attacks: Eira rolls her [Defensa←Diestro] (10) at once; her 20 is a fumble; Hacha
     # 1 minus the Ligera's 2 is never below 0
     blow = run("attack", {"target": "Eira", "character": "Orco", "defence_now": True})
@@ -272,6 +280,8 @@ def test_swc_fight_to_the_last_enemy(seeded):
     g = sb.new_guild(name="S&W hasta el final")
     run = _run(sb, g)
     run("campaign create", {"name": "SyW", "system": "swc"}).expect_ok()
+    # the whole chain of damage and states, not who may act when (tests/e2e/test_turns.py)
+    run("campaign settings", {"setting": "acciones_por_turno", "value": "libre"}).expect_ok()
     run("campaign settings", {"setting": "naturales_ataque", "value": "critico"}).expect_ok()
     create_fighter(sb, g)
     create_fighter(sb, g, name="Bram", user="bruno")
@@ -302,7 +312,8 @@ def test_swc_fight_to_the_last_enemy(seeded):
     for _ in range(4):
         last = _pass(run, last)
         turns.append(last)
-    expect(turns[0], "Turno de **Bram**", "✨ Termina «Bendición» sobre Bram.")
+    expect(turns[0], "Turno de **Bram**", "Bendición (1 asalto)")
+    expect(turns[1], "✨ Termina «Bendición» sobre Bram.")
     expect(turns[2], "**Asalto 2**", "Turno de **Orco**")
     expect(turns[3], "Brann queda fuera del orden de turnos (caído).", "Turno de **Bram**")
     expect(run("init heal", {"combatant": "Brann", "amount": 10}), "Estado: ileso (4/4)")

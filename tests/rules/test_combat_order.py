@@ -261,3 +261,41 @@ def test_any_sequence_of_changes_keeps_index_and_round_consistent(totals, moves,
         if combat.combatants:
             assert 0 <= combat.index < len(combat.combatants)
         assert Combat.from_dict(combat.to_dict()) == combat
+
+
+# -- a turn that owes a test (seed 001 line 142: one death test per turn, on its own) -----
+
+
+def test_a_turn_owing_its_test_does_not_pass_until_rolled_once():
+    combat = individual(("Eira", 15), ("Orco", 3))
+    eira = combat.find_by_name("Eira").key
+    # she fell during the orc's turn: her next turn owes the test
+    combat, change = combat.next_turn(random.Random(1), tests={eira})
+    assert change.current.name == "Eira" and combat.pending_test == eira
+    with pytest.raises(RulesError) as pending:
+        combat.next_turn(random.Random(1), tests={eira})
+    assert pending.value.problems[0].key == "combat.problem.test_pending"
+    rolled = combat.test_rolled(eira)
+    with pytest.raises(RulesError) as twice:  # five tests in one turn: one
+        rolled.test_rolled(eira)
+    assert twice.value.problems[0].key == "combat.problem.no_test_now"
+    combat, change = rolled.next_turn(random.Random(1), tests={eira})
+    assert change.current.name == "Orco" and combat.pending_test is None
+    with pytest.raises(RulesError):  # not on the orc's turn
+        combat.test_rolled(eira)
+    # the GM may skip it explicitly; the stored state keeps the owed test
+    combat, _ = combat.next_turn(random.Random(1), tests={eira})
+    assert Combat.from_dict(combat.to_dict()).pending_test == eira
+    combat, change = combat.next_turn(random.Random(1), tests={eira}, skip_test=True)
+    assert change.current.name == "Orco"
+
+
+def test_a_turn_that_began_without_a_test_owes_none():
+    """Falling during one's own turn: the first test is on the next one («turno posterior»)."""
+    combat = individual(("Eira", 15), ("Orco", 3))
+    eira = combat.find_by_name("Eira").key
+    combat, _ = combat.next_turn(random.Random(1))
+    with pytest.raises(RulesError):
+        combat.test_rolled(eira)
+    combat, change = combat.next_turn(random.Random(1), tests={eira})  # not held back
+    assert change.current.name == "Orco"

@@ -46,6 +46,37 @@ def test_ticking_counts_down_expires_once_and_keeps_lasting_effects():
     assert effects.tick(second.sheet).expired == ()
 
 
+def test_an_effect_of_n_rounds_affects_n_of_its_owners_turns():
+    """Issue 23 §2: the play-test's 1-round «Cegada», added to Vex before her turn, ended as
+    her turn began and never affected her.  Rounds are counted as the owner's turn ends."""
+    blind = Effect("Cegada", 1, (Modifier("check", -2),))
+    # added before her turn in this round: on during her turn, gone as it ends
+    sheet = effects.add({}, blind)
+    during = effects.begin_turn(sheet)
+    assert [e.name for e in effects.effects(during.sheet)] == ["Cegada"]
+    assert effects.check_modifiers(during.sheet, "atributo:Ágil") == [("Cegada", -2)]
+    assert [e.name for e in effects.end_turn(during.sheet).expired] == ["Cegada"]
+    # added on her own turn (a spell she cast): that turn does not count, the next does
+    mine = effects.add(effects.begin_turn({}).sheet, Effect("Fuerza", 1))
+    after = effects.end_turn(mine)
+    assert after.expired == () and [e.rounds for e in effects.effects(after.sheet)] == [1]
+    nxt = effects.begin_turn(after.sheet)
+    assert [e.name for e in effects.end_turn(nxt.sheet).expired] == ["Fuerza"]
+    # added to one who already acted this round: it waits for her next turn (nothing ends
+    # until a turn of hers has begun with it)
+    acted = effects.end_turn(effects.add({}, Effect("Niebla", 2)))
+    assert acted.expired == () and [e.rounds for e in effects.effects(acted.sheet)] == [2]
+
+
+def test_a_fight_ends_the_effects_in_rounds_unless_kept():
+    sheet = effects.add(effects.add({}, NIEBLA), Effect("Maldición"))
+    ended = effects.end_of_fight(effects.begin_turn(sheet).sheet)
+    assert [e.name for e in ended.expired] == ["Niebla"]
+    assert [e.name for e in effects.effects(ended.sheet)] == ["Maldición"]
+    kept = effects.end_of_fight(effects.begin_turn(sheet).sheet, keep=True)
+    assert kept.expired == () and not any(e.started for e in effects.effects(kept.sheet))
+
+
 def test_modifiers_by_key():
     sheet = effects.add(
         effects.add({}, NIEBLA),

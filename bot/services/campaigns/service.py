@@ -6,7 +6,7 @@ id wins (thread, then channel or forum, then category).  Every query filters by 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,7 +29,7 @@ from bot.services.campaigns.settings import (
     parse_setting,
     resolved_settings,
 )
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import (
     AlreadyBound,
     ConcurrentChange,
@@ -121,6 +121,11 @@ FREE_MONEY = "dinero_libre"
 #: Messages typed in a scene post as the character (issue 24): off by default, so nothing
 #: changes for a campaign until its GM turns it on (and the deployment reads messages).
 TYPED_POSTS = "escribir_como_personaje"
+#: How the tracker referees acts out of turn or beyond the turn's actions (issue 23 §1):
+#: ``rechazar`` refuses them (the GM's ``forzar`` lets one through), ``advertir`` lets them
+#: happen with a warning in the reply, ``libre`` does not count.
+TURN_ACTIONS = "acciones_por_turno"
+TURN_ACTION_MODES = ("rechazar", "advertir", "libre")
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -133,6 +138,7 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(FREE_REST, FieldKind.BOOLEAN, True),
     SettingSpec(FREE_MONEY, FieldKind.BOOLEAN, True),
     SettingSpec(TYPED_POSTS, FieldKind.BOOLEAN, False),
+    SettingSpec(TURN_ACTIONS, FieldKind.CHOICE, "rechazar", TURN_ACTION_MODES),
 )
 
 
@@ -193,6 +199,14 @@ class CampaignService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         self.cache = cache_for(sessions.kw["bind"].sync_engine)
+        self._settings_followers: list[Callable[[Campaign], Awaitable[None]]] = []
+
+    def follow_settings(self, follower: Callable[[Campaign], Awaitable[None]]) -> None:
+        """Call ``follower(campaign)`` after every change of a campaign's settings, with the
+        campaign as written (read from the database, not the cache: the cache is filled by
+        lookups only); the pace's timers follow the deadline and the digest's hour (wired in
+        ``bot.app.Services``)."""
+        self._settings_followers.append(follower)
 
     # -- lookups -------------------------------------------------------------------------
 
@@ -419,7 +433,20 @@ class CampaignService:
     async def update_settings(
         self, place: Place, actor: Actor, change: SettingsChange
     ) -> CampaignView:
-        """Change one or more settings in one versioned write (GM only)."""
+        """Change one or more settings in one versioned write (GM only); what follows the
+        settings (:meth:`follow_settings`) is brought in line after it."""
+        view = await self._write_settings(place, actor, change)
+        if self._settings_followers:
+            async with self.sessions() as session:
+                written = await session.get(Campaign, view.id)
+            for follower in self._settings_followers:
+                if written is not None:
+                    await follower(written)
+        return view
+
+    async def _write_settings(
+        self, place: Place, actor: Actor, change: SettingsChange
+    ) -> CampaignView:
         for attempt in attempts():
             await backoff(attempt)
             campaign = await self.require_referee(place, actor)
@@ -470,9 +497,16 @@ class CampaignService:
             self.forget(place.guild_id)  # changed elsewhere (by hand?): read it again
         raise ConcurrentChange()
 
-    async def end(self, place: Place, actor: Actor) -> CampaignView:
-        """Archive the campaign: it stops answering in its channels; nothing is deleted."""
+    async def end(
+        self, place: Place, actor: Actor, confirm: Confirm | None = None
+    ) -> CampaignView | None:
+        """Archive the campaign: it stops answering in its channels; nothing is deleted.
+        ``confirm`` asks the referee first (with the campaign's ``name``); None: declined."""
         campaign = await self.require_referee(place, actor)
+        if confirm is not None:
+            if not await confirm(name=campaign.name):
+                return None
+            campaign = await self.require_referee(place, actor)  # as it is after the question
         async with self.sessions() as session, session.begin():
             result = await session.exec(
                 update(Campaign)

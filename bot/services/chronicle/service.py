@@ -25,7 +25,7 @@ import asyncio
 import base64
 import itertools
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from types import SimpleNamespace
@@ -133,6 +133,7 @@ class ChronicleFile:
     filename: str
     payload: bytes
     counts: dict[str, int]
+    campaign_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,9 +163,19 @@ class ChronicleService:
 
     # -- export --------------------------------------------------------------------------
 
-    async def export(self, place: Place, actor: Actor, locale: str, limit: int) -> ChronicleFile:
-        """The campaign's zip (GM only), refused when bigger than ``limit`` (the upload)."""
+    async def export(
+        self,
+        place: Place,
+        actor: Actor,
+        locale: str,
+        limit: int,
+        started: Callable[[], Awaitable[None]] | None = None,
+    ) -> ChronicleFile:
+        """The campaign's zip (GM only), refused when bigger than ``limit`` (the upload);
+        ``started`` tells the cog the slow part begins (after the referee check)."""
         campaign = await self.campaigns.require_referee(place, actor)
+        if started is not None:
+            await started()
         async with _job():
             await self._check_size(saved_id(campaign))
             snapshot = await self._snapshot(saved_id(campaign))
@@ -185,7 +196,7 @@ class ChronicleService:
                 limit=_megabytes(limit, locale),
             )
         filename = f"arbitro-{slug(campaign.name) or 'campaign'}.zip"
-        return ChronicleFile(filename, payload, snapshot.counts())
+        return ChronicleFile(filename, payload, snapshot.counts(), campaign.name)
 
     async def _check_size(self, campaign_id: int) -> None:
         """Refuse before reading when the estimate alone passes the import's limit."""

@@ -11,13 +11,16 @@ user's own sheet, so every use is on the record.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.db.models import Character, saved_id
 from bot.services.campaigns.context import CampaignContext
+from bot.services.campaigns.service import is_referee
+from bot.services.play.turn_actions import TurnActions
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
@@ -31,7 +34,10 @@ from bot.services.sheets.writes import Computed
 from rules.combat.attack import Fighter
 from rules.systems.base import (
     Abilities,
+    AbilityUse,
+    ActRequest,
     GameSystem,
+    Problem,
     Settings,
     StepOption,
     capabilities,
@@ -67,6 +73,8 @@ class AbilityUseView:
     notes: tuple[str, ...]
     undo: Undoable | None = None
     system: str = ""  # whose level ids ``level`` and ``state`` are
+    #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
+    turn_warnings: tuple[Problem, ...] = ()
 
 
 def _ability_name(abilities: Abilities, typed: str, settings: Settings) -> str:
@@ -114,6 +122,7 @@ class AbilityService:
         self.sessions = sessions
         self.characters = characters
         self.rng = rng or random.SystemRandom()
+        self.turns = TurnActions(sessions)
 
     async def list(
         self, place: Place, actor: Actor, character: str | None = None
@@ -167,14 +176,29 @@ class AbilityService:
         result = abilities.use_ability(
             user_sheet, ability, fighter, context.settings, self.rng, level=level, herbs=herbs
         )
-        audit = AuditEntry(
-            kind="ability",
-            expression=(result.roll.expression if result.roll else result.ability)[:250],
-            breakdown=result.roll.breakdown if result.roll else result.effect[:1000],
-            total=result.roll.total if result.roll else 0,
-            reason=f"{result.ability} ({result.level}) → {healed_one.name}"[:200],
-            detail={"user": user.name, "target": healed_one.name, "action": result.action},
-        )
+        act = ActRequest("ability", action=str(result.action), grants=result.grants)
+        referee = is_referee(context.campaign, actor)
+        spent = await self.turns.spend(
+            place, context, act, referee=referee, character_id=saved_id(user)
+        )  # the user's action in this channel's fight (issue 23 §1)
+        try:
+            view = await self._write(place, actor, context, result, user, healed_one)
+        except Exception:
+            await self.turns.refund(place, spent)
+            raise
+        return replace(view, turn_warnings=spent.warnings) if spent is not None else view
+
+    async def _write(
+        self,
+        place: Place,
+        actor: Actor,
+        context: CampaignContext,
+        result: AbilityUse,
+        user: Character,
+        healed_one: Character,
+    ) -> AbilityUseView:
+        """The use's write: the heal on the target, or the record on the user's sheet."""
+        audit = _audit(result, user.name, healed_one.name)
         if result.change is not None and result.change.kind == "heal":
             applied = await self.characters.writer.apply(
                 place,
@@ -205,3 +229,15 @@ class AbilityService:
             undo=undo,
             system=context.system.id,
         )
+
+
+def _audit(result: AbilityUse, user: str, target: str) -> AuditEntry:
+    """The use's audit row (kind ``ability``): its roll, or the effect when it rolls none."""
+    return AuditEntry(
+        kind="ability",
+        expression=(result.roll.expression if result.roll else result.ability)[:250],
+        breakdown=result.roll.breakdown if result.roll else result.effect[:1000],
+        total=result.roll.total if result.roll else 0,
+        reason=f"{result.ability} ({result.level}) → {target}"[:200],
+        detail={"user": user, "target": target, "action": result.action},
+    )

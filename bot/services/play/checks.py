@@ -13,9 +13,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.db.models import Campaign, Character, saved_id
 from bot.grammar import gender_of
 from bot.services.campaigns.service import is_referee
 from bot.services.play.rolls import MAX_REASON
+from bot.services.play.turn_tests import Claim, claim_test
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
@@ -28,6 +30,7 @@ from rules.systems.base import (
     CheckOption,
     CheckRequest,
     CheckResult,
+    GameSystem,
     OpposedResult,
     capabilities,
 )
@@ -158,12 +161,8 @@ class CheckService:
         # Rolling *with* a character is acting as it: its owner or a referee only.
         require_actor(campaign, own, actor)
         option = resolve_option(tuple(system.check_options(own.sheet, settings)), order.option)
-        health = capabilities(system).health
-        if health is not None:
-            require(
-                health.combat_state(own.sheet, settings), Act.CHECK, own.name,
-                option, system=system.id, gender=gender_of(own.sheet),
-            )  # fmt: skip
+        claim = await self._fit(place, own, system, settings, option)
+        same_transaction = _with_claim(claim, same_transaction)
         reason = (order.reason or "").strip() or None
         if reason is not None and len(reason) > MAX_REASON:
             raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
@@ -173,81 +172,105 @@ class CheckService:
             difficulty=order.difficulty,
             circumstances=parse_circumstances(order.circumstances),
         )
-        opposed: OpposedResult | None = None
-        opponent_hidden = False
-        opponent_name: str | None = None
-        if order.against is not None:
-            opponent = await self.characters.show(place, actor, order.against, as_opponent=True)
-            opponent_name = opponent.name
-            opponent_hidden = (
-                opponent.is_npc and opponent.hidden and not is_referee(campaign, actor)
-            )
-            typed = order.against_option or order.option
-            other = CheckRequest(
-                option=resolve_option(tuple(system.check_options(opponent.sheet, settings)), typed)
-            )
-            opposed = system.opposed(own.sheet, request, opponent.sheet, other, settings, self.rng)
-            result = opposed.a
-        else:
-            result = system.check(own.sheet, request, settings, self.rng)
-        audit = AuditEntry(
-            kind="check",
-            expression=result.expression,
-            reason=result.label
-            + (f" ← {opponent_name}" if opponent_name else "")
-            + (f" — {reason}" if reason else ""),
-            breakdown=result.breakdown,
-            detail={
-                "option": result.option,
-                "notes": list(result.notes),
-                **_jsonable(result.extra),
-                **({"hidden_opponent": True} if opponent_hidden else {}),
-            },
-            total=result.total,
-            difficulty=result.target,
-            outcome=str(result.outcome) if result.outcome else None,
-            fumble=result.outcome == "fumble",
-            private=order.private,
+        rolled = await self._roll(place, actor, campaign, own, system, settings, order, request)
+        result = rolled.result
+        audit = _check_audit(rolled, reason, order.private)
+        log_id, character_name = await self._store(
+            place, actor, campaign, own, rolled, audit, same_transaction
         )
-        then: Callable[[AsyncSession, int | None], Awaitable[None]] | None = None
-        if same_transaction is not None:
-            hook = same_transaction
-
-            async def record(session: AsyncSession, log_id: int | None) -> None:
-                await hook(session, log_id or 0, result)
-
-            then = record
-
-        if result.effects:
-            applied = await self.characters.writer.apply(
-                place,
-                actor,
-                ApplyEffects(result.effects, audit),
-                character_id=own.id,
-                same_transaction=then,
-            )
-            log_id, character_name = applied.log_id, applied.view.name
-        else:
-            entry = roll_log(place, actor, campaign.id, own.name, audit)
-            async with self.sessions() as session, session.begin():
-                session.add(entry)
-                if then is not None:
-                    await session.flush()
-                    await then(session, entry.id)
-            log_id, character_name = entry.id, own.name
         return CheckView(
             log_id=log_id or 0,
             user_name=actor.name,
             character_name=character_name,
             result=result,
-            opponent_name=opponent_name,
-            opposed=opposed,
+            opponent_name=rolled.opponent_name,
+            opposed=rolled.opposed,
             private=order.private,
             gm_channel_id=campaign.gm_channel_id,
-            opponent_hidden=opponent_hidden,
+            opponent_hidden=rolled.opponent_hidden,
             gender=gender_of(own.sheet),
             reason=reason,
         )
+
+    async def _fit(
+        self,
+        place: Place,
+        own: Character,
+        system: GameSystem,
+        settings: Mapping[str, Any],
+        option: str,
+    ) -> Claim | None:
+        """Refuse what the character's health forbids; a test its turn owes (rolweb's death
+        test) comes with the fight's claim on it (:mod:`.turn_tests`)."""
+        health = capabilities(system).health
+        if health is None:
+            return None
+        state = health.combat_state(own.sheet, settings)
+        require(state, Act.CHECK, own.name, option, system=system.id, gender=gender_of(own.sheet))
+        if state.turn_test is not None and option == state.turn_test:
+            return await claim_test(self.sessions, place, saved_id(own))
+        return None
+
+    async def _roll(
+        self,
+        place: Place,
+        actor: Actor,
+        campaign: Campaign,
+        own: Character,
+        system: GameSystem,
+        settings: Mapping[str, Any],
+        order: CheckOrder,
+        request: CheckRequest,
+    ) -> _Rolled:
+        """The check, opposed when ``order.against`` names an opponent (whose option is
+        ``against_option``, or the same); a hidden NPC opponent stays unnamed to players."""
+        if order.against is None:
+            return _Rolled(system.check(own.sheet, request, settings, self.rng))
+        opponent = await self.characters.show(place, actor, order.against, as_opponent=True)
+        hidden = opponent.is_npc and opponent.hidden and not is_referee(campaign, actor)
+        typed = order.against_option or order.option
+        other = CheckRequest(
+            option=resolve_option(tuple(system.check_options(opponent.sheet, settings)), typed)
+        )
+        opposed = system.opposed(own.sheet, request, opponent.sheet, other, settings, self.rng)
+        return _Rolled(opposed.a, opposed, opponent.name, hidden)
+
+    async def _store(
+        self,
+        place: Place,
+        actor: Actor,
+        campaign: Campaign,
+        own: Character,
+        rolled: _Rolled,
+        audit: AuditEntry,
+        same_transaction: SameTransaction | None,
+    ) -> tuple[int | None, str]:
+        """The audit row, with what the roll changes on the sheet's current version (one
+        write), and ``same_transaction`` in that transaction; (log id, the character's name)."""
+        then: Callable[[AsyncSession, int | None], Awaitable[None]] | None = None
+        if same_transaction is not None:
+            hook = same_transaction
+
+            async def record(session: AsyncSession, log_id: int | None) -> None:
+                await hook(session, log_id or 0, rolled.result)
+
+            then = record
+        if rolled.result.effects:
+            applied = await self.characters.writer.apply(
+                place,
+                actor,
+                ApplyEffects(rolled.result.effects, audit),
+                character_id=own.id,
+                same_transaction=then,
+            )
+            return applied.log_id, applied.view.name
+        entry = roll_log(place, actor, campaign.id, own.name, audit)
+        async with self.sessions() as session, session.begin():
+            session.add(entry)
+            if then is not None:
+                await session.flush()
+                await then(session, entry.id)
+        return entry.id, own.name
 
     async def save(
         self,
@@ -268,3 +291,50 @@ class CheckService:
             private=private,
         )
         return await self.check(place, actor, order)
+
+
+def _with_claim(claim: Claim | None, then: SameTransaction | None) -> SameTransaction | None:
+    """``then`` preceded by the fight's claim of an owed turn test, in the same transaction."""
+    if claim is None:
+        return then
+
+    async def both(session: AsyncSession, log_id: int, result: CheckResult) -> None:
+        await claim(session)
+        if then is not None:
+            await then(session, log_id, result)
+
+    return both
+
+
+@dataclass(frozen=True, slots=True)
+class _Rolled:
+    """A check as rolled: its result, and the opposed roll with the opponent's name."""
+
+    result: CheckResult
+    opposed: OpposedResult | None = None
+    opponent_name: str | None = None
+    opponent_hidden: bool = False
+
+
+def _check_audit(rolled: _Rolled, reason: str | None, private: bool) -> AuditEntry:
+    """The check's audit row (kind ``check``): the roll, the opponent, the reason typed."""
+    result, against = rolled.result, rolled.opponent_name
+    return AuditEntry(
+        kind="check",
+        expression=result.expression,
+        reason=result.label
+        + (f" ← {against}" if against else "")
+        + (f" — {reason}" if reason else ""),
+        breakdown=result.breakdown,
+        detail={
+            "option": result.option,
+            "notes": list(result.notes),
+            **_jsonable(result.extra),
+            **({"hidden_opponent": True} if rolled.opponent_hidden else {}),
+        },
+        total=result.total,
+        difficulty=result.target,
+        outcome=str(result.outcome) if result.outcome else None,
+        fumble=result.outcome == "fumble",
+        private=private,
+    )

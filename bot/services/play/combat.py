@@ -1,265 +1,59 @@
 """``/init`` use cases: one fight per channel, one transaction and one version check each.
 
-The order, the round and whose turn it is live in :class:`rules.combat.Combat` (pure);
-this module decides *who* may change them, loads and stores the state, and makes every
-change a compare-and-set (``UPDATE … WHERE id = :id AND version = :seen``): two "next"
-pressed together advance two turns, never one twice, and a button from an older message
-is told it is out of date instead of being applied.  Hit points stay on the sheets:
-damage and healing go through the system and :meth:`CharacterService.update_sheet`.
+The order, the round and whose turn it is live in :class:`rules.combat.Combat` (pure); each
+use case here decides *who* may change them and *how* (a :data:`.combat_views.Change`), and
+:class:`.combat_store.FightStore` applies it by compare-and-set.  Health during the fight
+(``/init damage|heal``, the effects that tick as a turn begins) is :mod:`.combat_health`;
+turn reminders :mod:`.combat_reminders`; what the cog renders :mod:`.combat_views`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
-from enum import Enum
-from typing import Any, Literal
+from datetime import datetime
+from typing import Any
 
-from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, Character, CombatRecord, saved_id, utcnow
-from bot.grammar import gender_of
+from bot.db.models import Campaign, CombatRecord, saved_id
 from bot.services.campaigns.service import is_referee
+from bot.services.play.combat_health import end_effects, hurt, tick
+from bot.services.play.combat_reminders import next_due, reminder
+from bot.services.play.combat_store import TURN_TIMER, FightStore
+from bot.services.play.combat_views import (
+    Change,
+    CombatView,
+    Health,
+    HealthView,
+    Reminder,
+    Step,
+    combat_view,
+    out_of_order,
+    owing_tests,
+)
 from bot.services.play.effects import EffectService, EffectView
-from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
-from bot.services.shared.retry import attempts, backoff
-from bot.services.shared.timers import Due, TimerService, cancel, schedule
-from bot.services.sheets.changes import Damage, Heal, Ticked, TickEffects
-from bot.services.sheets.characters import CharacterService
-from bot.services.sheets.undo import Undoable
-from rules.combat import Combat, Combatant, Kind, Side, TurnChange, effects
-from rules.combat.health import CombatState
+from bot.services.play.turn_ledger import actions_left
+from bot.services.shared.context import Actor, Confirm, Place
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
+from bot.services.shared.timers import Due, TimerService
+from bot.services.sheets.characters import CharacterService, CharacterView
+from rules.combat import Combat, Combatant, Kind, Side, TurnChange
 from rules.systems.base import GameSystem, RulesError, capabilities
 
-__all__ = [
-    "CombatService",
-    "Health",
-    "TickView",
-    "CombatView",
-    "CombatantLine",
-    "HealthView",
-    "Reminder",
-    "MAX_COUNT",
-    "MAX_TURN_HOURS",
-    "TURN_TIMER",
-]
+__all__ = ["MAX_COUNT", "MAX_TURN_HOURS", "TURN_TIMER", "CombatService"]
 
 MAX_COUNT = 99
 MAX_NAME = 80
 MAX_TURN_HOURS = 24 * 14
 
 
-class _Keep(Enum):
-    """A sentinel the type checker can narrow (``is KEEP``), unlike a bare ``object()``."""
-
-    KEEP = "keep"
-
-
-KEEP = _Keep.KEEP  # "leave turn_hours as it is"
-TURN_TIMER = "combat.turn"  # the durable timer kind of play-by-post turn reminders
-
-
-@dataclass(frozen=True, slots=True)
-class CombatantLine:
-    key: str
-    name: str
-    kind: str
-    side: str
-    owner_id: int | None
-    count: int
-    initiative: int | None
-    breakdown: str
-    actions: int
-    current: bool
-    skips_this_round: bool
-    waited_after: str | None
-    # health (issue 11 §2): the system's word, the common condition, what a player may read
-    # about a hidden NPC, and the numbers — ``secret`` when only the GM may see them
-    state: str = ""
-    condition: str = ""
-    description: str = ""
-    hit_points: tuple[int, int] | None = None
-    secret: bool = False
-    turn_test: str | None = None
-    character_id: int | None = None
-    effects: tuple[tuple[str, int | None], ...] = ()  # (name, rounds left; None: until removed)
-    gender: str | None = None  # the sheet's grammatical gender: «Aldara · malherida»
-
-
-@dataclass(frozen=True, slots=True)
-class Health:
-    """A character combatant's sheet read for the tracker: its state and its effects."""
-
-    state: CombatState | None
-    is_npc: bool
-    hidden: bool
-    effects: tuple[effects.Effect, ...] = ()
-    gender: str | None = None
-
-    @property
-    def secret(self) -> bool:
-        """A hidden NPC's numbers are the GM's until the NPC is revealed."""
-        return self.is_npc and self.hidden
-
-
-@dataclass(frozen=True, slots=True)
-class TickView:
-    """The new current combatant's effects at the start of its turn (see :class:`Ticked`)."""
-
-    name: str
-    ticked: Ticked
-    secret: bool
-    log_id: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class CombatView:
-    """What the cog renders; ``turn`` is set when this use case changed whose turn it is."""
-
-    id: int
-    version: int
-    channel_id: int
-    system: str
-    round: int
-    active: bool
-    lines: tuple[CombatantLine, ...]
-    current: CombatantLine | None
-    side_rolls: tuple[tuple[str, int], ...]
-    by_side: bool
-    can_wait: bool
-    turn: TurnChange | None = None
-    rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
-    ticked: TickView | None = None  # the effects of the combatant whose turn just began
-    referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
-    ambush: bool = False  # ``start``: the system rolls an ambush now (``/init surprise``)
-
-
-@dataclass(frozen=True, slots=True)
-class Reminder:
-    """A turn that waited ``hours``: whom to mention (the player, or the GM for an NPC)."""
-
-    channel_id: int
-    combat_id: int
-    name: str
-    mention_id: int
-    round: int
-    hours: int
-    locale: str | None = None  # the campaign's language, for a message nobody asked for
-    nonce: str = ""  # the timer firing's Discord nonce: a repeated post returns the first
-
-
-@dataclass(frozen=True, slots=True)
-class HealthView:
-    """``/init damage|heal``: what was done, the new state, what is left (``secret`` for a
-    hidden NPC: the numbers go to the GM only), and the audit row (for an undo button)."""
-
-    name: str
-    amount: int
-    state: str
-    notes: tuple[str, ...]
-    healed: bool
-    #: the audit row and sheet version of this write, for the GM's undo button
-    undo: Undoable | None = None
-    label: str = ""
-    description: str = ""
-    hit_points: tuple[int, int] | None = None
-    secret: bool = False
-    log_id: int | None = None
-    system: str = ""  # whose state ids ``state`` and the notes are
-    gender: str | None = None  # the character's grammatical gender, for agreement
-
-
-def _health_fields(health: Health | None) -> dict[str, Any]:
-    if health is None:
-        return {}
-    fields: dict[str, Any] = {
-        "effects": tuple((e.name, e.rounds) for e in health.effects),
-        "secret": health.secret,
-        "gender": health.gender,
-    }
-    state = health.state
-    if state is not None:
-        fields.update(
-            state=state.label,
-            condition=state.condition.value,
-            description=state.description,
-            hit_points=state.hit_points,
-            turn_test=state.turn_test,
-        )
-    return fields
-
-
-def _view(
-    record: CombatRecord,
-    combat: Combat,
-    turn: TurnChange | None = None,
-    rolled: Rolled = (),
-    health: Mapping[str, Health] | None = None,
-) -> CombatView:
-    names = {c.key: c.name for c in combat.combatants}
-    current = combat.current
-    health = health or {}
-    lines = tuple(
-        CombatantLine(
-            key=c.key,
-            name=c.name,
-            kind=c.kind.value,
-            side=c.side.value,
-            owner_id=c.owner_id,
-            count=c.count,
-            initiative=c.initiative,
-            breakdown=c.breakdown,
-            actions=c.actions,
-            current=current is not None and c.key == current.key,
-            skips_this_round=combat.skips(c, combat.round),
-            waited_after=names.get(c.waited_after or ""),
-            character_id=c.character_id,
-            **_health_fields(health.get(c.key)),
-        )
-        for c in combat.combatants
-    )
-    return CombatView(
-        id=saved_id(record),
-        version=record.version,
-        channel_id=record.channel_id,
-        system=str(record.state.get("system", "")),
-        round=combat.round,
-        active=record.status == "active" and not combat.ended,
-        lines=lines,
-        current=next((line for line in lines if line.current), None),
-        side_rolls=combat.side_rolls,
-        by_side=combat.policy.by_side,
-        can_wait=combat.policy.can_wait,
-        turn=turn,
-        rolled=tuple(rolled),
-    )
-
-
-#: Lines rolled by a use case: (name, breakdown).
-Rolled = tuple[tuple[str, str], ...]
-#: What a change computes: the new combat, the turn change it made, what it rolled.
-Step = tuple[Combat, TurnChange | None, Rolled]
-# A change: (campaign, system, settings, combat) -> Step
-Change = Callable[[Campaign, GameSystem, Mapping[str, Any], Combat], Step]
-# A change that reads the combatants' health first (``next``, ``prev``): + health by key
-HealthChange = Callable[
-    [Campaign, GameSystem, Mapping[str, Any], Combat, Mapping[str, Health]], Step
-]
-
-
-def out_of_order(health: Mapping[str, Health]) -> frozenset[str]:
-    """The keys the turn order passes over (dead, out, unconscious: ``skip_turn``)."""
-    return frozenset(k for k, h in health.items() if h.state is not None and h.state.skip_turn)
-
-
 class CombatService:
+    """The initiative tracker's use cases (see the module docstring)."""
+
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
@@ -274,157 +68,7 @@ class CombatService:
         # the durable timers (turn reminders are kind TURN_TIMER, ref = the fight's id)
         self.timers = timers or TimerService(sessions)
         self.effects = effects or EffectService(characters)
-
-    # -- loading and storing -----------------------------------------------------------
-
-    async def _active(self, place: Place) -> CombatRecord | None:
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(CombatRecord).where(
-                        CombatRecord.guild_id == place.guild_id,
-                        CombatRecord.channel_id == place.channel_id,
-                        CombatRecord.status == "active",
-                    )
-                )
-            ).first()
-
-    async def _require(self, place: Place) -> CombatRecord:
-        record = await self._active(place)
-        if record is None:
-            raise DomainError("combat.error.none")
-        return record
-
-    @staticmethod
-    def _combat(record: CombatRecord) -> Combat:
-        return Combat.from_dict(record.state)
-
-    async def _store(
-        self,
-        record: CombatRecord,
-        combat: Combat,
-        *,
-        ending: bool = False,
-        turn_hours: int | None | Literal[_Keep.KEEP] = KEEP,
-    ) -> bool:
-        """Compare-and-set: True when nobody wrote since ``record`` was read.
-
-        Every change restarts the turn reminder's timer (``due_at`` and its durable
-        :data:`TURN_TIMER` row) in the same transaction.  On
-        success ``record`` (a detached copy) is updated to what was written, so the caller
-        shows exactly its own write and not a later one read back after another commit.
-        """
-        hours = record.turn_hours if turn_hours is KEEP else turn_hours
-        values: dict[str, Any] = {
-            # ``{**record.state, …}`` keeps what lives next to the order (rolweb's ambush)
-            "state": {**record.state, **combat.to_dict(), "system": record.state.get("system", "")},
-            "version": CombatRecord.version + 1,
-            "updated_at": utcnow(),
-        }
-        if ending:
-            values.update(status="ended", ended_at=utcnow())
-        values["turn_hours"] = hours
-        values["due_at"] = (
-            utcnow() + timedelta(hours=hours)
-            if hours and combat.current is not None and not ending
-            else None
-        )
-        async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(CombatRecord)
-                .where(
-                    col(CombatRecord.id) == record.id,
-                    col(CombatRecord.version) == record.version,
-                    col(CombatRecord.status) == "active",
-                )
-                .values(**values)
-            )
-            if result.rowcount == 1 and values["due_at"] is not None:
-                await schedule(
-                    session, TURN_TIMER, str(record.id), record.guild_id, values["due_at"]
-                )
-            elif result.rowcount == 1:
-                await cancel(session, TURN_TIMER, str(record.id))
-        if result.rowcount != 1:
-            return False
-        self.timers.poke()
-        for key, value in values.items():
-            setattr(record, key, record.version + 1 if key == "version" else value)
-        return True
-
-    async def _states(
-        self, system: GameSystem, settings: Mapping[str, Any], combat: Combat
-    ) -> dict[str, Health]:
-        """Every character combatant's health and effects, from one read of their sheets."""
-        ids = {c.character_id: c.key for c in combat.combatants if c.character_id is not None}
-        if not ids:
-            return {}
-        async with self.sessions() as session:
-            rows = (
-                await session.exec(select(Character).where(col(Character.id).in_(list(ids))))
-            ).all()
-        found: dict[str, Health] = {}
-        health = capabilities(system).health
-        for row in rows:
-            if row.deleted_at is not None:
-                continue
-            sheet = dict(row.sheet)
-            state = None
-            if health is not None:
-                try:
-                    state = health.combat_state(sheet, settings)
-                except (RulesError, KeyError, TypeError, ValueError):
-                    state = None  # a sheet the rules cannot read shows no health, acts normally
-            try:
-                active = effects.effects(sheet)
-            except RulesError:
-                active = ()
-            found[ids[saved_id(row)]] = Health(
-                state, row.is_npc, row.hidden, active, gender_of(sheet)
-            )
-        return found
-
-    async def _change(
-        self,
-        place: Place,
-        change: Change | None = None,
-        *,
-        health_change: HealthChange | None = None,
-        seen: tuple[int, int] | None = None,
-        ending: bool = False,
-        turn_hours: int | None | Literal[_Keep.KEEP] = KEEP,
-    ) -> CombatView:
-        """Load, apply, compare-and-set; on a clash recompute on the fresh state.
-
-        ``seen`` is ``(combat id, version)`` of a button: any later write makes it stale.
-        ``health_change`` (instead of ``change``) also gets every combatant's
-        :class:`Health`, read on each attempt (so a heal made meanwhile puts the healed back in the order).
-        """
-        for attempt in attempts():
-            await backoff(attempt)
-            campaign, system, settings = await self.characters.context(place)
-            record = await self._active(place)
-            if seen is not None:
-                if record is None or record.id != seen[0]:
-                    raise DomainError("combat.error.gone")
-                if record.version != seen[1]:
-                    raise DomainError("combat.error.stale")
-            if record is None:
-                raise DomainError("combat.error.none")
-            before = self._combat(record)
-            if health_change is not None:
-                health = await self._states(system, settings, before)
-                combat, turn, rolled = health_change(campaign, system, settings, before, health)
-            elif change is not None:
-                combat, turn, rolled = change(campaign, system, settings, before)
-            else:
-                raise TypeError("a combat change is needed")
-            if await self._store(record, combat, ending=ending, turn_hours=turn_hours):
-                health = await self._states(system, settings, combat)
-                return _view(record, combat, turn, rolled, health)
-            if seen is not None:
-                raise DomainError("combat.error.stale")
-        raise ConcurrentChange()
+        self.store = FightStore(sessions, characters, self.timers)
 
     # -- use cases ---------------------------------------------------------------------
 
@@ -448,14 +92,15 @@ class CombatService:
             raise DomainError("combat.error.already_active") from None
         async with self.sessions() as session:
             fresh = await session.get_one(CombatRecord, record.id)
-        return replace(_view(fresh, combat), ambush=capabilities(system).ambush is not None)
+        return replace(combat_view(fresh, combat), ambush=capabilities(system).ambush is not None)
 
     async def show(self, place: Place, actor: Actor) -> CombatView:
         campaign, system, settings = await self.characters.context(place)
-        record = await self._require(place)
-        combat = self._combat(record)
-        health = await self._states(system, settings, combat)
-        view = _view(record, combat, health=health)
+        record = await self.store.require(place)
+        combat = Combat.from_dict(record.state)
+        health = await self.store.states(system, settings, combat)
+        left = actions_left(system, settings, record.state, combat)
+        view = combat_view(record, combat, health=health, actions_left=left)
         return replace(view, referee=is_referee(campaign, actor))
 
     async def join(self, place: Place, actor: Actor, character: str | None = None) -> CombatView:
@@ -472,15 +117,7 @@ class CombatService:
                 else "approval.error.rejected"
             )
             raise NotAllowed(key, name=view.name)
-        combatant = Combatant(
-            key=f"c{view.id}",
-            name=view.name,
-            kind=Kind.CHARACTER,
-            side=Side.ENEMIGOS if view.is_npc else Side.JUGADORES,
-            character_id=view.id,
-            owner_id=None if view.is_npc else view.owner_user_id,
-        )
-        return await self._change(place, lambda *_a: (_a[3].add(combatant), None, ()))
+        return await self.store.change(place, _adding(_combatant_of(view), None))
 
     async def add(
         self,
@@ -510,54 +147,18 @@ class CombatService:
             if defence is not None or armour or hit_points is not None:
                 # a character's numbers are on its sheet: refuse rather than ignore them
                 raise DomainError("attack.error.numbers_on_sheet", name=view.name)
-            combatant = Combatant(
-                key=f"c{view.id}",
-                name=view.name,
-                kind=Kind.CHARACTER,
-                side=Side.ENEMIGOS if view.is_npc else Side.JUGADORES,
-                character_id=view.id,
-                owner_id=None if view.is_npc else view.owner_user_id,
-            )
-
-            def add_character(
-                _c: Campaign,
-                _s: GameSystem,
-                _set: Mapping[str, Any],
-                combat: Combat,
-            ) -> Step:
-                combat = combat.add(combatant)
-                if initiative is not None:
-                    combat = combat.set_initiative(combatant.key, initiative)
-                return combat, None, ()
-
-            return await self._change(place, add_character)
+            return await self.store.change(place, _adding(_combatant_of(view), initiative))
         if initiative is None:
             raise DomainError("combat.error.adhoc_needs_initiative", name=name)
-
-        def add_adhoc(
-            _c: Campaign,
-            _s: GameSystem,
-            _set: Mapping[str, Any],
-            combat: Combat,
-        ) -> Step:
-            combat, _added = combat.add_adhoc(
-                name,
-                initiative,
-                count=count,
-                defence=defence,
-                armour=armour.strip() or None if armour else None,
-                hit_points=hit_points,
-            )
-            return combat, None, ()
-
-        return await self._change(place, add_adhoc)
+        group = _AdHoc(name, initiative, count, defence, armour, hit_points)
+        return await self.store.change(place, group.add)
 
     async def roll(self, place: Place, actor: Actor) -> CombatView:
         """Roll initiative for everyone who has none (a player: only his own)."""
         campaign, _system, _settings = await self.characters.context(place)
         referee = is_referee(campaign, actor)
-        record = await self._require(place)
-        combat = self._combat(record)
+        record = await self.store.require(place)
+        combat = Combat.from_dict(record.state)
         mine = [
             c
             for c in combat.unrolled()
@@ -567,7 +168,7 @@ class CombatService:
             raise DomainError("combat.error.nothing_to_roll")
         sheets = {}
         for combatant in mine:
-            sheets[combatant.key] = await self._sheet(place, combatant)
+            sheets[combatant.key] = await self.store.sheet(place, combatant)
 
         def roll_all(
             _c: Campaign,
@@ -596,20 +197,21 @@ class CombatService:
                 rolled.append((target.name, result.breakdown))
             return combat.break_ties(self.rng), None, tuple(rolled)
 
-        return await self._change(place, roll_all)
-
-    async def _sheet(self, place: Place, combatant: Combatant) -> dict[str, Any]:
-        """The sheet of a character combatant, read the way the referee sees it."""
-        async with self.sessions() as session:
-            row = await session.get(Character, combatant.character_id)
-        if row is None or row.deleted_at is not None:
-            raise DomainError("sheet.error.not_found", name=combatant.name)
-        return dict(row.sheet)
+        return await self.store.change(place, roll_all)
 
     async def next(
-        self, place: Place, actor: Actor, *, seen: tuple[int, int] | None = None
+        self,
+        place: Place,
+        actor: Actor,
+        *,
+        seen: tuple[int, int] | None = None,
+        skip_test: bool = False,
     ) -> CombatView:
-        """Pass the turn: the GM any time, a player only when it is his character's turn."""
+        """Pass the turn: the GM any time, a player only when it is his character's turn.
+        A turn that owes a test (rolweb's death test) does not pass until it is rolled;
+        ``skip_test``: the GM passes it without the test."""
+
+        ended: list[str] = []  # whose turn this change ended (its effects count a round)
 
         def advance(
             campaign: Campaign,
@@ -618,53 +220,26 @@ class CombatService:
             combat: Combat,
             health: Mapping[str, Health],
         ) -> Step:
+            ended[:] = [combat.current.key] if combat.current is not None else []
             if not is_referee(campaign, actor):
                 current = combat.current
                 if current is None or current.owner_id != actor.user_id:
                     raise NotAllowed("combat.error.not_your_turn")
-            combat, turn = combat.next_turn(self.rng, out=out_of_order(health))
+                if skip_test:
+                    raise NotReferee()
+            combat, turn = combat.next_turn(
+                self.rng, out=out_of_order(health), tests=owing_tests(health), skip_test=skip_test
+            )
             return combat, turn, ()
 
-        view = await self._change(place, health_change=advance, seen=seen)
-        return await self._tick(place, actor, view)
-
-    async def _tick(self, place: Place, actor: Actor, view: CombatView) -> CombatView:
-        """The owner's turn began: its effects lose a round (expired ones are reported, Aura de
-        curación heals).  A write of its own on the sheet, after the turn's: the turn change
-        is already confirmed, so it ticks exactly once, and the sheet write is recomputed on
-        its current version if it clashes (the rules act on the owner's behalf: whoever
-        passed the turn need not own the character)."""
-        current = view.current
-        if view.turn is None or current is None or current.character_id is None:
-            return view
-        if not current.effects:
-            return view
-        try:
-            applied = await self.characters.writer.apply(
-                place, actor, TickEffects(self.rng), character_id=current.character_id,
-                on_behalf=True,
-            )  # fmt: skip
-        except (DomainError, RulesError):
-            return view  # the sheet went away or cannot be read: the turn still passes
-        ticked = applied.value
-        left = tuple((e.name, e.rounds) for e in ticked.remaining)
-        changes: dict[str, Any] = {"effects": left}
-        if ticked.health is not None:
-            campaign, system, settings = await self.characters.context(place)
-            health = capabilities(system).health
-            if health is not None:
-                state = health.combat_state(dict(applied.view.sheet), settings)
-                changes.update(
-                    state=state.label, description=state.description, hit_points=state.hit_points
-                )
-        line = replace(current, **changes)
-        lines = tuple(line if x.key == current.key else x for x in view.lines)
-        tick = TickView(current.name, ticked, current.secret, applied.log_id)
-        return replace(view, lines=lines, current=line, ticked=tick)
+        view = await self.store.change(place, health_change=advance, seen=seen)
+        return await tick(
+            self.characters, place, actor, view, self.rng, ended[0] if ended else None
+        )
 
     async def previous(self, place: Place, actor: Actor) -> CombatView:
         await self.require_referee(place, actor)
-        return await self._change(
+        return await self.store.change(
             place, health_change=lambda *a: (a[3].previous(out=out_of_order(a[4])), None, ())
         )
 
@@ -674,14 +249,14 @@ class CombatService:
         """Who a death-test button rolls for: a combatant of this fight whose turn asks for
         that test, pressed by its player or the GM; ``(name, the check option to roll)``."""
         campaign, system, settings = await self.characters.context(place)
-        record = await self._require(place)
-        combat = self._combat(record)
+        record = await self.store.require(place)
+        combat = Combat.from_dict(record.state)
         found = next((c for c in combat.combatants if c.character_id == character_id), None)
         if found is None:
             raise DomainError("combat.error.gone")
         if not is_referee(campaign, actor) and found.owner_id != actor.user_id:
             raise NotAllowed("combat.error.not_your_character", name=found.name)
-        health = (await self._states(system, settings, combat)).get(found.key)
+        health = (await self.store.states(system, settings, combat)).get(found.key)
         if health is None or health.state is None or not health.state.turn_test:
             raise DomainError("combat.error.no_death_test", name=found.name)
         return found.name, health.state.turn_test
@@ -697,7 +272,7 @@ class CombatService:
         ) -> Step:
             return combat.set_initiative(combat.find_by_name(combatant).key, initiative), None, ()
 
-        return await self._change(place, set_it)
+        return await self.store.change(place, set_it)
 
     async def wait(
         self, place: Place, actor: Actor, after: str, combatant: str | None = None
@@ -731,7 +306,7 @@ class CombatService:
                 turn = TurnChange(combat.round, False, combat.current, combat.current.actions)
             return combat, turn, ()
 
-        return await self._change(place, wait_it)
+        return await self.store.change(place, wait_it)
 
     async def remove(self, place: Place, actor: Actor, combatant: str) -> CombatView:
         await self.require_referee(place, actor)
@@ -745,12 +320,24 @@ class CombatService:
             combat, turn = combat.remove(combat.find_by_name(combatant).key, self.rng)
             return combat, turn, ()
 
-        return await self._change(place, remove_it)
+        return await self.store.change(place, remove_it)
 
-    async def end(self, place: Place, actor: Actor) -> CombatView:
-        """Archive the fight (it stays in the database with its last state)."""
+    async def end(
+        self,
+        place: Place,
+        actor: Actor,
+        confirm: Confirm | None = None,
+        *,
+        keep_effects: bool = False,
+    ) -> CombatView | None:
+        """Archive the fight (it stays in the database with its last state); ``confirm``
+        asks the referee first (None: declined).  Effects measured in rounds end with it
+        (issue 23 §2), unless the GM keeps them (``keep_effects``)."""
         await self.require_referee(place, actor)
-        return await self._change(place, lambda *a: (a[3].end(), None, ()), ending=True)
+        if confirm is not None and not await confirm():
+            return None
+        view = await self.store.change(place, lambda *a: (a[3].end(), None, ()), ending=True)
+        return await end_effects(self.characters, place, actor, view, keep_effects)
 
     async def require_referee(self, place: Place, actor: Actor) -> None:
         campaign = await self.characters.campaigns.require(place)
@@ -759,11 +346,13 @@ class CombatService:
 
     async def names(self, place: Place, current: str) -> list[str]:
         """Autocomplete: the combatants of this channel's fight."""
-        record = await self._active(place)
+        record = await self.store.active(place)
         if record is None:
             return []
         needle = current.casefold()
-        return [c.name for c in self._combat(record).combatants if needle in c.name.casefold()][:25]
+        return [
+            c.name for c in Combat.from_dict(record.state).combatants if needle in c.name.casefold()
+        ][:25]
 
     # -- play-by-post turn reminders ---------------------------------------------------
 
@@ -772,100 +361,29 @@ class CombatService:
         await self.require_referee(place, actor)
         if not 0 <= hours <= MAX_TURN_HOURS:
             raise DomainError("combat.error.bad_hours", limit=MAX_TURN_HOURS)
-        return await self._change(place, lambda *a: (a[3], None, ()), turn_hours=hours or None)
+        return await self.store.change(place, lambda *a: (a[3], None, ()), turn_hours=hours or None)
 
     async def next_due(self) -> datetime | None:
         """The earliest pending reminder of any active fight, or None."""
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(func.min(CombatRecord.due_at)).where(CombatRecord.status == "active")
-                )
-            ).one()
+        return await next_due(self.sessions)
 
     async def reminder(self, due: Due) -> Reminder | None:
-        """What a claimed turn timer says now: whose turn, where; None if nothing to remind.
-
-        Read when the timer fires (not when it was set), so a fight ended or a turn passed
-        meanwhile reminds nobody: both move or cancel the timer in the same transaction.
-        """
-        async with self.sessions() as session:
-            row = (
-                await session.exec(
-                    select(CombatRecord, Campaign)
-                    .join(Campaign, col(Campaign.id) == CombatRecord.campaign_id)
-                    .where(CombatRecord.id == int(due.ref), CombatRecord.status == "active")
-                )
-            ).first()
-        if row is None:
-            return None
-        record, campaign = row
-        combat = self._combat(record)
-        if combat.current is None or not record.turn_hours:
-            return None
-        return Reminder(
-            channel_id=record.channel_id,
-            combat_id=saved_id(record),
-            name=combat.current.name,
-            mention_id=combat.current.owner_id or campaign.gm_user_id,
-            round=combat.round,
-            hours=record.turn_hours,
-            locale=campaign.locale,
-            nonce=due.nonce,
-        )
+        """What a claimed turn timer says now (:func:`.combat_reminders.reminder`)."""
+        return await reminder(self.sessions, due)
 
     # -- health ------------------------------------------------------------------------
 
     async def damage(self, place: Place, actor: Actor, combatant: str, amount: int) -> HealthView:
-        return await self._health(place, actor, combatant, amount, heal=False)
+        """Through the system's ``apply_damage`` and the sheet's versioned write (the sheet is
+        the one record of hit points, the fight only names who is hurt)."""
+        return await hurt(self.store, place, actor, combatant, amount, heal=False)
 
     async def heal(
         self, place: Place, actor: Actor, combatant: str, amount: int, *, force: bool = False
     ) -> HealthView:
         """``force``: the GM's explicit override that heals even the dead (a resurrection
         the story decided); anyone else asking for it is refused."""
-        return await self._health(place, actor, combatant, amount, heal=True, force=force)
-
-    async def _health(
-        self, place: Place, actor: Actor, name: str, amount: int, *, heal: bool, force: bool = False
-    ) -> HealthView:
-        """Through the system's ``apply_damage``/``heal`` and the sheet's versioned write:
-        the sheet is the one record of hit points, the fight only names who is hurt."""
-        if amount < 1:
-            raise DomainError("combat.error.bad_amount")
-        record = await self._require(place)
-        target = self._combat(record).find_by_name(name)
-        if target.character_id is None:
-            raise DomainError("combat.error.no_sheet", name=target.name)
-        if force and not is_referee(await self.characters.campaigns.require(place), actor):
-            raise NotReferee("dead.error.force_gm_only")
-        change = Heal(amount, force=force) if heal else Damage(amount)
-        applied = await self.characters.writer.apply(
-            place, actor, change, character_id=target.character_id
-        )
-        view, result = applied.view, applied.value
-        undo = Undoable(applied.log_id, view.version) if applied.log_id else None
-        _campaign, system, settings = await self.characters.context(place)
-        label, description, hit_points = result.state, "", None
-        health = capabilities(system).health
-        if health is not None:
-            state = health.combat_state(dict(view.sheet), settings)
-            label, description, hit_points = state.label, state.description, state.hit_points
-        return HealthView(
-            view.name,
-            result.amount,
-            result.state,
-            tuple(result.notes),
-            heal,
-            label=label,
-            description=description,
-            hit_points=hit_points,
-            secret=view.is_npc and view.hidden,
-            log_id=applied.log_id,
-            undo=undo,
-            system=view.system,
-            gender=gender_of(view.sheet),
-        )
+        return await hurt(self.store, place, actor, combatant, amount, heal=True, force=force)
 
     # -- effects during the fight (``/init effect``) -------------------------------------
 
@@ -881,8 +399,8 @@ class CombatService:
         remove: bool = False,
     ) -> EffectView:
         """``/init effect add|remove``: the same write as ``/effect``, on a combatant by name."""
-        record = await self._require(place)
-        target = self._combat(record).find_by_name(combatant)
+        record = await self.store.require(place)
+        target = Combat.from_dict(record.state).find_by_name(combatant)
         if target.character_id is None:
             raise DomainError("combat.error.no_sheet", name=target.name)
         if remove:
@@ -892,3 +410,52 @@ class CombatService:
         return await self.effects.add(
             place, actor, None, name, rounds, modifier, character_id=target.character_id
         )
+
+
+def _combatant_of(view: CharacterView) -> Combatant:
+    """A character as a combatant: an NPC fights with the enemies, a character with the
+    players (its owner may act on its turns)."""
+    return Combatant(
+        key=f"c{view.id}",
+        name=view.name,
+        kind=Kind.CHARACTER,
+        side=Side.ENEMIGOS if view.is_npc else Side.JUGADORES,
+        character_id=view.id,
+        owner_id=None if view.is_npc else view.owner_user_id,
+    )
+
+
+def _adding(combatant: Combatant, initiative: int | None) -> Change:
+    """The change that brings ``combatant`` in (with the initiative the GM typed, if any)."""
+
+    def add(_c: Campaign, _s: GameSystem, _set: Mapping[str, Any], combat: Combat) -> Step:
+        combat = combat.add(combatant)
+        if initiative is not None:
+            combat = combat.set_initiative(combatant.key, initiative)
+        return combat, None, ()
+
+    return add
+
+
+@dataclass(frozen=True, slots=True)
+class _AdHoc:
+    """A group without a sheet the GM adds by name, with its initiative and, for
+    ``/attack`` to judge it, its AC/Defensa, armour and hit points."""
+
+    name: str
+    initiative: int
+    count: int
+    defence: int | None
+    armour: str | None
+    hit_points: int | None
+
+    def add(self, _c: Campaign, _s: GameSystem, _set: Mapping[str, Any], combat: Combat) -> Step:
+        combat, _added = combat.add_adhoc(
+            self.name,
+            self.initiative,
+            count=self.count,
+            defence=self.defence,
+            armour=self.armour.strip() or None if self.armour else None,
+            hit_points=self.hit_points,
+        )
+        return combat, None, ()

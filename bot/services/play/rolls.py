@@ -25,7 +25,7 @@ from bot.db.models import RollLog, saved_id
 from bot.db.roll_log_writes import MessageLink, RollLogWriter
 from bot.services.campaigns.service import CampaignService, campaign_time_zone, is_referee
 from bot.services.shared.audit import AuditEntry, roll_log_values, undo_record
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.write_batch import WriteBatch
 from rules import dice
@@ -166,6 +166,40 @@ def history_query(
     return query.order_by(col(RollLog.id).desc()).limit(limit)
 
 
+def _roll_audit(
+    result: dice.RollResult,
+    reason: str | None,
+    difficulty: int | None,
+    outcome: str | None,
+    private: bool,
+) -> AuditEntry:
+    """A ``/roll``'s audit row: the expression, the dice engine's breakdown, the verdict."""
+    return AuditEntry(
+        kind="roll",
+        expression=result.expression,
+        reason=reason,
+        breakdown=str(result),
+        total=result.total,
+        difficulty=difficulty,
+        outcome=outcome,
+        fumble=result.fumble,
+        private=private,
+    )
+
+
+V = TypeVar("V")
+
+
+def checked_reason(reason: str | None) -> str | None:
+    """What a roll is for, as typed: stripped (None when blank), at most :data:`MAX_REASON`."""
+    if reason is None:
+        return None
+    reason = reason.strip() or None
+    if reason and len(reason) > MAX_REASON:
+        raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+    return reason
+
+
 class RollService:
     def __init__(
         self,
@@ -214,37 +248,23 @@ class RollService:
         private: bool = False,
         difficulty: int | None = None,
         character_name: str | None = None,
+        reply: Reply[RollView] | None = None,
     ) -> RollView:
-        """Roll ``expression`` and store it in the audit log before anything is shown."""
-        if reason is not None:
-            reason = reason.strip() or None
-            if reason and len(reason) > MAX_REASON:
-                raise InvalidSetting("roll.error.reason_too_long", limit=MAX_REASON)
+        """Roll ``expression`` and store it in the audit log before anything is shown;
+        ``reply`` shows it, and the log row links to the message it sent."""
+        reason = checked_reason(reason)
         result = dice.roll(expression, rng=self.rng)
         outcome = judge(result, difficulty)
-        breakdown = str(result)
         campaign = await self.campaigns.find(place)  # the per-process cache: no query
         if character_name is None and self.active_name is not None and campaign:
             character_name = await self.active_name(place, actor)  # cached too
+        audit = _roll_audit(result, reason, difficulty, outcome, private)
+        breakdown = audit.breakdown
         values = roll_log_values(
-            place,
-            actor,
-            campaign.id if campaign else None,
-            character_name,
-            AuditEntry(
-                kind="roll",
-                expression=result.expression,
-                reason=reason,
-                breakdown=breakdown,
-                total=result.total,
-                difficulty=difficulty,
-                outcome=outcome,
-                fumble=result.fumble,
-                private=private,
-            ),
+            place, actor, campaign.id if campaign else None, character_name, audit
         )
         log_id = await self.log_writes.submit(values)
-        return RollView(
+        view = RollView(
             log_id=log_id,
             user_id=actor.user_id,
             user_name=actor.name,
@@ -265,6 +285,19 @@ class RollService:
             gm_channel_id=campaign.gm_channel_id if campaign else None,
             campaign_locale=campaign.locale if campaign else None,
         )
+        await self.reply_linked(place, view.log_id, view, reply)
+        return view
+
+    async def reply_linked(
+        self, place: Place, log_id: int, view: V, reply: Reply[V] | None
+    ) -> None:
+        """Show ``view`` with the cog's ``reply`` and link the audit row ``log_id`` to the
+        message it sent (none: a private reply, nothing to link)."""
+        if reply is None:
+            return
+        sent = await reply(view)
+        if sent is not None:
+            await self.attach_message(log_id, place.guild_id, sent.message_id, sent.url)
 
     async def attach_message(self, log_id: int, guild_id: int, message_id: int, url: str) -> None:
         await self.link_writes.submit(MessageLink(log_id, guild_id, message_id, url))

@@ -9,7 +9,7 @@ under the sheet's version check, and pages the spell list within Discord's limit
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.grammar import gender_of
 from bot.services.campaigns.service import FREE_REST, is_referee
 from bot.services.play.attacks import AttackOrder, AttackService, AttackView
+from bot.services.play.turn_actions import Spent, TurnActions
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
@@ -37,6 +38,7 @@ from bot.services.sheets.writes import Applied, Each
 from rules.combat.attack import Fighter
 from rules.names import LOCALES, names
 from rules.systems.base import (
+    ActRequest,
     CastResult,
     GameSystem,
     Problem,
@@ -109,6 +111,8 @@ class CastView:
     system: str = ""
     caster_gender: str | None = None
     target_gender: str | None = None
+    #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
+    turn_warnings: tuple[Problem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +192,7 @@ class SpellService:
         self.characters = characters
         self.rng = rng or random.SystemRandom()
         self.attacks = attacks or AttackService(sessions, characters, self.rng)
+        self.turns = TurnActions(sessions)
 
     async def _listing(self, place: Place) -> tuple[GameSystem, SpellList]:
         _campaign, system, settings = await self.characters.context(place)
@@ -293,23 +298,49 @@ class SpellService:
             raise DomainError("spell.error.bad_extra_mana", limit=MAX_EXTRA_MANA)
         target = (order.target or "").strip()[:MAX_TARGET] or None
         listed_by, listing = await self._listing(place)
-        request = SpellRequest(
-            spell=_spell_name(order.spell, listing),
-            level=order.level,
-            spell_list=_list_id(order.spell_list, listed_by.id),
-            extra_mana=order.extra_mana,
-            mana=order.mana,
-            dispel=_spell_name(order.dispel, listing),
-            modifier=order.modifier,
+        request = _spell_request(order, listing, listed_by.id)
+        caster_id, caster_name, target_view = await self._target(
+            place, actor, order.character, target
         )
+        spent = await self._spend(place, actor, order, caster_id)
+        try:
+            view = await self._cast(
+                place, actor, order, request, target, caster_id, caster_name, target_view
+            )
+        except Exception:
+            await self.turns.refund(place, spent)
+            raise
+        return replace(view, turn_warnings=spent.warnings) if spent is not None else view
+
+    async def _spend(
+        self, place: Place, actor: Actor, order: CastOrder, caster_id: int | None
+    ) -> Spent | None:
+        """The caster's action in this channel's fight (issue 23 §1), counted before the
+        cast is rolled."""
+        context = await self.characters.contexts.load(place)
+        if caster_id is None:
+            caster_id = (await self.characters.show(place, actor, order.character)).id
+        referee = is_referee(context.campaign, actor)
+        act = ActRequest("cast")
+        return await self.turns.spend(place, context, act, referee=referee, character_id=caster_id)
+
+    async def _cast(
+        self,
+        place: Place,
+        actor: Actor,
+        order: CastOrder,
+        request: SpellRequest,
+        target: str | None,
+        caster_id: int | None,
+        caster_name: str,
+        target_view: CharacterView | None,
+    ) -> CastView:
+        """The cast once its action is counted (see :meth:`cast`)."""
         campaign, system, _settings = await self.characters.context(place)
 
         def audit(result: CastResult) -> AuditEntry:
             return _cast_entry(result, target, order.private)
 
-        caster_id, caster_name, target_view = await self._target(
-            place, actor, order.character, target
-        )
         if target_view is not None and target_view.id != caster_id:
             touch = await self._touch_spell(place, request.spell)
             if touch is not None:
@@ -328,22 +359,11 @@ class SpellService:
             if target_view is not None:
                 landed_on = Applied(applied.view, landed, applied.log_id)
         else:
-
-            def follow(values: tuple[Any, ...]) -> LandSpell | None:
-                cast: CastResult = values[0][0]
-                return LandSpell(cast, caster_name) if lands_on_target(cast) else None
-
             assert caster_id is not None  # a named target was found: so was its caster
-            applied, on_target = await writer.apply_each(
-                place,
-                actor,
-                [
-                    Each(caster_id, CastSpell(request, self.rng, audit), playing=True),
-                    Each(target_view.id, after=follow, acting=False),
-                ],
+            cast = CastSpell(request, self.rng, audit)
+            applied, landed_on = await self._cast_on(
+                place, actor, cast, (caster_id, caster_name), target_view.id
             )
-            if on_target.value is not None:  # None: the cast did nothing to its target
-                landed_on = on_target
             result, landed = applied.value
         return CastView(
             log_id=applied.log_id or 0,
@@ -361,6 +381,32 @@ class SpellService:
             caster_gender=gender_of(applied.view.sheet),
             target_gender=gender_of(landed_on.view.sheet) if landed_on is not None else None,
         )
+
+    async def _cast_on(
+        self,
+        place: Place,
+        actor: Actor,
+        cast: CastSpell,
+        caster: tuple[int, str],
+        target_id: int,
+    ) -> tuple[Applied[Any], Applied[Landed] | None]:
+        """A cast on another character: the caster's write, then what it does to the target
+        (on the target's current sheet, the rules acting on the caster's behalf), in one
+        transaction; the target's part is None when the cast did nothing to it."""
+
+        def follow(values: tuple[Any, ...]) -> LandSpell | None:
+            done: CastResult = values[0][0]
+            return LandSpell(done, caster[1]) if lands_on_target(done) else None
+
+        applied, on_target = await self.characters.writer.apply_each(
+            place,
+            actor,
+            [
+                Each(caster[0], cast, playing=True),
+                Each(target_id, after=follow, acting=False),
+            ],
+        )
+        return applied, on_target if on_target.value is not None else None
 
     async def _touch_spell(self, place: Place, name: str | None) -> str | None:
         """The spell's name if it is a touch spell that needs a melee attack first."""
@@ -429,6 +475,19 @@ class SpellService:
             raise NotAllowed("flows.rest_gm_only")
         applied = await self.characters.writer.apply(place, actor, Rest(), name=character)
         return RestView(applied.view.name, applied.value)
+
+
+def _spell_request(order: CastOrder, listing: SpellList, system: str) -> SpellRequest:
+    """The system's request: the spells and the list named as the system reads them."""
+    return SpellRequest(
+        spell=_spell_name(order.spell, listing),
+        level=order.level,
+        spell_list=_list_id(order.spell_list, system),
+        extra_mana=order.extra_mana,
+        mana=order.mana,
+        dispel=_spell_name(order.dispel, listing),
+        modifier=order.modifier,
+    )
 
 
 def _list_id(typed: str | None, system: str) -> str | None:

@@ -14,15 +14,17 @@ against a surprised combatant, in the first round, once per ambusher).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, CombatRecord, utcnow
+from bot.db.models import Character, CombatRecord
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
+from bot.services.play.combat_store import active_fight, write_fight_state
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee, refused
@@ -30,7 +32,7 @@ from bot.services.shared.retry import attempts, backoff
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
 from rules.combat import Combat, Combatant, Side
-from rules.systems.base import AmbushParty, AmbushSetup, RulesError, capabilities
+from rules.systems.base import AmbushParty, AmbushRoll, AmbushSetup, RulesError, capabilities
 
 __all__ = ["SIDES", "SurpriseOrder", "SurpriseService", "SurpriseView"]
 
@@ -92,65 +94,21 @@ class SurpriseService:
             raise DomainError("rolweb_fight.error.bad_side", sides=", ".join(SIDES))
         for attempt in attempts():
             await backoff(attempt)
-            record = await self._fight(place)
+            record = await active_fight(self.sessions, place)
             if record is None:
                 raise DomainError("combat.error.none")
             combat = Combat.from_dict(record.state)
             characters = await self._characters(combat)
-            side = Side(order.ambushers)
-            setup = AmbushSetup(
-                state=record.state,
-                round=combat.round,
-                ambushing=side,
-                ambushers=tuple(_party(c, characters) for c in combat.combatants if c.side is side),
-                watchers=tuple(
-                    _party(c, characters) for c in combat.combatants if c.side is not side
-                ),
-                modifier=order.modifier,
-                ambusher_value=order.discreto,
-                watcher_value=order.atento,
-            )
             try:
-                result = ambush.ambush(setup, settings, self.rng)
+                result = ambush.ambush(
+                    _setup(record, combat, characters, order), settings, self.rng
+                )
             except RulesError as error:
                 raise refused(error) from None
-            secret = any(
-                c.character_id is not None
-                and characters.get(c.character_id) is not None
-                and characters[c.character_id].is_npc
-                and characters[c.character_id].hidden
-                for c in combat.combatants
-            ) and not bool(settings.get(SHOW_NUMBERS, False))
-            audit = AuditEntry(
-                kind="surprise",
-                expression=result.expression,
-                breakdown=f"{result.roll}" if secret else result.breakdown,
-                total=result.roll,
-                reason=result.reason,
-                detail=dict(result.detail),
-                difficulty=None if secret else result.target,
-                outcome=result.outcome,
-            )
-            async with self.sessions() as session, session.begin():
-                written = await session.exec(
-                    update(CombatRecord)
-                    .where(
-                        col(CombatRecord.id) == record.id,
-                        col(CombatRecord.version) == record.version,
-                        col(CombatRecord.status) == "active",
-                    )
-                    .values(
-                        state={**record.state, **result.state},
-                        version=CombatRecord.version + 1,
-                        updated_at=utcnow(),
-                    )
-                )
-                if written.rowcount != 1:
-                    continue
-                entry = roll_log(place, actor, campaign.id, None, audit)
-                session.add(entry)
-                await session.flush()
-                log_id = entry.id or 0
+            secret = _secret(combat, characters, settings)
+            log_id = await self._write(place, actor, campaign.id, record, result, secret)
+            if log_id is None:
+                continue
             return SurpriseView(
                 log_id=log_id,
                 ambushers=order.ambushers,
@@ -168,17 +126,34 @@ class SurpriseService:
             )
         raise ConcurrentChange()
 
-    async def _fight(self, place: Place) -> CombatRecord | None:
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(CombatRecord).where(
-                        CombatRecord.guild_id == place.guild_id,
-                        CombatRecord.channel_id == place.channel_id,
-                        CombatRecord.status == "active",
-                    )
-                )
-            ).first()
+    async def _write(
+        self,
+        place: Place,
+        actor: Actor,
+        campaign_id: int | None,
+        record: CombatRecord,
+        result: AmbushRoll,
+        secret: bool,
+    ) -> int | None:
+        """The ambush's record on the fight (compare-and-set) with its audit row; None when
+        the fight changed since it was read."""
+        audit = AuditEntry(
+            kind="surprise",
+            expression=result.expression,
+            breakdown=f"{result.roll}" if secret else result.breakdown,
+            total=result.roll,
+            reason=result.reason,
+            detail=dict(result.detail),
+            difficulty=None if secret else result.target,
+            outcome=result.outcome,
+        )
+        async with self.sessions() as session, session.begin():
+            if not await write_fight_state(session, record, {**record.state, **result.state}):
+                return None
+            entry = roll_log(place, actor, campaign_id, None, audit)
+            session.add(entry)
+            await session.flush()
+            return entry.id or 0
 
     async def _characters(self, combat: Combat) -> dict[int, Character]:
         ids = [c.character_id for c in combat.combatants if c.character_id is not None]
@@ -200,3 +175,33 @@ def _party(combatant: Combatant, characters: dict[int, Character]) -> AmbushPart
     character = characters.get(combatant.character_id or -1)
     sheet = upgraded_sheet(character) if character is not None else None
     return AmbushParty(combatant.key, combatant.name, sheet)
+
+
+def _setup(
+    record: CombatRecord, combat: Combat, characters: dict[int, Character], order: SurpriseOrder
+) -> AmbushSetup:
+    """The fight as the system's ambush reads it: both sides, the GM's numbers."""
+    side = Side(order.ambushers)
+    return AmbushSetup(
+        state=record.state,
+        round=combat.round,
+        ambushing=side,
+        ambushers=tuple(_party(c, characters) for c in combat.combatants if c.side is side),
+        watchers=tuple(_party(c, characters) for c in combat.combatants if c.side is not side),
+        modifier=order.modifier,
+        ambusher_value=order.discreto,
+        watcher_value=order.atento,
+    )
+
+
+def _secret(combat: Combat, characters: dict[int, Character], settings: Mapping[str, Any]) -> bool:
+    """A hidden NPC's value is part of the test: the numbers go to the GM alone (unless the
+    campaign shows numbers)."""
+    hidden = any(
+        c.character_id is not None
+        and characters.get(c.character_id) is not None
+        and characters[c.character_id].is_npc
+        and characters[c.character_id].hidden
+        for c in combat.combatants
+    )
+    return hidden and not bool(settings.get(SHOW_NUMBERS, False))

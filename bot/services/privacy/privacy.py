@@ -34,7 +34,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
@@ -70,6 +70,7 @@ from bot.db.models import (
     utcnow,
 )
 from bot.services.shared.audit import UNDOABLE
+from bot.services.shared.context import Confirm
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
 
@@ -369,12 +370,35 @@ class PrivacyService:
             gm_copies=sum(len(copies or ()) for copies in posts),
         )
 
+    async def export_file(self, guild_id: int, user_id: int, limit: int) -> tuple[str, bytes]:
+        """``/privacy export``: the member's document as the file to send (:meth:`encode`)."""
+        return await self.encode(await self.export(guild_id, user_id), limit)
+
+    @overload
     async def delete(
-        self, guild_id: int, user_id: int, *, characters: CharacterChoice
-    ) -> DeletionSummary:
-        """Remove or untie everything stored about the member, in one transaction."""
+        self, guild_id: int, user_id: int, *, characters: CharacterChoice, confirm: None = None
+    ) -> DeletionSummary: ...
+
+    @overload
+    async def delete(
+        self, guild_id: int, user_id: int, *, characters: CharacterChoice, confirm: Confirm
+    ) -> DeletionSummary | None: ...
+
+    async def delete(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        confirm: Confirm | None = None,
+    ) -> DeletionSummary | None:
+        """Remove or untie everything stored about the member: the bulk of it in short
+        batches (:meth:`_in_batches`), the rest in one final transaction. ``confirm`` is shown what would go (``preview``, :meth:`preview`) first; None: it
+        declined (or there was nothing to delete)."""
         if characters not in ("delete", "to_gm"):
             raise DomainError("privacy.error.bad_choice")
+        if confirm is not None and not await confirm(preview=await self.preview(guild_id, user_id)):
+            return None
         rolls, erased, anonymised, messages, marks = await self._in_batches(
             guild_id, user_id, erase=characters == "delete"
         )

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["Actor", "Place"]
+__all__ = ["Actor", "Confirm", "Place", "Reply", "Sent"]
+
+V_contra = TypeVar("V_contra", contravariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,3 +41,27 @@ class Actor:
     role_ids: frozenset[int] = frozenset()
     is_admin: bool = False
     can_manage_channels: bool = False
+
+
+class Confirm(Protocol):
+    """The cog's side of a use case that asks its user before acting (``/campaign end``,
+    ``/init end``): the question gets ``params`` (what it names); True to go on.  The
+    service checks what it must first, so nobody is asked a question they may not answer."""
+
+    async def __call__(self, **params: Any) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A message the cog sent for a use case: its id and its link (the audit row keeps it)."""
+
+    message_id: int
+    url: str = ""
+
+
+class Reply(Protocol[V_contra]):
+    """The cog's side of a use case whose record links to its reply (``/roll``, ``/attack``,
+    ``/request check``): it sends the view and says which message it sent (None: nothing to
+    link, a private reply), and the service links it in the same call."""
+
+    async def __call__(self, view: V_contra) -> Sent | None: ...

@@ -103,19 +103,7 @@ class ApprovalService:
             )
             if result.rowcount != 1:
                 raise ConcurrentChange()
-            made_active = False
-            if approve:
-                active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
-                if active is None:
-                    session.add(
-                        ActiveCharacter(
-                            campaign_id=saved_id(campaign),
-                            user_id=character.owner_user_id,
-                            guild_id=campaign.guild_id,
-                            character_id=saved_id(character),
-                        )
-                    )
-                    made_active = True
+            made_active = approve and await _first_active(session, campaign, character)
             entry = roll_log(
                 place,
                 actor,
@@ -184,23 +172,8 @@ class ApprovalService:
                     col(ActiveCharacter.character_id) == character.id,
                 )
             )
-            entry = roll_log(
-                place,
-                actor,
-                campaign.id,
-                character.name,
-                AuditEntry(
-                    kind="transfer",
-                    expression="transfer",
-                    breakdown=f"{previous} → {new_owner_id} ({new_owner_name[:60]})",
-                    total=0,
-                    detail={
-                        "character_id": character.id,
-                        "from": previous,
-                        "to": new_owner_id,
-                    },
-                ),
-            )
+            audit = _transfer_audit(saved_id(character), previous, new_owner_id, new_owner_name)
+            entry = roll_log(place, actor, campaign.id, character.name, audit)
             session.add(entry)
             await session.flush()
             return TransferView(
@@ -211,3 +184,31 @@ class ApprovalService:
                 cleared.rowcount == 1,
                 saved_id(entry),
             )
+
+
+def _transfer_audit(character_id: int, previous: int, new_owner_id: int, name: str) -> AuditEntry:
+    """The transfer's audit row: from whom to whom (the new owner's name as given)."""
+    return AuditEntry(
+        kind="transfer",
+        expression="transfer",
+        breakdown=f"{previous} → {new_owner_id} ({name[:60]})",
+        total=0,
+        detail={"character_id": character_id, "from": previous, "to": new_owner_id},
+    )
+
+
+async def _first_active(session: AsyncSession, campaign: Campaign, character: Character) -> bool:
+    """An approved character becomes its owner's active one when the owner has none yet;
+    True when it did."""
+    active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
+    if active is not None:
+        return False
+    session.add(
+        ActiveCharacter(
+            campaign_id=saved_id(campaign),
+            user_id=character.owner_user_id,
+            guild_id=campaign.guild_id,
+            character_id=saved_id(character),
+        )
+    )
+    return True

@@ -60,6 +60,7 @@ __all__ = [
     "Rest",
     "SetField",
     "TickEffects",
+    "EndFightEffects",
     "Ticked",
     "TouchCast",
     "Touched",
@@ -474,15 +475,22 @@ class Ticked:
 
 @dataclass(frozen=True, slots=True)
 class TickEffects:
-    """The owner's turn: every timed effect loses a round, those at 0 expire, and the turn
-    actions the bot can roll are rolled (Aura de curación heals through the system).  A
-    retry after a clash ticks the newer version again, so a round is never counted twice."""
+    """The owner's turn (issue 23 §2): as it begins (``phase`` ``"begin"``) its effects come
+    into play and the turn actions the bot can roll are rolled (Aura de curación heals
+    through the system); as it ends (``"end"``) every timed effect in play loses a round and
+    those at 0 expire; ``"whole"`` does both at once.  A retry after a clash ticks the newer
+    version again, so a round is never counted twice."""
 
     rng: random.Random
     validate: bool = False
+    phase: str = "whole"
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Ticked]:
-        ticked = effects.tick(sheet)
+        ticked = {
+            "begin": effects.begin_turn,
+            "end": effects.end_turn,
+            "whole": effects.tick,
+        }[self.phase](sheet)
         new: Mapping[str, Any] = ticked.sheet
         rolls = []
         health = None
@@ -510,6 +518,32 @@ class TickEffects:
                 detail={"expired": [e.name for e in ticked.expired]},
             )
         return Computed(new, value, audit=audit)
+
+
+@dataclass(frozen=True, slots=True)
+class EndFightEffects:
+    """The fight ended (issue 23 §2): effects measured in rounds end with it, or, ``keep``
+    (the GM's explicit choice), stay and count afresh in the next fight.  The value is the
+    timed effects (ended, or kept); the audit row (kind ``effect_tick``) names the ended."""
+
+    keep: bool = False
+    validate: bool = False
+
+    def compute(
+        self, sheet: dict[str, Any], context: CampaignContext
+    ) -> Computed[tuple[Effect, ...]]:
+        ended = effects.end_of_fight(sheet, self.keep)
+        timed = tuple(e for e in effects.effects(sheet) if e.rounds is not None)
+        audit = None
+        if ended.expired:
+            audit = AuditEntry(
+                kind="effect_tick",
+                expression="-",
+                total=0,
+                breakdown="; ".join(f"{e.name} ✕" for e in ended.expired),
+                detail={"expired": [e.name for e in ended.expired], "fight_ended": True},
+            )
+        return Computed(ended.sheet, timed, audit=audit)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ import asyncio
 import builtins
 import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import and_, func, not_, update
 from sqlalchemy.exc import IntegrityError
@@ -37,7 +37,7 @@ from bot.services.campaigns.service import (
     CampaignService,
     is_referee,
 )
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.shared.labels import read_field
 from bot.services.sheets.access import (
@@ -295,39 +295,17 @@ class CharacterService:
         )
         if is_npc and not is_referee(campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
-        name = checked_name(str(sheet.get("name", "")))
-        if sheet.get("system") != campaign.system:
-            raise DomainError(
-                "sheet.error.wrong_system",
-                system=systems.name_of(str(sheet.get("system"))[:20]),
-                expected=systems.name_of(campaign.system),
-            )
-        sheet = player_sheet(sheet) if not is_npc else dict(sheet)
-        sheet["name"] = name
-        problems = system.validate(sheet, settings)
-        if problems:
-            raise RulesError(list(problems))
-        waiting = await self._sheetless(campaign, name, is_npc)
+        name, sheet = _new_sheet(campaign, system, settings, sheet, is_npc)
+        waiting = await _sheetless(self.sessions, campaign, name, is_npc)
         if waiting is not None:  # an Umbría character: the wizard builds the sheet it lacked
-            character = await self._complete(
-                campaign, actor, waiting, sheet, pending=pending, make_active=make_active,
-                same_transaction=same_transaction,
+            character = await _complete(
+                self.sessions, campaign, actor, waiting, sheet, pending=pending,
+                make_active=make_active, same_transaction=same_transaction,
             )  # fmt: skip
             return self._view(campaign, system, settings, character)
         owner = owner_user_id or actor.user_id
         cap = None if is_npc else int(settings.get(CHARACTER_CAP, 10))
-        character = Character(
-            guild_id=campaign.guild_id,
-            campaign_id=saved_id(campaign),
-            owner_user_id=owner,
-            name=name,
-            name_key=name_key(name),
-            system=campaign.system,
-            sheet=dict(sheet),
-            is_npc=is_npc,
-            hidden=hidden,
-            approval="pending" if pending else "approved",
-        )
+        character = _new_row(campaign, owner, sheet, is_npc=is_npc, hidden=hidden, pending=pending)
         try:
             async with self.sessions() as session, session.begin():
                 if cap is not None:
@@ -335,95 +313,15 @@ class CharacterService:
                 session.add(character)
                 await session.flush()
                 if cap is not None:
-                    await self._check_cap(session, campaign, owner, cap)
+                    await _check_cap(session, campaign, owner, cap)
                 if make_active and not is_npc and not pending:
-                    await self._set_active(session, campaign, actor.user_id, saved_id(character))
+                    await _set_active(session, campaign, actor.user_id, saved_id(character))
                 if same_transaction is not None:
                     # e.g. closing the creation draft: both happen or neither does
                     await same_transaction(session)
         except IntegrityError:
             raise name_clash(campaign, actor, name) from None
         return self._view(campaign, system, settings, character)
-
-    async def _sheetless(self, campaign: Campaign, name: str, is_npc: bool) -> Character | None:
-        """The live character called ``name`` that came without a sheet (``no_sheet``)."""
-        async with self.sessions() as session:
-            return (
-                await session.exec(
-                    select(Character).where(
-                        Character.campaign_id == campaign.id,
-                        Character.name_key == name_key(name),
-                        col(Character.deleted_at).is_(None),
-                        Character.approval == NO_SHEET,
-                        Character.is_npc == is_npc,
-                    )
-                )
-            ).first()
-
-    async def _complete(
-        self,
-        campaign: Campaign,
-        actor: Actor,
-        waiting: Character,
-        sheet: Mapping[str, Any],
-        *,
-        pending: bool,
-        make_active: bool,
-        same_transaction: Callable[[AsyncSession], Awaitable[None]] | None,
-    ) -> Character:
-        """The sheet a sheetless character lacked, written on it (same id, profile, posts and
-        log): its owner or a referee; compare-and-set on its version."""
-        require_editor(campaign, waiting, actor)
-        approval = "pending" if pending else "approved"
-        async with self.sessions() as session, session.begin():
-            changed = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == waiting.id,
-                    col(Character.version) == waiting.version,
-                    col(Character.approval) == NO_SHEET,
-                )
-                .values(
-                    sheet=dict(sheet),
-                    name=str(sheet["name"]),
-                    approval=approval,
-                    version=waiting.version + 1,
-                    updated_at=utcnow(),
-                )
-            )
-            if changed.rowcount != 1:
-                raise ConcurrentChange()
-            own = waiting.owner_user_id == actor.user_id
-            if make_active and own and not waiting.is_npc and approval == "approved":
-                await self._set_active(session, campaign, actor.user_id, saved_id(waiting))
-            if same_transaction is not None:
-                await same_transaction(session)
-            character = await session.get(Character, saved_id(waiting), populate_existing=True)
-            assert character is not None  # just written
-        return character
-
-    @staticmethod
-    async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:
-        """A member keeps at most ``cap`` live characters per campaign (setting
-        ``personajes_por_jugador``): a runaway script cannot fill the campaign.
-
-        Counted *after* the new row is flushed, inside the inserting transaction and behind
-        :func:`lock_campaign`, so two creations at the same moment cannot both pass a count
-        that each made before the other's insert."""
-        count = (
-            await session.exec(
-                select(func.count())
-                .select_from(Character)
-                .where(
-                    Character.campaign_id == campaign.id,
-                    Character.owner_user_id == owner,
-                    Character.is_npc == False,  # noqa: E712 - SQL, not Python
-                    col(Character.deleted_at).is_(None),
-                )
-            )
-        ).one()
-        if count > cap:
-            raise DomainError("sheet.error.too_many_characters", limit=cap)
 
     async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
         """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
@@ -433,26 +331,8 @@ class CharacterService:
             if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
                 raise NotAllowed("sheet.error.not_owner", name=character.name)
             require_playable(character)
-            await self._set_active(session, campaign, actor.user_id, saved_id(character))
+            await _set_active(session, campaign, actor.user_id, saved_id(character))
         return self._view(campaign, system, settings, character)
-
-    @staticmethod
-    async def _set_active(
-        session: AsyncSession, campaign: Campaign, user_id: int, character_id: int
-    ) -> None:
-        active = await session.get(ActiveCharacter, (campaign.id, user_id))
-        if active is None:
-            session.add(
-                ActiveCharacter(
-                    campaign_id=saved_id(campaign),
-                    user_id=user_id,
-                    guild_id=campaign.guild_id,
-                    character_id=character_id,
-                )
-            )
-        else:
-            active.character_id = character_id
-            session.add(active)
 
     async def update_sheet(
         self,
@@ -521,8 +401,25 @@ class CharacterService:
 
         return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
 
-    async def delete(self, place: Place, actor: Actor, name: str) -> CharacterSummary:
-        """Soft delete: hidden from everyone, restorable by a referee."""
+    @overload
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: None = None
+    ) -> CharacterSummary: ...
+
+    @overload
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: Confirm
+    ) -> CharacterSummary | None: ...
+
+    async def delete(
+        self, place: Place, actor: Actor, name: str, confirm: Confirm | None = None
+    ) -> CharacterSummary | None:
+        """Soft delete: hidden from everyone, restorable by a referee.  ``confirm`` asks
+        first, naming the character as the actor sees it (None: declined)."""
+        if confirm is not None:
+            name = (await self.show(place, actor, name)).name
+            if not await confirm(name=name):
+                return None
         campaign, _system, _settings = await self.context(place)
         async with self.sessions() as session, session.begin():
             character = await find_character(session, campaign, actor, name)
@@ -642,3 +539,156 @@ def get_path(sheet: Mapping[str, Any], path: str) -> Any:
             return None
         node = node[part]
     return node
+
+
+def _new_row(
+    campaign: Campaign,
+    owner: int,
+    sheet: Mapping[str, Any],
+    *,
+    is_npc: bool,
+    hidden: bool,
+    pending: bool,
+) -> Character:
+    """A new character's row (its sheet already checked by :func:`_new_sheet`)."""
+    name = str(sheet["name"])
+    return Character(
+        guild_id=campaign.guild_id,
+        campaign_id=saved_id(campaign),
+        owner_user_id=owner,
+        name=name,
+        name_key=name_key(name),
+        system=campaign.system,
+        sheet=dict(sheet),
+        is_npc=is_npc,
+        hidden=hidden,
+        approval="pending" if pending else "approved",
+    )
+
+
+def _new_sheet(
+    campaign: Campaign,
+    system: GameSystem,
+    settings: Mapping[str, Any],
+    sheet: Mapping[str, Any],
+    is_npc: bool,
+) -> tuple[str, dict[str, Any]]:
+    """A new character's name and sheet as stored: a name a reader can see, within
+    :data:`MAX_NAME` (:func:`checked_name`), the campaign's system, a player's sheet without
+    NPC keys, and every problem the system finds refused at once (RulesError)."""
+    name = checked_name(str(sheet.get("name", "")))
+    if sheet.get("system") != campaign.system:
+        raise DomainError(
+            "sheet.error.wrong_system",
+            system=systems.name_of(str(sheet.get("system"))[:20]),
+            expected=systems.name_of(campaign.system),
+        )
+    stored = player_sheet(sheet) if not is_npc else dict(sheet)
+    stored["name"] = name
+    problems = system.validate(stored, settings)
+    if problems:
+        raise RulesError(list(problems))
+    return name, stored
+
+
+async def _check_cap(session: AsyncSession, campaign: Campaign, owner: int, cap: int) -> None:
+    """A member keeps at most ``cap`` live characters per campaign (setting
+    ``personajes_por_jugador``): a runaway script cannot fill the campaign.
+
+    Counted *after* the new row is flushed, inside the inserting transaction and behind
+    :func:`lock_campaign`, so two creations at the same moment cannot both pass a count
+    that each made before the other's insert."""
+    count = (
+        await session.exec(
+            select(func.count())
+            .select_from(Character)
+            .where(
+                Character.campaign_id == campaign.id,
+                Character.owner_user_id == owner,
+                Character.is_npc == False,  # noqa: E712 - SQL, not Python
+                col(Character.deleted_at).is_(None),
+            )
+        )
+    ).one()
+    if count > cap:
+        raise DomainError("sheet.error.too_many_characters", limit=cap)
+
+
+async def _set_active(
+    session: AsyncSession, campaign: Campaign, user_id: int, character_id: int
+) -> None:
+    """Make ``character_id`` the member's character in the campaign (one per member)."""
+    active = await session.get(ActiveCharacter, (campaign.id, user_id))
+    if active is None:
+        session.add(
+            ActiveCharacter(
+                campaign_id=saved_id(campaign),
+                user_id=user_id,
+                guild_id=campaign.guild_id,
+                character_id=character_id,
+            )
+        )
+    else:
+        active.character_id = character_id
+        session.add(active)
+
+
+async def _sheetless(
+    sessions: async_sessionmaker[AsyncSession], campaign: Campaign, name: str, is_npc: bool
+) -> Character | None:
+    """The live character called ``name`` that came without a sheet (``no_sheet``)."""
+    async with sessions() as session:
+        return (
+            await session.exec(
+                select(Character).where(
+                    Character.campaign_id == campaign.id,
+                    Character.name_key == name_key(name),
+                    col(Character.deleted_at).is_(None),
+                    Character.approval == NO_SHEET,
+                    Character.is_npc == is_npc,
+                )
+            )
+        ).first()
+
+
+async def _complete(
+    sessions: async_sessionmaker[AsyncSession],
+    campaign: Campaign,
+    actor: Actor,
+    waiting: Character,
+    sheet: Mapping[str, Any],
+    *,
+    pending: bool,
+    make_active: bool,
+    same_transaction: Callable[[AsyncSession], Awaitable[None]] | None,
+) -> Character:
+    """The sheet a sheetless character lacked, written on it (same id, profile, posts and
+    log): its owner or a referee; compare-and-set on its version."""
+    require_editor(campaign, waiting, actor)
+    approval = "pending" if pending else "approved"
+    async with sessions() as session, session.begin():
+        changed = await session.exec(
+            update(Character)
+            .where(
+                col(Character.id) == waiting.id,
+                col(Character.version) == waiting.version,
+                col(Character.approval) == NO_SHEET,
+            )
+            .values(
+                sheet=dict(sheet),
+                name=str(sheet["name"]),
+                approval=approval,
+                version=waiting.version + 1,
+                updated_at=utcnow(),
+            )
+        )
+        if changed.rowcount != 1:
+            raise ConcurrentChange()
+        own = waiting.owner_user_id == actor.user_id
+        if make_active and own and not waiting.is_npc and approval == "approved":
+            await _set_active(session, campaign, actor.user_id, saved_id(waiting))
+        if same_transaction is not None:
+            await same_transaction(session)
+        character = await session.get(Character, saved_id(waiting), populate_existing=True)
+        assert character is not None  # just written
+    return character

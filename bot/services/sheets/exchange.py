@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from bot.db.models import Character
+from bot.db.models import Character, saved_id
 from bot.grammar import sheet_fields
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor, Place
@@ -31,7 +31,7 @@ from bot.services.sheets.imports import (
     referee_changes,
 )
 from bot.services.sheets.schema import upgraded_sheet
-from rules.systems.base import RulesError
+from rules.systems.base import FieldSpec, GameSystem, RulesError, Settings
 
 __all__ = ["SheetExchangeService", "sheet_document"]
 
@@ -82,16 +82,7 @@ class SheetExchangeService:
         referee = is_referee(campaign, actor)
         is_npc = bool(document.get("npc", False)) and referee
         specs = tuple(sheet_fields(system, settings))
-        async with self.sessions() as session:
-            existing = (
-                await session.exec(
-                    select(Character).where(
-                        Character.campaign_id == campaign.id,
-                        Character.name_key == name_key(sheet["name"]),
-                        col(Character.deleted_at).is_(None),
-                    )
-                )
-            ).first()
+        existing = await self._named(saved_id(campaign), sheet["name"])
         if existing is not None and not referee and existing.owner_user_id != actor.user_id:
             # A player can only replace his own character: any other holder of the name (a
             # hidden NPC included) gets the one answer that confirms nothing (name_clash).
@@ -114,12 +105,7 @@ class SheetExchangeService:
             raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
         sheet = keep_referee_fields(sheet, baseline, guarded)
         npc_sheet = existing.is_npc if existing is not None else is_npc
-        candidate = sheet if npc_sheet else player_sheet(sheet)
-        problems = list(system.validate(candidate, settings))
-        seen = {p.path for p in problems}
-        problems += [p for p in range_problems(candidate, specs) if p.path not in seen]
-        if problems:  # every problem at once, the system's and the fields' ranges
-            raise RulesError(problems)
+        _require_valid(system, sheet if npc_sheet else player_sheet(sheet), settings, specs)
         if existing is None:
             return await self.characters.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
         # Through the versioned write: the guarded fields are checked again on the version
@@ -129,3 +115,27 @@ class SheetExchangeService:
             place, actor, change, character_id=existing.id, name=existing.name
         )
         return applied.view
+
+    async def _named(self, campaign_id: int, name: str) -> Character | None:
+        """The campaign's character of that name (not deleted), if any."""
+        async with self.sessions() as session:
+            return (
+                await session.exec(
+                    select(Character).where(
+                        Character.campaign_id == campaign_id,
+                        Character.name_key == name_key(name),
+                        col(Character.deleted_at).is_(None),
+                    )
+                )
+            ).first()
+
+
+def _require_valid(
+    system: GameSystem, sheet: Mapping[str, Any], settings: Settings, specs: tuple[FieldSpec, ...]
+) -> None:
+    """Every problem at once, the system's and the fields' ranges (RulesError)."""
+    problems = list(system.validate(sheet, settings))
+    seen = {p.path for p in problems}
+    problems += [p for p in range_problems(sheet, specs) if p.path not in seen]
+    if problems:
+        raise RulesError(problems)

@@ -7,7 +7,9 @@ Reading, editing and deleting an NPC are the same use cases as for any character
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -28,7 +30,7 @@ from bot.services.sheets.access import (
 )
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
-from rules.systems.base import LoggedRoll, capabilities
+from rules.systems.base import GameSystem, LoggedRoll, capabilities
 
 __all__ = ["MAX_COPIES", "NpcCopy", "NpcService", "copy_name"]
 
@@ -96,21 +98,8 @@ class NpcService:
             }
             made: list[Character] = []
             rolled_hp: dict[str, int] = {}
-            # Each existing name can block at most one number, so this range always suffices.
-            for number in range(1, count + len(existing) + 2):
-                if len(made) == count:
-                    break
-                name = copy_name(template.name, number)
-                if name_key(name) in existing:
-                    continue
-                existing.add(name_key(name))
-                sheet = upgraded_sheet(template)
-                sheet["name"] = name
-                rolls: tuple[LoggedRoll, ...] = ()
-                copies = capabilities(system).copy_rolls
-                if copies is not None:
-                    rolled, rolls = copies.roll_copy(sheet, settings, self.rng)
-                    sheet = dict(rolled)
+            for name in _free_names(template.name, existing, count):
+                sheet, rolls = self._rolled(system, template, name, settings)
                 if rolls:
                     rolled_hp[name] = rolls[-1].total
                 for logged in rolls:
@@ -123,18 +112,7 @@ class NpcService:
                         private=template.hidden,
                     )
                     session.add(roll_log(place, actor, saved_id(campaign), name, entry))
-                copy = Character(
-                    guild_id=campaign.guild_id,
-                    campaign_id=saved_id(campaign),
-                    owner_user_id=template.owner_user_id,
-                    name=name,
-                    name_key=name_key(name),
-                    system=template.system,
-                    sheet=sheet,
-                    is_npc=True,
-                    hidden=template.hidden,
-                    template_id=template.id,
-                )
+                copy = _copy_of(template, name, sheet)
                 session.add(copy)
                 made.append(copy)
             try:
@@ -142,6 +120,18 @@ class NpcService:
             except IntegrityError:  # another command took one of the names meanwhile
                 raise ConcurrentChange() from None
         return tuple(NpcCopy(saved_id(c), c.name, c.hidden, rolled_hp.get(c.name)) for c in made)
+
+    def _rolled(
+        self, system: GameSystem, template: Character, name: str, settings: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], tuple[LoggedRoll, ...]]:
+        """The copy's sheet, with what the system rolls again for each copy (its rolls)."""
+        sheet = upgraded_sheet(template)
+        sheet["name"] = name
+        copies = capabilities(system).copy_rolls
+        if copies is None:
+            return sheet, ()
+        rolled, rolls = copies.roll_copy(sheet, settings, self.rng)
+        return dict(rolled), rolls
 
     async def set_visibility(
         self, place: Place, actor: Actor, name: str, hidden: bool
@@ -165,3 +155,34 @@ class NpcService:
                 character.hidden, character.version = hidden, seen + 1
                 return self.characters._view(campaign, system, settings, character)
         raise ConcurrentChange()
+
+
+def _free_names(template: str, taken: set[str], count: int) -> list[str]:
+    """``count`` copy names («Goblin 1» …) the campaign has not taken (``taken`` holds the
+    name keys; each existing name can block at most one number, so the range suffices)."""
+    names: list[str] = []
+    for number in range(1, count + len(taken) + 2):
+        if len(names) == count:
+            break
+        name = copy_name(template, number)
+        if name_key(name) in taken:
+            continue
+        taken.add(name_key(name))
+        names.append(name)
+    return names
+
+
+def _copy_of(template: Character, name: str, sheet: dict[str, Any]) -> Character:
+    """A new NPC row copying ``template`` (its owner, system, visibility) as ``name``."""
+    return Character(
+        guild_id=template.guild_id,
+        campaign_id=template.campaign_id,
+        owner_user_id=template.owner_user_id,
+        name=name,
+        name_key=name_key(name),
+        system=template.system,
+        sheet=sheet,
+        is_npc=True,
+        hidden=template.hidden,
+        template_id=template.id,
+    )

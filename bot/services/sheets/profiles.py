@@ -29,7 +29,8 @@ from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.post_text import Avatar, checked_avatar
-from bot.services.sheets.access import find_character, require_editor
+from bot.services.sheets.access import CharacterView, find_character, require_editor
+from bot.services.sheets.characters import CharacterService
 
 __all__ = ["MAX_CONCEPT", "MAX_DESCRIPTION", "ProfileChange", "ProfileService", "ProfileView"]
 
@@ -45,6 +46,16 @@ class ProfileChange:
     description: str | None = None
     avatar: bytes | None = None
     clear_avatar: bool = False
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to change: ``/sheet profile`` without options shows the profile."""
+        return (
+            self.concept is None
+            and self.description is None
+            and self.avatar is None
+            and not self.clear_avatar
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +85,25 @@ def _avatar(profile: CharacterProfile | None) -> Avatar | None:
 
 class ProfileService:
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], campaigns: CampaignService
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        campaigns: CampaignService,
+        characters: CharacterService | None = None,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
+        self.characters = characters or CharacterService(sessions, campaigns)
+
+    async def sheet_and_profile(
+        self, place: Place, actor: Actor, name: str | None
+    ) -> tuple[ProfileView, CharacterView | None]:
+        """``/sheet show``: the profile, with the whole sheet for its owner or a referee, and
+        for any NPC (those the actor may see); None for another player's character, which
+        shows its public profile alone."""
+        profile = await self.show(place, actor, name)
+        if not profile.full_sheet and not profile.is_npc:
+            return profile, None
+        return profile, await self.characters.show(place, actor, name)
 
     async def show(self, place: Place, actor: Actor, name: str | None) -> ProfileView:
         """The public profile of a character the actor may see (hidden NPCs: referees)."""
@@ -111,7 +137,10 @@ class ProfileService:
         self, place: Place, actor: Actor, name: str | None, change: ProfileChange
     ) -> ProfileView:
         """Change the profile (its owner or a referee), compare-and-set on its version; the
-        first change creates it (two first changes at once: one wins, the other retries)."""
+        first change creates it (two first changes at once: one wins, the other retries).
+        An empty change shows the profile (:meth:`show`)."""
+        if change.empty:
+            return await self.show(place, actor, name)
         concept = change.concept.strip() if change.concept is not None else None
         description = change.description.strip() if change.description is not None else None
         if concept is not None and len(concept) > MAX_CONCEPT:

@@ -383,26 +383,8 @@ class SheetWriter:
         )
         if result.rowcount != 1:
             raise _Clash()
-        log_id = None
+        log_id = await _log(session, place, actor, context, planned, new_name)
         xp = planned.computed.xp
-        if planned.computed.audit is not None:
-            audit = planned.computed.audit
-            entry = roll_log(place, actor, context.campaign.id, audit.character or new_name, audit)
-            if character.is_npc and character.hidden:
-                entry.private = True  # a hidden NPC's numbers stay out of players' /history
-            # what this write changed, so the GM can undo it from its reply or /history
-            entry.detail = {
-                **entry.detail,
-                "undo": {
-                    "character_id": character.id,
-                    "version": character.version + 1,
-                    "changes": sheet_diff(planned.before, sheet),
-                    **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
-                },
-            }
-            session.add(entry)
-            await session.flush()
-            log_id = entry.id
         if planned.computed.undoes is not None:
             await _mark_undone(session, planned.computed.undoes, character.id, log_id)
         if planned.computed.hit_die_for is not None:
@@ -524,3 +506,33 @@ async def _mark_hit_die(
         raise DomainError("xp.error.hit_die_stale", id=grant_id)
     row.detail = {**row.detail, "hit_die": roll_id}
     session.add(row)
+
+
+async def _log(
+    session: AsyncSession,
+    place: Place,
+    actor: Actor,
+    context: CampaignContext,
+    planned: _Planned,
+    name: str,
+) -> int | None:
+    """The change's audit row, with what it changed (``detail.undo``: the GM undoes it from
+    its reply or /history); a hidden NPC's is private.  None: the change logs nothing."""
+    audit, character, xp = planned.computed.audit, planned.character, planned.computed.xp
+    if audit is None:
+        return None
+    entry = roll_log(place, actor, context.campaign.id, audit.character or name, audit)
+    if character.is_npc and character.hidden:
+        entry.private = True  # a hidden NPC's numbers stay out of players' /history
+    entry.detail = {
+        **entry.detail,
+        "undo": {
+            "character_id": character.id,
+            "version": character.version + 1,
+            "changes": sheet_diff(planned.before, planned.sheet),
+            **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
+        },
+    }
+    session.add(entry)
+    await session.flush()
+    return entry.id

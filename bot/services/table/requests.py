@@ -45,7 +45,7 @@ from bot.db.models import (
 )
 from bot.services.campaigns.service import is_referee
 from bot.services.play.checks import CheckOrder, CheckService, CheckView
-from bot.services.shared.context import Actor, Place
+from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.shared.labels import Named, resolve, spoken
 from bot.services.shared.retry import attempts, backoff
@@ -305,9 +305,11 @@ class RequestService:
         difficulty: int | None = None,
         modifier: int = 0,
         hidden: str = "visible",
+        reply: Reply[RequestView] | None = None,
     ) -> RequestView:
         """Store the request (GM only) after checking that every character asked can roll
-        ``option`` (a dry run of the pure rules on each sheet: nothing is logged)."""
+        ``option`` (a dry run of the pure rules on each sheet: nothing is logged); ``reply``
+        posts it, and the request remembers the message it sent (:meth:`attach_message`)."""
         if hidden not in HIDDEN:
             raise DomainError("request.error.bad_hidden")
         context = await self.characters.contexts.load(place)
@@ -320,18 +322,7 @@ class RequestService:
             targets = await self._targets(session, campaign, actor, place, parsed)
         option = _read_option(system, settings, targets, option)
         request = CheckRequest(option=option, modifier=modifier, difficulty=difficulty)
-        label = option
-        dry = random.Random(0)
-        for character in targets:
-            try:
-                result = system.check(upgraded_sheet(character), request, settings, dry)
-            except RulesError as error:
-                # the name the suggestion showed («Volar»), not its value («habilidad:Volar»)
-                shown = option.split(":", 1)[-1]
-                raise DomainError(
-                    "request.error.cannot_roll", name=character.name, option=shown
-                ) from error
-            label = result.label
+        label = _dry_run(system, settings, targets, request)
         row = RollRequest(
             guild_id=place.guild_id,
             campaign_id=saved_id(campaign),
@@ -347,7 +338,11 @@ class RequestService:
         async with self.sessions() as session, session.begin():
             session.add(row)
             await session.flush()
-            return _view(row, campaign.gm_channel_id)
+            view = _view(row, campaign.gm_channel_id)
+        sent = await reply(view) if reply is not None else None
+        if sent is not None:
+            await self.attach_message(view.id, place.guild_id, sent.message_id)
+        return view
 
     async def attach_message(self, request_id: int, guild_id: int, message_id: int) -> None:
         """Remember the request's message (its buttons are keyed by the request's id; the id
@@ -389,23 +384,12 @@ class RequestService:
         async with self.sessions() as session:
             row, campaign = await self._load(session, place, request_id)
             character = await session.get(Character, character_id)
-        if row.status != "open":
-            raise DomainError("request.error.closed")
+        entries, index = _entry_to_roll(row, campaign, character, character_id, actor)
         # the request's scene closed since it was asked: nothing more is rolled there
         await self.characters.campaigns.require_open_scene(
             Place.simple(row.guild_id, row.channel_id)
         )
-        entries = [Entry.of(e) for e in row.entries]
-        index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
-        if index < 0 or character is None or character.deleted_at is not None:
-            raise DomainError("request.error.not_asked")
         entry = entries[index]
-        if actor.user_id != character.owner_user_id and not (
-            is_referee(campaign, actor) and gm_runs(campaign, character)
-        ):
-            raise NotAllowed("request.error.not_yours", name=entry.name)
-        if entry.rolled:
-            raise DomainError("request.error.already_rolled", name=entry.name)
         seen, hidden = row.version, row.hidden
         order = CheckOrder(
             row.option,
@@ -494,8 +478,11 @@ class RequestService:
             raise DomainError("request.error.none_open")
         return found
 
-    async def close(self, place: Place, actor: Actor, request_id: int) -> RequestView:
-        """Close the request (GM only): later presses are refused; nothing is deleted."""
+    async def close(self, place: Place, actor: Actor, request_id: int | None) -> RequestView:
+        """Close the request (GM only): later presses are refused; nothing is deleted.
+        Without an id, the channel's newest open request (:meth:`latest_open`)."""
+        if request_id is None:
+            request_id = await self.latest_open(place, actor)
         for attempt in attempts():
             await backoff(attempt)
             async with self.sessions() as session:
@@ -580,3 +567,49 @@ async def _mark_hidden(session: AsyncSession, log_id: int, hidden: str) -> None:
         row.detail = {**row.detail, "hidden_request": hidden}
         row.private = True
         session.add(row)
+
+
+def _entry_to_roll(
+    row: RollRequest,
+    campaign: Campaign,
+    character: Character | None,
+    character_id: int,
+    actor: Actor,
+) -> tuple[list[Entry], int]:
+    """The request's entries and which one this press rolls: refused on a closed request,
+    for a character it did not ask, by someone who does not play it (its player, or the GM
+    for a character the GM runs), or when already rolled."""
+    if row.status != "open":
+        raise DomainError("request.error.closed")
+    entries = [Entry.of(e) for e in row.entries]
+    index = next((i for i, e in enumerate(entries) if e.character_id == character_id), -1)
+    if index < 0 or character is None or character.deleted_at is not None:
+        raise DomainError("request.error.not_asked")
+    entry = entries[index]
+    if actor.user_id != character.owner_user_id and not (
+        is_referee(campaign, actor) and gm_runs(campaign, character)
+    ):
+        raise NotAllowed("request.error.not_yours", name=entry.name)
+    if entry.rolled:
+        raise DomainError("request.error.already_rolled", name=entry.name)
+    return entries, index
+
+
+def _dry_run(
+    system: GameSystem, settings: Mapping[str, Any], targets: list[Character], request: CheckRequest
+) -> str:
+    """Every character asked can roll the request's option: the pure rules are run on each
+    sheet with a throwaway generator (nothing is logged); the option's label as rolled."""
+    label = request.option
+    dry = random.Random(0)
+    for character in targets:
+        try:
+            result = system.check(upgraded_sheet(character), request, settings, dry)
+        except RulesError as error:
+            # the name the suggestion showed («Volar»), not its value («habilidad:Volar»)
+            shown = request.option.split(":", 1)[-1]
+            raise DomainError(
+                "request.error.cannot_roll", name=character.name, option=shown
+            ) from error
+        label = result.label
+    return label

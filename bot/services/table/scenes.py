@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -46,10 +46,12 @@ from bot.services.shared.audit import undo_record
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NoCampaign, NotReferee
 from bot.services.shared.retry import attempts, backoff
-from bot.services.table.pace import round_of_posts
+from bot.services.table.pace_rounds import round_of_posts, scene_round
+from bot.services.table.pacing import RoundView
 from rules.text import name_problem, plain_spaces
 
 __all__ = [
+    "ThreadFacts",
     "MAX_PLAYERS",
     "MAX_TITLE",
     "ClosedView",
@@ -200,6 +202,16 @@ def _view(scene: Scene) -> SceneView:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ThreadFacts:
+    """What the cog knows of the thread a command is used in: a thread the GM opened by hand
+    becomes a scene with its name, its owner and its privacy."""
+
+    title: str
+    opened_by: int | None
+    private: bool
+
+
 class SceneService:
     def __init__(
         self, sessions: async_sessionmaker[AsyncSession], campaigns: CampaignService
@@ -318,14 +330,28 @@ class SceneService:
                 )
             ).first()
 
-    async def require(self, place: Place) -> SceneView:
-        """The scene of this thread (created on first use), or the translated refusal."""
-        scene = await self.scene_for(place)
+    async def require(self, place: Place, thread: ThreadFacts | None = None) -> SceneView:
+        """The scene of this thread (created on first use, from what the cog knows of the
+        ``thread``: its name, its owner, whether it is private), or the translated refusal."""
+        if thread is None:
+            scene = await self.scene_for(place)
+        else:
+            scene = await self.scene_for(
+                place, title=thread.title, opened_by=thread.opened_by, private=thread.private
+            )
         if scene is None:
             if await self.campaigns.find(place) is None:
                 raise NoCampaign()
             raise DomainError("scene.error.not_a_scene")
         return scene
+
+    async def status(self, place: Place) -> RoundView:
+        """``/scene status``: the round of posts of this thread's scene (a thread the GM made by
+        hand becomes a scene here, as at any first use)."""
+        await self.scene_for(place)
+        campaign = await self.campaigns.require(place)
+        async with self.sessions() as session:
+            return await scene_round(session, campaign, place)
 
     async def get(self, guild_id: int, scene_id: int) -> SceneView | None:
         async with self.sessions() as session:
@@ -395,10 +421,19 @@ class SceneService:
             scene.guild_id, scene.id, lambda row: {"header_message_id": message_id}
         )
 
-    async def close(self, place: Place, actor: Actor) -> ClosedView:
-        """Closes the scene of this thread and sums it up (GM only)."""
-        scene = await self.require(place)
+    async def close(
+        self,
+        place: Place,
+        actor: Actor,
+        thread: ThreadFacts | None = None,
+        started: Callable[[], Awaitable[None]] | None = None,
+    ) -> ClosedView:
+        """Closes the scene of this thread and sums it up (GM only); ``started`` tells the
+        cog the checks passed and the slow part begins."""
+        scene = await self.require(place, thread)
         await self._require_referee(place, actor)
+        if started is not None:
+            await started()
 
         def closing(row: Scene) -> dict[str, Any]:
             if row.status == "closed":
@@ -408,10 +443,18 @@ class SceneService:
         closed = await self._change(place.guild_id, scene.id, closing)
         return ClosedView(closed, await self.summary(closed))
 
-    async def reopen(self, place: Place, actor: Actor) -> SceneView:
-        """Opens a closed scene again (GM only)."""
-        scene = await self.require(place)
+    async def reopen(
+        self,
+        place: Place,
+        actor: Actor,
+        thread: ThreadFacts | None = None,
+        started: Callable[[], Awaitable[None]] | None = None,
+    ) -> SceneView:
+        """Opens a closed scene again (GM only); ``started`` as in :meth:`close`."""
+        scene = await self.require(place, thread)
         await self._require_referee(place, actor)
+        if started is not None:
+            await started()
 
         def reopening(row: Scene) -> dict[str, Any]:
             if row.status == "open":

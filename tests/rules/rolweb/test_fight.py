@@ -17,7 +17,7 @@ from rules.systems.base import (
     apply_effects,
 )
 
-from .conftest import FixedRandom, assert_translatable
+from .conftest import FixedRandom
 
 
 def _pc(name="Ardelia", **attrs):
@@ -51,7 +51,8 @@ def test_the_system_offers_attacks_and_health_states():
 
 def test_worked_example_character_hits_an_npc():
     """[Diestro←Defensa]: 14 + (10 − 11) = 13.  d20 9 ≤ 13 hits; Espada 1d8 7, no armour:
-    7 damage ≥ Umbral de dolor 6 (half of Fuerte 12)."""
+    7 damage ≥ Umbral de dolor 6 (half of Fuerte 12), announced when the wound is written
+    (the orc still stands: tests/rules/rolweb/test_system.py)."""
     result = SYSTEM.attack(
         AttackRequest(Fighter("Ardelia", ardelia()), Fighter("Orco", orc())), {}, FixedRandom(9, 7)
     )
@@ -59,8 +60,9 @@ def test_worked_example_character_hits_an_npc():
     assert (result.total, result.target_number, result.defence) == (9, 13, 11)
     assert result.attack is not None and result.attack.breakdown == "1d20 (9) ≤ 13"
     assert result.damage == 7 and result.change == TargetChange("damage", 7)
-    assert result.notes == ("rolweb.note.pain_threshold",) and result.hit_points_left == 5
-    assert_translatable(result.notes)
+    assert result.notes == () and result.hit_points_left == 5
+    wound = SYSTEM.apply_damage(orc(), result.damage, {})
+    assert wound.notes == ("rolweb.note.pain_threshold",)
 
 
 def test_advantage_adds_two_to_the_test_and_1d4_to_the_damage():
@@ -138,3 +140,35 @@ def test_npc_dies_at_zero_and_a_character_is_dying_with_a_death_test_turn():
     risen = SYSTEM.combat_state(apply_effects(dying, test.effects), {})
     assert risen.condition is Condition.WOUNDED and risen.hit_points == (3, 11)
     assert SYSTEM.combat_state(ardelia(), {}).description == "ileso"
+
+
+def test_fighting_blind_gives_two_chances_to_the_attack_and_the_defence():
+    """LUCHAR A CIEGAS (line 165): the play-test's rule worked for /check, not /attack.
+    Target 13; a blinded attacker rolls 9 and 17 and keeps the worse (misses); a blinded
+    target lets it keep the better of 17 and 9 (hits); both blinded: one die."""
+
+    def attack(circumstance: str, *dice: int):  # type: ignore[no-untyped-def]
+        request = AttackRequest(
+            Fighter("Ardelia", ardelia()), Fighter("Orco", orc()),
+            circumstances=frozenset(circumstance.split(",")) if circumstance else frozenset(),
+        )  # fmt: skip
+        return SYSTEM.attack(request, {}, FixedRandom(*dice))
+
+    worse = attack("dos_oportunidades_peor", 9, 17)
+    assert worse.outcome is AttackOutcome.MISS and worse.attack is not None
+    assert worse.attack.breakdown.startswith("2d20") and "rolweb.note.blind_attacker" in worse.notes
+    better = attack("dos_oportunidades_mejor", 17, 9, 7)
+    assert better.outcome is AttackOutcome.HIT and "rolweb.note.blind_target" in better.notes
+    both = attack("dos_oportunidades_peor,dos_oportunidades_mejor", 9, 7)
+    assert both.outcome is AttackOutcome.HIT and "rolweb.note.blind_both_sides" in both.notes
+    # the orc attacks blind: Ardelia defends with the better of two d20 (target 8: 12 and 5)
+    asked = SYSTEM.attack(
+        AttackRequest(
+            Fighter("Orco", orc()), Fighter("Ardelia", ardelia()),
+            circumstances=frozenset({"dos_oportunidades_peor"}), defender_rolls=True,
+        ),
+        {}, FixedRandom(),
+    )  # fmt: skip
+    assert asked.defence_request is not None and asked.defence_request.chances == "mejor"
+    parried = SYSTEM.resolve_defence(asked.defence_request, {}, FixedRandom(12, 5))
+    assert parried.outcome is AttackOutcome.MISS

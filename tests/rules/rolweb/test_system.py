@@ -221,6 +221,16 @@ def test_apply_damage_reports_pain_threshold():
     assert SYSTEM.apply_damage(sheet, 5, NO_SETTINGS).notes == ()
 
 
+def test_no_pain_threshold_for_one_the_hit_kills_or_leaves_dying():
+    """The play-test printed «¡Umbral de dolor superado!» for a dead target: the choice
+    (fall prone, or a free attack) is for one who still stands."""
+    npc = dict(_pc(Fuerte=12), pnj=True)
+    killed = SYSTEM.apply_damage(npc, 12, NO_SETTINGS)
+    assert killed.state == "muerto" and killed.notes == ("rolweb.note.dead",)
+    dying = SYSTEM.apply_damage(_pc(Fuerte=12), 12, NO_SETTINGS)
+    assert dying.state == "moribundo" and dying.notes == ("rolweb.note.dying",)
+
+
 def test_player_falls_dying_and_npc_dies():
     # PERSONAJES MORIBUNDOS
     assert SYSTEM.apply_damage(_pc(), 30, NO_SETTINGS).state == "moribundo"

@@ -1,0 +1,189 @@
+"""Where an attack lands: the target's wound written with its audit row, in one transaction.
+
+The damage lands on the target's *current* sheet version together with the audit-log row
+(kind ``attack``), through :meth:`SheetWriter.apply_each` — so two players hitting the same
+NPC at the same moment both land, one after the other, and no damage is lost.  A miss is
+logged too.  A drain that heals the attacker (``to_attacker``) is written in the same
+transaction as the target's wound, all or nothing.  A sheetless group's wound is a
+compare-and-set on the fight's state instead (:func:`land_on_group`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import CombatRecord, saved_id
+from bot.services.campaigns.context import CampaignContext
+from bot.services.play.attack_record import Landed
+from bot.services.play.attack_sides import SideFinder, Sides
+from bot.services.play.combat_store import write_fight_state
+from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import ConcurrentChange
+from bot.services.shared.retry import attempts, backoff
+from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.dead import heal_living, require_alive_target
+from bot.services.sheets.writes import Computed, Each
+from rules.combat import Combat
+from rules.combat.attack import AttackResult, TargetChange
+from rules.combat.participants import Combatant
+from rules.systems.base import HealthChange, capabilities
+
+__all__ = ["Wound", "after_write", "land", "land_on_group"]
+
+#: A claim written in the same transaction as the wound (a pending defence's row).
+Claim = Callable[[AsyncSession], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Wound:
+    """The attack's change to the target, re-applied to the sheet's current version."""
+
+    result: AttackResult
+    audit: AuditEntry
+    validate: bool = False
+
+    def compute(
+        self, sheet: dict[str, Any], context: CampaignContext
+    ) -> Computed[HealthChange | None]:
+        change = self.result.change
+        if change is None or change.amount <= 0:
+            return Computed(sheet, None, audit=self.audit)
+        system = context.system
+        if change.kind == "heal":
+            done = heal_living(system, sheet, change.amount, context.settings)
+        else:  # a target killed meanwhile (a concurrent attack) is refused on this version
+            require_alive_target(system, sheet, context.settings)
+            done = system.apply_damage(sheet, change.amount, context.settings)
+        return Computed(done.sheet, done, audit=self.audit)
+
+
+@dataclass(frozen=True, slots=True)
+class _Drain:
+    """What the attacker receives (Toque vampírico), in the same transaction."""
+
+    amount: int
+    validate: bool = False
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[HealthChange]:
+        done = context.system.heal(sheet, self.amount, context.settings)
+        return Computed(done.sheet, done)
+
+
+def after_write(
+    context: CampaignContext,
+    log_id: int | None,
+    sheet: Mapping[str, Any],
+    done: HealthChange | None,
+    notes: tuple[str, ...],
+) -> Landed:
+    """The target's state as written: the system's health state of the written sheet (its
+    words, its hit points), or the change's own state where the system has none."""
+    state, description, hit_points = (done.state if done else None), "", None
+    health = capabilities(context.system).health
+    if health is not None:
+        now = health.combat_state(dict(sheet), context.settings)
+        state, description, hit_points = now.label, now.description, now.hit_points
+    return Landed(log_id, state, description, hit_points, notes)
+
+
+async def land(
+    characters: CharacterService,
+    finder: SideFinder,
+    place: Place,
+    actor: Actor,
+    context: CampaignContext,
+    sides: Sides,
+    result: AttackResult,
+    audit: AuditEntry,
+    *,
+    claim: Claim | None = None,
+) -> Landed:
+    """The write: the target's wound (and the attacker's drain) with the audit row."""
+    target, attacker = sides.target, sides.attacker
+    if target.character is None:
+        log_id, hit_points = await land_on_group(
+            finder, place, actor, context.campaign.id, target.combatant, result, audit
+        )
+        return Landed(log_id, hit_points=hit_points, notes=tuple(result.notes))
+    steps = [Each(saved_id(target.character), Wound(result, audit), acting=False)]
+    drain = result.change.to_attacker if result.change else 0
+    if drain > 0 and attacker.character is not None:
+        steps.append(Each(saved_id(attacker.character), _Drain(drain), acting=False))
+    applied = await characters.writer.apply_each(place, actor, steps, same_transaction=claim)
+    done: HealthChange | None = applied[0].value
+    notes = tuple(result.notes)
+    if done is not None:
+        notes += tuple(n for n in done.notes if n not in notes)
+    return after_write(context, applied[0].log_id, applied[0].view.sheet, done, notes)
+
+
+class _Clash(Exception):
+    """The fight changed since it was read: recompute on the fresh state."""
+
+
+def _wounded(
+    record: CombatRecord, key: str | None, change: TargetChange | None
+) -> tuple[dict[str, Any], tuple[int, int]] | None:
+    """The fight's new state with the group's hit points after ``change``, and what is left
+    (None: the group has no hit points, or the change none)."""
+    combat = Combat.from_dict(record.state)
+    current = next((c for c in combat.combatants if c.key == key), None)
+    if current is None or current.hit_points is None or change is None or change.amount <= 0:
+        return None
+    delta = change.amount if change.kind == "heal" else -change.amount
+    maximum = current.max_hit_points or current.hit_points
+    hp = current.hit_points + delta
+    if change.kind == "heal":
+        hp = min(hp, maximum)
+    fresh = combat.set_hit_points(current.key, hp)
+    state = {**record.state, **fresh.to_dict(), "system": record.state.get("system", "")}
+    return state, (hp, maximum)
+
+
+async def land_on_group(
+    finder: SideFinder,
+    place: Place,
+    actor: Actor,
+    campaign_id: int | None,
+    combatant: Combatant | None,
+    result: AttackResult,
+    audit: AuditEntry,
+) -> tuple[int | None, tuple[int, int] | None]:
+    """A sheetless target (a group added by name).  With hit points from ``/init add``
+    the wound is a compare-and-set on the fight's state, in the same transaction as the
+    log row (recomputed on the current hit points on a clash, so no damage is lost);
+    without them only the log row is written."""
+    key = combatant.key if combatant is not None else None
+    for attempt in attempts():
+        await backoff(attempt)
+        record = await finder.fight(place)
+        wounded = _wounded(record, key, result.change) if record is not None else None
+        left = wounded[1] if wounded is not None else None
+        try:
+            async with finder.sessions() as session, session.begin():
+                if record is not None and wounded is not None:
+                    stored = await write_fight_state(session, record, wounded[0])
+                    if not stored:
+                        raise _Clash()
+                entry = roll_log(place, actor, campaign_id, audit.character, _left(audit, left))
+                session.add(entry)
+                await session.flush()
+                log_id = entry.id
+        except _Clash:
+            continue
+        return log_id, left
+    raise ConcurrentChange()
+
+
+def _left(audit: AuditEntry, left: tuple[int, int] | None) -> AuditEntry:
+    """The audit row with the group's hit points left among its secrets."""
+    if left is None:
+        return audit
+    detail = dict(audit.detail)
+    detail["secret"] = {**(detail.get("secret") or {}), "hit_points_left": left[0]}
+    return replace(audit, detail=detail)

@@ -1,0 +1,162 @@
+"""What an attack leaves behind: its audit-log row and the view the cog renders.
+
+Every attack use case (``/attack``, a defence answered, a touch spell, a pending defence
+request) builds both here, so the record of an attack and what a player sees of it are
+decided once: the numbers a player must not see about a hidden NPC
+(:data:`~rules.combat.attack.SECRET_FIELDS` and its hit points) stay in ``detail.secret``
+and are marked ``secret`` in the view; the cog withholds them and sends them to the GM.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.services.campaigns.context import CampaignContext
+from bot.services.play.attack_order import AttackOrder
+from bot.services.play.attack_sides import Sides
+from bot.services.shared.audit import AuditEntry
+from bot.services.shared.context import Actor
+from rules.combat.attack import SECRET_FIELDS, AttackResult
+from rules.systems.base import Problem
+
+__all__ = ["AttackView", "Landed", "attack_audit", "attack_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackView:
+    """A resolved attack for the cog.
+
+    ``secret``: the target is a hidden NPC and the campaign does not show numbers, so the
+    public reply must leave out :data:`SECRET_FIELDS`, ``hit_points`` and the target's
+    defence; ``description`` is the state in the system's own words, safe for players.
+    ``log_id`` is the audit row (an undo button may be added to the reply by it).
+    """
+
+    log_id: int
+    user_name: str
+    attacker: str
+    target: str
+    result: AttackResult
+    state: str | None
+    description: str
+    hit_points: tuple[int, int] | None
+    notes: tuple[str, ...]
+    secret: bool
+    private: bool
+    gm_channel_id: int | None
+    target_sheetless: bool = False
+    #: a pending defence request (the button's version) and the defender's player
+    defence_version: int | None = None
+    defender_id: int | None = None
+    #: Which side's numbers are withheld (``secret`` is either): a hidden attacker's bonuses
+    #: and the target number its stats give; a hidden target's AC/Defensa and hit points.
+    attacker_hidden: bool = False
+    target_hidden: bool = False
+    #: whose ids ``state`` is, and the target's grammatical gender (states and notes agree)
+    system: str = ""
+    target_gender: str | None = None
+    #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
+    turn_warnings: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Landed:
+    """What the write left: its audit row, the target's state after it (in the system's
+    words, with its hit points), and the notes of the result and of the damage."""
+
+    log_id: int | None
+    state: str | None = None
+    description: str = ""
+    hit_points: tuple[int, int] | None = None
+    notes: tuple[str, ...] = ()
+
+
+def attack_view(
+    actor: Actor,
+    context: CampaignContext,
+    sides: Sides,
+    result: AttackResult,
+    landed: Landed,
+    *,
+    private: bool,
+    defence_version: int | None = None,
+) -> AttackView:
+    """The one view of an attack (see the module docstring); ``defence_version``: a pending
+    defence request, whose button the defender's player presses."""
+    attacker_hidden, target_hidden = sides.hidden(context.settings)
+    target = sides.target
+    return AttackView(
+        log_id=landed.log_id or 0,
+        user_name=actor.name,
+        attacker=sides.attacker.fighter.name,
+        target=target.fighter.name,
+        result=result,
+        state=landed.state,
+        description=landed.description,
+        hit_points=landed.hit_points,
+        notes=landed.notes,
+        secret=attacker_hidden or target_hidden,
+        private=private,
+        gm_channel_id=context.campaign.gm_channel_id,
+        target_sheetless=target.character is None,
+        defence_version=defence_version,
+        defender_id=(
+            target.character.owner_user_id
+            if defence_version is not None and target.character is not None
+            else None
+        ),
+        attacker_hidden=attacker_hidden,
+        target_hidden=target_hidden,
+        system=context.system.id,
+        target_gender=target.gender,
+    )
+
+
+def _secrets(result: AttackResult) -> dict[str, Any]:
+    return {name: getattr(result, name) for name in SECRET_FIELDS}
+
+
+def attack_audit(
+    order: AttackOrder,
+    sides: Sides,
+    result: AttackResult,
+    secret: bool,
+    gm_note: bool = False,
+) -> AuditEntry:
+    """The whole breakdown; a hidden NPC's numbers stay in ``detail.secret`` (the roll
+    history a player reads shows the roll and the outcome, never the target number).
+    ``gm_note``: a secret attack in a campaign without a GM channel, handed to the GM by
+    :mod:`.attack_notes`."""
+    rolls = ([result.attack] if result.attack else []) + list(result.damage_rolls)
+    full = "; ".join(f"{r.label}: {r.breakdown}" for r in rolls)
+    breakdown = full
+    if secret and result.attack is not None:  # a roll-under line names the target number
+        shown = [f"{result.attack.label}: {result.total}"]
+        breakdown = "; ".join(shown + [f"{r.label}: {r.breakdown}" for r in result.damage_rolls])
+    attacker, target = sides.attacker.fighter.name, sides.target.fighter.name
+    change = result.change
+    return AuditEntry(
+        kind="attack",
+        expression=result.attack.expression if result.attack else "",
+        breakdown=breakdown,
+        total=result.total or 0,
+        reason=f"{result.weapon} → {target}",
+        detail={
+            "attacker": attacker,
+            "target": target,
+            "weapon": result.weapon,
+            "damage": result.damage,
+            "critical": result.critical,
+            "change": {"kind": change.kind, "amount": change.amount} if change else None,
+            "modifiers": [[name, value] for name, value in result.modifiers],
+            "notes": list(result.notes),
+            "secret": {**_secrets(result), "breakdown": full} if secret else _secrets(result),
+            "gm_note": gm_note,
+        },
+        difficulty=None if secret else result.target_number,
+        outcome=result.outcome.value,
+        fumble=result.fumble,
+        private=order.private,
+        character=attacker,
+    )

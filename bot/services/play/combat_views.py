@@ -1,0 +1,259 @@
+"""What the ``/init`` cog renders: the fight's lines, a turn reminder, a wound or a heal.
+
+:func:`combat_view` builds the one view of a fight from its stored record, the pure
+:class:`rules.combat.Combat` and each character combatant's :class:`Health` (read from its
+sheet by :class:`.combat_store.FightStore`).  The types of a change to the fight
+(:data:`Change`, :data:`HealthChange`) live here too: each use case of
+:mod:`bot.services.play.combat` is one such function, applied by the store's compare-and-set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.db.models import Campaign, CombatRecord, saved_id
+from bot.services.sheets.changes import Ticked
+from bot.services.sheets.undo import Undoable
+from rules.combat import Combat, TurnChange, effects
+from rules.combat.health import CombatState
+from rules.systems.base import GameSystem
+
+__all__ = [
+    "Change",
+    "CombatView",
+    "CombatantLine",
+    "Health",
+    "HealthChange",
+    "HealthView",
+    "Reminder",
+    "Rolled",
+    "Step",
+    "TickView",
+    "combat_view",
+    "out_of_order",
+    "owing_tests",
+    "panel_version",
+    "PANEL_VERSION",
+]
+
+#: The version a panel's buttons carry: every change of the tracker bumps it, but not a
+#: combatant's spent actions (:mod:`.turn_actions`) nor a sheetless group's wound, which
+#: write the fight's row (its ``version``) without changing whose turn it is — so the "next"
+#: button a player presses after attacking is not stale.
+PANEL_VERSION = "panel_version"
+
+
+def panel_version(record: CombatRecord) -> int:
+    """The version the panel's buttons carry (the row's own for a fight stored before)."""
+    stored = record.state.get(PANEL_VERSION)
+    return int(stored) if isinstance(stored, int) else record.version
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantLine:
+    key: str
+    name: str
+    kind: str
+    side: str
+    owner_id: int | None
+    count: int
+    initiative: int | None
+    breakdown: str
+    actions: int
+    current: bool
+    skips_this_round: bool
+    waited_after: str | None
+    # health (issue 11 §2): the system's word, the common condition, what a player may read
+    # about a hidden NPC, and the numbers — ``secret`` when only the GM may see them
+    state: str = ""
+    condition: str = ""
+    description: str = ""
+    hit_points: tuple[int, int] | None = None
+    secret: bool = False
+    turn_test: str | None = None
+    character_id: int | None = None
+    effects: tuple[tuple[str, int | None], ...] = ()  # (name, rounds left; None: until removed)
+    gender: str | None = None  # the sheet's grammatical gender: «Aldara · malherida»
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """A character combatant's sheet read for the tracker: its state and its effects."""
+
+    state: CombatState | None
+    is_npc: bool
+    hidden: bool
+    effects: tuple[effects.Effect, ...] = ()
+    gender: str | None = None
+
+    @property
+    def secret(self) -> bool:
+        """A hidden NPC's numbers are the GM's until the NPC is revealed."""
+        return self.is_npc and self.hidden
+
+
+@dataclass(frozen=True, slots=True)
+class TickView:
+    """The new current combatant's effects at the start of its turn (see :class:`Ticked`)."""
+
+    name: str
+    ticked: Ticked
+    secret: bool
+    log_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CombatView:
+    """What the cog renders; ``turn`` is set when this use case changed whose turn it is."""
+
+    id: int
+    version: int
+    channel_id: int
+    system: str
+    round: int
+    active: bool
+    lines: tuple[CombatantLine, ...]
+    current: CombatantLine | None
+    side_rolls: tuple[tuple[str, int], ...]
+    by_side: bool
+    can_wait: bool
+    turn: TurnChange | None = None
+    rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
+    ticked: TickView | None = None  # the effects of the combatant whose turn just began
+    ended: TickView | None = None  # ... and of the one whose turn just ended (rounds counted)
+    #: ``end``: the effects measured in rounds that ended with the fight, by owner; or kept
+    effects_ended: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    effects_kept: bool = False
+    referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
+    ambush: bool = False  # ``start``: the system rolls an ambush now (``/init surprise``)
+    #: what the combatant whose turn it is has left (``("principal", 1)``…; issue 23 §1)
+    actions_left: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A turn that waited ``hours``: whom to mention (the player, or the GM for an NPC)."""
+
+    channel_id: int
+    combat_id: int
+    name: str
+    mention_id: int
+    round: int
+    hours: int
+    locale: str | None = None  # the campaign's language, for a message nobody asked for
+    nonce: str = ""  # the timer firing's Discord nonce: a repeated post returns the first
+
+
+@dataclass(frozen=True, slots=True)
+class HealthView:
+    """``/init damage|heal``: what was done, the new state, what is left (``secret`` for a
+    hidden NPC: the numbers go to the GM only), and the audit row (for an undo button)."""
+
+    name: str
+    amount: int
+    state: str
+    notes: tuple[str, ...]
+    healed: bool
+    #: the audit row and sheet version of this write, for the GM's undo button
+    undo: Undoable | None = None
+    label: str = ""
+    description: str = ""
+    hit_points: tuple[int, int] | None = None
+    secret: bool = False
+    log_id: int | None = None
+    system: str = ""  # whose state ids ``state`` and the notes are
+    gender: str | None = None  # the character's grammatical gender, for agreement
+
+
+def _health_fields(health: Health | None) -> dict[str, Any]:
+    if health is None:
+        return {}
+    fields: dict[str, Any] = {
+        "effects": tuple((e.name, e.rounds) for e in health.effects),
+        "secret": health.secret,
+        "gender": health.gender,
+    }
+    state = health.state
+    if state is not None:
+        fields.update(
+            state=state.label,
+            condition=state.condition.value,
+            description=state.description,
+            hit_points=state.hit_points,
+            turn_test=state.turn_test,
+        )
+    return fields
+
+
+def combat_view(
+    record: CombatRecord,
+    combat: Combat,
+    turn: TurnChange | None = None,
+    rolled: Rolled = (),
+    health: Mapping[str, Health] | None = None,
+    actions_left: tuple[tuple[str, int], ...] = (),
+) -> CombatView:
+    """The fight as the cog shows it: every combatant's line (its health read from its
+    sheet), whose turn it is, and what this use case changed or rolled."""
+    names = {c.key: c.name for c in combat.combatants}
+    current = combat.current
+    health = health or {}
+    lines = tuple(
+        CombatantLine(
+            key=c.key,
+            name=c.name,
+            kind=c.kind.value,
+            side=c.side.value,
+            owner_id=c.owner_id,
+            count=c.count,
+            initiative=c.initiative,
+            breakdown=c.breakdown,
+            actions=c.actions,
+            current=current is not None and c.key == current.key,
+            skips_this_round=combat.skips(c, combat.round),
+            waited_after=names.get(c.waited_after or ""),
+            character_id=c.character_id,
+            **_health_fields(health.get(c.key)),
+        )
+        for c in combat.combatants
+    )
+    return CombatView(
+        id=saved_id(record),
+        version=panel_version(record),
+        channel_id=record.channel_id,
+        system=str(record.state.get("system", "")),
+        round=combat.round,
+        active=record.status == "active" and not combat.ended,
+        lines=lines,
+        current=next((line for line in lines if line.current), None),
+        side_rolls=combat.side_rolls,
+        by_side=combat.policy.by_side,
+        can_wait=combat.policy.can_wait,
+        turn=turn,
+        rolled=tuple(rolled),
+        actions_left=actions_left,
+    )
+
+
+#: Lines rolled by a use case: (name, breakdown).
+Rolled = tuple[tuple[str, str], ...]
+#: What a change computes: the new combat, the turn change it made, what it rolled.
+Step = tuple[Combat, TurnChange | None, Rolled]
+# A change: (campaign, system, settings, combat) -> Step
+Change = Callable[[Campaign, GameSystem, Mapping[str, Any], Combat], Step]
+# A change that reads the combatants' health first (``next``, ``prev``): + health by key
+HealthChange = Callable[
+    [Campaign, GameSystem, Mapping[str, Any], Combat, Mapping[str, Health]], Step
+]
+
+
+def owing_tests(health: Mapping[str, Health]) -> frozenset[str]:
+    """The keys whose turn is a test (rolweb's moribundo: ``turn_test``)."""
+    return frozenset(k for k, h in health.items() if h.state is not None and h.state.turn_test)
+
+
+def out_of_order(health: Mapping[str, Health]) -> frozenset[str]:
+    """The keys the turn order passes over (dead, out, unconscious: ``skip_turn``)."""
+    return frozenset(k for k, h in health.items() if h.state is not None and h.state.skip_turn)
