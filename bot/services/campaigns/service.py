@@ -256,17 +256,7 @@ class CampaignService:
         closed = self.cache.closed.get(guild_id)
         if closed is None:
             generation = self.cache.generation
-            scene = Scene.__table__  # type: ignore[attr-defined]  # set by table=True
-            async with self.sessions() as session:
-                connection = await session.connection()
-                rows = (
-                    await connection.execute(
-                        core_select(scene.c.channel_id, scene.c.title).where(
-                            scene.c.guild_id == guild_id, scene.c.status == "closed"
-                        )
-                    )
-                ).all()
-            closed = {int(row.channel_id): str(row.title) for row in rows}
+            closed = await _closed_scenes(self.sessions, guild_id)
             self.cache.store_closed(guild_id, generation, closed)
         return closed.get(channel_id)
 
@@ -602,3 +592,20 @@ class CampaignService:
             ),
             version=campaign.version,
         )
+
+
+async def _closed_scenes(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int
+) -> dict[int, str]:
+    """``{thread id: title}`` of the guild's closed scenes (one query, no ORM objects)."""
+    scene = Scene.__table__  # type: ignore[attr-defined]  # set by table=True
+    async with sessions() as session:
+        connection = await session.connection()
+        rows = (
+            await connection.execute(
+                core_select(scene.c.channel_id, scene.c.title).where(
+                    scene.c.guild_id == guild_id, scene.c.status == "closed"
+                )
+            )
+        ).all()
+    return {int(row.channel_id): str(row.title) for row in rows}

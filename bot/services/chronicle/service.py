@@ -456,35 +456,9 @@ class ChronicleService:
             )
             plan = with_rows(bare, await unpack(packed))
             await self._sweep(place.guild_id)
-            async with self.sessions() as session, session.begin():
-                campaign = await self.campaigns.insert(
-                    session,
-                    place,
-                    actor,
-                    name=plan.name,
-                    system=plan.system,
-                    target_id=target_id,
-                    kind=kind,
-                    settings=plan.settings,
-                    locale=plan.locale,
-                    status=IMPORTING,
-                    bind=False,
-                )
-            try:
-                await _write(self.sessions, campaign, plan)
-                await self.campaigns.bind(
-                    place,
-                    actor,
-                    saved_id(campaign),
-                    status=IMPORTING,
-                    target_id=target_id,
-                    kind=kind,
-                )
-            except BaseException:
-                # all or nothing: what was written goes (a cancelled import too; one cut by
-                # a crash is swept by the next import here)
-                await asyncio.shield(discard(self.sessions, saved_id(campaign)))
-                raise
+            campaign = await _restore(
+                self.sessions, self.campaigns, place, actor, plan, target_id=target_id, kind=kind
+            )
         view = await self.campaigns.view(saved_id(campaign), place.guild_id)
         return ImportSummary(view, plan.counts())
 
@@ -682,6 +656,52 @@ async def _records(
 
 
 Sessions = async_sessionmaker[AsyncSession]
+
+
+async def _restore(
+    sessions: Sessions,
+    campaigns: CampaignService,
+    place: Place,
+    actor: Actor,
+    plan: ImportPlan,
+    *,
+    target_id: int,
+    kind: str,
+) -> Campaign:
+    """The checked record written under a campaign nobody sees (status importing, unbound),
+    a batch per transaction, then bound to ``target_id`` by the last one: all or nothing (a
+    failure, a cancellation, deletes what was written; one cut by a crash is swept by the
+    next import into the same server)."""
+    async with sessions() as session, session.begin():
+        campaign = await campaigns.insert(
+            session,
+            place,
+            actor,
+            name=plan.name,
+            system=plan.system,
+            target_id=target_id,
+            kind=kind,
+            settings=plan.settings,
+            locale=plan.locale,
+            status=IMPORTING,
+            bind=False,
+        )
+    try:
+        await _write(sessions, campaign, plan)
+        await campaigns.bind(
+            place,
+            actor,
+            saved_id(campaign),
+            status=IMPORTING,
+            target_id=target_id,
+            kind=kind,
+        )
+    except BaseException:
+        # all or nothing: what was written goes (a cancelled import too; one cut by
+        # a crash is swept by the next import here)
+        await asyncio.shield(discard(sessions, saved_id(campaign)))
+        raise
+    return campaign
 
 
 async def _batch(

@@ -369,6 +369,8 @@ class RequestService:
     async def roll(self, place: Place, actor: Actor, request_id: int, character_id: int) -> Press:
         """A press of a character's button: its player (or a referee, for a character the GM
         runs) rolls the check once; see the module docstring for the guarantees."""
+        # the request's scene (its message's thread) closed since it was asked: no more rolls
+        await self.characters.campaigns.require_open_scene(place)
         for attempt in attempts(PRESS_ATTEMPTS):
             await backoff(attempt)
             press = await self._press_once(place, actor, request_id, character_id)
@@ -385,10 +387,6 @@ class RequestService:
             row, campaign = await self._load(session, place, request_id)
             character = await session.get(Character, character_id)
         entries, index = _entry_to_roll(row, campaign, character, character_id, actor)
-        # the request's scene closed since it was asked: nothing more is rolled there
-        await self.characters.campaigns.require_open_scene(
-            Place.simple(row.guild_id, row.channel_id)
-        )
         entry = entries[index]
         seen, hidden = row.version, row.hidden
         order = CheckOrder(
