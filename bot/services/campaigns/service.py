@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Table, text, update
 from sqlalchemy import select as core_select
@@ -55,6 +55,8 @@ __all__ = [
     "SettingView",
     "is_referee",
 ]
+
+T = TypeVar("T")
 
 BIND_KINDS = ("channel", "forum", "category")
 _CAMPAIGN: Table = Campaign.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
@@ -398,10 +400,12 @@ class CampaignService:
         status: str,
         target_id: int,
         kind: str,
-    ) -> None:
+        also: Callable[[AsyncSession, Campaign], Awaitable[T]] | None = None,
+    ) -> T | None:
         """Makes the campaign :meth:`insert` left unbound in ``status`` the active campaign of
         ``target_id``, checking again that nothing took the place meanwhile (:class:`AlreadyBound`,
-        also when another binding wins the race: the unique index decides)."""
+        also when another binding wins the race: the unique index decides); ``also``: what
+        appears with it, in the same transaction (an Umbría import's posting job)."""
         try:
             async with self.sessions() as session, session.begin():
                 await self._free_for(session, place, actor, target_id)
@@ -411,6 +415,7 @@ class CampaignService:
                 campaign.status = "active"
                 session.add(campaign)
                 await self._bind(session, campaign, target_id, kind)
+                return await also(session, campaign) if also is not None else None
         except IntegrityError:
             # another import or /campaign create bound this place meanwhile
             found = await self.find(Place(place.guild_id, place.channel_id, (target_id,)))

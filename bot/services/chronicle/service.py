@@ -29,10 +29,9 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Insert, Table, delete, func, insert, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import SQLModel, col, select
@@ -85,13 +84,14 @@ from bot.services.chronicle.transfer import (
 )
 from bot.services.chronicle.umbria.reader import source_of
 from bot.services.chronicle.umbria_import import (
+    Inserter,
     UmbriaSummary,
     read_umbria_packed,
     unpack_game,
     write_game,
 )
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed
+from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.schema import upgraded_sheet
 from rules import systems
 
@@ -104,6 +104,8 @@ __all__ = [
     "ImportSummary",
     "scene_channel",
 ]
+
+W = TypeVar("W")
 
 BATCH = 100  # rows per read and per insert: short slices of the event loop
 PROFILE_BATCH = 8  # profiles per insert (each may carry a 256 KiB avatar)
@@ -456,8 +458,16 @@ class ChronicleService:
             )
             plan = with_rows(bare, await unpack(packed))
             await self._sweep(place.guild_id)
-            campaign = await _restore(
-                self.sessions, self.campaigns, place, actor, plan, target_id=target_id, kind=kind
+            new = _NewCampaign(
+                plan.name, plan.system, target_id, kind, settings=plan.settings, locale=plan.locale
+            )
+            campaign, _none, _job_none = await _restore(
+                self.sessions,
+                self.campaigns,
+                place,
+                actor,
+                new,
+                lambda campaign: _write(self.sessions, campaign, plan),
             )
         view = await self.campaigns.view(saved_id(campaign), place.guild_id)
         return ImportSummary(view, plan.counts())
@@ -475,7 +485,8 @@ class ChronicleService:
         publish: str,
         parent_id: int | None,
     ) -> UmbriaSummary:
-        """An Umbría game (:mod:`bot.services.chronicle.umbria_import`) in one transaction."""
+        """An Umbría game (:mod:`bot.services.chronicle.umbria_import`), written as the
+        chronicle's own record is (:func:`_restore`: batches under an invisible campaign)."""
         if system is None or system not in systems.ids():
             raise DomainError(
                 "umbria.error.system_needed",
@@ -488,26 +499,29 @@ class ChronicleService:
         title = (name or game.title or "").strip()
         if not title:
             raise DomainError("umbria.error.no_title")
-        try:
-            async with self.sessions() as session, session.begin():
-                campaign = await self.campaigns.insert(
-                    session, place, actor, name=title, system=system, target_id=target_id,
-                    kind=kind,
-                )  # fmt: skip
-                summary = await write_game(
-                    await session.connection(), campaign, game, actor.user_id
-                )
-                if publish in ("links", "posts") and parent_id and self.publication:
-                    job = await self.publication.start(
-                        session,
-                        campaign,
-                        parent_id=parent_id,
-                        mode=publish,
-                        created_by=actor.user_id,
-                    )
-                    summary = replace(summary, publication=job)
-        except IntegrityError:
-            raise AlreadyBound(name=title) from None
+        await self._sweep(place.guild_id)
+        publication = self.publication if publish in ("links", "posts") and parent_id else None
+
+        async def post_scenes(session: AsyncSession, campaign: Campaign) -> Any:
+            """The paced posting into Discord, made with the campaign's binding."""
+            if publication is None or parent_id is None:
+                return None
+            return await publication.start(
+                session, campaign, parent_id=parent_id, mode=publish, created_by=actor.user_id
+            )
+
+        _campaign, summary, job = await _restore(
+            self.sessions,
+            self.campaigns,
+            place,
+            actor,
+            _NewCampaign(title, system, target_id, kind),
+            lambda campaign: write_game(
+                _inserter(self.sessions, campaign), campaign, game, actor.user_id
+            ),
+            also=post_scenes,
+        )
+        summary = replace(summary, publication=job)
         if summary.publication is not None and self.publication is not None:
             self.publication.timers.poke()
         return summary
@@ -658,50 +672,69 @@ async def _records(
 Sessions = async_sessionmaker[AsyncSession]
 
 
+@dataclass(frozen=True, slots=True)
+class _NewCampaign:
+    """The campaign an import makes (:meth:`CampaignService.insert`'s values) and where it
+    is bound once its record is in."""
+
+    name: str
+    system: str
+    target_id: int
+    kind: str
+    settings: Mapping[str, Any] | None = None
+    locale: str | None = None
+
+
 async def _restore(
     sessions: Sessions,
     campaigns: CampaignService,
     place: Place,
     actor: Actor,
-    plan: ImportPlan,
-    *,
-    target_id: int,
-    kind: str,
-) -> Campaign:
-    """The checked record written under a campaign nobody sees (status importing, unbound),
-    a batch per transaction, then bound to ``target_id`` by the last one: all or nothing (a
-    failure, a cancellation, deletes what was written; one cut by a crash is swept by the
-    next import into the same server)."""
+    new: _NewCampaign,
+    write: Callable[[Campaign], Awaitable[W]],
+    also: Callable[[AsyncSession, Campaign], Awaitable[Any]] | None = None,
+) -> tuple[Campaign, W, Any]:
+    """An import's record written by ``write`` under a campaign nobody sees (status
+    importing, unbound), a batch per transaction, then bound to ``new.target_id`` with what
+    ``also`` writes in the same last transaction: all or nothing (a failure, a cancellation,
+    deletes what was written; one cut by a crash is swept by the next import into the same
+    server).  Returns the campaign, what ``write`` and ``also`` returned."""
     async with sessions() as session, session.begin():
         campaign = await campaigns.insert(
-            session,
-            place,
-            actor,
-            name=plan.name,
-            system=plan.system,
-            target_id=target_id,
-            kind=kind,
-            settings=plan.settings,
-            locale=plan.locale,
-            status=IMPORTING,
+            session, place, actor, name=new.name, system=new.system, target_id=new.target_id,
+            kind=new.kind, settings=new.settings, locale=new.locale, status=IMPORTING,
             bind=False,
-        )
+        )  # fmt: skip
     try:
-        await _write(sessions, campaign, plan)
-        await campaigns.bind(
-            place,
-            actor,
-            saved_id(campaign),
-            status=IMPORTING,
-            target_id=target_id,
-            kind=kind,
-        )
+        written = await write(campaign)
+        extra = await campaigns.bind(
+            place, actor, saved_id(campaign), status=IMPORTING, target_id=new.target_id,
+            kind=new.kind, also=also,
+        )  # fmt: skip
     except BaseException:
         # all or nothing: what was written goes (a cancelled import too; one cut by
         # a crash is swept by the next import here)
         await asyncio.shield(discard(sessions, saved_id(campaign)))
         raise
-    return campaign
+    return campaign, written, extra
+
+
+def _inserter(sessions: Sessions, campaign: Campaign) -> Inserter:
+    """:func:`_insert` for an Umbría game's rows under the import's invisible campaign
+    (their ids read back by it: only these rows are the campaign's)."""
+    campaign_id = saved_id(campaign)
+
+    async def insert_rows(
+        table: Table,
+        rows: Iterable[dict[str, Any]],
+        *,
+        ids: bool = True,
+        batch: int | None = None,
+    ) -> list[int]:
+        mine = table.c.campaign_id == campaign_id if ids else None
+        return await _insert(sessions, table, rows, ids_of=mine, batch=batch)
+
+    return insert_rows
 
 
 async def _batch(
