@@ -81,6 +81,29 @@ def bare_100d6(rng: random.Random) -> int:
     return sum([randint(1, 6) for _ in range(100)])
 
 
+def bare_2d6_reroll_below_3_once(rng: random.Random) -> int:
+    randint = rng.randint
+    total = 0
+    for _ in range(2):
+        face = randint(1, 6)
+        total += randint(1, 6) if face < 3 else face
+    return total
+
+
+def bare_8d6_reroll_1_once_explode(rng: random.Random) -> int:
+    randint = rng.randint
+    total = 0
+    for _ in range(8):
+        face = randint(1, 6)
+        if face == 1:
+            face = randint(1, 6)
+        total += face
+        while face == 6:  # an explosion's extra dice are not rerolled
+            face = randint(1, 6)
+            total += face
+    return total
+
+
 def bare_1o3d10(rng: random.Random) -> int:
     randint = rng.randint
     total = 0
@@ -107,6 +130,11 @@ CASES = (
     Case("4d6kh3", "4d6kh3", bare_4d6kh3),
     Case("8d6!", "8d6e6", bare_8d6_explode),
     Case("100d6", "100d6", bare_100d6),
+    # Rerolls (issue 23): the same reading in both engines ("<3" below 3; an explosion's extra
+    # dice not rerolled).  Ours is written "<=2" so that the row measures the same dice on
+    # an engine from before issue 23, which read "<3" as "3 or less"; both parse alike now.
+    Case("2d6ro<=2", "2d6ro<3", bare_2d6_reroll_below_3_once),
+    Case("8d6ro1!", "8d6ro1e6", bare_8d6_reroll_1_once_explode),
     # 3d10 keep the middle die.  d20 writes it "drop lowest and highest" (it merges "kh2kl1"
     # into one keep of the union, which keeps all three) and has no re-throw on a kept 10,
     # so ours does slightly more work on that row.

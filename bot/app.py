@@ -28,6 +28,7 @@ from bot.config import DEFAULT_RETENTION_DAYS, Config, Shards
 from bot.db.engine import session_factory
 from bot.services.campaigns.archive import CampaignArchive
 from bot.services.campaigns.context import CampaignContextService
+from bot.services.campaigns.handover import HandoverService
 from bot.services.campaigns.service import CampaignService
 from bot.services.chronicle.claims import ClaimService
 from bot.services.chronicle.publication import PACE, START_DELAY, PublicationService
@@ -112,6 +113,7 @@ class Services:
         self.compute = compute or ComputePool()
         self.campaigns = CampaignService(self.sessions)
         self.campaign_archive = CampaignArchive(self.campaigns)
+        self.handover = HandoverService(self.campaigns)
         self.contexts = CampaignContextService(self.campaigns)
         self.writer = SheetWriter(self.sessions, self.contexts)
         self.characters = CharacterService(

@@ -46,7 +46,7 @@ class AttackCog(commands.Cog):
         circumstances="Comma-separated keywords: mágico:+1 (S&W), dos_armas (Núcleo)… suggested in Rol por web",
         private="Only you (and the GM channel) see it",
         character="Who attacks (default: your active character; the GM: anyone)",
-        bonus="Attack bonus of a combatant without a sheet (GM)",
+        bonus="A sheetless attacker's attack bonus (Rol por web: its Diestro, rolled under) (GM)",
         damage="Damage dice of a combatant without a sheet (GM), e.g. 1d6+1",
         range="Núcleo: range band of a ranged attack",
         cover="Núcleo: the target's cover",

@@ -22,6 +22,7 @@ from bot.services.shared.errors import DomainError, InvalidSetting
 from cogs.ui import render, render_campaigns, render_chronicle
 from cogs.ui.context import bind_target_of, ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.handover import HandoverButton, offer_message
 from cogs.ui.options import Setting, SettingValue
 from cogs.ui.posting_status import posting_notices
 from cogs.ui.publishing import Publisher, StopPublicationButton
@@ -310,6 +311,18 @@ class CampaignCog(
             **render_campaigns.campaign_list(rows, ctx.locale), ephemeral=True
         )
 
+    @app_commands.command(
+        name="transfer", description="Hand the campaign to another member, who accepts it (GM)"
+    )
+    @app_commands.describe(member="Who will be the campaign's GM (they accept with a button)")
+    @fight()
+    async def transfer(self, itx: discord.Interaction[Arbitro], member: discord.Member) -> None:
+        ctx = await ctx_of(itx)
+        offer = await self.bot.services.handover.offer(
+            ctx.place, ctx.actor, member.id, member_is_bot=member.bot
+        )
+        await itx.response.send_message(**offer_message(offer, ctx.locale))
+
     @app_commands.command(name="reopen", description="Reopen an archived campaign (its GM)")
     @app_commands.describe(name="The archived campaign's name")
     @fight()
@@ -327,5 +340,6 @@ async def setup(bot: Arbitro) -> None:
     # Fail at load time, not at the first command, if a system is missing.
     for system_id in systems.ids():
         systems.get(system_id)
+    bot.add_dynamic_items(HandoverButton)
     await bot.add_cog(CampaignCog(bot))
     bot.add_dynamic_items(StopPublicationButton)

@@ -124,7 +124,7 @@ class CombatCog(
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.join(ctx.place, ctx.actor, character)
-        await self._panel(itx, view, note_key="combat.joined", user=ctx.actor.name)
+        await self._panel(itx, view, note_key="combat.joined", name=view.joined or "?")
 
     @app_commands.command(name="add", description="Add an NPC or a group of enemies (GM)")
     @app_commands.describe(

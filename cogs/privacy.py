@@ -89,6 +89,7 @@ class PrivacyCog(
         ctx = await ctx_of(itx)
         guild_id, user_id = ctx.place.guild_id, ctx.actor.user_id  # guild only, as before
         click: discord.Interaction | None = None
+        successors: dict[int, int] = {}  # filled while asking; the service reads it after
 
         async def confirm(**params: Any) -> bool:
             nonlocal click
@@ -96,7 +97,8 @@ class PrivacyCog(
             if preview.empty:
                 await itx.response.send_message(ctx.t("privacy.nothing"), ephemeral=True)
                 return False
-            question = render_privacy.preview(preview, characters.value, ctx.locale)
+            successors.update(await _co_gms(itx.guild, user_id, preview))
+            question = render_privacy.preview(preview, characters.value, ctx.locale, successors)
             click = await ask_confirmation(
                 itx, ctx.locale, question=question, confirm_key="privacy.delete_button"
             )
@@ -104,7 +106,9 @@ class PrivacyCog(
 
         # as the service reads it: anything but "delete" hands the characters over
         choice: CharacterChoice = "delete" if characters.value == "delete" else "to_gm"
-        summary = await self.privacy.delete(guild_id, user_id, characters=choice, confirm=confirm)
+        summary = await self.privacy.delete(
+            guild_id, user_id, characters=choice, confirm=confirm, successors=successors
+        )
         if summary is None or click is None:
             return
         await click.edit_original_response(content=render_privacy.summary(summary, ctx.locale))
@@ -187,6 +191,32 @@ class PrivacyCog(
             except Exception:  # noqa: BLE001 - the loop must outlive one bad purge
                 log.exception("guild purge task")
                 await asyncio.sleep(60)
+
+
+async def _co_gms(
+    guild: discord.Guild | None, leaving: int, preview: DeletionPreview
+) -> dict[int, int]:
+    """Who takes over each campaign a departing GM runs: a member holding its GM role among
+    those who played in it lately (each one looked up: the bot does not keep the member
+    list), never a bot nor the member leaving.  A campaign without one is archived by the
+    service."""
+    found: dict[int, int] = {}
+    if guild is None:
+        return found
+    for campaign_id, _name, role_id in preview.gm_campaigns:
+        if role_id is None:
+            continue
+        for user_id in preview.participants.get(campaign_id, ()):
+            member = guild.get_member(user_id)
+            if member is None:
+                try:
+                    member = await guild.fetch_member(user_id)
+                except discord.HTTPException:  # left the server
+                    continue
+            if not member.bot and any(role.id == role_id for role in member.roles):
+                found[campaign_id] = user_id
+                break
+    return found
 
 
 async def setup(bot: Arbitro) -> None:

@@ -47,6 +47,7 @@ class RequestCog(
         difficulty="Difficulty, where the system uses one",
         hidden="What players see of the result (the GM always sees the numbers)",
         modifier="Modifier for everyone",
+        circumstances="As in /check: amenaza:veneno (an S&W save), ventaja (Rol por web)…",
     )
     @app_commands.choices(hidden=HIDDEN_CHOICES)
     @app_commands.guild_only()
@@ -59,13 +60,17 @@ class RequestCog(
         difficulty: app_commands.Range[int, -100, 999] | None = None,
         hidden: app_commands.Choice[str] | None = None,
         modifier: app_commands.Range[int, -50, 50] = 0,
+        circumstances: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
 
         async def reply(view: RequestView) -> Sent:
             message = request_message(view, await table_locale(itx))
-            # The one deliberate ping: the players asked to roll (never anyone typed text names).
-            owners = {entry.owner_id for entry in view.entries if entry.owner_id}
+            # The one deliberate ping: the players asked to roll (never anyone typed text
+            # names), not those listed as unable to.
+            owners = {
+                entry.owner_id for entry in view.entries if entry.owner_id and not entry.unable
+            }
             await itx.response.send_message(
                 **message,
                 allowed_mentions=discord.AllowedMentions(
@@ -82,6 +87,7 @@ class RequestCog(
             difficulty=difficulty,
             modifier=modifier,
             hidden=hidden.value if hidden else "visible",
+            circumstances=circumstances,
             reply=reply,
         )
 

@@ -361,6 +361,8 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="Charact
         text = ctx.t("approval.transferred", name=view.name, owner=view.new_owner_id)
         if view.cleared_active:
             text += "\n" + ctx.t("approval.transferred_cleared", previous=view.previous_owner_id)
+        if view.made_active:
+            text += "\n" + ctx.t("approval.transferred_active", owner=view.new_owner_id)
         await itx.response.send_message(text)
 
     @app_commands.command(

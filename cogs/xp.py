@@ -14,6 +14,7 @@ from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.levelup import HitDieButton, with_hit_die
 from cogs.ui.options import Character, Purchase
+from cogs.ui.purchase import PurchaseButton, waiting_message
 from cogs.ui.slow import acknowledge, reply
 from cogs.ui.undo import with_undo
 
@@ -35,6 +36,7 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         character="Who receives it",
         party="Every player character of the campaign",
         reason="Why (kept in the campaign's record)",
+        session="A game session's award: per-session race bonuses apply (default: yes for the party)",
     )
     @fight()
     async def grant(
@@ -44,12 +46,19 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         character: Character | None = None,
         party: bool = False,
         reason: app_commands.Range[str, 1, 200] | None = None,
+        session: bool | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         if party:
             await acknowledge(itx)  # one write per character of the party
         view = await self.bot.services.xp.grant(
-            ctx.place, ctx.actor, amount, character=character, party=party, reason=reason
+            ctx.place,
+            ctx.actor,
+            amount,
+            character=character,
+            party=party,
+            reason=reason,
+            session=session,
         )
         message = render_xp.grant(view, ctx.locale)
         several = len(view.lines) > 1
@@ -60,7 +69,8 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         await reply(itx, ctx.locale, **message)
 
     @app_commands.command(
-        name="spend", description="Spend experience on an ability's next level (Rol por web)"
+        name="spend",
+        description="Spend experience: an ability (Rol por web), a skill or attribute (Núcleo)",
     )
     @app_commands.describe(
         what="What to buy (suggested from the sheet, with its cost)",
@@ -75,6 +85,9 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
     ) -> None:
         ctx = await ctx_of(itx)
         line = await self.bot.services.xp.spend(ctx.place, ctx.actor, what, character=character)
+        if line.waiting is not None:  # the GM approves it (Núcleo: mejoras_con_aprobacion)
+            await itx.response.send_message(**waiting_message(line, ctx.locale))
+            return
         await itx.response.send_message(**render_xp.spend(line, what, ctx.locale))
 
     @app_commands.command(name="log", description="The campaign's experience awards")
@@ -88,5 +101,5 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
 
 
 async def setup(bot: Arbitro) -> None:
-    bot.add_dynamic_items(HitDieButton)
+    bot.add_dynamic_items(HitDieButton, PurchaseButton)
     await bot.add_cog(XpCog(bot))

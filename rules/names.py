@@ -119,8 +119,12 @@ def display(system: str | None, kind: str, value: object, locale: str = "es") ->
     ``system`` None means the names every system shares (``comun``: common settings,
     grammatical gender).  Ids are matched exactly, then folded (``"Clerigo"`` finds
     ``clerigo``); a combination ``"guerrero/mago"`` is named part by part.  Anything else is
-    returned unchanged, so a value already in words passes through.
+    returned unchanged, so a value already in words passes through.  An item of the sheet's
+    own (``{"nombre": "Pelaje", "proteccion": "1d4", …}``: an NPC's natural armour) is named
+    by its ``nombre`` (issue 23 §6: it was shown as the dictionary).
     """
+    if isinstance(value, Mapping) and isinstance(name := value.get("nombre"), str):
+        return name
     text = str(getattr(value, "value", value))
     table = _table(locale, system, kind)
     found = table.get(text)

@@ -20,6 +20,7 @@ __all__ = [
     "parse_yes_no",
     "plain_spaces",
     "spanish_number",
+    "visible",
 ]
 
 #: Words read as «yes» in a sheet field, a campaign setting or a wizard answer (compared
@@ -95,3 +96,24 @@ def plain_spaces(text: str) -> str:
     """``text`` with every kind of space (no-break, ideographic, thin…) as an ordinary one,
     stripped: a name typed on a French keyboard or pasted from a web page reads the same."""
     return "".join(" " if unicodedata.category(c) == "Zs" else c for c in text).strip()
+
+
+#: Unicode categories a reader cannot see or that change how what follows is shown: controls
+#: (NUL), format characters (U+200B zero-width space, U+202E right-to-left override, U+FEFF),
+#: separators other than the plain space, surrogates, private use and unassigned code points,
+#: and combining marks (alone they stick to the quote mark before them).
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs", "Mn", "Me", "Mc"})
+
+
+def visible(text: str) -> str:
+    """``text`` with every character a reader could not see written as ``U+XXXX``.
+
+    For messages that echo what a user typed (``No entiendo «U+200B» en la columna 4``): a
+    zero-width space shown raw reads as «», a NUL may cut the message and a right-to-left
+    override turns the rest of the line around.  The plain space stays as it is.
+    """
+    if text.isprintable() and text.isascii():
+        return text
+    return "".join(
+        f"U+{ord(c):04X}" if c != " " and unicodedata.category(c) in _INVISIBLE else c for c in text
+    )

@@ -9,6 +9,7 @@ the command exactly as a user could.
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -215,6 +216,41 @@ class _Resolver:
         return self._add("attachments", int(data["id"]), data)
 
 
+#: ``@name`` or ``#name`` typed in a text option, as a word of its own (an e-mail's ``a@b`` or
+#: a mention already written ``<@123>`` is left alone).
+_TYPED = re.compile(r"(?<![\w<@#&])([@#])([\w][\w.\-]*)")
+
+
+def typed_mentions(text: str, guild: Guild) -> str:
+    """What Discord's client sends for ``@ana @bruno`` typed in a text option: each name the
+    member picks from the client's pop-up becomes ``<@id>`` (a role ``<@&id>``, a channel
+    ``#mesa`` ``<#id>``).  Names match a member's username or nickname, a role's or channel's
+    name, ignoring case; anything else (``@everyone``, a name nobody has) stays as typed."""
+
+    def mention(m: re.Match[str]) -> str:
+        sigil, name = m.group(1), m.group(2)
+        wanted = name.casefold()
+        if sigil == "#":
+            found = next((c for c in guild.channels.values() if c.name.casefold() == wanted), None)
+            return f"<#{found.id}>" if found is not None else m.group(0)
+        if wanted in ("everyone", "here"):
+            return m.group(0)
+        member = next(
+            (
+                x
+                for x in guild.members.values()
+                if wanted in (x.user.name.casefold(), (x.nick or "").casefold())
+            ),
+            None,
+        )
+        if member is not None:
+            return f"<@{member.id}>"
+        role = next((r for r in guild.roles.values() if r.name.casefold() == wanted), None)
+        return f"<@&{role.id}>" if role is not None else m.group(0)
+
+    return _TYPED.sub(mention, text)
+
+
 def _check_scalar(defn: dict[str, Any], value: Any, label: str) -> Any:
     kind = defn["type"]
     if kind == STRING:
@@ -283,6 +319,8 @@ def build_options(
                 {"name": defn["name"], "type": kind, "value": str(value), "focused": True}
             )
             continue
+        if kind == STRING and isinstance(value, str) and guild is not None:
+            value = typed_mentions(value, guild)
         if kind in (STRING, INTEGER, NUMBER, BOOLEAN):
             value = _check_scalar(defn, value, label)
         elif kind == USER:

@@ -10,12 +10,21 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import tzinfo
 from typing import Any
 
 from .replies import Msg, Reply
+from .timestamps import TIMESTAMP, discord_time
 
-__all__ = ["Clickable", "modal_fields", "render_message", "render_modal", "render_reply"]
+__all__ = [
+    "Clickable",
+    "Clock",
+    "modal_fields",
+    "render_message",
+    "render_modal",
+    "render_reply",
+    "reader_clock",
+]
 
 ONLY_YOU = "(solo tú lo ves / only you)"
 WIDTH = 72
@@ -24,7 +33,19 @@ _LINK = re.compile(
     r"\[([^\]]+)\]\((https?://(?:\w+\.)?discord(?:app)?\.com/channels/\d+/(\d+)(?:/\d+)?|[^)\s]+)\)"
 )
 _HEADING = re.compile(r"^#{1,3} |^-# ", re.MULTILINE)
-_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+#: How a reader's client shows ``<t:UNIX:STYLE>`` (standin.timestamps.discord_time with the
+#: reader's language and zone); the default reads in Spanish, in this machine's zone.
+Clock = Callable[[int, str | None], str]
+
+
+def reader_clock(locale: str, zone: tzinfo | None = None) -> Clock:
+    """How a reader with Discord in ``locale`` and a computer in ``zone`` (None: this one's)
+    sees timestamps."""
+    return lambda unix, style: discord_time(unix, style, locale, zone)
+
+
+def _spanish_here(unix: int, style: str | None) -> str:
+    return discord_time(unix, style, "es-ES")
 
 
 @dataclass(frozen=True)
@@ -37,8 +58,12 @@ class Clickable:
     options: tuple[str, ...] = ()
 
 
-def _plain(text: str, names: Callable[[int], str | None]) -> str:
-    """Markdown a terminal cannot show becomes readable: bold/underline marks go, mentions get names."""
+def _plain(
+    text: str, names: Callable[[int], str | None], clock: Clock | None = _spanish_here
+) -> str:
+    """Markdown a terminal cannot show becomes readable: bold/underline marks go, mentions get
+    names, timestamps read as the reader's client shows them (``clock``; None where Discord
+    leaves them as typed: titles, field names, footers)."""
 
     def mention(m: re.Match[str]) -> str:
         name = names(int(m.group(2)))
@@ -51,41 +76,38 @@ def _plain(text: str, names: Callable[[int], str | None]) -> str:
 
     text = _MENTION.sub(mention, text)
     text = _LINK.sub(link, text)
-    text = _TIMESTAMP.sub(_timestamp, text)
+    if clock is not None:
+        text = TIMESTAMP.sub(lambda m: clock(int(m.group(1)), m.group(2)), text)
     text = _HEADING.sub("", text)
     return text.replace("**", "").replace("__", "")
 
 
-def _timestamp(m: re.Match[str]) -> str:
-    """Discord's <t:UNIX:STYLE> shows a local date; a terminal gets the same, in ISO form."""
-    when = datetime.fromtimestamp(int(m.group(1)))
-    return when.strftime("%Y-%m-%d" if m.group(2) in ("d", "D") else "%Y-%m-%d %H:%M")
-
-
-def _box(embed: dict[str, Any], names: Callable[[int], str | None]) -> list[str]:
+def _box(
+    embed: dict[str, Any], names: Callable[[int], str | None], clock: Clock = _spanish_here
+) -> list[str]:
     title = embed.get("title") or (embed.get("author") or {}).get("name") or ""
-    lines = [f"╭─ {_plain(title, names)}" if title else "╭─"]
+    lines = [f"╭─ {_plain(title, names, None)}" if title else "╭─"]
 
-    def body(text: str, prefix: str = "│ ") -> None:
-        for raw in _plain(text, names).splitlines() or [""]:
+    def body(text: str, prefix: str = "│ ", stamps: Clock | None = clock) -> None:
+        for raw in _plain(text, names, stamps).splitlines() or [""]:
             wrapped = textwrap.wrap(
                 raw, WIDTH - len(prefix), break_long_words=False, break_on_hyphens=False
             ) or [""]
             lines.extend(prefix + w for w in wrapped)
 
     if embed.get("title") and (embed.get("author") or {}).get("name"):
-        body(embed["author"]["name"])
+        body(embed["author"]["name"], stamps=None)
     if embed.get("description"):
         body(embed["description"])
     for f in embed.get("fields") or []:
-        name, value = _plain(f.get("name") or "", names), f.get("value") or ""
+        name, value = _plain(f.get("name") or "", names, None), f.get("value") or ""
         if "\n" in value or len(name) + len(value) > WIDTH - 6:
             lines.append(f"│ ▸ {name}:")
             body(value, "│     ")
         else:
-            lines.append(f"│ ▸ {name}: {_plain(value, names)}")
+            lines.append(f"│ ▸ {name}: {_plain(value, names, clock)}")
     if (embed.get("footer") or {}).get("text"):
-        lines.append(f"╰─ {_plain(embed['footer']['text'], names)}")
+        lines.append(f"╰─ {_plain(embed['footer']['text'], names, None)}")
     else:
         lines.append("╰─")
     return lines
@@ -142,6 +164,7 @@ def _components(
     clickables: list[Clickable],
     names: Callable[[int], str | None],
     prefix: str = "  ",
+    clock: Clock = _spanish_here,
 ) -> list[str]:
     """Classic action rows and Components V2 layouts (containers, sections, text displays)."""
     lines: list[str] = []
@@ -153,17 +176,20 @@ def _components(
                 lines += [prefix + line for line in "   ".join(parts).split("\n")]
         elif kind == 10:
             lines += [
-                prefix + _plain(line, names) for line in (comp.get("content") or "").splitlines()
+                prefix + _plain(line, names, clock)
+                for line in (comp.get("content") or "").splitlines()
             ]
         elif kind == 9:
-            lines += _components(comp.get("components") or [], msg_id, clickables, names, prefix)
+            lines += _components(
+                comp.get("components") or [], msg_id, clickables, names, prefix, clock
+            )
             accessory = comp.get("accessory") or {}
             if token := _item(accessory, msg_id, clickables):
                 lines += [prefix + "  " + line for line in token.split("\n")]
         elif kind == 17:
             lines.append(prefix + "┏━")
             lines += _components(
-                comp.get("components") or [], msg_id, clickables, names, prefix + "┃ "
+                comp.get("components") or [], msg_id, clickables, names, prefix + "┃ ", clock
             )
             lines.append(prefix + "┗━")
         elif kind == 14:
@@ -188,14 +214,16 @@ def render_message(
     clickables: list[Clickable] | None = None,
     names: Callable[[int], str | None] = lambda _id: None,
     header: str | None = None,
+    clock: Clock = _spanish_here,
 ) -> list[str]:
+    """One message as its reader sees it (``clock``: their client's timestamps)."""
     clickables = clickables if clickables is not None else []
     lines = [(header or f"── {msg.author}") + (f"  {ONLY_YOU}" if msg.ephemeral else "")]
     if msg.content:
-        lines += [_plain(line, names) for line in msg.content.splitlines()]
+        lines += [_plain(line, names, clock) for line in msg.content.splitlines()]
     for embed in msg.embeds:
-        lines += _box(embed, names)
-    lines += _components(msg.components, msg.id, clickables, names)
+        lines += _box(embed, names, clock)
+    lines += _components(msg.components, msg.id, clickables, names, clock=clock)
     for filename, content in msg.attachments.items():
         lines.append(f"  📎 {filename} ({len(content)} bytes)")
     return lines
@@ -236,6 +264,7 @@ def render_reply(
     clickables: list[Clickable],
     names: Callable[[int], str | None] = lambda _id: None,
     typed: dict[str, str] | None = None,
+    clock: Clock = _spanish_here,
 ) -> str:
     """Everything the user would see: the response, follow-ups, a modal or suggestions.
     ``typed``: what was typed before into fields of the same ids (shown in a re-opened form)."""
@@ -250,7 +279,7 @@ def render_reply(
         if msg.deleted:
             lines.append(f"── {msg.author}: (mensaje borrado / message deleted)")
             continue
-        lines += render_message(msg, clickables=clickables, names=names)
+        lines += render_message(msg, clickables=clickables, names=names, clock=clock)
     if not lines and reply.deferred:
         lines.append("(el bot actualizó sin decir nada / the bot acknowledged silently)")
     for rejected in reply.rejections:

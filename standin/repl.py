@@ -18,11 +18,20 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .client import REPO, GuildHandle, Sandbox
-from .render import Clickable, modal_fields, render_message, render_modal, render_reply
+from .render import (
+    Clickable,
+    modal_fields,
+    reader_clock,
+    render_message,
+    render_modal,
+    render_reply,
+)
 from .replies import Msg, Reply
 from .state import World
 
@@ -55,6 +64,8 @@ Escribe como en Discord / type as in Discord:
   :as NOMBRE (:como)       cambiar de usuario / switch user (gm, ana, bruno, dm2)
   :in CANAL (:en)          cambiar de canal o hilo / switch channel or thread
   :locale es-ES|en-US (:idioma)
+  :tz ZONA (:zona)         tu zona horaria, p. ej. America/Mexico_City (fechas como en Discord)
+                           your time zone: timestamps read as Discord's client shows them
   :click N (:pulsa)        pulsar el botón N / press button N
   :select N VALOR… (:elige) elegir en el desplegable N / choose in select N
   :modal campo=valor …     enviar el formulario abierto / submit the open modal
@@ -200,9 +211,12 @@ class Session:
         locale: str = "es-ES",
         out: Callable[[str], None] = print,
         files_dir: Path | None = None,
+        zone: tzinfo | None = None,
     ) -> None:
         self.sb, self.guild, self.out = sb, guild, out
         self.user, self.channel, self.locale = user, channel, locale
+        # the reader's time zone: Discord's client shows timestamps in it (None: this machine's)
+        self.zone = zone
         self.files_dir = files_dir
         self.clickables: list[Clickable] = []
         self.modal: Reply | None = None
@@ -249,7 +263,10 @@ class Session:
         if reply.modal is not None:
             self.modal = reply
         typed = self.typed.get(_form_key(reply.modal)) if reply.modal is not None else None
-        text = render_reply(reply, clickables=clickables, names=self.sb.name_of, typed=typed)
+        clock = reader_clock(self.locale, self.zone)
+        text = render_reply(
+            reply, clickables=clickables, names=self.sb.name_of, typed=typed, clock=clock
+        )
         if not reply.ok:
             self.fail(text)
             return
@@ -260,7 +277,13 @@ class Session:
             header = f"→ #{channel} · {msg.author}"
             self.out(
                 "\n".join(
-                    render_message(msg, clickables=clickables, names=self.sb.name_of, header=header)
+                    render_message(
+                        msg,
+                        clickables=clickables,
+                        names=self.sb.name_of,
+                        header=header,
+                        clock=clock,
+                    )
                 )
             )
             self._save_files([msg])
@@ -327,6 +350,11 @@ class Session:
             self.channel = arg.lstrip("#")
         elif word in ("locale", "idioma"):
             self.locale = {"es": "es-ES", "en": "en-US"}.get(arg, arg)
+        elif word in ("tz", "zona"):
+            try:
+                self.zone = ZoneInfo(arg) if arg else None
+            except (ZoneInfoNotFoundError, ValueError):
+                self.fail(f"✗ zona horaria desconocida / unknown time zone: {arg}")
         elif word in ("click", "pulsa"):
             item = self._clickable(arg, "button")
             mark = self.sb.mark()
@@ -501,6 +529,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--channel", default="mesa")
     parser.add_argument("--locale", default="es-ES")
     parser.add_argument(
+        "--tz",
+        help="zona horaria del lector / the reader's time zone (default: this computer's)",
+    )
+    parser.add_argument(
         "--files",
         type=Path,
         help="carpeta de los archivos del bot / folder for files the bot sends "
@@ -533,7 +565,13 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     session = Session(
-        sb, guild, user=args.user, channel=args.channel, locale=args.locale, files_dir=files_dir
+        sb,
+        guild,
+        user=args.user,
+        channel=args.channel,
+        locale=args.locale,
+        files_dir=files_dir,
+        zone=ZoneInfo(args.tz) if args.tz else None,
     )
     try:
         if lines is not None:

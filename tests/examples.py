@@ -105,6 +105,16 @@ def ardelia_the_mage(spells: dict[str, int] | None = None) -> dict[str, Any]:
     return sheet
 
 
+def nucleo_android(name: str = "Unidad 7") -> dict[str, Any]:
+    """A Núcleo Artificial («Androide»: Especialista only, no advantage, −1 PX a session;
+    seed 002, «Módulo de reglas: Razas») on Ardelia's attributes and skills rearranged."""
+    sheet = ardelia(name=name, raza="Artificial", piramide="especialista", ventaja=None)
+    levels = (6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1)
+    names = list(ARDELIA["habilidades"])[: len(levels)]
+    sheet["habilidades"] = dict(zip(names, levels, strict=True))
+    return sheet
+
+
 def swc_cleric(**changes: Any) -> dict[str, Any]:
     """An S&W level-1 human Clérigo «Aldara» (Sabiduría 15), lawful, 6 PG, with ``changes``.
 

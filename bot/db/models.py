@@ -91,6 +91,9 @@ class Campaign(SQLModel, table=True):
     #: ``/campaign settings off_topic``: the channel where the table talks out of character
     #: (no posts as characters, no pace reminders); its threads are off-topic too.
     off_topic_channel_id: int | None = _snowflake(default=None, nullable=True)
+    #: ``/campaign transfer``: the member the GM offered the campaign to, until they accept
+    #: (or another offer replaces it)
+    offered_to: int | None = _snowflake(default=None, nullable=True)
 
 
 class CampaignBinding(SQLModel, table=True):
@@ -414,7 +417,8 @@ class RollRequest(SQLModel, table=True):
     one button per character.
 
     ``entries`` is one dict per requested character (``character_id``, ``name``, ``owner_id``
-    and, once rolled, ``log_id``, ``total``, ``outcome``, ``by``); each press writes its entry
+    and, once rolled, ``log_id``, ``total``, ``outcome``, ``by``; ``unable``: the problems that
+    kept it from rolling when asked, it gets no button); each press writes its entry
     with a compare-and-set on ``version`` in the roll's own transaction, so a character rolls
     once however many presses arrive.  ``hidden``: ``visible`` (everyone sees the numbers),
     ``outcome`` (players see success or failure) or ``nothing`` (players see that it was
@@ -434,6 +438,8 @@ class RollRequest(SQLModel, table=True):
     label: str = Field(max_length=100)
     difficulty: int | None = None
     modifier: int = 0
+    #: as ``/check`` reads them (``amenaza:veneno`` in an S&W save), or None
+    circumstances: str | None = Field(default=None, max_length=200)
     hidden: str = Field(default="visible", max_length=10)  # visible | outcome | nothing
     status: str = Field(default="open", max_length=10)  # open | closed
     entries: list[dict[str, Any]] = Field(

@@ -29,6 +29,8 @@ def with_approval(message: dict[str, Any], view: CharacterView, locale: str) -> 
     if view.approval == "approved" or message.get("ephemeral"):
         return message
     note = t("approval.pending", locale, name=view.name)
+    if view.referee_fields:  # a player's import that sets what only the GM sets
+        note += "\n" + t("approval.referee_fields", locale, fields=", ".join(view.referee_fields))
     content = message.get("content")
     return {
         **message,

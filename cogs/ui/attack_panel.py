@@ -75,4 +75,6 @@ class DefenceButton(KeyedButton, kind="defend", style=discord.ButtonStyle.primar
             await self.refuse(itx, error, strip_on=STRIP_ON)
             return
         await itx.response.edit_message(view=None)
-        await itx.followup.send(**render_attack.attack(view, ctx.locale), ephemeral=view.private)
+        await itx.followup.send(
+            **render_attack.attack(view, ctx.locale, defence=True), ephemeral=view.private
+        )

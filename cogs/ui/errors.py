@@ -18,6 +18,7 @@ from bot.words import problem_text
 from cogs.ui.open_scene import Refused
 from rules.dice import DiceError
 from rules.systems.base import RulesError
+from rules.text import visible
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,9 @@ def describe_error(error: BaseException, locale: str) -> str | None:
     if isinstance(error, DomainError):
         return problem_text(error.key, error.params, locale)
     if isinstance(error, DiceError):
-        params = dict(error.params or {})
+        # The params echo what was typed: a zero-width space, a NUL or a right-to-left
+        # override would be invisible or turn the message around.
+        params = {k: visible(v) if isinstance(v, str) else v for k, v in error.params.items()}
         params.setdefault("column", error.column if error.column is not None else "?")
         return t(f"dice.error.{error.code}", locale, **params)
     if isinstance(error, RulesError):

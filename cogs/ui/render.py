@@ -6,16 +6,18 @@ cog body stays one service call and one render.  Embeds are kept under Discord's
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
 import discord
 
-from bot.formatting import format_datetime, format_percent
+from bot.formatting import format_percent
 from bot.i18n import t
 from bot.services.campaigns.service import CampaignView, SettingView
 from bot.services.play.rolls import HistoryView, OddsView, RollView
 from bot.words import problem_text, setting_description, setting_name, setting_value
+from rules.dice.limits import MAX_ROLLS
 from rules.systems.base import Problem
 
 __all__ = [
@@ -130,7 +132,8 @@ def roll(view: RollView, locale: str) -> dict[str, Any]:
     if view.outcome is not None:
         verdict = t(f"roll.outcome.{view.outcome}", locale)
         if view.difficulty is not None:
-            verdict = t("roll.against", locale, verdict=verdict, difficulty=view.difficulty)
+            key = "roll.against_target" if view.roll_under else "roll.against"
+            verdict = t(key, locale, verdict=verdict, difficulty=view.difficulty)
         embed.add_field(name=t("roll.result", locale), value=verdict, inline=True)
     if view.fumble:
         embed.add_field(
@@ -147,6 +150,16 @@ def roll(view: RollView, locale: str) -> dict[str, Any]:
         footer.append(t("roll.private_footer", locale))
     embed.set_footer(text=" · ".join(footer))
     return {"embed": embed}
+
+
+def moment(when: datetime, style: str = "f") -> str:
+    """An absolute moment as a Discord timestamp (``<t:…:f>``): each reader's client shows
+    it in their own zone and language (players in Spain and Latin America share tables:
+    issue 23 §6).  Only where Discord cannot render one (a file, an embed's title or
+    footer) is a moment written out, in the campaign's zone (:mod:`bot.formatting`).
+    Stored times are naive UTC (the database's convention)."""
+    aware = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    return f"<t:{int(aware.timestamp())}:{style}>"
 
 
 def history(view: HistoryView, locale: str) -> dict[str, Any]:
@@ -178,7 +191,7 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             parts.append(t("history.undone_mark", locale))
         elif entry.undoable and view.sees_private:  # the GM's view: how to undo it
             parts.append(t("history.undo_hint", locale, id=entry.log_id))
-        parts.append(format_datetime(entry.created_at, locale, view.time_zone))
+        parts.append(moment(entry.created_at))
         if entry.message_url:
             parts.append(t("history.jump", locale, url=entry.message_url))
         lines.append(" ".join(parts))
@@ -214,6 +227,8 @@ def odds(view: OddsView, locale: str) -> dict[str, Any]:
                 percent=percent(view.critical_probability, locale),
             )
         )
+    if float(view.abort) > 0:  # an astronomically small chance shows as nothing
+        lines.append(t("odds.abort", locale, percent=percent(view.abort, locale), limit=MAX_ROLLS))
     embed = discord.Embed(
         title=t("odds.title", locale), description="\n".join(lines), colour=COLOUR[None]
     )

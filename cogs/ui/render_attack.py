@@ -108,9 +108,16 @@ def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
     return embed
 
 
-def attack(view: AttackView, locale: str) -> dict[str, Any]:
-    """The reply everyone (or, private, the attacker) sees: numbers only if not secret."""
-    content = t("attack.by", locale, user=view.user_name)
+def attack(view: AttackView, locale: str, *, defence: bool = False) -> dict[str, Any]:
+    """The reply everyone (or, private, the attacker) sees: numbers only if not secret.
+
+    Headed by the character who acts, never the member who pressed (issue 23 §6: a wolf's
+    bite, resolved by its target's player pressing «Defender», was «Ataque de ana»):
+    ``defence`` heads the reply of a defence with the defender."""
+    if defence:
+        content = t("attack.defence_by", locale, name=view.target)
+    else:
+        content = t("attack.by", locale, name=view.attacker)
     if view.turn_warnings:
         content += "\n" + turn_warnings(view.turn_warnings, locale)
     return {
@@ -123,7 +130,7 @@ def attack(view: AttackView, locale: str) -> dict[str, Any]:
 def attack_gm_copy(view: AttackView, locale: str, channel_mention: str) -> dict[str, Any]:
     """The GM channel's copy, with every number."""
     return {
-        "content": t("attack.gm_copy", locale, user=view.user_name, channel=channel_mention),
+        "content": t("attack.gm_copy", locale, name=view.attacker, channel=channel_mention),
         "embed": _embed(view, locale, numbers=True),
         "allowed_mentions": discord.AllowedMentions.none(),
     }

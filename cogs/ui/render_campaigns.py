@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -10,6 +10,7 @@ import discord
 from bot.i18n import t
 from bot.services.campaigns.archive import CampaignRow
 from cogs.ui.render import COLOUR, fit_lines
+from cogs.ui.render import moment as stamp
 from rules import systems
 
 __all__ = ["campaign_list"]
@@ -17,8 +18,7 @@ __all__ = ["campaign_list"]
 
 def _date(moment: datetime) -> str:
     """A Discord timestamp: each reader sees the date in their own locale and time zone."""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return discord.utils.format_dt(aware, "d")
+    return stamp(moment, "d")
 
 
 def campaign_list(rows: tuple[CampaignRow, ...], locale: str) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def campaign_list(rows: tuple[CampaignRow, ...], locale: str) -> dict[str, Any]:
                     locale,
                     name=row.name,
                     system=system,
-                    gm=f"<@{row.gm_user_id}>",
+                    gm=f"<@{row.gm_user_id}>" if row.gm_user_id else t("privacy.no_gm", locale),
                     created=_date(row.created_at),
                     ended=_date(row.ended_at),
                 )
@@ -46,7 +46,7 @@ def campaign_list(rows: tuple[CampaignRow, ...], locale: str) -> dict[str, Any]:
                     locale,
                     name=row.name,
                     system=system,
-                    gm=f"<@{row.gm_user_id}>",
+                    gm=f"<@{row.gm_user_id}>" if row.gm_user_id else t("privacy.no_gm", locale),
                     created=_date(row.created_at),
                 )
             )

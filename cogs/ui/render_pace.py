@@ -1,10 +1,10 @@
 """Pace view-models → Discord messages: the round of posts, reminders, the GM's digest,
 absences.
 
-Moments (posted, pending since, a deadline) are Discord timestamps (``<t:…:R>``): each
-reader sees them live, in their own zone and language.  Calendar days (absences) and the
-NPCization's return are the campaign's (``zona_horaria``), through :mod:`bot.formatting`:
-dd/mm/aaaa and 24 h in Spanish (docs/architecture.md).  Names are text users typed:
+Moments (posted, pending since, a deadline, the NPCization's return) are Discord timestamps
+(``<t:…:R>``, ``<t:…:f>``): each reader sees them in their own zone and language.  Calendar
+days (absences) are the campaign's (``zona_horaria``), through :mod:`bot.formatting`:
+dd/mm/aaaa in Spanish (docs/architecture.md).  Names are text users typed:
 nothing here pings anyone except a reminder's one deliberate mention.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.formatting import format_date, format_datetime
+from bot.formatting import format_date
 from bot.i18n import t
 from bot.services.table.pacing import (
     AbsenceView,
@@ -25,7 +25,7 @@ from bot.services.table.pacing import (
     RoundEntry,
     RoundView,
 )
-from cogs.ui.render import COLOUR, fit_lines, truncate
+from cogs.ui.render import COLOUR, fit_lines, moment, truncate
 
 __all__ = [
     "absence_declared",
@@ -38,8 +38,8 @@ __all__ = [
 ]
 
 
-def when(moment: datetime, style: str = "R") -> str:
-    return discord.utils.format_dt(moment, style)  # type: ignore[arg-type]
+def when(at: datetime, style: str = "R") -> str:
+    return moment(at, style)
 
 
 def day(value: date, locale: str) -> str:
@@ -204,11 +204,7 @@ def npc_returned(view: NpcView, locale: str) -> dict[str, Any]:
 
 
 def npcized(view: NpcView, locale: str) -> str:
-    until = (
-        t("pace.npcized_until", locale, when=format_datetime(view.until, locale, view.time_zone))
-        if view.until
-        else ""
-    )
+    until = t("pace.npcized_until", locale, when=moment(view.until)) if view.until else ""
     return t(
         "pace.npcized_done",
         locale,

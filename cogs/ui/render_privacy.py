@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.i18n import t
 from bot.services.privacy.privacy import DeletionPreview, DeletionSummary
 from cogs.ui.render import fit_lines
@@ -19,7 +21,14 @@ def names(items: tuple[str, ...], locale: str, limit: int = 15) -> str:
     return shown
 
 
-def preview(preview: DeletionPreview, choice: str, locale: str) -> str:
+def preview(
+    preview: DeletionPreview,
+    choice: str,
+    locale: str,
+    successors: Mapping[int, int] | None = None,
+) -> str:
+    """What will happen, before the member confirms; a GM's campaigns go to ``successors``
+    (a co-GM) or are archived."""
     lines = [t("privacy.confirm_title", locale)]
     if preview.characters:
         key = "privacy.confirm_delete_characters" if choice == "delete" else "privacy.confirm_hand"
@@ -28,8 +37,17 @@ def preview(preview: DeletionPreview, choice: str, locale: str) -> str:
         lines.append(t("privacy.confirm_rolls", locale, count=preview.rolls))
     if preview.drafts:
         lines.append(t("privacy.confirm_drafts", locale, count=preview.drafts))
-    if preview.campaigns_as_gm:
-        lines.append(t("privacy.confirm_gm", locale, names=names(preview.campaigns_as_gm, locale)))
+    successors = successors or {}
+    for campaign_id, name, _role in preview.gm_campaigns:
+        heir = successors.get(campaign_id)
+        if heir is not None:
+            lines.append(t("privacy.confirm_gm_handed", locale, name=name, member=heir))
+        else:
+            lines.append(t("privacy.confirm_gm_archived", locale, name=name))
+    live = {name for _id, name, _role in preview.gm_campaigns}
+    archived = tuple(n for n in preview.campaigns_as_gm if n not in live)
+    if archived:  # already archived: only the stored GM goes
+        lines.append(t("privacy.confirm_gm", locale, names=names(archived, locale)))
     if preview.posts:
         key = "privacy.confirm_posts_erased" if choice == "delete" else "privacy.confirm_posts_kept"
         lines.append(t(key, locale, count=preview.posts))
@@ -61,12 +79,9 @@ def summary(summary: DeletionSummary, locale: str) -> str:
         lines.append(t("post.privacy_erased", locale, count=summary.posts_erased))
     if summary.posts_anonymised:
         lines.append(t("post.privacy_anonymised", locale, count=summary.posts_anonymised))
-    if summary.campaigns_without_gm:
-        lines.append(
-            t(
-                "privacy.campaigns_without_gm",
-                locale,
-                names=names(summary.campaigns_without_gm, locale),
-            )
-        )
+    for name, member in summary.campaigns_handed:
+        lines.append(t("privacy.campaign_handed", locale, name=name, member=member))
+    if summary.campaigns_archived:
+        archived = names(summary.campaigns_archived, locale)
+        lines.append(t("privacy.campaigns_archived", locale, names=archived))
     return fit_lines(lines, locale, 2000)

@@ -8,7 +8,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.table.scenes import ClosedView, HeaderView, SceneView
-from cogs.ui.render import COLOUR, fit_lines, name_list, truncate
+from cogs.ui.render import COLOUR, fit_lines, moment, name_list, truncate
 
 __all__ = ["header", "summary", "scene_list", "opened"]
 
@@ -17,7 +17,7 @@ _OPEN, _CLOSED = discord.Colour.green(), discord.Colour.dark_grey()
 
 def _stamp(when: Any) -> str:
     """A Discord timestamp (each reader sees it in their own time zone)."""
-    return f"<t:{int(when.timestamp())}:R>"
+    return moment(when, "R")
 
 
 def header(view: HeaderView, locale: str) -> dict[str, Any]:

@@ -234,10 +234,11 @@ def draft(view: DraftView, locale: str) -> list[discord.Embed]:
             inline=False,
         )
     if view.inherited is not None:
-        name, xp = view.inherited
+        name, xp, total = view.inherited
+        key = "heritage.carried" if total == xp else "heritage.carried_less"
         embed.add_field(
             name=t("heritage.field", locale),
-            value=truncate(t("heritage.carried", locale, name=name, xp=xp), 1024),
+            value=truncate(t(key, locale, name=name, xp=xp, total=total), 1024),
             inline=False,
         )
     if view.notes:

@@ -261,10 +261,12 @@ def _landed(view: CastView, locale: str) -> str:
     rounds, the damage or heal with the new state (a hidden NPC's: described, no numbers),
     and a touch spell's damage held until its melee attack."""
     lines = []
-    for who, landed, secret, gender in (
-        (view.character_name, view.own, False, view.caster_gender),
-        (view.target or "", view.landed, view.target_secret, view.target_gender),
-    ):
+    subjects = [(view.character_name, view.own, False, view.caster_gender)]
+    # Cast on oneself, what it did to the caster is what it did to the target: said once
+    # (issue 23 §6: «Kára recupera 12 PV (estado: normal).» came twice).
+    if view.landed is None or view.landed is not view.own:
+        subjects.append((view.target or "", view.landed, view.target_secret, view.target_gender))
+    for who, landed, secret, gender in subjects:
         if landed is None:
             continue
         if landed.effect is not None:

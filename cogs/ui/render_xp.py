@@ -6,10 +6,9 @@ from typing import Any
 
 import discord
 
-from bot.formatting import format_date
 from bot.i18n import t
 from bot.services.sheets.xp import AwardEntry, GrantLine, GrantView
-from cogs.ui.render import COLOUR, fit_lines, truncate
+from cogs.ui.render import COLOUR, fit_lines, moment, truncate
 from rules.names import display
 
 
@@ -25,12 +24,21 @@ def grant(view: GrantView, locale: str) -> dict[str, Any]:
         text = t(
             "xp.line", locale, name=line.character_name, before=line.xp_before, after=line.xp_after
         )
+        if line.session_bonus:
+            text += "\n" + t(
+                "xp.session_bonus",
+                locale,
+                source=line.bonus_source or "",
+                bonus=f"{line.session_bonus:+d}",
+            )
         for track, before, after in line.levels:
             text += "\n" + _level(line, track, before, after, locale)
         for note in line.notes:
             text += "\n" + t("xp.note", locale, note=t(note, locale))
         lines.append(text)
     title = t("xp.granted" if view.amount > 0 else "xp.removed", locale, amount=abs(view.amount))
+    if view.session:
+        title = t("xp.session_title", locale, title=title)
     embed = discord.Embed(
         title=title, description=truncate("\n\n".join(lines), 4000), colour=COLOUR["success"]
     )
@@ -52,7 +60,7 @@ def log(entries: tuple[AwardEntry, ...], locale: str) -> dict[str, Any]:
             amount=f"{entry.amount:+d}",
             after=entry.xp_after,
             reason=f" — {truncate(entry.reason, 80)}" if entry.reason else "",
-            when=format_date(entry.created_at, locale, entry.time_zone),
+            when=moment(entry.created_at, "d"),
         )
         for entry in entries
     ]
@@ -70,7 +78,8 @@ def spend(line: GrantLine, what: str, locale: str) -> dict[str, Any]:
     )
     for track, before, after in line.levels:
         text += "\n" + _level(line, track, before, after, locale)
+    shown = what.split(":", 1)[-1]  # the name, not its key («habilidad:Sigilo»)
     embed = discord.Embed(
-        title=t("xp.spent", locale, what=what), description=text, colour=COLOUR["success"]
+        title=t("xp.spent", locale, what=shown), description=text, colour=COLOUR["success"]
     )
     return {"embed": embed}

@@ -23,6 +23,7 @@ from bot.i18n import t
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.errors import DomainError
 from bot.services.table.requests import Entry, Press, RequestView
+from bot.words import problem_text
 from cogs.ui import render_sheet
 from cogs.ui.context import ctx_of
 from cogs.ui.gm_copy import send_gm_copy
@@ -49,8 +50,16 @@ def _outcome(entry: Entry, locale: str) -> str:
     return t(f"check.outcome.{entry.outcome}", locale) if entry.outcome else "—"
 
 
+def _unable(entry: Entry, locale: str) -> str:
+    """Why a character could not roll when asked, in the reader's words."""
+    reasons = " ".join(problem_text(p.key, p.params, locale) for p in entry.unable)
+    return t("request.line_unable", locale, name=truncate(entry.name, 80), reasons=reasons)
+
+
 def _line(view: RequestView, entry: Entry, locale: str) -> str:
     name = truncate(entry.name, 80)
+    if entry.unable:
+        return _unable(entry, locale)
     if not entry.rolled:
         return t("request.line_pending", locale, name=name, owner=entry.owner_id)
     if view.hidden == "nothing":
@@ -75,6 +84,9 @@ def request_message(view: RequestView, locale: str) -> dict[str, Any]:
         )
     if view.modifier:
         details.append(t("request.modifier", locale, modifier=f"{view.modifier:+d}"))
+    if view.circumstances:
+        circumstances = truncate(view.circumstances, 200)
+        details.append(t("request.circumstances", locale, circumstances=circumstances))
     if details:
         header.append(" · ".join(details))
     if view.hidden != "visible":
@@ -91,7 +103,7 @@ def request_message(view: RequestView, locale: str) -> dict[str, Any]:
     components = discord.ui.View(timeout=None)
     if view.open:
         for entry in view.entries:
-            if not entry.rolled:
+            if not entry.done:
                 label = truncate(entry.name, 80)
                 button = RequestButton(view.id, entry.character_id, action="roll", label=label)
                 components.add_item(button)
@@ -108,7 +120,9 @@ def results_message(view: RequestView, locale: str) -> dict[str, Any]:
     lines = []
     for entry in view.entries:
         name = truncate(entry.name, 80)
-        if entry.rolled:
+        if entry.unable:
+            lines.append(_unable(entry, locale))
+        elif entry.rolled:
             lines.append(
                 t(
                     "request.results_line",

@@ -39,7 +39,10 @@ def _labelled(text: str, label: str | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Selector:
-    """Which faces a modifier acts on: ``N`` (exactly), ``>N`` (N or more), ``<N`` (N or less)."""
+    """Which faces a modifier acts on: ``N`` exactly, ``>=N`` N or more, ``<=N`` N or less.
+
+    Always inclusive: the parser stores ``<3`` (below 3) as ``<=2``, so printing it back shows
+    the reading applied, whichever convention the writer came from."""
 
     op: SelectorOp
     value: int
@@ -64,7 +67,7 @@ class Selector:
         return sum(1 for face in range(1, sides + 1) if self.matches(face))
 
     def __str__(self) -> str:
-        return {"=": "", ">=": ">", "<=": "<"}[self.op] + str(self.value)
+        return ("" if self.op == "=" else self.op) + str(self.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +98,9 @@ class Keep:
 
 @dataclass(frozen=True, slots=True)
 class Compare:
-    """``>=N``/``<=N`` after dice: count successes in a pool, or test a single die."""
+    """``>=N``/``<=N`` after dice: count successes in a pool, or test a single die.
+
+    ``>N``/``<N`` are stored as ``>=N+1``/``<=N-1`` (see :class:`Selector`)."""
 
     op: Literal[">=", "<="]
     target: int
@@ -123,8 +128,9 @@ class Dice:
     """``dice := [DIGITS] ("d"|"D") (DIGITS|"%") modifier* [compare]``.
 
     ``explode`` is ``None`` for no explosion; a bare ``!`` is stored as ``>=sides``.
-    Modifiers apply in a fixed order whatever order they were written in: reroll each die,
-    explode it, then keep/drop, then compare.  ``plain`` marks the fast path (no modifier).
+    Modifiers apply in a fixed order, the only order the parser accepts them in: reroll each
+    die thrown, explode it (an explosion's extra dice are not rerolled), bound every die to
+    ``miN``/``maN``, then keep/drop, then compare.  ``plain`` marks the fast path (no modifier).
     """
 
     count: int
@@ -134,6 +140,9 @@ class Dice:
     keep: Keep | None = None
     compare: Compare | None = None
     label: str | None = None
+    #: avrae/d20's ``miN``/``maN``: each die shows at least / at most N (after explosions)
+    floor: int | None = None
+    ceiling: int | None = None
 
     @property
     def plain(self) -> bool:
@@ -142,7 +151,21 @@ class Dice:
             and self.explode is None
             and self.keep is None
             and self.compare is None
+            and self.floor is None
+            and self.ceiling is None
         )
+
+    @property
+    def clamped(self) -> bool:
+        return self.floor is not None or self.ceiling is not None
+
+    def clamp(self, face: int) -> int:
+        """``face`` as ``mi``/``ma`` leave it."""
+        if self.floor is not None and face < self.floor:
+            face = self.floor
+        if self.ceiling is not None and face > self.ceiling:
+            face = self.ceiling
+        return face
 
     @property
     def is_test(self) -> bool:
@@ -159,6 +182,10 @@ class Dice:
                 text += "!" if self.compare is None else f"!{self.sides}"
             else:
                 text += f"!{self.explode}"
+        if self.floor is not None:
+            text += f"mi{self.floor}"
+        if self.ceiling is not None:
+            text += f"ma{self.ceiling}"
         if self.keep is not None:
             text += str(self.keep)
         if self.compare is not None:

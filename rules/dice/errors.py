@@ -31,12 +31,15 @@ ERROR_CODES: frozenset[str] = frozenset(
         "zero_sides",
         "always_matches",
         "duplicate_modifier",
+        "modifier_order",
+        "clamp_out_of_range",
         "keep_out_of_range",
         "bad_keep_one",
         "test_in_expression",
         "division_by_zero",
         "total_too_large",
         "unsupported_odds",
+        "unsupported_odds_abort",
         "odds_too_complex",
     }
 )

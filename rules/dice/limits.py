@@ -113,6 +113,7 @@ def _dice_value_bounds(node: Dice, rolls_cap: int | None = None) -> Bounds:
     faces = [f for f in range(1, node.sides + 1)]
     if node.reroll is not None and not node.reroll.once:
         faces = [f for f in faces if not node.reroll.selector.matches(f)] or faces
+    faces = [node.clamp(f) for f in faces]
     kept = node.keep.kept(node.count) if node.keep is not None else node.count
     # An exploding pool keeps at most every die the roll may throw.
     exploded: float = math.inf if rolls_cap is None else max(kept, rolls_cap)

@@ -5,8 +5,15 @@ integers are far faster than adding Fractions) and turned into Fractions at the 
 
 * ``NdM`` sums (with ``ro``/``r`` rerolls, ``kh``/``kl``/``ph``/``pl``, success counting
   ``>=N``/``<=N`` and single-die tests) are exact: convolution, or a dynamic programme over
-  faces for keep/drop.  An open reroll (``r``) uses the faces it can stop on; the
-  500-dice abort, which would end such a roll in an error rather than a total, is ignored.
+  faces for keep/drop.  An open reroll (``r``) uses the faces it can stop on.
+* The roller aborts a roll that would throw more than :data:`~rules.dice.limits.MAX_ROLLS`
+  dice (``too_many_rolls``), which only open rerolls can reach (the parser refuses every
+  bounded expression over the limit).  Every probability here is of a roll that *ends* with
+  that total, so the odds of all totals add up to ``1 - abort_chance``: a die's standing face
+  does not depend on how many throws it took, so the abort is independent of the total and
+  :func:`abort_chance` computes it exactly (:func:`_all_stop_within`).  An open reroll
+  together with a term whose throws depend on its faces (``ro``, ``1o3d10``) is refused
+  (``unsupported_odds_abort``): there the two are not independent.
 * ``1o3d10`` is exact and *finite* because the engine honours the 20 re-throw cap that the
   roller applies, so the odds describe exactly what :func:`~rules.dice.roll` does.
 * ``+ - * /`` combine exact distributions.
@@ -21,6 +28,7 @@ integers are far faster than adding Fractions) and turned into Fractions at the 
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -28,17 +36,20 @@ from typing import Literal, NamedTuple, assert_never
 
 from .ast import BinOp, Dice, Group, KeepOne, Neg, Node, Number
 from .errors import DiceError
-from .limits import MAX_RETHROWS, bounds
+from .limits import MAX_RETHROWS, MAX_ROLLS, bounds
 from .parser import parse
 
 __all__ = [
     "MAX_COST",
+    "Odds",
+    "abort_chance",
     "MAX_WORK",
     "check_cost",
     "distribution",
     "estimate_cost",
     "keep_one_at_least",
     "keep_one_faces",
+    "odds_of",
     "probabilities_at_least",
     "probabilities_at_most",
     "probability_at_least",
@@ -65,10 +76,25 @@ _Dist = tuple[_Weights, int]  # (weight per value, common denominator)
 
 
 def distribution(expression: str) -> dict[int, Fraction]:
-    """Exact probability of every total of ``expression`` (sorted by total)."""
+    """Exact probability that a roll of ``expression`` ends with each total (sorted by total).
+
+    They add up to ``1 - abort_chance(expression)``: 1 unless an open reroll can run past
+    the roll's dice limit."""
     check_cost(expression)
-    weights, denominator = _Calculator().dist(parse(expression).root)
-    return {value: Fraction(weights[value], denominator) for value in sorted(weights)}
+    root = parse(expression).root
+    ends = 1 - _abort(root)
+    weights, denominator = _Calculator().dist(root)
+    return {value: Fraction(weights[value], denominator) * ends for value in sorted(weights)}
+
+
+def abort_chance(expression: str) -> Fraction:
+    """Exact chance that rolling ``expression`` throws more than ``MAX_ROLLS`` dice and ends
+    in ``too_many_rolls`` instead of a total (``1d1000r<1000``: about 61 %).
+
+    Zero unless the expression has an open reroll (``r``); refused
+    (``unsupported_odds_abort``) when an open reroll shares the roll with ``ro`` or ``1o3d10``.
+    """
+    return _abort(parse(expression).root)
 
 
 def probability_at_least(expression: str, target: int) -> Fraction:
@@ -91,17 +117,35 @@ def probabilities_at_least(expression: str, targets: tuple[int, ...]) -> tuple[F
         node, constant = shortcut
         return tuple(keep_one_at_least(node.position, target - constant) for target in targets)
     check_cost(expression)
+    ends = 1 - _abort(root)
     weights, denominator = _Calculator().dist(root)
     return tuple(
-        Fraction(sum(w for value, w in weights.items() if value >= target), denominator)
+        Fraction(sum(w for value, w in weights.items() if value >= target), denominator) * ends
         for target in targets
     )
 
 
+class Odds(NamedTuple):
+    """What ``/odds`` shows: the chances asked for, and the chance the roll never ends."""
+
+    probabilities: tuple[Fraction, ...]
+    abort: Fraction
+
+
+def odds_of(expression: str, targets: tuple[int, ...], at_most: bool = False) -> Odds:
+    """:func:`probabilities_at_least` (or ``_at_most``) and :func:`abort_chance` in one call:
+    the job the bot sends to its worker process."""
+    function = probabilities_at_most if at_most else probabilities_at_least
+    return Odds(function(expression, targets), abort_chance(expression))
+
+
 def probabilities_at_most(expression: str, targets: tuple[int, ...]) -> tuple[Fraction, ...]:
-    """Exact chance that ``expression`` totals ``target`` or less, for each target: the
-    complement of reaching ``target + 1`` (same work, same closed form for ``1o3d10``)."""
-    return tuple(1 - p for p in probabilities_at_least(expression, tuple(t + 1 for t in targets)))
+    """Exact chance that ``expression`` ends with ``target`` or less, for each target: the
+    rolls that end, less those reaching ``target + 1`` (same work, same closed form for
+    ``1o3d10``)."""
+    ends = 1 - abort_chance(expression)
+    at_least = probabilities_at_least(expression, tuple(t + 1 for t in targets))
+    return tuple(ends - p for p in at_least)
 
 
 def test_of(expression: str) -> Dice | None:
@@ -124,7 +168,8 @@ def probability_of_success(expression: str) -> Fraction:
     check_cost(expression)
     weights, denominator = _Calculator().dist(test)
     compare = test.compare
-    return Fraction(sum(w for value, w in weights.items() if compare.matches(value)), denominator)
+    passed = sum(w for value, w in weights.items() if compare.matches(value))
+    return Fraction(passed, denominator) * (1 - _abort(test))
 
 
 def estimate_cost(expression: str) -> int:
@@ -137,7 +182,7 @@ def estimate_cost(expression: str) -> int:
     root = parse(expression).root
     if _keep_one_plus_constant(root) is not None:
         return 1  # closed form
-    return _estimate(root).cost
+    return _estimate(root).cost + _abort_cost(root)
 
 
 def check_cost(expression: str) -> int:
@@ -433,7 +478,18 @@ class _Calculator:
 
 
 def _face_weights(node: Dice) -> tuple[_Weights, int]:
-    """Weight of each standing face of one die, and the denominator, after rerolls."""
+    """Weight of each standing face of one die, and the denominator, after rerolls and
+    ``mi``/``ma``."""
+    weights, denominator = _rerolled_weights(node)
+    if not node.clamped:
+        return weights, denominator
+    clamped: _Weights = {}
+    for face, w in weights.items():
+        clamped[node.clamp(face)] = clamped.get(node.clamp(face), 0) + w
+    return clamped, denominator
+
+
+def _rerolled_weights(node: Dice) -> tuple[_Weights, int]:
     sides = node.sides
     reroll = node.reroll
     if reroll is None:
@@ -446,3 +502,123 @@ def _face_weights(node: Dice) -> tuple[_Weights, int]:
         }, sides * sides
     standing = {f: 1 for f in range(1, sides + 1) if not reroll.selector.matches(f)}
     return standing, len(standing)
+
+
+# -- the roll's dice limit -------------------------------------------------------------------
+
+
+def _terms(node: Node) -> list[Dice | KeepOne]:
+    """The dice terms of a tree, left to right."""
+    if isinstance(node, (Dice, KeepOne)):
+        return [node]
+    if isinstance(node, Neg):
+        return _terms(node.operand)
+    if isinstance(node, Group):
+        return _terms(node.inner)
+    if isinstance(node, BinOp):
+        return _terms(node.left) + _terms(node.right)
+    return []
+
+
+def _open_rerolls(root: Node) -> tuple[dict[Fraction, int], int]:
+    """The open rerolls' dice grouped by the chance one throw must be thrown again, and the
+    throws every other term makes; refuses terms whose throws depend on their faces."""
+    groups: dict[Fraction, int] = {}
+    fixed = 0
+    varying: Dice | KeepOne | None = None
+    for term in _terms(root):
+        if isinstance(term, Dice) and term.explode is not None:
+            raise DiceError("unsupported_odds", None, {"what": str(term)})
+        if isinstance(term, KeepOne) or (term.reroll is not None and term.reroll.once):
+            varying = term
+        elif term.reroll is None:
+            fixed += term.count
+        else:
+            again = Fraction(term.reroll.selector.faces(term.sides), term.sides)
+            groups[again] = groups.get(again, 0) + term.count
+    if groups and varying is not None:
+        raise DiceError("unsupported_odds_abort", None, {"what": str(varying)})
+    return groups, fixed
+
+
+def _abort(root: Node) -> Fraction:
+    groups, fixed = _open_rerolls(root)
+    if not groups:
+        return Fraction(0)
+    return 1 - _all_stop_within(groups, MAX_ROLLS - fixed)
+
+
+def _abort_cost(root: Node) -> int:
+    """Cost units of :func:`_abort`: a few products per throw the budget allows and group."""
+    groups, fixed = _open_rerolls(root)  # refuses what the calculation would refuse
+    if not groups:
+        return 0
+    steps = max(0, MAX_ROLLS - fixed - sum(groups.values()) + 1)
+    common = math.lcm(*(again.denominator for again in groups))
+    bits = steps * (common.bit_length() + steps.bit_length())
+    return _weighted(2 * len(groups) * steps, bits)
+
+
+def _all_stop_within(groups: dict[Fraction, int], budget: int) -> Fraction:
+    """Chance that dice rerolled while they match all stop within ``budget`` throws.
+
+    A die that must be thrown again with chance ``p`` takes a geometric number of throws
+    (generating function ``q x / (1 - p x)``, ``q = 1 - p``); ``n`` such dice per chance
+    ``p`` take ``T`` throws with ``G(x) = x**N * prod(q**n) * f(x)``, where
+    ``f = prod (1 - p x)**-n`` and ``N`` counts every die.  ``P(T <= budget)`` is then
+    ``prod(q**n)`` times the sum of ``f``'s first ``budget - N + 1`` coefficients.  From
+    ``f' * P = f * S`` (``P = prod (1 - p x)``, ``S = sum n p prod_{other} (1 - p' x)``) the
+    coefficients follow a recurrence of order ``len(groups)``, kept in integers:
+    ``e_j = c_j * L**j * j!`` with ``L`` the common denominator of the chances.
+    """
+    dice = sum(groups.values())
+    degree = budget - dice  # the highest coefficient needed
+    if degree < 0:
+        return Fraction(0)
+    chances = list(groups.items())
+    common = math.lcm(*(again.denominator for again, _n in chances))
+    scaled = [(int(again * common), n) for again, n in chances]  # p = a / L
+    # P(x) = prod(1 - a x / L): integer coefficients pi_l of L**l * P_l.
+    poly = [1]
+    for a, _n in scaled:
+        poly = _times_linear(poly, a)
+    # S(x) = sum n (a/L) prod_other (1 - a' x / L): s_l of L**(l+1) * S_l.
+    series = [0] * len(scaled)
+    for i, (a, n) in enumerate(scaled):
+        others = [1]
+        for j, (b, _m) in enumerate(scaled):
+            if j != i:
+                others = _times_linear(others, b)
+        for power, coefficient in enumerate(others):
+            series[power] += n * a * coefficient
+    # (j+1) c_{j+1} = sum_k (S_k - P_{k+1} (j - k)) c_{j-k}, times L**(j+1) j!:
+    # e_{j+1} = sum_k (s_k - pi_{k+1} (j - k)) e_{j-k} j!/(j-k)!.
+    e = [1]  # e_0 = c_0 = 1
+    for j in range(degree):
+        falling = 1  # j! / (j - k)!
+        value = 0
+        for k in range(min(len(scaled), j + 1)):
+            if k > 0:
+                falling *= j - k + 1
+            value += (series[k] - poly[k + 1] * (j - k)) * e[j - k] * falling
+        e.append(value)
+    # sum_j c_j = sum_j e_j / (L**j j!) over the common denominator L**degree * degree!
+    total = 0
+    weight = 1  # L**(degree - j) * degree! / j!, built from j = degree downwards
+    for j in range(degree, -1, -1):
+        total += e[j] * weight
+        if j > 0:
+            weight *= common * j
+    denominator = weight  # = L**degree * degree!
+    stop = Fraction(1)
+    for again, n in chances:
+        stop *= (1 - again) ** n
+    return stop * Fraction(total, denominator)
+
+
+def _times_linear(poly: list[int], a: int) -> list[int]:
+    """``poly`` (coefficients of L**k x**k) times ``(1 - a x / L)``."""
+    out = poly + [0]
+    for k, coefficient in enumerate(poly):
+        out[k + 1] -= a * coefficient
+    return out

@@ -13,13 +13,23 @@ and can say exactly which column broke and what would have been accepted there. 
     label      := "[" TEXT "]"
     keep_one   := "1o3d10" ["a" | "m" | "b"]
     dice       := [DIGITS] "d" (DIGITS | "%") modifier* [compare]
-    modifier   := ("k" | "p") ("h" | "l") [DIGITS]  |  "r" ["o"] selector  |  "!" [selector]
-    selector   := [">" | "<"] ["="] DIGITS              (">N": N or more, "<N": N or less)
-    compare    := (">=" | "<=") DIGITS
+    modifier   := ("k" | "p" | "d") ("h" | "l") [DIGITS]  |  "r" ["o" | "r"] selector
+                | ("!" | "e") [selector]  |  ("mi" | "ma") DIGITS
+    selector   := [">" | "<" | ">=" | "<="] DIGITS
+    compare    := (">" | "<" | ">=" | "<=") DIGITS
+
+Comparison signs mean what they mean in arithmetic (and in avrae/d20): ``<3`` is *below* 3,
+``>4`` *above* 4, ``<=3``/``>=4`` include the number.  The tree stores every condition in its
+inclusive form (``<3`` on a die is ``<=2``), so the normalized notation, and the breakdown that
+starts with it, always shows the reading that was applied.  ``e`` and ``rr`` are avrae/d20's
+spellings of ``!`` and ``r``, ``dh``/``dl`` Roll20's of ``ph``/``pl``.  Modifiers must be written in the order they apply (reroll,
+explode, keep/drop, then the comparison): another order would mean something else in d20, so
+it is refused with the order that works (docs/dice.md).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from typing import Any, Literal
@@ -39,7 +49,6 @@ from .ast import (
     Position,
     Reroll,
     Selector,
-    SelectorOp,
 )
 from .errors import DiceError
 from .limits import (
@@ -61,8 +70,22 @@ _DICE_LETTERS = frozenset("dD")
 _SUM_OPS: dict[str, Literal["+", "-"]] = {"+": "+", "-": "-"}
 _PRODUCT_OPS: dict[str, Literal["*", "/"]] = {"*": "*", "/": "/"}
 _POSITIONS: dict[str, Position] = {"a": "a", "m": "m", "b": "b"}
-_KEEP_KINDS: dict[str, KeepKind] = {"kh": "kh", "kl": "kl", "ph": "ph", "pl": "pl"}
-_NOTATION_WORD = re.compile(r"(?:\d*d(?:\d|%)|[kp][hl]\d*$|ro?[<>]?=?\d|!)", re.IGNORECASE)
+#: ``dh``/``dl`` are Roll20's spellings of ``ph``/``pl`` (drop highest, drop lowest).
+_KEEP_KINDS: dict[str, KeepKind] = {
+    "kh": "kh",
+    "kl": "kl",
+    "ph": "ph",
+    "pl": "pl",
+    "dh": "ph",
+    "dl": "pl",
+}
+_NOTATION_WORD = re.compile(
+    r"(?:\d*d(?:\d|%)|[kpd][hl]\d*$|r[or]?[<>]?=?\d|e[<>]?=?\d|m[ia]\d|!)", re.IGNORECASE
+)
+#: The order modifiers apply in; written in another order they are refused (docs/dice.md).
+_APPLY_ORDER = {"reroll": 0, "explode": 1, "floor": 2, "ceiling": 2, "keep": 3}
+#: The largest number that prints back as digits (MAX_DIGITS nines).
+_LARGEST = 10**MAX_DIGITS - 1
 
 
 def _is_digit(char: str) -> bool:
@@ -290,10 +313,12 @@ class _Parser:
 
     def _modifiers(self, dice: Dice) -> Dice:
         fields = _fields(dice)
+        sides = dice.sides
+        written: list[tuple[str, int, int]] = []  # (field, start, end), in written order
         while True:
             at = self.pos
             char = self._peek().lower()
-            if char in ("k", "p"):
+            if char in ("k", "p") or (char == "d" and self._next_is_high_or_low()):
                 self.pos += 1
                 kind = _KEEP_KINDS.get(char + self._peek().lower())
                 if kind is None:
@@ -301,7 +326,7 @@ class _Parser:
                 self.pos += 1
                 n = self._digits() if _is_digit(self._peek()) else 1
                 keep = Keep(kind, n)
-                self._set(fields, "keep", keep, at)
+                name = self._set(fields, "keep", keep, at)
                 kept = keep.kept(dice.count)
                 if n < 1 or kept < 1 or n > dice.count:
                     raise DiceError(
@@ -309,54 +334,112 @@ class _Parser:
                     )
             elif char == "r":
                 self.pos += 1
-                once = self._peek().lower() == "o"
-                if once:
+                second = self._peek().lower()
+                once = second == "o"
+                if once or second == "r":  # "ro" once; "rr" is d20's spelling of "r"
                     self.pos += 1
                 selector = self._selector(required=True)
                 assert selector is not None  # required: _selector raised otherwise
                 reroll = Reroll(selector, once)
-                self._set(fields, "reroll", reroll, at)
-                if reroll.selector.faces(dice.sides) == dice.sides:
+                name = self._set(fields, "reroll", reroll, at)
+                # Rerolling every face once still ends (1d1ro1); for ever, never.
+                if not once and selector.faces(sides) == sides:
                     raise DiceError("always_matches", at + 1, {"modifier": str(reroll)})
-            elif char == "!":
+            elif char == "m" and self._peek_at(1).lower() in ("i", "a"):
+                self.pos += 2
+                field = "floor" if self.text[self.pos - 1].lower() == "i" else "ceiling"
+                value = self._digits()
+                name = self._set(fields, field, value, at)
+                if not 1 <= value <= sides:
+                    raise DiceError(
+                        "clamp_out_of_range",
+                        at + 1,
+                        {"modifier": self.text[at : self.pos], "sides": sides},
+                    )
+                if (fields["floor"] or 0) > (fields["ceiling"] or sides):
+                    raise DiceError(
+                        "clamp_out_of_range",
+                        at + 1,
+                        {"modifier": self.text[at : self.pos], "sides": sides},
+                    )
+            elif char == "!" or char == "e":
                 self.pos += 1
-                selector = self._selector(required=False) or Selector(">=", dice.sides)
-                self._set(fields, "explode", selector, at)
-                if selector.faces(dice.sides) == dice.sides:
+                selector = self._selector(required=False) or Selector(">=", sides)
+                name = self._set(fields, "explode", selector, at)
+                if selector.faces(sides) == sides:
                     raise DiceError("always_matches", at + 1, {"modifier": f"!{selector}"})
             else:
                 break
+            written.append((name, at, self.pos))
         self._compare(fields)
+        self._check_order(written, fields)
         return Dice(**fields)
 
-    def _set(self, fields: dict[str, Any], name: str, value: object, at: int) -> None:
+    def _peek_at(self, offset: int) -> str:
+        at = self.pos + offset
+        return self.text[at] if at < len(self.text) else ""
+
+    def _next_is_high_or_low(self) -> bool:
+        return self.text[self.pos + 1 : self.pos + 2].lower() in ("h", "l")
+
+    def _check_order(self, written: list[tuple[str, int, int]], fields: dict[str, Any]) -> None:
+        """Refuse modifiers written out of the order they apply in, naming the order that works.
+
+        ``4d6kh3e6`` means "keep 3, then explode the kept sixes" in avrae/d20 and "explode, then
+        keep 3" here: rather than roll something other than what was written, say so."""
+        for (before, start, end), (after, at, stop) in itertools.pairwise(written):
+            if _APPLY_ORDER[after] < _APPLY_ORDER[before]:
+                raise DiceError(
+                    "modifier_order",
+                    at + 1,
+                    {
+                        "modifier": self.text[at:stop],
+                        "after": self.text[start:end],
+                        "suggestion": str(Dice(**{**fields, "label": None})),
+                    },
+                )
+
+    def _set(self, fields: dict[str, Any], name: str, value: object, at: int) -> str:
         if fields[name] is not None:
             raise DiceError("duplicate_modifier", at + 1, {"modifier": self.text[at : self.pos]})
         fields[name] = value
+        return name
 
     def _selector(self, *, required: bool) -> Selector | None:
+        """``N``, ``<N``, ``>N``, ``<=N`` or ``>=N``, stored inclusive (``<3`` → ``<=2``).
+
+        A strict bound no face reaches stays within what prints back as digits (``<0`` →
+        ``<=0``, ``>999999`` → ``>=999999``): the same faces match."""
         char = self._peek()
-        op: SelectorOp = "="
         if char == ">" or char == "<":
             self.pos += 1
-            op = ">=" if char == ">" else "<="
-            if self._peek() == "=":
+            inclusive = self._peek() == "="
+            if inclusive:
                 self.pos += 1
-        elif not _is_digit(char):
+            value = self._digits()
+            if char == ">":
+                return Selector(">=", value if inclusive else min(value + 1, _LARGEST))
+            return Selector("<=", value if inclusive else max(value - 1, 0))
+        if not _is_digit(char):
             if required:
                 raise self._fail("0-9, <, >")
             return None
-        return Selector(op, self._digits())
+        return Selector("=", self._digits())
 
     def _compare(self, fields: dict[str, Any]) -> None:
+        """``>N``/``<N`` (strictly) or ``>=N``/``<=N``, stored inclusive like selectors."""
         char = self._peek()
         if char != ">" and char != "<":
             return
         self.pos += 1
-        if self._peek() != "=":
-            raise self._fail("=")
-        self.pos += 1
-        fields["compare"] = Compare(">=" if char == ">" else "<=", self._digits())
+        inclusive = self._peek() == "="
+        if inclusive:
+            self.pos += 1
+        target = self._digits()
+        if char == ">":
+            fields["compare"] = Compare(">=", target if inclusive else min(target + 1, _LARGEST))
+        else:
+            fields["compare"] = Compare("<=", target if inclusive else max(target - 1, 0))
 
 
 def _fields(node: Node) -> dict[str, Any]:

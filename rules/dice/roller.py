@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import assert_never
 
-from .ast import BinOp, Dice, Expression, Group, KeepOne, Neg, Node, Number
+from .ast import BinOp, Dice, Expression, Group, KeepOne, Neg, Node, Number, Reroll
 from .errors import DiceError
 from .limits import MAX_RETHROWS, MAX_ROLLS
 from .result import Record, RollResult, make_result
@@ -53,8 +53,9 @@ def keep_flags(values: list[int], kind: str, n: int) -> tuple[bool, ...]:
 def roll_parsed(expression: Expression, rng: random.Random) -> RollResult:
     """Roll a parsed expression, through its fast path when its shape has one.
 
-    Most rolls are one dice term, plain or keeping some dice, with at most a constant added
-    or taken away (``1d20``, ``1d20+5``, ``2d6-1``, ``100d6``, ``4d6kh3``, ``2d20kl1+3``).
+    Most rolls are one dice term, plain, keeping some dice or rerolling some, with at most a
+    constant added or taken away (``1d20``, ``1d20+5``, ``2d6-1``, ``100d6``, ``4d6kh3``,
+    ``2d20kl1+3``, ``2d6ro<3``).
     For those a small function compiled once per parsed expression (kept in
     ``Expression.plans``) throws the dice and builds the result directly: the same result,
     records included, that :class:`Roller` gives, without an instance, a tree walk or a
@@ -77,9 +78,13 @@ def _fast_path(expression: Expression) -> Callable[[random.Random], RollResult]:
     ):
         offset = term.right.value if term.op == "+" else -term.right.value
         term = term.left
-    if not isinstance(term, Dice) or term.reroll or term.explode or term.compare:
+    if not isinstance(term, Dice) or term.explode or term.compare or term.clamped:
         return lambda rng: Roller(rng).roll(expression)
     count, sides = term.count, term.sides  # the parser has checked count against MAX_ROLLS
+    if term.reroll is not None:
+        if term.keep is not None:
+            return lambda rng: Roller(rng).roll(expression)
+        return _rerolled(expression, count, sides, term.reroll, offset)
     keep = term.keep
     if keep is not None:
         kind, n = keep.kind, keep.n
@@ -107,6 +112,58 @@ def _fast_path(expression: Expression) -> Callable[[random.Random], RollResult]:
         return make_result(sum(faces) + offset, False, 0, None, expression, (faces,))
 
     return pool
+
+
+def _rerolled(
+    expression: Expression, count: int, sides: int, reroll: Reroll, offset: int
+) -> Callable[[random.Random], RollResult]:
+    """The fast path of a pool that only rerolls (``2d6ro<3``, ``3d6r1``): the dice, records
+    and limit of :meth:`Roller._throw_pool` without explosions to look for."""
+    low, high = reroll.selector.interval()
+    once = reroll.once
+
+    def reroll_some(rng: random.Random) -> RollResult:
+        randint = rng.randint
+        faces: list[int] = []
+        detail: list[tuple[tuple[int, ...], bool, bool]] = []
+        thrown = count
+        for _ in range(count):
+            face = randint(1, sides)
+            if low <= face <= high:
+                history: tuple[int, ...] = (face,)
+                while True:
+                    thrown += 1
+                    if thrown > MAX_ROLLS:
+                        raise DiceError(
+                            "too_many_rolls", None, {"count": thrown, "limit": MAX_ROLLS}
+                        )
+                    face = randint(1, sides)
+                    history += (face,)
+                    if once or not low <= face <= high:
+                        break
+                detail.append((history, False, False))
+            else:
+                detail.append(((face,), False, False))
+            faces.append(face)
+        record = (tuple(faces), None, tuple(detail))
+        return make_result(sum(faces) + offset, False, 0, None, expression, (record,))
+
+    return reroll_some
+
+
+def _clamp(node: Dice, faces: list[int], detail: Record | None) -> Record:
+    """``miN``/``maN``: each die standing below (above) N shows N, its rolled face kept in
+    its history (shown struck through, as a rerolled-away value)."""
+    if detail is None:
+        detail = tuple(((face,), False, False) for face in faces)
+    clamped = []
+    for i, (history, boom, extra) in enumerate(detail):
+        face = node.clamp(faces[i])
+        if face != faces[i]:
+            faces[i] = face
+            history = (*history, face)
+        clamped.append((history, boom, extra))
+    return tuple(clamped)
 
 
 class Roller:
@@ -196,6 +253,8 @@ class Roller:
             faces, detail = self._throw_exploding(node)
         else:
             faces, detail = self._throw_pool(node)
+        if node.clamped:
+            detail = _clamp(node, faces, detail)
         keep = node.keep
         kept = keep_flags(faces, keep.kind, keep.n) if keep is not None else None
         self.records.append((tuple(faces), kept, detail))
@@ -239,6 +298,8 @@ class Roller:
     def _throw_pool(self, node: Dice) -> tuple[list[int], Record]:
         """Throw a pool with rerolls and/or explosions, counting every die against the limit.
 
+        A reroll applies to each die thrown; an explosion to every die, its own extra dice
+        included (chains), whose extra dice are not rerolled.
         An exploding die's extra die is thrown right after it, so chains stay together in
         the breakdown.  Returns the standing faces and, per die, (history, exploded, extra).
         """
@@ -258,7 +319,9 @@ class Roller:
                     raise DiceError("too_many_rolls", None, {"count": thrown, "limit": MAX_ROLLS})
                 face = randint(1, sides)
                 history: tuple[int, ...] = (face,)
-                while r_low <= face <= r_high and (open_reroll or len(history) == 1):
+                # Rerolls apply to the dice thrown, not to the extra dice explosions add
+                # (the order written: reroll, then explode; as in avrae/d20).
+                while not extra and r_low <= face <= r_high and (open_reroll or len(history) == 1):
                     thrown += 1
                     if thrown > MAX_ROLLS:
                         raise DiceError(

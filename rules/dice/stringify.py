@@ -145,7 +145,7 @@ class Stringifier(ABC):
             if node.count == 1:
                 return lambda record: face(record[0])
             return lambda record: ", ".join(map(face, record))
-        if node.reroll is None and node.compare is None:  # no history, no successes
+        if node.reroll is None and node.compare is None and not node.clamped:  # no history
             if node.explode is None:  # keep/drop only: record (faces, kept flags, None)
                 dropped = self._faces(node.sides, "dropped")
                 return lambda record: ", ".join(
@@ -162,7 +162,30 @@ class Stringifier(ABC):
                         for v, d in zip(record[0], record[2], strict=True)
                     ]
                 )
+        if node.explode is None and node.keep is None and node.compare is None and not node.clamped:
+            return self._reroll_render(node.sides, face)
         return partial(self._render_modified, node, face)
+
+    def _reroll_render(self, sides: int, face: Callable[[int], str]) -> Render:
+        """Rerolls only: record (faces, None, details); a die's rerolled-away values struck
+        through before the one that stands, as :meth:`_render_modified` writes them."""
+        dropped = self.dropped
+        gone: Callable[[int], str] = (
+            ("", *(dropped(str(v)) for v in range(1, sides + 1))).__getitem__
+            if sides <= TABLE_SIDES
+            else lambda v: dropped(str(v))
+        )
+
+        def render(record: Record) -> str:
+            parts = []
+            for value, (history, _boom, _extra) in zip(record[0], record[2], strict=True):
+                if len(history) == 1:
+                    parts.append(face(value))
+                else:
+                    parts.append("→".join([*map(gone, history[:-1]), face(value)]))
+            return ", ".join(parts)
+
+        return render
 
     def _render_modified(self, node: Dice, face: Callable[[int], str], record: Record) -> str:
         """Any dice term with modifiers: each die's history, marks, success and keep flag."""

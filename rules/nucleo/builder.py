@@ -36,6 +36,7 @@ from rules.nucleo.questions import (
     expected,
     race_of,
     race_problems,
+    special_armour_at_creation,
 )
 from rules.nucleo.sheet import setting
 from rules.systems.base import (
@@ -335,6 +336,13 @@ def _apply_armour(updated: dict[str, Any], value: str, settings: Settings) -> No
     armour = lookup(value, catalogue().armour)
     if armour is None:
         raise RulesError(Problem("nucleo.problem.item_unknown", "equipo.armadura", {"item": value}))
+    special = catalogue().armour[armour].special
+    module = setting(settings, "armaduras_especiales")  # off: validate_equipment says so
+    if special and module and not special_armour_at_creation(settings, npc=False):
+        params = {"item": armour, "module": "armaduras_especiales_al_crear"}
+        raise RulesError(
+            Problem("nucleo.problem.special_armour_in_play", "equipo.armadura", params)
+        )
     problems = equipment.validate_equipment(
         [armour],
         updated.get("atributos") or {},
@@ -393,7 +401,7 @@ def _apply_npc_block(
             equipo["dos_manos"] = "una_mano" not in data.weapons[weapon].damage
     armour_text = str(answer.get("armadura", "") or "").strip()
     if armour_text:
-        armour = lookup(armour_text, armour_names(settings))
+        armour = lookup(armour_text, armour_names(settings, npc=True))
         if armour is None:
             problems.append(
                 Problem("nucleo.problem.item_unknown", "equipo.armadura", {"item": armour_text})

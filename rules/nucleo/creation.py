@@ -236,6 +236,7 @@ def advantages_of(
 
 
 def session_px_bonus(race_name: str | None) -> int:
-    """PX a race adds to each session's award: Humano «1px más», Artificial «1px menos»."""
+    """PX a race adds to each session's award: Humano «1px más», Artificial «1px menos»
+    (seed 002, «Módulo de reglas: Razas»); ``NucleoSystem.session_bonus`` applies it."""
     race = find_race(race_name)
     return race.px_per_session if race else 0

@@ -108,9 +108,10 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         named += attribute_mods
         bonus += sum(v for _, v in attribute_mods)
         damage_bonus = effect_total(a, "ranged_damage" if request.ranged else "melee_damage")
-        damage, label = _weapon_damage(a_sheet, a, request, notes)
-        if "toque" in circ:  # a touch spell's attack rolls no weapon damage
+        if "toque" in circ:  # a touch spell's attack: no weapon, and no note about one
             damage, label = "0", "Toque"
+        else:
+            damage, label = _weapon_damage(a_sheet, a, request, notes)
         mods = _effect_mods(a_sheet, effects.DAMAGE)
         damage_bonus += sum(v for _, v in mods)
         for name, extra in effects.damage_dice(a_sheet):

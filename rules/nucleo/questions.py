@@ -91,8 +91,18 @@ def weapon_options(draft: Sheet) -> list[StepOption]:
     return options
 
 
-def armour_names(settings: Settings) -> list[str]:
-    special = setting(settings, "armaduras_especiales")
+def special_armour_at_creation(settings: Settings, *, npc: bool) -> bool:
+    """Special armour «costarían un ojo de la cara. O necesitarian hacer misiones especiales»
+    (seed 002, «Módulo de reglas: Armaduras especiales»): a player's new character does not
+    pick one unless the campaign says so (``armaduras_especiales_al_crear``); the GM's NPCs
+    may wear it, and the GM hands one out in play."""
+    if not setting(settings, "armaduras_especiales"):
+        return False
+    return npc or bool(setting(settings, "armaduras_especiales_al_crear"))
+
+
+def armour_names(settings: Settings, *, npc: bool = False) -> list[str]:
+    special = special_armour_at_creation(settings, npc=npc)
     return [a.name for a in catalogue().armour.values() if special or not a.special]
 
 

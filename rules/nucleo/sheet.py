@@ -49,6 +49,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("ventajas", FieldKind.BOOLEAN, True),
     SettingSpec("magia", FieldKind.BOOLEAN, True),
     SettingSpec("armaduras_especiales", FieldKind.BOOLEAN, True),
+    # seed 002: «costarían un ojo de la cara. O necesitarian hacer misiones especiales»
+    SettingSpec("armaduras_especiales_al_crear", FieldKind.BOOLEAN, False),
     SettingSpec("creacion_estricta", FieldKind.BOOLEAN, True),
     SettingSpec("muro_estados", FieldKind.CHOICE, "desplazar", health.MURO_MODES),
     SettingSpec("token_contra_menor", FieldKind.CHOICE, "anula", TOKEN_MODES),
@@ -57,6 +59,10 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("salvacion", FieldKind.CHOICE, "fija", SAVE_MODES),
     SettingSpec("dados_extra_distancia", FieldKind.BOOLEAN, False),
     SettingSpec("moneda", FieldKind.TEXT, "créditos"),
+    # the advancement table (house rule: seed 002 gives PX no costs; rules/nucleo/advancement.py)
+    SettingSpec("px_habilidad", FieldKind.INTEGER, 2, minimum=1, maximum=100),
+    SettingSpec("px_atributo", FieldKind.INTEGER, 3, minimum=1, maximum=100),
+    SettingSpec("mejoras_con_aprobacion", FieldKind.BOOLEAN, True),
 )
 _DEFAULTS = {spec.key: spec.default for spec in SETTINGS}
 
@@ -113,6 +119,8 @@ def new_sheet(name: str) -> dict[str, Any]:
         "mana_gastado": 0,
         "token": True,
         "px": 0,
+        "mejoras": [],
+        "mejora_pendiente": None,
         "dinero": 0,
         "notas": "",
         "equipo": {
@@ -127,7 +135,7 @@ def new_sheet(name: str) -> dict[str, Any]:
 
 
 _TABLES = ("atributos", "habilidades", "hechizos")
-_TEXTS = ("piramide", "ventaja", "raza", "ventaja_racial")
+_TEXTS = ("piramide", "ventaja", "raza", "ventaja_racial", "mejora_pendiente")
 _EQUIPMENT_TEXTS = ("arma_principal", "arma_secundaria", "armadura")
 
 
@@ -149,6 +157,12 @@ def normalise(sheet: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
         if value is not None and not isinstance(value, str):
             problems.append(Problem("nucleo.problem.bad_text", key, {"field": key}))
             clean[key] = None
+    history = sheet.get("mejoras")
+    if history is None:
+        clean["mejoras"] = []
+    elif not isinstance(history, list) or not all(isinstance(e, Mapping) for e in history):
+        problems.append(Problem("nucleo.problem.bad_table", "mejoras", {"field": "mejoras"}))
+        clean["mejoras"] = []
     equipo = sheet.get("equipo")
     if equipo is None:
         clean["equipo"] = {}

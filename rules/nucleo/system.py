@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules.combat import effects
@@ -17,6 +18,7 @@ from rules.combat.actions import Allowance, Use
 from rules.combat.attack import AttackRequest, AttackResult, Fighter, TargetChange
 from rules.combat.health import CombatState
 from rules.nucleo import (
+    advancement,
     belongings,
     builder,
     combat,
@@ -206,7 +208,8 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
                 magic=setting(settings, "magia"),
             )
         else:
-            problems += self._validate_creation(sheet, race, settings)
+            # the creation rules on the sheet as created: PX bought raises since (advancement)
+            problems += self._validate_creation(advancement.created(sheet), race, settings)
         problems += self._validate_equipment(sheet, attributes, race, settings)
         problems += self._validate_state(sheet, settings)
         return problems
@@ -487,6 +490,45 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
         if after.state != before.state:
             notes.append(f"nucleo.note.estado_{after.state}")
         return HealthChange(updated, before.wounds - wounds, after.state, tuple(notes))
+
+    def session_bonus(self, sheet: Sheet, settings: Settings) -> tuple[int, str | None]:
+        """Seed 002, «Módulo de reglas: Razas»: Humano «Recibe 1px más por partida»,
+        Artificial «Gana 1px menos por partida» (``SessionAward``); only with races on."""
+        if is_npc(sheet) or not setting(settings, "razas"):
+            return 0, None
+        race = creation.find_race(sheet.get("raza"))
+        if race is None or not race.px_per_session:
+            return 0, None
+        return race.px_per_session, race.name
+
+    # -- experience (Advancement, PurchaseApproval: rules/nucleo/advancement.py) ----------
+
+    def purchases(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
+        return advancement.purchases(sheet, settings)
+
+    def purchase(self, sheet: Sheet, what: str, settings: Settings) -> AdvanceResult:
+        result = advancement.purchase(sheet, what, settings)
+        return replace(result, sheet={**result.sheet, "mejora_pendiente": None})
+
+    def needs_approval(self, settings: Settings) -> bool:
+        return bool(setting(settings, "mejoras_con_aprobacion"))
+
+    def ask_purchase(self, sheet: Sheet, what: str, settings: Settings) -> tuple[Sheet, str]:
+        """Checked as the purchase itself would be (the maxima, the pyramid, the PX), so an
+        impossible one is refused now rather than when the GM approves it."""
+        result = advancement.purchase(sheet, what, settings)
+        kind, name = advancement.read(what, settings)
+        before, after = result.levels[name]
+        cost = result.xp_before - result.xp_after
+        shown = f"{name} {before} → {after} ({cost} PX)"
+        return {**sheet, "mejora_pendiente": f"{kind}:{name}"}, shown
+
+    def pending_purchase(self, sheet: Sheet) -> str | None:
+        pending = sheet.get("mejora_pendiente")
+        return pending if isinstance(pending, str) and pending else None
+
+    def drop_pending(self, sheet: Sheet) -> Sheet:
+        return {**sheet, "mejora_pendiente": None}
 
     def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
         """The seed names PX only through races (±1 per session) and sets no costs: we keep

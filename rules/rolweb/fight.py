@@ -149,10 +149,22 @@ def _armour(fighter: Fighter, parsed: RolwebSettings) -> str | None:
     return worn.protection if worn else None
 
 
-def _attribute(fighter: Fighter, name: str) -> int:
+def _attribute(fighter: Fighter, name: str, parsed: RolwebSettings | None = None) -> int:
+    """The attacker's attribute; a sheetless one's is the ``bonus`` the GM gave (issue 23 §5:
+    «bonus:2» was silently its Diestro, and the defence an automatic success).  In a
+    roll-under game a bonus is an attribute, so one below the lowest an attribute can be
+    (``creacion_minimo``) is refused as the modifier it surely meant."""
     if fighter.sheet is None:
         if fighter.attack_bonus is None:
             raise _refuse("rolweb.problem.attack_needs_bonus", name=fighter.name)
+        if parsed is not None and fighter.attack_bonus < parsed.minimum:
+            raise _refuse(
+                "rolweb.problem.sheetless_attribute_low",
+                name=fighter.name,
+                attribute=name,
+                value=fighter.attack_bonus,
+                minimum=parsed.minimum,
+            )
         return fighter.attack_bonus
     return sheets.attribute(fighter.sheet, name)
 
@@ -208,7 +220,9 @@ def attack(request: AttackRequest, settings: Settings, rng: random.Random) -> At
         )
     if request.modifier:
         named.append(("Modificador", request.modifier))
-    own = _attribute(request.attacker, attribute)
+    own = _attribute(request.attacker, attribute, parsed)
+    if request.attacker.sheet is None:  # say what the GM's bonus was taken for
+        offered = (*offered, "rolweb.note.sheetless_attribute")
     defensa = _defence(request.target, parsed)
     if request.defender_rolls:
         if request.target.sheet is None or defensa is None:

@@ -24,7 +24,14 @@ from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability, load_abilities
 from rules.rolweb.advancement import grant, spend_for, upgrade_cost
 from rules.rolweb.ambush import ambush as roll_ambush
-from rules.rolweb.checks import Chances, TestRoll, opposed_modifier, roll_test, simple_target
+from rules.rolweb.checks import (
+    Chances,
+    TestRoll,
+    judge,
+    opposed_modifier,
+    roll_test,
+    simple_target,
+)
 from rules.rolweb.combat import ADVANTAGE_BONUS, defence
 from rules.rolweb.damage import (
     DamageRoll,
@@ -237,6 +244,14 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
             options.append(CheckOption(_DEATH, "Tirada de muerte", "muerte"))
         return tuple(options)
 
+    def judge_under(self, total: int, natural: int | None, target: int, settings: Settings) -> str:
+        """Seed 001: a test succeeds «igual o inferior» to its number, so a free roll's
+        difficulty is the target the result must not exceed (``RollUnder``); a lone d20 reads
+        the campaign's natural 1/20 rule (setting ``naturales``) as ``/check`` does."""
+        if natural is None:
+            return "success" if total <= target else "failure"
+        return str(judge(natural, target, parse_settings(settings).naturals))
+
     def check(
         self, sheet: Sheet, request: CheckRequest, settings: Settings, rng: random.Random
     ) -> CheckResult:
@@ -414,11 +429,43 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         return sheets.xp(previous).total
 
     def inherit_xp(self, draft: Sheet, xp: int, settings: Settings) -> Sheet:
-        """The draft starts with ``xp`` (never less than the campaign's ``xp_inicial``: the
-        attributes step keeps the larger of the two, see ``answers.apply_attributes``)."""
+        """The draft starts with :meth:`starting_xp` (the attributes step keeps it: see
+        ``answers.apply_attributes``)."""
         updated = sheets.copy_sheet(draft)
-        total = max(xp, parse_settings(settings).starting_xp)
-        updated["xp"] = {"total": total, "gastada": 0}
+        updated["xp"] = {"total": self.starting_xp(xp, settings), "gastada": 0}
+        return updated
+
+    def starting_xp(self, inherited: int | None, settings: Settings) -> int:
+        """A new player character starts with the campaign's ``xp_inicial`` (50), or with
+        the whole total a dead character passes on when larger (MUERTE DE UN PERSONAJE
+        JUGADOR: «así se evita que el nuevo personaje empiece con desventaja»)."""
+        return max(parse_settings(settings).starting_xp, inherited or 0)
+
+    def new_character_xp(
+        self, sheet: Sheet, inherited: int | None, settings: Settings, *, referee: bool
+    ) -> Sheet:
+        """An imported new character gets what the wizard gives (issue 23 §4: an import
+        started with 0 XP and its abilities for free): :meth:`starting_xp`, its abilities
+        bought out of it at MEJORA DE PERSONAJES' costs (10 / 20 / 30)."""
+        if not sheets.is_player(sheet):
+            return sheet
+        levels = [sheets.level(sheet, name) for name in sheet.get("habilidades") or {}]
+        cost = sum(upgrade_cost(Level.NONE, level) for level in levels if level is not Level.NONE)
+        recorded = sheets.xp(sheet)
+        total = self.starting_xp(inherited, settings)
+        spent = cost
+        if referee:  # the GM's file may record a veteran's experience
+            total, spent = max(total, recorded.total), max(cost, recorded.spent)
+        if spent > total:
+            raise RulesError(
+                Problem(
+                    "rolweb.problem.abilities_cost_more",
+                    "habilidades",
+                    {"cost": spent, "available": total},
+                )
+            )
+        updated = sheets.copy_sheet(sheet)
+        updated["xp"] = {"total": total, "gastada": spent}
         return updated
 
     def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:

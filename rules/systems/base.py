@@ -743,11 +743,64 @@ class DelegatedSpellBook:
 
 
 @runtime_checkable
+class PurchaseApproval(Protocol):
+    """Purchases a player asks for and the GM approves (Núcleo's advancement table, issue 23
+    §4: «XP can raise skills and attributes … with the GM's approval»).  The sheet keeps the
+    one purchase waiting; the bot asks the system, never reads the sheet's keys."""
+
+    def needs_approval(self, settings: Settings) -> bool:
+        """Whether a player's purchase waits for the GM (a campaign setting)."""
+        ...
+
+    def ask_purchase(self, sheet: Sheet, what: str, settings: Settings) -> tuple[Sheet, str]:
+        """``sheet`` with ``what`` waiting for approval, and how it reads («Sigilo 1 → 2 (4
+        PX)»); :class:`RulesError` when it could not be bought now (refused at once)."""
+        ...
+
+    def pending_purchase(self, sheet: Sheet) -> str | None:
+        """The purchase waiting for the GM (what :meth:`Advancement.purchase` takes), or None."""
+        ...
+
+    def drop_pending(self, sheet: Sheet) -> Sheet:
+        """``sheet`` with nothing waiting."""
+        ...
+
+
+@runtime_checkable
+class RollUnder(Protocol):
+    """A roll-under system (rolweb, seed 001: «1D20 … igual o inferior» to the attribute):
+    a difficulty typed for a free roll (``/roll 1d20 difficulty:12``) is a target the result
+    must not exceed, as ``/check``'s is (issue 23 §5: it was judged roll-over)."""
+
+    def judge_under(self, total: int, natural: int | None, target: int, settings: Settings) -> str:
+        """``success``, ``failure``, ``critical`` or ``fumble``: ``total`` against ``target``;
+        ``natural`` is the face of a lone d20 (the campaign's natural 1/20 rule reads it),
+        None when the roll is anything else."""
+        ...
+
+
+@runtime_checkable
+class SessionAward(Protocol):
+    """Experience a character gains or loses on every award for a game session (Núcleo's
+    races, seed 002: Humano «Recibe 1px más por partida», Artificial «Gana 1px menos»).
+
+    ``/xp grant`` marks whether a grant is a session's award (by default a party grant is);
+    the bonus applies once per such award, never to a one-off grant or a correction.
+    """
+
+    def session_bonus(self, sheet: Sheet, settings: Settings) -> tuple[int, str | None]:
+        """(experience to add, negative to take, and what gives it: the race's name), or
+        ``(0, None)`` when this character has none."""
+        ...
+
+
+@runtime_checkable
 class Advancement(Protocol):
     """Spending experience by the player's choice (rolweb abilities: 10 / 20 / 30 XP).
 
     Systems where experience buys nothing by choice (S&W levels come on their own with
-    :meth:`GameSystem.grant_xp`; Núcleo gives no costs) do not implement it, and the bot says so.
+    :meth:`GameSystem.grant_xp`) do not implement it, and the bot says so.  Núcleo's seed gives
+    no costs: its advancement table is a house rule with settings (rules/nucleo/advancement.py).
     """
 
     def purchases(self, sheet: Sheet, settings: Settings) -> tuple[StepOption, ...]:
@@ -803,7 +856,22 @@ class XpInheritance(Protocol):
         ...
 
     def inherit_xp(self, draft: Sheet, xp: int, settings: Settings) -> Sheet:
-        """A new draft (not mutated) that starts with ``xp`` experience to spend."""
+        """A new draft (not mutated) that starts with ``xp`` experience to spend (never less
+        than :meth:`starting_xp` gives)."""
+        ...
+
+    def starting_xp(self, inherited: int | None, settings: Settings) -> int:
+        """The one rule for a new player character's experience (issue 23 §4): what the
+        campaign gives a new character, or the ``inherited`` total when larger."""
+        ...
+
+    def new_character_xp(
+        self, sheet: Sheet, inherited: int | None, settings: Settings, *, referee: bool
+    ) -> Sheet:
+        """A whole new character brought in (an import) with the experience the wizard would
+        give it: :meth:`starting_xp`, its abilities paid out of it.  The ``referee``'s file
+        keeps a larger total or spend it records (a veteran); a player's cannot set them.
+        Raises :class:`RulesError` when the abilities cost more."""
         ...
 
 
@@ -1114,6 +1182,9 @@ class Capabilities:
     abilities: Abilities | None
     coinage: Coinage | None
     spell_changes: SpellChanges | None
+    session_award: SessionAward | None
+    roll_under: RollUnder | None
+    purchase_approval: PurchaseApproval | None
     action_economy: ActionEconomy | None
 
 
@@ -1134,6 +1205,9 @@ CAPABILITY_PROTOCOLS: tuple[type, ...] = (
     Abilities,
     Coinage,
     SpellChanges,
+    SessionAward,
+    RollUnder,
+    PurchaseApproval,
     ActionEconomy,
 )
 
@@ -1169,5 +1243,8 @@ def _capabilities_of(s: GameSystem) -> Capabilities:
         abilities=s if isinstance(s, Abilities) else None,
         coinage=s if isinstance(s, Coinage) else None,
         spell_changes=s if isinstance(s, SpellChanges) else None,
+        session_award=s if isinstance(s, SessionAward) else None,
+        roll_under=s if isinstance(s, RollUnder) else None,
+        purchase_approval=s if isinstance(s, PurchaseApproval) else None,
         action_economy=s if isinstance(s, ActionEconomy) else None,
     )

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import ActiveCharacter, RollLog, XpAward
 from bot.services import Actor, Place
@@ -16,6 +17,7 @@ from bot.services.play.attacks import AttackOrder
 from bot.services.play.checks import CheckOrder
 from bot.services.play.spells import CastOrder
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from rules.systems.base import RulesError
 from tests.examples import ARDELIA, ardelia, ardelia_the_mage
 
 GUILD, CHANNEL = 1000, 11
@@ -63,8 +65,9 @@ async def test_a_new_character_waits_for_the_gm_and_cannot_play(table):
         await table.checks.check(HERE, ANA, CheckOrder(OPTION, character="Ardelia"))
     with pytest.raises(NotAllowed, match="approval.error.awaiting"):  # not even by the GM
         await table.checks.check(HERE, GM, CheckOrder(OPTION, character="Ardelia"))
-    with pytest.raises(DomainError, match="awaiting"):  # nor asked for a roll
+    with pytest.raises(RulesError) as asked:  # nor asked for a roll: the reason why
         await table.requests.create(HERE, GM, who="Ardelia", option=OPTION)
+    assert [p.key for p in asked.value.problems] == ["approval.error.awaiting"]
     await table.combat.start(HERE, GM)
     with pytest.raises(NotAllowed, match="approval.error.awaiting"):  # nor fights
         await table.combat.join(HERE, ANA, "Ardelia")
@@ -159,6 +162,9 @@ async def test_transfer_hands_the_character_over_with_its_history(table):
     moved = await table.approvals.transfer(HERE, GM, "ardelia", BRUNO.user_id, "Bruno")
     assert (moved.character_id, moved.previous_owner_id, moved.new_owner_id) == (view.id, 2, 3)
     assert moved.cleared_active and await _active(table, ANA.user_id) is None
+    # Bruno had no character here: it is his active one, no `/sheet use` needed (issue 23 §5)
+    assert moved.made_active and await _active(table, BRUNO.user_id) == view.id
+    await table.checks.check(HERE, BRUNO, CheckOrder(OPTION))
     shown = await table.characters.show(HERE, BRUNO, "Ardelia")
     assert shown.owner_user_id == BRUNO.user_id and shown.id == view.id
     assert shown.version == view.version + 2  # the XP grant, then the transfer
@@ -175,6 +181,7 @@ async def test_transfer_hands_the_character_over_with_its_history(table):
         "xp",
         "check",
         "transfer",
+        "check",
         "check",
     ]
     with pytest.raises(DomainError, match="same_owner"):
@@ -199,6 +206,59 @@ async def test_transfers_at_once_each_apply_to_the_owner_they_saw(table):
     shown = await table.characters.show(HERE, GM, "Ardelia")
     assert shown.owner_user_id == done[-1].new_owner_id
     assert shown.version == view.version + len(done)
+
+
+async def test_a_transfer_leaves_the_new_owners_active_character_alone(table):
+    await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    own = await table.characters.create(
+        HERE, BRUNO, dict(json.loads(json.dumps(ARDELIA)), name="Bram")
+    )
+    moved = await table.approvals.transfer(HERE, GM, "Ardelia", BRUNO.user_id, "Bruno")
+    assert not moved.made_active and await _active(table, BRUNO.user_id) == own.id
+
+
+async def test_two_characters_handed_to_one_member_at_once_make_one_active(table):
+    """Two transfers to Carla at once: both stand, one of the two is her active character."""
+    carla = Actor(4, "Carla")
+    await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await table.characters.create(HERE, BRUNO, dict(json.loads(json.dumps(ARDELIA)), name="Bram"))
+    results = await asyncio.gather(
+        table.approvals.transfer(HERE, GM, "Ardelia", carla.user_id, "Carla"),
+        table.approvals.transfer(HERE, GM, "Bram", carla.user_id, "Carla"),
+    )
+    assert sorted(r.made_active for r in results) == [False, True]
+    winner = next(r for r in results if r.made_active)
+    assert await _active(table, carla.user_id) == winner.character_id
+    names = {c.name for c in await table.characters.list(HERE, GM) if c.owner_user_id == 4}
+    assert names == {"Ardelia", "Bram"}
+
+
+async def test_an_active_character_inserted_meanwhile_rolls_back_only_its_savepoint(
+    table, monkeypatch
+):
+    """The race the savepoint covers, made certain: between our read (no active character)
+    and our insert, another transaction gave Carla one.  The insert's key clash rolls back
+    its savepoint only; the transfer's own write commits."""
+    carla = Actor(4, "Carla")
+    await table.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    own = await table.characters.create(
+        HERE, BRUNO, dict(json.loads(json.dumps(ARDELIA)), name="Bram")
+    )
+    await table.approvals.transfer(HERE, GM, "Bram", carla.user_id, "Carla")
+    assert await _active(table, carla.user_id) == own.id
+    real_get = AsyncSession.get
+
+    async def blind_get(self, entity, ident, **kwargs):  # the read before the other commit
+        if entity is ActiveCharacter:
+            return None
+        return await real_get(self, entity, ident, **kwargs)
+
+    monkeypatch.setattr(AsyncSession, "get", blind_get)
+    moved = await table.approvals.transfer(HERE, GM, "Ardelia", carla.user_id, "Carla")
+    monkeypatch.undo()
+    assert not moved.made_active
+    assert (await table.characters.show(HERE, GM, "Ardelia")).owner_user_id == carla.user_id
+    assert await _active(table, carla.user_id) == own.id
 
 
 async def test_erasure_unties_the_transfer_records(table):

@@ -56,14 +56,36 @@ async def refused(table: Any, actor: Actor, payload: bytes, **kwargs: Any) -> Do
     return error.value
 
 
-async def test_a_player_cannot_import_what_only_the_referee_sets(table):
-    error = await refused(table, ANA, document(ardelia(px=9_999_999)))
-    assert isinstance(error, NotAllowed) and error.key == "sheet.error.import_referee_fields"
-    assert error.params == {"fields": "PX"}
+async def test_what_only_the_referee_sets_waits_for_the_referee(table):
+    """Issue 23 §5: a player's new character that sets referee-only fields is stored waiting
+    for the GM's approval (it was refused: the GM had to import, transfer, and the player
+    then `/sheet use` it), naming the fields; the GM approves it with its values."""
+    pending = await table.sheet_exchange.import_sheet(HERE, ANA, document(ardelia(px=40)))
+    assert (pending.approval, pending.referee_fields, pending.sheet["px"]) == (
+        "pending",
+        ("PX",),
+        40,
+    )
+    approved = await table.approvals.decide(HERE, GM, pending.id, approve=True)
+    assert approved.made_active  # Ana had no character: it is her active one now
+    assert (await table.characters.show(HERE, ANA)).sheet["px"] == 40
     # Creation values (or leaving the field out) are fine; the referee may set anything.
-    assert (await table.sheet_exchange.import_sheet(HERE, ANA, document(ardelia(px=0)))).name
+    plain = await table.sheet_exchange.import_sheet(HERE, ANA, document(ardelia(name="Cai", px=0)))
+    assert (plain.approval, plain.referee_fields) == ("approved", ())
     gm = await table.sheet_exchange.import_sheet(HERE, GM, document(ardelia(name="Bea", px=40)))
-    assert gm.sheet["px"] == 40
+    assert (gm.sheet["px"], gm.approval) == (40, "approved")
+
+
+async def test_a_replaced_sheet_keeps_the_referees_fields_the_referees(table):
+    await table.sheet_exchange.import_sheet(HERE, ANA, document(ardelia()))
+    with pytest.raises(NotAllowed) as error:
+        await table.sheet_exchange.import_sheet(
+            HERE, ANA, document(ardelia(px=9_999_999)), replace=True
+        )
+    assert (error.value.key, error.value.params) == (
+        "sheet.error.import_referee_fields",
+        {"fields": "PX"},
+    )
 
 
 async def test_document_sheet_and_campaign_systems_must_match(table):

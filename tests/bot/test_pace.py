@@ -677,7 +677,8 @@ async def test_absences_are_days_of_the_campaigns_zone(table):
 
 async def test_an_npcized_character_comes_back_at_midnight_of_the_campaigns_zone(table):
     """«hasta 05/12/2026» is 00:00 on the 5th on the campaign's clock (06:00 UTC in Mexico
-    City), and the GM reads it so: «el 05/12/2026 00:00 CST»."""
+    City); the reply is a Discord timestamp of that moment, which each reader's client shows in
+    their own zone (issue 23 §6): 00:00 in Mexico City, 07:00 in Madrid."""
     from cogs.ui import render_pace
 
     s = table
@@ -686,9 +687,9 @@ async def test_an_npcized_character_comes_back_at_midnight_of_the_campaigns_zone
     assert npc.until == datetime(2026, 12, 5, 6, tzinfo=UTC)
     assert (await timers_of(s))[NPC_TIMER].due_at.replace(tzinfo=UTC) == npc.until
     shown = render_pace.npcized(npc, "es")
-    assert "(el 05/12/2026 00:00 CST)" in shown and "UTC" not in shown
-    english = render_pace.npcized(npc, "en")
-    assert "(on 12/05/2026 12:00 AM CST)" in english
+    stamp = f"<t:{int(npc.until.timestamp())}:f>"
+    assert f"(el {stamp})" in shown and "UTC" not in shown
+    assert f"(on {stamp})" in render_pace.npcized(npc, "en")
     # across summer time in Madrid: 00:00 CEST on 1 April is 22:00 UTC on 31 March
     await setting(s, "zona_horaria", "Europe/Madrid")
     spring = datetime(2027, 3, 20, 12, tzinfo=UTC)

@@ -171,22 +171,46 @@ async def test_delete_can_hand_the_characters_to_the_gm(table):
     assert (await table.characters.show(HERE, GM, "Ardelia")).name == "Ardelia"
 
 
-async def test_a_gm_deleting_leaves_the_campaign_to_its_referees(table):
+async def test_a_gm_deleting_without_a_co_gm_archives_the_campaign(table):
+    """Issue 23 §5: the campaign was left to an anonymous GM; with nobody to take it over it
+    is archived (nothing deleted), and an administrator can reopen it."""
     preview = await table.privacy.preview(GUILD, GM.user_id)
     assert preview.campaigns_as_gm == ("Estrellas",)
+    ((campaign_id, name, _role),) = preview.gm_campaigns
+    assert name == "Estrellas" and preview.participants[campaign_id] == (BRUNO.user_id, ANA.user_id)
     summary = await table.privacy.delete(GUILD, GM.user_id, characters="to_gm")
-    assert summary.campaigns_without_gm == ("Estrellas",)
+    assert (summary.campaigns_archived, summary.campaigns_handed) == (("Estrellas",), ())
     assert (
         await count(table, Campaign, Campaign.gm_user_id == GM.user_id, Campaign.guild_id == GUILD)
         == 0
     )
+    assert (
+        await count(table, Campaign, Campaign.status == "archived", Campaign.guild_id == GUILD) == 1
+    )
     assert await count(table, XpAward, XpAward.granted_by == GM.user_id) == 0
     assert await count(table, CombatRecord, CombatRecord.created_by == GM.user_id) == 0
-    # an administrator still referees: the group is not locked out
+    # an administrator brings it back: the group is not locked out
     admin = Actor(9, "Admin", is_admin=True)
+    await table.campaign_archive.reopen(HERE, admin, "Estrellas")
     await table.xp.grant(HERE, admin, 1, character="Bram")
     # the other guild keeps its GM
     assert await count(table, Campaign, Campaign.gm_user_id == GM.user_id) == 1
+
+
+async def test_a_gm_deleting_hands_the_campaign_and_its_characters_to_a_co_gm(table):
+    preview = await table.privacy.preview(GUILD, GM.user_id)
+    ((campaign_id, _name, _role),) = preview.gm_campaigns
+    summary = await table.privacy.delete(
+        GUILD, GM.user_id, characters="to_gm", successors={campaign_id: BRUNO.user_id}
+    )
+    assert (summary.campaigns_handed, summary.campaigns_archived) == (
+        (("Estrellas", BRUNO.user_id),),
+        (),
+    )
+    bruno_gm = Actor(BRUNO.user_id, "Bruno")
+    await table.xp.grant(HERE, bruno_gm, 1, character="Ardelia")  # Bruno referees now
+    # the NPC the GM made is Bruno's to run, not nobody's
+    assert (await table.characters.show(HERE, bruno_gm, "Trasgo")).owner_user_id == BRUNO.user_id
 
 
 async def test_a_failed_delete_keeps_only_what_makes_her_more_private(table, monkeypatch):
@@ -199,8 +223,8 @@ async def test_a_failed_delete_keeps_only_what_makes_her_more_private(table, mon
     async def boom(*_args, **_kwargs):
         raise RuntimeError("disk full")
 
-    real = privacy.PrivacyService.__dict__["_untie_combats"]  # the staticmethod itself
-    monkeypatch.setattr(privacy.PrivacyService, "_untie_combats", staticmethod(boom))
+    real = privacy._untie_combats
+    monkeypatch.setattr(privacy, "_untie_combats", boom)
     with pytest.raises(RuntimeError):
         await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
     assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 0
@@ -209,7 +233,7 @@ async def test_a_failed_delete_keeps_only_what_makes_her_more_private(table, mon
         == 1
     )
     assert await count(table, CreationDraft, CreationDraft.user_id == 2) == 1
-    monkeypatch.setattr(privacy.PrivacyService, "_untie_combats", real)
+    monkeypatch.setattr(privacy, "_untie_combats", real)
     done = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
     assert done.deleted_characters == ("Ardelia",) and done.drafts_deleted == 1
     assert await count(table, CreationDraft, CreationDraft.user_id == 2) == 0

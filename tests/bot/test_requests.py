@@ -14,7 +14,8 @@ from bot.db.models import RollLog, RollRequest, Scene, saved_id
 from bot.services import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.table.requests import MAX_TARGETS, MAX_WHO, parse_who
-from tests.examples import ARDELIA, ardelia
+from rules.systems.base import RulesError
+from tests.examples import ARDELIA, ardelia, swc_cleric
 
 GUILD, CHANNEL = 1000, 11
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -89,9 +90,11 @@ async def test_only_referees_ask_and_bad_requests_are_refused(table):
         await table.requests.create(HERE, ANA, who="todos", option=OPTION)
     with pytest.raises(DomainError, match="no_active"):
         await table.requests.create(HERE, GM, who="<@4>", option=OPTION)
-    with pytest.raises(DomainError, match="cannot_roll") as cannot:
+    # nobody has it: the reason once (it is the same for all), the rules' own
+    with pytest.raises(RulesError) as cannot:
         await table.requests.create(HERE, GM, who="todos", option="habilidad:Volar")
-    assert cannot.value.params["option"] == "Volar"  # as the suggestion named it
+    (problem,) = cannot.value.problems
+    assert (problem.key, problem.params["option"]) == ("nucleo.problem.unknown_option", "Volar")
     with pytest.raises(DomainError, match="not_found"):
         await table.requests.create(HERE, GM, who="Nadie", option=OPTION)
     with pytest.raises(DomainError, match="too_many"):
@@ -239,3 +242,59 @@ async def test_erasure_unties_the_member_from_requests(table):
     async with table.sessions() as session:
         row = await session.get(RollRequest, view.id)
     assert row is not None and row.requested_by == 0
+
+
+# -- who cannot roll, and what the request carries (issue 23 §5) ---------------------------
+
+
+async def test_a_character_who_cannot_act_is_listed_with_why_and_the_others_roll(table):
+    """One unconscious character failed the whole request «…elige una opción que su ficha
+    tenga»: it is listed as unable (it is unconscious), gets no press, and the request is
+    complete once the others rolled."""
+    await table.characters.create(HERE, CARLA, ardelia(name="Cato", heridas=25))
+    view = await table.requests.create(HERE, GM, who="todos", option=OPTION)
+    cato = next(e for e in view.entries if e.name == "Cato")
+    (why,) = cato.unable
+    assert why.params["name"] == "Cato" and why.params["state"] == "inconsciente", why
+    assert not any(e.unable for e in view.entries if e.name != "Cato")
+    with pytest.raises(DomainError, match="request.error.unable"):
+        await table.requests.roll(HERE, CARLA, view.id, cato.character_id)
+    await table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia"))
+    last = await table.requests.roll(HERE, BRUNO, view.id, _id(view, "Brisa"))
+    assert last.completed and last.request.complete
+
+
+async def test_when_nobody_can_roll_each_one_says_why(table):
+    await table.characters.create(HERE, CARLA, ardelia(name="Cato", heridas=25))
+    with pytest.raises(DomainError) as refused:
+        await table.requests.create(HERE, GM, who="Cato, Ardelia", option="habilidad:Volar")
+    # Cato: unconscious; Ardelia: no such skill: two reasons, each by name
+    assert refused.value.key == "request.error.nobody_can"
+    text = refused.value.params["reasons"].text("es")
+    assert "**Cato**:" in text and "**Ardelia**:" in text and "Volar" in text, text
+
+
+@pytest.fixture
+async def swc_table(services):
+    await services.campaigns.create(
+        HERE, GM, name="Marca", system="swc", target_id=CHANNEL, kind="channel"
+    )
+    await services.characters.create(HERE, ANA, swc_cleric())
+    return services
+
+
+async def test_a_requested_save_names_its_threat(swc_table):
+    """S&W: the cleric's +2 against poison was lost (a request could not name the threat),
+    and «salvacion dificultad:12» was refused as «choose an option their sheet has»."""
+    view = await swc_table.requests.create(
+        HERE, GM, who="todos", option="salvacion", circumstances="amenaza:veneno"
+    )
+    assert view.circumstances == "amenaza:veneno"
+    press = await swc_table.requests.roll(HERE, ANA, view.id, _id(view, "Aldara"))
+    plain = await swc_table.checks.save(HERE, ANA)
+    poison = await swc_table.checks.save(HERE, ANA, threat="veneno")
+    assert press.check.result.target == poison.result.target == plain.result.target - 2
+    with pytest.raises(RulesError) as refused:
+        await swc_table.requests.create(HERE, GM, who="todos", option="salvacion", difficulty=12)
+    (problem,) = refused.value.problems
+    assert problem.key == "swc.problem.difficulty_not_allowed"

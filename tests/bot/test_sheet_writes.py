@@ -132,10 +132,10 @@ async def test_a_party_grant_changes_all_sheets_or_none(table):
 
 async def test_a_party_grant_applies_to_every_sheet_in_one_go(table):
     await table.characters.create(HERE, BRUNO, json.loads(json.dumps(ARDELIA)) | {"name": "Bram"})
-    view = await table.xp.grant(HERE, GM, 2, party=True)
+    view = await table.xp.grant(HERE, GM, 2, party=True, session=False)
     assert [line.character_name for line in view.lines] == ["Ardelia", "Bram"]
     for name in ("Ardelia", "Bram"):
-        assert (await _stored(table, name)).sheet["px"] == 2
+        assert (await _stored(table, name)).sheet["px"] == 2  # a one-off: no race bonus
 
 
 class _NoBuilder:

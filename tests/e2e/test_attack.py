@@ -89,10 +89,14 @@ def test_rolweb_defence_button_is_for_the_targets_player(discord_env):
     assert "≤" not in asked.all_text  # the hidden orc's Diestro stays secret
     other = press(sb, asked, DEFEND, user="bruno")
     assert other.ephemeral and says(other, "attack.error.not_your_defence", name="Eira")
+    assert says(asked, "attack.by", name="Orco"), asked.all_text  # the character, not «gm»
     rolled = press(sb, asked, DEFEND, user="ana")
     assert says(rolled, "attack.outcome.hit") or says(rolled, "attack.outcome.miss"), (
         rolled.all_text
     )
+    # issue 23 §6: the defence was headed «Ataque de ana:», the member who pressed
+    assert says(rolled, "attack.defence_by", name="Eira"), rolled.all_text
+    assert "de ana" not in rolled.all_text, rolled.all_text
     # the answered request loses its button (a late press is refused: tests/bot/test_attacks.py)
     assert not sb.message(asked.messages[0].id).buttons
     gm_again = run(sb, g, "attack", {"target": "Eira", "character": "Orco"})
@@ -116,3 +120,22 @@ def test_nucleo_gm_attack_wounds_a_character_and_shows_her_state(discord_env):
     assert says(hit, "attack.outcome.hit"), hit.all_text
     assert re.search(r"Estado: .+ \(-?\d+/24\)", hit.all_text), hit.all_text  # her PV: public
     assert "Ataque cuerpo a cuerpo" not in hit.all_text  # the hidden trasgo's bonus is not
+
+
+def test_rolweb_a_sheetless_attackers_bonus_is_named_its_diestro(discord_env):
+    """Issue 23 §5: «bonus:2» was silently the Bandido's Diestro: Eira defended on 1d20 ≤ 21."""
+    sb = discord_env
+    g = new_campaign(sb, "Bandido sin ficha", "rolweb")
+    create_eira(sb, g)
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init add", {"name": "Bandido", "initiative": 5}).expect_ok()
+    low = run(sb, g, "attack", {"target": "Eira", "character": "Bandido", "bonus": 2})
+    assert low.ephemeral and says(
+        low, "rolweb.problem.sheetless_attribute_low",
+        name="Bandido", attribute="Diestro", value=2, minimum=5,
+    ), low.all_text  # fmt: skip
+    asked = run(
+        sb, g, "attack", {"target": "Eira", "character": "Bandido", "bonus": 12, "damage": "1d6"}
+    )
+    assert says(asked, "rolweb.note.sheetless_attribute"), asked.all_text
+    assert says(asked, "attack.defence_requested", target="Eira"), asked.all_text

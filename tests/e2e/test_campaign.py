@@ -234,3 +234,32 @@ def test_a_long_setting_can_be_uploaded_and_a_breaking_one_is_refused(discord_en
     assert discord_env.autocomplete(
         "sheet item", "item", "sable", guild=g, channel="mesa", user="ana"
     )
+
+
+def test_the_gm_hands_the_campaign_to_a_member_who_accepts(discord_env):
+    """Issue 23 §5: the campaign's GM could not be handed over."""
+    from tests.e2e.helpers import new_campaign, press, says
+
+    take = "arb:1:gm-take-yes:"
+    sb = discord_env
+    g = new_campaign(sb, "Traspaso de campaña", "nucleo")
+    ana, gm = g.member("ana").id, g.member("gm").id
+    refused = sb.command(
+        "campaign transfer", {"member": "ana"}, guild=g, channel="mesa", user="bruno"
+    )
+    assert refused.ephemeral and says(refused, "campaign.error.transfer_gm_only", gm=gm)
+    offer = sb.command("campaign transfer", {"member": "ana"}, guild=g, channel="mesa", user="gm")
+    assert offer.ok and not offer.ephemeral and f"<@{ana}>" in offer.text, offer.text
+    pinged = [m["id"] for m in offer.message.data["mentions"]]
+    assert pinged == [str(ana)], pinged  # she is pinged, the GM (also named) is not
+    stranger = press(sb, offer, take, user="bruno")
+    assert stranger.ephemeral and says(stranger, "campaign.error.transfer_not_you", member=ana)
+    taken = press(sb, offer, take, user="ana")
+    assert says(taken, "campaign.transfer_done", name="Mesa", member=ana, gm=gm), taken.all_text
+    assert not sb.message(offer.message.id).buttons
+    shown = sb.command("campaign show", {}, guild=g, channel="mesa", user="bruno")
+    assert f"<@{ana}>" in shown.text, shown.text
+    # the new GM may hand it on (the old one is the server's owner: an administrator)
+    sb.command(
+        "campaign transfer", {"member": "bruno"}, guild=g, channel="mesa", user="ana"
+    ).expect_ok()

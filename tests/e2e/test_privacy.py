@@ -253,11 +253,31 @@ def test_zero_days_purges_as_soon_as_the_bot_is_removed(tmp_path, migrated_sqlit
         quick.sb.close()
 
 
-def test_a_gm_who_deletes_their_data_leaves_the_campaign_to_its_referees(discord_env):
+def test_a_gm_who_deletes_their_data_archives_a_campaign_nobody_else_runs(discord_env):
+    """Issue 23 §5: the campaign was left to an anonymous GM («sin máster»)."""
     g = new_campaign(discord_env, "Sin máster", "nucleo")
     ask = discord_env.command("privacy delete", {"characters": "to_gm"}, guild=g, user="gm")
-    assert "Dejarás de ser el máster de «Mesa»" in ask.text
+    assert "La campaña «Mesa» se archivará" in ask.text, ask.text
     done = press(discord_env, ask, CONFIRM, user="gm")
-    assert "ya no te tienen como máster: «Mesa»" in _settled(discord_env, done, "Hecho")
-    shown = discord_env.command("campaign show", {}, guild=g, user="ana")
-    assert "sin máster" in shown.text and "<@0>" not in shown.text
+    assert "Campañas archivadas (nadie más tenía su rol de máster): «Mesa»" in _settled(
+        discord_env, done, "Hecho"
+    )
+    listed = discord_env.command("campaign list", {}, guild=g, user="ana")
+    assert "Mesa" in listed.text and "<@0>" not in listed.text, listed.text
+
+
+def test_a_gm_who_deletes_their_data_hands_the_campaign_to_a_co_gm(discord_env):
+    """dm2 holds the campaign's GM role and has played in it: the campaign is theirs."""
+    sb = discord_env
+    g = new_campaign(sb, "Comáster", "nucleo")
+    sb.command(
+        "campaign settings", {"gm_role": g.role("Máster")}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    sb.command("roll", {"expression": "1d20"}, guild=g, channel="mesa", user="dm2").expect_ok()
+    ask = sb.command("privacy delete", {"characters": "to_gm"}, guild=g, user="gm")
+    dm2 = g.member("dm2").id
+    assert f"La campaña «Mesa» pasará a <@{dm2}>" in ask.text, ask.text
+    done = press(sb, ask, CONFIRM, user="gm")
+    assert f"La campaña «Mesa» es ahora de <@{dm2}>" in _settled(sb, done, "Hecho")
+    shown = sb.command("campaign show", {}, guild=g, channel="mesa", user="ana")
+    assert f"<@{dm2}>" in shown.text and "sin máster" not in shown.text, shown.text

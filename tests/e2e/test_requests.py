@@ -10,7 +10,7 @@ import pytest
 
 from bot.i18n import t
 from tests.e2e.helpers import import_sheet, new_campaign, press, says, sheet_file, start_arbitro
-from tests.examples import ARDELIA, ardelia
+from tests.examples import ARDELIA, ardelia, swc_cleric
 
 pytestmark = pytest.mark.e2e
 
@@ -204,6 +204,25 @@ def test_new_characters_wait_for_the_gms_approval(discord_env):
     sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="bruno").expect_ok()
 
 
+def test_a_players_import_of_referee_fields_waits_for_the_gm(discord_env):
+    """Issue 23 §5: an S&W player importing her own character was refused («Solo el máster
+    puede fijar estos campos…»): the GM had to import it, transfer it, and she `/sheet use` it.
+    Now it waits for the GM's approval naming those fields, and once approved she plays it."""
+    sb = discord_env
+    g = new_campaign(sb, "Importa tu ficha", "swc")
+    imported = sb.command(
+        "sheet import", {"file": sheet_file(swc_cleric())}, guild=g, channel="mesa", user="ana"
+    )
+    assert imported.ok and says(imported, "approval.pending", name="Aldara"), imported.all_text
+    assert "cosa del máster (" in imported.all_text and "Clase" in imported.all_text, (
+        imported.all_text
+    )
+    card = next(m for m in imported.messages if m.buttons)
+    approved = press(sb, card, APPROVE, user="gm")
+    assert approved.ok and "es su personaje activo" in approved.all_text, approved.all_text
+    sb.command("save", {}, guild=g, channel="mesa", user="ana").expect_ok()
+
+
 def test_the_gm_transfers_a_character(discord_env):
     sb = discord_env
     g = new_campaign(sb, "Traspaso", "nucleo")
@@ -226,11 +245,11 @@ def test_the_gm_transfers_a_character(discord_env):
     )
     assert moved.ok and not moved.ephemeral and "Ardelia" in moved.text, moved.text
     assert "activo" in moved.text  # it was ana's active character
+    # Bruno had none here: it is his active one, no `/sheet use` needed (issue 23 §5)
+    bruno = g.member("bruno").id
+    assert says(moved, "approval.transferred_active", owner=bruno), moved.text
     gone = sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="ana")
     assert gone.ephemeral
-    sb.command(
-        "sheet use", {"character": "Ardelia"}, guild=g, channel="mesa", user="bruno"
-    ).expect_ok()
     sb.command("check", {"option": OPTION}, guild=g, channel="mesa", user="bruno").expect_ok()
     history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
     assert "Ardelia (ana)" in history.text and "Ardelia (bruno)" in history.text
@@ -257,3 +276,76 @@ def test_mentions_and_presses_at_once_leave_every_roll_on_the_message(discord_en
     assert "pendiente" not in final and final.count("** — **") == 2, final
     # the GM channel is told once that everyone rolled
     assert len([m for m in sb.channel_messages(g, "gm") if m.content.startswith("✅")]) == 1
+
+
+def test_mentions_typed_in_a_text_option_reach_the_bot_as_discord_sends_them(discord_env):
+    """Issue 23 §6: the README's `quien:@ana @bruno` failed in the sandbox, which sent the
+    text as typed; Discord's client sends the members picked from its pop-up as <@id>."""
+    sb = discord_env
+    g = _table(sb, "Menciones escritas")
+    request = _ask(sb, g, who="@ana @Bruno").message
+    assert "Ardelia" in request.text and "Brisa" in request.text, request.text
+    nobody = sb.command(
+        "request check",
+        {"who": "@nadie", "option": OPTION},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert nobody.ephemeral, nobody.text  # a name nobody has stays text, and is refused
+
+
+def test_an_unconscious_character_is_listed_and_the_others_roll(discord_env):
+    """Issue 23 §5: `quien:todos` failed for everyone because Brisa was unconscious, saying
+    «elige una opción que su ficha tenga»."""
+    sb = discord_env
+    g = _table(sb, "Inconsciente")
+    sb.command(
+        "sheet set",
+        {"character": "Brisa", "field": "heridas", "value": "25"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    ).expect_ok()
+    request = _ask(sb, g).message
+    assert "**Brisa** — no puede tirar:" in request.text and "inconsciente" in request.text, (
+        request.text
+    )
+    names = [b.get("label") for b in request.buttons if b["custom_id"].startswith(ROLL)]
+    assert names == ["Ardelia"], names
+    rolled = sb.click(request, _roll_button(sb, request, "Ardelia"), user="ana")
+    assert rolled.ok, rolled.all_text
+    assert "todos han tirado" in sb.message(request.id).text.lower(), sb.message(request.id).text
+
+
+def test_a_requested_save_carries_its_threat(discord_env):
+    sb = discord_env
+    g = new_campaign(sb, "Salvación pedida", "swc")
+    import_sheet(sb, g, swc_cleric(), user="gm")  # the GM's import, handed to Ana: hers now
+    sb.command(
+        "sheet transfer",
+        {"character": "Aldara", "member": g.member("ana")},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    ).expect_ok()
+    asked = sb.command(
+        "request check",
+        {"who": "todos", "option": "salvacion", "circumstances": "amenaza:veneno"},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert asked.ok and "Circunstancias: amenaza:veneno" in asked.text, asked.text
+    rolled = sb.click(asked.message, _roll_button(sb, asked.message, "Aldara"), user="ana")
+    assert rolled.ok and "veneno" in rolled.all_text.lower(), rolled.all_text
+    refused = sb.command(
+        "request check",
+        {"who": "todos", "option": "salvacion", "difficulty": 12},
+        guild=g,
+        channel="mesa",
+        user="gm",
+    )
+    assert refused.ephemeral and says(
+        refused, "swc.problem.difficulty_not_allowed", option="salvacion"
+    ), refused.text

@@ -97,7 +97,7 @@ def test_the_wizard_carries_a_dead_characters_experience(discord_env):
     dead = run(sb, g, "sheet set", {"character": "Eira", "field": "estado", "value": "muerto"})
     assert "**Estado**: muerto" in dead.all_text, dead.all_text
     first = run(sb, g, "sheet create", {"name": "Brenna"}, user="ana")
-    assert says(first, "heritage.carried", name="Eira", xp=130), first.all_text
+    assert says(first, "heritage.carried", name="Eira", xp=130, total=130), first.all_text
     create_eira(sb, g, "Brenna", skip=True).expect_ok()
     shown = run(sb, g, "sheet show", {"character": "Brenna"})
     assert re.search(r"Experiencia\D{0,12}130", shown.all_text), shown.all_text

@@ -251,16 +251,8 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
     gone = press(sb, r, CONFIRM, user="ana")
     assert "Ficha de **Eira** borrada" in gone.text, gone.text
     document["sheet"]["name"] = "Eira bis"
-    # The starting XP is the GM's to set: a player's import must leave it out (issue 9 §4).
-    refused = sb.command(
-        "sheet import",
-        {"file": ("eira.json", json.dumps(document).encode())},
-        guild=g,
-        channel="mesa",
-        user="ana",
-    )
-    assert "Experiencia" in refused.text and "solo el máster" in refused.text.casefold()
-    del document["sheet"]["xp"]
+    # The XP is the GM's to set, but the file's is what the one rule gives a new character
+    # (50 to start, 40 paid for Medicus adepto and Recuperación): accepted (issue 23 §4).
     imported = sb.command(
         "sheet import",
         {"file": ("eira.json", json.dumps(document).encode())},
@@ -270,6 +262,7 @@ def test_use_delete_restore_and_export_import_round_trip(discord_env):
     )
     assert "Ficha de **Eira bis** importada." in imported.text, imported.text
     assert "**Defensa**: 12" in imported.all_text
+    assert "**Experiencia disponible**: 10 (50 − 40)" in imported.all_text, imported.all_text
     back = sb.command("sheet restore", {"character": "Eira"}, guild=g, channel="mesa", user="gm")
     assert "Ficha de **Eira** restaurada." in back.text
     listed = sb.command("sheet list", {}, guild=g, channel="mesa", user="ana")

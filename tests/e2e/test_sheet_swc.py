@@ -267,8 +267,9 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
     gone = press(sb, r, CONFIRM, user="ana")
     assert "Ficha de **Brann** borrada" in gone.text, gone.text
     document["sheet"]["name"] = "Brann bis"
-    # A player's import may not set what /sheet set reserves to the GM (issue 9 §4) …
-    refused = sb.command(
+    # A player's import that sets what /sheet set reserves to the GM (issue 9 §4) waits for
+    # the GM's approval, naming those fields (issue 23 §5: it was refused) …
+    imported = sb.command(
         "sheet import",
         {"file": ("brann.json", json.dumps(document).encode())},
         guild=g,
@@ -276,19 +277,13 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
         user="ana",
         **ES,
     )
-    assert "Solo el máster puede fijar estos campos al importar" in refused.text, refused.text
-    assert "Fuerza" in refused.text and "Puntos de Golpe máximos" in refused.text
-    # … the GM's may.
-    imported = sb.command(
-        "sheet import",
-        {"file": ("brann.json", json.dumps(document).encode())},
-        guild=g,
-        channel="mesa",
-        user="gm",
-        **ES,
-    )
     assert "Ficha de **Brann bis** importada." in imported.text, imported.text
+    assert "espera la aprobación del máster" in imported.text, imported.text
+    assert "Fuerza" in imported.text and "Puntos de Golpe máximos" in imported.text
     assert "**Tirada de Salvación**: 14" in imported.all_text
+    # … which the GM gives.
+    approved = run("sheet approve", {"character": "Brann bis"}, "gm")
+    assert "ya puede jugar" in approved.text, approved.text
     back = run("sheet restore", {"character": "Brann"}, "gm")
     assert "Ficha de **Brann** restaurada." in back.text, back.text
     used = run("sheet use", {"character": "Brann"})

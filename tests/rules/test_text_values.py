@@ -75,3 +75,14 @@ def test_parse_text_bounds():
         with pytest.raises(BadValue) as bad:
             parse_value(FieldKind.TEXT, raw, limit=10)
         assert (bad.value.reason, dict(bad.value.params)) == ("expected_text", {"limit": 10})
+
+
+def test_visible_escapes_what_a_reader_cannot_see():
+    """Issue 23 §7: an error echoed U+200B, NUL and U+202E raw."""
+    from rules.text import visible
+
+    assert visible("\u200b") == "U+200B"
+    assert visible("a\x00b") == "aU+0000b"
+    assert visible("\u202eabc") == "U+202Eabc"
+    assert visible("\u00a0") == "U+00A0"
+    assert visible("ñ á 🙂 *") == "ñ á 🙂 *"  # letters, emoji, the plain space stay

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -24,6 +25,7 @@ from rules.names import names
 from rules.text import fold
 from standin import repl
 from standin.client import REPO
+from standin.timestamps import discord_time
 
 pytestmark = pytest.mark.e2e
 
@@ -46,6 +48,9 @@ def normalise(text: str, tmp: Path) -> str:
     text = text.replace(str(tmp), "<tmp>")
     text = re.sub(r"\b\d{2}/\d{2}/\d{4} \d{2}:\d{2}( [A-Z]{3,5})?", "<fecha>", text)
     text = re.sub(r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?", "<fecha>", text)
+    # Discord timestamps, as the reader's client shows them (standin/timestamps.py)
+    text = re.sub(r"\b\d{1,2} de [a-záéíóú]+ de \d{4}( \d{1,2}:\d{2})?", "<fecha>", text)
+    text = re.sub(r"\b[A-Z][a-z]+ \d{1,2}, \d{4}( \d{1,2}:\d{2} [AP]M)?", "<fecha>", text)
     return re.sub(r"\b\d{17,20}\b", "<id>", text)
 
 
@@ -171,6 +176,16 @@ def test_the_repl_chrome_is_not_the_bots_text() -> None:
     assert not problems(bot_text(out)), bot_text(out)
 
 
+#: Every timestamp of a transcript reads as this moment (Monday 7 December 2026, 17:23 in
+#: Madrid), «hace unos segundos» when relative: what each run sets is the moment, not the words.
+FIXED_MOMENT = 1796660585
+
+
+def _fixed_clock(locale: str, zone: object = None) -> Callable[[int, str | None], str]:
+    madrid = ZoneInfo("Europe/Madrid")
+    return lambda _unix, style: discord_time(FIXED_MOMENT, style, locale, madrid, FIXED_MOMENT)
+
+
 @pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_example_session_reads_well_and_matches_its_transcript(
     script: Path,
@@ -179,6 +194,9 @@ def test_example_session_reads_well_and_matches_its_transcript(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("ARBITRO_TEST_DICE_SEED", seed_of(script))
+    # Timestamps read as Discord shows them, at one fixed moment: their words' length (the
+    # month's name) would otherwise move where a transcript's long lines wrap.
+    monkeypatch.setattr(repl, "reader_clock", _fixed_clock)
     code = repl.main(
         [
             "--script",

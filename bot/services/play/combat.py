@@ -120,7 +120,8 @@ class CombatService:
                 else "approval.error.rejected"
             )
             raise NotAllowed(key, name=view.name)
-        return await self.store.change(place, _adding(_combatant_of(view), None))
+        changed = await self.store.change(place, _adding(_combatant_of(view), None))
+        return replace(changed, joined=view.name)
 
     async def add(
         self,

@@ -128,6 +128,7 @@ class CombatView:
     effects_kept: bool = False
     referee: bool = False  # the viewer is the GM (``show``): secret numbers may go to them
     ambush: bool = False  # ``start``: the system rolls an ambush now (``/init surprise``)
+    joined: str | None = None  # ``join``: the character that came in (the reply names it)
     #: what the combatant whose turn it is has left (``("principal", 1)``…; issue 23 §1)
     actions_left: tuple[tuple[str, int], ...] = ()
 

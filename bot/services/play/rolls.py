@@ -21,15 +21,18 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.compute import INTERACTIVE, ComputePool
-from bot.db.models import RollLog, saved_id
+from bot.db.models import Campaign, RollLog, saved_id
 from bot.db.roll_log_writes import MessageLink, RollLogWriter
-from bot.services.campaigns.service import CampaignService, campaign_time_zone, is_referee
+from bot.services.campaigns.context import CampaignContextService
+from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.write_batch import WriteBatch
-from rules import dice
+from rules import dice, systems
+from rules.dice import ast as dice_ast
 from rules.dice import odds
+from rules.systems.base import capabilities
 
 __all__ = [
     "RollService",
@@ -70,6 +73,8 @@ class RollView:
     campaign_name: str | None
     gm_channel_id: int | None
     campaign_locale: str | None
+    #: the difficulty was read as a target the result must not exceed (a roll-under system)
+    roll_under: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +116,6 @@ class HistoryView:
     entries: tuple[HistoryEntry, ...]
     filtered_user_id: int | None
     sees_private: bool
-    time_zone: str | None = None  # the campaign's: dates are shown in it
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +131,28 @@ class OddsView:
     kind: str = "at_least"
     #: A target typed for a test, which says nothing about it (shown as a note).
     ignored_target: int | None = None
+    #: The chance the roll throws more dice than the limit and ends in an error, not a total
+    #: (open rerolls only): ``probability`` counts only rolls that end.
+    abort: Fraction = Fraction(0)
+
+
+def _rolls_under(campaign: Campaign) -> bool:
+    return capabilities(systems.get(campaign.system)).roll_under is not None
+
+
+def judge_under(result: dice.RollResult, difficulty: int | None, campaign: Campaign) -> str | None:
+    """A roll-under campaign's verdict (``RollUnder``): the difficulty is a target the result
+    must not exceed, as ``/check`` reads it; a lone d20 (``1d20``) is its natural face."""
+    context = CampaignContextService.of(campaign)
+    rule = capabilities(context.system).roll_under
+    if rule is None or difficulty is None:
+        return judge(result, difficulty)
+    root = result.ast.root
+    lone_d20 = (
+        isinstance(root, dice_ast.Dice) and root.plain and (root.count, root.sides) == (1, 20)
+    )
+    natural = result.total if lone_d20 else None
+    return rule.judge_under(result.total, natural, difficulty, context.settings)
 
 
 def judge(result: dice.RollResult, difficulty: int | None) -> str | None:
@@ -254,8 +280,12 @@ class RollService:
         ``reply`` shows it, and the log row links to the message it sent."""
         reason = checked_reason(reason)
         result = dice.roll(expression, rng=self.rng)
-        outcome = judge(result, difficulty)
         campaign = await self.campaigns.find(place)  # the per-process cache: no query
+        under = difficulty is not None and campaign is not None and _rolls_under(campaign)
+        if under and campaign is not None:
+            outcome = judge_under(result, difficulty, campaign)
+        else:
+            outcome = judge(result, difficulty)
         if character_name is None and self.active_name is not None and campaign:
             character_name = await self.active_name(place, actor)  # cached too
         audit = _roll_audit(result, reason, difficulty, outcome, private)
@@ -281,6 +311,7 @@ class RollService:
             outcome=outcome,
             fumble=result.fumble,
             explosions=result.explosions,
+            roll_under=under,
             campaign_name=campaign.name if campaign else None,
             gm_channel_id=campaign.gm_channel_id if campaign else None,
             campaign_locale=campaign.locale if campaign else None,
@@ -351,7 +382,6 @@ class RollService:
             ),
             filtered_user_id=user_id,
             sees_private=sees_private,
-            time_zone=campaign_time_zone(campaign),
         )
 
     def start_odds(
@@ -384,6 +414,7 @@ class RollService:
                 critical_probability=None,
                 kind="test",
                 ignored_target=target,
+                abort=odds.abort_chance(expression),
             )
             return _done(view)
         if target is None:
@@ -391,11 +422,12 @@ class RollService:
         cost = odds.check_cost(expression)
         critical = "1o3d10" in normalized.lower() and not at_most
         targets = (target, target + 10) if critical else (target,)
-        function = odds.probabilities_at_most if at_most else odds.probabilities_at_least
         if cost <= INLINE_COST:
-            job: Awaitable[tuple[Fraction, ...]] = _done(function(expression, targets))
+            job: Awaitable[odds.Odds] = _done(odds.odds_of(expression, targets, at_most))
         else:
-            job = self.compute.submit(function, expression, targets, lane=INTERACTIVE, owner=owner)
+            job = self.compute.submit(
+                odds.odds_of, expression, targets, at_most, lane=INTERACTIVE, owner=owner
+            )
         return _odds_view(job, normalized, target, targets, "at_most" if at_most else "at_least")
 
     async def odds(
@@ -416,13 +448,13 @@ async def _done(value: T) -> T:
 
 
 async def _odds_view(
-    job: Awaitable[tuple[Fraction, ...]],
+    job: Awaitable[odds.Odds],
     expression: str,
     target: int,
     targets: tuple[int, ...],
     kind: str,
 ) -> OddsView:
-    probabilities = await job
+    probabilities, abort = await job
     critical = len(targets) > 1
     return OddsView(
         expression=expression,
@@ -431,4 +463,5 @@ async def _odds_view(
         critical_target=targets[1] if critical else None,
         critical_probability=probabilities[1] if critical else None,
         kind=kind,
+        abort=abort,
     )

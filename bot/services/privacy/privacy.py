@@ -32,11 +32,11 @@ import gzip
 import json
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Literal, overload
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import Row, delete, func, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -49,6 +49,7 @@ from bot.db.models import (
     Absence,
     ActiveCharacter,
     Campaign,
+    CampaignBinding,
     Character,
     CharacterNote,
     CharacterProfile,
@@ -100,6 +101,12 @@ class DeletionPreview:
     rolls: int
     drafts: int
     campaigns_as_gm: tuple[str, ...]
+    #: (id, name, GM role id) of the live campaigns the member runs: the cog finds who may
+    #: take each over (a member with its GM role) before asking
+    gm_campaigns: tuple[tuple[int, str, int | None], ...] = ()
+    #: per campaign of ``gm_campaigns``, the other members who played in it (latest first,
+    #: at most :data:`MAX_PARTICIPANTS`): where the cog looks for its co-GMs
+    participants: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     #: the member's posts (``/post``) not yet deleted, and the bot's copies of them in GM
     #: channels (private notes, the GM copy of a private roll): with "delete my
     #: characters" both leave Discord; handed to the GM, both stay with the story
@@ -120,7 +127,10 @@ class DeletionSummary:
     rolls_anonymised: int
     drafts_deleted: int
     awards_deleted: int
-    campaigns_without_gm: tuple[str, ...]
+    #: the departing GM's campaigns handed to a co-GM (name, new GM), and those archived
+    #: because nobody else holds their GM role (issue 23 §5: they were left to nobody)
+    campaigns_handed: tuple[tuple[str, int], ...] = ()
+    campaigns_archived: tuple[str, ...] = ()
     posts_erased: int = 0
     posts_anonymised: int = 0
     #: (channel id, message id) of the erased posts' Discord messages, for the cog to delete
@@ -321,54 +331,9 @@ class PrivacyService:
     # -- delete ------------------------------------------------------------------------
 
     async def preview(self, guild_id: int, user_id: int) -> DeletionPreview:
+        """What ``/privacy delete`` would touch (:func:`_preview`)."""
         async with self.sessions() as session:
-            characters = (
-                await session.exec(
-                    select(Character.name).where(
-                        Character.guild_id == guild_id,
-                        Character.owner_user_id == user_id,
-                        col(Character.is_npc).is_(False),
-                    )
-                )
-            ).all()
-            rolls = (
-                await session.exec(
-                    select(func.count())
-                    .select_from(RollLog)
-                    .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
-                )
-            ).one()
-            drafts = (
-                await session.exec(
-                    select(func.count())
-                    .select_from(CreationDraft)
-                    .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
-                )
-            ).one()
-            campaigns = (
-                await session.exec(
-                    select(Campaign.name).where(
-                        Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id
-                    )
-                )
-            ).all()
-            posts = (
-                await session.exec(
-                    select(Post.gm_message_ids).where(
-                        Post.guild_id == guild_id,
-                        Post.author_user_id == user_id,
-                        col(Post.deleted_at).is_(None),
-                    )
-                )
-            ).all()
-        return DeletionPreview(
-            tuple(sorted(characters)),
-            rolls,
-            drafts,
-            tuple(campaigns),
-            posts=len(posts),
-            gm_copies=sum(len(copies or ()) for copies in posts),
-        )
+            return await _preview(session, guild_id, user_id)
 
     async def export_file(self, guild_id: int, user_id: int, limit: int) -> tuple[str, bytes]:
         """``/privacy export``: the member's document as the file to send (:meth:`encode`)."""
@@ -376,12 +341,24 @@ class PrivacyService:
 
     @overload
     async def delete(
-        self, guild_id: int, user_id: int, *, characters: CharacterChoice, confirm: None = None
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        confirm: None = None,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary: ...
 
     @overload
     async def delete(
-        self, guild_id: int, user_id: int, *, characters: CharacterChoice, confirm: Confirm
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        characters: CharacterChoice,
+        confirm: Confirm,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary | None: ...
 
     async def delete(
@@ -391,22 +368,33 @@ class PrivacyService:
         *,
         characters: CharacterChoice,
         confirm: Confirm | None = None,
+        successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary | None:
-        """Remove or untie everything stored about the member: the bulk of it in short
-        batches (:meth:`_in_batches`), the rest in one final transaction. ``confirm`` is shown what would go (``preview``, :meth:`preview`) first; None: it
-        declined (or there was nothing to delete)."""
+        """Remove or untie everything stored about the member: her rolls, her posts and the
+        log's records naming her in short batches first (:func:`_in_batches`), the rest in
+        one transaction.  ``confirm`` is shown what would go (``preview``, :meth:`preview`)
+        first; None: it declined (or there was nothing to delete).
+
+        A campaign the member runs goes to its ``successors`` entry (a co-GM: a member with
+        its GM role, found by the caller — read once ``confirm`` has answered, so the cog
+        may find them while it asks), or is archived when there is none: a campaign is
+        never left to an anonymous GM (issue 23 §5).  Its characters handed «to the GM» go
+        to that successor."""
         if characters not in ("delete", "to_gm"):
             raise DomainError("privacy.error.bad_choice")
         if confirm is not None and not await confirm(preview=await self.preview(guild_id, user_id)):
             return None
-        rolls, erased, anonymised, messages, marks = await self._in_batches(
-            guild_id, user_id, erase=characters == "delete"
+        successors = {k: v for k, v in (successors or {}).items() if v != user_id}
+        rolls, erased, anonymised, messages, marks = await _in_batches(
+            self.sessions, guild_id, user_id, erase=characters == "delete"
         )
         for attempt in attempts():
             await backoff(attempt)
             try:
                 async with self.sessions() as session, session.begin():
-                    done = await self._delete(session, guild_id, user_id, characters, marks)
+                    done = await self._delete(
+                        session, guild_id, user_id, characters, successors, marks
+                    )
             except (ConcurrentChange, IntegrityError):
                 # a fight or an XP award changed under us: the whole deletion starts again
                 continue
@@ -419,91 +407,13 @@ class PrivacyService:
             )
         raise ConcurrentChange()
 
-    async def _in_batches(
-        self, guild_id: int, user_id: int, *, erase: bool
-    ) -> tuple[int, int, int, tuple[tuple[int, int], ...], _Marks]:
-        """The member's rolls and posts first, :data:`WRITE_BATCH` per transaction: a
-        member with 50,000 rolls and 10,000 posts held the database 6 s in one transaction
-        (every other server's command waited).  A batch done stays done — rolls anonymous,
-        posts erased or anonymous —, as the member asked; the transaction that follows does
-        the rest (and whatever was posted or rolled in between)."""
-        async with self.sessions() as session:
-            gm_channels = dict(
-                (
-                    await session.exec(
-                        select(Campaign.id, Campaign.gm_channel_id).where(
-                            Campaign.guild_id == guild_id
-                        )
-                    )
-                ).all()
-            )
-        rolls = erased = anonymised = 0
-        messages: tuple[tuple[int, int], ...] = ()
-        while True:
-            started = time.perf_counter()
-            async with self.sessions() as session, session.begin():
-                done = await _anonymise_rolls(session, guild_id, user_id, WRITE_BATCH)
-            rolls += done
-            await pause_after(started)
-            if done < WRITE_BATCH:
-                break
-        while True:
-            started = time.perf_counter()
-            async with self.sessions() as session, session.begin():
-                gone, kept, sent = await _untie_posts(
-                    session,
-                    guild_id,
-                    user_id,
-                    erase=erase,
-                    gm_channels={k: v for k, v in gm_channels.items() if k is not None},
-                    limit=POST_BATCH,
-                )
-            erased, anonymised, messages = erased + gone, anonymised + kept, messages + sent
-            await pause_after(started)
-            if gone + kept < POST_BATCH:
-                break
-        # the log's records that name the member or the characters to be deleted
-        async with self.sessions() as session:
-            doomed = set(
-                (
-                    await session.exec(
-                        select(Character.id).where(
-                            Character.guild_id == guild_id,
-                            Character.owner_user_id == user_id,
-                            col(Character.is_npc).is_(False),
-                        )
-                    )
-                ).all()
-            )
-        marks = _Marks(doomed=frozenset(i for i in doomed if i is not None and erase))
-        while (changes := marks.changes) is not None:
-            started = time.perf_counter()
-            async with self.sessions() as session, session.begin():
-                last = await _forget_changes(
-                    session, guild_id, set(marks.doomed), after=changes, limit=LOG_BATCH
-                )
-            marks = dataclasses.replace(marks, changes=last if last is not None else changes)
-            await pause_after(started)
-            if last is None:
-                break
-        while True:
-            started = time.perf_counter()
-            async with self.sessions() as session, session.begin():
-                last = await _untie_log_details(
-                    session, guild_id, user_id, after=marks.details, limit=LOG_BATCH
-                )
-            await pause_after(started)
-            if last is None:
-                break
-            marks = dataclasses.replace(marks, details=last)
-        return rolls, erased, anonymised, messages, marks
-
     async def _delete(
         self,
         session: AsyncSession,
         guild_id: int,
         user_id: int,
         choice: CharacterChoice,
+        successors: Mapping[int, int],
         marks: _Marks | None = None,
     ) -> DeletionSummary:
         marks = marks or _Marks()
@@ -526,7 +436,7 @@ class PrivacyService:
 
         def heir(campaign_id: int) -> int:
             gm = campaigns[campaign_id].gm_user_id
-            return ANONYMOUS if gm == user_id else gm
+            return successors.get(campaign_id, ANONYMOUS) if gm == user_id else gm
 
         doomed = [c for c in owned if not c.is_npc and choice == "delete"]
         handed = [c for c in owned if c not in doomed]
@@ -605,15 +515,12 @@ class PrivacyService:
             gm_channels={i: c.gm_channel_id for i, c in campaigns.items() if i is not None},
         )
         new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
-        await self._untie_combats(session, guild_id, user_id, new_owner)
+        await _untie_combats(session, guild_id, user_id, new_owner)
         await _untie_requests(session, guild_id, user_id)
         await _untie_log_details(session, guild_id, user_id, after=marks.details)
         await _untie_scenes(session, guild_id, user_id)
-        without_gm = [c.name for c in campaigns.values() if c.gm_user_id == user_id]
-        await session.exec(
-            update(Campaign)
-            .where(col(Campaign.guild_id) == guild_id, col(Campaign.gm_user_id) == user_id)
-            .values(gm_user_id=ANONYMOUS, version=Campaign.version + 1)
+        handed_over, archived = await _hand_over_campaigns(
+            session, [c for c in campaigns.values() if c.gm_user_id == user_id], successors
         )
         return DeletionSummary(
             deleted_characters=tuple(sorted(c.name for c in doomed)),
@@ -621,45 +528,187 @@ class PrivacyService:
             rolls_anonymised=rolls,
             drafts_deleted=drafts,
             awards_deleted=awards,
-            campaigns_without_gm=tuple(sorted(without_gm)),
+            campaigns_handed=handed_over,
+            campaigns_archived=archived,
             posts_erased=erased,
             posts_anonymised=anonymised,
             erased_messages=messages,
         )
 
-    @staticmethod
-    async def _untie_combats(
-        session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
-    ) -> None:
-        """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
-        records = (
-            await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
+
+async def _preview(session: AsyncSession, guild_id: int, user_id: int) -> DeletionPreview:
+    """What ``/privacy delete`` would touch, shown before the member confirms."""
+    characters = (
+        await session.exec(
+            select(Character.name).where(
+                Character.guild_id == guild_id,
+                Character.owner_user_id == user_id,
+                col(Character.is_npc).is_(False),
+            )
+        )
+    ).all()
+    rolls = (
+        await session.exec(
+            select(func.count())
+            .select_from(RollLog)
+            .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
+        )
+    ).one()
+    drafts = (
+        await session.exec(
+            select(func.count())
+            .select_from(CreationDraft)
+            .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
+        )
+    ).one()
+    campaigns = (
+        await session.exec(
+            select(Campaign).where(Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id)
+        )
+    ).all()
+    posts = (
+        await session.exec(
+            select(Post.gm_message_ids).where(
+                Post.guild_id == guild_id,
+                Post.author_user_id == user_id,
+                col(Post.deleted_at).is_(None),
+            )
+        )
+    ).all()
+    live = [c for c in campaigns if c.status == "active"]
+    participants = {saved_id(c): await _participants(session, saved_id(c), user_id) for c in live}
+    return DeletionPreview(
+        tuple(sorted(characters)),
+        rolls,
+        drafts,
+        tuple(c.name for c in campaigns),
+        tuple((saved_id(c), c.name, c.gm_role_id) for c in live),
+        participants,
+        posts=len(posts),
+        gm_copies=sum(len(copies or ()) for copies in posts),
+    )
+
+
+async def _in_batches(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int, user_id: int, *, erase: bool
+) -> tuple[int, int, int, tuple[tuple[int, int], ...], _Marks]:
+    """The bulk of a deletion before its final transaction, a short transaction per batch
+    with a pause between two (:func:`bot.db.bulk.pause_after`): a member with 50,000 rolls
+    and 10,000 posts held the database 6 s in one transaction (every other server's
+    command waited).  A batch done stays done — rolls anonymous, posts erased or anonymous,
+    log records untied —, as the member asked; the transaction that follows does the rest
+    (and whatever was posted or rolled in between).  Returns (rolls anonymised, posts
+    erased, posts anonymised, the erased posts' messages, how far the log was read)."""
+    rolls, erased, anonymised, messages = await _rolls_and_posts_in_batches(
+        sessions, guild_id, user_id, erase=erase
+    )
+    marks = await _log_in_batches(sessions, guild_id, user_id, erase=erase)
+    return rolls, erased, anonymised, messages, marks
+
+
+async def _rolls_and_posts_in_batches(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int, user_id: int, *, erase: bool
+) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+    """The member's rolls (:data:`WRITE_BATCH` per transaction), then her posts
+    (:data:`POST_BATCH`)."""
+    async with sessions() as session:
+        found = (
+            await session.exec(
+                select(Campaign.id, Campaign.gm_channel_id).where(Campaign.guild_id == guild_id)
+            )
         ).all()
-        for record in records:
-            combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
-            touched = [c for c in combatants if c.get("owner_id") == user_id]
-            if not touched and record.created_by != user_id:
-                continue
-            state = dict(record.state)
-            state["combatants"] = [
-                {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
-                if c.get("owner_id") == user_id
-                else c
-                for c in combatants
-            ]
-            result = await session.exec(
-                update(CombatRecord)
-                .where(
-                    col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version
-                )
-                .values(
-                    state=state,
-                    created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
-                    version=CombatRecord.version + 1,
+    gm_channels = {k: v for k, v in found if k is not None}
+    rolls = erased = anonymised = 0
+    messages: tuple[tuple[int, int], ...] = ()
+    while True:
+        started = time.perf_counter()
+        async with sessions() as session, session.begin():
+            done = await _anonymise_rolls(session, guild_id, user_id, WRITE_BATCH)
+        rolls += done
+        await pause_after(started)
+        if done < WRITE_BATCH:
+            break
+    while True:
+        started = time.perf_counter()
+        async with sessions() as session, session.begin():
+            gone, kept, sent = await _untie_posts(
+                session, guild_id, user_id, erase=erase, gm_channels=gm_channels, limit=POST_BATCH
+            )
+        erased, anonymised, messages = erased + gone, anonymised + kept, messages + sent
+        await pause_after(started)
+        if gone + kept < POST_BATCH:
+            break
+    return rolls, erased, anonymised, messages
+
+
+async def _log_in_batches(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int, user_id: int, *, erase: bool
+) -> _Marks:
+    """The log's records that name the member or the characters to be deleted,
+    :data:`LOG_BATCH` rows looked at per transaction."""
+    async with sessions() as session:
+        doomed = (
+            await session.exec(
+                select(Character.id).where(
+                    Character.guild_id == guild_id,
+                    Character.owner_user_id == user_id,
+                    col(Character.is_npc).is_(False),
                 )
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
+        ).all()
+    marks = _Marks(doomed=frozenset(i for i in doomed if i is not None and erase))
+    while (changes := marks.changes) is not None:
+        started = time.perf_counter()
+        async with sessions() as session, session.begin():
+            last = await _forget_changes(
+                session, guild_id, set(marks.doomed), after=changes, limit=LOG_BATCH
+            )
+        marks = dataclasses.replace(marks, changes=last if last is not None else changes)
+        await pause_after(started)
+        if last is None:
+            break
+    while True:
+        started = time.perf_counter()
+        async with sessions() as session, session.begin():
+            last = await _untie_log_details(
+                session, guild_id, user_id, after=marks.details, limit=LOG_BATCH
+            )
+        await pause_after(started)
+        if last is None:
+            return marks
+        marks = dataclasses.replace(marks, details=last)
+
+
+async def _untie_combats(
+    session: AsyncSession, guild_id: int, user_id: int, new_owner: Mapping[int | None, int]
+) -> None:
+    """Fights name a combatant's player; hand those to the new owner (or to the referees)."""
+    records = (
+        await session.exec(select(CombatRecord).where(CombatRecord.guild_id == guild_id))
+    ).all()
+    for record in records:
+        combatants: Sequence[dict[str, Any]] = record.state.get("combatants", [])
+        touched = [c for c in combatants if c.get("owner_id") == user_id]
+        if not touched and record.created_by != user_id:
+            continue
+        state = dict(record.state)
+        state["combatants"] = [
+            {**c, "owner_id": new_owner.get(c.get("character_id")) or None}
+            if c.get("owner_id") == user_id
+            else c
+            for c in combatants
+        ]
+        result = await session.exec(
+            update(CombatRecord)
+            .where(col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version)
+            .values(
+                state=state,
+                created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
+                version=CombatRecord.version + 1,
+            )
+        )
+        if result.rowcount != 1:
+            raise ConcurrentChange()
 
 
 async def _forget_pace(
@@ -730,6 +779,28 @@ async def _forget_umbria_player(session: AsyncSession, guild_id: int, user_id: i
     await session.exec(delete(ImportedPlayer).where(col(ImportedPlayer.id).in_(players)))
 
 
+async def _member_posts(
+    session: AsyncSession, guild_id: int, user_id: int, limit: int | None
+) -> Sequence[Row[Any, Any, Any, Any, Any, Any]]:  # the six columns below
+    """The member's posts (the first ``limit``), the columns :func:`_untie_posts` needs."""
+    # the columns needed, as plain rows: ORM objects of a member's 10,000 posts, kept in the
+    # session, made each bulk UPDATE of _untie_posts match them one by one in Python (6 s)
+    connection = await session.connection()
+    query = (
+        sa_select(
+            Post.__table__.c.id,  # type: ignore[attr-defined]
+            Post.__table__.c.campaign_id,  # type: ignore[attr-defined]
+            Post.__table__.c.channel_id,  # type: ignore[attr-defined]
+            Post.__table__.c.deleted_at,  # type: ignore[attr-defined]
+            Post.__table__.c.message_ids,  # type: ignore[attr-defined]
+            Post.__table__.c.gm_message_ids,  # type: ignore[attr-defined]
+        )
+        .where(Post.__table__.c.guild_id == guild_id, Post.__table__.c.author_user_id == user_id)  # type: ignore[attr-defined]
+        .order_by(Post.__table__.c.id)  # type: ignore[attr-defined]
+    )
+    return (await connection.execute(query.limit(limit) if limit else query)).all()
+
+
 async def _untie_posts(
     session: AsyncSession,
     guild_id: int,
@@ -744,22 +815,7 @@ async def _untie_posts(
     messages: each post's own, and the bot's copies of it in its campaign's GM channel —
     the private notes, the GM copy of a private roll — which the cog deletes too).  A post
     done is no longer the member's, so calling again takes the next ones."""
-    # the columns needed, as plain rows: ORM objects of a member's 10,000 posts, kept in the
-    # session, made each bulk UPDATE below match them one by one in Python (6 s on SQLite)
-    connection = await session.connection()
-    query = (
-        sa_select(
-            Post.__table__.c.id,  # type: ignore[attr-defined]
-            Post.__table__.c.campaign_id,  # type: ignore[attr-defined]
-            Post.__table__.c.channel_id,  # type: ignore[attr-defined]
-            Post.__table__.c.deleted_at,  # type: ignore[attr-defined]
-            Post.__table__.c.message_ids,  # type: ignore[attr-defined]
-            Post.__table__.c.gm_message_ids,  # type: ignore[attr-defined]
-        )
-        .where(Post.__table__.c.guild_id == guild_id, Post.__table__.c.author_user_id == user_id)  # type: ignore[attr-defined]
-        .order_by(Post.__table__.c.id)  # type: ignore[attr-defined]
-    )
-    posts = (await connection.execute(query.limit(limit) if limit else query)).all()
+    posts = await _member_posts(session, guild_id, user_id, limit)
     if not posts:
         return 0, 0, ()
     ids = [post.id for post in posts]
@@ -918,8 +974,61 @@ async def _untie_requests(session: AsyncSession, guild_id: int, user_id: int) ->
             raise ConcurrentChange()
 
 
-#: Audit kinds whose ``detail`` names members (``/sheet transfer``, the GM's approval).
-_MEMBER_DETAIL_KINDS = ("transfer", "approval")
+#: Members of a campaign the cog looks at for a co-GM (one member lookup each).
+MAX_PARTICIPANTS = 25
+
+
+async def _participants(session: AsyncSession, campaign_id: int, leaving: int) -> tuple[int, ...]:
+    """The members who rolled in the campaign lately, newest first, but the one leaving."""
+    rows = (
+        await session.exec(
+            select(RollLog.user_id)
+            .where(
+                col(RollLog.campaign_id) == campaign_id,
+                col(RollLog.user_id) != leaving,
+                col(RollLog.user_id) != ANONYMOUS,
+            )
+            .order_by(col(RollLog.id).desc())
+            .limit(500)
+        )
+    ).all()
+    return tuple(dict.fromkeys(rows))[:MAX_PARTICIPANTS]
+
+
+async def _hand_over_campaigns(
+    session: AsyncSession, runs: Sequence[Campaign], successors: Mapping[int, int]
+) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+    """The departing GM's campaigns: to their successor, or archived (their bindings off, as
+    ``/campaign end`` does; an administrator can reopen one).  Either way the stored GM is no
+    longer the member."""
+    handed: list[tuple[str, int]] = []
+    archived: list[str] = []
+    for campaign in sorted(runs, key=lambda c: c.name):
+        successor = successors.get(saved_id(campaign))
+        if successor is not None:
+            values: dict[str, Any] = {"gm_user_id": successor}
+            handed.append((campaign.name, successor))
+        else:
+            values = {"gm_user_id": ANONYMOUS}
+            if campaign.status == "active":
+                values |= {"status": "archived", "ended_at": utcnow()}
+                await session.exec(
+                    update(CampaignBinding)
+                    .where(col(CampaignBinding.campaign_id) == campaign.id)
+                    .values(active=False)
+                )
+                archived.append(campaign.name)
+        await session.exec(
+            update(Campaign)
+            .where(col(Campaign.id) == campaign.id)
+            .values(**values, version=Campaign.version + 1)
+        )
+    return tuple(handed), tuple(archived)
+
+
+#: Audit kinds whose ``detail`` names members (``/sheet transfer``, the GM's approval, a
+#: campaign's handover).
+_MEMBER_DETAIL_KINDS = ("transfer", "approval", "campaign_transfer")
 _MEMBER_DETAIL_KEYS = ("from", "to", "owner_id")
 
 

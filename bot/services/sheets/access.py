@@ -111,6 +111,9 @@ class CharacterView:
     campaign_name: str
     #: approved | pending | rejected (issue 12 §2b: the GM approves new characters)
     approval: str = "approved"
+    #: a player's import that sets these referee-only fields (their labels) waits for the
+    #: GM's approval instead of being refused (issue 23 §5)
+    referee_fields: tuple[str, ...] = ()
 
 
 async def find_character(

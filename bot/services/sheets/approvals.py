@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -51,6 +52,8 @@ class TransferView:
     #: the previous owner's active character was this one and no longer is
     cleared_active: bool
     log_id: int
+    #: the new owner had no active character in the campaign: this one is (issue 23 §5)
+    made_active: bool = False
 
 
 class ApprovalService:
@@ -103,7 +106,9 @@ class ApprovalService:
             )
             if result.rowcount != 1:
                 raise ConcurrentChange()
-            made_active = approve and await _first_active(session, campaign, character)
+            made_active = approve and await _activate_if_none(
+                session, campaign, character, character.owner_user_id
+            )
             entry = roll_log(
                 place,
                 actor,
@@ -172,6 +177,9 @@ class ApprovalService:
                     col(ActiveCharacter.character_id) == character.id,
                 )
             )
+            made_active = character.approval == "approved" and await _activate_if_none(
+                session, campaign, character, new_owner_id
+            )
             audit = _transfer_audit(saved_id(character), previous, new_owner_id, new_owner_name)
             entry = roll_log(place, actor, campaign.id, character.name, audit)
             session.add(entry)
@@ -183,6 +191,7 @@ class ApprovalService:
                 new_owner_id,
                 cleared.rowcount == 1,
                 saved_id(entry),
+                made_active,
             )
 
 
@@ -197,18 +206,26 @@ def _transfer_audit(character_id: int, previous: int, new_owner_id: int, name: s
     )
 
 
-async def _first_active(session: AsyncSession, campaign: Campaign, character: Character) -> bool:
-    """An approved character becomes its owner's active one when the owner has none yet;
-    True when it did."""
-    active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
-    if active is not None:
+async def _activate_if_none(
+    session: AsyncSession, campaign: Campaign, character: Character, user_id: int
+) -> bool:
+    """Make ``character`` ``user_id``'s active one when they have none in the campaign
+    (a new owner or an approved player need not `/sheet use` it), in the caller's
+    transaction; False when they already play another.  Two of these at once for the same
+    member (two characters handed to them together) insert the same key: the second's
+    savepoint rolls back and it leaves the first one active."""
+    if await session.get(ActiveCharacter, (campaign.id, user_id)) is not None:
         return False
-    session.add(
-        ActiveCharacter(
-            campaign_id=saved_id(campaign),
-            user_id=character.owner_user_id,
-            guild_id=campaign.guild_id,
-            character_id=saved_id(character),
-        )
-    )
+    try:
+        async with session.begin_nested():
+            session.add(
+                ActiveCharacter(
+                    campaign_id=saved_id(campaign),
+                    user_id=user_id,
+                    guild_id=campaign.guild_id,
+                    character_id=saved_id(character),
+                )
+            )
+    except IntegrityError:
+        return False
     return True

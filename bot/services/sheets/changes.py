@@ -54,6 +54,7 @@ __all__ = [
     "Landed",
     "Damage",
     "GrantXp",
+    "Granted",
     "Heal",
     "ReplaceSheet",
     "RemoveEffect",
@@ -65,6 +66,8 @@ __all__ = [
     "TouchCast",
     "Touched",
     "SpendXp",
+    "AskPurchase",
+    "DecidePurchase",
     "builder_of",
     "require_able",
     "spellbook_of",
@@ -146,27 +149,45 @@ class AdjustMoney:
 
 @dataclass(frozen=True, slots=True)
 class GrantXp:
-    """The referee's grant (negative corrects one), with its ledger row."""
+    """The referee's grant (negative corrects one), with its ledger row.
+
+    ``session`` marks a game session's award: a system with a per-session bonus
+    (``SessionAward``: Núcleo's Humano +1, Artificial −1) adds it to this character's share,
+    and the ledger, the audit row and its undo record what the character really got."""
 
     amount: int
     granted_by: int
     reason: str | None = None
+    session: bool = False
     validate: bool = True
 
-    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[AdvanceResult]:
-        result = context.system.grant_xp(sheet, self.amount, context.settings)
-        entry = XpEntry(
-            self.amount, result.xp_before, result.xp_after, self.granted_by, self.reason
-        )
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Granted]:
+        bonus, why = 0, None
+        award = capabilities(context.system).session_award
+        if self.session and award is not None:
+            bonus, why = award.session_bonus(sheet, context.settings)
+        amount = max(0, self.amount + bonus) if bonus else self.amount
+        result = context.system.grant_xp(sheet, amount, context.settings)
+        entry = XpEntry(amount, result.xp_before, result.xp_after, self.granted_by, self.reason)
         # logged so the GM can undo a grant from its reply or /history
         audit = AuditEntry(
             kind="xp",
-            expression=f"{self.amount:+d} XP",
+            expression=f"{self.amount:+d}{bonus:+d} XP" if bonus else f"{amount:+d} XP",
             breakdown=f"{result.xp_before} → {result.xp_after}",
-            total=self.amount,
+            total=amount,
             reason=self.reason,
         )
-        return Computed(result.sheet, result, audit=audit, xp=entry)
+        value = Granted(result, amount - self.amount, why)
+        return Computed(result.sheet, value, audit=audit, xp=entry)
+
+
+@dataclass(frozen=True, slots=True)
+class Granted:
+    """What a grant did, and the session bonus it carried (``bonus`` PX because of ``why``)."""
+
+    result: AdvanceResult
+    bonus: int = 0
+    why: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +209,47 @@ class SpendXp:
         what = resolve(self.what, offered, prefix=False) or self.what
         result = advancement.purchase(sheet, what, context.settings)
         return Computed(result.sheet, result)
+
+
+@dataclass(frozen=True, slots=True)
+class AskPurchase:
+    """A player's purchase left waiting for the GM (``PurchaseApproval``): checked now as
+    the purchase itself would be, bought only when the GM approves."""
+
+    what: str
+    validate: bool = True
+
+    def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[str]:
+        found = capabilities(context.system)
+        approval, advancement = found.purchase_approval, found.advancement
+        if approval is None or advancement is None:
+            raise DomainError("xp.error.nothing_to_buy", system=context.system.name)
+        offered = (spoken(o.value, o.label) for o in advancement.purchases(sheet, context.settings))
+        what = resolve(self.what, offered, prefix=False) or self.what
+        waiting, shown = approval.ask_purchase(sheet, what, context.settings)
+        return Computed(dict(waiting), shown)
+
+
+@dataclass(frozen=True, slots=True)
+class DecidePurchase:
+    """The GM's answer to the purchase waiting on a sheet: bought (on the sheet as it is
+    now: the PX, the maxima and the pyramid are checked again) or dropped."""
+
+    approve: bool
+    validate: bool = True
+
+    def compute(
+        self, sheet: dict[str, Any], context: CampaignContext
+    ) -> Computed[tuple[str, AdvanceResult | None]]:
+        found = capabilities(context.system)
+        approval, advancement = found.purchase_approval, found.advancement
+        pending = approval.pending_purchase(sheet) if approval is not None else None
+        if approval is None or advancement is None or pending is None:
+            raise DomainError("xp.error.nothing_pending", name=str(sheet.get("name", "")))
+        if not self.approve:
+            return Computed(dict(approval.drop_pending(sheet)), (pending, None))
+        result = advancement.purchase(sheet, pending, context.settings)
+        return Computed(dict(result.sheet), (pending, result))
 
 
 @dataclass(frozen=True, slots=True)

@@ -281,16 +281,19 @@ class CharacterService:
         owner_user_id: int | None = None,
         make_active: bool = True,
         same_transaction: Callable[[AsyncSession], Awaitable[None]] | None = None,
+        needs_approval: bool = False,
     ) -> CharacterView:
         """Store a complete, legal sheet as a new character (refuses with every problem listed).
 
         Where the campaign asks for it (``aprobar_personajes``), a player's new character is
         stored ``pending`` and not made active: it plays once the GM approves it
-        (:mod:`bot.services.sheets.approvals`).  The referees' own characters need no approval."""
+        (:mod:`bot.services.sheets.approvals`).  The referees' own characters need no approval.
+        ``needs_approval`` asks for it whatever the setting (a player's import that sets
+        referee-only fields)."""
         campaign, system, settings = await self.context(place)
         pending = (
             not is_npc
-            and bool(settings.get(APPROVE_CHARACTERS, False))
+            and (needs_approval or bool(settings.get(APPROVE_CHARACTERS, False)))
             and not is_referee(campaign, actor)
         )
         if is_npc and not is_referee(campaign, actor):

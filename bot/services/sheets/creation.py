@@ -20,7 +20,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.locks import lock_campaign
-from bot.db.models import Campaign, Character, CreationDraft, saved_id, utcnow
+from bot.db.models import Campaign, CreationDraft, saved_id, utcnow
 from bot.grammar import GENDER_PATH, GENDERS, gender_of
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.audit import AuditEntry, roll_log
@@ -29,7 +29,7 @@ from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.access import checked_name
 from bot.services.sheets.changes import builder_of
 from bot.services.sheets.characters import CharacterService, CharacterView
-from bot.services.sheets.schema import upgraded_sheet
+from bot.services.sheets.heritage import heir_of, still_heir
 from rules.systems.base import (
     CharacterBuilder,
     CreationStep,
@@ -63,7 +63,9 @@ class DraftView:
     problems: tuple[Problem, ...]
     done: tuple[str, ...]
     #: (dead character's name, experience) this draft took over (rolweb, seed 001).
-    inherited: tuple[str, int] | None = None
+    #: (dead character, the XP it passes on, the XP this one starts with: never less than
+    #: the campaign's starting XP, XpInheritance.starting_xp)
+    inherited: tuple[str, int, int] | None = None
     gender: str | None = None  # chosen on the last screen (optional), for agreement
     #: At the last step (``step is None``): the sheet exactly as «Guardar» will store it, with
     #: the system's fields and derived values, so the wizard can show it before saving.
@@ -135,7 +137,9 @@ class CreationService:
         builder = builder_of(system)
         sheet = system.new_sheet(name, settings)
         state: dict[str, Any] = {"draft": sheet, "done": []}
-        heir = None if npc else await self._inheritance(campaign, system, settings, actor)
+        heir = (
+            None if npc else await heir_of(self.sessions, campaign, system, settings, actor.user_id)
+        )
         inheritance = capabilities(system).xp_inheritance
         if heir is not None and inheritance is not None:
             state["draft"] = inheritance.inherit_xp(sheet, heir["xp"], settings)
@@ -311,7 +315,7 @@ class CreationService:
 
         async def close_draft(session: AsyncSession) -> None:
             if isinstance(heir, dict):
-                await self._still_heir(session, draft, heir)
+                await still_heir(session, draft.campaign_id, draft.user_id, heir)
             await _delete_draft(session, draft_id, version)
 
         return await self.characters.create(
@@ -322,56 +326,6 @@ class CreationService:
             hidden=draft.is_npc,
             same_transaction=close_draft,
         )
-
-    async def _inheritance(
-        self, campaign: Campaign, system: GameSystem, settings: Mapping[str, Any], actor: Actor
-    ) -> dict[str, Any] | None:
-        """Seed 001, MUERTE DE UN PERSONAJE JUGADOR: when the player's last character in this
-        campaign (deleted or not) is dead, the new one takes over all its experience."""
-        inheritance = capabilities(system).xp_inheritance
-        if inheritance is None:
-            return None
-        async with self.sessions() as session:
-            previous = (
-                await session.exec(
-                    select(Character)
-                    .where(
-                        Character.campaign_id == campaign.id,
-                        Character.owner_user_id == actor.user_id,
-                        col(Character.is_npc).is_(False),
-                    )
-                    .order_by(col(Character.id).desc())
-                    .limit(1)
-                )
-            ).first()
-        if previous is None:
-            return None
-        xp = inheritance.inherited_xp(upgraded_sheet(previous), settings)
-        if xp is None:
-            return None
-        return {"id": saved_id(previous), "name": previous.name, "xp": xp}
-
-    @staticmethod
-    async def _still_heir(
-        session: AsyncSession, draft: CreationDraft, heir: Mapping[str, Any]
-    ) -> None:
-        """At the finish, behind the campaign's lock (the character's insert takes it): the
-        dead character must still be the player's last before this new one, so two drafts
-        cannot both take over the same experience."""
-        rows = (
-            await session.exec(
-                select(Character.id)
-                .where(
-                    Character.campaign_id == draft.campaign_id,
-                    Character.owner_user_id == draft.user_id,
-                    col(Character.is_npc).is_(False),
-                )
-                .order_by(col(Character.id).desc())
-                .limit(2)
-            )
-        ).all()
-        if len(rows) < 2 or rows[1] != heir.get("id"):
-            raise DomainError("heritage.error.already_used", name=heir.get("name", "?"))
 
     async def _close(self, place: Place, actor: Actor, draft_id: int, version: int) -> None:
         await self._load(place, actor, draft_id, version)
@@ -407,15 +361,24 @@ class CreationService:
             notes=tuple(notes),
             problems=problems,
             done=done,
-            inherited=(str(heir["name"]), int(heir["xp"]))
-            if isinstance(heir := state.get(HEIR), dict)
-            else None,
+            inherited=_inherited(system, settings, state.get(HEIR)),
             gender=gender_of(sheet),
             sheet=dict(sheet) if step is None else {},
             fields=tuple(system.fields(settings)) if step is None else (),
             derived=derived,
             system_name=system.name,
         )
+
+
+def _inherited(
+    system: GameSystem, settings: Mapping[str, Any], heir: Any
+) -> tuple[str, int, int] | None:
+    """What a draft inherits, as its view shows it: whose, how much, and what it starts with."""
+    inheritance = capabilities(system).xp_inheritance
+    if not isinstance(heir, dict) or inheritance is None:
+        return None
+    xp = int(heir["xp"])
+    return str(heir["name"]), xp, inheritance.starting_xp(xp, settings)
 
 
 async def _delete_draft(

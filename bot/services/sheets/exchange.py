@@ -7,13 +7,15 @@ or replace one through the versioned write path — and who may do it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from typing import Any
 
 from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, saved_id
+from bot.db.models import Campaign, Character, saved_id
 from bot.grammar import sheet_fields
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor, Place
@@ -21,6 +23,7 @@ from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.access import CharacterView, name_clash, name_key, player_sheet
 from bot.services.sheets.changes import ReplaceSheet
 from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.heritage import heir_of, still_heir
 from bot.services.sheets.imports import (
     SHEET_FORMAT,
     SHEET_FORMAT_VERSION,
@@ -31,7 +34,14 @@ from bot.services.sheets.imports import (
     referee_changes,
 )
 from bot.services.sheets.schema import upgraded_sheet
-from rules.systems.base import FieldSpec, GameSystem, RulesError, Settings
+from rules.systems.base import (
+    FieldSpec,
+    GameSystem,
+    RulesError,
+    Settings,
+    XpInheritance,
+    capabilities,
+)
 
 __all__ = ["SheetExchangeService", "sheet_document"]
 
@@ -64,6 +74,34 @@ class SheetExchangeService:
         filename = f"{name_key(view.name).replace(' ', '_') or 'personaje'}.json"
         return filename, json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
 
+    @staticmethod
+    def _new_character_xp(
+        system: XpInheritance,
+        sheet: Mapping[str, Any],
+        filled: Mapping[str, Any],
+        heir: Mapping[str, Any] | None,
+        settings: Mapping[str, Any],
+        changed: tuple[str, ...],
+        guarded: tuple[FieldSpec, ...],
+        *,
+        referee: bool,
+    ) -> tuple[tuple[str, ...], Mapping[str, Any]]:
+        """A new character's experience by the system's one rule, and the referee-only fields
+        the player's file still sets: the values the rule gives are not the player's doing;
+        other ones (a veteran's experience) stay in the file and wait for the GM."""
+        inherited = int(heir["xp"]) if heir is not None else None
+        if changed:
+            try:
+                ruled = system.new_character_xp(filled, inherited, settings, referee=False)
+            except RulesError:
+                pass  # the file's own experience may pay for it: the GM decides
+            else:
+                by_rule = referee_changes(sheet, ruled, guarded)
+                changed = tuple(label for label in changed if label in by_rule)
+        if changed:  # waiting for the GM: the file's experience, which the GM approves or not
+            return changed, system.new_character_xp(filled, inherited, settings, referee=True)
+        return changed, system.new_character_xp(filled, inherited, settings, referee=referee)
+
     async def import_sheet(
         self, place: Place, actor: Actor, payload: bytes, *, replace: bool = False
     ) -> CharacterView:
@@ -83,15 +121,8 @@ class SheetExchangeService:
         is_npc = bool(document.get("npc", False)) and referee
         specs = tuple(sheet_fields(system, settings))
         existing = await self._named(saved_id(campaign), sheet["name"])
-        if existing is not None and not referee and existing.owner_user_id != actor.user_id:
-            # A player can only replace his own character: any other holder of the name (a
-            # hidden NPC included) gets the one answer that confirms nothing (name_clash).
-            raise name_clash(campaign, actor, sheet["name"])
-        if existing is not None and not replace:
-            raise DomainError("sheet.error.import_exists", name=existing.name)
-        mine = existing is not None and existing.owner_user_id == actor.user_id
-        if existing is not None and not referee and (existing.is_npc or not mine):
-            raise NotAllowed("sheet.error.not_owner", name=existing.name)
+        if existing is not None:
+            _may_replace(existing, campaign, actor, sheet["name"], referee=referee, replace=replace)
         guarded = () if referee else tuple(s for s in specs if s.referee_only)
         # The referee-only fields a player's file may not change: a new character's must keep
         # their creation values (missing ones take them); a replaced one's, the stored ones.
@@ -100,14 +131,27 @@ class SheetExchangeService:
             if existing is not None
             else system.new_sheet(sheet["name"], settings)
         )
-        changed = referee_changes(sheet, baseline, guarded)
-        if changed:
-            raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
-        sheet = keep_referee_fields(sheet, baseline, guarded)
         npc_sheet = existing.is_npc if existing is not None else is_npc
+        filled: Mapping[str, Any] = keep_referee_fields(sheet, baseline, guarded)
+        # A player's file may hold a referee-only field's creation value (or leave it out);
+        # anything else is the referee's to set.
+        changed = referee_changes(sheet, baseline, guarded)
+        if changed and existing is not None:
+            # a stored character's referee-only fields stay the referee's to change
+            raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
+        heir: dict[str, Any] | None = None
+        inheritance = capabilities(system).xp_inheritance
+        if existing is None and not npc_sheet and inheritance is not None:
+            # One rule for a new character's experience, as the wizard gives it (issue 23 §4):
+            # the campaign's starting XP or a dead character's, its abilities paid from it.
+            heir = await heir_of(self.sessions, campaign, system, settings, actor.user_id)
+            changed, filled = self._new_character_xp(
+                inheritance, sheet, filled, heir, settings, changed, guarded, referee=referee
+            )
+        sheet = dict(filled)
         _require_valid(system, sheet if npc_sheet else player_sheet(sheet), settings, specs)
         if existing is None:
-            return await self.characters.create(place, actor, sheet, is_npc=is_npc, hidden=is_npc)
+            return await self._create(place, actor, sheet, is_npc, heir, changed, campaign)
         # Through the versioned write: the guarded fields are checked again on the version
         # it replaces, so a grant made since the file was read is neither lost nor undone.
         change = ReplaceSheet(sheet, guarded)
@@ -115,6 +159,35 @@ class SheetExchangeService:
             place, actor, change, character_id=existing.id, name=existing.name
         )
         return applied.view
+
+    async def _create(
+        self,
+        place: Place,
+        actor: Actor,
+        sheet: dict[str, Any],
+        is_npc: bool,
+        heir: dict[str, Any] | None,
+        changed: tuple[str, ...],
+        campaign: Campaign,
+    ) -> CharacterView:
+        """A new character from the file, still the heir it inherited from (if any)."""
+
+        async def still_the_heir(session: AsyncSession) -> None:
+            if heir is not None:
+                await still_heir(session, saved_id(campaign), actor.user_id, heir)
+
+        # A player's new character that sets referee-only fields is not refused: it waits
+        # for the GM's approval (issue 23 §5), like every new one where the campaign asks.
+        view = await self.characters.create(
+            place,
+            actor,
+            sheet,
+            is_npc=is_npc,
+            hidden=is_npc,
+            same_transaction=still_the_heir,
+            needs_approval=bool(changed),
+        )
+        return dataclasses.replace(view, referee_fields=changed) if changed else view
 
     async def _named(self, campaign_id: int, name: str) -> Character | None:
         """The campaign's character of that name (not deleted), if any."""
@@ -139,3 +212,23 @@ def _require_valid(
     problems += [p for p in range_problems(sheet, specs) if p.path not in seen]
     if problems:
         raise RulesError(problems)
+
+
+def _may_replace(
+    existing: Character,
+    campaign: Campaign,
+    actor: Actor,
+    name: str,
+    *,
+    referee: bool,
+    replace: bool,
+) -> None:
+    """A name already taken: only ``replace`` replaces it, and only its owner or the referee."""
+    if not referee and existing.owner_user_id != actor.user_id:
+        # A player can only replace his own character: any other holder of the name (a
+        # hidden NPC included) gets the one answer that confirms nothing (name_clash).
+        raise name_clash(campaign, actor, name)
+    if not replace:
+        raise DomainError("sheet.error.import_exists", name=existing.name)
+    if not referee and existing.is_npc:
+        raise NotAllowed("sheet.error.not_owner", name=existing.name)

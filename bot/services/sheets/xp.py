@@ -15,10 +15,10 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import XpAward
-from bot.services.campaigns.service import campaign_time_zone, is_referee
+from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
-from bot.services.sheets.changes import GrantXp, SpendXp
+from bot.services.sheets.changes import AskPurchase, DecidePurchase, Granted, GrantXp, SpendXp
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.writes import Applied
@@ -40,6 +40,12 @@ class GrantLine:
     undo: Undoable | None = None  # the grant's audit row, for the GM's undo button
     hit_die: bool = False  # S&W: a new level owes hit dice (the reply offers the roll)
     system: str = ""  # whose ids the tracks are (``clerigo`` is shown «Clérigo»)
+    #: a session's award: this character's per-session bonus (Núcleo: Humano +1) and its source
+    session_bonus: int = 0
+    bonus_source: str | None = None
+    #: a player's purchase waiting for the GM («Sigilo 1 → 2 (4 PX)»): nothing bought yet
+    waiting: str | None = None
+    character_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +53,8 @@ class GrantView:
     amount: int
     reason: str | None
     lines: tuple[GrantLine, ...]
+    #: a game session's award (per-session bonuses applied), not a one-off grant
+    session: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +64,16 @@ class AwardEntry:
     xp_after: int
     reason: str | None
     granted_by: int
-    created_at: datetime
-    time_zone: str | None = None  # the campaign's: the date is shown in it
+    created_at: datetime  # shown as a Discord timestamp: each reader's zone
 
 
 def _line(
-    name: str, result: AdvanceResult, undo: Undoable | None = None, system: str = ""
+    name: str,
+    result: AdvanceResult,
+    undo: Undoable | None = None,
+    system: str = "",
+    bonus: int = 0,
+    source: str | None = None,
 ) -> GrantLine:
     return GrantLine(
         character_name=name,
@@ -76,12 +88,22 @@ def _line(
         undo=undo,
         hit_die=result.hit_dice,
         system=system,
+        session_bonus=bonus,
+        bonus_source=source,
     )
 
 
-def _granted(applied: Applied[AdvanceResult]) -> GrantLine:
+def _granted(applied: Applied[Granted]) -> GrantLine:
     undo = Undoable(applied.log_id, applied.view.version) if applied.log_id else None
-    return _line(applied.view.name, applied.value, undo, applied.view.system)
+    granted = applied.value
+    return _line(
+        applied.view.name,
+        granted.result,
+        undo,
+        applied.view.system,
+        granted.bonus,
+        granted.why,
+    )
 
 
 class XpService:
@@ -100,8 +122,13 @@ class XpService:
         character: str | None = None,
         party: bool = False,
         reason: str | None = None,
+        session: bool | None = None,
     ) -> GrantView:
-        """Grant ``amount`` (negative corrects a mistake) to one character or to every player's."""
+        """Grant ``amount`` (negative corrects a mistake) to one character or to every player's.
+
+        ``session`` marks a game session's award (default: a party grant is one, a grant to
+        one character is not): per-session bonuses apply once to each character's share
+        (Núcleo's races, ``SessionAward``).  A correction is never a session's award."""
         campaign, _system, _settings = await self.characters.context(place)
         if not is_referee(campaign, actor):
             raise NotReferee()
@@ -112,35 +139,79 @@ class XpService:
             raise DomainError("xp.error.reason_too_long", limit=MAX_REASON)
         if party == (character is not None):
             raise DomainError("xp.error.who")
+        if session and amount < 0:
+            raise DomainError("xp.error.session_correction")
+        session = (party if session is None else session) and amount > 0
+        change = GrantXp(amount, actor.user_id, reason, session=session)
         if party:
             targets = [summary.id for summary in await self.characters.list(place, actor)]
             if not targets:
                 raise DomainError("xp.error.no_party")
             # All or none: one transaction; every sheet that refuses is listed.
-            applied = await self.characters.writer.apply_all(
-                place, actor, targets, GrantXp(amount, actor.user_id, reason)
-            )
+            applied = await self.characters.writer.apply_all(place, actor, targets, change)
         else:
-            applied = (
-                await self.characters.writer.apply(
-                    place, actor, GrantXp(amount, actor.user_id, reason), name=character
-                ),
-            )
-        return GrantView(amount=amount, reason=reason, lines=tuple(_granted(a) for a in applied))
+            applied = (await self.characters.writer.apply(place, actor, change, name=character),)
+        return GrantView(
+            amount=amount,
+            reason=reason,
+            lines=tuple(_granted(a) for a in applied),
+            session=session,
+        )
 
     async def spend(
         self, place: Place, actor: Actor, what: str, *, character: str | None = None
     ) -> GrantLine:
-        """Spend the character's experience on ``what`` (a rolweb ability's next level).
+        """Spend the character's experience on ``what`` (a rolweb ability's next level, a
+        Núcleo skill or attribute from its advancement table).
 
-        The player spends his own; the GM anyone's.  Systems where experience buys nothing by
-        choice are told apart with a clear message, not a silent no-op.
+        The player spends his own; the GM anyone's.  Where the campaign asks for it
+        (``PurchaseApproval``), a player's purchase waits for the GM instead (``waiting``).
+        Systems where experience buys nothing by choice are told apart with a clear message,
+        not a silent no-op.
         """
         context = await self.characters.contexts.load(place)
-        if capabilities(context.system).advancement is None:
+        found = capabilities(context.system)
+        if found.advancement is None:
             raise DomainError("xp.error.nothing_to_buy", system=context.system.name)
+        approval = found.purchase_approval
+        if (
+            approval is not None
+            and approval.needs_approval(context.settings)
+            and not is_referee(context.campaign, actor)
+        ):
+            asked = await self.characters.writer.apply(
+                place, actor, AskPurchase(what), name=character
+            )
+            view = asked.view
+            return GrantLine(
+                view.name,
+                0,
+                0,
+                (),
+                (),
+                system=view.system,
+                waiting=asked.value,
+                character_id=view.id,
+            )
         applied = await self.characters.writer.apply(place, actor, SpendXp(what), name=character)
         return _line(applied.view.name, applied.value, system=applied.view.system)
+
+    async def decide_purchase(
+        self, place: Place, actor: Actor, character_id: int, *, approve: bool
+    ) -> tuple[GrantLine, str]:
+        """The GM approves (buys) or rejects the purchase waiting on a character's sheet;
+        returns what it did and what was asked."""
+        campaign = await self.characters.campaigns.require(place)
+        if not is_referee(campaign, actor):
+            raise NotReferee()
+        applied = await self.characters.writer.apply(
+            place, actor, DecidePurchase(approve), character_id=character_id
+        )
+        asked, result = applied.value
+        if result is None:
+            view = applied.view
+            return GrantLine(view.name, 0, 0, (), (), system=view.system), asked
+        return _line(applied.view.name, result, system=applied.view.system), asked
 
     async def purchases(
         self, place: Place, actor: Actor, character: str | None
@@ -179,7 +250,6 @@ class XpService:
                 r.reason,
                 r.granted_by,
                 r.created_at,
-                campaign_time_zone(campaign),
             )
             for r in rows
         )

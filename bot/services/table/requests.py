@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import update
@@ -43,8 +43,10 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
+from bot.grammar import gender_of
+from bot.i18n import LOCALES
 from bot.services.campaigns.service import is_referee
-from bot.services.play.checks import CheckOrder, CheckService, CheckView
+from bot.services.play.checks import CheckOrder, CheckService, CheckView, parse_circumstances
 from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.shared.labels import Named, resolve, spoken
@@ -52,7 +54,16 @@ from bot.services.shared.retry import attempts, backoff
 from bot.services.sheets.access import find_character, require_playable
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
-from rules.systems.base import CheckRequest, CheckResult, GameSystem, RulesError
+from bot.words import Localized, problem_text
+from rules.combat.health import Act, require
+from rules.systems.base import (
+    CheckRequest,
+    CheckResult,
+    GameSystem,
+    Problem,
+    RulesError,
+    capabilities,
+)
 
 __all__ = [
     "HIDDEN",
@@ -72,6 +83,8 @@ HIDDEN = ("visible", "outcome", "nothing")
 MAX_TARGETS = 20
 #: Characters of ``who`` read at most.
 MAX_WHO = 1000
+#: Characters of ``circumstances`` kept (as ``/check`` takes them).
+MAX_CIRCUMSTANCES = 200
 PARTY_WORDS = frozenset({"todos", "grupo", "party", "all", "everyone", "@todos", "@grupo"})
 _MENTION = re.compile(r"<@!?(\d{1,20})>")
 #: Presses that clash with another press of the same request are recomputed this many times.
@@ -128,13 +141,20 @@ class Entry:
     total: int | None = None
     outcome: str | None = None
     by: int | None = None
+    #: why it could not roll when asked (its problems: «está inconsciente»): listed, no button
+    unable: tuple[Problem, ...] = ()
 
     @property
     def rolled(self) -> bool:
         return self.log_id is not None
 
+    @property
+    def done(self) -> bool:
+        """Nothing more to wait for: rolled, or unable to."""
+        return self.rolled or bool(self.unable)
+
     def as_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "character_id": self.character_id,
             "name": self.name,
             "owner_id": self.owner_id,
@@ -143,6 +163,12 @@ class Entry:
             "outcome": self.outcome,
             "by": self.by,
         }
+        if self.unable:
+            data["unable"] = [
+                {"key": p.key, "params": {k: _plain(v) for k, v in p.params.items()}}
+                for p in self.unable
+            ]
+        return data
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Entry:
@@ -154,7 +180,16 @@ class Entry:
             data.get("total"),
             data.get("outcome"),
             data.get("by"),
+            tuple(
+                Problem(str(p["key"]), "", dict(p.get("params") or {}))
+                for p in data.get("unable") or ()
+            ),
         )
+
+
+def _plain(value: Any) -> Any:
+    """A problem's parameter as JSON keeps it (a state or a name: text and numbers)."""
+    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,10 +208,12 @@ class RequestView:
     entries: tuple[Entry, ...]
     version: int
     gm_channel_id: int | None
+    circumstances: str | None = None
 
     @property
     def complete(self) -> bool:
-        return all(entry.rolled for entry in self.entries)
+        """Every character asked has rolled (or could not)."""
+        return all(entry.done for entry in self.entries)
 
     @property
     def open(self) -> bool:
@@ -209,6 +246,7 @@ def _view(row: RollRequest, gm_channel_id: int | None) -> RequestView:
         entries=tuple(Entry.of(e) for e in row.entries),
         version=row.version,
         gm_channel_id=gm_channel_id,
+        circumstances=row.circumstances,
     )
 
 
@@ -262,8 +300,6 @@ class RequestService:
                 add(character)
         if not found:
             raise DomainError("request.error.nobody")
-        for character in found.values():
-            require_playable(character)
         return list(found.values())
 
     @staticmethod
@@ -305,11 +341,16 @@ class RequestService:
         difficulty: int | None = None,
         modifier: int = 0,
         hidden: str = "visible",
+        circumstances: str | None = None,
         reply: Reply[RequestView] | None = None,
     ) -> RequestView:
-        """Store the request (GM only) after checking that every character asked can roll
-        ``option`` (a dry run of the pure rules on each sheet: nothing is logged); ``reply``
-        posts it, and the request remembers the message it sent (:meth:`attach_message`)."""
+        """Store the request (GM only) after a dry run of the pure rules on each sheet
+        (nothing is logged): a character who cannot roll ``option`` now (unconscious, waiting
+        for approval, without that option) is listed with why and gets no button, and the
+        others roll (issue 23 §5: one unconscious character failed the whole request).  When
+        nobody can, the request is refused with the reasons: once when they are the same for
+        all (a difficulty an S&W save does not take), else per character.  ``reply`` posts
+        it, and the request remembers the message it sent (:meth:`attach_message`)."""
         if hidden not in HIDDEN:
             raise DomainError("request.error.bad_hidden")
         context = await self.characters.contexts.load(place)
@@ -317,12 +358,18 @@ class RequestService:
         if not is_referee(campaign, actor):
             raise NotReferee()
         await self.characters.campaigns.require_open_scene(place)
+        circumstances = (circumstances or "").strip()[:MAX_CIRCUMSTANCES] or None
         parsed = parse_who(who)
         async with self.sessions() as session:
             targets = await self._targets(session, campaign, actor, place, parsed)
         option = _read_option(system, settings, targets, option)
-        request = CheckRequest(option=option, modifier=modifier, difficulty=difficulty)
-        label = _dry_run(system, settings, targets, request)
+        request = CheckRequest(
+            option=option,
+            modifier=modifier,
+            difficulty=difficulty,
+            circumstances=parse_circumstances(circumstances),
+        )
+        entries, label = _entries(system, settings, targets, request)
         row = RollRequest(
             guild_id=place.guild_id,
             campaign_id=saved_id(campaign),
@@ -332,8 +379,9 @@ class RequestService:
             label=label[:100],
             difficulty=difficulty,
             modifier=modifier,
+            circumstances=circumstances,
             hidden=hidden,
-            entries=[Entry(saved_id(c), c.name, c.owner_user_id).as_json() for c in targets],
+            entries=[entry.as_json() for entry in entries],
         )
         async with self.sessions() as session, session.begin():
             session.add(row)
@@ -393,6 +441,7 @@ class RequestService:
             row.option,
             modifier=row.modifier,
             difficulty=row.difficulty,
+            circumstances=row.circumstances,
             private=hidden != "visible",
         )
         completed = False
@@ -409,7 +458,7 @@ class RequestService:
                 actor.user_id,
             )
             new = [*entries[:index], done, *entries[index + 1 :]]
-            completed = all(e.rolled for e in new)
+            completed = all(e.done for e in new)
             written = await session.exec(
                 update(RollRequest)
                 .where(
@@ -541,6 +590,91 @@ class RequestService:
         return list(seen.values())
 
 
+def _dry_run(
+    system: GameSystem,
+    settings: Mapping[str, Any],
+    character: Character,
+    request: CheckRequest,
+    rng: random.Random,
+) -> CheckResult:
+    """What refuses ``character``'s roll now, as a press would meet it: approval, health (the
+    check a moribundo's turn asks for passes), then the rules themselves."""
+    require_playable(character)
+    sheet = upgraded_sheet(character)
+    health = capabilities(system).health
+    if health is not None:
+        require(
+            health.combat_state(sheet, settings), Act.CHECK, character.name, request.option,
+            system=system.id, gender=gender_of(sheet),
+        )  # fmt: skip
+    return system.check(sheet, request, settings, rng)
+
+
+def _entries(
+    system: GameSystem, settings: Mapping[str, Any], targets: list[Character], request: CheckRequest
+) -> tuple[list[Entry], str]:
+    """Each character asked, with why it cannot roll the request now (``unable``), and the
+    option's label as rolled; refused (:func:`_nobody_can`) when nobody can."""
+    label = request.option
+    dry = random.Random(0)
+    entries: list[Entry] = []
+    for character in targets:
+        entry = Entry(saved_id(character), character.name, character.owner_user_id)
+        try:
+            result = _dry_run(system, settings, character, request, dry)
+        except (RulesError, DomainError) as error:
+            unable = _problems(error, character.name, request.option)
+            entries.append(replace(entry, unable=unable))
+            continue
+        label = result.label
+        entries.append(entry)
+    if all(entry.unable for entry in entries):
+        raise _nobody_can(entries)
+    return entries, label
+
+
+def _problems(error: RulesError | DomainError, name: str, option: str) -> tuple[Problem, ...]:
+    """Why a character cannot roll, as catalogue problems naming it; the option by the name
+    its suggestion showed («Volar»), not its key («habilidad:Volar»)."""
+    found = (
+        error.problems
+        if isinstance(error, RulesError)
+        else [Problem(error.key, "", dict(error.params))]
+    )
+    shown = option.split(":", 1)[-1]
+    return tuple(
+        Problem(
+            p.key,
+            p.path,
+            {"name": name, **{k: shown if v == option else v for k, v in p.params.items()}},
+        )
+        for p in found
+    )
+
+
+def _nobody_can(entries: Sequence[Entry]) -> RulesError | DomainError:
+    """Nobody asked can roll: the reason once when it is the same for all (it is about the
+    request: an S&W save takes no difficulty), else each character's, by name."""
+
+    def without_name(problem: Problem) -> tuple[str, tuple[tuple[str, str], ...]]:
+        params = tuple(sorted((k, str(v)) for k, v in problem.params.items() if k != "name"))
+        return problem.key, params
+
+    if len({tuple(map(without_name, entry.unable)) for entry in entries}) == 1:
+        return RulesError(list(entries[0].unable))
+    reasons = Localized(
+        {
+            locale: "\n".join(
+                f"• **{entry.name}**: "
+                + " ".join(problem_text(p.key, p.params, locale) for p in entry.unable)
+                for entry in entries
+            )
+            for locale in LOCALES
+        }
+    )
+    return DomainError("request.error.nobody_can", reasons=reasons)
+
+
 def _read_option(
     system: GameSystem, settings: Mapping[str, Any], targets: Sequence[Character], typed: str
 ) -> str:
@@ -590,24 +724,6 @@ def _entry_to_roll(
         raise NotAllowed("request.error.not_yours", name=entry.name)
     if entry.rolled:
         raise DomainError("request.error.already_rolled", name=entry.name)
+    if entry.unable:
+        raise DomainError("request.error.unable", name=entry.name)
     return entries, index
-
-
-def _dry_run(
-    system: GameSystem, settings: Mapping[str, Any], targets: list[Character], request: CheckRequest
-) -> str:
-    """Every character asked can roll the request's option: the pure rules are run on each
-    sheet with a throwaway generator (nothing is logged); the option's label as rolled."""
-    label = request.option
-    dry = random.Random(0)
-    for character in targets:
-        try:
-            result = system.check(upgraded_sheet(character), request, settings, dry)
-        except RulesError as error:
-            # the name the suggestion showed («Volar»), not its value («habilidad:Volar»)
-            shown = request.option.split(":", 1)[-1]
-            raise DomainError(
-                "request.error.cannot_roll", name=character.name, option=shown
-            ) from error
-        label = result.label
-    return label

@@ -13,8 +13,8 @@ from rules.dice.ast import Compare, Dice, Keep, KeepOne, Reroll, Selector
     ("selector", "matching", "interval", "text"),
     [
         (Selector("=", 3), [3], (3, 3), "3"),
-        (Selector(">=", 5), [5, 6], (5, math.inf), ">5"),
-        (Selector("<=", 2), [1, 2], (-math.inf, 2), "<2"),
+        (Selector(">=", 5), [5, 6], (5, math.inf), ">=5"),
+        (Selector("<=", 2), [1, 2], (-math.inf, 2), "<=2"),
     ],
 )
 def test_selectors(selector, matching, interval, text):
@@ -37,7 +37,7 @@ def test_dice_flags_and_notation():
     full = Dice(4, 6, Reroll(Selector("=", 1), True), Selector(">=", 6), Keep("kh", 3), None, "x")
     assert str(full) == "4d6ro1!kh3 [x]"
     assert str(Dice(4, 6, explode=Selector(">=", 6), compare=Compare(">=", 5))) == "4d6!6>=5"
-    assert str(Dice(4, 6, explode=Selector("<=", 2))) == "4d6!<2"
+    assert str(Dice(4, 6, explode=Selector("<=", 2))) == "4d6!<=2"
 
 
 def test_keep_one():

@@ -34,12 +34,15 @@ TRIGGERS = {
     "zero_sides": "1d0",
     "always_matches": "1d6r<7",
     "duplicate_modifier": "1d6r1r2",
+    "modifier_order": "4d6kh3e6",
+    "clamp_out_of_range": "1d6mi7",
     "keep_out_of_range": "4d6kh5",
     "bad_keep_one": "2o3d10",
     "test_in_expression": "1d20<=5+1",
     "division_by_zero": "1d6/0",
     "total_too_large": "999999*999999",
     "unsupported_odds": "8d6!",
+    "unsupported_odds_abort": "1d6r1 + 2d6ro1",
     "odds_too_complex": "100d6kh50",
 }
 
@@ -77,7 +80,7 @@ def _raise(code: str) -> DiceError:
 def _trigger(code: str) -> None:
     """Run the input that should raise ``code`` (odds codes come from the calculator)."""
     text = TRIGGERS[code]
-    if code in ("unsupported_odds", "odds_too_complex"):
+    if code in ("unsupported_odds", "unsupported_odds_abort", "odds_too_complex"):
         distribution(text)
     else:
         parse(text)

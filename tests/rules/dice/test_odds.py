@@ -9,7 +9,14 @@ from fractions import Fraction
 import pytest
 
 from rules.dice import DiceError, distribution, probability_at_least
-from rules.dice.odds import keep_one_at_least, keep_one_faces
+from rules.dice.odds import (
+    _all_stop_within,
+    abort_chance,
+    keep_one_at_least,
+    keep_one_faces,
+    odds_of,
+    probabilities_at_most,
+)
 from tests.rules.helpers import Cells
 
 
@@ -68,7 +75,7 @@ def test_reroll_once_matches_enumeration():
         for second in itertools.product(range(1, 7), repeat=2):
             outcomes[sum(s if f <= 2 else f for f, s in zip(first, second, strict=True))] += 1
     expected = {v: Fraction(n, 6**4) for v, n in sorted(outcomes.items())}
-    assert distribution("2d6ro<2") == expected
+    assert distribution("2d6ro<3") == expected
 
 
 def test_open_reroll_matches_truncated_enumeration():
@@ -78,7 +85,7 @@ def test_open_reroll_matches_truncated_enumeration():
         for _rerolled in itertools.product((1, 2), repeat=length - 1):
             for last in range(3, 7):
                 per_die[last] += Fraction(1, 6**length)  # 1s and 2s, then `last` stands
-    exact = distribution("1d6r<2")
+    exact = distribution("1d6r<3")
     assert set(exact) == {3, 4, 5, 6}
     for face, p in exact.items():
         assert 0 <= p - per_die[face] <= Fraction(1, 3) ** 8
@@ -87,6 +94,19 @@ def test_open_reroll_matches_truncated_enumeration():
 def test_distributions_sum_to_one():
     for text in ["100d6", "12d20kh6", "3d6ro1 + 1o3d10a", "1o3d10b*2", "10d10>=8 - 2"]:
         assert sum(distribution(text).values()) == 1
+
+
+def test_minimum_and_maximum_move_the_faces_they_bound():
+    assert distribution("1d6mi3") == {
+        3: Fraction(1, 2),
+        4: Fraction(1, 6),
+        5: Fraction(1, 6),
+        6: Fraction(1, 6),
+    }
+    assert distribution("1d6ma2") == {1: Fraction(1, 6), 2: Fraction(5, 6)}
+    # 2d6, each at least 3: the enumeration of the clamped faces
+    outcomes = Counter(max(a, 3) + max(b, 3) for a in range(1, 7) for b in range(1, 7))
+    assert distribution("2d6mi3") == {v: Fraction(n, 36) for v, n in sorted(outcomes.items())}
 
 
 def test_keep_one_faces_match_order_statistics():
@@ -234,3 +254,69 @@ def test_a_test_expression_has_a_chance_of_success_not_a_total():
     assert probabilities_at_most("2d6", (2, 7, 12)) == (Fraction(1, 36), Fraction(21, 36), 1)
     with pytest.raises(ValueError):
         probability_of_success("2d6")
+
+
+def test_abort_chance_of_one_open_reroll():
+    # Issue 23: "1d1000r<1000" stands only on a 1000; the roller aborts once it would throw
+    # a 501st die, i.e. when the first 500 throws all come up below 1000.
+    assert abort_chance("1d1000r<1000") == Fraction(999, 1000) ** 500
+    assert distribution("1d1000r<1000") == {1000: 1 - Fraction(999, 1000) ** 500}
+    assert probability_at_least("1d1000r<1000", 1000) == 1 - Fraction(999, 1000) ** 500
+    # two dice stopping on 2 of 6 faces, with 3 plain dice beside them: 497 throws to share
+    two = Fraction(4, 6)
+    within = sum(
+        (two ** (a - 1) * (1 - two)) * (two ** (b - 1) * (1 - two))
+        for a in range(1, 497)
+        for b in range(1, 498 - a)
+    )
+    assert abort_chance("2d6r<5 + 3d8") == 1 - within
+
+
+def test_abort_chance_of_open_rerolls_against_a_walk_of_every_throw():
+    """The recurrence of ``_all_stop_within`` against summing every combination of throws,
+    with a small budget where each die's geometric tail matters."""
+    cases = [
+        ({Fraction(1, 6): 1}, 5),
+        ({Fraction(1, 2): 2}, 6),
+        ({Fraction(1, 3): 1, Fraction(1, 2): 2}, 7),
+        ({Fraction(2, 5): 1, Fraction(1, 4): 1, Fraction(3, 7): 1}, 8),
+        ({Fraction(1, 2): 3}, 3),
+        ({Fraction(1, 2): 3}, 2),
+    ]
+    cells = Cells()
+    for groups, budget in cases:
+        chances = [p for p, n in groups.items() for _ in range(n)]
+        walked = Fraction(0)
+        for throws in itertools.product(range(1, budget + 1), repeat=len(chances)):
+            if sum(throws) <= budget:
+                chance = Fraction(1)
+                for p, t in zip(chances, throws, strict=True):
+                    chance *= p ** (t - 1) * (1 - p)
+                walked += chance
+        cells.check(
+            f"_all_stop_within({groups}, {budget})", _all_stop_within(groups, budget), walked
+        )
+    cells.assert_all_match()
+
+
+def test_no_open_reroll_no_abort():
+    for text in ["100d6", "3d6ro1 + 1o3d10a", "4d6kh3", "1d20<=12"]:
+        assert abort_chance(text) == 0
+
+
+def test_every_total_and_the_abort_add_up_to_one():
+    for text in ["1d1000r<999", "3d6r1", "4d6r<3kh3", "1d20r1<=12"]:
+        assert sum(distribution(text).values()) + abort_chance(text) == 1
+
+
+def test_at_most_counts_only_rolls_that_end():
+    aborted = Fraction(999, 1000) ** 500
+    assert probabilities_at_most("1d1000r<1000", (1000,)) == (1 - aborted,)
+    assert odds_of("1d1000r<1000", (1000,)) == ((1 - aborted,), aborted)
+
+
+def test_an_open_reroll_beside_throws_that_depend_on_faces_is_refused():
+    for text in ["1d6r1 + 1o3d10", "1d6r1 + 2d6ro1"]:
+        with pytest.raises(DiceError) as caught:
+            abort_chance(text)
+        assert caught.value.code == "unsupported_odds_abort"

@@ -21,19 +21,42 @@ NORMALIZED = [
     ("4d6kl", "4d6kl1"),
     ("4d6ph1", "4d6ph1"),
     ("4d6PL1", "4d6pl1"),
+    ("4d6dl1", "4d6pl1"),  # Roll20's "drop lowest"
+    ("4d6DH", "4d6ph1"),
     ("8d6!", "8d6!"),
-    ("8d6!>5", "8d6!>5"),
-    ("8d6!>=5", "8d6!>5"),
+    # "<N" is below N and ">N" above N (arithmetic, avrae/d20); printed back inclusive, so the
+    # breakdown shows the reading applied to whoever learnt Roll20's ">N" = "N or more".
+    ("8d6!>4", "8d6!>=5"),
+    ("8d6!>=5", "8d6!>=5"),
+    ("8d6!>5", "8d6!"),  # above 5 on a d6 is the maximum
     ("8d6!5", "8d6!5"),
+    ("8d6e6", "8d6!"),  # avrae/d20's "e"
+    ("8d6E>4", "8d6!>=5"),
     ("3d6r1", "3d6r1"),
-    ("3d6R<2", "3d6r<2"),
-    ("3d6r<=2", "3d6r<2"),
+    ("3d6rr1", "3d6r1"),  # avrae/d20's "rr"
+    ("3d6R<3", "3d6r<=2"),
+    ("3d6r<=2", "3d6r<=2"),
+    ("2d6ro<3", "2d6ro<=2"),
+    ("3d6r<1", "3d6r<=0"),  # no face: nothing is rerolled
+    ("3d6r<0", "3d6r<=0"),
+    ("3d6r>999999", "3d6r>=999999"),
     ("3d6ro1", "3d6ro1"),
-    ("3d6kh2r1!", "3d6r1!kh2"),  # modifiers print in the order they apply
+    ("1d1ro1", "1d1ro1"),  # once always ends
+    ("3d6r1!kh2", "3d6r1!kh2"),
+    ("1d20mi10", "1d20mi10"),  # avrae/d20's minimum and maximum per die
+    ("4d6MI2kh3", "4d6mi2kh3"),
+    ("2d6ma4mi2", "2d6mi2ma4"),
+    ("8d6r1!mi2", "8d6r1!mi2"),
     ("5d10>=7", "5d10>=7"),
+    ("5d10>6", "5d10>=7"),
     ("5d10!10>=7", "5d10!10>=7"),
-    ("5d10!>10>=7", "5d10!10>=7"),
+    ("5d10!>9>=7", "5d10!10>=7"),
+    ("5d10!>=10>=7", "5d10!10>=7"),
+    ("5d10!>=9>6", "5d10!>=9>=7"),
     ("1d20<=12", "1d20<=12"),
+    ("1d20<13", "1d20<=12"),
+    ("1d20>15", "1d20>=16"),
+    ("1d20<0", "1d20<=0"),
     ("1o3d10", "1o3d10"),
     ("1o3d10m", "1o3d10"),
     ("1O3D10A", "1o3d10a"),
@@ -117,6 +140,9 @@ REFUSALS = [
     ("1d20 D%", "unexpected_char", 6),
     ("4d6 kh3", "unexpected_char", 5),  # a modifier cut off by a space is not a comment
     ("4d6 PL", "unexpected_char", 5),
+    ("4d6 dl1", "unexpected_char", 5),
+    ("4d6d2", "unexpected_char", 4),  # "d" after dice only as Roll20's "dh"/"dl"
+    ("4d6k3", "unexpected_char", 5),  # keep the 3s (d20) or the 3 highest (Roll20)? refused
     ("3d6 ro1", "unexpected_char", 5),
     ("3d6 r<2", "unexpected_char", 5),
     ("3d6 !", "unexpected_char", 5),
@@ -124,7 +150,10 @@ REFUSALS = [
     ("(1d6", "unexpected_end", 5),
     ("1d6)", "unexpected_char", 4),
     ("1d6 [fuego", "unexpected_end", 11),
-    ("1d6>3", "unexpected_char", 5),  # comparisons are >= and <=
+    ("1d6>", "unexpected_end", 5),
+    ("1d6=3", "unexpected_char", 4),
+    ("4d6 e6", "unexpected_char", 5),  # a modifier cut off by a space is not a comment
+    ("4d6 rr1", "unexpected_char", 5),
     ("4d6kx", "unexpected_char", 5),
     ("3d6r", "unexpected_end", 5),
     ("1o3d10alto", "unexpected_char", 8),
@@ -144,11 +173,35 @@ REFUSALS = [
     ("d0", "zero_sides", 2),
     ("1d1!", "always_matches", 4),
     ("1d6r<7", "always_matches", 4),
-    ("1d6!>1", "always_matches", 4),
-    ("2d6r<6", "always_matches", 4),
+    ("1d6!>0", "always_matches", 4),
+    ("1d6!>=1", "always_matches", 4),
+    ("2d6r<7", "always_matches", 4),
+    ("2d6r<=6", "always_matches", 4),
+    ("1d1r1", "always_matches", 4),
+    ("1d1e1", "always_matches", 4),
+    ("1d6!>1", None, None),  # 2 or more: a 1 stops it
+    ("2d6r<6", None, None),  # a 6 stops it
+    ("1d1ro1", None, None),
+    ("1d6ro<7", None, None),
     ("1d6r1r2", "duplicate_modifier", 6),
     ("4d6kh3kl1", "duplicate_modifier", 7),
     ("4d6!!", "duplicate_modifier", 5),
+    ("4d6!e6", "duplicate_modifier", 5),
+    ("4d6r1rr2", "duplicate_modifier", 6),
+    # written in another order than they apply (avrae/d20 would apply them as written)
+    ("4d6kh3e6", "modifier_order", 7),
+    ("4d6kh3!", "modifier_order", 7),
+    ("4d6kh3ro1", "modifier_order", 7),
+    ("8d6!ro1", "modifier_order", 5),
+    ("8d6e6r1kh3", "modifier_order", 6),
+    ("4d6kh3mi2", "modifier_order", 7),
+    ("4d6mi2!", "modifier_order", 7),
+    ("1d6mi7", "clamp_out_of_range", 4),
+    ("1d6ma0", "clamp_out_of_range", 4),
+    ("1d6mi4ma3", "clamp_out_of_range", 7),
+    ("1d6mi2mi3", "duplicate_modifier", 7),
+    ("1d6mx", "unexpected_char", 4),
+    ("1d20 mi10", "unexpected_char", 6),
     ("4d6kh5", "keep_out_of_range", 4),
     ("4d6kh0", "keep_out_of_range", 4),
     ("4d6pl4", "keep_out_of_range", 4),
@@ -185,6 +238,13 @@ def test_refusal_params():
     assert dict(error.params) == {"char": "$", "expected": "+ - * / ) [ #"}
     assert dict(_error("101d6").params) == {"count": 101, "limit": 100}
     assert dict(_error("x" * 300).params) == {"length": 300, "limit": 200}
+
+
+def test_modifier_order_names_the_order_that_works():
+    error = _error("4d6kh3e6 [daño]")
+    assert dict(error.params) == {"modifier": "e6", "after": "kh3", "suggestion": "4d6!kh3"}
+    assert _error("8d6!>4ro<3").params["suggestion"] == "8d6ro<=2!>=5"
+    assert str(parse(_error("8d6!>4ro<3").params["suggestion"])) == "8d6ro<=2!>=5"
 
 
 def test_safe_divisions_are_accepted():

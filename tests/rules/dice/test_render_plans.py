@@ -112,6 +112,10 @@ EVERY_SHAPE = [
     "5d10!>9",
     "4d6!kh3",  # explosions and keeping together: the general path
     "3d6r1",
+    "2d6ro<3 + 1",
+    "1d20mi10 + 2",
+    "4d6ro1mi2ma5kh3",
+    "3d1000r<900",  # beyond the face tables, rerolled
     "3d6ro<2!",
     "6d10>=7",
     "6d10!10kh4>=7",

@@ -87,7 +87,7 @@ def test_explosion_chains_as_in_seed_002(scripted):
 
 
 def test_explosion_on_threshold(scripted):
-    result = roll("3d6!>5", scripted([5, 6, 1, 2, 3]))
+    result = roll("3d6!>4", scripted([5, 6, 1, 2, 3]))
     # 5 explodes into 6 which explodes into 1; then 2 and 3.
     assert result.total == 5 + 6 + 1 + 2 + 3
     assert result.explosions == 2
@@ -118,16 +118,58 @@ def test_reroll_once_keeps_a_second_bad_roll(scripted):
 @pytest.mark.parametrize(
     ("expression", "faces", "total"),
     [
-        ("1d6r<2", [2, 1, 3], 3),  # "<N" is N or less
-        ("1d6r>5", [6, 5, 2], 2),  # ">N" is N or more
-        ("1d6r>=5", [6, 2], 2),  # ">=" is accepted as the same thing
-        ("1d6ro<3", [3, 2], 2),
+        ("1d6r<3", [2, 1, 3], 3),  # "<N" is below N, as in arithmetic and avrae/d20
+        ("1d6r<=2", [2, 1, 3], 3),  # "<=N" is N or less
+        ("1d6r>4", [6, 5, 2], 2),  # ">N" is above N
+        ("1d6r>=5", [6, 5, 2], 2),  # ">=N" is N or more
+        ("1d6ro<3", [2, 3], 3),  # a 2 is rerolled once
+        ("1d6ro<3", [3], 3),  # a 3 is not below 3 (issue 23: it was rerolled)
+        ("1d6ro2", [2, 2], 2),  # once, even if the new die matches again
     ],
 )
 def test_reroll_selectors(scripted, expression, faces, total):
     rng = scripted(faces)
     assert roll(expression, rng).total == total
     assert rng.finished
+
+
+def test_rerolls_apply_to_the_dice_thrown_not_to_explosions_extras(scripted):
+    # Issue 23: "8d6ro1!" read left to right rerolls the dice thrown, then explodes; the 1 an
+    # explosion adds stands (it rerolled it before, as no reader expects nor avrae/d20 does).
+    rng = scripted([6, 1, 3])
+    result = roll("2d6ro1!", rng)
+    assert result.total == 6 + 1 + 3
+    assert rng.finished
+    assert str(result) == "2d6ro1! (6!, 1, 3) = 10"
+    rng = scripted([6, 1, 1, 4])  # an open reroll likewise: the extra 1 stands
+    assert roll("1d6r1!", scripted([1, 6, 1])).total == 7
+    assert roll("2d6r1!", rng).total == 6 + 1 + 4
+
+
+def test_reroll_once_of_every_face_ends(scripted):
+    rng = scripted([1, 1])
+    result = roll("1d1ro1", rng)
+    assert (result.total, str(result)) == (1, "1d1ro1 (~~1~~→1) = 1")
+    assert rng.finished
+
+
+def test_the_breakdown_shows_the_reading_of_a_selector(scripted):
+    # "<3" is "below 3": the breakdown says "<=2", whichever convention the reader knows.
+    assert str(roll("2d6ro<3", scripted([3, 2, 5]))) == "2d6ro<=2 (3, ~~2~~→5) = 8"
+    assert str(roll("3d6!>4", scripted([5, 1, 4, 2]))) == "3d6!>=5 (5!, 1, 4, 2) = 12"
+    assert str(roll("1d20>15", scripted([16]))) == "1d20>=16 (16) = 16 ✓"
+
+
+def test_minimum_and_maximum_per_die(scripted):
+    """avrae/d20's ``mi``/``ma`` (Reliable Talent: ``1d20mi10``): a die below shows the
+    minimum, one above the maximum; its face is kept in its history."""
+    result = roll("1d20mi10", scripted([4]))
+    assert (result.total, str(result)) == (10, "1d20mi10 (~~4~~→10) = 10")
+    assert roll("1d20mi10", scripted([15])).total == 15
+    assert roll("3d6ma4", scripted([6, 2, 5])).total == 4 + 2 + 4
+    # after an explosion (the 6 explodes, then shows 4), before keeping
+    assert roll("2d6!ma4kh1", scripted([6, 1, 3])).total == 4
+    assert roll("4d6mi2kh3", scripted([1, 1, 6, 5])).total == 6 + 5 + 2
 
 
 def test_reroll_then_explode(scripted):
@@ -362,7 +404,7 @@ RANGES = [
     ("4d6pl1", 3, 18, True),
     ("2d20kl1 + 5", 6, 25, True),
     ("3d6ro1", 3, 18, False),  # three 1s twice: 1 in 46,656
-    ("3d6r<2", 9, 18, True),
+    ("3d6r<3", 9, 18, True),
     ("5d10>=7", 0, 5, True),
     ("1d20<=12", 1, 20, True),
     ("-1d6 + 10", 4, 9, True),

@@ -316,6 +316,27 @@ def test_weapons_and_armour_follow_the_fisico_requirements():
     assert refuse(draft, "escudo", ["rodela"]) == ["nucleo.problem.item_unknown"]
 
 
+def test_special_armour_is_not_offered_at_creation_unless_the_campaign_allows_it():
+    """Issue 23 §5: «Escamas de dragón — Absorción 7» was offered to a new character, though
+    seed 002 says such armour «costarían un ojo de la cara. O necesitarian hacer misiones
+    especiales»: the GM hands it out in play unless ``armaduras_especiales_al_crear``."""
+    draft = reach("arma")
+    done = ("atributos", "raza", "piramide", "habilidades_1", "habilidades_2", "ventaja", "arma")
+    offered = {o.value for o in SYSTEM.creation_step(draft, done, {}).options}
+    assert "Armadura ligera" in offered and "Túnica de archimago" not in offered
+    assert refuse(draft, "armadura", ["Túnica de archimago"]) == [
+        "nucleo.problem.special_armour_in_play"
+    ]
+    allowed = {"armaduras_especiales_al_crear": True}
+    assert "Túnica de archimago" in {
+        o.value for o in SYSTEM.creation_step(draft, done, allowed).options
+    }
+    robe = SYSTEM.apply_creation_step(
+        draft, "armadura", ["Túnica de archimago"], allowed, random.Random(1)
+    )
+    assert robe.draft["equipo"]["armadura"] == "Túnica de archimago"
+
+
 def test_an_npc_stat_block_without_creation_limits():
     """No bestiary in seed 002: a creature is a character without the creation limits."""
     answers = {

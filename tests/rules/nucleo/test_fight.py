@@ -213,6 +213,23 @@ def test_touch_spells_need_a_melee_attack_and_vampiric_touch_drains(scripted):
     assert change == TargetChange("damage", 9, to_attacker=9)
 
 
+def test_a_touch_does_not_talk_about_the_casters_ranged_weapon(scripted):
+    """Issue 23 §6: a caster holding a rifle got «Arma a distancia en cuerpo a cuerpo: daño de
+    arma improvisada» on the touch's attack, which uses no weapon."""
+    caster = _caster(**{"Toque eléctrico": 1})
+    caster["equipo"]["arma_principal"] = "Arco corto"
+    touch = AttackRequest(
+        Fighter("Ardelia", caster), Fighter("Bruto", _brute()), circumstances=frozenset({"toque"})
+    )
+    attack = NUCLEO.attack(touch, {}, scripted([10, 10, 10, 3, 3, 3]))
+    assert attack.hit and "nucleo.note.arma_improvisada" not in attack.notes, attack.notes
+    swing = AttackRequest(Fighter("Ardelia", caster), Fighter("Bruto", _brute()))
+    assert (
+        "nucleo.note.arma_improvisada"
+        in NUCLEO.attack(swing, {}, scripted([10, 10, 10, 3, 3, 3, 1])).notes
+    )
+
+
 def test_critical_benefits_per_spell():
     """Line 399: Aura de curación's critical heals 2 + 1d6 each turn and lasts 2 rounds more;
     Niebla's only lasts longer; Fuerza sobrehumana gets +1."""

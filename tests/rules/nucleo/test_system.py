@@ -43,6 +43,7 @@ def test_settings_cover_modules_and_contradictions():
         "ventajas": True,
         "magia": True,
         "armaduras_especiales": True,
+        "armaduras_especiales_al_crear": False,
         "creacion_estricta": True,
         "muro_estados": "desplazar",
         "token_contra_menor": "anula",
@@ -51,6 +52,9 @@ def test_settings_cover_modules_and_contradictions():
         "salvacion": "fija",
         "dados_extra_distancia": False,
         "moneda": "créditos",
+        "px_habilidad": 2,
+        "px_atributo": 3,
+        "mejoras_con_aprobacion": True,
     }
     for spec in specs.values():
         if spec.kind is FieldKind.CHOICE:

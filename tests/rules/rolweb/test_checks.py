@@ -131,3 +131,19 @@ def test_probability_is_exact_for_every_target(naturals, chances):
             expected.numerator,
             expected.denominator,
         )
+
+
+def test_a_free_roll_reads_its_difficulty_as_a_target():
+    """Issue 23 §5 (``RollUnder``): «/roll 1d20 difficulty:12» is a target the result must
+    not exceed; a lone d20 reads the natural 1/20 rule as /check does."""
+    from rules.rolweb.system import SYSTEM
+    from rules.systems.base import capabilities
+
+    rule = capabilities(SYSTEM).roll_under
+    assert rule is not None
+    assert rule.judge_under(12, 12, 12, {}) == "success"
+    assert rule.judge_under(13, 13, 12, {}) == "failure"
+    assert rule.judge_under(30, None, 31, {}) == "success"  # 3d10+… : the total only
+    assert rule.judge_under(20, 20, 25, {"naturales": "automaticos"}) == "failure"
+    assert rule.judge_under(1, 1, 0, {"naturales": "criticos"}) == "critical"
+    assert rule.judge_under(20, 20, 25, {"naturales": "criticos"}) == "fumble"

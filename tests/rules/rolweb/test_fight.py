@@ -124,6 +124,27 @@ def test_sheetless_fighters():
     assert error.value.problems[0].key == "rolweb.problem.defence_needs_sheet"
 
 
+def test_a_sheetless_attackers_bonus_is_its_diestro_and_says_so():
+    """Issue 23 §5: «/attack target:Yrsa character:Bandido bonus:2» took 2 as the Bandido's
+    Diestro without a word, and Yrsa defended on 1d20 ≤ 21: a sure thing.  A bonus below an
+    attribute's minimum is refused as the modifier it surely meant; one that can be a Diestro
+    is used as one, and the reply says so."""
+    bandit = Fighter("Bandido", attack_bonus=2, damage="1d6")
+    yrsa = Fighter("Yrsa", ardelia())
+    with pytest.raises(RulesError) as error:
+        SYSTEM.attack(AttackRequest(bandit, yrsa, defender_rolls=True), {}, FixedRandom())
+    (problem,) = error.value.problems
+    assert (problem.key, problem.params["value"], problem.params["minimum"]) == (
+        "rolweb.problem.sheetless_attribute_low",
+        2,
+        5,
+    )
+    bandit = Fighter("Bandido", attack_bonus=12, damage="1d6")
+    asked = SYSTEM.attack(AttackRequest(bandit, yrsa, defender_rolls=True), {}, FixedRandom())
+    assert "rolweb.note.sheetless_attribute" in asked.notes
+    assert asked.target_number == 8  # [Defensa←Diestro]: 10 + (10 − 12)
+
+
 def test_npc_dies_at_zero_and_a_character_is_dying_with_a_death_test_turn():
     dead = SYSTEM.apply_damage(orc(), 12, {}).sheet
     state = SYSTEM.combat_state(dead, {})
