@@ -283,6 +283,7 @@ class SceneCog(
             channel_id=thread.id,
             parent_id=pending.parent_id,
             private=pending.private,
+            opening_text=text,
         )
         self.known[thread.id] = None
         for user_id in dict.fromkeys(members):

@@ -29,7 +29,7 @@ __all__ = [
     "truncate",
     "name_list",
     "setting_line",
-    "settings_embed",
+    "settings_embeds",
 ]
 
 COLOUR = {
@@ -244,8 +244,9 @@ def _short(text: str, locale: str, limit: int = 80) -> str:
     )
 
 
-def setting_line(system: str, setting: SettingView, locale: str) -> str:
-    """One rule as a GM reads it: display name, current value, default, what it does."""
+def setting_line(system: str, setting: SettingView, locale: str, *, described: bool = True) -> str:
+    """One rule as a GM reads it: display name, current value, default, what it does
+    (``described``: its description on a second line)."""
     current = _short(setting_value(system, setting.key, setting.value, locale), locale)
     default = _short(setting_value(system, setting.key, setting.default, locale), locale)
     key = "settings.line" if setting.value == setting.default else "settings.changed"
@@ -256,18 +257,46 @@ def setting_line(system: str, setting: SettingView, locale: str) -> str:
         value=current,
         default=default,
     )
-    description = setting_description(system, setting.key, locale)
+    description = setting_description(system, setting.key, locale) if described else ""
     return f"{line}\n↳ {description}" if description else line
 
 
-def settings_embed(view: CampaignView, locale: str) -> discord.Embed:
-    """Every rule of the campaign, whole lines only (summarised past Discord's limit)."""
-    lines = [setting_line(view.system, s, locale) for s in view.settings]
-    return discord.Embed(
-        title=t("campaign.field.settings", locale),
-        description=fit_lines(lines, locale),
-        colour=COLOUR[None],
-    )
+#: Discord's limit on the text of all the embeds of one message together.
+MESSAGE_EMBED_TEXT = 6000
+#: What one embed's description holds (Discord: 4,096; kept whole lines below it).
+EMBED_DESCRIPTION = 4000
+
+
+def settings_embeds(view: CampaignView, locale: str, budget: int = 5000) -> list[discord.Embed]:
+    """Every rule of the campaign, each whole, in as many embeds as they need within
+    ``budget`` characters (what the message has left of Discord's 6,000): with their
+    descriptions while they fit, else one line each («name: value») and a note saying where
+    each is explained.  Never a rule left out: a GM must see every rule the campaign has."""
+    title = t("campaign.field.settings", locale)
+    for described in (True, False):
+        lines = [setting_line(view.system, s, locale, described=described) for s in view.settings]
+        if not described:
+            lines.append(t("settings.compact_note", locale))
+        pages = _pages(lines, EMBED_DESCRIPTION)
+        if sum(len(page) + len(title) for page in pages) <= budget or not described:
+            break
+    return [
+        discord.Embed(title=title if i == 0 else None, description=page, colour=COLOUR[None])
+        for i, page in enumerate(pages)
+    ]
+
+
+def _pages(lines: list[str], limit: int) -> list[str]:
+    """Whole lines grouped into texts of at most ``limit`` characters."""
+    pages: list[list[str]] = [[]]
+    used = 0
+    for line in lines:
+        if pages[-1] and used + len(line) + 1 > limit:
+            pages.append([])
+            used = 0
+        pages[-1].append(line[:limit])
+        used += len(line) + 1
+    return ["\n".join(page) for page in pages]
 
 
 def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None) -> dict[str, Any]:
@@ -313,4 +342,5 @@ def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None
     embed.set_footer(text=t("campaign.footer", locale, id=view.id, version=view.version))
     if not view.settings:
         return {"embeds": [embed]}
-    return {"embeds": [embed, settings_embed(view, locale)]}
+    budget = MESSAGE_EMBED_TEXT - len(embed) - 100  # a margin for the headline's content
+    return {"embeds": [embed, *settings_embeds(view, locale, budget)]}

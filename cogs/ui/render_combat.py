@@ -83,7 +83,7 @@ def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = 
     if state:
         parts.append(state)
     text = " ".join(parts)
-    if line.current and view.actions_left:
+    if line.current and view.active and view.actions_left and not line.turn_test:
         text += "\n" + actions_left(view, locale)
     for name, rounds in line.effects:
         text += "\n" + t("effects.panel_line", locale, name=name, rounds=_rounds(rounds, locale))

@@ -34,3 +34,37 @@ def test_a_campaign_with_hundreds_of_npcs_lists_within_the_embed_limit():
     assert len(description) <= 4000
     listed = description.count("• **")
     assert listed < 200 and description.endswith(f"… y {200 - listed} más")
+
+
+def _campaign_with_every_rule(system: str):
+    from datetime import UTC, datetime
+
+    from bot.services.campaigns.service import CampaignView, SettingView, setting_specs
+
+    settings = tuple(
+        SettingView(spec.key, spec.default, spec.default, str(spec.kind), tuple(spec.choices))
+        for spec in setting_specs(system)
+    )
+    return CampaignView(
+        1, "La Marca", system, system, 2, None, None, None, None, "active",
+        datetime.now(UTC), None, (), settings, 1,
+    )  # fmt: skip
+
+
+def test_every_rule_of_a_campaign_is_shown_within_one_message():
+    """/campaign show lists every rule, whole: split over embeds while the descriptions fit
+    in Discord's 6,000 characters of one message, else one line each — never «… y N más»."""
+    from cogs.ui.render import campaign, settings_embeds
+
+    for system in ("swc", "rolweb", "nucleo"):
+        view = _campaign_with_every_rule(system)
+        embeds = campaign(view, "es")["embeds"]
+        assert sum(len(embed) for embed in embeds) <= 6000
+        assert all(len(embed.description or "") <= 4096 for embed in embeds)
+        shown = "\n".join(embed.description or "" for embed in embeds[1:])
+        assert "… y " not in shown and shown.count("**") >= 2 * len(view.settings)
+        # a tight budget: one line per rule, none left out, and the note says why
+        tight = settings_embeds(view, "es", budget=1500)
+        lines = "\n".join(embed.description or "" for embed in tight).split("\n")
+        assert "↳" not in "\n".join(lines) and len(lines) == len(view.settings) + 1
+        assert "sin su explicación" in lines[-1]

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
-from bot.db.models import Character, Post, RollLog, utcnow
+from bot.db.models import Character, Post, RollLog, Scene, utcnow
 from bot.services import Actor, Place
 from bot.services.campaigns.service import SettingsChange
 from bot.services.shared.errors import DomainError, InvalidSetting, NotReferee
@@ -93,6 +93,22 @@ async def test_open_records_the_scene_and_the_header_shows_players(table):
     refreshed = await table.scenes.refresh_header(there)
     assert refreshed is not None and refreshed.scene == with_header
     assert await table.scenes.refresh_header(IN_THREAD) is None  # no pinned header there
+
+
+async def test_the_opening_text_is_kept_for_the_chronicle(table):
+    plan = await table.scenes.plan_open(TABLE, GM, title="El muelle")
+    scene = await table.scenes.record_open(
+        TABLE, GM, plan, channel_id=THREAD, parent_id=CHANNEL, opening_text="  Llueve.\n"
+    )
+    async with table.sessions() as session:
+        row = await session.get(Scene, scene.id)
+    assert row is not None and row.opening_text == "Llueve."
+    blank = await table.scenes.record_open(
+        TABLE, GM, plan, channel_id=OTHER_THREAD, parent_id=CHANNEL, opening_text="  "
+    )
+    async with table.sessions() as session:
+        row = await session.get(Scene, blank.id)
+    assert row is not None and row.opening_text is None
 
 
 async def test_the_round_reads_posts_after_the_gms_last_post(table):

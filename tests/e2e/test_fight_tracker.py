@@ -53,13 +53,15 @@ def test_nucleo_states_effects_and_the_fallen(discord_env):
     assert "Ardelia (18) · normal (24/24)" in seen.text, seen.text
     assert "/30" not in seen.text and "Niebla (1 asalto)" in seen.text, seen.text
 
+    # an effect of one round lasts one of its owner's turns: it ends as her turn ends
     first = run(sb, g, "init next")
     assert "Turno de **Ardelia**" in first.text, first.text
-    assert "✨ Termina «Niebla» sobre Ardelia." in first.text, first.text
+    assert "Niebla (1 asalto)" in first.text and "Termina" not in first.text, first.text
 
     run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 30}).expect_ok()
     skipped = run(sb, g, "init next")
     assert "Turno de **Trasgo**" in skipped.text, skipped.text
+    assert "✨ Termina «Niebla» sobre Ardelia." in skipped.text, skipped.text
     assert "queda fuera" not in skipped.text, skipped.text
     again = run(sb, g, "init next")  # round 2: Ardelia is passed over, reported once
     assert "Ardelia queda fuera del orden de turnos (inconsciente)." in again.text, again.text

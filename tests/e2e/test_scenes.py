@@ -3,7 +3,9 @@ archive, a private scene in a text channel, and a thread opened by hand becoming
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 
 import pytest
 
@@ -98,6 +100,14 @@ def test_a_forum_scene_opens_tagged_with_a_pinned_header_and_closes(discord_env)
     summary = sb.channel_messages(g, thread)[-1]
     assert "Escena cerrada: La posada" in summary.text
     assert "**Ardelia** — publicaciones: 1 · tiradas: 1 · PX: +4" in summary.text
+    # the GM's opening text is the scene's opening in the chronicle, as an Umbría scene's
+    chronicle = sb.command("campaign export", {}, guild=g, channel=lobby, user="gm")
+    ((_, payload),) = chronicle.attachments.items()
+    pages = zipfile.ZipFile(io.BytesIO(payload))
+    (html,) = [n for n in pages.namelist() if n.startswith("scenes/") and "posada.html" in n]
+    page = pages.read(html).decode()
+    assert "<div class=\"opening\">Llegáis a la posada.</div>" in page, page[page.find("<body"):][:1500]
+    assert "Llegáis a la posada." in pages.read(html[:-5] + ".md").decode()
     assert "Totales" in summary.text and "PX concedidos aquí: +4" in summary.text
     # a locked thread refuses a player's message (no Manage Threads)
     assert not g.say(thread, "¿Hola?", user="ana")

@@ -66,6 +66,7 @@ __all__ = [
 
 MAX_TITLE = 100  # Discord's thread name limit, and the column's
 MAX_PLAYERS = 25
+MAX_OPENING_TEXT = 4000  # a form paragraph's limit on Discord: the opening text as typed
 MAX_LISTED = 200  # /scene list reads at most this many (newest first); the reply summarises
 #: Audit kinds that are not rolls: grants (counted as XP), undos, and the damage, healing and
 #: effects a GM notes by hand in a fight (``/init damage|heal``, effects: no dice).
@@ -399,8 +400,11 @@ class SceneService:
         channel_id: int,
         parent_id: int,
         private: bool = False,
+        opening_text: str | None = None,
     ) -> SceneView:
-        """Stores the scene the cog just created on Discord (thread ``channel_id``)."""
+        """Stores the scene the cog just created on Discord (thread ``channel_id``), with the
+        GM's opening text: the chronicle exports it as the scene's opening, as an Umbría
+        scene's presentation is kept (issue 27)."""
         async with self.sessions() as session, session.begin():
             scene = Scene(
                 guild_id=place.guild_id,
@@ -411,6 +415,7 @@ class SceneService:
                 private=private,
                 players=list(plan.players),
                 opened_by=actor.user_id,
+                opening_text=(opening_text or "").strip()[:MAX_OPENING_TEXT] or None,
             )
             session.add(scene)
         return _view(scene)
