@@ -246,11 +246,21 @@ class CampaignCog(
         chronicle = await self.bot.services.chronicle.export(
             ctx.place, ctx.actor, ctx.locale, limit, started
         )
-        await itx.followup.send(
-            render_chronicle.exported(chronicle, chronicle.campaign_name, ctx.locale),
-            file=discord.File(io.BytesIO(chronicle.payload), filename=chronicle.filename),
-            ephemeral=True,
-        )
+        # one message per part, each within the upload limit (the GM channel has the same);
+        # the first says what the export holds, even when the first part could not be sent
+        count = len(chronicle.parts)
+        head = render_chronicle.exported(chronicle, chronicle.campaign_name, ctx.locale)
+        for number, (filename, payload) in enumerate(chronicle.parts, start=1):
+            text = head if number == 1 else render_chronicle.part_sent(number, count, ctx.locale)
+            if len(payload) > chronicle.limit:
+                text += "\n" + render_chronicle.too_big(
+                    chronicle, filename, len(payload), ctx.locale
+                )
+                await itx.followup.send(text, ephemeral=True)
+                continue
+            await itx.followup.send(
+                text, file=discord.File(io.BytesIO(payload), filename=filename), ephemeral=True
+            )
 
     @app_commands.command(
         name="import", description="Restore an exported chronicle here as a new campaign you run"

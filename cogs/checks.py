@@ -10,9 +10,9 @@ from discord.ext import commands
 
 from bot.services.play.checks import CheckOrder, CheckView
 from cogs.ui import render_sheet
+from cogs.ui.audience import answer, send
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
-from cogs.ui.gm_copy import send_gm_copy
 from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, CheckOption
 
@@ -25,20 +25,19 @@ class ChecksCog(commands.Cog):
         self.bot = bot
 
     async def _send(self, itx: discord.Interaction[Arbitro], view: CheckView, locale: str) -> None:
-        """The roller's reply, then the GM-channel copy of a private check (or of the numbers
-        an opposed check against a hidden NPC keeps from the player)."""
-        hidden = view.opponent_hidden
-        await itx.response.send_message(
-            **render_sheet.check(view, locale, numbers=not hidden), ephemeral=view.private
+        """The roller's reply through the audience rule (a hidden NPC's numbers stay out of
+        the channel), then the GM's copy of a private check or of the sealed numbers."""
+        told = await answer(
+            itx, view.secrecy, lambda _seen: view, private=view.private, written_at=view.written_at
         )
-        if view.private or hidden:
-            await send_gm_copy(
-                itx,
-                log_id=view.log_id,
-                user_name=view.user_name,
-                render=lambda gm_locale: render_sheet.check(view, gm_locale),
-                headline_key="check.gm_copy_hidden" if hidden else "roll.gm_copy",
-            )
+        await send(
+            itx,
+            told,
+            render_sheet.check,
+            log_id=view.log_id,
+            user_name=view.user_name,
+            headline_key="roll.gm_copy" if view.private else "check.gm_copy_hidden",
+        )
 
     @app_commands.command(
         name="check", description="Roll a check from your sheet (attribute, skill, save…)"

@@ -14,12 +14,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services.play.combat import MAX_COUNT, MAX_TURN_HOURS, TURN_TIMER, CombatService
-from bot.services.play.combat_views import CombatView, Reminder
+from bot.services.play.combat_views import CombatView, Reminder, combat_for
 from bot.services.play.effects import MAX_ROUNDS
 from bot.services.play.surprise import SurpriseOrder
 from bot.services.shared.timers import Due
 from cogs.ui import render_combat, render_effects, render_surprise
 from cogs.ui.attack_panel import send_gm_notes
+from cogs.ui.audience import answer, reader_of
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -167,6 +168,9 @@ class CombatCog(
         ctx = await ctx_of(itx)
         view = await self.combat.roll(ctx.place, ctx.actor)
         await self._panel(itx, view)
+        secret = render_combat.secret_rolls(combat_for(view, await reader_of(itx)), ctx.locale)
+        if secret:  # a hidden NPC's initiative dice: to the GM alone, never in the channel
+            await itx.followup.send(secret, ephemeral=True)
 
     @app_commands.command(name="next", description="Pass the turn (yours; the GM, anyone's)")
     @app_commands.describe(skip_test="GM: pass a dying character's turn without its death test")
@@ -188,7 +192,7 @@ class CombatCog(
         ctx = await ctx_of(itx)
         view = await self.combat.show(ctx.place, ctx.actor)
         await self._panel(itx, view)
-        secret = render_combat.secret_numbers(view, ctx.locale) if view.referee else ""
+        secret = render_combat.secret_numbers(combat_for(view, await reader_of(itx)), ctx.locale)
         if secret:  # the hidden NPCs' numbers: to the GM alone, never in the channel
             await itx.followup.send(secret, ephemeral=True)
 
@@ -242,9 +246,12 @@ class CombatCog(
         ctx = await ctx_of(itx)
         order = SurpriseOrder(ambushers.value, modifier, discreto, atento)
         view = await self.bot.services.surprise.surprise(ctx.place, ctx.actor, order)
-        await itx.response.send_message(**render_surprise.surprise(view, ctx.locale))
-        if view.secret:
-            await itx.followup.send(render_surprise.gm_details(view, ctx.locale), ephemeral=True)
+        told = await answer(itx, view.secrecy, lambda _seen: view)
+        await itx.response.send_message(
+            **render_surprise.surprise(told.reply, ctx.locale), ephemeral=told.ephemeral
+        )
+        if told.gm is not None:  # the sealed values: to the GM (who rolled it) alone
+            await itx.followup.send(render_surprise.gm_details(told.gm, ctx.locale), ephemeral=True)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")

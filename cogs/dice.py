@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.services.play.rolls import RollView
 from bot.services.shared.context import Sent
 from cogs.ui import render
+from cogs.ui.audience import Answer, answer
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.gm_copy import send_gm_copy
@@ -54,13 +55,17 @@ class DiceCog(commands.Cog):
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
+        answered: list[Answer[RollView]] = []
 
         async def reply(view: RollView) -> Sent | None:
+            # through the audience rule like every reply: the channel's, or the roller's alone
+            told = await answer(itx, view.secrecy, lambda _seen: view, private=private)
+            answered.append(told)
             response = await itx.response.send_message(
-                **render.roll(view, ctx.locale), ephemeral=private
+                **render.roll(told.reply, ctx.locale), ephemeral=told.ephemeral
             )
             message_id = getattr(response, "message_id", None)
-            if not message_id or private:
+            if not message_id or told.ephemeral:
                 return None
             return Sent(message_id, jump_url(itx.guild_id, itx.channel_id, message_id))
 
@@ -73,12 +78,13 @@ class DiceCog(commands.Cog):
             difficulty=difficulty,
             reply=reply,
         )
-        if private:
+        gm = answered[0].gm if answered else None
+        if gm is not None:  # a private roll: the GM channel's copy
             await send_gm_copy(
                 itx,
                 log_id=view.log_id,
                 user_name=view.user_name,
-                render=lambda gm_locale: render.roll(view, gm_locale),
+                render=lambda gm_locale: render.roll(gm, gm_locale),
             )
 
     @app_commands.command(name="history", description="Recent rolls in this campaign")

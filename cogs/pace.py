@@ -1,6 +1,6 @@
 """Pace of the play-by-post table: ``/pace reminders`` (the round itself: ``/scene status``), ``/absence add|list|cancel``,
-and the durable timers behind posting reminders, the GM's digest and NPCized characters'
-return (:mod:`bot.services.table.pace`).
+``/catch-up``, and the durable timers behind posting reminders, the GM's digest, NPCized
+characters' return and a catch-up on return from an absence (:mod:`bot.services.table.pace`).
 
 Thin: parse, call the service, render.  Every timer post is claim → post → record: the
 timer is claimed in the database by :class:`bot.services.shared.timers.TimerService`, the message
@@ -20,9 +20,9 @@ from discord.ext import commands
 
 from bot.services.shared.errors import DomainError
 from bot.services.shared.timers import Due
-from bot.services.table.pace import DIGEST_TIMER, NPC_TIMER, WATCH_TIMER, PaceService
+from bot.services.table.pace import BACK_TIMER, DIGEST_TIMER, NPC_TIMER, WATCH_TIMER, PaceService
 from bot.services.table.pacing import ReminderDue
-from cogs.ui import render_pace
+from cogs.ui import render_catch_up, render_pace
 from cogs.ui.context import actor_of, ctx_of, place_of, reply_locale
 from cogs.ui.cooldowns import fight
 from cogs.ui.options import Suggested
@@ -94,6 +94,7 @@ class PaceCog(commands.Cog):
         timers.register(WATCH_TIMER, self._watch)
         timers.register(DIGEST_TIMER, self._digest)
         timers.register(NPC_TIMER, self._npc)
+        timers.register(BACK_TIMER, self._back)
         self._ensure = asyncio.create_task(self._ensure_timers(), name="pace-timers")
 
     async def cog_unload(self) -> None:
@@ -176,6 +177,35 @@ class PaceCog(commands.Cog):
                 )
         await self.pace.give_back(view)
 
+    async def _back(self, due: Due) -> None:
+        """Back from an absence: the member's catch-up by private message (their choice)."""
+        view = await self.pace.back(due)
+        if view is None:
+            return
+        message = render_catch_up.catch_up(view, self._locale(view.locale), returning=True)
+        try:
+            user = self.bot.get_user(view.user_id) or await self.bot.fetch_user(view.user_id)
+            await user.send(**message, nonce=render_catch_up.back_nonce(due.ref))
+        except (discord.NotFound, discord.Forbidden):
+            log.info("pace: no DM to %s for their catch-up", view.user_id)
+
+    # -- /catch-up ---------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="catch-up", description="What happened since your last post, privately"
+    )
+    @app_commands.describe(since="From this day instead (dd/mm/yyyy, yyyy-mm-dd, yesterday…)")
+    @app_commands.guild_only()
+    @fight()
+    async def catch_up(
+        self, itx: discord.Interaction[Arbitro], since: app_commands.Range[str, 1, 40] | None = None
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.pace.catch_up(ctx.place, ctx.actor, since, locale=ctx.locale)
+        await itx.response.send_message(
+            **render_catch_up.catch_up(view, ctx.locale), ephemeral=True
+        )
+
     # -- /pace -------------------------------------------------------------------------------
 
     @pace_group.command(name="reminders", description="Where your posting reminders reach you")
@@ -201,6 +231,7 @@ class PaceCog(commands.Cog):
         start=_option("from", "description", "First day away: mm/dd/yyyy or yyyy-mm-dd"),
         end=_option("to", "description", "Last day away, included (same format)"),
         note="A note for the GM (optional)",
+        catch_up="On your return, what you missed by private message (default: yes)",
     )
     @fight()
     async def absence_add(
@@ -209,10 +240,11 @@ class PaceCog(commands.Cog):
         start: app_commands.Range[str, 1, 40],
         end: app_commands.Range[str, 1, 40],
         note: app_commands.Range[str, 1, 200] | None = None,
+        catch_up: bool = True,
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.pace.declare_absence(
-            ctx.place, ctx.actor, start, end, note, locale=ctx.locale
+            ctx.place, ctx.actor, start, end, note, catch_up=catch_up, locale=ctx.locale
         )
         await itx.response.send_message(
             render_pace.absence_declared(view, ctx.locale), ephemeral=True

@@ -13,8 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.shared.audience import Reader
 from bot.services.shared.context import Sent
-from bot.services.table.requests import RequestView
+from bot.services.table.requests import RequestView, request_for
 from cogs.ui.approval import ApprovalButton
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
@@ -65,7 +66,8 @@ class RequestCog(
         ctx = await ctx_of(itx)
 
         async def reply(view: RequestView) -> Sent:
-            message = request_message(view, await table_locale(itx))
+            # for the channel: through the audience rule (a hidden NPC's numbers never in it)
+            message = request_message(request_for(view, Reader.everyone()), await table_locale(itx))
             # The one deliberate ping: the players asked to roll (never anyone typed text
             # names), not those listed as unable to.
             owners = {

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.services.play.spells import MAX_EXTRA_MANA, CastOrder
 from cogs.ui import render_spells
 from cogs.ui.attack_panel import send_gm_notes
+from cogs.ui.audience import answer
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.gm_copy import send_gm_copy
@@ -133,7 +134,10 @@ class SpellsCog(
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.bot.services.spells.rest(ctx.place, ctx.actor, character)
-        await itx.response.send_message(**render_spells.rest(view, ctx.locale))
+        told = await answer(itx, view.secrecy, lambda _seen: view)
+        await itx.response.send_message(
+            **render_spells.rest(told.reply, ctx.locale), ephemeral=told.ephemeral
+        )
 
 
 async def setup(bot: Arbitro) -> None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.sheets.xp import MAX_GRANT
+from bot.services.shared.audience import Reader, Shown
+from bot.services.sheets.xp import MAX_GRANT, GrantView, grant_for
 from cogs.ui import render_xp
+from cogs.ui.audience import answer, reader_of
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.levelup import HitDieButton, with_hit_die
@@ -60,13 +62,28 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
             reason=reason,
             session=session,
         )
-        message = render_xp.grant(view, ctx.locale)
-        several = len(view.lines) > 1
-        for line in view.lines:
+        # the channel reads only the awards it may (an award to a hidden NPC is the GM's);
+        # the GM reads the rest privately
+        public = grant_for(view, Reader.everyone())
+        kept = grant_for(view, await reader_of(itx), kept_from=Reader.everyone())
+        if public is not None:
+            await reply(itx, ctx.locale, **self._message(public, ctx.locale))
+        if kept is not None:
+            message = self._message(kept, ctx.locale)
+            if public is None:
+                await reply(itx, ctx.locale, **message, ephemeral=True)
+            else:
+                await itx.followup.send(**message, ephemeral=True)
+
+    @staticmethod
+    def _message(shown: Shown[GrantView], locale: str) -> dict[str, Any]:
+        message = render_xp.grant(shown, locale)
+        several = len(shown.value.lines) > 1
+        for line in shown.value.lines:
             name = line.character_name if several else None
-            message = with_hit_die(message, line, ctx.locale)
-            message = with_undo(message, line.undo, ctx.locale, name=name)
-        await reply(itx, ctx.locale, **message)
+            message = with_hit_die(message, line, locale)
+            message = with_undo(message, line.undo, locale, name=name)
+        return message
 
     @app_commands.command(
         name="spend",
@@ -88,7 +105,10 @@ class XpCog(commands.GroupCog, group_name="xp", group_description="Experience (t
         if line.waiting is not None:  # the GM approves it (Núcleo: mejoras_con_aprobacion)
             await itx.response.send_message(**waiting_message(line, ctx.locale))
             return
-        await itx.response.send_message(**render_xp.spend(line, what, ctx.locale))
+        told = await answer(itx, line.secrecy, lambda _seen: line)
+        await itx.response.send_message(
+            **render_xp.spend(told.reply, what, ctx.locale), ephemeral=told.ephemeral
+        )
 
     @app_commands.command(name="log", description="The campaign's experience awards")
     @app_commands.describe(character="Only this character's awards")

@@ -66,7 +66,10 @@ class Callbacks:
         ):
             err = discord_error(400, 40004, f"Interaction response type {kind} is not valid here")
             return self._reject(rec, err, what, body)
-        if kind in (4, 7) and (problem := check_message(data, files=files, partial=kind == 7)):
+        upload = self.world.upload_in(rec.payload.get("guild_id"))
+        if kind in (4, 7) and (
+            problem := check_message(data, files=files, partial=kind == 7, upload=upload)
+        ):
             return self._reject(rec, json_response(problem, status_of(problem)), what, body)
         if kind == 8 and (problem := check_choices(list(data.get("choices") or []))):
             return self._reject(rec, json_response(problem, status_of(problem)), what, body)
@@ -120,7 +123,8 @@ class Callbacks:
         body, files = await read_body(request)
         if rec.callback_type is None:
             return self._reject(rec, discord_error(404, 10015, "Unknown Webhook"), "followup", body)
-        if problem := check_message(body, files=files):
+        upload = self.world.upload_in(rec.payload.get("guild_id"))
+        if problem := check_message(body, files=files, upload=upload):
             return self._reject(rec, json_response(problem, status_of(problem)), "followup", body)
         original = self.world.messages.get(rec.message_id) if rec.message_id else None
         if rec.callback_type == 5 and original is not None and original.data["flags"] & LOADING:
@@ -163,7 +167,8 @@ class Callbacks:
             delete_message(self.world, msg)
             self.world.touch()
             return no_content()
-        if problem := check_message(body, files=files, partial=True):
+        upload = self.world.upload_in(rec.payload.get("guild_id"))
+        if problem := check_message(body, files=files, partial=True, upload=upload):
             return self._reject(
                 rec, json_response(problem, status_of(problem)), f"PATCH {ref}", body
             )

@@ -454,7 +454,9 @@ class ChannelRoutes:
                 discord_error(400, 50008, "Cannot send messages in a non-text channel"),
                 body,
             )
-        if problem := check_message(body, files=files):
+        if problem := check_message(
+            body, files=files, upload=self.world.upload_in(channel.guild_id)
+        ):
             return self._refuse("post message", json_response(problem, status_of(problem)), body)
         if (earlier := self._nonce_seen(body)) is not None:
             return json_response(earlier.data)  # enforce_nonce: the first message, not a copy

@@ -233,16 +233,21 @@ class Sandbox:
         *,
         ids: dict[str, int] | None = None,
         shard: tuple[int, int] | None = None,
+        boost: int = 0,
     ) -> GuildHandle:
         """A fresh sample guild, announced to the bot with GUILD_CREATE.
 
-        ``shard=(id, count)`` picks a guild id that Discord routes to that shard."""
+        ``shard=(id, count)`` picks a guild id that Discord routes to that shard; ``boost``
+        is its boost level (0–3), which sets what a message may upload there (10 MiB;
+        50 MiB at level 2, 100 MiB at level 3), as the bot reads it and as this server
+        enforces it."""
 
         def make() -> int:
             chosen = dict(ids or {})
             if shard is not None and "guild" not in chosen:
                 chosen["guild"] = self.world.ids.on_shard(*shard)
             guild = build_sample_guild(self.world, name, chosen)
+            guild.premium_tier = boost
             self.world.dispatch("GUILD_CREATE", guild.create_payload(joined=True))
             return guild.id
 

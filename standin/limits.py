@@ -17,6 +17,13 @@ IS_COMPONENTS_V2 = 1 << 15
 #: (path, code, message) of each invalid field, as Discord lists them
 Problems = list[tuple[str, str, str]]
 MAX_UPLOAD = 10 * 1024 * 1024  # a guild without boosts; the same as attachment_size_limit
+#: What one message may upload in a guild, by boost level (Discord's, as discord.py reads
+#: them: ``Guild.filesize_limit``): 10 MiB, 10 MiB, 50 MiB, 100 MiB.
+UPLOAD_BY_TIER = (MAX_UPLOAD, MAX_UPLOAD, 50 * 1024 * 1024, 100 * 1024 * 1024)
+
+
+def upload_limit(premium_tier: int) -> int:
+    return UPLOAD_BY_TIER[max(0, min(premium_tier, 3))]
 
 
 def error_body(problems: Problems) -> dict[str, Any]:
@@ -160,14 +167,19 @@ def _check_allowed_mentions(allowed: Any, problems: list[tuple[str, str, str]]) 
 
 
 def check_message(
-    body: dict[str, Any], *, files: Sequence[tuple[str, bytes]] = (), partial: bool = False
+    body: dict[str, Any],
+    *,
+    files: Sequence[tuple[str, bytes]] = (),
+    partial: bool = False,
+    upload: int = MAX_UPLOAD,
 ) -> dict[str, Any] | None:
     """Returns Discord's error body when ``body`` breaks a limit, else None.
 
-    ``files`` are the uploaded (filename, bytes). ``partial`` is for edits, which may omit
+    ``files`` are the uploaded (filename, bytes), at most ``upload`` bytes in all (the
+    guild's limit: :func:`upload_limit`). ``partial`` is for edits, which may omit
     everything; new messages must carry something.
     """
-    if sum(len(content) for _, content in files) > MAX_UPLOAD:
+    if sum(len(content) for _, content in files) > upload:
         return {"code": 40005, "message": "Request entity too large"}
     problems: Problems = []
     _max(problems, "attachments", list(files), 10)

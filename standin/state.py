@@ -288,6 +288,8 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    #: the server's boost level (0–3): what a message may upload grows with it
+    premium_tier: int = 0
 
     def find_channel(self, name: str, *, types: tuple[int, ...] | None = None) -> Channel:
         for ch in self.channels.values():
@@ -389,8 +391,8 @@ class Guild:
             "explicit_content_filter": 0,
             "mfa_level": 0,
             "nsfw_level": 0,
-            "premium_tier": 0,
-            "premium_subscription_count": 0,
+            "premium_tier": self.premium_tier,
+            "premium_subscription_count": (0, 2, 7, 14)[self.premium_tier],
             "preferred_locale": self.locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
@@ -492,6 +494,13 @@ class World:
 
     def guild_of(self, channel: Channel) -> Guild | None:
         return self.guilds.get(channel.guild_id) if channel.guild_id else None
+
+    def upload_in(self, guild_id: int | str | None) -> int:
+        """What one message may upload in this guild (its boost level; DMs: unboosted)."""
+        from standin.limits import upload_limit
+
+        guild = self.guilds.get(int(guild_id)) if guild_id else None
+        return upload_limit(guild.premium_tier if guild is not None else 0)
 
     def blob_url(self, blob_id: int, filename: str) -> str:
         return f"{self.base_url}/attachments/{blob_id}/{filename}"

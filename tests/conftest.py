@@ -27,6 +27,7 @@ import pytest
 from bot.compute import ComputePool
 from bot.db.engine import create_engine
 from bot.db.migrate import upgrade
+from tests.browser import browser_status
 from tests.databases import BACKENDS, empty_database, postgres_database, status_line
 
 
@@ -71,16 +72,17 @@ def pytest_configure(config: pytest.Config) -> None:
     use_fork_server(("bot.__main__", "tests.standin.tiny_bot"))
 
 
-def pytest_report_header(config: pytest.Config) -> str:
-    return status_line()
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return [status_line(), browser_status()]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Repeat the PostgreSQL status as the very last line, where a reader of ``make test`` looks."""
+    """Repeat the PostgreSQL and browser status as the very last lines, where a reader of
+    ``make test`` looks."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        line = status_line()
-        reporter.write_line(line, yellow="SKIPPED" in line, green="SKIPPED" not in line)
+        for line in (status_line(), browser_status()):
+            reporter.write_line(line, yellow="SKIPPED" in line, green="SKIPPED" not in line)
 
 
 @pytest.fixture(scope="session")

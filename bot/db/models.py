@@ -34,6 +34,7 @@ __all__ = [
     "PostImage",
     "PostMessage",
     "PrivateThread",
+    "Reveal",
     "RollLog",
     "RollRequest",
     "Scene",
@@ -153,6 +154,14 @@ class RollLog(SQLModel, table=True):
     message_id: int | None = _snowflake(default=None, nullable=True)
     message_url: str | None = Field(default=None, max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
+    # Who may see it (bot.services.shared.audience, migration 0020): decided when written.
+    audience: str = Field(
+        default="everyone", max_length=10, sa_column_kwargs={"server_default": "everyone"}
+    )
+    audience_user_id: int | None = _snowflake(default=None, nullable=True)
+    secrets: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
 
 
 class Character(SQLModel, table=True):
@@ -252,6 +261,14 @@ class XpAward(SQLModel, table=True):
     xp_after: int
     reason: str | None = Field(default=None, max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
+    # Who may see it (bot.services.shared.audience, migration 0020): decided when written.
+    audience: str = Field(
+        default="everyone", max_length=10, sa_column_kwargs={"server_default": "everyone"}
+    )
+    audience_user_id: int | None = _snowflake(default=None, nullable=True)
+    secrets: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
 
 
 class CombatRecord(SQLModel, table=True):
@@ -410,6 +427,14 @@ class Post(SQLModel, table=True):
         default=None, foreign_key="imported_player.id", nullable=True
     )
     source_ref: str | None = Field(default=None, max_length=60)
+    # Who may see it (bot.services.shared.audience, migration 0020): decided when written.
+    audience: str = Field(
+        default="everyone", max_length=10, sa_column_kwargs={"server_default": "everyone"}
+    )
+    audience_user_id: int | None = _snowflake(default=None, nullable=True)
+    secrets: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
 
 
 class RollRequest(SQLModel, table=True):
@@ -478,6 +503,8 @@ class Absence(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     cancelled_at: datetime | None = None
     version: int = Field(default=1)
+    # the member chose a catch-up by private message on return (/catch-up, issue 25 §2)
+    catch_up: bool = Field(default=False, sa_column_kwargs={"server_default": text("false")})
 
 
 class PaceMember(SQLModel, table=True):
@@ -675,3 +702,22 @@ class ImportPublication(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     version: int = Field(default=1)
+
+
+class Reveal(SQLModel, table=True):
+    """A hidden NPC the GM revealed (``/npc reveal``): an event, never changed.
+
+    It lifts what the NPC's secrecy sealed in the records written before it (its rolls'
+    numbers, its XP awards): :mod:`bot.services.shared.audience` reads it when rendering.
+    Hiding the NPC again seals what is written afterwards; what was revealed stays revealed.
+    """
+
+    __tablename__ = "reveal"
+    __table_args__ = (Index("ix_reveal_campaign", "campaign_id", "character_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    character_id: int = Field(foreign_key="character.id")
+    by_user_id: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)

@@ -13,8 +13,10 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.checks import CheckOrder
-from bot.services.play.combat_views import CombatView
+from bot.services.play.combat_views import CombatView, combat_for
+from bot.services.shared.audience import Reader
 from cogs.ui import render_combat, render_sheet
+from cogs.ui.audience import answer, reader_of, send
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
 
@@ -29,8 +31,9 @@ STRIP_ON = ("combat.error.stale", "combat.error.gone", "combat.error.none")
 
 
 def turn_message(view: CombatView, locale: str, *, note: str = "") -> dict[str, Any]:
-    """The panel with its live buttons (none once the fight ended)."""
-    message = render_combat.panel(view, locale, note=note)
+    """The panel with its live buttons (none once the fight ended), for the channel: a
+    hidden NPC's numbers are never in it."""
+    message = render_combat.panel(combat_for(view, Reader.everyone()), locale, note=note)
     if view.active:
         components = discord.ui.View(timeout=None)
         for action, key in (("next", "combat.next_button"), ("show", "combat.show_button")):
@@ -60,7 +63,7 @@ class InitButton(
         try:
             if self.action == "show":
                 view = await service.show(ctx.place, ctx.actor)
-                message = render_combat.panel(view, locale)
+                message = render_combat.panel(combat_for(view, await reader_of(itx)), locale)
                 await itx.response.send_message(**message, ephemeral=True)
                 return
             view = await service.next(ctx.place, ctx.actor, seen=(self.combat_id, self.version))
@@ -94,4 +97,12 @@ class DeathTestButton(KeyedButton, kind="init-death", style=discord.ButtonStyle.
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
             await self.refuse(itx, error)
             return
-        await itx.response.send_message(**render_sheet.check(view, ctx.locale))
+        told = await answer(itx, view.secrecy, lambda _seen: view, written_at=view.written_at)
+        await send(
+            itx,
+            told,
+            render_sheet.check,
+            log_id=view.log_id,
+            user_name=view.user_name,
+            headline_key="check.gm_copy_hidden",
+        )

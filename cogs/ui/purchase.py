@@ -15,6 +15,7 @@ import discord
 from bot.i18n import t
 from bot.services.sheets.xp import GrantLine
 from cogs.ui import render_xp
+from cogs.ui.audience import answer
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
 
@@ -54,8 +55,11 @@ class PurchaseButton(
             await self.refuse(itx, error, strip_on=STRIP_ON)
             return
         await itx.response.edit_message(view=None)
-        if self.action == "yes":
-            await itx.followup.send(**render_xp.spend(line, asked, ctx.locale))
+        if self.action == "yes":  # a player's character: its purchase is everyone's to read
+            told = await answer(itx, line.secrecy, lambda _seen: line)
+            await itx.followup.send(
+                **render_xp.spend(told.reply, asked, ctx.locale), ephemeral=told.ephemeral
+            )
         else:
             await itx.followup.send(
                 ctx.t("xp.purchase_rejected", name=line.character_name, what=asked)

@@ -16,6 +16,7 @@ from bot.formatting import format_percent
 from bot.i18n import t
 from bot.services.campaigns.service import CampaignView, SettingView
 from bot.services.play.rolls import HistoryView, OddsView, RollView
+from bot.services.shared.audience import Shown
 from bot.words import problem_text, setting_description, setting_name, setting_value
 from rules.dice.limits import MAX_ROLLS
 from rules.systems.base import Problem
@@ -112,8 +113,9 @@ def _who(view_user: str, character: str | None, locale: str) -> str:
     return view_user
 
 
-def roll(view: RollView, locale: str) -> dict[str, Any]:
-    """The public (or ephemeral) reply to ``/roll``."""
+def roll(shown: Shown[RollView], locale: str) -> dict[str, Any]:
+    """The public (or ephemeral) reply to ``/roll``, for its reader."""
+    view = shown.value
     colour_key = "fumble" if view.fumble else view.outcome
     title = t(
         "roll.title",
@@ -171,7 +173,7 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
         parts = [
             f"`#{entry.log_id}`",
             f"**{entry.total}**" if entry.total is not None else "**?**",
-            f"`{truncate(entry.expression, 60)}`",
+            *([f"`{truncate(entry.expression, 60)}`"] if entry.expression else []),
             who,
         ]
         if entry.outcome:

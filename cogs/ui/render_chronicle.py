@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from bot.formatting import format_number
 from bot.i18n import t
 from bot.services.chronicle.archive import ArchiveProblems
 from bot.services.chronicle.service import ChronicleFile, ImportSummary
@@ -14,14 +15,38 @@ from bot.words import whole_list
 from cogs.ui.publishing import StopPublicationButton
 from cogs.ui.render import truncate
 
-__all__ = ["exported", "imported", "imported_message", "problems"]
+__all__ = ["exported", "imported", "imported_message", "part_sent", "problems", "too_big"]
 
 #: Discord's limit for a message's text, minus room for the heading.
 MAX_PROBLEMS_TEXT = 1800
 
 
+def _megabytes(size: int, locale: str) -> str:
+    """Megabytes with one decimal in the reader's language («25,3» in Spanish)."""
+    return format_number(size / 2**20, locale, 1)
+
+
 def exported(file: ChronicleFile, campaign: str, locale: str) -> str:
-    return t("chronicle.exported", locale, campaign=campaign, **file.counts)
+    text = t("chronicle.exported", locale, campaign=campaign, **file.counts)
+    if len(file.parts) > 1:
+        limit = _megabytes(file.limit, locale)
+        text += "\n" + t("chronicle.exported_parts", locale, count=len(file.parts), limit=limit)
+    return text
+
+
+def part_sent(number: int, count: int, locale: str) -> str:
+    return t("chronicle.part_sent", locale, number=number, count=count)
+
+
+def too_big(file: ChronicleFile, name: str, size: int, locale: str) -> str:
+    """A part still over the upload limit (the record alone, on a huge campaign)."""
+    return t(
+        "chronicle.error.part_too_big",
+        locale,
+        name=name,
+        size=_megabytes(size, locale),
+        limit=_megabytes(file.limit, locale),
+    )
 
 
 def imported(summary: ImportSummary | UmbriaSummary, locale: str) -> str:

@@ -19,6 +19,7 @@ from bot.services.play.combat_views import (
     Reminder,
     TickView,
 )
+from bot.services.shared.audience import Shown
 from cogs.ui.render import COLOUR, truncate
 from rules.names import display_state
 
@@ -48,12 +49,12 @@ def state_name(system: str, word: str, locale: str, gender: str | None) -> str:
     return display_state(system or None, word, locale, gender)
 
 
-def health_text(line: CombatantLine, locale: str, *, gm: bool = False, system: str = "") -> str:
+def health_text(line: CombatantLine, locale: str, *, system: str = "") -> str:
     """The state, with hit points where the viewer may see them: a player character's and a
     revealed NPC's for everyone, a hidden NPC's only for the GM (else its description)."""
     if not line.state:
         return ""
-    if line.hit_points is not None and (gm or not line.secret):
+    if line.hit_points is not None and not line.secret:
         left, maximum = line.hit_points
         state = state_name(system, line.state, locale, line.gender)
         return t("combat.health_numbers", locale, state=state, left=left, maximum=maximum)
@@ -61,7 +62,7 @@ def health_text(line: CombatantLine, locale: str, *, gm: bool = False, system: s
     return t("combat.health_word", locale, state=word)
 
 
-def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = False) -> str:
+def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
     marker = "▶" if line.current else "•"
     name = f"**{line.name}**" if line.current else line.name
     if line.count > 1:
@@ -71,6 +72,8 @@ def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = 
         parts.append(t("combat.no_initiative", locale))
     elif view.by_side:
         parts.append(t(SIDE_KEYS[line.side], locale))
+    elif line.secret:  # a hidden NPC's initiative would bound its stats: its place only
+        parts.append("(?)")
     else:
         parts.append(f"({line.initiative})")
     if line.actions > 1:
@@ -79,7 +82,7 @@ def line_text(line: CombatantLine, view: CombatView, locale: str, *, gm: bool = 
         parts.append(t("combat.waits_after", locale, name=line.waited_after))
     if line.skips_this_round:
         parts.append(t("combat.skips_round", locale))
-    state = health_text(line, locale, gm=gm, system=view.system)
+    state = health_text(line, locale, system=view.system)
     if state:
         parts.append(state)
     text = " ".join(parts)
@@ -175,20 +178,19 @@ def _tick_lines(tick: TickView | None, locale: str) -> list[str]:
     return lines
 
 
-def panel(view: CombatView, locale: str, *, note: str = "", gm: bool = False) -> dict[str, Any]:
+def panel(shown: Shown[CombatView], locale: str, *, note: str = "") -> dict[str, Any]:
     """The order with the turn marker; mentions the player whose turn just began.
 
-    ``gm``: the reply goes to the GM alone (ephemeral), so hidden NPCs' numbers are shown;
-    a panel posted in the channel is always rendered without them."""
+    Rendered for its reader (:func:`bot.services.play.combat.combat_for`): a panel posted in
+    the channel never shows a hidden NPC's numbers; the GM's own copy does."""
+    view = shown.value
     if view.round:
         title = t("combat.title_round", locale, round=view.round)
     else:
         title = t("combat.title_setup", locale)
     if not view.active:
         title = t("combat.title_ended", locale)
-    body = [line_text(line, view, locale, gm=gm) for line in view.lines] or [
-        t("combat.empty", locale)
-    ]
+    body = [line_text(line, view, locale) for line in view.lines] or [t("combat.empty", locale)]
     if view.by_side and view.side_rolls:
         rolls = dict(view.side_rolls)
         body.append(
@@ -200,8 +202,11 @@ def panel(view: CombatView, locale: str, *, note: str = "", gm: bool = False) ->
                 enemigos=rolls.get("enemigos", "?"),
             )
         )
-    for name, breakdown in view.rolled:
-        body.append(t("combat.rolled", locale, name=name, breakdown=breakdown))
+    for rolled in view.rolled:
+        if rolled.breakdown is None:
+            body.append(t("combat.rolled_hidden", locale, name=rolled.name))
+        else:
+            body.append(t("combat.rolled", locale, name=rolled.name, breakdown=rolled.breakdown))
     embed = discord.Embed(
         title=title, description=truncate("\n".join(body), 4000), colour=COLOUR[None]
     )
@@ -228,8 +233,10 @@ def turn_ping(view: CombatView) -> discord.AllowedMentions:
     )
 
 
-def secret_numbers(view: CombatView, locale: str) -> str:
-    """For the GM alone: the hidden NPCs' hit points the public panel leaves out."""
+def secret_numbers(shown: Shown[CombatView], locale: str) -> str:
+    """For the GM alone: the hidden NPCs' hit points the public panel leaves out (empty
+    for any other reader: his view has them sealed)."""
+    view = shown.value
     lines = [
         t(
             "combat.secret_line",
@@ -240,9 +247,22 @@ def secret_numbers(view: CombatView, locale: str) -> str:
             maximum=hp[1],
         )
         for line in view.lines
-        if line.secret and (hp := line.hit_points) is not None
+        if shown.sight.reader.is_gm
+        and line.secrecy.npc_sealed
+        and (hp := line.hit_points) is not None
     ]
     return "\n".join(lines)
+
+
+def secret_rolls(shown: Shown[CombatView], locale: str) -> str:
+    """For the GM alone: the initiatives just rolled that the channel's panel keeps sealed."""
+    if not shown.sight.reader.is_gm:
+        return ""
+    return "\n".join(
+        t("combat.rolled_secret", locale, name=rolled.name, breakdown=rolled.breakdown)
+        for rolled in shown.value.rolled
+        if rolled.secrecy.npc_sealed and rolled.breakdown is not None
+    )
 
 
 def health(view: HealthView, locale: str) -> dict[str, Any]:

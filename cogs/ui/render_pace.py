@@ -26,6 +26,7 @@ from bot.services.table.pacing import (
     RoundView,
 )
 from cogs.ui.render import COLOUR, fit_lines, moment, truncate
+from cogs.ui.render_catch_up import owed_line
 
 __all__ = [
     "absence_declared",
@@ -195,7 +196,17 @@ def digest(view: DigestView, locale: str) -> dict[str, Any]:
             ),
             inline=False,
         )
+    _owed_field(embed, view, locale)
     return {"embed": embed, "allowed_mentions": discord.AllowedMentions.none()}
+
+
+def _owed_field(embed: discord.Embed, view: DigestView, locale: str) -> None:
+    """The digest's "who owes what": each debt with its member, what, where, since when."""
+    if view.owed:
+        lines = [owed_line(d, view.guild_id, locale, member=True) for d in view.owed]
+        embed.add_field(
+            name=t("pace.digest_owed", locale), value=fit_lines(lines, locale, 1024), inline=False
+        )
 
 
 def npc_returned(view: NpcView, locale: str) -> dict[str, Any]:
@@ -223,7 +234,7 @@ def absence_declared(view: AbsenceView, locale: str) -> str:
         starts=day(view.starts_on, locale),
         ends=day(view.ends_on, locale),
         note=_note(view.note),
-    )
+    ) + (t("pace.absence_catch_up", locale) if view.catch_up else "")
 
 
 def absences(views: tuple[AbsenceView, ...], everyone: bool, locale: str) -> dict[str, Any]:

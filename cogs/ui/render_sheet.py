@@ -17,6 +17,7 @@ from bot.formatting import format_number
 from bot.grammar import gender_of
 from bot.i18n import catalogue, t
 from bot.services.play.checks import CheckView
+from bot.services.shared.audience import Part, Shown
 from bot.services.sheets.changes import Purse
 from bot.services.sheets.characters import CharacterSummary, CharacterView, get_path
 from bot.services.sheets.creation import DraftView
@@ -286,11 +287,13 @@ def _opposed_lines(view: CheckView, opposed: OpposedResult, locale: str) -> str:
     return "\n".join(lines)
 
 
-def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, Any]:
-    """The check as rolled; ``numbers=False`` (opposed by a hidden NPC, the player's view)
-    keeps only the outcome: no dice, totals, targets or chances that would reveal its stat."""
-    if not numbers:
-        return _check_outcome_only(view, locale)
+def check(shown: Shown[CheckView], locale: str) -> dict[str, Any]:
+    """The check as its reader may see it: where the record seals the numbers (a hidden NPC
+    on either side, a hidden difficulty) only the outcome — no dice, totals, targets or
+    chances that would reveal a stat — and where it seals the outcome, not even that."""
+    view = shown.value
+    if not shown.sight.shows(Part.TOTAL):
+        return _check_outcome_only(view, locale, outcome=shown.sight.shows(Part.OUTCOME))
     result = view.result
     who = t("roll.who_as_character", locale, user=view.user_name, character=view.character_name)
     title = t("check.title", locale, who=who, label=result.label)
@@ -341,15 +344,15 @@ def check(view: CheckView, locale: str, *, numbers: bool = True) -> dict[str, An
     return {"embed": embed}
 
 
-def _check_outcome_only(view: CheckView, locale: str) -> dict[str, Any]:
+def _check_outcome_only(view: CheckView, locale: str, *, outcome: bool) -> dict[str, Any]:
     result = view.result
     who = t("roll.who_as_character", locale, user=view.user_name, character=view.character_name)
     title = t("check.title", locale, who=who, label=result.label)
-    outcome = str(result.outcome) if result.outcome else None
+    verdict = str(result.outcome) if result.outcome and outcome else None
     lines = []
-    if outcome:
-        lines.append(t(f"check.outcome.{outcome}", locale))
-    if view.opposed is not None:
+    if verdict:
+        lines.append(t(f"check.outcome.{verdict}", locale))
+    if view.opposed is not None and outcome:
         winner = {"a": view.character_name, "b": view.opponent_name, "tie": t("check.tie", locale)}[
             view.opposed.winner
         ]
@@ -361,7 +364,7 @@ def _check_outcome_only(view: CheckView, locale: str) -> dict[str, Any]:
     embed = discord.Embed(
         title=truncate(title, 256),
         description="\n".join(lines),
-        colour=COLOUR.get(outcome, COLOUR[None]),
+        colour=COLOUR.get(verdict, COLOUR[None]),
     )
     footer = [t("roll.log_ref", locale, id=view.log_id)]
     if view.private:

@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.spells import CastView, RestView, SpellListView, SpellView
+from bot.services.shared.audience import Shown
 from cogs.ui import render_attack
 from cogs.ui.render import COLOUR, percent, truncate, turn_warnings
 from rules.names import display_state
@@ -301,8 +302,9 @@ def _healed(view: CastView) -> bool:
     return effect is not None and effect.kind == "healing"
 
 
-def rest(view: RestView, locale: str) -> dict[str, Any]:
-    """Each pool before → after."""
+def rest(shown: Shown[RestView], locale: str) -> dict[str, Any]:
+    """Each pool before → after (to its reader: a hidden NPC's rest, to the GM alone)."""
+    view = shown.value
     before = {p.key: p.left for p in view.result.before}
     lines = [
         t(

@@ -12,6 +12,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.surprise import SurpriseView
+from bot.services.shared.audience import Part, Shown
 from cogs.ui.render import COLOUR, truncate
 
 __all__ = ["gm_details", "surprise"]
@@ -21,14 +22,18 @@ def _side(side: str, locale: str) -> str:
     return t(f"rolweb_fight.side.{side}", locale)
 
 
-def surprise(view: SurpriseView, locale: str) -> dict[str, Any]:
+def surprise(shown: Shown[SurpriseView], locale: str) -> dict[str, Any]:
+    """The ambush as its reader may see it: the values and target only where a hidden NPC's
+    secrecy does not seal them."""
+    view = shown.value
+    secret = not shown.sight.shows(Part.DIFFICULTY)
     test = (
         "rolweb_fight.surprise.test_defence"
         if view.ambushers == "enemigos"
         else ("rolweb_fight.surprise.test")
     )
     lines = [t("rolweb_fight.surprise.title", locale, side=_side(view.ambushers, locale))]
-    if view.secret:
+    if secret:
         lines.append(t("rolweb_fight.surprise.roll_hidden", locale, roll=view.roll))
     else:
         lines.append(
@@ -63,8 +68,9 @@ def surprise(view: SurpriseView, locale: str) -> dict[str, Any]:
     return {"embed": discord.Embed(description=truncate("\n".join(lines), 4000), colour=colour)}
 
 
-def gm_details(view: SurpriseView, locale: str) -> str:
+def gm_details(shown: Shown[SurpriseView], locale: str) -> str:
     """The numbers a player may not see (sent to the GM as an ephemeral follow-up)."""
+    view = shown.value
     test = (
         "rolweb_fight.surprise.test_defence"
         if view.ambushers == "enemigos"

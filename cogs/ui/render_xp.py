@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.services.shared.audience import Shown
 from bot.services.sheets.xp import AwardEntry, GrantLine, GrantView
 from cogs.ui.render import COLOUR, fit_lines, moment, truncate
 from rules.names import display
@@ -18,7 +19,9 @@ def _level(line: GrantLine, track: str, before: int, after: int, locale: str) ->
     return t("xp.level", locale, track=name, before=before, after=after)
 
 
-def grant(view: GrantView, locale: str) -> dict[str, Any]:
+def grant(shown: Shown[GrantView], locale: str) -> dict[str, Any]:
+    """The awards its reader may see (:func:`bot.services.sheets.xp.grant_for`)."""
+    view = shown.value
     lines = []
     for line in view.lines:
         text = t(
@@ -49,7 +52,8 @@ def grant(view: GrantView, locale: str) -> dict[str, Any]:
     return {"embed": embed}
 
 
-def log(entries: tuple[AwardEntry, ...], locale: str) -> dict[str, Any]:
+def log(shown: tuple[Shown[AwardEntry], ...], locale: str) -> dict[str, Any]:
+    entries = [entry.value for entry in shown]
     if not entries:
         return {"content": t("xp.log_empty", locale), "ephemeral": True}
     lines = [
@@ -72,14 +76,15 @@ def log(entries: tuple[AwardEntry, ...], locale: str) -> dict[str, Any]:
     return {"embed": embed, "ephemeral": True}
 
 
-def spend(line: GrantLine, what: str, locale: str) -> dict[str, Any]:
+def spend(shown: Shown[GrantLine], what: str, locale: str) -> dict[str, Any]:
+    line = shown.value
     text = t(
         "xp.line", locale, name=line.character_name, before=line.xp_before, after=line.xp_after
     )
     for track, before, after in line.levels:
         text += "\n" + _level(line, track, before, after, locale)
-    shown = what.split(":", 1)[-1]  # the name, not its key («habilidad:Sigilo»)
+    name = what.split(":", 1)[-1]  # the name, not its key («habilidad:Sigilo»)
     embed = discord.Embed(
-        title=t("xp.spent", locale, what=shown), description=text, colour=COLOUR["success"]
+        title=t("xp.spent", locale, what=name), description=text, colour=COLOUR["success"]
     )
     return {"embed": embed}

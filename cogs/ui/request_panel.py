@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.services.campaigns.service import is_referee
+from bot.services.shared.audience import Part, Reader, Shown
 from bot.services.shared.errors import DomainError
-from bot.services.table.requests import Entry, Press, RequestView
+from bot.services.table.requests import Entry, Press, RequestView, request_for
 from bot.words import problem_text
 from cogs.ui import render_sheet
+from cogs.ui.audience import answer
 from cogs.ui.context import ctx_of
 from cogs.ui.gm_copy import send_gm_copy
 from cogs.ui.keyed_button import KeyedButton
@@ -44,6 +45,8 @@ __all__ = [
 
 #: After these refusals the message is redrawn from the stored request (its buttons go).
 REDRAW_ON = ("request.error.closed",)
+#: The public message's reader: anyone in the channel.
+EVERYONE = Reader.everyone()
 
 
 def _outcome(entry: Entry, locale: str) -> str:
@@ -56,15 +59,15 @@ def _unable(entry: Entry, locale: str) -> str:
     return t("request.line_unable", locale, name=truncate(entry.name, 80), reasons=reasons)
 
 
-def _line(view: RequestView, entry: Entry, locale: str) -> str:
+def _line(entry: Entry, locale: str) -> str:
+    """One character's state, as the reader's view of its roll allows (the numbers, the
+    outcome only, or only that it rolled)."""
     name = truncate(entry.name, 80)
     if entry.unable:
         return _unable(entry, locale)
     if not entry.rolled:
         return t("request.line_pending", locale, name=name, owner=entry.owner_id)
-    if view.hidden == "nothing":
-        return t("request.line_rolled", locale, name=name)
-    if view.hidden == "outcome":
+    if entry.total is None:
         if entry.outcome is None:
             return t("request.line_rolled", locale, name=name)
         return t("request.line_outcome", locale, name=name, outcome=_outcome(entry, locale))
@@ -72,16 +75,15 @@ def _line(view: RequestView, entry: Entry, locale: str) -> str:
     return line + (f" · {_outcome(entry, locale)}" if entry.outcome else "")
 
 
-def request_message(view: RequestView, locale: str) -> dict[str, Any]:
+def request_message(shown: Shown[RequestView], locale: str) -> dict[str, Any]:
     """The public message: what was asked, each character's state, and the live buttons."""
+    view = shown.value
     header = [t("request.title", locale, gm=f"<@{view.requested_by}>", label=view.label)]
     details = []
     if view.difficulty is not None:
-        details.append(
-            t("request.difficulty", locale, difficulty=view.difficulty)
-            if view.hidden == "visible"
-            else t("request.difficulty_hidden", locale)
-        )
+        details.append(t("request.difficulty", locale, difficulty=view.difficulty))
+    elif view.asked_difficulty:
+        details.append(t("request.difficulty_hidden", locale))
     if view.modifier:
         details.append(t("request.modifier", locale, modifier=f"{view.modifier:+d}"))
     if view.circumstances:
@@ -91,7 +93,7 @@ def request_message(view: RequestView, locale: str) -> dict[str, Any]:
         header.append(" · ".join(details))
     if view.hidden != "visible":
         header.append(t(f"request.hidden_{view.hidden}", locale))
-    lines = [_line(view, entry, locale) for entry in view.entries]
+    lines = [_line(entry, locale) for entry in view.entries]
     if not view.open:
         footer = t("request.footer_closed", locale, id=view.id)
     elif view.complete:
@@ -115,8 +117,9 @@ def request_message(view: RequestView, locale: str) -> dict[str, Any]:
     return {"content": "\n".join(header), "embed": embed, "view": components}
 
 
-def results_message(view: RequestView, locale: str) -> dict[str, Any]:
+def results_message(shown: Shown[RequestView], locale: str) -> dict[str, Any]:
     """The GM's view: every number, the difficulty (ephemeral, or in the GM channel)."""
+    view = shown.value
     lines = []
     for entry in view.entries:
         name = truncate(entry.name, 80)
@@ -172,11 +175,15 @@ class RequestButton(
         try:
             if self.action == "results":
                 view = await service.show(ctx.place, ctx.actor, self.request_id)
-                await itx.response.send_message(**results_message(view, ctx.locale), ephemeral=True)
+                await itx.response.send_message(
+                    **results_message(request_for(view, Reader.gm()), ctx.locale), ephemeral=True
+                )
                 return
             if self.action == "close":
                 view = await service.close(ctx.place, ctx.actor, self.request_id)
-                await itx.response.edit_message(**request_message(view, await table_locale(itx)))
+                await itx.response.edit_message(
+                    **request_message(request_for(view, EVERYONE), await table_locale(itx))
+                )
                 await itx.followup.send(
                     ctx.t(
                         "request.closed",
@@ -197,7 +204,9 @@ class RequestButton(
             ctx = await ctx_of(itx)
             try:
                 view = await ctx.services.requests.public(ctx.place, self.request_id)
-                await itx.response.edit_message(**request_message(view, await table_locale(itx)))
+                await itx.response.edit_message(
+                    **request_message(request_for(view, EVERYONE), await table_locale(itx))
+                )
             except Exception:  # noqa: BLE001 - the refusal below matters more than the redraw
                 log.warning("could not redraw request %s", self.request_id, exc_info=True)
         await self.refuse(itx, error)
@@ -210,26 +219,30 @@ async def answered(itx: discord.Interaction[Arbitro], press: Press) -> None:
     ctx = await ctx_of(itx)
     request, check = press.request, press.check
     public = await table_locale(itx)
-    await itx.response.edit_message(**request_message(request, public))
+    await itx.response.edit_message(**request_message(request_for(request, EVERYONE), public))
     await _catch_up(itx, request, public)
-    entry = next(e for e in request.entries if e.log_id == check.log_id)
     name = check.character_name
-    campaign = await ctx.services.campaigns.find(ctx.place)
-    referee = campaign is not None and is_referee(campaign, ctx.actor)
-    if request.hidden == "visible" or referee:  # the GM pressing for an NPC sees it all
-        await itx.followup.send(**render_sheet.check(check, ctx.locale), ephemeral=True)
-    elif request.hidden == "outcome":
-        text = ctx.t("request.your_outcome", name=name, outcome=_outcome(entry, ctx.locale))
+    # the roller's answer and the GM's copy: the roll's own secrecy decides (a hidden
+    # request's numbers, a hidden NPC's), as for every output
+    told = await answer(itx, check.secrecy, lambda _seen: check, private=True)
+    seen = told.reply.sight
+    if seen.shows(Part.TOTAL):
+        await itx.followup.send(**render_sheet.check(told.reply, ctx.locale), ephemeral=True)
+    elif seen.shows(Part.OUTCOME):
+        outcome = check.result.outcome
+        verdict = t(f"check.outcome.{outcome}", ctx.locale) if outcome else "—"
+        text = ctx.t("request.your_outcome", name=name, outcome=verdict)
         await itx.followup.send(text, ephemeral=True)
     else:
         await itx.followup.send(ctx.t("request.your_nothing", name=name), ephemeral=True)
     copied = False
-    if request.hidden != "visible":
+    gm = told.gm
+    if request.hidden != "visible" and gm is not None:
         copied = await send_gm_copy(
             itx,
             log_id=check.log_id,
             user_name=check.user_name,
-            render=lambda gm_locale: render_sheet.check(check, gm_locale),
+            render=lambda gm_locale: render_sheet.check(gm, gm_locale),
             headline_key="request.gm_copy",
         )
     if not copied and itx.message is not None:
@@ -250,7 +263,7 @@ async def _catch_up(itx: discord.Interaction[Arbitro], shown: RequestView, local
         latest = await ctx.services.requests.public(ctx.place, shown.id)
         if latest.version <= shown.version:
             return
-        await itx.edit_original_response(**request_message(latest, locale))
+        await itx.edit_original_response(**request_message(request_for(latest, EVERYONE), locale))
         shown = latest
 
 
@@ -264,7 +277,7 @@ async def _tell_gm(itx: discord.Interaction[Arbitro], request: RequestView, loca
             if channel is None:
                 channel = await ctx.bot.fetch_channel(request.gm_channel_id)
             if isinstance(channel, discord.abc.Messageable):
-                message = results_message(request, locale)
+                message = results_message(request_for(request, Reader.gm()), locale)
                 message["content"] = t(
                     "request.complete_gm",
                     locale,

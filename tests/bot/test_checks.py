@@ -10,6 +10,7 @@ from sqlmodel import select
 from bot.db.models import RollLog
 from bot.services import Actor, Place
 from bot.services.play.checks import CheckOrder, parse_circumstances
+from bot.services.shared.audience import Part, Reader, show, sight
 from bot.services.shared.errors import DomainError, NotAllowed
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
@@ -115,7 +116,11 @@ async def test_being_the_target_needs_no_ownership_and_hides_a_hidden_npcs_numbe
     gm_view = await ardelia.checks.check(
         HERE, GM, CheckOrder("atributo:Físico", character="Ardelia", against="Trasgo")
     )
-    assert not gm_view.opponent_hidden  # the referee sees everything
+    # decided once, for every reader: the GM's own roll against his hidden NPC seals its
+    # numbers too (the channel reads the outcome; the GM reads them in his copy)
+    assert gm_view.opponent_hidden
+    assert sight(gm_view.secrecy, Reader.gm()).sealed == frozenset()
+    assert Part.TOTAL in sight(gm_view.secrecy, Reader.everyone()).sealed
     # The log keeps the numbers for referees; the roller's own history shows the outcome only.
     mine = {e.log_id: e for e in (await ardelia.rolls.history(HERE, ANA)).entries}
     assert mine[versus_trasgo.log_id].total is None
@@ -146,7 +151,7 @@ async def test_a_checks_reason_is_shown_and_logged_and_the_opponents_dice_are_sh
     async with ardelia.sessions() as session:
         (row,) = (await session.exec(select(RollLog).where(RollLog.kind == "check"))).all()
     assert row.reason.endswith("← Bram — Forzar la puerta"), row.reason
-    embed = render_sheet.check(view, "es")["embed"]
+    embed = render_sheet.check(_shown(view, Reader.everyone()), "es")["embed"]
     text = str(embed.to_dict())
     assert "Forzar la puerta" in text
     other = view.opposed.b
@@ -154,10 +159,12 @@ async def test_a_checks_reason_is_shown_and_logged_and_the_opponents_dice_are_sh
     hidden = await ardelia.checks.check(
         HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo", reason="Empujón")
     )
-    player = str(render_sheet.check(hidden, "es", numbers=False)["embed"].to_dict())
+    player = str(
+        render_sheet.check(_shown(hidden, Reader.member(ANA.user_id)), "es")["embed"].to_dict()
+    )
     assert "Empujón" in player and hidden.opposed.b.breakdown not in player
     assert hidden.opposed.b.expression not in player
-    gm_copy = str(render_sheet.check(hidden, "es")["embed"].to_dict())
+    gm_copy = str(render_sheet.check(_shown(hidden, Reader.gm()), "es")["embed"].to_dict())
     assert hidden.opposed.b.breakdown in gm_copy
 
 
@@ -180,3 +187,38 @@ async def test_strict_creation_refuses_a_later_raise_naming_the_setting(ardelia)
     )
     raised = await ardelia.characters.set_field(HERE, ANA, None, "atributos.Físico", "7")
     assert raised.sheet["atributos"]["Físico"] == 7
+
+
+def _shown(view, reader):
+    """The check as ``reader`` may see it (the audience rule), as the cog renders it."""
+    return show(view.secrecy, reader, lambda _seen: view)
+
+
+async def test_revealing_the_npc_lifts_what_its_secrecy_sealed_and_nothing_later(ardelia):
+    """Issue 22 §1: a reveal is an event.  After ``/npc reveal`` the roll against the NPC
+    shows its total in the player's /history and its XP award in /xp log; hidden again, what
+    is rolled afterwards is sealed again, and a private roll stays private throughout."""
+    await ardelia.characters.create(
+        HERE, GM, dict(json.loads(json.dumps(ARDELIA)), name="Trasgo"), is_npc=True, hidden=True
+    )
+    before = await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo"))
+    await ardelia.xp.grant(HERE, GM, 4, character="Trasgo", reason="emboscada")
+    private = await ardelia.checks.check(
+        HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo", private=True)
+    )
+
+    async def ana_sees() -> dict[int, int | None]:
+        return {e.log_id: e.total for e in (await ardelia.rolls.history(HERE, ANA)).entries}
+
+    assert (await ana_sees())[before.log_id] is None
+    assert [e.value.reason for e in await ardelia.xp.log(HERE, ANA)] == []
+    await ardelia.npcs.set_visibility(HERE, GM, "Trasgo", hidden=False)
+    seen = await ana_sees()
+    assert seen[before.log_id] == before.result.total and seen[private.log_id] is not None
+    assert [e.value.reason for e in await ardelia.xp.log(HERE, ANA)] == ["emboscada"]
+    bruno = {e.log_id for e in (await ardelia.rolls.history(HERE, BRUNO)).entries}
+    assert private.log_id not in bruno and before.log_id in bruno  # private stays Ana's
+    await ardelia.npcs.set_visibility(HERE, GM, "Trasgo", hidden=True)
+    after = await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico", against="Trasgo"))
+    seen = await ana_sees()
+    assert seen[after.log_id] is None and seen[before.log_id] == before.result.total

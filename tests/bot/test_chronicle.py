@@ -12,6 +12,7 @@ import base64
 import csv
 import io
 import json
+import posixpath
 import re
 import zipfile
 from datetime import UTC, datetime, timedelta
@@ -26,8 +27,10 @@ from bot.db.models import Campaign, Character, Post, RollLog, Scene, XpAward
 from bot.services import Actor, Place
 from bot.services.chronicle.archive import MAX_FILES, MAX_UNCOMPRESSED
 from bot.services.chronicle.service import MAX_JOBS, ArchiveProblems, _Jobs, scene_channel
+from bot.services.shared.audience import Part, Secrecy
 from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed, NotReferee
-from tests.examples import ARDELIA, image
+from bot.services.sheets.profiles import ProfileChange
+from tests.examples import ARDELIA
 
 GUILD, CHANNEL, THREAD, PRIVATE_THREAD = 1000, 11, 51, 52
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -126,6 +129,8 @@ async def table(services):
             private=True,
             detail={"secret": {"defensa": 7717}},
             created_at=T0 + timedelta(hours=2),
+            # as the writers decide it (bot.services.shared.audience): the GM's private roll
+            **Secrecy.private(GM.user_id).sealing(Part.DETAIL).columns(),
         ),
     )
     posts = [
@@ -169,6 +174,7 @@ async def table(services):
             text="SECRETO: la espía escucha tras la puerta",
             roll_log_id=private_roll.id,
             created_at=T0 + timedelta(hours=2),
+            **Secrecy.private(GM.user_id).columns(),  # a GM-only post: its author's and the GM's
         ),
         Post(
             guild_id=GUILD,
@@ -243,21 +249,28 @@ def parsed(page: bytes) -> Resources:
     return parser
 
 
-def assert_self_contained(page: bytes) -> Resources:
+def assert_self_contained(
+    page: bytes, files: dict[str, bytes] | None = None, path: str = ""
+) -> Resources:
+    """Nothing on the page loads from outside its folder: no script, no frame, images that
+    are ``data:`` or files of the archive named relatively (which exist, given ``files``
+    and the page's ``path``), links between the chronicle's own pages."""
     found = parsed(page)
     assert not {"script", "link", "iframe", "object", "embed", "base", "form"} & set(found.tags)
     for tag, _attribute, value in found.urls:
-        if tag == "img":
-            assert value.startswith("data:image/"), value
-        else:  # a link between the chronicle's own pages: relative, no scheme
-            assert tag == "a" and ":" not in value and not value.startswith("/"), value
+        if tag == "img" and value.startswith("data:image/"):
+            continue
+        # an image file of the archive, or a link between its pages: relative, no scheme
+        assert tag in ("a", "img") and ":" not in value and not value.startswith("/"), value
+        if tag == "img" and files is not None:
+            assert posixpath.normpath(posixpath.join(posixpath.dirname(path), value)) in files
     return found
 
 
 async def test_the_zip_holds_every_part(table):
     files = await export(table)
     manifest = json.loads(files["manifest.json"])
-    assert manifest["format"] == "arbitro.chronicle" and manifest["version"] == 1
+    assert manifest["format"] == "arbitro.chronicle" and manifest["version"] == 2
     assert manifest["campaign"]["name"] == "Las Estrellas"
     assert manifest["campaign"]["system"] == "nucleo"
     assert manifest["counts"] == {
@@ -364,12 +377,120 @@ async def test_only_the_referee_exports(table):
         await table.chronicle.export(HERE, ANA, "es", 10 * 2**20)
 
 
-async def test_a_zip_bigger_than_the_upload_is_refused_with_its_size(table):
-    with pytest.raises(DomainError) as refused:
-        await table.chronicle.export(HERE, GM, "es", 1000)
-    assert refused.value.key == "chronicle.error.too_big_to_send"
-    assert refused.value.params["limit"] == "0,0"  # megabytes with a decimal comma in Spanish
-    assert "," in refused.value.params["size"] and "." not in refused.value.params["size"]
+async def test_a_chronicle_over_the_upload_limit_comes_in_independent_parts(table):
+    """Issue 22 §3: never fail with nothing.  Past the server's upload limit the export is
+    split into zips within it: the first holds the whole record (it imports alone), the
+    others whole scenes' pages with the images they show; each opens on its own."""
+    await table.profiles.update(HERE, ANA, "Ardelia", ProfileChange(avatar=png(96, 96, seed=1)))
+    await _long_posts(table, THREAD, count=12)
+    await _long_posts(table, PRIVATE_THREAD, count=12)
+    whole = await table.chronicle.export(HERE, GM, "es", 100 * 2**20)
+    assert len(whole.parts) == 1
+    limit = int(len(whole.payload) * 0.7)
+    split = await table.chronicle.export(HERE, GM, "es", limit)
+    assert len(split.parts) >= 2, [len(p) for _, p in split.parts]
+    names = [name for name, _ in split.parts]
+    assert names[0] == f"arbitro-las-estrellas-parte-1-de-{len(names)}.zip", names
+    scenes_seen: set[str] = set()
+    for number, (_name, payload) in enumerate(split.parts, start=1):
+        assert len(payload) <= limit, (number, len(payload), limit)
+        files = unzip(payload)
+        manifest = json.loads(files["manifest.json"])
+        assert manifest["part"]["number"] == number and manifest["part"]["of"] == len(names)
+        assert "index.html" in files and f"{number} de {len(names)}" in files["index.html"].decode()
+        for path, data in files.items():
+            if path.endswith(".html"):
+                assert_self_contained(data, files, path)  # its images are in this zip
+            if path.startswith(("scenes/", "gm/scenes/")):
+                scenes_seen.add(path)
+        if number > 1:
+            assert "gm/posts.jsonl" not in files and manifest["part"]["pages_only"]
+            with pytest.raises(ArchiveProblems) as refused:
+                await table.chronicle.import_archive(
+                    THERE, NEW_GM, payload, target_id=OTHER_CHANNEL, kind="channel"
+                )
+            assert [key for key, _ in refused.value.problems] == ["chronicle.problem.pages_only"]
+    assert scenes_seen == {
+        n for n in unzip(whole.payload) if n.startswith(("scenes/", "gm/scenes/"))
+    }
+    # the first part alone moves the whole campaign, avatars included
+    moved = await table.chronicle.import_archive(
+        THERE, NEW_GM, split.parts[0][1], target_id=OTHER_CHANNEL, kind="channel"
+    )
+    assert moved.counts == json.loads(unzip(whole.payload)["manifest.json"])["counts"]
+    assert (await table.profiles.show(THERE, ANA, "Ardelia")).avatar is not None
+
+
+async def test_each_image_is_stored_once_and_every_page_names_it(table):
+    """Forty posts by one character with a 192 KiB avatar made a 15.6 MB zip: the image is
+    now one file of the archive (public ``media/``; a hidden NPC's in ``gm/media/``), and the
+    public and GM pages and the profiles name it."""
+    avatar = png(256, 256, seed=2)
+    assert 180 * 1024 < len(avatar) <= 256 * 1024
+    secret_face = png(16, 16, seed=3)
+    await table.profiles.update(HERE, ANA, "Ardelia", ProfileChange(avatar=avatar))
+    await table.profiles.update(HERE, GM, "Espía Oculta", ProfileChange(avatar=secret_face))
+    await _long_posts(table, THREAD, count=40, size=200)
+    payload = (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload
+    assert len(payload) < len(avatar) + 256 * 1024, len(payload)  # once, not forty times
+    files = unzip(payload)
+    media = {name: data for name, data in files.items() if "media/" in name}
+    public = [name for name in media if name.startswith("media/")]
+    hidden = [name for name in media if name.startswith("gm/media/")]
+    assert [media[n] for n in public] == [avatar] and [media[n] for n in hidden] == [secret_face]
+    page = files["scenes/001-la-posada-del-grifo.html"].decode()
+    assert page.count(f'src="../{public[0]}"') >= 40
+    assert f'src="../../{public[0]}"' in files["gm/scenes/001-la-posada-del-grifo.html"].decode()
+    assert_self_contained(page.encode(), files, "scenes/001-la-posada-del-grifo.html")
+    players = "\n".join(
+        data.decode("utf-8", "replace")
+        for name, data in files.items()
+        if not name.startswith("gm/")
+    )
+    assert "gm/media" not in players and hidden[0].rsplit("/", 1)[1] not in players
+    (profile,) = json.loads(files["characters/profiles.json"])
+    assert profile["avatar"] == {"type": "image/png", "file": public[0]}
+
+
+async def test_the_export_round_trips_what_it_shows(table):
+    """The scene's opening text, private-note flags and audiences, roll lines in the
+    campaign's language and times in its time zone travel and come back the same."""
+    from bot.services.campaigns.service import SettingsChange
+
+    async with table.sessions() as session, session.begin():
+        hall = (await session.exec(select(Scene).where(Scene.channel_id == THREAD))).one()
+        hall.opening_text = "APERTURA: Llueve sobre la posada del Grifo."
+        session.add(hall)
+        notes = (await session.exec(select(Post).where(Post.notes == "OOC: mañana no puedo"))).one()
+        notes.notes_private = True
+        notes.secrets = {"sealed": ["notes"]}
+        notes.audience_user_id = ANA.user_id
+        session.add(notes)
+    await table.campaigns.update_settings(
+        HERE, GM, SettingsChange(system_setting=("zona_horaria", "America/Bogota"))
+    )
+    files = await export(table)
+    public = files["scenes/001-la-posada-del-grifo.html"].decode()
+    gm = files["gm/scenes/001-la-posada-del-grifo.md"].decode()
+    assert "APERTURA: Llueve" in public and "APERTURA: Llueve" in gm
+    assert "OOC: mañana no puedo" not in public and "Notas privadas" in gm
+    assert "· Éxito" in public and "success" not in public  # 1o3d10+5 … · Éxito
+    # 18:00 UTC is 13:00 in Bogotá (-05), written the campaign's way (day first)
+    assert "01/11/2026 13:00 -05" in public, public
+    moved = await table.chronicle.import_archive(
+        THERE, NEW_GM, (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload,
+        target_id=OTHER_CHANNEL, kind="channel",
+    )  # fmt: skip
+    assert moved.counts["posts"] == 5
+    again = await export(table, THERE, NEW_GM)
+    assert "APERTURA: Llueve" in again["scenes/001-la-posada-del-grifo.html"].decode()
+    assert "OOC: mañana no puedo" not in again["scenes/001-la-posada-del-grifo.html"].decode()
+    assert "01/11/2026 13:00 -05" in again["scenes/001-la-posada-del-grifo.html"].decode()
+    posts = jsonl(again["gm/posts.jsonl"])
+    (flagged,) = [p for p in posts if p["notes"] == "OOC: mañana no puedo"]
+    assert flagged["notes_private"] is True and flagged["secrets"] == {"sealed": ["notes"]}
+    gm_only = [p for p in posts if p["gm_only"]]
+    assert gm_only and all(p["audience"] == "player" for p in gm_only)
 
 
 async def test_too_many_jobs_at_once_are_refused(table):
@@ -677,22 +798,21 @@ async def test_a_character_awaiting_approval_still_awaits_it_after_a_move(table)
 
 
 async def test_a_stored_avatar_and_the_public_profile_travel_in_the_chronicle(table):
-    """``/sheet profile``'s bytes are embedded as a ``data:`` image (no link to expire) and its
+    """``/sheet profile``'s bytes are one image file of the archive (no link to expire) and its
     concept and description are in the public profiles; a move carries them along."""
-    from bot.services.sheets.profiles import ProfileChange
-
-    png = image("png", 3, 5)
+    avatar = png(8, 8, seed=4)
     await table.profiles.update(
-        HERE, ANA, "Ardelia", ProfileChange(concept="Piloto mercenaria", avatar=png)
+        HERE, ANA, "Ardelia", ProfileChange(concept="Piloto mercenaria", avatar=avatar)
     )
     files = await export(table)
     (ardelia,) = [
         p for p in json.loads(files["characters/profiles.json"]) if p["name"] == "Ardelia"
     ]
     assert ardelia["concept"] == "Piloto mercenaria"
+    assert files[ardelia["avatar"]["file"]] == avatar
     page = files["scenes/001-la-posada-del-grifo.html"].decode()
-    assert "data:image/png;base64," + base64.b64encode(png).decode() in page
-    assert_self_contained(page.encode())
+    assert f'src="../{ardelia["avatar"]["file"]}"' in page
+    assert_self_contained(page.encode(), files, "scenes/001-la-posada-del-grifo.html")
     # a move carries the profile: the bytes, checked again, become the new campaign's avatar
     moved = await table.chronicle.import_archive(
         THERE, NEW_GM, (await table.chronicle.export(HERE, GM, "es", 10 * 2**20)).payload,
@@ -701,8 +821,56 @@ async def test_a_stored_avatar_and_the_public_profile_travel_in_the_chronicle(ta
     assert moved.counts["characters"] == 2
     there = await table.profiles.show(THERE, ANA, "Ardelia")
     assert there.concept == "Piloto mercenaria" and there.avatar is not None
-    assert there.avatar.data == png
+    assert there.avatar.data == avatar
     again = await export(table, THERE, NEW_GM)
-    assert "data:image/png;base64," + base64.b64encode(png).decode() in (
-        again["scenes/001-la-posada-del-grifo.html"].decode()
+    assert again[ardelia["avatar"]["file"]] == avatar  # the same name: the same bytes
+
+
+def png(width: int, height: int, *, seed: int) -> bytes:
+    """A real PNG of random RGB pixels (they do not compress: its size is what it holds)."""
+    import random as _random
+    import struct
+    import zlib
+
+    noise = _random.Random(seed)
+    raw = b"".join(
+        b"\x00" + bytes(noise.getrandbits(8) for _ in range(width * 3)) for _ in range(height)
     )
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+async def _long_posts(services, channel: int, *, count: int, size: int = 6000) -> None:
+    """``count`` posts by Ardelia in the scene of ``channel``, each ``size`` characters of
+    text that does not compress."""
+    import random as _random
+
+    noise = _random.Random(channel)
+    async with services.sessions() as session, session.begin():
+        scene = (await session.exec(select(Scene).where(Scene.channel_id == channel))).one()
+        ardelia = (await session.exec(select(Character).where(Character.name == "Ardelia"))).one()
+        for number in range(count):
+            text = base64.b64encode(noise.randbytes(size * 3 // 4)).decode()
+            session.add(
+                Post(
+                    guild_id=GUILD,
+                    campaign_id=scene.campaign_id,
+                    channel_id=channel,
+                    scene_id=scene.id,
+                    author_user_id=ANA.user_id,
+                    character_id=ardelia.id,
+                    speaker_name="Ardelia",
+                    text=text,
+                    created_at=T0 + timedelta(days=1, minutes=number),
+                )
+            )

@@ -74,9 +74,9 @@ async def test_roll_then_turns_only_the_owner_or_gm_may_pass(fight):
     with pytest.raises(RulesError, match="missing_initiative"):
         await fight.combat.next(HERE, GM)
     mine = await fight.combat.roll(HERE, ANA)
-    assert [name for name, _ in mine.rolled] == ["Ardelia"]
+    assert [line.name for line in mine.rolled] == ["Ardelia"]
     everyone = await fight.combat.roll(HERE, GM)
-    assert [name for name, _ in everyone.rolled] == ["Bram"]
+    assert [line.name for line in everyone.rolled] == ["Bram"]
     view = await fight.combat.next(HERE, GM)
     assert view.round == 1 and view.turn is not None and view.turn.new_round
     owner = {ANA.user_id: ANA, BRUNO.user_id: BRUNO}[view.current.owner_id]

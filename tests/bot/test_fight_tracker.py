@@ -12,7 +12,9 @@ from sqlmodel import select
 
 from bot.services import Actor, Place
 from bot.services.play.checks import CheckOrder
+from bot.services.play.combat_views import combat_for
 from bot.services.play.spells import CastOrder
+from bot.services.shared.audience import Reader
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.changes import AddEffect, Damage
 from bot.words import problem_text
@@ -23,6 +25,8 @@ from rules.combat.effects import Effect, Modifier, TurnAction
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA
 from tests.rules.nucleo.conftest import ScriptedRandom
+
+EVERYONE = Reader.everyone()
 
 GUILD, CHANNEL = 1000, 11
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -69,15 +73,18 @@ async def test_panel_shows_states_and_keeps_a_hidden_npcs_numbers_for_the_gm(fig
         False,
     )
     assert capitan.secret and capitan.hit_points == (19, 24)
-    public = render_combat.panel(view, "es")["embed"].description
+    public = render_combat.panel(combat_for(view, EVERYONE), "es")["embed"].description
     assert "Bram (10) · normal (24/24)" in public
-    assert public.endswith("• Capitán (5) · normal") and "19/24" not in public
-    assert render_combat.secret_numbers(view, "es") == "🔒 Capitán: normal (19/24)"
+    assert public.endswith("• Capitán (?) · normal") and "19/24" not in public
+    assert (
+        render_combat.secret_numbers(combat_for(view, Reader.gm()), "es")
+        == "🔒 Capitán: normal (19/24)"
+    )
     assert (await fight.combat.show(HERE, GM)).referee
     # once revealed, everyone reads its numbers
     await fight.npcs.set_visibility(HERE, GM, "Capitán", False)
     view = await fight.combat.show(HERE, ANA)
-    assert "(19/24)" in render_combat.panel(view, "es")["embed"].description
+    assert "(19/24)" in render_combat.panel(combat_for(view, EVERYONE), "es")["embed"].description
 
 
 async def test_damage_and_heal_say_what_is_left_and_return_their_log_row(fight):
@@ -89,7 +96,8 @@ async def test_damage_and_heal_say_what_is_left_and_return_their_log_row(fight):
     # the panel names the state in the reader's language (was: the rules' Spanish word)
     panel = await fight.combat.show(HERE, ANA)
     assert (
-        "Bram (10) · badly wounded (3/24)" in render_combat.panel(panel, "en")["embed"].description
+        "Bram (10) · badly wounded (3/24)"
+        in render_combat.panel(combat_for(panel, EVERYONE), "en")["embed"].description
     )
     hidden = await fight.combat.damage(HERE, GM, "Capitán", 4)
     shown = render_combat.health(hidden, "es")["embed"].description
@@ -109,7 +117,7 @@ async def test_the_fallen_are_skipped_once_and_the_healed_act_again_in_their_pla
     assert [c.name for c in view.turn.left] == ["Bram"]
     assert (
         "Bram queda fuera del orden de turnos (inconsciente)."
-        in (render_combat.panel(view, "es")["content"])
+        in (render_combat.panel(combat_for(view, EVERYONE), "es")["content"])
     )
     view = await fight.combat.next(HERE, GM)  # round 2: Ardelia
     view = await fight.combat.next(HERE, GM)  # Bram still down: skipped, not reported again
@@ -137,7 +145,7 @@ async def test_a_dying_character_may_roll_only_its_death_test(services):
     assert dying.label == "moribundo"
     view = await services.combat.next(HERE, GM)
     assert view.current.name == "Eira" and view.current.turn_test == "muerte"
-    content = render_combat.panel(view, "es")["content"]
+    content = render_combat.panel(combat_for(view, EVERYONE), "es")["content"]
     assert "<@2>" not in content and "tirada de muerte" in content
     with pytest.raises(RulesError, match="cannot_act"):
         await services.checks.check(HERE, ANA, CheckOrder("atributo:Ágil"))
@@ -190,7 +198,10 @@ async def test_effects_tick_at_their_owners_turn_and_expire_with_a_line(fight):
     await fight.combat.effect(HERE, GM, "Ardelia", "Niebla", rounds=2, modifier="PER-2")
     view = await fight.combat.next(HERE, GM)  # Ardelia's turn: the fog is on her, 2 left
     assert view.current.name == "Ardelia" and _line(view, "Ardelia").effects == (("Niebla", 2),)
-    assert "↳ ✨ Niebla (2 asaltos)" in render_combat.panel(view, "es")["embed"].description
+    assert (
+        "↳ ✨ Niebla (2 asaltos)"
+        in render_combat.panel(combat_for(view, EVERYONE), "es")["embed"].description
+    )
     view = await fight.combat.next(HERE, GM)  # her turn ended: 2 → 1
     assert view.ended.name == "Ardelia" and _line(view, "Ardelia").effects == (("Niebla", 1),)
     while view.current.name != "Ardelia":
@@ -198,7 +209,10 @@ async def test_effects_tick_at_their_owners_turn_and_expire_with_a_line(fight):
     assert view.round == 2 and _line(view, "Ardelia").effects == (("Niebla", 1),)
     view = await fight.combat.next(HERE, GM)  # the end of her second turn: it expires
     assert [e.name for e in view.ended.ticked.expired] == ["Niebla"]
-    assert "✨ Termina «Niebla» sobre Ardelia." in render_combat.panel(view, "es")["content"]
+    assert (
+        "✨ Termina «Niebla» sobre Ardelia."
+        in render_combat.panel(combat_for(view, EVERYONE), "es")["content"]
+    )
     sheet = (await fight.characters.show(HERE, ANA)).sheet
     assert effects.effects(sheet) == ()
 
@@ -211,7 +225,7 @@ async def test_effects_in_rounds_end_with_the_fight_unless_the_gm_keeps_them(fig
     await fight.effects.add(HERE, GM, "Bram", "Escudo", 3, "Defensa+1")
     view = await fight.combat.end(HERE, GM)
     assert dict(view.effects_ended) == {"Ardelia": ("Bendición",), "Bram": ("Escudo",)}
-    text = render_combat.panel(view, "es")["content"]
+    text = render_combat.panel(combat_for(view, EVERYONE), "es")["content"]
     assert "Con el combate terminan los efectos por asaltos de Ardelia: Bendición." in text
     sheet = (await fight.characters.show(HERE, ANA)).sheet
     assert [e.name for e in effects.effects(sheet)] == ["Juramento"]
@@ -240,7 +254,7 @@ async def test_a_heal_each_turn_is_rolled_and_applied_at_the_owners_turn(fight):
     )
     assert (
         "✨ Aura de curación: Ardelia recupera 4 (1d6 (4) = 4)."
-        in (render_combat.panel(view, "es")["content"])
+        in (render_combat.panel(combat_for(view, EVERYONE), "es")["content"])
     )
     assert _line(view, "Ardelia").effects == (("Aura de curación", 3),)  # counted as it ends
 

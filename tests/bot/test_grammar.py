@@ -8,7 +8,8 @@ import pytest
 
 from bot.grammar import GENDER_FIELD, gender_of, sheet_fields
 from bot.i18n import catalogue, t
-from bot.services.play.combat_views import HealthView
+from bot.services.play.combat_views import HealthView, combat_for
+from bot.services.shared.audience import Reader
 from bot.words import field_display, problem_text
 from cogs.ui import render_combat
 from rules import systems
@@ -182,7 +183,9 @@ def test_an_ended_fights_panel_points_at_no_next_turn() -> None:
     from bot.services.play.combat_views import CombatView
 
     view = CombatView(1, 9, 2, "rolweb", 2, False, (), None, (), False, False)
-    footer = render_combat.panel(view, "es")["embed"].footer.text
+    footer = render_combat.panel(combat_for(view, Reader.everyone()), "es")["embed"].footer.text
     assert footer == "v9"
-    live = render_combat.panel(replace(view, active=True), "es")["embed"].footer.text
+    live = render_combat.panel(combat_for(replace(view, active=True), Reader.everyone()), "es")[
+        "embed"
+    ].footer.text
     assert live == "v9 · /iniciativa siguiente"

@@ -8,6 +8,7 @@ import pytest
 
 from bot.i18n import t
 from bot.services.play.rolls import HistoryEntry, HistoryView
+from bot.services.shared.audience import PUBLIC, Reader, show
 from cogs.ui import render
 
 
@@ -32,7 +33,8 @@ def _entry(outcome: str | None, *, fumble: bool = False) -> HistoryEntry:
 @pytest.mark.parametrize("outcome", ["success", "failure", "critical", "fumble"])
 def test_each_outcome_is_translated(outcome: str, locale: str) -> None:
     fumble = outcome == "fumble"
-    view = HistoryView((_entry(outcome, fumble=fumble),), None, False)
+    entry = _entry(outcome, fumble=fumble)
+    view = HistoryView((show(PUBLIC, Reader.everyone(), lambda _seen: entry),), None, False)
     text = render.history(view, locale)["embed"].description
     assert t(f"check.outcome.{outcome}", locale) in text
     assert "outcome." not in text  # no raw key (a check's fumble had none in roll.outcome)

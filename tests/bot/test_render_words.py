@@ -105,9 +105,9 @@ def test_what_the_user_typed_is_not_renamed() -> None:
 def test_a_level_gained_names_the_class() -> None:
     """Was: «↳ clerigo: nivel 1 → 2»."""
     line = GrantLine("Aldara", 1000, 1600, (("clerigo", 1, 2),), (), system="swc")
-    text = render_xp.grant(GrantView(600, None, (line,)), "es")["embed"].description
+    text = render_xp.grant(_shown(GrantView(600, None, (line,))), "es")["embed"].description
     assert "↳ Clérigo: nivel 1 → 2" in text
-    text = render_xp.grant(GrantView(600, None, (line,)), "en")["embed"].description
+    text = render_xp.grant(_shown(GrantView(600, None, (line,))), "en")["embed"].description
     assert "Cleric" in text and "clerigo" not in text
 
 
@@ -147,7 +147,7 @@ def test_checks_strike_dropped_dice_the_way_discord_reads_them() -> None:
     nucleo = systems.get("nucleo")
     result = nucleo.check(ardelia(), CheckRequest("habilidad:Pilotar"), {}, random.Random(3))
     view = CheckView(1, "ana", "Ardelia", result, None, None, False, None)
-    text = render_sheet.check(view, "es")["embed"].description
+    text = render_sheet.check(_shown(view), "es")["embed"].description
     assert "~~" in text, text
     assert not re.search(r"(?<!~)~[^~]+~(?!~)", text), text
     initiative = nucleo.initiative(ardelia(), {}, random.Random(3))
@@ -195,3 +195,10 @@ def test_a_campaign_list_that_does_not_load_is_named_as_its_setting():
     assert problem_text(problem.key, problem.params, "en").startswith(
         "The data of the rule “Own weapons” is not valid JSON"
     )
+
+
+def _shown(view):
+    """``view`` as the channel reads it (the audience rule), as the cogs render it."""
+    from bot.services.shared.audience import PUBLIC, Reader, show
+
+    return show(PUBLIC, Reader.everyone(), lambda _seen: view)

@@ -17,6 +17,7 @@ from bot.db.models import (
     Post,
     PostMessage,
     PrivateThread,
+    Reveal,
     Scene,
     saved_id,
     utcnow,
@@ -132,6 +133,14 @@ async def _pace_rows(services, place: Place) -> None:
                 character_id=saved_id(character[0]),
                 round_key=1,
                 user_id=ANA.user_id,
+            )
+        )
+        session.add(  # a revealed NPC (issue 22 §1): an event of the guild's too
+            Reveal(
+                guild_id=place.guild_id,
+                campaign_id=character[0].campaign_id,
+                character_id=saved_id(character[0]),
+                by_user_id=GM.user_id,
             )
         )
 

@@ -15,6 +15,7 @@ from bot.services.campaigns.service import SettingsChange
 from bot.services.play.attacks import AttackOrder
 from bot.services.play.checks import CheckOrder
 from bot.services.play.surprise import SurpriseOrder
+from bot.services.shared.audience import Part, Reader, sight
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules.combat.attack import AttackOutcome
 from rules.systems.base import RulesError
@@ -55,7 +56,9 @@ async def test_players_surprise_and_their_free_attack_lands_with_advantage(rolwe
     assert view.surprised and view.attackers == ("Ardelia",)
     assert set(view.victims) == {"Orco", "Lobos"}
     assert ("Orco", "Hacha", "movimiento") in view.draws and ("Lobos", None, None) in view.draws
-    assert view.secret  # the hidden orc's Atento is part of the test
+    # the hidden orc's Atento is part of the test: its values and target are sealed
+    seen = sight(view.secrecy, Reader.everyone())
+    assert seen is not None and Part.DIFFICULTY in seen.sealed and seen.shows(Part.TOTAL)
     with pytest.raises(DomainError) as again:
         await rolweb.surprise.surprise(HERE, GM, SurpriseOrder("jugadores", atento=13))
     assert again.value.key == "rolweb_fight.error.surprise_done"

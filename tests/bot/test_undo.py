@@ -148,7 +148,7 @@ async def test_an_xp_grant_is_undone_with_a_correcting_ledger_row(fight):
     assert view.xp == -12
     assert (await _sheet(fight))[0] == before
     log = await fight.xp.log(HERE, GM)
-    assert [(entry.amount, entry.xp_after) for entry in log] == [
+    assert [(entry.value.amount, entry.value.xp_after) for entry in log] == [
         (-12, line.xp_before),
         (12, line.xp_after),
     ]

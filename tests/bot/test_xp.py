@@ -44,7 +44,7 @@ async def test_a_grant_is_applied_and_recorded(party):
     (line,) = view.lines
     assert (line.character_name, line.xp_before, line.xp_after) == ("Ardelia", 0, 3)
     assert (await party.characters.show(HERE, ANA)).sheet["px"] == 3
-    (entry,) = await party.xp.log(HERE, ANA)
+    ((entry,),) = [[shown.value for shown in await party.xp.log(HERE, ANA)]]
     assert (entry.character_name, entry.amount, entry.xp_after, entry.reason) == (
         "Ardelia",
         3,
@@ -59,7 +59,7 @@ async def test_the_whole_party_and_corrections(party):
     await party.xp.grant(HERE, GM, -1, character="Bram", reason="error")
     # a party grant is a session's award: Bram, Humano, got 2 + 1
     assert (await party.characters.show(HERE, BRUNO)).sheet["px"] == 2
-    assert [e.amount for e in await party.xp.log(HERE, GM, character="Bram")] == [-1, 3]
+    assert [e.value.amount for e in await party.xp.log(HERE, GM, character="Bram")] == [-1, 3]
 
 
 async def test_a_session_award_adds_each_race_bonus_once(party):
@@ -76,7 +76,7 @@ async def test_a_session_award_adds_each_race_bonus_once(party):
         "Bram": (4, 1, "Humano"),
         "Unidad 7": (2, -1, "Artificial"),
     }
-    ledger = {e.character_name: e.amount for e in await party.xp.log(HERE, GM)}
+    ledger = {e.value.character_name: e.value.amount for e in await party.xp.log(HERE, GM)}
     assert ledger == {"Ardelia": 4, "Bram": 4, "Unidad 7": 2}
     # a one-off grant to one character is not a session's award, unless the GM says so
     one = await party.xp.grant(HERE, GM, 2, character="Bram")

@@ -20,6 +20,7 @@ from sqlmodel import select
 
 from bot.db.engine import create_engine
 from bot.db.models import Campaign, Post, Scene
+from bot.services.shared.audience import PUBLIC, Secrecy
 from tests.bot.test_chronicle import assert_self_contained
 from tests.e2e.helpers import import_sheet, new_campaign, says, start_arbitro
 from tests.examples import ARDELIA
@@ -69,6 +70,8 @@ async def _write_scene(url: str, guild_id: int, thread_id: int, gm_id: int, ana_
                             gm_only=gm_only,
                             text=text,
                             created_at=T0 + timedelta(minutes=minutes),
+                            # as /post records it (bot.services.shared.audience)
+                            **(Secrecy.private(author) if gm_only else PUBLIC).columns(),
                         )
                     )
                 await session.commit()

@@ -229,6 +229,7 @@ def test_dm_reminders_the_gm_digest_and_an_npcized_character(bot_database_url, t
         shown = digest[0].text
         assert "La posada" in shown and "Ardelia" in shown and "Bertrán" in shown
         assert "Ausencias" in shown and f"<@{g.member('bruno').id}>" in shown
+        assert "Quién debe qué" in shown  # issue 25 §2: per player, what and since when
         wait_for(
             lambda: count(url, "SELECT count(*) FROM timer WHERE kind = 'pace.digest'") == 1,
             "the next digest",

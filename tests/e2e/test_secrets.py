@@ -201,7 +201,10 @@ def test_hidden_npcs_do_not_leak_through_import_names_or_opposed_checks(discord_
         channel="mesa",
         user="gm",
     )
-    assert "Trasgo: Físico →" in gm_roll.text
+    # the GM's own roll against his hidden NPC: decided once, for every reader — the
+    # channel reads the outcome, the GM channel the numbers (issue 22 §1)
+    assert gm_roll.ok and "Trasgo: Físico →" not in gm_roll.text, gm_roll.text
+    assert "Trasgo: Físico →" in str(sb.channel_messages(g, "gm")[-1].embeds)
 
 
 def test_players_roll_only_with_their_own_characters(discord_env):

@@ -69,7 +69,10 @@ __all__ = [
 ]
 
 ARCHIVE_FORMAT = "arbitro.chronicle"
-ARCHIVE_VERSION = 1
+#: 2: every record carries its audience (issue 22 §1); version 1 archives still import
+#: (their audiences are worked out from the old flags, as migration 0020 did).
+ARCHIVE_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 #: Discord's largest upload (a server with level 3 boosts): no exported zip can be bigger.
 MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
 #: What an archive may hold once decompressed, and one member of it (a zip bomb stops here).
@@ -85,7 +88,7 @@ MAX_SCENES = 99_999
 MAX_PROBLEMS = 15
 MAX_COUNTED_PROBLEMS = 1_000
 
-ROLL_COLUMNS = (
+LEGACY_ROLL_COLUMNS = (
     "ref",
     "scene",
     "created_at",
@@ -103,7 +106,10 @@ ROLL_COLUMNS = (
     "private",
     "detail",
 )
-XP_COLUMNS = (
+#: Who may see each record (bot.services.shared.audience), from archive version 2 on.
+AUDIENCE_COLUMNS = ("audience", "audience_user_id", "secrets")
+ROLL_COLUMNS = LEGACY_ROLL_COLUMNS + AUDIENCE_COLUMNS
+LEGACY_XP_COLUMNS = (
     "ref",
     "created_at",
     "character",
@@ -114,8 +120,10 @@ XP_COLUMNS = (
     "xp_after",
     "reason",
 )
+XP_COLUMNS = LEGACY_XP_COLUMNS + AUDIENCE_COLUMNS
 
 # Files the import reads; everything else is for people.
+RECORD = "record"  # the group of files the import reads (and the tables players read)
 MANIFEST = "manifest.json"
 GM_CHARACTERS = "gm/characters.json"
 GM_SCENES = "gm/scenes.jsonl"
@@ -123,6 +131,8 @@ GM_POSTS = "gm/posts.jsonl"
 GM_ROLLS = "gm/rolls.csv"
 GM_XP = "gm/xp.csv"
 CHARACTER_FILE = re.compile(r"^gm/characters/[0-9]{3,6}-[a-z0-9-]{0,60}\.json$")
+#: An image the export stored once (named by its bytes' hash), public or the GM's.
+MEDIA_FILE = re.compile(r"^(gm/)?media/[0-9a-f]{32}\.(png|jpg|gif|webp)$")
 
 #: The import's budgets, fixed before the first byte is read (docs/play-by-post.md,
 #: «Límites de la crónica»): rows each file of the record may hold — four times the largest
@@ -161,48 +171,78 @@ class ArchiveTooBig(Exception):
     """The export grew past what an import accepts (:data:`MAX_UNCOMPRESSED`)."""
 
 
+#: A member's share of a zip beyond its compressed bytes: its local header and its entry in
+#: the central directory (fixed parts; the name is written in both).
+ZIP_ENTRY_BYTES = 30 + 46
+ZIP_END_BYTES = 22
+
+
+def zip_size(compressed: int, name: str) -> int:
+    """What one member adds to a zip: its compressed bytes and its two headers."""
+    return compressed + ZIP_ENTRY_BYTES + 2 * len(name.encode("utf-8"))
+
+
 class ArchiveWriter:
-    """Builds the zip in memory, counting what it holds so it never outgrows the import."""
+    """Collects the chronicle's files, counting what they hold so the export never outgrows
+    the import, and zips all of them (:meth:`close`) or a part of them (:meth:`zipped`).
+
+    Each file belongs to a *group* (the record the import reads, or one scene's pages) and
+    names the images it shows (``uses``): a part holds whole groups and the images they use,
+    so every part opens on its own (:mod:`bot.services.chronicle.build`)."""
 
     def __init__(self) -> None:
-        self.buffer = io.BytesIO()
-        self.zip = zipfile.ZipFile(self.buffer, "w", compression=zipfile.ZIP_DEFLATED)
         self.total = 0
-        self.names: list[str] = []
+        self.files: dict[str, bytes] = {}
+        self.groups: dict[str, list[str]] = {}
+        self.uses: dict[str, set[str]] = {}
 
-    def add(self, name: str, data: str | bytes) -> None:
+    def add(
+        self, name: str, data: str | bytes, *, group: str = RECORD, uses: Iterable[str] = ()
+    ) -> None:
         payload = data.encode("utf-8") if isinstance(data, str) else data
+        if name in self.files:  # an image several pages use: stored once
+            return
         self.total += len(payload)
         if (
             self.total > MAX_UNCOMPRESSED
             or len(payload) > MAX_MEMBER_BYTES
-            or len(self.names) >= MAX_FILES
+            or len(self.files) >= MAX_FILES
         ):
             raise ArchiveTooBig()
-        info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-        info.compress_type = zipfile.ZIP_DEFLATED
-        self.zip.writestr(info, payload)
-        self.names.append(name)
+        self.files[name] = payload
+        self.groups.setdefault(group, []).append(name)
+        self.uses.setdefault(group, set()).update(uses)
 
-    def add_json(self, name: str, value: Any) -> None:
-        self.add(name, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    def add_json(self, name: str, value: Any, **where: Any) -> None:
+        self.add(name, json.dumps(value, ensure_ascii=False, indent=2) + "\n", **where)
 
-    def add_jsonl(self, name: str, rows: Iterable[Mapping[str, Any]]) -> None:
-        self.add(name, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    def add_jsonl(self, name: str, rows: Iterable[Mapping[str, Any]], **where: Any) -> None:
+        self.add(name, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), **where)
 
     def add_csv(
-        self, name: str, columns: tuple[str, ...], rows: Iterable[Mapping[str, Any]]
+        self, name: str, columns: tuple[str, ...], rows: Iterable[Mapping[str, Any]], **where: Any
     ) -> None:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(columns)
         for row in rows:
             writer.writerow([_csv_cell(row.get(column)) for column in columns])
-        self.add(name, out.getvalue())
+        self.add(name, out.getvalue(), **where)
+
+    def zipped(self, names: Iterable[str], extra: Mapping[str, bytes] | None = None) -> bytes:
+        """A zip of these files (in the order given) and of ``extra`` ones, deterministic:
+        every member dated 2020-01-01, so the same campaign gives the same bytes."""
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            for name, payload in [*((n, self.files[n]) for n in names), *(extra or {}).items()]:
+                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, payload)
+        return buffer.getvalue()
 
     def close(self) -> bytes:
-        self.zip.close()
-        return self.buffer.getvalue()
+        """Every file in one zip."""
+        return self.zipped(self.files)
 
 
 def _csv_cell(value: Any) -> str:
@@ -271,6 +311,8 @@ class ArchiveContents:
     xp: Iterator[dict[str, Any]]
     #: the streams' budgets, and the problems list every check adds to
     budget: RecordBudget
+    #: the images the characters name (``media/…``), each read once
+    media: dict[str, bytes] = field(default_factory=dict)
 
 
 class RecordBudget:
@@ -369,27 +411,36 @@ def read_archive(payload: bytes) -> ArchiveContents:
         problems.add("chronicle.problem.too_many_characters", limit=MAX_CHARACTERS)
         raise problems
     sheets: dict[str, bytes] = {}
+    media: dict[str, bytes] = {}
     for entry in characters:
         name = entry.get("file") if isinstance(entry, dict) else None
         if isinstance(name, str) and CHARACTER_FILE.match(name) and name not in sheets:
             data = read(name, MAX_SHEET_BYTES)
             if data is not None:
                 sheets[name] = data
+        avatar = entry.get("avatar") if isinstance(entry, dict) else None
+        image = avatar.get("file") if isinstance(avatar, dict) else None
+        if isinstance(image, str) and MEDIA_FILE.match(image) and image not in media:
+            data = read(image)
+            if data is not None:
+                media[image] = data
     for name in (GM_SCENES, GM_POSTS, GM_ROLLS, GM_XP):
         if name not in seen:
             problems.add("chronicle.problem.missing_file", path=name)
     if problems:
         raise problems
     rows = RecordBudget(problems)
+    legacy = manifest.get("version") == 1
     return ArchiveContents(
         manifest,
         characters,
         sheets,
         _jsonl(archive, GM_SCENES, budget, rows),
         _jsonl(archive, GM_POSTS, budget, rows),
-        _csv(archive, GM_ROLLS, ROLL_COLUMNS, budget, rows),
-        _csv(archive, GM_XP, XP_COLUMNS, budget, rows),
+        _csv(archive, GM_ROLLS, LEGACY_ROLL_COLUMNS if legacy else ROLL_COLUMNS, budget, rows),
+        _csv(archive, GM_XP, LEGACY_XP_COLUMNS if legacy else XP_COLUMNS, budget, rows),
         rows,
+        media,
     )
 
 
@@ -397,7 +448,12 @@ def _check_manifest(manifest: Any, problems: ArchiveProblems) -> None:
     if not isinstance(manifest, dict) or manifest.get("format") != ARCHIVE_FORMAT:
         problems.add("chronicle.problem.wrong_format", format=ARCHIVE_FORMAT)
         return
-    if manifest.get("version") != ARCHIVE_VERSION:
+    part = manifest.get("part")
+    if isinstance(part, dict) and part.get("pages_only"):
+        # a later part of a split export: the record is in part 1
+        problems.add("chronicle.problem.pages_only", number=str(part.get("number"))[:6])
+        return
+    if manifest.get("version") not in READABLE_VERSIONS:
         problems.add(
             "chronicle.problem.wrong_version",
             version=str(manifest.get("version"))[:20],

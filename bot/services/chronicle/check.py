@@ -12,7 +12,7 @@ plain rows; any problem raises :class:`ArchiveProblems` listing them all.
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -33,6 +33,7 @@ from bot.services.chronicle.archive import (
     FieldReader,
     read_archive,
 )
+from bot.services.shared.audience import PUBLIC, Audience, Part, Secrecy
 from bot.services.shared.errors import DomainError
 from bot.services.shared.post_text import Avatar, checked_avatar
 from bot.services.sheets.access import MAX_NAME, NO_SHEET, name_key, player_sheet
@@ -218,7 +219,7 @@ def check_contents(
         history = read.string("history", MAX_HISTORY, optional=True)
         gm_note = read.string("gm_note", MAX_HISTORY, optional=True)
         umbria = _umbria_player(read, entry)
-        stored_avatar = _avatar(entry.get("avatar"))
+        stored_avatar = _avatar(entry.get("avatar"), contents.media)
         avatar = stored_avatar if isinstance(stored_avatar, Avatar) else None
         if "avatar" in entry and avatar is None:
             read.ok = False
@@ -330,6 +331,14 @@ def check_contents(
             "private": read.boolean("private"),
             "detail": read.json_object("detail"),
         }
+        roll.update(
+            _secrecy(
+                read,
+                row,
+                character_refs,
+                _legacy_roll(row, bool(roll["private"]), roll["user_id"]),
+            )
+        )
         for field in ("total", "difficulty"):
             if roll[field] is not None and roll[field] >= INT32:
                 read.ok = False
@@ -356,6 +365,7 @@ def check_contents(
             "gm_only": read.boolean("gm_only"),
             "text": read.string("text", MAX_POST_TEXT),
             "notes": read.string("notes", MAX_POST_TEXT, optional=True),
+            "notes_private": read.boolean("notes_private") if "notes_private" in row else False,
             "roll": read.ref("roll", roll_refs.__contains__),
             "created_at": read.moment("created_at"),
             "edited_at": read.moment("edited_at", optional=True),
@@ -363,9 +373,14 @@ def check_contents(
             "source_ref": read.string("source_ref", 60, optional=True),
             "umbria_player": _umbria_player(read, row),
         }
+        legacy = PUBLIC
+        if post["gm_only"] and post["author_user_id"] is not None:
+            legacy = Secrecy.private(post["author_user_id"])
+        post.update(_secrecy(read, row, character_refs, legacy))
         if read.ok:
             posts.append(post)
 
+    hidden_refs = {c.ref for c in characters if c.npc and c.hidden}
     xp: list[dict[str, Any]] = []
     for row in contents.xp:
         found["xp_awards"] += 1
@@ -381,6 +396,10 @@ def check_contents(
             "xp_after": read.integer("xp_after", low=-MAX_STORED),
             "reason": read.string("reason", 200, optional=True),
         }
+        legacy = PUBLIC
+        if award["character"] in hidden_refs:  # version 1 kept them out of the public half
+            legacy = PUBLIC.hiding_npc(award["character"], (Part.RECORD,))
+        award.update(_secrecy(read, row, character_refs, legacy))
         for field in ("amount", "xp_before", "xp_after"):
             if award[field] is not None and award[field] >= INT32:
                 read.ok = False
@@ -413,6 +432,66 @@ def check_contents(
         rolls=rolls,
         xp=xp,
     )
+
+
+_PARTS = frozenset(part.value for part in Part)
+
+
+def _secrecy(
+    read: FieldReader,
+    row: Mapping[str, Any],
+    character_refs: Container[int],
+    legacy: Secrecy,
+) -> dict[str, Any]:
+    """A record's audience columns as the archive has them (``legacy`` when it predates
+    them: archive version 1), checked: a known audience, its player, known parts, an NPC that
+    is a character of the archive (by export number; the import maps it to the new id)."""
+    if row.get("audience") in (None, ""):
+        return legacy.columns()
+    audience = read.string("audience", 10)
+    user_id = read.integer("audience_user_id", optional=True, low=0)
+    secrets = read.json_object("secrets") if read.text else row.get("secrets", {})
+    if audience not in {a.value for a in Audience} or (audience == "player" and user_id is None):
+        read.ok = False
+        read.problems.add(
+            "chronicle.problem.bad_value",
+            path=read.path,
+            line=str(read.line)[:12],
+            field="audience",
+        )
+        return PUBLIC.columns()
+    npc = secrets.get("npc") if isinstance(secrets, dict) else None
+    parts = [
+        *(secrets.get("sealed") or [] if isinstance(secrets, dict) else []),
+        *(secrets.get("npc_sealed") or [] if isinstance(secrets, dict) else []),
+    ]
+    if (
+        not isinstance(secrets, dict)
+        or set(secrets) - {"sealed", "npc", "npc_sealed"}
+        or any(not isinstance(p, str) or p not in _PARTS for p in parts)
+        or (npc is not None and (not isinstance(npc, int) or npc not in character_refs))
+    ):
+        read.ok = False
+        read.problems.add(
+            "chronicle.problem.bad_value", path=read.path, line=str(read.line)[:12], field="secrets"
+        )
+        return PUBLIC.columns()
+    return Secrecy.of(audience, user_id, secrets).columns()
+
+
+def _legacy_roll(row: Mapping[str, Any], private: bool, user_id: int | None) -> Secrecy:
+    """A version-1 roll's audience, as migration 0020 works it out from its flags."""
+    secrecy = Secrecy.private(user_id) if private and user_id is not None else PUBLIC
+    detail = row.get("detail")
+    text = detail if isinstance(detail, str) else ""
+    numbers = (Part.TOTAL, Part.DIFFICULTY, Part.DETAIL)
+    if "hidden_opponent" in text or "hidden_request" in text:
+        secrecy = secrecy.sealing(*numbers)
+        if '"nothing"' in text:
+            secrecy = secrecy.sealing(Part.OUTCOME)
+    if '"secret"' in text:
+        secrecy = secrecy.sealing(Part.DETAIL)
+    return secrecy
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -473,16 +552,26 @@ def _sheet(
     return sheet
 
 
-def _avatar(value: Any) -> Avatar | DomainError | None:
-    """A stored avatar as the export writes it (``type`` and base64 ``data``), checked as
-    ``/sheet profile`` checks an upload (:func:`checked_avatar`: its bytes and its header,
-    never the declared type); the refusal, or None when it is no avatar record at all."""
-    if not isinstance(value, dict) or not isinstance(value.get("data"), str):
+def _avatar(value: Any, media: Mapping[str, bytes]) -> Avatar | DomainError | None:
+    """A stored avatar as the export writes it — the image file it names (``file``; version
+    1 archives carried base64 ``data``) — checked as ``/sheet profile`` checks an upload
+    (:func:`checked_avatar`: its bytes and its header, never the declared type); the
+    refusal, or None when it is no avatar record at all (or names no file of the zip)."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("file"), str):
+        data = media.get(value["file"])
+        return _checked(data) if data is not None else None
+    if not isinstance(value.get("data"), str):
         return None
     try:
-        data = base64.b64decode(value["data"], validate=True)
+        decoded = base64.b64decode(value["data"], validate=True)
     except ValueError:
         return None
+    return _checked(decoded)
+
+
+def _checked(data: bytes) -> Avatar | DomainError:
     try:
         return checked_avatar(data)
     except DomainError as refused:

@@ -1,13 +1,13 @@
-"""The chronicle's pages: each scene as Markdown and as one self-contained HTML page.
+"""The chronicle's pages: each scene as Markdown and as one HTML page that loads nothing
+from outside its own folder.
 
-Pure (runs in the bot's worker process, with the export).  The HTML page loads nothing: styles are inline,
-avatars are ``data:`` images, a Content-Security-Policy forbids any other source, and every
-text a user wrote is escaped and shown as text — a post containing ``<script>`` shows those
-characters, and links users wrote stay plain text (no ``<a>`` to the outside, nothing fetched
-when the page is opened, years later, offline).
-
-Avatars: :func:`stored_avatar` is the hook for the image bytes ``/sheet profile`` stores
-(issue 12 §2); until a character has stored bytes its avatar is an SVG of its initials.
+Pure (runs in the bot's worker process, with the export).  Styles are inline; a stored
+avatar is an image file of the archive, written once (``media/…``) and named by every page
+with a relative path, so the unzipped folder opens as it is, offline, years later; a
+character without one gets an SVG disc of its initials (``data:``).  A Content-Security-
+Policy forbids any other source, and every text a user wrote is escaped and shown as text — a
+post containing ``<script>`` shows those characters, and links users wrote stay plain text (no
+``<a>`` to the outside, nothing fetched).
 """
 
 from __future__ import annotations
@@ -15,30 +15,39 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from bot.formatting import format_datetime
 from bot.i18n import t
+from bot.services.shared.audience import Shown
 
 __all__ = [
     "AVATAR_TYPES",
+    "PagePost",
     "PageSet",
     "avatar_uri",
     "html_page",
     "index_html",
     "index_markdown",
     "markdown_page",
+    "roll_line",
     "stored_avatar",
 ]
 
 #: Image types a stored avatar may be embedded as (anything else falls back to initials).
 AVATAR_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 
-CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+#: The page loads nothing but its own folder's images and inline styles: no script, no font,
+#: no request anywhere (an image is a file of the unzipped archive or a ``data:`` disc).
+CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"
 STYLE = """
 body{font-family:Georgia,'Times New Roman',serif;max-width:46rem;margin:2rem auto;
-padding:0 1rem;color:#222;background:#fbf8f1;line-height:1.5}
+padding:0 1rem;color:#222;background:#fbf8f1;line-height:1.5;overflow-wrap:anywhere}
+.body{min-width:0}
 h1{font-size:1.7rem;margin-bottom:.2rem}.meta{color:#666;font-size:.9rem}
 .warning{background:#fde8e8;border:1px solid #d88;padding:.5rem .8rem}
 article{display:flex;gap:.8rem;border-top:1px solid #ddd;padding:1rem 0}
@@ -54,38 +63,43 @@ border-radius:.6rem;padding:0 .45rem;margin-left:.35rem;font-family:sans-serif}
 
 
 @dataclass(frozen=True, slots=True)
+class PagePost:
+    """One post as the page's reader may read it: the post (its notes ``None`` where they
+    are sealed), its roll as the reader may see it (``None``: none, or none he may see) and
+    its speaker's character record."""
+
+    post: Mapping[str, Any]
+    roll: Mapping[str, Any] | None
+    character: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
 class PageSet:
-    """What one page shows: the scene (or ``None`` for posts outside scenes), its posts in
-    order, and the characters and rolls they refer to (by export number)."""
+    """What one page shows: the scene (or ``None`` for posts outside scenes) and its posts in
+    order, each already through the audience rule for the page's reader (public or GM)."""
 
     title: str
     campaign: str
     scene: Mapping[str, Any] | None
-    posts: Sequence[Mapping[str, Any]]
-    characters: Mapping[int, Mapping[str, Any]]
-    rolls: Mapping[int, Mapping[str, Any]]
-    gm: bool  # the GM's page: GM-only posts, deleted posts and private rolls included
+    posts: Sequence[Shown[PagePost]]
+    gm: bool  # the GM's page: marks GM-only and deleted posts, warns it is not for players
     locale: str
+    zone: str | None = None  # the campaign's time zone: times are shown in it
+    folder: str = ""  # where the page is in the archive (``scenes``): images are relative
 
 
-def stored_avatar(character: Mapping[str, Any] | None) -> tuple[str, bytes] | None:
-    """The character's avatar as ``(media type, bytes)`` when its image is stored.
-
-    The hook for ``/sheet profile`` (issue 12 §2): it stores the image's bytes so the avatar
-    outlives Discord's expiring links; a character row that carries them (``avatar`` with
-    ``type`` and base64 ``data`` in the exported record) is embedded as is.  None today for
-    characters without one: the page draws their initials.
-    """
+def stored_avatar(character: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """The character's avatar as ``(media type, file in the archive)`` when its image is
+    stored (``/sheet profile`` keeps the bytes: Discord's links expire): the export writes
+    each image once, under ``media/`` (or ``gm/media/`` for a hidden NPC's), and every page
+    and record names that file.  ``None`` for a character without one: its initials."""
     avatar = (character or {}).get("avatar")
     if not isinstance(avatar, Mapping):
         return None
-    kind, data = avatar.get("type"), avatar.get("data")
-    if kind not in AVATAR_TYPES or not isinstance(data, str):
+    kind, file = avatar.get("type"), avatar.get("file")
+    if kind not in AVATAR_TYPES or not isinstance(file, str):
         return None
-    try:
-        return str(kind), base64.b64decode(data, validate=True)
-    except ValueError:
-        return None
+    return str(kind), file
 
 
 def _initials(name: str) -> str:
@@ -93,12 +107,13 @@ def _initials(name: str) -> str:
     return "".join(w[0] for w in words[:2]).upper() or "?"
 
 
-def avatar_uri(name: str, character: Mapping[str, Any] | None) -> str:
-    """A ``data:`` URI: the stored image, or an SVG disc with the speaker's initials."""
+def avatar_uri(name: str, character: Mapping[str, Any] | None, folder: str = "") -> str:
+    """Where a page in ``folder`` finds the speaker's avatar: the stored image's file,
+    relative to the page (``../media/3f…a1.png``: the folder opens as it is, offline), or a
+    ``data:`` SVG disc with the speaker's initials."""
     stored = stored_avatar(character)
     if stored is not None:
-        kind, data = stored
-        return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+        return posixpath.relpath(stored[1], folder or ".")
     hue = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:4], 16) % 360
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48">'
@@ -109,37 +124,40 @@ def avatar_uri(name: str, character: Mapping[str, Any] | None) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def _day(moment: str | None) -> str:
-    """``2026-11-30T18:05:00+00:00`` → ``2026-11-30 18:05 UTC``."""
+def _day(moment: str | None, locale: str, zone: str | None) -> str:
+    """A stored moment (ISO 8601, UTC) as the campaign reads it: its date format and time
+    zone (``30/11/2026 19:05 CET``)."""
     if not moment:
         return ""
-    return f"{moment[:10]} {moment[11:16]} UTC"
+    try:
+        parsed = datetime.fromisoformat(moment)
+    except ValueError:
+        return moment
+    return format_datetime(parsed, locale, zone)
 
 
-def _visible(pages: PageSet) -> list[Mapping[str, Any]]:
-    if pages.gm:
-        return list(pages.posts)
-    return [p for p in pages.posts if not p["gm_only"] and not p["deleted_at"]]
-
-
-def _roll_for(post: Mapping[str, Any], pages: PageSet) -> Mapping[str, Any] | None:
-    roll = pages.rolls.get(post["roll"]) if post.get("roll") else None
-    if roll is None or (roll["private"] and not pages.gm):
-        return None
-    return roll
-
-
-def _roll_line(roll: Mapping[str, Any], locale: str) -> str:
-    """``1d20+3 (ataque): [14]+3 = 17 · éxito`` — what the roll showed when it was made."""
-    head = roll["expression"] + (f" ({roll['reason']})" if roll.get("reason") else "")
-    line = f"{head}: {roll['breakdown']}"
-    if str(roll["total"]) not in roll["breakdown"]:
-        line += f" = {roll['total']}"
+def roll_line(roll: Mapping[str, Any], locale: str) -> str:
+    """``1d20+3 (ataque): [14]+3 = 17 · éxito`` — the roll as its reader may see it (a total
+    sealed from him reads as its outcome only), in the campaign's language."""
+    reason = f" ({roll['reason']})" if roll.get("reason") else ""
+    if roll.get("total") is None:
+        line = (roll.get("expression") or t("chronicle.page.sealed_roll", locale)) + reason
+    else:
+        head = roll["expression"] + reason
+        line = f"{head}: {roll['breakdown']}"
+        if str(roll["total"]) not in str(roll["breakdown"]):
+            line += f" = {roll['total']}"
     if roll.get("outcome"):
-        line += f" · {roll['outcome']}"
-    if roll["private"]:
+        outcome = t(f"check.outcome.{roll['outcome']}", locale)
+        line += f" · {outcome}"
+    if roll.get("private"):
         line += f" · {t('chronicle.page.private_roll', locale)}"
     return line
+
+
+def _notes_label(post: Mapping[str, Any]) -> str:
+    """«Notas» — or «Notas privadas» on the GM's page, where private notes are marked."""
+    return "chronicle.page.private_notes" if post.get("notes_private") else "chronicle.page.notes"
 
 
 def _badges(post: Mapping[str, Any], locale: str) -> list[str]:
@@ -162,7 +180,7 @@ def _scene_meta(pages: PageSet) -> str:
     if scene is None:
         return pages.campaign
     status = t(f"chronicle.page.scene_{scene['status']}", locale)
-    parts = [pages.campaign, status, _day(scene["created_at"])]
+    parts = [pages.campaign, status, _day(scene["created_at"], locale, pages.zone)]
     if scene["private"]:
         parts.append(t("chronicle.page.private_scene", locale, count=len(scene["players"])))
     return " · ".join(part for part in parts if part)
@@ -179,21 +197,21 @@ def markdown_page(pages: PageSet) -> str:
         lines += [str(pages.scene["opening_text"]), ""]
     if pages.gm:
         lines += [f"> {t('chronicle.page.gm_warning', locale)}", ""]
-    posts = _visible(pages)
-    if not posts:
+    if not pages.posts:
         lines += [t("chronicle.page.no_posts", locale), ""]
-    for post in posts:
-        when = " · ".join([_day(post["created_at"]), *_badges(post, locale)])
+    for shown in pages.posts:
+        post, roll = shown.value.post, shown.value.roll
+        when = " · ".join([_day(post["created_at"], locale, pages.zone), *_badges(post, locale)])
         lines += ["---", "", f"### {post['speaker_name']}", f"*{when}*", "", post["text"], ""]
         if post.get("notes"):
             notes = str(post["notes"]).splitlines() or [""]
-            lines += [f"> **{t('chronicle.page.notes', locale)}:** {notes[0]}"]
+            label = t(_notes_label(post), locale)
+            lines += [f"> **{label}:** {notes[0]}"]
             lines += [f"> {line}" for line in notes[1:]]
             lines.append("")
-        roll = _roll_for(post, pages)
         if roll is not None:
             label = t("chronicle.page.roll", locale)
-            lines += [f"> 🎲 **{label}:** `{_roll_line(roll, locale)}`", ""]
+            lines += [f"> 🎲 **{label}:** `{roll_line(roll, locale)}`", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -232,29 +250,29 @@ def html_page(pages: PageSet) -> str:
         body.append(f'<div class="opening">{esc(str(pages.scene["opening_text"]))}</div>')
     if pages.gm:
         body.append(f'<p class="warning">{esc(t("chronicle.page.gm_warning", locale))}</p>')
-    posts = _visible(pages)
-    if not posts:
+    if not pages.posts:
         body.append(f"<p>{esc(t('chronicle.page.no_posts', locale))}</p>")
-    for post in posts:
-        character = pages.characters.get(post["character"]) if post.get("character") else None
+    for shown in pages.posts:
+        post, roll, character = shown.value.post, shown.value.roll, shown.value.character
         classes = ["post"] + (["gm-only"] if post["gm_only"] else [])
         classes += ["deleted"] if post["deleted_at"] else []
         badges = "".join(f'<span class="badge">{esc(b)}</span>' for b in _badges(post, locale))
         body += [
             f'<article class="{" ".join(classes)}">',
-            f'<img class="avatar" alt="" src="{avatar_uri(post["speaker_name"], character)}">',
+            f'<img class="avatar" alt="" width="48" height="48" '
+            f'src="{esc(avatar_uri(post["speaker_name"], character, pages.folder))}">',
             '<div class="body">',
             f'<h2 class="speaker">{esc(post["speaker_name"])}{badges}</h2>',
             f'<div class="text">{esc(post["text"])}</div>',
         ]
         if post.get("notes"):
-            label = esc(t("chronicle.page.notes", locale))
+            label = esc(t(_notes_label(post), locale))
             body.append(f'<div class="notes"><b>{label}:</b> {esc(post["notes"])}</div>')
-        roll = _roll_for(post, pages)
         if roll is not None:
             label = esc(t("chronicle.page.roll", locale))
-            body.append(f'<div class="roll">🎲 {label}: {esc(_roll_line(roll, locale))}</div>')
-        body += [f'<p class="time">{esc(_day(post["created_at"]))}</p>', "</div>", "</article>"]
+            body.append(f'<div class="roll">🎲 {label}: {esc(roll_line(roll, locale))}</div>')
+        when = esc(_day(post["created_at"], locale, pages.zone))
+        body += [f'<p class="time">{when}</p>', "</div>", "</article>"]
     return _document(pages.title, body, locale)
 
 
@@ -272,10 +290,19 @@ def _scene_entries(
 
 
 def index_markdown(
-    campaign: Mapping[str, Any], entries: Sequence[tuple[str, Mapping[str, Any]]], locale: str
+    campaign: Mapping[str, Any],
+    entries: Sequence[tuple[str, Mapping[str, Any]]],
+    locale: str,
+    *,
+    note: str = "",
 ) -> str:
+    """The table of contents (``note``: which part of a split export this is)."""
     lines = [f"# {t('chronicle.page.index', locale, campaign=campaign['name'])}", ""]
-    lines += [f"*{campaign['system_name']}*", "", f"## {t('chronicle.page.scenes', locale)}", ""]
+    if campaign.get("system_name"):
+        lines += [f"*{campaign['system_name']}*", ""]
+    if note:
+        lines += [f"> {note}", ""]
+    lines += [f"## {t('chronicle.page.scenes', locale)}", ""]
     for stem, label in _scene_entries(entries, locale):
         lines.append(f"- [{label}]({stem}.md)")
     if not entries:
@@ -284,13 +311,19 @@ def index_markdown(
 
 
 def index_html(
-    campaign: Mapping[str, Any], entries: Sequence[tuple[str, Mapping[str, Any]]], locale: str
+    campaign: Mapping[str, Any],
+    entries: Sequence[tuple[str, Mapping[str, Any]]],
+    locale: str,
+    *,
+    note: str = "",
 ) -> str:
+    """The table of contents as HTML (``note``: which part of a split export this is)."""
     esc = html.escape
     title = t("chronicle.page.index", locale, campaign=campaign["name"])
     body = [
         f"<header><h1>{esc(title)}</h1>",
-        f'<p class="meta">{esc(campaign["system_name"])}</p></header>',
+        f'<p class="meta">{esc(str(campaign.get("system_name") or ""))}</p></header>',
+        *([f'<p class="warning">{esc(note)}</p>'] if note else []),
         f"<h2>{esc(t('chronicle.page.scenes', locale))}</h2>",
         "<ul>",
         *(

@@ -22,7 +22,6 @@ new scenes.
 from __future__ import annotations
 
 import asyncio
-import base64
 import itertools
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -53,7 +52,7 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
-from bot.formatting import format_number
+from bot.i18n import t
 from bot.services.campaigns.service import CampaignService, CampaignView
 from bot.services.chronicle.archive import (
     GM_CHARACTERS,
@@ -90,8 +89,10 @@ from bot.services.chronicle.umbria_import import (
     unpack_game,
     write_game,
 )
+from bot.services.shared.audience import Secrecy
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.shared.reveals import reveals_of
 from bot.services.sheets.schema import upgraded_sheet
 from rules import systems
 
@@ -132,10 +133,22 @@ def scene_channel(campaign_id: int, scene_ref: int | None) -> int:
 
 @dataclass(frozen=True, slots=True)
 class ChronicleFile:
-    filename: str
-    payload: bytes
+    """The export: one zip, or the parts of one that did not fit the upload limit (each an
+    independent zip; the first holds the record the import reads).  A part still over
+    ``limit`` (a record larger than the upload on its own) cannot be sent: the cog says so."""
+
+    parts: tuple[tuple[str, bytes], ...]
     counts: dict[str, int]
+    limit: int
     campaign_name: str = ""
+
+    @property
+    def filename(self) -> str:
+        return self.parts[0][0]
+
+    @property
+    def payload(self) -> bytes:
+        return self.parts[0][1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,87 +186,38 @@ class ChronicleService:
         limit: int,
         started: Callable[[], Awaitable[None]] | None = None,
     ) -> ChronicleFile:
-        """The campaign's zip (GM only), refused when bigger than ``limit`` (the upload);
-        ``started`` tells the cog the slow part begins (after the referee check)."""
+        """The campaign's zip (GM only), in independent parts of at most ``limit`` bytes (the
+        server's upload limit) when it is bigger: never nothing; ``started`` tells the cog the
+        slow part begins (after the referee check)."""
         campaign = await self.campaigns.require_referee(place, actor)
         if started is not None:
             await started()
         async with _job():
-            await self._check_size(saved_id(campaign))
+            await _check_size(self.sessions, saved_id(campaign))
             snapshot = await self._snapshot(saved_id(campaign))
             try:
                 packed = await pack(snapshot, SNAPSHOT_ROWS)
                 bare = with_rows(snapshot, {name: [] for name in SNAPSHOT_ROWS})
-                payload = await self.compute.submit(
-                    build_packed, bare, packed, locale, lane=BULK, owner=place.guild_id
+                # the pages are the campaign's: in its language, whoever exports them
+                pages_locale = campaign.locale or locale
+                payloads = await self.compute.submit(
+                    build_packed, bare, packed, pages_locale, limit, lane=BULK, owner=place.guild_id
                 )
             except ArchiveTooBig:
                 raise DomainError(
                     "chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20
                 ) from None
-        if len(payload) > limit:
-            raise DomainError(
-                "chronicle.error.too_big_to_send",
-                size=_megabytes(len(payload), locale),
-                limit=_megabytes(limit, locale),
-            )
-        filename = f"arbitro-{slug(campaign.name) or 'campaign'}.zip"
-        return ChronicleFile(filename, payload, snapshot.counts(), campaign.name)
-
-    async def _check_size(self, campaign_id: int) -> None:
-        """Refuse before reading when the estimate alone passes the import's limit."""
-        async with self.sessions() as session:
-            posts, text = (
-                await session.exec(
-                    select(
-                        func.count(),
-                        func.coalesce(
-                            func.sum(
-                                func.length(Post.text) + func.coalesce(func.length(Post.notes), 0)
-                            ),
-                            0,
-                        ),
-                    ).where(Post.campaign_id == campaign_id)
-                )
-            ).one()
-            rolls = (
-                await session.exec(select(func.count()).where(RollLog.campaign_id == campaign_id))
-            ).one()
-            counted = {
-                GM_SCENES: Scene,
-                GM_XP: XpAward,
-                GM_CHARACTERS: Character,
-            }
-            more = {
-                path: int(
-                    (
-                        await session.exec(
-                            select(func.count()).where(model.campaign_id == campaign_id)  # type: ignore[attr-defined]
-                        )
-                    ).one()
-                )
-                for path, model in counted.items()
-            }
-        estimate = int(text) * TEXT_FACTOR + (int(posts) + int(rolls)) * ROW_BYTES
-        if estimate > MAX_UNCOMPRESSED:
-            raise DomainError("chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20)
-        # what the import reads back must fit its budgets (archive.MAX_ROWS…): every export
-        # is importable, so a campaign past them is refused here, before anything is read
-        rows = {GM_POSTS: int(posts), GM_ROLLS: int(rolls), **more}
-        limits = {**MAX_ROWS, GM_CHARACTERS: MAX_CHARACTERS}
-        for path, count in rows.items():
-            if count > limits[path]:
-                raise DomainError(
-                    "chronicle.error.too_many_rows_to_export",
-                    path=path,
-                    count=count,
-                    limit=limits[path],
-                )
-        total = sum(count for path, count in rows.items() if path in MAX_ROWS)
-        if total > MAX_RECORD_ROWS:
-            raise DomainError(
-                "chronicle.error.too_many_record_rows_to_export", count=total, limit=MAX_RECORD_ROWS
-            )
+        stem = f"arbitro-{slug(campaign.name) or 'campaign'}"
+        if len(payloads) == 1:
+            names = [f"{stem}.zip"]
+        else:
+            names = [
+                f"{stem}-{t('chronicle.part_file', pages_locale, number=n, count=len(payloads))}.zip"
+                for n in range(1, len(payloads) + 1)
+            ]
+        return ChronicleFile(
+            tuple(zip(names, payloads, strict=True)), snapshot.counts(), limit, campaign.name
+        )
 
     async def _snapshot(self, campaign_id: int) -> Snapshot:
         """Every row of the campaign, read in one snapshot (REPEATABLE READ on PostgreSQL,
@@ -287,6 +251,22 @@ class ChronicleService:
         scene_ref: dict[int, int] = {}
         channel_scene: dict[int, int] = {}
         roll_ref: dict[int, int] = {}
+        reveals = await reveals_of(session, campaign_id)
+
+        def secrecy(row: SimpleNamespace) -> dict[str, Any]:
+            """The record's audience as the archive carries it: an NPC by its export number,
+            what its reveals lifted already lifted (the import starts with no reveals)."""
+            kept = Secrecy.of_row(row)
+            if reveals.lifts(kept, row.created_at):
+                kept = Secrecy(kept.audience, kept.player_id, kept.sealed)
+            elif kept.npc_id is not None:
+                ref = character_ref.get(kept.npc_id)
+                kept = (
+                    Secrecy(kept.audience, kept.player_id, kept.sealed, ref, kept.npc_sealed)
+                    if ref is not None
+                    else kept.sealing(*kept.npc_sealed)  # an NPC gone: sealed for good
+                )
+            return kept.columns()
 
         def character(c: SimpleNamespace) -> dict[str, Any]:
             ref = character_ref[c.id] = len(character_ref) + 1
@@ -344,6 +324,7 @@ class ChronicleService:
                 "private": r.private,
                 # the undo record names this server's rows: it does not travel
                 "detail": {k: v for k, v in (r.detail or {}).items() if k != "undo"},
+                **secrecy(r),
             }
 
         def post(p: SimpleNamespace) -> dict[str, Any]:
@@ -358,12 +339,14 @@ class ChronicleService:
                 "gm_only": p.gm_only,
                 "text": p.text,
                 "notes": p.notes,
+                "notes_private": p.notes_private,
                 "roll": roll_ref.get(p.roll_log_id or 0),
                 "created_at": iso(p.created_at),
                 "edited_at": iso(p.edited_at),
                 "deleted_at": iso(p.deleted_at),
                 **({"source_ref": p.source_ref} if p.source_ref else {}),
                 **_umbria_of(players, p.imported_player_id),
+                **secrecy(p),
             }
 
         def award(x: SimpleNamespace) -> dict[str, Any]:
@@ -377,6 +360,7 @@ class ChronicleService:
                 "xp_before": x.xp_before,
                 "xp_after": x.xp_after,
                 "reason": x.reason,
+                **secrecy(x),
             }
 
         characters = await _records(session, Character, campaign_id, character)
@@ -553,6 +537,62 @@ def campaign_tables() -> list[Table]:
     ]
 
 
+async def _check_size(sessions: Sessions, campaign_id: int) -> None:
+    """Refuse before reading when the estimate alone passes the import's limit."""
+    async with sessions() as session:
+        posts, text = (
+            await session.exec(
+                select(
+                    func.count(),
+                    func.coalesce(
+                        func.sum(
+                            func.length(Post.text) + func.coalesce(func.length(Post.notes), 0)
+                        ),
+                        0,
+                    ),
+                ).where(Post.campaign_id == campaign_id)
+            )
+        ).one()
+        rolls = (
+            await session.exec(select(func.count()).where(RollLog.campaign_id == campaign_id))
+        ).one()
+        counted = {
+            GM_SCENES: Scene,
+            GM_XP: XpAward,
+            GM_CHARACTERS: Character,
+        }
+        more = {
+            path: int(
+                (
+                    await session.exec(
+                        select(func.count()).where(model.campaign_id == campaign_id)  # type: ignore[attr-defined]
+                    )
+                ).one()
+            )
+            for path, model in counted.items()
+        }
+    estimate = int(text) * TEXT_FACTOR + (int(posts) + int(rolls)) * ROW_BYTES
+    if estimate > MAX_UNCOMPRESSED:
+        raise DomainError("chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20)
+    # what the import reads back must fit its budgets (archive.MAX_ROWS…): every export
+    # is importable, so a campaign past them is refused here, before anything is read
+    rows = {GM_POSTS: int(posts), GM_ROLLS: int(rolls), **more}
+    limits = {**MAX_ROWS, GM_CHARACTERS: MAX_CHARACTERS}
+    for path, count in rows.items():
+        if count > limits[path]:
+            raise DomainError(
+                "chronicle.error.too_many_rows_to_export",
+                path=path,
+                count=count,
+                limit=limits[path],
+            )
+    total = sum(count for path, count in rows.items() if path in MAX_ROWS)
+    if total > MAX_RECORD_ROWS:
+        raise DomainError(
+            "chronicle.error.too_many_record_rows_to_export", count=total, limit=MAX_RECORD_ROWS
+        )
+
+
 async def discard(sessions: Sessions, campaign_id: int) -> None:
     """Deletes an unbound campaign and every row under it, in batches
     (:func:`bot.db.bulk.delete_in_batches`: the same short turns on the database as the
@@ -580,11 +620,6 @@ class _job:
         _Jobs.running -= 1
 
 
-def _megabytes(size: int, locale: str) -> str:
-    """Megabytes with one decimal in the reader's language («25,3» in Spanish)."""
-    return format_number(size / 2**20, locale, 1)
-
-
 async def _umbria_players(session: AsyncSession, campaign_id: int) -> dict[int, dict[str, Any]]:
     """The campaign's Umbría players by row id, as records name them: their Umbría number
     and name, and the member who claimed them (``/sheet claim``), if any."""
@@ -609,7 +644,7 @@ async def _add_profiles(
     characters: list[dict[str, Any]],
 ) -> None:
     """Each character's public profile (``/sheet profile``) on its record: concept,
-    description and the stored avatar bytes (base64), which the pages embed as ``data:``."""
+    description and the stored avatar's bytes (written once into the zip's ``media/``)."""
     by_ref = {entry["ref"]: entry for entry in characters}
     rows = (
         await session.exec(
@@ -627,10 +662,8 @@ async def _add_profiles(
         if profile.history:
             entry["history"] = profile.history
         if profile.avatar and profile.avatar_type:
-            entry["avatar"] = {
-                "type": f"image/{profile.avatar_type}",
-                "data": base64.b64encode(profile.avatar).decode("ascii"),
-            }
+            # the bytes: the export stores each image once, as a file the pages name
+            entry["avatar"] = {"type": f"image/{profile.avatar_type}", "bytes": profile.avatar}
     notes = (
         await session.exec(select(CharacterNote).where(CharacterNote.campaign_id == campaign_id))
     ).all()
@@ -989,6 +1022,14 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
         ),
     )
     scene_id = {s.ref: new for s, new in zip(plan.scenes, scene_ids, strict=True)}
+
+    def npc_id(row: Mapping[str, Any]) -> dict[str, Any]:
+        """The record's secrets with its NPC's new id (the archive names it by number)."""
+        secrets = dict(row.get("secrets") or {})
+        if "npc" in secrets:
+            secrets["npc"] = character_id[secrets["npc"]]
+        return {"secrets": secrets}
+
     roll_ids = await _insert(
         sessions,
         _table(RollLog),
@@ -1001,6 +1042,7 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
                 "message_id": None,
                 "message_url": None,
                 **{k: v for k, v in r.items() if k not in ("ref", "scene")},
+                **npc_id(r),
             }
             for r in plan.rolls
         ),
@@ -1021,6 +1063,7 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
                 "version": 1,
                 "imported_player_id": umbria.get((p["umbria_player"] or {}).get("id", "")),
                 **{k: v for k, v in p.items() if k not in _POST_REFS},
+                **npc_id(p),
             }
             for p in plan.posts
         ),
@@ -1034,6 +1077,7 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
                 "campaign_id": campaign_id,
                 "character_id": character_id[x["character"]],
                 **{k: v for k, v in x.items() if k not in ("ref", "character")},
+                **npc_id(x),
             }
             for x in plan.xp
         ),

@@ -16,7 +16,7 @@ import dataclasses
 import pickle
 from typing import Any, TypeVar
 
-from bot.services.chronicle.build import Snapshot, build_archive
+from bot.services.chronicle.build import Snapshot, build_parts
 from bot.services.chronicle.check import ImportPlan, read_and_check
 
 __all__ = ["ROWS", "build_packed", "pack", "read_and_check_packed", "unpack", "with_rows"]
@@ -64,10 +64,13 @@ async def unpack(packed: Packed) -> dict[str, Any]:
     return rows
 
 
-def build_packed(snapshot: Snapshot, packed: Packed, locale: str) -> bytes:
-    """The worker's export job: the snapshot (rows packed apart) as the zip's bytes."""
+def build_packed(
+    snapshot: Snapshot, packed: Packed, locale: str, limit: int | None = None
+) -> list[bytes]:
+    """The worker's export job: the snapshot (rows packed apart) as zips of at most
+    ``limit`` bytes each (one when it fits)."""
     rows: dict[str, Any] = {name: _joined(slices) for name, slices in packed.items()}
-    return build_archive(with_rows(snapshot, rows), locale)
+    return build_parts(with_rows(snapshot, rows), locale, limit)
 
 
 def read_and_check_packed(

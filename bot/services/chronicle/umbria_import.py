@@ -48,6 +48,7 @@ from bot.services.campaigns.service import setting_specs
 from bot.services.campaigns.settings import resolved_settings
 from bot.services.chronicle.umbria.reader import read_umbria
 from bot.services.chronicle.umbria.records import UmbriaCharacter, UmbriaGame, UmbriaPost
+from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.post_text import image_type, validate_avatar
 from bot.services.sheets.access import NO_SHEET, name_key
 from bot.services.sheets.profiles import MAX_DESCRIPTION
@@ -335,11 +336,19 @@ async def _rolls(
                         "message_id": None,
                         "message_url": None,
                         "created_at": post.posted_at,
+                        # who may see it (bot.services.shared.audience): a director-only
+                        # post's roll is the GM's
+                        **_audience(post.director_only),
                     }
                 )
                 owners.append((post.message_id, order))
     new = await insert(_table(RollLog), rows)
     return {message: i for (message, order), i in zip(owners, new, strict=True) if order == 0}
+
+
+def _audience(director_only: bool) -> dict[str, Any]:
+    """A record's audience columns: what Umbría showed the director only is the GM's."""
+    return (Secrecy.gm_only() if director_only else PUBLIC).columns()
 
 
 async def _posts(
@@ -373,6 +382,7 @@ async def _posts(
                 "version": 1,
                 "imported_player_id": ids.players.get(p.author_id or ""),
                 "source_ref": f"{SOURCE}:{p.message_id}",
+                **_audience(p.director_only),
             }
             for p in posts
         ),

@@ -12,15 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.db.models import saved_id
 from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_order import AttackOrder
-from bot.services.play.attack_sides import Sides
+from bot.services.play.attack_sides import Side, Sides
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor
 from rules.combat.attack import SECRET_FIELDS, AttackResult
 from rules.systems.base import Problem
 
-__all__ = ["AttackView", "Landed", "attack_audit", "attack_view"]
+__all__ = ["AttackView", "Landed", "attack_audit", "attack_secrecy", "attack_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,4 +161,20 @@ def attack_audit(
         fumble=result.fumble,
         private=order.private,
         character=attacker,
+        secrecy=attack_secrecy(secret, sides.attacker, sides.target),
     )
+
+
+def attack_secrecy(secret: bool, attacker: Side, target: Side) -> Secrecy:
+    """Who may see an attack's numbers (issue 22 §1): a secret attack seals the GM's numbers
+    it keeps (``detail.secret``, the target number) — until the hidden NPC on either side
+    is revealed, or for good when they are a group's numbers the GM typed."""
+    if not secret:
+        return PUBLIC
+    sealed = (Part.DETAIL, Part.DIFFICULTY)
+    secrecy = PUBLIC
+    for side in (attacker, target):
+        character = side.character
+        if character is not None and character.is_npc and character.hidden:
+            secrecy = secrecy.hiding_npc(saved_id(character), sealed)
+    return secrecy if secrecy.npc_id is not None else secrecy.sealing(*sealed)

@@ -8,17 +8,18 @@ from __future__ import annotations
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, Character, saved_id
+from bot.db.models import Campaign, Character, saved_id, utcnow
 from bot.grammar import gender_of
-from bot.services.campaigns.service import is_referee
 from bot.services.play.rolls import MAX_REASON
 from bot.services.play.turn_tests import Claim, claim_test
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
+from bot.services.shared.audit import AuditEntry, entry_secrecy, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.labels import resolve, spoken
@@ -60,6 +61,8 @@ class CheckOrder:
     private: bool = False
     #: What the check is for, as ``/roll``'s ``reason``: shown and kept in the log.
     reason: str | None = None
+    #: Parts of the roll only the GM reads (a GM roll request with a hidden difficulty).
+    sealed: frozenset[Part] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +75,18 @@ class CheckView:
     opposed: OpposedResult | None
     private: bool
     gm_channel_id: int | None
-    # Opposed by an NPC the GM keeps hidden from this roller: he sees the outcome, not its
-    # numbers (they go to the GM channel).
-    opponent_hidden: bool = False
     #: the character's grammatical gender: notes agree with it («Sigue moribunda»)
     gender: str | None = None
     reason: str | None = None
+    #: Who may see the roll (bot.services.shared.audience): a hidden NPC on either side seals
+    #: its numbers (the reply shows the outcome; the GM's copy the numbers).
+    secrecy: Secrecy = PUBLIC
+    written_at: datetime | None = None
+
+    @property
+    def opponent_hidden(self) -> bool:
+        """The opponent is an NPC hidden from the players (its numbers are sealed)."""
+        return self.opposed is not None and self.secrecy.npc_id is not None
 
 
 def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -187,9 +196,10 @@ class CheckService:
             opposed=rolled.opposed,
             private=order.private,
             gm_channel_id=campaign.gm_channel_id,
-            opponent_hidden=rolled.opponent_hidden,
             gender=gender_of(own.sheet),
             reason=reason,
+            secrecy=entry_secrecy(actor, audit),
+            written_at=utcnow(),
         )
 
     async def _fit(
@@ -223,17 +233,24 @@ class CheckService:
         request: CheckRequest,
     ) -> _Rolled:
         """The check, opposed when ``order.against`` names an opponent (whose option is
-        ``against_option``, or the same); a hidden NPC opponent stays unnamed to players."""
+        ``against_option``, or the same); a hidden NPC opponent stays unnamed to players.
+
+        Who may see it is decided here, once, for every output (issue 22 §1): a hidden NPC's
+        numbers are the GM's, and a request's hidden difficulty stays sealed."""
+        secrecy = PUBLIC.sealing(*order.sealed)
+        if own.is_npc and own.hidden:
+            secrecy = secrecy.hiding_npc(saved_id(own))
         if order.against is None:
-            return _Rolled(system.check(own.sheet, request, settings, self.rng))
+            return _Rolled(system.check(own.sheet, request, settings, self.rng), secrecy=secrecy)
         opponent = await self.characters.show(place, actor, order.against, as_opponent=True)
-        hidden = opponent.is_npc and opponent.hidden and not is_referee(campaign, actor)
+        if opponent.is_npc and opponent.hidden:
+            secrecy = secrecy.hiding_npc(opponent.id)
         typed = order.against_option or order.option
         other = CheckRequest(
             option=resolve_option(tuple(system.check_options(opponent.sheet, settings)), typed)
         )
         opposed = system.opposed(own.sheet, request, opponent.sheet, other, settings, self.rng)
-        return _Rolled(opposed.a, opposed, opponent.name, hidden)
+        return _Rolled(opposed.a, opposed, opponent.name, secrecy)
 
     async def _store(
         self,
@@ -313,7 +330,12 @@ class _Rolled:
     result: CheckResult
     opposed: OpposedResult | None = None
     opponent_name: str | None = None
-    opponent_hidden: bool = False
+    #: who may see it (a hidden NPC on either side seals its numbers; a request's difficulty)
+    secrecy: Secrecy = PUBLIC
+
+
+def _hidden_opponent(rolled: _Rolled) -> bool:
+    return rolled.opposed is not None and rolled.secrecy.npc_id is not None
 
 
 def _check_audit(rolled: _Rolled, reason: str | None, private: bool) -> AuditEntry:
@@ -330,11 +352,12 @@ def _check_audit(rolled: _Rolled, reason: str | None, private: bool) -> AuditEnt
             "option": result.option,
             "notes": list(result.notes),
             **_jsonable(result.extra),
-            **({"hidden_opponent": True} if rolled.opponent_hidden else {}),
+            **({"hidden_opponent": True} if _hidden_opponent(rolled) else {}),
         },
         total=result.total,
         difficulty=result.target,
         outcome=str(result.outcome) if result.outcome else None,
         fumble=result.outcome == "fumble",
         private=private,
+        secrecy=rolled.secrecy,
     )

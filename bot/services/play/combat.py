@@ -200,7 +200,7 @@ class CombatService:
                     skips_first_round=result.skips_first_round,
                     goes_last=result.goes_last,
                 )
-                rolled.append((target.name, result.breakdown))
+                rolled.append((key, target.name, result.breakdown))
             return combat.break_ties(self.rng), None, tuple(rolled)
 
         return await self.store.change(place, roll_all)

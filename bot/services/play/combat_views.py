@@ -10,10 +10,11 @@ sheet by :class:`.combat_store.FightStore`).  The types of a change to the fight
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.db.models import Campaign, CombatRecord, saved_id
+from bot.services.shared.audience import PUBLIC, Part, Reader, Secrecy, Shown, Sight, show, sight
 from bot.services.sheets.changes import Ticked
 from bot.services.sheets.undo import Undoable
 from rules.combat import Combat, TurnChange, effects
@@ -29,8 +30,10 @@ __all__ = [
     "HealthView",
     "Reminder",
     "Rolled",
+    "RolledLine",
     "Step",
     "TickView",
+    "combat_for",
     "combat_view",
     "out_of_order",
     "owing_tests",
@@ -76,6 +79,19 @@ class CombatantLine:
     character_id: int | None = None
     effects: tuple[tuple[str, int | None], ...] = ()  # (name, rounds left; None: until removed)
     gender: str | None = None  # the sheet's grammatical gender: «Aldara · malherida»
+    #: who may see its numbers (a hidden NPC's are the GM's until it is revealed); ``secret``
+    #: above says whether *this* view's reader may not (set by :func:`combat_for`)
+    secrecy: Secrecy = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class RolledLine:
+    """An initiative this use case rolled: ``breakdown`` is ``None`` where the reader may
+    not see it (a hidden NPC's, in the channel)."""
+
+    name: str
+    breakdown: str | None
+    secrecy: Secrecy = PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +136,7 @@ class CombatView:
     by_side: bool
     can_wait: bool
     turn: TurnChange | None = None
-    rolled: tuple[tuple[str, str], ...] = ()  # (name, breakdown) rolled by this use case
+    rolled: tuple[RolledLine, ...] = ()  # rolled by this use case
     ticked: TickView | None = None  # the effects of the combatant whose turn just began
     ended: TickView | None = None  # ... and of the one whose turn just ended (rounds counted)
     #: ``end``: the effects measured in rounds that ended with the fight, by owner; or kept
@@ -166,6 +182,13 @@ class HealthView:
     log_id: int | None = None
     system: str = ""  # whose state ids ``state`` and the notes are
     gender: str | None = None  # the character's grammatical gender, for agreement
+
+
+def _secrecy(health: Health | None, character_id: int | None) -> Secrecy:
+    """A combatant's numbers: a hidden NPC's are sealed until it is revealed (issue 22 §1)."""
+    if health is not None and health.secret and character_id is not None:
+        return PUBLIC.hiding_npc(character_id)
+    return PUBLIC
 
 
 def _health_fields(health: Health | None) -> dict[str, Any]:
@@ -216,10 +239,12 @@ def combat_view(
             skips_this_round=combat.skips(c, combat.round),
             waited_after=names.get(c.waited_after or ""),
             character_id=c.character_id,
+            secrecy=_secrecy(health.get(c.key), c.character_id),
             **_health_fields(health.get(c.key)),
         )
         for c in combat.combatants
     )
+    secrecy = {line.key: line.secrecy for line in lines}
     return CombatView(
         id=saved_id(record),
         version=panel_version(record),
@@ -233,13 +258,15 @@ def combat_view(
         by_side=combat.policy.by_side,
         can_wait=combat.policy.can_wait,
         turn=turn,
-        rolled=tuple(rolled),
+        rolled=tuple(
+            RolledLine(name, breakdown, secrecy.get(key, PUBLIC)) for key, name, breakdown in rolled
+        ),
         actions_left=actions_left,
     )
 
 
-#: Lines rolled by a use case: (name, breakdown).
-Rolled = tuple[tuple[str, str], ...]
+#: Lines rolled by a use case: (combatant key, name, breakdown).
+Rolled = tuple[tuple[str, str, str], ...]
 #: What a change computes: the new combat, the turn change it made, what it rolled.
 Step = tuple[Combat, TurnChange | None, Rolled]
 # A change: (campaign, system, settings, combat) -> Step
@@ -258,3 +285,44 @@ def owing_tests(health: Mapping[str, Health]) -> frozenset[str]:
 def out_of_order(health: Mapping[str, Health]) -> frozenset[str]:
     """The keys the turn order passes over (dead, out, unconscious: ``skip_turn``)."""
     return frozenset(k for k, h in health.items() if h.state is not None and h.state.skip_turn)
+
+
+def combat_for(view: CombatView, reader: Reader) -> Shown[CombatView]:
+    """The fight as ``reader`` may see it (the audience rule, per combatant): a combatant
+    whose numbers are sealed from him shows no initiative roll, hit points or heal amounts
+    (``secret``), and the initiatives rolled now keep their dice from him."""
+
+    def project(_seen: Sight) -> CombatView:
+        lines = tuple(_line_for(line, reader) for line in view.lines)
+        rolled = []
+        for line in view.rolled:
+            seen = sight(line.secrecy, reader)
+            shows = seen is not None and seen.shows(Part.TOTAL)
+            rolled.append(replace(line, breakdown=line.breakdown if shows else None))
+        ticked, ended = view.ticked, view.ended
+        if ticked is not None:
+            current = next((line for line in lines if line.current), None)
+            hidden = current.secret if current is not None else ticked.secret
+            ticked = replace(ticked, secret=ticked.secret and hidden)
+        if ended is not None:  # the turn that ended: its owner's line, by name
+            owner = next((line for line in lines if line.name == ended.name), None)
+            hidden = owner.secret if owner is not None else not reader.is_gm
+            ended = replace(ended, secret=ended.secret and hidden)
+        return replace(
+            view,
+            lines=lines,
+            current=next((line for line in lines if line.current), None),
+            rolled=tuple(rolled),
+            ticked=ticked,
+            ended=ended,
+            referee=reader.is_gm,
+        )
+
+    shown = show(PUBLIC, reader, project)
+    assert shown is not None  # a fight's panel is for everyone
+    return shown
+
+
+def _line_for(line: CombatantLine, reader: Reader) -> CombatantLine:
+    seen = sight(line.secrecy, reader)
+    return replace(line, secret=seen is None or not seen.shows(Part.TOTAL))

@@ -14,7 +14,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from sqlalchemy import or_
+from sqlalchemy import and_, or_
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -25,9 +25,20 @@ from bot.db.models import Campaign, RollLog, saved_id
 from bot.db.roll_log_writes import MessageLink, RollLogWriter
 from bot.services.campaigns.context import CampaignContextService
 from bot.services.campaigns.service import CampaignService, is_referee
+from bot.services.shared.audience import (
+    PUBLIC,
+    Audience,
+    Part,
+    Reader,
+    Secrecy,
+    Shown,
+    Sight,
+    show_all,
+)
 from bot.services.shared.audit import AuditEntry, roll_log_values, undo_record
 from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import DomainError, InvalidSetting
+from bot.services.shared.reveals import reveals_of
 from bot.services.shared.write_batch import WriteBatch
 from rules import dice, systems
 from rules.dice import ast as dice_ast
@@ -45,6 +56,8 @@ __all__ = [
 
 MAX_REASON = 200
 MAX_HISTORY = 25
+#: Pages of rows ``/history`` reads at most to fill its list past rows the reader may not see.
+HISTORY_PAGES = 4
 #: Odds queries estimated at or below this many cost units (a few milliseconds) run inline:
 #: the round trip to the worker would cost more than the work.
 INLINE_COST = 20_000
@@ -75,6 +88,8 @@ class RollView:
     campaign_locale: str | None
     #: the difficulty was read as a target the result must not exceed (a roll-under system)
     roll_under: bool = False
+    #: who may see it (a private roll: its roller and the GM), as its log row has it
+    secrecy: Secrecy = PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,23 +114,41 @@ class HistoryEntry:
     imported: bool = False
 
 
-def _secret(row: RollLog, sees_private: bool) -> bool:
-    """The roller saw the outcome only (against a hidden NPC, or a GM roll request with a
-    hidden difficulty): the total stays the referees'."""
-    detail = row.detail or {}
-    return not sees_private and bool(detail.get("hidden_opponent") or detail.get("hidden_request"))
-
-
-def _secret_outcome(row: RollLog, sees_private: bool) -> bool:
-    """A GM roll request whose players see nothing of the result (``hidden: nothing``)."""
-    return not sees_private and (row.detail or {}).get("hidden_request") == "nothing"
-
-
 @dataclass(frozen=True, slots=True)
 class HistoryView:
-    entries: tuple[HistoryEntry, ...]
+    """The rolls one member may read, each through the audience rule."""
+
+    shown: tuple[Shown[HistoryEntry], ...]
     filtered_user_id: int | None
     sees_private: bool
+
+    @property
+    def entries(self) -> tuple[HistoryEntry, ...]:
+        return tuple(entry.value for entry in self.shown)
+
+
+def history_entry(row: RollLog, seen: Sight) -> HistoryEntry:
+    """A log row as the reader may see it: sealed numbers are blanked (``None``)."""
+    return HistoryEntry(
+        log_id=saved_id(row),
+        user_id=row.user_id,
+        user_name=row.user_name,
+        character_name=row.character_name,
+        # the expression names the stat that made the total: sealed with it
+        expression=row.expression if seen.shows(Part.TOTAL) else "",
+        total=seen.value(Part.TOTAL, row.total),
+        # targets are for referees in /history whatever the record says
+        difficulty=row.difficulty if seen.reader.is_gm else None,
+        reason=row.reason,
+        outcome=seen.value(Part.OUTCOME, row.outcome),
+        fumble=row.fumble and seen.shows(Part.OUTCOME),
+        private=row.private,
+        created_at=row.created_at,
+        message_url=row.message_url,
+        undoable=undo_record(row) is not None,
+        undone=bool((undo_record(row) or {}).get("undone_by")),
+        imported=row.kind == "imported",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +221,17 @@ def history_query(
     if user_id is not None:
         query = query.where(RollLog.user_id == user_id)
     if viewer_id is not None:
-        query = query.where(or_(~col(RollLog.private), col(RollLog.user_id) == viewer_id))
+        # the audience rule's first cut, in SQL: rows for everyone and the viewer's own
+        # (bot.services.shared.audience decides the rest when rendering)
+        query = query.where(
+            or_(
+                col(RollLog.audience) == Audience.EVERYONE.value,
+                and_(
+                    col(RollLog.audience) == Audience.PLAYER.value,
+                    col(RollLog.audience_user_id) == viewer_id,
+                ),
+            )
+        )
     return query.order_by(col(RollLog.id).desc()).limit(limit)
 
 
@@ -315,6 +358,7 @@ class RollService:
             campaign_name=campaign.name if campaign else None,
             gm_channel_id=campaign.gm_channel_id if campaign else None,
             campaign_locale=campaign.locale if campaign else None,
+            secrecy=Secrecy.of_row(values),
         )
         await self.reply_linked(place, view.log_id, view, reply)
         return view
@@ -347,39 +391,36 @@ class RollService:
         limit = max(1, min(limit, MAX_HISTORY))
         campaign = await self.campaigns.find(place)
         sees_private = bool(campaign and is_referee(campaign, actor)) or actor.is_admin
-        query = history_query(
-            place,
-            campaign.id if campaign else None,
-            viewer_id=None if sees_private else actor.user_id,
-            user_id=user_id,
-            limit=limit,
-        )
+        reader = Reader.of(actor.user_id, sees_private)
+        shown: list[Shown[HistoryEntry]] = []
+        before: int | None = None
         async with self.sessions() as session:
-            rows = (await session.exec(query)).all()
-        return HistoryView(
-            entries=tuple(
-                HistoryEntry(
-                    log_id=saved_id(row),
-                    user_id=row.user_id,
-                    user_name=row.user_name,
-                    character_name=row.character_name,
-                    expression=row.expression,
-                    # Against a hidden NPC the roller saw the outcome only: his die and the
-                    # target would bound the NPC's stat, so only referees read them here.
-                    total=None if _secret(row, sees_private) else row.total,
-                    difficulty=row.difficulty if sees_private else None,
-                    reason=row.reason,
-                    outcome=None if _secret_outcome(row, sees_private) else row.outcome,
-                    fumble=row.fumble and not _secret_outcome(row, sees_private),
-                    private=row.private,
-                    created_at=row.created_at,
-                    message_url=row.message_url,
-                    undoable=undo_record(row) is not None,
-                    undone=bool((undo_record(row) or {}).get("undone_by")),
-                    imported=row.kind == "imported",
+            reveals = await reveals_of(session, campaign.id if campaign else None)
+            # a row the rule hides (a hidden NPC's) takes no place: read on, a few pages
+            for _page in range(HISTORY_PAGES):
+                query = history_query(
+                    place,
+                    campaign.id if campaign else None,
+                    viewer_id=None if sees_private else actor.user_id,
+                    user_id=user_id,
+                    limit=limit,
                 )
-                for row in rows
-            ),
+                if before is not None:
+                    query = query.where(col(RollLog.id) < before)
+                rows = (await session.exec(query)).all()
+                shown += show_all(
+                    rows,
+                    reader,
+                    Secrecy.of_row,
+                    history_entry,
+                    written_at=lambda row: row.created_at,
+                    reveals=reveals,
+                )
+                if len(shown) >= limit or len(rows) < limit:
+                    break
+                before = saved_id(rows[-1])
+        return HistoryView(
+            shown=tuple(shown[:limit]),
             filtered_user_id=user_id,
             sees_private=sees_private,
         )

@@ -19,6 +19,7 @@ from bot.grammar import gender_of
 from bot.services.campaigns.service import FREE_REST, is_referee
 from bot.services.play.attacks import AttackOrder, AttackService, AttackView
 from bot.services.play.turn_actions import Spent, TurnActions
+from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
@@ -119,6 +120,8 @@ class CastView:
 class RestView:
     character_name: str
     result: RestResult
+    #: a hidden NPC's rest is the GM's until it is revealed (the reply goes to him alone)
+    secrecy: Secrecy = PUBLIC
 
 
 def _book(system: GameSystem) -> SpellBook:
@@ -474,7 +477,7 @@ class SpellService:
         if not settings.get(FREE_REST, True) and not is_referee(campaign, actor):
             raise NotAllowed("flows.rest_gm_only")
         applied = await self.characters.writer.apply(place, actor, Rest(), name=character)
-        return RestView(applied.view.name, applied.value)
+        return RestView(applied.view.name, applied.value, applied.secrecy)
 
 
 def _spell_request(order: CastOrder, listing: SpellList, system: str) -> SpellRequest:

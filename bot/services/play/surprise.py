@@ -22,9 +22,10 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Character, CombatRecord
+from bot.db.models import Character, CombatRecord, saved_id
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
 from bot.services.play.combat_store import active_fight, write_fight_state
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee, refused
@@ -67,7 +68,8 @@ class SurpriseView:
     attackers: tuple[str, ...]
     victims: tuple[str, ...]
     draws: tuple[tuple[str, str | None, str | None], ...]
-    secret: bool
+    #: a hidden NPC in the fight seals the values and target (its stats bound them)
+    secrecy: Secrecy = PUBLIC
 
 
 class SurpriseService:
@@ -106,8 +108,8 @@ class SurpriseService:
                 )
             except RulesError as error:
                 raise refused(error) from None
-            secret = _secret(combat, characters, settings)
-            log_id = await self._write(place, actor, campaign.id, record, result, secret)
+            secrecy = _secrecy(combat, characters, settings)
+            log_id = await self._write(place, actor, campaign.id, record, result, secrecy)
             if log_id is None:
                 continue
             return SurpriseView(
@@ -123,7 +125,7 @@ class SurpriseService:
                 attackers=result.attackers,
                 victims=result.victims,
                 draws=result.draws,
-                secret=secret,
+                secrecy=secrecy,
             )
         raise ConcurrentChange()
 
@@ -134,10 +136,11 @@ class SurpriseService:
         campaign_id: int | None,
         record: CombatRecord,
         result: AmbushRoll,
-        secret: bool,
+        secrecy: Secrecy,
     ) -> int | None:
         """The ambush's record on the fight (compare-and-set) with its audit row; None when
         the fight changed since it was read."""
+        secret = secrecy.npc_id is not None
         audit = AuditEntry(
             kind="surprise",
             expression=result.expression,
@@ -147,6 +150,7 @@ class SurpriseService:
             detail=dict(result.detail),
             difficulty=None if secret else result.target,
             outcome=result.outcome,
+            secrecy=secrecy,
         )
         async with self.sessions() as session, session.begin():
             if not await write_fight_state(session, record, {**record.state, **result.state}):
@@ -195,14 +199,17 @@ def _setup(
     )
 
 
-def _secret(combat: Combat, characters: dict[int, Character], settings: Mapping[str, Any]) -> bool:
-    """A hidden NPC's value is part of the test: the numbers go to the GM alone (unless the
-    campaign shows numbers)."""
-    hidden = any(
-        c.character_id is not None
-        and characters.get(c.character_id) is not None
-        and characters[c.character_id].is_npc
-        and characters[c.character_id].hidden
-        for c in combat.combatants
-    )
-    return hidden and not bool(settings.get(SHOW_NUMBERS, False))
+def _secrecy(
+    combat: Combat, characters: dict[int, Character], settings: Mapping[str, Any]
+) -> Secrecy:
+    """A hidden NPC's value is part of the test: the ambush's values and target bound its
+    Discreto or Atento, so they are sealed until it is revealed (the roll and the outcome are
+    everyone's) — unless the campaign shows numbers."""
+    if settings.get(SHOW_NUMBERS, False):
+        return PUBLIC
+    secrecy = PUBLIC
+    for c in combat.combatants:
+        character = characters.get(c.character_id) if c.character_id is not None else None
+        if character is not None and character.is_npc and character.hidden:
+            secrecy = secrecy.hiding_npc(saved_id(character), (Part.DIFFICULTY, Part.DETAIL))
+    return secrecy

@@ -31,7 +31,7 @@ import dataclasses
 import gzip
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Literal, overload
@@ -63,6 +63,7 @@ from bot.db.models import (
     PostImage,
     PostMessage,
     PrivateThread,
+    Reveal,
     RollLog,
     RollRequest,
     Scene,
@@ -70,7 +71,18 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
-from bot.services.shared.audit import UNDOABLE
+from bot.services.shared.audience import (
+    NO_REVEALS,
+    PUBLIC,
+    Part,
+    Reader,
+    Reveals,
+    Secrecy,
+    Sight,
+    request_seals,
+    sight,
+)
+from bot.services.shared.audit import UNDOABLE, roll_record_seen
 from bot.services.shared.context import Confirm
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.shared.retry import attempts, backoff
@@ -78,6 +90,7 @@ from bot.services.shared.retry import attempts, backoff
 __all__ = [
     "ANONYMOUS",
     "EXPORT_FORMAT",
+    "encode_document",
     "DeletionPreview",
     "DeletionSummary",
     "PrivacyService",
@@ -149,6 +162,36 @@ def _value(value: Any) -> Any:
     return value
 
 
+async def encode_document(document: dict[str, Any], limit: int) -> tuple[str, bytes]:
+    """The file to send: JSON (one row per line), gzipped when over ``limit`` bytes.
+
+    Long lists are encoded a slice at a time, yielding to the event loop in between, and
+    compression runs in a thread (zlib releases the GIL), so a long roll history does not
+    hold up other servers' commands.
+    """
+    name = f"arbitro-{document['guild_id']}-{document['user_id']}.json"
+    parts = []
+    for key, value in document.items():
+        if isinstance(value, list):
+            lines: list[str] = []
+            for start in range(0, len(value), BATCH):
+                lines.extend(
+                    json.dumps(item, ensure_ascii=False) for item in value[start : start + BATCH]
+                )
+                await asyncio.sleep(0)
+            body = "[\n" + ",\n".join(lines) + "\n]" if lines else "[]"
+        else:
+            body = json.dumps(value, ensure_ascii=False)
+        parts.append(f"{json.dumps(key)}: {body}")
+    payload = ("{\n" + ",\n".join(parts) + "\n}\n").encode()
+    if len(payload) <= limit:
+        return name, payload
+    packed = await asyncio.to_thread(gzip.compress, payload, 6)
+    if len(packed) > limit:
+        raise DomainError("privacy.error.too_big", size=len(packed) // (1024 * 1024) + 1)
+    return name + ".gz", packed
+
+
 @dataclass(frozen=True, slots=True)
 class _Marks:
     """How far the batches went through the log: the final transaction looks only past it."""
@@ -198,6 +241,38 @@ class PrivacyService:
                     return found
                 last = batch[-1][key.name]
 
+        # What the member reads of each record is decided by the audience rule, as in every
+        # output: the GM's view in the campaigns he runs, a player's elsewhere.
+        runs = {
+            c["id"]
+            for c in await rows(Campaign, Campaign.guild_id == guild_id)
+            if c["gm_user_id"] == user_id
+        }
+        reveals = await _guild_reveals(session, guild_id)
+
+        def reader_of(record: Mapping[str, Any]) -> Reader:
+            """The member as a reader of ``record``: the GM of the campaigns he runs."""
+            if record.get("campaign_id") in runs:
+                return Reader.gm(user_id)
+            return Reader.member(user_id)
+
+        def seen(
+            records: list[dict[str, Any]],
+            project: Callable[[dict[str, Any], Sight], dict[str, Any]] = lambda r, _s: r,
+        ) -> list[dict[str, Any]]:
+            kept = []
+            for record in records:
+                campaign_id = record.get("campaign_id")
+                reader = reader_of(record)
+                view = sight(
+                    Secrecy.of_row(record),
+                    reader,
+                    written_at=_moment(record.get("created_at")),
+                    reveals=reveals.get(campaign_id or 0, NO_REVEALS),
+                )
+                kept.append(project(record, view) if view is not None else _withheld(record))
+            return kept
+
         characters = await rows(
             Character, Character.guild_id == guild_id, Character.owner_user_id == user_id
         )
@@ -237,21 +312,21 @@ class PrivacyService:
             "drafts": await rows(
                 CreationDraft, CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
             ),
-            "rolls": [
-                _without_gm_secrets(row)
-                for row in await rows(
-                    RollLog, RollLog.guild_id == guild_id, RollLog.user_id == user_id
+            "rolls": seen(
+                await rows(RollLog, RollLog.guild_id == guild_id, RollLog.user_id == user_id),
+                roll_record_seen,
+            ),
+            "xp_awards_to_your_characters": seen(
+                await rows(
+                    XpAward,
+                    XpAward.guild_id == guild_id,
+                    col(XpAward.character_id).in_(own_ids),
                 )
-            ],
-            "xp_awards_to_your_characters": await rows(
-                XpAward,
-                XpAward.guild_id == guild_id,
-                col(XpAward.character_id).in_(own_ids),
             )
             if own_ids
             else [],
-            "xp_awards_you_granted": await rows(
-                XpAward, XpAward.guild_id == guild_id, XpAward.granted_by == user_id
+            "xp_awards_you_granted": seen(
+                await rows(XpAward, XpAward.guild_id == guild_id, XpAward.granted_by == user_id)
             ),
             "characters_you_deleted": await rows(
                 Character,
@@ -261,7 +336,7 @@ class PrivacyService:
             ),
             "combats": combats,
             "roll_requests": [
-                request
+                _request_seen(request, reader_of(request), reveals)
                 for request in await rows(RollRequest, RollRequest.guild_id == guild_id)
                 if _mentions(request, user_id)
             ],
@@ -288,45 +363,23 @@ class PrivacyService:
                 for scene in await rows(Scene, Scene.guild_id == guild_id)
                 if user_id in scene["players"] or scene["opened_by"] == user_id
             ],
-            "posts": await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
+            "posts": seen(
+                await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
+                _post_seen,
+            ),
             "private_threads": await rows(
                 PrivateThread,
                 PrivateThread.guild_id == guild_id,
                 (col(PrivateThread.player_user_id) == user_id)
                 | (col(PrivateThread.gm_user_id) == user_id),
             ),
+            # the NPCs the member revealed to the players (/npc reveal), as a GM
+            "npc_reveals_you_made": await rows(
+                Reveal, Reveal.guild_id == guild_id, Reveal.by_user_id == user_id
+            ),
         }
 
-    @staticmethod
-    async def encode(document: dict[str, Any], limit: int) -> tuple[str, bytes]:
-        """The file to send: JSON (one row per line), gzipped when over ``limit`` bytes.
-
-        Long lists are encoded a slice at a time, yielding to the event loop in between, and
-        compression runs in a thread (zlib releases the GIL), so a long roll history does not
-        hold up other servers' commands.
-        """
-        name = f"arbitro-{document['guild_id']}-{document['user_id']}.json"
-        parts = []
-        for key, value in document.items():
-            if isinstance(value, list):
-                lines: list[str] = []
-                for start in range(0, len(value), BATCH):
-                    lines.extend(
-                        json.dumps(item, ensure_ascii=False)
-                        for item in value[start : start + BATCH]
-                    )
-                    await asyncio.sleep(0)
-                body = "[\n" + ",\n".join(lines) + "\n]" if lines else "[]"
-            else:
-                body = json.dumps(value, ensure_ascii=False)
-            parts.append(f"{json.dumps(key)}: {body}")
-        payload = ("{\n" + ",\n".join(parts) + "\n}\n").encode()
-        if len(payload) <= limit:
-            return name, payload
-        packed = await asyncio.to_thread(gzip.compress, payload, 6)
-        if len(packed) > limit:
-            raise DomainError("privacy.error.too_big", size=len(packed) // (1024 * 1024) + 1)
-        return name + ".gz", packed
+    encode = staticmethod(encode_document)  # the file to send
 
     # -- delete ------------------------------------------------------------------------
 
@@ -507,6 +560,7 @@ class PrivacyService:
                 | (col(PrivateThread.gm_user_id) == user_id),
             )
         )
+        await _untie_audiences(session, guild_id, user_id)
         erased, anonymised, messages = await _untie_posts(  # those posted since the batches
             session,
             guild_id,
@@ -910,22 +964,96 @@ async def _forget_changes(
     return rows[-1].id if rows else None
 
 
-def _without_gm_secrets(row: dict[str, Any]) -> dict[str, Any]:
-    """A player's attack on a hidden NPC keeps the NPC's numbers in ``detail.secret`` for the
-    GM (bot/services/play/attacks.py), and the undo record of that write holds its sheet values:
-    they are the GM's, not the player's, and stay out.  A roll asked by the GM with a hidden
-    difficulty (bot/services/table/requests.py) keeps its numbers (and, when the GM hid everything,
-    its outcome) from the player here as in ``/history``."""
-    detail = row.get("detail")
-    if isinstance(detail, dict) and detail.get("hidden_request"):
-        row = {**row, "total": None, "difficulty": None, "breakdown": "", "expression": ""}
-        if detail.get("hidden_request") == "nothing":
-            row = {**row, "outcome": None, "fumble": None}
-        row["detail"] = {"hidden_request": detail["hidden_request"]}
-        return row
-    if isinstance(detail, dict) and "secret" in detail:
-        row = {**row, "detail": {k: v for k, v in detail.items() if k not in ("secret", "undo")}}
-    return row
+async def _untie_audiences(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """Records for "their player and the GM" stop naming the member: they stay the GM's
+    (no one else is that player), and the NPCs the member revealed stay revealed."""
+    for model in (RollLog, XpAward):
+        await session.exec(
+            update(model)
+            .where(col(model.guild_id) == guild_id, col(model.audience_user_id) == user_id)
+            .values(audience_user_id=ANONYMOUS)
+        )
+    await session.exec(
+        update(Post)
+        .where(col(Post.guild_id) == guild_id, col(Post.audience_user_id) == user_id)
+        .values(audience_user_id=ANONYMOUS, version=Post.version + 1)
+    )
+    await session.exec(
+        update(Reveal)
+        .where(col(Reveal.guild_id) == guild_id, col(Reveal.by_user_id) == user_id)
+        .values(by_user_id=ANONYMOUS)
+    )
+
+
+def _moment(value: Any) -> datetime | None:
+    """A row's time back from the export's ISO 8601 text."""
+    return datetime.fromisoformat(value) if isinstance(value, str) else None
+
+
+def _withheld(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record about the member that only the GM may read (the member's own act on a hidden
+    NPC): that it exists, when, and nothing of what it says."""
+    return {
+        "id": record.get("id"),
+        "campaign_id": record.get("campaign_id"),
+        "created_at": record.get("created_at"),
+        "withheld": "gm",
+    }
+
+
+def _request_seen(
+    request: dict[str, Any], reader: Reader, reveals: Mapping[int, Reveals]
+) -> dict[str, Any]:
+    """A GM roll request naming the member, as he may read it: the audience rule on the
+    request (a hidden difficulty) and on each roll (its mode's seals, a hidden NPC's numbers;
+    a roll he may not know of reads as not rolled)."""
+    seals = request_seals(str(request.get("hidden")))
+    own = sight(PUBLIC.sealing(*seals), reader)
+    assert own is not None  # a request is everyone's to know of
+    found = reveals.get(request.get("campaign_id") or 0, NO_REVEALS)
+    entries = []
+    for entry in request.get("entries") or []:
+        stored = entry.get("secrecy")
+        secrecy = (Secrecy.of_row(stored) if isinstance(stored, dict) else PUBLIC).sealing(*seals)
+        view = sight(secrecy, reader, written_at=_moment(entry.get("rolled_at")), reveals=found)
+        kept = {k: v for k, v in entry.items() if k != "secrecy"}
+        if view is None:
+            kept.update(log_id=None, total=None, outcome=None, rolled_at=None)
+        else:
+            kept.update(
+                total=view.value(Part.TOTAL, entry.get("total")),
+                outcome=view.value(Part.OUTCOME, entry.get("outcome")),
+            )
+        entries.append(kept)
+    return {
+        **request,
+        "difficulty": own.value(Part.DIFFICULTY, request.get("difficulty")),
+        "entries": entries,
+    }
+
+
+def _post_seen(post: dict[str, Any], seen: Sight) -> dict[str, Any]:
+    """A post the member wrote, its notes blanked where they are sealed from him."""
+    if seen.shows(Part.NOTES):
+        return post
+    return {**post, "notes": None}
+
+
+async def _guild_reveals(session: AsyncSession, guild_id: int) -> dict[int, Reveals]:
+    """Every campaign's reveal events in the guild (for the audience rule)."""
+    found: dict[int, dict[int, datetime]] = {}
+    rows = (
+        await session.exec(
+            select(Reveal.campaign_id, Reveal.character_id, Reveal.created_at).where(
+                Reveal.guild_id == guild_id
+            )
+        )
+    ).all()
+    for campaign_id, character_id, at in rows:
+        npcs = found.setdefault(campaign_id, {})
+        if character_id not in npcs or at > npcs[character_id]:
+            npcs[character_id] = at
+    return {campaign_id: Reveals(npcs) for campaign_id, npcs in found.items()}
 
 
 def _mentions(request: Mapping[str, Any], user_id: int) -> bool:

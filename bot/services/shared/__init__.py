@@ -2,7 +2,8 @@
 
 Owns: :mod:`.context` (:class:`Place`, :class:`Actor`), :mod:`.errors` (``DomainError``),
 :mod:`.retry` (the one retry policy of compare-and-set writes), :mod:`.write_batch` (group
-commit), :mod:`.audit` (audit-log rows), :mod:`.labels` (typed labels), :mod:`.timers` (the
+commit), :mod:`.audit` (audit-log rows), :mod:`.audience` (who sees what: the one rule every
+output renders through) and :mod:`.reveals`, :mod:`.labels` (typed labels), :mod:`.timers` (the
 durable scheduler), :mod:`.post_text` (pure text rules of posts: webhook names, splitting,
 avatars).
 

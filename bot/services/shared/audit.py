@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.db.models import RollLog, utcnow
+from bot.services.shared.audience import PUBLIC, Audience, Part, Secrecy, Sight
 from bot.services.shared.context import Actor, Place
 
 __all__ = [
@@ -21,8 +22,10 @@ __all__ = [
     "AuditEntry",
     "apply_diff",
     "diff_conflicts",
+    "entry_secrecy",
     "roll_log",
     "roll_log_values",
+    "roll_record_seen",
     "sheet_diff",
     "undo_record",
 ]
@@ -53,6 +56,16 @@ class AuditEntry:
     #: Whose roll it is when it is not the sheet written (an attack is the attacker's roll,
     #: written with the change to the target's sheet).
     character: str | None = None
+    #: Who may see it (bot.services.shared.audience): a private roll is narrowed to its
+    #: roller and the GM whatever this says.
+    secrecy: Secrecy = PUBLIC
+
+
+def entry_secrecy(actor: Actor, entry: AuditEntry) -> Secrecy:
+    """The row's secrecy: the use case's, narrowed to the roller and the GM when private."""
+    if entry.private:
+        return entry.secrecy.narrowed(Audience.PLAYER, actor.user_id)
+    return entry.secrecy
 
 
 def roll_log_values(
@@ -81,7 +94,36 @@ def roll_log_values(
         "fumble": entry.fumble,
         "private": entry.private,
         "created_at": utcnow(),
+        **entry_secrecy(actor, entry).columns(),
     }
+
+
+#: Detail keys a roll keeps when its numbers are sealed from the reader: what was rolled
+#: and why, never a die, a modifier or an extra the rules computed.
+_PLAIN_DETAIL = ("option", "hidden_opponent", "hidden_request", "attacker", "target", "weapon")
+#: Detail keys that are the GM's own (numbers kept for him, the undo record's sheet values).
+_GM_DETAIL = ("secret", "gm_note", "undo")
+
+
+def roll_record_seen(record: Mapping[str, Any], seen: Sight) -> dict[str, Any]:
+    """A roll-log record as a file writes it (the chronicle's ``rolls.csv``, ``/privacy
+    export``) with what ``seen`` seals blanked: the total with its dice and expression (they
+    bound a stat), the target, the outcome, the GM's numbers in the detail."""
+    out = dict(record)
+    detail = out.get("detail")
+    detail = dict(detail) if isinstance(detail, Mapping) else {}
+    if not seen.shows(Part.DETAIL):
+        for key in _GM_DETAIL:
+            detail.pop(key, None)
+    if not seen.shows(Part.TOTAL):
+        out.update(total=None, breakdown="", expression="")
+        detail = {k: v for k, v in detail.items() if k in _PLAIN_DETAIL}
+    if not seen.shows(Part.DIFFICULTY):
+        out["difficulty"] = None
+    if not seen.shows(Part.OUTCOME):
+        out.update(outcome=None, fumble=None)
+    out["detail"] = detail
+    return out
 
 
 def roll_log(

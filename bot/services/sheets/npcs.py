@@ -15,7 +15,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from bot.db.models import Character, saved_id, utcnow
+from bot.db.models import Character, Reveal, saved_id, utcnow
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.audit import AuditEntry, roll_log
 from bot.services.shared.context import Actor, Place
@@ -145,12 +145,23 @@ class NpcService:
             await backoff(attempt)
             async with self.sessions() as session, session.begin():
                 character = await find_character(session, campaign, actor, name, npc=True)
-                seen = character.version
+                seen, was_hidden = character.version, character.hidden
                 result = await session.exec(
                     update(Character)
                     .where(col(Character.id) == character.id, col(Character.version) == seen)
                     .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
                 )
+                if result.rowcount == 1 and was_hidden and not hidden:
+                    # the reveal is an event: it lifts what the NPC's secrecy sealed in the
+                    # records written until now (bot.services.shared.audience)
+                    session.add(
+                        Reveal(
+                            guild_id=campaign.guild_id,
+                            campaign_id=saved_id(campaign),
+                            character_id=saved_id(character),
+                            by_user_id=actor.user_id,
+                        )
+                    )
             if result.rowcount == 1:
                 character.hidden, character.version = hidden, seen + 1
                 return self.characters._view(campaign, system, settings, character)

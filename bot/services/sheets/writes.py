@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import update
@@ -35,6 +35,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Character, RollLog, XpAward, saved_id, utcnow
 from bot.grammar import sheet_fields
 from bot.services.campaigns.context import CampaignContext, CampaignContextService
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry, roll_log, sheet_diff
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
@@ -63,6 +64,7 @@ __all__ = [
     "SheetChange",
     "SheetWriter",
     "XpEntry",
+    "change_secrecy",
 ]
 
 #: A sheet is the busiest row (money, damage, checks and XP from a whole table in a fight):
@@ -123,6 +125,19 @@ class Applied(Generic[T]):
     view: CharacterView
     value: T
     log_id: int | None = None
+
+    @property
+    def secrecy(self) -> Secrecy:
+        """Who may see what this change did (the rule its log row was written with)."""
+        return change_secrecy(self.view.id, self.view.is_npc, self.view.hidden)
+
+
+def change_secrecy(character_id: int, is_npc: bool, hidden: bool) -> Secrecy:
+    """A change to a hidden NPC's sheet (an XP award, a rest, damage) is the GM's until the
+    NPC is revealed (issue 22 §1); any other change is everyone's."""
+    if is_npc and hidden:
+        return PUBLIC.hiding_npc(character_id, (Part.RECORD,))
+    return PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +407,9 @@ class SheetWriter:
         if xp is not None:
             session.add(
                 XpAward(
+                    **change_secrecy(
+                        saved_id(character), character.is_npc, character.hidden
+                    ).columns(),
                     guild_id=character.guild_id,
                     campaign_id=character.campaign_id,
                     character_id=saved_id(character),
@@ -517,13 +535,17 @@ async def _log(
     name: str,
 ) -> int | None:
     """The change's audit row, with what it changed (``detail.undo``: the GM undoes it from
-    its reply or /history); a hidden NPC's is private.  None: the change logs nothing."""
+    its reply or /history); a hidden NPC's is the GM's until it is revealed.  None: the change logs nothing."""
     audit, character, xp = planned.computed.audit, planned.character, planned.computed.xp
     if audit is None:
         return None
+    if character.is_npc and character.hidden and audit.secrecy.npc_id is None:
+        # a change to a hidden NPC's sheet is the GM's until the NPC is revealed (a use case
+        # that shows part of it, an attack, says which parts it seals)
+        audit = replace(
+            audit, secrecy=audit.secrecy.hiding_npc(saved_id(character), (Part.RECORD,))
+        )
     entry = roll_log(place, actor, context.campaign.id, audit.character or name, audit)
-    if character.is_npc and character.hidden:
-        entry.private = True  # a hidden NPC's numbers stay out of players' /history
     entry.detail = {
         **entry.detail,
         "undo": {

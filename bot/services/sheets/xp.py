@@ -7,7 +7,7 @@ its award row are written in one transaction under the sheet's version check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -16,15 +16,26 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import XpAward
 from bot.services.campaigns.service import is_referee
+from bot.services.shared.audience import (
+    PUBLIC,
+    Reader,
+    Secrecy,
+    Shown,
+    Sight,
+    show,
+    show_all,
+    sight,
+)
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
+from bot.services.shared.reveals import reveals_of
 from bot.services.sheets.changes import AskPurchase, DecidePurchase, Granted, GrantXp, SpendXp
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.writes import Applied
 from rules.systems.base import AdvanceResult, StepOption, capabilities
 
-__all__ = ["XpService", "GrantView", "GrantLine", "AwardEntry", "MAX_GRANT"]
+__all__ = ["XpService", "GrantView", "GrantLine", "AwardEntry", "MAX_GRANT", "grant_for"]
 
 MAX_GRANT = 10_000_000
 MAX_REASON = 200
@@ -46,6 +57,8 @@ class GrantLine:
     #: a player's purchase waiting for the GM («Sigilo 1 → 2 (4 PX)»): nothing bought yet
     waiting: str | None = None
     character_id: int = 0
+    #: who may see it: an award to a hidden NPC is the GM's until the NPC is revealed
+    secrecy: Secrecy = PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +68,23 @@ class GrantView:
     lines: tuple[GrantLine, ...]
     #: a game session's award (per-session bonuses applied), not a one-off grant
     session: bool = False
+
+
+def grant_for(
+    view: GrantView, reader: Reader, *, kept_from: Reader | None = None
+) -> Shown[GrantView] | None:
+    """The grant as ``reader`` may read it (the audience rule, per character): ``None``
+    when he may see none of it (an award to a hidden NPC, in the channel).  ``kept_from``:
+    only the awards that reader may not see (what the GM reads apart from the channel)."""
+    lines = tuple(
+        line
+        for line in view.lines
+        if sight(line.secrecy, reader) is not None
+        and (kept_from is None or sight(line.secrecy, kept_from) is None)
+    )
+    if not lines:
+        return None
+    return show(PUBLIC, reader, lambda _seen: replace(view, lines=lines))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +104,7 @@ def _line(
     system: str = "",
     bonus: int = 0,
     source: str | None = None,
+    secrecy: Secrecy = PUBLIC,
 ) -> GrantLine:
     return GrantLine(
         character_name=name,
@@ -90,6 +121,7 @@ def _line(
         system=system,
         session_bonus=bonus,
         bonus_source=source,
+        secrecy=secrecy,
     )
 
 
@@ -103,6 +135,7 @@ def _granted(applied: Applied[Granted]) -> GrantLine:
         applied.view.system,
         granted.bonus,
         granted.why,
+        applied.secrecy,
     )
 
 
@@ -194,7 +227,9 @@ class XpService:
                 character_id=view.id,
             )
         applied = await self.characters.writer.apply(place, actor, SpendXp(what), name=character)
-        return _line(applied.view.name, applied.value, system=applied.view.system)
+        return _line(
+            applied.view.name, applied.value, system=applied.view.system, secrecy=applied.secrecy
+        )
 
     async def decide_purchase(
         self, place: Place, actor: Actor, character_id: int, *, approve: bool
@@ -230,9 +265,11 @@ class XpService:
 
     async def log(
         self, place: Place, actor: Actor, *, character: str | None = None, limit: int = 15
-    ) -> tuple[AwardEntry, ...]:
-        """The campaign's awards, newest first (one character's when named)."""
+    ) -> tuple[Shown[AwardEntry], ...]:
+        """The campaign's awards the actor may read, newest first (one character's when
+        named): an award to a hidden NPC is the GM's until the NPC is revealed."""
         campaign = await self.characters.campaigns.require(place)
+        reader = Reader.of(actor.user_id, is_referee(campaign, actor) or actor.is_admin)
         query = select(XpAward).where(
             XpAward.guild_id == campaign.guild_id, XpAward.campaign_id == campaign.id
         )
@@ -242,14 +279,20 @@ class XpService:
         query = query.order_by(col(XpAward.id).desc()).limit(max(1, min(limit, 25)))
         async with self.sessions() as session:
             rows = (await session.exec(query)).all()
-        return tuple(
-            AwardEntry(
-                r.character_name,
-                r.amount,
-                r.xp_after,
-                r.reason,
-                r.granted_by,
-                r.created_at,
+            reveals = await reveals_of(session, campaign.id)
+
+        def entry(r: XpAward, _seen: Sight) -> AwardEntry:
+            return AwardEntry(
+                r.character_name, r.amount, r.xp_after, r.reason, r.granted_by, r.created_at
             )
-            for r in rows
+
+        return tuple(
+            show_all(
+                rows,
+                reader,
+                Secrecy.of_row,
+                entry,
+                written_at=lambda r: r.created_at,
+                reveals=reveals,
+            )
         )

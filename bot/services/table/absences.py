@@ -4,11 +4,14 @@ The days are typed in the member's language (``parse_day``) and are days of the 
 time zone; what a member may declare is :func:`.pacing.check_absence`.  A member has at
 most :data:`MAX_OPEN_ABSENCES` current or upcoming absences per campaign (counted in the
 transaction that inserts, so a script cannot fill the table); cancelling one is versioned.
+A member who asks for it (``catch_up``) gets ``/catch-up`` by private message when the
+absence ends: the durable :data:`BACK_TIMER` fires at 00:00 of the day after its last day
+(the campaign's zone), and cancelling the absence cancels it.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, time, timedelta
 
 from sqlalchemy import func, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -16,10 +19,12 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Absence, Campaign, saved_id, utcnow
+from bot.formatting import time_zone
 from bot.i18n import LOCALES
 from bot.services.campaigns.service import campaign_time_zone, is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError
+from bot.services.shared.timers import cancel, schedule
 from bot.services.table.pacing import (
     AbsenceView,
     absence_view,
@@ -28,9 +33,24 @@ from bot.services.table.pacing import (
     parse_day,
 )
 
-__all__ = ["MAX_OPEN_ABSENCES", "cancel_absence", "declare_absence", "list_absences"]
+__all__ = [
+    "BACK_TIMER",
+    "MAX_OPEN_ABSENCES",
+    "back_at",
+    "cancel_absence",
+    "declare_absence",
+    "list_absences",
+]
 
 MAX_OPEN_ABSENCES = 20  # per member and campaign: a script cannot fill the table
+BACK_TIMER = "pace.back"  # ref: the absence's id
+
+
+def back_at(absence: Absence, zone: str) -> datetime:
+    """When the member is back: 00:00 of the day after the absence's last day, in the
+    campaign's zone."""
+    day = absence.ends_on + timedelta(days=1)
+    return datetime.combine(day, time(0), tzinfo=time_zone(zone))
 
 
 async def declare_absence(
@@ -42,9 +62,11 @@ async def declare_absence(
     note: str | None,
     locale: str | None,
     now: datetime,
+    catch_up: bool = False,
 ) -> AbsenceView:
     """The member is away from ``days[0]`` through ``days[1]``: days typed in ``locale``
-    (the member's; else the campaign's, else Spanish), days of the campaign's time zone."""
+    (the member's; else the campaign's, else Spanish), days of the campaign's time zone;
+    ``catch_up``: a catch-up by private message on return (:data:`BACK_TIMER`)."""
     zone, locale = campaign_time_zone(campaign), locale or campaign.locale or LOCALES[0]
     today = local_today(now, zone)
     first = parse_day(days[0], locale, zone, now=now)
@@ -72,9 +94,12 @@ async def declare_absence(
             starts_on=first,
             ends_on=last,
             note=text,
+            catch_up=catch_up,
         )
         session.add(row)
         await session.flush()
+        if catch_up:
+            await schedule(session, BACK_TIMER, str(row.id), place.guild_id, back_at(row, zone))
         return absence_view(row)
 
 
@@ -117,6 +142,14 @@ async def cancel_absence(
         )
         if result.rowcount != 1:
             raise ConcurrentChange()
+        await cancel(session, BACK_TIMER, str(absence_id))
     return AbsenceView(
-        view.id, view.user_id, view.starts_on, view.ends_on, view.note, True, view.version + 1
+        view.id,
+        view.user_id,
+        view.starts_on,
+        view.ends_on,
+        view.note,
+        True,
+        view.version + 1,
+        view.catch_up,
     )

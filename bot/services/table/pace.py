@@ -53,6 +53,7 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
+from bot.i18n import LOCALES
 from bot.services.campaigns.service import (
     DIGEST_EVERY,
     DIGEST_HOUR,
@@ -61,11 +62,15 @@ from bot.services.campaigns.service import (
     campaign_time_zone,
     is_referee,
 )
+from bot.services.shared.audience import Reader
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
 from bot.services.table import absences, npcization
+from bot.services.table.absences import BACK_TIMER
+from bot.services.table.catch_up import CatchUpView, catch_up
 from bot.services.table.npcization import NPC_TIMER
+from bot.services.table.owed import owed_in_campaign
 from bot.services.table.pace_rounds import open_rounds, pace_settings, scene_round
 from bot.services.table.pacing import (
     AbsenceView,
@@ -81,7 +86,7 @@ from bot.services.table.pacing import (
     next_slot,
 )
 
-__all__ = ["DIGEST_TIMER", "NPC_TIMER", "WATCH_TIMER", "PaceService"]
+__all__ = ["BACK_TIMER", "DIGEST_TIMER", "NPC_TIMER", "WATCH_TIMER", "PaceService"]
 
 WATCH_TIMER = "pace.watch"
 DIGEST_TIMER = "pace.digest"
@@ -295,7 +300,10 @@ class PaceService:
             every = int(settings[DIGEST_EVERY])
             if not int(settings[PACE_DEADLINE]) or not every:
                 return None
-            rounds = [r for r in await open_rounds(session, campaign, now) if r.pending]
+            rounds = [
+                r for r in await open_rounds(session, campaign, now, Reader.gm()) if r.pending
+            ]
+            owed = await owed_in_campaign(session, campaign, now, rounds)
             found = (
                 await session.exec(
                     select(Absence)
@@ -319,6 +327,7 @@ class PaceService:
             slot=aware(due.due_at),
             next_at=next_slot(max(now, aware(due.due_at)), int(settings[DIGEST_HOUR]), every, zone),
             time_zone=zone,
+            owed=owed,
         )
 
     async def digest_again(self, view: DigestView) -> None:
@@ -341,14 +350,27 @@ class PaceService:
         ends: str,
         note: str | None = None,
         *,
+        catch_up: bool = False,
         locale: str | None = None,
         now: datetime | None = None,
     ) -> AbsenceView:
-        """The member is away from ``starts`` through ``ends`` (:func:`.absences.declare_absence`)."""
+        """The member is away from ``starts`` through ``ends`` (:func:`.absences.declare_absence`);
+        ``catch_up``: their catch-up by private message when they are back."""
         campaign = await self.campaigns.require(place)
-        return await absences.declare_absence(
-            self.sessions, campaign, place, actor, (starts, ends), note, locale, now or utcnow()
+        view = await absences.declare_absence(
+            self.sessions,
+            campaign,
+            place,
+            actor,
+            (starts, ends),
+            note,
+            locale,
+            now or utcnow(),
+            catch_up,
         )
+        if catch_up:
+            self.timers.poke()
+        return view
 
     async def absences(
         self, place: Place, actor: Actor, *, now: datetime | None = None
@@ -370,6 +392,40 @@ class PaceService:
         except DomainError:
             return ()
         return views
+
+    # -- catching up (bot.services.table.catch_up) -------------------------------------------
+
+    async def catch_up(
+        self,
+        place: Place,
+        actor: Actor,
+        since: str | None = None,
+        *,
+        locale: str | None = None,
+        now: datetime | None = None,
+    ) -> CatchUpView:
+        """``/catch-up``: what happened since the member's last post (or the day ``since``)."""
+        campaign = await self.campaigns.require(place)
+        async with self.sessions() as session:
+            return await catch_up(
+                session,
+                campaign,
+                actor.user_id,
+                now or utcnow(),
+                since_text=since,
+                locale=locale or campaign.locale or LOCALES[0],
+            )
+
+    async def back(self, due: Due, now: datetime | None = None) -> CatchUpView | None:
+        """A ``pace.back`` firing: the member's catch-up, if the absence still wants one."""
+        async with self.sessions() as session:
+            absence = await session.get(Absence, int(due.ref))
+            if absence is None or absence.cancelled_at is not None or not absence.catch_up:
+                return None
+            campaign = await session.get(Campaign, absence.campaign_id)
+            if campaign is None or campaign.status != "active":
+                return None
+            return await catch_up(session, campaign, absence.user_id, now or utcnow())
 
     # -- reminder preference ----------------------------------------------------------------
 

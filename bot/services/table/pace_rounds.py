@@ -12,6 +12,7 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import func, or_
+from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -28,11 +29,13 @@ from bot.db.models import (
 )
 from bot.services.campaigns.service import PACE_DEADLINE, campaign_time_zone, setting_specs
 from bot.services.campaigns.settings import resolved_settings
+from bot.services.shared.audience import Reader, Secrecy, sight
 from bot.services.shared.context import Place
 from bot.services.shared.errors import DomainError
 from bot.services.table.pacing import Member, RoundView, aware, build_rounds, local_today
 
 __all__ = [
+    "EVERYONE",
     "MAX_SCENES",
     "open_rounds",
     "pace_settings",
@@ -42,6 +45,8 @@ __all__ = [
 ]
 
 MAX_SCENES = 200  # open scenes read per firing (a bound on the work of one timer)
+#: The round's reader in the channel (status, header, reminders): anyone there.
+EVERYONE = Reader.everyone()
 
 
 def pace_settings(campaign: Campaign) -> Mapping[str, Any]:
@@ -72,12 +77,21 @@ async def _npcized(session: AsyncSession, ids: list[int]) -> frozenset[int]:
 
 
 async def _posted(
-    session: AsyncSession, scenes: Sequence[Scene], ids: list[int]
+    session: AsyncSession, scenes: Sequence[Scene], ids: list[int], reader: Reader
 ) -> dict[tuple[int, int], datetime]:
-    """Each character's first post in each scene's current round (the GM's posts aside)."""
+    """Each character's first post in each scene's current round (the GM's posts aside)
+    that ``reader`` may know of (the audience rule: a GM-only post moves nobody in the
+    channel, it would tell that a secret post was made)."""
+    connection = await session.connection()  # several columns: Core rows (docs/testing.md)
     rows = (
-        await session.exec(
-            select(Post.scene_id, Post.character_id, func.min(Post.created_at))
+        await connection.execute(
+            sa_select(
+                col(Post.scene_id),
+                col(Post.character_id),
+                func.min(Post.created_at),
+                col(Post.audience),
+                col(Post.audience_user_id),
+            )
             .join(Scene, col(Scene.id) == Post.scene_id)
             .where(
                 col(Post.scene_id).in_([saved_id(scene) for scene in scenes]),
@@ -89,14 +103,23 @@ async def _posted(
                     col(Post.created_at) > col(Scene.round_started_at),
                 ),
             )
-            .group_by(col(Post.scene_id), col(Post.character_id))
+            .group_by(
+                col(Post.scene_id),
+                col(Post.character_id),
+                col(Post.audience),
+                col(Post.audience_user_id),
+            )
         )
     ).all()
-    return {
-        (scene_id, character_id): aware(at)
-        for scene_id, character_id, at in rows
-        if scene_id is not None and character_id is not None
-    }
+    posted: dict[tuple[int, int], datetime] = {}
+    for scene_id, character_id, at, audience, audience_user_id in rows:
+        if scene_id is None or character_id is None:
+            continue
+        if sight(Secrecy.of(audience, audience_user_id, {}), reader) is None:
+            continue  # a post this reader may not know of moves nobody for him
+        key = (scene_id, character_id)
+        posted[key] = min(posted.get(key, aware(at)), aware(at))
+    return posted
 
 
 async def _absent_until(
@@ -123,18 +146,27 @@ async def _absent_until(
 
 
 async def round_of_posts(
-    session: AsyncSession, campaign: Campaign, scene: Scene, now: datetime | None = None
+    session: AsyncSession,
+    campaign: Campaign,
+    scene: Scene,
+    now: datetime | None = None,
+    reader: Reader = EVERYONE,
 ) -> RoundView:
     """The scene's current round: each character, posted (when) or pending (since when).
 
     The characters are the active characters of ``scene.players`` (of every member when the
-    list is empty) that are player characters; an NPCized one is the GM's to post.
+    list is empty) that are player characters; an NPCized one is the GM's to post.  A post
+    counts where ``reader`` may see it (the audience rule, :func:`_posted`).
     """
-    return (await rounds_of_posts(session, campaign, [scene], now))[0]
+    return (await rounds_of_posts(session, campaign, [scene], now, reader))[0]
 
 
 async def rounds_of_posts(
-    session: AsyncSession, campaign: Campaign, scenes: Sequence[Scene], now: datetime | None = None
+    session: AsyncSession,
+    campaign: Campaign,
+    scenes: Sequence[Scene],
+    now: datetime | None = None,
+    reader: Reader = EVERYONE,
 ) -> list[RoundView]:
     """:func:`round_of_posts` of several scenes of one campaign in five queries, whatever
     their number (a watch firing reads every open scene of the campaign)."""
@@ -145,7 +177,7 @@ async def rounds_of_posts(
     members = await _members(session, campaign_id)
     ids = [m.character_id for m in members]
     npcized = await _npcized(session, ids) if ids else frozenset()
-    posted = await _posted(session, scenes, ids) if ids else {}
+    posted = await _posted(session, scenes, ids, reader) if ids else {}
     responsible = {
         campaign.gm_user_id if m.character_id in npcized else m.owner_id for m in members
     }
@@ -155,8 +187,11 @@ async def rounds_of_posts(
     return build_rounds(scenes, members, npcized, posted, away, campaign.gm_user_id, hours)
 
 
-async def open_rounds(session: AsyncSession, campaign: Campaign, now: datetime) -> list[RoundView]:
-    """The rounds of the campaign's open scenes (at most :data:`MAX_SCENES`)."""
+async def open_rounds(
+    session: AsyncSession, campaign: Campaign, now: datetime, reader: Reader = EVERYONE
+) -> list[RoundView]:
+    """The rounds of the campaign's open scenes (at most :data:`MAX_SCENES`) as ``reader``
+    may know them (the GM's digest counts his secret posts; the channel's reminders not)."""
     scenes = (
         await session.exec(
             select(Scene)
@@ -165,7 +200,7 @@ async def open_rounds(session: AsyncSession, campaign: Campaign, now: datetime) 
             .limit(MAX_SCENES)
         )
     ).all()
-    return await rounds_of_posts(session, campaign, scenes, now)
+    return await rounds_of_posts(session, campaign, scenes, now, reader)
 
 
 async def scene_round(

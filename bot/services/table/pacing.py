@@ -37,8 +37,13 @@ __all__ = [
     "MAX_AHEAD_DAYS",
     "MAX_NOTE",
     "RECHECK",
+    "KINDS",
+    "POST",
+    "ROLL",
+    "TURN",
     "AbsenceView",
     "DigestView",
+    "Owed",
     "Member",
     "NpcView",
     "ReminderDue",
@@ -143,6 +148,28 @@ class AbsenceView:
     note: str | None
     cancelled: bool
     version: int
+    catch_up: bool = False  # a catch-up by private message on return (issue 25 §2)
+
+
+#: What a member may owe the table (:mod:`bot.services.table.owed`), in the order shown.
+POST, ROLL, TURN = "post", "roll", "turn"
+KINDS = (POST, ROLL, TURN)
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """One thing a member owes the table."""
+
+    kind: str  # POST, ROLL or TURN (KINDS)
+    user_id: int  # who must act: the player, or the GM (an NPCized character, an NPC's turn)
+    character: str  # the character (or NPC) it is owed for
+    where: str  # the scene's title, the request's label, or the fight's round
+    channel_id: int  # where to act
+    since: datetime
+    npcized: bool = False
+
+    def order(self) -> tuple[int, datetime]:
+        return KINDS.index(self.kind), self.since
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +184,7 @@ class DigestView:
     slot: datetime  # this digest's time (names its nonce)
     next_at: datetime | None
     time_zone: str = DEFAULT_TIME_ZONE  # the campaign's: dates are shown in it
+    owed: tuple[Owed, ...] = ()  # who owes what, since when (posts, rolls, fight turns)
 
     @property
     def nonce(self) -> str:
@@ -164,7 +192,7 @@ class DigestView:
 
     @property
     def empty(self) -> bool:
-        return not self.scenes and not self.absences
+        return not self.scenes and not self.absences and not self.owed
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +278,7 @@ def absence_view(row: Absence) -> AbsenceView:
         row.note,
         row.cancelled_at is not None,
         row.version,
+        bool(row.catch_up),
     )
 
 

@@ -35,6 +35,7 @@ from bot.db.models import (
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.play.checks import CheckOrder, CheckService
 from bot.services.play.rolls import RollService
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.shared.post_text import Avatar, webhook_name
@@ -169,6 +170,31 @@ def check_text(text: str, notes: str | None) -> tuple[str, str | None]:
     if notes is not None and len(notes) > MAX_NOTES:
         raise DomainError("post.error.notes_too_long", limit=MAX_NOTES)
     return text, notes
+
+
+async def _post_secrecy(
+    session: AsyncSession, guild_id: int, actor: Actor, draft: PostDraft
+) -> Secrecy:
+    """Who may see a post (issue 22 §1), decided as it is recorded: a GM-only post is its
+    author's and the GM's; a post in a GM ↔ player private thread, that player's and the
+    GM's; private notes are sealed (only the GM reads them)."""
+    secrecy = PUBLIC
+    if draft.gm_only:
+        secrecy = Secrecy.private(actor.user_id)
+    else:
+        player = (
+            await session.exec(
+                select(PrivateThread.player_user_id).where(
+                    PrivateThread.guild_id == guild_id,
+                    PrivateThread.thread_id == draft.channel_id,
+                )
+            )
+        ).first()
+        if player is not None:
+            secrecy = Secrecy.private(player)
+    if draft.notes_private and draft.notes:
+        secrecy = secrecy.written_by(actor.user_id).sealing(Part.NOTES)  # he reads his own
+    return secrecy
 
 
 class PostingService:
@@ -389,7 +415,9 @@ class PostingService:
                     )
                     if moved.rowcount != 1:
                         continue  # the scene changed under us: read it again
+                secrecy = await _post_secrecy(session, place.guild_id, actor, draft)
                 post = Post(
+                    **secrecy.columns(),
                     guild_id=place.guild_id,
                     campaign_id=speaker.campaign_id,
                     channel_id=draft.channel_id,

@@ -26,6 +26,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
@@ -47,6 +48,20 @@ from bot.grammar import gender_of
 from bot.i18n import LOCALES
 from bot.services.campaigns.service import is_referee
 from bot.services.play.checks import CheckOrder, CheckService, CheckView, parse_circumstances
+from bot.services.shared.audience import (
+    NO_REVEALS,
+    PUBLIC,
+    Audience,
+    Part,
+    Reader,
+    Reveals,
+    Secrecy,
+    Shown,
+    Sight,
+    request_seals,
+    show,
+    sight,
+)
 from bot.services.shared.context import Actor, Place, Reply
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.shared.labels import Named, resolve, spoken
@@ -75,6 +90,7 @@ __all__ = [
     "RequestView",
     "gm_runs",
     "parse_who",
+    "request_for",
 ]
 
 HIDDEN = ("visible", "outcome", "nothing")
@@ -143,6 +159,9 @@ class Entry:
     by: int | None = None
     #: why it could not roll when asked (its problems: «está inconsciente»): listed, no button
     unable: tuple[Problem, ...] = ()
+    #: the roll's secrecy, as its log row has it (a hidden NPC's numbers, a hidden request)
+    secrecy: Secrecy = PUBLIC
+    rolled_at: datetime | None = None
 
     @property
     def rolled(self) -> bool:
@@ -154,7 +173,7 @@ class Entry:
         return self.rolled or bool(self.unable)
 
     def as_json(self) -> dict[str, Any]:
-        data = {
+        data: dict[str, Any] = {
             "character_id": self.character_id,
             "name": self.name,
             "owner_id": self.owner_id,
@@ -162,6 +181,8 @@ class Entry:
             "total": self.total,
             "outcome": self.outcome,
             "by": self.by,
+            **({"secrecy": self.secrecy.columns()} if self.secrecy != PUBLIC else {}),
+            **({"rolled_at": self.rolled_at.isoformat()} if self.rolled_at else {}),
         }
         if self.unable:
             data["unable"] = [
@@ -172,6 +193,9 @@ class Entry:
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Entry:
+        stored = data.get("secrecy") if isinstance(data.get("secrecy"), dict) else {}
+        assert isinstance(stored, dict)
+        rolled_at = data.get("rolled_at")
         return cls(
             int(data["character_id"]),
             str(data["name"]),
@@ -180,10 +204,20 @@ class Entry:
             data.get("total"),
             data.get("outcome"),
             data.get("by"),
-            tuple(
+            unable=tuple(
                 Problem(str(p["key"]), "", dict(p.get("params") or {}))
                 for p in data.get("unable") or ()
             ),
+            secrecy=Secrecy.of_row(stored) if stored else PUBLIC,
+            rolled_at=datetime.fromisoformat(rolled_at) if isinstance(rolled_at, str) else None,
+        )
+
+    def seen(self, seen: Sight) -> Entry:
+        """The entry as a reader with this sight of its roll may read it."""
+        return replace(
+            self,
+            total=seen.value(Part.TOTAL, self.total),
+            outcome=seen.value(Part.OUTCOME, self.outcome),
         )
 
 
@@ -209,6 +243,8 @@ class RequestView:
     version: int
     gm_channel_id: int | None
     circumstances: str | None = None
+    #: the GM set a difficulty (``difficulty`` is ``None`` for readers it is sealed from)
+    asked_difficulty: bool = False
 
     @property
     def complete(self) -> bool:
@@ -230,6 +266,52 @@ class Press:
     completed: bool
 
 
+def request_for(
+    view: RequestView, reader: Reader, reveals: Reveals = NO_REVEALS
+) -> Shown[RequestView]:
+    """The request as ``reader`` may read it (the audience rule, per roll): a hidden
+    difficulty and each roll's sealed numbers blanked; what a roll hides entirely (no
+    request does today) reads as not rolled."""
+    seals = request_seals(view.hidden)
+    request = PUBLIC.sealing(*seals)
+
+    def project(seen: Sight) -> RequestView:
+        entries = []
+        for entry in view.entries:
+            if not entry.rolled:
+                entries.append(entry)
+                continue
+            # the roll's own secrecy (a hidden NPC's), and the request's mode (stored with it)
+            secrecy = entry.secrecy.sealing(*seals)
+            one = sight(secrecy, reader, written_at=entry.rolled_at, reveals=reveals)
+            entries.append(
+                entry.seen(one)
+                if one is not None
+                else Entry(entry.character_id, entry.name, entry.owner_id)
+            )
+        return replace(
+            view,
+            difficulty=seen.value(Part.DIFFICULTY, view.difficulty),
+            entries=tuple(entries),
+        )
+
+    shown = show(request, reader, project)
+    assert shown is not None  # a request's message is for everyone
+    return shown
+
+
+def _entry_secrecy(logged: RollLog | None) -> Secrecy:
+    """What a roll's line on the request seals: the request shows every roll to everyone
+    (that is what it is for), so the line keeps the roll's sealed parts — a hidden NPC's
+    numbers, the request's own mode — and not its privacy in the log."""
+    if logged is None:
+        return PUBLIC
+    rolled = Secrecy.of_row(logged)
+    return Secrecy(
+        Audience.EVERYONE, rolled.player_id, rolled.sealed, rolled.npc_id, rolled.npc_sealed
+    )
+
+
 def _view(row: RollRequest, gm_channel_id: int | None) -> RequestView:
     return RequestView(
         id=saved_id(row),
@@ -247,6 +329,7 @@ def _view(row: RollRequest, gm_channel_id: int | None) -> RequestView:
         version=row.version,
         gm_channel_id=gm_channel_id,
         circumstances=row.circumstances,
+        asked_difficulty=row.difficulty is not None,
     )
 
 
@@ -437,17 +520,12 @@ class RequestService:
         entries, index = _entry_to_roll(row, campaign, character, character_id, actor)
         entry = entries[index]
         seen, hidden = row.version, row.hidden
-        order = CheckOrder(
-            row.option,
-            modifier=row.modifier,
-            difficulty=row.difficulty,
-            circumstances=row.circumstances,
-            private=hidden != "visible",
-        )
+        order = _check_order(row)
         completed = False
 
         async def record(session: AsyncSession, log_id: int, result: CheckResult) -> None:
             nonlocal completed
+            logged = await session.get(RollLog, log_id)
             done = Entry(
                 entry.character_id,
                 entry.name,
@@ -456,6 +534,8 @@ class RequestService:
                 result.total,
                 str(result.outcome) if result.outcome else None,
                 actor.user_id,
+                secrecy=_entry_secrecy(logged),
+                rolled_at=utcnow(),
             )
             new = [*entries[:index], done, *entries[index + 1 :]]
             completed = all(e.done for e in new)
@@ -695,10 +775,22 @@ async def _mark_hidden(session: AsyncSession, log_id: int, hidden: str) -> None:
     """Hidden requests keep the numbers from players in ``/history`` too (and from their
     data export): the log row says what the player may see."""
     row = await session.get(RollLog, log_id)
-    if row is not None:
+    if row is not None:  # the row's secrecy says what is sealed; the detail names the mode
         row.detail = {**row.detail, "hidden_request": hidden}
-        row.private = True
         session.add(row)
+
+
+def _check_order(row: RollRequest) -> CheckOrder:
+    """The check a press rolls: the request's option, numbers and circumstances; a hidden
+    request's roll is private and seals what its mode hides (the audience rule)."""
+    return CheckOrder(
+        row.option,
+        modifier=row.modifier,
+        difficulty=row.difficulty,
+        circumstances=row.circumstances,
+        private=row.hidden != "visible",
+        sealed=request_seals(row.hidden),
+    )
 
 
 def _entry_to_roll(

@@ -42,10 +42,12 @@ from bot.db.models import (
     utcnow,
 )
 from bot.services.campaigns.service import ACTIVE_BINDING, CampaignService, is_referee
+from bot.services.shared.audience import Part, Reader, Secrecy, show_all
 from bot.services.shared.audit import undo_record
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NoCampaign, NotReferee
 from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.reveals import reveals_of
 from bot.services.table.pace_rounds import round_of_posts, scene_round
 from bot.services.table.pacing import RoundView
 from rules.text import name_problem, plain_spaces
@@ -71,6 +73,8 @@ MAX_LISTED = 200  # /scene list reads at most this many (newest first); the repl
 #: Audit kinds that are not rolls: grants (counted as XP), undos, and the damage, healing and
 #: effects a GM notes by hand in a fight (``/init damage|heal``, effects: no dice).
 _NOT_ROLLS = ("xp", "undo", "damage", "heal", "effect")
+#: The closing summary and the pinned header are read by anyone in the scene.
+EVERYONE = Reader.everyone()
 _MENTION = re.compile(r"<@!?(\d{15,21})>|\b(\d{15,21})\b")
 
 
@@ -525,37 +529,55 @@ class SceneService:
         return HeaderView(scene, players, since, posted, pending)
 
     async def summary(self, scene: SceneView) -> tuple[SummaryLine, ...]:
-        """Posts per speaker (``Post`` rows), public rolls per character and the XP granted
-        in the thread (audit rows of kind ``xp`` written there, minus undone grants)."""
+        """Posts per speaker (``Post`` rows), rolls per character and the XP granted in the
+        thread (audit rows of kind ``xp`` written there, minus undone grants) — what anyone
+        in the channel may know of (the audience rule: no GM-only post, no private roll, no
+        hidden NPC's XP)."""
         async with self.sessions() as session:
-            posts = Counter(
-                (
-                    await session.exec(
-                        select(Post.speaker_name).where(
-                            Post.guild_id == scene.guild_id,
-                            Post.channel_id == scene.channel_id,
-                            col(Post.deleted_at).is_(None),
-                            col(Post.gm_only).is_(False),
-                        )
+            post_rows = (
+                await session.exec(
+                    select(Post).where(
+                        Post.guild_id == scene.guild_id,
+                        Post.channel_id == scene.channel_id,
+                        col(Post.deleted_at).is_(None),
                     )
-                ).all()
-            )
+                )
+            ).all()
             logged = (
                 await session.exec(
                     select(RollLog).where(
                         RollLog.guild_id == scene.guild_id,
                         RollLog.channel_id == scene.channel_id,
-                        col(RollLog.private).is_(False),
                     )
                 )
             ).all()
+            reveals = await reveals_of(session, scene.campaign_id)
+        posts = Counter(
+            shown.value
+            for shown in show_all(
+                post_rows,
+                EVERYONE,
+                Secrecy.of_row,
+                lambda post, _seen: post.speaker_name,
+                written_at=lambda post: post.created_at,
+                reveals=reveals,
+            )
+        )
         rolls: Counter[str] = Counter()
         xp: Counter[str] = Counter()
-        for row in logged:
+        for shown_row in show_all(
+            logged,
+            EVERYONE,
+            Secrecy.of_row,
+            lambda row, seen: (row, seen),
+            written_at=lambda row: row.created_at,
+            reveals=reveals,
+        ):
+            row, seen = shown_row.value
             name = row.character_name or row.user_name
             if row.kind == "xp":
                 record = undo_record(row)
-                if not (record and record.get("undone_by")):
+                if not (record and record.get("undone_by")) and seen.shows(Part.TOTAL):
                     xp[name] += row.total
             elif row.kind not in _NOT_ROLLS:
                 rolls[name] += 1

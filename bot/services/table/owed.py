@@ -1,0 +1,122 @@
+"""Who owes what at the table, and since when (issue 25 §2): the one per-player view that
+``/catch-up`` shows a player (their own) and the GM's digest shows the GM (everyone's).
+
+Three kinds of debt, each read from the state the rest of the bot keeps:
+
+* ``post`` — a scene's round of posts waits for the character
+  (:func:`bot.services.table.pace_rounds.open_rounds`: the player, or the GM while the
+  character is NPCized), since the round began;
+* ``roll`` — an open roll request (``/request check``) waits for the character's roll, since
+  the request was made;
+* ``turn`` — a fight's tracker is on the character's turn, since the fight last moved.  The
+  fight's mode names the debt (:data:`TURN`); a later fight mode (a round of declarations)
+  adds its own kind through :func:`_fight_debts`, and every reader of :class:`Owed` already
+  shows it by its kind.
+
+Read in a handful of queries per campaign, whatever its size (bounded by the pace's
+:data:`~bot.services.table.pace_rounds.MAX_SCENES` and :data:`MAX_OPEN`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import Campaign, CombatRecord, RollRequest
+from bot.services.table.pace_rounds import open_rounds
+from bot.services.table.pacing import KINDS, POST, ROLL, TURN, Owed, RoundView, aware
+from rules.combat import Combat
+
+__all__ = ["KINDS", "MAX_OPEN", "POST", "ROLL", "TURN", "Owed", "owed_in_campaign"]
+
+#: Open requests and active fights read per campaign (a bound on one reading).
+MAX_OPEN = 100
+
+
+async def owed_in_campaign(
+    session: AsyncSession,
+    campaign: Campaign,
+    now: datetime,
+    rounds: Sequence[RoundView] | None = None,
+) -> tuple[Owed, ...]:
+    """Everything owed in the campaign now, oldest first within each kind (``rounds``: the
+    open scenes' rounds when the caller has read them already)."""
+    if rounds is None:
+        rounds = await open_rounds(session, campaign, now)
+    rounds = [r for r in rounds if r.pending]
+    requests = (
+        await session.exec(
+            select(RollRequest)
+            .where(RollRequest.campaign_id == campaign.id, RollRequest.status == "open")
+            .order_by(col(RollRequest.id))
+            .limit(MAX_OPEN)
+        )
+    ).all()
+    fights = (
+        await session.exec(
+            select(CombatRecord)
+            .where(CombatRecord.campaign_id == campaign.id, CombatRecord.status == "active")
+            .order_by(col(CombatRecord.id))
+            .limit(MAX_OPEN)
+        )
+    ).all()
+    found = [
+        *_post_debts(rounds),
+        *_roll_debts(requests),
+        *(debt for fight in fights for debt in _fight_debts(fight, campaign.gm_user_id)),
+    ]
+    return tuple(sorted(found, key=Owed.order))
+
+
+def _post_debts(rounds: Iterable[RoundView]) -> list[Owed]:
+    return [
+        Owed(
+            POST,
+            entry.responsible_id,
+            entry.name,
+            view.title,
+            view.channel_id,
+            view.started_at,
+            entry.npcized,
+        )
+        for view in rounds
+        for entry in view.pending
+    ]
+
+
+def _roll_debts(requests: Sequence[RollRequest]) -> list[Owed]:
+    owed = []
+    for request in requests:
+        for entry in request.entries:
+            if entry.get("log_id") is not None or entry.get("unable"):
+                continue  # rolled, or could not roll when asked
+            owed.append(
+                Owed(
+                    ROLL,
+                    int(entry["owner_id"]),
+                    str(entry["name"]),
+                    request.label,
+                    request.channel_id,
+                    aware(request.created_at),
+                )
+            )
+    return owed
+
+
+def _fight_debts(record: CombatRecord, gm_user_id: int) -> list[Owed]:
+    """The turn the tracker is on (turn-by-turn fights: one combatant at a time).
+
+    Since when: the turn's reminder deadline less its hours when the fight has one (the
+    moment the turn began), else the fight's last change."""
+    combat = Combat.from_dict(record.state)
+    current = combat.current
+    if current is None or combat.ended:
+        return []
+    since = aware(record.updated_at)
+    if record.due_at is not None and record.turn_hours:
+        since = aware(record.due_at) - timedelta(hours=record.turn_hours)
+    who = current.owner_id if current.owner_id is not None else gm_user_id
+    return [Owed(TURN, who, current.name, str(combat.round), record.channel_id, since)]
