@@ -4,10 +4,17 @@ Same command, same options, same dice engine and the same Markdown line as Árbi
 ``/roll``, but no database, no campaign, no audit log, no catalogue: what any bot pays to
 receive an interaction and answer it.  Árbitro's cost per ``/roll`` is compared with this
 one, measured in the same run under the same load.
+
+With ``FLOOR_PROXY=1`` it is also the floor of ``benchmarks/typing_bench.py``: a bare proxy
+bot (Tupperbox's or PluralKit's core) that reads members' messages (Message Content), reposts
+``Name: text`` in a thread through its parent's webhook under that name, in the order the
+messages came (a lock per thread), and deletes the original — no tags to look up, no sheet,
+no record, no rolls.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import random
@@ -36,9 +43,39 @@ async def roll(
 
 class FloorBot(discord.Client):
     def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default())
+        self.proxy = os.environ.get("FLOOR_PROXY") == "1"
+        intents = discord.Intents.default()
+        intents.message_content = self.proxy
+        super().__init__(intents=intents)
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(roll)
+        self.hooks: dict[int, discord.Webhook] = {}
+        self.order: dict[int, asyncio.Lock] = {}
+
+    async def on_message(self, message: discord.Message) -> None:
+        """``Name: text`` in a thread, reposted as Name; then the original goes."""
+        channel = message.channel
+        if not self.proxy or message.author.bot or message.webhook_id is not None:
+            return
+        if not isinstance(channel, discord.Thread) or channel.parent is None:
+            return
+        name, tagged, text = message.content.partition(": ")
+        if not tagged or not isinstance(channel.parent, discord.ForumChannel | discord.TextChannel):
+            return
+        async with self.order.setdefault(channel.id, asyncio.Lock()):  # arrival order
+            hook = self.hooks.get(channel.parent.id)
+            if hook is None:
+                hook = self.hooks[channel.parent.id] = await channel.parent.create_webhook(
+                    name="floor"
+                )
+            await hook.send(
+                text,
+                username=name,
+                thread=channel,
+                wait=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        await message.delete()
 
     async def setup_hook(self) -> None:
         await self.tree.sync()

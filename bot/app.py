@@ -38,6 +38,7 @@ from bot.services.play.attacks import AttackService
 from bot.services.play.checks import CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
+from bot.services.play.inline import InlineRollService
 from bot.services.play.rolls import RollService
 from bot.services.play.spells import SpellService
 from bot.services.play.surprise import SurpriseService
@@ -49,9 +50,11 @@ from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.creation import CreationService
 from bot.services.sheets.exchange import SheetExchangeService
 from bot.services.sheets.levelup import LevelUpService
+from bot.services.sheets.macros import MacroService
 from bot.services.sheets.npcs import NpcService
 from bot.services.sheets.options import SheetOptionService
 from bot.services.sheets.profiles import ProfileService
+from bot.services.sheets.proxy_tags import ProxyTagService
 from bot.services.sheets.undo import UndoService
 from bot.services.sheets.writes import SheetWriter
 from bot.services.sheets.xp import XpService
@@ -59,6 +62,7 @@ from bot.services.table.pace import PaceService
 from bot.services.table.posting import PostingService
 from bot.services.table.requests import RequestService
 from bot.services.table.scenes import SceneService
+from bot.services.table.typing import TypedPostService
 from bot.translator import CatalogueTranslator
 
 __all__ = ["Arbitro", "EXTENSIONS"]
@@ -84,6 +88,9 @@ EXTENSIONS = (
     "cogs.pace",
     "cogs.scenes",
     "cogs.post",
+    "cogs.typing",
+    "cogs.proxy",
+    "cogs.macro",
     "cogs.help",
 )
 
@@ -166,8 +173,14 @@ class Services:
         )
         self.claims = ClaimService(self.sessions, self.campaigns)
         self.profiles = ProfileService(self.sessions, self.campaigns, self.characters)
+        self.macros = MacroService(self.sessions, self.characters)
+        self.inline = InlineRollService(self.rolls, self.checks, self.macros)
         self.posting = PostingService(
-            self.sessions, self.campaigns, self.rolls, self.checks, self.scenes
+            self.sessions, self.campaigns, self.rolls, self.checks, self.scenes, self.inline
+        )
+        self.proxy_tags = ProxyTagService(self.sessions, self.campaigns)
+        self.typing = TypedPostService(
+            self.sessions, self.campaigns, self.scenes, self.posting, self.proxy_tags
         )
 
 

@@ -6,15 +6,17 @@ the history and the odds are commands of their own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.play.inline import NamedRolls
 from bot.services.play.rolls import RollView
+from bot.services.shared.audience import Shown
 from bot.services.shared.context import Sent
-from cogs.ui import render
+from cogs.ui import render, render_post
 from cogs.ui.audience import Answer, answer
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
@@ -38,7 +40,7 @@ class DiceCog(commands.Cog):
         name="roll", description="Roll dice: 3d6, 1d20+4, 4d6kh3, 1o3d10+5, 2d6!…"
     )
     @app_commands.describe(
-        expression="Dice notation, e.g. 1o3d10+7, 4d6kh3, 1d20<=12, 2d6!+1 [damage]",
+        expression="Dice (1o3d10+7, 4d6kh3, 1d20<=12, 2d6!+1 [damage]) or a /macro's name",
         reason="What the roll is for (shown and kept in the log)",
         private="Only you (and the GM channel, if set) see it",
         difficulty="Difficulty: success if the total reaches it; a critical if it beats it by 10 or more",
@@ -55,21 +57,26 @@ class DiceCog(commands.Cog):
         difficulty: app_commands.Range[int, -999, 9999] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
-        answered: list[Answer[RollView]] = []
+        answered: list[Answer[RollView | NamedRolls]] = []
 
-        async def reply(view: RollView) -> Sent | None:
+        def shown(told: Shown[RollView | NamedRolls], locale: str) -> dict[str, Any]:
+            if isinstance(told.value, NamedRolls):  # a macro, or a sheet option: [[…]]'s
+                return render_post.named_rolls(told.value, ctx.actor.name, locale)
+            return render.roll(cast("Shown[RollView]", told), locale)
+
+        async def reply(view: RollView | NamedRolls) -> Sent | None:
             # through the audience rule like every reply: the channel's, or the roller's alone
             told = await answer(itx, view.secrecy, lambda _seen: view, private=private)
             answered.append(told)
             response = await itx.response.send_message(
-                **render.roll(told.reply, ctx.locale), ephemeral=told.ephemeral
+                **shown(told.reply, ctx.locale), ephemeral=told.ephemeral
             )
             message_id = getattr(response, "message_id", None)
             if not message_id or told.ephemeral:
                 return None
             return Sent(message_id, jump_url(itx.guild_id, itx.channel_id, message_id))
 
-        view = await self.rolls.roll(
+        view = await self.bot.services.inline.roll_command(
             ctx.place,
             ctx.actor,
             expression,
@@ -82,9 +89,9 @@ class DiceCog(commands.Cog):
         if gm is not None:  # a private roll: the GM channel's copy
             await send_gm_copy(
                 itx,
-                log_id=view.log_id,
-                user_name=view.user_name,
-                render=lambda gm_locale: render.roll(gm, gm_locale),
+                log_id=view.rolls[0].log_id if isinstance(view, NamedRolls) else view.log_id,
+                user_name=ctx.actor.name,
+                render=lambda gm_locale: shown(gm, gm_locale),
             )
 
     @app_commands.command(name="history", description="Recent rolls in this campaign")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,17 +20,20 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.services import Actor, Place
+from bot.services.campaigns.service import is_referee
 from bot.services.shared.errors import DomainError
 from bot.services.table.posting import (
     MAX_NOTES,
     MAX_ROLL,
     MAX_TEXT,
     PostDraft,
+    PostingService,
     PostRoll,
     PostView,
     Speaker,
     check_text,
 )
+from bot.services.table.scenes import parse_players
 from cogs.ui.context import ctx_of, reply_locale
 from cogs.ui.cooldowns import fight
 from cogs.ui.errors import describe_error
@@ -38,7 +41,7 @@ from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.options import Speaker as SpeakerOption
 from cogs.ui.render_post import post_parts, returned_text, roll_line
 from cogs.ui.scene_header import refresh_header
-from cogs.ui.webhooks import Destination, WebhookPool, destination_of
+from cogs.ui.webhooks import Destination, destination_of, webhook_pool
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -47,7 +50,13 @@ __all__ = ["PostCog"]
 
 log = logging.getLogger(__name__)
 
-POST_ID = re.compile(r"arb:1:post:(?P<who>a|n|\d+):(?P<mode>[pgn]):(?P<to>\d+):(?P<chan>\d+)")
+#: The modal of /post: who speaks, the mode, the private thread's recipients (base 36, dot
+#: separated; ``0`` none) and the channel for a new thread (base 36).  The older form with
+#: one recipient in decimal (``arb:1:post:``) is still read: a form open across a deploy.
+POST_ID = re.compile(
+    r"arb:1:post(?P<v2>2)?:(?P<who>a|n|\d+):(?P<mode>[pgn]):"
+    r"(?P<to>[0-9a-z]+(?:\.[0-9a-z]+)*):(?P<chan>[0-9a-z]+)"
+)
 EDIT_ID = re.compile(r"arb:1:postedit:(?P<post>\d+):(?P<version>\d+)")
 #: modes: a public post, the whole post for the GM only, or only the notes for the GM
 PUBLIC, GM_ONLY, PRIVATE_NOTES = "p", "g", "n"
@@ -125,7 +134,7 @@ class PostCog(commands.Cog):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         self.posting = bot.services.posting
-        self.hooks = WebhookPool(lambda: bot.user.id if bot.user else None)
+        self.hooks = webhook_pool(bot)
         self.edit_menu = app_commands.ContextMenu(
             name=locale_str("Edit post", key="commands.post_edit.name"), callback=self.edit_post
         )
@@ -154,8 +163,9 @@ class PostCog(commands.Cog):
         as_="Who speaks (default: your active character; GM: any NPC or the Narrador)",
         private="For the GM only: goes to the GM channel with a link here",
         private_notes="Only the notes (out of character) go to the GM channel",
-        to="GM: post in your private thread with this player",
-        thread_channel="GM: the text channel for that private thread (first time)",
+        to="Post in a private thread with this member and the GM (GM: with this player)",
+        others="More members for that private thread: mention them (@carla @dani)",
+        thread_channel="The text channel for that private thread (the first time)",
     )
     @app_commands.guild_only()
     @fight()
@@ -166,6 +176,7 @@ class PostCog(commands.Cog):
         private: bool = False,
         private_notes: bool = False,
         to: discord.Member | None = None,
+        others: app_commands.Range[str, 1, 300] | None = None,
         thread_channel: discord.TextChannel | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
@@ -174,30 +185,47 @@ class PostCog(commands.Cog):
         if private and private_notes:
             raise DomainError("post.error.private_twice")
         campaign = await ctx.services.campaigns.require(ctx.place)
-        if to is not None:
-            await ctx.services.campaigns.require_referee(ctx.place, ctx.actor)
-            if to.bot or to.id == ctx.actor.user_id:
-                raise DomainError("post.error.bad_player")
-            if await self.posting.private_thread(ctx.place, ctx.actor, to.id) is None:
+        recipients = _recipients(itx, to, others)
+        if recipients:
+            # who may be in it (a GM's private thread, or a player's whisper with the GM)
+            await self.posting.thread_members(ctx.place, ctx.actor, recipients)
+            if await self.posting.private_thread(ctx.place, ctx.actor, recipients) is None:
                 # the first time: refuse a channel that cannot hold the thread before typing
                 await self._thread_parent(itx, thread_channel.id if thread_channel else 0)
-        elif thread_channel is not None:
+        elif thread_channel is not None or others is not None:
             raise DomainError("post.error.thread_channel_alone")
         if (private or private_notes) and not campaign.gm_channel_id:
             raise DomainError("post.error.no_gm_channel")
         destination_of(itx.channel)  # refuse a channel that cannot hold a post before typing
-        narrator_default = to is not None and as_ is None
+        referee = is_referee(campaign, ctx.actor)
+        narrator_default = bool(recipients) and as_ is None and referee
         speaker = await self.posting.speaker(
-            ctx.place, ctx.actor, as_, narrator=narrator_default, here=to is None
+            ctx.place, ctx.actor, as_, narrator=narrator_default, here=not recipients
         )
         who = "n" if speaker.character_id is None else str(speaker.character_id)
         mode = GM_ONLY if private else PRIVATE_NOTES if private_notes else PUBLIC
-        custom_id = (
-            f"arb:1:post:{who}:{mode}:{to.id if to else 0}:"
-            f"{thread_channel.id if thread_channel else 0}"
-        )
+        to_part = ".".join(_b36(r) for r in recipients) or "0"
+        chan = _b36(thread_channel.id) if thread_channel else "0"
+        custom_id = f"arb:1:post2:{who}:{mode}:{to_part}:{chan}"
         title = ctx.t("post.modal.title", name=speaker.name)
         await PostModal(title, custom_id, ctx.locale).send(itx)
+
+    # -- /reproxy --------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="reproxy", description="Change who speaks in your last post here (within minutes)"
+    )
+    @app_commands.rename(as_="as")
+    @app_commands.describe(as_="Who speaks now (GM: any NPC or the Narrador)")
+    @app_commands.guild_only()
+    @fight()
+    async def reproxy(self, itx: discord.Interaction[Arbitro], as_: SpeakerOption) -> None:
+        ctx = await ctx_of(itx)
+        await itx.response.defer(ephemeral=True, thinking=True)
+        view = await self.posting.reproxy(ctx.place, ctx.actor, as_, WebhookReposter(self, itx))
+        await itx.followup.send(ctx.t("post.reproxied", name=view.speaker_name), ephemeral=True)
+        if view.scene_id is not None:
+            await refresh_header(self.bot, ctx.place, ctx.locale)
 
     # -- the modals' answers -------------------------------------------------------------
 
@@ -254,15 +282,17 @@ class PostCog(commands.Cog):
             None,
             character_id=int(who) if who.isdigit() else None,
             narrator=who == "n",
-            here=found["to"] == "0",  # a post to a GM↔player thread goes elsewhere
+            here=found["to"] == "0",  # a post to a private thread goes elsewhere
         )
         campaign = await ctx.services.campaigns.require(ctx.place)
         locale = campaign.locale or self.bot.config.default_locale
-        to_id, chan_id = int(found["to"]), int(found["chan"])
+        base = 36 if found["v2"] else 10
+        recipients = tuple(int(r, base) for r in found["to"].split(".") if int(r, base))
+        chan_id = int(found["chan"], base)
         gm_channel = await self._gm_channel(itx, campaign.gm_channel_id, needed=mode != PUBLIC)
         header = None
-        if to_id:
-            thread = await self._private_thread(itx, ctx.place, ctx.actor, to_id, chan_id)
+        if recipients:
+            thread = await self._private_thread(itx, ctx.place, ctx.actor, recipients, chan_id)
             where, secret = destination_of(thread), True
         elif mode == GM_ONLY:
             assert gm_channel is not None  # _gm_channel refused it otherwise
@@ -274,9 +304,9 @@ class PostCog(commands.Cog):
         else:
             where = destination_of(itx.channel)
             secret = await self.posting.is_private_thread(ctx.place.guild_id, ctx.place.channel_id)
-        roll = None
-        if roll_text:
-            roll = await self.posting.roll(
+        rolls: list[PostRoll] = []
+        if roll_text:  # dice, a macro (maybe several rolls) or a sheet option
+            rolls = await self.posting.roll(
                 ctx.place, ctx.actor, speaker, roll_text, private=secret or mode == GM_ONLY
             )
         show_numbers = not speaker.hidden or mode == GM_ONLY
@@ -284,7 +314,7 @@ class PostCog(commands.Cog):
             text,
             locale,
             notes=notes if mode != PRIVATE_NOTES else None,
-            roll=roll,
+            rolls=rolls,
             roll_numbers=show_numbers,
             header=header,
         )
@@ -295,8 +325,11 @@ class PostCog(commands.Cog):
         if mode == PRIVATE_NOTES and notes and gm_channel is not None:
             gm_ids += await self._notes_copy(gm_channel, speaker, notes, sent[0].jump_url, locale)
         copy = None
-        if roll is not None and roll.private and mode != GM_ONLY and gm_channel is not None:
-            copy = await self._roll_copy(gm_channel, ctx.actor, speaker, roll, sent[0], locale)
+        private_rolls = [roll for roll in rolls if roll.private]
+        if private_rolls and mode != GM_ONLY and gm_channel is not None:
+            copy = await self._roll_copy(
+                gm_channel, ctx.actor, speaker, private_rolls, sent[0], locale
+            )
             gm_ids.append(copy.id)
         view = await self.posting.record(
             ctx.place,
@@ -310,12 +343,12 @@ class PostCog(commands.Cog):
                 gm_only=mode == GM_ONLY,
                 notes_private=mode == PRIVATE_NOTES,
                 gm_message_ids=tuple(gm_ids),
-                roll_log_id=roll.log_id if roll else None,
+                roll_log_ids=tuple(roll.log_id for roll in rolls),
                 origin_channel_id=ctx.place.channel_id,
             ),
         )
-        if roll is not None:
-            linked = copy if copy is not None else sent[-1]
+        for roll in rolls:
+            linked = copy if copy is not None and roll.private else sent[-1]
             await ctx.services.rolls.attach_message(
                 roll.log_id, ctx.place.guild_id, linked.id, linked.jump_url
             )
@@ -363,16 +396,16 @@ class PostCog(commands.Cog):
         gm_channel: discord.TextChannel,
         actor: Actor,
         speaker: Speaker,
-        roll: PostRoll,
+        rolls: list[PostRoll],
         post: discord.WebhookMessage,
         locale: str,
     ) -> discord.Message:
-        """The GM-channel copy of a private roll attached to a post (the numbers kept from
+        """The GM-channel copy of the private rolls attached to a post (the numbers kept from
         players: a hidden NPC's, or a private thread's)."""
         content = "\n".join(
             (
                 t("post.gm_copy", locale, user=actor.name, name=speaker.name, link=post.jump_url),
-                roll_line(roll, locale),
+                *(roll_line(roll, locale) for roll in rolls),
             )
         )
         return await gm_channel.send(content, allowed_mentions=discord.AllowedMentions.none())
@@ -382,13 +415,13 @@ class PostCog(commands.Cog):
         itx: discord.Interaction[Arbitro],
         place: Place,
         actor: Actor,
-        player_id: int,
+        recipients: tuple[int, ...],
         parent_id: int,
     ) -> discord.Thread:
-        """The (GM, player) private thread: the recorded one, or a new one made now."""
+        """The private thread of these members and the GM: the recorded one, or a new one."""
         guild = itx.guild
         assert guild is not None  # /post is guild-only
-        existing = await self.posting.private_thread(place, actor, player_id)
+        existing = await self.posting.private_thread(place, actor, recipients)
         if existing is not None:
             thread = guild.get_thread(existing)
             if thread is None:
@@ -401,22 +434,19 @@ class PostCog(commands.Cog):
                 return thread
             await self.posting.forget_private_thread(place, existing)  # deleted by hand
         parent = await self._thread_parent(itx, parent_id)
-        member = guild.get_member(player_id) or await guild.fetch_member(player_id)
-        name = t(
-            "post.private_thread_name",
-            await reply_locale(self.bot, itx),
-            player=member.display_name,
-            gm=actor.name,
-        )
+        members = await self.posting.thread_members(place, actor, recipients)
+        name = await self._thread_name(itx, guild, actor, members)
         try:
             thread = await parent.create_thread(
                 name=name[:100], type=discord.ChannelType.private_thread, invitable=False
             )
-            await thread.add_user(member)
-            await thread.add_user(discord.Object(actor.user_id))
+            for member_id in members:
+                await thread.add_user(discord.Object(member_id))
         except discord.Forbidden:
             raise DomainError("post.error.no_thread_permission", channel=parent.mention) from None
-        kept = await self.posting.keep_private_thread(place, actor, player_id, parent.id, thread.id)
+        kept = await self.posting.keep_private_thread(
+            place, actor, recipients, parent.id, thread.id
+        )
         if kept != thread.id:  # another first use won: use its thread, drop ours
             try:
                 await thread.delete()
@@ -426,6 +456,29 @@ class PostCog(commands.Cog):
             assert isinstance(winner, discord.Thread)
             return winner
         return thread
+
+    async def _thread_name(
+        self,
+        itx: discord.Interaction[Arbitro],
+        guild: discord.Guild,
+        actor: Actor,
+        members: tuple[int, ...],
+    ) -> str:
+        """«Privado: Ana ↔ Máster» for a GM and a player; «Privado: Ana, Bruno, Máster» for more."""
+        names = []
+        for member_id in members:
+            member = guild.get_member(member_id)
+            if member is None:
+                try:
+                    member = await guild.fetch_member(member_id)
+                except discord.HTTPException:
+                    member = None
+            names.append(member.display_name if member is not None else str(member_id))
+        locale = await reply_locale(self.bot, itx)
+        if len(members) == 2:
+            others = [n for m, n in zip(members, names, strict=True) if m != actor.user_id]
+            return t("post.private_thread_name", locale, player=others[0], gm=actor.name)
+        return t("post.private_thread_group", locale, names=", ".join(names))
 
     async def _thread_parent(
         self, itx: discord.Interaction[Arbitro], parent_id: int
@@ -478,18 +531,18 @@ class PostCog(commands.Cog):
         view = await self.posting.edit(ctx.place, ctx.actor, post_id, version, text, notes)
         campaign = await self.posting.campaign_of(view)
         locale = campaign.locale or self.bot.config.default_locale
-        roll = await self.posting.roll_of(ctx.place.guild_id, view.roll_log_id)
+        rolls = await self.posting.rolls_of(ctx.place.guild_id, view.roll_log_ids)
         header = None
         if view.gm_only and view.origin_channel_id:
             link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.origin_channel_id}"
             author = f"<@{view.author_user_id}>"
             header = t("post.gm_only_header", locale, author=author, link=link)
-        hidden = roll is not None and await self.posting.hides_numbers(view)
+        hidden = bool(rolls) and await self.posting.hides_numbers(view)
         parts = post_parts(
             view.text,
             locale,
             notes=view.notes if not view.notes_private else None,
-            roll=roll,
+            rolls=rolls,
             roll_numbers=not hidden,
             edited=True,
             header=header,
@@ -549,6 +602,59 @@ class PostCog(commands.Cog):
             if campaign.gm_channel_id:
                 gm = await self._where(itx, campaign.gm_channel_id)
                 await self.hooks.delete(gm, list(view.gm_message_ids))
+
+
+class WebhookReposter:
+    """``/reproxy``'s Discord side: the post again under the new speaker, then deletions."""
+
+    def __init__(self, cog: PostCog, itx: discord.Interaction[Arbitro]) -> None:
+        self.cog, self.itx = cog, itx
+
+    async def send(
+        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll], locale: str | None
+    ) -> tuple[int, ...]:
+        parts = post_parts(
+            post.text,
+            locale or self.cog.bot.config.default_locale,
+            notes=post.notes if not post.notes_private else None,
+            rolls=rolls,
+            roll_numbers=not speaker.hidden,
+            edited=post.edited_at is not None,
+        )
+        where = await self.cog._where(self.itx, post.channel_id)
+        sent = await self.cog.hooks.send(
+            where, parts, username=speaker.webhook_name, avatar=speaker.avatar
+        )
+        return tuple(m.id for m in sent)
+
+    async def delete(self, channel_id: int, message_ids: tuple[int, ...]) -> None:
+        where = await self.cog._where(self.itx, channel_id)
+        await self.cog.hooks.delete(where, list(message_ids))
+
+
+def _b36(number: int) -> str:
+    """A snowflake in base 36: four of them fit a modal's custom id (100 characters)."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+def _recipients(
+    itx: discord.Interaction[Arbitro], to: discord.Member | None, others: str | None
+) -> tuple[int, ...]:
+    """The members a private post goes to: ``to`` and those mentioned in ``others`` (never a
+    bot; unknown ids are refused by Discord when the thread adds them)."""
+    named = [to.id] if to is not None else []
+    named += [m for m in parse_players(others) if m not in named]
+    for member_id in named:
+        member = itx.guild.get_member(member_id) if itx.guild else None
+        if (member is not None and member.bot) or (to is not None and to.bot):
+            raise DomainError("post.error.bad_player", limit=PostingService.MAX_RECIPIENTS)
+    return tuple(named)
 
 
 def _here(itx: discord.Interaction[Arbitro]) -> str:

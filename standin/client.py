@@ -405,6 +405,27 @@ class Sandbox:
         """Every 429 the stand-in answered the bot's webhook messages with."""
         return self._run(lambda: copy.deepcopy(self.world.rate_limited))
 
+    def set_webhook_limit(self, limit: tuple[int, float]) -> tuple[int, float]:
+        """Messages per webhook per window (seconds) from now on, Discord's being (5, 2.0);
+        returns the one before, to put back (a test holds posts in their queue with a tight
+        one)."""
+
+        def change() -> tuple[int, float]:
+            before, self.world.webhook_limit = self.world.webhook_limit, limit
+            self.world.rate_windows.clear()
+            return before
+
+        return self._run(change)
+
+    def wait_until(self, condition: Callable[[], bool], what: str) -> None:
+        """Polls ``condition`` (a test's look at the stand-in) until it holds, for at most the
+        stand-in's timeout: a test that acts while the bot is in the middle of something."""
+        deadline = time.monotonic() + self.timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never true in time: {what}")
+            time.sleep(0.01)
+
     def reconnect(self) -> None:
         """Sends op 7 RECONNECT; the bot should come back with RESUME."""
         self.standin.call(self.server.gateway.reconnect())

@@ -306,53 +306,115 @@ class GuildHandle:
         see), or None when Discord would refuse it.  When the bot received the event (its
         intents ask for messages), waits until the bot has finished what it does about it."""
 
-        def make() -> tuple[Msg | None, bool]:
-            guild, world = self._guild(), self._sb.world
-            target = (
-                world.channels[channel.id]
-                if isinstance(channel, ChannelRef)
-                else guild.find_channel(channel)
-            )
-            member = guild.find_member(user)
-            perms = guild.permissions_in(member, target)
-            needed = SEND_IN_THREADS if target.is_thread else SEND_MESSAGES
-            if not perms & needed or (target.locked and not perms & MANAGE_THREADS):
-                return None, False
-            if files and not perms & ATTACH_FILES:
-                return None, False
-            if target.archived:
-                target.archived = False
-                world.dispatch("THREAD_UPDATE", target.payload())
-            body: dict[str, Any] = {"content": text}
-            extra: dict[str, Any] = {"member": member.payload(with_user=False)}
-            if reply_to is not None:
-                ref_id = reply_to if isinstance(reply_to, int) else reply_to.id
-                referenced = world.messages[ref_id]
-                body["message_reference"] = {
-                    "type": 0,
-                    "message_id": str(ref_id),
-                    "channel_id": str(referenced.channel_id),
-                    "guild_id": str(guild.id),
-                }
-                extra["referenced_message"] = dict(referenced.data)
-            msg = create_message(
-                world,
-                target,
-                body,
-                list(files),
-                author={**member.user.payload(), "bot": False},
-                source="user",
-                extra=extra,
-            )
-            return msg_from(msg), msg.delivered
-
-        written, delivered = self._sb._run(make)
+        written, delivered = self._sb._run(
+            lambda: self._create(channel, text, user=user, files=files, reply_to=reply_to)
+        )
         if written is not None and delivered:
             self._sb.wait_for_messages([("MESSAGE_CREATE", written.id, 1)])
         return written
 
-    def edit(self, message: Msg, text: str, *, user: str = "ana") -> Msg:
-        """The member edits their message (MESSAGE_UPDATE); waits for the bot as :meth:`write`."""
+    def write_together(
+        self, messages: list[tuple[ChannelRef | str, str, str]], *, wait: bool = True
+    ) -> list[Msg]:
+        """Several members write at the same instant: every (channel, text, user) is created
+        in one step of the stand-in's loop, in order, then this waits until the bot has
+        finished with all of them (a burst: two players typing at once, a benchmark).  With
+        ``wait=False`` it returns at once (the members act on them while the bot works: wait
+        with ``sb.wait_for_messages`` and their MESSAGE_CREATE)."""
+
+        def make() -> list[tuple[Msg | None, bool]]:
+            return [self._create(c, text, user=user) for c, text, user in messages]
+
+        made = self._sb._run(make)
+        if any(m is None for m, _ in made):
+            raise PermissionError("Discord would refuse one of these messages")
+        if wait:
+            self._sb.wait_for_messages(
+                [("MESSAGE_CREATE", m.id, 1) for m, ok in made if m is not None and ok]
+            )
+        return [m for m, _ in made if m is not None]
+
+    def _create(
+        self,
+        channel: ChannelRef | str,
+        text: str,
+        *,
+        user: str,
+        files: tuple[tuple[str, bytes], ...] | list[tuple[str, bytes]] = (),
+        reply_to: Msg | int | None = None,
+    ) -> tuple[Msg | None, bool]:
+        """On the stand-in's loop: the member's message as :meth:`write` describes it, and
+        whether a session received its MESSAGE_CREATE."""
+        guild, world = self._guild(), self._sb.world
+        target = (
+            world.channels[channel.id]
+            if isinstance(channel, ChannelRef)
+            else guild.find_channel(channel)
+        )
+        member = guild.find_member(user)
+        perms = guild.permissions_in(member, target)
+        needed = SEND_IN_THREADS if target.is_thread else SEND_MESSAGES
+        if not perms & needed or (target.locked and not perms & MANAGE_THREADS):
+            return None, False
+        if files and not perms & ATTACH_FILES:
+            return None, False
+        if target.archived:
+            target.archived = False
+            world.dispatch("THREAD_UPDATE", target.payload())
+        body: dict[str, Any] = {"content": text}
+        extra: dict[str, Any] = {"member": member.payload(with_user=False)}
+        if reply_to is not None:
+            ref_id = reply_to if isinstance(reply_to, int) else reply_to.id
+            referenced = world.messages[ref_id]
+            body["message_reference"] = {
+                "type": 0,
+                "message_id": str(ref_id),
+                "channel_id": str(referenced.channel_id),
+                "guild_id": str(guild.id),
+            }
+            extra["referenced_message"] = dict(referenced.data)
+        msg = create_message(
+            world,
+            target,
+            body,
+            list(files),
+            author={**member.user.payload(), "bot": False},
+            source="user",
+            extra=extra,
+        )
+        return msg_from(msg), msg.delivered
+
+    def another_bot_says(self, channel: ChannelRef, text: str, *, webhook: bool = True) -> Msg:
+        """Another bot writes in ``channel``: through a webhook of its own (Tupperbox and
+        PluralKit post so) or as its bot user; waits for the bot as :meth:`write`."""
+
+        def make() -> tuple[Msg, bool]:
+            world, guild = self._sb.world, self._guild()
+            target = world.channels[channel.id]
+            member = next((m for m in guild.members.values() if m.name == "Tupperbox"), None)
+            if member is None:  # a bot member of the server, as an invited bot is
+                member = Member(world.add_user("Tupperbox", bot=True))
+                guild.members[member.id] = member
+            author = {**member.user.payload(), "bot": True}
+            extra: dict[str, Any] = {"member": member.payload(with_user=False)}
+            if webhook:
+                hook_id = str(world.ids.next())
+                author = {"id": hook_id, "username": "Ardelia", "bot": True, "discriminator": "0000",
+                          "avatar": None, "global_name": None}  # fmt: skip
+                extra["webhook_id"] = hook_id
+            msg = create_message(
+                world, target, {"content": text}, author=author, source="webhook", extra=extra
+            )
+            return msg_from(msg), msg.delivered
+
+        said, delivered = self._sb._run(make)
+        if delivered:
+            self._sb.wait_for_messages([("MESSAGE_CREATE", said.id, 1)])
+        return said
+
+    def edit(self, message: Msg, text: str, *, user: str = "ana", wait: bool = True) -> Msg:
+        """The member edits their message (MESSAGE_UPDATE); waits for the bot as :meth:`write`
+        (``wait=False``: not)."""
 
         def change() -> tuple[Msg, bool, tuple[str, int, int]]:
             world = self._sb.world
@@ -365,12 +427,13 @@ class GuildHandle:
             return msg_from(msg), msg.delivered, expected
 
         edited, delivered, expected = self._sb._run(change)
-        if delivered:
+        if delivered and wait:
             self._sb.wait_for_messages([expected])
         return edited
 
-    def delete(self, message: Msg, *, user: str = "ana") -> None:
-        """The member deletes their message (MESSAGE_DELETE; its attachments go with it)."""
+    def delete(self, message: Msg, *, user: str = "ana", wait: bool = True) -> None:
+        """The member deletes their message (MESSAGE_DELETE; its attachments go with it);
+        waits for the bot as :meth:`write` (``wait=False``: not)."""
 
         def remove() -> tuple[bool, tuple[str, int, int]]:
             world = self._sb.world
@@ -382,7 +445,7 @@ class GuildHandle:
             return delete_message(world, msg), expected
 
         delivered, expected = self._sb._run(remove)
-        if delivered:
+        if delivered and wait:
             self._sb.wait_for_messages([expected])
 
     def attachment(self, url: str) -> bytes | None:
@@ -411,6 +474,7 @@ class GuildHandle:
                 author=author,
                 source="user",
                 message_id=thread.id,
+                extra={"member": owner.payload(with_user=False)},  # as every guild message
             )
             return cref(thread)
 

@@ -135,7 +135,12 @@ def create_message(
         }
     data.update(extra or {})
     if body.get("message_reference"):
-        data["message_reference"] = body["message_reference"]
+        # Discord answers with snowflakes as strings, whatever type the request used
+        reference = dict(body["message_reference"])
+        for key in ("message_id", "channel_id", "guild_id"):
+            if reference.get(key) is not None:
+                reference[key] = str(reference[key])
+        data["message_reference"] = reference
         data["type"] = 19
     msg = Message(
         msg_id,

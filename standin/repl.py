@@ -24,6 +24,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .client import REPO, GuildHandle, Sandbox
+from .intents import MESSAGE_CONTENT
 from .render import (
     Clickable,
     modal_fields,
@@ -60,6 +61,8 @@ HELP = """\
 Escribe como en Discord / type as in Discord:
   /roll 1o3d10+5 reason:ataque        opciones nombre:valor / options name:value
   /campaign create name:"Mi partida" system:nucleo
+  Ardelia: ¡Despegamos!               un mensaje (sin / ni :) / a plain message
+                                      (escribir como personaje / posting by typing)
 Órdenes / commands:
   :as NOMBRE (:como)       cambiar de usuario / switch user (gm, ana, bruno, dm2)
   :in CANAL (:en)          cambiar de canal o hilo / switch channel or thread
@@ -246,7 +249,7 @@ class Session:
             elif line.startswith(":"):
                 self._meta(line)
             else:
-                self.fail("Empieza con / o : (:help) / start with / or : (:help)")
+                self._say(line)
         except ParseError as exc:
             self.fail(f"✗ {exc}")
         except KeyError as exc:
@@ -325,6 +328,34 @@ class Session:
             locale=self.locale,
         )
         self._show(reply, mark)
+
+    def _say(self, line: str) -> None:
+        """A plain message in the current channel, as the member would type it (typing mode
+        posts it as the character); shows what the bot did with it."""
+        mark = self.sb.mark()
+        written = self.guild.write(self.channel, line, user=self.user)
+        if written is None:
+            self.fail("✗ Discord no te deja escribir aquí / Discord would refuse this message")
+            return
+        gone = self.sb.message(written.id).deleted
+        self.out(
+            f"✎ {self.user}"
+            + (" (publicado como personaje / posted as the character)" if gone else "")
+        )
+        clickables: list[Clickable] = []
+        for channel, msg in self.sb.posted_since(mark):
+            header = f"→ #{channel} · {msg.author}"
+            self.out(
+                "\n".join(
+                    render_message(msg, clickables=clickables, names=self.sb.name_of, header=header)
+                )
+            )
+        for msg in self.sb.direct_messages(self.guild, self.user):
+            if msg.id > mark:
+                header = f"✉ {msg.author} → {self.user}"
+                self.out("\n".join(render_message(msg, names=self.sb.name_of, header=header)))
+        if clickables:
+            self.clickables = clickables
 
     def _clickable(self, number: str, kind: str) -> Clickable:
         try:
@@ -546,13 +577,16 @@ def main(argv: list[str] | None = None) -> int:
         lines = args.script.read_text(encoding="utf-8").splitlines()
 
     sb = Sandbox(world=World(bot_id=BOT_ID), timeout=args.timeout, deadline=args.deadline)
+    sb.enable_intents(MESSAGE_CONTENT)  # the sandbox reads messages: posting by typing works
     guild = sb.new_guild("Mesa de pruebas", ids=SAMPLE_IDS)
     _load_threads(sb, guild, _world_file(db))
     log_path = db.parent / "sandbox-bot.log"
     print(f"Arrancando el bot… / starting the bot… (log: {log_path})", file=sys.stderr)
     try:
         sb.start_bot(
-            args.module, env={"DATABASE_URL": f"sqlite+aiosqlite:///{db}"}, log_path=log_path
+            args.module,
+            env={"DATABASE_URL": f"sqlite+aiosqlite:///{db}", "ARBITRO_MESSAGE_CONTENT": "1"},
+            log_path=log_path,
         )
     except RuntimeError as exc:
         print(f"✗ {exc}", file=sys.stderr)

@@ -410,6 +410,9 @@ class Post(SQLModel, table=True):
     text: str
     notes: str | None = None
     roll_log_id: int | None = Field(default=None, foreign_key="roll_log.id", nullable=True)
+    #: every roll the post carries, in order (a typed post's ``[[…]]``, a macro's several
+    #: rolls); ``roll_log_id`` is the first of them
+    roll_log_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # The notes went to the GM channel only (``/post private_notes``), with the messages there:
     # the notes' copy and the GM copy of a private roll (deleted with the post).
     notes_private: bool = False
@@ -590,16 +593,18 @@ class CharacterProfile(SQLModel, table=True):
 
 
 class PrivateThread(SQLModel, table=True):
-    """The private thread where one player and one GM exchange private posts and rolls.
+    """A private thread where some members of a campaign exchange private posts and rolls:
+    one player and one GM (``/post to:`` by the GM), or a player's whisper to other players,
+    always with the campaign's GM in it (``/post to:`` by a player, issue 24).
 
-    One per (campaign, player, GM), created on first use in the text channel the GM chose
-    and reused afterwards (a unique index settles two first uses at once).
+    One per (campaign, set of members), created on first use in the text channel chosen and
+    reused afterwards (a unique index on the sorted members settles two first uses at once).
+    ``player_user_id`` is the player addressed by the GM, or the player who opened it;
+    ``gm_user_id`` the GM in it; ``members`` every member, the GM included.
     """
 
     __tablename__ = "private_thread"
-    __table_args__ = (
-        Index("uq_private_thread_pair", "campaign_id", "player_user_id", "gm_user_id", unique=True),
-    )
+    __table_args__ = (Index("uq_private_thread_members", "campaign_id", "member_key", unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = _snowflake(index=True)
@@ -609,6 +614,8 @@ class PrivateThread(SQLModel, table=True):
     parent_id: int = _snowflake()  # the text channel that holds the thread
     thread_id: int = _snowflake()
     created_at: datetime = Field(default_factory=utcnow)
+    members: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    member_key: str = Field(max_length=200)  # the members' ids, sorted, comma-separated
 
 
 class PostMessage(SQLModel, table=True):
@@ -721,3 +728,78 @@ class Reveal(SQLModel, table=True):
     character_id: int = Field(foreign_key="character.id")
     by_user_id: int = _snowflake()
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class ProxyTag(SQLModel, table=True):
+    """A proxy tag a member set for a character (``/proxy add``): a message typed in a scene
+    that starts with ``prefix`` (and ends with ``suffix``) posts as that character.
+
+    Every character also answers to its name and a colon (``Ardelia:``) without a row here.
+    ``tag_key`` is the folded prefix and suffix: unique within a campaign, so two characters
+    never share a tag (the unique index settles two members choosing the same one at once).
+    """
+
+    __tablename__ = "proxy_tag"
+    __table_args__ = (Index("uq_proxy_tag_campaign", "campaign_id", "tag_key", unique=True),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    character_id: int = Field(foreign_key="character.id", index=True)
+    prefix: str = Field(max_length=40)
+    suffix: str = Field(default="", max_length=40)
+    tag_key: str = Field(max_length=90)
+    created_by: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SceneSpeaker(SQLModel, table=True):
+    """The character that sticks to a member in a scene (typing mode, issue 24): the last one
+    the member posted as there with a tag; a message without a tag speaks as it.  Without a row,
+    the member's active character in the campaign speaks.  Versioned: each tagged post moves
+    it with a compare-and-set."""
+
+    __tablename__ = "scene_speaker"
+
+    scene_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("scene.id"), primary_key=True, autoincrement=False)
+    )
+    user_id: int = Field(
+        sa_column=Column(BigInteger, primary_key=True, autoincrement=False, nullable=False)
+    )
+    guild_id: int = _snowflake(index=True)
+    character_id: int = Field(foreign_key="character.id", index=True)
+    updated_at: datetime = Field(default_factory=utcnow)
+    version: int = Field(default=1)
+
+
+class Macro(SQLModel, table=True):
+    """A named roll (``/macro add``, issue 24 §4): a character's (``character_id``) or the
+    campaign's (the GM's, for NPCs; ``character_id`` None), used as ``[[name]]`` in typed
+    text, in ``/roll`` and in ``/post``'s roll field.
+
+    ``body`` is what it rolls: dice or a sheet option (``1d20+5``, ``Pilotar +2``), or text with
+    several ``[[…]]`` (``[[1d20+5]] daño [[1d8+2]]``).  ``owner_key`` is ``c<character id>`` or
+    ``campaign``: a name is unique per owner (folded: case and accents ignored), which the
+    unique index settles when two members add the same one at once; a change of body is a
+    compare-and-set on ``version``.
+    """
+
+    __tablename__ = "macro"
+    __table_args__ = (
+        Index("uq_macro_owner_name", "campaign_id", "owner_key", "name_key", unique=True),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    character_id: int | None = Field(
+        default=None, foreign_key="character.id", nullable=True, index=True
+    )
+    owner_key: str = Field(max_length=24)
+    name: str = Field(max_length=32)
+    name_key: str = Field(max_length=32)
+    body: str = Field(max_length=200)
+    created_by: int = _snowflake()
+    created_at: datetime = Field(default_factory=utcnow)
+    version: int = Field(default=1)

@@ -20,7 +20,16 @@ from bot.services.shared.errors import DomainError
 if TYPE_CHECKING:
     from bot.app import Arbitro, Services
 
-__all__ = ["Ctx", "ctx_of", "place_of", "actor_of", "reply_locale", "bind_target_of"]
+__all__ = [
+    "Ctx",
+    "ctx_of",
+    "place_of",
+    "place_of_channel",
+    "actor_of",
+    "actor_of_member",
+    "reply_locale",
+    "bind_target_of",
+]
 
 _EXTRAS_KEY = "arbitro.ctx"
 
@@ -93,6 +102,31 @@ def place_of(itx: discord.Interaction) -> Place:
         if category is not None:
             chain.append(category)
     return Place(itx.guild_id, itx.channel_id, tuple(dict.fromkeys(chain)))
+
+
+def place_of_channel(channel: discord.abc.GuildChannel | discord.Thread) -> Place:
+    """Where a message was written (typed posts): the same chain as :func:`place_of`."""
+    chain: list[int] = [channel.id]
+    if isinstance(channel, discord.Thread):
+        chain.append(channel.parent_id)
+        category = getattr(channel.parent, "category_id", None)
+    else:
+        category = channel.category_id
+    if category is not None:
+        chain.append(category)
+    return Place(channel.guild.id, channel.id, tuple(dict.fromkeys(chain)))
+
+
+def actor_of_member(member: discord.Member) -> Actor:
+    """A member who wrote a message, as an :class:`Actor` (their roles and server powers)."""
+    permissions = member.guild_permissions
+    return Actor(
+        user_id=member.id,
+        name=member.display_name,
+        role_ids=frozenset(role.id for role in member.roles),
+        is_admin=permissions.administrator or permissions.manage_guild,
+        can_manage_channels=permissions.manage_channels,
+    )
 
 
 def bind_target_of(itx: discord.Interaction, whole_category: bool) -> tuple[int, str]:

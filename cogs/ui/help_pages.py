@@ -7,9 +7,9 @@ page, its topic in the menu and its autocomplete entry without an edit here.  Th
 hand-written parts are the guides (``help.guide.*``) and the optional example line per command
 (``help.examples.<path>``, e.g. ``help.examples.campaign.create``).
 
-A topic is a guide id (``about``, ``gm``, ``player``, ``dice``) or the English path of a command
-(``campaign`` — the whole group — or ``campaign create``).  Long topics are split into pages
-that each fit an embed; nothing is ever cut.
+A topic is a guide id (``about``, ``gm``, ``player``, ``dice``, ``typing``) or the English
+path of a command (``campaign`` — the whole group — or ``campaign create``).  Long topics are
+split into pages that each fit an embed; nothing is ever cut.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ __all__ = [
     "topics",
 ]
 
-GUIDES = ("about", "gm", "player", "dice")
+GUIDES = ("about", "gm", "player", "dice", "typing")
 PAGE_LIMIT = 2000  # an embed holds 4096, but a shorter page reads better on a phone
 _SPANISH = "es-ES"
 _OPTION_KINDS = {

@@ -17,7 +17,7 @@ from bot.services.shared.post_text import notes_lines, split_post, webhook_name
 from bot.services.shared.timers import Due
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
-from cogs.ui.webhooks import Destination, WebhookPool
+from cogs.ui.webhooks import Destination, webhook_pool
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -81,7 +81,7 @@ class Publisher:
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
         self.service = bot.services.publication
-        self.hooks = WebhookPool(lambda: bot.user.id if bot.user else None)
+        self.hooks = webhook_pool(bot)  # shared: one avatar per channel webhook at a time
 
     async def fire(self, due: Due) -> None:
         step = await self.service.next_step(int(due.ref))

@@ -8,17 +8,19 @@ scene.  A post longer than one message is split by :func:`bot.services.shared.po
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.i18n import t
+from bot.services.play.inline import NamedRolls
 from bot.services.shared.post_text import notes_lines, split_post
 from bot.services.sheets.profiles import ProfileView
 from bot.services.table.posting import PostRoll
 from cogs.ui.render import truncate
 
-__all__ = ["post_parts", "profile_card", "returned_text", "roll_line"]
+__all__ = ["named_rolls", "post_parts", "profile_card", "returned_text", "roll_line"]
 
 
 def _without_total(breakdown: str, total: int) -> str:
@@ -57,23 +59,46 @@ def post_parts(
     *,
     notes: str | None = None,
     roll: PostRoll | None = None,
+    rolls: Sequence[PostRoll] = (),
     roll_numbers: bool = True,
     edited: bool = False,
     header: str | None = None,
 ) -> list[str]:
-    """The post's messages: header (GM-only link), text, notes, roll, edited mark."""
+    """The post's messages: header (GM-only link, a reply's quote), text, notes, the rolls
+    (numbered as the text marks them when there are several), edited mark."""
     blocks = [header] if header else []
     blocks.append(text)
     tail = []
     if notes:
         tail.append(notes_lines(notes))
-    if roll is not None:
-        tail.append(roll_line(roll, locale, numbers=roll_numbers))
+    every = [roll, *rolls] if roll is not None else list(rolls)
+    for index, one in enumerate(every, start=1):
+        line = roll_line(one, locale, numbers=roll_numbers)
+        if len(every) > 1:
+            line = line.replace("-# 🎲", f"-# {_superscript(index)} 🎲", 1)
+        tail.append(line)
     if edited:
         tail.append(t("post.edited", locale))
     if tail:
         blocks.append("\n".join(tail))
     return split_post("\n\n".join(blocks))
+
+
+def named_rolls(named: NamedRolls, user: str, locale: str) -> dict[str, Any]:
+    """``/roll`` of a macro or a sheet option: who, what was asked, and each roll's line."""
+    who = f"{user} ({named.character})" if named.character else user
+    lines = [roll_line(roll, locale).removeprefix("-# ") for roll in named.rolls]
+    embed = discord.Embed(
+        title=t("macro.rolled", locale, who=who, written=named.written)[:256],
+        description="\n".join(lines)[:4000],
+    )
+    ids = ", ".join(f"#{roll.log_id}" for roll in named.rolls)
+    embed.set_footer(text=t("macro.log_refs", locale, ids=ids)[:2048])
+    return {"embed": embed}
+
+
+def _superscript(number: int) -> str:
+    return "".join("⁰¹²³⁴⁵⁶⁷⁸⁹"[int(digit)] for digit in str(number))
 
 
 def returned_text(locale: str, reason: str, text: str, notes: str | None) -> dict[str, Any]:

@@ -14,14 +14,17 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
 from bot.services.shared.errors import DomainError
 from bot.services.shared.post_text import Avatar
 
-__all__ = ["Destination", "WebhookPool", "destination_of"]
+if TYPE_CHECKING:
+    from bot.app import Arbitro
+
+__all__ = ["Destination", "WebhookPool", "destination_of", "webhook_pool"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,16 @@ def destination_of(channel: object) -> Destination:
     elif isinstance(channel, discord.TextChannel):
         return Destination(channel, None)
     raise DomainError("post.error.bad_channel")
+
+
+def webhook_pool(bot: Arbitro) -> WebhookPool:
+    """The bot's one pool, shared by ``/post``, typed posts and the imported games' posts:
+    one lock and one avatar per channel webhook, or two speakers' avatars would cross."""
+    pool: WebhookPool | None = getattr(bot, "_webhook_pool", None)
+    if pool is None:
+        pool = WebhookPool(lambda: bot.user.id if bot.user else None)
+        bot._webhook_pool = pool  # type: ignore[attr-defined]  # one per bot, set here
+    return pool
 
 
 class WebhookPool:
@@ -195,10 +208,22 @@ class WebhookPool:
             return await self._with_hook(where.channel, act)
 
     async def delete(self, where: Destination, message_ids: list[int]) -> None:
-        """Delete the post's messages (already gone ones are fine)."""
+        """Delete the post's messages (already gone ones are fine): through the webhook that
+        sent them, which needs no permission; messages of a webhook someone deleted since
+        through the channel (that needs Manage Messages)."""
         holder = where.thread if where.thread is not None else where.channel
+        try:
+            hook: discord.Webhook | None = await self.hook(where.channel)
+        except DomainError:  # no Manage Webhooks any more: the channel route may still work
+            hook = None
         for message_id in message_ids:
             try:
+                if hook is not None:
+                    try:
+                        await hook.delete_message(message_id, thread=where.thread_arg)
+                        continue
+                    except discord.NotFound:
+                        pass  # sent by an earlier webhook of the channel: ask the channel
                 if isinstance(holder, discord.ForumChannel):
                     continue  # no message lives in a forum itself
                 await holder.get_partial_message(message_id).delete()

@@ -25,7 +25,7 @@ from sqlmodel import select
 
 from bot.db.models import Campaign, Character, Post, RollLog, Scene, XpAward
 from bot.services import Actor, Place
-from bot.services.chronicle.archive import MAX_FILES, MAX_UNCOMPRESSED
+from bot.services.chronicle.archive import GM_POSTS, MAX_FILES, MAX_UNCOMPRESSED
 from bot.services.chronicle.service import MAX_JOBS, ArchiveProblems, _Jobs, scene_channel
 from bot.services.shared.audience import Part, Secrecy
 from bot.services.shared.errors import AlreadyBound, DomainError, NotAllowed, NotReferee
@@ -96,7 +96,7 @@ async def table(services):
             created_at=T0,
         ),
     )
-    public_roll, private_roll = await _add(
+    public_roll, private_roll, second_roll = await _add(
         services,
         RollLog(
             guild_id=GUILD,
@@ -132,6 +132,19 @@ async def table(services):
             # as the writers decide it (bot.services.shared.audience): the GM's private roll
             **Secrecy.private(GM.user_id).sealing(Part.DETAIL).columns(),
         ),
+        RollLog(  # the second [[…]] of Ardelia's typed post (issue 24)
+            guild_id=GUILD,
+            channel_id=THREAD,
+            campaign_id=cid,
+            user_id=ANA.user_id,
+            user_name="Ana",
+            character_name="Ardelia",
+            kind="roll",
+            expression="1d6",
+            breakdown="[5]",
+            total=5,
+            created_at=T0 + timedelta(hours=1),
+        ),
     )
     posts = [
         Post(
@@ -158,6 +171,7 @@ async def table(services):
             text=SCRIPT,
             notes="OOC: mañana no puedo",
             roll_log_id=public_roll.id,
+            roll_log_ids=[public_roll.id, second_roll.id],
             created_at=T0 + timedelta(hours=1),
             edited_at=T0 + timedelta(hours=1, minutes=5),
         ),
@@ -278,7 +292,7 @@ async def test_the_zip_holds_every_part(table):
         "posts": 5,
         "characters": 2,
         "xp_awards": 2,
-        "rolls": 4,  # the two checks and the two XP grants' audit rows
+        "rolls": 5,  # the two checks, the typed post's second roll and the two XP grants' rows
     }
     for name in (
         "index.html",
@@ -313,13 +327,17 @@ async def test_the_zip_holds_every_part(table):
         "3",
         "Sesión 1",
     )
-    grant, roll = rows(files["rolls.csv"])  # the hidden NPC's grant is the GM's
+    grant, roll, second = rows(files["rolls.csv"])  # the hidden NPC's grant is the GM's
     assert grant["character_name"] == "Ardelia"
     assert (roll["expression"], roll["total"], roll["breakdown"]) == (
         "1o3d10+5",
         "12",
         "[3, 7, 9] → 7 + 5",
     )
+    assert (second["expression"], second["total"]) == ("1d6", "5")
+    # the typed post lists both of its rolls, in order (issue 24)
+    typed = next(p for p in map(json.loads, files[GM_POSTS].splitlines()) if p["notes"])
+    assert typed["roll"] == typed["rolls"][0] and len(typed["rolls"]) == 2
 
 
 async def test_the_public_half_keeps_the_gms_secrets(table):
@@ -540,7 +558,7 @@ async def test_export_import_export_gives_the_same_chronicle(table):
     summary = await table.chronicle.import_archive(
         THERE, NEW_GM, first, target_id=OTHER_CHANNEL, kind="channel"
     )
-    assert summary.counts == {"scenes": 2, "posts": 5, "characters": 2, "xp_awards": 2, "rolls": 4}
+    assert summary.counts == {"scenes": 2, "posts": 5, "characters": 2, "xp_awards": 2, "rolls": 5}
     assert summary.campaign.gm_user_id == NEW_GM.user_id
     assert summary.campaign.name == "Las Estrellas"
     second = await export(table, THERE, NEW_GM)
@@ -563,6 +581,9 @@ async def test_export_import_export_gives_the_same_chronicle(table):
         linked = next(p for p in posts if p.roll_log_id is not None and not p.gm_only)
         roll = await session.get(RollLog, linked.roll_log_id)
         assert roll is not None and roll.guild_id == OTHER_GUILD and roll.total == 12
+        # a post's several rolls travel together, in order
+        both = [await session.get(RollLog, i) for i in linked.roll_log_ids]
+        assert [r.total for r in both] == [12, 5] and linked.roll_log_ids[0] == roll.id
         assert roll.channel_id == scene_channel(summary.campaign.id, 1)
         awards = (await session.exec(select(XpAward).where(XpAward.guild_id == OTHER_GUILD))).all()
         assert {a.character_id for a in awards} <= {

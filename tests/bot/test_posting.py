@@ -154,8 +154,8 @@ async def test_concurrent_gm_posts_each_move_the_round_once(table):
 
 async def test_the_attached_roll_is_logged_with_the_speaker(table):
     speaker = await table.posting.speaker(HERE, ANA, None)
-    rolled = await table.posting.roll(HERE, ANA, speaker, "2d6+1", private=False)
-    checked = await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False)
+    rolled = (await table.posting.roll(HERE, ANA, speaker, "2d6+1", private=False))[0]
+    checked = (await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False))[0]
     async with table.sessions() as session:
         dice = await session.get(RollLog, rolled.log_id)
         check = await session.get(RollLog, checked.log_id)
@@ -163,7 +163,7 @@ async def test_the_attached_roll_is_logged_with_the_speaker(table):
     assert (check.character_name, check.kind) == ("Ardelia", "check")
     assert await table.posting.roll_of(GUILD, rolled.log_id) == rolled
     spy = await table.posting.speaker(HERE, GM, "Espía")
-    secret = await table.posting.roll(HERE, GM, spy, "1d20", private=False)
+    secret = (await table.posting.roll(HERE, GM, spy, "1d20", private=False))[0]
     assert secret.private  # a hidden NPC's numbers go to the GM only
     narrator = await table.posting.speaker(HERE, GM, NARRATOR)
     with pytest.raises(DomainError) as no_sheet:
@@ -173,7 +173,7 @@ async def test_the_attached_roll_is_logged_with_the_speaker(table):
 
 async def test_only_the_author_or_the_gm_edits_and_the_roll_stays(table):
     speaker = await table.posting.speaker(HERE, ANA, None)
-    rolled = await table.posting.roll(HERE, ANA, speaker, "1d6", private=False)
+    rolled = (await table.posting.roll(HERE, ANA, speaker, "1d6", private=False))[0]
     view = await _post(table, HERE, ANA, roll_log_id=rolled.log_id)
     with pytest.raises(NotAllowed) as refused:
         await table.posting.find(HERE, BRUNO, 500)
@@ -237,17 +237,50 @@ async def test_an_edit_that_needs_more_messages_records_them(table):
 
 
 async def test_one_private_thread_per_player_and_gm_even_when_raced(table):
-    assert await table.posting.private_thread(HERE, GM, ANA.user_id) is None
-    with pytest.raises(NotReferee):
-        await table.posting.private_thread(HERE, ANA, BRUNO.user_id)
+    ana = (ANA.user_id,)
+    assert await table.posting.private_thread(HERE, GM, ana) is None
     kept = await asyncio.gather(
-        *(table.posting.keep_private_thread(HERE, GM, ANA.user_id, CHANNEL, t) for t in (91, 92))
+        *(table.posting.keep_private_thread(HERE, GM, ana, CHANNEL, t) for t in (91, 92))
     )
     assert kept[0] == kept[1] in (91, 92)
-    assert await table.posting.private_thread(HERE, GM, ANA.user_id) == kept[0]
+    assert await table.posting.private_thread(HERE, GM, ana) == kept[0]
     assert await table.posting.is_private_thread(GUILD, kept[0])
     await table.posting.forget_private_thread(HERE, kept[0])
-    assert await table.posting.private_thread(HERE, GM, ANA.user_id) is None
+    assert await table.posting.private_thread(HERE, GM, ana) is None
+
+
+async def test_a_players_private_post_goes_to_a_thread_with_the_gm(table):
+    """Issue 24: a player whispers to other players (a split party): the thread holds them,
+    the player and the campaign's GM; the same members find the same thread, whoever of the
+    players opens it, and it is not the GM ↔ player thread."""
+    members = await table.posting.thread_members(HERE, ANA, (BRUNO.user_id,))
+    assert members == tuple(sorted((ANA.user_id, BRUNO.user_id, GM.user_id)))
+    assert await table.posting.keep_private_thread(HERE, ANA, (BRUNO.user_id,), CHANNEL, 93) == 93
+    assert await table.posting.private_thread(HERE, BRUNO, (ANA.user_id,)) == 93
+    assert await table.posting.private_thread(HERE, GM, (ANA.user_id,)) is None
+    assert await table.posting.private_thread(HERE, GM, (ANA.user_id, BRUNO.user_id)) == 93
+    for wrong in ((), (ANA.user_id,), tuple(range(100, 105))):
+        with pytest.raises(DomainError) as refused:
+            await table.posting.thread_members(HERE, ANA, wrong)
+        assert refused.value.key == "post.error.bad_player"
+    # who may read each post there (the audience rule names one player): its author and
+    # the GM — Bruno's own post is his, though Ana opened the thread; the GM's, Ana's
+    whisper = Place(GUILD, 93, (93, CHANNEL))
+    audiences = []
+    for who, name, ids in (
+        (ANA, "Ardelia", (950,)),
+        (BRUNO, "Bram", (951,)),
+        (GM, "Trasgo", (952,)),
+    ):
+        view = await _post(table, whisper, who, name, ids=ids)
+        async with table.sessions() as session:
+            row = await session.get(Post, view.id)
+        audiences.append((row.audience, row.audience_user_id))
+    assert audiences == [
+        ("player", ANA.user_id),
+        ("player", BRUNO.user_id),
+        ("player", ANA.user_id),
+    ]
 
 
 async def test_profiles_public_face_avatar_checks_and_racing_writers(table):
@@ -281,3 +314,75 @@ async def test_two_first_profile_writes_race_on_the_new_row(table):
     )
     view = await table.profiles.show(HERE, BRUNO, "Bram")
     assert (view.concept, view.description, view.version) == ("Uno", "Dos", 2)
+
+
+class Reposted:
+    """A reposter that records what it was asked (the cog's Discord side)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+        self.deleted: list[tuple[int, ...]] = []
+
+    async def send(self, post, speaker, rolls, locale):
+        self.sent.append((speaker.name, post.text))
+        return (7000 + len(self.sent),)
+
+    async def delete(self, channel_id, message_ids):
+        self.deleted.append(tuple(message_ids))
+
+
+async def test_reproxy_moves_ones_last_post_to_another_speaker(table):
+    await table.characters.create(HERE, ANA, sheet("Cora"))
+    first = await _post(table, HERE, ANA, "Ardelia", text="Primera.", ids=(600,))
+    last = await _post(table, HERE, ANA, "Ardelia", text="Me equivoqué.", ids=(601, 602))
+    reposter = Reposted()
+    view = await table.posting.reproxy(HERE, ANA, "Cora", reposter)
+    assert (view.id, view.speaker_name, view.message_ids) == (last.id, "Cora", (7001,))
+    assert reposter.sent == [("Cora", "Me equivoqué.")] and reposter.deleted == [(601, 602)]
+    assert (await table.posting.find(HERE, ANA, 7001)).id == last.id  # the menus follow it
+    with pytest.raises(DomainError):
+        await table.posting.find(HERE, ANA, 601)
+    assert (await table.posting.find(HERE, ANA, 600)).id == first.id  # the earlier one stays
+    with pytest.raises(DomainError) as same:
+        await table.posting.reproxy(HERE, ANA, "Cora", Reposted())
+    assert same.value.key == "post.error.reproxy_same"
+    with pytest.raises(NotAllowed):  # players speak as their own characters only
+        await table.posting.reproxy(HERE, ANA, "Bram", Reposted())
+    with pytest.raises(DomainError) as none:
+        await table.posting.reproxy(HERE, BRUNO, None, Reposted())
+    assert none.value.key == "post.error.reproxy_none"
+
+
+async def test_reproxy_refuses_old_posts_and_sheet_rolls_and_loses_a_race_cleanly(table):
+    from datetime import timedelta
+
+    from bot.db.models import utcnow
+
+    await table.characters.create(HERE, ANA, sheet("Cora"))
+    speaker = await table.posting.speaker(HERE, ANA, "Ardelia")
+    check = (await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False))[0]
+    await _post(table, HERE, ANA, "Ardelia", ids=(610,), roll_log_id=check.log_id)
+    with pytest.raises(DomainError) as sheet_roll:
+        await table.posting.reproxy(HERE, ANA, "Cora", Reposted())
+    assert sheet_roll.value.key == "post.error.reproxy_check"
+    old = await _post(table, HERE, ANA, "Ardelia", ids=(611,))
+    async with table.sessions() as session, session.begin():
+        row = await session.get(Post, old.id)
+        row.created_at = utcnow() - timedelta(minutes=6)
+    with pytest.raises(DomainError) as late:
+        await table.posting.reproxy(HERE, ANA, "Cora", Reposted())
+    assert late.value.key == "post.error.reproxy_none"
+    # an edit lands between the repost and its record: the new messages go, the post stays
+    recent = await _post(table, HERE, ANA, "Ardelia", ids=(612,))
+
+    class EditedMeanwhile(Reposted):
+        async def send(self, post, speaker, rolls, locale):
+            await table.posting.edit(HERE, ANA, post.id, post.version, "Editado.", None)
+            return await super().send(post, speaker, rolls, locale)
+
+    racing = EditedMeanwhile()
+    with pytest.raises(ConcurrentChange):
+        await table.posting.reproxy(HERE, ANA, "Cora", racing)
+    assert racing.deleted == [(7001,)]
+    kept = await table.posting.find(HERE, ANA, 612)
+    assert (kept.id, kept.speaker_name, kept.text) == (recent.id, "Ardelia", "Editado.")

@@ -361,7 +361,7 @@ async def _posts(services) -> tuple[int, int]:
             ),
         )
         ids.append(view.id)
-    await services.posting.keep_private_thread(HERE, GM, ANA.user_id, CHANNEL, 77)
+    await services.posting.keep_private_thread(HERE, GM, (ANA.user_id,), CHANNEL, 77)
     return ids[0], ids[1]
 
 
@@ -401,3 +401,53 @@ async def test_handing_characters_to_the_gm_keeps_the_posts_anonymous(table):
         post = await session.get(Post, anas)
     assert (post.author_user_id, post.text, post.deleted_at) == (ANONYMOUS, "Entro.", None)
     assert (await table.posting.find(HERE, GM, 900)).id == anas
+
+
+async def _typing_rows(services) -> None:
+    """Ana's tags for Ardelia and Bram's (the GM let her add one), and her sticky character."""
+    from bot.db.models import Scene, SceneSpeaker, saved_id
+
+    await services.proxy_tags.add(HERE, ANA, "Ardelia", "A:")
+    await services.proxy_tags.add(HERE, GM, "Bram", "B:")
+    await services.macros.add(HERE, ANA, "ataque", "1d20+5", character="Ardelia")
+    async with services.sessions() as session, session.begin():
+        campaign = await services.campaigns.require(HERE, session)
+        scene = Scene(
+            guild_id=GUILD,
+            campaign_id=saved_id(campaign),
+            channel_id=55,
+            parent_id=CHANNEL,
+            title="Posada",
+            opened_by=GM.user_id,
+        )
+        session.add(scene)
+        await session.flush()
+        ardelia = (
+            await session.exec(
+                select(Character.id).where(Character.guild_id == GUILD, Character.name == "Ardelia")
+            )
+        ).one()[0]
+        session.add(
+            SceneSpeaker(
+                scene_id=saved_id(scene), user_id=ANA.user_id, guild_id=GUILD, character_id=ardelia
+            )
+        )
+
+
+@pytest.mark.parametrize("choice", ["delete", "to_gm"])
+async def test_delete_forgets_typing_tags_and_sticky_characters(table, choice):
+    from bot.db.models import Macro, ProxyTag, SceneSpeaker
+
+    await _typing_rows(table)
+    await table.privacy.delete(GUILD, ANA.user_id, characters=choice)
+    async with table.sessions() as session:
+        tags = (await session.exec(select(ProxyTag.prefix, ProxyTag.created_by))).all()
+        stuck = (await session.exec(select(func.count()).select_from(SceneSpeaker))).one()[0]
+    expected = (
+        {("B:", GM.user_id)} if choice == "delete" else {("B:", GM.user_id), ("A:", ANONYMOUS)}
+    )
+    assert set(map(tuple, tags)) == expected
+    assert stuck == 0
+    async with table.sessions() as session:
+        macros = (await session.exec(select(Macro.name, Macro.created_by))).all()
+    assert [tuple(m) for m in macros] == ([] if choice == "delete" else [("ataque", ANONYMOUS)])

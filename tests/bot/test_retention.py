@@ -19,6 +19,7 @@ from bot.db.models import (
     PrivateThread,
     Reveal,
     Scene,
+    SceneSpeaker,
     saved_id,
     utcnow,
 )
@@ -110,9 +111,25 @@ async def _scene_with_a_post(services, place: Place) -> None:
                 gm_user_id=GM.user_id,
                 parent_id=place.channel_id,
                 thread_id=place.channel_id + 3000,
+                members=sorted((ANA.user_id, GM.user_id)),
+                member_key=",".join(map(str, sorted((ANA.user_id, GM.user_id)))),
             )
         )
     await services.profiles.update(place, ANA, "Ardelia", ProfileChange(concept="Piloto"))
+    await services.proxy_tags.add(place, ANA, "Ardelia", "A:")  # typing mode (issue 24)
+    await services.macros.add(place, ANA, "ataque", "1d20+5", character="Ardelia")
+    async with services.sessions() as session, session.begin():
+        character = (
+            await session.exec(select(Character).where(Character.guild_id == place.guild_id))
+        ).first()
+        session.add(
+            SceneSpeaker(
+                scene_id=saved_id(scene),
+                user_id=ANA.user_id,
+                guild_id=place.guild_id,
+                character_id=saved_id(character[0]),
+            )
+        )
 
 
 async def _pace_rows(services, place: Place) -> None:

@@ -30,10 +30,10 @@ def test_help_menu_and_command_help_in_both_languages(discord_env):
     start = sb.command("help", {}, guild=g, channel="mesa", user="ana", locale="es-ES")
     assert start.ephemeral and "Qué es Árbitro" in start.text, start.text
     assert "Primeros pasos (máster)" in start.text
-    # more than 25 topics (the guides, dice notation included, and every command) take two
-    # menus, as Discord allows 25 options in one
+    # more than 25 topics (the guides, dice notation and typing included, and every command)
+    # take two menus, as Discord allows 25 options in one
     entries = {o["value"]: o for menu in start.message.selects for o in menu["options"]}
-    assert {"about", "gm", "player", "dice", "attack", "sheet", "help"} <= set(entries)
+    assert {"about", "gm", "player", "dice", "typing", "attack", "sheet", "help"} <= set(entries)
     assert entries["sheet"]["label"] == "/ficha (/sheet)"
     assert entries["gm"]["description"]  # the grey line under each entry, as in Discord
     # a group lists its subcommands in whole words; what does not fit is counted, never cut

@@ -185,13 +185,44 @@ def test_a_private_exchange_between_the_gm_and_one_player(discord_env):
     # the second private post reuses the same thread
     _post(sb, g, "mesa", {"text": "Nada, de momento."}, user="gm", options={"to": "ana"})
     assert len(sb.threads(g, "mesa")) == 1 and len(_webhook_posts(sb, g, thread)) == 3
-    refused = sb.command("post", {"to": "bruno"}, guild=g, user="ana")
-    assert says(refused, "campaign.error.not_referee"), refused.text
+    refused = sb.command("post", {"to": "ana"}, guild=g, user="ana")
+    assert says(refused, "post.error.bad_player", limit=4), refused.text
     # a first private thread needs a text channel of this campaign: refused before typing
     refused = sb.command("post", {"to": "bruno", "thread_channel": "escena"}, guild=g, user="gm")
     assert says(
         refused, "post.error.thread_channel_outside", channel=f"<#{g.channel('escena').id}>"
     )
+
+
+def test_a_player_whispers_to_other_players_with_the_gm_in_the_thread(discord_env):
+    """Issue 24: a player's /post to: addresses chosen players through a private thread
+    that holds them, the player and the GM; the other player answers there; rolls there are
+    private (the GM channel gets the copy); the same members reuse the thread."""
+    sb = discord_env
+    g = new_campaign(sb, "Susurros", "nucleo")
+    g.add_member("carla")
+    for user, name in (("ana", "Ardelia"), ("bruno", "Brisa")):
+        sheet = dict(ARDELIA, name=name)
+        sb.command("sheet import", {"file": sheet_file(sheet)}, guild=g, user=user).expect_ok()
+    sb.command("campaign settings", {"gm_channel": "gm"}, guild=g, user="gm").expect_ok()
+    _post(sb, g, "mesa", {"text": "Psst, por aquí."}, options={"to": "bruno"})
+    (thread,) = sb.threads(g, "mesa")
+    assert g.thread_state(thread.id)["members"] >= {"ana", "bruno", "gm"}
+    assert "carla" not in g.thread_state(thread.id)["members"]
+    assert g.thread_state(thread.id)["type"] == 12  # private
+    (first,) = _webhook_posts(sb, g, thread)
+    assert first.data["author"]["username"] == "Ardelia"
+    mark = sb.mark()
+    _post(sb, g, thread, {"text": "Te sigo.", "roll": "1d20"}, user="bruno")
+    where = [channel for channel, _ in sb.posted_since(mark)]
+    assert where.count(thread.name) == 1 and where.count("gm") == 1, where
+    # Bruno writing to Ana finds the same thread (the same members)
+    _post(sb, g, "mesa", {"text": "¿Seguro?"}, user="bruno", options={"to": "ana"})
+    assert len(sb.threads(g, "mesa")) == 1 and len(_webhook_posts(sb, g, thread)) == 3
+    # with Carla too, another thread
+    carla = g.member("carla").id
+    _post(sb, g, "mesa", {"text": "Y tú."}, options={"to": "bruno", "others": f"<@{carla}>"})
+    assert len(sb.threads(g, "mesa")) == 2
 
 
 def test_a_deleted_webhook_is_recreated_and_a_missing_permission_returns_the_text(discord_env):

@@ -507,3 +507,38 @@ def test_upload_attaches_a_file_to_the_next_commands_file_option(tmp_path: Path,
     assert "pong" in out  # a command without a file option leaves it waiting
     assert "nota.txt: 4 bytes" in out  # and /upload received it
     assert "no such file no-existe.txt" in out
+
+
+@pytest.mark.e2e
+def test_typing_a_line_writes_a_message_posted_as_the_character(tmp_path: Path, capsys) -> None:
+    """A line without / or : is a message (the sandbox reads messages): in a scene of a
+    campaign with typing on, the bot posts it as the character and deletes the original."""
+    import json
+
+    from tests.examples import ARDELIA
+
+    files = tmp_path / "archivos"
+    files.mkdir()
+    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
+    (files / "ardelia.json").write_text(json.dumps(document), encoding="utf-8")
+    code, out = run_script(
+        tmp_path,
+        capsys,
+        [
+            ":as gm",
+            '/campaign create name:"La nave" system:nucleo',
+            "/campaign settings setting:escribir_como_personaje value:sí",
+            ":thread Hangar",
+            ":as ana",
+            "/ficha importar archivo:ardelia.json",
+            "Ardelia: ¡Despegamos!",
+            "((vuelvo en cinco))",
+        ],
+        module="bot.__main__",
+        db=tmp_path / "sandbox.db",
+        extra=["--files", str(files)],
+    )
+    assert code == 0, out
+    assert "✎ ana (publicado como personaje / posted as the character)" in out, out
+    assert "→ #Hangar · Ardelia\n¡Despegamos!" in out, out
+    assert out.rstrip().endswith("✎ ana"), out  # out of character: left as written

@@ -123,6 +123,9 @@ FREE_MONEY = "dinero_libre"
 #: Messages typed in a scene post as the character (issue 24): off by default, so nothing
 #: changes for a campaign until its GM turns it on (and the deployment reads messages).
 TYPED_POSTS = "escribir_como_personaje"
+#: A ``[[1d20]]`` in an ordinary message of the campaign (outside a scene) is rolled and
+#: answered as ``/roll`` would (issue 24 §3); off by default.
+INLINE_ROLLS = "tiradas_en_mensajes"
 #: How the tracker referees acts out of turn or beyond the turn's actions (issue 23 §1):
 #: ``rechazar`` refuses them (the GM's ``forzar`` lets one through), ``advertir`` lets them
 #: happen with a warning in the reply, ``libre`` does not count.
@@ -140,6 +143,7 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(FREE_REST, FieldKind.BOOLEAN, True),
     SettingSpec(FREE_MONEY, FieldKind.BOOLEAN, True),
     SettingSpec(TYPED_POSTS, FieldKind.BOOLEAN, False),
+    SettingSpec(INLINE_ROLLS, FieldKind.BOOLEAN, False),
     SettingSpec(TURN_ACTIONS, FieldKind.CHOICE, "rechazar", TURN_ACTION_MODES),
 )
 

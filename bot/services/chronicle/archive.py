@@ -666,6 +666,16 @@ class FieldReader:
             return []
         return list(value)
 
+    def refs(self, name: str, known: Callable[[int], bool], *, limit: int = 50) -> list[int]:
+        """A list of export numbers of other records (absent: none), each one existing."""
+        if self.row.get(name) is None:
+            return []
+        value = self.id_list(name)
+        if len(value) > limit or any(not known(item) for item in value):
+            self._bad(name)
+            return []
+        return value
+
     def ref(self, name: str, known: Callable[[int], bool], *, optional: bool = True) -> Any:
         """An export number of another record, which must exist in the archive."""
         value = self.integer(name, optional=optional, low=1)

@@ -16,6 +16,7 @@ import json
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from bot.formatting import DEFAULT_TIME_ZONE
@@ -241,17 +242,20 @@ def _write(snapshot: Snapshot, locale: str) -> tuple[ArchiveWriter, _Built]:
             secrecy = secrecy.narrowed(Audience.PLAYER, post.get("author_user_id"))
         return secrecy
 
-    def roll_for(post: Mapping[str, Any], reader: Reader) -> Mapping[str, Any] | None:
-        roll = rolls.get(post["roll"]) if post.get("roll") else None
-        if roll is None:
-            return None
-        shown = show(in_scene(roll), reader, lambda seen: roll_record_seen(roll, seen))
-        return shown.value if shown is not None else None
+    def rolls_for(post: Mapping[str, Any], reader: Reader) -> tuple[Mapping[str, Any], ...]:
+        """The post's rolls (a typed post's several ``[[…]]``) as ``reader`` may see them."""
+        refs = post.get("rolls") or ([post["roll"]] if post.get("roll") else [])
+        found = [rolls[ref] for ref in refs if ref in rolls]
+        return tuple(
+            shown.value
+            for roll in found
+            if (shown := show(in_scene(roll), reader, partial(roll_record_seen, roll))) is not None
+        )
 
     def page_post(post: Mapping[str, Any], seen: Sight) -> PagePost:
         return PagePost(
             post={**post, "notes": seen.value(Part.NOTES, post.get("notes"))},
-            roll=roll_for(post, seen.reader),
+            rolls=rolls_for(post, seen.reader),
             character=characters.get(post["character"]) if post.get("character") else None,
         )
 

@@ -367,6 +367,8 @@ def check_contents(
             "notes": read.string("notes", MAX_POST_TEXT, optional=True),
             "notes_private": read.boolean("notes_private") if "notes_private" in row else False,
             "roll": read.ref("roll", roll_refs.__contains__),
+            # every roll of the post (typed [[…]], a macro's rolls); older archives: the one
+            "rolls": read.refs("rolls", roll_refs.__contains__),
             "created_at": read.moment("created_at"),
             "edited_at": read.moment("edited_at", optional=True),
             "deleted_at": read.moment("deleted_at", optional=True),
@@ -378,6 +380,8 @@ def check_contents(
             legacy = Secrecy.private(post["author_user_id"])
         post.update(_secrecy(read, row, character_refs, legacy))
         if read.ok:
+            if not post["rolls"] and post["roll"]:
+                post["rolls"] = [post["roll"]]
             posts.append(post)
 
     hidden_refs = {c.ref for c in characters if c.npc and c.hidden}

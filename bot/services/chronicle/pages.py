@@ -65,11 +65,11 @@ border-radius:.6rem;padding:0 .45rem;margin-left:.35rem;font-family:sans-serif}
 @dataclass(frozen=True, slots=True)
 class PagePost:
     """One post as the page's reader may read it: the post (its notes ``None`` where they
-    are sealed), its roll as the reader may see it (``None``: none, or none he may see) and
-    its speaker's character record."""
+    are sealed), its rolls as the reader may see them (those he may not see left out; a post
+    typed with several ``[[…]]`` has several) and its speaker's character record."""
 
     post: Mapping[str, Any]
-    roll: Mapping[str, Any] | None
+    rolls: tuple[Mapping[str, Any], ...]
     character: Mapping[str, Any] | None
 
 
@@ -200,7 +200,7 @@ def markdown_page(pages: PageSet) -> str:
     if not pages.posts:
         lines += [t("chronicle.page.no_posts", locale), ""]
     for shown in pages.posts:
-        post, roll = shown.value.post, shown.value.roll
+        post = shown.value.post
         when = " · ".join([_day(post["created_at"], locale, pages.zone), *_badges(post, locale)])
         lines += ["---", "", f"### {post['speaker_name']}", f"*{when}*", "", post["text"], ""]
         if post.get("notes"):
@@ -209,7 +209,7 @@ def markdown_page(pages: PageSet) -> str:
             lines += [f"> **{label}:** {notes[0]}"]
             lines += [f"> {line}" for line in notes[1:]]
             lines.append("")
-        if roll is not None:
+        for roll in shown.value.rolls:
             label = t("chronicle.page.roll", locale)
             lines += [f"> 🎲 **{label}:** `{roll_line(roll, locale)}`", ""]
     return "\n".join(lines).rstrip() + "\n"
@@ -253,7 +253,7 @@ def html_page(pages: PageSet) -> str:
     if not pages.posts:
         body.append(f"<p>{esc(t('chronicle.page.no_posts', locale))}</p>")
     for shown in pages.posts:
-        post, roll, character = shown.value.post, shown.value.roll, shown.value.character
+        post, character = shown.value.post, shown.value.character
         classes = ["post"] + (["gm-only"] if post["gm_only"] else [])
         classes += ["deleted"] if post["deleted_at"] else []
         badges = "".join(f'<span class="badge">{esc(b)}</span>' for b in _badges(post, locale))
@@ -268,7 +268,7 @@ def html_page(pages: PageSet) -> str:
         if post.get("notes"):
             label = esc(t(_notes_label(post), locale))
             body.append(f'<div class="notes"><b>{label}:</b> {esc(post["notes"])}</div>')
-        if roll is not None:
+        for roll in shown.value.rolls:
             label = esc(t("chronicle.page.roll", locale))
             body.append(f'<div class="roll">🎲 {label}: {esc(roll_line(roll, locale))}</div>')
         when = esc(_day(post["created_at"], locale, pages.zone))

@@ -341,6 +341,9 @@ class ChronicleService:
                 "notes": p.notes,
                 "notes_private": p.notes_private,
                 "roll": roll_ref.get(p.roll_log_id or 0),
+                "rolls": [
+                    roll_ref[i] for i in (p.roll_log_ids or [p.roll_log_id]) if i in roll_ref
+                ],
                 "created_at": iso(p.created_at),
                 "edited_at": iso(p.edited_at),
                 "deleted_at": iso(p.deleted_at),
@@ -872,7 +875,7 @@ def _table(model: type[SQLModel]) -> Table:
     return model.__table__  # type: ignore[attr-defined, no-any-return]  # set by table=True
 
 
-_POST_REFS = ("ref", "scene", "character", "roll", "umbria_player")
+_POST_REFS = ("ref", "scene", "character", "roll", "rolls", "umbria_player")
 
 
 async def _write_umbria_players(
@@ -1060,6 +1063,7 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
                 "message_ids": [],
                 "character_id": character_id.get(p["character"]) if p["character"] else None,
                 "roll_log_id": roll_id.get(p["roll"]) if p["roll"] else None,
+                "roll_log_ids": [roll_id[r] for r in p.get("rolls") or [] if r in roll_id],
                 "version": 1,
                 "imported_player_id": umbria.get((p["umbria_player"] or {}).get("id", "")),
                 **{k: v for k, v in p.items() if k not in _POST_REFS},

@@ -6,7 +6,8 @@ and the one entry point of its parts: :mod:`.attack_sides` who attacks whom,
 :mod:`.attack_touch`, :mod:`.attack_notes`), :mod:`.combat` (the initiative tracker's use
 cases, with :mod:`.combat_store`, :mod:`.combat_views`, :mod:`.combat_health`,
 :mod:`.combat_reminders`),
-:mod:`.effects`, :mod:`.spells`, :mod:`.abilities`, :mod:`.surprise`.
+:mod:`.effects`, :mod:`.spells`, :mod:`.abilities`, :mod:`.surprise`, :mod:`.inline` (what
+``[[…]]`` rolls).
 
 May import: :mod:`bot.services.shared`, :mod:`bot.services.campaigns`,
 :mod:`bot.services.sheets`.

@@ -56,6 +56,7 @@ from bot.db.models import (
     CombatRecord,
     CreationDraft,
     ImportedPlayer,
+    Macro,
     Npcization,
     PaceMember,
     PaceReminder,
@@ -63,10 +64,12 @@ from bot.db.models import (
     PostImage,
     PostMessage,
     PrivateThread,
+    ProxyTag,
     Reveal,
     RollLog,
     RollRequest,
     Scene,
+    SceneSpeaker,
     XpAward,
     saved_id,
     utcnow,
@@ -367,11 +370,8 @@ class PrivacyService:
                 await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
                 _post_seen,
             ),
-            "private_threads": await rows(
-                PrivateThread,
-                PrivateThread.guild_id == guild_id,
-                (col(PrivateThread.player_user_id) == user_id)
-                | (col(PrivateThread.gm_user_id) == user_id),
+            "private_threads": _threads_of(
+                await rows(PrivateThread, PrivateThread.guild_id == guild_id), user_id
             ),
             # the NPCs the member revealed to the players (/npc reveal), as a GM
             "npc_reveals_you_made": await rows(
@@ -496,6 +496,7 @@ class PrivacyService:
         doomed_ids = [saved_id(c) for c in doomed]
         awards = 0
         await _forget_pace(session, guild_id, user_id, doomed_ids)
+        await _forget_typing(session, guild_id, user_id, doomed_ids)
         if doomed_ids:
             await session.exec(
                 delete(ActiveCharacter).where(col(ActiveCharacter.character_id).in_(doomed_ids))
@@ -553,13 +554,7 @@ class PrivacyService:
             .values(granted_by=ANONYMOUS)
         )
         await _forget_umbria_player(session, guild_id, user_id)
-        await session.exec(
-            delete(PrivateThread).where(
-                col(PrivateThread.guild_id) == guild_id,
-                (col(PrivateThread.player_user_id) == user_id)
-                | (col(PrivateThread.gm_user_id) == user_id),
-            )
-        )
+        await _forget_private_threads(session, guild_id, user_id)
         await _untie_audiences(session, guild_id, user_id)
         erased, anonymised, messages = await _untie_posts(  # those posted since the batches
             session,
@@ -765,6 +760,40 @@ async def _untie_combats(
             raise ConcurrentChange()
 
 
+def _threads_of(threads: list[dict[str, Any]], user_id: int) -> list[dict[str, Any]]:
+    """The private threads a member is in: the GM ↔ player ones and the players' whispers
+    (``/post to:``, issue 24) that name them among their members."""
+    return [
+        thread
+        for thread in threads
+        if user_id in (thread["player_user_id"], thread["gm_user_id"])
+        or user_id in (thread["members"] or [])
+    ]
+
+
+async def _forget_typing(
+    session: AsyncSession, guild_id: int, user_id: int, doomed_ids: list[int]
+) -> None:
+    """Typing mode (issue 24): which character stuck to them in each scene goes; the proxy
+    tags and macros of their deleted characters go; tags and macros they added to
+    characters (or the campaign) that stay keep working, no longer naming who added them."""
+    await session.exec(
+        delete(SceneSpeaker).where(
+            col(SceneSpeaker.guild_id) == guild_id,
+            (col(SceneSpeaker.user_id) == user_id) | col(SceneSpeaker.character_id).in_(doomed_ids),
+        )
+    )
+    if doomed_ids:
+        await session.exec(delete(ProxyTag).where(col(ProxyTag.character_id).in_(doomed_ids)))
+        await session.exec(delete(Macro).where(col(Macro.character_id).in_(doomed_ids)))
+    for model in (ProxyTag, Macro):
+        await session.exec(
+            update(model)
+            .where(col(model.guild_id) == guild_id, col(model.created_by) == user_id)
+            .values(created_by=ANONYMOUS)
+        )
+
+
 async def _forget_pace(
     session: AsyncSession, guild_id: int, user_id: int, doomed_ids: list[int]
 ) -> None:
@@ -831,6 +860,21 @@ async def _forget_umbria_player(session: AsyncSession, guild_id: int, user_id: i
             .values(imported_player_id=None)
         )
     await session.exec(delete(ImportedPlayer).where(col(ImportedPlayer.id).in_(players)))
+
+
+async def _forget_private_threads(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """The private threads the member is in are forgotten: the next private post among
+    those members opens a new one."""
+    threads = (
+        await session.exec(select(PrivateThread).where(PrivateThread.guild_id == guild_id))
+    ).all()
+    theirs = [
+        saved_id(thread)
+        for thread in threads
+        if user_id in (thread.player_user_id, thread.gm_user_id, *thread.members)
+    ]
+    if theirs:
+        await session.exec(delete(PrivateThread).where(col(PrivateThread.id).in_(theirs)))
 
 
 async def _member_posts(

@@ -11,8 +11,10 @@ it; edits and deletions are compare-and-set on the post's version.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
 
 from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
@@ -33,7 +35,8 @@ from bot.db.models import (
     utcnow,
 )
 from bot.services.campaigns.service import CampaignService, is_referee
-from bot.services.play.checks import CheckOrder, CheckService
+from bot.services.play.checks import CheckService
+from bot.services.play.inline import InlineRoll, InlineRollService, RollerOf
 from bot.services.play.rolls import RollService
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.context import Actor, Place
@@ -50,11 +53,15 @@ __all__ = [
     "PostRoll",
     "PostView",
     "PostingService",
+    "REPROXY_WINDOW",
+    "Reposter",
     "Speaker",
 ]
 
 #: Discord's modal text field holds at most 4000 characters.
 MAX_TEXT = 4000
+#: A post's speaker may be changed (``/reproxy``) this long after it was posted.
+REPROXY_WINDOW = timedelta(minutes=5)
 MAX_NOTES = 1000
 MAX_ROLL = 200
 #: The narrator's name (``/post as:Narrador``), in Spanish and English.
@@ -78,17 +85,20 @@ class Speaker:
     concept: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class PostRoll:
-    """The roll attached to a post, as shown under its text."""
+#: The roll attached to a post, as shown under its text (the one kind every roll of a post
+#: has: the modal's roll field, the ``[[…]]`` of typed text, a macro's rolls).
+PostRoll = InlineRoll
 
-    log_id: int
-    label: str | None
-    expression: str
-    breakdown: str
-    total: int
-    outcome: str | None
-    private: bool
+
+class Reposter(Protocol):
+    """The Discord side of a reproxy, implemented by the cog: post the post again as another
+    speaker (in the campaign's language, None: the deployment's), and delete messages."""
+
+    async def send(
+        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll], locale: str | None
+    ) -> tuple[int, ...]: ...
+
+    async def delete(self, channel_id: int, message_ids: tuple[int, ...]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +115,8 @@ class PostDraft:
     roll_log_id: int | None = None
     #: where /post was used (its scene, for a GM-only post sent to the GM channel)
     origin_channel_id: int | None = None
+    #: every roll of the post in order (``roll_log_id`` is the first): typed ``[[…]]``
+    roll_log_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +142,7 @@ class PostView:
     created_at: datetime
     edited_at: datetime | None
     deleted_at: datetime | None
+    roll_log_ids: tuple[int, ...] = ()
 
 
 def post_view(post: Post) -> PostView:
@@ -152,6 +165,7 @@ def post_view(post: Post) -> PostView:
         text=post.text,
         notes=post.notes,
         roll_log_id=post.roll_log_id,
+        roll_log_ids=tuple(post.roll_log_ids or ([post.roll_log_id] if post.roll_log_id else [])),
         created_at=post.created_at,
         edited_at=post.edited_at,
         deleted_at=post.deleted_at,
@@ -177,21 +191,24 @@ async def _post_secrecy(
 ) -> Secrecy:
     """Who may see a post (issue 22 §1), decided as it is recorded: a GM-only post is its
     author's and the GM's; a post in a GM ↔ player private thread, that player's and the
-    GM's; private notes are sealed (only the GM reads them)."""
+    GM's; in a players' whisper (``/post to:``, issue 24: more members than a player and the
+    GM), its author's and the GM's — a record names one player, and the others read it in
+    the thread; private notes are sealed (only the GM reads them)."""
     secrecy = PUBLIC
     if draft.gm_only:
         secrecy = Secrecy.private(actor.user_id)
     else:
-        player = (
+        thread = (
             await session.exec(
-                select(PrivateThread.player_user_id).where(
+                select(PrivateThread).where(
                     PrivateThread.guild_id == guild_id,
                     PrivateThread.thread_id == draft.channel_id,
                 )
             )
         ).first()
-        if player is not None:
-            secrecy = Secrecy.private(player)
+        if thread is not None:
+            whisper = len(thread.members) > 2 and actor.user_id != thread.gm_user_id
+            secrecy = Secrecy.private(actor.user_id if whisper else thread.player_user_id)
     if draft.notes_private and draft.notes:
         secrecy = secrecy.written_by(actor.user_id).sealing(Part.NOTES)  # he reads his own
     return secrecy
@@ -205,12 +222,14 @@ class PostingService:
         rolls: RollService,
         checks: CheckService,
         scenes: SceneService,
+        inline: InlineRollService | None = None,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
         self.rolls = rolls
         self.checks = checks
         self.scenes = scenes
+        self.inline = inline or InlineRollService(rolls, checks)
 
     # -- who speaks ----------------------------------------------------------------------
 
@@ -318,55 +337,42 @@ class PostingService:
 
     async def roll(
         self, place: Place, actor: Actor, speaker: Speaker, expression: str, *, private: bool
-    ) -> PostRoll:
-        """Roll what the post attaches: dice notation (``2d6+1``), or a check from the
-        speaker's sheet (``Pilotar``).  Logged like ``/roll`` and ``/check``; a hidden NPC's
-        roll and a private post's roll are private (the GM channel gets the copy)."""
+    ) -> list[PostRoll]:
+        """Roll what the post attaches: dice notation (``2d6+1``), a macro (``ataque``: what
+        it holds, maybe several rolls) or a check from the speaker's sheet (``Pilotar``,
+        ``Fuerza +2``), resolved as ``[[…]]`` in typed text (:mod:`bot.services.play.inline`).
+        Logged like ``/roll`` and ``/check``; a hidden NPC's roll and a private post's roll are
+        private (the GM channel gets the copy)."""
         expression = expression.strip()
         if len(expression) > MAX_ROLL:
             raise DomainError("post.error.roll_too_long", limit=MAX_ROLL)
-        private = private or speaker.hidden
-        if _DICE.search(expression):
-            rolled = await self.rolls.roll(
-                place, actor, expression, private=private, character_name=speaker.name
-            )
-            return PostRoll(
-                rolled.log_id,
-                None,
-                rolled.expression,
-                rolled.breakdown,
-                rolled.total,
-                rolled.outcome,
-                private,
-            )
-        if speaker.character_id is None:
-            raise DomainError("post.error.narrator_check")
-        option = await self._check_option(place, actor, speaker, expression)
-        checked = await self.checks.check(
-            place, actor, CheckOrder(option, character=speaker.name, private=private)
-        )
-        result = checked.result
-        return PostRoll(
-            checked.log_id,
-            result.label,
-            result.expression,
-            result.breakdown,
-            result.total,
-            str(result.outcome) if result.outcome else None,
-            private,
+        return await self.roll_written(place, actor, speaker, [expression], private=private)
+
+    async def roll_written(
+        self,
+        place: Place,
+        actor: Actor,
+        speaker: Speaker,
+        written: Sequence[str],
+        *,
+        private: bool = False,
+    ) -> list[PostRoll]:
+        """The ``[[…]]`` of a typed post (or the modal's roll), rolled in order as its
+        speaker: the speaker's macros, then the campaign's, then its sheet."""
+        character = speaker.name if speaker.character_id is not None else None
+        return await self.inline.roll_all(
+            place,
+            actor,
+            written,
+            character=character,
+            private=private or speaker.hidden,
+            roller=RollerOf(character, speaker.character_id, speaker.campaign_id),
         )
 
-    async def _check_option(self, place: Place, actor: Actor, speaker: Speaker, typed: str) -> str:
-        """The sheet check the writer named: by its key (``habilidad:Pilotar``) or its label
-        as ``/check`` shows it (``Pilotar``), in any case; unknown names pass through for the
-        system to refuse with its own message."""
-        wanted = name_key(typed)
-        options = await self.checks.options(place, actor, speaker.name)
-        for option in options:
-            if wanted in (name_key(option.key), name_key(option.label)):
-                return option.key
-        tail = [o for o in options if name_key(o.key.split(":")[-1]) == wanted]
-        return tail[0].key if len(tail) == 1 else typed
+    async def rolls_of(self, guild_id: int, log_ids: Sequence[int]) -> list[PostRoll]:
+        """Every roll a post carries, as logged, in order (an edit shows them unchanged)."""
+        found = [await self.roll_of(guild_id, log_id) for log_id in log_ids]
+        return [roll for roll in found if roll is not None]
 
     async def roll_of(self, guild_id: int, log_id: int | None) -> PostRoll | None:
         """The roll a post attached, as logged (an edit shows it unchanged)."""
@@ -384,6 +390,7 @@ class PostingService:
             row.total,
             row.outcome,
             row.private,
+            sheet=row.kind != "roll",
         )
 
     # -- recording -----------------------------------------------------------------------
@@ -434,7 +441,7 @@ class PostingService:
                     origin_channel_id=draft.origin_channel_id,
                     text=draft.text,
                     notes=draft.notes,
-                    roll_log_id=draft.roll_log_id,
+                    **_roll_columns(draft),
                     created_at=now,
                 )
                 session.add(post)
@@ -569,44 +576,150 @@ class PostingService:
             raise NotAllowed("post.error.not_yours")
         return post
 
-    # -- GM ↔ player private threads -----------------------------------------------------
+    # -- reproxy: another speaker for one's last post ----------------------------------
 
-    async def private_thread(self, place: Place, actor: Actor, player_id: int) -> int | None:
-        """The thread where this referee and ``player_id`` exchange private posts, if any."""
-        campaign = await self.campaigns.require_referee(place, actor)
+    async def reproxy(
+        self, place: Place, actor: Actor, name: str | None, sender: Reposter
+    ) -> PostView:
+        """``/reproxy``: the actor's last post in this channel, posted within
+        :data:`REPROXY_WINDOW`, as another speaker.  A webhook message cannot change its name
+        or avatar, so the post goes out again and the old messages are deleted once the record
+        (compare-and-set on its version) names the new speaker and messages; a roll from the
+        old speaker's sheet keeps the post where it is (it was that character's)."""
+        campaign = await self.campaigns.require(place)
+        post = await self._last_post(place, actor)
+        speaker = await self.speaker(place, actor, name)
+        if speaker.character_id == post.character_id and speaker.name == post.speaker_name:
+            raise DomainError("post.error.reproxy_same", name=speaker.name)
+        rolls = await self.rolls_of(place.guild_id, post.roll_log_ids)
+        if any(roll.sheet for roll in rolls):
+            raise DomainError("post.error.reproxy_check", name=post.speaker_name)
+        sent = await sender.send(post, speaker, rolls, campaign.locale)
+        try:
+            view = await self._respeak(place, post, speaker, sent)
+        except Exception:
+            await sender.delete(post.channel_id, sent)  # the old post stands
+            raise
+        await sender.delete(post.channel_id, post.message_ids)
+        return view
+
+    async def _last_post(self, place: Place, actor: Actor) -> PostView:
+        since = utcnow() - REPROXY_WINDOW
+        async with self.sessions() as session:
+            post = (
+                await session.exec(
+                    select(Post)
+                    .where(
+                        Post.guild_id == place.guild_id,
+                        Post.channel_id == place.channel_id,
+                        Post.author_user_id == actor.user_id,
+                        col(Post.deleted_at).is_(None),
+                        col(Post.gm_only).is_(False),
+                    )
+                    .order_by(col(Post.id).desc())
+                    .limit(1)
+                )
+            ).first()
+        created = post.created_at if post is not None else None
+        if created is not None and created.tzinfo is None:
+            created = created.replace(tzinfo=UTC)  # SQLite hands datetimes back naive
+        if post is None or created is None or created < since:
+            minutes = int(REPROXY_WINDOW.total_seconds() // 60)
+            raise DomainError("post.error.reproxy_none", minutes=minutes)
+        return post_view(post)
+
+    async def _respeak(
+        self, place: Place, post: PostView, speaker: Speaker, message_ids: tuple[int, ...]
+    ) -> PostView:
+        async with self.sessions() as session, session.begin():
+            changed = await session.exec(
+                update(Post)
+                .where(col(Post.id) == post.id, col(Post.version) == post.version)
+                .where(col(Post.deleted_at).is_(None))
+                .values(
+                    speaker_name=speaker.name,
+                    webhook_name=speaker.webhook_name,
+                    character_id=speaker.character_id,
+                    message_ids=list(message_ids),
+                    version=post.version + 1,
+                )
+            )
+            if changed.rowcount != 1:
+                raise ConcurrentChange("post.error.changed_meanwhile")
+            await session.exec(
+                delete(PostMessage).where(col(PostMessage.message_id).in_(list(post.message_ids)))
+            )
+            for message_id in message_ids:
+                session.add(
+                    PostMessage(message_id=message_id, guild_id=place.guild_id, post_id=post.id)
+                )
+            return post_view(await session.get_one(Post, post.id))
+
+    # -- private threads: GM ↔ player, and a player's whisper to other players ----------
+
+    #: Members a player may address in one private post (besides themselves and the GM).
+    MAX_RECIPIENTS = 4
+
+    async def thread_members(
+        self, place: Place, actor: Actor, recipients: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """Everyone in the private thread a ``/post to:`` of ``actor`` goes to, the GM
+        included: a referee and the players named (the referee is the thread's GM), or a
+        player, the players named and the campaign's GM (a whisper, a split party)."""
+        campaign = await self.campaigns.require(place)
+        named = set(recipients)
+        if not named or actor.user_id in named or len(named) > self.MAX_RECIPIENTS:
+            raise DomainError("post.error.bad_player", limit=self.MAX_RECIPIENTS)
+        gm = actor.user_id if is_referee(campaign, actor) else campaign.gm_user_id
+        return tuple(sorted(named | {actor.user_id, gm}))
+
+    async def private_thread(
+        self, place: Place, actor: Actor, recipients: tuple[int, ...]
+    ) -> int | None:
+        """The thread of exactly these members (:meth:`thread_members`), if any."""
+        campaign = await self.campaigns.require(place)
+        members = await self.thread_members(place, actor, recipients)
         async with self.sessions() as session:
             row = (
                 await session.exec(
                     select(PrivateThread).where(
                         PrivateThread.campaign_id == campaign.id,
-                        PrivateThread.player_user_id == player_id,
-                        PrivateThread.gm_user_id == actor.user_id,
+                        PrivateThread.member_key == _member_key(members),
                     )
                 )
             ).first()
         return row.thread_id if row is not None else None
 
     async def keep_private_thread(
-        self, place: Place, actor: Actor, player_id: int, parent_id: int, thread_id: int
+        self,
+        place: Place,
+        actor: Actor,
+        recipients: tuple[int, ...],
+        parent_id: int,
+        thread_id: int,
     ) -> int:
-        """Record the thread just created for (referee, player); when another first use won
-        the race, the thread already recorded (the caller deletes its own)."""
-        campaign = await self.campaigns.require_referee(place, actor)
+        """Record the thread just created for these members; when another first use won the
+        race, the thread already recorded (the caller deletes its own)."""
+        campaign = await self.campaigns.require(place)
+        members = await self.thread_members(place, actor, recipients)
+        referee = is_referee(campaign, actor)
         try:
             async with self.sessions() as session, session.begin():
                 session.add(
                     PrivateThread(
                         guild_id=place.guild_id,
                         campaign_id=saved_id(campaign),
-                        player_user_id=player_id,
-                        gm_user_id=actor.user_id,
+                        player_user_id=recipients[0] if referee else actor.user_id,
+                        gm_user_id=actor.user_id if referee else campaign.gm_user_id,
                         parent_id=parent_id,
                         thread_id=thread_id,
+                        members=list(members),
+                        member_key=_member_key(members),
                     )
                 )
             return thread_id
         except IntegrityError:
-            existing = await self.private_thread(place, actor, player_id)
+            existing = await self.private_thread(place, actor, recipients)
             if existing is None:
                 raise
             return existing
@@ -631,3 +744,14 @@ class PostingService:
                 )
             ).first()
         return row is not None
+
+
+def _roll_columns(draft: PostDraft) -> dict[str, Any]:
+    """The post's rolls: every one it carries (a typed post's several ``[[…]]``), and the
+    first as ``roll_log_id`` (what readers of one roll take)."""
+    ids = list(draft.roll_log_ids or ([draft.roll_log_id] if draft.roll_log_id else []))
+    return {"roll_log_id": draft.roll_log_id or next(iter(ids), None), "roll_log_ids": ids}
+
+
+def _member_key(members: tuple[int, ...]) -> str:
+    return ",".join(str(member) for member in sorted(members))
