@@ -237,11 +237,16 @@ async def test_rolls_and_notes_in_the_text(table):
 
 
 async def test_a_private_mark_or_an_unknown_name_posts_nothing(table):
+    from bot.db.models import RollLog
+
     for text, key in (
         ("Ardelia: [[privada: 1d20]]", "typing.error.private"),
         ("Ardelia: hola\n-# gm: sé quién es el traidor", "typing.error.private"),
         ("Ardelia: [[Bailar claqué]]", "inline.error.unknown"),
         ("Ardelia: [[1d20", "typing.error.bad_brackets"),
+        # refused before its first roll: nothing is rolled, so no result to try again
+        ("Ardelia: Disparo [[1d20+3]] y bailo [[Bailar claqué]]", "inline.error.unknown"),
+        ("Ardelia: Disparo [[1d20+3]] y [[1d20+]]", "dice.error.unexpected_end"),
     ):
         outcome, sender = await _say(table, ANA, text)
         assert (outcome, sender.sent, sender.deleted, sender.told) == (
@@ -250,6 +255,8 @@ async def test_a_private_mark_or_an_unknown_name_posts_nothing(table):
             False,
             [key],
         ), text
+    async with table.sessions() as session:
+        assert (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all() == []
 
 
 async def test_a_hidden_npcs_rolls_are_private(table):

@@ -347,6 +347,18 @@ def test_private_rolls_and_private_notes_are_refused_in_typed_text(typing_env):
     assert _dm(sb, g, "ana").count("/publicar") == 2
 
 
+def test_a_bad_roll_in_the_text_posts_nothing_and_rolls_nothing(typing_env):
+    """Every [[…]] is checked before the first is rolled: one the dice engine refuses keeps
+    the message as written, tells its author what /roll would, and rolls none of the others."""
+    sb = typing_env
+    g, scene = _table(sb, "Mal tirado")
+    kept = g.write(scene, "Ardelia: Disparo [[1d20+3]] y [[1d20+]]", user="ana")
+    assert kept is not None and not sb.message(kept.id).deleted and _posts(sb, g, scene) == []
+    assert "se acaba antes de tiempo" in _dm(sb, g, "ana")
+    shown = sb.command("history", {}, guild=g, channel=scene, user="ana")
+    assert "1d20+3" not in shown.text
+
+
 def test_a_hidden_npcs_roll_shows_no_numbers_and_goes_to_the_gm_channel(typing_env):
     sb = typing_env
     g, scene = _table(sb, "Oculto")

@@ -27,7 +27,9 @@ from bot.services.shared.errors import DomainError
 from bot.services.shared.typed_text import MAX_INLINE, is_dice
 from bot.services.sheets.macros import MacroBook, MacroService, expand
 from bot.words import whole_list
-from rules.text import fold
+from rules import dice
+from rules.systems.base import CheckOption
+from rules.text import fold, visible
 
 __all__ = ["InlineRoll", "InlineRollService", "MAX_ROLLS", "NamedRolls", "RollerOf"]
 
@@ -95,6 +97,7 @@ class InlineRollService:
         macro's name rolls what it holds.  Every roll is planned (and bounded) first."""
         roller = roller or RollerOf(character)
         plan = await self._plan(place, actor, written, roller)
+        await self._refuse_early(place, actor, plan, roller)
         return [
             await self._roll(place, actor, text, macro, roller, private) for text, macro in plan
         ]
@@ -167,6 +170,48 @@ class InlineRollService:
             raise DomainError("typing.error.too_many_rolls", limit=MAX_ROLLS)
         return plan
 
+    async def _refuse_early(
+        self, place: Place, actor: Actor, plan: Sequence[tuple[str, str | None]], roller: RollerOf
+    ) -> None:
+        """Everything the plan rolls is checked before its first roll: an expression the dice
+        engine refuses, or a name that is no sheet option, refuses the whole message with
+        nothing rolled (a message half rolled would leave its first results in the log, and
+        its author a second try at them)."""
+        options: tuple[CheckOption, ...] | None = None
+        for text, _macro in plan:
+            if is_dice(text):
+                try:
+                    dice.parse(text)
+                except dice.DiceError as error:
+                    raise dice_refusal(error) from None
+                continue
+            if roller.character is None:
+                raise DomainError("post.error.narrator_check")
+            if options is None:
+                options = await self.checks.options(place, actor, roller.character)
+            name, _modifier = _name_and_modifier(text)
+            known = resolve_option(options, name) in {o.key for o in options}
+            if not known and _threat(name) is None:
+                raise await self._unknown(place, actor, text, roller, options)
+
+    async def _unknown(
+        self,
+        place: Place,
+        actor: Actor,
+        text: str,
+        roller: RollerOf,
+        options: Sequence[CheckOption],
+    ) -> DomainError:
+        """The refusal of a name nothing answers to, listing what the speaker can roll."""
+        book = await self._book(place, actor, roller) if self.macros is not None else None
+        return DomainError(
+            "inline.error.unknown",
+            name=text,
+            character=roller.character,
+            macros=whole_list(book.names()) if book and book.names() else "—",
+            options=whole_list([o.label for o in options]),
+        )
+
     async def _book(self, place: Place, actor: Actor, roller: RollerOf) -> MacroBook:
         assert self.macros is not None
         if roller.campaign_id is not None:
@@ -183,9 +228,17 @@ class InlineRollService:
         private: bool,
     ) -> InlineRoll:
         if is_dice(text):
-            rolled = await self.rolls.roll(
-                place, actor, text, reason=macro, private=private, character_name=roller.character
-            )
+            try:
+                rolled = await self.rolls.roll(
+                    place,
+                    actor,
+                    text,
+                    reason=macro,
+                    private=private,
+                    character_name=roller.character,
+                )
+            except dice.DiceError as error:  # a limit only rolling reaches (explosions)
+                raise dice_refusal(error) from None
             return InlineRoll(
                 rolled.log_id,
                 macro or rolled.label,
@@ -230,14 +283,15 @@ class InlineRollService:
                 modifier=modifier,
                 private=private,
             )
-        book = await self._book(place, actor, roller) if self.macros is not None else None
-        raise DomainError(
-            "inline.error.unknown",
-            name=text,
-            character=character,
-            macros=whole_list(book.names()) if book and book.names() else "—",
-            options=whole_list([o.label for o in options]),
-        )
+        raise await self._unknown(place, actor, text, roller, options)
+
+
+def dice_refusal(error: dice.DiceError) -> DomainError:
+    """The dice engine's refusal as the author reads it (``dice.error.*``, as ``/roll``
+    says it), for the paths that tell it through a :class:`DomainError` (typed text)."""
+    params = {k: visible(v) if isinstance(v, str) else v for k, v in error.params.items()}
+    params.setdefault("column", error.column if error.column is not None else "?")
+    return DomainError(f"dice.error.{error.code}", **params)
 
 
 def _name_and_modifier(text: str) -> tuple[str, int]:
