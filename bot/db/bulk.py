@@ -34,10 +34,11 @@ async def pause_after(started: float) -> None:
     """Between two batches, as long as the last one took (``started``: its
     :func:`time.perf_counter`), at most :data:`PAUSE`: a bulk write uses the database half
     the time at most, so another server's command finds it free more often than not instead
-    of queueing behind batch after batch (SQLite: one connection).  It takes about twice as
-    long; nobody waits for it.  With an immediate turn of the loop instead, another
-    server's /roll p99 was 5.7× its idle p99 during a 50,000-row import; with the pause,
-    2.5× (benchmarks/fairness_bench.py, the loaded 2-core machine)."""
+    of queueing behind batch after batch (SQLite: one connection).  An import takes about
+    1.5× as long; nobody waits for it.  Measured (benchmarks/fairness_bench.py, a 50,000-row
+    import, two runs each on the shared 2-core machine at load 6–8): another server's /roll
+    p99 on SQLite was 4.8× and 2.5× its idle p99 with the pause, 4.5× and 3.2× with an
+    immediate turn of the loop — within the machine's noise; docs/performance.md."""
     await asyncio.sleep(min(time.perf_counter() - started, PAUSE))
 
 
