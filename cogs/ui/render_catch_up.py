@@ -39,6 +39,7 @@ def owed_line(debt: Owed, guild_id: int, locale: str, *, member: bool = False) -
         where=debt.where,
         link=_link(guild_id, debt.channel_id),
         when=moment(debt.since, "R"),
+        until=moment(debt.until, "R") if debt.until is not None else "—",
     )
     if debt.npcized:
         text += f" · {t('pace.npcized', locale)}"

@@ -17,7 +17,7 @@ from bot.db.models import Absence, Post, RollLog, Scene, Timer, saved_id
 from bot.services import Place
 from bot.services.shared.errors import DomainError
 from bot.services.table.absences import BACK_TIMER
-from bot.services.table.pacing import POST, ROLL, TURN
+from bot.services.table.pacing import DECLARE, POST, ROLL, TURN
 from tests.bot.test_pace import (
     ANA,
     BRUNO,
@@ -225,3 +225,19 @@ async def test_an_absence_with_catch_up_fires_it_on_return_and_cancelling_stops_
     async with s.sessions() as session:
         rows = (await session.exec(select(Absence))).all()
     assert {r.catch_up for r in rows} == {True, False}
+
+
+async def test_a_fight_by_declarations_owes_each_declaration_until_its_deadline(missed):
+    """Issue 25 §1's rounds of declarations: the open round waits for each combatant's
+    declaration (no turn is owed), until the round's deadline."""
+    s, _scene = missed
+    await s.combat.start(FIGHT, GM, mode="declarations")
+    await s.combat.join(FIGHT, ANA)
+    await s.combat.join(FIGHT, BRUNO)
+    await s.rounds.next(FIGHT, GM)  # the GM opens round 1
+    view = await s.pace.catch_up(HERE, ANA, now=NOW)
+    (declare,) = [d for d in view.owed if d.kind in (TURN, DECLARE)]
+    assert declare.kind == DECLARE and declare.character == "Ardelia" and declare.where == "1"
+    assert declare.until is not None and declare.channel_id == FIGHT.channel_id
+    bruno = await s.pace.catch_up(HERE, BRUNO, now=NOW)
+    assert [d.character for d in bruno.owed if d.kind == DECLARE] == ["Bertrán"]
