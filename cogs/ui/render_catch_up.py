@@ -72,7 +72,9 @@ def _roll(line: RollLine, locale: str) -> str:
     if line.character != line.about:
         who = t("pace.catch_up.on", locale, who=line.character, about=line.about)
     total = f"**{line.total}**" if line.total is not None else "**?**"
-    parts = [who, total, f"`{truncate(line.expression, 40)}`"]
+    parts = [who, total]
+    if line.expression:  # blank where the audience rule seals the numbers
+        parts.append(f"`{truncate(line.expression, 40)}`")
     if line.outcome:
         parts.append(t(f"check.outcome.{line.outcome}", locale))
     if line.reason:

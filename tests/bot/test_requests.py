@@ -12,8 +12,16 @@ from sqlmodel import select
 
 from bot.db.models import RollLog, RollRequest, Scene, saved_id
 from bot.services import Actor, Place
+from bot.services.shared.audience import Reader
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
-from bot.services.table.requests import MAX_TARGETS, MAX_WHO, parse_who
+from bot.services.table.requests import (
+    MAX_TARGETS,
+    MAX_WHO,
+    UNABLE_SEALED,
+    parse_who,
+    request_for,
+)
+from cogs.ui.request_panel import request_message, results_message
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA, ardelia, swc_cleric
 
@@ -300,6 +308,30 @@ async def test_a_character_who_cannot_act_is_listed_with_why_and_the_others_roll
     await table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia"))
     last = await table.requests.roll(HERE, BRUNO, view.id, _id(view, "Brisa"))
     assert last.completed and last.request.complete
+
+
+async def test_why_a_hidden_npc_cannot_roll_is_the_gms(table):
+    """The request lists who cannot roll with why (issue 23 §5); for a hidden NPC the why
+    tells of its sheet («está inconsciente», no such skill): the channel's message reads «the
+    GM knows why» through the audience rule, the GM's results name the reason (issue 22 §1)."""
+    await table.characters.create(
+        HERE, GM, ardelia(name="Pirata", heridas=25), is_npc=True, hidden=True
+    )
+    view = await table.requests.create(HERE, GM, who="Ardelia, Pirata", option=OPTION)
+    public = request_for(view, Reader.everyone()).value
+    (why,) = next(e for e in public.entries if e.name == "Pirata").unable
+    assert why.key == UNABLE_SEALED
+    text = request_message(request_for(view, Reader.everyone()), "es")["embed"].description
+    assert "**Pirata** — no puede tirar: el máster sabe por qué." in text, text
+    assert "inconsciente" not in text
+    gm = results_message(request_for(view, Reader.gm()), "es")["embed"].description
+    assert "inconsciente" in gm, gm
+    # a stored request reads the same (the entry keeps its secrecy)
+    again = await table.requests.public(HERE, view.id)
+    (stored,) = next(
+        e for e in request_for(again, Reader.everyone()).value.entries if e.name == "Pirata"
+    ).unable
+    assert stored.key == UNABLE_SEALED
 
 
 async def test_when_nobody_can_roll_each_one_says_why(table):

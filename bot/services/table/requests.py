@@ -103,6 +103,8 @@ __all__ = [
 ]
 
 HIDDEN = ("visible", "outcome", "nothing")
+#: What players read of why a hidden NPC could not roll (its reasons are sealed).
+UNABLE_SEALED = "request.unable_sealed"
 #: Characters one request asks at most (one button each, with room for the GM's buttons in
 #: Discord's 25 components of a message).
 MAX_TARGETS = 20
@@ -287,6 +289,9 @@ def request_for(
     def project(seen: Sight) -> RequestView:
         entries = []
         for entry in view.entries:
+            if entry.unable:  # why it cannot roll: a hidden NPC's reasons are sealed
+                entries.append(_unable_for(entry, reader, reveals))
+                continue
             if not entry.rolled:
                 entries.append(entry)
                 continue
@@ -307,6 +312,15 @@ def request_for(
     shown = show(request, reader, project)
     assert shown is not None  # a request's message is for everyone
     return shown
+
+
+def _unable_for(entry: Entry, reader: Reader, reveals: Reveals) -> Entry:
+    """An entry that could not roll, as ``reader`` may read why: a hidden NPC's reasons
+    (they tell of its sheet: unconscious, without that option) become «the GM knows why»."""
+    seen = sight(entry.secrecy, reader, written_at=entry.rolled_at, reveals=reveals)
+    if seen is not None and seen.shows(Part.DETAIL):
+        return entry
+    return replace(entry, unable=(Problem(UNABLE_SEALED, "", {"name": entry.name}),))
 
 
 def _entry_secrecy(rolled: Secrecy) -> Secrecy:
@@ -712,7 +726,13 @@ def _entries(
             result = _dry_run(system, settings, character, request, dry)
         except (RulesError, DomainError) as error:
             unable = _problems(error, character.name, request.option)
-            entries.append(replace(entry, unable=unable))
+            # why a hidden NPC cannot roll tells of its sheet: the GM's until it is revealed
+            secrecy = (
+                PUBLIC.hiding_npc(saved_id(character), (Part.DETAIL,))
+                if character.is_npc and character.hidden
+                else PUBLIC
+            )
+            entries.append(replace(entry, unable=unable, secrecy=secrecy))
             continue
         label = result.label
         entries.append(entry)
