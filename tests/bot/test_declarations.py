@@ -333,3 +333,15 @@ async def test_rolweb_an_active_ability_is_declared_and_used_at_resolution(servi
     assert used.ability.roll == declared.roll  # the dice she declared with
     _c, bram, _s, _set = await services.characters.sheet_of(FORUM, GM, "Bram")
     assert bram.sheet["resistencia"]["actual"] > hurt
+
+
+async def test_an_older_panels_button_never_opens_or_resolves_a_round_twice(fight):
+    shown = await fight.combat.show(HERE, GM)
+    opened = await fight.rounds.next(HERE, GM, seen=(shown.id, shown.version))
+    assert opened.header is not None and opened.version != shown.version
+    with pytest.raises(DomainError) as stale:  # the same press again: round 1 stays open
+        await fight.rounds.next(HERE, GM, seen=(shown.id, shown.version))
+    assert stale.value.key == "combat.error.stale"
+    assert round_of((await _state(fight)).state).round == 1
+    closed = await fight.rounds.next(HERE, GM, seen=(opened.id, opened.version))
+    assert closed.summary is not None and closed.summary.round == 1

@@ -130,13 +130,7 @@ async def declare_attack(
     fresh_seed = rng.getrandbits(SEED_BITS)
     for attempt in attempts():
         await backoff(attempt)
-        record = await active_fight(sessions, place)
-        round_ = declaring(record)
-        if record is None or round_ is None:
-            raise DomainError("declare.error.closed")
-        if round_.resolving:
-            raise DomainError("declare.error.resolving", round=round_.round)
-        combat = Combat.from_dict(record.state)
+        record, round_, combat = await _open_round(sessions, place)
         who = combat.find(key)
         act = ActRequest("attack", request.circumstances)
         slot, changed = _slot(context, who, round_.of(key), act, round_.round)
@@ -235,13 +229,7 @@ async def declare_act(
     fresh_seed = rng.getrandbits(SEED_BITS)
     for attempt in attempts():
         await backoff(attempt)
-        record = await active_fight(sessions, place)
-        round_ = declaring(record)
-        if record is None or round_ is None:
-            raise DomainError("declare.error.closed")
-        if round_.resolving:
-            raise DomainError("declare.error.resolving", round=round_.round)
-        combat = Combat.from_dict(record.state)
+        record, round_, combat = await _open_round(sessions, place)
         who = next((c for c in combat.combatants if c.character_id == character_id), None)
         if who is None:
             raise DomainError("declare.error.not_in_fight", name=str(order.get("character", "")))
@@ -271,3 +259,17 @@ async def declare_act(
                 saved_id(record), ref, kept.seed if kept is not None else declaration.seed,
             )  # fmt: skip
     raise ConcurrentChange()
+
+
+async def _open_round(
+    sessions: async_sessionmaker[AsyncSession], place: Place
+) -> tuple[CombatRecord, DeclarationRound, Combat]:
+    """The channel's fight with its round open for declarations, as stored now; refused
+    when no round is open or it is already being resolved."""
+    record = await active_fight(sessions, place)
+    round_ = declaring(record)
+    if record is None or round_ is None:
+        raise DomainError("declare.error.closed")
+    if round_.resolving:
+        raise DomainError("declare.error.resolving", round=round_.round)
+    return record, round_, Combat.from_dict(record.state)

@@ -37,7 +37,14 @@ from bot.services.play.attacks import AttackService
 from bot.services.play.checks import CheckOrder, CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.combat_store import write_fight_state
-from bot.services.play.combat_views import CombatantLine, CombatView, out_of_order, owing_tests
+from bot.services.play.combat_views import (
+    PANEL_VERSION,
+    CombatantLine,
+    CombatView,
+    out_of_order,
+    owing_tests,
+    panel_version,
+)
 from bot.services.play.declarations import SEED_BITS, order_of, seeded
 from bot.services.play.round_views import ActionLine, Owed, RoundHeader, RoundSummary
 from bot.services.play.spells import CastOrder, SpellService
@@ -107,6 +114,9 @@ class RoundService:
         if record is None or mode_of(record.state) is Mode.TURNS:  # (its refusals too)
             return await self.combat.next(place, actor, seen=seen, skip_test=skip_test)
         await self.combat.require_referee(place, actor)
+        if seen is not None and (saved_id(record), panel_version(record)) != seen:
+            # an older panel's button: never open or resolve a round twice by it
+            raise DomainError("combat.error.stale")
         open_round = round_of(record.state)
         if open_round is None:
             header = await self.open(place)
@@ -196,6 +206,7 @@ class RoundService:
     ) -> bool:
         """The fight's round (None: no round open) and its timer, by compare-and-set."""
         state = {k: v for k, v in record.state.items() if k != ROUND_KEY}
+        state[PANEL_VERSION] = record.version + 1  # a round opened or closed: panels go stale
         if new is not None:
             state[ROUND_KEY] = new.to_dict()
         async with self.sessions() as session, session.begin():
