@@ -55,6 +55,10 @@ $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[dev,postgres,bench]"
 	@touch $(BENCH_STAMP)
 
+# The table's commands (/roll, /check, a request's button) against a bare discord.py bot through
+# the stand-in, at 1, 20 and 100 members at once, on SQLite and (with ARBITRO_TEST_POSTGRES_URL)
+# PostgreSQL. On a shared machine run it under the suite lock: flock /tmp/arbitro-suite.lock make bench
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/dice_bench.py
 	$(PY) benchmarks/dice_limits_bench.py
+	$(PY) benchmarks/request_load_bench.py --kinds roll,check,press

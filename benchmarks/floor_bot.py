@@ -1,9 +1,14 @@
-"""The floor of ``benchmarks/roll_load_bench.py``: a bare discord.py bot answering ``/roll``.
+"""The floor of ``benchmarks/roll_load_bench.py`` and ``request_load_bench.py``: a bare
+discord.py bot answering ``/roll`` and a button.
 
 Same command, same options, same dice engine and the same Markdown line as Árbitro's
 ``/roll``, but no database, no campaign, no audit log, no catalogue: what any bot pays to
 receive an interaction and answer it.  Árbitro's cost per ``/roll`` is compared with this
 one, measured in the same run under the same load.
+
+``/panel`` posts a message of 20 persistent buttons (``DynamicItem``s, as Árbitro's request
+buttons are); a press answers its member privately with a ``1d20+5`` line: the floor of a
+roll request's «Tirar» button.
 
 With ``FLOOR_PROXY=1`` it is also the floor of ``benchmarks/typing_bench.py``: a bare proxy
 bot (Tupperbox's or PluralKit's core) that reads members' messages (Message Content), reposts
@@ -18,6 +23,7 @@ import asyncio
 import logging
 import os
 import random
+import re
 import sys
 
 import discord
@@ -41,6 +47,32 @@ async def roll(
     await itx.response.send_message(text, ephemeral=private)
 
 
+class FloorButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"floor:(?P<n>\d+)"
+):
+    """One persistent button: a press rolls ``1d20+5`` for its member, privately."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Pj {n}", custom_id=f"floor:{n}"))
+
+    @classmethod
+    async def from_custom_id(cls, itx: discord.Interaction, item: discord.ui.Button[discord.ui.View], match: re.Match[str]) -> FloorButton:  # type: ignore[override]  # fmt: skip
+        return cls(int(match["n"]))
+
+    async def callback(self, itx: discord.Interaction) -> None:  # type: ignore[override]
+        result = dice.roll("1d20+5", rng=_rng)
+        text = f"**{itx.user.display_name}** {result.markdown()}"
+        await itx.response.send_message(text, ephemeral=True)
+
+
+@app_commands.command(name="panel", description="Post 20 buttons")
+async def panel(itx: discord.Interaction) -> None:
+    view = discord.ui.View(timeout=None)
+    for n in range(20):
+        view.add_item(FloorButton(n))
+    await itx.response.send_message("Tirad", view=view)
+
+
 class FloorBot(discord.Client):
     def __init__(self) -> None:
         self.proxy = os.environ.get("FLOOR_PROXY") == "1"
@@ -49,6 +81,7 @@ class FloorBot(discord.Client):
         super().__init__(intents=intents)
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(roll)
+        self.tree.add_command(panel)
         self.hooks: dict[int, discord.Webhook] = {}
         self.order: dict[int, asyncio.Lock] = {}
 
@@ -78,6 +111,7 @@ class FloorBot(discord.Client):
         await message.delete()
 
     async def setup_hook(self) -> None:
+        self.add_dynamic_items(FloorButton)
         await self.tree.sync()
 
 

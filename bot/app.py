@@ -40,6 +40,7 @@ from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
 from bot.services.play.inline import InlineRollService
 from bot.services.play.rolls import RollService
+from bot.services.play.rounds import RoundService
 from bot.services.play.spells import SpellService
 from bot.services.play.surprise import SurpriseService
 from bot.services.privacy.privacy import PrivacyService
@@ -62,6 +63,7 @@ from bot.services.table.pace import PaceService
 from bot.services.table.posting import PostingService
 from bot.services.table.requests import RequestService
 from bot.services.table.scenes import SceneService
+from bot.services.table.stats import StatsService
 from bot.services.table.typing import TypedPostService
 from bot.translator import CatalogueTranslator
 
@@ -156,6 +158,11 @@ class Services:
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
+        # rounds of declarations (issue 25 §1): builds on the tracker and the acts declared
+        self.rounds = RoundService(
+            self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells,
+            self.abilities,
+        )  # fmt: skip
 
     def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:
         """The play-by-post table and the chronicle: requests, approvals, pace, scenes,
@@ -163,6 +170,7 @@ class Services:
         self.requests = RequestService(self.sessions, self.characters, self.checks)
         self.approvals = ApprovalService(self.sessions, self.campaigns)
         self.pace = PaceService(self.sessions, self.campaigns, self.timers)
+        self.stats = StatsService(self.sessions, self.campaigns, self.compute)
         self.campaigns.follow_settings(self.pace.follow)  # the pace timers follow the settings
         self.scenes = SceneService(self.sessions, self.campaigns)
         self.publication = PublicationService(

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.ui import render_abilities
+from cogs.ui import render_abilities, render_rounds, round_panel
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.open_scene import in_play
@@ -63,6 +63,15 @@ class AbilityCog(
             level=level.value if level else None,
             herbs=herbs,
         )
+        if view.declared is not None:  # a round of declarations: sealed until it resolves
+            message = render_abilities.used(view, ctx.locale)
+            message["content"] = render_rounds.declared_ability(view, ctx.locale)
+            await itx.response.send_message(**message, ephemeral=True)
+            if view.summary is not None:  # this declaration completed its round
+                summary = view.summary
+                for posted in round_panel.round_messages(summary, summary.next, ctx.locale):
+                    await itx.followup.send(**posted)
+            return
         message = with_undo(render_abilities.used(view, ctx.locale), view.undo, ctx.locale)
         await itx.response.send_message(**message)
 

@@ -17,8 +17,14 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services.play.attacks import AttackOrder, AttackView
 from bot.services.shared.context import Sent
-from cogs.ui import render_attack
-from cogs.ui.attack_panel import DefenceButton, attack_message, send_gm_notes
+from cogs.ui import render_attack, render_rounds, round_panel
+from cogs.ui.attack_panel import (
+    DeclaredDefenceButton,
+    DefenceButton,
+    attack_message,
+    defence_asked,
+    send_gm_notes,
+)
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.open_scene import in_play
@@ -86,17 +92,28 @@ class AttackCog(commands.Cog):
         )
 
         async def reply(view: AttackView) -> Sent | None:
-            response = await itx.response.send_message(
-                **attack_message(view, ctx.locale), ephemeral=private
-            )
+            # a declaration of a round of declarations is sealed: its player (and the GM)
+            sealed = private or view.declared is not None
+            message = attack_message(view, ctx.locale)
+            if view.declared is not None:
+                message["content"] = render_rounds.declared_note(view, ctx.locale)
+            response = await itx.response.send_message(**message, ephemeral=sealed)
             message_id = getattr(response, "message_id", None)
-            if not message_id or private:
+            if not message_id or sealed:
                 return None
             return Sent(message_id, jump_url(itx.guild_id, itx.channel_id, message_id))
 
         view = await self.bot.services.attacks.attack(ctx.place, ctx.actor, order, reply)
-        if (private or view.secret) and view.gm_channel_id:
+        sealed = private or view.declared is not None
+        asked = defence_asked(view, ctx.locale)
+        if asked is not None:  # rolweb: the declared NPC attack asks for the defence now
+            await itx.followup.send(**asked)
+        if (sealed or view.secret) and view.gm_channel_id:
             await self._gm_copy(itx, view, view.gm_channel_id, ctx.locale)
+        if view.summary is not None:  # this declaration completed its round: resolved
+            summary = view.summary
+            for message in round_panel.round_messages(summary, summary.next, ctx.locale):
+                await itx.followup.send(**message)
         await send_gm_notes(itx)
 
     async def _gm_copy(
@@ -116,5 +133,5 @@ class AttackCog(commands.Cog):
 
 
 async def setup(bot: Arbitro) -> None:
-    bot.add_dynamic_items(DefenceButton)
+    bot.add_dynamic_items(DefenceButton, DeclaredDefenceButton)
     await bot.add_cog(AttackCog(bot))

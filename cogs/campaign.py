@@ -19,9 +19,9 @@ from bot.services.campaigns.settings import MAX_FILE_TEXT
 from bot.services.chronicle.archive import MAX_ARCHIVE_BYTES, ArchiveProblems
 from bot.services.chronicle.publication import PUBLISH_TIMER
 from bot.services.shared.errors import DomainError, InvalidSetting
-from cogs.ui import render, render_campaigns, render_chronicle
+from cogs.ui import render, render_campaigns, render_chronicle, render_stats
 from cogs.ui.context import bind_target_of, ctx_of
-from cogs.ui.cooldowns import fight
+from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.handover import HandoverButton, offer_message
 from cogs.ui.options import Setting, SettingValue
 from cogs.ui.posting_status import posting_notices
@@ -105,7 +105,7 @@ async def read_setting_file(file: discord.Attachment) -> str:
 class CampaignCog(
     commands.GroupCog,
     group_name="campaign",
-    group_description="Campaigns: create, show, settings, list, end, reopen, export, import",
+    group_description="Campaigns: create, show, settings, list, end, reopen, export, import, stats",
 ):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
@@ -332,6 +332,26 @@ class CampaignCog(
             ctx.place, ctx.actor, member.id, member_is_bot=member.bot
         )
         await itx.response.send_message(**offer_message(offer, ctx.locale))
+
+    @app_commands.command(
+        name="stats", description="The table at a glance: posts, answers, scenes waiting, luck"
+    )
+    @app_commands.describe(
+        public="Post the players' version in the channel (GM; only what everyone may see)"
+    )
+    @heavy()
+    async def stats(self, itx: discord.Interaction[Arbitro], public: bool = False) -> None:
+        ctx = await ctx_of(itx)
+        members = itx.guild.members if itx.guild else ()
+        view = await self.bot.services.stats.campaign_stats(
+            ctx.place,
+            ctx.actor,
+            locale=ctx.locale,
+            public=public,
+            names={m.id: m.display_name for m in members if not m.bot},
+            started=lambda: acknowledge(itx),
+        )
+        await reply(itx, ctx.locale, ephemeral=not public, **render_stats.stats(view, ctx.locale))
 
     @app_commands.command(name="reopen", description="Reopen an archived campaign (its GM)")
     @app_commands.describe(name="The archived campaign's name")

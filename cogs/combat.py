@@ -16,9 +16,10 @@ from discord.ext import commands
 from bot.services.play.combat import MAX_COUNT, MAX_TURN_HOURS, TURN_TIMER, CombatService
 from bot.services.play.combat_views import CombatView, Reminder, combat_for
 from bot.services.play.effects import MAX_ROUNDS
+from bot.services.play.rounds import ROUND_TIMER
 from bot.services.play.surprise import SurpriseOrder
 from bot.services.shared.timers import Due
-from cogs.ui import render_combat, render_effects, render_surprise
+from cogs.ui import render_combat, render_effects, render_surprise, round_panel
 from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.audience import answer, reader_of
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
@@ -40,6 +41,11 @@ __all__ = ["CombatCog"]
 SIDE_CHOICES = [
     app_commands.Choice(name="players", value="jugadores"),
     app_commands.Choice(name="enemies", value="enemigos"),
+]
+#: how a fight is played (issue 25 §1): English names here, Spanish ones in commands.toml
+MODE_CHOICES = [
+    app_commands.Choice(name="by turns", value="turns"),
+    app_commands.Choice(name="by declarations", value="declarations"),
 ]
 
 
@@ -66,6 +72,22 @@ class CombatCog(
 
     async def cog_load(self) -> None:
         self.bot.services.timers.register(TURN_TIMER, self._fire)
+        self.bot.services.timers.register(ROUND_TIMER, self._round_due)
+
+    async def _round_due(self, due: Due) -> None:
+        """A round of declarations reached its deadline: resolve it and post its summary
+        with the next round's header (one message, with the timer's nonce)."""
+        summary = await self.bot.services.rounds.on_deadline(due)
+        if summary is None:
+            return
+        locale = summary.locale or self.bot.config.default_locale
+        channel = await self._postable(summary.channel_id)
+        if channel is None:
+            return
+        messages = round_panel.round_messages(summary, summary.next, locale)
+        for index, message in enumerate(messages):  # each its own nonce: posted once
+            nonce = f"{summary.nonce[:23]}.{index}" if summary.nonce else None
+            await channel.send(**message, nonce=nonce)
 
     async def _fire(self, due: Due) -> None:
         """A turn timer came due on this process's shard: post the reminder, if still apt.
@@ -77,16 +99,22 @@ class CombatCog(
         if reminder is not None:
             await self._remind(reminder)
 
-    async def _remind(self, reminder: Reminder) -> None:
-        channel = self.bot.get_channel(reminder.channel_id)
+    async def _postable(self, channel_id: int) -> _Postable | None:
+        channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:
-                channel = await self.bot.fetch_channel(reminder.channel_id)
+                channel = await self.bot.fetch_channel(channel_id)
             except (discord.NotFound, discord.Forbidden):
-                log.warning("reminder: channel %s is gone", reminder.channel_id)
-                return
+                log.warning("reminder: channel %s is gone", channel_id)
+                return None
         if not isinstance(channel, _Postable):  # a category or a forum
-            log.warning("reminder: channel %s takes no messages", reminder.channel_id)
+            log.warning("reminder: channel %s takes no messages", channel_id)
+            return None
+        return channel
+
+    async def _remind(self, reminder: Reminder) -> None:
+        channel = await self._postable(reminder.channel_id)
+        if channel is None:
             return
         locale = reminder.locale or self.bot.config.default_locale
         await channel.send(**render_combat.reminder(reminder, locale), nonce=reminder.nonce or None)
@@ -105,16 +133,25 @@ class CombatCog(
         if extra_key:
             note = f"{note}\n{ctx.t(extra_key)}"
         await itx.response.send_message(**turn_message(view, ctx.locale, note=note))
+        for message in round_panel.rounds_of(view, ctx.locale):  # a round resolved or opened
+            await itx.followup.send(**message)
         await send_gm_notes(itx)  # secret attack numbers kept for a GM without a GM channel
 
     @app_commands.command(name="start", description="Start a fight in this channel (GM)")
+    @app_commands.describe(
+        mode="By turns (live play) or by rounds of declarations (play by post); default: the campaign's setting"
+    )
+    @app_commands.choices(mode=MODE_CHOICES)
     @fight()
-    async def start(self, itx: discord.Interaction[Arbitro]) -> None:
+    async def start(
+        self, itx: discord.Interaction[Arbitro], mode: app_commands.Choice[str] | None = None
+    ) -> None:
         ctx = await ctx_of(itx)
-        view = await self.combat.start(ctx.place, ctx.actor)
+        view = await self.combat.start(ctx.place, ctx.actor, mode.value if mode else None)
         # a system with an ambush (rolweb, seed 001's surprise) rolls it as the fight starts
         offer = "rolweb_fight.surprise.offer" if view.ambush else ""
-        await self._panel(itx, view, note_key="combat.started", extra_key=offer)
+        started = "declare.started" if view.mode == "declarations" else "combat.started"
+        await self._panel(itx, view, note_key=started, extra_key=offer)
 
     @app_commands.command(name="join", description="Bring your character into the fight")
     @app_commands.describe(character="Which character (by default, your active one)")
@@ -177,7 +214,7 @@ class CombatCog(
     @fight()
     async def next(self, itx: discord.Interaction[Arbitro], skip_test: bool = False) -> None:
         ctx = await ctx_of(itx)
-        view = await self.combat.next(ctx.place, ctx.actor, skip_test=skip_test)
+        view = await self.bot.services.rounds.next(ctx.place, ctx.actor, skip_test=skip_test)
         await self._panel(itx, view)
 
     @app_commands.command(name="prev", description="Back one turn (GM)")
@@ -368,5 +405,5 @@ class CombatCog(
 
 
 async def setup(bot: Arbitro) -> None:
-    bot.add_dynamic_items(InitButton, DeathTestButton)
+    bot.add_dynamic_items(InitButton, DeathTestButton, round_panel.RedirectButton)
     await bot.add_cog(CombatCog(bot))

@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.play.spells import MAX_EXTRA_MANA, CastOrder
-from cogs.ui import render_spells
+from bot.services.play.spells import MAX_EXTRA_MANA, CastOrder, CastView
+from cogs.ui import render_rounds, render_spells, round_panel
 from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.audience import answer
 from cogs.ui.context import ctx_of
@@ -106,6 +106,9 @@ class SpellsCog(
             private=private,
         )
         view = await self.bot.services.spells.cast(ctx.place, ctx.actor, order)
+        if view.declared is not None:  # a round of declarations: sealed until it resolves
+            await self._declared(itx, view, ctx.locale)
+            return
         await itx.response.send_message(**render_spells.cast(view, ctx.locale), ephemeral=private)
         if view.touch is not None and (private or view.touch.secret):
             # a touch spell's melee attack: every number to the GM channel, as /attack does
@@ -125,6 +128,22 @@ class SpellsCog(
             )
         if view.touch is not None:
             await send_gm_notes(itx)
+
+    async def _declared(
+        self, itx: discord.Interaction[Arbitro], view: CastView, locale: str
+    ) -> None:
+        """A declared spell: privately to its player, a copy to the GM channel, and the
+        round's summary when this declaration completed it (issue 25 §1)."""
+        note = render_rounds.declared_cast(view, locale)
+        await itx.response.send_message(note, ephemeral=True)
+        await send_gm_copy(
+            itx, log_id=0, user_name=view.user_name,
+            render=lambda gm_locale: {"content": render_rounds.declared_cast(view, gm_locale)},
+        )  # fmt: skip
+        if view.summary is not None:
+            summary = view.summary
+            for message in round_panel.round_messages(summary, summary.next, locale):
+                await itx.followup.send(**message)
 
     @app_commands.command(name="rest", description="Recover mana or prepared spells")
     @app_commands.describe(character="Who rests (default: your active character)")

@@ -138,6 +138,8 @@ class Callbacks:
                 self.world, channel, body, files, source="followup", interaction=rec
             )
         rec.followups.append(msg.id)
+        if rec.followup_at is None:
+            rec.followup_at = time.monotonic()
         rec.check_answered()
         self.world.touch()
         return json_response(msg.data)

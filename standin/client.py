@@ -7,6 +7,7 @@ Discord user would and return a ``Reply`` once the bot has answered and gone qui
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import copy
 import os
@@ -572,6 +573,18 @@ class Sandbox:
         user: str | MemberRef,
         locale: str,
     ) -> Reply:
+        return self._inject(self._component_press(target, predicate, data_fn, user, locale))
+
+    def _component_press(
+        self,
+        target: Reply | Msg,
+        predicate: Predicate,
+        data_fn: Callable[[dict[str, Any], Guild | None, Channel], dict[str, Any]],
+        user: str | MemberRef,
+        locale: str,
+    ) -> Callable[[], InteractionRecord | str]:
+        """What queues one component interaction, to run on the stand-in's loop."""
+
         def prepare() -> InteractionRecord | str:
             try:
                 mid, comp = self._message_id(target, predicate)
@@ -590,7 +603,7 @@ class Sandbox:
                 type=3, data=data, guild=g, channel=ch, member=member, locale=locale, message_id=mid
             )
 
-        return self._inject(prepare)
+        return prepare
 
     def click(
         self,
@@ -601,24 +614,39 @@ class Sandbox:
         locale: str = "es-ES",
     ) -> Reply:
         """Presses a button, found by custom_id or label (case-insensitive)."""
-        want = label_or_custom_id
+        return self._component(target, _button(label_or_custom_id), _button_data, user, locale)
 
-        def is_it(comp: dict[str, Any], _msg: Msg) -> bool:
-            label = (comp.get("label") or "").lower()
-            return comp.get("type") == 2 and (
-                comp.get("custom_id") == want or label == want.lower()
+    def click_together(
+        self, presses: Sequence[tuple[Reply | Msg, str, str | MemberRef]], *, locale: str = "es-ES"
+    ) -> list[Reply]:
+        """Presses several buttons in the same instant — ``(message, button, member)`` each, the
+        button as :meth:`click` finds it: one step of the stand-in's loop queues them all to
+        the gateway, as a whole table pressing at once.  Each ``Reply`` once the bot is done
+        with its press (all of them settled together)."""
+        prepares = [
+            self._component_press(target, _button(want), _button_data, user, locale)
+            for target, want, user in presses
+        ]
+        if self.proc is not None and self.proc.poll() is not None:
+            raise AssertionError(f"the bot process exited ({self.proc.returncode})")
+        queued = self._run(lambda: [prepare() for prepare in prepares])
+        records = [r for r in queued if not isinstance(r, str)]
+
+        async def settle_all() -> None:
+            await asyncio.gather(
+                *(self.server.settle(r, timeout=self.timeout, quiet=self.quiet) for r in records)
             )
 
-        def data(comp: dict[str, Any], g: Guild | None, ch: Channel) -> dict[str, Any]:
-            if comp.get("style") in (5, 6) or not comp.get("custom_id"):
-                raise CommandRefused("link and premium buttons do not send interactions")
-            return {
-                "custom_id": comp["custom_id"],
-                "component_type": 2,
-                **({"id": comp["id"]} if "id" in comp else {}),
-            }
-
-        return self._component(target, is_it, data, user, locale)
+        try:
+            self.standin.call(settle_all(), timeout=self.timeout + 30)
+        except Answer as exc:
+            raise AssertionError(f"{exc}\n--- bot log (tail) ---\n{self.bot_log(40)}") from None
+        return self._run(
+            lambda: [
+                Reply(ok=False, error=r) if isinstance(r, str) else reply_from(self.world, r)
+                for r in queued
+            ]
+        )
 
     def select(
         self,
@@ -705,3 +733,24 @@ class Sandbox:
             )
 
         return self._inject(prepare)
+
+
+def _button(want: str) -> Predicate:
+    """Finds a button by custom id or label (case-insensitive)."""
+
+    def is_it(comp: dict[str, Any], _msg: Msg) -> bool:
+        label = (comp.get("label") or "").lower()
+        return comp.get("type") == 2 and (comp.get("custom_id") == want or label == want.lower())
+
+    return is_it
+
+
+def _button_data(comp: dict[str, Any], g: Guild | None, ch: Channel) -> dict[str, Any]:
+    """The interaction data of a button press."""
+    if comp.get("style") in (5, 6) or not comp.get("custom_id"):
+        raise CommandRefused("link and premium buttons do not send interactions")
+    return {
+        "custom_id": comp["custom_id"],
+        "component_type": 2,
+        **({"id": comp["id"]} if "id" in comp else {}),
+    }

@@ -67,6 +67,9 @@ class InteractionRecord:
     #: included (``standin.launch`` tracks it); a bot started some other way never sets it.
     finished: asyncio.Event = field(default_factory=asyncio.Event)
     answered_at: float | None = None  # time.monotonic() when the user first saw an answer
+    #: time.monotonic() of the first follow-up message (after a deferral or an edit of the
+    #: clicked message, the member's own answer: what a benchmark times to)
+    followup_at: float | None = None
 
     @property
     def deferred(self) -> bool:

@@ -37,6 +37,7 @@ __all__ = [
     "Reveal",
     "RollLog",
     "RollRequest",
+    "RollRequestEntry",
     "Scene",
     "Timer",
     "XpAward",
@@ -444,11 +445,13 @@ class RollRequest(SQLModel, table=True):
     """A GM's request for a check from some characters (``/request check``): one message with
     one button per character.
 
-    ``entries`` is one dict per requested character (``character_id``, ``name``, ``owner_id``
-    and, once rolled, ``log_id``, ``total``, ``outcome``, ``by``; ``unable``: the problems that
-    kept it from rolling when asked, it gets no button); each press writes its entry
-    with a compare-and-set on ``version`` in the roll's own transaction, so a character rolls
-    once however many presses arrive.  ``hidden``: ``visible`` (everyone sees the numbers),
+    ``entries`` is one dict per requested character, written once when asked (``character_id``,
+    ``name``, ``owner_id``; ``unable``: the problems that kept it from rolling when asked, it
+    gets no button).  Each character who can roll has a :class:`RollRequestEntry` row, and a
+    press writes the roll there, not here (issue 26: presses for different characters never
+    conflict).  Requests stored before this table existed also carry ``log_id``, ``total``,
+    ``outcome`` and ``by`` of their rolls in ``entries``.  ``version`` is bumped by the
+    request's own changes (closing, completing).  ``hidden``: ``visible`` (everyone sees the numbers),
     ``outcome`` (players see success or failure) or ``nothing`` (players see that it was
     rolled); the GM always sees the numbers.  Closing keeps the row.
     """
@@ -477,6 +480,36 @@ class RollRequest(SQLModel, table=True):
     completed_at: datetime | None = None  # every character has rolled (the GM was told)
     closed_at: datetime | None = None
     closed_by: int | None = _snowflake(default=None, nullable=True)
+    version: int = Field(default=1)
+
+
+class RollRequestEntry(SQLModel, table=True):
+    """One character asked by a roll request, and its roll once pressed (issue 26).
+
+    A press stores the roll's audit row and sets ``log_id`` here with a compare-and-set on
+    this row's ``version`` (``log_id`` still empty), in the roll's own transaction: two presses
+    of one button give one roll, and presses for different characters touch different rows,
+    so a table pressing at once never makes a press start again.  The numbers shown come from
+    the audit row (``roll_log``: total, outcome, who pressed), which privacy erasure already
+    unties; this row names no member.  Characters unable to roll when asked have no row.
+    """
+
+    __tablename__ = "roll_request_entry"
+
+    request_id: int = Field(
+        sa_column=Column(
+            Integer,
+            ForeignKey("roll_request.id", ondelete="CASCADE"),
+            primary_key=True,
+            autoincrement=False,
+        )
+    )
+    character_id: int = Field(
+        sa_column=Column(Integer, primary_key=True, autoincrement=False, nullable=False)
+    )
+    #: the request's guild: every row carries its guild (a guild's purge deletes them)
+    guild_id: int = _snowflake()
+    log_id: int | None = None
     version: int = Field(default=1)
 
 

@@ -25,9 +25,17 @@ from cogs.ui.keyed_button import KeyedButton
 if TYPE_CHECKING:
     from bot.app import Arbitro
 
-__all__ = ["DefenceButton", "attack_components", "attack_message", "send_gm_notes"]
+__all__ = [
+    "DeclaredDefenceButton",
+    "DefenceButton",
+    "attack_components",
+    "attack_message",
+    "defence_asked",
+    "send_gm_notes",
+]
 
 STRIP_ON = ("attack.error.defence_stale",)
+DECLARED_STRIP_ON = ("declare.error.defence_gone", "declare.error.defended")
 
 
 def attack_components(view: AttackView, locale: str) -> discord.ui.View | None:
@@ -78,3 +86,48 @@ class DefenceButton(KeyedButton, kind="defend", style=discord.ButtonStyle.primar
         await itx.followup.send(
             **render_attack.attack(view, ctx.locale, defence=True), ephemeral=view.private
         )
+
+
+def defence_asked(view: AttackView, locale: str) -> dict[str, Any] | None:
+    """rolweb, a round of declarations: the NPC attack the GM declared asks its target's
+    player for the defence, in the scene, with a button (mentioning that player only)."""
+    declared = view.declared
+    if declared is None or declared.defender_id is None:
+        return None
+    components = discord.ui.View(timeout=None)
+    label = t("declare.defence_button", locale)
+    components.add_item(DeclaredDefenceButton(declared.fight_id, declared.ref, label=label))
+    text = t(
+        "declare.defence_asked",
+        locale,
+        user=declared.defender_id,
+        attacker=view.attacker,
+        target=view.target,
+        round=declared.round,
+    )
+    mentions = discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(id=declared.defender_id)]
+    )
+    return {"content": text, "view": components, "allowed_mentions": mentions}
+
+
+class DeclaredDefenceButton(
+    KeyedButton, kind="decl-defend", style=discord.ButtonStyle.primary, reference="defend"
+):
+    """A player's own defence (seed 001) against a declared NPC attack (issue 25 §1): its player (or the GM)
+    fixes the defence's dice now; the outcome stays sealed until the round resolves."""
+
+    combat_id: int
+    ref: int
+
+    async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
+        ctx = await ctx_of(itx)
+        try:
+            view = await ctx.services.rounds.defend(ctx.place, ctx.actor, self.combat_id, self.ref)
+        except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
+            await self.refuse(itx, error, strip_on=DECLARED_STRIP_ON)
+            return
+        await itx.response.edit_message(view=None)
+        message = render_attack.attack(view, ctx.locale, defence=True)
+        message["content"] = t("declare.defended", ctx.locale)
+        await itx.followup.send(**message, ephemeral=True)

@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.services.play.checks import CheckOrder
 from bot.services.play.combat_views import CombatView, combat_for
 from bot.services.shared.audience import Reader
-from cogs.ui import render_combat, render_sheet
+from cogs.ui import render_combat, render_sheet, round_panel
 from cogs.ui.audience import answer, reader_of, send
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
@@ -66,7 +66,9 @@ class InitButton(
                 message = render_combat.panel(combat_for(view, await reader_of(itx)), locale)
                 await itx.response.send_message(**message, ephemeral=True)
                 return
-            view = await service.next(ctx.place, ctx.actor, seen=(self.combat_id, self.version))
+            view = await ctx.services.rounds.next(
+                ctx.place, ctx.actor, seen=(self.combat_id, self.version)
+            )
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
             await self.refuse(itx, error, strip_on=STRIP_ON)
             return
@@ -74,6 +76,8 @@ class InitButton(
         # so the mention notifies the player and the channel keeps the fight's history
         await itx.response.edit_message(view=None)
         await itx.followup.send(**turn_message(view, locale))
+        for message in round_panel.rounds_of(view, locale):  # a round resolved or opened
+            await itx.followup.send(**message)
 
 
 class DeathTestButton(KeyedButton, kind="init-death", style=discord.ButtonStyle.danger):

@@ -39,6 +39,7 @@ def owed_line(debt: Owed, guild_id: int, locale: str, *, member: bool = False) -
         where=debt.where,
         link=_link(guild_id, debt.channel_id),
         when=moment(debt.since, "R"),
+        until=moment(debt.until, "R") if debt.until is not None else "—",
     )
     if debt.npcized:
         text += f" · {t('pace.npcized', locale)}"
@@ -71,7 +72,9 @@ def _roll(line: RollLine, locale: str) -> str:
     if line.character != line.about:
         who = t("pace.catch_up.on", locale, who=line.character, about=line.about)
     total = f"**{line.total}**" if line.total is not None else "**?**"
-    parts = [who, total, f"`{truncate(line.expression, 40)}`"]
+    parts = [who, total]
+    if line.expression:  # blank where the audience rule seals the numbers
+        parts.append(f"`{truncate(line.expression, 40)}`")
     if line.outcome:
         parts.append(t(f"check.outcome.{line.outcome}", locale))
     if line.reason:

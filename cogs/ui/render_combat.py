@@ -63,8 +63,10 @@ def health_text(line: CombatantLine, locale: str, *, system: str = "") -> str:
 
 
 def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
-    marker = "▶" if line.current else "•"
-    name = f"**{line.name}**" if line.current else line.name
+    # by rounds of declarations nobody has "the turn": everyone declares (issue 25 §1)
+    current = line.current and view.mode != "declarations"
+    marker = "▶" if current else "•"
+    name = f"**{line.name}**" if current else line.name
     if line.count > 1:
         name += f" ×{line.count}"
     parts = [f"{marker} {name}"]
@@ -86,7 +88,7 @@ def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
     if state:
         parts.append(state)
     text = " ".join(parts)
-    if line.current and view.active and view.actions_left and not line.turn_test:
+    if current and view.active and view.actions_left and not line.turn_test:
         text += "\n" + actions_left(view, locale)
     for name, rounds in line.effects:
         text += "\n" + t("effects.panel_line", locale, name=name, rounds=_rounds(rounds, locale))
@@ -184,7 +186,9 @@ def panel(shown: Shown[CombatView], locale: str, *, note: str = "") -> dict[str,
     Rendered for its reader (:func:`bot.services.play.combat.combat_for`): a panel posted in
     the channel never shows a hidden NPC's numbers; the GM's own copy does."""
     view = shown.value
-    if view.round:
+    if view.declaring is not None:
+        title = t("declare.title", locale, round=view.declaring[0])
+    elif view.round:
         title = t("combat.title_round", locale, round=view.round)
     else:
         title = t("combat.title_setup", locale)
@@ -207,6 +211,19 @@ def panel(shown: Shown[CombatView], locale: str, *, note: str = "") -> dict[str,
             body.append(t("combat.rolled_hidden", locale, name=rolled.name))
         else:
             body.append(t("combat.rolled", locale, name=rolled.name, breakdown=rolled.breakdown))
+    if view.declaring is not None:  # a round of declarations (issue 25 §1): who owes one
+        number, done, waiting = view.declaring
+        nobody = t("declare.nobody", locale)
+        body.append(
+            "\n"
+            + t(
+                "declare.panel_line",
+                locale,
+                round=number,
+                done=", ".join(done) or nobody,
+                waiting=", ".join(waiting) or nobody,
+            )
+        )
     embed = discord.Embed(
         title=title, description=truncate("\n".join(body), 4000), colour=COLOUR[None]
     )

@@ -3,9 +3,14 @@
 The buttons are ``DynamicItem``s keyed ``arb:1:req-roll:<request>:<character>``,
 ``arb:1:req-close:<request>:0`` and ``arb:1:req-results:<request>:0``: they work after a
 restart, every press reloads the request, and the service decides everything (whose button,
-rolled already, closed).  A press that rolls rewrites the message from the stored request and
-reads it again once its edit is sent (:func:`_catch_up`), so presses at once do not leave it
-showing less than what was rolled.
+rolled already, closed).
+
+A roll press is acknowledged at once (a deferred update: Discord's 3 s cannot fail a roll
+that was stored), rolls through one service call, answers its member privately, and only
+*touches* the message (issue 26): the message's edits are coalesced
+(:mod:`cogs.ui.message_edits`, at most about one a second), each drawn from the stored
+request when it starts, so a whole table pressing at once costs a few edits, not one per
+press, and the message ends showing every roll.  The close button redraws it the same way.
 
 What players see follows the request's ``hidden`` mode; the public message never shows a
 hidden difficulty nor the numbers of a hidden roll.  The GM reads them in the GM-channel copy
@@ -29,6 +34,7 @@ from cogs.ui.audience import answer
 from cogs.ui.context import ctx_of
 from cogs.ui.gm_copy import send_gm_copy
 from cogs.ui.keyed_button import KeyedButton
+from cogs.ui.message_edits import CoalescedEdits
 from cogs.ui.render import COLOUR, truncate
 
 if TYPE_CHECKING:
@@ -47,6 +53,30 @@ __all__ = [
 REDRAW_ON = ("request.error.closed",)
 #: The public message's reader: anyone in the channel.
 EVERYONE = Reader.everyone()
+
+
+def _edits(bot: Arbitro) -> CoalescedEdits:
+    """The bot's coalesced edits of request messages, created on first use."""
+    edits: CoalescedEdits | None = getattr(bot, "_request_edits", None)
+    if edits is None:
+        edits = CoalescedEdits()
+        bot._request_edits = edits  # type: ignore[attr-defined]  # one per bot, set here
+    return edits
+
+
+def redraw(itx: discord.Interaction[Arbitro], request_id: int) -> None:
+    """The request's message changed: redraw it from the stored request, coalesced with the
+    other presses' redraws (see the module docstring).  Returns at once."""
+    message = itx.message
+    if message is None:
+        return
+
+    async def edit() -> None:
+        ctx = await ctx_of(itx)
+        view = await ctx.services.requests.public(ctx.place, request_id)
+        await message.edit(**request_message(request_for(view, EVERYONE), await table_locale(itx)))
+
+    _edits(itx.client).touch(message.id, edit)
 
 
 def _outcome(entry: Entry, locale: str) -> str:
@@ -181,9 +211,8 @@ class RequestButton(
                 return
             if self.action == "close":
                 view = await service.close(ctx.place, ctx.actor, self.request_id)
-                await itx.response.edit_message(
-                    **request_message(request_for(view, EVERYONE), await table_locale(itx))
-                )
+                await itx.response.defer()
+                redraw(itx, view.id)
                 await itx.followup.send(
                     ctx.t(
                         "request.closed",
@@ -193,34 +222,27 @@ class RequestButton(
                     )
                 )
                 return
+            # acknowledged at once: the roll's answer is a follow-up (issue 26)
+            await itx.response.defer()
             press = await service.roll(ctx.place, ctx.actor, self.request_id, self.character_id)
         except Exception as error:  # noqa: BLE001 - every failure becomes a translated reply
             await self._refuse(itx, error)
             return
+        redraw(itx, self.request_id)
         await answered(itx, press)
 
     async def _refuse(self, itx: discord.Interaction[Arbitro], error: Exception) -> None:
         if isinstance(error, DomainError) and error.key in REDRAW_ON:
-            ctx = await ctx_of(itx)
-            try:
-                view = await ctx.services.requests.public(ctx.place, self.request_id)
-                await itx.response.edit_message(
-                    **request_message(request_for(view, EVERYONE), await table_locale(itx))
-                )
-            except Exception:  # noqa: BLE001 - the refusal below matters more than the redraw
-                log.warning("could not redraw request %s", self.request_id, exc_info=True)
+            redraw(itx, self.request_id)
         await self.refuse(itx, error)
 
 
 async def answered(itx: discord.Interaction[Arbitro], press: Press) -> None:
-    """After a roll: the request message redrawn, the roller's private answer (what the
-    request lets players see), the GM's copy of a hidden roll, the log linked, and the GM told
-    once everyone has rolled."""
+    """After a roll: the roller's private answer (what the request lets players see), the
+    GM's copy of a hidden roll, the log linked, and the GM told once everyone has rolled.
+    The request message is redrawn apart (:func:`redraw`)."""
     ctx = await ctx_of(itx)
     request, check = press.request, press.check
-    public = await table_locale(itx)
-    await itx.response.edit_message(**request_message(request_for(request, EVERYONE), public))
-    await _catch_up(itx, request, public)
     name = check.character_name
     # the roller's answer and the GM's copy: the roll's own secrecy decides (a hidden
     # request's numbers, a hidden NPC's), as for every output
@@ -251,20 +273,7 @@ async def answered(itx: discord.Interaction[Arbitro], press: Press) -> None:
             check.log_id, itx.guild_id or 0, itx.message.id, itx.message.jump_url
         )
     if press.completed:
-        await _tell_gm(itx, request, public)
-
-
-async def _catch_up(itx: discord.Interaction[Arbitro], shown: RequestView, locale: str) -> None:
-    """Two presses of one request at once may edit its message in the other order than they
-    were stored; each press reads the request again after its edit lands and redraws it while
-    it is behind (a few times at most), so the message ends showing every stored roll."""
-    ctx = await ctx_of(itx)
-    for _ in range(3):
-        latest = await ctx.services.requests.public(ctx.place, shown.id)
-        if latest.version <= shown.version:
-            return
-        await itx.edit_original_response(**request_message(request_for(latest, EVERYONE), locale))
-        shown = latest
+        await _tell_gm(itx, request, await table_locale(itx))
 
 
 async def _tell_gm(itx: discord.Interaction[Arbitro], request: RequestView, locale: str) -> None:

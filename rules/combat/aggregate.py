@@ -90,6 +90,13 @@ class Combat:
     def unrolled(self) -> tuple[Combatant, ...]:
         return tuple(c for c in self.combatants if not c.rolled)
 
+    def spent(self) -> frozenset[str]:
+        """The sheetless groups whose typed hit points are spent (a round of declarations
+        passes over them, as it does a character out of the fight)."""
+        return frozenset(
+            c.key for c in self.combatants if c.hit_points is not None and c.hit_points <= 0
+        )
+
     def skips(self, combatant: Combatant, round_: int) -> bool:
         """A Núcleo fumble: «no se actúa en el primer turno» (seed 002, Combate 3)."""
         return round_ == 1 and combatant.skips_first_round
@@ -384,6 +391,29 @@ class Combat:
         combat, change = self.advance(rng, out)
         key = change.current.key
         return replace(combat, pending_test=key if key in set(tests) else None), change
+
+    def turn_of_round(
+        self,
+        round_: int,
+        rng: random.Random,
+        out: Collection[str] = (),
+        *,
+        tests: Collection[str] = (),
+    ) -> tuple[Combat, TurnChange] | None:
+        """The next turn of ``round_`` as a round of declarations resolves it (issue 25 §1),
+        or None when nobody is left to act in that round: from the round before it, the
+        first turn of ``round_`` (a new round: S&W's side dice are rolled now, after the
+        declarations); within it, the next one.  A dying combatant's owed test does not hold
+        the resolution (the resolution handles it)."""
+        if self.round >= round_ + 1 or self.round < round_ - 1:
+            return None
+        try:
+            combat, change = self.next_turn(rng, out, tests=tests, skip_test=True)
+        except RulesError:
+            return None  # nobody acts (everyone out)
+        if change.round != round_:
+            return None
+        return combat, change
 
     def advance(self, rng: random.Random, out: Collection[str] = ()) -> tuple[Combat, TurnChange]:
         """Pass the turn; the first call starts round 1 (everybody must have initiative).

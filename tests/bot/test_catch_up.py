@@ -1,9 +1,11 @@
 """``/catch-up`` and the GM digest's "who owes what" (issue 25 §2), on both databases.
 
 A scene where the GM and Bruno posted after Ana's last post, a GM-only post, a private scene
-Ana is not in, rolls about Ardelia (hers, a hidden NPC's attack with sealed numbers, a hidden
-request's roll, the GM's private roll), an open roll request and a fight on Ardelia's turn.
-Sentinels mark what Ana must never read.
+Ana is not in, rolls about Ardelia (hers, a hidden NPC's attack with its target sealed, her
+check opposed by a hidden NPC, a hidden request's roll, the GM's private roll), an open roll
+request and a fight on Ardelia's turn.  Sentinels mark what Ana must never read.  The rows
+carry the audience their write paths give them (bot.services.shared.audience): the catch-up
+reads them through the one rule, reveals included.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
-from bot.db.models import Absence, Post, RollLog, Scene, Timer, saved_id
+from bot.db.models import Absence, Post, Reveal, RollLog, Scene, Timer, saved_id
 from bot.services import Place
+from bot.services.shared.audience import NPC_NUMBERS, PUBLIC, Part, Secrecy, request_seals
 from bot.services.shared.errors import DomainError
 from bot.services.table.absences import BACK_TIMER
-from bot.services.table.pacing import POST, ROLL, TURN
+from bot.services.table.pacing import DECLARE, POST, ROLL, TURN
 from tests.bot.test_pace import (
     ANA,
     BRUNO,
@@ -86,8 +89,13 @@ async def missed(table):  # noqa: F811 - the fixture of test_pace
     await post(s, scene, ANA, "Ardelia", NOW - timedelta(days=2))
     await post(s, scene, BRUNO, "Bertrán", NOW - timedelta(days=1))
     await post(s, scene, GM, None, NOW - timedelta(hours=20))
-    await add_post(
-        s, scene, f"Solo para el máster: {SECRET}", NOW - timedelta(hours=10), gm_only=True
+    await add_post(  # as /post private writes it: its author's (the GM's) alone
+        s,
+        scene,
+        f"Solo para el máster: {SECRET}",
+        NOW - timedelta(hours=10),
+        gm_only=True,
+        **Secrecy.private(GM.user_id).columns(),
     )
     await add_post(
         s,
@@ -104,7 +112,12 @@ async def missed(table):  # noqa: F811 - the fixture of test_pace
         row.private = True
         session.add(row)
     await add_post(
-        s, hidden_scene, f"Escena privada {SECRET}", NOW - timedelta(hours=3), channel_id=700
+        s,
+        hidden_scene,
+        f"Escena privada {SECRET}",
+        NOW - timedelta(hours=3),
+        channel_id=700,
+        **Secrecy.private(BRUNO.user_id).columns(),
     )
     ardelia = await character_id(s, "Ardelia")
     await add_roll(s, ANA, "Ardelia", 14, NOW - timedelta(hours=30), reason="Percepción")
@@ -116,6 +129,18 @@ async def missed(table):  # noqa: F811 - the fixture of test_pace
         NOW - timedelta(hours=8),
         kind="attack",
         detail={"secret": {"target": 12}, "undo": {"character_id": ardelia}},
+        # as attack_record writes a secret attack: its target and the GM's numbers sealed
+        **PUBLIC.sealing(Part.DETAIL, Part.DIFFICULTY).columns(),
+    )
+    await add_roll(  # her check opposed by a hidden NPC: its numbers sealed until revealed
+        s,
+        ANA,
+        "Ardelia",
+        17,
+        NOW - timedelta(hours=9),
+        outcome="failure",
+        detail={"hidden_opponent": True},
+        **PUBLIC.hiding_npc(await character_id(s, "Bertrán"), NPC_NUMBERS).columns(),
     )
     await add_roll(
         s,
@@ -126,6 +151,7 @@ async def missed(table):  # noqa: F811 - the fixture of test_pace
         private=True,
         outcome="success",
         detail={"hidden_request": "outcome"},
+        **Secrecy.private(ANA.user_id).sealing(*request_seals("outcome")).columns(),
     )
     await add_roll(
         s,
@@ -136,6 +162,7 @@ async def missed(table):  # noqa: F811 - the fixture of test_pace
         private=True,
         kind="damage",
         detail={"undo": {"character_id": ardelia}},
+        **Secrecy.private(GM.user_id).columns(),
     )
     return s, scene
 
@@ -151,14 +178,43 @@ async def test_a_player_catches_up_on_what_they_may_see(missed):
     assert seen.posts[0].message_id == 9001 or seen.posts[0].message_id is None
     texts = repr(view)
     assert SECRET not in texts
-    rolls = {(r.character, r.kind): r for r in view.rolls}
-    assert set(rolls) == {("Sombra", "attack"), ("Ardelia", "check")}
-    assert rolls[("Sombra", "attack")].about == "Ardelia"
-    assert rolls[("Sombra", "attack")].total is None  # sealed: a hidden NPC's numbers
-    assert rolls[("Ardelia", "check")].total is None  # a hidden request: the outcome only
-    assert rolls[("Ardelia", "check")].outcome == "success"
+    rolls = {(r.character, r.kind, r.outcome): r for r in view.rolls}
+    assert set(rolls) == {
+        ("Sombra", "attack", None),
+        ("Ardelia", "check", None),
+        ("Ardelia", "check", "failure"),
+        ("Ardelia", "check", "success"),
+    }
+    assert rolls[("Ardelia", "check", None)].total == 14  # her own roll, in full
+    attack = rolls[("Sombra", "attack", None)]
+    # the attack's total is everyone's (its reply in the channel shows it); its target is not
+    assert attack.about == "Ardelia" and attack.total == 19
+    opposed = rolls[("Ardelia", "check", "failure")]
+    assert opposed.total is None and opposed.expression == ""  # sealed: a hidden NPC's numbers
+    hidden = rolls[("Ardelia", "check", "success")]
+    assert hidden.total is None and hidden.expression == ""  # a hidden request: the outcome
     assert [(d.kind, d.character) for d in view.owed] == [(POST, "Ardelia")]
     assert view.owed[0].since == NOW - timedelta(hours=20)
+
+
+async def test_a_reveal_lifts_what_the_npc_sealed_in_the_catch_up(missed):
+    """The catch-up reads the rule, reveals included: once the GM reveals the NPC, the
+    opposed check's total it sealed is hers to read (a hidden request's stays sealed)."""
+    s, _scene = missed
+    async with s.sessions() as session, session.begin():
+        campaign = await s.campaigns.require(HERE, session)
+        session.add(
+            Reveal(
+                guild_id=HERE.guild_id,
+                campaign_id=saved_id(campaign),
+                character_id=await character_id(s, "Bertrán"),
+                by_user_id=GM.user_id,
+                created_at=NOW - timedelta(hours=1),
+            )
+        )
+    view = await s.pace.catch_up(HERE, ANA, now=NOW)
+    totals = {(r.kind, r.outcome, r.total) for r in view.rolls}
+    assert ("check", "failure", 17) in totals and ("check", "success", None) in totals
 
 
 async def test_since_a_day_shows_more_within_the_bound(missed):
@@ -225,3 +281,19 @@ async def test_an_absence_with_catch_up_fires_it_on_return_and_cancelling_stops_
     async with s.sessions() as session:
         rows = (await session.exec(select(Absence))).all()
     assert {r.catch_up for r in rows} == {True, False}
+
+
+async def test_a_fight_by_declarations_owes_each_declaration_until_its_deadline(missed):
+    """Issue 25 §1's rounds of declarations: the open round waits for each combatant's
+    declaration (no turn is owed), until the round's deadline."""
+    s, _scene = missed
+    await s.combat.start(FIGHT, GM, mode="declarations")
+    await s.combat.join(FIGHT, ANA)
+    await s.combat.join(FIGHT, BRUNO)
+    await s.rounds.next(FIGHT, GM)  # the GM opens round 1
+    view = await s.pace.catch_up(HERE, ANA, now=NOW)
+    (declare,) = [d for d in view.owed if d.kind in (TURN, DECLARE)]
+    assert declare.kind == DECLARE and declare.character == "Ardelia" and declare.where == "1"
+    assert declare.until is not None and declare.channel_id == FIGHT.channel_id
+    bruno = await s.pace.catch_up(HERE, BRUNO, now=NOW)
+    assert [d.character for d in bruno.owed if d.kind == DECLARE] == ["Bertrán"]

@@ -18,12 +18,13 @@ import pytest
 
 from cogs.help import PageButton, TopicMenu
 from cogs.ui.approval import ApprovalButton
-from cogs.ui.attack_panel import DefenceButton
+from cogs.ui.attack_panel import DeclaredDefenceButton, DefenceButton
 from cogs.ui.combat_panel import DeathTestButton, InitButton
 from cogs.ui.keyed_button import KeyedButton
 from cogs.ui.levelup import HitDieButton
 from cogs.ui.publishing import StopPublicationButton
 from cogs.ui.request_panel import RequestButton
+from cogs.ui.round_panel import RedirectButton
 from cogs.ui.undo import UndoButton
 from cogs.ui.wizard import WizardButton, WizardSelect
 
@@ -32,6 +33,8 @@ Style = discord.ButtonStyle
 # custom id → class, its integers by name, action, style, emoji (as the previous code built them)
 OLD_IDS: list[tuple[str, type[KeyedButton], dict[str, int], str, Style, str | None]] = [
     ("arb:1:defend:41:3", DefenceButton, {"log_id": 41, "version": 3}, "", Style.primary, None),
+    ("arb:1:redirect:7:3", RedirectButton, {"combat_id": 7, "ref": 3}, "", Style.secondary, None),
+    ("arb:1:decl-defend:7:3", DeclaredDefenceButton, {"combat_id": 7, "ref": 3}, "", Style.primary, None),
     ("arb:1:init-next:7:12", InitButton, {"combat_id": 7, "version": 12}, "next", Style.primary, None),
     ("arb:1:init-show:7:12", InitButton, {"combat_id": 7, "version": 12}, "show", Style.secondary, None),
     ("arb:1:init-death:7:55", DeathTestButton, {"combat_id": 7, "character_id": 55}, "", Style.danger, None),

@@ -12,8 +12,16 @@ from sqlmodel import select
 
 from bot.db.models import RollLog, RollRequest, Scene, saved_id
 from bot.services import Actor, Place
+from bot.services.shared.audience import Reader
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
-from bot.services.table.requests import MAX_TARGETS, MAX_WHO, parse_who
+from bot.services.table.requests import (
+    MAX_TARGETS,
+    MAX_WHO,
+    UNABLE_SEALED,
+    parse_who,
+    request_for,
+)
+from cogs.ui.request_panel import request_message, results_message
 from rules.systems.base import RulesError
 from tests.examples import ARDELIA, ardelia, swc_cleric
 
@@ -159,9 +167,47 @@ async def test_presses_for_different_characters_at_once_all_count(table):
         table.requests.roll(HERE, BRUNO, view.id, _id(view, "Brisa")),
     )
     final = await table.requests.public(HERE, view.id)
-    assert final.complete and final.version == view.version + 2
+    assert final.complete and final.version == view.version + 1  # completing it, once
     assert sum(p.completed for p in presses) == 1  # the GM is told exactly once
     assert len(await _rolls(table)) == 2
+
+
+async def test_a_whole_table_pressing_at_once_never_conflicts(table, monkeypatch):
+    """Issue 26: MAX_TARGETS characters pressed at once, each twice (a double press): every
+    character rolls exactly once, no press is rolled again because of another character's,
+    and exactly one press completes the request."""
+    players = [Actor(100 + n, f"Jugador {n}") for n in range(MAX_TARGETS)]
+    for n, player in enumerate(players):
+        await table.characters.create(HERE, player, ardelia(name=f"Pj {n:02d}"))
+    who = " ".join(f"<@{player.user_id}>" for player in players)
+    view = await table.requests.create(HERE, GM, who=who, option=OPTION)
+    assert len(view.entries) == MAX_TARGETS
+    rolled_by_check = []
+    check = table.requests.checks.check
+
+    async def counted(*args, **kwargs):
+        rolled_by_check.append(kwargs["character_id"])
+        return await check(*args, **kwargs)
+
+    monkeypatch.setattr(table.requests.checks, "check", counted)
+    presses = [
+        table.requests.roll(HERE, player, view.id, _id(view, f"Pj {n:02d}"))
+        for n, player in enumerate(players)
+        for _twice in range(2)
+    ]
+    results = await asyncio.gather(*presses, return_exceptions=True)
+    done = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(done) == MAX_TARGETS, refused
+    assert all(isinstance(r, DomainError) and "already_rolled" in r.key for r in refused)
+    # one roll per press that reached the dice: nobody rolled again for another's press
+    assert len(rolled_by_check) <= 2 * MAX_TARGETS
+    rows = await _rolls(table)
+    assert sorted(r.character_name for r in rows) == [f"Pj {n:02d}" for n in range(MAX_TARGETS)]
+    final = await table.requests.public(HERE, view.id)
+    assert final.complete and sum(p.completed for p in done) == 1
+    assert {e.log_id for e in final.entries} == {r.id for r in rows}
+    assert all(e.total == next(r.total for r in rows if r.id == e.log_id) for e in final.entries)
 
 
 async def test_a_closed_request_refuses_late_presses(table):
@@ -264,6 +310,30 @@ async def test_a_character_who_cannot_act_is_listed_with_why_and_the_others_roll
     assert last.completed and last.request.complete
 
 
+async def test_why_a_hidden_npc_cannot_roll_is_the_gms(table):
+    """The request lists who cannot roll with why (issue 23 §5); for a hidden NPC the why
+    tells of its sheet («está inconsciente», no such skill): the channel's message reads «the
+    GM knows why» through the audience rule, the GM's results name the reason (issue 22 §1)."""
+    await table.characters.create(
+        HERE, GM, ardelia(name="Pirata", heridas=25), is_npc=True, hidden=True
+    )
+    view = await table.requests.create(HERE, GM, who="Ardelia, Pirata", option=OPTION)
+    public = request_for(view, Reader.everyone()).value
+    (why,) = next(e for e in public.entries if e.name == "Pirata").unable
+    assert why.key == UNABLE_SEALED
+    text = request_message(request_for(view, Reader.everyone()), "es")["embed"].description
+    assert "**Pirata** — no puede tirar: el máster sabe por qué." in text, text
+    assert "inconsciente" not in text
+    gm = results_message(request_for(view, Reader.gm()), "es")["embed"].description
+    assert "inconsciente" in gm, gm
+    # a stored request reads the same (the entry keeps its secrecy)
+    again = await table.requests.public(HERE, view.id)
+    (stored,) = next(
+        e for e in request_for(again, Reader.everyone()).value.entries if e.name == "Pirata"
+    ).unable
+    assert stored.key == UNABLE_SEALED
+
+
 async def test_when_nobody_can_roll_each_one_says_why(table):
     await table.characters.create(HERE, CARLA, ardelia(name="Cato", heridas=25))
     with pytest.raises(DomainError) as refused:
@@ -298,3 +368,47 @@ async def test_a_requested_save_names_its_threat(swc_table):
         await swc_table.requests.create(HERE, GM, who="todos", option="salvacion", difficulty=12)
     (problem,) = refused.value.problems
     assert problem.key == "swc.problem.difficulty_not_allowed"
+
+
+async def test_requests_stored_before_their_entry_rows_keep_their_rolls(table, engine):
+    """The migration of ``roll_request_entry`` gives the requests already stored their rows, with the rolls their
+    ``entries`` held: those stay rolled (and refuse a second press), the others can roll."""
+    import importlib
+    from pathlib import Path
+
+    from alembic.migration import MigrationContext
+    from alembic.operations import Operations
+    from sqlalchemy import text, update
+
+    view = await table.requests.create(HERE, GM, who="todos", option=OPTION)
+    rolled = await table.requests.roll(HERE, ANA, view.id, _id(view, "Ardelia"))
+    async with table.sessions() as session, session.begin():  # as the code before stored it
+        row = await session.get(RollRequest, view.id)
+        legacy = [
+            {**e, "log_id": rolled.check.log_id, "total": 7, "outcome": None, "by": ANA.user_id}
+            if e["name"] == "Ardelia"
+            else e
+            for e in row.entries
+        ]
+        await session.exec(
+            update(RollRequest).where(RollRequest.id == view.id).values(entries=legacy)
+        )
+        await session.exec(text("DROP TABLE roll_request_entry"))
+    versions = Path(__file__).resolve().parents[2] / "bot" / "db" / "migrations" / "versions"
+    (path,) = versions.glob("*_request_entries.py")
+    migration = importlib.import_module(f"bot.db.migrations.versions.{path.stem}")
+
+    def upgrade(connection):
+        with Operations.context(MigrationContext.configure(connection)):
+            migration.upgrade()
+
+    async with engine.begin() as connection:
+        await connection.run_sync(upgrade)
+    after = await table.requests.public(HERE, view.id)
+    ardelia, brisa = (next(e for e in after.entries if e.name == n) for n in ("Ardelia", "Brisa"))
+    assert ardelia.log_id == rolled.check.log_id and ardelia.total == rolled.check.result.total
+    assert not brisa.rolled
+    with pytest.raises(DomainError, match="already_rolled"):
+        await table.requests.roll(HERE, ANA, view.id, ardelia.character_id)
+    last = await table.requests.roll(HERE, BRUNO, view.id, brisa.character_id)
+    assert last.completed

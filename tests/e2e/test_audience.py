@@ -10,7 +10,7 @@ other output could contain, or the exact numbers as the GM reads them:
 
 Then it walks every output: what the bot posted in the channels (replies, panels, the
 pinned header, the closing summary, turn and request messages), ``/history``, ``/xp log``,
-``/init show``, ``/scene status``, the players' half of ``/campaign export`` (Markdown, HTML,
+``/init show``, ``/scene status``, ``/catch-up``, the players' ``/campaign stats``, the players' half of ``/campaign export`` (Markdown, HTML,
 CSV, JSON) and each member's ``/privacy export`` — and fails if a sentinel appears where its
 audience does not allow.  The GM's own outputs (his channel, his ephemeral replies, the
 ``gm/`` half) must hold every sentinel: a sentinel nobody sees would prove nothing.
@@ -205,12 +205,15 @@ def test_every_output_keeps_each_secret_to_its_audience(discord_env):
             ("xp log", {}),
             ("init show", {}),
             ("scene status", {}),
+            ("catch-up", {"since": "01/01/2026"}),  # issue 25 §2
         ):
             reply = sb.command(command, options, guild=g, channel=scene, user=user)
             assert reply.ok, (command, reply.text)
             seen.append(reply.all_text)
         seen.append(_file(sb.command("privacy export", {}, guild=g, user=user).expect_ok()))
     gm_saw.append(sb.command("history", {}, guild=g, channel=scene, user="gm").all_text)
+    # issue 25 §3: the players' version of the stats, posted in the channel by the GM
+    sb.command("campaign stats", {"public": True}, guild=g, channel=scene, user="gm").expect_ok()
     closed = sb.command("scene close", {}, guild=g, channel=scene, user="gm").expect_ok()
     exported = sb.command("campaign export", {}, guild=g, channel="mesa", user="gm").expect_ok()
     files: dict[str, str] = {}

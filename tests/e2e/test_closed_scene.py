@@ -62,7 +62,10 @@ def test_nothing_is_posted_rolled_or_requested_in_a_closed_scene(discord_env):
         ),
     }
     for what, reply in refusals.items():
-        assert reply.ephemeral and reply.modal is None, (what, reply.all_text)
+        # a press is acknowledged at once and answered privately as a follow-up (issue 26)
+        private = reply.ephemeral or (what == "press" and reply.followups)
+        assert private and all(m.ephemeral for m in reply.followups), (what, reply.all_text)
+        assert reply.modal is None, (what, reply.all_text)
         assert says(reply, "scene.error.closed", title="La posada"), (what, reply.all_text)
         assert not reply.rejections, (what, reply.rejections)  # nothing reached Discord
     assert "Sigo hablando." in refusals["late form"].all_text  # the typed text handed back

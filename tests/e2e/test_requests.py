@@ -4,11 +4,17 @@ a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from sqlmodel import select
 
+from bot.db.engine import create_engine, session_factory
+from bot.db.models import RollLog
 from bot.i18n import t
+from bot.services.table.requests import MAX_TARGETS
 from tests.e2e.helpers import import_sheet, new_campaign, press, says, sheet_file, start_arbitro
 from tests.examples import ARDELIA, ardelia, swc_cleric
 
@@ -54,6 +60,13 @@ def _roll_button(sb, message, name):
     raise AssertionError(f"no roll button for {name}: {sb.message(message.id).buttons}")
 
 
+def _private(reply):
+    """A press's own answer: acknowledged at once, then one private follow-up (issue 26)."""
+    assert reply.callback_type == 6, reply.callback_type
+    (answer,) = [m for m in reply.followups if m.ephemeral]
+    return answer
+
+
 def _number(reply):
     found = re.search(r"Solicitud n\.º (\d+)", reply.all_text)
     return found[1] if found else "?"
@@ -68,7 +81,8 @@ def test_a_hidden_request_answered_by_two_players(discord_env):
     assert {b["label"] for b in request.buttons} >= {"Ardelia", "Brisa"}
     # a press by the wrong member is refused and changes nothing
     wrong = sb.click(request, _roll_button(sb, request, "Ardelia"), user="bruno")
-    assert wrong.ephemeral and says(wrong, "request.error.not_yours", name="Ardelia"), wrong.text
+    refusal = _private(wrong)
+    assert refusal.text == t("request.error.not_yours", "es", name="Ardelia"), wrong.all_text
     # each player rolls their own character and sees only success or failure
     seen = {}
     for user, name in (("ana", "Ardelia"), ("bruno", "Brisa")):
@@ -127,11 +141,12 @@ def test_a_double_press_and_a_late_press_are_refused(discord_env):
     button = _roll_button(sb, second, "Brisa")
     with ThreadPoolExecutor(max_workers=4) as pool:
         clicks = list(pool.map(lambda _: sb.click(second, button, user="bruno"), range(4)))
-    rolled = [c for c in clicks if c.ok and says(c, "request.footer_complete", id=_number(c))]
+    again_text = t("request.error.already_rolled", "es", name="Brisa")
+    rolled = [c for c in clicks if c.ok and _private(c).text != again_text]
     assert len(rolled) == 1, [c.all_text or c.error for c in clicks]
-    for other in clicks:
-        if other is not rolled[0] and other.ok:  # the ones that reached the bot
-            assert says(other, "request.error.already_rolled", name="Brisa"), other.all_text
+    assert "Brisa" in _private(rolled[0]).text
+    assert all(_private(c).text == again_text for c in clicks if c is not rolled[0])
+    assert says(rolled[0], "request.footer_complete", id=_number(rolled[0]))
     history = sb.command("history", {}, guild=g, channel="mesa", user="gm")
     assert history.text.count("Brisa (bruno)") == 1, history.text
     player = sb.command(
@@ -349,3 +364,71 @@ def test_a_requested_save_carries_its_threat(discord_env):
     assert refused.ephemeral and says(
         refused, "swc.problem.difficulty_not_allowed", option="salvacion"
     ), refused.text
+
+
+def _checks_stored(url: str) -> list[RollLog]:
+    """Every check in the bot's audit log, read from its database."""
+
+    async def read() -> list[RollLog]:
+        engine = create_engine(url)
+        try:
+            async with session_factory(engine)() as session:
+                return list(
+                    (await session.exec(select(RollLog).where(RollLog.kind == "check"))).all()
+                )
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(read())
+
+
+def test_five_full_requests_pressed_all_at_once(bot_database_url, tmp_path):
+    """Issue 26: five requests of MAX_TARGETS characters, all 100 buttons pressed in the same
+    instant.  Every press is acknowledged and answered privately with its roll, every roll is
+    stored exactly once, and each request message ends showing every result (correctness,
+    not timing: the timing is benchmarks/request_load_bench.py's)."""
+    sb = start_arbitro(bot_database_url, tmp_path)
+    try:
+        g = new_campaign(sb, "Mesa llena", "nucleo")
+        sb.command(
+            "campaign settings", {"gm_channel": g.channel("gm")}, guild=g, channel="mesa", user="gm"
+        ).expect_ok()
+        players = [g.add_member(f"jugador{n:03d}").name for n in range(5 * MAX_TARGETS)]
+        names = {player: f"Pj {n:03d}" for n, player in enumerate(players)}
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            list(pool.map(lambda p: import_sheet(sb, g, ardelia(name=names[p]), user=p), players))
+        presses = []
+        for k in range(5):
+            group = players[k * MAX_TARGETS : (k + 1) * MAX_TARGETS]
+            who = " ".join(f"<@{g.member(p).id}>" for p in group)
+            message = _ask(sb, g, who=who).message
+            presses += [(message, _roll_button(sb, message, names[p]), p) for p in group]
+        replies = sb.click_together(presses)
+        for reply, (_message, _button, player) in zip(replies, presses, strict=True):
+            assert reply.ok, reply.error
+            answer = _private(reply)  # acknowledged at once, then its own answer
+            assert names[player] in answer.text and "Total" in answer.text, answer.text
+        stored = _checks_stored(bot_database_url)
+        assert sorted(r.character_name for r in stored) == sorted(names.values())
+        totals = {r.character_name: r.total for r in stored}
+        for message in {id(m): m for m, _b, _p in presses}.values():
+            final = sb.message(message.id)
+            assert "pendiente" not in final.text, final.text
+            assert says_text(final.text, "request.footer_complete", id=_number_in(final.text))
+            assert not [b for b in final.buttons if b["custom_id"].startswith(ROLL)]
+            shown = dict(re.findall(r"\*\*(Pj \d{3})\*\* — \*\*(-?\d+)\*\*", final.text))
+            assert len(shown) == MAX_TARGETS, final.text
+            assert all(int(total) == totals[name] for name, total in shown.items())
+        told = [m for m in sb.channel_messages(g, "gm") if m.content.startswith("✅")]
+        assert len(told) == 5  # each request's GM told once
+    finally:
+        sb.close()
+
+
+def says_text(text: str, key: str, **params) -> bool:
+    return t(key, "es", **params) in text
+
+
+def _number_in(text: str) -> str:
+    found = re.search(r"Solicitud n\.º (\d+)", text)
+    return found[1] if found else "?"

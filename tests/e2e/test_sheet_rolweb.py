@@ -174,7 +174,10 @@ def test_checks_from_the_sheet_plain_and_opposed_against_an_npc(discord_env):
         **ES,
     )
     assert opposed.ok and "Eira (gm): Diestro←Defensa" in opposed.text, opposed.text
-    assert "(objetivo 8)" in opposed.text and "40,00 %" in opposed.text
+    # the target comes from the hidden goblin's Defensa: sealed in the channel, the GM's alone
+    assert "(objetivo 8)" not in opposed.text and "solo el máster" in opposed.text
+    private = "\n".join(f.text for f in opposed.followups if f.ephemeral)
+    assert "(objetivo 8)" in private and "40,00 %" in private, (private, opposed.all_text)
     assert "Enfrentada contra Goblin 1" in opposed.text
     # A player defends against the hidden NPC the GM names: the roll works, the sheet stays hidden.
     defence = sb.command(

@@ -212,7 +212,10 @@ def test_npc_stat_blocks_copies_and_hidden_from_players(discord_env):
     hidden = sb.command("npc show", {"name": "Orco 2"}, guild=g, channel="mesa", user="ana", **ES)
     assert "No hay ningún personaje llamado «Orco 2»" in hidden.text, hidden.text
     save = sb.command("save", {"character": "Orco 2"}, guild=g, channel="mesa", user="gm", **ES)
-    assert save.ok and "17" in save.text and "20,00 %" in save.text, save.text  # 17+ on a d20
+    # the hidden NPC's numbers are the GM's: sealed in the channel, given to the GM privately
+    assert save.ok and "solo el máster" in save.text and "20,00 %" not in save.text, save.text
+    private = "\n".join(f.text for f in save.followups if f.ephemeral)
+    assert "17" in private and "20,00 %" in private, (private, save.all_text)  # 17+ on a d20
     bad = sb.command(
         "npc set",
         {"name": "Orco 1", "field": "ataques", "value": "mordisco"},

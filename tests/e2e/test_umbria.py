@@ -5,6 +5,7 @@ the director-only post, the roll log with the imported rolls, and a player's cla
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.helpers import says, start_arbitro
-from tests.umbria_fixture import fixture_zip
+from tests.umbria_fixture import FIXTURES, fixture_zip
 
 pytestmark = pytest.mark.e2e
 
@@ -79,10 +80,19 @@ def test_an_umbria_game_moves_into_a_campaign(bot_database_url: str, tmp_path: P
             "SECRETO-ALDARA" not in public
             and "SECRETO-ALDARA" not in files["scenes/001-el-muelle.html"].decode()
         )
+        # the picture inside Aldara's post: stored once in the public half, shown by its page
+        mapa = (FIXTURES / "partida" / "El muelle_files" / "mapa.png").read_bytes()
+        stored = f"media/{hashlib.sha256(mapa).hexdigest()[:32]}.png"
+        assert files[stored] == mapa and [n for n, d in files.items() if d == mapa] == [stored]
+        assert f'alt="mapa.png" src="../{stored}"' in files["scenes/001-el-muelle.html"].decode()
+        assert f"![mapa.png](<../{stored}>)" in public
         gm = files["gm/scenes/001-el-muelle.md"].decode()
         assert "SECRETO-ALDARA" in gm  # the GM half holds the director-only post
         posts = [json.loads(line) for line in files["gm/posts.jsonl"].decode().splitlines()]
         assert [p["gm_only"] for p in posts if "SECRETO" in p["text"]] == [True]
+        assert [p["images"] for p in posts if "images" in p] == [
+            [{"name": "mapa.png", "type": "image/png", "file": stored}]
+        ]
         rolls = files["gm/rolls.csv"].decode()
         assert "Acechar" in rolls and "imported" in rolls
 

@@ -131,6 +131,20 @@ INLINE_ROLLS = "tiradas_en_mensajes"
 #: happen with a warning in the reply, ``libre`` does not count.
 TURN_ACTIONS = "acciones_por_turno"
 TURN_ACTION_MODES = ("rechazar", "advertir", "libre")
+#: Players may read the table's stats (``/campaign stats``, issue 25 §3): the players'
+#: version, made of what every member may see; off by default (the GM's alone).
+PLAYER_STATS = "estadisticas_jugadores"
+#: How a fight is played by default (issue 25 §1; ``/init start mode`` chooses per fight):
+#: ``automatico`` by rounds of declarations where the campaign is bound to a forum (the
+#: play-by-post table), turn by turn elsewhere (live play); or always one of them.
+FIGHT_MODE = "modo_combate"
+FIGHT_MODES = ("automatico", "turnos", "declaraciones")
+#: How long a round of declarations lasts, in hours, when the fight has no ``/init deadline``.
+ROUND_HOURS = "plazo_asalto"
+#: What a combatant who declared nothing does when its round resolves: ``esperar`` (hold) or
+#: ``repetir`` (its standing order: what it did the round before, with new dice).
+DEFAULT_ACTION = "accion_por_defecto"
+DEFAULT_ACTIONS = ("esperar", "repetir")
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -145,6 +159,10 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(TYPED_POSTS, FieldKind.BOOLEAN, False),
     SettingSpec(INLINE_ROLLS, FieldKind.BOOLEAN, False),
     SettingSpec(TURN_ACTIONS, FieldKind.CHOICE, "rechazar", TURN_ACTION_MODES),
+    SettingSpec(PLAYER_STATS, FieldKind.BOOLEAN, False),
+    SettingSpec(FIGHT_MODE, FieldKind.CHOICE, "automatico", FIGHT_MODES),
+    SettingSpec(ROUND_HOURS, FieldKind.INTEGER, 48, minimum=1, maximum=336),
+    SettingSpec(DEFAULT_ACTION, FieldKind.CHOICE, "esperar", DEFAULT_ACTIONS),
 )
 
 

@@ -12,10 +12,12 @@ holds the GM's material and the complete record the import reads::
     scenes/NNN-title.md|html    each public scene, posts in order
     characters/profiles.json    public profiles of the characters players can see
     xp.csv, rolls.csv           the XP ledger and the roll log, public rows only
+    media/HASH.png|jpg|gif|webp each image players see, once (avatars, pictures inside posts)
     gm/scenes/NNN-title.md|html every scene complete, GM-only material marked
     gm/unplaced.md|html         posts made outside any scene (GM channel, private threads)
     gm/characters.json          every character: owner, NPC, hidden, deleted, sheet file
     gm/characters/NNN-name.json each full sheet, in the /sheet export format
+    gm/media/HASH.*             the images only the GM sees (a hidden NPC's, a GM-only post's)
     gm/scenes.jsonl, gm/posts.jsonl, gm/xp.csv, gm/rolls.csv   the complete record
 
 Rows name each other by *export numbers* (``ref``: 1, 2, 3… in database order), never by
@@ -55,6 +57,7 @@ __all__ = [
     "MAX_ARCHIVE_BYTES",
     "MAX_FILES",
     "MAX_MEMBER_BYTES",
+    "MAX_POST_IMAGES",
     "MAX_SCENES",
     "MAX_UNCOMPRESSED",
     "ROLL_COLUMNS",
@@ -83,6 +86,8 @@ MAX_FILES = 20_000
 #: scene's channel id is ``-(campaign id × (MAX_SCENES + 1) + ref)``, so a larger number
 #: would name another campaign's scene (and 2^63−1 overflowed the column).
 MAX_SCENES = 99_999
+#: Pictures one post may show (an Umbría post's; more is a malformed record).
+MAX_POST_IMAGES = 50
 #: Problems listed at most in one refusal (the rest are counted), and counted at most
 #: (then the reading stops: the file is not a chronicle worth reading to its end).
 MAX_PROBLEMS = 15
@@ -311,8 +316,9 @@ class ArchiveContents:
     xp: Iterator[dict[str, Any]]
     #: the streams' budgets, and the problems list every check adds to
     budget: RecordBudget
-    #: the images the characters name (``media/…``), each read once
-    media: dict[str, bytes] = field(default_factory=dict)
+    #: the images the characters and the posts name (``media/…``), each read once, when
+    #: first asked for (a post's pictures as the post is checked: :class:`MediaFiles`)
+    media: Mapping[str, bytes] = field(default_factory=dict)
 
 
 class RecordBudget:
@@ -347,6 +353,40 @@ class RecordBudget:
     def check_clock(self) -> None:
         if self.clock() > self.deadline:
             raise self.problems.stop("chronicle.problem.too_slow", limit=MAX_CHECK_SECONDS)
+
+
+class MediaFiles(Mapping[str, bytes]):
+    """The archive's images (``media/…``, :data:`MEDIA_FILE`), each read from the zip the
+    first time it is asked for and kept: the record is read as a stream, so a post's
+    pictures are read when the post is checked, within the same budget as every file."""
+
+    def __init__(self, read: Callable[[str], bytes | None]) -> None:
+        self._read = read
+        self._files: dict[str, bytes] = {}
+        self._missing: set[str] = set()  # asked once, its problem listed once
+
+    def get(self, name: object, default: Any = None) -> Any:
+        if not isinstance(name, str) or not MEDIA_FILE.match(name) or name in self._missing:
+            return default
+        if name not in self._files:
+            data = self._read(name)
+            if data is None:
+                self._missing.add(name)
+                return default
+            self._files[name] = data
+        return self._files[name]
+
+    def __getitem__(self, name: str) -> bytes:
+        data = self.get(name)
+        if data is None:
+            raise KeyError(name)
+        return data  # type: ignore[no-any-return]  # get returns the bytes it keeps
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
 
 
 def read_archive(payload: bytes) -> ArchiveContents:
@@ -411,7 +451,7 @@ def read_archive(payload: bytes) -> ArchiveContents:
         problems.add("chronicle.problem.too_many_characters", limit=MAX_CHARACTERS)
         raise problems
     sheets: dict[str, bytes] = {}
-    media: dict[str, bytes] = {}
+    media = MediaFiles(read)
     for entry in characters:
         name = entry.get("file") if isinstance(entry, dict) else None
         if isinstance(name, str) and CHARACTER_FILE.match(name) and name not in sheets:
@@ -419,11 +459,7 @@ def read_archive(payload: bytes) -> ArchiveContents:
             if data is not None:
                 sheets[name] = data
         avatar = entry.get("avatar") if isinstance(entry, dict) else None
-        image = avatar.get("file") if isinstance(avatar, dict) else None
-        if isinstance(image, str) and MEDIA_FILE.match(image) and image not in media:
-            data = read(image)
-            if data is not None:
-                media[image] = data
+        media.get(avatar.get("file") if isinstance(avatar, dict) else None)  # read now
     for name in (GM_SCENES, GM_POSTS, GM_ROLLS, GM_XP):
         if name not in seen:
             problems.add("chronicle.problem.missing_file", path=name)

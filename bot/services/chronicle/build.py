@@ -14,7 +14,7 @@ import hashlib
 import io
 import json
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -47,6 +47,7 @@ from bot.services.chronicle.pages import (
     index_html,
     index_markdown,
     markdown_page,
+    post_images,
 )
 from bot.services.shared.audience import (
     PUBLIC,
@@ -140,36 +141,65 @@ MEDIA_EXTENSIONS = {
 PART_MARGIN = 256 * 1024
 
 
-def _media(
-    characters: list[dict[str, Any]], public: set[int]
-) -> tuple[dict[int, dict[str, str]], dict[str, bytes]]:
-    """Each stored avatar as one file, named by its bytes' hash: ``media/`` when a character
-    the players see shows it, else ``gm/media/`` (a hidden NPC's face is the GM's); the
-    characters' avatars as ``{"type", "file"}``."""
-    by_digest: dict[str, tuple[str, bytes, bool]] = {}
+class _Media:
+    """Each stored image as one file, named by its bytes' hash: ``media/`` when anything the
+    players see shows it (a character they see, a post they read), else ``gm/media/`` (a
+    hidden NPC's face, a director-only post's picture are the GM's).  The same bytes shown
+    twice — an avatar that is also a post's picture — are one file."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, tuple[str, bytes, bool]] = {}  # digest → (type, bytes, shown)
+
+    def add(self, kind: str, data: bytes, shown: bool) -> str | None:
+        """The image's digest (``None`` for a type the archive does not store)."""
+        if kind not in MEDIA_EXTENSIONS:
+            return None
+        digest = hashlib.sha256(data).hexdigest()[:32]
+        seen = self.found.get(digest)
+        self.found[digest] = (kind, data, shown or (seen is not None and seen[2]))
+        return digest
+
+    def kind(self, digest: str) -> str:
+        return self.found[digest][0]
+
+    def file(self, digest: str) -> str:
+        kind, _data, shown = self.found[digest]
+        return f"{'media' if shown else 'gm/media'}/{digest}.{MEDIA_EXTENSIONS[kind]}"
+
+    def files(self) -> dict[str, bytes]:
+        return {self.file(digest): data for digest, (_k, data, _s) in self.found.items()}
+
+
+def _avatars(characters: list[dict[str, Any]], public: set[int], media: _Media) -> dict[int, str]:
+    """The digest of each stored avatar by character number (shown when the players see
+    the character)."""
     digest_of: dict[int, str] = {}
     for character in characters:
         avatar = character.get("avatar")
         if not isinstance(avatar, Mapping) or not isinstance(avatar.get("bytes"), bytes):
             continue
-        kind, data = str(avatar.get("type")), avatar["bytes"]
-        if kind not in MEDIA_EXTENSIONS:
-            continue
-        digest = hashlib.sha256(data).hexdigest()[:32]
-        seen = by_digest.get(digest)
-        shown = character["ref"] in public or (seen is not None and seen[2])
-        by_digest[digest] = (kind, data, shown)
-        digest_of[character["ref"]] = digest
-    files: dict[str, bytes] = {}
-    names: dict[str, str] = {}
-    for digest, (kind, data, shown) in by_digest.items():
-        name = f"{'media' if shown else 'gm/media'}/{digest}.{MEDIA_EXTENSIONS[kind]}"
-        files[name], names[digest] = data, name
-    avatars = {
-        ref: {"type": by_digest[digest][0], "file": names[digest]}
-        for ref, digest in digest_of.items()
-    }
-    return avatars, files
+        digest = media.add(str(avatar.get("type")), avatar["bytes"], character["ref"] in public)
+        if digest is not None:
+            digest_of[character["ref"]] = digest
+    return digest_of
+
+
+def _post_images(
+    posts: list[dict[str, Any]], public: Callable[[Mapping[str, Any]], bool], media: _Media
+) -> dict[int, list[tuple[str, str]]]:
+    """The pictures shown inside each post (an Umbría post's, issue 27) as ``(name,
+    digest)`` by post number, in order: under ``media/`` when the players read the post,
+    else ``gm/media/`` (through the audience rule: a director-only post's are the GM's)."""
+    found: dict[int, list[tuple[str, str]]] = {}
+    for post in posts:
+        shown = None
+        for image in post.get("images") or ():
+            if shown is None:
+                shown = public(post)
+            digest = media.add(str(image.get("type")), image["bytes"], shown)
+            if digest is not None:
+                found.setdefault(post["ref"], []).append((str(image["name"]), digest))
+    return found
 
 
 def build_parts(snapshot: Snapshot, locale: str, limit: int | None = None) -> list[bytes]:
@@ -220,15 +250,8 @@ def _write(snapshot: Snapshot, locale: str) -> tuple[ArchiveWriter, _Built]:
     public = {
         c["ref"] for c in snapshot.characters if sight(character_secrecy(c), PLAYERS) is not None
     }
-    avatars, media = _media(snapshot.characters, public)
-    for name, data in media.items():
-        out.add(name, data, group=MEDIA)
-    records = [
-        {k: v for k, v in c.items() if k != "avatar"}
-        | ({"avatar": avatars[c["ref"]]} if c["ref"] in avatars else {})
-        for c in snapshot.characters
-    ]
-    characters = {c["ref"]: c for c in records}
+    media = _Media()
+    avatar_digests = _avatars(snapshot.characters, public, media)
 
     def in_scene(record: Mapping[str, Any]) -> Secrecy:
         """The record's own secrecy, narrowed by its scene's (a private scene's: the GM's)."""
@@ -241,6 +264,37 @@ def _write(snapshot: Snapshot, locale: str) -> tuple[ArchiveWriter, _Built]:
         if post.get("deleted_at"):  # withdrawn: its author's and the GM's
             secrecy = secrecy.narrowed(Audience.PLAYER, post.get("author_user_id"))
         return secrecy
+
+    post_digests = _post_images(
+        snapshot.posts, lambda p: sight(post_secrecy(p), PLAYERS) is not None, media
+    )
+    for name, data in media.files().items():
+        out.add(name, data, group=MEDIA)
+    avatars = {
+        ref: {"type": media.kind(digest), "file": media.file(digest)}
+        for ref, digest in avatar_digests.items()
+    }
+    records = [
+        {k: v for k, v in c.items() if k != "avatar"}
+        | ({"avatar": avatars[c["ref"]]} if c["ref"] in avatars else {})
+        for c in snapshot.characters
+    ]
+    characters = {c["ref"]: c for c in records}
+    posts = [
+        {k: v for k, v in p.items() if k != "images"}
+        | (
+            {
+                "images": [
+                    {"name": name, "type": media.kind(digest), "file": media.file(digest)}
+                    for name, digest in post_digests[p["ref"]]
+                ]
+            }
+            if p["ref"] in post_digests
+            else {}
+        )
+        for p in snapshot.posts
+    ]
+    post_files = sorted({media.file(d) for found in post_digests.values() for _n, d in found})
 
     def rolls_for(post: Mapping[str, Any], reader: Reader) -> tuple[Mapping[str, Any], ...]:
         """The post's rolls (a typed post's several ``[[…]]``) as ``reader`` may see them."""
@@ -268,7 +322,7 @@ def _write(snapshot: Snapshot, locale: str) -> tuple[ArchiveWriter, _Built]:
     }
     out.add_json(MANIFEST, manifest)
     by_scene: dict[int | None, list[dict[str, Any]]] = {}
-    for post in sorted(snapshot.posts, key=lambda p: (p["created_at"] or "", p["ref"])):
+    for post in sorted(posts, key=lambda p: (p["created_at"] or "", p["ref"])):
         by_scene.setdefault(post["scene"], []).append(post)
 
     def pages(scene: Mapping[str, Any] | None, title: str, reader: Reader, folder: str) -> PageSet:
@@ -289,7 +343,7 @@ def _write(snapshot: Snapshot, locale: str) -> tuple[ArchiveWriter, _Built]:
             str(shown.value.character["avatar"]["file"])
             for shown in page.posts
             if shown.value.character and "avatar" in shown.value.character
-        }
+        } | {str(image["file"]) for shown in page.posts for image in post_images(shown.value.post)}
         out.add(f"{stem}.md", markdown_page(page), group=group)
         out.add(f"{stem}.html", html_page(page), group=group, uses=uses)
 
@@ -325,7 +379,7 @@ def _write(snapshot: Snapshot, locale: str) -> tuple[ArchiveWriter, _Built]:
         )
     out.add_json(GM_CHARACTERS, index, uses=[a["file"] for a in avatars.values()])
     out.add_jsonl(GM_SCENES, snapshot.scenes)
-    out.add_jsonl(GM_POSTS, snapshot.posts)
+    out.add_jsonl(GM_POSTS, posts, uses=post_files)
     out.add_csv(GM_XP, XP_COLUMNS, snapshot.xp)
     out.add_csv(GM_ROLLS, ROLL_COLUMNS, snapshot.rolls)
     out.add_csv(

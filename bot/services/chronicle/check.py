@@ -27,6 +27,7 @@ from bot.services.chronicle.archive import (
     GM_SCENES,
     GM_XP,
     MANIFEST,
+    MAX_POST_IMAGES,
     MAX_SCENES,
     ArchiveContents,
     ArchiveProblems,
@@ -35,7 +36,7 @@ from bot.services.chronicle.archive import (
 )
 from bot.services.shared.audience import PUBLIC, Audience, Part, Secrecy
 from bot.services.shared.errors import DomainError
-from bot.services.shared.post_text import Avatar, checked_avatar
+from bot.services.shared.post_text import Avatar, checked_avatar, image_type
 from bot.services.sheets.access import MAX_NAME, NO_SHEET, name_key, player_sheet
 from bot.services.sheets.approvals import APPROVAL_STATES
 from bot.services.sheets.imports import check_sheet, parse_document
@@ -51,6 +52,8 @@ INT32 = MAX_STORED + 1  # the one range of a stored number (rules.values): |n| <
 MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
 MAX_BREAKDOWN = 10_000
 MAX_HISTORY = 100_000  # a profile's history, a referee's note (an Umbría character's)
+MAX_IMAGE_BYTES = 2 * 1024 * 1024  # a picture inside a post: what an Umbría import takes
+MAX_IMAGE_NAME = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +377,7 @@ def check_contents(
             "deleted_at": read.moment("deleted_at", optional=True),
             "source_ref": read.string("source_ref", 60, optional=True),
             "umbria_player": _umbria_player(read, row),
+            "images": _post_images(read, row, contents.media),
         }
         legacy = PUBLIC
         if post["gm_only"] and post["author_user_id"] is not None:
@@ -525,6 +529,38 @@ def _umbria_player(read: FieldReader, row: Mapping[str, Any]) -> dict[str, Any] 
         read._bad("umbria_player")
         return None
     return {"id": value["id"], "name": value["name"], "claimed_by": claimed}
+
+
+def _post_images(
+    read: FieldReader, row: Mapping[str, Any], media: Mapping[str, bytes]
+) -> list[dict[str, Any]]:
+    """The pictures a post shows (``images``: an Umbría post's, issue 27) as ``PostImage``
+    columns: each names an image file of the archive (read within the archive's budgets,
+    :func:`~bot.services.chronicle.archive.read_archive`), checked by its bytes — a known
+    image type, no bigger than an Umbría import takes — never by the declared type."""
+    value = row.get("images")
+    if value is None:
+        return []
+    found: list[dict[str, Any]] = []
+    if not isinstance(value, list) or len(value) > MAX_POST_IMAGES:
+        read._bad("images")
+        return []
+    for picture in value:
+        name = picture.get("name") if isinstance(picture, dict) else None
+        file = picture.get("file") if isinstance(picture, dict) else None
+        data = media.get(file) if isinstance(file, str) else None
+        kind = image_type(data) if isinstance(data, bytes) else None
+        if (
+            not isinstance(name, str)
+            or not 0 < len(name) <= MAX_IMAGE_NAME
+            or data is None
+            or kind is None
+            or len(data) > MAX_IMAGE_BYTES
+        ):
+            read._bad("images")
+            return []
+        found.append({"name": name, "media_type": f"image/{kind}", "data": data})
+    return found
 
 
 def _sheet(

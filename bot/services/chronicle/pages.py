@@ -4,7 +4,8 @@ from outside its own folder.
 Pure (runs in the bot's worker process, with the export).  Styles are inline; a stored
 avatar is an image file of the archive, written once (``media/…``) and named by every page
 with a relative path, so the unzipped folder opens as it is, offline, years later; a
-character without one gets an SVG disc of its initials (``data:``).  A Content-Security-
+character without one gets an SVG disc of its initials (``data:``); the pictures shown inside a
+post (an Umbría post's) are files of the archive too, shown below its text.  A Content-Security-
 Policy forbids any other source, and every text a user wrote is escaped and shown as text — a
 post containing ``<script>`` shows those characters, and links users wrote stay plain text (no
 ``<a>`` to the outside, nothing fetched).
@@ -34,6 +35,7 @@ __all__ = [
     "index_html",
     "index_markdown",
     "markdown_page",
+    "post_images",
     "roll_line",
     "stored_avatar",
 ]
@@ -59,6 +61,7 @@ border-radius:.6rem;padding:0 .45rem;margin-left:.35rem;font-family:sans-serif}
 .notes{white-space:pre-wrap;font-size:.85rem;color:#555;border-left:3px solid #ccc;padding-left:.6rem}
 .roll{font-family:monospace;font-size:.85rem;background:#eee;padding:.3rem .5rem;margin-top:.4rem}
 .time{font-size:.75rem;color:#888;margin:.3rem 0 0}ul{padding-left:1.2rem}
+.picture{max-width:100%;height:auto;display:block;margin:.4rem 0}
 """
 
 
@@ -102,6 +105,27 @@ def stored_avatar(character: Mapping[str, Any] | None) -> tuple[str, str] | None
     return str(kind), file
 
 
+def post_images(post: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The pictures shown inside a post (an Umbría post's, issue 27) as the export names
+    them: ``{"name", "type", "file"}``, each file an image of the archive (``media/…``, or
+    ``gm/media/…`` when only the GM reads the post)."""
+    found = post.get("images")
+    if not isinstance(found, list):
+        return []
+    return [
+        image
+        for image in found
+        if isinstance(image, Mapping)
+        and image.get("type") in AVATAR_TYPES
+        and isinstance(image.get("file"), str)
+    ]
+
+
+def _relative(file: str, folder: str) -> str:
+    """An archive file as a page in ``folder`` names it (the unzipped folder opens as is)."""
+    return posixpath.relpath(file, folder or ".")
+
+
 def _initials(name: str) -> str:
     words = [w for w in name.split() if w[:1].isalnum()]
     return "".join(w[0] for w in words[:2]).upper() or "?"
@@ -113,7 +137,7 @@ def avatar_uri(name: str, character: Mapping[str, Any] | None, folder: str = "")
     ``data:`` SVG disc with the speaker's initials."""
     stored = stored_avatar(character)
     if stored is not None:
-        return posixpath.relpath(stored[1], folder or ".")
+        return _relative(stored[1], folder)
     hue = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:4], 16) % 360
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48">'
@@ -189,6 +213,12 @@ def _scene_meta(pages: PageSet) -> str:
 # -- Markdown ---------------------------------------------------------------------------
 
 
+def _markdown_label(text: str) -> str:
+    """An image's name as a Markdown link's text: one line, brackets escaped."""
+    plain = " ".join(text.split())
+    return plain.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
 def markdown_page(pages: PageSet) -> str:
     """The scene as Markdown: each post's text as its author wrote it (Markdown kept)."""
     locale = pages.locale
@@ -203,6 +233,9 @@ def markdown_page(pages: PageSet) -> str:
         post = shown.value.post
         when = " · ".join([_day(post["created_at"], locale, pages.zone), *_badges(post, locale)])
         lines += ["---", "", f"### {post['speaker_name']}", f"*{when}*", "", post["text"], ""]
+        for image in post_images(post):
+            name = _markdown_label(str(image.get("name") or ""))
+            lines += [f"![{name}](<{_relative(str(image['file']), pages.folder)}>)", ""]
         if post.get("notes"):
             notes = str(post["notes"]).splitlines() or [""]
             label = t(_notes_label(post), locale)
@@ -264,6 +297,11 @@ def html_page(pages: PageSet) -> str:
             '<div class="body">',
             f'<h2 class="speaker">{esc(post["speaker_name"])}{badges}</h2>',
             f'<div class="text">{esc(post["text"])}</div>',
+        ]
+        body += [
+            f'<img class="picture" alt="{esc(str(image.get("name") or ""))}" '
+            f'src="{esc(_relative(str(image["file"]), pages.folder))}">'
+            for image in post_images(post)
         ]
         if post.get("notes"):
             label = esc(t(_notes_label(post), locale))

@@ -46,6 +46,7 @@ from bot.db.models import (
     CharacterProfile,
     ImportedPlayer,
     Post,
+    PostImage,
     RollLog,
     Scene,
     XpAward,
@@ -327,8 +328,10 @@ class ChronicleService:
                 **secrecy(r),
             }
 
+        post_entry: dict[int, dict[str, Any]] = {}
+
         def post(p: SimpleNamespace) -> dict[str, Any]:
-            return {
+            entry = post_entry[p.id] = {
                 "ref": 0,  # numbered below
                 "scene": scene_ref.get(p.scene_id or 0),
                 "author_user_id": p.author_user_id,
@@ -351,6 +354,16 @@ class ChronicleService:
                 **_umbria_of(players, p.imported_player_id),
                 **secrecy(p),
             }
+            return entry
+
+        def image(i: SimpleNamespace) -> dict[str, Any]:
+            """A picture shown inside a post (an Umbría post's), on its post's record: the
+            bytes, stored once in the zip as a file the pages and the record name."""
+            found = {"name": i.name, "type": i.media_type, "bytes": bytes(i.data)}
+            entry = post_entry.get(i.post_id)
+            if entry is not None:
+                entry.setdefault("images", []).append((i.position, i.id, found))
+            return found
 
         def award(x: SimpleNamespace) -> dict[str, Any]:
             return {
@@ -373,6 +386,10 @@ class ChronicleService:
         scenes = await _records(session, Scene, campaign_id, scene)
         rolls = await _records(session, RollLog, campaign_id, roll)
         posts = await _records(session, Post, campaign_id, post)
+        await _records(session, PostImage, campaign_id, image)
+        for entry in posts:
+            if "images" in entry:
+                entry["images"] = [found for *_order, found in sorted(entry["images"])]
         awards = await _records(session, XpAward, campaign_id, award)
         for number, entry in enumerate(posts, start=1):
             entry["ref"] = number
@@ -559,6 +576,13 @@ async def _check_size(sessions: Sessions, campaign_id: int) -> None:
         rolls = (
             await session.exec(select(func.count()).where(RollLog.campaign_id == campaign_id))
         ).one()
+        pictures = (
+            await session.exec(
+                select(func.coalesce(func.sum(func.length(PostImage.data)), 0)).where(
+                    PostImage.campaign_id == campaign_id
+                )
+            )
+        ).one()
         counted = {
             GM_SCENES: Scene,
             GM_XP: XpAward,
@@ -574,12 +598,16 @@ async def _check_size(sessions: Sessions, campaign_id: int) -> None:
             )
             for path, model in counted.items()
         }
-    estimate = int(text) * TEXT_FACTOR + (int(posts) + int(rolls)) * ROW_BYTES
+    # a post's pictures are stored once each, as they are (already compressed images)
+    estimate = int(text) * TEXT_FACTOR + (int(posts) + int(rolls)) * ROW_BYTES + int(pictures)
     if estimate > MAX_UNCOMPRESSED:
         raise DomainError("chronicle.error.too_big_to_export", limit=MAX_UNCOMPRESSED // 2**20)
-    # what the import reads back must fit its budgets (archive.MAX_ROWS…): every export
-    # is importable, so a campaign past them is refused here, before anything is read
-    rows = {GM_POSTS: int(posts), GM_ROLLS: int(rolls), **more}
+    _check_rows({GM_POSTS: int(posts), GM_ROLLS: int(rolls), **more})
+
+
+def _check_rows(rows: Mapping[str, int]) -> None:
+    """What the import reads back must fit its budgets (archive.MAX_ROWS…): every export
+    is importable, so a campaign past them is refused before anything is read."""
     limits = {**MAX_ROWS, GM_CHARACTERS: MAX_CHARACTERS}
     for path, count in rows.items():
         if count > limits[path]:
@@ -875,7 +903,7 @@ def _table(model: type[SQLModel]) -> Table:
     return model.__table__  # type: ignore[attr-defined, no-any-return]  # set by table=True
 
 
-_POST_REFS = ("ref", "scene", "character", "roll", "rolls", "umbria_player")
+_POST_REFS = ("ref", "scene", "character", "roll", "rolls", "umbria_player", "images")
 
 
 async def _write_umbria_players(
@@ -1051,7 +1079,7 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
         ),
     )
     roll_id = {r["ref"]: new for r, new in zip(plan.rolls, roll_ids, strict=True)}
-    await _insert(
+    post_ids = await _insert(
         sessions,
         _table(Post),
         (
@@ -1071,6 +1099,23 @@ async def _write(sessions: Sessions, campaign: Campaign, plan: ImportPlan) -> No
             }
             for p in plan.posts
         ),
+        ids_of=_table(Post).c.campaign_id == campaign_id,
+    )
+    await _insert(  # the pictures shown inside posts (an Umbría game's, issue 27)
+        sessions,
+        _table(PostImage),
+        (
+            {
+                "guild_id": guild_id,
+                "campaign_id": campaign_id,
+                "post_id": post_id,
+                "position": position,
+                **image,
+            }
+            for p, post_id in zip(plan.posts, post_ids, strict=True)
+            for position, image in enumerate(p.get("images") or ())
+        ),
+        batch=PROFILE_BATCH,  # an Umbría picture is up to 2 MiB: a few per statement
     )
     await _insert(
         sessions,

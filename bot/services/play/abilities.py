@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -20,6 +20,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Character, saved_id
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import is_referee
+from bot.services.play.attack_record import Declared
+from bot.services.play.attacks import RoundCloser
+from bot.services.play.combat_store import active_fight
+from bot.services.play.declarations import declare_act, declaring, seeded
 from bot.services.play.turn_actions import TurnActions
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor, Place
@@ -32,6 +36,9 @@ from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.writes import Computed
 from rules.combat.attack import Fighter
+
+if TYPE_CHECKING:
+    from bot.services.play.round_views import RoundSummary
 from rules.systems.base import (
     Abilities,
     AbilityUse,
@@ -75,6 +82,10 @@ class AbilityUseView:
     system: str = ""  # whose level ids ``level`` and ``state`` are
     #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
     turn_warnings: tuple[Problem, ...] = ()
+    #: declared for a round of declarations (issue 25 §1): sealed, used at resolution
+    declared: Declared | None = None
+    #: the round this declaration completed, resolved
+    summary: RoundSummary | None = None
 
 
 def _ability_name(abilities: Abilities, typed: str, settings: Settings) -> str:
@@ -123,6 +134,8 @@ class AbilityService:
         self.characters = characters
         self.rng = rng or random.SystemRandom()
         self.turns = TurnActions(sessions)
+        #: resolves a round of declarations its last declaration completed (issue 25 §1)
+        self.close_round: RoundCloser | None = None
 
     async def list(
         self, place: Place, actor: Actor, character: str | None = None
@@ -157,7 +170,11 @@ class AbilityService:
         character: str | None = None,
         level: str | None = None,
         herbs: bool = False,
+        dice: random.Random | None = None,
     ) -> AbilityUseView:
+        """Use an ability; during a round of declarations (issue 25 §1) an ability that costs
+        an action is declared instead (sealed: its player reads what it would do now) and
+        used at the round's resolution with ``dice``, the ones the declaration fixed."""
         context = await self.characters.contexts.load(place)
         abilities = _abilities(context.system)
         async with self.sessions() as session:
@@ -174,9 +191,20 @@ class AbilityService:
         other = None if healed_one.id == user.id else upgraded_sheet(healed_one)
         fighter = Fighter(healed_one.name, sheet=other) if other is not None else None
         result = abilities.use_ability(
-            user_sheet, ability, fighter, context.settings, self.rng, level=level, herbs=herbs
-        )
+            user_sheet, ability, fighter, context.settings, dice or self.rng, level=level,
+            herbs=herbs,
+        )  # fmt: skip
         act = ActRequest("ability", action=str(result.action), grants=result.grants)
+        if dice is None and await self._declaring(place, context, act):
+            order = {"ability": ability, "target": target, "level": level, "herbs": herbs}
+            declared = await declare_act(
+                self.sessions, place, actor, context, saved_id(user), act, order, self.rng
+            )
+            result = abilities.use_ability(  # the declared dice, as things stand now
+                user_sheet, ability, fighter, context.settings, seeded(declared.seed),
+                level=level, herbs=herbs,
+            )  # fmt: skip
+            return await self._declared(place, declared, context, result, (user, healed_one))
         referee = is_referee(context.campaign, actor)
         spent = await self.turns.spend(
             place, context, act, referee=referee, character_id=saved_id(user)
@@ -187,6 +215,35 @@ class AbilityService:
             await self.turns.refund(place, spent)
             raise
         return replace(view, turn_warnings=spent.warnings) if spent is not None else view
+
+    async def _declaring(self, place: Place, context: CampaignContext, act: ActRequest) -> bool:
+        """Whether this use is declared: a round of declarations is open and the system
+        counts it as an action (a reaction or a free ability still happens at once)."""
+        if declaring(await active_fight(self.sessions, place)) is None:
+            return False
+        economy = capabilities(context.system).action_economy
+        return economy is None or economy.action_cost(act, context.settings).counted
+
+    async def _declared(
+        self,
+        place: Place,
+        declared: Declared,
+        context: CampaignContext,
+        result: AbilityUse,
+        who: tuple[Character, Character],
+    ) -> AbilityUseView:
+        """The declaration's sealed view: the use as its dice would go now (the resolution
+        rolls them again from the declaration's seed against the situation then)."""
+        user, healed_one = who
+        view = AbilityUseView(
+            user=user.name, target=healed_one.name, ability=result.ability,
+            level=result.level, action=str(result.action), effect=result.effect,
+            roll=result.roll.breakdown if result.roll else None, healed=None, state=None,
+            notes=tuple(result.notes), system=context.system.id, declared=declared,
+        )  # fmt: skip
+        if declared.complete and self.close_round is not None:
+            view = replace(view, summary=await self.close_round(place, declared.round))
+        return view
 
     async def _write(
         self,

@@ -10,7 +10,7 @@ and are marked ``secret`` in the view; the cog withholds them and sends them to 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.db.models import saved_id
 from bot.services.campaigns.context import CampaignContext
@@ -22,7 +22,38 @@ from bot.services.shared.context import Actor
 from rules.combat.attack import SECRET_FIELDS, AttackResult
 from rules.systems.base import Problem
 
-__all__ = ["AttackView", "Landed", "attack_audit", "attack_secrecy", "attack_view"]
+if TYPE_CHECKING:
+    from bot.services.play.round_views import RoundSummary
+
+__all__ = [
+    "AttackView",
+    "Declared",
+    "Landed",
+    "attack_audit",
+    "attack_secrecy",
+    "attack_view",
+    "named_audit",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """An attack declared for a round of declarations (issue 25 §1, :mod:`.declarations`):
+    its round and slot, whether it changed an earlier one (its dice stay), the round's
+    deadline (ISO 8601), whether everyone has now declared, and the player whose defence
+    it asks for."""
+
+    round: int
+    slot: int
+    changed: bool
+    deadline: str | None
+    complete: bool = False
+    #: rolweb: the player asked to roll the defence against it (the button's fight and
+    #: declaration number), None when nobody is
+    defender_id: int | None = None
+    fight_id: int = 0
+    ref: int = 0
+    seed: int = 0  # the declaration's dice (a preview computed after declaring rolls them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +91,10 @@ class AttackView:
     target_gender: str | None = None
     #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
     turn_warnings: tuple[Problem, ...] = ()
+    #: a declaration of a round of declarations: sealed (its player and the GM), not applied
+    declared: Declared | None = None
+    #: the round this declaration completed, resolved (its summary, public numbers only)
+    summary: RoundSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,13 +165,31 @@ def attack_audit(
     history a player reads shows the roll and the outcome, never the target number).
     ``gm_note``: a secret attack in a campaign without a GM channel, handed to the GM by
     :mod:`.attack_notes`."""
+    names = (sides.attacker.fighter.name, sides.target.fighter.name)
+    secrecy = attack_secrecy(secret, sides.attacker, sides.target)
+    return named_audit(
+        names, result, secret, private=order.private, gm_note=gm_note, secrecy=secrecy
+    )
+
+
+def named_audit(
+    names: tuple[str, str],
+    result: AttackResult,
+    secret: bool,
+    *,
+    private: bool,
+    gm_note: bool = False,
+    secrecy: Secrecy = PUBLIC,
+) -> AuditEntry:
+    """:func:`attack_audit` of the attacker and target ``names`` (``secrecy``: who may see
+    its numbers, :func:`attack_secrecy`)."""
     rolls = ([result.attack] if result.attack else []) + list(result.damage_rolls)
     full = "; ".join(f"{r.label}: {r.breakdown}" for r in rolls)
     breakdown = full
     if secret and result.attack is not None:  # a roll-under line names the target number
         shown = [f"{result.attack.label}: {result.total}"]
         breakdown = "; ".join(shown + [f"{r.label}: {r.breakdown}" for r in result.damage_rolls])
-    attacker, target = sides.attacker.fighter.name, sides.target.fighter.name
+    attacker, target = names
     change = result.change
     return AuditEntry(
         kind="attack",
@@ -159,9 +212,9 @@ def attack_audit(
         difficulty=None if secret else result.target_number,
         outcome=result.outcome.value,
         fumble=result.fumble,
-        private=order.private,
+        private=private,
         character=attacker,
-        secrecy=attack_secrecy(secret, sides.attacker, sides.target),
+        secrecy=secrecy,
     )
 
 

@@ -18,8 +18,9 @@ defence asked before the scene closed, are refused saying how the GM reopens it.
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -32,9 +33,10 @@ from bot.services.play.attack_defence import ask_defence
 from bot.services.play.attack_landing import land
 from bot.services.play.attack_notes import MAX_NOTES_READ, GmNote
 from bot.services.play.attack_order import AttackOrder, attack_request, attacks_of
-from bot.services.play.attack_record import AttackView, attack_audit, attack_view
+from bot.services.play.attack_record import AttackView, Landed, attack_audit, attack_view
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.attack_touch import Cast
+from bot.services.play.declarations import declare_attack, declaring
 from bot.services.play.rolls import RollService
 from bot.services.play.turn_actions import TurnActions
 from bot.services.shared.context import Actor, Place, Reply
@@ -56,7 +58,14 @@ from rules.systems.base import (
     capabilities,
 )
 
-__all__ = ["AttackOrder", "AttackService", "AttackView"]
+if TYPE_CHECKING:
+    from bot.services.play.round_views import RoundSummary
+
+__all__ = ["AttackOrder", "AttackService", "AttackView", "RoundCloser"]
+
+#: What resolves a round of declarations once its last declaration is in (the round
+#: service, :mod:`.rounds`, set by the application: it builds on this service).
+RoundCloser = Callable[[Place, int], Awaitable["RoundSummary | None"]]
 
 
 class AttackService:
@@ -76,6 +85,8 @@ class AttackService:
         self.turns = TurnActions(sessions)
         #: links an attack's audit row to its reply (the roll log's message links)
         self.rolls = rolls
+        #: resolves a round of declarations its last declaration completed (issue 25 §1)
+        self.close_round: RoundCloser | None = None
 
     # -- suggestions ---------------------------------------------------------------------
 
@@ -139,16 +150,57 @@ class AttackService:
         await self.characters.campaigns.require_open_scene(place)  # a closed scene: no rolls
         context = await self.characters.contexts.load(place)
         view = await self._attack(place, actor, order, context)
+        if view.declared is not None and view.declared.complete and self.close_round:
+            view = replace(view, summary=await self.close_round(place, view.declared.round))
         if self.rolls is not None:
             await self.rolls.reply_linked(place, view.log_id, view, reply)
         elif reply is not None:
             await reply(view)  # built without the roll log's links (a test's bare service)
         return view
 
-    async def _attack(
-        self, place: Place, actor: Actor, order: AttackOrder, context: CampaignContext
+    async def resolve_declared(
+        self,
+        place: Place,
+        actor: Actor,
+        order: AttackOrder,
+        dice: random.Random,
+        defence: random.Random | None = None,
     ) -> AttackView:
-        """The attack itself: sides, the fight's situations, the roll, the write."""
+        """A declared attack at its round's resolution (issue 25 §1, :mod:`.rounds`): the
+        same use case as a live ``/attack``, with the dice the declaration fixed (and the
+        defence its player rolled, if any: otherwise it is rolled now)."""
+        context = await self.characters.contexts.load(place)
+        return await self._attack(place, actor, order, context, (dice, defence or dice))
+
+    async def declared_defence(
+        self, place: Place, actor: Actor, order: AttackOrder, dice: random.Random,
+        defence: random.Random,
+    ) -> AttackView:  # fmt: skip
+        """The defence a player rolled against a declared attack, as things stand now (its
+        sealed preview: nothing is written; the resolution rolls the same dice)."""
+        context = await self.characters.contexts.load(place)
+        settings, able = context.settings, capabilities(context.system)
+        sides = await self.sides.resolve(
+            context.campaign, actor, place, order.target, order.character,
+            bonus=order.bonus, damage=order.damage,
+        )  # fmt: skip
+        request = attack_request(order, sides, able.player_defence is not None)
+        result = attacks_of(context.system).attack(request, settings, dice)
+        if able.player_defence is not None and result.defence_request is not None:
+            result = able.player_defence.resolve_defence(result.defence_request, settings, defence)
+        return attack_view(actor, context, sides, result, Landed(None), private=True)
+
+    async def _attack(
+        self,
+        place: Place,
+        actor: Actor,
+        order: AttackOrder,
+        context: CampaignContext,
+        dice: tuple[random.Random, random.Random] | None = None,
+    ) -> AttackView:
+        """The attack itself: sides, the fight's situations, the roll, the write; during a
+        round of declarations (no ``dice`` yet: the attack's and the defence's), its sealed
+        declaration instead."""
         settings, able = context.settings, capabilities(context.system)
         attacks = attacks_of(context.system)
         sides = await self.sides.resolve(
@@ -158,13 +210,19 @@ class AttackService:
         sides.require_fit(context, Act.ATTACK)
         order = _named_weapon(order, attacks, sides, settings)
         request = attack_request(order, sides, able.player_defence is not None)
+        if dice is None and declaring(sides.record) is not None:
+            return await declare_attack(
+                self.sessions, place, actor, context, order, sides, request, self.rng
+            )
         key = sides.key(sides.attacker)
         act = ActRequest("attack", request.circumstances)
         spent = None
         if key is not None:  # the attacker's action in this fight (issue 23 §1)
             spent = await self.turns.spend(place, context, act, referee=sides.referee, key=key)
         try:
-            view = await self._resolve(place, actor, order, context, sides, request)
+            view = await self._resolve(
+                place, actor, order, context, sides, request, dice or (self.rng, self.rng)
+            )
         except Exception:
             await self.turns.refund(place, spent)
             raise
@@ -178,16 +236,18 @@ class AttackService:
         context: CampaignContext,
         sides: Sides,
         request: AttackRequest,
+        dice: tuple[random.Random, random.Random],
     ) -> AttackView:
         """The attack once its action is counted: the fight's situations, the roll, the
-        write (or the defence asked of the target's player)."""
+        write (or the defence asked of the target's player); ``dice``: the attack's and the
+        defence's."""
         settings, able, attacks = (
             context.settings,
             capabilities(context.system),
             attacks_of(context.system),
         )
         request, where = await self._situate(able.attack_situations, context, sides, request)
-        result = attacks.attack(request, settings, self.rng)
+        result = attacks.attack(request, settings, dice[0])
         where |= _in_fight(sides, result)
         defence = able.player_defence
         if result.outcome is AttackOutcome.DEFENCE_REQUESTED and result.defence_request:
@@ -195,7 +255,7 @@ class AttackService:
                 return await ask_defence(
                     self.sides, place, actor, context, order, sides, result, where
                 )
-            result = defence.resolve_defence(result.defence_request, settings, self.rng)
+            result = defence.resolve_defence(result.defence_request, settings, dice[1])
         secret = sides.secret(settings)
         note = secret and not context.campaign.gm_channel_id and not sides.referee
         audit = attack_audit(order, sides, result, secret, note)

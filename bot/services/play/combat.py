@@ -19,10 +19,11 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, CombatRecord, saved_id
-from bot.services.campaigns.service import is_referee
+from bot.db.models import Campaign, CampaignBinding, CombatRecord, saved_id
+from bot.services.campaigns.service import FIGHT_MODE, is_referee
 from bot.services.play.combat_health import end_effects, hurt, tick
 from bot.services.play.combat_reminders import next_due, reminder
 from bot.services.play.combat_store import TURN_TIMER, FightStore
@@ -44,6 +45,7 @@ from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.timers import Due, TimerService
 from bot.services.sheets.characters import CharacterService, CharacterView
 from rules.combat import Combat, Combatant, Kind, Side, TurnChange
+from rules.combat.declarations import MODE_KEY, Mode
 from rules.systems.base import GameSystem, RulesError, capabilities
 
 __all__ = ["MAX_COUNT", "MAX_TURN_HOURS", "TURN_TIMER", "CombatService"]
@@ -74,17 +76,21 @@ class CombatService:
 
     # -- use cases ---------------------------------------------------------------------
 
-    async def start(self, place: Place, actor: Actor) -> CombatView:
-        """The referee opens a fight here (one active fight per channel or forum post)."""
+    async def start(self, place: Place, actor: Actor, mode: str | None = None) -> CombatView:
+        """The referee opens a fight here (one active fight per channel or forum post),
+        played by turns or by rounds of declarations (``mode``; by default the campaign's
+        setting ``modo_combate``, whose ``automatico`` is declarations for a campaign bound
+        to a forum: issue 25 §1)."""
         campaign, system, settings = await self.characters.context(place)
         if not is_referee(campaign, actor):
             raise NotReferee()
+        chosen = Mode(mode) if mode else await default_mode(self.sessions, campaign, settings)
         combat = Combat(system.combat_policy(settings))
         record = CombatRecord(
             guild_id=place.guild_id,
             campaign_id=saved_id(campaign),
             channel_id=place.channel_id,
-            state={**combat.to_dict(), "system": system.id},
+            state={**combat.to_dict(), "system": system.id, MODE_KEY: chosen.value},
             created_by=actor.user_id,
         )
         try:
@@ -95,6 +101,34 @@ class CombatService:
         async with self.sessions() as session:
             fresh = await session.get_one(CombatRecord, record.id)
         return replace(combat_view(fresh, combat), ambush=capabilities(system).ambush is not None)
+
+    async def step_round(self, place: Place, actor: Actor, round_: int) -> CombatView | None:
+        """The next turn of ``round_`` as its round of declarations resolves (issue 25 §1):
+        the same compare-and-set and effects ticking as ``next``; None when nobody is left
+        to act in that round (the fight stays on its last turn)."""
+        ended: list[str] = []
+
+        def step(
+            _c: Campaign,
+            _s: GameSystem,
+            _set: Mapping[str, Any],
+            combat: Combat,
+            health: Mapping[str, Health],
+        ) -> Step:
+            ended[:] = [combat.current.key] if combat.current is not None else []
+            out = out_of_order(health) | combat.spent()
+            found = combat.turn_of_round(round_, self.rng, out=out, tests=owing_tests(health))
+            if found is None:
+                raise _RoundOver()
+            return found[0], found[1], ()
+
+        try:
+            view = await self.store.change(place, health_change=step)
+        except _RoundOver:
+            return None
+        return await tick(
+            self.characters, place, actor, view, self.rng, ended[0] if ended else None
+        )
 
     async def show(self, place: Place, actor: Actor) -> CombatView:
         campaign, system, settings = await self.characters.context(place)
@@ -418,6 +452,33 @@ class CombatService:
         return await self.effects.add(
             place, actor, None, name, rounds, modifier, character_id=target.character_id
         )
+
+
+async def default_mode(
+    sessions: async_sessionmaker[AsyncSession], campaign: Campaign, settings: Mapping[str, Any]
+) -> Mode:
+    """The campaign's ``modo_combate``; ``automatico``: declarations where the campaign
+    is bound to a forum (a play-by-post table), turns elsewhere (live play)."""
+    chosen = str(settings.get(FIGHT_MODE, "automatico"))
+    if chosen == "turnos":
+        return Mode.TURNS
+    if chosen == "declaraciones":
+        return Mode.DECLARATIONS
+    async with sessions() as session:
+        forum = (
+            await session.exec(
+                select(CampaignBinding.id).where(
+                    CampaignBinding.campaign_id == campaign.id,
+                    CampaignBinding.kind == "forum",
+                    CampaignBinding.active == True,  # noqa: E712 - SQL, not Python
+                )
+            )
+        ).first()
+    return Mode.DECLARATIONS if forum is not None else Mode.TURNS
+
+
+class _RoundOver(Exception):
+    """Nobody is left to act in the round being resolved (nothing is written)."""
 
 
 def _combatant_of(view: CharacterView) -> Combatant:

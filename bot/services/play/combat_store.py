@@ -37,6 +37,7 @@ from bot.services.shared.retry import attempts, backoff
 from bot.services.shared.timers import TimerService, cancel, schedule
 from bot.services.sheets.characters import CharacterService
 from rules.combat import Combat, Combatant, effects
+from rules.combat.declarations import Mode, mode_of
 from rules.systems.base import GameSystem, RulesError, capabilities
 
 __all__ = ["KEEP", "TURN_TIMER", "FightStore", "active_fight", "write_fight_state"]
@@ -138,9 +139,11 @@ class FightStore:
         if ending:
             values.update(status="ended", ended_at=utcnow())
         values["turn_hours"] = hours
+        # by rounds of declarations the round's deadline replaces the turn's (:mod:`.rounds`)
+        by_turns = mode_of(record.state) is Mode.TURNS
         values["due_at"] = (
             utcnow() + timedelta(hours=hours)
-            if hours and combat.current is not None and not ending
+            if hours and combat.current is not None and not ending and by_turns
             else None
         )
         async with self.sessions() as session, session.begin():

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.db.models import Campaign, CombatRecord, saved_id
 from bot.services.shared.audience import PUBLIC, Part, Reader, Secrecy, Shown, Sight, show, sight
 from bot.services.sheets.changes import Ticked
 from bot.services.sheets.undo import Undoable
 from rules.combat import Combat, TurnChange, effects
+from rules.combat.declarations import mode_of, round_of
 from rules.combat.health import CombatState
 from rules.systems.base import GameSystem
+
+if TYPE_CHECKING:
+    from bot.services.play.round_views import RoundHeader, RoundSummary
 
 __all__ = [
     "Change",
@@ -147,6 +151,12 @@ class CombatView:
     joined: str | None = None  # ``join``: the character that came in (the reply names it)
     #: what the combatant whose turn it is has left (``("principal", 1)``…; issue 23 §1)
     actions_left: tuple[tuple[str, int], ...] = ()
+    #: a fight by rounds of declarations (issue 25 §1): the round being declared, if any
+    #: (its number, who has declared and who must), and what this use case opened or resolved
+    mode: str = "turns"
+    declaring: tuple[int, tuple[str, ...], tuple[str, ...]] | None = None
+    header: RoundHeader | None = None
+    summary: RoundSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +272,23 @@ def combat_view(
             RolledLine(name, breakdown, secrecy.get(key, PUBLIC)) for key, name, breakdown in rolled
         ),
         actions_left=actions_left,
+        mode=mode_of(record.state).value,
+        declaring=_declaring(record, combat),
     )
+
+
+def _declaring(
+    record: CombatRecord, combat: Combat
+) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
+    """The round being declared: its number, who has declared, who has not (names)."""
+    open_round = round_of(record.state)
+    if open_round is None:
+        return None
+    names = {c.key: c.name for c in combat.combatants}
+    owing = set(open_round.owing(open_round.owed))
+    done = tuple(names[k] for k in open_round.owed if k in names and k not in owing)
+    waiting = tuple(names[k] for k in open_round.owed if k in names and k in owing)
+    return open_round.round, done, waiting
 
 
 #: Lines rolled by a use case: (combatant key, name, breakdown).

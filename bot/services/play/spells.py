@@ -9,15 +9,18 @@ under the sheet's version check, and pages the spell list within Discord's limit
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.grammar import gender_of
 from bot.services.campaigns.service import FREE_REST, is_referee
+from bot.services.play.attack_record import Declared
 from bot.services.play.attacks import AttackOrder, AttackService, AttackView
+from bot.services.play.combat_store import active_fight
+from bot.services.play.declarations import declare_act, declaring
 from bot.services.play.turn_actions import Spent, TurnActions
 from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.audit import AuditEntry
@@ -52,6 +55,9 @@ from rules.systems.base import (
     SpellState,
 )
 from rules.text import fold
+
+if TYPE_CHECKING:
+    from bot.services.play.round_views import RoundSummary
 
 __all__ = [
     "CastOrder",
@@ -114,6 +120,10 @@ class CastView:
     target_gender: str | None = None
     #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
     turn_warnings: tuple[Problem, ...] = ()
+    #: a spell declared for a round of declarations (issue 25 §1): sealed, cast at resolution
+    declared: Declared | None = None
+    #: the round this declaration completed, resolved
+    summary: RoundSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,9 +304,14 @@ class SpellService:
         needle = fold(current)
         return tuple((label, key) for key, label in seen.items() if needle in fold(label + key))
 
-    async def cast(self, place: Place, actor: Actor, order: CastOrder) -> CastView:
+    async def cast(
+        self, place: Place, actor: Actor, order: CastOrder, *, dice: random.Random | None = None
+    ) -> CastView:
         """Cast: the system rolls and spends on the current sheet; sheet and log entry are
-        written together (a retry after a clash rolls again: only the kept cast is logged)."""
+        written together (a retry after a clash rolls again: only the kept cast is logged).
+        During a round of declarations (issue 25 §1) the spell is declared instead — «debe
+        declararlo antes de tirar por iniciativa» (seed 000) — and cast at the round's
+        resolution with ``dice``, the ones the declaration fixed."""
         if not 0 <= order.extra_mana <= MAX_EXTRA_MANA:
             raise DomainError("spell.error.bad_extra_mana", limit=MAX_EXTRA_MANA)
         target = (order.target or "").strip()[:MAX_TARGET] or None
@@ -305,15 +320,40 @@ class SpellService:
         caster_id, caster_name, target_view = await self._target(
             place, actor, order.character, target
         )
+        if dice is None and declaring(await active_fight(self.sessions, place)) is not None:
+            return await self._declare(place, actor, order, caster_id)
         spent = await self._spend(place, actor, order, caster_id)
         try:
             view = await self._cast(
-                place, actor, order, request, target, caster_id, caster_name, target_view
-            )
+                place, actor, order, request, target, caster_id, caster_name, target_view,
+                dice or self.rng,
+            )  # fmt: skip
         except Exception:
             await self.turns.refund(place, spent)
             raise
         return replace(view, turn_warnings=spent.warnings) if spent is not None else view
+
+    async def _declare(
+        self, place: Place, actor: Actor, order: CastOrder, caster_id: int | None
+    ) -> CastView:
+        """The spell declared for the round: sealed (its player and the GM), cast when the
+        round resolves (:func:`.declarations.declare_act`)."""
+        context = await self.characters.contexts.load(place)
+        caster = await self.characters.show(place, actor, order.character)
+        if caster_id is None:
+            caster_id = caster.id
+        fields = {k: v for k, v in asdict(order).items() if v is not None}
+        declared = await declare_act(
+            self.sessions, place, actor, context, caster_id, ActRequest("cast"), fields, self.rng
+        )
+        view = CastView(
+            log_id=0, user_name=actor.name, character_name=caster.name,
+            result=CastResult(order.spell or "", {}, 0, None), target=order.target,
+            private=True, gm_channel_id=context.campaign.gm_channel_id, declared=declared,
+        )  # fmt: skip
+        if declared.complete and self.attacks.close_round is not None:
+            view = replace(view, summary=await self.attacks.close_round(place, declared.round))
+        return view
 
     async def _spend(
         self, place: Place, actor: Actor, order: CastOrder, caster_id: int | None
@@ -337,8 +377,9 @@ class SpellService:
         caster_id: int | None,
         caster_name: str,
         target_view: CharacterView | None,
+        rng: random.Random,
     ) -> CastView:
-        """The cast once its action is counted (see :meth:`cast`)."""
+        """The cast once its action is counted (see :meth:`cast`); ``rng``: its dice."""
         campaign, system, _settings = await self.characters.context(place)
 
         def audit(result: CastResult) -> AuditEntry:
@@ -347,14 +388,16 @@ class SpellService:
         if target_view is not None and target_view.id != caster_id:
             touch = await self._touch_spell(place, request.spell)
             if touch is not None:
-                return await self._touch(place, actor, order, request, touch, target_view.name)
+                return await self._touch(
+                    place, actor, order, request, (touch, target_view.name), rng
+                )
         writer = self.characters.writer
         landed_on: Applied[Landed] | None = None
         if target_view is None or target_view.id == caster_id:
             applied = await writer.apply(
                 place,
                 actor,
-                CastSpell(request, self.rng, audit, on_self=target_view is not None),
+                CastSpell(request, rng, audit, on_self=target_view is not None),
                 name=order.character,
                 playing=True,
             )
@@ -363,7 +406,7 @@ class SpellService:
                 landed_on = Applied(applied.view, landed, applied.log_id)
         else:
             assert caster_id is not None  # a named target was found: so was its caster
-            cast = CastSpell(request, self.rng, audit)
+            cast = CastSpell(request, rng, audit)
             applied, landed_on = await self._cast_on(
                 place, actor, cast, (caster_id, caster_name), target_view.id
             )
@@ -426,17 +469,19 @@ class SpellService:
         actor: Actor,
         order: CastOrder,
         request: SpellRequest,
-        spell: str,
-        target: str,
+        touching: tuple[str, str],
+        rng: random.Random,
     ) -> CastView:
         """A touch spell on a character: the melee attack, then (on a hit) the cast and its
-        damage, one write on both sheets (:meth:`AttackService.touch`)."""
+        damage, one write on both sheets (:meth:`AttackService.touch`); ``touching``: the
+        spell and its target."""
+        spell, target = touching
 
         def cast(fighter: Fighter) -> TouchCast:
-            return TouchCast(request, self.rng, fighter)
+            return TouchCast(request, rng, fighter)
 
         attack = AttackOrder(target, character=order.character, private=order.private)
-        view, touched = await self.attacks.touch(place, actor, attack, cast, rng=self.rng)
+        view, touched = await self.attacks.touch(place, actor, attack, cast, rng=rng)
         drained = touched.drained if touched is not None else None
         return CastView(
             log_id=view.log_id,

@@ -10,8 +10,9 @@ message (the ``pace.back`` timer, :meth:`bot.services.table.pace.PaceService.bac
 
 Only what this member may see: never a GM-only post, nor a post of a private scene they are
 not in, nor another member's private roll, nor the numbers a record keeps from them (a total
-sealed because of a hidden NPC) — every record goes through :func:`_sees_post` /
-:func:`_sight_of_roll`, the audience rule as the records carry it.
+sealed because of a hidden NPC, a hidden request's) — every post and roll-log row is read
+through the one audience rule (:mod:`bot.services.shared.audience`: the record's stored
+audience and sealed parts, lifted by a later reveal of its NPC) for this member.
 
 Bounded: at most :data:`MAX_LOOKBACK` back, :data:`MAX_POSTS` posts and :data:`MAX_ROLLS`
 rolls read, :data:`PER_SCENE` posts and :data:`MAX_ROLL_LINES` rolls listed.
@@ -30,6 +31,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Campaign, Character, Post, RollLog, Scene, saved_id
 from bot.formatting import time_zone
 from bot.services.campaigns.service import campaign_time_zone
+from bot.services.shared.audience import Part, Reader, Reveals, Secrecy, Sight, show_all
+from bot.services.shared.reveals import reveals_of
 from bot.services.table.owed import Owed, owed_in_campaign
 from bot.services.table.pace_rounds import MAX_SCENES
 from bot.services.table.pacing import aware, parse_day
@@ -122,7 +125,8 @@ async def catch_up(
     last = await _last_posts(session, campaign, user_id)
     default = max(last.get(None) or now - DEFAULT_LOOKBACK, floor)
     since = typed or default
-    scenes = await _scenes(session, campaign, user_id, typed, last, default)
+    reveals = await reveals_of(session, saved_id(campaign))
+    scenes = await _scenes(session, campaign, user_id, typed, last, default, reveals)
     owed = await owed_in_campaign(session, campaign, now)
     return CatchUpView(
         campaign_name=campaign.name,
@@ -130,7 +134,7 @@ async def catch_up(
         user_id=user_id,
         since=since,
         scenes=scenes,
-        rolls=await _rolls(session, campaign, user_id, mine, since),
+        rolls=await _rolls(session, campaign, user_id, mine, since, reveals),
         owed=tuple(debt for debt in owed if debt.user_id == user_id),
         time_zone=zone,
         locale=campaign.locale,
@@ -173,10 +177,26 @@ async def _last_posts(
     return last
 
 
-def _sees_post(post: Post, user_id: int) -> bool:
-    """The audience rule for a post this member did not write: everyone's posts only (a
-    GM-only post, or a deleted one, is never shown)."""
-    return post.deleted_at is None and not post.gm_only and post.author_user_id != user_id
+def _posts_seen(
+    posts: list[Post], user_id: int, reveals: Reveals
+) -> dict[int, tuple[PostLine, ...]]:
+    """The posts this member did not write and may see, by scene, oldest first: through the
+    audience rule as the member reads it (a GM-only post, a private thread's post for
+    someone else, is never shown; a deleted one is left out as well)."""
+    others = [p for p in reversed(posts) if p.deleted_at is None and p.author_user_id != user_id]
+    by_scene: dict[int, list[PostLine]] = {}
+    for shown in show_all(
+        others,
+        Reader.member(user_id),
+        Secrecy.of_row,
+        lambda post, _seen: (post.scene_id, _post_line(post)),
+        written_at=lambda post: post.created_at,
+        reveals=reveals,
+    ):
+        scene_id, line = shown.value
+        if scene_id is not None:
+            by_scene.setdefault(scene_id, []).append(line)
+    return {scene_id: tuple(lines) for scene_id, lines in by_scene.items()}
 
 
 async def _scenes(
@@ -186,6 +206,7 @@ async def _scenes(
     typed: datetime | None,
     last: Mapping[int | None, datetime],
     default: datetime,
+    reveals: Reveals,
 ) -> tuple[SceneCatchUp, ...]:
     """Each open scene the member plays in, with the posts they have not answered."""
     scenes = [
@@ -214,18 +235,20 @@ async def _scenes(
             .limit(MAX_POSTS)
         )
     ).all()
+    seen = _posts_seen(list(posts), user_id, reveals)
     found = []
     for scene in scenes:
         cutoff = cutoffs[saved_id(scene)]
-        mine = [
-            p
-            for p in reversed(posts)
-            if p.scene_id == scene.id and aware(p.created_at) > cutoff and _sees_post(p, user_id)
-        ]
+        mine = [line for line in seen.get(saved_id(scene), ()) if line.created_at > cutoff]
         if mine:
-            lines = tuple(_post_line(p) for p in mine[-PER_SCENE:])
             found.append(
-                SceneCatchUp(saved_id(scene), scene.title, scene.channel_id, lines, len(mine))
+                SceneCatchUp(
+                    saved_id(scene),
+                    scene.title,
+                    scene.channel_id,
+                    tuple(mine[-PER_SCENE:]),
+                    len(mine),
+                )
             )
     return tuple(found)
 
@@ -235,20 +258,6 @@ def _post_line(post: Post) -> PostLine:
     excerpt = text if len(text) <= EXCERPT else text[: EXCERPT - 1].rstrip() + "…"
     first = post.message_ids[0] if post.message_ids else None
     return PostLine(post.speaker_name, aware(post.created_at), post.channel_id, first, excerpt)
-
-
-def _sight_of_roll(row: RollLog, user_id: int) -> tuple[bool, bool, bool]:
-    """The audience rule for a roll-log row and this member: (may see it, may read its
-    total, may read its outcome).  A private row is its roller's; a total sealed from
-    players (an opposed check or an attack against a hidden NPC) stays sealed, and a hidden
-    roll request's row shows what its mode lets players see (the outcome, or nothing)."""
-    if row.private and row.user_id != user_id:
-        return False, False, False
-    detail = row.detail if isinstance(row.detail, dict) else {}
-    hidden = detail.get("hidden_request")
-    if hidden is not None and hidden != "visible":
-        return True, False, hidden == "outcome"
-    return True, not detail.get("secret"), True
 
 
 def _about(row: RollLog, mine: Mapping[int, str]) -> str | None:
@@ -269,8 +278,11 @@ async def _rolls(
     user_id: int,
     mine: Mapping[int, str],
     since: datetime,
+    reveals: Reveals,
 ) -> tuple[RollLine, ...]:
-    """The newest rolls and changes since ``since`` that concern the member's characters."""
+    """The newest rolls and changes since ``since`` that concern the member's characters,
+    as the audience rule lets this member read them (another member's private roll is left
+    out; a total sealed from him — a hidden NPC's, a hidden request's — is blanked)."""
     if not mine:
         return ()
     rows = (
@@ -281,27 +293,30 @@ async def _rolls(
             .limit(MAX_ROLLS)
         )
     ).all()
-    lines: list[RollLine] = []
-    for row in rows:
-        about = _about(row, mine)
-        seen, total, outcome = _sight_of_roll(row, user_id)
-        if about is None or not seen:
-            continue
-        lines.append(_roll_line(row, about, total, outcome))
-        if len(lines) >= MAX_ROLL_LINES:
-            break
-    return tuple(reversed(lines))
+    concerning = [(row, about) for row in rows if (about := _about(row, mine)) is not None]
+    shown = show_all(
+        concerning,
+        Reader.member(user_id),
+        lambda pair: Secrecy.of_row(pair[0]),
+        lambda pair, seen: _roll_line(pair[0], pair[1], seen),
+        written_at=lambda pair: pair[0].created_at,
+        reveals=reveals,
+    )
+    return tuple(reversed([line.value for line in shown[:MAX_ROLL_LINES]]))
 
 
-def _roll_line(row: RollLog, about: str, total: bool, outcome: bool) -> RollLine:
+def _roll_line(row: RollLog, about: str, seen: Sight) -> RollLine:
+    """The row as this member may read it: what the rule seals blanked (the total with the
+    expression whose dice bound a stat, the outcome)."""
+    numbers = seen.shows(Part.TOTAL)
     return RollLine(
         character=row.character_name or row.user_name,
         about=about,
         kind=row.kind,
-        expression=row.expression,
+        expression=row.expression if numbers else "",
         reason=row.reason,
-        total=row.total if total else None,
-        outcome=row.outcome if outcome else None,
+        total=row.total if numbers else None,
+        outcome=seen.value(Part.OUTCOME, row.outcome),
         created_at=aware(row.created_at),
         url=row.message_url,
     )

@@ -8,10 +8,12 @@ Three kinds of debt, each read from the state the rest of the bot keeps:
   character is NPCized), since the round began;
 * ``roll`` — an open roll request (``/request check``) waits for the character's roll, since
   the request was made;
-* ``turn`` — a fight's tracker is on the character's turn, since the fight last moved.  The
-  fight's mode names the debt (:data:`TURN`); a later fight mode (a round of declarations)
-  adds its own kind through :func:`_fight_debts`, and every reader of :class:`Owed` already
-  shows it by its kind.
+* ``turn`` — a fight played turn by turn is on the character's turn, since the turn began;
+* ``declare`` — a fight played by rounds of declarations (issue 25 §1) waits for the
+  character's declaration in the open round, until the round's deadline.
+
+The fight's mode names the debt (:func:`_fight_debts`); every reader of :class:`Owed` shows
+it by its kind.
 
 Read in a handful of queries per campaign, whatever its size (bounded by the pace's
 :data:`~bot.services.table.pace_rounds.MAX_SCENES` and :data:`MAX_OPEN`).
@@ -27,10 +29,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CombatRecord, RollRequest
 from bot.services.table.pace_rounds import open_rounds
-from bot.services.table.pacing import KINDS, POST, ROLL, TURN, Owed, RoundView, aware
+from bot.services.table.pacing import DECLARE, KINDS, POST, ROLL, TURN, Owed, RoundView, aware
 from rules.combat import Combat
+from rules.combat.declarations import Mode, mode_of, round_of
 
-__all__ = ["KINDS", "MAX_OPEN", "POST", "ROLL", "TURN", "Owed", "owed_in_campaign"]
+__all__ = ["DECLARE", "KINDS", "MAX_OPEN", "POST", "ROLL", "TURN", "Owed", "owed_in_campaign"]
 
 #: Open requests and active fights read per campaign (a bound on one reading).
 MAX_OPEN = 100
@@ -107,16 +110,42 @@ def _roll_debts(requests: Sequence[RollRequest]) -> list[Owed]:
 
 
 def _fight_debts(record: CombatRecord, gm_user_id: int) -> list[Owed]:
-    """The turn the tracker is on (turn-by-turn fights: one combatant at a time).
+    """What the fight waits for: by turns, the turn the tracker is on; by declarations, the
+    declaration of each combatant the open round still waits for (none while it resolves).
 
-    Since when: the turn's reminder deadline less its hours when the fight has one (the
-    moment the turn began), else the fight's last change."""
+    Since when: a turn's reminder deadline less its hours when the fight has one (the moment
+    the turn began), else the fight's last change."""
     combat = Combat.from_dict(record.state)
-    current = combat.current
-    if current is None or combat.ended:
+    if combat.ended:
         return []
     since = aware(record.updated_at)
+    if mode_of(record.state) is Mode.DECLARATIONS:
+        return _declaration_debts(record, combat, gm_user_id, since)
+    current = combat.current
+    if current is None:
+        return []
     if record.due_at is not None and record.turn_hours:
         since = aware(record.due_at) - timedelta(hours=record.turn_hours)
     who = current.owner_id if current.owner_id is not None else gm_user_id
     return [Owed(TURN, who, current.name, str(combat.round), record.channel_id, since)]
+
+
+def _declaration_debts(
+    record: CombatRecord, combat: Combat, gm_user_id: int, since: datetime
+) -> list[Owed]:
+    declaring = round_of(record.state)
+    if declaring is None or declaring.resolving:
+        return []
+    until = datetime.fromisoformat(declaring.deadline) if declaring.deadline else None
+    names = {c.key: c for c in combat.combatants}
+    owed = []
+    for key in declaring.owing(declaring.owed):
+        combatant = names.get(key)
+        if combatant is None:
+            continue
+        who = combatant.owner_id if combatant.owner_id is not None else gm_user_id
+        where = str(declaring.round)
+        owed.append(
+            Owed(DECLARE, who, combatant.name, where, record.channel_id, since, until=until)
+        )
+    return owed

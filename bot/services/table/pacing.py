@@ -37,6 +37,7 @@ __all__ = [
     "MAX_AHEAD_DAYS",
     "MAX_NOTE",
     "RECHECK",
+    "DECLARE",
     "KINDS",
     "POST",
     "ROLL",
@@ -152,21 +153,22 @@ class AbsenceView:
 
 
 #: What a member may owe the table (:mod:`bot.services.table.owed`), in the order shown.
-POST, ROLL, TURN = "post", "roll", "turn"
-KINDS = (POST, ROLL, TURN)
+POST, ROLL, TURN, DECLARE = "post", "roll", "turn", "declare"
+KINDS = (POST, ROLL, TURN, DECLARE)
 
 
 @dataclass(frozen=True, slots=True)
 class Owed:
     """One thing a member owes the table."""
 
-    kind: str  # POST, ROLL or TURN (KINDS)
+    kind: str  # POST, ROLL, TURN or DECLARE (KINDS)
     user_id: int  # who must act: the player, or the GM (an NPCized character, an NPC's turn)
     character: str  # the character (or NPC) it is owed for
     where: str  # the scene's title, the request's label, or the fight's round
     channel_id: int  # where to act
     since: datetime
     npcized: bool = False
+    until: datetime | None = None  # a deadline of its own (a round of declarations)
 
     def order(self) -> tuple[int, datetime]:
         return KINDS.index(self.kind), self.since

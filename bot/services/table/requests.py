@@ -2,10 +2,11 @@
 
 The GM asks some characters for a check; the bot posts one message with a button per
 character.  Each press rolls that character's check through :class:`CheckService` (the same
-rules, log and sheet effects as ``/check``) and records it on the request **in the roll's own
-transaction**, with a compare-and-set on the request's ``version``: two presses for the same
-character at once give exactly one roll (the loser's roll is rolled back, never shown), and a
-press after the GM closed the request is refused.
+rules, log and sheet effects as ``/check``) and records it **in the roll's own transaction**
+with a compare-and-set on that character's own row (:mod:`.request_entries`): two presses
+for the same character at once give exactly one roll (the loser's roll is rolled back, never
+shown), a press after the GM closed the request is refused, and presses for different
+characters never conflict (issue 26: a whole table pressing at once).
 
 ``who`` is typed like a mature bot's target list: member mentions (``@ana @bruno``: each
 member's active character), character names separated by commas (an NPC the GM runs, or one
@@ -40,6 +41,7 @@ from bot.db.models import (
     Character,
     RollLog,
     RollRequest,
+    RollRequestEntry,
     Scene,
     saved_id,
     utcnow,
@@ -69,6 +71,13 @@ from bot.services.shared.retry import attempts, backoff
 from bot.services.sheets.access import find_character, require_playable
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
+from bot.services.table.request_entries import (
+    Rolled,
+    claim_completion,
+    claim_entry,
+    entry_rows,
+    rolls_of,
+)
 from bot.words import Localized, problem_text
 from rules.combat.health import Act, require
 from rules.systems.base import (
@@ -94,6 +103,8 @@ __all__ = [
 ]
 
 HIDDEN = ("visible", "outcome", "nothing")
+#: What players read of why a hidden NPC could not roll (its reasons are sealed).
+UNABLE_SEALED = "request.unable_sealed"
 #: Characters one request asks at most (one button each, with room for the GM's buttons in
 #: Discord's 25 components of a message).
 MAX_TARGETS = 20
@@ -103,8 +114,6 @@ MAX_WHO = 1000
 MAX_CIRCUMSTANCES = 200
 PARTY_WORDS = frozenset({"todos", "grupo", "party", "all", "everyone", "@todos", "@grupo"})
 _MENTION = re.compile(r"<@!?(\d{1,20})>")
-#: Presses that clash with another press of the same request are recomputed this many times.
-PRESS_ATTEMPTS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,12 +267,14 @@ class RequestView:
 
 @dataclass(frozen=True, slots=True)
 class Press:
-    """A press that rolled: the request as it now stands, the check, and whether this roll
-    was the last one asked (the GM is told once, by the press that completed it)."""
+    """A press that rolled: the request with this roll (every roll when it completed the
+    request), the check, whether this roll was the last one asked (the GM is told once, by
+    the press that completed it), and whether a referee pressed (for an NPC: sees it all)."""
 
     request: RequestView
     check: CheckView
     completed: bool
+    referee: bool = False
 
 
 def request_for(
@@ -278,6 +289,9 @@ def request_for(
     def project(seen: Sight) -> RequestView:
         entries = []
         for entry in view.entries:
+            if entry.unable:  # why it cannot roll: a hidden NPC's reasons are sealed
+                entries.append(_unable_for(entry, reader, reveals))
+                continue
             if not entry.rolled:
                 entries.append(entry)
                 continue
@@ -300,19 +314,54 @@ def request_for(
     return shown
 
 
-def _entry_secrecy(logged: RollLog | None) -> Secrecy:
+def _unable_for(entry: Entry, reader: Reader, reveals: Reveals) -> Entry:
+    """An entry that could not roll, as ``reader`` may read why: a hidden NPC's reasons
+    (they tell of its sheet: unconscious, without that option) become «the GM knows why»."""
+    seen = sight(entry.secrecy, reader, written_at=entry.rolled_at, reveals=reveals)
+    if seen is not None and seen.shows(Part.DETAIL):
+        return entry
+    return replace(entry, unable=(Problem(UNABLE_SEALED, "", {"name": entry.name}),))
+
+
+def _entry_secrecy(rolled: Secrecy) -> Secrecy:
     """What a roll's line on the request seals: the request shows every roll to everyone
     (that is what it is for), so the line keeps the roll's sealed parts — a hidden NPC's
     numbers, the request's own mode — and not its privacy in the log."""
-    if logged is None:
-        return PUBLIC
-    rolled = Secrecy.of_row(logged)
     return Secrecy(
         Audience.EVERYONE, rolled.player_id, rolled.sealed, rolled.npc_id, rolled.npc_sealed
     )
 
 
-def _view(row: RollRequest, gm_channel_id: int | None) -> RequestView:
+def _with_rolls(entry: Entry, rolled: Rolled) -> Entry:
+    """An asked character as its own row says: its roll's numbers from the audit row (those
+    the request stored itself before its rows existed, when that row is gone)."""
+    return replace(
+        entry,
+        secrecy=_entry_secrecy(Secrecy.of_row(rolled.secrecy)),
+        rolled_at=rolled.rolled_at,
+        log_id=rolled.log_id,
+        total=rolled.total if rolled.by is not None else entry.total,
+        outcome=rolled.outcome if rolled.by is not None else entry.outcome,
+        by=rolled.by if rolled.by is not None else entry.by,
+    )
+
+
+def _view(
+    row: RollRequest, gm_channel_id: int | None, rolls: Mapping[int, Rolled | None]
+) -> RequestView:
+    """The request as stored: the asked characters, each with its roll from its own row
+    (a character without one — unable to roll when asked — as ``entries`` says)."""
+    entries = []
+    for data in row.entries:
+        entry = Entry.of(data)
+        if entry.character_id in rolls:
+            rolled = rolls[entry.character_id]
+            entry = (
+                _with_rolls(entry, rolled)
+                if rolled is not None
+                else Entry(entry.character_id, entry.name, entry.owner_id)
+            )
+        entries.append(entry)
     return RequestView(
         id=saved_id(row),
         campaign_id=row.campaign_id,
@@ -325,16 +374,12 @@ def _view(row: RollRequest, gm_channel_id: int | None) -> RequestView:
         modifier=row.modifier,
         hidden=row.hidden,
         status=row.status,
-        entries=tuple(Entry.of(e) for e in row.entries),
+        entries=tuple(entries),
         version=row.version,
         gm_channel_id=gm_channel_id,
         circumstances=row.circumstances,
         asked_difficulty=row.difficulty is not None,
     )
-
-
-class _Clash(Exception):
-    """Another press of this request got in first: roll back and look again."""
 
 
 class RequestService:
@@ -427,13 +472,12 @@ class RequestService:
         circumstances: str | None = None,
         reply: Reply[RequestView] | None = None,
     ) -> RequestView:
-        """Store the request (GM only) after a dry run of the pure rules on each sheet
-        (nothing is logged): a character who cannot roll ``option`` now (unconscious, waiting
-        for approval, without that option) is listed with why and gets no button, and the
-        others roll (issue 23 §5: one unconscious character failed the whole request).  When
-        nobody can, the request is refused with the reasons: once when they are the same for
-        all (a difficulty an S&W save does not take), else per character.  ``reply`` posts
-        it, and the request remembers the message it sent (:meth:`attach_message`)."""
+        """Store the request (GM only, never in a closed scene) after a dry run of the pure
+        rules on each sheet (nothing logged): a character who cannot roll ``option`` now
+        (unconscious, awaiting approval, without it) is listed with why and gets no button;
+        the others roll (issue 23 §5).  When nobody can, it is refused with the reasons: once
+        when the same for all (a difficulty an S&W save does not take), else per character.
+        ``reply`` posts it; the request remembers the message sent (:meth:`attach_message`)."""
         if hidden not in HIDDEN:
             raise DomainError("request.error.bad_hidden")
         context = await self.characters.contexts.load(place)
@@ -469,7 +513,8 @@ class RequestService:
         async with self.sessions() as session, session.begin():
             session.add(row)
             await session.flush()
-            view = _view(row, campaign.gm_channel_id)
+            session.add_all(entry_rows(saved_id(row), place.guild_id, entries))
+            view = _view(row, campaign.gm_channel_id, {})  # nobody rolled yet
         sent = await reply(view) if reply is not None else None
         if sent is not None:
             await self.attach_message(view.id, place.guild_id, sent.message_id)
@@ -497,91 +542,69 @@ class RequestService:
             raise DomainError("request.error.not_found")
         return row, campaign
 
+    async def _read(self, place: Place, request_id: int) -> tuple[RequestView, Campaign]:
+        """The request with every roll stored so far (two queries in one session)."""
+        async with self.sessions() as session:
+            row, campaign = await self._load(session, place, request_id)
+            rolls = await rolls_of(session, place.guild_id, request_id)
+        return _view(row, campaign.gm_channel_id, rolls), campaign
+
     async def roll(self, place: Place, actor: Actor, request_id: int, character_id: int) -> Press:
         """A press of a character's button: its player (or a referee, for a character the GM
-        runs) rolls the check once; see the module docstring for the guarantees."""
+        runs) rolls the check once; see the module docstring for the guarantees.  Refused
+        before rolling when the request or the character's row already says no; a press
+        racing another for the same character is refused by the compare-and-set instead."""
         # the request's scene (its message's thread) closed since it was asked: no more rolls
         await self.characters.campaigns.require_open_scene(place)
-        for attempt in attempts(PRESS_ATTEMPTS):
-            await backoff(attempt)
-            press = await self._press_once(place, actor, request_id, character_id)
-            if press is not None:
-                return press
-        raise ConcurrentChange()
-
-    async def _press_once(
-        self, place: Place, actor: Actor, request_id: int, character_id: int
-    ) -> Press | None:
-        """One attempt on the request as read now; ``None`` when another press of the same
-        request got in first (the roll was rolled back: look again)."""
         async with self.sessions() as session:
             row, campaign = await self._load(session, place, request_id)
             character = await session.get(Character, character_id)
-        entries, index = _entry_to_roll(row, campaign, character, character_id, actor)
+            stored = await session.get(RollRequestEntry, (request_id, character_id))
+        entries, index = _entry_to_roll(row, campaign, character, character_id, actor, stored)
         entry = entries[index]
-        seen, hidden = row.version, row.hidden
-        order = _check_order(row)
-        completed = False
+        assert stored is not None  # _entry_to_roll refuses a character without a row
+        seen, hidden = stored.version, row.hidden
 
         async def record(session: AsyncSession, log_id: int, result: CheckResult) -> None:
-            nonlocal completed
-            logged = await session.get(RollLog, log_id)
-            done = Entry(
-                entry.character_id,
-                entry.name,
-                entry.owner_id,
-                log_id,
-                result.total,
-                str(result.outcome) if result.outcome else None,
-                actor.user_id,
-                secrecy=_entry_secrecy(logged),
-                rolled_at=utcnow(),
+            await claim_entry(
+                session, place.guild_id, request_id, character_id, seen, log_id, entry.name
             )
-            new = [*entries[:index], done, *entries[index + 1 :]]
-            completed = all(e.done for e in new)
-            written = await session.exec(
-                update(RollRequest)
-                .where(
-                    col(RollRequest.id) == request_id,
-                    col(RollRequest.version) == seen,
-                    col(RollRequest.status) == "open",
-                )
-                .values(
-                    entries=[e.as_json() for e in new],
-                    version=RollRequest.version + 1,
-                    completed_at=utcnow() if completed else None,
-                )
-            )
-            if written.rowcount != 1:
-                raise _Clash()
             if hidden != "visible":
                 await _mark_hidden(session, log_id, hidden)
 
-        try:
-            view = await self.checks.check(
-                place, actor, order, character_id=character_id, same_transaction=record
+        check = await self.checks.check(
+            place, actor, _check_order(row), character_id=character_id, same_transaction=record
+        )
+        completed = await claim_completion(self.sessions, place.guild_id, request_id)
+        if completed:  # the GM's results: every roll, as stored
+            view, _campaign = await self._read(place, request_id)
+        else:  # the press's own answer needs only its roll
+            result = check.result
+            outcome = str(result.outcome) if result.outcome else None
+            done = replace(
+                entry, log_id=check.log_id, total=result.total, outcome=outcome, by=actor.user_id,
+                secrecy=_entry_secrecy(check.secrecy), rolled_at=utcnow(),
+            )  # fmt: skip
+            rolls: dict[int, Rolled | None] = {}
+            view = replace(
+                _view(row, campaign.gm_channel_id, rolls),
+                entries=(*entries[:index], done, *entries[index + 1 :]),
             )
-        except _Clash:
-            return None
-        async with self.sessions() as session:
-            fresh, _campaign = await self._load(session, place, request_id)
-        return Press(_view(fresh, campaign.gm_channel_id), view, completed)
+        return Press(view, check, completed, is_referee(campaign, actor))
 
     # -- the GM's side ---------------------------------------------------------------------
 
     async def public(self, place: Place, request_id: int) -> RequestView:
         """The request as its public message shows it (the message hides what it must)."""
-        async with self.sessions() as session:
-            row, campaign = await self._load(session, place, request_id)
-        return _view(row, campaign.gm_channel_id)
+        view, _campaign = await self._read(place, request_id)
+        return view
 
     async def show(self, place: Place, actor: Actor, request_id: int) -> RequestView:
         """The request with its numbers: referees only (the results button)."""
-        async with self.sessions() as session:
-            row, campaign = await self._load(session, place, request_id)
+        view, campaign = await self._read(place, request_id)
         if not is_referee(campaign, actor):
             raise NotReferee()
-        return _view(row, campaign.gm_channel_id)
+        return view
 
     async def latest_open(self, place: Place, actor: Actor) -> int:
         """The newest open request of this channel (``/request close`` without an id)."""
@@ -634,9 +657,8 @@ class RequestService:
                 )
             if written.rowcount != 1:
                 continue
-            async with self.sessions() as session:
-                fresh, _campaign = await self._load(session, place, request_id)
-            return _view(fresh, campaign.gm_channel_id)
+            view, _campaign = await self._read(place, request_id)
+            return view
         raise ConcurrentChange()
 
     async def options_for(self, place: Place, actor: Actor, who: str | None) -> list[Any]:
@@ -704,7 +726,13 @@ def _entries(
             result = _dry_run(system, settings, character, request, dry)
         except (RulesError, DomainError) as error:
             unable = _problems(error, character.name, request.option)
-            entries.append(replace(entry, unable=unable))
+            # why a hidden NPC cannot roll tells of its sheet: the GM's until it is revealed
+            secrecy = (
+                PUBLIC.hiding_npc(saved_id(character), (Part.DETAIL,))
+                if character.is_npc and character.hidden
+                else PUBLIC
+            )
+            entries.append(replace(entry, unable=unable, secrecy=secrecy))
             continue
         label = result.label
         entries.append(entry)
@@ -799,10 +827,11 @@ def _entry_to_roll(
     character: Character | None,
     character_id: int,
     actor: Actor,
+    stored: RollRequestEntry | None,
 ) -> tuple[list[Entry], int]:
     """The request's entries and which one this press rolls: refused on a closed request,
     for a character it did not ask, by someone who does not play it (its player, or the GM
-    for a character the GM runs), or when already rolled."""
+    for a character the GM runs), or when already rolled (its own row says so)."""
     if row.status != "open":
         raise DomainError("request.error.closed")
     entries = [Entry.of(e) for e in row.entries]
@@ -814,8 +843,10 @@ def _entry_to_roll(
         is_referee(campaign, actor) and gm_runs(campaign, character)
     ):
         raise NotAllowed("request.error.not_yours", name=entry.name)
-    if entry.rolled:
-        raise DomainError("request.error.already_rolled", name=entry.name)
     if entry.unable:
         raise DomainError("request.error.unable", name=entry.name)
+    if stored is None:
+        raise DomainError("request.error.not_asked")
+    if stored.log_id is not None:
+        raise DomainError("request.error.already_rolled", name=entry.name)
     return entries, index
