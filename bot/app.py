@@ -185,7 +185,7 @@ class Services:
         self.macros = MacroService(self.sessions, self.characters)
         self.inline = InlineRollService(self.rolls, self.checks, self.macros)
         self.posting = PostingService(
-            self.sessions, self.campaigns, self.rolls, self.checks, self.inline
+            self.sessions, self.campaigns, self.rolls, self.checks, self.scenes, self.inline
         )
         self.proxy_tags = ProxyTagService(self.sessions, self.campaigns)
         self.typing = TypedPostService(

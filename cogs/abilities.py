@@ -11,6 +11,7 @@ from discord.ext import commands
 from cogs.ui import render_abilities, render_rounds, round_panel
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.open_scene import in_play
 from cogs.ui.options import Ability, AnyCharacter, Character
 from cogs.ui.undo import with_undo
 
@@ -42,6 +43,7 @@ class AbilityCog(
     )
     @app_commands.choices(level=LEVELS)
     @fight()
+    @in_play()
     async def use(
         self,
         itx: discord.Interaction[Arbitro],

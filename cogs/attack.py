@@ -27,6 +27,7 @@ from cogs.ui.attack_panel import (
 )
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.open_scene import in_play
 from cogs.ui.options import AttackTarget, Circumstances, Weapon
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class AttackCog(commands.Cog):
     )
     @app_commands.guild_only()
     @fight()
+    @in_play()
     async def attack(
         self,
         itx: discord.Interaction[Arbitro],

@@ -13,6 +13,7 @@ from cogs.ui import render_sheet
 from cogs.ui.audience import answer, send
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, CheckOption
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ class ChecksCog(commands.Cog):
     )
     @app_commands.guild_only()
     @fight()
+    @in_play()
     async def check(
         self,
         itx: discord.Interaction[Arbitro],
@@ -91,6 +93,7 @@ class ChecksCog(commands.Cog):
     )
     @app_commands.guild_only()
     @fight()
+    @in_play()
     async def save(
         self,
         itx: discord.Interaction[Arbitro],

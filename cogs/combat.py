@@ -25,6 +25,7 @@ from cogs.ui.audience import answer, reader_of
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
+from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, Combatant, EffectName, NewCombatant
 from cogs.ui.undo import with_undo
 from cogs.ui.views import Asking
@@ -155,6 +156,7 @@ class CombatCog(
     @app_commands.command(name="join", description="Bring your character into the fight")
     @app_commands.describe(character="Which character (by default, your active one)")
     @fight()
+    @in_play()
     async def join(
         self, itx: discord.Interaction[Arbitro], character: AnyCharacter | None = None
     ) -> None:
@@ -172,6 +174,7 @@ class CombatCog(
         hit_points="A group without a sheet: its hit points (PG in S&W, Resistencia in Rol por web, PV in Núcleo)",
     )
     @fight()
+    @in_play()
     async def add(
         self,
         itx: discord.Interaction[Arbitro],
@@ -197,6 +200,7 @@ class CombatCog(
 
     @app_commands.command(name="roll", description="Roll initiative for whoever has none")
     @fight()
+    @in_play()
     async def roll(self, itx: discord.Interaction[Arbitro]) -> None:
         ctx = await ctx_of(itx)
         view = await self.combat.roll(ctx.place, ctx.actor)
@@ -267,6 +271,7 @@ class CombatCog(
     )
     @app_commands.choices(ambushers=SIDE_CHOICES)
     @fight()
+    @in_play()
     async def surprise(
         self,
         itx: discord.Interaction[Arbitro],

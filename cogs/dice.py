@@ -21,6 +21,7 @@ from cogs.ui.audience import Answer, answer
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
 from cogs.ui.gm_copy import send_gm_copy
+from cogs.ui.open_scene import in_play
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -46,6 +47,7 @@ class DiceCog(commands.Cog):
     )
     @app_commands.guild_only()
     @fight()
+    @in_play()
     async def roll(
         self,
         itx: discord.Interaction[Arbitro],
@@ -125,7 +127,7 @@ class DiceCog(commands.Cog):
     ) -> None:
         ctx = await ctx_of(itx)
         # refuses before anything is sent
-        job = self.rolls.start_odds(expression, target, at_most=at_most)
+        job = self.rolls.start_odds(expression, target, at_most=at_most, owner=itx.guild_id)
         await itx.response.defer(thinking=True)  # the worker may take a second or queue
         view = await job
         await itx.followup.send(**render.odds(view, ctx.locale))

@@ -186,7 +186,9 @@ class PostCog(commands.Cog):
         destination_of(itx.channel)  # refuse a channel that cannot hold a post before typing
         referee = is_referee(campaign, ctx.actor)
         narrator_default = bool(recipients) and as_ is None and referee
-        speaker = await self.posting.speaker(ctx.place, ctx.actor, as_, narrator=narrator_default)
+        speaker = await self.posting.speaker(
+            ctx.place, ctx.actor, as_, narrator=narrator_default, here=not recipients
+        )
         who = "n" if speaker.character_id is None else str(speaker.character_id)
         mode = GM_ONLY if private else PRIVATE_NOTES if private_notes else PUBLIC
         to_part = ".".join(_b36(r) for r in recipients) or "0"
@@ -267,6 +269,7 @@ class PostCog(commands.Cog):
             None,
             character_id=int(who) if who.isdigit() else None,
             narrator=who == "n",
+            here=found["to"] == "0",  # a post to a private thread goes elsewhere
         )
         campaign = await ctx.services.campaigns.require(ctx.place)
         locale = campaign.locale or self.bot.config.default_locale

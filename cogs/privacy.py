@@ -110,13 +110,20 @@ class PrivacyCog(
         if summary is None or click is None:
             return
         await click.edit_original_response(content=render_privacy.summary(summary, ctx.locale))
-        # the erased posts' messages (sent through webhooks) leave the channels too
+        # the erased posts' messages (sent through webhooks) leave the channels too, with the
+        # bot's copies of them in the GM channel (private notes, private rolls' copies)
+        kept = 0
         for channel_id, message_id in summary.erased_messages:
             partial = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
             try:
                 await partial.get_partial_message(message_id).delete()
+            except discord.NotFound:
+                continue  # already gone: deleted by hand, or with its channel
             except discord.HTTPException:
+                kept += 1
                 log.info("could not delete message %s of an erased post", message_id)
+        if kept:
+            await click.followup.send(ctx.t("privacy.messages_kept", count=kept), ephemeral=True)
 
     # -- the guild's data after the bot is removed -------------------------------------
 

@@ -15,6 +15,7 @@ from cogs.ui.audience import answer
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.gm_copy import send_gm_copy
+from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, Character, Spell, SpellList
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class SpellsCog(
         private="Only you (and the GM channel) see it",
     )
     @fight()
+    @in_play()
     async def cast(
         self,
         itx: discord.Interaction[Arbitro],

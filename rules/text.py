@@ -16,7 +16,9 @@ __all__ = [
     "YES_WORDS",
     "fold",
     "fold_words",
+    "name_problem",
     "parse_yes_no",
+    "plain_spaces",
     "spanish_number",
     "visible",
 ]
@@ -61,6 +63,39 @@ def spanish_number(value: float) -> str:
     wizard's descriptions), written as a Spanish reader writes it.  Numbers the bot shows
     on their own go through ``bot.formatting.format_number`` in the reader's language."""
     return f"{value:g}".replace(".", ",")
+
+
+#: Letters and symbols that draw nothing: the Hangul fillers (letters, for Unicode) and the
+#: blank Braille pattern, used to make names that look empty.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: The zero-width joiner glues emoji sequences (👨‍👩‍👧): allowed inside a name.
+_JOINER = "\u200d"
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (already stripped) cannot name something people read, or None.
+
+    ``"not_visible"``: nothing in it can be seen (only spaces, zero-width characters, Hangul
+    fillers…): a character, campaign or scene nobody can read or type.  ``"invisible"``: it
+    hides characters that draw nothing or reorder the text (zero-width spaces, bidirectional
+    overrides, control characters): «Ar\u200bdelia» would look exactly like «Ardelia» and be
+    another character.  The zero-width joiner of emoji sequences is allowed; other spaces
+    (no-break, ideographic) are spaces: :func:`plain_spaces` makes them ordinary first.
+    """
+    visible = False
+    for char in name:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") and char != _JOINER:
+            return "invisible"
+        if category[0] in "LNPS" and char not in _BLANK_LOOKING:
+            visible = True
+    return None if visible else "not_visible"
+
+
+def plain_spaces(text: str) -> str:
+    """``text`` with every kind of space (no-break, ideographic, thin…) as an ordinary one,
+    stripped: a name typed on a French keyboard or pasted from a web page reads the same."""
+    return "".join(" " if unicodedata.category(c) == "Zs" else c for c in text).strip()
 
 
 #: Unicode categories a reader cannot see or that change how what follows is shown: controls

@@ -25,7 +25,16 @@ from typing import Any, TypeGuard
 from rules.systems.base import FieldKind
 from rules.text import fold, parse_yes_no
 
-__all__ = ["BadValue", "is_int", "parse_value"]
+__all__ = ["BadValue", "MAX_STORED", "is_int", "out_of_store", "parse_value"]
+
+#: The one range of every whole number the bot stores (docs/sheet-format.md, «Números»):
+#: each number of a sheet (XP, money, hit points, damage taken, quantities…), each XP grant
+#: and its ledger's before/after, each roll's total and difficulty.  It is PostgreSQL's
+#: ``integer`` (the ledger's and the log's columns), so both databases take exactly the same
+#: numbers: SQLite would store 2,147,483,648 where PostgreSQL refuses it («value out of int32
+#: range»).  A field may narrow it (PX from 0); nothing widens it.  Dice totals keep to it too
+#: (:data:`rules.dice.limits.MAX_TOTAL`).
+MAX_STORED = 2_147_483_647
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -45,6 +54,11 @@ class BadValue(Exception):
         self.params: Mapping[str, Any] = dict(params or {})
 
 
+def out_of_store(value: int) -> bool:
+    """Whether ``value`` lies outside :data:`MAX_STORED`'s range (either sign)."""
+    return not -MAX_STORED <= value <= MAX_STORED
+
+
 def parse_value(
     kind: FieldKind,
     raw: str,
@@ -54,9 +68,18 @@ def parse_value(
     choices: Sequence[str] = (),
     limit: int = 500,
 ) -> Any:
-    """``raw`` (as typed) read as ``kind``; raises :class:`BadValue` when it is not one."""
+    """``raw`` (as typed) read as ``kind``; raises :class:`BadValue` when it is not one.
+
+    An integer is held to ``minimum``..``maximum`` and always to :data:`MAX_STORED`'s range
+    (a bound left open is that one)."""
     text = raw.strip()
     if kind == FieldKind.INTEGER:
+        minimum = -MAX_STORED if minimum is None else max(minimum, -MAX_STORED)
+        maximum = MAX_STORED if maximum is None else min(maximum, MAX_STORED)
+        if len(text) > 20 and text.lstrip("+-").isdigit():  # no stored number is that long
+            raise BadValue(
+                "out_of_range", {"value": text[:12] + "…", "minimum": minimum, "maximum": maximum}
+            )
         try:
             number = int(text)
         except ValueError:

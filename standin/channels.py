@@ -222,6 +222,12 @@ class ChannelRoutes:
                     "execute webhook", discord_error(400, 10003, "Unknown Channel"), body
                 )
             channel = thread
+            if thread.locked:
+                # Discord: a webhook cannot unarchive (nor post in) a locked thread; only a
+                # member with Manage Threads can, and a webhook has no permissions
+                return self._refuse(
+                    "execute webhook", discord_error(400, 50083, "Thread is archived"), body
+                )
         elif channel.type == 15:
             if not body.get("thread_name"):
                 err = discord_error(

@@ -147,3 +147,39 @@ def swc_fighter(constitution: int = 15, **changes: Any) -> dict[str, Any]:
     scores = {"Fuerza": 15, "Destreza": 10, "Constitución": constitution, "Inteligencia": 9}
     scores |= {"Sabiduría": 10, "Carisma": 9}
     return swc_character("Borin", "guerrero", scores, 8, **changes)
+
+
+def image(kind: str = "png", width: int = 2, height: int = 2, *, noise: int = 0) -> bytes:
+    """A real image (an avatar) of ``width`` × ``height`` in ``kind`` (png, jpeg, gif, webp),
+    made by Pillow as the bot reads it; ``noise`` bytes of random pixels make it big (a PNG
+    of 256 × 256 noise is about 192 KiB)."""
+    import io
+    import random
+
+    from PIL import Image
+
+    picture = Image.new("RGB", (width, height), (120, 40, 200))
+    if noise:
+        rng = random.Random(noise)
+        picture = Image.frombytes("RGB", (width, height), rng.randbytes(width * height * 3))
+    out = io.BytesIO()
+    picture.save(out, {"jpeg": "JPEG", "gif": "GIF", "webp": "WEBP"}.get(kind, "PNG"))
+    return out.getvalue()
+
+
+def declared_png(width: int, height: int) -> bytes:
+    """A small, well-formed PNG whose header declares ``width`` × ``height`` pixels (its
+    pixel data is a few rows of zeros): what a first-bytes check let through."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)  # 1-bit grey
+    rows = zlib.compress(b"\x00" * (1 + (width + 7) // 8) * 64, 9)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+    )

@@ -11,7 +11,18 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    false,
+    text,
+)
 from sqlmodel import Field, SQLModel
 
 from bot.db.types import UtcDateTime
@@ -324,6 +335,11 @@ class GuildDeparture(SQLModel, table=True):
         sa_column=Column(BigInteger, primary_key=True, autoincrement=False, nullable=False)
     )
     left_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    #: The purge has begun (its retention ran out): a return no longer cancels it, and a
+    #: purge cut half-way resumes when its timer fires again.
+    purge_begun: bool = Field(
+        default=False, sa_column=Column(Boolean, nullable=False, server_default=false())
+    )
 
 
 class Timer(SQLModel, table=True):

@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.services.shared.errors import DomainError, disk_full
 from bot.words import problem_text
+from cogs.ui.open_scene import Refused
 from rules.dice import DiceError
 from rules.systems.base import RulesError
 from rules.text import visible
@@ -45,6 +46,8 @@ def describe_error(error: BaseException, locale: str) -> str | None:
     if isinstance(error, app_commands.CommandOnCooldown):
         # whole seconds, rounded up: "wait 3 s" must never be too early
         return t("errors.cooldown", locale, seconds=max(1, math.ceil(error.retry_after)))
+    if isinstance(error, Refused):  # a check that says why
+        return describe_error(error.error, locale)
     if isinstance(error, app_commands.CheckFailure):
         return t("errors.not_allowed", locale)
     if disk_full(error):

@@ -48,6 +48,17 @@ def preview(
     archived = tuple(n for n in preview.campaigns_as_gm if n not in live)
     if archived:  # already archived: only the stored GM goes
         lines.append(t("privacy.confirm_gm", locale, names=names(archived, locale)))
+    if preview.posts:
+        key = "privacy.confirm_posts_erased" if choice == "delete" else "privacy.confirm_posts_kept"
+        lines.append(t(key, locale, count=preview.posts))
+        if preview.gm_copies:
+            key = (
+                "privacy.confirm_copies_erased"
+                if choice == "delete"
+                else "privacy.confirm_copies_kept"
+            )
+            lines.append(t(key, locale, count=preview.gm_copies))
+    lines.append(t("privacy.confirm_stays", locale))
     lines.append(t("privacy.confirm_final", locale))
     return fit_lines(lines, locale, 2000)
 

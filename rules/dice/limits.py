@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+from rules.values import MAX_STORED
+
 from .ast import BinOp, Dice, Group, KeepOne, Neg, Node, Number
 from .errors import DiceError
 
@@ -40,7 +42,7 @@ MAX_DIGITS = 6
 #: 1o3d10 re-throws after a kept 10; the chain stops here (always reached only by p = 0.028^20).
 MAX_RETHROWS = 20
 #: Largest total (either sign) a roll may reach: the PostgreSQL ``integer`` the log stores it in.
-MAX_TOTAL = 2_147_483_647
+MAX_TOTAL = MAX_STORED
 
 Bounds = tuple[float, float]
 

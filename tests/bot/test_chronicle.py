@@ -734,7 +734,11 @@ async def test_two_imports_into_one_channel_at_once_bind_it_once(table):
         ),
         return_exceptions=True,
     )
-    assert sorted(type(r).__name__ for r in results) == ["AlreadyBound", "ImportSummary"]
+    # a server has one bulk job at a time (bot.compute): the second is refused at once, or,
+    # had the first left the worker already, finds the channel bound when it binds
+    # (test_chronicle_restore.py): one campaign either way
+    outcome = sorted(type(r).__name__ for r in results)
+    assert outcome in (["ComputeBusy", "ImportSummary"], ["AlreadyBound", "ImportSummary"]), results
     assert await campaigns(table) == before + 1
     async with table.sessions() as session:
         count = (

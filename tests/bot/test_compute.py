@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.compute import ComputeBusy, ComputeFailed, ComputePool
+from bot.compute import BULK, ComputeBusy, ComputeFailed, ComputePool, ComputeTimeout
 from rules.dice import DiceError, odds
 
 REPO = Path(__file__).resolve().parents[2]
@@ -164,3 +164,81 @@ def test_the_worker_ends_when_the_bot_is_killed():
                     os.kill(pid, signal.SIGKILL)
             pytest.fail(f"the worker outlived the killed bot: {pids}")
         time.sleep(0.05)
+
+
+# -- lanes, fairness and time limits (issue 22 §2) ----------------------------------------
+
+
+@pytest.fixture
+async def lanes():
+    pool = ComputePool(max_pending=6, per_owner=2, bulk_pending=2, bulk_per_owner=1)
+    await pool.start()
+    yield pool
+    await pool.close(grace=0.5)
+
+
+async def _started(pool: ComputePool, lane: str) -> None:
+    """Wait until ``lane``'s job is in its worker (a hang guard, not a timing)."""
+    executor = pool._pool(lane)  # noqa: SLF001
+    limit = time.monotonic() + 20
+    while not any(i.future.running() for i in executor._pending_work_items.values()):  # noqa: SLF001
+        assert time.monotonic() < limit, "the job never started"
+        await asyncio.sleep(0.01)
+
+
+async def test_interactive_work_never_waits_behind_another_servers_bulk_work(lanes):
+    """An import held the only worker for 140 s and every other server's /odds waited."""
+    bulk = lanes.submit(time.sleep, 5, lane=BULK, owner=1)
+    await _started(lanes, BULK)
+    odds_job = lanes.submit(odds.probabilities_at_least, HEAVY, (20,), owner=2)
+    assert 0 < (await odds_job)[0] < 1
+    assert not bulk.done()  # answered while the bulk job still runs
+    bulk.cancel()
+
+
+async def test_one_server_cannot_fill_a_lane(lanes):
+    blocker = lanes.submit(time.sleep, 2, owner=1)
+    second = lanes.submit(abs, -1, owner=1)
+    with pytest.raises(ComputeBusy) as busy:
+        lanes.submit(abs, -2, owner=1)
+    assert (busy.value.key, busy.value.params) == ("errors.compute_busy_here", {"count": 2})
+    other = lanes.submit(abs, -3, owner=2)  # another server still gets in
+    exports = lanes.submit(time.sleep, 0, lane=BULK, owner=1)
+    with pytest.raises(ComputeBusy) as busy:  # one bulk job per server
+        lanes.submit(time.sleep, 0, lane=BULK, owner=1)
+    assert busy.value.params == {"count": 1}
+    assert await asyncio.gather(second, other, exports) == [1, 3, None]
+    await blocker
+
+
+async def test_servers_take_turns_in_a_lane(lanes):
+    """One server's burst waits behind another server's single job (round robin)."""
+    finished: list[int] = []
+    blocker = lanes.submit(time.sleep, 1, owner=1)
+    jobs = [
+        lanes.submit(abs, -2, owner=1),
+        lanes.submit(abs, -3, owner=3),
+        lanes.submit(abs, -10, owner=2),
+    ]
+    jobs.append(lanes.submit(abs, -4, owner=3))
+    for job in jobs:
+        job.add_done_callback(lambda f: finished.append(f.result()))
+    await asyncio.gather(blocker, *jobs)
+    assert finished == [2, 3, 10, 4]  # server 3's second job after server 2's first
+
+
+async def test_a_job_past_its_time_limit_is_killed_and_its_worker_replaced(lanes):
+    first = lanes.submit(time.sleep, 60, lane=BULK, owner=1, time_limit=1)
+    await _started(lanes, BULK)
+    pids = list(lanes._pool(BULK)._processes)  # noqa: SLF001
+    with pytest.raises(ComputeTimeout) as stopped:
+        await asyncio.wait_for(first, timeout=30)  # a hang guard
+    assert (stopped.value.key, stopped.value.params) == ("errors.compute_timeout", {"limit": 1})
+    for pid in pids:
+        limit = time.monotonic() + 10
+        while not _gone(pid):
+            assert time.monotonic() < limit, "the worker past its limit was not killed"
+            await asyncio.sleep(0.05)
+    # the same server's next job runs on a fresh worker; the other lane never noticed
+    assert await lanes.submit(abs, -7, lane=BULK, owner=1) == 7
+    assert await lanes.submit(odds.probabilities_at_least, "2d6", (7,)) == (Fraction(21, 36),)

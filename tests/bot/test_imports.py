@@ -148,9 +148,10 @@ async def test_nesting_depth_is_refused_before_parsing(table):
 
 async def test_names_are_at_most_100_characters_on_every_path(table):
     await table.characters.create(HERE, ANA, ardelia())
-    with pytest.raises(RulesError) as error:
-        await table.characters.set_field(HERE, ANA, None, "name", "x" * 101)
-    assert error.value.problems[0].params["limit"] == 100
+    for typed in ("x" * 101, "   "):  # a blank name said «1 a 500»
+        with pytest.raises(DomainError) as error:
+            await table.characters.set_field(HERE, ANA, None, "name", typed)
+        assert (error.value.key, error.value.params) == ("sheet.error.bad_name", {"limit": 100})
     with pytest.raises(DomainError) as bad:
         await table.characters.update_sheet(HERE, ANA, None, lambda s, *_: s | {"name": "y" * 101})
     assert bad.value.key == "sheet.error.bad_name"

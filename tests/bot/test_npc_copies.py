@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.sheets.characters import MAX_NAME, name_key
+from bot.services.sheets.access import MAX_NAME, name_key
 from bot.services.sheets.npcs import copy_name
+from rules.text import fold
 from tests.bot.test_characters import rolweb_sheet
 
 GUILD, CHANNEL = 1000, 11
@@ -105,3 +106,32 @@ async def test_copying_a_player_character_says_there_is_no_such_npc(campaign):
         "sheet.error.npc_not_found",
         {"name": "Eira"},
     )
+
+
+def test_a_copys_key_keeps_its_number_when_letters_fold_to_two():
+    """«ß» folds to «ss»: 60 of them make a 120-character key, cut to 100, and every copy
+    had the template's key (the command answered «0 copias: .»)."""
+    base = "ß" * 60 + " Jefe"
+    names = [copy_name(base, n) for n in range(1, 25)]
+    assert len({name_key(name) for name in names}) == len(names)
+    assert all(name.endswith(f" {n}") for n, name in enumerate(names, start=1))
+    assert all(name_key(name) == fold(name) for name in names)  # no key was cut
+
+
+async def test_copies_of_a_stored_name_whose_key_was_cut_are_made(campaign):
+    """A name stored before the key rule (its key cut at 100) still copies, each distinct."""
+    from sqlalchemy import update
+
+    from bot.db.models import Character
+
+    await campaign.characters.create(HERE, GM, rolweb_sheet("Jefe"), is_npc=True)
+    old = "ß" * 60 + " Jefe"
+    async with campaign.sessions() as session, session.begin():
+        await session.exec(
+            update(Character)
+            .where(Character.name == "Jefe")
+            .values(name=old, name_key=name_key(old))
+        )
+    made = await campaign.npcs.copies(HERE, GM, old, 5)
+    assert len(made) == 5 and len({name_key(c.name) for c in made}) == 5
+    assert [c.name[-2:] for c in made] == [" 1", " 2", " 3", " 4", " 5"]

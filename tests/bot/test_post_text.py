@@ -6,25 +6,38 @@ import re
 
 import pytest
 
+from bot.services.shared.errors import DomainError
 from bot.services.shared.post_text import (
     AVATAR_MAX_BYTES,
+    AVATAR_MAX_PIXELS,
     MESSAGE_LIMIT,
     NAME_LIMIT,
+    checked_avatar,
     image_type,
     notes_lines,
     split_post,
     validate_avatar,
     webhook_name,
 )
+from tests.examples import declared_png, image
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40
-JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 40
-GIF = b"GIF89a" + b"\x00" * 40
-WEBP = b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 40
+PNG, JPEG, GIF, WEBP = (image(kind) for kind in ("png", "jpeg", "gif", "webp"))
 
 
 @pytest.mark.parametrize(
-    "name", ["Clyde", "CLYDE el bardo", "Discordia", "la discordante", "dIsCoRd"]
+    "name",
+    [
+        "Clyde",
+        "CLYDE el bardo",
+        "Discordia",
+        "la discordante",
+        "dIsCoRd",
+        # letters that fold to two («ß» → «ss», «ﬀ» → «ff») before the word: the match was
+        # looked up in the folded text and /post crashed (StopIteration)
+        "ßßßßßßßßßßclydezzzzzzzzzz",
+        "ﬀﬀ Discord ẞ",
+        "diſcord",  # the long s folds to «s»: still the refused word
+    ],
 )
 def test_refused_words_get_a_visible_look_alike(name):
     shown = webhook_name(name)
@@ -100,7 +113,48 @@ def test_images_are_known_by_their_magic_bytes(data, kind):
         b"GIF87",
         PNG[:4],
         PNG + b"\x00" * AVATAR_MAX_BYTES,
+        # the first bytes of an image and nothing else: no header to read
+        b"\x89PNG\r\n\x1a\n" + b"\x00" * 40,
+        b"\xff\xd8\xff\xe0" + b"\x00" * 40,
+        b"GIF89a" + b"\x00" * 40,
+        b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 40,
+        PNG[:-20] + b"\x00" * 20,  # a PNG whose checksums fail
+        GIF[:6] + PNG[6:],  # the magic bytes of one format on another's header
     ],
 )
 def test_other_files_and_big_images_are_refused(data):
     assert validate_avatar(data) is None
+
+
+@pytest.mark.parametrize(
+    ("data", "size"),
+    [
+        (declared_png(30_000, 30_000), (30_000, 30_000)),  # a few KiB, 900 million pixels
+        (declared_png(4097, 4096), (4097, 4096)),
+        (image("gif", 4096, 4096), (4096, 4096)),
+    ],
+)
+def test_images_over_the_pixel_count_are_refused_with_their_size(data, size):
+    assert len(data) <= AVATAR_MAX_BYTES
+    if size == (4096, 4096):  # exactly at the limit: accepted
+        assert checked_avatar(data).kind == "gif"
+        return
+    with pytest.raises(DomainError) as caught:
+        checked_avatar(data)
+    assert caught.value.key == "post.error.avatar_pixels"
+    assert (caught.value.params["width"], caught.value.params["height"]) == size
+    assert caught.value.params["limit"] == AVATAR_MAX_PIXELS == 4096 * 4096
+
+
+def test_every_frame_of_an_animation_counts():
+    import io
+
+    from PIL import Image
+
+    frames = [Image.new("L", (2048, 2048), shade) for shade in (0, 80, 160, 240, 40)]
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:])
+    with pytest.raises(DomainError) as caught:
+        checked_avatar(out.getvalue())
+    assert caught.value.key == "post.error.avatar_pixels_frames"
+    assert caught.value.params["frames"] == 5

@@ -14,7 +14,7 @@ from bot.services import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.sheets.profiles import ProfileChange
 from bot.services.table.posting import NARRATOR, PostDraft
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, image
 
 GUILD, CHANNEL, SCENE_THREAD = 1000, 11, 12
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -22,7 +22,7 @@ IN_SCENE = Place(GUILD, SCENE_THREAD, (SCENE_THREAD, CHANNEL))
 GM = Actor(1, "Máster", can_manage_channels=True)
 ANA = Actor(2, "Ana")
 BRUNO = Actor(3, "Bruno")
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+PNG = image("png")
 
 
 def sheet(name: str) -> dict:

@@ -22,7 +22,7 @@ from bot.db.models import (
 from bot.services import Actor, Place
 from bot.services.privacy.privacy import ANONYMOUS
 from bot.services.shared.errors import DomainError
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, image
 
 GUILD, CHANNEL, OTHER_GUILD = 1000, 11, 2000
 HERE = Place(GUILD, CHANNEL, (CHANNEL,))
@@ -213,21 +213,54 @@ async def test_a_gm_deleting_hands_the_campaign_and_its_characters_to_a_co_gm(ta
     assert (await table.characters.show(HERE, bruno_gm, "Trasgo")).owner_user_id == BRUNO.user_id
 
 
-async def test_delete_is_all_or_nothing(table, monkeypatch):
+async def test_a_failed_delete_keeps_only_what_makes_her_more_private(table, monkeypatch):
+    """The bulk of it (her rolls, her posts) goes in short batches first, so a member with
+    thousands of them does not hold the database from everyone else (issue 22 §2); the rest
+    is one transaction.  If that fails, the batches stay done — her rolls anonymous, as she
+    asked — and everything else is untouched; asking again finishes it."""
     from bot.services.privacy import privacy
 
     async def boom(*_args, **_kwargs):
         raise RuntimeError("disk full")
 
+    real = privacy._untie_combats
     monkeypatch.setattr(privacy, "_untie_combats", boom)
     with pytest.raises(RuntimeError):
         await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
-    assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 2
+    assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 0
     assert (
         await count(table, Character, Character.owner_user_id == 2, Character.guild_id == GUILD)
         == 1
     )
     assert await count(table, CreationDraft, CreationDraft.user_id == 2) == 1
+    monkeypatch.setattr(privacy, "_untie_combats", real)
+    done = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert done.deleted_characters == ("Ardelia",) and done.drafts_deleted == 1
+    assert await count(table, CreationDraft, CreationDraft.user_id == 2) == 0
+
+
+async def test_a_members_many_rolls_and_posts_go_in_batches(table, monkeypatch):
+    """Each transaction touches a bounded number of her rows; the summary counts them all."""
+    from bot.services.privacy import privacy
+
+    for _ in range(5):
+        await table.rolls.roll(HERE, ANA, "1d20")
+    monkeypatch.setattr(privacy, "WRITE_BATCH", 2)
+    monkeypatch.setattr(privacy, "POST_BATCH", 1)
+    monkeypatch.setattr(privacy, "LOG_BATCH", 1)
+    written: list[int] = []
+    real = privacy._anonymise_rolls
+
+    async def counted(*args, **kwargs):
+        done = await real(*args, **kwargs)
+        written.append(done)
+        return done
+
+    monkeypatch.setattr(privacy, "_anonymise_rolls", counted)
+    summary = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
+    assert summary.rolls_anonymised == 7  # the fixture's two and these five
+    assert max(written) <= 2 and len(written) >= 4
+    assert await count(table, RollLog, RollLog.user_id == 2, RollLog.guild_id == GUILD) == 0
 
 
 async def test_delete_twice_is_harmless(table):
@@ -297,14 +330,20 @@ async def test_a_long_history_is_read_in_batches_and_exported_whole(table):
     assert json.loads(payload) == json.loads(json.dumps(document))
 
 
+GM_CHANNEL = 4242
+
+
 async def _posts(services) -> tuple[int, int]:
     """Ana posts as Ardelia (with a profile) and the GM posts as Ardelia; a private thread."""
     from bot.services.sheets.profiles import ProfileChange
     from bot.services.table.posting import PostDraft
 
     await services.profiles.update(
-        HERE, ANA, "Ardelia", ProfileChange(concept="Piloto", avatar=b"GIF89a" + b"\0" * 20)
+        HERE, ANA, "Ardelia", ProfileChange(concept="Piloto", avatar=image("gif"))
     )
+    from bot.services.campaigns.service import SettingsChange
+
+    await services.campaigns.update_settings(HERE, GM, SettingsChange(gm_channel_id=GM_CHANNEL))
     ids = []
     for who, message in ((ANA, 900), (GM, 901)):
         speaker = await services.posting.speaker(HERE, who, "Ardelia")
@@ -312,7 +351,14 @@ async def _posts(services) -> tuple[int, int]:
             HERE,
             who,
             speaker,
-            PostDraft(channel_id=CHANNEL, message_ids=(message,), text="Entro.", notes="nota"),
+            PostDraft(
+                channel_id=CHANNEL,
+                message_ids=(message,),
+                text="Entro.",
+                notes="nota",
+                notes_private=True,  # the notes' copy in the GM channel
+                gm_message_ids=(message + 50,),
+            ),
         )
         ids.append(view.id)
     await services.posting.keep_private_thread(HERE, GM, (ANA.user_id,), CHANNEL, 77)
@@ -326,8 +372,12 @@ async def test_delete_erases_the_members_posts_with_her_characters(table):
     exported = await table.privacy.export(GUILD, ANA.user_id)
     assert [p["text"] for p in exported["posts"]] == ["Entro."]
     assert [t["thread_id"] for t in exported["private_threads"]] == [77]
+    preview = await table.privacy.preview(GUILD, ANA.user_id)
+    assert (preview.posts, preview.gm_copies) == (1, 1)
     summary = await table.privacy.delete(GUILD, ANA.user_id, characters="delete")
-    assert (summary.posts_erased, summary.erased_messages) == (1, ((CHANNEL, 900),))
+    # the post's message and the bot's copy of her private notes in the GM channel
+    assert summary.posts_erased == 1
+    assert summary.erased_messages == ((CHANNEL, 900), (GM_CHANNEL, 950))
     async with table.sessions() as session:
         erased, kept = await session.get(Post, anas), await session.get(Post, gms)
         profiles = (await session.exec(select(func.count()).select_from(CharacterProfile))).one()[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import func, inspect, select, text
@@ -343,9 +343,16 @@ async def test_departures_before_the_timers_get_their_timer(engine):
             text("INSERT INTO guild_departure (guild_id, left_at, purge_at) VALUES (:g, :l, :p)"),
             {"g": GUILD, "l": long_ago, "p": long_ago + timedelta(days=30)},
         )
+        await connection.execute(  # a purge main's batched loop had begun (its 1970 mark)
+            text("INSERT INTO guild_departure (guild_id, left_at, purge_at) VALUES (:g, :l, :p)"),
+            {"g": OTHER, "l": long_ago, "p": datetime(1970, 1, 1)},
+        )
     await upgrade(engine)
     s = Services(engine, retention_days=30)
-    assert await purge_due(s.retention) == [GUILD]
+    begun = {d.guild_id: d.purge_begun for d in await s.retention.pending()}
+    assert begun == {GUILD: False, OTHER: True}
+    assert await s.retention.returned(OTHER) is False  # begun: a return no longer cancels it
+    assert sorted(await purge_due(s.retention)) == sorted([GUILD, OTHER])
     assert await s.retention.pending() == []
 
 
@@ -373,3 +380,41 @@ async def test_each_shard_purges_only_its_own_guilds(services):
         kept = (await session.exec(select(GuildDeparture.guild_id))).all()
     assert list(kept) == []  # on_1's departure was cancelled by its own process
     assert await first.timers.next_wake() is None and await second.timers.next_wake() is None
+
+
+# -- in batches (issue 22 §2) --------------------------------------------------------------
+
+
+async def test_a_purge_goes_in_batches_and_resumes_after_a_crash(two_guilds, monkeypatch):
+    """A guild's rows are deleted a batch per transaction, never all in one that would hold
+    the database from every other server; a purge cut half-way (here: a failure after the
+    first tables) is finished by the next look, and the other guild is never touched."""
+    from bot.services.privacy import retention
+
+    s = two_guilds
+    capitan = dict(json.loads(json.dumps(ARDELIA)), name="Capitán")
+    await s.characters.create(HERE, GM, capitan, is_npc=True)
+    await s.npcs.copies(HERE, GM, "Capitán", 3)  # copies point at their template
+    await s.retention.departed(GUILD, utcnow() - timedelta(days=31))
+    before = await rows_of(s, OTHER)
+    real = retention.delete_in_batches
+    calls = 0
+
+    async def crashing(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        nonlocal calls
+        calls += 1
+        if calls == 4:
+            raise RuntimeError("the process was killed")
+        return await real(*args, **kwargs, batch=1)  # a row per transaction
+
+    monkeypatch.setattr(retention, "delete_in_batches", crashing)
+    with pytest.raises(RuntimeError):
+        await s.retention.purge(GUILD)
+    assert any(await rows_of(s, GUILD))  # half done
+    # the bot comes back now: too late, the retention had run out and the purge had begun
+    assert await s.retention.returned(GUILD) is False
+    monkeypatch.setattr(retention, "delete_in_batches", real)
+    assert await purge_due(s.retention) == [GUILD]
+    assert set((await rows_of(s, GUILD)).values()) == {0}
+    assert await rows_of(s, OTHER) == before
+    assert await s.retention.pending() == []

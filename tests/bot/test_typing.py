@@ -283,6 +283,23 @@ async def test_rolls_outside_a_scene_answer_as_roll_when_the_campaign_wants(tabl
     assert sender.told == ["typing.error.private_roll"]
 
 
+async def test_no_roll_in_a_closed_scene(table):
+    """Issue 22 §5: a closed scene's thread is locked, but the GM may still write in it; a
+    «[[1d20]]» there is not rolled (nothing logged), and the GM is told why."""
+    from bot.db.models import RollLog
+
+    await table.campaigns.update_settings(HERE, GM, _setting("tiradas_en_mensajes", "sí"))
+    await table.campaigns.update_settings(HERE, GM, _setting("escribir_como_personaje", "no"))
+    await table.scenes.scene_for(SCENE, title="La posada")
+    await table.scenes.close(SCENE, GM)
+    sender = Recorder()
+    message = TypedMessage(SCENE, GM, 1, "((tirad)) [[1d20]]", False, "La posada")
+    assert await table.typing.handle(message, sender) == TypedOutcome.FAILED
+    assert sender.told == ["scene.error.closed"] and sender.answered == []
+    async with table.sessions() as session:
+        assert (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all() == []
+
+
 async def test_a_message_deleted_or_edited_before_its_turn(table):
     from bot.db.models import RollLog
 

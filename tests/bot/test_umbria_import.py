@@ -325,3 +325,80 @@ async def test_the_gm_stops_the_posting_job(services):
     stopped = await services.publication.stop(HERE, GM, job.id)
     assert stopped.status == "stopped"
     assert await services.publication.next_step(job.id) is None
+
+
+async def test_a_large_umbria_game_is_written_in_batches_nobody_sees_until_the_last(
+    services, monkeypatch
+):
+    """Like the chronicle's own restore (issue 22 §2, tests/bot/test_chronicle_restore.py):
+    an Umbría game used to be written in one transaction, holding SQLite's one connection
+    for as long as the whole game took.  Now each batch is its own transaction, under a
+    campaign no command finds until the last is in and it is bound with its posting job;
+    another server's roll is written meanwhile."""
+    import asyncio
+
+    from bot.services.chronicle import service as chronicle_service
+
+    monkeypatch.setattr(chronicle_service, "BATCH", 1)  # a batch per row: many of them
+    real = chronicle_service._batch
+    calls, reached, go = 0, asyncio.Event(), asyncio.Event()
+
+    async def gated(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        if calls == 6:
+            reached.set()
+            await go.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(chronicle_service, "_batch", gated)
+    job = asyncio.ensure_future(
+        services.chronicle.import_archive(
+            HERE,
+            GM,
+            fixture_zip(),
+            target_id=FORUM,
+            kind="forum",
+            system="nucleo",
+            publish="posts",
+            parent_id=FORUM,
+        )  # fmt: skip
+    )
+    await asyncio.wait_for(reached.wait(), 60)
+    assert await rows(services, Character) != []  # half-written
+    assert await services.campaigns.find(HERE) is None  # and invisible
+    elsewhere = Place(GUILD + 1, 41, (41,))
+    await services.campaigns.create(
+        elsewhere, GM, name="Otra", system="nucleo", target_id=41, kind="channel"
+    )
+    roll = await asyncio.wait_for(services.rolls.roll(elsewhere, GM, "1d20"), 60)
+    assert roll.log_id and not job.done()
+    go.set()
+    summary = await asyncio.wait_for(job, 60)
+    assert calls > 20  # many short transactions, not one
+    assert (await services.campaigns.find(HERE)).id == summary.campaign_id
+    assert summary.publication is not None and summary.publication.scenes == 3
+
+
+async def test_an_umbria_import_that_fails_on_the_way_leaves_nothing(services, monkeypatch):
+    from bot.services.chronicle import service as chronicle_service
+
+    monkeypatch.setattr(chronicle_service, "BATCH", 1)
+    real = chronicle_service._batch
+    calls = 0
+
+    async def failing(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        if calls == 12:
+            raise RuntimeError("the disk went away")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(chronicle_service, "_batch", failing)
+    with pytest.raises(RuntimeError):
+        await imported(services)
+    monkeypatch.setattr(chronicle_service, "_batch", real)
+    for model in (Campaign, Character, ImportedPlayer, Scene, Post, RollLog, PostImage):
+        assert await rows(services, model) == [], model.__name__
+    assert await services.campaigns.find(HERE) is None
+    await imported(services)  # the place is free: a new try works

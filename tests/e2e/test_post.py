@@ -11,15 +11,12 @@ import pytest
 from standin.client import GuildHandle, Sandbox
 from standin.replies import Msg, Reply
 from tests.e2e.helpers import new_campaign, says, sheet_file
-from tests.examples import ARDELIA
+from tests.examples import ARDELIA, image
 
 pytestmark = pytest.mark.e2e
 
-#: A real 1×1 PNG (Discord and discord.py check the magic bytes).
-PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
-)
+#: A real 1×1 PNG, as Pillow writes it (the bot reads its header).
+PNG = image("png", 1, 1)
 MANAGE_WEBHOOKS = 1 << 29
 
 

@@ -90,6 +90,52 @@ def test_delete_removes_characters_and_leaves_rolls_anonymous(discord_env):
     assert "no guarda nada tuyo" in again.text
 
 
+def _post(sb, g, values, **options):
+    opened = sb.command("post", options, guild=g, channel="mesa", user="ana")
+    assert opened.modal is not None, opened.text
+    sb.submit_modal(opened, values, user="ana").expect_ok()
+
+
+def test_delete_takes_the_gm_channel_copies_of_the_members_posts(discord_env):
+    """The GM-channel copy of a member's private notes stayed in Discord after /privacy
+    delete erased the post; the preview said nothing of posts or of what stays."""
+    sb = discord_env
+    g = new_campaign(sb, "Copias", "nucleo")
+    sb.command(
+        "campaign settings", {"gm_channel": g.channel("gm")}, guild=g, channel="mesa", user="gm"
+    ).expect_ok()
+    import_sheet(sb, g, ARDELIA)
+    mark = sb.mark()
+    _post(sb, g, {"text": "Sonrío.", "notes": "NOTA-SECRETA-7"}, private_notes=True)
+    posted = sb.posted_since(mark)
+    (copy,) = [m for channel, m in posted if channel == "gm"]
+    (post,) = [m for channel, m in posted if channel == "mesa"]
+    assert "NOTA-SECRETA-7" in copy.text
+    g.say("gm", "Ana miente, apuntado.", user="gm")  # someone else's message: it stays
+    ask = sb.command("privacy delete", {"characters": "delete"}, guild=g, user="ana")
+    assert "Tu publicación (`/publicar`) se borrará" in ask.text, ask.text
+    assert "copia que el bot puso en el canal del máster" in ask.text
+    assert (
+        "los mensajes de otras personas" in ask.text and "registros propios de Discord" in ask.text
+    )
+    english = sb.command(
+        "privacy delete", {"characters": "to_gm"}, guild=g, user="ana", locale="en-US"
+    )
+    assert (
+        "stays in the campaign's story" in english.text and "Discord's own records" in english.text
+    )
+    press(sb, english, CANCEL, user="ana")
+    done = press(sb, ask, CONFIRM, user="ana")
+    assert "Publicaciones borradas" in _settled(sb, done, "Hecho")
+    deadline = time.monotonic() + 10
+    while not (sb.message(copy.id).deleted and sb.message(post.id).deleted):
+        assert time.monotonic() < deadline, "the post or its GM-channel copy is still there"
+        time.sleep(0.05)
+    texts = [m.text for m in sb.channel_messages(g, "gm", everything=True)]
+    assert not any("NOTA-SECRETA-7" in text for text in texts)
+    assert any("Ana miente" in text for text in texts)
+
+
 def test_delete_can_hand_the_characters_to_the_gm(discord_env):
     g = new_campaign(discord_env, "Entregar", "nucleo")
     import_sheet(discord_env, g, ARDELIA)
@@ -203,8 +249,13 @@ def test_zero_days_purges_as_soon_as_the_bot_is_removed(tmp_path, migrated_sqlit
     try:
         g = new_campaign(quick.sb, "Al momento", "nucleo")
         g.remove_bot()
-        quick.wait_for("SELECT count(*) FROM campaign WHERE guild_id = ?", g.id, expect=[(0,)])
-        assert quick.query("SELECT count(*) FROM guild_departure") == [(0,)]
+        # the purge deletes table after table in batches, its departure row last: both gone
+        quick.wait_for(
+            "SELECT (SELECT count(*) FROM campaign WHERE guild_id = ?)"
+            " + (SELECT count(*) FROM guild_departure)",
+            g.id,
+            expect=[(0,)],
+        )
     finally:
         quick.sb.close()
 

@@ -134,6 +134,34 @@ async def test_locking_archiving_and_messages_in_a_locked_thread(standin: StandI
         assert status == 403
 
 
+async def test_a_webhook_cannot_post_in_a_locked_thread(standin: StandIn) -> None:
+    """Discord: a message unarchives an archived thread, but a locked one only for a member
+    with Manage Threads, which a webhook never is: 400, code 50083 (a closed scene's
+    thread; the stand-in let it through, so /post in a closed scene looked fine)."""
+    world = standin.world
+    guild = build_sample_guild(world, "Hook")
+    mesa = guild.find_channel("mesa")
+    grant_bot(world, guild, 1 << 29)  # Manage Webhooks
+    async with aiohttp.ClientSession() as http:
+        api = Api(http, standin.url)
+        _, hook = await api.call("POST", f"/channels/{mesa.id}/webhooks", {"name": "Voces"})
+        execute = f"/webhooks/{hook['id']}/{hook['token']}?wait=true&thread_id="
+        _, thread = await api.call(
+            "POST", f"/channels/{mesa.id}/threads", {"name": "Escena", "type": 11}
+        )
+        tid = thread["id"]
+        await api.call("PATCH", f"/channels/{tid}", {"archived": True})
+        status, _ = await api.call("POST", execute + tid, {"content": "vuelve", "username": "Ana"})
+        assert status == 200 and not world.channels[int(tid)].archived
+        await api.call("PATCH", f"/channels/{tid}", {"locked": True, "archived": True})
+        status, data = await api.call("POST", execute + tid, {"content": "x", "username": "Ana"})
+        assert status == 400 and data["code"] == 50083
+        assert world.channels[int(tid)].archived and world.channels[int(tid)].locked
+        await api.call("PATCH", f"/channels/{tid}", {"archived": False})  # locked, not archived
+        status, data = await api.call("POST", execute + tid, {"content": "x", "username": "Ana"})
+        assert status == 400 and data["code"] == 50083
+
+
 async def test_pins_need_pin_messages_and_stop_at_fifty(standin: StandIn) -> None:
     world = standin.world
     guild = build_sample_guild(world, "Pins")

@@ -47,7 +47,10 @@ class CampaignArchive:
 
     async def list(self, place: Place, *, archived: bool = True) -> tuple[CampaignRow, ...]:
         """The server's campaigns, newest first; archived ones too unless ``archived`` is off."""
-        query = select(Campaign).where(Campaign.guild_id == place.guild_id)
+        # an import still being written (``importing``) is nobody's campaign yet
+        query = select(Campaign).where(
+            Campaign.guild_id == place.guild_id, col(Campaign.status).in_(("active", "archived"))
+        )
         if not archived:
             query = query.where(Campaign.status == "active")
         async with self.sessions() as session:

@@ -6,7 +6,8 @@ the largest single cost of a ``/roll`` (issue 14).  A guild is served by exactly
 process's engine, so a cache per engine stays coherent if it is cleared on every such write:
 
 * a listener on the engine marks the pooled connection when it executes an ``INSERT``,
-  ``UPDATE`` or ``DELETE`` on either table (or any ``TRUNCATE``) (services, the guild purge, anything using the
+  ``UPDATE`` or ``DELETE`` on either table, or on ``character``, ``active_character`` and
+  ``scene`` for the other maps below (or any ``TRUNCATE``) (services, the guild purge, anything using the
   engine);
 * when that connection goes back to the pool (after its commit or rollback), the whole cache
   is cleared and its generation bumped;
@@ -40,7 +41,7 @@ MAX_GUILDS = 20_000
 
 _WRITES = re.compile(
     r"^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[\"`]?"
-    r"(campaign|campaign_binding|character|active_character)[\"`]?\s",
+    r"(campaign|campaign_binding|character|active_character|scene)[\"`]?\s",
     re.IGNORECASE,
 )
 _MARK = "arbitro_campaigns_written"
@@ -48,9 +49,11 @@ _COLUMNS = tuple(Campaign.__table__.columns)  # type: ignore[attr-defined]  # se
 
 
 class CampaignCache:
-    """``guild_id`` → ``{bound target id: active campaign}`` for active bindings, and
+    """``guild_id`` → ``{bound target id: active campaign}`` for active bindings,
     ``campaign id`` → ``{user id: name of the member's active character}`` for the whole
-    campaign (a member missing from it has none).
+    campaign (a member missing from it has none), and ``guild_id`` → ``{thread id: title}``
+    of the guild's closed scenes (where nothing more is posted, rolled or requested: every
+    such command asks, so the answer must cost no query).
 
     The second map is what signs every ``/roll``; it is read a campaign at a time, so the
     first rolls after a start or a clear cost one query per campaign, not one per member.  It
@@ -61,6 +64,7 @@ class CampaignCache:
     def __init__(self) -> None:
         self.guilds: dict[int, Mapping[int, Campaign]] = {}
         self.actives: dict[int, Mapping[int, str]] = {}
+        self.closed: dict[int, Mapping[int, str]] = {}
         self.generation = 0
 
     def get(self, guild_id: int) -> Mapping[int, Campaign] | None:
@@ -82,17 +86,29 @@ class CampaignCache:
             self.actives.pop(next(iter(self.actives)))
         self.actives[campaign_id] = names
 
+    def store_closed(self, guild_id: int, generation: int, scenes: Mapping[int, str]) -> None:
+        """Keep a guild's closed scenes unless a write was committed meanwhile."""
+        if generation != self.generation:
+            return
+        if len(self.closed) >= MAX_GUILDS:
+            self.closed.pop(next(iter(self.closed)))
+        self.closed[guild_id] = scenes
+
     def forget(self, guild_id: int) -> None:
         """Drop one guild (a versioned write found the row changed by someone else)."""
         self.generation += 1
         self.guilds.pop(guild_id, None)
+        self.closed.pop(guild_id, None)
 
     def clear(self, tables: set[str] | frozenset[str] = frozenset({"campaign"})) -> None:
         """Forget what the written ``tables`` may have changed (every lookup in flight too)."""
         self.generation += 1
-        self.actives.clear()
+        if tables - {"scene"}:
+            self.actives.clear()
         if tables & {"campaign", "campaign_binding"}:
             self.guilds.clear()
+        if tables & {"campaign", "campaign_binding", "scene"}:
+            self.closed.clear()
 
 
 _caches: weakref.WeakKeyDictionary[Engine, CampaignCache] = weakref.WeakKeyDictionary()

@@ -9,15 +9,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Table, text, update
 from sqlalchemy import select as core_select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, CampaignBinding, saved_id, utcnow
+from bot.db.models import Campaign, CampaignBinding, Scene, saved_id, utcnow
 from bot.formatting import DEFAULT_TIME_ZONE, valid_time_zone
 from bot.i18n import LOCALES
 from bot.services.campaigns.cache import cache_for, campaign_of
@@ -31,6 +32,7 @@ from bot.services.campaigns.settings import (
 from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import (
     AlreadyBound,
+    DomainError,
     InvalidSetting,
     NoCampaign,
     NotAllowed,
@@ -42,7 +44,7 @@ from bot.services.shared.versioned import StaleWrite, update_versioned
 from rules import systems
 from rules.names import display
 from rules.systems.base import FieldKind, SettingSpec
-from rules.text import fold_words
+from rules.text import fold_words, name_problem, plain_spaces
 
 __all__ = [
     "TIME_ZONE",
@@ -53,6 +55,8 @@ __all__ = [
     "SettingView",
     "is_referee",
 ]
+
+T = TypeVar("T")
 
 BIND_KINDS = ("channel", "forum", "category")
 _CAMPAIGN: Table = Campaign.__table__  # type: ignore[attr-defined]  # set by table=True, undeclared
@@ -269,6 +273,24 @@ class CampaignService:
                 return campaign
         return None
 
+    async def closed_scene(self, guild_id: int, channel_id: int) -> str | None:
+        """The title of the closed scene held by thread ``channel_id``, or None (an open
+        scene, or no scene).  From the per-process cache: every command that posts, rolls or
+        requests in a thread asks, and ``/roll`` must not pay a query for it."""
+        closed = self.cache.closed.get(guild_id)
+        if closed is None:
+            generation = self.cache.generation
+            closed = await _closed_scenes(self.sessions, guild_id)
+            self.cache.store_closed(guild_id, generation, closed)
+        return closed.get(channel_id)
+
+    async def require_open_scene(self, place: Place) -> None:
+        """Refuses to post, roll or request in a closed scene (its thread is locked: Discord
+        would refuse the messages), saying how the GM opens it again."""
+        title = await self.closed_scene(place.guild_id, place.channel_id)
+        if title is not None:
+            raise DomainError("scene.error.closed", title=title)
+
     def forget(self, guild_id: int) -> None:
         """Read ``guild_id``'s campaigns again next time (a versioned write found them changed)."""
         self.cache.forget(guild_id)
@@ -323,14 +345,21 @@ class CampaignService:
         kind: str,
         settings: Mapping[str, Any] | None = None,
         locale: str | None = None,
+        status: str = "active",
+        bind: bool = True,
     ) -> Campaign:
-        """:meth:`create`'s checks and rows inside the caller's transaction (``/campaign
-        import`` writes the campaign and its whole record in one)."""
+        """:meth:`create`'s checks and rows inside the caller's transaction.
+
+        ``/campaign import`` inserts its campaign with another ``status`` and no binding
+        (``bind=False``): nobody sees it while its record is written in batches, then
+        :meth:`bind` makes it the campaign of ``target_id``, checking again."""
         if not (actor.can_manage_channels or actor.is_admin):
             raise NotAllowed("campaign.error.create_needs_permission")
-        name = name.strip()
+        name = plain_spaces(name)
         if not name or len(name) > 100:
             raise InvalidSetting("campaign.error.bad_name", limit=100)
+        if (problem := name_problem(name)) is not None:
+            raise InvalidSetting(f"sheet.error.name_{problem}")
         if system not in systems.ids():
             raise InvalidSetting(
                 "campaign.error.unknown_system",
@@ -339,6 +368,26 @@ class CampaignService:
             )
         if kind not in BIND_KINDS:
             raise InvalidSetting("campaign.error.bad_kind", kind=kind)
+        await self._free_for(session, place, actor, target_id)
+        campaign = Campaign(
+            guild_id=place.guild_id,
+            name=name,
+            system=system,
+            gm_user_id=actor.user_id,
+            settings=dict(settings or {}),
+            locale=locale,
+            status=status,
+        )
+        session.add(campaign)
+        await session.flush()
+        if bind:
+            await self._bind(session, campaign, target_id, kind)
+        return campaign
+
+    async def _free_for(
+        self, session: AsyncSession, place: Place, actor: Actor, target_id: int
+    ) -> None:
+        """Refuses a ``target_id`` already bound, or inside a campaign ``actor`` does not run."""
         existing = await self.find(
             Place(place.guild_id, place.channel_id, (target_id,)), session, fresh=True
         )
@@ -350,26 +399,49 @@ class CampaignService:
         )
         if owner is not None and not is_referee(owner, actor):
             raise NotAllowed("campaign.error.belongs_to_other", name=owner.name)
-        campaign = Campaign(
-            guild_id=place.guild_id,
-            name=name,
-            system=system,
-            gm_user_id=actor.user_id,
-            settings=dict(settings or {}),
-            locale=locale,
-        )
-        session.add(campaign)
-        await session.flush()
+
+    async def _bind(
+        self, session: AsyncSession, campaign: Campaign, target_id: int, kind: str
+    ) -> None:
         session.add(
             CampaignBinding(
                 campaign_id=saved_id(campaign),
-                guild_id=place.guild_id,
+                guild_id=campaign.guild_id,
                 target_id=target_id,
                 kind=kind,
             )
         )
         await session.flush()
-        return campaign
+
+    async def bind(
+        self,
+        place: Place,
+        actor: Actor,
+        campaign_id: int,
+        *,
+        status: str,
+        target_id: int,
+        kind: str,
+        also: Callable[[AsyncSession, Campaign], Awaitable[T]] | None = None,
+    ) -> T | None:
+        """Makes the campaign :meth:`insert` left unbound in ``status`` the active campaign of
+        ``target_id``, checking again that nothing took the place meanwhile (:class:`AlreadyBound`,
+        also when another binding wins the race: the unique index decides); ``also``: what
+        appears with it, in the same transaction (an Umbría import's posting job)."""
+        try:
+            async with self.sessions() as session, session.begin():
+                await self._free_for(session, place, actor, target_id)
+                campaign = await session.get(Campaign, campaign_id)
+                if campaign is None or campaign.status != status:
+                    raise DomainError("chronicle.error.import_lost")
+                campaign.status = "active"
+                session.add(campaign)
+                await self._bind(session, campaign, target_id, kind)
+                return await also(session, campaign) if also is not None else None
+        except IntegrityError:
+            # another import or /campaign create bound this place meanwhile
+            found = await self.find(Place(place.guild_id, place.channel_id, (target_id,)))
+            raise AlreadyBound(name=found.name if found else "?") from None
 
     async def show(self, place: Place) -> CampaignView:
         campaign = await self.require(place)
@@ -563,3 +635,20 @@ class CampaignService:
             ),
             version=campaign.version,
         )
+
+
+async def _closed_scenes(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int
+) -> dict[int, str]:
+    """``{thread id: title}`` of the guild's closed scenes (one query, no ORM objects)."""
+    scene = Scene.__table__  # type: ignore[attr-defined]  # set by table=True
+    async with sessions() as session:
+        connection = await session.connection()
+        rows = (
+            await connection.execute(
+                core_select(scene.c.channel_id, scene.c.title).where(
+                    scene.c.guild_id == guild_id, scene.c.status == "closed"
+                )
+            )
+        ).all()
+    return {int(row.channel_id): str(row.title) for row in rows}

@@ -34,15 +34,23 @@ import csv
 import io
 import json
 import re
+import time
 import unicodedata
 import zipfile
-from collections.abc import Callable, Iterable, Mapping
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from bot.db.types import as_utc
-from bot.services.chronicle.zipfiles import MemberBudget, ZipOverflow, bad_member_name
+from bot.services.chronicle.zipfiles import (
+    LineTooLong,
+    MemberBudget,
+    ZipOverflow,
+    bad_member_name,
+)
 
 __all__ = [
     "ARCHIVE_FORMAT",
@@ -51,6 +59,7 @@ __all__ = [
     "MAX_FILES",
     "MAX_MEMBER_BYTES",
     "MAX_POST_IMAGES",
+    "MAX_SCENES",
     "MAX_UNCOMPRESSED",
     "ROLL_COLUMNS",
     "XP_COLUMNS",
@@ -74,10 +83,16 @@ MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
 MAX_UNCOMPRESSED = 256 * 1024 * 1024
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
 MAX_FILES = 20_000
+#: Scenes in one archive, and so the largest scene number (``ref``) it may use: an imported
+#: scene's channel id is ``-(campaign id × (MAX_SCENES + 1) + ref)``, so a larger number
+#: would name another campaign's scene (and 2^63−1 overflowed the column).
+MAX_SCENES = 99_999
 #: Pictures one post may show (an Umbría post's; more is a malformed record).
 MAX_POST_IMAGES = 50
-#: Problems listed at most in one refusal (the rest are counted).
+#: Problems listed at most in one refusal (the rest are counted), and counted at most
+#: (then the reading stops: the file is not a chronicle worth reading to its end).
 MAX_PROBLEMS = 15
+MAX_COUNTED_PROBLEMS = 1_000
 
 LEGACY_ROLL_COLUMNS = (
     "ref",
@@ -124,6 +139,23 @@ GM_XP = "gm/xp.csv"
 CHARACTER_FILE = re.compile(r"^gm/characters/[0-9]{3,6}-[a-z0-9-]{0,60}\.json$")
 #: An image the export stored once (named by its bytes' hash), public or the GM's.
 MEDIA_FILE = re.compile(r"^(gm/)?media/[0-9a-f]{32}\.(png|jpg|gif|webp)$")
+
+#: The import's budgets, fixed before the first byte is read (docs/play-by-post.md,
+#: «Límites de la crónica»): rows each file of the record may hold — four times the largest
+#: campaign the benchmarks play (10,000 posts, 50,000 rolls); scenes as many as the export's
+#: :data:`MAX_FILES` leaves room for (four pages each) —, all of them together, bytes
+#: per row (a post's text and notes fit many times over), characters, a sheet file's bytes
+#: (``/sheet import``'s limit) and seconds for the whole check.  A 29 KiB zip whose
+#: ``gm/posts.jsonl`` held millions of ``{}`` took the worker 140 s and 1.27 GB: it now
+#: stops at the first row past its file's budget, and no file is ever held whole.
+MAX_ROWS = {GM_SCENES: 4_000, GM_POSTS: 40_000, GM_ROLLS: 200_000, GM_XP: 20_000}
+MAX_RECORD_ROWS = 250_000
+MAX_ROW_BYTES = 1024 * 1024
+MAX_CHARACTERS = 2_000
+MAX_SHEET_BYTES = 256 * 1024
+MAX_CHECK_SECONDS = 90
+#: Rows read between two looks at the clock.
+CLOCK_EVERY = 500
 
 
 def iso(value: datetime | None) -> str | None:
@@ -242,6 +274,15 @@ class ArchiveProblems(Exception):
         else:
             self.more += 1
 
+    def stop(self, key: str, **params: Any) -> ArchiveProblems:
+        """The problem that stopped the reading (a budget ran out): listed first whatever
+        came before it, so the refusal always names the limit; returns self, to raise."""
+        if len(self.problems) >= MAX_PROBLEMS:
+            self.problems.pop()
+            self.more += 1
+        self.problems.insert(0, (key, params))
+        return self
+
     def __bool__(self) -> bool:
         return bool(self.problems)
 
@@ -256,17 +297,93 @@ class ArchiveProblems(Exception):
 @dataclass(frozen=True, slots=True)
 class ArchiveContents:
     """What the import reads from a valid archive (plain JSON values, not yet checked
-    against a rule system: :mod:`bot.services.chronicle.service` does that)."""
+    against a rule system: :mod:`bot.services.chronicle.check` does that).
+
+    The record's rows are **streams**, decompressed and parsed a row at a time while the
+    check consumes them (scenes, rolls, posts, xp: in that order, each once), so no file is
+    held whole and the budgets stop a file at its first row too many.  A stream raises
+    :class:`ArchiveProblems` when a budget runs out or the file is unreadable."""
 
     manifest: dict[str, Any]
     characters: list[Any]  # checked entry by entry (bot.services.chronicle.check)
     sheets: dict[str, bytes]  # character file name → its /sheet export document
-    scenes: list[dict[str, Any]]
-    posts: list[dict[str, Any]]
-    rolls: list[dict[str, Any]]
-    xp: list[dict[str, Any]]
-    #: the images the characters and the posts name (``media/…``), each read once
-    media: dict[str, bytes] = field(default_factory=dict)
+    scenes: Iterator[dict[str, Any]]
+    posts: Iterator[dict[str, Any]]
+    rolls: Iterator[dict[str, Any]]
+    xp: Iterator[dict[str, Any]]
+    #: the streams' budgets, and the problems list every check adds to
+    budget: RecordBudget
+    #: the images the characters and the posts name (``media/…``), each read once, when
+    #: first asked for (a post's pictures as the post is checked: :class:`MediaFiles`)
+    media: Mapping[str, bytes] = field(default_factory=dict)
+
+
+class RecordBudget:
+    """Rows per file, rows in all and the time the check may take (:data:`MAX_ROWS`,
+    :data:`MAX_RECORD_ROWS`, :data:`MAX_CHECK_SECONDS`), counted as rows are read; past one,
+    the refusal names it and reading stops."""
+
+    def __init__(self, problems: ArchiveProblems, clock: Callable[[], float] = time.monotonic):
+        self.problems = problems
+        self.clock = clock
+        self.deadline = clock() + MAX_CHECK_SECONDS
+        self.rows = 0
+
+    def row(self, path: str, number: int) -> None:
+        """Count row ``number`` of ``path``; raises :class:`ArchiveProblems` past a budget."""
+        self.rows += 1
+        if number > MAX_ROWS[path]:
+            raise self.problems.stop(
+                "chronicle.problem.too_many_rows", path=path, limit=MAX_ROWS[path]
+            )
+        if self.rows > MAX_RECORD_ROWS:
+            raise self.problems.stop(
+                "chronicle.problem.too_many_record_rows", limit=MAX_RECORD_ROWS
+            )
+        if self.problems.more > MAX_COUNTED_PROBLEMS:  # nobody reads further: stop here
+            raise self.problems.stop(
+                "chronicle.problem.too_many_problems", count=MAX_COUNTED_PROBLEMS
+            )
+        if self.rows % CLOCK_EVERY == 0:
+            self.check_clock()
+
+    def check_clock(self) -> None:
+        if self.clock() > self.deadline:
+            raise self.problems.stop("chronicle.problem.too_slow", limit=MAX_CHECK_SECONDS)
+
+
+class MediaFiles(Mapping[str, bytes]):
+    """The archive's images (``media/…``, :data:`MEDIA_FILE`), each read from the zip the
+    first time it is asked for and kept: the record is read as a stream, so a post's
+    pictures are read when the post is checked, within the same budget as every file."""
+
+    def __init__(self, read: Callable[[str], bytes | None]) -> None:
+        self._read = read
+        self._files: dict[str, bytes] = {}
+        self._missing: set[str] = set()  # asked once, its problem listed once
+
+    def get(self, name: object, default: Any = None) -> Any:
+        if not isinstance(name, str) or not MEDIA_FILE.match(name) or name in self._missing:
+            return default
+        if name not in self._files:
+            data = self._read(name)
+            if data is None:
+                self._missing.add(name)
+                return default
+            self._files[name] = data
+        return self._files[name]
+
+    def __getitem__(self, name: str) -> bytes:
+        data = self.get(name)
+        if data is None:
+            raise KeyError(name)
+        return data  # type: ignore[no-any-return]  # get returns the bytes it keeps
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
 
 
 def read_archive(payload: bytes) -> ArchiveContents:
@@ -299,14 +416,19 @@ def read_archive(payload: bytes) -> ArchiveContents:
         raise problems
     budget = MemberBudget(MAX_UNCOMPRESSED, MAX_MEMBER_BYTES)
 
-    def read(name: str) -> bytes | None:
+    def read(name: str, limit: int | None = None) -> bytes | None:
         if name not in seen:
             problems.add("chronicle.problem.missing_file", path=name)
             return None
         try:
-            return budget.read(archive, name)
+            return budget.read(archive, name, limit)
         except ZipOverflow:
-            problems.add("chronicle.problem.uncompressed_too_big", limit=MAX_UNCOMPRESSED // 2**20)
+            if limit is not None and budget.left >= limit:  # this file's own limit
+                problems.add("chronicle.problem.file_too_big", path=name, limit=limit // 1024)
+            else:
+                problems.add(
+                    "chronicle.problem.uncompressed_too_big", limit=MAX_UNCOMPRESSED // 2**20
+                )
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
             problems.add("chronicle.problem.corrupt_file", path=name)
         return None
@@ -322,38 +444,37 @@ def read_archive(payload: bytes) -> ArchiveContents:
         if characters is not None:
             problems.add("chronicle.problem.bad_file", path=GM_CHARACTERS)
         characters = []
+    if len(characters) > MAX_CHARACTERS:
+        problems.add("chronicle.problem.too_many_characters", limit=MAX_CHARACTERS)
+        raise problems
     sheets: dict[str, bytes] = {}
-    media: dict[str, bytes] = {}
+    media = MediaFiles(read)
     for entry in characters:
         name = entry.get("file") if isinstance(entry, dict) else None
         if isinstance(name, str) and CHARACTER_FILE.match(name) and name not in sheets:
-            data = read(name)
+            data = read(name, MAX_SHEET_BYTES)
             if data is not None:
                 sheets[name] = data
         avatar = entry.get("avatar") if isinstance(entry, dict) else None
-        image = avatar.get("file") if isinstance(avatar, dict) else None
-        if isinstance(image, str) and MEDIA_FILE.match(image) and image not in media:
-            data = read(image)
-            if data is not None:
-                media[image] = data
-    scenes = _jsonl(read(GM_SCENES), GM_SCENES, problems)
-    posts = _jsonl(read(GM_POSTS), GM_POSTS, problems)
-    for post in posts:  # the pictures shown inside posts (an Umbría game's, issue 27)
-        pictures = post.get("images")
-        for picture in pictures[:MAX_POST_IMAGES] if isinstance(pictures, list) else ():
-            image = picture.get("file") if isinstance(picture, dict) else None
-            if isinstance(image, str) and MEDIA_FILE.match(image) and image not in media:
-                data = read(image)
-                if data is not None:
-                    media[image] = data
-    legacy = manifest.get("version") == 1
-    rolls = _csv(
-        read(GM_ROLLS), GM_ROLLS, LEGACY_ROLL_COLUMNS if legacy else ROLL_COLUMNS, problems
-    )
-    xp = _csv(read(GM_XP), GM_XP, LEGACY_XP_COLUMNS if legacy else XP_COLUMNS, problems)
+        media.get(avatar.get("file") if isinstance(avatar, dict) else None)  # read now
+    for name in (GM_SCENES, GM_POSTS, GM_ROLLS, GM_XP):
+        if name not in seen:
+            problems.add("chronicle.problem.missing_file", path=name)
     if problems:
         raise problems
-    return ArchiveContents(manifest, characters, sheets, scenes, posts, rolls, xp, media)
+    rows = RecordBudget(problems)
+    legacy = manifest.get("version") == 1
+    return ArchiveContents(
+        manifest,
+        characters,
+        sheets,
+        _jsonl(archive, GM_SCENES, budget, rows),
+        _jsonl(archive, GM_POSTS, budget, rows),
+        _csv(archive, GM_ROLLS, LEGACY_ROLL_COLUMNS if legacy else ROLL_COLUMNS, budget, rows),
+        _csv(archive, GM_XP, LEGACY_XP_COLUMNS if legacy else XP_COLUMNS, budget, rows),
+        rows,
+        media,
+    )
 
 
 def _check_manifest(manifest: Any, problems: ArchiveProblems) -> None:
@@ -392,50 +513,86 @@ def _json(data: bytes | None, name: str, problems: ArchiveProblems) -> Any:
         return None
 
 
-def _jsonl(data: bytes | None, name: str, problems: ArchiveProblems) -> list[dict[str, Any]]:
-    if data is None:
-        return []
+@contextmanager
+def _reading(name: str, rows: RecordBudget, line: Callable[[], int]) -> Iterator[None]:
+    """A streamed file's failures as the problems that name them (then reading stops)."""
+    problems = rows.problems
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+        yield
+    except LineTooLong:
+        raise problems.stop(
+            "chronicle.problem.row_too_big", path=name, line=line(), limit=MAX_ROW_BYTES // 1024
+        ) from None
+    except ZipOverflow:
+        raise problems.stop(
+            "chronicle.problem.uncompressed_too_big", limit=MAX_UNCOMPRESSED // 2**20
+        ) from None
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, zlib.error):
+        problems.add("chronicle.problem.corrupt_file", path=name)
+        raise problems from None
+    except (UnicodeDecodeError, csv.Error):
         problems.add("chronicle.problem.bad_file", path=name)
-        return []
-    rows: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError):
-            row = None
-        if not isinstance(row, dict):
-            problems.add("chronicle.problem.bad_line", path=name, line=number)
-            continue
-        rows.append(row)
-    return rows
+        raise problems from None
+
+
+def _jsonl(
+    archive: zipfile.ZipFile, name: str, budget: MemberBudget, rows: RecordBudget
+) -> Iterator[dict[str, Any]]:
+    """The rows of a JSON Lines file, parsed one at a time as they are decompressed."""
+    number = 0
+    with _reading(name, rows, lambda: number + 1):
+        for line in budget.lines(archive, name, MAX_ROW_BYTES):
+            number += 1
+            rows.row(name, number)
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except (ValueError, RecursionError):
+                row = None
+            if not isinstance(row, dict):
+                rows.problems.add("chronicle.problem.bad_line", path=name, line=number)
+                continue
+            yield row
 
 
 def _csv(
-    data: bytes | None, name: str, columns: tuple[str, ...], problems: ArchiveProblems
-) -> list[dict[str, Any]]:
-    if data is None:
-        return []
-    try:
-        reader = csv.reader(io.StringIO(data.decode("utf-8"), newline=""))
+    archive: zipfile.ZipFile,
+    name: str,
+    columns: tuple[str, ...],
+    budget: MemberBudget,
+    rows: RecordBudget,
+) -> Iterator[dict[str, Any]]:
+    """The rows of a CSV file (with its header checked), read one at a time; a row's lines
+    (a quoted cell may hold line breaks) count together against :data:`MAX_ROW_BYTES`."""
+    read = 0  # bytes of the row being read
+
+    def lines() -> Iterator[str]:
+        nonlocal read
+        for line in budget.lines(archive, name, MAX_ROW_BYTES):
+            read += len(line)
+            if read > MAX_ROW_BYTES:
+                raise LineTooLong()
+            yield line.decode("utf-8")
+
+    number = 1
+    with _reading(name, rows, lambda: number):
+        reader = csv.reader(lines())
         header = next(reader, None)
         if header is None or tuple(header) != columns:
-            problems.add("chronicle.problem.bad_columns", path=name, columns=", ".join(columns))
-            return []
-        rows = []
-        for number, cells in enumerate(reader, start=2):
+            rows.problems.add(
+                "chronicle.problem.bad_columns", path=name, columns=", ".join(columns)
+            )
+            raise rows.problems
+        read = 0
+        for cells in reader:
+            number += 1
+            read = 0
+            rows.row(name, number - 1)
             if len(cells) != len(columns):
-                problems.add("chronicle.problem.bad_line", path=name, line=number)
+                rows.problems.add("chronicle.problem.bad_line", path=name, line=number)
                 continue
-            rows.append({"line": number, **dict(zip(columns, cells, strict=True))})
-        return rows
-    except (UnicodeDecodeError, csv.Error):
-        problems.add("chronicle.problem.bad_file", path=name)
-        return []
+            yield {"line": number, **dict(zip(columns, cells, strict=True))}
 
 
 # -- typed fields of the record ---------------------------------------------------------
@@ -472,7 +629,9 @@ class FieldReader:
             return False, None
         return True, value
 
-    def integer(self, name: str, *, optional: bool = False, low: int = -(2**63)) -> Any:
+    def integer(
+        self, name: str, *, optional: bool = False, low: int = -(2**63), high: int = 2**63 - 1
+    ) -> Any:
         present, value = self._raw(name, optional)
         if not present:
             return None
@@ -482,7 +641,7 @@ class FieldReader:
                 if isinstance(value, str) and re.fullmatch(r"-?\d{1,19}", value)
                 else None
             )
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**63:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             self._bad(name)
             return None
         return value

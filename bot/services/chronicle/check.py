@@ -12,7 +12,7 @@ plain rows; any problem raises :class:`ArchiveProblems` listing them all.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -28,6 +28,7 @@ from bot.services.chronicle.archive import (
     GM_XP,
     MANIFEST,
     MAX_POST_IMAGES,
+    MAX_SCENES,
     ArchiveContents,
     ArchiveProblems,
     FieldReader,
@@ -35,7 +36,7 @@ from bot.services.chronicle.archive import (
 )
 from bot.services.shared.audience import PUBLIC, Audience, Part, Secrecy
 from bot.services.shared.errors import DomainError
-from bot.services.shared.post_text import Avatar, image_type, validate_avatar
+from bot.services.shared.post_text import Avatar, checked_avatar, image_type
 from bot.services.sheets.access import MAX_NAME, NO_SHEET, name_key, player_sheet
 from bot.services.sheets.approvals import APPROVAL_STATES
 from bot.services.sheets.imports import check_sheet, parse_document
@@ -43,10 +44,11 @@ from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION
 from bot.services.sheets.schema import SHEET_SCHEMA_VERSION
 from rules import systems
 from rules.systems.base import RulesError
+from rules.values import MAX_STORED
 
 __all__ = ["CharacterPlan", "ImportPlan", "ScenePlan", "check_contents", "read_and_check"]
 
-INT32 = 2**31  # the database's ``integer`` (totals, XP)
+INT32 = MAX_STORED + 1  # the one range of a stored number (rules.values): |n| < INT32
 MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
 MAX_BREAKDOWN = 10_000
 MAX_HISTORY = 100_000  # a profile's history, a referee's note (an Umbría character's)
@@ -115,18 +117,24 @@ class ImportPlan:
         }
 
 
-def _refs(
-    rows: list[Any], problems: ArchiveProblems, path: str, ref: Callable[[Any], Any]
-) -> set[int]:
-    """The export numbers of ``rows``; a repeated one is a problem."""
-    seen: set[int] = set()
-    for row in rows:
-        value = ref(row)
+class _Numbers:
+    """The export numbers (``ref``) of one file's rows, as they are read; a repeated one is
+    a problem.  Rows of a file may name only rows of files read before it (scenes, then
+    rolls, then posts), so one pass over each stream is enough."""
+
+    def __init__(self, problems: ArchiveProblems, path: str) -> None:
+        self.problems = problems
+        self.path = path
+        self.seen: set[int] = set()
+
+    def add(self, value: Any) -> None:
         if isinstance(value, int) and not isinstance(value, bool):
-            if value in seen:
-                problems.add("chronicle.problem.duplicate_ref", path=path, ref=value)
-            seen.add(value)
-    return seen
+            if value in self.seen:
+                self.problems.add("chronicle.problem.duplicate_ref", path=self.path, ref=value)
+            self.seen.add(value)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.seen
 
 
 def read_and_check(payload: bytes, importer_id: int, name: str | None) -> ImportPlan:
@@ -138,7 +146,7 @@ def check_contents(
     contents: ArchiveContents, importer_id: int, name: str | None = None
 ) -> ImportPlan:
     """The import plan, or :class:`ArchiveProblems` with everything that is wrong."""
-    problems = ArchiveProblems()
+    problems = contents.budget.problems  # one list, with what the streams find
     campaign = contents.manifest["campaign"]
     system_id = campaign["system"]
     if system_id not in systems.ids():
@@ -178,16 +186,14 @@ def check_contents(
         """The old GM's characters (NPCs above all) pass to the new GM, the importer."""
         return importer_id if user_id == old_gm else user_id
 
-    character_refs = _refs(
-        contents.characters,
-        problems,
-        GM_CHARACTERS,
-        lambda c: c.get("ref") if isinstance(c, dict) else None,
-    )
+    character_refs = _Numbers(problems, GM_CHARACTERS)
+    for entry in contents.characters:
+        character_refs.add(entry.get("ref") if isinstance(entry, dict) else None)
     characters: list[CharacterPlan] = []
     live_names: dict[str, str] = {}
     players: set[int] = set()
     for entry in contents.characters:
+        contents.budget.check_clock()  # checking a sheet takes the system's rules
         if not isinstance(entry, dict):
             problems.add("chronicle.problem.bad_file", path=GM_CHARACTERS)
             continue
@@ -216,7 +222,8 @@ def check_contents(
         history = read.string("history", MAX_HISTORY, optional=True)
         gm_note = read.string("gm_note", MAX_HISTORY, optional=True)
         umbria = _umbria_player(read, entry)
-        avatar = _avatar(entry.get("avatar"), contents.media)
+        stored_avatar = _avatar(entry.get("avatar"), contents.media)
+        avatar = stored_avatar if isinstance(stored_avatar, Avatar) else None
         if "avatar" in entry and avatar is None:
             read.ok = False
             problems.add(
@@ -225,6 +232,8 @@ def check_contents(
                 line=str(entry.get("ref"))[:12],
                 field="avatar",
             )
+            if isinstance(stored_avatar, DomainError):  # why: its size in pixels, its format
+                problems.add(stored_avatar.key, **stored_avatar.params)
         sheet = None
         if file is not None and file not in contents.sheets:
             problems.add("chronicle.problem.missing_file", path=file[:80])
@@ -274,12 +283,16 @@ def check_contents(
             )
         )
 
-    scene_refs = _refs(contents.scenes, problems, GM_SCENES, lambda s: s.get("ref"))
+    found = {"characters": len(contents.characters), "scenes": 0, "rolls": 0, "posts": 0}
+    found["xp_awards"] = 0
+    scene_refs = _Numbers(problems, GM_SCENES)
     scenes: list[ScenePlan] = []
     for row in contents.scenes:
+        found["scenes"] += 1
+        scene_refs.add(row.get("ref"))
         read = FieldReader(problems, GM_SCENES, row)
         scene = ScenePlan(
-            ref=read.integer("ref", low=1),
+            ref=read.integer("ref", low=1, high=MAX_SCENES),
             title=read.string("title", 100),
             private=read.boolean("private"),
             players=read.id_list("players"),
@@ -297,9 +310,11 @@ def check_contents(
         if read.ok:
             scenes.append(scene)
 
-    roll_refs = _refs(contents.rolls, problems, GM_ROLLS, lambda r: _int_or_none(r.get("ref")))
+    roll_refs = _Numbers(problems, GM_ROLLS)
     rolls: list[dict[str, Any]] = []
     for row in contents.rolls:
+        found["rolls"] += 1
+        roll_refs.add(_int_or_none(row.get("ref")))
         read = FieldReader(problems, GM_ROLLS, row, text=True)
         roll = {
             "ref": read.integer("ref", low=1),
@@ -312,8 +327,8 @@ def check_contents(
             "expression": read.string("expression", 250),
             "reason": read.string("reason", 200, optional=True),
             "breakdown": _text(read.string("breakdown", MAX_BREAKDOWN, optional=True)),
-            "total": read.integer("total", low=-INT32),
-            "difficulty": read.integer("difficulty", optional=True, low=-INT32),
+            "total": read.integer("total", low=-MAX_STORED),
+            "difficulty": read.integer("difficulty", optional=True, low=-MAX_STORED),
             "outcome": read.string("outcome", 20, optional=True),
             "fumble": read.boolean("fumble"),
             "private": read.boolean("private"),
@@ -336,10 +351,11 @@ def check_contents(
         if read.ok:
             rolls.append(roll)
 
-    post_refs = _refs(contents.posts, problems, GM_POSTS, lambda p: p.get("ref"))
-    del post_refs
+    post_refs = _Numbers(problems, GM_POSTS)  # for repeated numbers: nothing names a post
     posts: list[dict[str, Any]] = []
     for row in contents.posts:
+        found["posts"] += 1
+        post_refs.add(row.get("ref"))
         read = FieldReader(problems, GM_POSTS, row)
         post = {
             "ref": read.integer("ref", low=1),
@@ -375,6 +391,7 @@ def check_contents(
     hidden_refs = {c.ref for c in characters if c.npc and c.hidden}
     xp: list[dict[str, Any]] = []
     for row in contents.xp:
+        found["xp_awards"] += 1
         read = FieldReader(problems, GM_XP, row, text=True)
         award = {
             "ref": read.integer("ref", low=1),
@@ -382,9 +399,9 @@ def check_contents(
             "character": read.ref("character", character_refs.__contains__, optional=False),
             "character_name": read.string("character_name", 100),
             "granted_by": read.integer("granted_by", low=0),
-            "amount": read.integer("amount", low=-INT32),
-            "xp_before": read.integer("xp_before", low=-INT32),
-            "xp_after": read.integer("xp_after", low=-INT32),
+            "amount": read.integer("amount", low=-MAX_STORED),
+            "xp_before": read.integer("xp_before", low=-MAX_STORED),
+            "xp_after": read.integer("xp_after", low=-MAX_STORED),
             "reason": read.string("reason", 200, optional=True),
         }
         legacy = PUBLIC
@@ -401,13 +418,6 @@ def check_contents(
             xp.append(award)
 
     counts = contents.manifest["counts"]
-    found = {
-        "scenes": len(contents.scenes),
-        "posts": len(contents.posts),
-        "characters": len(contents.characters),
-        "xp_awards": len(contents.xp),
-        "rolls": len(contents.rolls),
-    }
     for what, count in found.items():
         if counts.get(what) != count:
             problems.add(
@@ -438,7 +448,7 @@ _PARTS = frozenset(part.value for part in Part)
 def _secrecy(
     read: FieldReader,
     row: Mapping[str, Any],
-    character_refs: set[int],
+    character_refs: Container[int],
     legacy: Secrecy,
 ) -> dict[str, Any]:
     """A record's audience columns as the archive has them (``legacy`` when it predates
@@ -582,19 +592,27 @@ def _sheet(
     return sheet
 
 
-def _avatar(value: Any, media: Mapping[str, bytes]) -> Avatar | None:
+def _avatar(value: Any, media: Mapping[str, bytes]) -> Avatar | DomainError | None:
     """A stored avatar as the export writes it — the image file it names (``file``; version
-    1 archives carried base64 ``data``) — checked as ``/sheet profile`` checks an upload: by
-    its bytes, never by the declared type."""
+    1 archives carried base64 ``data``) — checked as ``/sheet profile`` checks an upload
+    (:func:`checked_avatar`: its bytes and its header, never the declared type); the
+    refusal, or None when it is no avatar record at all (or names no file of the zip)."""
     if not isinstance(value, dict):
         return None
     if isinstance(value.get("file"), str):
         data = media.get(value["file"])
-        return validate_avatar(data) if data is not None else None
+        return _checked(data) if data is not None else None
     if not isinstance(value.get("data"), str):
         return None
     try:
         decoded = base64.b64decode(value["data"], validate=True)
     except ValueError:
         return None
-    return validate_avatar(decoded)
+    return _checked(decoded)
+
+
+def _checked(data: bytes) -> Avatar | DomainError:
+    try:
+        return checked_avatar(data)
+    except DomainError as refused:
+        return refused

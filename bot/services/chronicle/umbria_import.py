@@ -1,8 +1,11 @@
 """``/campaign import`` of a Comunidad Umbría game, and ``/sheet claim`` of its players.
 
 The zip is read and checked in the worker process (:mod:`bot.services.chronicle.umbria`,
-pure); every problem is listed before anything is written.  Then **one transaction** writes a
-new campaign bound here, run by the importer, with the game's whole record:
+pure); every problem is listed before anything is written.  Then a new campaign run by the
+importer gets the game's whole record, written in short batches under a campaign nobody sees
+until its last batch is in and it is bound here (all or nothing, as the chronicle's own
+restore: :mod:`bot.services.chronicle.service`; the batches leave the database to every other
+server in between):
 
 * each Umbría player (``imported_player``), until a member claims them;
 * each character of the characters' pages: its name, avatar, public description and history
@@ -21,14 +24,12 @@ new campaign bound here, run by the importer, with the game's whole record:
 from __future__ import annotations
 
 import asyncio
-import itertools
 import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import Table, insert
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import Table
 
 from bot.db.models import (
     Campaign,
@@ -57,6 +58,7 @@ from rules.text import fold_words
 __all__ = [
     "IMPORTED_KIND",
     "NO_SHEET",
+    "Inserter",
     "UmbriaSummary",
     "read_umbria_packed",
     "unpack_game",
@@ -66,7 +68,7 @@ __all__ = [
 #: The roll-log kind of a roll brought from Umbría (shown as such in /history).
 IMPORTED_KIND = "imported"
 SOURCE = "umbria"
-BATCH = 100
+IMAGE_BATCH = 8  # profiles and post images per batch (each may carry a 256 KiB image)
 SLICE = 200  # posts per pickle between the worker and the loop (chronicle/transfer.py)
 
 
@@ -115,19 +117,18 @@ def _table(model: type[Any]) -> Table:
     return model.__table__  # type: ignore[no-any-return]  # set by table=True
 
 
-async def _insert(
-    connection: AsyncConnection, model: type[Any], rows: Iterable[dict[str, Any]]
-) -> list[int]:
-    """Insert ``rows`` :data:`BATCH` at a time, returning the new ids in order."""
-    table = _table(model)
-    ids: list[int] = []
-    source = iter(rows)
-    while batch := list(itertools.islice(source, BATCH)):
-        result = await connection.execute(
-            insert(table).returning(table.c.id, sort_by_parameter_order=True), batch
-        )
-        ids.extend(result.scalars().all())
-    return ids
+class Inserter(Protocol):
+    """Writes ``rows`` into ``table`` in batches of their own (``batch`` rows each, or the
+    writer's default) and returns their new ids in order (``ids``; else an empty list)."""
+
+    async def __call__(
+        self,
+        table: Table,
+        rows: Iterable[dict[str, Any]],
+        *,
+        ids: bool = True,
+        batch: int | None = None,
+    ) -> list[int]: ...
 
 
 @dataclass
@@ -141,24 +142,23 @@ class _Ids:
 
 
 async def write_game(
-    connection: AsyncConnection, campaign: Campaign, game: UmbriaGame, importer: int
+    insert: Inserter, campaign: Campaign, game: UmbriaGame, importer: int
 ) -> UmbriaSummary:
-    """Every row of the game, in the caller's transaction."""
+    """Every row of the game, through ``insert`` (the caller's batches)."""
     ids = _Ids()
     base = {"guild_id": campaign.guild_id, "campaign_id": saved_id(campaign)}
     players = list(game.players)
-    new = await _insert(
-        connection,
-        ImportedPlayer,
+    new = await insert(
+        _table(ImportedPlayer),
         ({**base, "source": SOURCE, "external_id": p.umbria_id, "name": p.name, "version": 1}
          for p in players),
     )  # fmt: skip
     ids.players = {p.umbria_id: i for p, i in zip(players, new, strict=True)}
     ids.player_names = {p.umbria_id: p.name for p in players}
-    bad_avatars = await _characters(connection, campaign, game, importer, ids)
-    await _scenes(connection, campaign, game, importer, ids)
-    rolls = await _rolls(connection, base, game, ids)
-    await _posts(connection, base, game, ids, rolls)
+    bad_avatars = await _characters(insert, campaign, game, importer, ids)
+    await _scenes(insert, campaign, game, importer, ids)
+    rolls = await _rolls(insert, base, game, ids)
+    await _posts(insert, base, game, ids, rolls)
     speakers = {
         p.speaker
         for s in game.scenes
@@ -178,7 +178,7 @@ async def write_game(
 
 
 async def _characters(
-    connection: AsyncConnection, campaign: Campaign, game: UmbriaGame, importer: int, ids: _Ids
+    insert: Inserter, campaign: Campaign, game: UmbriaGame, importer: int, ids: _Ids
 ) -> list[str]:
     """The characters (no sheet yet), their public profiles and their notes for the GM."""
     system = systems.get(campaign.system)
@@ -186,9 +186,8 @@ async def _characters(
     now = utcnow()
     base = {"guild_id": campaign.guild_id, "campaign_id": saved_id(campaign)}
     characters = list(game.characters)
-    new = await _insert(
-        connection,
-        Character,
+    new = await insert(
+        _table(Character),
         (
             {
                 **base,
@@ -210,9 +209,8 @@ async def _characters(
         ),
     )
     profiles, notes, bad = _profile_rows(game, characters, new, base, ids)
-    for model, rows in ((CharacterProfile, profiles), (CharacterNote, notes)):
-        if rows:
-            await connection.execute(insert(_table(model)), rows)
+    await insert(_table(CharacterProfile), profiles, ids=False, batch=IMAGE_BATCH)
+    await insert(_table(CharacterNote), notes, ids=False)
     return bad
 
 
@@ -263,7 +261,7 @@ def _profile_rows(
 
 
 async def _scenes(
-    connection: AsyncConnection, campaign: Campaign, game: UmbriaGame, importer: int, ids: _Ids
+    insert: Inserter, campaign: Campaign, game: UmbriaGame, importer: int, ids: _Ids
 ) -> None:
     """One closed scene per Umbría scene, in order; its times are its first and last post's."""
     from bot.services.chronicle.service import scene_channel  # service.py imports this module
@@ -292,7 +290,7 @@ async def _scenes(
                 "opening_text": scene.opening,
             }
         )
-    new = await _insert(connection, Scene, rows)
+    new = await insert(_table(Scene), rows)
     ids.scenes = {scene.key: i for scene, i in zip(game.scenes, new, strict=True)}
     for number, scene in enumerate(game.scenes, start=1):
         ids.scenes[f"channel:{scene.key}"] = scene_channel(saved_id(campaign), number)
@@ -303,7 +301,7 @@ def _channel(ids: _Ids, post: UmbriaPost) -> int:
 
 
 async def _rolls(
-    connection: AsyncConnection, base: dict[str, Any], game: UmbriaGame, ids: _Ids
+    insert: Inserter, base: dict[str, Any], game: UmbriaGame, ids: _Ids
 ) -> dict[str, int]:
     """Each roll as a roll-log row of kind ``imported``; the first of each post's, by post."""
     rows: list[dict[str, Any]] = []
@@ -344,7 +342,7 @@ async def _rolls(
                     }
                 )
                 owners.append((post.message_id, order))
-    new = await _insert(connection, RollLog, rows)
+    new = await insert(_table(RollLog), rows)
     return {message: i for (message, order), i in zip(owners, new, strict=True) if order == 0}
 
 
@@ -354,16 +352,15 @@ def _audience(director_only: bool) -> dict[str, Any]:
 
 
 async def _posts(
-    connection: AsyncConnection,
+    insert: Inserter,
     base: dict[str, Any],
     game: UmbriaGame,
     ids: _Ids,
     rolls: dict[str, int],
 ) -> None:
     posts = [p for scene in game.scenes for p in scene.posts]
-    new = await _insert(
-        connection,
-        Post,
+    new = await insert(
+        _table(Post),
         (
             {
                 **base,
@@ -403,4 +400,4 @@ async def _posts(
         for position, key in enumerate(post.images)
         if key in game.images and image_type(game.images[key].data)
     ]
-    await _insert(connection, PostImage, images)
+    await insert(_table(PostImage), images, ids=False, batch=IMAGE_BATCH)

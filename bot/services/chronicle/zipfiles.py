@@ -14,8 +14,9 @@ Pure: no database, no Discord, no event loop (it runs in the bot's worker proces
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Iterator
 
-__all__ = ["MemberBudget", "ZipOverflow", "bad_member_name"]
+__all__ = ["LineTooLong", "MemberBudget", "ZipOverflow", "bad_member_name"]
 
 #: Bytes read from a member at a time (the budget is checked after each).
 CHUNK = 1024 * 1024
@@ -23,6 +24,10 @@ CHUNK = 1024 * 1024
 
 class ZipOverflow(Exception):
     """A member decompressed past what the budget allows."""
+
+
+class LineTooLong(Exception):
+    """A line of a member streamed by :meth:`MemberBudget.lines` passed its byte limit."""
 
 
 def bad_member_name(name: str) -> bool:
@@ -47,10 +52,10 @@ class MemberBudget:
         self.left = total
         self.member = member
 
-    def read(self, archive: zipfile.ZipFile, name: str) -> bytes:
-        """The member's bytes; :class:`ZipOverflow` past either limit."""
+    def read(self, archive: zipfile.ZipFile, name: str, limit: int | None = None) -> bytes:
+        """The member's bytes; :class:`ZipOverflow` past either limit (or ``limit``)."""
         chunks: list[bytes] = []
-        limit = min(self.left, self.member)
+        limit = min(self.left, self.member, self.member if limit is None else limit)
         size = 0
         with archive.open(name) as member:
             while chunk := member.read(CHUNK):
@@ -60,3 +65,20 @@ class MemberBudget:
                 chunks.append(chunk)
         self.left -= size
         return b"".join(chunks)
+
+    def lines(self, archive: zipfile.ZipFile, name: str, longest: int) -> Iterator[bytes]:
+        """The member's lines (each with its ``\\n``), decompressed as they are read: the
+        member is never held whole, whatever its size.  :class:`ZipOverflow` past the
+        budget, :class:`LineTooLong` for a line of more than ``longest`` bytes (read no
+        further than that: a member of one endless line stops there)."""
+        limit = min(self.left, self.member)
+        size = 0
+        with archive.open(name) as member:
+            while line := member.readline(longest + 1):
+                size += len(line)
+                if size > limit:
+                    raise ZipOverflow()
+                self.left -= len(line)
+                if len(line) > longest:
+                    raise LineTooLong()
+                yield line

@@ -11,7 +11,8 @@ point the cogs and the spell service call.
 The system's :class:`~rules.systems.base.Attacks` rolls and judges; a system whose attack
 circumstances depend on the fight (:class:`~rules.systems.base.AttackSituations`: seed
 001's free attacks, flanking, the ambush) places the request in the fight first, from its
-latest attack rows.
+latest attack rows.  In a closed scene (issue 22 §5) nothing is rolled: an attack, and a
+defence asked before the scene closed, are refused saying how the GM reopens it.
 """
 
 from __future__ import annotations
@@ -145,6 +146,7 @@ class AttackService(CharacterUseCase):
         NPC attacking a character: the target's player rolls it.  With ``order.defence_now``
         the GM rolls it here; otherwise the request is logged as pending and :meth:`defend`
         resolves it later."""
+        await self.characters.campaigns.require_open_scene(place)  # a closed scene: no rolls
         context = await self.characters.contexts.load(place)
         view = await self._attack(place, actor, order, context)
         if view.declared is not None and view.declared.complete and self.close_round:
@@ -265,6 +267,7 @@ class AttackService(CharacterUseCase):
     async def defend(self, place: Place, actor: Actor, log_id: int, version: int) -> AttackView:
         """The defender's player (or the GM) presses the defence button of a pending request
         (:func:`.attack_defence.defend`)."""
+        await self.characters.campaigns.require_open_scene(place)  # closed since it was asked
         return await attack_defence.defend(
             self.characters, self.sides, place, actor, log_id, version, self.rng
         )

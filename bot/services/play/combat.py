@@ -5,6 +5,8 @@ use case here decides *who* may change them and *how* (a :data:`.combat_views.Ch
 :class:`.combat_store.FightStore` applies it by compare-and-set.  Health during the fight
 (``/init damage|heal``, the effects that tick as a turn begins) is :mod:`.combat_health`;
 turn reminders :mod:`.combat_reminders`; what the cog renders :mod:`.combat_views`.
+In a closed scene (issue 22 §5) nothing is rolled and no turn passes: joining, adding, rolling
+initiative, the next turn and a death test's button are refused, buttons included.
 """
 
 from __future__ import annotations
@@ -140,6 +142,7 @@ class CombatService:
 
     async def join(self, place: Place, actor: Actor, character: str | None = None) -> CombatView:
         """A player brings his own character (his active one by default); the GM anyone's."""
+        await self.characters.campaigns.require_open_scene(place)  # nothing rolled there
         campaign = (await self.characters.contexts.load(place)).campaign
         view = await self.characters.show(place, actor, character)
         referee = is_referee(campaign, actor)
@@ -169,6 +172,7 @@ class CombatService:
     ) -> CombatView:
         """GM: an NPC from ``/npc`` by name, or an ad-hoc group with a typed initiative (and
         optionally its AC/Defensa, armour and hit points, for ``/attack`` to judge it)."""
+        await self.characters.campaigns.require_open_scene(place)  # nothing rolled there
         campaign = (await self.characters.contexts.load(place)).campaign
         if not is_referee(campaign, actor):
             raise NotReferee()
@@ -191,6 +195,7 @@ class CombatService:
 
     async def roll(self, place: Place, actor: Actor) -> CombatView:
         """Roll initiative for everyone who has none (a player: only his own)."""
+        await self.characters.campaigns.require_open_scene(place)  # nothing rolled there
         campaign = (await self.characters.contexts.load(place)).campaign
         referee = is_referee(campaign, actor)
         record = await self.store.require(place)
@@ -246,6 +251,7 @@ class CombatService:
         """Pass the turn: the GM any time, a player only when it is his character's turn.
         A turn that owes a test (rolweb's death test) does not pass until it is rolled;
         ``skip_test``: the GM passes it without the test."""
+        await self.characters.campaigns.require_open_scene(place)  # its turn message goes there
 
         ended: list[str] = []  # whose turn this change ended (its effects count a round)
 
@@ -284,6 +290,7 @@ class CombatService:
     ) -> tuple[str, str]:
         """Who a death-test button rolls for: a combatant of this fight whose turn asks for
         that test, pressed by its player or the GM; ``(name, the check option to roll)``."""
+        await self.characters.campaigns.require_open_scene(place)  # nothing rolled there
         context = await self.characters.contexts.load(place)
         campaign, system, settings = context.campaign, context.system, context.settings
         record = await self.store.require(place)

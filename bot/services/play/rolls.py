@@ -20,7 +20,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
-from bot.compute import ComputePool
+from bot.compute import INTERACTIVE, ComputePool
 from bot.db.models import Campaign, RollLog, saved_id
 from bot.db.roll_log_writes import MessageLink, RollLogWriter
 from bot.services.campaigns.context import CampaignContextService
@@ -426,14 +426,21 @@ class RollService:
         )
 
     def start_odds(
-        self, expression: str, target: int | None, *, at_most: bool = False
+        self,
+        expression: str,
+        target: int | None,
+        *,
+        at_most: bool = False,
+        owner: int | None = None,
     ) -> Awaitable[OddsView]:
         """Checks an ``/odds`` query and starts it; await the result after deferring.
 
         Everything that can refuse does so here, synchronously and cheaply: the expression,
         its cost estimate (``odds_too_complex``) and the worker's queue (``ComputeBusy``).
         Cheap queries (the 1o3d10 closed form, small sums) are answered inline; the rest run
-        in the bot's worker process so the event loop keeps serving every other server.
+        in the worker's interactive lane (never behind an export or import) so the event loop
+        keeps serving every other server; ``owner`` (the server) keeps one server from
+        filling that lane's queue.
 
         A pass/fail test (``1d20<=13``) totals its die, so "at least 1" would always be
         100 %: its odds are the chance of success, and a typed target is only noted.
@@ -459,13 +466,22 @@ class RollService:
         if cost <= INLINE_COST:
             job: Awaitable[odds.Odds] = _done(odds.odds_of(expression, targets, at_most))
         else:
-            job = self.compute.submit(odds.odds_of, expression, targets, at_most)
+            job = self.compute.submit(
+                odds.odds_of, expression, targets, at_most, lane=INTERACTIVE, owner=owner
+            )
         return _odds_view(job, normalized, target, targets, "at_most" if at_most else "at_least")
 
-    async def odds(self, expression: str, target: int | None, *, at_most: bool = False) -> OddsView:
+    async def odds(
+        self,
+        expression: str,
+        target: int | None,
+        *,
+        at_most: bool = False,
+        owner: int | None = None,
+    ) -> OddsView:
         """Exact chance that ``expression`` totals at least (or at most) ``target``, of a
         1o3d10 critical, or of a test's success."""
-        return await self.start_odds(expression, target, at_most=at_most)
+        return await self.start_odds(expression, target, at_most=at_most, owner=owner)
 
 
 async def _done(value: T) -> T:

@@ -72,6 +72,7 @@ class SurpriseView:
 class SurpriseService(CharacterUseCase):
     async def surprise(self, place: Place, actor: Actor, order: SurpriseOrder) -> SurpriseView:
         """Roll the ambush and store it on the fight (see the module docstring)."""
+        await self.characters.campaigns.require_open_scene(place)  # a closed scene: no rolls
         context = await self.characters.contexts.load(place)
         campaign, system, settings = context.campaign, context.system, context.settings
         if not is_referee(campaign, actor):

@@ -27,20 +27,24 @@ before the deletion or refused after it, never half of each.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gzip
 import json
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal, overload
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import Row, delete, func, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.db.bulk import pause_after
 from bot.db.models import (
     Absence,
     ActiveCharacter,
@@ -103,6 +107,9 @@ __all__ = [
 DELETION_ATTEMPTS = 20
 
 BATCH = 250  # rows per read (and per encoded slice) while exporting: short loop slices
+WRITE_BATCH = 1000  # rolls made anonymous per transaction (one indexed UPDATE)
+POST_BATCH = 200  # posts erased or made anonymous per transaction (their texts rewritten)
+LOG_BATCH = 500  # log rows looked at per transaction for records naming the member
 ANONYMOUS = 0  # no Discord id is 0: the marker of a row no longer tied to anyone
 EXPORT_FORMAT = "arbitro-member-data"
 CharacterChoice = Literal["delete", "to_gm"]
@@ -122,10 +129,17 @@ class DeletionPreview:
     #: per campaign of ``gm_campaigns``, the other members who played in it (latest first,
     #: at most :data:`MAX_PARTICIPANTS`): where the cog looks for its co-GMs
     participants: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    #: the member's posts (``/post``) not yet deleted, and the bot's copies of them in GM
+    #: channels (private notes, the GM copy of a private roll): with "delete my
+    #: characters" both leave Discord; handed to the GM, both stay with the story
+    posts: int = 0
+    gm_copies: int = 0
 
     @property
     def empty(self) -> bool:
-        return not (self.characters or self.rolls or self.drafts or self.campaigns_as_gm)
+        return not (
+            self.characters or self.rolls or self.drafts or self.campaigns_as_gm or self.posts
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +199,15 @@ async def encode_document(document: dict[str, Any], limit: int) -> tuple[str, by
     if len(packed) > limit:
         raise DomainError("privacy.error.too_big", size=len(packed) // (1024 * 1024) + 1)
     return name + ".gz", packed
+
+
+@dataclass(frozen=True, slots=True)
+class _Marks:
+    """How far the batches went through the log: the final transaction looks only past it."""
+
+    doomed: frozenset[int] = frozenset()  # the characters whose undo records were dropped
+    changes: int = 0  # the last log id looked at for them
+    details: int = 0  # the last log id looked at for records naming the member
 
 
 class PrivacyService:
@@ -367,49 +390,9 @@ class PrivacyService:
     # -- delete ------------------------------------------------------------------------
 
     async def preview(self, guild_id: int, user_id: int) -> DeletionPreview:
+        """What ``/privacy delete`` would touch (:func:`_preview`)."""
         async with self.sessions() as session:
-            characters = (
-                await session.exec(
-                    select(Character.name).where(
-                        Character.guild_id == guild_id,
-                        Character.owner_user_id == user_id,
-                        col(Character.is_npc).is_(False),
-                    )
-                )
-            ).all()
-            rolls = (
-                await session.exec(
-                    select(func.count())
-                    .select_from(RollLog)
-                    .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
-                )
-            ).one()
-            drafts = (
-                await session.exec(
-                    select(func.count())
-                    .select_from(CreationDraft)
-                    .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
-                )
-            ).one()
-            campaigns = (
-                await session.exec(
-                    select(Campaign).where(
-                        Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id
-                    )
-                )
-            ).all()
-            live = [c for c in campaigns if c.status == "active"]
-            participants = {
-                saved_id(c): await _participants(session, saved_id(c), user_id) for c in live
-            }
-        return DeletionPreview(
-            tuple(sorted(characters)),
-            rolls,
-            drafts,
-            tuple(c.name for c in campaigns),
-            tuple((saved_id(c), c.name, c.gm_role_id) for c in live),
-            participants,
-        )
+            return await _preview(session, guild_id, user_id)
 
     async def export_file(self, guild_id: int, user_id: int, limit: int) -> tuple[str, bytes]:
         """``/privacy export``: the member's document as the file to send (:meth:`encode`)."""
@@ -446,9 +429,10 @@ class PrivacyService:
         confirm: Confirm | None = None,
         successors: Mapping[int, int] | None = None,
     ) -> DeletionSummary | None:
-        """Remove or untie everything stored about the member, in one transaction.
-        ``confirm`` is shown what would go (``preview``, :meth:`preview`) first; None: it
-        declined (or there was nothing to delete).
+        """Remove or untie everything stored about the member: her rolls, her posts and the
+        log's records naming her in short batches first (:func:`_in_batches`), the rest in
+        one transaction.  ``confirm`` is shown what would go (``preview``, :meth:`preview`)
+        first; None: it declined (or there was nothing to delete).
 
         A campaign the member runs goes to its ``successors`` entry (a co-GM: a member with
         its GM role, found by the caller — read once ``confirm`` has answered, so the cog
@@ -460,15 +444,27 @@ class PrivacyService:
         if confirm is not None and not await confirm(preview=await self.preview(guild_id, user_id)):
             return None
         successors = {k: v for k, v in (successors or {}).items() if v != user_id}
+        rolls, erased, anonymised, messages, marks = await _in_batches(
+            self.sessions, guild_id, user_id, erase=characters == "delete"
+        )
 
         async def attempt() -> DeletionSummary:  # retried whole: the member asked for all
             try:
                 async with self.sessions() as session, session.begin():
-                    return await self._delete(session, guild_id, user_id, characters, successors)
+                    return await self._delete(
+                        session, guild_id, user_id, characters, successors, marks
+                    )
             except IntegrityError:
                 raise StaleWrite() from None
 
-        return await retrying(attempt, limit=DELETION_ATTEMPTS)
+        done = await retrying(attempt, limit=DELETION_ATTEMPTS)
+        return dataclasses.replace(
+            done,
+            rolls_anonymised=done.rolls_anonymised + rolls,
+            posts_erased=done.posts_erased + erased,
+            posts_anonymised=done.posts_anonymised + anonymised,
+            erased_messages=messages + done.erased_messages,
+        )
 
     async def _delete(
         self,
@@ -477,13 +473,12 @@ class PrivacyService:
         user_id: int,
         choice: CharacterChoice,
         successors: Mapping[int, int],
+        marks: _Marks | None = None,
     ) -> DeletionSummary:
-        # Writing first takes SQLite's write lock at once, so every read below is current.
-        rolls = await session.exec(
-            update(RollLog)
-            .where(col(RollLog.guild_id) == guild_id, col(RollLog.user_id) == user_id)
-            .values(user_id=ANONYMOUS, user_name="")
-        )
+        marks = marks or _Marks()
+        # Writing first takes SQLite's write lock at once, so every read below is current
+        # (the rolls made since the batches, if any).
+        rolls = await _anonymise_rolls(session, guild_id, user_id)
         campaigns = {
             c.id: c
             for c in (
@@ -527,7 +522,11 @@ class PrivacyService:
                 .values(character_id=None, version=Post.version + 1)
             )
             await session.exec(delete(Character).where(col(Character.id).in_(doomed_ids)))
-            await _forget_changes(session, guild_id, set(doomed_ids))
+            # the log was gone through in batches up to marks.changes for the characters
+            # known then: only what came since, and any character since, is left here
+            doomed_set = set(doomed_ids)
+            await _forget_changes(session, guild_id, doomed_set - marks.doomed)
+            await _forget_changes(session, guild_id, doomed_set & marks.doomed, after=marks.changes)
         for character in handed:
             await session.exec(
                 update(Character)
@@ -561,14 +560,19 @@ class PrivacyService:
             .values(granted_by=ANONYMOUS)
         )
         await _forget_umbria_player(session, guild_id, user_id)
+        await _forget_private_threads(session, guild_id, user_id)
         await _untie_audiences(session, guild_id, user_id)
-        erased, anonymised, messages = await _untie_posts(
-            session, guild_id, user_id, erase=choice == "delete", doomed_ids=doomed_ids
+        erased, anonymised, messages = await _untie_posts(  # those posted since the batches
+            session,
+            guild_id,
+            user_id,
+            erase=choice == "delete",
+            gm_channels={i: c.gm_channel_id for i, c in campaigns.items() if i is not None},
         )
         new_owner: dict[int | None, int] = {c.id: heir(c.campaign_id) for c in handed}
         await _untie_combats(session, guild_id, user_id, new_owner)
         await _untie_requests(session, guild_id, user_id)
-        await _untie_log_details(session, guild_id, user_id)
+        await _untie_log_details(session, guild_id, user_id, after=marks.details)
         await _untie_scenes(session, guild_id, user_id)
         handed_over, archived = await _hand_over_campaigns(
             session, [c for c in campaigns.values() if c.gm_user_id == user_id], successors
@@ -576,7 +580,7 @@ class PrivacyService:
         return DeletionSummary(
             deleted_characters=tuple(sorted(c.name for c in doomed)),
             handed_characters=tuple(sorted(c.name for c in handed if not c.is_npc)),
-            rolls_anonymised=rolls.rowcount,
+            rolls_anonymised=rolls,
             drafts_deleted=drafts,
             awards_deleted=awards,
             campaigns_handed=handed_over,
@@ -585,6 +589,149 @@ class PrivacyService:
             posts_anonymised=anonymised,
             erased_messages=messages,
         )
+
+
+async def _preview(session: AsyncSession, guild_id: int, user_id: int) -> DeletionPreview:
+    """What ``/privacy delete`` would touch, shown before the member confirms."""
+    characters = (
+        await session.exec(
+            select(Character.name).where(
+                Character.guild_id == guild_id,
+                Character.owner_user_id == user_id,
+                col(Character.is_npc).is_(False),
+            )
+        )
+    ).all()
+    rolls = (
+        await session.exec(
+            select(func.count())
+            .select_from(RollLog)
+            .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
+        )
+    ).one()
+    drafts = (
+        await session.exec(
+            select(func.count())
+            .select_from(CreationDraft)
+            .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
+        )
+    ).one()
+    campaigns = (
+        await session.exec(
+            select(Campaign).where(Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id)
+        )
+    ).all()
+    posts = (
+        await session.exec(
+            select(Post.gm_message_ids).where(
+                Post.guild_id == guild_id,
+                Post.author_user_id == user_id,
+                col(Post.deleted_at).is_(None),
+            )
+        )
+    ).all()
+    live = [c for c in campaigns if c.status == "active"]
+    participants = {saved_id(c): await _participants(session, saved_id(c), user_id) for c in live}
+    return DeletionPreview(
+        tuple(sorted(characters)),
+        rolls,
+        drafts,
+        tuple(c.name for c in campaigns),
+        tuple((saved_id(c), c.name, c.gm_role_id) for c in live),
+        participants,
+        posts=len(posts),
+        gm_copies=sum(len(copies or ()) for copies in posts),
+    )
+
+
+async def _in_batches(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int, user_id: int, *, erase: bool
+) -> tuple[int, int, int, tuple[tuple[int, int], ...], _Marks]:
+    """The bulk of a deletion before its final transaction, a short transaction per batch
+    with a pause between two (:func:`bot.db.bulk.pause_after`): a member with 50,000 rolls
+    and 10,000 posts held the database 6 s in one transaction (every other server's
+    command waited).  A batch done stays done — rolls anonymous, posts erased or anonymous,
+    log records untied —, as the member asked; the transaction that follows does the rest
+    (and whatever was posted or rolled in between).  Returns (rolls anonymised, posts
+    erased, posts anonymised, the erased posts' messages, how far the log was read)."""
+    rolls, erased, anonymised, messages = await _rolls_and_posts_in_batches(
+        sessions, guild_id, user_id, erase=erase
+    )
+    marks = await _log_in_batches(sessions, guild_id, user_id, erase=erase)
+    return rolls, erased, anonymised, messages, marks
+
+
+async def _rolls_and_posts_in_batches(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int, user_id: int, *, erase: bool
+) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+    """The member's rolls (:data:`WRITE_BATCH` per transaction), then her posts
+    (:data:`POST_BATCH`)."""
+    async with sessions() as session:
+        found = (
+            await session.exec(
+                select(Campaign.id, Campaign.gm_channel_id).where(Campaign.guild_id == guild_id)
+            )
+        ).all()
+    gm_channels = {k: v for k, v in found if k is not None}
+    rolls = erased = anonymised = 0
+    messages: tuple[tuple[int, int], ...] = ()
+    while True:
+        started = time.perf_counter()
+        async with sessions() as session, session.begin():
+            done = await _anonymise_rolls(session, guild_id, user_id, WRITE_BATCH)
+        rolls += done
+        await pause_after(started)
+        if done < WRITE_BATCH:
+            break
+    while True:
+        started = time.perf_counter()
+        async with sessions() as session, session.begin():
+            gone, kept, sent = await _untie_posts(
+                session, guild_id, user_id, erase=erase, gm_channels=gm_channels, limit=POST_BATCH
+            )
+        erased, anonymised, messages = erased + gone, anonymised + kept, messages + sent
+        await pause_after(started)
+        if gone + kept < POST_BATCH:
+            break
+    return rolls, erased, anonymised, messages
+
+
+async def _log_in_batches(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int, user_id: int, *, erase: bool
+) -> _Marks:
+    """The log's records that name the member or the characters to be deleted,
+    :data:`LOG_BATCH` rows looked at per transaction."""
+    async with sessions() as session:
+        doomed = (
+            await session.exec(
+                select(Character.id).where(
+                    Character.guild_id == guild_id,
+                    Character.owner_user_id == user_id,
+                    col(Character.is_npc).is_(False),
+                )
+            )
+        ).all()
+    marks = _Marks(doomed=frozenset(i for i in doomed if i is not None and erase))
+    while (changes := marks.changes) is not None:
+        started = time.perf_counter()
+        async with sessions() as session, session.begin():
+            last = await _forget_changes(
+                session, guild_id, set(marks.doomed), after=changes, limit=LOG_BATCH
+            )
+        marks = dataclasses.replace(marks, changes=last if last is not None else changes)
+        await pause_after(started)
+        if last is None:
+            break
+    while True:
+        started = time.perf_counter()
+        async with sessions() as session, session.begin():
+            last = await _untie_log_details(
+                session, guild_id, user_id, after=marks.details, limit=LOG_BATCH
+            )
+        await pause_after(started)
+        if last is None:
+            return marks
+        marks = dataclasses.replace(marks, details=last)
 
 
 async def _untie_combats(
@@ -715,16 +862,9 @@ async def _forget_umbria_player(session: AsyncSession, guild_id: int, user_id: i
     await session.exec(delete(ImportedPlayer).where(col(ImportedPlayer.id).in_(players)))
 
 
-async def _untie_posts(
-    session: AsyncSession,
-    guild_id: int,
-    user_id: int,
-    *,
-    erase: bool,
-    doomed_ids: list[int],
-) -> tuple[int, int, tuple[tuple[int, int], ...]]:
-    """The member's posts: erased (text and notes, with the characters) or kept anonymous;
-    returns (erased, anonymised, the erased posts' Discord messages)."""
+async def _forget_private_threads(session: AsyncSession, guild_id: int, user_id: int) -> None:
+    """The private threads the member is in are forgotten: the next private post among
+    those members opens a new one."""
     threads = (
         await session.exec(select(PrivateThread).where(PrivateThread.guild_id == guild_id))
     ).all()
@@ -733,21 +873,56 @@ async def _untie_posts(
         for thread in threads
         if user_id in (thread.player_user_id, thread.gm_user_id, *thread.members)
     ]
-    if theirs:  # forgotten: the next private post among those members opens a new one
+    if theirs:
         await session.exec(delete(PrivateThread).where(col(PrivateThread.id).in_(theirs)))
-    posts = (
-        await session.exec(
-            select(Post).where(Post.guild_id == guild_id, Post.author_user_id == user_id)
+
+
+async def _member_posts(
+    session: AsyncSession, guild_id: int, user_id: int, limit: int | None
+) -> Sequence[Row[Any, Any, Any, Any, Any, Any]]:  # the six columns below
+    """The member's posts (the first ``limit``), the columns :func:`_untie_posts` needs."""
+    # the columns needed, as plain rows: ORM objects of a member's 10,000 posts, kept in the
+    # session, made each bulk UPDATE of _untie_posts match them one by one in Python (6 s)
+    connection = await session.connection()
+    query = (
+        sa_select(
+            Post.__table__.c.id,  # type: ignore[attr-defined]
+            Post.__table__.c.campaign_id,  # type: ignore[attr-defined]
+            Post.__table__.c.channel_id,  # type: ignore[attr-defined]
+            Post.__table__.c.deleted_at,  # type: ignore[attr-defined]
+            Post.__table__.c.message_ids,  # type: ignore[attr-defined]
+            Post.__table__.c.gm_message_ids,  # type: ignore[attr-defined]
         )
-    ).all()
+        .where(Post.__table__.c.guild_id == guild_id, Post.__table__.c.author_user_id == user_id)  # type: ignore[attr-defined]
+        .order_by(Post.__table__.c.id)  # type: ignore[attr-defined]
+    )
+    return (await connection.execute(query.limit(limit) if limit else query)).all()
+
+
+async def _untie_posts(
+    session: AsyncSession,
+    guild_id: int,
+    user_id: int,
+    *,
+    erase: bool,
+    gm_channels: Mapping[int, int | None],
+    limit: int | None = None,
+) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """The member's posts (at most ``limit`` of them): erased (text and notes, with the
+    characters) or kept anonymous; returns (erased, anonymised, the erased posts' Discord
+    messages: each post's own, and the bot's copies of it in its campaign's GM channel —
+    the private notes, the GM copy of a private roll — which the cog deletes too).  A post
+    done is no longer the member's, so calling again takes the next ones."""
+    posts = await _member_posts(session, guild_id, user_id, limit)
     if not posts:
         return 0, 0, ()
-    ids = [saved_id(p) for p in posts]
+    ids = [post.id for post in posts]
     if not erase:
         await session.exec(
             update(Post)
             .where(col(Post.id).in_(ids))
             .values(author_user_id=ANONYMOUS, version=Post.version + 1)
+            .execution_options(synchronize_session=False)
         )
         return 0, len(ids), ()
     messages = tuple(
@@ -755,6 +930,11 @@ async def _untie_posts(
         for post in posts
         if post.deleted_at is None
         for message_id in post.message_ids
+    ) + tuple(
+        (gm_channel, message_id)
+        for post in posts
+        if post.deleted_at is None and (gm_channel := gm_channels.get(post.campaign_id))
+        for message_id in post.gm_message_ids
     )
     await session.exec(delete(PostMessage).where(col(PostMessage.post_id).in_(ids)))
     await session.exec(delete(PostImage).where(col(PostImage.post_id).in_(ids)))
@@ -770,27 +950,62 @@ async def _untie_posts(
             deleted_at=func.coalesce(Post.deleted_at, utcnow()),
             version=Post.version + 1,
         )
+        .execution_options(synchronize_session=False)
     )
     return len(ids), 0, messages
 
 
-async def _forget_changes(session: AsyncSession, guild_id: int, character_ids: set[int]) -> None:
+async def _anonymise_rolls(
+    session: AsyncSession, guild_id: int, user_id: int, limit: int | None = None
+) -> int:
+    """The member's rolls (at most ``limit``) stay in the record without their id or name."""
+    mine = (col(RollLog.guild_id) == guild_id) & (col(RollLog.user_id) == user_id)
+    where: ColumnElement[bool] = mine
+    if limit is not None:
+        chosen = sa_select(RollLog.__table__.c.id).where(mine).limit(limit)  # type: ignore[attr-defined]
+        where = col(RollLog.id).in_(chosen.scalar_subquery())
+    result = await session.exec(
+        update(RollLog)
+        .where(where)
+        .values(user_id=ANONYMOUS, user_name="")
+        .execution_options(synchronize_session=False)
+    )
+    return int(result.rowcount)
+
+
+async def _forget_changes(
+    session: AsyncSession,
+    guild_id: int,
+    character_ids: set[int],
+    *,
+    after: int = 0,
+    limit: int | None = None,
+) -> int | None:
     """Other people's audited changes to a deleted character (the GM's damage, XP grants)
-    recorded its sheet values for undo: drop those and its name; the rows stay as record."""
-    rows = (
-        await session.exec(
-            select(RollLog).where(
-                RollLog.guild_id == guild_id,
-                col(RollLog.kind).in_(sorted(UNDOABLE)),
-            )
+    recorded its sheet values for undo: drop those and its name; the rows stay as record.
+
+    Looks at the log rows after id ``after`` (at most ``limit``) and returns the last id it
+    looked at (None when there was none): the batches go through the log a slice at a time,
+    the final transaction only through what was written since."""
+    if not character_ids:
+        return None
+    query = (
+        select(RollLog)
+        .where(
+            RollLog.guild_id == guild_id,
+            col(RollLog.id) > after,
+            col(RollLog.kind).in_(sorted(UNDOABLE)),
         )
-    ).all()
+        .order_by(col(RollLog.id))
+    )
+    rows = (await session.exec(query.limit(limit) if limit else query)).all()
     for row in rows:
         record = undo_record(row)
         if record is not None and record.character_id in character_ids:
             row.detail = {k: v for k, v in row.detail.items() if k != "undo"}
             row.character_name = None
             session.add(row)
+    return rows[-1].id if rows else None
 
 
 async def _untie_audiences(session: AsyncSession, guild_id: int, user_id: int) -> None:
@@ -986,17 +1201,27 @@ _MEMBER_DETAIL_KINDS = ("transfer", "approval", "campaign_transfer")
 _MEMBER_DETAIL_KEYS = ("from", "to", "owner_id")
 
 
-async def _untie_log_details(session: AsyncSession, guild_id: int, user_id: int) -> None:
+async def _untie_log_details(
+    session: AsyncSession,
+    guild_id: int,
+    user_id: int,
+    *,
+    after: int = 0,
+    limit: int | None = None,
+) -> int | None:
     """The log's records of a handed-over or approved character name its players in
-    ``detail``: the member's id becomes the anonymous marker (the row stays, as rolls do)."""
-    rows = (
-        await session.exec(
-            select(RollLog).where(
-                col(RollLog.guild_id) == guild_id,
-                col(RollLog.kind).in_(_MEMBER_DETAIL_KINDS),
-            )
+    ``detail``: the member's id becomes the anonymous marker (the row stays, as rolls do).
+    Rows after id ``after``, at most ``limit``; returns the last id looked at."""
+    query = (
+        select(RollLog)
+        .where(
+            col(RollLog.guild_id) == guild_id,
+            col(RollLog.id) > after,
+            col(RollLog.kind).in_(_MEMBER_DETAIL_KINDS),
         )
-    ).all()
+        .order_by(col(RollLog.id))
+    )
+    rows = (await session.exec(query.limit(limit) if limit else query)).all()
     for row in rows:
         detail = dict(row.detail or {})
         if not any(detail.get(key) == user_id for key in _MEMBER_DETAIL_KEYS):
@@ -1007,3 +1232,4 @@ async def _untie_log_details(session: AsyncSession, guild_id: int, user_id: int)
         row.detail = detail
         row.breakdown = ""
         session.add(row)
+    return rows[-1].id if rows else None

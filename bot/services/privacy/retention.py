@@ -6,16 +6,19 @@ scheduler of the bot) at now + ``ARBITRO_RETENTION_DAYS``: the timer's ``due_at`
 place the purge date is kept, and a restart loses no deadline.  Re-adding the bot before then
 (``on_guild_join``, or the guild being present when the bot starts:
 :meth:`RetentionService.back_in`) deletes both, and the group finds everything as it was.
-When the timer fires, :meth:`RetentionService.on_timer` deletes every row of the guild in one
-transaction — or cancels the purge if the bot is in the guild again.
+When the timer fires, :meth:`RetentionService.on_timer` deletes every row of the guild — in
+batches that leave the database to other servers in between — or cancels the purge if the
+bot is in the guild again.
 
 Only the process serving the guild's shard fires its timer (the timer service claims only
 its own shards' rows): that process alone knows whether the bot is in the guild again, so
 another shard's process can never purge a guild that came back while it was looking
-elsewhere.  The purge is claimed by deleting its timer (``DELETE … WHERE kind = 'guild.purge'
-AND ref = :g AND due_at <= :now``) in the same transaction as the data: two purges at once,
-or a purge racing the bot's return (which deletes the timer too), end with exactly one
-outcome, and running it again finds nothing to do.
+elsewhere.  A purge first marks its departure begun (``purge_begun``, only while its timer is
+due), then deletes the data in batches, then deletes the departure and its timer together: a
+return before the mark cancels the purge and keeps everything, a return after it no longer
+can (the retention had run out), a crash half-way resumes when the timer (still there) fires
+again, and of two purges at once only the one that deletes the departure reports it: exactly
+one outcome, and running it again finds nothing to do.
 """
 
 from __future__ import annotations
@@ -24,13 +27,14 @@ import logging
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
-from sqlalchemy import Table, delete
+from sqlalchemy import Table, delete, exists, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.db.bulk import delete_in_batches
 from bot.db.models import GuildDeparture, Timer, utcnow
 from bot.services.shared.timers import Due, TimerService, cancel, on_shards, schedule
 
@@ -78,13 +82,18 @@ class RetentionService:
         return purge_at
 
     async def returned(self, guild_id: int) -> bool:
-        """The bot is in ``guild_id`` again: cancel its purge.  True if one was pending."""
+        """The bot is in ``guild_id`` again: cancel its purge.  True if one was pending;
+        a purge already begun (its retention had run out) goes on to the end."""
         async with self.sessions() as session, session.begin():
-            # the timer first, as the purge claims it: the same lock order, no deadlock
-            await cancel(session, PURGE_TIMER, str(guild_id))
+            # the departure first, then its timer: the purge's lock order, no deadlock
             result = await session.exec(
-                delete(GuildDeparture).where(col(GuildDeparture.guild_id) == guild_id)
+                delete(GuildDeparture).where(
+                    col(GuildDeparture.guild_id) == guild_id,
+                    col(GuildDeparture.purge_begun).is_(False),
+                )
             )
+            if result.rowcount:
+                await cancel(session, PURGE_TIMER, str(guild_id))
         if result.rowcount:
             self.timers.poke()
         return bool(result.rowcount)
@@ -121,20 +130,44 @@ class RetentionService:
             return list((await session.exec(select(GuildDeparture).where(*self._mine()))).all())
 
     async def purge(self, guild_id: int, now: datetime | None = None) -> bool:
-        """Delete every row of ``guild_id`` if its purge is due; False if not (or done already)."""
+        """Delete every row of ``guild_id`` if its purge is due; False if not (or done already).
+
+        In batches (:func:`bot.db.bulk.delete_in_batches`): a guild's years of rolls deleted
+        in one transaction held the database from every other server.  The first
+        transaction marks the purge begun (while its timer is due, or begun already: a purge
+        cut by a crash resumes), so a return of the bot no longer cancels it; the last
+        deletes the departure and its timer, and whoever deletes the departure purged."""
         now = now or utcnow()
+        due = exists().where(*self._timer_of(guild_id), col(Timer.due_at) <= now)
+        async with self.sessions() as session, session.begin():
+            begun = await session.exec(
+                update(GuildDeparture)
+                .where(
+                    col(GuildDeparture.guild_id) == guild_id,
+                    or_(col(GuildDeparture.purge_begun).is_(True), due),
+                )
+                .values(purge_begun=True)
+                .execution_options(synchronize_session=False)
+            )
+            if begun.rowcount != 1:
+                return False
         counts: dict[str, int] = {}
+        not_the_purge = or_(col(Timer.kind) != PURGE_TIMER, col(Timer.ref) != str(guild_id))
+        for table in guild_tables():
+            where = table.c.guild_id == guild_id
+            if table.name == Timer.__tablename__:
+                where = where & not_the_purge  # kept until the end: a crash resumes by it
+            counts[table.name] = await delete_in_batches(self.sessions, table, where)
         async with self.sessions() as session, session.begin():
             claimed = await session.exec(
-                delete(Timer).where(*self._timer_of(guild_id), col(Timer.due_at) <= now)
+                delete(GuildDeparture).where(
+                    col(GuildDeparture.guild_id) == guild_id,
+                    col(GuildDeparture.purge_begun).is_(True),
+                )
             )
-            if claimed.rowcount != 1:
-                return False
-            await session.exec(
-                delete(GuildDeparture).where(col(GuildDeparture.guild_id) == guild_id)
-            )
-            for table in guild_tables():
-                result = await session.exec(delete(table).where(table.c.guild_id == guild_id))
-                counts[table.name] = result.rowcount
+            if claimed.rowcount == 1:
+                await session.exec(delete(Timer).where(*self._timer_of(guild_id)))
+        if claimed.rowcount != 1:
+            return False  # another purge of this guild, at the same time, finished it
         log.info("purged guild %s after its retention period: %s", guild_id, counts)
         return True

@@ -7,11 +7,16 @@ tests check them directly.
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 from dataclasses import dataclass
 
+from bot.services.shared.errors import DomainError
+
 __all__ = [
     "AVATAR_MAX_BYTES",
+    "AVATAR_MAX_PIXELS",
+    "checked_avatar",
     "MESSAGE_LIMIT",
     "NAME_LIMIT",
     "Avatar",
@@ -28,12 +33,40 @@ MESSAGE_LIMIT = 2000
 NAME_LIMIT = 80
 #: Avatars are stored in the database and uploaded as the webhook's avatar: bounded small.
 AVATAR_MAX_BYTES = 256 * 1024
+#: And in pixels, every frame counted: 4096 × 4096 (16,777,216), far more than an avatar
+#: shows and what a browser decodes without trouble (docs/play-by-post.md, «Perfil»).
+AVATAR_MAX_PIXELS = 4096 * 4096
 
 #: Discord refuses webhook names containing these words (any case): 400, code 50035.
 _REFUSED_WORDS = ("clyde", "discord")
 #: A look-alike (Cyrillic) letter replaces one letter of a refused word, so the name reads the
 #: same and Discord accepts it: "Discordia" is shown as "Disсordia" (с is U+0441).
-_LOOKALIKE = {"c": "\u0441", "C": "\u0421", "o": "\u043e", "O": "\u041e", "e": "\u0435"}
+_LOOKALIKE = {
+    "c": "\u0441",
+    "C": "\u0421",
+    "o": "\u043e",
+    "O": "\u041e",
+    "e": "\u0435",
+    "E": "\u0415",
+}
+
+
+def _refused_span(shown: str, word: str) -> tuple[int, int] | None:
+    """Where ``shown`` holds ``word`` ignoring case, as positions *of shown*.
+
+    Searching ``shown.casefold()`` gave positions of the folded text, which is longer when a
+    letter folds to two («ß» → «ss»): «ßßßßßßßßßßclydezzz» put the match ten letters off and
+    /post crashed.  Here each letter is folded on its own and the match is kept in
+    ``shown``'s own positions (the long s «ſ» folds to «s», so «diſcord» matches too)."""
+    for start in range(len(shown)):
+        folded = ""
+        for end in range(start, len(shown)):
+            folded += shown[end].casefold()
+            if not word.startswith(folded):
+                break
+            if folded == word:
+                return start, end + 1
+    return None
 
 
 def webhook_name(name: str) -> str:
@@ -41,14 +74,15 @@ def webhook_name(name: str) -> str:
 
     Blank names are refused by the caller; here: at most 80 characters (cut with "…"), and a
     refused word gets one letter replaced by a Cyrillic look-alike ("Clyde" → "Сlyde").
+    Both refused words hold a «c», so every match has a letter to replace; the Cyrillic
+    letter folds to no Latin one, so a replaced match never matches again.
     """
     shown = " ".join(name.split())
     for word in _REFUSED_WORDS:
-        while (at := shown.casefold().find(word)) >= 0:
-            chunk = shown[at : at + len(word)]
-            index = next(i for i, ch in enumerate(chunk) if ch in _LOOKALIKE)
-            swapped = chunk[:index] + _LOOKALIKE[chunk[index]] + chunk[index + 1 :]
-            shown = shown[:at] + swapped + shown[at + len(word) :]
+        while (span := _refused_span(shown, word)) is not None:
+            start, end = span
+            index = next(i for i in range(start, end) if shown[i] in _LOOKALIKE)
+            shown = shown[:index] + _LOOKALIKE[shown[index]] + shown[index + 1 :]
     if len(shown) > NAME_LIMIT:
         shown = shown[: NAME_LIMIT - 1].rstrip() + "…"
     return shown
@@ -162,11 +196,62 @@ def image_type(data: bytes) -> str | None:
     return None
 
 
-def validate_avatar(data: bytes) -> Avatar | None:
-    """The avatar if ``data`` is a small PNG, JPEG, GIF or WebP image, else None."""
+#: Pillow's name of each format :func:`image_type` recognises.
+_PILLOW_FORMATS = {"png": "PNG", "jpeg": "JPEG", "gif": "GIF", "webp": "WEBP"}
+
+
+def checked_avatar(data: bytes) -> Avatar:
+    """The avatar if ``data`` is a small PNG, JPEG, GIF or WebP image of at most
+    :data:`AVATAR_MAX_PIXELS` pixels (every frame of an animation counted), else the
+    translated refusal.
+
+    The header is read by Pillow, which decodes no pixel to tell the size: the first bytes
+    alone let a 107 KiB PNG declaring 30,000 × 30,000 pixels through, and each player's
+    browser (the chronicle's pages) and Discord would have had to decode 3.6 GB of it.  A
+    file whose header Pillow cannot read, or whose format is not the one its first bytes
+    claim, is no image.
+    """
     if not data or len(data) > AVATAR_MAX_BYTES:
-        return None
+        raise DomainError("post.error.bad_avatar", limit=AVATAR_MAX_BYTES // 1024)
     kind = image_type(data)
     if kind is None:
-        return None
+        raise DomainError("post.error.bad_avatar", limit=AVATAR_MAX_BYTES // 1024)
+    width, height, frames = _image_size(data, kind)
+    if width * height * frames > AVATAR_MAX_PIXELS:
+        raise DomainError(
+            "post.error.avatar_pixels" if frames == 1 else "post.error.avatar_pixels_frames",
+            width=width,
+            height=height,
+            frames=frames,
+            limit=AVATAR_MAX_PIXELS,
+        )
     return Avatar(data, kind, hashlib.sha256(data).hexdigest())
+
+
+def _image_size(data: bytes, kind: str) -> tuple[int, int, int]:
+    """Width, height and frames from the header (and, for a PNG, its chunks' checksums)."""
+    from PIL import Image, UnidentifiedImageError
+
+    # Pillow's own bomb check refuses past 179 million pixels without saying the size; ours
+    # is far lower and says it.  Nothing here decodes pixels, and nothing awaits in between,
+    # so no other image is opened while the check is off.
+    bomb_limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+    try:
+        with Image.open(io.BytesIO(data), formats=[_PILLOW_FORMATS[kind]]) as image:
+            width, height = image.size
+            frames = int(getattr(image, "n_frames", 1))
+            if kind == "png":
+                image.verify()  # the chunks' checksums: no pixel is decoded
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError):
+        raise DomainError("post.error.bad_avatar", limit=AVATAR_MAX_BYTES // 1024) from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = bomb_limit
+    return width, height, max(frames, 1)
+
+
+def validate_avatar(data: bytes) -> Avatar | None:
+    """:func:`checked_avatar`, or None instead of its refusal."""
+    try:
+        return checked_avatar(data)
+    except DomainError:
+        return None

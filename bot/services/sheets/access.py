@@ -23,7 +23,7 @@ from bot.services.shared.context import Actor
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.schema import upgraded_sheet
 from rules.systems.base import DerivedValue, FieldSpec, Problem, RulesError
-from rules.text import fold
+from rules.text import fold, name_problem, plain_spaces
 
 __all__ = [
     "NO_SHEET",
@@ -39,6 +39,8 @@ __all__ = [
     "require_editor",
     "name_clash",
     "set_path",
+    "checked_name",
+    "fits_key",
 ]
 
 MAX_NAME = 100
@@ -48,8 +50,37 @@ NO_SHEET = "no_sheet"
 
 
 def name_key(name: str) -> str:
-    """Case- and accent-insensitive key, so «Ardelia» and «ardélia» are the same character."""
+    """Case- and accent-insensitive key, so «Ardelia» and «ardélia» are the same character.
+
+    Cut to the column's width; a new name never needs the cut (:func:`checked_name` refuses a
+    name whose key is longer), older ones may have been stored cut."""
     return fold(name)[:MAX_NAME]
+
+
+def checked_name(name: str) -> str:
+    """A character's name as stored (spaces made plain, stripped), or the translated refusal.
+
+    Every path that names a character checks here: creating, the wizard, ``/sheet set
+    name``, ``/sheet import`` and the chronicle's import.  A name must have 1 to
+    :data:`MAX_NAME` characters, something visible and nothing invisible
+    (:func:`rules.text.name_problem`), and a key (:func:`name_key`) that fits: «ß» folds to
+    «ss», so a 95-character name of them used to be cut, and two such names (or the copies
+    «… 1», «… 2» of ``/npc copy``) shared one key.
+    """
+    name = plain_spaces(name)
+    if not name or len(name) > MAX_NAME:
+        raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+    problem = name_problem(name)
+    if problem is not None:
+        raise DomainError(f"sheet.error.name_{problem}")
+    if len(fold(name)) > MAX_NAME:
+        raise DomainError("sheet.error.name_key_too_long", limit=MAX_NAME)
+    return name
+
+
+def fits_key(name: str) -> bool:
+    """Whether ``name``'s key needs no cut (see :func:`checked_name`)."""
+    return len(fold(name)) <= MAX_NAME
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,11 +42,11 @@ from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.shared.labels import read_field
 from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import (
-    MAX_NAME,
     NO_SHEET,
     CharacterSummary,
     CharacterView,
     character_view,
+    checked_name,
     find_character,
     name_clash,
     name_key,
@@ -493,6 +493,8 @@ def parse_field(spec: FieldSpec, raw: str, system: str | None = None) -> Any:
     kind = field_kind(system, spec.path) if system is not None else None
     if kind is not None and spec.kind is FieldKind.CHOICE:
         raw = _choice_by_name(system, kind, spec.choices, raw)
+    if spec.path == "name":  # the limit is a name's (it said «1 a 500»), visible, its key whole
+        return checked_name(raw)
     try:
         value = parse_value(
             spec.kind, raw, minimum=spec.minimum, maximum=spec.maximum, choices=spec.choices
@@ -504,9 +506,6 @@ def parse_field(spec: FieldSpec, raw: str, system: str | None = None) -> Any:
             if kind is not None:  # named in the reader's language when rendered
                 params.update(system=system, choice_kind=kind, choice_ids=tuple(spec.choices))
         raise RulesError(Problem(f"sheet.problem.{bad.reason}", spec.path, params)) from None
-    if spec.path == "name" and len(value) > MAX_NAME:
-        params = {"field": spec.label, "limit": MAX_NAME}
-        raise RulesError(Problem("sheet.problem.expected_text", spec.path, params))
     return value
 
 
@@ -560,12 +559,10 @@ def _new_sheet(
     sheet: Mapping[str, Any],
     is_npc: bool,
 ) -> tuple[str, dict[str, Any]]:
-    """A new character's name and sheet as stored: a name within :data:`MAX_NAME`, the
-    campaign's system, a player's sheet without NPC keys, and every problem the system
-    finds refused at once (RulesError)."""
-    name = str(sheet.get("name", "")).strip()
-    if not name or len(name) > MAX_NAME:
-        raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+    """A new character's name and sheet as stored: a name a reader can see, within
+    :data:`MAX_NAME` (:func:`checked_name`), the campaign's system, a player's sheet without
+    NPC keys, and every problem the system finds refused at once (RulesError)."""
+    name = checked_name(str(sheet.get("name", "")))
     if sheet.get("system") != campaign.system:
         raise DomainError(
             "sheet.error.wrong_system",

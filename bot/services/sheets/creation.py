@@ -25,7 +25,7 @@ from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.shared.versioned import delete_versioned, update_versioned
-from bot.services.sheets.access import MAX_NAME
+from bot.services.sheets.access import checked_name
 from bot.services.sheets.changes import builder_of
 from bot.services.sheets.characters import CharacterView
 from bot.services.sheets.heritage import heir_of, still_heir
@@ -123,9 +123,7 @@ class CreationService(CharacterUseCase):
             old = (await self._load(place, actor, replacing[0], replacing[1]))[4]
         if npc and not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
-        name = name.strip()
-        if not name or len(name) > MAX_NAME:
-            raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+        name = checked_name(name)
         builder = builder_of(context.system)
         sheet = context.system.new_sheet(name, context.settings)
         state: dict[str, Any] = {"draft": sheet, "done": []}

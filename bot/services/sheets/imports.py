@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.grammar import sheet_fields
 from bot.services.shared.errors import DomainError
-from bot.services.sheets.access import MAX_NAME, set_path
+from bot.services.sheets.access import MAX_NAME, checked_name, set_path
 from rules import systems
 from rules.systems.base import (
     FieldKind,
@@ -34,6 +34,7 @@ from rules.systems.base import (
     Settings,
     capabilities,
 )
+from rules.values import MAX_STORED
 
 __all__ = [
     "DOCUMENT_KEYS",
@@ -56,7 +57,7 @@ SHEET_FORMAT: Final = "arbitro.sheet"
 SHEET_FORMAT_VERSION: Final = 1
 MAX_IMPORT_BYTES = 256 * 1024
 MAX_DEPTH = 16  # the deepest shipped sheet nests 3 tables; documents add one level
-MAX_INTEGER = 2_147_483_647  # PostgreSQL ``integer``: what the database can store
+MAX_INTEGER = MAX_STORED  # the one range of a stored number (rules.values)
 MAX_TEXT = 500
 MAX_LISTED = 20
 COMMON_KEYS = frozenset({"name", "system", "pnj"})
@@ -193,8 +194,7 @@ def check_sheet(
     name = sheet.get("name")
     if not isinstance(name, str):
         raise DomainError("sheet.error.import_name_not_text")
-    if not name.strip() or len(name.strip()) > MAX_NAME:
-        raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+    checked_name(name)
     blank = system.new_sheet(name, settings)
     wrong = [spec.path for spec in sheet_fields(system, settings) if not _fits(spec, sheet, blank)]
     if wrong:

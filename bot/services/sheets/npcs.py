@@ -26,6 +26,7 @@ from bot.services.sheets.access import (
     CharacterView,
     character_view,
     find_character,
+    fits_key,
     name_key,
 )
 from bot.services.sheets.characters import CharacterService
@@ -50,10 +51,16 @@ def copy_name(base: str, number: int) -> str:
     """«Goblin 3»: the base is shortened, never the number, so copies stay distinct.
 
     Cutting the whole string to :data:`MAX_NAME` instead turned every number of a 99-character
-    name back into the same name, and the copy loop never ended.
+    name back into the same name, and the copy loop never ended.  The *key* must keep the
+    number too: «ß» folds to «ss», so a name of 60 of them has a 120-character key, cut to
+    100, and every copy had the template's key («0 copias: .»); the base is shortened until
+    the copy's key fits whole.
     """
     suffix = f" {number}"
-    return base.strip()[: MAX_NAME - len(suffix)].rstrip() + suffix
+    shortened = base.strip()[: MAX_NAME - len(suffix)].rstrip()
+    while shortened and not fits_key(shortened + suffix):
+        shortened = shortened[:-1].rstrip()
+    return shortened + suffix
 
 
 class NpcService:

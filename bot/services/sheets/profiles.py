@@ -28,7 +28,7 @@ from bot.db.models import (
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
-from bot.services.shared.post_text import AVATAR_MAX_BYTES, Avatar, validate_avatar
+from bot.services.shared.post_text import Avatar, checked_avatar
 from bot.services.shared.retry import retrying
 from bot.services.shared.versioned import StaleWrite, update_versioned
 from bot.services.sheets.access import CharacterView, find_character, require_editor
@@ -151,9 +151,7 @@ class ProfileService:
             raise DomainError("post.error.description_too_long", limit=MAX_DESCRIPTION)
         avatar = None
         if change.avatar is not None:
-            avatar = validate_avatar(change.avatar)
-            if avatar is None:
-                raise DomainError("post.error.bad_avatar", limit=AVATAR_MAX_BYTES // 1024)
+            avatar = checked_avatar(change.avatar)
         campaign = await self.campaigns.require(place)
         values: dict[str, Any] = {}
         if concept is not None:

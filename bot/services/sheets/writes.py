@@ -33,6 +33,7 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, RollLog, XpAward, saved_id, utcnow
+from bot.grammar import sheet_fields
 from bot.services.campaigns.context import CampaignContext, CampaignContextService
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import (
@@ -50,6 +51,7 @@ from bot.services.sheets.access import (
     MAX_NAME,
     CharacterView,
     character_view,
+    checked_name,
     find_character,
     name_clash,
     name_key,
@@ -59,6 +61,7 @@ from bot.services.sheets.access import (
 )
 from bot.services.sheets.schema import SHEET_SCHEMA_VERSION, upgraded_sheet
 from rules.systems.base import Problem, RulesError
+from rules.values import MAX_STORED, out_of_store
 
 __all__ = [
     "Applied",
@@ -379,10 +382,13 @@ class SheetWriter:
         computed = change.compute(copy.deepcopy(before), context)
         sheet = dict(computed.sheet)
         name = sheet.get("name", character.name)
-        if not isinstance(name, str) or len(name.strip()) > MAX_NAME:
+        if not isinstance(name, str):
             raise DomainError("sheet.error.bad_name", limit=MAX_NAME)
+        if name != character.name:  # a rename: the rules of a new name (a stored one stays)
+            sheet["name"] = name = checked_name(name)
         if not character.is_npc:
             sheet = player_sheet(sheet)
+        _keep_to_the_store(context, before, sheet, computed)
         if change.validate:
             problems = context.system.validate(sheet, context.settings)
             if problems:
@@ -444,6 +450,55 @@ class SheetWriter:
         character.sheet, character.name = planned.sheet, new_name
         character.name_key, character.version = name_key(new_name), character.version + 1
         return character_view(context, character)
+
+
+def _keep_to_the_store(
+    context: CampaignContext,
+    before: Mapping[str, Any],
+    sheet: Mapping[str, Any],
+    computed: Computed[Any],
+) -> None:
+    """Refuses a write that would store a number outside :data:`rules.values.MAX_STORED`'s
+    range: a sheet value it changed (XP past 2,147,483,647 after a grant, money past it
+    after ``/sheet money``, hit points after a thousand blows), the XP ledger's row or the
+    log's total.  PostgreSQL refused those with «Algo ha fallado» (``integer`` columns) while
+    SQLite stored them, and the export of such a sheet was refused by the bot's own import.
+    Only what this write changed is checked: an older out-of-range value does not block
+    every later write to the sheet.
+    """
+    labels = {spec.path: spec.label for spec in sheet_fields(context.system, context.settings)}
+    for path, _old, new in sheet_diff(before, sheet):
+        for value in _integers(new):
+            if out_of_store(value):
+                raise DomainError(
+                    "sheet.error.number_out_of_store",
+                    field=labels.get(path, path),
+                    value=value,
+                    limit=MAX_STORED,
+                )
+    numbers: list[tuple[str, int]] = []
+    if computed.xp is not None:
+        numbers += [("PX", computed.xp.amount), ("PX", computed.xp.xp_after)]
+    if computed.audit is not None:
+        numbers += [(computed.audit.kind, computed.audit.total)]
+        numbers += [(computed.audit.kind, computed.audit.difficulty or 0)]
+    for field, value in numbers:
+        if out_of_store(value):
+            raise DomainError(
+                "sheet.error.number_out_of_store", field=field, value=value, limit=MAX_STORED
+            )
+
+
+def _integers(value: Any) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, Mapping):
+        return [n for child in value.values() for n in _integers(child)]
+    if isinstance(value, list):
+        return [n for child in value for n in _integers(child)]
+    return []
 
 
 async def _mark_undone(

@@ -45,6 +45,7 @@ from bot.services.shared.post_text import Avatar, webhook_name
 from bot.services.shared.retry import retrying
 from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import find_character, name_key, require_actor
+from bot.services.table.scenes import SceneService
 
 __all__ = [
     "MAX_NOTES",
@@ -222,12 +223,14 @@ class PostingService:
         campaigns: CampaignService,
         rolls: RollService,
         checks: CheckService,
+        scenes: SceneService,
         inline: InlineRollService | None = None,
     ) -> None:
         self.sessions = sessions
         self.campaigns = campaigns
         self.rolls = rolls
         self.checks = checks
+        self.scenes = scenes
         self.inline = inline or InlineRollService(rolls, checks)
 
     # -- who speaks ----------------------------------------------------------------------
@@ -240,13 +243,20 @@ class PostingService:
         *,
         character_id: int | None = None,
         narrator: bool = False,
+        here: bool = True,
     ) -> Speaker:
         """Who ``actor`` posts as: the named character (its owner or a referee), any NPC or
         the narrator (referees only), or without a name the actor's active character.
 
         ``character_id`` names the character by id (a modal submitted later checks again
-        who may speak as it); ``narrator`` asks for the narrator whatever ``name`` says."""
+        who may speak as it); ``narrator`` asks for the narrator whatever ``name`` says.
+        ``here``: the post belongs to ``place`` (not to a GM↔player thread elsewhere), which
+        must then be neither the campaign's off-topic channel nor a closed scene; asked both
+        when ``/post`` is used and when its form is submitted (the scene may close between)."""
         campaign = await self.campaigns.require(place)
+        if here:
+            await self.scenes.require_on_topic(place)
+            await self.campaigns.require_open_scene(place)
         referee = is_referee(campaign, actor)
         if narrator or (name is not None and name.strip().casefold() in _NARRATOR_KEYS):
             if not referee:
@@ -457,6 +467,8 @@ class PostingService:
             raise DomainError("post.error.not_a_post")
         if post.author_user_id != actor.user_id and not is_referee(campaign, actor):
             raise NotAllowed("post.error.not_yours")
+        # its messages are in a locked thread: Discord would refuse the edit
+        await self.campaigns.require_open_scene(Place.simple(post.guild_id, post.channel_id))
         return post_view(post)
 
     async def campaign_of(self, post: PostView) -> Campaign:

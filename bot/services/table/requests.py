@@ -473,19 +473,19 @@ class RequestService:
         circumstances: str | None = None,
         reply: Reply[RequestView] | None = None,
     ) -> RequestView:
-        """Store the request (GM only) after a dry run of the pure rules on each sheet
-        (nothing is logged): a character who cannot roll ``option`` now (unconscious, waiting
-        for approval, without that option) is listed with why and gets no button, and the
-        others roll (issue 23 §5: one unconscious character failed the whole request).  When
-        nobody can, the request is refused with the reasons: once when they are the same for
-        all (a difficulty an S&W save does not take), else per character.  ``reply`` posts
-        it, and the request remembers the message it sent (:meth:`attach_message`)."""
+        """Store the request (GM only, never in a closed scene) after a dry run of the pure
+        rules on each sheet (nothing logged): a character who cannot roll ``option`` now
+        (unconscious, awaiting approval, without it) is listed with why and gets no button;
+        the others roll (issue 23 §5).  When nobody can, it is refused with the reasons: once
+        when the same for all (a difficulty an S&W save does not take), else per character.
+        ``reply`` posts it; the request remembers the message sent (:meth:`attach_message`)."""
         if hidden not in HIDDEN:
             raise DomainError("request.error.bad_hidden")
         context = await self.characters.contexts.load(place)
         campaign, system, settings = context.campaign, context.system, context.settings
         if not is_referee(campaign, actor):
             raise NotReferee()
+        await self.characters.campaigns.require_open_scene(place)
         circumstances = (circumstances or "").strip()[:MAX_CIRCUMSTANCES] or None
         parsed = parse_who(who)
         async with self.sessions() as session:
@@ -555,6 +555,8 @@ class RequestService:
         runs) rolls the check once; see the module docstring for the guarantees.  Refused
         before rolling when the request or the character's row already says no; a press
         racing another for the same character is refused by the compare-and-set instead."""
+        # the request's scene (its message's thread) closed since it was asked: no more rolls
+        await self.characters.campaigns.require_open_scene(place)
         async with self.sessions() as session:
             row, campaign = await self._load(session, place, request_id)
             character = await session.get(Character, character_id)

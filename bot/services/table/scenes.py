@@ -51,6 +51,7 @@ from bot.services.shared.reveals import reveals_of
 from bot.services.shared.versioned import update_versioned
 from bot.services.table.pace_rounds import round_of_posts, scene_round
 from bot.services.table.pacing import RoundView
+from rules.text import name_problem, plain_spaces
 
 __all__ = [
     "ThreadFacts",
@@ -380,9 +381,11 @@ class SceneService:
             raise NotReferee()
         if await self.is_off_topic(place):
             raise DomainError("scene.error.off_topic_here")
-        title = " ".join(title.split())
+        title = " ".join(plain_spaces(title).split())
         if not title or len(title) > MAX_TITLE:
             raise DomainError("scene.error.bad_title", limit=MAX_TITLE)
+        if (problem := name_problem(title)) is not None:
+            raise DomainError(f"sheet.error.name_{problem}")
         return OpenPlan(
             campaign_id=saved_id(campaign),
             campaign_name=campaign.name,

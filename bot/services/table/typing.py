@@ -15,7 +15,9 @@ messages), a message typed in a scene of the campaign is posted as a character, 
   posted — the original is public until deleted —, and its author is told to use ``/post``.
 
 With the setting ``tiradas_en_mensajes``, a ``[[1d20]]`` in any other message of the
-campaign (outside a scene, out of character, typing off) is rolled as ``/roll`` and answered.
+campaign (outside a scene, out of character, typing off) is rolled as ``/roll`` and answered;
+in a closed scene (the GM may still write in its locked thread) nothing is rolled, and its
+author is told the scene is closed, as ``/roll`` would say (issue 22 §5).
 
 Discord is the cog's side, behind :class:`TypedSender`: this service decides and rolls, the
 sender posts through the channel's webhook (in the order the messages were written), the post
@@ -317,6 +319,7 @@ class TypedPostService:
             return TypedOutcome.IGNORED
         if marked_private(spans, None):
             raise DomainError("typing.error.private_roll")
+        await self.campaigns.require_open_scene(message.place)  # no roll in a closed scene
         active = self.posting.rolls.active_name
         character = await active(message.place, message.actor) if active is not None else None
         rolls = await self.posting.inline.roll_all(
