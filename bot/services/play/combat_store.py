@@ -45,7 +45,6 @@ __all__ = [
     "TURN_TIMER",
     "FightStore",
     "active_fight",
-    "fight_state_written",
     "write_fight_state",
 ]
 
@@ -80,18 +79,6 @@ async def write_fight_state(
         state=dict(state),
         updated_at=utcnow(),
     )
-
-
-async def fight_state_written(
-    session: AsyncSession, record: CombatRecord, state: Mapping[str, Any]
-) -> bool:
-    """:func:`write_fight_state` for a caller whose own loop decides what a clash means:
-    False on one (nothing written)."""
-    try:
-        await write_fight_state(session, record, state)
-    except StaleWrite:
-        return False
-    return True
 
 
 class _Keep(Enum):

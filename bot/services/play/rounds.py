@@ -37,7 +37,7 @@ from bot.services.play.attack_record import AttackView
 from bot.services.play.attacks import AttackService
 from bot.services.play.checks import CheckOrder, CheckService
 from bot.services.play.combat import CombatService
-from bot.services.play.combat_store import fight_state_written
+from bot.services.play.combat_store import write_fight_state
 from bot.services.play.combat_views import (
     PANEL_VERSION,
     CombatantLine,
@@ -50,8 +50,8 @@ from bot.services.play.declarations import SEED_BITS, order_of, seeded
 from bot.services.play.round_views import ActionLine, Owed, RoundHeader, RoundSummary
 from bot.services.play.spells import CastOrder, SpellService
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
 from rules.combat import Combat
 from rules.combat.declarations import (
@@ -173,8 +173,8 @@ class RoundService:
         gm = _gm(campaign)
         record = await self.combat.store.require(place)
         await self._roll_missing(place, gm, record)
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> RoundHeader:
             record = await self.combat.store.require(place)
             combat = Combat.from_dict(record.state)
             already = round_of(record.state)
@@ -190,9 +190,10 @@ class RoundService:
             hours = record.turn_hours or int(settings.get(ROUND_HOURS, 48))
             deadline = utcnow() + timedelta(hours=hours)
             new = DeclarationRound(number, _iso(deadline), owed=owed, chain=place.chain)
-            if await self._write(record, new, deadline):
-                return _header(record, campaign, combat, new)
-        raise ConcurrentChange()
+            await self._write(record, new, deadline)
+            return _header(record, campaign, combat, new)
+
+        return await retrying(attempt)
 
     async def _roll_missing(self, place: Place, gm: Actor, record: CombatRecord) -> None:
         """Initiative for whoever has none, rolled as the GM would (``/init roll``)."""
@@ -205,21 +206,20 @@ class RoundService:
 
     async def _write(
         self, record: CombatRecord, new: DeclarationRound | None, deadline: datetime | None
-    ) -> bool:
-        """The fight's round (None: no round open) and its timer, by compare-and-set."""
+    ) -> None:
+        """The fight's round (None: no round open) and its timer, by compare-and-set
+        (:class:`StaleWrite` when the fight changed since ``record`` was read)."""
         state = {k: v for k, v in record.state.items() if k != ROUND_KEY}
         state[PANEL_VERSION] = record.version + 1  # a round opened or closed: panels go stale
         if new is not None:
             state[ROUND_KEY] = new.to_dict()
         async with self.sessions() as session, session.begin():
-            if not await fight_state_written(session, record, state):
-                return False
+            await write_fight_state(session, record, state)
             if deadline is not None:
                 await schedule(session, ROUND_TIMER, str(record.id), record.guild_id, deadline)
             else:
                 await cancel(session, ROUND_TIMER, str(record.id))
         self.timers.poke()
-        return True
 
     # -- resolving ---------------------------------------------------------------------------
 
@@ -270,8 +270,8 @@ class RoundService:
         self, place: Place, number: int
     ) -> tuple[CombatRecord, DeclarationRound] | None:
         """Mark round ``number`` as being resolved, by compare-and-set (module docstring)."""
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> tuple[CombatRecord, DeclarationRound] | None:
             record = await self.combat.store.active(place)
             open_round = round_of(record.state) if record is not None else None
             if record is None or open_round is None or open_round.round != number:
@@ -281,9 +281,10 @@ class RoundService:
             claimed = replace(open_round, resolving=_iso(utcnow()))
             state = {**record.state, ROUND_KEY: claimed.to_dict()}
             async with self.sessions() as session, session.begin():
-                if await fight_state_written(session, record, state):
-                    return record, claimed
-        raise ConcurrentChange()
+                await write_fight_state(session, record, state)
+            return record, claimed
+
+        return await retrying(attempt)
 
     async def _act(
         self, place: Place, round_: DeclarationRound, current: CombatantLine, gm: Actor
@@ -393,18 +394,21 @@ class RoundService:
         next one opened."""
         kept = {"round": done.round, "entries": [d.to_dict() for d in fallen]}
         previous = replace(done, resolving=None).to_dict()
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> bool:
             record = await self.combat.store.active(place)
             if record is None:
-                return None
+                return False
             record.state = {**record.state, REDIRECT_KEY: kept, PREVIOUS_KEY: previous}
-            if await self._write(record, None, None):
-                try:
-                    return await self.open(place)
-                except DomainError:
-                    return None  # the fight ended meanwhile
-        raise ConcurrentChange()
+            await self._write(record, None, None)
+            return True
+
+        if not await retrying(attempt):
+            return None
+        try:
+            return await self.open(place)
+        except DomainError:
+            return None  # the fight ended meanwhile
 
 
 def _refused(declaration: Declaration, error: DomainError | RulesError) -> ActionLine:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from bot.services.shared.versioned import StaleWrite
 
-__all__ = ["MAX_ATTEMPTS", "attempts", "backoff", "retrying"]
+__all__ = ["MAX_ATTEMPTS", "retrying"]
 
 T = TypeVar("T")
 
@@ -42,16 +42,3 @@ async def retrying(attempt: Callable[[], Awaitable[T]], *, limit: int = MAX_ATTE
             continue
     await _backoff(limit - 1)
     return await attempt()
-
-
-# -- the same policy as a loop, for the fight's declaration rounds and the roll requests'
-# entries (issue 25 §1, issue 26), written with it before they met retrying() -----------
-
-
-async def backoff(attempt: int) -> None:
-    await _backoff(attempt)
-
-
-def attempts(limit: int = MAX_ATTEMPTS) -> Iterator[int]:
-    """``for attempt in attempts(): await backoff(attempt); ...`` — then give up."""
-    return iter(range(limit))
