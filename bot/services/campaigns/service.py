@@ -6,7 +6,7 @@ id wins (thread, then channel or forum, then category).  Every query filters by 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -612,29 +612,34 @@ class CampaignService:
                     )
                 )
             ).all()
-        system = systems.get(campaign.system)
-        specs = setting_specs(campaign.system)
-        values = resolved_settings(specs, campaign.settings)
-        return CampaignView(
-            id=saved_id(campaign),
-            name=campaign.name,
-            system=campaign.system,
-            system_name=system.name,
-            gm_user_id=campaign.gm_user_id,
-            gm_role_id=campaign.gm_role_id,
-            gm_channel_id=campaign.gm_channel_id,
-            off_topic_channel_id=campaign.off_topic_channel_id,
-            locale=campaign.locale,
-            status=campaign.status,
-            created_at=campaign.created_at,
-            ended_at=campaign.ended_at,
-            bindings=tuple((b.target_id, b.kind) for b in bindings),
-            settings=tuple(
-                SettingView(s.key, values[s.key], s.default, str(s.kind), tuple(s.choices))
-                for s in specs
-            ),
-            version=campaign.version,
-        )
+        return _view_of(campaign, bindings)
+
+
+def _view_of(campaign: Campaign, bindings: Sequence[CampaignBinding]) -> CampaignView:
+    """What the commands show of a stored campaign and its places."""
+    system = systems.get(campaign.system)
+    specs = setting_specs(campaign.system)
+    values = resolved_settings(specs, campaign.settings)
+    return CampaignView(
+        id=saved_id(campaign),
+        name=campaign.name,
+        system=campaign.system,
+        system_name=system.name,
+        gm_user_id=campaign.gm_user_id,
+        gm_role_id=campaign.gm_role_id,
+        gm_channel_id=campaign.gm_channel_id,
+        off_topic_channel_id=campaign.off_topic_channel_id,
+        locale=campaign.locale,
+        status=campaign.status,
+        created_at=campaign.created_at,
+        ended_at=campaign.ended_at,
+        bindings=tuple((b.target_id, b.kind) for b in bindings),
+        settings=tuple(
+            SettingView(s.key, values[s.key], s.default, str(s.kind), tuple(s.choices))
+            for s in specs
+        ),
+        version=campaign.version,
+    )
 
 
 async def _closed_scenes(
