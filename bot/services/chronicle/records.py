@@ -22,12 +22,18 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from bot.db.types import as_utc
-from bot.services.chronicle.archive import ArchiveProblems
+from bot.services.chronicle.archive import MAX_POST_IMAGES, MAX_SCENES, ArchiveProblems
 from bot.services.sheets.access import MAX_NAME
 from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION
+from rules.values import MAX_STORED
 
 __all__ = [
+    "INT32",
+    "MAX_BREAKDOWN",
+    "MAX_HISTORY",
+    "MAX_POST_TEXT",
     "CharacterRecord",
+    "PictureRecord",
     "PostRecord",
     "RollRecord",
     "SceneRecord",
@@ -35,7 +41,7 @@ __all__ = [
     "read_record",
 ]
 
-INT32 = 2**31  # the database's ``integer`` (totals, XP)
+INT32 = MAX_STORED + 1  # the one range of a stored number (rules.values): |n| < INT32
 INT64 = 2**63
 MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
 MAX_BREAKDOWN = 10_000
@@ -79,7 +85,7 @@ def _csv_json(value: Any) -> Any:
 Moment = Annotated[datetime, BeforeValidator(_moment)]
 Ref = Annotated[int, Field(ge=1, lt=INT64)]  # an export number
 UserId = Annotated[int, Field(ge=0, lt=INT64)]
-Count = Annotated[int, Field(ge=-INT32, lt=INT32)]
+Count = Annotated[int, Field(ge=-MAX_STORED, le=MAX_STORED)]
 
 
 Text10 = Annotated[str, Field(max_length=10)]
@@ -133,7 +139,7 @@ class CharacterRecord(_Record):
 class SceneRecord(_Record):
     """A scene of ``gm/scenes.json``."""
 
-    ref: Ref
+    ref: Annotated[Ref, Field(le=MAX_SCENES)]
     title: Text100
     private: bool
     players: list[UserId] = []
@@ -145,7 +151,24 @@ class SceneRecord(_Record):
     status: Literal["open", "closed"]
 
 
-class PostRecord(_Record):
+class Audience(_Record):
+    """Who may see a record (issue 22 §1), as archive version 2 writes it; absent in version
+    1 archives (the check works it out from the record's flags).  What the values mean is
+    :class:`bot.services.shared.audience.Secrecy`'s, checked by the chronicle's check."""
+
+    audience: Text10 | None = None
+    audience_user_id: UserId | None = None
+    secrets: dict[str, Any] = {}
+
+
+class PictureRecord(_Record):
+    """A picture an (Umbría) post shows: its name and the archive's image file (issue 27)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    file: Text200
+
+
+class PostRecord(Audience):
     """A post of ``gm/posts.jsonl``."""
 
     ref: Ref
@@ -158,12 +181,16 @@ class PostRecord(_Record):
     gm_only: bool
     text: PostText
     notes: PostText | None = None
+    notes_private: bool = False
     roll: Ref | None = None
+    # every roll of the post (typed [[…]], a macro's rolls); older archives: only ``roll``
+    rolls: Annotated[list[Ref], Field(max_length=50)] = []
     created_at: Moment
     edited_at: Moment | None = None
     deleted_at: Moment | None = None
     source_ref: Text60 | None = None
     umbria_player: UmbriaPlayer | None = None
+    images: Annotated[list[PictureRecord], Field(max_length=MAX_POST_IMAGES)] = []
 
 
 # CSV cells: converted before the field's own (strict) check
@@ -172,7 +199,15 @@ CsvInt = BeforeValidator(_csv_int)
 CsvBool = Annotated[bool, BeforeValidator(_csv_bool)]
 
 
-class RollRecord(_Record):
+class CsvAudience(_Record):
+    """:class:`Audience` as the CSV files write it (every cell text; ``secrets`` JSON)."""
+
+    audience: Annotated[Text10 | None, Cell] = None
+    audience_user_id: Annotated[UserId | None, CsvInt] = None
+    secrets: Annotated[dict[str, Any], BeforeValidator(_csv_json)] = {}
+
+
+class RollRecord(CsvAudience):
     """A row of ``gm/rolls.csv`` (every cell text)."""
 
     ref: Annotated[Ref, CsvInt]
@@ -193,7 +228,7 @@ class RollRecord(_Record):
     detail: Annotated[dict[str, Any], BeforeValidator(_csv_json)]
 
 
-class XpRecord(_Record):
+class XpRecord(CsvAudience):
     """A row of ``gm/xp.csv`` (every cell text)."""
 
     ref: Annotated[Ref, CsvInt]
