@@ -16,6 +16,7 @@ from bot.db.models import saved_id
 from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_order import AttackOrder
 from bot.services.play.attack_sides import Side, Sides
+from bot.services.play.pain import PainAsk
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor
@@ -98,6 +99,8 @@ class AttackView:
     declared: Declared | None = None
     #: the round this declaration completed, resolved (its summary, public numbers only)
     summary: RoundSummary | None = None
+    #: the pain threshold's choice this hit left owed (its buttons go with the reply)
+    pain: PainAsk | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,8 @@ class Landed:
     description: str = ""
     hit_points: tuple[int, int] | None = None
     notes: tuple[str, ...] = ()
+    #: the pain threshold's choice the wound left owed, to ask for (:mod:`.pain`)
+    pain: PainAsk | None = None
 
 
 def attack_view(
@@ -151,6 +156,7 @@ def attack_view(
         system=context.system.id,
         target_gender=target.gender,
         attacker_gender=sides.attacker.gender,
+        pain=landed.pain,
     )
 
 
