@@ -87,9 +87,12 @@ class AttackView:
     #: and the target number its stats give; a hidden target's AC/Defensa and hit points.
     attacker_hidden: bool = False
     target_hidden: bool = False
-    #: whose ids ``state`` is, and the target's grammatical gender (states and notes agree)
+    #: whose ids ``state`` is, and the grammatical genders the notes agree with: the
+    #: attacker's for the notes of its roll (``result.notes``: «Malherido: guarda el dado
+    #: menor» is about the one rolling), the target's for the state and the damage's notes
     system: str = ""
     target_gender: str | None = None
+    attacker_gender: str | None = None
     #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
     turn_warnings: tuple[Problem, ...] = ()
     #: a declaration of a round of declarations: sealed (its player and the GM), not applied
@@ -152,6 +155,7 @@ def attack_view(
         target_hidden=target_hidden,
         system=context.system.id,
         target_gender=target.gender,
+        attacker_gender=sides.attacker.gender,
         pain=landed.pain,
     )
 
