@@ -39,6 +39,7 @@ from bot.services.play.checks import CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
 from bot.services.play.inline import InlineRollService
+from bot.services.play.recovery import RecoveryService
 from bot.services.play.rolls import RollService
 from bot.services.play.rounds import RoundService
 from bot.services.play.spells import SpellService
@@ -86,6 +87,7 @@ EXTENSIONS = (
     "cogs.privacy",
     "cogs.undo",
     "cogs.abilities",
+    "cogs.recovery",
     "cogs.requests",
     "cogs.pace",
     "cogs.scenes",
@@ -158,6 +160,9 @@ class Services:
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
+        # healing between fights (issue 23 §3): rest, catching breath, the GM's heal
+        self.recovery = RecoveryService(self.sessions, self.characters, self.combat, rng)
+        self.abilities.panel = self.spells.panel = self.recovery.panel
         # rounds of declarations (issue 25 §1): builds on the tracker and the acts declared
         self.rounds = RoundService(
             self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells,

@@ -61,6 +61,7 @@ from bot.services.sheets.changes import (
     Purse,
     SetField,
 )
+from bot.services.sheets.guarded import guarded_paths, is_guarded
 from bot.services.sheets.imports import (
     SHEET_FORMAT,
     SHEET_FORMAT_VERSION,
@@ -397,10 +398,13 @@ class CharacterService:
                 valid=whole_list(_closest(path, list(dict.fromkeys(s.label for s in fields)))),
             )
         value = parse_field(spec, raw, system.id)
-        if spec.referee_only:
-            campaign = await self.campaigns.require(place)
-            if not is_referee(campaign, actor):
-                raise NotAllowed("sheet.error.referee_field", field=spec.label)
+        campaign = await self.campaigns.require(place)
+        referee = is_referee(campaign, actor)
+        if spec.referee_only and not referee:
+            raise NotAllowed("sheet.error.referee_field", field=spec.label)
+        if is_guarded(spec.path, guarded_paths(system, settings, referee=referee)):
+            # salud_por_comandos (issue 23 §3): health changes through the rules' commands
+            raise NotAllowed("sheet.error.health_field", field=spec.label)
 
         return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
 
