@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from rules import dice
 from rules.combat.attack import Fighter, RollLine, TargetChange
+from rules.swc.classes import get_class
 from rules.swc.monster import is_npc
 from rules.swc.sheet import character
 from rules.swc.validation import problems
@@ -106,7 +107,8 @@ def known_powers(sheet: Sheet, settings: Settings) -> tuple[KnownAbility, ...]:
 
 
 def _level(power: Power, level: int) -> str:
-    return f"{power.clase} {level}"
+    """The class and level shown as the power's level («Paladín 3»)."""
+    return f"{get_class(power.clase).nombre} {level}"
 
 
 def _effect(power: Power, level: int) -> str:

@@ -54,7 +54,7 @@ def test_lay_on_hands_heals_up_to_two_per_level_once_a_day():
     paladin = character("paladin", 3)
     borin = character("guerrero", 1)
     (power,) = SWC.known_abilities(paladin, {})
-    assert (power.name, power.level) == ("Imposición de manos", "paladin 3")
+    assert (power.name, power.level) == ("Imposición de manos", "Paladín 3")
     used = SWC.use_ability(paladin, "imposición de manos", Fighter("Borin", borin), {}, Dice())
     assert used.change == TargetChange("heal", 6) and used.costs == ("imposicion_de_manos",)
     chosen = SWC.use_ability(paladin, "Imposición de manos", None, {}, Dice(), amount=4)
