@@ -34,6 +34,7 @@ from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.sheets.changes import Heal
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
+from bot.services.sheets.use_case import CharacterUseCase
 from bot.services.sheets.writes import Applied, Computed
 from rules.combat import Combat
 from rules.systems.base import (
@@ -142,7 +143,7 @@ class CatchBreathChange:
         return Computed(result.sheet, result, audit=_entry("breath", result, "aliento"))
 
 
-class RecoveryService:
+class RecoveryService(CharacterUseCase):
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
@@ -150,10 +151,8 @@ class RecoveryService:
         combat: CombatService,
         rng: random.Random | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.combat = combat
-        self.rng = rng or random.SystemRandom()
+        super().__init__(sessions, characters, rng)
+        self.combat = combat  # the panel of the fight a healed combatant is in
 
     async def rest(
         self,
