@@ -19,13 +19,23 @@ from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules import systems
 from rules.swc.advancement import xp_for_level
 from rules.systems.base import RulesError
-from tests.examples import ardelia, swc_cleric
+from tests.examples import ardelia, swc_character, swc_cleric
 
 GUILD = 1000
 HERE = Place(GUILD, 23, (23,))
 GM = Actor(1, "Máster", can_manage_channels=True)
 ANA = Actor(2, "Ana")
 BRUNO = Actor(3, "Bruno")
+
+
+CLERIC = {
+    "Fuerza": 10,
+    "Destreza": 10,
+    "Constitución": 12,
+    "Inteligencia": 10,
+    "Sabiduría": 15,
+    "Carisma": 8,
+}
 
 
 def rolweb(name: str, **changes) -> dict:
@@ -180,20 +190,10 @@ async def test_a_day_of_rest_heals_and_refills_the_mana(nucleo):
 
 
 def paladin(name: str = "Aldric", level: int = 3) -> dict:
-    return swc_cleric(
-        name=name,
-        clases=["paladin"],
-        atributos={
-            "Fuerza": 13,
-            "Destreza": 10,
-            "Constitución": 12,
-            "Inteligencia": 10,
-            "Sabiduría": 12,
-            "Carisma": 17,
-        },
-        xp=xp_for_level("paladin", level),
-        pg={"max": 20, "actual": 20},
-    )
+    scores = {"Fuerza": 13, "Destreza": 10, "Constitución": 12, "Inteligencia": 10}
+    scores |= {"Sabiduría": 12, "Carisma": 17}
+    xp = xp_for_level("paladin", level)
+    return swc_character(name, "paladin", scores, 20, xp=xp, pg={"max": 20, "actual": 20})
 
 
 @pytest.fixture
@@ -201,7 +201,7 @@ async def mesa(services):
     await _campaign(services, "swc")
     await services.characters.create(HERE, ANA, paladin())
     await services.characters.create(
-        HERE, BRUNO, swc_cleric(name="Borin", pg={"max": 6, "actual": 1})
+        HERE, BRUNO, swc_character("Borin", "clerigo", CLERIC, 6, pg={"max": 6, "actual": 1})
     )
     return services
 
@@ -252,9 +252,7 @@ async def test_a_healing_spell_heals_its_target_and_an_undefined_one_what_the_ca
     """The play-test: `/spell cast «Curar heridas leves» target:Borin` spent the slot and
     healed nothing.  Now the campaign's spell (the default file) heals; in a fight the panel
     comes back with it."""
-    await mesa.characters.create(
-        HERE, ANA, swc_cleric(name="Aldara", xp=xp_for_level("clerigo", 2))
-    )
+    await mesa.characters.create(HERE, ANA, swc_cleric(xp=xp_for_level("clerigo", 2)))
     await mesa.combat.start(HERE, GM, "turns")
     await mesa.combat.join(HERE, BRUNO)
     order = _order(spell="curar heridas leves", character="Aldara", target="Borin")

@@ -12,9 +12,19 @@ from rules.swc.advancement import xp_for_level
 from tests.e2e.helpers import CONFIRM, press, says, sheet_file
 from tests.e2e.test_combat import game, run
 from tests.e2e.test_sheet_rolweb import create_eira
-from tests.examples import ardelia, swc_cleric
+from tests.examples import ardelia, swc_character, swc_cleric
 
 pytestmark = pytest.mark.e2e
+
+
+CLERIC = {
+    "Fuerza": 10,
+    "Destreza": 10,
+    "Constitución": 12,
+    "Inteligencia": 10,
+    "Sabiduría": 15,
+    "Carisma": 8,
+}
 
 
 def test_rolweb_first_aid_with_herbs_rest_and_hands_off(discord_env):
@@ -84,8 +94,8 @@ def paladin() -> dict:
         "Fuerza": 13, "Destreza": 10, "Constitución": 12, "Inteligencia": 10, "Sabiduría": 12,
         "Carisma": 17,
     }  # fmt: skip
-    return swc_cleric(
-        name="Aldric", clases=["paladin"], atributos=attributes,
+    return swc_character(
+        "Aldric", "paladin", attributes, 20,
         xp=xp_for_level("paladin", 3), pg={"max": 20, "actual": 20},
     )  # fmt: skip
 
@@ -95,7 +105,7 @@ def test_swc_lay_on_hands_once_a_day_and_a_healing_spell(discord_env):
     g = game(sb, "Curación S&W", "swc")
     for sheet in (
         paladin(),
-        swc_cleric(name="Borin", pg={"max": 6, "actual": 1}),
+        swc_character("Borin", "clerigo", CLERIC, 6, pg={"max": 6, "actual": 1}),
         swc_cleric(xp=xp_for_level("clerigo", 2)),
     ):
         run(sb, g, "sheet import", {"file": sheet_file(dict(sheet, system="swc"))}).expect_ok()

@@ -230,10 +230,24 @@ class AbilityService(CharacterUseCase):
                 level=level, herbs=herbs, amount=amount,
             )  # fmt: skip
             return await self._declared(place, declared, context, result, (user, healed_one))
+        return await self._now(place, actor, context, act, result, (user, healed_one))
+
+    async def _now(
+        self,
+        place: Place,
+        actor: Actor,
+        context: CampaignContext,
+        act: ActRequest,
+        result: AbilityUse,
+        who: tuple[Character, Character],
+    ) -> AbilityUseView:
+        """The use made now: the user's action in this channel's fight (issue 23 §1), the
+        write, and the fight's panel when the healed one is in it (issue 23 §3)."""
+        user, healed_one = who
         referee = is_referee(context.campaign, actor)
         spent = await self.turns.spend(
             place, context, act, referee=referee, character_id=saved_id(user)
-        )  # the user's action in this channel's fight (issue 23 §1)
+        )
         try:
             view = await self._write(place, actor, context, result, user, healed_one)
         except Exception:

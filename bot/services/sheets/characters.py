@@ -388,7 +388,11 @@ class CharacterService:
         if spec.referee_only and not referee:
             raise NotAllowed("sheet.error.referee_field", field=spec.label)
         if is_guarded(spec.path, guarded_paths(context.system, context.settings, referee=referee)):
-            # salud_por_comandos (issue 23 §3): health changes through the rules' commands
+            # salud_por_comandos (issue 23 §3): health changes through the rules' commands;
+            # someone else's character is refused as not theirs first, as any other field
+            async with self.sessions() as session:
+                found = await find_character(session, context.campaign, actor, name)
+            require_editor(context.campaign, found, actor)
             raise NotAllowed("sheet.error.health_field", field=spec.label)
 
         return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
