@@ -39,6 +39,7 @@ from bot.services.play.checks import CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
 from bot.services.play.inline import InlineRollService
+from bot.services.play.pain import PainService
 from bot.services.play.recovery import RecoveryService
 from bot.services.play.rolls import RollService
 from bot.services.play.rounds import RoundService
@@ -159,6 +160,8 @@ class Services:
         )
         self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
+        # the pain threshold's choice and getting up (rolweb, issue 23 §1)
+        self.pain = PainService(self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
         # healing between fights (issue 23 §3): rest, catching breath, the GM's heal
