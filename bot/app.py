@@ -172,6 +172,7 @@ class Services:
             self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells,
             self.abilities,
         )  # fmt: skip
+        self.pain.resume_round = self.rounds.after_choice  # a round paused for a choice
 
     def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:
         """The play-by-post table and the chronicle: requests, approvals, pace, scenes,

@@ -289,9 +289,10 @@ def combat_view(
 def _declaring(
     record: CombatRecord, combat: Combat
 ) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
-    """The round being declared: its number, who has declared, who has not (names)."""
+    """The round being declared: its number, who has declared, who has not (names); none
+    once the fight has ended (its last round is kept in the state, owed by nobody)."""
     open_round = round_of(record.state)
-    if open_round is None:
+    if open_round is None or record.status != "active":
         return None
     names = {c.key: c.name for c in combat.combatants}
     owing = set(open_round.owing(open_round.owed))
