@@ -268,3 +268,15 @@ async def test_a_healing_spell_heals_its_target_and_an_undefined_one_what_the_ca
     before = (await _sheet(mesa, "Borin"))["pg"]["actual"]
     view = await mesa.spells.cast(HERE, ANA, told)
     assert (await _sheet(mesa, "Borin"))["pg"]["actual"] == min(6, before + 1)
+
+
+async def test_a_players_init_heal_is_the_gms_under_salud_por_comandos(foro):
+    await foro.combat.start(HERE, GM, "turns")
+    await foro.combat.join(HERE, BRUNO)
+    with pytest.raises(NotReferee, match="heal_gm_only"):
+        await foro.combat.heal(HERE, BRUNO, "Bram", 5)
+    await foro.combat.damage(HERE, BRUNO, "Bram", 1)  # reporting damage stays his
+    change = SettingsChange(system_setting=("salud_por_comandos", "no"))
+    await foro.campaigns.update_settings(HERE, GM, change)
+    healed = await foro.combat.heal(HERE, BRUNO, "Bram", 5)
+    assert healed.amount == 5
