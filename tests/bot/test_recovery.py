@@ -268,3 +268,37 @@ async def test_a_healing_spell_heals_its_target_and_an_undefined_one_what_the_ca
     before = (await _sheet(mesa, "Borin"))["pg"]["actual"]
     view = await mesa.spells.cast(HERE, ANA, told)
     assert (await _sheet(mesa, "Borin"))["pg"]["actual"] == min(6, before + 1)
+
+
+async def test_a_players_init_heal_is_the_gms_under_salud_por_comandos(foro):
+    await foro.combat.start(HERE, GM, "turns")
+    await foro.combat.join(HERE, BRUNO)
+    with pytest.raises(NotReferee, match="heal_gm_only"):
+        await foro.combat.heal(HERE, BRUNO, "Bram", 5)
+    await foro.combat.damage(HERE, BRUNO, "Bram", 1)  # reporting damage stays his
+    change = SettingsChange(system_setting=("salud_por_comandos", "no"))
+    await foro.campaigns.update_settings(HERE, GM, change)
+    healed = await foro.combat.heal(HERE, BRUNO, "Bram", 5)
+    assert healed.amount == 5
+
+
+async def test_curacion_heals_by_its_mana_out_of_a_fight_with_recuperacion(nucleo):
+    """Seed 002 line 330: «Cura 1d6 pv por punto de maná gastado, con un máximo de 3»; line
+    305: Recuperación «Cura 2 PV adicional en cada curación … mágica»."""
+    from tests.examples import ardelia_the_mage
+
+    healer = ardelia_the_mage({"Curación": 1}) | {"name": "Sanadora"}
+    await nucleo.characters.create(HERE, BRUNO, healer)
+    tough = ardelia(name="Roca", heridas=20, ventaja="Recuperación")
+    tough["atributos"] = {**tough["atributos"], "Físico": 8, "Inteligencia": 7}
+    await nucleo.characters.create(HERE, GM, tough, is_npc=True)
+    order = _order(spell="Curación", mana=2, modifier=50, character="Sanadora", target="Roca")
+    view = await nucleo.spells.cast(HERE, BRUNO, order)
+    assert view.result.spent >= 2 and view.landed is not None and view.landed.health is not None
+    effect = view.result.effect
+    assert effect is not None and effect.kind == "healing"  # 2d6 (3d6 on a critical)
+    healed = view.landed.health.amount
+    assert healed == min(20, effect.total + 2)  # Recuperación's +2 on a magical healing
+    assert "nucleo.note.recuperacion" in view.landed.health.notes
+    assert (await _sheet(nucleo, "Roca"))["heridas"] == 20 - healed
+    assert (await _sheet(nucleo, "Sanadora"))["mana_gastado"] == view.result.spent

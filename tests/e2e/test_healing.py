@@ -12,7 +12,7 @@ from rules.swc.advancement import xp_for_level
 from tests.e2e.helpers import CONFIRM, press, says, sheet_file
 from tests.e2e.test_combat import game, run
 from tests.e2e.test_sheet_rolweb import create_eira
-from tests.examples import ardelia, swc_character, swc_cleric
+from tests.examples import ardelia, ardelia_the_mage, swc_character, swc_cleric
 
 pytestmark = pytest.mark.e2e
 
@@ -87,6 +87,12 @@ def test_nucleo_breath_after_a_fight_and_days_of_rest(discord_env):
     assert twice.ephemeral and says(twice, "nucleo.problem.breath_taken"), twice.all_text
     rested = run(sb, g, "rest days", {"days": 1, "party": True})
     assert "**Ardelia** recupera 1 PV." in rested.all_text, rested.all_text
+    healer = ardelia_the_mage({"Curación": 1}) | {"name": "Sanadora"}
+    run(sb, g, "sheet import", {"file": sheet_file(healer)}, user="bruno").expect_ok()
+    cure = {"name": "Curación", "mana": 2, "modifier": 50, "target": "Ardelia"}
+    cast = run(sb, g, "spell cast", cure, user="bruno")  # out of a fight: line 330's mana
+    assert not cast.ephemeral and "2 de Maná" in cast.all_text, cast.all_text
+    assert "Ardelia" in cast.all_text and "recupera" in cast.all_text, cast.all_text
 
 
 def paladin() -> dict:
