@@ -19,10 +19,11 @@ from bot.grammar import gender_of
 from bot.services.play.rolls import MAX_REASON
 from bot.services.play.turn_tests import Claim, claim_test
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
-from bot.services.shared.audit import AuditEntry, entry_secrecy, roll_log
+from bot.services.shared.audit import AuditEntry, entry_secrecy, roll_log, roll_log_values
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.labels import resolve, spoken
+from bot.services.shared.write_batch import WriteBatch
 from bot.services.sheets.access import require_actor
 from bot.services.sheets.changes import ApplyEffects
 from bot.services.sheets.characters import CharacterService
@@ -128,10 +129,14 @@ class CheckService:
         sessions: async_sessionmaker[AsyncSession],
         characters: CharacterService,
         rng: random.Random | None = None,
+        log_writes: WriteBatch[dict[str, Any], int] | None = None,
     ) -> None:
         self.sessions = sessions
         self.characters = characters
         self.rng = rng or random.SystemRandom()
+        #: The roll log's group commit (``RollService.log_writes``): a check that changes
+        #: nothing on the sheet is one row of a shared statement, as a ``/roll`` is.
+        self.log_writes = log_writes
 
     async def options(
         self, place: Place, actor: Actor, character: str | None
@@ -281,6 +286,10 @@ class CheckService:
                 same_transaction=then,
             )
             return applied.log_id, applied.view.name
+        if then is None and self.log_writes is not None:
+            # nothing else to write with it: the roll log's group commit, as /roll's rows
+            values = roll_log_values(place, actor, campaign.id, own.name, audit)
+            return await self.log_writes.submit(values), own.name
         entry = roll_log(place, actor, campaign.id, own.name, audit)
         async with self.sessions() as session, session.begin():
             session.add(entry)
