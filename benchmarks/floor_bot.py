@@ -1,4 +1,4 @@
-"""The floor of ``benchmarks/roll_load_bench.py`` and ``request_load_bench.py``: a bare
+"""The floor of ``benchmarks/roll_load_bench.py`` and ``command_load_bench.py``: a bare
 discord.py bot answering ``/roll`` and a button.
 
 Same command, same options, same dice engine and the same Markdown line as Árbitro's
