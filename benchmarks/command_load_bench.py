@@ -22,8 +22,10 @@ temporary SQLite file and Árbitro on PostgreSQL (a database of its own on the s
 
 **Tables.**  Five servers of 20 members.  In *party* servers (Núcleo) the GM runs one campaign
 in ``#mesa`` and every member plays a character there (Ardelia with a spell), with an open
-scene and a fight everyone has joined (``acciones_por_turno`` = ``libre``, so a whole table can
-act at once; with the default only the combatant whose turn it is may).  In *solo* servers
+scene and a fight everyone has joined against a dragon (an NPC of 999 PV that the whole
+table attacks at once: every hit is a versioned write of the same sheet), with
+``acciones_por_turno`` = ``libre`` so a whole table can act at once (with the default only the
+combatant whose turn it is may).  In *solo* servers
 (rolweb) every member is the GM of a campaign of their own in a channel of their own, with
 their character and an orc in a fight: the commands only a GM gives (``/init next``,
 ``/xp grant``) and the buttons a GM's act puts in front of a player (the defence) are then
@@ -81,7 +83,7 @@ from standin.interactions import (  # noqa: E402
 )
 from standin.replies import Msg, Reply, reply_from  # noqa: E402
 from tests.e2e.helpers import sheet_file  # noqa: E402
-from tests.examples import ardelia_the_mage  # noqa: E402
+from tests.examples import ardelia, ardelia_the_mage  # noqa: E402
 from tests.rules.rolweb.test_fight import orc as rolweb_orc  # noqa: E402
 
 DEADLINE_S = 3.0
@@ -322,6 +324,9 @@ class Tables:
         if ("fight", s) in self.ready or not self.arbitro:
             return
         g, members = self.server("party", s)
+        dragon = ardelia(name="Dragón", pnj=True, pv_maximo=999)
+        _ok(self.cmd(g, "gm", "sheet import", {"file": sheet_file(dragon, npc=True)}), "dragon")
+        _ok(self.cmd(g, "gm", "npc reveal", {"name": "Dragón"}), "reveal")
         _ok(self.cmd(g, "gm", "init start"), "init start")
         for member in members:
             _ok(self.cmd(g, member, "init join"), "init join")
@@ -382,14 +387,13 @@ class Tables:
             return [w.slash(g, m, "history", {}) for m in members]
         if name == "init_show":
             return [w.slash(g, m, "init show", {}) for m in members]
-        if name == "attack":  # each member at the next one's character: 20 targets, no pile-up
-            return [
-                w.slash(g, m, "attack", {"target": f"Pj{n}x{(i + 1) % PER_SERVER}", "modifier": 10, "damage": "1"})
-                for i, m in enumerate(members)
-            ]
+        if name == "attack":  # the whole table at the server's dragon
+            return [w.slash(g, m, "attack", {"target": "Dragón", "modifier": 10}) for m in members]
         if name == "effect":
             return [
-                w.slash(g, m, "effect add", {"target": f"Pj{n}x{i}", "name": "Aturdido", "rounds": 1})
+                w.slash(
+                    g, m, "effect add", {"target": f"Pj{n}x{i}", "name": "Aturdido", "rounds": 1}
+                )
                 for i, m in enumerate(members)
             ]
         if name == "spell":
@@ -411,7 +415,9 @@ class Tables:
             return sends
         if name == "post_delete":
             scene = self.party_scene(s)
-            return [w.menu(g, m, "Borrar publicación", self._new_post(g, m, scene)) for m in members]
+            return [
+                w.menu(g, m, "Borrar publicación", self._new_post(g, m, scene)) for m in members
+            ]
         if name == "press":
             return self._request(g, members)
         if name == "init_next":
@@ -431,7 +437,9 @@ class Tables:
             for i, m in enumerate(members):
                 blow = {"target": f"Eira{n}x{i}", "character": "Orco", "damage": "1"}
                 asked = self.cmd(g, m, "attack", blow, f"t{i}")
-                found = [(msg.id, b) for msg in asked.messages for b in _buttons(self.sb, msg, DEFEND)]
+                found = [
+                    (msg.id, b) for msg in asked.messages for b in _buttons(self.sb, msg, DEFEND)
+                ]
                 assert len(found) == 1, asked.all_text
                 mid, button = found[0]
                 sends.append(w.button(g, m, mid, button["custom_id"]))
@@ -632,7 +640,9 @@ def startup(sb: Sandbox, bot: str, module: str, env: dict[str, str], log: Path) 
 
 
 def run_startup(args: argparse.Namespace, bots: list[tuple[str, str, dict[str, str]]]) -> None:
-    print(f"{'servers':>7} {'bot':9} {'IDENTIFY':>9} {'READY':>8} {'× floor':>8} {'RSS':>8} {'× floor':>8}")
+    print(
+        f"{'servers':>7} {'bot':9} {'IDENTIFY':>9} {'READY':>8} {'× floor':>8} {'RSS':>8} {'× floor':>8}"
+    )
     for count in args.servers:
         with tempfile.TemporaryDirectory() as tmp, Sandbox(timeout=120, deadline=DEADLINE_S) as sb:
             for n in range(count):

@@ -8,7 +8,7 @@ Run from the repository root::
 
 Issue 26 §"Where the time goes": the commands' figures of ``command_load_bench.py`` include
 Discord's side; this one isolates the service (the cog calls exactly one method).  A campaign
-(Núcleo) with 20 characters, an open fight everyone joined (``acciones_por_turno`` = ``libre``),
+(Núcleo) with 20 characters, an open fight everyone joined against a dragon (``acciones_por_turno`` = ``libre``),
 and for ``init_next`` a fight of two.  Counts come from SQLAlchemy's engine events
 (``before_cursor_execute``, pool ``checkout``, ``begin``), so they are exact whatever the
 driver; CPU is this process's (both threads: aiosqlite's is the database's).  ``--profile``
@@ -44,7 +44,7 @@ from bot.services.campaigns.service import SettingsChange  # noqa: E402
 from bot.services.play.attack_order import AttackOrder  # noqa: E402
 from bot.services.play.checks import CheckOrder  # noqa: E402
 from bot.services.shared.context import Actor, Place  # noqa: E402
-from tests.examples import ardelia_the_mage  # noqa: E402
+from tests.examples import ardelia, ardelia_the_mage  # noqa: E402
 
 GUILD, CHANNEL = 1_000_000, 2_000_000
 GM = Actor(7, "gm", is_admin=True, can_manage_channels=True)
@@ -63,6 +63,8 @@ async def table(services: Services) -> Place:
         sheet = ardelia_the_mage()
         sheet["name"] = f"Pj{i}"
         await services.characters.create(place, actor, sheet)
+    dragon = ardelia(name="Dragón", pnj=True, pv_maximo=999)
+    await services.characters.create(place, GM, dragon, is_npc=True)  # not hidden
     await services.combat.start(place, GM)
     for actor in PLAYERS:
         await services.combat.join(place, actor)
@@ -77,7 +79,7 @@ def commands(services: Services, place: Place) -> dict[str, Callable[[int], Awai
         "roll": lambda i: services.rolls.roll(place, player(i), "1d20+5"),
         "check": lambda i: services.checks.check(place, player(i), CheckOrder("habilidad:Pilotar")),
         "attack": lambda i: services.attacks.attack(
-            place, player(i), _attack_order(f"Pj{(i + 1) % len(PLAYERS)}")
+            place, player(i), AttackOrder(target="Dragón", modifier=10)
         ),
         "sheet_show": lambda i: services.characters.show(place, player(i)),
         "init_show": lambda i: services.combat.show(place, player(i)),
@@ -149,7 +151,7 @@ async def main_async(args: argparse.Namespace) -> None:
                             print(f"    {value / n:4.1f}× {key[6:]}")
                 if profiler:
                     stats = pstats.Stats(profiler)
-                    stats.sort_stats("tottime").print_stats(30)
+                    stats.sort_stats(args.sort).print_stats(args.filter, args.top)
         finally:
             await engine.dispose()
             if args.postgres:
@@ -162,6 +164,9 @@ def main() -> int:
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--only", type=lambda s: s.split(","), default=None)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--sort", default="cumulative", help="cProfile's order (--profile)")
+    parser.add_argument("--filter", default=r"(bot|cogs|rules)/", help="--profile: file regex")
+    parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--statements", action="store_true", help="list each statement's count")
     asyncio.run(main_async(parser.parse_args()))
     return 0

@@ -40,7 +40,7 @@ from rules.combat import Combat, Combatant, effects
 from rules.combat.declarations import Mode, mode_of
 from rules.systems.base import GameSystem, RulesError, capabilities
 
-__all__ = ["KEEP", "TURN_TIMER", "FightStore", "active_fight", "write_fight_state"]
+__all__ = ["KEEP", "TURN_TIMER", "FightStore", "active_fight", "fight_in", "write_fight_state"]
 
 
 async def active_fight(
@@ -48,15 +48,20 @@ async def active_fight(
 ) -> CombatRecord | None:
     """The channel's active fight, if any (one per channel: a unique index)."""
     async with sessions() as session:
-        return (
-            await session.exec(
-                select(CombatRecord).where(
-                    CombatRecord.guild_id == place.guild_id,
-                    CombatRecord.channel_id == place.channel_id,
-                    CombatRecord.status == "active",
-                )
+        return await fight_in(session, place)
+
+
+async def fight_in(session: AsyncSession, place: Place) -> CombatRecord | None:
+    """:func:`active_fight` read in the caller's session (with what else it reads)."""
+    return (
+        await session.exec(
+            select(CombatRecord).where(
+                CombatRecord.guild_id == place.guild_id,
+                CombatRecord.channel_id == place.channel_id,
+                CombatRecord.status == "active",
             )
-        ).first()
+        )
+    ).first()
 
 
 async def write_fight_state(
