@@ -117,7 +117,8 @@ class Services:
         # (players' rolls must not be predictable from earlier ones).
         rng = rng or random.SystemRandom()
         self.sessions = session_factory(engine)
-        # durable timers of this process's shards (turn reminders now; digests, purges later)
+        # the one scheduler: durable timers of this process's shards (turn reminders, pace
+        # watches and digests, NPC returns, guild purges)
         self.timers = TimerService(self.sessions, shards, lease=timer_lease, poll=timer_poll)
         self.compute = compute or ComputePool()
         self.campaigns = CampaignService(self.sessions)
@@ -142,7 +143,7 @@ class Services:
         self.privacy = PrivacyService(self.sessions)
         self.undo = UndoService(self.sessions, self.contexts, self.writer)
         self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
-        self.retention = RetentionService(self.sessions, retention_days, shards)
+        self.retention = RetentionService(self.sessions, retention_days, self.timers)
         self._table(publish_pace, publish_delay)
 
     def _play(self, rng: random.Random) -> None:

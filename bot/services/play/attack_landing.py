@@ -21,10 +21,9 @@ from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_record import Landed
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.combat_store import write_fight_state
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.retry import retrying
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.dead import heal_living, require_alive_target
 from bot.services.sheets.writes import Computed, Each
@@ -122,10 +121,6 @@ async def land(
     return after_write(context, applied[0].log_id, applied[0].view.sheet, done, notes)
 
 
-class _Clash(Exception):
-    """The fight changed since it was read: recompute on the fresh state."""
-
-
 def _wounded(
     record: CombatRecord, key: str | None, change: TargetChange | None
 ) -> tuple[dict[str, Any], tuple[int, int]] | None:
@@ -159,25 +154,19 @@ async def land_on_group(
     log row (recomputed on the current hit points on a clash, so no damage is lost);
     without them only the log row is written."""
     key = combatant.key if combatant is not None else None
-    for attempt in attempts():
-        await backoff(attempt)
+
+    async def attempt() -> tuple[int | None, tuple[int, int] | None]:
         record = await finder.fight(place)
         wounded = _wounded(record, key, result.change) if record is not None else None
         left = wounded[1] if wounded is not None else None
-        try:
-            async with finder.sessions() as session, session.begin():
-                if record is not None and wounded is not None:
-                    stored = await write_fight_state(session, record, wounded[0])
-                    if not stored:
-                        raise _Clash()
-                entry = roll_log(place, actor, campaign_id, audit.character, _left(audit, left))
-                session.add(entry)
-                await session.flush()
-                log_id = entry.id
-        except _Clash:
-            continue
+        async with finder.sessions() as session, session.begin():
+            if record is not None and wounded is not None:
+                await write_fight_state(session, record, wounded[0])  # retried on a clash
+            entry = _left(audit, left)
+            log_id = await write_audit(session, place, actor, campaign_id, audit.character, entry)
         return log_id, left
-    raise ConcurrentChange()
+
+    return await retrying(attempt)
 
 
 def _left(audit: AuditEntry, left: tuple[int, int] | None) -> AuditEntry:

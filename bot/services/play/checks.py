@@ -19,7 +19,7 @@ from bot.grammar import gender_of
 from bot.services.play.rolls import MAX_REASON
 from bot.services.play.turn_tests import Claim, claim_test
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
-from bot.services.shared.audit import AuditEntry, entry_secrecy, roll_log, roll_log_values
+from bot.services.shared.audit import AuditEntry, entry_secrecy, roll_log_values, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.labels import resolve, spoken
@@ -27,6 +27,7 @@ from bot.services.shared.write_batch import WriteBatch
 from bot.services.sheets.access import require_actor
 from bot.services.sheets.changes import ApplyEffects
 from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.use_case import CharacterUseCase
 from rules.combat.health import Act, require
 from rules.systems.base import (
     CheckOption,
@@ -123,7 +124,7 @@ def parse_circumstances(text: str | None) -> frozenset[str]:
     return frozenset(items)
 
 
-class CheckService:
+class CheckService(CharacterUseCase):
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
@@ -131,9 +132,7 @@ class CheckService:
         rng: random.Random | None = None,
         log_writes: WriteBatch[dict[str, Any], int] | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
+        super().__init__(sessions, characters, rng)
         #: The roll log's group commit (``RollService.log_writes``): a check that changes
         #: nothing on the sheet is one row of a shared statement, as a ``/roll`` is.
         self.log_writes = log_writes
@@ -287,16 +286,14 @@ class CheckService:
             )
             return applied.log_id, applied.view.name
         if then is None and self.log_writes is not None:
-            # nothing else to write with it: the roll log's group commit, as /roll's rows
+            # it records no change: the roll log's group commit, as /roll's rows (write_audit)
             values = roll_log_values(place, actor, campaign.id, own.name, audit)
             return await self.log_writes.submit(values), own.name
-        entry = roll_log(place, actor, campaign.id, own.name, audit)
         async with self.sessions() as session, session.begin():
-            session.add(entry)
+            log_id = await write_audit(session, place, actor, campaign.id, own.name, audit)
             if then is not None:
-                await session.flush()
-                await then(session, entry.id)
-        return entry.id, own.name
+                await then(session, log_id)
+        return log_id, own.name
 
     async def save(
         self,

@@ -52,11 +52,11 @@ async def hurt(
     applied = await characters.writer.apply(place, actor, change, character_id=target.character_id)
     view, result = applied.view, applied.value
     undo = Undoable(applied.log_id, view.version) if applied.log_id else None
-    _campaign, system, settings = await characters.context(place)
+    context = await characters.contexts.load(place)
     label, description, hit_points = result.state, "", None
-    health = capabilities(system).health
+    health = capabilities(context.system).health
     if health is not None:
-        state = health.combat_state(dict(view.sheet), settings)
+        state = health.combat_state(dict(view.sheet), context.settings)
         label, description, hit_points = state.label, state.description, state.hit_points
     return HealthView(
         view.name,
@@ -128,10 +128,10 @@ async def _tick_line(
     ticked = applied.value
     changes: dict[str, Any] = {"effects": tuple((e.name, e.rounds) for e in ticked.remaining)}
     if ticked.health is not None:
-        _campaign, system, settings = await characters.context(place)
-        health = capabilities(system).health
+        context = await characters.contexts.load(place)
+        health = capabilities(context.system).health
         if health is not None:
-            state = health.combat_state(dict(applied.view.sheet), settings)
+            state = health.combat_state(dict(applied.view.sheet), context.settings)
             changes.update(
                 state=state.label, description=state.description, hit_points=state.hit_points
             )
