@@ -94,9 +94,10 @@ SETTLE_S = 1.5
 #: The members' cooldown window: 6 uses of a command per 10 s.
 COOLDOWN_USES, COOLDOWN_S = 6, 10.5
 MANAGE_CHANNELS = 1 << 4
-#: Messages per webhook per second while measuring.  Discord allows 5 per 2 s: twenty posts at
-#: once in one scene wait up to 8 s in its queue whatever the bot (``typing_bench.py`` measures
-#: that pacing); lifted here so the figures are the bot's cost (``--discord-webhook-limit``).
+#: Messages per webhook, and per channel, per second while measuring.  Discord allows 5 per 2 s
+#: per webhook and 30 a minute per channel: twenty posts at once in one scene wait up to 8 s in
+#: its queue whatever the bot (``typing_bench.py`` measures that pacing); lifted here so the
+#: figures are the bot's cost (``--discord-webhook-limit`` keeps Discord's).
 WEBHOOK_LIMIT = (10_000, 1.0)
 ROLL = "arb:1:req-roll:"
 DEFEND = "arb:1:defend:"
@@ -516,6 +517,14 @@ def run_level(sb: Sandbox, tables: Tables, kind: Kind, level: int, rounds: int, 
     if show and seen:  # what the member read: a refusal would measure something else
         text = sb._run(lambda: reply_from(sb.world, seen[-1]).all_text)  # noqa: SLF001
         print(f"    {kind.name} answered: {text[:300]!r}")
+        late = [r for r in seen if r.last_answer_at is None or not r.finished.is_set()]
+        if late:
+            r = late[0]
+            print(
+                f"    {len(late)} without a final answer; the first: callback {r.callback_type}, "
+                f"answered {r.answered_at and r.answered_at - r.created}, finished "
+                f"{r.finished.is_set()}, rejections {r.rejections[:2]}"
+            )
     return figures
 
 
@@ -727,8 +736,9 @@ def main() -> int:
                 return 0
             results: dict[str, list[Level]] = {}
             with Sandbox(timeout=60, deadline=DEADLINE_S) as sb:
-                if not args.discord_webhook_limit:
+                if not args.discord_webhook_limit:  # and the channel's 30 a minute
                     sb.set_webhook_limit(WEBHOOK_LIMIT)
+                    sb._run(lambda: setattr(sb.world, "channel_webhook_limit", WEBHOOK_LIMIT))  # noqa: SLF001
                 for bot, module, env in bots:
                     results[bot] = run_bot(sb, bot, module, env, Path(tmp) / f"{bot}.log", args)
         finally:

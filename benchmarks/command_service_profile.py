@@ -66,8 +66,9 @@ async def table(services: Services) -> Place:
     dragon = ardelia(name="Dragón", pnj=True, pv_maximo=999)
     await services.characters.create(place, GM, dragon, is_npc=True)  # not hidden
     await services.combat.start(place, GM)
-    for actor in PLAYERS:
+    for i, actor in enumerate(PLAYERS):
         await services.combat.join(place, actor)
+        await services.combat.move(place, GM, f"Pj{i}", 30 - i)
     return place
 
 
@@ -84,6 +85,7 @@ def commands(services: Services, place: Place) -> dict[str, Callable[[int], Awai
         "sheet_show": lambda i: services.characters.show(place, player(i)),
         "init_show": lambda i: services.combat.show(place, player(i)),
         "history": lambda i: services.rolls.history(place, player(i)),
+        "init_next": lambda _i: services.rounds.next(place, GM),
     }
 
 

@@ -81,6 +81,9 @@ from rules.systems.base import (
 from rules.text import fold
 from rules.values import BadValue, parse_value
 
+#: A campaign's active characters: names and ids, by member.
+_Actives = tuple[Mapping[int, str], Mapping[int, int]]
+
 __all__ = [
     "CharacterService",
     "CharacterView",
@@ -108,7 +111,8 @@ class CharacterService:
         self.contexts = contexts or CampaignContextService(campaigns)
         self.writer = writer or SheetWriter(sessions, self.contexts)
         #: ``(campaign id, cache generation)`` → the read of its active characters in flight
-        self._active_loads: dict[tuple[int, int], asyncio.Future[Mapping[int, str]]] = {}
+        #: (names and ids by member)
+        self._active_loads: dict[tuple[int, int], asyncio.Future[_Actives]] = {}
 
     # -- reading -------------------------------------------------------------------------
 
@@ -127,6 +131,11 @@ class CharacterService:
         known = self.campaigns.cache.actives.get(campaign_id)
         if known is not None:
             return known.get(actor.user_id)
+        return (await self._actives(campaign_id))[0].get(actor.user_id)
+
+    async def _actives(self, campaign_id: int) -> _Actives:
+        """The campaign's active characters (names, ids by member), one read shared by every
+        lookup that arrives while it runs."""
         # only a read begun since the last write is joined: one begun before may be stale
         key = (campaign_id, self.campaigns.cache.generation)
         loading = self._active_loads.get(key)
@@ -134,12 +143,12 @@ class CharacterService:
             loading = asyncio.ensure_future(self._load_actives(*key))
             self._active_loads[key] = loading
             loading.add_done_callback(lambda _: self._active_loads.pop(key, None))
-        return (await asyncio.shield(loading)).get(actor.user_id)
+        return await asyncio.shield(loading)
 
-    async def _load_actives(self, campaign_id: int, generation: int) -> Mapping[int, str]:
+    async def _load_actives(self, campaign_id: int, generation: int) -> _Actives:
         cache = self.campaigns.cache
         query = (
-            select(ActiveCharacter.user_id, Character.name)
+            select(ActiveCharacter.user_id, Character.id, Character.name)
             .join(Character, col(ActiveCharacter.character_id) == col(Character.id))
             .where(
                 ActiveCharacter.campaign_id == campaign_id,
@@ -147,9 +156,49 @@ class CharacterService:
             )
         )
         async with self.sessions() as session:
-            names = {user_id: name for user_id, name in (await session.exec(query)).all()}
+            rows = (await session.exec(query)).all()
+        names = {user_id: name for user_id, _id, name in rows}
+        ids = {user_id: int(character_id or 0) for user_id, character_id, _name in rows}
         cache.store_actives(campaign_id, generation, names)
-        return names
+        cache.store_active_ids(campaign_id, generation, ids)
+        return names, ids
+
+    async def _cached(self, campaign: Campaign, actor: Actor, name: str | None) -> Character:
+        """:func:`find_character` for the two reads every roll from a sheet makes — the
+        actor's active character, or one known by id — answered from the per-process cache
+        (:mod:`bot.services.campaigns.cache`) when it has them; a name is looked up as before."""
+        if name is not None:
+            async with self.sessions() as session:
+                return await find_character(session, campaign, actor, name)
+        cache, campaign_id = self.campaigns.cache, saved_id(campaign)
+        ids = cache.active_ids.get(campaign_id)
+        if ids is None:
+            ids = (await self._actives(campaign_id))[1]
+        character_id = ids.get(actor.user_id)
+        if character_id is None:
+            raise DomainError("sheet.error.no_active")
+        return await self._by_id(campaign, character_id, "sheet.error.no_active", {})
+
+    async def _by_id(
+        self, campaign: Campaign, character_id: int, missing: str, params: Mapping[str, Any]
+    ) -> Character:
+        """The campaign's character ``character_id``, from the cache or read and kept;
+        ``missing`` (with ``params``) when it is not the campaign's or was deleted."""
+        cache = self.campaigns.cache
+        character = cache.character(character_id)
+        if character is None:
+            generation = cache.generation
+            async with self.sessions() as session:
+                character = await session.get(Character, character_id)
+            if character is not None:
+                cache.store_character(generation, character)
+        if (
+            character is None
+            or character.campaign_id != campaign.id
+            or character.deleted_at is not None
+        ):
+            raise DomainError(missing, **params)
+        return character
 
     async def sheet_of(
         self, place: Place, actor: Actor, name: str | None = None
@@ -160,8 +209,7 @@ class CharacterService:
         lookup and one character read.
         """
         context = await self.contexts.load(place)
-        async with self.sessions() as session:
-            character = await find_character(session, context.campaign, actor, name)
+        character = await self._cached(context.campaign, actor, name)
         return context.campaign, upgraded(character), context.system, context.settings
 
     async def sheet_by_id(
@@ -170,24 +218,23 @@ class CharacterService:
         """Like :meth:`sheet_of`, for a character known by id (a button keyed by it): it must
         belong to the campaign played here and not be deleted."""
         context = await self.contexts.load(place)
-        async with self.sessions() as session:
-            character = await session.get(Character, character_id)
-        if (
-            character is None
-            or character.campaign_id != context.campaign.id
-            or character.deleted_at is not None
-        ):
-            raise DomainError("sheet.error.not_found", name=f"#{character_id}")
+        missing = {"name": f"#{character_id}"}
+        character = await self._by_id(
+            context.campaign, character_id, "sheet.error.not_found", missing
+        )
         return context.campaign, upgraded(character), context.system, context.settings
 
     async def show(
         self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
     ) -> CharacterView:
         context = await self.contexts.load(place)
-        async with self.sessions() as session:
-            character = await find_character(
-                session, context.campaign, actor, name, as_opponent=as_opponent
-            )
+        if name is None:  # the actor's own: the cache's (as_opponent changes only names)
+            character = await self._cached(context.campaign, actor, None)
+        else:
+            async with self.sessions() as session:
+                character = await find_character(
+                    session, context.campaign, actor, name, as_opponent=as_opponent
+                )
         return character_view(context, character)
 
     async def list(
