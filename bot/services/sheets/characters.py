@@ -14,7 +14,6 @@ versions so two edits arriving together never overwrite each other.
 
 from __future__ import annotations
 
-import asyncio
 import builtins
 import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -55,6 +54,7 @@ from bot.services.sheets.access import (
     require_playable,
     set_path,  # noqa: F401 - re-exported
 )
+from bot.services.sheets.cached_reads import CachedReads
 from bot.services.sheets.changes import (
     AdjustInventory,
     AdjustMoney,
@@ -80,9 +80,6 @@ from rules.systems.base import (
 )
 from rules.text import fold
 from rules.values import BadValue, parse_value
-
-#: A campaign's active characters: names and ids, by member.
-_Actives = tuple[Mapping[int, str], Mapping[int, int]]
 
 __all__ = [
     "CharacterService",
@@ -110,95 +107,15 @@ class CharacterService:
         self.campaigns = campaigns
         self.contexts = contexts or CampaignContextService(campaigns)
         self.writer = writer or SheetWriter(sessions, self.contexts)
-        #: ``(campaign id, cache generation)`` → the read of its active characters in flight
-        #: (names and ids by member)
-        self._active_loads: dict[tuple[int, int], asyncio.Future[_Actives]] = {}
+        #: The reads every roll from a sheet makes, answered from the per-process cache.
+        self.reads = CachedReads(sessions, campaigns)
 
     # -- reading -------------------------------------------------------------------------
 
     async def active_name(self, place: Place, actor: Actor) -> str | None:
-        """The name of the actor's active character where this campaign is played, if any.
-
-        Answered from the per-process cache (:mod:`bot.services.campaigns.cache`, cleared on
-        every write to characters or active characters); otherwise one indexed query reads
-        the active characters of the whole campaign, shared by every lookup that arrives
-        while it runs: a table's first rolls after a start cost one query, not one per player.
-        """
-        campaign = await self.campaigns.find(place)
-        if campaign is None:
-            return None
-        campaign_id = saved_id(campaign)
-        known = self.campaigns.cache.actives.get(campaign_id)
-        if known is not None:
-            return known.get(actor.user_id)
-        return (await self._actives(campaign_id))[0].get(actor.user_id)
-
-    async def _actives(self, campaign_id: int) -> _Actives:
-        """The campaign's active characters (names, ids by member), one read shared by every
-        lookup that arrives while it runs."""
-        # only a read begun since the last write is joined: one begun before may be stale
-        key = (campaign_id, self.campaigns.cache.generation)
-        loading = self._active_loads.get(key)
-        if loading is None:
-            loading = asyncio.ensure_future(self._load_actives(*key))
-            self._active_loads[key] = loading
-            loading.add_done_callback(lambda _: self._active_loads.pop(key, None))
-        return await asyncio.shield(loading)
-
-    async def _load_actives(self, campaign_id: int, generation: int) -> _Actives:
-        cache = self.campaigns.cache
-        query = (
-            select(ActiveCharacter.user_id, Character.id, Character.name)
-            .join(Character, col(ActiveCharacter.character_id) == col(Character.id))
-            .where(
-                ActiveCharacter.campaign_id == campaign_id,
-                col(Character.deleted_at).is_(None),
-            )
-        )
-        async with self.sessions() as session:
-            rows = (await session.exec(query)).all()
-        names = {user_id: name for user_id, _id, name in rows}
-        ids = {user_id: int(character_id or 0) for user_id, character_id, _name in rows}
-        cache.store_actives(campaign_id, generation, names)
-        cache.store_active_ids(campaign_id, generation, ids)
-        return names, ids
-
-    async def _cached(self, campaign: Campaign, actor: Actor, name: str | None) -> Character:
-        """:func:`find_character` for the two reads every roll from a sheet makes — the
-        actor's active character, or one known by id — answered from the per-process cache
-        (:mod:`bot.services.campaigns.cache`) when it has them; a name is looked up as before."""
-        if name is not None:
-            async with self.sessions() as session:
-                return await find_character(session, campaign, actor, name)
-        cache, campaign_id = self.campaigns.cache, saved_id(campaign)
-        ids = cache.active_ids.get(campaign_id)
-        if ids is None:
-            ids = (await self._actives(campaign_id))[1]
-        character_id = ids.get(actor.user_id)
-        if character_id is None:
-            raise DomainError("sheet.error.no_active")
-        return await self._by_id(campaign, character_id, "sheet.error.no_active", {})
-
-    async def _by_id(
-        self, campaign: Campaign, character_id: int, missing: str, params: Mapping[str, Any]
-    ) -> Character:
-        """The campaign's character ``character_id``, from the cache or read and kept;
-        ``missing`` (with ``params``) when it is not the campaign's or was deleted."""
-        cache = self.campaigns.cache
-        character = cache.character(character_id)
-        if character is None:
-            generation = cache.generation
-            async with self.sessions() as session:
-                character = await session.get(Character, character_id)
-            if character is not None:
-                cache.store_character(generation, character)
-        if (
-            character is None
-            or character.campaign_id != campaign.id
-            or character.deleted_at is not None
-        ):
-            raise DomainError(missing, **params)
-        return character
+        """The name of the actor's active character where this campaign is played, if any
+        (:meth:`CachedReads.active_name`: the per-process cache, or one shared read)."""
+        return await self.reads.active_name(place, actor)
 
     async def sheet_of(
         self, place: Place, actor: Actor, name: str | None = None
@@ -209,7 +126,7 @@ class CharacterService:
         lookup and one character read.
         """
         context = await self.contexts.load(place)
-        character = await self._cached(context.campaign, actor, name)
+        character = await self.reads.character(context.campaign, actor, name)
         return context.campaign, upgraded(character), context.system, context.settings
 
     async def sheet_by_id(
@@ -219,7 +136,7 @@ class CharacterService:
         belong to the campaign played here and not be deleted."""
         context = await self.contexts.load(place)
         missing = {"name": f"#{character_id}"}
-        character = await self._by_id(
+        character = await self.reads.by_id(
             context.campaign, character_id, "sheet.error.not_found", missing
         )
         return context.campaign, upgraded(character), context.system, context.settings
@@ -229,7 +146,7 @@ class CharacterService:
     ) -> CharacterView:
         context = await self.contexts.load(place)
         if name is None:  # the actor's own: the cache's (as_opponent changes only names)
-            character = await self._cached(context.campaign, actor, None)
+            character = await self.reads.character(context.campaign, actor, None)
         else:
             async with self.sessions() as session:
                 character = await find_character(
