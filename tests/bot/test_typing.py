@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlmodel import select
 
 from bot.db.models import Post, ProxyTag
 from bot.services import Actor, Place
+from bot.services.shared.audience import Part
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.table.typing import SentPost, TypedMessage, TypedOutcome
 from tests.examples import ARDELIA
@@ -259,15 +261,35 @@ async def test_a_private_mark_or_an_unknown_name_posts_nothing(table):
         assert (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all() == []
 
 
-async def test_a_hidden_npcs_rolls_are_private(table):
+async def test_a_hidden_npcs_rolls_are_sealed_by_the_audience_rule(table):
+    """Issue 24 through issue 22 §1: a typed post's rolls carry who may see them, decided
+    when rolled (a hidden NPC's numbers are the GM's until it is revealed); the scene's
+    readers and the GM channel's copy are both rendered from that, and nothing else."""
     from bot.db.models import RollLog
+    from bot.services.shared.audience import Reader, Reveals, Secrecy, sight
+    from bot.services.table.posting import rolls_seen
 
-    _, sender = await _say(table, GM, "Espía: Te sigo [[Sigilo]].")
+    _, sender = await _say(table, GM, "Espía: Te sigo [[Sigilo]] y [[1d20]].")
     (post,) = sender.posts
-    assert post.speaker.hidden and all(r.private for r in post.rolls)
+    seen = post.seen()
+    assert [shown.value for shown in seen.shown] == [None, None]  # «tirada secreta»
+    assert [shown.value for shown in seen.for_gm] == list(post.rolls)
     async with table.sessions() as session:
-        row = await session.get(RollLog, post.rolls[0].log_id)
-    assert row.private and row.character_name == "Espía"
+        rows = [await session.get(RollLog, roll.log_id) for roll in post.rolls]
+    for row in rows:
+        secrecy = Secrecy.of_row(row)
+        assert secrecy.npc_id == post.speaker.character_id and row.character_name == "Espía"
+        everyone = sight(secrecy, Reader.everyone(), written_at=row.created_at)
+        assert everyone is not None and not everyone.shows(Part.TOTAL)
+        # a reveal after the roll lifts what the NPC sealed, and nothing more
+        revealed = Reveals({post.speaker.character_id: datetime.now(UTC) + timedelta(1)})
+        after = sight(secrecy, Reader.everyone(), written_at=row.created_at, reveals=revealed)
+        assert after is not None and after.shows(Part.TOTAL)
+    # a player's typed roll in the scene: its numbers are everyone's, no GM copy
+    _, sender = await _say(table, ANA, "Ardelia: Despego [[1d20]].")
+    (public,) = sender.posts
+    assert [s.value for s in public.seen().shown] == list(public.rolls)
+    assert rolls_seen(public.rolls, Reader.everyone()).for_gm == ()
 
 
 async def test_rolls_outside_a_scene_answer_as_roll_when_the_campaign_wants(table):

@@ -5,6 +5,10 @@ writing messages as the Discord client sends them."""
 from __future__ import annotations
 
 import copy
+import gzip
+import io
+import re
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -374,6 +378,88 @@ def test_a_hidden_npcs_roll_shows_no_numbers_and_goes_to_the_gm_channel(typing_e
     assert t("post.roll_secret", "es") in post.content
     copies = [m for channel, m in sb.posted_since(mark) if channel == "gm"]
     assert copies and "Sigilo" in copies[0].content
+
+
+def _exported(sb: Sandbox, g: GuildHandle, channel: ChannelRef) -> tuple[str, str]:
+    """The players' half and the GM's half of ``/campaign export``, as text."""
+    exported = sb.command("campaign export", {}, guild=g, channel=channel, user="gm").expect_ok()
+    files: dict[str, str] = {}
+    for payload in exported.attachments.values():
+        with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+            files |= {n: archive.read(n).decode("utf-8", "replace") for n in archive.namelist()}
+    players = "\n".join(text for name, text in files.items() if not name.startswith("gm/"))
+    return players, "\n".join(text for name, text in files.items() if name.startswith("gm/"))
+
+
+def _read_by(sb: Sandbox, g: GuildHandle, scene: ChannelRef, user: str) -> str:
+    """What one member reads of the campaign: /history, /catch-up, /scene status, and his
+    /privacy export."""
+    seen = [
+        sb.command(command, options, guild=g, channel=scene, user=user).expect_ok().all_text
+        for command, options in (
+            ("history", {}),
+            ("catch-up", {"since": "01/01/2026"}),
+            ("scene status", {}),
+        )
+    ]
+    (payload,) = (
+        sb.command("privacy export", {}, guild=g, user=user).expect_ok().attachments.values()
+    )
+    seen.append((gzip.decompress(payload) if payload[:2] == b"\x1f\x8b" else payload).decode())
+    return "\n".join(seen)
+
+
+def test_a_hidden_npcs_typed_rolls_leak_through_no_output(typing_env):
+    """The audience test's sentinels (tests/e2e/test_audience.py) for typed posts: a hidden
+    NPC's numbers rolled in typed text are in its rolls' records, sealed (issue 22 §1), so no
+    output shows them to players — the scene, /history, /catch-up, /scene status, /privacy
+    export, the players' chronicle — while the GM reads them; a GM's note marked private is
+    refused and repeated nowhere; revealing the NPC later lifts exactly what it sealed."""
+    sb = typing_env
+    g, scene = _table(sb, "Sellado")
+    sb.command("campaign settings", {"gm_channel": "gm"}, guild=g, channel=scene, user="gm")
+    espia = dict(ARDELIA, name="Espía")
+    sb.command(
+        "sheet import", {"file": sheet_file(espia, npc=True)}, guild=g, channel=scene, user="gm"
+    ).expect_ok()
+    sb.command("npc set", {"name": "Espía", "hidden": True}, guild=g, channel=scene, user="gm")
+    g.write(scene, "Ardelia: Entro en la posada.", user="ana")
+    mark = sb.mark()
+    g.write(scene, "Espía: Me escondo [[1d20+7000]] tras la barra.", user="gm")
+    (copy,) = [m for channel, m in sb.posted_since(mark) if channel == "gm"]
+    total = re.search(r"\*\*(70\d\d)\*\*", copy.content)
+    assert total, copy.content  # the GM reads the numbers in his channel
+    secret = re.compile(rf"(?<!\d){total[1]}(?!\d)")
+    kept = g.write(scene, "Espía: Os observo.\n-# gm: NOTA-GM-5150", user="gm")
+    assert kept is not None and not sb.message(kept.id).deleted  # refused: told to use /post
+
+    ours = "\n".join(  # the bot's messages and posts in the scene (not what members typed)
+        m.text
+        for m in sb.channel_messages(g, scene, everything=True)
+        if m.data.get("webhook_id") or m.author in ("Árbitro", "Arbitro")
+    )
+    assert t("post.roll_secret", "es") in ours
+    players_half, gm_half = _exported(sb, g, scene)
+    readers = {
+        "scene": ours,
+        "ana": _read_by(sb, g, scene, "ana"),
+        "bruno": _read_by(sb, g, scene, "bruno"),
+        "players' chronicle": players_half,
+    }
+    leaks = [who for who, text in readers.items() if secret.search(_no_ids(text))]
+    leaks += [who for who, text in readers.items() if "NOTA-GM-5150" in text]
+    assert leaks == [], leaks
+    gm_history = sb.command("history", {}, guild=g, channel=scene, user="gm").expect_ok()
+    assert secret.search(gm_history.all_text) and secret.search(gm_half)  # the GM's: all
+    # the NPC revealed: the numbers it sealed are the players' now
+    sb.command("npc reveal", {"name": "Espía"}, guild=g, channel=scene, user="gm").expect_ok()
+    history = sb.command("history", {}, guild=g, channel=scene, user="bruno").expect_ok()
+    assert secret.search(history.all_text), history.all_text
+
+
+def _no_ids(text: str) -> str:
+    """Without Discord ids and mentions (a snowflake may hold any four digits)."""
+    return re.sub(r"<[@#]\d+>|\d{15,}", "", text)
 
 
 def test_a_roll_outside_a_scene_answers_as_roll_when_the_campaign_wants(typing_env):

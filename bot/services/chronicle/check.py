@@ -475,8 +475,9 @@ def _secrecy(
     ]
     if (
         not isinstance(secrets, dict)
-        or set(secrets) - {"sealed", "npc", "npc_sealed"}
+        or set(secrets) - {"sealed", "npc", "npc_sealed", "members"}
         or any(not isinstance(p, str) or p not in _PARTS for p in parts)
+        or not _members_fit(audience, secrets.get("members"))
         or (npc is not None and (not isinstance(npc, int) or npc not in character_refs))
     ):
         read.ok = False
@@ -485,6 +486,18 @@ def _secrecy(
         )
         return PUBLIC.columns()
     return Secrecy.of(audience, user_id, secrets).columns()
+
+
+def _members_fit(audience: str, members: Any) -> bool:
+    """A whisper's members: a list of member ids (at most a thread's), only on one."""
+    if members is None:
+        return audience != Audience.MEMBERS.value
+    return (
+        audience == Audience.MEMBERS.value
+        and isinstance(members, list)
+        and 0 < len(members) <= 10
+        and all(isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in members)
+    )
 
 
 def _legacy_roll(row: Mapping[str, Any], private: bool, user_id: int | None) -> Secrecy:

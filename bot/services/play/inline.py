@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from bot.services.play.checks import CheckOrder, CheckService, CheckView, resolve_option
 from bot.services.play.rolls import RollService, RollView
@@ -52,6 +53,9 @@ class InlineRoll:
     private: bool
     #: rolled from the speaker's sheet (a check), not bare dice: it belongs to that character
     sheet: bool = False
+    #: who may see it, as its log row has it (every output renders it through the rule)
+    secrecy: Secrecy = PUBLIC
+    written_at: datetime | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,14 +96,20 @@ class InlineRollService:
         character: str | None,
         private: bool,
         roller: RollerOf | None = None,
+        audience: Secrecy | None = None,
     ) -> list[InlineRoll]:
         """Roll each text, in order, as ``character`` (None: nobody's sheet, dice only); a
-        macro's name rolls what it holds.  Every roll is planned (and bounded) first."""
+        macro's name rolls what it holds.  Every roll is planned (and bounded) first.
+
+        ``audience``: who the rolls are for, when they go where not everyone reads (a post's
+        audience, a hidden NPC's sealed numbers); ``private`` narrows it to the roller and
+        the GM."""
         roller = roller or RollerOf(character)
         plan = await self._plan(place, actor, written, roller)
         await self._refuse_early(place, actor, plan, roller)
         return [
-            await self._roll(place, actor, text, macro, roller, private) for text, macro in plan
+            await self._roll(place, actor, text, macro, roller, private, audience)
+            for text, macro in plan
         ]
 
     async def roll_command(
@@ -226,6 +236,7 @@ class InlineRollService:
         macro: str | None,
         roller: RollerOf,
         private: bool,
+        audience: Secrecy | None = None,
     ) -> InlineRoll:
         if is_dice(text):
             try:
@@ -236,6 +247,7 @@ class InlineRollService:
                     reason=macro,
                     private=private,
                     character_name=roller.character,
+                    secrecy=audience,
                 )
             except dice.DiceError as error:  # a limit only rolling reaches (explosions)
                 raise dice_refusal(error) from None
@@ -247,10 +259,12 @@ class InlineRollService:
                 rolled.total,
                 rolled.outcome,
                 private,
+                secrecy=rolled.secrecy,
+                written_at=rolled.written_at,
             )
         if roller.character is None:
             raise DomainError("post.error.narrator_check")
-        checked = await self._check(place, actor, text, roller, private, macro)
+        checked = await self._check(place, actor, text, roller, private, macro, audience)
         return _from_check(checked, private)
 
     async def _check(
@@ -261,6 +275,7 @@ class InlineRollService:
         roller: RollerOf,
         private: bool,
         macro: str | None,
+        audience: Secrecy | None = None,
     ) -> CheckView:
         """A sheet option by name (with a modifier), or a saving throw against a threat."""
         character = roller.character
@@ -270,7 +285,12 @@ class InlineRollService:
         option = resolve_option(options, name)
         if option in {o.key for o in options}:
             order = CheckOrder(
-                option, character=character, modifier=modifier, private=private, reason=macro
+                option,
+                character=character,
+                modifier=modifier,
+                private=private,
+                reason=macro,
+                audience=audience,
             )
             return await self.checks.check(place, actor, order)
         threat = _threat(name)
@@ -282,6 +302,7 @@ class InlineRollService:
                 character=character,
                 modifier=modifier,
                 private=private,
+                audience=audience,
             )
         raise await self._unknown(place, actor, text, roller, options)
 
@@ -323,4 +344,6 @@ def _from_check(checked: CheckView, private: bool) -> InlineRoll:
         str(result.outcome) if result.outcome else None,
         private,
         sheet=True,
+        secrecy=checked.secrecy,
+        written_at=checked.written_at,
     )

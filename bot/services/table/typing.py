@@ -43,6 +43,7 @@ from bot.services.campaigns.service import (
     CampaignService,
 )
 from bot.services.play.inline import InlineRoll
+from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.typed_text import (
@@ -53,7 +54,15 @@ from bot.services.shared.typed_text import (
     with_rolls_marked,
 )
 from bot.services.sheets.proxy_tags import ProxyTagService, TagList
-from bot.services.table.posting import PostDraft, PostingService, PostView, Speaker
+from bot.services.table.posting import (
+    PostDraft,
+    PostingService,
+    PostView,
+    RollsSeen,
+    Speaker,
+    post_reader,
+    rolls_seen,
+)
 from bot.services.table.scenes import SceneService, SceneView
 from bot.services.table.speaking import NARRATOR_ID, SpeakerChooser, own_characters
 
@@ -108,6 +117,13 @@ class TypedPost:
     notes: str | None = None
     written: tuple[str, ...] = ()  # what each ``[[…]]`` holds, in order
     rolls: tuple[InlineRoll, ...] = ()  # the same, rolled (before the post is sent)
+    #: who the post and its rolls are for (everyone in a scene, its author named)
+    audience: Secrecy = PUBLIC
+
+    def seen(self) -> RollsSeen:
+        """Its rolls as the readers of the scene see them, through the audience rule (a
+        hidden NPC's without numbers; those go to the GM channel's copy)."""
+        return rolls_seen(self.rolls, post_reader(self.audience))
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +164,8 @@ class TypedSender(Protocol):
 
     async def send(self, post: TypedPost) -> SentPost:
         """Post it through the channel's webhook (text, notes, rolls, carried files, the
-        reply's quote); a hidden NPC's rolls without numbers, and their copy to the GM."""
+        reply's quote), its rolls as :meth:`TypedPost.seen` has them, and the rolls its
+        readers may not read copied to the GM channel."""
 
     async def unsend(self, sent: SentPost) -> None:
         """Take a post back (its record could not be written)."""
@@ -226,19 +243,9 @@ class TypedPostService:
         if not post.written:
             return post
         rolls = await self.posting.roll_written(
-            message.place, message.actor, post.speaker, post.written
+            message.place, message.actor, post.speaker, post.written, audience=post.audience
         )
-        return TypedPost(
-            post.campaign_id,
-            post.locale,
-            post.scene,
-            post.speaker,
-            post.text,
-            post.sticks,
-            post.notes,
-            post.written,
-            tuple(rolls),
-        )
+        return replace(post, rolls=tuple(rolls))
 
     async def _as_it_reads_now(
         self, message: TypedMessage, campaign: Campaign, post: TypedPost, sender: TypedSender
@@ -302,11 +309,15 @@ class TypedPostService:
         return TypedOutcome.POSTED
 
     async def _link_rolls(self, place: Place, post: TypedPost, sent: SentPost) -> None:
-        """The roll log links each roll to where it is shown: the post, or for a hidden
-        NPC's the GM channel's copy."""
-        shown = sent.gm_copy if sent.gm_copy is not None and post.speaker.hidden else None
-        message_id, url = shown or (sent.message_ids[-1], sent.last_url)
+        """The roll log links each roll to where its numbers are shown: the post, or for
+        those its readers may not read (a hidden NPC's) the GM channel's copy."""
+        copied = {roll.value.log_id for roll in post.seen().for_gm} if sent.gm_copy else set()
         for roll in post.rolls:
+            message_id, url = (
+                sent.gm_copy
+                if sent.gm_copy is not None and roll.log_id in copied
+                else (sent.message_ids[-1], sent.last_url)
+            )
             await self.posting.rolls.attach_message(roll.log_id, place.guild_id, message_id, url)
 
     async def _answer(self, message: TypedMessage, campaign: Campaign, sender: TypedSender) -> str:
@@ -370,6 +381,9 @@ class TypedPostService:
             character_id=speaking.character_id or None,
             narrator=speaking.character_id == NARRATOR_ID,
         )
+        audience = await self.posting.audience(
+            message.place, message.actor, message.place.channel_id
+        )
         return TypedPost(
             campaign_id=scene.campaign_id,
             locale=campaign.locale,
@@ -379,6 +393,7 @@ class TypedPostService:
             sticks=speaking.sticks,
             notes=notes,
             written=tuple(span.inner for span in spans),
+            audience=audience,
         )
 
     async def tags_here(self, place: Place, actor: Actor, character: str | None) -> TagsHere:
