@@ -155,7 +155,7 @@ async def test_a_missing_permission_posts_nothing_and_tells_the_author(table):
     outcome, sender = await _say(
         table, ANA, "Ardelia: hola", missing=("typing.error.no_manage_webhooks",)
     )
-    assert outcome == TypedOutcome.FAILED and sender.sent == [] and not sender.deleted
+    assert outcome == TypedOutcome.REFUSED and sender.sent == [] and not sender.deleted
     assert sender.told == ["typing.error.no_manage_webhooks"]
 
 
@@ -252,7 +252,7 @@ async def test_a_private_mark_or_an_unknown_name_posts_nothing(table):
     ):
         outcome, sender = await _say(table, ANA, text)
         assert (outcome, sender.sent, sender.deleted, sender.told) == (
-            TypedOutcome.FAILED,
+            TypedOutcome.REFUSED,
             [],
             False,
             [key],
@@ -301,7 +301,7 @@ async def test_rolls_outside_a_scene_answer_as_roll_when_the_campaign_wants(tabl
     (who, rolls) = sender.answered[0]
     assert who == "Cora" and rolls[0].expression.startswith("1d20")  # her active character
     private = TypedMessage(HERE, ANA, 2, "[[privada: 1d20]]", False, "mesa", in_thread=False)
-    assert await table.typing.handle(private, sender) == TypedOutcome.FAILED
+    assert await table.typing.handle(private, sender) == TypedOutcome.REFUSED
     assert sender.told == ["typing.error.private_roll"]
 
 
@@ -316,7 +316,7 @@ async def test_no_roll_in_a_closed_scene(table):
     await table.scenes.close(SCENE, GM)
     sender = Recorder()
     message = TypedMessage(SCENE, GM, 1, "((tirad)) [[1d20]]", False, "La posada")
-    assert await table.typing.handle(message, sender) == TypedOutcome.FAILED
+    assert await table.typing.handle(message, sender) == TypedOutcome.REFUSED
     assert sender.told == ["scene.error.closed"] and sender.answered == []
     async with table.sessions() as session:
         assert (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all() == []
@@ -357,3 +357,7 @@ async def test_a_message_deleted_or_edited_before_its_turn(table):
     async with table.sessions() as session:
         rolled = (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all()
     assert len(rolled) == 4  # the refused ones' rolls stay in the log, as every roll does
+    # refused after rolling (FAILED): an edit must not try it again (no second try at them);
+    # refused before anything rolled (REFUSED): its author may fix it by editing it
+    outcome, _sender = await _say(table, ANA, "Ardelia: disparo [[Pilotr]]")
+    assert outcome == TypedOutcome.REFUSED

@@ -351,6 +351,30 @@ def test_private_rolls_and_private_notes_are_refused_in_typed_text(typing_env):
     assert _dm(sb, g, "ana").count("/publicar") == 2
 
 
+def test_a_refused_message_edited_by_its_author_is_tried_again(typing_env):
+    """Refused before anything was rolled (a mistyped sheet option, a private mark), the
+    message stays; its author fixes it by editing it, and it is posted then — once: a later
+    edit of a message that was posted or left out of character is no new post."""
+    sb = typing_env
+    g, scene = _table(sb, "Corregido")
+    written = g.write(scene, "Ardelia: Despego [[Pilotr]].", user="ana")
+    assert written is not None and not sb.message(written.id).deleted
+    assert _posts(sb, g, scene) == []
+    g.edit(written, "Ardelia: Despego [[Pilotar]].", user="ana")
+    assert sb.message(written.id).deleted
+    (post,) = _posts(sb, g, scene)
+    assert post.author == "Ardelia" and "Pilotar" in post.content
+    marked = g.write(scene, "Ardelia: Me acerco.\n-# privada: soy la espía", user="ana")
+    assert marked is not None and len(_posts(sb, g, scene)) == 1
+    g.edit(marked, "Ardelia: Me acerco.\n-# me acerco sin prisa", user="ana")
+    assert sb.message(marked.id).deleted and len(_posts(sb, g, scene)) == 2
+    # a message that stayed as written for another reason (out of character) stays so
+    aside = g.write(scene, "((vuelvo en un rato))", user="ana")
+    assert aside is not None
+    g.edit(aside, "Ardelia: Ya estoy.", user="ana")
+    assert not sb.message(aside.id).deleted and len(_posts(sb, g, scene)) == 2
+
+
 def test_a_bad_roll_in_the_text_posts_nothing_and_rolls_nothing(typing_env):
     """Every [[…]] is checked before the first is rolled: one the dice engine refuses keeps
     the message as written, tells its author what /roll would, and rolls none of the others."""

@@ -32,12 +32,24 @@ from rules import dice
 from rules.systems.base import CheckOption
 from rules.text import fold, visible
 
-__all__ = ["InlineRoll", "InlineRollService", "MAX_ROLLS", "NamedRolls", "RollerOf"]
+__all__ = [
+    "InlineRoll",
+    "InlineRollService",
+    "MAX_ROLLS",
+    "NamedRolls",
+    "NothingRolled",
+    "RollerOf",
+]
 
 #: Rolls one message may make in all (its ``[[…]]``): bounded before any is rolled.
 MAX_ROLLS = MAX_INLINE
 _MODIFIER = re.compile(r"^(?P<name>.*?[^\s+\-])\s*(?P<sign>[+-])\s*(?P<value>\d{1,3})$")
 _SAVE_WORDS = ("salvacion", "salvación", "save", "saving throw", "tirada de salvacion")
+
+
+class NothingRolled(DomainError):
+    """A refusal that came before any roll was made (too many, a bad expression, an unknown
+    name): asking again, corrected, gives nobody a second try at any result."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +117,13 @@ class InlineRollService:
         audience, a hidden NPC's sealed numbers); ``private`` narrows it to the roller and
         the GM."""
         roller = roller or RollerOf(character)
-        plan = await self._plan(place, actor, written, roller)
-        await self._refuse_early(place, actor, plan, roller)
+        try:
+            plan = await self._plan(place, actor, written, roller)
+            await self._refuse_early(place, actor, plan, roller)
+        except NothingRolled:
+            raise
+        except DomainError as refusal:
+            raise NothingRolled(refusal.key, **refusal.params) from None
         return [
             await self._roll(place, actor, text, macro, roller, private, audience)
             for text, macro in plan

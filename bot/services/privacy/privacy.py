@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Literal, overload
 
-from sqlalchemy import Row, delete, func, update
+from sqlalchemy import Row, and_, delete, func, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -77,6 +77,7 @@ from bot.db.models import (
 from bot.services.shared.audience import (
     NO_REVEALS,
     PUBLIC,
+    Audience,
     Part,
     Reader,
     Reveals,
@@ -276,6 +277,23 @@ class PrivacyService:
                 kept.append(project(record, view) if view is not None else _withheld(record))
             return kept
 
+        def addressed(
+            records: list[dict[str, Any]],
+            project: Callable[[dict[str, Any], Sight], dict[str, Any]],
+        ) -> list[dict[str, Any]]:
+            """Records others addressed to some members: those the member was one of."""
+            kept = []
+            for record in records:
+                view = sight(
+                    Secrecy.of_row(record),
+                    Reader.member(user_id),  # as a member addressed, even in his campaigns
+                    written_at=_moment(record.get("created_at")),
+                    reveals=reveals.get(record.get("campaign_id") or 0, NO_REVEALS),
+                )
+                if view is not None:
+                    kept.append(project(record, view))
+            return kept
+
         characters = await rows(
             Character, Character.guild_id == guild_id, Character.owner_user_id == user_id
         )
@@ -369,6 +387,16 @@ class PrivacyService:
             "posts": seen(
                 await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
                 _post_seen,
+            ),
+            # whispers and private-thread posts others addressed to the member (issue 24):
+            # each one he was addressed to, as the audience rule lets him read it
+            "posts_addressed_to_you": addressed(
+                await rows(Post, Post.guild_id == guild_id, *_addressed(Post, user_id)),
+                _post_seen,
+            ),
+            "rolls_addressed_to_you": addressed(
+                await rows(RollLog, RollLog.guild_id == guild_id, *_addressed(RollLog, user_id)),
+                roll_record_seen,
             ),
             "private_threads": _threads_of(
                 await rows(PrivateThread, PrivateThread.guild_id == guild_id), user_id
@@ -1027,11 +1055,59 @@ async def _untie_audiences(session: AsyncSession, guild_id: int, user_id: int) -
         .where(col(Reveal.guild_id) == guild_id, col(Reveal.by_user_id) == user_id)
         .values(by_user_id=ANONYMOUS)
     )
+    for whispered in (Post, RollLog):
+        await _untie_whispers(session, whispered, guild_id, user_id)
+
+
+async def _untie_whispers(session: AsyncSession, model: Any, guild_id: int, user_id: int) -> None:
+    """A whisper's members (``secrets.members``) stop naming the member: the others still
+    read it; he is the anonymous marker there.  Read a batch at a time by id (whispers are
+    few, but a table is not)."""
+    after = 0
+    while True:
+        rows = (
+            await session.exec(
+                select(model.id, model.secrets)
+                .where(
+                    col(model.guild_id) == guild_id,
+                    col(model.audience) == Audience.MEMBERS.value,
+                    col(model.id) > after,
+                )
+                .order_by(col(model.id))
+                .limit(BATCH)
+            )
+        ).all()
+        for row_id, secrets in rows:
+            members = secrets.get("members") if isinstance(secrets, dict) else None
+            if isinstance(members, list) and user_id in members:
+                kept = sorted({ANONYMOUS if m == user_id else m for m in members})
+                values: dict[str, Any] = {"secrets": {**secrets, "members": kept}}
+                if model is Post:
+                    values["version"] = Post.version + 1
+                await session.exec(update(model).where(col(model.id) == row_id).values(**values))
+        if len(rows) < BATCH:
+            return
+        after = rows[-1][0]
 
 
 def _moment(value: Any) -> datetime | None:
     """A row's time back from the export's ISO 8601 text."""
     return datetime.fromisoformat(value) if isinstance(value, str) else None
+
+
+def _addressed(model: Any, user_id: int) -> tuple[Any, ...]:
+    """Where a table's records addressed to the member by someone else are: a whisper's (he
+    among its members: the rule decides, from ``secrets``) or a private thread's (his)."""
+    return (
+        model.author_user_id != user_id if model is Post else model.user_id != user_id,
+        or_(
+            col(model.audience) == Audience.MEMBERS.value,
+            and_(
+                col(model.audience) == Audience.PLAYER.value,
+                col(model.audience_user_id) == user_id,
+            ),
+        ),
+    )
 
 
 def _withheld(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from bot.services.campaigns.service import (
     TYPED_POSTS,
     CampaignService,
 )
-from bot.services.play.inline import InlineRoll
+from bot.services.play.inline import InlineRoll, NothingRolled
 from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
@@ -193,6 +193,8 @@ class TypedOutcome:
     POSTED = "posted"
     ROLLED = "rolled"  # [[…]] outside a scene, answered as /roll
     FAILED = "failed"  # the original stays; its author was told why
+    #: as FAILED, but refused before anything was rolled: editing the message tries again
+    REFUSED = "refused"
     WITHDRAWN = "withdrawn"  # deleted, or edited out of being a post, before its turn
 
 
@@ -217,6 +219,7 @@ class TypedPostService:
         campaign = await self.campaigns.find(message.place)  # the per-process cache
         if campaign is None:
             return TypedOutcome.IGNORED
+        rolled = False  # once rolling began, a refusal may come after rolls were logged
         try:
             post = await self.decide(message, campaign) if typing_enabled(campaign) else None
             if post is None:
@@ -226,16 +229,20 @@ class TypedPostService:
             missing = sender.missing_permissions()
             if missing:
                 raise DomainError(missing[0])
+            rolled = bool(post.written)
             post = await self._rolled(message, post)
             async with sender.turn():
                 now = await self._as_it_reads_now(message, campaign, post, sender)
                 if now is None:
                     return TypedOutcome.WITHDRAWN
+                rolled = rolled or bool(now.rolls)  # an edit rolled at its turn
                 sent = await sender.send(now)
                 post = now
         except DomainError as refusal:
             await sender.tell_author(campaign.locale, refusal.key, **refusal.params)
-            return TypedOutcome.FAILED
+            if rolled and not isinstance(refusal, NothingRolled):
+                return TypedOutcome.FAILED  # its rolls are logged: typing it again rolls anew
+            return TypedOutcome.REFUSED
         return await self._keep(message, post, sent, sender)
 
     async def _rolled(self, message: TypedMessage, post: TypedPost) -> TypedPost:
