@@ -42,6 +42,7 @@ from cogs.ui.cooldowns import fight
 from cogs.ui.errors import describe_error
 from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.options import Speaker as SpeakerOption
+from cogs.ui.post_redraw import redraw_post
 from cogs.ui.render_post import post_parts, returned_text, roll_line
 from cogs.ui.scene_header import refresh_header
 from cogs.ui.webhooks import Destination, destination_of, webhook_pool
@@ -534,43 +535,7 @@ class PostCog(commands.Cog):
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.posting.edit(ctx.place, ctx.actor, post_id, version, text, notes)
-        campaign = await self.posting.campaign_of(view)
-        locale = campaign.locale or self.bot.config.default_locale
-        seen = await self.posting.rolls_seen(view, post_reader(view.secrecy, gm_only=view.gm_only))
-        header = None
-        if view.gm_only and view.origin_channel_id:
-            link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.origin_channel_id}"
-            author = f"<@{view.author_user_id}>"
-            header = t("post.gm_only_header", locale, author=author, link=link)
-        parts = post_parts(
-            view.text,
-            locale,
-            notes=view.notes if not view.notes_private else None,
-            rolls=seen.shown,
-            edited=True,
-            header=header,
-        )
-        where = await self._where(itx, view.channel_id)
-        try:
-            kept = await self.hooks.edit(
-                where, list(view.message_ids), parts, username=view.webhook_name
-            )
-        except discord.NotFound:
-            # Discord ties a message to the webhook that sent it: once someone deleted that
-            # webhook, its messages cannot be edited any more (deleting them still works)
-            raise DomainError("post.error.edit_gone") from None
-        if tuple(kept) != view.message_ids:
-            view = await self.posting.set_messages(ctx.place, view.id, view.version, tuple(kept))
-        if view.notes_private and view.gm_message_ids and campaign.gm_channel_id:
-            gm = await self._where(itx, campaign.gm_channel_id)
-            link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.channel_id}/{kept[0]}"
-            notes_header = t("post.private_notes_header", locale, name=view.speaker_name, link=link)
-            await self.hooks.edit(
-                gm,
-                [view.gm_message_ids[0]],
-                post_parts(view.notes or "—", locale, header=notes_header, edited=True)[:1],
-                username=view.webhook_name,
-            )
+        await redraw_post(self.bot, ctx.place.guild_id, view)
         await itx.followup.send(ctx.t("post.edited_done"), ephemeral=True)
 
     async def _where(self, itx: discord.Interaction[Arbitro], channel_id: int) -> Destination:

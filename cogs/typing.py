@@ -120,10 +120,23 @@ class TypingCog(commands.Cog):
             pending.text = content
             return
         refused_at = self.refused.pop(event.message_id, None)
-        if refused_at is None or time.monotonic() - refused_at > RETRY_WINDOW:
+        if refused_at is not None and time.monotonic() - refused_at <= RETRY_WINDOW:
+            # tried again as it reads now (Discord sends the whole message, its author a member)
+            await self.on_message(event.message)
             return
-        # tried again as it reads now (Discord sends the whole message, its author a member)
-        await self.on_message(event.message)
+        message = event.message
+        if not self.bot.reads_messages or not may_be_a_post(message):
+            return
+        # a kept original (its files stayed with it) edited: its post follows
+        sender = MessageSender(
+            self.bot, message, self.queue.ticket(message.channel.id), self.budget
+        )
+        try:
+            await self.bot.services.typing.follow_original(typed_message(message), sender)
+        except Exception:
+            log.exception("the edit of message %s could not be followed", message.id)
+        finally:
+            sender.ticket.finish()
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, event: discord.RawMessageDeleteEvent) -> None:

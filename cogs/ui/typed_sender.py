@@ -26,6 +26,7 @@ from bot.services.shared.errors import DomainError
 from bot.services.table.posting import PostView
 from bot.services.table.typing import SentPost, TypedPost
 from cogs.ui.channel_queue import Ticket
+from cogs.ui.post_redraw import redraw_post
 from cogs.ui.render_post import post_parts, roll_line
 from cogs.ui.scene_header import refresh_header
 from cogs.ui.webhooks import destination_of, webhook_pool
@@ -290,6 +291,12 @@ class MessageSender:
 
     async def after_post(self, post: TypedPost, view: PostView) -> None:
         await refresh_header(self.bot, post.scene, self._locale(post.locale))
+
+    async def redraw(self, view: PostView) -> None:
+        try:
+            await redraw_post(self.bot, view.guild_id, view)
+        except discord.HTTPException as error:
+            raise _refusal(error) from None
 
 
 def _refusal(error: discord.HTTPException) -> DomainError:

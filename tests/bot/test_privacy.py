@@ -451,3 +451,29 @@ async def test_delete_forgets_typing_tags_and_sticky_characters(table, choice):
     async with table.sessions() as session:
         macros = (await session.exec(select(Macro.name, Macro.created_by))).all()
     assert [tuple(m) for m in macros] == ([] if choice == "delete" else [("ataque", ANONYMOUS)])
+
+
+async def test_a_whisper_unties_a_deleted_member_and_stays_for_the_others(table):
+    """Issue 24: a whisper names every member it was addressed to; each exports it, and a
+    member's /privacy delete takes his id out of its list (the others still read it)."""
+    from bot.db.models import Post
+    from bot.services.shared.audience import Reader, Secrecy, sight
+    from bot.services.table.posting import PostDraft
+
+    members = (ANA.user_id, BRUNO.user_id, GM.user_id)
+    await table.posting.keep_private_thread(HERE, BRUNO, (ANA.user_id,), CHANNEL, 93)
+    whisper = Place(GUILD, 93, (93, CHANNEL))
+    speaker = await table.posting.speaker(whisper, BRUNO, "Bram", here=False)
+    await table.posting.record(
+        whisper, BRUNO, speaker, PostDraft(93, (990,), "SUSURRO a medianoche", None)
+    )
+    exported = await table.privacy.export(GUILD, ANA.user_id)
+    assert [p["text"] for p in exported["posts_addressed_to_you"]] == ["SUSURRO a medianoche"]
+    assert (await table.privacy.export(GUILD, BRUNO.user_id))["posts_addressed_to_you"] == []
+    await table.privacy.delete(GUILD, ANA.user_id, characters="to_gm")
+    async with table.sessions() as session:
+        ((post,),) = (await session.exec(select(Post).where(Post.channel_id == 93))).all()
+    secrecy = Secrecy.of_row(post)
+    assert sorted(secrecy.members) == sorted({ANONYMOUS, *members} - {ANA.user_id})
+    assert sight(secrecy, Reader.member(ANA.user_id)) is None
+    assert sight(secrecy, Reader.member(BRUNO.user_id)) is not None

@@ -200,6 +200,20 @@ def test_a_file_too_big_to_carry_keeps_the_original(typing_env):
     assert post.content == "El vídeo." and post.attachments == {}
     assert not sb.message(written.id).deleted  # deleting it would delete the file
     assert t("typing.files_kept", "es") in _dm(sb, g, "ana")
+    # the kept original's later edits follow: the post reads as its author left it...
+    g.edit(written, "Ardelia: El vídeo de la boda.\n-# dura 3 minutos", user="ana")
+    (post,) = _posts(sb, g, scene)
+    assert post.content.startswith("El vídeo de la boda.") and "dura 3 minutos" in post.content
+    # ...but not a change of who speaks or of its rolls (none were made: it would roll now)
+    g.edit(written, "Ardelia: El vídeo [[1d6]].", user="ana")
+    (post,) = _posts(sb, g, scene)
+    assert post.content.startswith("El vídeo de la boda.")
+    assert t("typing.error.edited_original", "es").split(":")[0] in _dm(sb, g, "ana")
+    # another message's edit is no post's: nothing changes
+    other = g.write(scene, "((ahora vuelvo))", user="ana")
+    assert other is not None
+    g.edit(other, "((ya estoy))", user="ana")
+    assert len(_posts(sb, g, scene)) == 1
 
 
 def test_a_failed_post_leaves_the_original_and_says_why(typing_env):

@@ -277,23 +277,6 @@ class PrivacyService:
                 kept.append(project(record, view) if view is not None else _withheld(record))
             return kept
 
-        def addressed(
-            records: list[dict[str, Any]],
-            project: Callable[[dict[str, Any], Sight], dict[str, Any]],
-        ) -> list[dict[str, Any]]:
-            """Records others addressed to some members: those the member was one of."""
-            kept = []
-            for record in records:
-                view = sight(
-                    Secrecy.of_row(record),
-                    Reader.member(user_id),  # as a member addressed, even in his campaigns
-                    written_at=_moment(record.get("created_at")),
-                    reveals=reveals.get(record.get("campaign_id") or 0, NO_REVEALS),
-                )
-                if view is not None:
-                    kept.append(project(record, view))
-            return kept
-
         characters = await rows(
             Character, Character.guild_id == guild_id, Character.owner_user_id == user_id
         )
@@ -390,13 +373,17 @@ class PrivacyService:
             ),
             # whispers and private-thread posts others addressed to the member (issue 24):
             # each one he was addressed to, as the audience rule lets him read it
-            "posts_addressed_to_you": addressed(
+            "posts_addressed_to_you": _addressed_seen(
                 await rows(Post, Post.guild_id == guild_id, *_addressed(Post, user_id)),
                 _post_seen,
+                user_id,
+                reveals,
             ),
-            "rolls_addressed_to_you": addressed(
+            "rolls_addressed_to_you": _addressed_seen(
                 await rows(RollLog, RollLog.guild_id == guild_id, *_addressed(RollLog, user_id)),
                 roll_record_seen,
+                user_id,
+                reveals,
             ),
             "private_threads": _threads_of(
                 await rows(PrivateThread, PrivateThread.guild_id == guild_id), user_id
@@ -1108,6 +1095,27 @@ def _addressed(model: Any, user_id: int) -> tuple[Any, ...]:
             ),
         ),
     )
+
+
+def _addressed_seen(
+    records: list[dict[str, Any]],
+    project: Callable[[dict[str, Any], Sight], dict[str, Any]],
+    user_id: int,
+    reveals: Mapping[int, Reveals],
+) -> list[dict[str, Any]]:
+    """Records others addressed to some members: those the member was one of, read as one
+    of them (even in the campaigns he runs), through the audience rule."""
+    kept = []
+    for record in records:
+        view = sight(
+            Secrecy.of_row(record),
+            Reader.member(user_id),
+            written_at=_moment(record.get("created_at")),
+            reveals=reveals.get(record.get("campaign_id") or 0, NO_REVEALS),
+        )
+        if view is not None:
+            kept.append(project(record, view))
+    return kept
 
 
 def _withheld(record: Mapping[str, Any]) -> dict[str, Any]:

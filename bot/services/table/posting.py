@@ -592,6 +592,29 @@ class PostingService:
         await self.campaigns.require_open_scene(Place.simple(post.guild_id, post.channel_id))
         return post_view(post)
 
+    async def link_original(self, place: Place, post_id: int, message_id: int) -> None:
+        """A typed post whose original stays (files too big to carry over): the original is
+        linked to it, so its author's later edits follow (:meth:`original_of`) and its
+        message menu edits the post."""
+        async with self.sessions() as session, session.begin():
+            session.add(
+                PostMessage(message_id=message_id, guild_id=place.guild_id, post_id=post_id)
+            )
+
+    async def original_of(self, place: Place, message_id: int) -> PostView | None:
+        """The post a kept original (:meth:`link_original`) was posted as, if it still
+        stands: None for any other message (one primary-key read)."""
+        async with self.sessions() as session:
+            link = await session.get(PostMessage, message_id)
+            if link is None or link.guild_id != place.guild_id:
+                return None
+            post = await session.get(Post, link.post_id)
+        if post is None or post.deleted_at is not None:
+            return None
+        if message_id in (*post.message_ids, *post.gm_message_ids):
+            return None  # one of the post's own messages, not an original
+        return post_view(post)
+
     async def campaign_of(self, post: PostView) -> Campaign:
         """The campaign a post belongs to (its language, its GM channel)."""
         async with self.sessions() as session:
@@ -647,7 +670,8 @@ class PostingService:
             await session.exec(
                 delete(PostMessage).where(
                     col(PostMessage.post_id) == post_id,
-                    col(PostMessage.message_id).not_in(list(post.gm_message_ids)),
+                    # the old parts only: its GM copies and a kept original stay linked
+                    col(PostMessage.message_id).in_(list(post.message_ids)),
                 )
             )
             for message_id in message_ids:

@@ -47,6 +47,7 @@ from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.typed_text import (
+    code_marks,
     inline_rolls,
     marked_private,
     out_of_character,
@@ -180,6 +181,9 @@ class TypedSender(Protocol):
     async def after_post(self, post: TypedPost, view: PostView) -> None:
         """What follows a post in a scene (its pinned header)."""
 
+    async def redraw(self, view: PostView) -> None:
+        """Draw an edited post again in its messages (a kept original was edited)."""
+
     async def answer_rolls(
         self, locale: str | None, who: str | None, rolls: list[InlineRoll]
     ) -> tuple[int, str] | None:
@@ -196,6 +200,7 @@ class TypedOutcome:
     #: as FAILED, but refused before anything was rolled: editing the message tries again
     REFUSED = "refused"
     WITHDRAWN = "withdrawn"  # deleted, or edited out of being a post, before its turn
+    EDITED = "edited"  # a kept original was edited: its post follows
 
 
 class TypedPostService:
@@ -244,6 +249,36 @@ class TypedPostService:
                 return TypedOutcome.FAILED  # its rolls are logged: typing it again rolls anew
             return TypedOutcome.REFUSED
         return await self._keep(message, post, sent, sender)
+
+    async def follow_original(self, message: TypedMessage, sender: TypedSender) -> str:
+        """An edit of a kept original (its post went out, its files too big to carry stayed
+        with it): the post follows the new text and notes.  Its rolls and who speaks stay as
+        posted — an edit that changes them is refused and its author told (no second chance
+        at the dice); one that makes it out of character leaves the post as it was."""
+        view = await self.posting.original_of(message.place, message.message_id)
+        if view is None or view.author_user_id != message.actor.user_id:
+            return TypedOutcome.IGNORED
+        campaign = await self.campaigns.find(message.place)
+        if campaign is None or not typing_enabled(campaign):
+            return TypedOutcome.IGNORED
+        try:
+            again = await self.decide(message, campaign)
+            if again is None:
+                return TypedOutcome.IGNORED
+            same_speaker = (again.speaker.character_id, again.speaker.name) == (
+                view.character_id,
+                view.speaker_name,
+            )
+            if not same_speaker or code_marks(again.text) != code_marks(view.text):
+                raise DomainError("typing.error.edited_original")
+            edited = await self.posting.edit(
+                message.place, message.actor, view.id, view.version, again.text, again.notes
+            )
+            await sender.redraw(edited)
+        except DomainError as refusal:
+            await sender.tell_author(campaign.locale, refusal.key, **refusal.params)
+            return TypedOutcome.FAILED
+        return TypedOutcome.EDITED
 
     async def _rolled(self, message: TypedMessage, post: TypedPost) -> TypedPost:
         """The post with its ``[[…]]`` rolled as its speaker (logged before it is shown)."""
@@ -309,6 +344,8 @@ class TypedPostService:
         if post.sticks and post.speaker.character_id is not None:
             await self.speakers.stick(post.scene, message.actor, post.speaker.character_id)
         if sent.keeps_original:
+            # its later edits follow (follow_original), and its message menu edits the post
+            await self.posting.link_original(message.place, view.id, message.message_id)
             await sender.tell_author(post.locale, "typing.files_kept")
         elif not await sender.delete_original():
             await sender.tell_author(post.locale, "typing.error.original_stays")
