@@ -14,13 +14,15 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast sandbox lint typecheck bench
+.PHONY: run test test-fast sandbox lint fmt typecheck bench lock hooks
 
-$(STAMP): pyproject.toml
+# Installs exactly what requirements.lock pins (every package, with its hashes; setuptools too,
+# the build backend), then Árbitro itself as an editable package without touching those pins.
+$(STAMP): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Árbitro needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,postgres]"
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
 run: $(STAMP)
@@ -45,6 +47,10 @@ sandbox: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
 
+# What `make lint` asks for, done: imports sorted and the fixable checks fixed, then formatted.
+fmt: $(STAMP)
+	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .
+
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
@@ -62,3 +68,34 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/dice_bench.py
 	$(PY) benchmarks/dice_limits_bench.py
 	$(PY) benchmarks/request_load_bench.py --kinds roll,check,press
+
+# Tools that are not part of Árbitro's environment live in a venv of their own (.venv/tools),
+# pinned here: pip-tools for `make lock`, pre-commit for `make hooks`.
+TOOLS := $(VENV)/tools
+TOOL_PINS := pip-tools==7.7.0 pre-commit==4.7.0
+TOOLS_STAMP := $(TOOLS)/.installed-$(subst $() ,-,$(TOOL_PINS))
+
+$(TOOLS_STAMP):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet $(TOOL_PINS)
+	@touch $(TOOLS_STAMP)
+
+# requirements.lock again from pyproject.toml (after a dependency changed there), with the
+# hashes of every file the index has for each version: the pins already there are kept and a
+# new dependency gets the newest version allowed; `make lock LOCK_FLAGS=--upgrade` moves
+# every pin to the newest pyproject.toml allows (read the diff).
+LOCK_FLAGS ?=
+
+lock: $(TOOLS_STAMP)
+	CUSTOM_COMPILE_COMMAND="make lock" $(TOOLS)/bin/pip-compile --quiet $(LOCK_FLAGS) \
+	  --extra dev --extra postgres --all-build-deps --allow-unsafe --generate-hashes \
+	  --strip-extras --no-emit-index-url --no-emit-find-links \
+	  --output-file requirements.lock pyproject.toml
+
+# The checks of .pre-commit-config.yaml before every commit in this clone.  Not in a linked
+# worktree (`git worktree add`): its hooks are those of every worktree of the repository, some
+# of which may predate the configuration; there, run `$(TOOLS)/bin/pre-commit run` by hand.
+hooks: $(STAMP) $(TOOLS_STAMP)
+	@test "$$(git rev-parse --git-dir)" = "$$(git rev-parse --git-common-dir)" || { \
+	  echo "make hooks: a linked worktree shares its hooks; run $(TOOLS)/bin/pre-commit run"; exit 1; }
+	$(TOOLS)/bin/pre-commit install

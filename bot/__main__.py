@@ -13,7 +13,7 @@ import sys
 from typing import IO, TYPE_CHECKING, Literal
 
 from bot import config as settings
-from bot.config import Config, ConfigError, load_config, locale_hint
+from bot.config import Config, ConfigError, StartupProblem, load_config, locale_hint
 from bot.db.preflight import DatabaseProblem, check_database
 from bot.i18n import t
 
@@ -76,7 +76,7 @@ def _lock_database(config: Config) -> IO[bytes] | None | Literal[False]:
         return False
 
 
-def _refuse(problem: DatabaseProblem | ConfigError, locale: str) -> int:
+def _refuse(problem: StartupProblem, locale: str) -> int:
     """One translated line on stderr and exit status 2: the operator has something to fix."""
     print(problem.render(locale), file=sys.stderr)
     return 2

@@ -39,6 +39,7 @@ from bot.services.play.checks import CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
 from bot.services.play.inline import InlineRollService
+from bot.services.play.pain import PainService
 from bot.services.play.rolls import RollService
 from bot.services.play.rounds import RoundService
 from bot.services.play.spells import SpellService
@@ -117,7 +118,8 @@ class Services:
         # (players' rolls must not be predictable from earlier ones).
         rng = rng or random.SystemRandom()
         self.sessions = session_factory(engine)
-        # durable timers of this process's shards (turn reminders now; digests, purges later)
+        # the one scheduler: durable timers of this process's shards (turn reminders, pace
+        # watches and digests, NPC returns, guild purges)
         self.timers = TimerService(self.sessions, shards, lease=timer_lease, poll=timer_poll)
         self.compute = compute or ComputePool()
         self.campaigns = CampaignService(self.sessions)
@@ -142,7 +144,7 @@ class Services:
         self.privacy = PrivacyService(self.sessions)
         self.undo = UndoService(self.sessions, self.contexts, self.writer)
         self.levelup = LevelUpService(self.sessions, self.contexts, self.writer, rng)
-        self.retention = RetentionService(self.sessions, retention_days, shards)
+        self.retention = RetentionService(self.sessions, retention_days, self.timers)
         self._table(publish_pace, publish_delay)
 
     def _play(self, rng: random.Random) -> None:
@@ -156,6 +158,8 @@ class Services:
         )
         self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
+        # the pain threshold's choice and getting up (rolweb, issue 23 §1)
+        self.pain = PainService(self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
         # rounds of declarations (issue 25 §1): builds on the tracker and the acts declared

@@ -23,6 +23,7 @@ from rules.text import parse_yes_no
 __all__ = [
     "Config",
     "ConfigError",
+    "StartupProblem",
     "load_config",
     "env_file_problem",
     "REPO_ROOT",
@@ -45,8 +46,9 @@ MAX_RETENTION_DAYS = 3650
 MAX_SHARDS = 4096  # far beyond any bot of this kind; a typo like 20000 is caught, not obeyed
 
 
-class ConfigError(ValueError):
-    """A setting has a value the bot cannot use; ``key`` names the translated explanation."""
+class StartupProblem(ValueError):
+    """Something the operator must fix before the bot can start: ``key`` names the translated
+    explanation (``cli.*``), printed as one line instead of a traceback (exit status 2)."""
 
     def __init__(self, key: str, /, **params: Any) -> None:
         self.key = key
@@ -57,6 +59,10 @@ class ConfigError(ValueError):
         from bot.i18n import t
 
         return t(self.key, locale, **self.params)
+
+
+class ConfigError(StartupProblem):
+    """A setting of the environment has a value the bot cannot use."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.db.types import as_utc
 from bot.i18n import t
 
 __all__ = [
@@ -105,15 +106,10 @@ def format_percent(probability: Fraction | float, locale: str) -> str:
     return t("common.percent", locale, value=text)
 
 
-def _aware(moment: datetime) -> datetime:
-    """Stored times are naive UTC (the database's convention); make them explicit."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def format_date(moment: datetime | date, locale: str, zone: str | None = None) -> str:
     """``01/12/2026`` (es: day first) or ``12/01/2026`` (en: month first), in the zone."""
     if isinstance(moment, datetime):
-        moment = _aware(moment).astimezone(time_zone(zone)).date()
+        moment = as_utc(moment).astimezone(time_zone(zone)).date()
     if locale == "es":
         return f"{moment.day:02d}/{moment.month:02d}/{moment.year:04d}"
     return f"{moment.month:02d}/{moment.day:02d}/{moment.year:04d}"
@@ -122,7 +118,7 @@ def format_date(moment: datetime | date, locale: str, zone: str | None = None) -
 def format_datetime(moment: datetime, locale: str, zone: str | None = None) -> str:
     """``01/12/2026 17:05`` (es, 24 h) or ``12/01/2026 5:05 PM`` (en), in the campaign's
     zone, with the zone's abbreviation when it has one (``CET``, ``-05``)."""
-    local = _aware(moment).astimezone(time_zone(zone))
+    local = as_utc(moment).astimezone(time_zone(zone))
     day = format_date(local.date(), locale)
     if locale == "es":
         clock = f"{local.hour:02d}:{local.minute:02d}"
@@ -200,7 +196,7 @@ def parse_user_datetime(
     Raises :class:`BadDateTime` (``reason`` ``format`` or ``date``) for anything else.
     """
     zone = time_zone(tz)
-    current = _aware(now or datetime.now(UTC)).astimezone(zone)
+    current = as_utc(now or datetime.now(UTC)).astimezone(zone)
     words = " ".join(text.strip().split())
     if not words or len(words) > 40:
         raise BadDateTime("format", text)

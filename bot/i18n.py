@@ -20,6 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rules.names import LOCALES
+
 __all__ = [
     "Catalogue",
     "catalogue",
@@ -32,7 +34,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-LOCALES = ("es", "en")
 #: Parameters that count something: a message with one of them may have a ``_one`` form.
 COUNT_PARAMS = ("count", "dados_golpe", "amount")
 REFERENCE = "es"

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from cogs.ui.context import reply_locale
+from cogs.ui.custom_ids import CustomId
 from cogs.ui.help_pages import (
     CommandDoc,
     docs_of,
@@ -59,10 +60,11 @@ def help_message(docs: list[CommandDoc], topic: str, locale: str, page: int) -> 
     return {"embed": embed, "view": view}
 
 
-class TopicMenu(
-    KeyedItem[discord.ui.Select[discord.ui.View]],
-    template=r"arb:1:help:menu:(?P<number>\d)",
-):
+MENU_ID = CustomId.of("help:menu", number=r"\d")
+PAGE_ID = CustomId.of("help:page", page=r"\d{1,3}", topic=_TOPIC)
+
+
+class TopicMenu(KeyedItem[discord.ui.Select[discord.ui.View]], template=MENU_ID.template):
     def __init__(
         self,
         number: int,
@@ -82,7 +84,7 @@ class TopicMenu(
         ] or [discord.SelectOption(label="-", value="about")]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"arb:1:help:menu:{number}",
+                custom_id=MENU_ID.build(number),
                 placeholder=t("help.menu", locale),
                 options=options,
             )
@@ -97,16 +99,13 @@ class TopicMenu(
         await _show(itx, str(values[0]), 0, edit=True)
 
 
-class PageButton(
-    KeyedItem[discord.ui.Button[discord.ui.View]],
-    template=rf"arb:1:help:page:(?P<page>\d{{1,3}}):(?P<topic>{_TOPIC})",
-):
+class PageButton(KeyedItem[discord.ui.Button[discord.ui.View]], template=PAGE_ID.template):
     def __init__(self, topic: str, page: int, label: str = "▶", *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"arb:1:help:page:{max(page, 0)}:{topic}",
+                custom_id=PAGE_ID.build(max(page, 0), topic),
                 disabled=disabled,
             )
         )

@@ -9,7 +9,6 @@ failure after the modal hands the typed text back to its author (nothing is lost
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +38,7 @@ from bot.services.table.posting import (
 from bot.services.table.scenes import parse_players
 from cogs.ui.context import ctx_of, reply_locale
 from cogs.ui.cooldowns import fight
+from cogs.ui.custom_ids import INT, CustomId, custom_id_of, form_values
 from cogs.ui.errors import describe_error
 from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.options import Speaker as SpeakerOption
@@ -54,34 +54,21 @@ __all__ = ["PostCog"]
 
 log = logging.getLogger(__name__)
 
-#: The modal of /post: who speaks, the mode, the private thread's recipients (base 36, dot
-#: separated; ``0`` none) and the channel for a new thread (base 36).  The older form with
-#: one recipient in decimal (``arb:1:post:``) is still read: a form open across a deploy.
-POST_ID = re.compile(
-    r"arb:1:post(?P<v2>2)?:(?P<who>a|n|\d+):(?P<mode>[pgn]):"
-    r"(?P<to>[0-9a-z]+(?:\.[0-9a-z]+)*):(?P<chan>[0-9a-z]+)"
+#: /post's form: who speaks, the mode, the private thread's recipients and the channel for a
+#: new thread.  Action ``2`` (``arb:1:post2:``): the recipients in base 36, dot separated
+#: (``0`` none), and the channel in base 36; the older form (no action: one recipient, both
+#: in decimal) is still read, a form open across a deploy.
+POST_ID = CustomId.of(
+    "post",
+    actions=("", "2"),
+    who=r"a|n|\d+",
+    mode=r"[pgn]",
+    to=r"[0-9a-z]+(?:\.[0-9a-z]+)*",
+    chan=r"[0-9a-z]+",
 )
-EDIT_ID = re.compile(r"arb:1:postedit:(?P<post>\d+):(?P<version>\d+)")
+EDIT_ID = CustomId.of("postedit", post=INT, version=INT)
 #: modes: a public post, the whole post for the GM only, or only the notes for the GM
 PUBLIC, GM_ONLY, PRIVATE_NOTES = "p", "g", "n"
-
-
-def _submitted(components: list[Any]) -> dict[str, str]:
-    """custom_id → value of every text input in a modal submission (rows or labels)."""
-    found: dict[str, str] = {}
-    for component in components:
-        if not isinstance(component, dict):
-            continue
-        if "custom_id" in component and "value" in component:
-            found[component["custom_id"]] = str(component["value"])
-        found.update(_submitted(component.get("components") or []))
-        if isinstance(component.get("component"), dict):
-            found.update(_submitted([component["component"]]))
-    return found
-
-
-def _payload(itx: discord.Interaction) -> Mapping[str, Any]:
-    return itx.data or {}
 
 
 class PostModal(discord.ui.Modal):
@@ -210,7 +197,7 @@ class PostCog(commands.Cog):
         mode = GM_ONLY if private else PRIVATE_NOTES if private_notes else PUBLIC
         to_part = ".".join(_b36(r) for r in recipients) or "0"
         chan = _b36(thread_channel.id) if thread_channel else "0"
-        custom_id = f"arb:1:post2:{who}:{mode}:{to_part}:{chan}"
+        custom_id = POST_ID.build(who, mode, to_part, chan, action="2")
         title = ctx.t("post.modal.title", name=speaker.name)
         await PostModal(title, custom_id, ctx.locale).send(itx)
 
@@ -235,12 +222,12 @@ class PostCog(commands.Cog):
 
     async def on_post_modal(self, itx: discord.Interaction[Arbitro]) -> None:
         """A modal submission (cogs.ui.modal_submissions): a post or an edit, else not ours."""
-        custom_id = str(_payload(itx).get("custom_id", ""))
-        values = _submitted(list(_payload(itx).get("components") or []))
+        custom_id = custom_id_of(itx)
+        values = form_values(itx)
         text, notes = values.get("text", ""), values.get("notes") or None
-        if (found := POST_ID.fullmatch(custom_id)) is not None:
+        if (found := POST_ID.parse(custom_id)) is not None:
             work = self._submit_post(itx, found, text, notes, values.get("roll", "").strip())
-        elif (found := EDIT_ID.fullmatch(custom_id)) is not None:
+        elif (found := EDIT_ID.parse(custom_id)) is not None:
             work = self._submit_edit(itx, int(found["post"]), int(found["version"]), text, notes)
         else:
             return
@@ -270,7 +257,7 @@ class PostCog(commands.Cog):
     async def _submit_post(
         self,
         itx: discord.Interaction[Arbitro],
-        found: re.Match[str],
+        found: Mapping[str, str],
         text: str,
         notes: str | None,
         roll_text: str,
@@ -290,7 +277,7 @@ class PostCog(commands.Cog):
         )
         campaign = await ctx.services.campaigns.require(ctx.place)
         locale = campaign.locale or self.bot.config.default_locale
-        base = 36 if found["v2"] else 10
+        base = 36 if found["action"] == "2" else 10
         recipients = tuple(int(r, base) for r in found["to"].split(".") if int(r, base))
         chan_id = int(found["chan"], base)
         gm_channel = await self._gm_channel(itx, campaign.gm_channel_id, needed=mode != PUBLIC)
@@ -517,7 +504,7 @@ class PostCog(commands.Cog):
         view = await self.posting.find(ctx.place, ctx.actor, message.id)
         modal = PostModal(
             ctx.t("post.modal.edit_title", name=view.speaker_name),
-            f"arb:1:postedit:{view.id}:{view.version}",
+            EDIT_ID.build(view.id, view.version),
             ctx.locale,
             text=view.text,
             notes=view.notes,

@@ -1,14 +1,14 @@
 """``/privacy export`` and ``/privacy delete``; a guild's data after the bot is removed.
 
 Thin: the member's data is read and changed by :class:`bot.services.privacy.privacy.PrivacyService`.
-Guild departures go to :class:`bot.services.privacy.retention.RetentionService`; one task sleeps until
-the earliest purge date in the database (like the combat turn reminders), so a restart loses
-no deadline and a guild the bot is back in is never purged.
+Guild departures go to :class:`bot.services.privacy.retention.RetentionService`, which puts each
+purge on the durable timers (like the combat turn reminders and the pace digests), so a
+restart loses no deadline; this cog answers the timer with the guilds the bot is in, so a
+guild the bot is back in is never purged.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.db.models import utcnow
+from bot.services.privacy.retention import PURGE_TIMER
 from cogs.ui import render_privacy
 from cogs.ui.context import ctx_of
 from cogs.ui.views import ask_confirmation
@@ -26,13 +26,12 @@ if TYPE_CHECKING:
     from bot.app import Arbitro
     from bot.services.privacy.privacy import CharacterChoice, DeletionPreview, PrivacyService
     from bot.services.privacy.retention import RetentionService
+    from bot.services.shared.timers import Due
 
 log = logging.getLogger(__name__)
 
-__all__ = ["PrivacyCog", "IDLE_CHECK_SECONDS"]
+__all__ = ["PrivacyCog"]
 
-# With no purge pending the task still looks again now and then (belt and braces).
-IDLE_CHECK_SECONDS = 3600
 # Discord's smallest upload limit for a bot's message (a server without boosts).
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 
@@ -43,7 +42,6 @@ class PrivacyCog(
 ):
     def __init__(self, bot: Arbitro) -> None:
         self.bot = bot
-        self._purger: asyncio.Task[None] | None = None
         super().__init__()
 
     @property
@@ -141,56 +139,22 @@ class PrivacyCog(
         if await self.retention.returned(guild.id):
             log.info("re-added to guild %s within the retention period: data kept", guild.id)
 
-    async def cog_load(self) -> None:
-        self._purger = asyncio.create_task(self._purge_loop(), name="guild-purge")
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Guilds that re-added the bot while it was offline sent no ``on_guild_join``."""
+        for guild_id in await self.retention.back_in(self._present()):
+            log.info("back in guild %s within the retention period: data kept", guild_id)
 
-    async def cog_unload(self) -> None:
-        """Stop the purge task and wait for it, so a loop that had died is reported, not lost."""
-        if self._purger is None:
-            return
-        self._purger.cancel()
-        try:
-            await self._purger
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # noqa: BLE001 - reported once, here, instead of at garbage collection
-            log.exception("guild purge task had stopped")
+    async def cog_load(self) -> None:
+        self.bot.services.timers.register(PURGE_TIMER, self._purge)
 
     def _present(self) -> set[int]:
         return {guild.id for guild in self.bot.guilds}
 
-    async def _purge_loop(self) -> None:
-        """Sleep until the earliest purge date (or until a departure moves one), then purge.
-
-        At start, a guild the bot is in again (re-added while it was offline) is taken off
-        the list before anything is purged.
-        """
-        service = self.retention
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                # cleared before reading, so a departure recorded meanwhile wakes us again
-                service.timers_changed.clear()
-                for departure in await service.pending():
-                    if departure.guild_id in self._present():
-                        await service.returned(departure.guild_id)
-                due = await service.next_due()
-                delay: float = IDLE_CHECK_SECONDS
-                if due is not None:
-                    delay = max(0.0, min(delay, (due - utcnow()).total_seconds()))
-                if delay > 0:
-                    try:
-                        await asyncio.wait_for(service.timers_changed.wait(), timeout=delay)
-                        continue  # a departure moved: read the earliest again
-                    except TimeoutError:
-                        pass
-                for guild_id in await service.purge_due(present=self._present()):
-                    log.info("guild %s purged", guild_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - the loop must outlive one bad purge
-                log.exception("guild purge task")
-                await asyncio.sleep(60)
+    async def _purge(self, due: Due) -> None:
+        """A guild's retention ran out: purged, unless the bot is in it again."""
+        if await self.retention.on_timer(due, self._present()):
+            log.info("guild %s purged", due.ref)
 
 
 async def _co_gms(

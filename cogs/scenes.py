@@ -33,6 +33,7 @@ from bot.services.table.scenes import OpenPlan, SceneView, ThreadFacts
 from cogs.ui import render_pace, render_scenes
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight, heavy
+from cogs.ui.custom_ids import CustomId, custom_id_of, form_values
 from cogs.ui.errors import describe_error, send_error
 from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.scene_header import refresh_header
@@ -50,7 +51,8 @@ OPEN_TAGS: dict[str, str] = {"es": "Abierta", "en": "Open"}
 CLOSED_TAGS: dict[str, str] = {"es": "Cerrada", "en": "Closed"}
 MAX_APPLIED_TAGS = 5
 MAX_FORUM_TAGS = 20
-FORM_PREFIX = "arb:1:scene:open:"
+#: The opening form, keyed by a one-time token of the pending opening (kept in memory).
+FORM_ID = CustomId.of("scene:open", token=r"[0-9a-f]{16}")
 MAX_PENDING = 500  # forms waiting to be submitted, kept in memory (oldest dropped)
 WEEK: Final[Literal[10080]] = (
     10080  # minutes: the longest auto-archive Discord offers; a scene is slow
@@ -120,9 +122,7 @@ class OpenSceneModal(discord.ui.Modal):
     """The GM's opening text (a long paragraph); answered by :meth:`SceneCog.form_submitted`."""
 
     def __init__(self, token: str, title: str, locale: str) -> None:
-        super().__init__(
-            title=t("scene.form_title", locale)[:45], custom_id=f"{FORM_PREFIX}{token}"
-        )
+        super().__init__(title=t("scene.form_title", locale)[:45], custom_id=FORM_ID.build(token))
         self.text: discord.ui.TextInput[OpenSceneModal] = discord.ui.TextInput(
             label=t("scene.form_label", locale)[:45],
             custom_id="text",
@@ -132,15 +132,6 @@ class OpenSceneModal(discord.ui.Modal):
             required=True,
         )
         self.add_item(self.text)
-
-
-def _submitted_text(itx: discord.Interaction[Any]) -> str:
-    data: Any = itx.data or {}
-    for row in data.get("components") or []:
-        for comp in [*(row.get("components") or []), row.get("component") or {}]:
-            if comp.get("custom_id") == "text":
-                return str(comp.get("value") or "")
-    return ""
 
 
 @app_commands.guild_only()
@@ -208,14 +199,13 @@ class SceneCog(
 
         Any failure answers privately with the GM's text attached, so nothing typed is lost.
         """
-        data: Any = itx.data or {}
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(FORM_PREFIX):
+        form = FORM_ID.parse(custom_id_of(itx))
+        if form is None:
             return
-        text = _submitted_text(itx)
+        text = form_values(itx).get("text", "")
         ctx = await ctx_of(itx)
         try:
-            pending = self.pending.pop(custom_id[len(FORM_PREFIX) :], None)
+            pending = self.pending.pop(form["token"], None)
             if pending is None or pending.actor.user_id != itx.user.id:
                 raise DomainError("scene.error.form_expired")
             await itx.response.defer(ephemeral=True, thinking=True)

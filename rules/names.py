@@ -33,6 +33,10 @@ __all__ = [
     "names",
 ]
 
+#: Every language the bot speaks, listed once (``bot.i18n`` re-exports it): the catalogue
+#: ``bot/locales/<lang>/``, the names ``data/names/<lang>.toml``, `/campaign settings`'s
+#: language choice and the configuration check all read this tuple.  Spanish first: it is the
+#: fallback.
 LOCALES = ("es", "en")
 _DIR = Path(__file__).resolve().parent.parent / "data" / "names"
 

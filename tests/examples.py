@@ -115,31 +115,38 @@ def nucleo_android(name: str = "Unidad 7") -> dict[str, Any]:
     return sheet
 
 
-def swc_cleric(**changes: Any) -> dict[str, Any]:
-    """An S&W level-1 human Clérigo «Aldara» (Sabiduría 15), lawful, 6 PG, with ``changes``.
-
-    Built on the system's own new sheet and the default settings, as the wizard would.
-    """
+def swc_character(
+    name: str, clase: str, attributes: dict[str, int], hit_points: int, **changes: Any
+) -> dict[str, Any]:
+    """An S&W level-1 human of ``clase``, lawful, built on the system's own new sheet and the
+    default settings (as the wizard would), with ``changes``."""
     from bot.services.campaigns.settings import resolved_settings
     from rules import systems
 
     swc = systems.get("swc")
-    sheet = swc.new_sheet("Aldara", resolved_settings(swc.settings(), {}))
+    sheet = swc.new_sheet(name, resolved_settings(swc.settings(), {}))
     sheet.update(
         raza="humano",
-        clases=["clerigo"],
+        clases=[clase],
         alineamiento="legal",
-        atributos={
-            "Fuerza": 10,
-            "Destreza": 10,
-            "Constitución": 12,
-            "Inteligencia": 10,
-            "Sabiduría": 15,
-            "Carisma": 8,
-        },
-        pg={"max": 6, "actual": 6},
+        atributos=attributes,
+        pg={"max": hit_points, "actual": hit_points},
     )
     return sheet | changes
+
+
+def swc_cleric(**changes: Any) -> dict[str, Any]:
+    """«Aldara», a Clérigo (Sabiduría 15) with 6 PG."""
+    scores = {"Fuerza": 10, "Destreza": 10, "Constitución": 12, "Inteligencia": 10}
+    scores |= {"Sabiduría": 15, "Carisma": 8}
+    return swc_character("Aldara", "clerigo", scores, 6, **changes)
+
+
+def swc_fighter(constitution: int = 15, **changes: Any) -> dict[str, Any]:
+    """«Borin», a Guerrero (Fuerza 15) with 8 PG."""
+    scores = {"Fuerza": 15, "Destreza": 10, "Constitución": constitution, "Inteligencia": 9}
+    scores |= {"Sabiduría": 10, "Carisma": 9}
+    return swc_character("Borin", "guerrero", scores, 8, **changes)
 
 
 def image(kind: str = "png", width: int = 2, height: int = 2, *, noise: int = 0) -> bytes:

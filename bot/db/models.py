@@ -11,8 +11,21 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    false,
+    text,
+)
 from sqlmodel import Field, SQLModel
+
+from bot.db.types import UtcDateTime
 
 __all__ = [
     "Absence",
@@ -85,8 +98,8 @@ class Campaign(SQLModel, table=True):
     locale: str | None = Field(default=None, max_length=5)
     settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="active", max_length=10)
-    created_at: datetime = Field(default_factory=utcnow)
-    ended_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    ended_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
     # The last audit row (an attack's secret numbers) shown to the GM as a pending note.
     gm_notes_seen: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
@@ -119,7 +132,7 @@ class CampaignBinding(SQLModel, table=True):
     target_id: int = _snowflake()
     kind: str = Field(max_length=10)  # "channel" | "forum" | "category"
     active: bool = Field(default=True)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class RollLog(SQLModel, table=True):
@@ -154,7 +167,7 @@ class RollLog(SQLModel, table=True):
     private: bool = False
     message_id: int | None = _snowflake(default=None, nullable=True)
     message_url: str | None = Field(default=None, max_length=200)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
     # Who may see it (bot.services.shared.audience, migration 0020): decided when written.
     audience: str = Field(
         default="everyone", max_length=10, sa_column_kwargs={"server_default": "everyone"}
@@ -196,9 +209,9 @@ class Character(SQLModel, table=True):
     is_npc: bool = False
     hidden: bool = False
     template_id: int | None = Field(default=None, nullable=True)
-    created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
-    deleted_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    deleted_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     deleted_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)
     # The sheet's schema version (bot.services.sheets.schema); rows older than migration 0008 are 1.
@@ -241,8 +254,8 @@ class CreationDraft(SQLModel, table=True):
     is_npc: bool = False
     sheet: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="open", max_length=10)  # open | done | abandoned
-    created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
     version: int = Field(default=1)
 
 
@@ -261,7 +274,7 @@ class XpAward(SQLModel, table=True):
     xp_before: int
     xp_after: int
     reason: str | None = Field(default=None, max_length=200)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
     # Who may see it (bot.services.shared.audience, migration 0020): decided when written.
     audience: str = Field(
         default="everyone", max_length=10, sa_column_kwargs={"server_default": "everyone"}
@@ -275,8 +288,9 @@ class XpAward(SQLModel, table=True):
 class CombatRecord(SQLModel, table=True):
     """A fight in one channel or forum post (``/init``); the state is :class:`rules.combat.Combat`.
 
-    At most one active fight per channel (a partial unique index).  ``due_at`` is when the
-    turn reminder fires (``turn_hours`` after the last change).  Ending archives it
+    At most one active fight per channel (a partial unique index).  The turn reminder
+    (``turn_hours`` after the last change) is the ``combat.turn`` :class:`Timer` of the fight,
+    the one place its moment is kept.  Ending archives it
     (``status = "ended"``); it is never deleted.  Every change checks and bumps ``version``.
     """
 
@@ -301,19 +315,18 @@ class CombatRecord(SQLModel, table=True):
     status: str = Field(default="active", max_length=10)  # active | ended
     version: int = Field(default=1)
     created_by: int = _snowflake()
-    created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
-    ended_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    ended_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     turn_hours: int | None = None  # play-by-post: remind after this many hours on one turn
-    # when the turn reminder is due; the dispatcher fires it from its Timer row (kind combat.turn)
-    due_at: datetime | None = Field(default=None, index=True)
 
 
 class GuildDeparture(SQLModel, table=True):
-    """The bot was removed from a guild: its data is purged at ``purge_at`` unless it returns.
+    """The bot was removed from a guild: its data is purged unless it returns.
 
-    The row is the durable timer of the purge (a restart loses no deadline) and the only
-    record of the guild kept after the purge is none at all: the purge deletes this row too.
+    When is the ``guild.purge`` timer's ``due_at`` (:class:`Timer`, written in the same
+    transaction: the one place a deadline is kept).  The only record of the guild kept after
+    the purge is none at all: the purge deletes this row and its timer too.
     """
 
     __tablename__ = "guild_departure"
@@ -321,8 +334,12 @@ class GuildDeparture(SQLModel, table=True):
     guild_id: int = Field(
         sa_column=Column(BigInteger, primary_key=True, autoincrement=False, nullable=False)
     )
-    left_at: datetime = Field(default_factory=utcnow)
-    purge_at: datetime = Field(index=True)
+    left_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    #: The purge has begun (its retention ran out): a return no longer cancels it, and a
+    #: purge cut half-way resumes when its timer fires again.
+    purge_begun: bool = Field(
+        default=False, sa_column=Column(Boolean, nullable=False, server_default=false())
+    )
 
 
 class Timer(SQLModel, table=True):
@@ -342,10 +359,10 @@ class Timer(SQLModel, table=True):
     kind: str = Field(max_length=40)
     ref: str = Field(max_length=80)
     guild_id: int = _snowflake(index=True)
-    due_at: datetime = Field(index=True)
+    due_at: datetime = Field(index=True, sa_type=UtcDateTime)
     generation: int = Field(default=1)
     lease_owner: str | None = Field(default=None, max_length=80)
-    lease_until: datetime | None = None
+    lease_until: datetime | None = Field(default=None, sa_type=UtcDateTime)
     attempts: int = Field(default=0)
 
 
@@ -372,9 +389,9 @@ class Scene(SQLModel, table=True):
     players: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     header_message_id: int | None = _snowflake(default=None, nullable=True)
     opened_by: int = _snowflake()
-    created_at: datetime = Field(default_factory=utcnow)
-    closed_at: datetime | None = None
-    round_started_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    closed_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
+    round_started_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
     #: The scene's opening text (an Umbría scene's description, issue 27; migration 0019).
     opening_text: str | None = None
@@ -420,9 +437,9 @@ class Post(SQLModel, table=True):
     # where /post was used: a GM-only post (in the GM channel) links back to it
     origin_channel_id: int | None = _snowflake(default=None, nullable=True)
     gm_message_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
-    created_at: datetime = Field(default_factory=utcnow)
-    edited_at: datetime | None = None
-    deleted_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    edited_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
+    deleted_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
     #: Brought from another site (Comunidad Umbría, issue 27): who wrote it there, until a
     #: member claims them (``author_user_id`` is 0 until then), and the post's own number
@@ -476,9 +493,11 @@ class RollRequest(SQLModel, table=True):
     entries: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
-    created_at: datetime = Field(default_factory=utcnow)
-    completed_at: datetime | None = None  # every character has rolled (the GM was told)
-    closed_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    completed_at: datetime | None = Field(
+        default=None, sa_type=UtcDateTime
+    )  # every character has rolled (the GM was told)
+    closed_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     closed_by: int | None = _snowflake(default=None, nullable=True)
     version: int = Field(default=1)
 
@@ -536,8 +555,8 @@ class Absence(SQLModel, table=True):
     starts_on: date
     ends_on: date
     note: str | None = Field(default=None, max_length=200)
-    created_at: datetime = Field(default_factory=utcnow)
-    cancelled_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    cancelled_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
     # the member chose a catch-up by private message on return (/catch-up, issue 25 §2)
     catch_up: bool = Field(default=False, sa_column_kwargs={"server_default": text("false")})
@@ -570,8 +589,8 @@ class Npcization(SQLModel, table=True):
     campaign_id: int = Field(foreign_key="campaign.id")
     player_user_id: int = _snowflake()  # who had it (and gets it back)
     by_user_id: int = _snowflake()  # the referee who handed it over
-    since: datetime = Field(default_factory=utcnow)
-    until: datetime | None = None
+    since: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    until: datetime | None = Field(default=None, sa_type=UtcDateTime)
     version: int = Field(default=1)
 
 
@@ -593,7 +612,7 @@ class PaceReminder(SQLModel, table=True):
     character_id: int = Field(foreign_key="character.id")
     round_key: int = _snowflake()
     user_id: int = _snowflake()  # who was reminded (the player, or the GM for an NPCized one)
-    sent_at: datetime = Field(default_factory=utcnow)
+    sent_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class CharacterProfile(SQLModel, table=True):
@@ -618,7 +637,7 @@ class CharacterProfile(SQLModel, table=True):
     avatar: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     avatar_type: str | None = Field(default=None, max_length=10)  # png | jpeg | gif | webp
     avatar_hash: str | None = Field(default=None, max_length=64)  # sha256 of the bytes
-    updated_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
     version: int = Field(default=1)
     #: The character's public story, longer than a description (an Umbría character's
     #: «Historia», issue 27; migration 0019).
@@ -646,7 +665,7 @@ class PrivateThread(SQLModel, table=True):
     gm_user_id: int = _snowflake()
     parent_id: int = _snowflake()  # the text channel that holds the thread
     thread_id: int = _snowflake()
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
     members: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     member_key: str = Field(max_length=200)  # the members' ids, sorted, comma-separated
 

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-from bot.config import REPO_ROOT
+from bot.config import REPO_ROOT, StartupProblem
 
 __all__ = [
     "DatabaseProblem",
@@ -46,18 +46,8 @@ HEADER = b"SQLite format 3\x00"
 MIN_SQLITE = (3, 35, 0)
 
 
-class DatabaseProblem(Exception):
-    """The database cannot be used as configured; ``key`` names the translated explanation."""
-
-    def __init__(self, key: str, /, **params: Any) -> None:
-        self.key = key
-        self.params = params
-        super().__init__(f"{key} {params}")
-
-    def render(self, locale: str) -> str:
-        from bot.i18n import t
-
-        return t(self.key, locale, **self.params)
+class DatabaseProblem(StartupProblem):
+    """The database cannot be used as configured (nothing has been written to it)."""
 
 
 def parse_url(url: str) -> URL:

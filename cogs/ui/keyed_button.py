@@ -41,6 +41,7 @@ import discord
 from bot.i18n import t
 from bot.services.shared.errors import DomainError
 from cogs.ui.context import ctx_of
+from cogs.ui.custom_ids import INT, CustomId
 from cogs.ui.errors import describe_error, send_error
 
 if TYPE_CHECKING:
@@ -83,6 +84,7 @@ class KeyedButton(KeyedItem[discord.ui.Button[discord.ui.View]], template=r"(?!)
     styles: ClassVar[Mapping[str, Style]]  # action → style ("" for a class with one action)
     emojis: ClassVar[Mapping[str, str]]
     suffix: ClassVar[str]
+    scheme: ClassVar[CustomId]  # builds and reads this class's ids (cogs/ui/custom_ids.py)
     reference: ClassVar[str]  # names the button in the "unexpected error" reply and the log
 
     def __init_subclass__(
@@ -101,12 +103,10 @@ class KeyedButton(KeyedItem[discord.ui.Button[discord.ui.View]], template=r"(?!)
             hint not in (int, "int") for hint in annotations.values()
         ):
             raise TypeError(f"{cls.__name__} must annotate one or two int keys, not {annotations}")
-        actions = "|".join(map(re.escape, styles))
-        ids = "".join(rf":(?P<{key}>\d+)" for key in keys)
-        super().__init_subclass__(
-            template=rf"arb:1:{re.escape(kind)}(?P<action>{actions}){ids}{re.escape(suffix)}"
-        )
+        scheme = CustomId(kind, tuple((key, INT) for key in keys), tuple(styles), suffix)
+        super().__init_subclass__(template=scheme.template)
         cls.kind, cls.keys, cls.styles, cls.suffix = kind, keys, styles, suffix
+        cls.scheme = scheme
         if isinstance(emoji, Mapping):
             cls.emojis = emoji
         else:
@@ -118,13 +118,12 @@ class KeyedButton(KeyedItem[discord.ui.Button[discord.ui.View]], template=r"(?!)
             raise ValueError(
                 f"{type(self).__name__} is keyed by {self.keys}, actions {[*self.styles]}"
             )
-        key = ":".join(str(number) for number in ids)
         super().__init__(
             discord.ui.Button(
                 label=label or action or self.kind,
                 style=self.styles[action],
                 emoji=self.emojis.get(action),
-                custom_id=f"arb:1:{self.kind}{action}:{key}{self.suffix}",
+                custom_id=self.scheme.build(*ids, action=action),
             )
         )
         self.action = action

@@ -6,12 +6,13 @@ cog body stays one service call and one render.  Embeds are kept under Discord's
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
 import discord
 
+from bot.db.types import as_utc
 from bot.formatting import format_percent
 from bot.i18n import t
 from bot.services.campaigns.service import CampaignView, SettingView
@@ -159,8 +160,8 @@ def moment(when: datetime, style: str = "f") -> str:
     it in their own zone and language (players in Spain and Latin America share tables:
     issue 23 §6).  Only where Discord cannot render one (a file, an embed's title or
     footer) is a moment written out, in the campaign's zone (:mod:`bot.formatting`).
-    Stored times are naive UTC (the database's convention)."""
-    aware = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    Stored moments come back aware (``bot/db/types.py``); a naive one is taken as UTC."""
+    aware = as_utc(when)
     return f"<t:{int(aware.timestamp())}:{style}>"
 
 

@@ -99,7 +99,9 @@ def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
         embed.add_field(
             name=t("attack.notes", locale),
             value=truncate(
-                "\n".join(f"• {t(note, locale, genero=view.target_gender)}" for note in view.notes),
+                "\n".join(
+                    f"• {t(note, locale, genero=_gender_of(view, note))}" for note in view.notes
+                ),
                 1024,
             ),
             inline=False,
@@ -159,3 +161,8 @@ def gm_notes(notes: tuple[GmNote, ...], locale: str) -> str:
             )
         )
     return truncate("\n".join(lines), 1900)
+
+
+def _gender_of(view: AttackView, note: str) -> str | None:
+    """Whom a note speaks of: the attacker for its roll's notes, else the target."""
+    return view.attacker_gender if note in view.result.notes else view.target_gender

@@ -8,8 +8,14 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from cogs.ui.custom_ids import CustomId
 
 __all__ = ["Asking", "Confirm", "ask_confirmation"]
+
+
+#: The confirmation's two buttons (a live View: the author's answer within its timeout).
+CONFIRM_ID = CustomId.of("confirm").build()
+CANCEL_ID = CustomId.of("cancel").build()
 
 
 class Confirm(discord.ui.View):
@@ -42,13 +48,13 @@ class Confirm(discord.ui.View):
             return False
         return True
 
-    @discord.ui.button(style=discord.ButtonStyle.danger, custom_id="arb:1:confirm")
+    @discord.ui.button(style=discord.ButtonStyle.danger, custom_id=CONFIRM_ID)
     async def confirm(self, itx: discord.Interaction, _button: discord.ui.Button[Confirm]) -> None:
         self.value = True
         self.interaction = itx
         self.stop()
 
-    @discord.ui.button(style=discord.ButtonStyle.secondary, custom_id="arb:1:cancel")
+    @discord.ui.button(style=discord.ButtonStyle.secondary, custom_id=CANCEL_ID)
     async def cancel(self, itx: discord.Interaction, _button: discord.ui.Button[Confirm]) -> None:
         self.value = False
         self.interaction = itx

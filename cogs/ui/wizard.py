@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NoReturn, Self
 
 import discord
@@ -23,6 +22,7 @@ from bot.services.sheets.creation import DraftView
 from cogs.ui import render_sheet
 from cogs.ui.approval import with_approval
 from cogs.ui.context import ctx_of
+from cogs.ui.custom_ids import INT, CustomId, custom_id_of, form_values, selected_values
 from cogs.ui.errors import describe_error, send_error
 from cogs.ui.keyed_button import KeyedButton, KeyedItem
 from cogs.ui.modal_submissions import modal_submissions
@@ -36,12 +36,15 @@ log = logging.getLogger(__name__)
 
 __all__ = ["wizard_message", "WizardButton", "WizardSelect", "register"]
 
+#: The wizard's select (a CHOOSE step, or the last screen's gender) and its form (a FORM step).
+CHOOSE_ID = CustomId.of("wiz:choose", draft=INT, version=INT, step=r"[^:]+")
+FORM_ID = CustomId.of("wizform", draft=INT, version=INT)
+
 
 def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
     """Embed + components for the current step (or the final confirmation)."""
     components = discord.ui.View(timeout=None)
     step = view.step
-    ident = f"{view.draft_id}:{view.version}"
     if step is None:
         if not view.problems:
             components.add_item(_button(view, "finish", t("wizard.finish", locale)))
@@ -52,7 +55,7 @@ def wizard_message(view: DraftView, locale: str) -> dict[str, Any]:
         components.add_item(_button(view, "form", t("wizard.form", locale)))
     elif step.kind == StepKind.CHOOSE:
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"arb:1:wiz:choose:{ident}:{step.key}"[:100],
+            custom_id=CHOOSE_ID.build(view.draft_id, view.version, step.key)[:100],
             placeholder=t("wizard.choose", locale),
             min_values=max(0, min(step.min_choices, len(step.options))),
             max_values=max(1, min(step.max_choices, len(step.options), 25)),
@@ -81,7 +84,7 @@ def _button(view: DraftView, action: str, label: str) -> WizardButton:
 def _gender_select(view: DraftView, locale: str) -> WizardSelect:
     """The last screen's optional question: the grammatical gender messages agree with."""
     select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-        custom_id=f"arb:1:wiz:choose:{view.draft_id}:{view.version}:{GENDER_PATH}",
+        custom_id=CHOOSE_ID.build(view.draft_id, view.version, GENDER_PATH),
         placeholder=t("wizard.gender", locale),
         options=[
             discord.SelectOption(
@@ -125,7 +128,7 @@ class WizardModal(discord.ui.Modal):
         assert view.step is not None
         super().__init__(
             title=t("wizard.form_title", locale, name=view.name)[:45],
-            custom_id=f"arb:1:wizform:{view.draft_id}:{view.version}",
+            custom_id=FORM_ID.build(view.draft_id, view.version),
         )
         self.draft_id, self.version, self.step_key = view.draft_id, view.version, view.step.key
         self.inputs: dict[str, discord.ui.TextInput[WizardModal]] = {}
@@ -153,34 +156,9 @@ class WizardModal(discord.ui.Modal):
         self.stop()  # removes it from the view store: the listener below is the only handler
 
 
-FORM_ID = re.compile(r"arb:1:wizform:(?P<draft>\d+):(?P<version>\d+)")
-
-
-def _payload(itx: discord.Interaction[Arbitro]) -> Mapping[str, object]:
-    """The interaction's raw data (discord.py types it as a union of TypedDicts, one per kind)."""
-    return itx.data or {}
-
-
-def _list(value: object) -> list[Any]:
-    """A list from the raw payload, or an empty one when the field is absent."""
-    return list(value) if isinstance(value, list) else []
-
-
-def _submitted(components: list[dict[str, Any]]) -> dict[str, str]:
-    """custom_id → value of every text input in a modal submission (rows or labels)."""
-    found: dict[str, str] = {}
-    for component in components:
-        if "custom_id" in component and "value" in component:
-            found[component["custom_id"]] = str(component["value"])
-        found.update(_submitted(component.get("components") or []))
-        if isinstance(component.get("component"), dict):
-            found.update(_submitted([component["component"]]))
-    return found
-
-
 async def form_submitted(itx: discord.Interaction[Arbitro]) -> None:
     """A wizard form (FORM step) was submitted: answer it from the draft in the database."""
-    match = FORM_ID.fullmatch(str(_payload(itx).get("custom_id", "")))
+    match = FORM_ID.parse(custom_id_of(itx))
     if match is None:
         return
     draft_id, version = int(match["draft"]), int(match["version"])
@@ -193,7 +171,7 @@ async def form_submitted(itx: discord.Interaction[Arbitro]) -> None:
         await _fail(itx, error)
         return
     assert view.step is not None
-    values = _submitted(_list(_payload(itx).get("components")))
+    values = form_values(itx)
     answer = {field.key: values.get(field.key[:100], "") for field in view.step.fields[:5]}
     await _apply(itx, draft_id, version, view.step.key, answer)
 
@@ -274,10 +252,7 @@ class WizardButton(
         await itx.followup.send(**announcement, ephemeral=character.is_npc)
 
 
-class WizardSelect(
-    KeyedItem[discord.ui.Select[discord.ui.View]],
-    template=r"arb:1:wiz:choose:(?P<draft>\d+):(?P<version>\d+):(?P<step>[^:]+)",
-):
+class WizardSelect(KeyedItem[discord.ui.Select[discord.ui.View]], template=CHOOSE_ID.template):
     def __init__(
         self, select: discord.ui.Select[discord.ui.View], draft_id: int, version: int, step_key: str
     ) -> None:
@@ -289,7 +264,7 @@ class WizardSelect(
         return cls(item, int(match["draft"]), int(match["version"]), match["step"])
 
     async def callback(self, itx: discord.Interaction[Arbitro]) -> None:  # type: ignore[override]  # discord.py: any Client; ours is always Arbitro
-        values = _list(_payload(itx).get("values"))
+        values = selected_values(itx)
         await _apply(itx, self.draft_id, self.version, self.step_key, values)
 
 

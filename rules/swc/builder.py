@@ -38,7 +38,7 @@ from rules.swc.monster import hit_points_roll, monster_problems, parse_armour_cl
 from rules.swc.races import RACE_IDS, allowed_combinations, combination_allowed, get_race
 from rules.swc.sheet import setting
 from rules.swc.shop import buy, cost_copper, format_copper, inventory, purse_copper, shop
-from rules.swc.validation import problems
+from rules.swc.validation import below_original_minimums, problems
 from rules.systems.base import (
     CreationOutcome,
     CreationStep,
@@ -111,21 +111,7 @@ def _combo_problems(
     if "monje" in combo and not setting(settings, "monjes_permitidos"):
         out.append(Problem("swc.problem.monk_not_allowed", "clases"))
     if setting(settings, "minimos_originales"):
-        for clase in combo:
-            for name, minimum in get_class(clase).minimos_originales.items():
-                if atributos[name] < minimum:
-                    out.append(
-                        Problem(
-                            "swc.problem.below_original_minimum",
-                            f"atributos.{name}",
-                            {
-                                "clase": clase,
-                                "atributo": name,
-                                "valor": atributos[name],
-                                "minimo": minimum,
-                            },
-                        )
-                    )
+        out.extend(below_original_minimums(combo, atributos))
     return out
 
 

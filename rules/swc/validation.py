@@ -9,6 +9,8 @@ against every class.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rules.swc.attributes import ATTRIBUTE_ORDER
 from rules.swc.classes import ALIGNMENTS, CLASS_IDS, get_class
 from rules.swc.equipment import Armour, find_item
@@ -18,7 +20,7 @@ from rules.swc.sheet import NO_ARMOUR, classes_of, setting
 from rules.systems.base import Problem, Settings, Sheet
 from rules.values import is_int
 
-__all__ = ["CHARACTER_KEYS", "NPC_KEYS", "armour_allowed", "problems"]
+__all__ = ["CHARACTER_KEYS", "NPC_KEYS", "armour_allowed", "below_original_minimums", "problems"]
 
 
 def armour_allowed(clase: str, armour: Armour) -> bool:
@@ -90,24 +92,24 @@ def _attributes(sheet: Sheet, settings: Settings) -> list[Problem]:
             )
     if out or not setting(settings, "minimos_originales"):
         return out
-    for clase in classes_of(sheet):
-        if clase not in CLASS_IDS:
-            continue
-        for name, minimum in get_class(clase).minimos_originales.items():
-            if atributos[name] < minimum:
-                out.append(
-                    Problem(
-                        "swc.problem.below_original_minimum",
-                        f"atributos.{name}",
-                        {
-                            "clase": clase,
-                            "atributo": name,
-                            "valor": atributos[name],
-                            "minimo": minimum,
-                        },
-                    )
-                )
-    return out
+    return below_original_minimums([c for c in classes_of(sheet) if c in CLASS_IDS], atributos)
+
+
+def below_original_minimums(clases: Sequence[str], atributos: Mapping[str, int]) -> list[Problem]:
+    """The Original Game's minimum scores each class misses (campaign setting
+    ``minimos_originales``; the minimums are each class file's ``minimos_originales``, seed
+    000's class descriptions), one problem per class and score: checked on a finished sheet
+    and, by the wizard, on the class combinations it offers."""
+    return [
+        Problem(
+            "swc.problem.below_original_minimum",
+            f"atributos.{name}",
+            {"clase": clase, "atributo": name, "valor": atributos[name], "minimo": minimum},
+        )
+        for clase in clases
+        for name, minimum in get_class(clase).minimos_originales.items()
+        if atributos[name] < minimum
+    ]
 
 
 def _numbers(sheet: Sheet) -> list[Problem]:

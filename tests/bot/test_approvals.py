@@ -11,20 +11,16 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import ActiveCharacter, RollLog, XpAward
-from bot.services import Actor, Place
+from bot.services import Actor
 from bot.services.campaigns.service import APPROVE_CHARACTERS, SettingsChange
 from bot.services.play.attacks import AttackOrder
 from bot.services.play.checks import CheckOrder
 from bot.services.play.spells import CastOrder
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from rules.systems.base import RulesError
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, GUILD, HERE
 from tests.examples import ARDELIA, ardelia, ardelia_the_mage
 
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 OPTION = "habilidad:Pilotar"
 
 

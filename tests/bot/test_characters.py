@@ -7,17 +7,11 @@ import json
 
 import pytest
 
-from bot.services import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
 from bot.services.sheets.characters import name_key
 from rules import systems
 from rules.systems.base import RulesError
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, HERE
 
 
 def rolweb_sheet(name="Eira", **attributes):

@@ -8,26 +8,17 @@ import pytest
 from sqlmodel import select
 
 from bot.db.models import RollLog
-from bot.services import Actor, Place
 from bot.services.play.checks import CheckOrder, parse_circumstances
 from bot.services.shared.audience import Part, Reader, show, sight
 from bot.services.shared.errors import DomainError, NotAllowed
 from rules.systems.base import RulesError
+from tests.bot.table import ANA, BRUNO, GM, HERE, estrellas
 from tests.examples import ARDELIA
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 
 
 @pytest.fixture
 async def ardelia(services):
-    await services.campaigns.create(
-        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
-    )
-    await services.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await estrellas(services)
     return services
 
 

@@ -9,16 +9,11 @@ import pytest
 from sqlmodel import select
 
 from bot.db.models import CombatRecord
-from bot.services import Actor, Place
+from bot.services import Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules.systems.base import RulesError
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, GUILD, HERE
 from tests.examples import ARDELIA
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 
 
 def ardelia(name: str = "Ardelia") -> dict:
@@ -172,6 +167,14 @@ async def _noop(_due) -> None:
     return None
 
 
+async def _turn_due(fight):
+    """When the fight's turn reminder fires: its timer, the one place that moment is kept."""
+    from bot.db.models import Timer
+
+    async with fight.sessions() as session:
+        return (await session.exec(select(Timer.due_at).where(Timer.kind == "combat.turn"))).first()
+
+
 async def test_a_turn_that_waits_too_long_is_reminded_once(fight):
     from datetime import timedelta
 
@@ -183,9 +186,9 @@ async def test_a_turn_that_waits_too_long_is_reminded_once(fight):
     with pytest.raises(NotReferee):
         await fight.combat.set_deadline(HERE, ANA, 12)
     await fight.combat.set_deadline(HERE, GM, 12)
-    assert await fight.combat.next_due() is None, "no timer before the first turn"
+    assert await _turn_due(fight) is None, "no timer before the first turn"
     view = await fight.combat.next(HERE, GM)
-    due = await fight.combat.next_due()
+    due = await _turn_due(fight)
     assert due is not None and timedelta(hours=11) < due - utcnow() <= timedelta(hours=12)
     timers = fight.combat.timers
     timers.register("combat.turn", _noop)
@@ -210,10 +213,10 @@ async def test_a_turn_that_waits_too_long_is_reminded_once(fight):
     assert await timers.done(npc_due)
     await fight.combat.set_deadline(HERE, GM, 0)
     await fight.combat.next(HERE, GM)
-    assert await fight.combat.next_due() is None
+    assert await _turn_due(fight) is None
     await fight.combat.set_deadline(HERE, GM, 1)
     await fight.combat.end(HERE, GM)
-    assert await fight.combat.next_due() is None, "an ended fight reminds nobody"
+    assert await _turn_due(fight) is None, "an ended fight reminds nobody"
 
 
 async def test_a_turn_passed_while_its_reminder_is_posted_keeps_the_new_timer(fight):

@@ -8,15 +8,11 @@ import pytest
 from sqlmodel import select
 
 from bot.db.models import CreationDraft, RollLog
-from bot.services import Actor, Place
+from bot.services import Place
 from bot.services.shared.errors import DomainError, NotAllowed
 from rules.systems.base import RulesError
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, GUILD, HERE
 
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 FIRST = {"Ágil": "13", "Astuto": "8", "Atento": "10", "Diestro": "11"}
 SECOND = {"Discreto": "10", "Fuerte": "12", "Persuasivo": "9", "Tenaz": "7"}
 

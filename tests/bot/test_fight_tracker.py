@@ -10,7 +10,6 @@ import json
 import pytest
 from sqlmodel import select
 
-from bot.services import Actor, Place
 from bot.services.play.checks import CheckOrder
 from bot.services.play.combat_views import combat_for
 from bot.services.play.spells import CastOrder
@@ -23,16 +22,11 @@ from rules import systems
 from rules.combat import effects
 from rules.combat.effects import Effect, Modifier, TurnAction
 from rules.systems.base import RulesError
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, HERE
 from tests.examples import ARDELIA
 from tests.rules.nucleo.conftest import ScriptedRandom
 
 EVERYONE = Reader.everyone()
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 
 
 def ardelia(name: str = "Ardelia") -> dict:

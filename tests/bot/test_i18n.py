@@ -65,3 +65,16 @@ def test_locale_choice_order():
     assert choose_locale("en-GB", "es", "es") == "en"
     assert choose_locale("fr", "en", "es") == "en"
     assert choose_locale("fr", None, "es") == "es"
+
+
+def test_the_languages_are_listed_once_and_every_list_of_texts_has_them_all():
+    """One tuple (rules.names.LOCALES, re-exported by bot.i18n) names the catalogue's folders
+    and the names' files: a language added in one place only is caught here."""
+    import bot.i18n
+    import rules.names
+
+    assert bot.i18n.LOCALES is rules.names.LOCALES
+    repo = Path(__file__).resolve().parents[2]
+    catalogues = {p.name for p in (repo / "bot" / "locales").iterdir() if p.is_dir()}
+    names = {p.stem for p in (repo / "data" / "names").glob("*.toml")}
+    assert catalogues == names == set(bot.i18n.LOCALES)

@@ -15,20 +15,15 @@ from sqlalchemy import update
 from sqlmodel import select
 
 from bot.db.models import Character, RollLog, XpAward
-from bot.services import Actor, Place
+from bot.services import Actor
 from bot.services.campaigns.service import SettingsChange
 from bot.services.play.checks import CheckOrder
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.imports import MAX_DEPTH, range_problems
 from bot.services.sheets.schema import SHEET_SCHEMA_VERSION
 from rules.systems.base import FieldKind, FieldSpec, RulesError
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, HERE
 from tests.examples import ARDELIA
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 
 
 @pytest.fixture
@@ -297,3 +292,49 @@ async def test_open_drafts_are_capped(table):
         await table.creation.start(HERE, GM, "Uno más", npc=True)
     assert error.value.key == "sheet.error.too_many_drafts"
     assert await table.creation.start(HERE, ANA, "Ardelia")  # another member, another count
+
+
+@pytest.mark.parametrize(
+    ("document", "key", "params"),
+    [
+        ({"format": "otro"}, "sheet.error.import_wrong_format", {"format": "arbitro.sheet"}),
+        # the first wrong field is named, whatever else is wrong too
+        (
+            {"format": "arbitro.sheet", "version": "1", "npc": "sí", "x": 1},
+            "sheet.error.import_wrong_version",
+            {"version": "1", "expected": 1},
+        ),
+        (
+            {"format": "arbitro.sheet", "version": 1, "sheet": {}, "b": 1, "a": 2},
+            "sheet.error.import_unknown_keys",
+            {"keys": "a, b"},
+        ),
+        ({"format": "arbitro.sheet", "version": 1, "sheet": []}, "sheet.error.import_no_sheet", {}),
+        (
+            {"format": "arbitro.sheet", "version": 1, "sheet": {}, "npc": "yes"},
+            "sheet.error.import_npc_not_boolean",
+            {},
+        ),
+        (
+            {"format": "arbitro.sheet", "version": 1, "sheet": {}, "npc": 1},
+            "sheet.error.import_npc_not_boolean",
+            {},
+        ),
+    ],
+)
+def test_the_envelope_is_read_strictly_with_one_translated_message(document, key, params):
+    """pydantic reads the envelope (SheetDocument); its findings become the messages users
+    got before, the first wrong field first (nothing is converted: "1" is not version 1)."""
+    from bot.services.sheets.imports import parse_document
+
+    with pytest.raises(DomainError) as error:
+        parse_document(json.dumps(document).encode())
+    assert (error.value.key, error.value.params) == (key, params)
+
+
+def test_an_exported_envelope_reads_back_as_it_was_written():
+    from bot.services.sheets.imports import SheetDocument, parse_document, sheet_document
+
+    written = sheet_document("nucleo", True, {"name": "Eira"})
+    assert list(written) == ["format", "version", "system", "npc", "sheet"]
+    assert parse_document(json.dumps(written).encode()) == SheetDocument(**written)

@@ -8,9 +8,8 @@ import asyncio
 import pytest
 
 from bot.services import Actor, Place
-from bot.services.campaigns.settings import resolved_settings
 from bot.services.shared.errors import DomainError, NotAllowed
-from rules import systems
+from tests.examples import swc_fighter
 
 GUILD = 1000
 HERE = Place(GUILD, 12, (12,))
@@ -20,24 +19,7 @@ BRUNO = Actor(3, "Bruno")
 
 
 def borin() -> dict:
-    system = systems.get("swc")
-    settings = resolved_settings(system.settings(), {})
-    sheet = system.new_sheet("Borin", settings)
-    sheet.update(
-        raza="humano",
-        clases=["guerrero"],
-        alineamiento="legal",
-        atributos={
-            "Fuerza": 15,
-            "Destreza": 10,
-            "Constitución": 15,
-            "Inteligencia": 9,
-            "Sabiduría": 10,
-            "Carisma": 9,
-        },
-        pg={"max": 8, "actual": 8},
-    )
-    return sheet
+    return swc_fighter()
 
 
 @pytest.fixture

@@ -5,13 +5,12 @@ refuses late presses."""
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 from sqlmodel import select
 
 from bot.db.models import RollLog, RollRequest, Scene, saved_id
-from bot.services import Actor, Place
+from bot.services import Actor
 from bot.services.shared.audience import Reader
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.table.requests import (
@@ -23,23 +22,16 @@ from bot.services.table.requests import (
 )
 from cogs.ui.request_panel import request_message, results_message
 from rules.systems.base import RulesError
-from tests.examples import ARDELIA, ardelia, swc_cleric
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, GUILD, HERE, estrellas
+from tests.examples import ardelia, swc_cleric
 
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 CARLA = Actor(4, "Carla")
 OPTION = "habilidad:Pilotar"
 
 
 @pytest.fixture
 async def table(services):
-    await services.campaigns.create(
-        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
-    )
-    await services.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await estrellas(services)
     await services.characters.create(HERE, BRUNO, ardelia(name="Brisa"))
     return services
 

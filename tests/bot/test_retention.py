@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy import func, inspect, select
+from sqlalchemy import func, inspect, select, text
 from sqlmodel import SQLModel
 
+from bot.config import Shards
 from bot.db.models import (
     Character,
     GuildDeparture,
@@ -24,7 +25,8 @@ from bot.db.models import (
     utcnow,
 )
 from bot.services import Actor, Place
-from bot.services.privacy.retention import RetentionService, guild_tables
+from bot.services.privacy.retention import PURGE_TIMER, RetentionService, guild_tables
+from bot.services.shared.timers import Due, TimerService
 from bot.services.sheets.profiles import ProfileChange
 from tests.examples import ARDELIA
 from tests.umbria_fixture import fixture_zip
@@ -171,6 +173,20 @@ async def rows_of(services, guild_id: int) -> dict[str, int]:
         return counts
 
 
+async def purge_due(retention: RetentionService, now=None, *, present=frozenset()) -> list[int]:
+    """What the bot does when purge timers come due (cogs/privacy.py answers each with the
+    guilds it is in): fire them on ``retention``'s timer service; the guilds purged."""
+    purged: list[int] = []
+
+    async def answer(due: Due) -> None:
+        if await retention.on_timer(due, present):
+            purged.append(int(due.ref))
+
+    retention.timers.register(PURGE_TIMER, answer)
+    await retention.timers.fire(now)
+    return purged
+
+
 def test_every_table_but_the_bookkeeping_is_scoped_by_guild():
     """A new table without guild_id would survive a purge: this test makes that a decision."""
     names = {t.name for t in guild_tables()}
@@ -184,10 +200,11 @@ async def test_the_retention_period_keeps_everything_and_a_return_cancels(two_gu
     assert all(before.values()), before
     purge_at = await s.retention.departed(GUILD)
     assert timedelta(days=29.9) < purge_at - utcnow() <= timedelta(days=30)
-    assert await s.retention.purge_due() == []  # thirty days are not up
-    assert await rows_of(s, GUILD) == before
+    assert await purge_due(s.retention) == []  # thirty days are not up
+    # everything kept, plus the purge's own timer
+    assert await rows_of(s, GUILD) == {**before, "timer": before["timer"] + 1}
     assert await s.retention.returned(GUILD) is True
-    assert await s.retention.purge_due(utcnow() + timedelta(days=31)) == []
+    assert await purge_due(s.retention, utcnow() + timedelta(days=31)) == []
     assert await rows_of(s, GUILD) == before
     assert await s.retention.returned(GUILD) is False
 
@@ -196,12 +213,12 @@ async def test_after_the_period_the_guild_is_purged_and_only_that_guild(two_guil
     s = two_guilds
     other = await rows_of(s, OTHER)
     await s.retention.departed(GUILD)
-    assert await s.retention.purge_due(utcnow() + timedelta(days=30, minutes=1)) == [GUILD]
+    assert await purge_due(s.retention, utcnow() + timedelta(days=30, minutes=1)) == [GUILD]
     assert set((await rows_of(s, GUILD)).values()) == {0}
     assert await rows_of(s, OTHER) == other
     assert await s.retention.pending() == []
     # idempotent: again finds nothing to do
-    assert await s.retention.purge_due(utcnow() + timedelta(days=60)) == []
+    assert await purge_due(s.retention, utcnow() + timedelta(days=60)) == []
     assert await s.retention.purge(GUILD, utcnow() + timedelta(days=60)) is False
 
 
@@ -215,7 +232,7 @@ async def test_a_guild_the_bot_is_in_is_never_purged(two_guilds):
     s = two_guilds
     before = await rows_of(s, GUILD)
     await s.retention.departed(GUILD, utcnow() - timedelta(days=40))
-    assert await s.retention.purge_due(present={GUILD}) == []
+    assert await purge_due(s.retention, present={GUILD}) == []
     assert await rows_of(s, GUILD) == before
     assert await s.retention.pending() == []
 
@@ -225,15 +242,16 @@ async def test_the_departure_survives_a_restart(two_guilds, engine):
 
     await two_guilds.retention.departed(GUILD, utcnow() - timedelta(days=31))
     restarted = Services(engine, retention_days=30)  # a new process on the same database
-    assert await restarted.retention.next_due() is not None
-    assert await restarted.retention.purge_due() == [GUILD]
+    restarted.timers.register(PURGE_TIMER, lambda due: asyncio.sleep(0))
+    assert await restarted.timers.next_wake() is not None
+    assert await purge_due(restarted.retention) == [GUILD]
     assert set((await rows_of(restarted, GUILD)).values()) == {0}
 
 
 async def test_two_purges_at_once_delete_once(two_guilds):
     s = two_guilds
     await s.retention.departed(GUILD, utcnow() - timedelta(days=31))
-    other = RetentionService(s.sessions, 30)
+    other = RetentionService(s.sessions, 30, TimerService(s.sessions))
     results = await asyncio.gather(*(svc.purge(GUILD) for svc in (s.retention, other) * 3))
     assert results.count(True) == 1
     assert set((await rows_of(s, GUILD)).values()) == {0}
@@ -258,7 +276,7 @@ async def test_zero_days_purges_at_once(services, engine):
     s = Services(engine, retention_days=0)
     await s.campaigns.create(HERE, GM, name="Mesa", system="nucleo", target_id=11, kind="channel")
     await s.retention.departed(GUILD)
-    assert await s.retention.purge_due() == [GUILD]
+    assert await purge_due(s.retention) == [GUILD]
 
 
 async def test_the_departure_table_matches_the_model(engine):
@@ -269,8 +287,9 @@ async def test_the_departure_table_matches_the_model(engine):
     assert columns == set(GuildDeparture.__table__.columns.keys())
 
 
-async def test_the_purge_task_keeps_present_guilds_and_purges_the_rest(two_guilds, engine):
-    """The cog's timer task: at start a guild the bot is back in is kept; a due one is purged."""
+async def test_the_purge_runs_on_the_timers_and_keeps_the_guilds_the_bot_is_in(two_guilds, engine):
+    """The cog on the one scheduler: at start (``on_ready``) a guild the bot is back in loses
+    its purge; a removal schedules a timer that the dispatcher fires, and the guild is purged."""
     from types import SimpleNamespace
 
     from bot.app import Services
@@ -288,44 +307,79 @@ async def test_the_purge_task_keeps_present_guilds_and_purges_the_rest(two_guild
         return done
 
     s.retention.purge = watched  # type: ignore[method-assign]
-
-    async def ready() -> None:
-        return None
-
-    bot = SimpleNamespace(services=s, wait_until_ready=ready, guilds=[SimpleNamespace(id=OTHER)])
+    bot = SimpleNamespace(services=s, guilds=[SimpleNamespace(id=OTHER)])
     cog = PrivacyCog(bot)  # type: ignore[arg-type]
     await cog.cog_load()
+    await cog.on_ready()
+    assert await s.retention.pending() == [] and await s.timers.next_wake() is None
+    dispatcher = asyncio.create_task(s.timers.run())
     try:
         await cog.on_guild_remove(SimpleNamespace(id=GUILD))  # retention 0: due at once
-        await asyncio.wait_for(purged.wait(), timeout=10)
+        await asyncio.wait_for(purged.wait(), timeout=60)  # bounded; a loaded machine is slow
     finally:
-        await cog.cog_unload()
+        dispatcher.cancel()
     assert set((await rows_of(s, GUILD)).values()) == {0}
     assert 0 not in set((await rows_of(s, OTHER)).values())
+    assert await s.retention.pending() == []
+
+
+async def test_departures_before_the_timers_get_their_timer(engine):
+    """Migration 0027: a departure recorded by the old purge loop is purged by a timer."""
+    from alembic import command
+
+    from bot.app import Services
+    from bot.db.migrate import alembic_config, upgrade
+
+    def downgrade(connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0026")
+
+    async with engine.begin() as connection:
+        await connection.run_sync(downgrade)
+    long_ago = (utcnow() - timedelta(days=40)).replace(tzinfo=None)  # a naive UTC column
+    async with engine.begin() as connection:  # the table as revision 0026 has it
+        await connection.execute(
+            text("INSERT INTO guild_departure (guild_id, left_at, purge_at) VALUES (:g, :l, :p)"),
+            {"g": GUILD, "l": long_ago, "p": long_ago + timedelta(days=30)},
+        )
+        await connection.execute(  # a purge main's batched loop had begun (its 1970 mark)
+            text("INSERT INTO guild_departure (guild_id, left_at, purge_at) VALUES (:g, :l, :p)"),
+            {"g": OTHER, "l": long_ago, "p": datetime(1970, 1, 1)},
+        )
+    await upgrade(engine)
+    s = Services(engine, retention_days=30)
+    begun = {d.guild_id: d.purge_begun for d in await s.retention.pending()}
+    assert begun == {GUILD: False, OTHER: True}
+    assert await s.retention.returned(OTHER) is False  # begun: a return no longer cancels it
+    assert sorted(await purge_due(s.retention)) == sorted([GUILD, OTHER])
     assert await s.retention.pending() == []
 
 
 async def test_each_shard_purges_only_its_own_guilds(services):
     """With several processes, only the one serving a guild's shard may decide its purge: it
     alone knows whether the bot is in the guild again (``present``)."""
-    from bot.config import Shards
 
     on_0, on_1 = 0 << 22, 1 << 22  # (guild_id >> 22) % 2: shard 0 and shard 1
     long_ago = utcnow() - timedelta(days=31)
     for guild_id in (on_0, on_1):
         await services.retention.departed(guild_id, long_ago)
-    first = RetentionService(services.sessions, 30, Shards(count=2, ids=(0,)))
-    second = RetentionService(services.sessions, 30, Shards(count=2, ids=(1,)))
+    first = RetentionService(
+        services.sessions, 30, TimerService(services.sessions, Shards(count=2, ids=(0,)))
+    )
+    second = RetentionService(
+        services.sessions, 30, TimerService(services.sessions, Shards(count=2, ids=(1,)))
+    )
 
     assert [d.guild_id for d in await first.pending()] == [on_0]
     assert [d.guild_id for d in await second.pending()] == [on_1]
     # shard 1's guild came back: the first process does not see it, and must not purge it
-    assert await first.purge_due(present=set()) == [on_0]
-    assert await second.purge_due(present={on_1}) == []
+    assert await purge_due(first, present=set()) == [on_0]
+    assert await purge_due(second, present={on_1}) == []
     async with services.sessions() as session:
         kept = (await session.exec(select(GuildDeparture.guild_id))).all()
     assert list(kept) == []  # on_1's departure was cancelled by its own process
-    assert await first.next_due() is None and await second.next_due() is None
+    assert await first.timers.next_wake() is None and await second.timers.next_wake() is None
 
 
 # -- in batches (issue 22 §2) --------------------------------------------------------------
@@ -360,7 +414,7 @@ async def test_a_purge_goes_in_batches_and_resumes_after_a_crash(two_guilds, mon
     # the bot comes back now: too late, the retention had run out and the purge had begun
     assert await s.retention.returned(GUILD) is False
     monkeypatch.setattr(retention, "delete_in_batches", real)
-    assert await s.retention.purge_due() == [GUILD]
+    assert await purge_due(s.retention) == [GUILD]
     assert set((await rows_of(s, GUILD)).values()) == {0}
     assert await rows_of(s, OTHER) == before
     assert await s.retention.pending() == []

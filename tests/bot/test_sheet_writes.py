@@ -18,20 +18,14 @@ from sqlalchemy import update
 from sqlmodel import select
 
 from bot.db.models import Character, RollLog, XpAward, saved_id
-from bot.services import Actor, Place
 from bot.services.campaigns.context import CampaignContext
 from bot.services.play.checks import CheckOrder
 from bot.services.shared.errors import ConcurrentChange, DomainError
 from bot.services.sheets.changes import AdjustInventory, AdjustMoney
 from bot.services.sheets.writes import Computed, Each, PartyRefused
 from rules.systems.base import RulesError
+from tests.bot.table import ANA, BRUNO, CHANNEL, GM, HERE
 from tests.examples import ARDELIA
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
 
 
 @pytest.fixture

@@ -7,27 +7,19 @@ import json
 
 import pytest
 
-from bot.services import Actor, Place
+from bot.services import Place
 from bot.services.campaigns.service import SettingsChange
 from bot.services.campaigns.settings import resolved_settings
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from rules import systems
 from rules.systems.base import RulesError
-from tests.examples import ARDELIA, nucleo_android
-
-GUILD, CHANNEL = 1000, 11
-HERE = Place(GUILD, CHANNEL, (CHANNEL,))
-GM = Actor(1, "Máster", can_manage_channels=True)
-ANA = Actor(2, "Ana")
-BRUNO = Actor(3, "Bruno")
+from tests.bot.table import ANA, BRUNO, GM, GUILD, HERE, estrellas
+from tests.examples import ARDELIA, nucleo_android, swc_fighter
 
 
 @pytest.fixture
 async def party(services):
-    await services.campaigns.create(
-        HERE, GM, name="Estrellas", system="nucleo", target_id=CHANNEL, kind="channel"
-    )
-    await services.characters.create(HERE, ANA, json.loads(json.dumps(ARDELIA)))
+    await estrellas(services)
     await services.characters.create(
         HERE, BRUNO, dict(json.loads(json.dumps(ARDELIA)), name="Bram")
     )
@@ -132,21 +124,7 @@ async def test_swc_levels_come_from_the_system(services):
     )
     system = systems.get("swc")
     settings = resolved_settings(system.settings(), {})
-    sheet = system.new_sheet("Borin", settings)
-    sheet.update(
-        raza="humano",
-        clases=["guerrero"],
-        alineamiento="legal",
-        atributos={
-            "Fuerza": 15,
-            "Destreza": 10,
-            "Constitución": 12,
-            "Inteligencia": 9,
-            "Sabiduría": 10,
-            "Carisma": 9,
-        },
-        pg={"max": 8, "actual": 8},
-    )
+    sheet = swc_fighter(constitution=12)
     assert system.validate(sheet, settings) == []
     await services.characters.create(place, ANA, sheet)
     view = await services.xp.grant(place, GM, 2000, character="Borin")

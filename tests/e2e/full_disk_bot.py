@@ -21,6 +21,11 @@ _pragmas = engine._sqlite_pragmas  # noqa: SLF001 - the connect hook this wraps
 def _frozen_size(dbapi_connection: Any, record: object) -> None:
     _pragmas(dbapi_connection, record)
     cursor = dbapi_connection.cursor()
+    # No spare room either: free pages (a migration that rebuilt a table leaves some) would
+    # take the first rows as a full disk would not.
+    cursor.execute("PRAGMA freelist_count")
+    if cursor.fetchone()[0]:
+        cursor.execute("VACUUM")
     cursor.execute("PRAGMA page_count")
     pages = cursor.fetchone()[0]
     cursor.execute(f"PRAGMA max_page_count = {int(pages)}")

@@ -31,11 +31,14 @@ def new_campaign(sb: Sandbox, guild_name: str, system: str, *, name: str = "Mesa
     return g
 
 
-def fill_wizard_form(sb: Sandbox, reply: Any, values: dict[str, str], user: str = "ana") -> Any:
+def fill_wizard_form(
+    sb: Sandbox, reply: Any, values: dict[str, str], user: str = "ana", locale: str | None = None
+) -> Any:
     """Press the wizard's «form» button on ``reply`` and submit ``values`` in its modal."""
-    modal = press(sb, reply, WIZARD_FORM, user=user)
+    where = {} if locale is None else {"locale": locale}
+    modal = press(sb, reply, WIZARD_FORM, user=user, **where)
     assert modal.modal is not None, modal.text
-    return sb.submit_modal(modal, values, user=user)
+    return sb.submit_modal(modal, values, user=user, **where)
 
 
 def sheet_file(sheet: dict[str, Any], *, npc: bool = False) -> bytes:

@@ -29,6 +29,19 @@ def run(sb, g, path, options=None, user="gm"):
     return sb.command(path, options or {}, guild=g, channel="mesa", user=user, **ES)
 
 
+def ardelia_meets_a_trasgo(sb, name):
+    """A Núcleo fight in a new guild: Ana's Ardelia (imported) and the GM's Trasgo (/npc
+    create) joined in an active /init."""
+    g = game(sb, name, "nucleo")
+    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
+    run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="ana").expect_ok()
+    npc_trasgo(sb, g)
+    run(sb, g, "init start").expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init add", {"name": "Trasgo", "initiative": 5}).expect_ok()
+    return g
+
+
 def npc_trasgo(sb, g):
     """A Núcleo NPC through /npc create (the same answers as the NPC wizard test)."""
     r = run(sb, g, "npc create", {"name": "Trasgo"})

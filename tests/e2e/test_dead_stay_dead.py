@@ -4,25 +4,16 @@ player's ``force`` is refused, and the GM's ``force`` brings it back (Inconscien
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.e2e.test_combat import game, npc_trasgo, run
-from tests.examples import ARDELIA
+from tests.e2e.test_combat import ardelia_meets_a_trasgo, run
 
 pytestmark = pytest.mark.e2e
 
 
 def test_nucleo_the_dead_are_neither_attacked_nor_healed_but_the_gm_can_raise_them(discord_env):
     sb = discord_env
-    g = game(sb, "Muertos Núcleo", "nucleo")
-    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
-    run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="ana").expect_ok()
-    npc_trasgo(sb, g)
-    run(sb, g, "init start").expect_ok()
-    run(sb, g, "init join", user="ana").expect_ok()
-    run(sb, g, "init add", {"name": "Trasgo", "initiative": 5}).expect_ok()
+    g = ardelia_meets_a_trasgo(sb, "Muertos Núcleo")
 
     killed = run(sb, g, "init damage", {"combatant": "Trasgo", "amount": 60})
     assert "Estado: muerto" in killed.text, killed.text

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from tests.e2e.helpers import DEATH_TEST, UNDO, press
-from tests.e2e.test_combat import game, npc_trasgo, run
+from tests.e2e.test_combat import ardelia_meets_a_trasgo, game, run
 from tests.e2e.test_sheet_rolweb import create_eira
 from tests.examples import ARDELIA, ardelia_the_mage
 
@@ -19,13 +19,7 @@ pytestmark = pytest.mark.e2e
 
 def test_nucleo_states_effects_and_the_fallen(discord_env):
     sb = discord_env
-    g = game(sb, "Estados Núcleo", "nucleo")
-    document = {"format": "arbitro.sheet", "version": 1, "system": "nucleo", "sheet": ARDELIA}
-    run(sb, g, "sheet import", {"file": json.dumps(document).encode()}, user="ana").expect_ok()
-    npc_trasgo(sb, g)
-    run(sb, g, "init start").expect_ok()
-    run(sb, g, "init join", user="ana").expect_ok()
-    run(sb, g, "init add", {"name": "Trasgo", "initiative": 5}).expect_ok()
+    g = ardelia_meets_a_trasgo(sb, "Estados Núcleo")
     run(sb, g, "init move", {"combatant": "Ardelia", "initiative": 18}).expect_ok()
 
     bad = run(

@@ -209,7 +209,9 @@ def test_a_server_that_re_adds_the_bot_finds_everything(bot):
     import_sheet(bot.sb, g, ARDELIA)
     g.remove_bot()
     bot.wait_for("SELECT count(*) FROM guild_departure WHERE guild_id = ?", g.id, expect=[(1,)])
-    (purge_at,) = bot.query("SELECT purge_at FROM guild_departure WHERE guild_id = ?", g.id)[0]
+    (purge_at,) = bot.query(
+        "SELECT due_at FROM timer WHERE kind = 'guild.purge' AND ref = ?", str(g.id)
+    )[0]
     days = (datetime.fromisoformat(purge_at).replace(tzinfo=UTC) - datetime.now(UTC)).days
     assert days in (29, 30)  # the default retention period
     g.add_bot()
@@ -229,7 +231,7 @@ def test_the_purge_date_survives_a_restart_and_purges_only_that_server(bot):
     bot.sb.stop_bot()
     back.add_bot()  # re-invited while the bot was down: it sees the guild at start
     past = (datetime.now(UTC) - timedelta(days=1)).replace(tzinfo=None).isoformat(" ")
-    bot.query("UPDATE guild_departure SET purge_at = ?", past)
+    bot.query("UPDATE timer SET due_at = ? WHERE kind = 'guild.purge'", past)
     bot.start()
     bot.wait_for("SELECT count(*) FROM guild_departure", expect=[(0,)])
     bot.wait_for("SELECT count(*) FROM campaign WHERE guild_id = ?", gone.id, expect=[(0,)])

@@ -106,9 +106,8 @@ def test_a_forum_scene_opens_tagged_with_a_pinned_header_and_closes(discord_env)
     pages = zipfile.ZipFile(io.BytesIO(payload))
     (html,) = [n for n in pages.namelist() if n.startswith("scenes/") and "posada.html" in n]
     page = pages.read(html).decode()
-    assert '<div class="opening">Llegáis a la posada.</div>' in page, page[page.find("<body") :][
-        :1500
-    ]
+    body = page[page.find("<body") :][:1500]
+    assert '<div class="opening">Llegáis a la posada.</div>' in page, body
     assert "Llegáis a la posada." in pages.read(html[:-5] + ".md").decode()
     assert "Totales" in summary.text and "PX concedidos aquí: +4" in summary.text
     # a locked thread refuses a player's message (no Manage Threads)

@@ -11,7 +11,14 @@ import json
 
 import pytest
 
-from tests.e2e.helpers import CONFIRM, WIZARD_FINISH, WIZARD_FORM, WIZARD_SKIP, press
+from tests.e2e.helpers import (
+    CONFIRM,
+    WIZARD_FINISH,
+    WIZARD_SKIP,
+    fill_wizard_form,
+    new_campaign,
+    press,
+)
 from tests.examples import ARDELIA_ATTRIBUTES, ARDELIA_HIGH_SKILLS, ARDELIA_LOW_SKILLS
 
 pytestmark = pytest.mark.e2e
@@ -23,23 +30,11 @@ LOW = {**ARDELIA_LOW_SKILLS, "nivel_1": ARDELIA_LOW_SKILLS["nivel_1"].replace(",
 
 
 def campaign(sb, name):
-    g = sb.new_guild(name=name)
-    r = sb.command(
-        "campaign create",
-        {"name": "Estrellas", "system": "nucleo"},
-        guild=g,
-        channel="mesa",
-        user="gm",
-    )
-    assert r.ok, r.text
-    return g
+    return new_campaign(sb, name, "nucleo", name="Estrellas")
 
 
 def fill(sb, r, values, user="ana", locale="es-ES"):
-    """Open the step's modal and submit it; the answer edits the wizard message."""
-    modal = press(sb, r, WIZARD_FORM, user=user, locale=locale)
-    assert modal.modal is not None, modal.text
-    return sb.submit_modal(modal, values, user=user, locale=locale)
+    return fill_wizard_form(sb, r, values, user, locale)
 
 
 def create_ardelia(sb, g, name="Ardelia", user="ana"):

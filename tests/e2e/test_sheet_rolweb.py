@@ -9,7 +9,14 @@ import json
 
 import pytest
 
-from tests.e2e.helpers import CONFIRM, WIZARD_FINISH, WIZARD_FORM, WIZARD_SKIP, press
+from tests.e2e.helpers import (
+    CONFIRM,
+    WIZARD_FINISH,
+    WIZARD_SKIP,
+    fill_wizard_form,
+    new_campaign,
+    press,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -19,19 +26,10 @@ SECOND = {"Discreto": "10", "Fuerte": "12", "Persuasivo": "9", "Tenaz": "7"}
 
 
 def campaign(sb, name):
-    g = sb.new_guild(name=name)
-    r = sb.command(
-        "campaign create", {"name": "Marca", "system": "rolweb"}, guild=g, channel="mesa", user="gm"
-    )
-    assert r.ok, r.text
-    return g
+    return new_campaign(sb, name, "rolweb", name="Marca")
 
 
-def fill(sb, r, values, user="ana"):
-    """Open the step's modal and submit it; the answer edits the wizard message."""
-    modal = press(sb, r, WIZARD_FORM, user=user)
-    assert modal.modal is not None, modal.text
-    return sb.submit_modal(modal, values, user=user)
+fill = fill_wizard_form
 
 
 def create_eira(sb, g, name="Eira", user="ana", *, skip=False):

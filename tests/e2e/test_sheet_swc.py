@@ -16,7 +16,15 @@ import pytest
 
 from rules.swc.equipment import armour_class
 from rules.swc.shop import format_copper
-from tests.e2e.helpers import CONFIRM, WIZARD_FINISH, WIZARD_FORM, WIZARD_ROLL, WIZARD_SKIP, press
+from tests.e2e.helpers import (
+    CONFIRM,
+    WIZARD_FINISH,
+    WIZARD_ROLL,
+    WIZARD_SKIP,
+    fill_wizard_form,
+    new_campaign,
+    press,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -31,19 +39,11 @@ ORC = {
 
 
 def campaign(sb, name):
-    g = sb.new_guild(name=name)
-    r = sb.command(
-        "campaign create", {"name": "Marca", "system": "swc"}, guild=g, channel="mesa", user="gm"
-    )
-    assert r.ok, r.text
-    return g
+    return new_campaign(sb, name, "swc", name="Marca")
 
 
 def fill(sb, r, values, user="gm"):
-    """Open the step's modal and submit it; the answer edits the wizard message."""
-    modal = press(sb, r, WIZARD_FORM, user=user)
-    assert modal.modal is not None, modal.text
-    return sb.submit_modal(modal, values, user=user)
+    return fill_wizard_form(sb, r, values, user)
 
 
 def option_values(r):

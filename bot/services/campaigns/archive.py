@@ -20,6 +20,7 @@ from bot.db.models import Campaign, CampaignBinding, saved_id
 from bot.services.campaigns.service import ACTIVE_BINDING, CampaignService, CampaignView
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.shared.versioned import update_versioned
 from rules.text import fold
 
 __all__ = ["CampaignArchive", "CampaignRow", "MAX_LISTED"]
@@ -102,17 +103,15 @@ class CampaignArchive:
                 ).first()
                 if other is not None:
                     raise DomainError("flows.reopen_taken", name=campaign.name, other=other)
-            result = await session.exec(
-                update(Campaign)
-                .where(
-                    col(Campaign.id) == campaign.id,
-                    col(Campaign.version) == campaign.version,
-                    col(Campaign.status) == "archived",
-                )
-                .values(status="active", ended_at=None, version=Campaign.version + 1)
+            await update_versioned(  # reported: the GM reopens the archive they chose
+                session,
+                Campaign,
+                col(Campaign.id) == campaign.id,
+                campaign.version,
+                col(Campaign.status) == "archived",
+                status="active",
+                ended_at=None,
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
             try:
                 await session.exec(
                     update(CampaignBinding)

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import update
 from sqlmodel import col
 
 from bot.db.models import Campaign, saved_id
 from bot.services.campaigns.service import CampaignService
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.shared.versioned import update_versioned
 
 __all__ = ["HandoverOffer", "HandoverService"]
+
+#: The offer's buttons are for a campaign that changed since (or the offer is gone).
+STALE = "campaign.error.transfer_stale"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,20 +59,19 @@ class HandoverService:
             raise DomainError("campaign.error.transfer_bot")
         if member_id == campaign.gm_user_id:
             raise DomainError("campaign.error.transfer_same", name=campaign.name)
-        async with self.sessions() as session, session.begin():
-            written = await session.exec(
-                update(Campaign)
-                .where(
+        try:
+            async with self.sessions() as session, session.begin():
+                await update_versioned(  # reported: the GM offers the campaign they saw
+                    session,
+                    Campaign,
                     col(Campaign.id) == campaign.id,
-                    col(Campaign.version) == campaign.version,
+                    campaign.version,
                     col(Campaign.status) == "active",
+                    stale=STALE,
+                    offered_to=member_id,
                 )
-                .values(offered_to=member_id, version=Campaign.version + 1)
-            )
-            if written.rowcount != 1:
-                self.campaigns.forget(place.guild_id)
-                raise DomainError("campaign.error.transfer_stale")
-        self.campaigns.forget(place.guild_id)
+        finally:
+            self.campaigns.forget(place.guild_id)
         return HandoverOffer(
             saved_id(campaign), campaign.name, campaign.version + 1, campaign.gm_user_id, member_id
         )
@@ -88,42 +90,38 @@ class HandoverService:
                 or campaign.version != version
                 or campaign.offered_to is None
             ):
-                raise DomainError("campaign.error.transfer_stale")
-            member, previous = campaign.offered_to, campaign.gm_user_id
+                raise DomainError(STALE)
+            member, previous, name = campaign.offered_to, campaign.gm_user_id, campaign.name
             withdrawing = not accept and (actor.user_id == previous or actor.is_admin)
             if actor.user_id != member and not withdrawing:
                 raise NotAllowed("campaign.error.transfer_not_you", member=member)
-            values: dict[str, object] = {"offered_to": None, "version": Campaign.version + 1}
+            values: dict[str, object] = {"offered_to": None}
             if accept:
                 values["gm_user_id"] = member
-            written = await session.exec(
-                update(Campaign)
-                .where(
-                    col(Campaign.id) == campaign_id,
-                    col(Campaign.version) == version,
-                    col(Campaign.offered_to) == member,
-                )
-                .values(**values)
+            await update_versioned(  # reported: the buttons are for the offer as it was
+                session,
+                Campaign,
+                col(Campaign.id) == campaign_id,
+                version,
+                col(Campaign.offered_to) == member,
+                stale=STALE,
+                **values,
             )
-            if written.rowcount != 1:
-                raise DomainError("campaign.error.transfer_stale")
             if accept:
-                session.add(
-                    roll_log(
-                        place,
-                        actor,
-                        campaign_id,
-                        None,
-                        AuditEntry(
-                            kind="campaign_transfer",
-                            expression="campaign_transfer",
-                            breakdown=f"{previous} → {member}",
-                            total=0,
-                            detail={"from": previous, "to": member},
-                        ),
-                    )
+                await write_audit(
+                    session,
+                    place,
+                    actor,
+                    campaign_id,
+                    None,
+                    AuditEntry(
+                        kind="campaign_transfer",
+                        expression="campaign_transfer",
+                        breakdown=f"{previous} → {member}",
+                        total=0,
+                        detail={"from": previous, "to": member},
+                    ),
                 )
-            name = campaign.name
         self.campaigns.forget(place.guild_id)
         status = "accepted" if accept else "declined"
         return HandoverOffer(campaign_id, name, version + 1, previous, member, status)

@@ -6,7 +6,7 @@ id wins (thread, then channel or forum, then category).  Every query filters by 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -32,7 +32,6 @@ from bot.services.campaigns.settings import (
 from bot.services.shared.context import Actor, Confirm, Place
 from bot.services.shared.errors import (
     AlreadyBound,
-    ConcurrentChange,
     DomainError,
     InvalidSetting,
     NoCampaign,
@@ -40,7 +39,8 @@ from bot.services.shared.errors import (
     NotReferee,
 )
 from bot.services.shared.labels import Named, resolve
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import StaleWrite, update_versioned
 from rules import systems
 from rules.names import display
 from rules.systems.base import FieldKind, SettingSpec
@@ -450,7 +450,8 @@ class CampaignService:
     async def update_settings(
         self, place: Place, actor: Actor, change: SettingsChange
     ) -> CampaignView:
-        """Change one or more settings in one versioned write (GM only); what follows the
+        """Change one or more settings in one versioned write (GM only; retried on a clash:
+        the GM asked for these values, whatever changed meanwhile); what follows the
         settings (:meth:`follow_settings`) is brought in line after it."""
         view = await self._write_settings(place, actor, change)
         if self._settings_followers:
@@ -464,55 +465,74 @@ class CampaignService:
     async def _write_settings(
         self, place: Place, actor: Actor, change: SettingsChange
     ) -> CampaignView:
-        for attempt in attempts():
-            await backoff(attempt)
+        async def attempt() -> CampaignView:
             campaign = await self.require_referee(place, actor)
-            changes: dict[str, Any] = {}
-            if change.gm_role_id is not None or change.clear_gm_role:
-                changes["gm_role_id"] = None if change.clear_gm_role else change.gm_role_id
-            if change.gm_channel_id is not None or change.clear_gm_channel:
-                changes["gm_channel_id"] = None if change.clear_gm_channel else change.gm_channel_id
-            if change.off_topic_channel_id is not None or change.clear_off_topic:
-                changes["off_topic_channel_id"] = (
-                    None if change.clear_off_topic else await self._off_topic(change, campaign)
-                )
-            if change.locale is not None:
-                if change.locale not in LOCALES:
-                    raise InvalidSetting("campaign.error.bad_locale", value=change.locale)
-                changes["locale"] = change.locale
-            if change.system_setting is not None:
-                key, raw = change.system_setting
-                specs = {spec.key: spec for spec in setting_specs(campaign.system)}
-                if setting_key(campaign.system, key) not in specs:
-                    raise InvalidSetting("campaign.error.unknown_setting", key=key[:100])
-                key = setting_key(campaign.system, key)
-                settings = dict(campaign.settings or {})
-                settings[key] = parse_setting(
-                    specs[key],
-                    raw,
-                    limit=MAX_FILE_TEXT if change.from_file else MAX_TEXT,
-                    system=campaign.system,
-                )
-                if key == TIME_ZONE:
-                    zone = valid_time_zone(str(settings[key]))
-                    if zone is None:
-                        raise InvalidSetting("settings.error.bad_time_zone", value=raw[:64])
-                    settings[key] = zone
-                check_settings(
-                    systems.get(campaign.system), resolved_settings(specs.values(), settings)
-                )
-                changes["settings"] = settings
+            changes = await self._setting_changes(campaign, change)
             if not changes:
                 return await self.view(saved_id(campaign), place.guild_id)
-            if await self._versioned_update(campaign, changes):
-                # Show this write, not a later one another command may have committed since
-                # (on a copy: the campaign found is the cache's, shared with other commands).
-                written = campaign_of(
-                    {**campaign.model_dump(), **changes, "version": campaign.version + 1}
-                )
-                return await self.view(saved_id(campaign), place.guild_id, written=written)
-            self.forget(place.guild_id)  # changed elsewhere (by hand?): read it again
-        raise ConcurrentChange()
+            try:
+                async with self.sessions() as session, session.begin():
+                    await update_versioned(
+                        session,
+                        Campaign,
+                        col(Campaign.id) == campaign.id,
+                        campaign.version,
+                        **changes,
+                    )
+            except StaleWrite:
+                self.forget(place.guild_id)  # changed elsewhere (by hand?): read it again
+                raise
+            # Show this write, not a later one another command may have committed since
+            # (on a copy: the campaign found is the cache's, shared with other commands).
+            written = campaign_of(
+                {**campaign.model_dump(), **changes, "version": campaign.version + 1}
+            )
+            return await self.view(saved_id(campaign), place.guild_id, written=written)
+
+        return await retrying(attempt)
+
+    async def _setting_changes(self, campaign: Campaign, change: SettingsChange) -> dict[str, Any]:
+        """The columns ``change`` sets on ``campaign`` (checked: a bad value is refused)."""
+        changes: dict[str, Any] = {}
+        if change.gm_role_id is not None or change.clear_gm_role:
+            changes["gm_role_id"] = None if change.clear_gm_role else change.gm_role_id
+        if change.gm_channel_id is not None or change.clear_gm_channel:
+            changes["gm_channel_id"] = None if change.clear_gm_channel else change.gm_channel_id
+        if change.off_topic_channel_id is not None or change.clear_off_topic:
+            changes["off_topic_channel_id"] = (
+                None if change.clear_off_topic else await self._off_topic(change, campaign)
+            )
+        if change.locale is not None:
+            if change.locale not in LOCALES:
+                raise InvalidSetting("campaign.error.bad_locale", value=change.locale)
+            changes["locale"] = change.locale
+        if change.system_setting is not None:
+            changes["settings"] = self._system_setting(campaign, change)
+        return changes
+
+    @staticmethod
+    def _system_setting(campaign: Campaign, change: SettingsChange) -> dict[str, Any]:
+        """The campaign's rule settings with ``change``'s one setting parsed and checked."""
+        assert change.system_setting is not None
+        key, raw = change.system_setting
+        specs = {spec.key: spec for spec in setting_specs(campaign.system)}
+        if setting_key(campaign.system, key) not in specs:
+            raise InvalidSetting("campaign.error.unknown_setting", key=key[:100])
+        key = setting_key(campaign.system, key)
+        settings = dict(campaign.settings or {})
+        settings[key] = parse_setting(
+            specs[key],
+            raw,
+            limit=MAX_FILE_TEXT if change.from_file else MAX_TEXT,
+            system=campaign.system,
+        )
+        if key == TIME_ZONE:
+            zone = valid_time_zone(str(settings[key]))
+            if zone is None:
+                raise InvalidSetting("settings.error.bad_time_zone", value=raw[:64])
+            settings[key] = zone
+        check_settings(systems.get(campaign.system), resolved_settings(specs.values(), settings))
+        return settings
 
     async def end(
         self, place: Place, actor: Actor, confirm: Confirm | None = None
@@ -524,25 +544,31 @@ class CampaignService:
             if not await confirm(name=campaign.name):
                 return None
             campaign = await self.require_referee(place, actor)  # as it is after the question
-        async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(Campaign)
-                .where(
+        try:
+            async with self.sessions() as session, session.begin():
+                await update_versioned(
+                    session,
+                    Campaign,
                     col(Campaign.id) == campaign.id,
-                    col(Campaign.version) == campaign.version,
+                    campaign.version,
                     col(Campaign.status) == "active",
+                    status="archived",
+                    ended_at=utcnow(),
                 )
-                .values(status="archived", ended_at=utcnow(), version=Campaign.version + 1)
-            )
-            if result.rowcount != 1:
-                self.forget(place.guild_id)
-                raise ConcurrentChange()
-            await session.exec(
-                update(CampaignBinding)
-                .where(col(CampaignBinding.campaign_id) == campaign.id)
-                .values(active=False)
-            )
+                await self._unbind(session, campaign)
+        except StaleWrite:  # reported: the GM ends the campaign they saw, or nothing
+            self.forget(place.guild_id)
+            raise
         return await self.view(saved_id(campaign), place.guild_id)
+
+    @staticmethod
+    async def _unbind(session: AsyncSession, campaign: Campaign) -> None:
+        """An archived campaign answers in none of its channels (its bindings are kept)."""
+        await session.exec(
+            update(CampaignBinding)
+            .where(col(CampaignBinding.campaign_id) == campaign.id)
+            .values(active=False)
+        )
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -570,16 +596,6 @@ class CampaignService:
             raise InvalidSetting("scene.error.off_topic_is_table")
         return channel_id
 
-    async def _versioned_update(self, campaign: Campaign, changes: Mapping[str, Any]) -> bool:
-        """``UPDATE … SET version = version + 1 WHERE id = :id AND version = :seen``."""
-        async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(Campaign)
-                .where(col(Campaign.id) == campaign.id, col(Campaign.version) == campaign.version)
-                .values(**changes, version=Campaign.version + 1)
-            )
-            return result.rowcount == 1
-
     async def view(
         self, campaign_id: int, guild_id: int, *, written: Campaign | None = None
     ) -> CampaignView:
@@ -596,29 +612,34 @@ class CampaignService:
                     )
                 )
             ).all()
-        system = systems.get(campaign.system)
-        specs = setting_specs(campaign.system)
-        values = resolved_settings(specs, campaign.settings)
-        return CampaignView(
-            id=saved_id(campaign),
-            name=campaign.name,
-            system=campaign.system,
-            system_name=system.name,
-            gm_user_id=campaign.gm_user_id,
-            gm_role_id=campaign.gm_role_id,
-            gm_channel_id=campaign.gm_channel_id,
-            off_topic_channel_id=campaign.off_topic_channel_id,
-            locale=campaign.locale,
-            status=campaign.status,
-            created_at=campaign.created_at,
-            ended_at=campaign.ended_at,
-            bindings=tuple((b.target_id, b.kind) for b in bindings),
-            settings=tuple(
-                SettingView(s.key, values[s.key], s.default, str(s.kind), tuple(s.choices))
-                for s in specs
-            ),
-            version=campaign.version,
-        )
+        return _view_of(campaign, bindings)
+
+
+def _view_of(campaign: Campaign, bindings: Sequence[CampaignBinding]) -> CampaignView:
+    """What the commands show of a stored campaign and its places."""
+    system = systems.get(campaign.system)
+    specs = setting_specs(campaign.system)
+    values = resolved_settings(specs, campaign.settings)
+    return CampaignView(
+        id=saved_id(campaign),
+        name=campaign.name,
+        system=campaign.system,
+        system_name=system.name,
+        gm_user_id=campaign.gm_user_id,
+        gm_role_id=campaign.gm_role_id,
+        gm_channel_id=campaign.gm_channel_id,
+        off_topic_channel_id=campaign.off_topic_channel_id,
+        locale=campaign.locale,
+        status=campaign.status,
+        created_at=campaign.created_at,
+        ended_at=campaign.ended_at,
+        bindings=tuple((b.target_id, b.kind) for b in bindings),
+        settings=tuple(
+            SettingView(s.key, values[s.key], s.default, str(s.kind), tuple(s.choices))
+            for s in specs
+        ),
+        version=campaign.version,
+    )
 
 
 async def _closed_scenes(

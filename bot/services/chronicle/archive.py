@@ -41,9 +41,10 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from bot.db.types import as_utc
 from bot.services.chronicle.zipfiles import (
     LineTooLong,
     MemberBudget,
@@ -158,12 +159,8 @@ CLOCK_EVERY = 500
 
 
 def iso(value: datetime | None) -> str | None:
-    """A stored time as ISO 8601 in UTC (SQLite hands back naive UTC times, PostgreSQL too)."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat()
+    """A stored time as ISO 8601 in UTC (``+00:00``)."""
+    return None if value is None else as_utc(value).isoformat()
 
 
 def slug(text: str, limit: int = 40) -> str:
@@ -596,126 +593,3 @@ def _csv(
                 rows.problems.add("chronicle.problem.bad_line", path=name, line=number)
                 continue
             yield {"line": number, **dict(zip(columns, cells, strict=True))}
-
-
-# -- typed fields of the record ---------------------------------------------------------
-
-
-class FieldReader:
-    """Reads one record's fields with strict types, listing every bad one in ``problems``.
-
-    JSON rows carry typed values; CSV cells are text (``text=True``) and are converted here
-    exactly (``"12"`` is an integer, ``"12.0"`` is not).
-    """
-
-    def __init__(
-        self, problems: ArchiveProblems, path: str, row: Mapping[str, Any], *, text: bool = False
-    ) -> None:
-        self.problems = problems
-        self.path = path
-        self.row = row
-        self.text = text
-        self.line = row.get("line") if text else row.get("ref")
-        self.ok = True
-
-    def _bad(self, name: str) -> None:
-        self.ok = False
-        self.problems.add(
-            "chronicle.problem.bad_value", path=self.path, line=str(self.line)[:12], field=name
-        )
-
-    def _raw(self, name: str, optional: bool) -> tuple[bool, Any]:
-        value = self.row.get(name)
-        if value is None or (self.text and value == ""):
-            if not optional:
-                self._bad(name)
-            return False, None
-        return True, value
-
-    def integer(
-        self, name: str, *, optional: bool = False, low: int = -(2**63), high: int = 2**63 - 1
-    ) -> Any:
-        present, value = self._raw(name, optional)
-        if not present:
-            return None
-        if self.text:
-            value = (
-                int(value)
-                if isinstance(value, str) and re.fullmatch(r"-?\d{1,19}", value)
-                else None
-            )
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self._bad(name)
-            return None
-        return value
-
-    def string(self, name: str, limit: int, *, optional: bool = False) -> Any:
-        present, value = self._raw(name, optional)
-        if not present:
-            return None
-        if not isinstance(value, str) or len(value) > limit:
-            self._bad(name)
-            return None
-        return value
-
-    def boolean(self, name: str) -> bool:
-        value = self.row.get(name)
-        if self.text:
-            value = {"true": True, "false": False}.get(value) if isinstance(value, str) else None
-        if not isinstance(value, bool):
-            self._bad(name)
-            return False
-        return value
-
-    def moment(self, name: str, *, optional: bool = False) -> datetime | None:
-        present, value = self._raw(name, optional)
-        if not present:
-            return None
-        try:
-            parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
-        except ValueError:
-            parsed = None
-        if parsed is None:
-            self._bad(name)
-            return None
-        return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
-
-    def json_object(self, name: str) -> dict[str, Any]:
-        value = self.row.get(name)
-        if self.text and isinstance(value, str):
-            try:
-                value = json.loads(value) if value else {}
-            except (ValueError, RecursionError):
-                value = None
-        if not isinstance(value, dict):
-            self._bad(name)
-            return {}
-        return value
-
-    def id_list(self, name: str) -> list[int]:
-        value = self.row.get(name)
-        if not isinstance(value, list) or not all(
-            isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 2**63
-            for item in value
-        ):
-            self._bad(name)
-            return []
-        return list(value)
-
-    def refs(self, name: str, known: Callable[[int], bool], *, limit: int = 50) -> list[int]:
-        """A list of export numbers of other records (absent: none), each one existing."""
-        if self.row.get(name) is None:
-            return []
-        value = self.id_list(name)
-        if len(value) > limit or any(not known(item) for item in value):
-            self._bad(name)
-            return []
-        return value
-
-    def ref(self, name: str, known: Callable[[int], bool], *, optional: bool = True) -> Any:
-        """An export number of another record, which must exist in the archive."""
-        value = self.integer(name, optional=optional, low=1)
-        if value is not None and not known(value):
-            self._bad(name)
-            return None
-        return value

@@ -2,7 +2,7 @@
 
 Runs in the bot's worker process (:class:`bot.compute.ComputePool`): whatever it raises
 must pickle, so every refusal is an :class:`ArchiveProblems`.  Every record is typed strictly
-(:class:`~bot.services.chronicle.archive.FieldReader`), every reference between records must
+(the pydantic models of :mod:`bot.services.chronicle.records`), every reference between records must
 point inside the archive, counts must match the manifest, the settings must be ones the
 system plays with, and each sheet must pass what ``/sheet import`` demands (format, system,
 known keys, field types and ranges, the system's own validation).  The result is a plan of
@@ -27,33 +27,37 @@ from bot.services.chronicle.archive import (
     GM_SCENES,
     GM_XP,
     MANIFEST,
-    MAX_POST_IMAGES,
-    MAX_SCENES,
     ArchiveContents,
     ArchiveProblems,
-    FieldReader,
     read_archive,
 )
-from bot.services.shared.audience import PUBLIC, Audience, Part, Secrecy
+from bot.services.chronicle.records import (
+    Audience,
+    CharacterRecord,
+    CsvAudience,
+    PictureRecord,
+    PostRecord,
+    RollRecord,
+    SceneRecord,
+    UmbriaPlayer,
+    XpRecord,
+    bad_value,
+    read_record,
+)
+from bot.services.shared.audience import PUBLIC, Part, Secrecy
+from bot.services.shared.audience import Audience as Audience_
 from bot.services.shared.errors import DomainError
 from bot.services.shared.post_text import Avatar, checked_avatar, image_type
-from bot.services.sheets.access import MAX_NAME, NO_SHEET, name_key, player_sheet
+from bot.services.sheets.access import NO_SHEET, name_key, player_sheet
 from bot.services.sheets.approvals import APPROVAL_STATES
 from bot.services.sheets.imports import check_sheet, parse_document
-from bot.services.sheets.profiles import MAX_CONCEPT, MAX_DESCRIPTION
 from bot.services.sheets.schema import SHEET_SCHEMA_VERSION
 from rules import systems
 from rules.systems.base import RulesError
-from rules.values import MAX_STORED
 
 __all__ = ["CharacterPlan", "ImportPlan", "ScenePlan", "check_contents", "read_and_check"]
 
-INT32 = MAX_STORED + 1  # the one range of a stored number (rules.values): |n| < INT32
-MAX_POST_TEXT = 64 * 1024  # more than any Discord message; a post is split into several
-MAX_BREAKDOWN = 10_000
-MAX_HISTORY = 100_000  # a profile's history, a referee's note (an Umbría character's)
 MAX_IMAGE_BYTES = 2 * 1024 * 1024  # a picture inside a post: what an Umbría import takes
-MAX_IMAGE_NAME = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,43 +201,24 @@ def check_contents(
         if not isinstance(entry, dict):
             problems.add("chronicle.problem.bad_file", path=GM_CHARACTERS)
             continue
-        read = FieldReader(problems, GM_CHARACTERS, entry)
-        ref = read.integer("ref", low=1)
-        file = read.string("file", 200)
-        char_name = read.string("name", MAX_NAME)
-        owner_id = read.integer("owner_user_id", low=0)
-        npc, hidden = read.boolean("npc"), read.boolean("hidden")
-        approval = read.string("approval", 10, optional=True) or "approved"
+        line = entry.get("ref")
+        record = read_record(CharacterRecord, entry, problems, GM_CHARACTERS, line)
+        approval = (record.approval if record else None) or "approved"
         if approval not in APPROVAL_STATES:
-            read.ok = False
-            problems.add(
-                "chronicle.problem.bad_value",
-                path=GM_CHARACTERS,
-                line=str(entry.get("ref"))[:12],
-                field="approval",
-            )
-        template = read.ref("template", character_refs.__contains__)
-        created, updated = read.moment("created_at"), read.moment("updated_at")
-        deleted_at = read.moment("deleted_at", optional=True)
-        deleted_by = read.integer("deleted_by", optional=True, low=0)
-        active_for = [owner(u) for u in read.id_list("active_for")]
-        concept = read.string("concept", MAX_CONCEPT, optional=True)
-        description = read.string("description", MAX_DESCRIPTION, optional=True)
-        history = read.string("history", MAX_HISTORY, optional=True)
-        gm_note = read.string("gm_note", MAX_HISTORY, optional=True)
-        umbria = _umbria_player(read, entry)
+            bad_value(problems, GM_CHARACTERS, line, "approval")
+            record = None
+        if record is not None and not _known(
+            problems, GM_CHARACTERS, line, template=(record.template, character_refs)
+        ):
+            record = None
         stored_avatar = _avatar(entry.get("avatar"), contents.media)
         avatar = stored_avatar if isinstance(stored_avatar, Avatar) else None
         if "avatar" in entry and avatar is None:
-            read.ok = False
-            problems.add(
-                "chronicle.problem.bad_value",
-                path=GM_CHARACTERS,
-                line=str(entry.get("ref"))[:12],
-                field="avatar",
-            )
+            bad_value(problems, GM_CHARACTERS, line, "avatar")
+            record = None
             if isinstance(stored_avatar, DomainError):  # why: its size in pixels, its format
                 problems.add(stored_avatar.key, **stored_avatar.params)
+        file = entry.get("file") if isinstance(entry.get("file"), str) else None
         sheet = None
         if file is not None and file not in contents.sheets:
             problems.add("chronicle.problem.missing_file", path=file[:80])
@@ -242,15 +227,15 @@ def check_contents(
                 contents.sheets[file], file, system_id, system, settings, problems,
                 validate=approval != NO_SHEET,  # an Umbría character waits for its sheet
             )  # fmt: skip
-        if not read.ok or sheet is None:
+        if record is None or sheet is None:
             continue
-        assert ref is not None and char_name is not None and owner_id is not None
-        assert created is not None and updated is not None
+        char_name = record.name
+        active_for = [owner(u) for u in record.active_for]
         if sheet.get("name") != char_name:
             problems.add("chronicle.problem.sheet_mismatch", path=file)
             continue
         key = name_key(char_name)
-        if deleted_at is None:
+        if record.deleted_at is None:
             if key in live_names:
                 problems.add("chronicle.problem.duplicate_name", name=char_name)
             live_names[key] = char_name
@@ -260,26 +245,26 @@ def check_contents(
             players.add(user_id)
         characters.append(
             CharacterPlan(
-                ref,
+                record.ref,
                 char_name,
                 key,
-                owner(owner_id),
-                npc,
-                hidden,
+                owner(record.owner_user_id),
+                record.npc,
+                record.hidden,
                 approval,
-                template,
-                created,
-                updated,
-                deleted_at,
-                deleted_by,
+                record.template,
+                record.created_at,
+                record.updated_at,
+                record.deleted_at,
+                record.deleted_by,
                 active_for,
                 sheet,
-                concept,
-                description,
+                record.concept,
+                record.description,
                 avatar,
-                history,
-                gm_note,
-                umbria,
+                record.history,
+                record.gm_note,
+                _umbria_player(record.umbria_player),
             )
         )
 
@@ -290,132 +275,90 @@ def check_contents(
     for row in contents.scenes:
         found["scenes"] += 1
         scene_refs.add(row.get("ref"))
-        read = FieldReader(problems, GM_SCENES, row)
-        scene = ScenePlan(
-            ref=read.integer("ref", low=1, high=MAX_SCENES),
-            title=read.string("title", 100),
-            private=read.boolean("private"),
-            players=read.id_list("players"),
-            opened_by=read.integer("opened_by", low=0),
-            created_at=read.moment("created_at"),  # type: ignore[arg-type]  # checked: read.ok
-            closed_at=read.moment("closed_at", optional=True),
-            round_started_at=read.moment("round_started_at", optional=True),
-            opening_text=read.string("opening_text", MAX_POST_TEXT, optional=True),
-        )
-        if read.string("status", 10) not in ("open", "closed"):
-            read.ok = False
-            problems.add(
-                "chronicle.problem.bad_value", path=GM_SCENES, line=str(scene.ref), field="status"
+        scene = read_record(SceneRecord, row, problems, GM_SCENES, row.get("ref"))
+        if scene is not None:
+            scenes.append(
+                ScenePlan(
+                    ref=scene.ref,
+                    title=scene.title,
+                    private=scene.private,
+                    players=list(scene.players),
+                    opened_by=scene.opened_by,
+                    created_at=scene.created_at,
+                    closed_at=scene.closed_at,
+                    round_started_at=scene.round_started_at,
+                    opening_text=scene.opening_text,
+                )
             )
-        if read.ok:
-            scenes.append(scene)
 
     roll_refs = _Numbers(problems, GM_ROLLS)
     rolls: list[dict[str, Any]] = []
     for row in contents.rolls:
         found["rolls"] += 1
         roll_refs.add(_int_or_none(row.get("ref")))
-        read = FieldReader(problems, GM_ROLLS, row, text=True)
-        roll = {
-            "ref": read.integer("ref", low=1),
-            "scene": read.ref("scene", scene_refs.__contains__),
-            "created_at": read.moment("created_at"),
-            "user_id": read.integer("user_id", low=0),
-            "user_name": _text(read.string("user_name", 100, optional=True)),
-            "character_name": read.string("character_name", 100, optional=True),
-            "kind": read.string("kind", 20),
-            "expression": read.string("expression", 250),
-            "reason": read.string("reason", 200, optional=True),
-            "breakdown": _text(read.string("breakdown", MAX_BREAKDOWN, optional=True)),
-            "total": read.integer("total", low=-MAX_STORED),
-            "difficulty": read.integer("difficulty", optional=True, low=-MAX_STORED),
-            "outcome": read.string("outcome", 20, optional=True),
-            "fumble": read.boolean("fumble"),
-            "private": read.boolean("private"),
-            "detail": read.json_object("detail"),
-        }
-        roll.update(
-            _secrecy(
-                read,
-                row,
-                character_refs,
-                _legacy_roll(row, bool(roll["private"]), roll["user_id"]),
+        line = row.get("line")
+        roll = read_record(RollRecord, row, problems, GM_ROLLS, line)
+        if roll is None or not _known(problems, GM_ROLLS, line, scene=(roll.scene, scene_refs)):
+            continue
+        legacy = _legacy_roll(row, roll.private, roll.user_id)
+        secrecy = _secrecy(roll, legacy, character_refs, problems, GM_ROLLS, line)
+        if secrecy is not None:
+            rolls.append(
+                roll.model_dump(exclude={"audience", "audience_user_id", "secrets"})
+                | {"user_name": roll.user_name or "", "breakdown": roll.breakdown or ""}
+                | secrecy
             )
-        )
-        for field in ("total", "difficulty"):
-            if roll[field] is not None and roll[field] >= INT32:
-                read.ok = False
-                problems.add(
-                    "chronicle.problem.bad_value", path=GM_ROLLS, line=str(read.line), field=field
-                )
-        if read.ok:
-            rolls.append(roll)
 
     post_refs = _Numbers(problems, GM_POSTS)  # for repeated numbers: nothing names a post
     posts: list[dict[str, Any]] = []
     for row in contents.posts:
         found["posts"] += 1
         post_refs.add(row.get("ref"))
-        read = FieldReader(problems, GM_POSTS, row)
-        post = {
-            "ref": read.integer("ref", low=1),
-            "scene": read.ref("scene", scene_refs.__contains__),
-            "author_user_id": read.integer("author_user_id", low=0),
-            "character": read.ref("character", character_refs.__contains__),
-            "speaker_name": read.string("speaker_name", 100),
-            "webhook_name": read.string("webhook_name", 80, optional=True),
-            "gm_post": read.boolean("gm_post"),
-            "gm_only": read.boolean("gm_only"),
-            "text": read.string("text", MAX_POST_TEXT),
-            "notes": read.string("notes", MAX_POST_TEXT, optional=True),
-            "notes_private": read.boolean("notes_private") if "notes_private" in row else False,
-            "roll": read.ref("roll", roll_refs.__contains__),
-            # every roll of the post (typed [[…]], a macro's rolls); older archives: the one
-            "rolls": read.refs("rolls", roll_refs.__contains__),
-            "created_at": read.moment("created_at"),
-            "edited_at": read.moment("edited_at", optional=True),
-            "deleted_at": read.moment("deleted_at", optional=True),
-            "source_ref": read.string("source_ref", 60, optional=True),
-            "umbria_player": _umbria_player(read, row),
-            "images": _post_images(read, row, contents.media),
-        }
+        line = row.get("ref")
+        post = read_record(PostRecord, row, problems, GM_POSTS, line)
+        if post is None or not _known(
+            problems, GM_POSTS, line,
+            scene=(post.scene, scene_refs), character=(post.character, character_refs),
+            roll=(post.roll, roll_refs), rolls=(post.rolls, roll_refs),
+        ):  # fmt: skip
+            continue
+        images = _post_images(post.images, contents.media)
+        if images is None:
+            bad_value(problems, GM_POSTS, line, "images")
+            continue
         legacy = PUBLIC
-        if post["gm_only"] and post["author_user_id"] is not None:
-            legacy = Secrecy.private(post["author_user_id"])
-        post.update(_secrecy(read, row, character_refs, legacy))
-        if read.ok:
-            if not post["rolls"] and post["roll"]:
-                post["rolls"] = [post["roll"]]
-            posts.append(post)
+        if post.gm_only:
+            legacy = Secrecy.private(post.author_user_id)
+        secrecy = _secrecy(post, legacy, character_refs, problems, GM_POSTS, line)
+        if secrecy is not None:
+            posts.append(
+                post.model_dump(exclude={"audience", "audience_user_id", "secrets", "images"})
+                | {
+                    "rolls": list(post.rolls) or ([post.roll] if post.roll else []),
+                    "umbria_player": _umbria_player(post.umbria_player),
+                    "images": images,
+                }
+                | secrecy
+            )
 
     hidden_refs = {c.ref for c in characters if c.npc and c.hidden}
     xp: list[dict[str, Any]] = []
     for row in contents.xp:
         found["xp_awards"] += 1
-        read = FieldReader(problems, GM_XP, row, text=True)
-        award = {
-            "ref": read.integer("ref", low=1),
-            "created_at": read.moment("created_at"),
-            "character": read.ref("character", character_refs.__contains__, optional=False),
-            "character_name": read.string("character_name", 100),
-            "granted_by": read.integer("granted_by", low=0),
-            "amount": read.integer("amount", low=-MAX_STORED),
-            "xp_before": read.integer("xp_before", low=-MAX_STORED),
-            "xp_after": read.integer("xp_after", low=-MAX_STORED),
-            "reason": read.string("reason", 200, optional=True),
-        }
+        line = row.get("line")
+        award = read_record(XpRecord, row, problems, GM_XP, line)
+        if award is None or not _known(
+            problems, GM_XP, line, character=(award.character, character_refs)
+        ):
+            continue
         legacy = PUBLIC
-        if award["character"] in hidden_refs:  # version 1 kept them out of the public half
-            legacy = PUBLIC.hiding_npc(award["character"], (Part.RECORD,))
-        award.update(_secrecy(read, row, character_refs, legacy))
-        for field in ("amount", "xp_before", "xp_after"):
-            if award[field] is not None and award[field] >= INT32:
-                read.ok = False
-                problems.add(
-                    "chronicle.problem.bad_value", path=GM_XP, line=str(read.line), field=field
-                )
-        if read.ok:
-            xp.append(award)
+        if award.character in hidden_refs:  # version 1 kept them out of the public half
+            legacy = PUBLIC.hiding_npc(award.character, (Part.RECORD,))
+        secrecy = _secrecy(award, legacy, character_refs, problems, GM_XP, line)
+        if secrecy is not None:
+            xp.append(
+                award.model_dump(exclude={"audience", "audience_user_id", "secrets"}) | secrecy
+            )
 
     counts = contents.manifest["counts"]
     for what, count in found.items():
@@ -446,58 +389,60 @@ _PARTS = frozenset(part.value for part in Part)
 
 
 def _secrecy(
-    read: FieldReader,
-    row: Mapping[str, Any],
-    character_refs: Container[int],
+    record: Audience | CsvAudience,
     legacy: Secrecy,
-) -> dict[str, Any]:
+    character_refs: Container[int],
+    problems: ArchiveProblems,
+    path: str,
+    line: Any,
+) -> dict[str, Any] | None:
     """A record's audience columns as the archive has them (``legacy`` when it predates
     them: archive version 1), checked: a known audience, its player, known parts, an NPC that
-    is a character of the archive (by export number; the import maps it to the new id)."""
-    if row.get("audience") in (None, ""):
+    is a character of the archive (by export number; the import maps it to the new id);
+    None, with the field listed in ``problems``, when they are wrong."""
+    if record.audience is None:
         return legacy.columns()
-    audience = read.string("audience", 10)
-    user_id = read.integer("audience_user_id", optional=True, low=0)
-    secrets = read.json_object("secrets") if read.text else row.get("secrets", {})
-    if audience not in {a.value for a in Audience} or (audience == "player" and user_id is None):
-        read.ok = False
-        read.problems.add(
-            "chronicle.problem.bad_value",
-            path=read.path,
-            line=str(read.line)[:12],
-            field="audience",
-        )
-        return PUBLIC.columns()
-    npc = secrets.get("npc") if isinstance(secrets, dict) else None
-    parts = [
-        *(secrets.get("sealed") or [] if isinstance(secrets, dict) else []),
-        *(secrets.get("npc_sealed") or [] if isinstance(secrets, dict) else []),
-    ]
+    audience, user_id, secrets = record.audience, record.audience_user_id, record.secrets
+    if audience not in {a.value for a in Audience_} or (audience == "player" and user_id is None):
+        bad_value(problems, path, line, "audience")
+        return None
+    npc = secrets.get("npc")
+    parts = [*(secrets.get("sealed") or []), *(secrets.get("npc_sealed") or [])]
     if (
-        not isinstance(secrets, dict)
-        or set(secrets) - {"sealed", "npc", "npc_sealed", "members"}
+        set(secrets) - {"sealed", "npc", "npc_sealed", "members"}
         or any(not isinstance(p, str) or p not in _PARTS for p in parts)
         or not _members_fit(audience, secrets.get("members"))
         or (npc is not None and (not isinstance(npc, int) or npc not in character_refs))
     ):
-        read.ok = False
-        read.problems.add(
-            "chronicle.problem.bad_value", path=read.path, line=str(read.line)[:12], field="secrets"
-        )
-        return PUBLIC.columns()
+        bad_value(problems, path, line, "secrets")
+        return None
     return Secrecy.of(audience, user_id, secrets).columns()
 
 
 def _members_fit(audience: str, members: Any) -> bool:
     """A whisper's members: a list of member ids (at most a thread's), only on one."""
     if members is None:
-        return audience != Audience.MEMBERS.value
+        return audience != Audience_.MEMBERS.value
     return (
-        audience == Audience.MEMBERS.value
+        audience == Audience_.MEMBERS.value
         and isinstance(members, list)
         and 0 < len(members) <= 10
         and all(isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in members)
     )
+
+
+def _known(
+    problems: ArchiveProblems, path: str, line: Any, **refs: tuple[Any, Container[int]]
+) -> bool:
+    """Each reference of a record (an export number, or a list of them; None: none) names a
+    record of the archive; every one that does not is listed."""
+    ok = True
+    for field, (value, known) in refs.items():
+        values = value if isinstance(value, list) else [] if value is None else [value]
+        if any(item not in known for item in values):
+            bad_value(problems, path, line, field)
+            ok = False
+    return ok
 
 
 def _legacy_roll(row: Mapping[str, Any], private: bool, user_id: int | None) -> Secrecy:
@@ -519,60 +464,26 @@ def _int_or_none(value: Any) -> int | None:
     return int(value) if isinstance(value, str) and value.isdigit() else None
 
 
-def _text(value: str | None) -> str:
-    """A column stored as text that may be empty (an anonymised roll's user name)."""
-    return value or ""
-
-
-def _umbria_player(read: FieldReader, row: Mapping[str, Any]) -> dict[str, Any] | None:
-    """``umbria_player`` of a record (issue 27): the Umbría number and name of who wrote or
-    played it, and the member who claimed them; absent for everything else."""
-    value = row.get("umbria_player")
-    if value is None:
-        return None
-    claimed = value.get("claimed_by") if isinstance(value, dict) else None
-    if (
-        not isinstance(value, dict)
-        or not isinstance(value.get("id"), str)
-        or not 0 < len(value["id"]) <= 40
-        or not isinstance(value.get("name"), str)
-        or not 0 < len(value["name"]) <= 100
-        or not (claimed is None or (isinstance(claimed, int) and not isinstance(claimed, bool)))
-    ):
-        read._bad("umbria_player")
-        return None
-    return {"id": value["id"], "name": value["name"], "claimed_by": claimed}
+def _umbria_player(player: UmbriaPlayer | None) -> dict[str, Any] | None:
+    """``umbria_player`` of a record (issue 27) as the import stores it."""
+    return None if player is None else player.model_dump()
 
 
 def _post_images(
-    read: FieldReader, row: Mapping[str, Any], media: Mapping[str, bytes]
-) -> list[dict[str, Any]]:
+    pictures: list[PictureRecord], media: Mapping[str, bytes]
+) -> list[dict[str, Any]] | None:
     """The pictures a post shows (``images``: an Umbría post's, issue 27) as ``PostImage``
     columns: each names an image file of the archive (read within the archive's budgets,
     :func:`~bot.services.chronicle.archive.read_archive`), checked by its bytes — a known
-    image type, no bigger than an Umbría import takes — never by the declared type."""
-    value = row.get("images")
-    if value is None:
-        return []
+    image type, no bigger than an Umbría import takes — never by the declared type; None
+    when one is not."""
     found: list[dict[str, Any]] = []
-    if not isinstance(value, list) or len(value) > MAX_POST_IMAGES:
-        read._bad("images")
-        return []
-    for picture in value:
-        name = picture.get("name") if isinstance(picture, dict) else None
-        file = picture.get("file") if isinstance(picture, dict) else None
-        data = media.get(file) if isinstance(file, str) else None
-        kind = image_type(data) if isinstance(data, bytes) else None
-        if (
-            not isinstance(name, str)
-            or not 0 < len(name) <= MAX_IMAGE_NAME
-            or data is None
-            or kind is None
-            or len(data) > MAX_IMAGE_BYTES
-        ):
-            read._bad("images")
-            return []
-        found.append({"name": name, "media_type": f"image/{kind}", "data": data})
+    for picture in pictures:
+        data = media.get(picture.file)
+        kind = image_type(data) if data is not None else None
+        if data is None or kind is None or len(data) > MAX_IMAGE_BYTES:
+            return None
+        found.append({"name": picture.name, "media_type": f"image/{kind}", "data": data})
     return found
 
 
@@ -595,7 +506,7 @@ def _sheet(
         problems.add("chronicle.problem.in_file", path=path)
         problems.add(error.key, **error.params)
         return None
-    candidate = sheet if document.get("npc") else player_sheet(sheet)
+    candidate = sheet if document.npc else player_sheet(sheet)
     found = list(system.validate(candidate, settings)) if validate else []
     if found:
         problems.add("chronicle.problem.in_file", path=path)

@@ -22,9 +22,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Character, ImportedPlayer, Post, RollLog, utcnow
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.chronicle.umbria_import import IMPORTED_KIND
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
+from bot.services.shared.errors import DomainError, NotReferee
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import find_character
 
 __all__ = ["ClaimService", "ClaimView"]
@@ -63,31 +64,28 @@ class ClaimService:
                 raise DomainError(
                     "umbria.error.already_claimed", player=player.name, member=member_id
                 )
-            changed = await session.exec(
-                update(ImportedPlayer)
-                .where(
-                    col(ImportedPlayer.id) == player.id,
-                    col(ImportedPlayer.version) == player.version,
-                )
-                .values(claimed_by=member_id, claimed_at=utcnow(), version=player.version + 1)
+            await update_versioned(  # reported: claimed by someone else meanwhile
+                session,
+                ImportedPlayer,
+                col(ImportedPlayer.id) == player.id,
+                player.version,
+                claimed_by=member_id,
+                claimed_at=utcnow(),
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange()
             view = await self._move(session, player, member_id, member_name)
-            session.add(
-                roll_log(
-                    place,
-                    actor,
-                    campaign.id,
-                    character.name,
-                    AuditEntry(
-                        kind="claim",
-                        expression="claim",
-                        breakdown=f"{player.name[:60]} → {member_id} ({member_name[:60]})",
-                        total=0,
-                        detail={"imported_player": player.id, "to": member_id},
-                    ),
-                )
+            await write_audit(
+                session,
+                place,
+                actor,
+                campaign.id,
+                character.name,
+                AuditEntry(
+                    kind="claim",
+                    expression="claim",
+                    breakdown=f"{player.name[:60]} → {member_id} ({member_name[:60]})",
+                    total=0,
+                    detail={"imported_player": player.id, "to": member_id},
+                ),
             )
         return view
 

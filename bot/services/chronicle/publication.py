@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -42,9 +43,10 @@ from bot.db.models import (
 from bot.services.campaigns.service import is_referee
 from bot.services.chronicle.archive import slug
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
+from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.shared.post_text import Avatar
 from bot.services.shared.timers import TimerService, cancel, schedule
+from bot.services.shared.versioned import update_versioned
 
 __all__ = [
     "MODES",
@@ -296,21 +298,19 @@ class PublicationService:
             posted_at=post.created_at,
         )
 
-    async def _advance(self, step: Step, **values: object) -> None:
+    async def _advance(self, step: Step, **values: Any) -> None:
         """Move the job's cursor, compare-and-set on the version the step was read at."""
         async with self.sessions() as session, session.begin():
-            changed = await session.exec(
-                update(ImportPublication)
-                .where(
-                    col(ImportPublication.id) == step.publication_id,
-                    col(ImportPublication.version) == step.version,
-                )
-                .values(**values, version=step.version + 1, updated_at=utcnow())
+            await update_versioned(  # reported: the job moved (stopped, another step) meanwhile
+                session,
+                ImportPublication,
+                col(ImportPublication.id) == step.publication_id,
+                step.version,
+                **values,
+                updated_at=utcnow(),
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange()
             if "thread_id" in values and values["thread_id"] is not None and step.scene:
-                await self._move_scene(session, step, int(values["thread_id"]))  # type: ignore[call-overload]
+                await self._move_scene(session, step, int(values["thread_id"]))
 
     @staticmethod
     async def _move_scene(session: AsyncSession, step: Step, thread_id: int) -> None:
@@ -373,16 +373,14 @@ class PublicationService:
                 raise NotReferee()
             if job.status != "running":
                 raise DomainError("umbria.error.publication_over")
-            changed = await session.exec(
-                update(ImportPublication)
-                .where(
-                    col(ImportPublication.id) == job.id,
-                    col(ImportPublication.version) == job.version,
-                )
-                .values(status="stopped", version=job.version + 1, updated_at=utcnow())
+            await update_versioned(  # reported: the GM stops the job as they saw it
+                session,
+                ImportPublication,
+                col(ImportPublication.id) == job.id,
+                job.version,
+                status="stopped",
+                updated_at=utcnow(),
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange()
             await cancel(session, PUBLISH_TIMER, str(job.id))
             await session.refresh(job)
             return _view(job, utcnow(), self.pace)

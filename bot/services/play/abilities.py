@@ -34,6 +34,7 @@ from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.dead import heal_living
 from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.undo import Undoable
+from bot.services.sheets.use_case import CharacterUseCase
 from bot.services.sheets.writes import Computed
 from rules.combat.attack import Fighter
 
@@ -123,17 +124,15 @@ class _Record:
         return Computed(sheet, None, audit=self.audit)
 
 
-class AbilityService:
+class AbilityService(CharacterUseCase):
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
         characters: CharacterService,
         rng: random.Random | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
-        self.turns = TurnActions(sessions)
+        super().__init__(sessions, characters, rng)
+        self.turns = TurnActions(sessions)  # the action a use spends in a fight
         #: resolves a round of declarations its last declaration completed (issue 25 §1)
         self.close_round: RoundCloser | None = None
 

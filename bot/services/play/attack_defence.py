@@ -27,7 +27,7 @@ from bot.services.play.attack_order import AttackOrder, attack_request, attacks_
 from bot.services.play.attack_record import AttackView, Landed, attack_audit, attack_view
 from bot.services.play.attack_sides import Side, SideFinder, Sides
 from bot.services.play.checks import parse_circumstances
-from bot.services.shared.audit import roll_log
+from bot.services.shared.audit import write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.characters import CharacterService
@@ -72,11 +72,10 @@ async def ask_defence(
         "damage": attacker.fighter.damage,
     }
     pending = replace(audit, detail=detail, outcome=DEFENCE_PENDING, difficulty=None)
-    entry = roll_log(place, actor, target.character.campaign_id, audit.character, pending)
     async with finder.sessions() as session, session.begin():
-        session.add(entry)
-        await session.flush()
-        log_id = entry.id
+        log_id = await write_audit(
+            session, place, actor, target.character.campaign_id, audit.character, pending
+        )
     landed = Landed(log_id, notes=tuple(asked.notes))
     return attack_view(
         actor, context, sides, asked, landed, private=order.private, defence_version=1

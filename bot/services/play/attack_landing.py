@@ -21,10 +21,10 @@ from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_record import Landed
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.combat_store import write_fight_state
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.play.pain import ask_for
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.retry import retrying
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.dead import heal_living, require_alive_target
 from bot.services.sheets.writes import Computed, Each
@@ -46,6 +46,8 @@ class Wound:
     result: AttackResult
     audit: AuditEntry
     validate: bool = False
+    #: who dealt it: a choice the wound leaves owed names its attacker (the pain threshold)
+    attacker: str | None = None
 
     def compute(
         self, sheet: dict[str, Any], context: CampaignContext
@@ -59,6 +61,9 @@ class Wound:
         else:  # a target killed meanwhile (a concurrent attack) is refused on this version
             require_alive_target(system, sheet, context.settings)
             done = system.apply_damage(sheet, change.amount, context.settings)
+            pains = capabilities(system).pain_choices
+            if done.owed is not None and pains is not None and self.attacker:
+                done = replace(done, sheet=pains.name_attacker(done.sheet, self.attacker))
         return Computed(done.sheet, done, audit=self.audit)
 
 
@@ -110,7 +115,8 @@ async def land(
             finder, place, actor, context.campaign.id, target.combatant, result, audit
         )
         return Landed(log_id, hit_points=hit_points, notes=tuple(result.notes))
-    steps = [Each(saved_id(target.character), Wound(result, audit), acting=False)]
+    wound = Wound(result, audit, attacker=attacker.fighter.name)
+    steps = [Each(saved_id(target.character), wound, acting=False)]
     drain = result.change.to_attacker if result.change else 0
     if drain > 0 and attacker.character is not None:
         steps.append(Each(saved_id(attacker.character), _Drain(drain), acting=False))
@@ -119,11 +125,11 @@ async def land(
     notes = tuple(result.notes)
     if done is not None:
         notes += tuple(n for n in done.notes if n not in notes)
-    return after_write(context, applied[0].log_id, applied[0].view.sheet, done, notes)
-
-
-class _Clash(Exception):
-    """The fight changed since it was read: recompute on the fresh state."""
+    landed = after_write(context, applied[0].log_id, applied[0].view.sheet, done, notes)
+    if done is not None and done.owed is not None:  # ask for the choice it left owed
+        written = dict(applied[0].view.sheet)
+        landed = replace(landed, pain=ask_for(context, target.character, written))
+    return landed
 
 
 def _wounded(
@@ -159,25 +165,19 @@ async def land_on_group(
     log row (recomputed on the current hit points on a clash, so no damage is lost);
     without them only the log row is written."""
     key = combatant.key if combatant is not None else None
-    for attempt in attempts():
-        await backoff(attempt)
+
+    async def attempt() -> tuple[int | None, tuple[int, int] | None]:
         record = await finder.fight(place)
         wounded = _wounded(record, key, result.change) if record is not None else None
         left = wounded[1] if wounded is not None else None
-        try:
-            async with finder.sessions() as session, session.begin():
-                if record is not None and wounded is not None:
-                    stored = await write_fight_state(session, record, wounded[0])
-                    if not stored:
-                        raise _Clash()
-                entry = roll_log(place, actor, campaign_id, audit.character, _left(audit, left))
-                session.add(entry)
-                await session.flush()
-                log_id = entry.id
-        except _Clash:
-            continue
+        async with finder.sessions() as session, session.begin():
+            if record is not None and wounded is not None:
+                await write_fight_state(session, record, wounded[0])  # retried on a clash
+            entry = _left(audit, left)
+            log_id = await write_audit(session, place, actor, campaign_id, audit.character, entry)
         return log_id, left
-    raise ConcurrentChange()
+
+    return await retrying(attempt)
 
 
 def _left(audit: AuditEntry, left: tuple[int, int] | None) -> AuditEntry:

@@ -44,6 +44,7 @@ from bot.services.shared.errors import DomainError, refused
 from bot.services.shared.labels import resolve, spoken
 from bot.services.sheets.changes import Touched
 from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.use_case import CharacterUseCase
 from rules import systems
 from rules.combat import Combat
 from rules.combat.attack import AttackOutcome, AttackRequest, AttackResult
@@ -68,7 +69,7 @@ __all__ = ["AttackOrder", "AttackService", "AttackView", "RoundCloser"]
 RoundCloser = Callable[[Place, int], Awaitable["RoundSummary | None"]]
 
 
-class AttackService:
+class AttackService(CharacterUseCase):
     """``/attack``, the defence button, a touch spell's attack and the GM's notes."""
 
     def __init__(
@@ -78,9 +79,7 @@ class AttackService:
         rng: random.Random | None = None,
         rolls: RollService | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
+        super().__init__(sessions, characters, rng)
         self.sides = SideFinder(sessions)
         self.turns = TurnActions(sessions)
         #: links an attack's audit row to its reply (the roll log's message links)

@@ -5,13 +5,11 @@ Every check lands in the audit log with the character's name, like a ``/roll``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, Character, saved_id, utcnow
@@ -19,13 +17,13 @@ from bot.grammar import gender_of
 from bot.services.play.rolls import MAX_REASON
 from bot.services.play.turn_tests import Claim, claim_test
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
-from bot.services.shared.audit import AuditEntry, entry_secrecy, roll_log
+from bot.services.shared.audit import AuditEntry, entry_secrecy, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.labels import resolve, spoken
 from bot.services.sheets.access import require_actor
 from bot.services.sheets.changes import ApplyEffects
-from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.use_case import CharacterUseCase
 from rules.combat.health import Act, require
 from rules.systems.base import (
     CheckOption,
@@ -125,17 +123,7 @@ def parse_circumstances(text: str | None) -> frozenset[str]:
     return frozenset(items)
 
 
-class CheckService:
-    def __init__(
-        self,
-        sessions: async_sessionmaker[AsyncSession],
-        characters: CharacterService,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
-
+class CheckService(CharacterUseCase):
     async def options(
         self, place: Place, actor: Actor, character: str | None
     ) -> tuple[CheckOption, ...]:
@@ -284,13 +272,11 @@ class CheckService:
                 same_transaction=then,
             )
             return applied.log_id, applied.view.name
-        entry = roll_log(place, actor, campaign.id, own.name, audit)
         async with self.sessions() as session, session.begin():
-            session.add(entry)
+            log_id = await write_audit(session, place, actor, campaign.id, own.name, audit)
             if then is not None:
-                await session.flush()
-                await then(session, entry.id)
-        return entry.id, own.name
+                await then(session, log_id)
+        return log_id, own.name
 
     async def save(
         self,

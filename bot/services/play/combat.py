@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -25,7 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Campaign, CampaignBinding, CombatRecord, saved_id
 from bot.services.campaigns.service import FIGHT_MODE, is_referee
 from bot.services.play.combat_health import end_effects, hurt, tick
-from bot.services.play.combat_reminders import next_due, reminder
+from bot.services.play.combat_reminders import reminder
 from bot.services.play.combat_store import TURN_TIMER, FightStore
 from bot.services.play.combat_views import (
     Change,
@@ -81,7 +80,8 @@ class CombatService:
         played by turns or by rounds of declarations (``mode``; by default the campaign's
         setting ``modo_combate``, whose ``automatico`` is declarations for a campaign bound
         to a forum: issue 25 §1)."""
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
         if not is_referee(campaign, actor):
             raise NotReferee()
         chosen = Mode(mode) if mode else await default_mode(self.sessions, campaign, settings)
@@ -131,7 +131,8 @@ class CombatService:
         )
 
     async def show(self, place: Place, actor: Actor) -> CombatView:
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
         record = await self.store.require(place)
         combat = Combat.from_dict(record.state)
         health = await self.store.states(system, settings, combat)
@@ -142,7 +143,7 @@ class CombatService:
     async def join(self, place: Place, actor: Actor, character: str | None = None) -> CombatView:
         """A player brings his own character (his active one by default); the GM anyone's."""
         await self.characters.campaigns.require_open_scene(place)  # nothing rolled there
-        campaign, _system, _settings = await self.characters.context(place)
+        campaign = (await self.characters.contexts.load(place)).campaign
         view = await self.characters.show(place, actor, character)
         referee = is_referee(campaign, actor)
         if not referee and (view.is_npc or view.owner_user_id != actor.user_id):
@@ -172,7 +173,7 @@ class CombatService:
         """GM: an NPC from ``/npc`` by name, or an ad-hoc group with a typed initiative (and
         optionally its AC/Defensa, armour and hit points, for ``/attack`` to judge it)."""
         await self.characters.campaigns.require_open_scene(place)  # nothing rolled there
-        campaign, _system, _settings = await self.characters.context(place)
+        campaign = (await self.characters.contexts.load(place)).campaign
         if not is_referee(campaign, actor):
             raise NotReferee()
         name = name.strip()[:MAX_NAME]
@@ -195,7 +196,7 @@ class CombatService:
     async def roll(self, place: Place, actor: Actor) -> CombatView:
         """Roll initiative for everyone who has none (a player: only his own)."""
         await self.characters.campaigns.require_open_scene(place)  # nothing rolled there
-        campaign, _system, _settings = await self.characters.context(place)
+        campaign = (await self.characters.contexts.load(place)).campaign
         referee = is_referee(campaign, actor)
         record = await self.store.require(place)
         combat = Combat.from_dict(record.state)
@@ -290,7 +291,8 @@ class CombatService:
         """Who a death-test button rolls for: a combatant of this fight whose turn asks for
         that test, pressed by its player or the GM; ``(name, the check option to roll)``."""
         await self.characters.campaigns.require_open_scene(place)  # nothing rolled there
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
         record = await self.store.require(place)
         combat = Combat.from_dict(record.state)
         found = next((c for c in combat.combatants if c.character_id == character_id), None)
@@ -404,10 +406,6 @@ class CombatService:
         if not 0 <= hours <= MAX_TURN_HOURS:
             raise DomainError("combat.error.bad_hours", limit=MAX_TURN_HOURS)
         return await self.store.change(place, lambda *a: (a[3], None, ()), turn_hours=hours or None)
-
-    async def next_due(self) -> datetime | None:
-        """The earliest pending reminder of any active fight, or None."""
-        return await next_due(self.sessions)
 
     async def reminder(self, due: Due) -> Reminder | None:
         """What a claimed turn timer says now (:func:`.combat_reminders.reminder`)."""

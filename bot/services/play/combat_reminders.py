@@ -8,9 +8,6 @@ fight's id) in the same transaction (:meth:`.combat_store.FightStore.store`).  W
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from sqlalchemy import func
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -20,17 +17,7 @@ from bot.services.play.combat_views import Reminder
 from bot.services.shared.timers import Due
 from rules.combat import Combat
 
-__all__ = ["next_due", "reminder"]
-
-
-async def next_due(sessions: async_sessionmaker[AsyncSession]) -> datetime | None:
-    """The earliest pending reminder of any active fight, or None."""
-    async with sessions() as session:
-        return (
-            await session.exec(
-                select(func.min(CombatRecord.due_at)).where(CombatRecord.status == "active")
-            )
-        ).one()
+__all__ = ["reminder"]
 
 
 async def reminder(sessions: async_sessionmaker[AsyncSession], due: Due) -> Reminder | None:

@@ -2,7 +2,7 @@
 
 :class:`FightStore` loads the channel's active fight, applies a change to the pure
 :class:`rules.combat.Combat` and writes it only if nobody wrote since it was read
-(``UPDATE … WHERE id = :id AND version = :seen``): two "next" pressed together advance two
+(:func:`bot.services.shared.versioned.update_versioned`): two "next" pressed together advance two
 turns, never one twice, and a button from an older message is told it is out of date
 instead of being applied.  The turn reminder's durable timer moves in the same transaction.
 """
@@ -14,7 +14,6 @@ from datetime import timedelta
 from enum import Enum
 from typing import Any, Literal
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -32,15 +31,22 @@ from bot.services.play.combat_views import (
 )
 from bot.services.play.turn_ledger import actions_left
 from bot.services.shared.context import Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
 from bot.services.shared.timers import TimerService, cancel, schedule
+from bot.services.shared.versioned import StaleWrite, update_versioned
 from bot.services.sheets.characters import CharacterService
 from rules.combat import Combat, Combatant, effects
 from rules.combat.declarations import Mode, mode_of
 from rules.systems.base import GameSystem, RulesError, capabilities
 
-__all__ = ["KEEP", "TURN_TIMER", "FightStore", "active_fight", "write_fight_state"]
+__all__ = [
+    "KEEP",
+    "TURN_TIMER",
+    "FightStore",
+    "active_fight",
+    "write_fight_state",
+]
 
 
 async def active_fight(
@@ -61,19 +67,18 @@ async def active_fight(
 
 async def write_fight_state(
     session: AsyncSession, record: CombatRecord, state: Mapping[str, Any]
-) -> bool:
-    """Compare-and-set of an active fight's state alone (a wound on a group, an ambush):
-    True when nobody wrote since ``record`` was read."""
-    written = await session.exec(
-        update(CombatRecord)
-        .where(
-            col(CombatRecord.id) == record.id,
-            col(CombatRecord.version) == record.version,
-            col(CombatRecord.status) == "active",
-        )
-        .values(state=dict(state), version=CombatRecord.version + 1, updated_at=utcnow())
+) -> None:
+    """Compare-and-set of an active fight's state alone (a wound on a group, an ambush, a
+    turn's ledger): :class:`StaleWrite` when someone wrote since ``record`` was read."""
+    await update_versioned(
+        session,
+        CombatRecord,
+        col(CombatRecord.id) == record.id,
+        record.version,
+        col(CombatRecord.status) == "active",
+        state=dict(state),
+        updated_at=utcnow(),
     )
-    return bool(written.rowcount == 1)
 
 
 class _Keep(Enum):
@@ -119,8 +124,8 @@ class FightStore:
     ) -> bool:
         """Compare-and-set: True when nobody wrote since ``record`` was read.
 
-        Every change restarts the turn reminder's timer (``due_at`` and its durable
-        :data:`TURN_TIMER` row) in the same transaction.  On
+        Every change restarts the turn reminder's durable :data:`TURN_TIMER` row (the one
+        place its moment is kept) in the same transaction.  On
         success ``record`` (a detached copy) is updated to what was written, so the caller
         shows exactly its own write and not a later one read back after another commit.
         """
@@ -133,7 +138,6 @@ class FightStore:
                 "system": record.state.get("system", ""),
                 PANEL_VERSION: record.version + 1,  # see combat_views.panel_version
             },
-            "version": CombatRecord.version + 1,
             "updated_at": utcnow(),
         }
         if ending:
@@ -141,32 +145,31 @@ class FightStore:
         values["turn_hours"] = hours
         # by rounds of declarations the round's deadline replaces the turn's (:mod:`.rounds`)
         by_turns = mode_of(record.state) is Mode.TURNS
-        values["due_at"] = (
+        due_at = (
             utcnow() + timedelta(hours=hours)
             if hours and combat.current is not None and not ending and by_turns
             else None
         )
-        async with self.sessions() as session, session.begin():
-            result = await session.exec(
-                update(CombatRecord)
-                .where(
+        try:
+            async with self.sessions() as session, session.begin():
+                await update_versioned(
+                    session,
+                    CombatRecord,
                     col(CombatRecord.id) == record.id,
-                    col(CombatRecord.version) == record.version,
+                    record.version,
                     col(CombatRecord.status) == "active",
+                    **values,
                 )
-                .values(**values)
-            )
-            if result.rowcount == 1 and values["due_at"] is not None:
-                await schedule(
-                    session, TURN_TIMER, str(record.id), record.guild_id, values["due_at"]
-                )
-            elif result.rowcount == 1:
-                await cancel(session, TURN_TIMER, str(record.id))
-        if result.rowcount != 1:
+                if due_at is not None:
+                    await schedule(session, TURN_TIMER, str(record.id), record.guild_id, due_at)
+                else:
+                    await cancel(session, TURN_TIMER, str(record.id))
+        except StaleWrite:
             return False
         self.timers.poke()
         for key, value in values.items():
-            setattr(record, key, record.version + 1 if key == "version" else value)
+            setattr(record, key, value)
+        record.version += 1
         return True
 
     async def states(
@@ -217,9 +220,10 @@ class FightStore:
         ``health_change`` (instead of ``change``) also gets every combatant's
         :class:`Health`, read on each attempt (so a heal made meanwhile puts the healed back in the order).
         """
-        for attempt in attempts():
-            await backoff(attempt)
-            campaign, system, settings = await self.characters.context(place)
+
+        async def attempt() -> CombatView:
+            context = await self.characters.contexts.load(place)
+            campaign, system, settings = context.campaign, context.system, context.settings
             record = await self.active(place)
             if seen is not None:
                 if record is None or record.id != seen[0]:
@@ -236,13 +240,15 @@ class FightStore:
                 combat, turn, rolled = change(campaign, system, settings, before)
             else:
                 raise TypeError("a combat change is needed")
-            if await self.store(record, combat, ending=ending, turn_hours=turn_hours):
-                health = await self.states(system, settings, combat)
-                left = actions_left(system, settings, record.state, combat)
-                return combat_view(record, combat, turn, rolled, health, left)
-            if seen is not None:
-                raise DomainError("combat.error.stale")
-        raise ConcurrentChange()
+            if not await self.store(record, combat, ending=ending, turn_hours=turn_hours):
+                if seen is not None:  # reported: the button showed the fight as it was
+                    raise DomainError("combat.error.stale")
+                raise StaleWrite()  # retried on the fight as it is now
+            health = await self.states(system, settings, combat)
+            left = actions_left(system, settings, record.state, combat)
+            return combat_view(record, combat, turn, rolled, health, left)
+
+        return await retrying(attempt)
 
     async def sheet(self, place: Place, combatant: Combatant) -> dict[str, Any]:
         """The sheet of a character combatant, read the way the referee sees it."""

@@ -23,6 +23,7 @@ from rules.combat.health import CombatState
 from rules.systems.base import GameSystem
 
 if TYPE_CHECKING:
+    from bot.services.play.pain import PainView
     from bot.services.play.round_views import RoundHeader, RoundSummary
 
 __all__ = [
@@ -86,6 +87,9 @@ class CombatantLine:
     #: who may see its numbers (a hidden NPC's are the GM's until it is revealed); ``secret``
     #: above says whether *this* view's reader may not (set by :func:`combat_for`)
     secrecy: Secrecy = PUBLIC
+    #: «en el suelo», and a pain threshold's choice still owed (rolweb, issue 23 §1)
+    prone: bool = False
+    choice_owed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +161,8 @@ class CombatView:
     declaring: tuple[int, tuple[str, ...], tuple[str, ...]] | None = None
     header: RoundHeader | None = None
     summary: RoundSummary | None = None
+    #: the pain choices the current combatant's turn found unchosen: their defaults applied
+    pain_defaults: tuple[PainView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +223,8 @@ def _health_fields(health: Health | None) -> dict[str, Any]:
             description=state.description,
             hit_points=state.hit_points,
             turn_test=state.turn_test,
+            prone=state.prone,
+            choice_owed=state.choice_owed,
         )
     return fields
 

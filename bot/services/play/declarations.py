@@ -35,10 +35,10 @@ from bot.services.play.attack_record import (
 )
 from bot.services.play.attack_sides import Sides
 from bot.services.play.combat_store import active_fight, write_fight_state
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
 from rules.combat import Combat, Combatant
 from rules.combat.actions import Ledger, judge
 from rules.combat.attack import AttackOutcome, AttackRequest
@@ -128,8 +128,8 @@ async def declare_attack(
     attacks = capabilities(context.system).attacks
     assert attacks is not None  # the caller resolved them
     fresh_seed = rng.getrandbits(SEED_BITS)
-    for attempt in attempts():
-        await backoff(attempt)
+
+    async def attempt() -> AttackView:
         record, round_, combat = await _open_round(sessions, place)
         who = combat.find(key)
         act = ActRequest("attack", request.circumstances)
@@ -149,17 +149,16 @@ async def declare_attack(
             sides.secret(context.settings),
         )  # fmt: skip
         entry = replace(entry, kind="declaration", private=True, character=view.attacker)
-        written = await _write(
+        log_id, complete, ref = await _write(
             sessions, place, actor, context, (record, round_), declaration, entry
         )
-        if written is not None:
-            log_id, complete, ref = written
-            done = Declared(
-                round_.round, slot, changed, round_.deadline, complete,
-                declaration.defender, saved_id(record), ref,
-            )  # fmt: skip
-            return replace(view, log_id=log_id, declared=done)
-    raise ConcurrentChange()
+        done = Declared(
+            round_.round, slot, changed, round_.deadline, complete,
+            declaration.defender, saved_id(record), ref,
+        )  # fmt: skip
+        return replace(view, log_id=log_id, declared=done)
+
+    return await retrying(attempt)
 
 
 def _defender(sides: Sides, view: AttackView) -> int | None:
@@ -194,23 +193,21 @@ async def _write(
     fight: tuple[CombatRecord, DeclarationRound],
     declaration: Declaration,
     entry: AuditEntry,
-) -> tuple[int, bool, int] | None:
+) -> tuple[int, bool, int]:
     """The sealed audit row and the fight's new round, in one transaction: the row, whether
-    everyone has declared, the declaration's number; None when the fight changed since it
-    was read (the caller reads it again)."""
+    everyone has declared, the declaration's number; :class:`StaleWrite` (nothing written)
+    when the fight changed since it was read (the caller reads it again)."""
     record, round_ = fight
     async with sessions() as session, session.begin():
-        row = roll_log(place, actor, context.campaign.id, declaration.name, entry)
-        session.add(row)
-        await session.flush()
-        declaration = replace(declaration, log_id=row.id)
+        log_id = await write_audit(
+            session, place, actor, context.campaign.id, declaration.name, entry
+        )
+        declaration = replace(declaration, log_id=log_id)
         new_round = round_.declaring(declaration)
         state: dict[str, Any] = {**record.state, ROUND_KEY: new_round.to_dict()}
-        if not await write_fight_state(session, record, state):
-            await session.rollback()
-            return None
+        await write_fight_state(session, record, state)
     ref = new_round.slot_of(declaration.key, declaration.slot)
-    return saved_id(row), not new_round.owing(new_round.owed), ref.ref if ref else 0
+    return log_id, not new_round.owing(new_round.owed), ref.ref if ref else 0
 
 
 async def declare_act(
@@ -227,8 +224,8 @@ async def declare_act(
     ``character_id``: its dice fixed now by a seed, applied at resolution through its own
     use case; a private audit row says what was declared (module docstring)."""
     fresh_seed = rng.getrandbits(SEED_BITS)
-    for attempt in attempts():
-        await backoff(attempt)
+
+    async def attempt() -> Declared:
         record, round_, combat = await _open_round(sessions, place)
         who = next((c for c in combat.combatants if c.character_id == character_id), None)
         if who is None:
@@ -248,17 +245,16 @@ async def declare_act(
             detail={"act": act.kind, "order": dict(declaration.order)}, private=True,
             character=who.name,
         )  # fmt: skip
-        written = await _write(
+        _log_id, complete, ref = await _write(
             sessions, place, actor, context, (record, round_), declaration, entry
         )
-        if written is not None:
-            _log_id, complete, ref = written
-            kept = round_.declaring(declaration).slot_of(who.key, slot)
-            return Declared(
-                round_.round, slot, changed, round_.deadline, complete, None,
-                saved_id(record), ref, kept.seed if kept is not None else declaration.seed,
-            )  # fmt: skip
-    raise ConcurrentChange()
+        kept = round_.declaring(declaration).slot_of(who.key, slot)
+        return Declared(
+            round_.round, slot, changed, round_.deadline, complete, None,
+            saved_id(record), ref, kept.seed if kept is not None else declaration.seed,
+        )  # fmt: skip
+
+    return await retrying(attempt)
 
 
 async def _open_round(

@@ -20,10 +20,10 @@ from bot.services.play.attack_record import AttackView, named_audit
 from bot.services.play.combat_store import write_fight_state
 from bot.services.play.declarations import SEED_BITS, order_of, seeded
 from bot.services.shared.audience import PUBLIC, Part
-from bot.services.shared.audit import roll_log
+from bot.services.shared.audit import write_audit
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.shared.retry import retrying
 from rules.combat.declarations import ROUND_KEY, Declaration, round_of
 
 if TYPE_CHECKING:
@@ -45,8 +45,8 @@ async def defend(
     """Roll the defence of declaration ``ref`` in fight ``fight_id`` (module docstring)."""
     context = await rounds.combat.characters.contexts.load(place)
     seed = rounds.attacks.rng.getrandbits(SEED_BITS)
-    for attempt in attempts():
-        await backoff(attempt)
+
+    async def attempt() -> AttackView:
         record = await rounds.combat.store.active(place)
         open_round = round_of(record.state) if record is not None else None
         if record is None or saved_id(record) != fight_id or open_round is None:
@@ -71,10 +71,10 @@ async def defend(
             ROUND_KEY: open_round.replacing(replace(declaration, defence_seed=seed)).to_dict(),
         }
         async with rounds.sessions() as session, session.begin():
-            row = roll_log(place, actor, context.campaign.id, view.target, entry)
-            session.add(row)
-            await session.flush()
-            if await write_fight_state(session, record, state):
-                return replace(view, log_id=saved_id(row))
-            await session.rollback()
-    raise ConcurrentChange()
+            log_id = await write_audit(
+                session, place, actor, context.campaign.id, view.target, entry
+            )
+            await write_fight_state(session, record, state)
+        return replace(view, log_id=log_id)
+
+    return await retrying(attempt)

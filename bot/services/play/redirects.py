@@ -11,6 +11,7 @@ compare-and-set, so two presses apply it once; an attack the rules refuse then p
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +20,9 @@ from bot.services.play.attack_record import AttackView
 from bot.services.play.combat_store import write_fight_state
 from bot.services.play.declarations import order_of, seeded
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import StaleWrite
 from rules.combat import Combat
 from rules.combat.declarations import REDIRECT_KEY, Declaration, redirectable
 
@@ -39,7 +41,8 @@ async def redirect_targets(
     other combatants still standing (at most 25, a select menu's limit)."""
     await rounds.combat.require_referee(place, actor)
     record, declaration = await _find(rounds, place, fight_id, ref)
-    _campaign, system, settings = await rounds.combat.characters.context(place)
+    context = await rounds.combat.characters.contexts.load(place)
+    _campaign, system, settings = context.campaign, context.system, context.settings
     combat = Combat.from_dict(record.state)
     health = await rounds.combat.store.states(system, settings, combat)
     down = {k for k, h in health.items() if h.state is not None and h.state.skip_turn}
@@ -85,23 +88,24 @@ async def _find(
 
 async def _take(rounds: RoundService, place: Place, fight_id: int, ref: int) -> Declaration:
     """Take action ``ref`` out of the redirectable ones, by compare-and-set (once)."""
-    for attempt in attempts():
-        await backoff(attempt)
+
+    async def attempt() -> Declaration:
         record, found = await _find(rounds, place, fight_id, ref)
         number, entries = redirectable(record.state)
         kept = [d.to_dict() for d in entries if d.ref != ref]
         state = {**record.state, REDIRECT_KEY: {"round": number, "entries": kept}}
         async with rounds.sessions() as session, session.begin():
-            if await write_fight_state(session, record, state):
-                return found
-    raise ConcurrentChange()
+            await write_fight_state(session, record, state)
+        return found
+
+    return await retrying(attempt)
 
 
 async def _give_back(rounds: RoundService, place: Place, declaration: Declaration) -> None:
     """An action the rules refused when redirected goes back to the list (the GM may pick
     another target)."""
-    for attempt in attempts():
-        await backoff(attempt)
+
+    async def attempt() -> None:
         record = await rounds.combat.store.active(place)
         if record is None:
             return
@@ -112,5 +116,7 @@ async def _give_back(rounds: RoundService, place: Place, declaration: Declaratio
             REDIRECT_KEY: {"round": number, "entries": [*kept, declaration.to_dict()]},
         }
         async with rounds.sessions() as session, session.begin():
-            if await write_fight_state(session, record, state):
-                return
+            await write_fight_state(session, record, state)
+
+    with suppress(StaleWrite):  # as busy as that, the GM's next look lists it no more
+        await retrying(attempt)

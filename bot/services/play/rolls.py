@@ -147,7 +147,7 @@ def history_entry(row: RollLog, seen: Sight) -> HistoryEntry:
         created_at=row.created_at,
         message_url=row.message_url,
         undoable=undo_record(row) is not None,
-        undone=bool((undo_record(row) or {}).get("undone_by")),
+        undone=bool((record := undo_record(row)) and record.undone_by),
         imported=row.kind == "imported",
     )
 

@@ -23,12 +23,13 @@ taken again.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, CombatRecord, saved_id, utcnow
+from bot.db.types import as_utc
 from bot.services.campaigns.service import DEFAULT_ACTION, ROUND_HOURS
 from bot.services.play import declared_defence, redirects
 from bot.services.play.abilities import AbilityService
@@ -49,8 +50,8 @@ from bot.services.play.declarations import SEED_BITS, order_of, seeded
 from bot.services.play.round_views import ActionLine, Owed, RoundHeader, RoundSummary
 from bot.services.play.spells import CastOrder, SpellService
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
 from bot.services.shared.timers import Due, TimerService, cancel, schedule
 from rules.combat import Combat
 from rules.combat.declarations import (
@@ -167,12 +168,13 @@ class RoundService:
     async def open(self, place: Place) -> RoundHeader:
         """Open the round after the fight's last one: missing initiatives rolled (the GM's
         roll), who must declare (everyone who acts in it), the deadline and its timer."""
-        campaign, system, settings = await self.combat.characters.context(place)
+        context = await self.combat.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
         gm = _gm(campaign)
         record = await self.combat.store.require(place)
         await self._roll_missing(place, gm, record)
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> RoundHeader:
             record = await self.combat.store.require(place)
             combat = Combat.from_dict(record.state)
             already = round_of(record.state)
@@ -188,9 +190,10 @@ class RoundService:
             hours = record.turn_hours or int(settings.get(ROUND_HOURS, 48))
             deadline = utcnow() + timedelta(hours=hours)
             new = DeclarationRound(number, _iso(deadline), owed=owed, chain=place.chain)
-            if await self._write(record, new, deadline):
-                return _header(record, campaign, combat, new)
-        raise ConcurrentChange()
+            await self._write(record, new, deadline)
+            return _header(record, campaign, combat, new)
+
+        return await retrying(attempt)
 
     async def _roll_missing(self, place: Place, gm: Actor, record: CombatRecord) -> None:
         """Initiative for whoever has none, rolled as the GM would (``/init roll``)."""
@@ -203,21 +206,20 @@ class RoundService:
 
     async def _write(
         self, record: CombatRecord, new: DeclarationRound | None, deadline: datetime | None
-    ) -> bool:
-        """The fight's round (None: no round open) and its timer, by compare-and-set."""
+    ) -> None:
+        """The fight's round (None: no round open) and its timer, by compare-and-set
+        (:class:`StaleWrite` when the fight changed since ``record`` was read)."""
         state = {k: v for k, v in record.state.items() if k != ROUND_KEY}
         state[PANEL_VERSION] = record.version + 1  # a round opened or closed: panels go stale
         if new is not None:
             state[ROUND_KEY] = new.to_dict()
         async with self.sessions() as session, session.begin():
-            if not await write_fight_state(session, record, state):
-                return False
+            await write_fight_state(session, record, state)
             if deadline is not None:
                 await schedule(session, ROUND_TIMER, str(record.id), record.guild_id, deadline)
             else:
                 await cancel(session, ROUND_TIMER, str(record.id))
         self.timers.poke()
-        return True
 
     # -- resolving ---------------------------------------------------------------------------
 
@@ -230,7 +232,8 @@ class RoundService:
         if claimed is None:
             return None
         record, round_ = claimed
-        campaign, _system, settings = await self.combat.characters.context(place)
+        context = await self.combat.characters.contexts.load(place)
+        campaign, _system, settings = context.campaign, context.system, context.settings
         gm = _gm(campaign)
         await self._roll_missing(place, gm, record)  # someone joined during the round
         if settings.get(DEFAULT_ACTION) == "repetir":  # standing orders: the last round's acts
@@ -267,8 +270,8 @@ class RoundService:
         self, place: Place, number: int
     ) -> tuple[CombatRecord, DeclarationRound] | None:
         """Mark round ``number`` as being resolved, by compare-and-set (module docstring)."""
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> tuple[CombatRecord, DeclarationRound] | None:
             record = await self.combat.store.active(place)
             open_round = round_of(record.state) if record is not None else None
             if record is None or open_round is None or open_round.round != number:
@@ -278,9 +281,10 @@ class RoundService:
             claimed = replace(open_round, resolving=_iso(utcnow()))
             state = {**record.state, ROUND_KEY: claimed.to_dict()}
             async with self.sessions() as session, session.begin():
-                if await write_fight_state(session, record, state):
-                    return record, claimed
-        raise ConcurrentChange()
+                await write_fight_state(session, record, state)
+            return record, claimed
+
+        return await retrying(attempt)
 
     async def _act(
         self, place: Place, round_: DeclarationRound, current: CombatantLine, gm: Actor
@@ -371,7 +375,8 @@ class RoundService:
 
     async def _fallen(self, place: Place, name: str) -> bool:
         """Whether the combatant ``name`` is out of the fight now (dead, out, unconscious)."""
-        _campaign, system, settings = await self.combat.characters.context(place)
+        context = await self.combat.characters.contexts.load(place)
+        _campaign, system, settings = context.campaign, context.system, context.settings
         record = await self.combat.store.require(place)
         combat = Combat.from_dict(record.state)
         try:
@@ -389,18 +394,21 @@ class RoundService:
         next one opened."""
         kept = {"round": done.round, "entries": [d.to_dict() for d in fallen]}
         previous = replace(done, resolving=None).to_dict()
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> bool:
             record = await self.combat.store.active(place)
             if record is None:
-                return None
+                return False
             record.state = {**record.state, REDIRECT_KEY: kept, PREVIOUS_KEY: previous}
-            if await self._write(record, None, None):
-                try:
-                    return await self.open(place)
-                except DomainError:
-                    return None  # the fight ended meanwhile
-        raise ConcurrentChange()
+            await self._write(record, None, None)
+            return True
+
+        if not await retrying(attempt):
+            return None
+        try:
+            return await self.open(place)
+        except DomainError:
+            return None  # the fight ended meanwhile
 
 
 def _refused(declaration: Declaration, error: DomainError | RulesError) -> ActionLine:
@@ -423,7 +431,7 @@ def _gm(campaign: Campaign) -> Actor:
 
 
 def _iso(moment: datetime) -> str:
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+    return as_utc(moment).isoformat()
 
 
 def _due(round_: DeclarationRound) -> bool:
@@ -431,10 +439,8 @@ def _due(round_: DeclarationRound) -> bool:
     must not close the next one early)."""
     if not round_.deadline:
         return False
-    deadline = datetime.fromisoformat(round_.deadline)
-    deadline = deadline if deadline.tzinfo else deadline.replace(tzinfo=UTC)
-    now = utcnow()
-    return deadline <= (now if now.tzinfo else now.replace(tzinfo=UTC)) + DEADLINE_SLACK
+    deadline = as_utc(datetime.fromisoformat(round_.deadline))
+    return deadline <= utcnow() + DEADLINE_SLACK
 
 
 def _stale(claimed: str) -> bool:
@@ -442,10 +448,7 @@ def _stale(claimed: str) -> bool:
         since = datetime.fromisoformat(claimed)
     except ValueError:
         return True
-    since = since if since.tzinfo else since.replace(tzinfo=UTC)
-    now = utcnow()
-    now = now if now.tzinfo else now.replace(tzinfo=UTC)
-    return now - since > STALE_CLAIM
+    return utcnow() - as_utc(since) > STALE_CLAIM
 
 
 def _header(

@@ -38,6 +38,7 @@ from bot.services.sheets.changes import (
     spellbook_of,
 )
 from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.use_case import CharacterUseCase
 from bot.services.sheets.writes import Applied, Each
 from rules.combat.attack import Fighter
 from rules.names import LOCALES, names
@@ -193,7 +194,7 @@ class CastOrder:
     private: bool = False
 
 
-class SpellService:
+class SpellService(CharacterUseCase):
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
@@ -201,15 +202,13 @@ class SpellService:
         rng: random.Random | None = None,
         attacks: AttackService | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
+        super().__init__(sessions, characters, rng)
         self.attacks = attacks or AttackService(sessions, characters, self.rng)
         self.turns = TurnActions(sessions)
 
     async def _listing(self, place: Place) -> tuple[GameSystem, SpellList]:
-        _campaign, system, settings = await self.characters.context(place)
-        return system, _book(system).spell_list(settings)
+        context = await self.characters.contexts.load(place)
+        return context.system, _book(context.system).spell_list(context.settings)
 
     async def _state(
         self, place: Place, actor: Actor, character: str | None
@@ -221,8 +220,8 @@ class SpellService:
             if character is not None:
                 raise
             return None, None
-        _campaign, system, settings = await self.characters.context(place)
-        return view.name, _book(system).spell_state(view.sheet, settings)
+        context = await self.characters.contexts.load(place)
+        return view.name, _book(context.system).spell_state(view.sheet, context.settings)
 
     async def list(
         self,
@@ -380,7 +379,7 @@ class SpellService:
         rng: random.Random,
     ) -> CastView:
         """The cast once its action is counted (see :meth:`cast`); ``rng``: its dice."""
-        campaign, system, _settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
 
         def audit(result: CastResult) -> AuditEntry:
             return _cast_entry(result, target, order.private)
@@ -418,12 +417,12 @@ class SpellService:
             result=result,
             target=target_view.name if target_view is not None else target,
             private=order.private,
-            gm_channel_id=campaign.gm_channel_id,
+            gm_channel_id=context.campaign.gm_channel_id,
             own=landed,
             landed=landed_on.value if landed_on is not None else None,
             target_secret=bool(target_view and target_view.is_npc and target_view.hidden),
             target_log_id=landed_on.log_id if landed_on is not None else None,
-            system=system.id,
+            system=context.system.id,
             caster_gender=gender_of(applied.view.sheet),
             target_gender=gender_of(landed_on.view.sheet) if landed_on is not None else None,
         )
@@ -518,8 +517,8 @@ class SpellService:
         """Recover mana or slots as the system says (a night's rest, a new day).
 
         With the campaign setting ``descanso_libre`` off, only a referee grants the rest."""
-        campaign, _system, settings = await self.characters.context(place)
-        if not settings.get(FREE_REST, True) and not is_referee(campaign, actor):
+        context = await self.characters.contexts.load(place)
+        if not context.settings.get(FREE_REST, True) and not is_referee(context.campaign, actor):
             raise NotAllowed("flows.rest_gm_only")
         applied = await self.characters.writer.apply(place, actor, Rest(), name=character)
         return RestView(applied.view.name, applied.value, applied.secrecy)

@@ -13,25 +13,22 @@ against a surprised combatant, in the first round, once per ambusher).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, CombatRecord, saved_id
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
 from bot.services.play.combat_store import active_fight, write_fight_state
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee, refused
-from bot.services.shared.retry import attempts, backoff
-from bot.services.sheets.characters import CharacterService
+from bot.services.shared.errors import DomainError, NotReferee, refused
+from bot.services.shared.retry import retrying
 from bot.services.sheets.schema import upgraded_sheet
+from bot.services.sheets.use_case import CharacterUseCase
 from rules.combat import Combat, Combatant, Side
 from rules.systems.base import AmbushParty, AmbushRoll, AmbushSetup, RulesError, capabilities
 
@@ -72,17 +69,7 @@ class SurpriseView:
     secrecy: Secrecy = PUBLIC
 
 
-class SurpriseService:
-    def __init__(
-        self,
-        sessions: async_sessionmaker[AsyncSession],
-        characters: CharacterService,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
-
+class SurpriseService(CharacterUseCase):
     async def surprise(self, place: Place, actor: Actor, order: SurpriseOrder) -> SurpriseView:
         """Roll the ambush and store it on the fight (see the module docstring)."""
         await self.characters.campaigns.require_open_scene(place)  # a closed scene: no rolls
@@ -95,8 +82,8 @@ class SurpriseService:
             raise DomainError("rolweb_fight.error.rolweb_only")
         if order.ambushers not in SIDES:
             raise DomainError("rolweb_fight.error.bad_side", sides=", ".join(SIDES))
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> SurpriseView:
             record = await active_fight(self.sessions, place)
             if record is None:
                 raise DomainError("combat.error.none")
@@ -110,8 +97,6 @@ class SurpriseService:
                 raise refused(error) from None
             secrecy = _secrecy(combat, characters, settings)
             log_id = await self._write(place, actor, campaign.id, record, result, secrecy)
-            if log_id is None:
-                continue
             return SurpriseView(
                 log_id=log_id,
                 ambushers=order.ambushers,
@@ -127,7 +112,8 @@ class SurpriseService:
                 draws=result.draws,
                 secrecy=secrecy,
             )
-        raise ConcurrentChange()
+
+        return await retrying(attempt)  # on a clash: rolled again on the fight as it is now
 
     async def _write(
         self,
@@ -137,9 +123,9 @@ class SurpriseService:
         record: CombatRecord,
         result: AmbushRoll,
         secrecy: Secrecy,
-    ) -> int | None:
-        """The ambush's record on the fight (compare-and-set) with its audit row; None when
-        the fight changed since it was read."""
+    ) -> int:
+        """The ambush's record on the fight (compare-and-set) with its audit row; its id
+        (:class:`StaleWrite` when the fight changed since it was read)."""
         secret = secrecy.npc_id is not None
         audit = AuditEntry(
             kind="surprise",
@@ -153,12 +139,8 @@ class SurpriseService:
             secrecy=secrecy,
         )
         async with self.sessions() as session, session.begin():
-            if not await write_fight_state(session, record, {**record.state, **result.state}):
-                return None
-            entry = roll_log(place, actor, campaign_id, None, audit)
-            session.add(entry)
-            await session.flush()
-            return entry.id or 0
+            await write_fight_state(session, record, {**record.state, **result.state})
+            return await write_audit(session, place, actor, campaign_id, None, audit)
 
     async def _characters(self, combat: Combat) -> dict[int, Character]:
         ids = [c.character_id for c in combat.combatants if c.character_id is not None]

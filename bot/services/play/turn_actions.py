@@ -17,6 +17,7 @@ During the set-up (round 0: an ambush's free attacks) nothing is counted.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -28,8 +29,9 @@ from bot.services.campaigns.service import TURN_ACTIONS
 from bot.services.play.combat_store import active_fight, write_fight_state
 from bot.services.play.turn_ledger import LEDGER_KEY, ledger_of
 from bot.services.shared.context import Place
-from bot.services.shared.errors import ConcurrentChange, refused
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import refused
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import StaleWrite
 from rules.combat import Combat, Combatant
 from rules.combat.actions import Allowance, Ledger, Use, Verdict, give_back, judge, left, may_act
 from rules.systems.base import ActRequest, Problem, RulesError, capabilities
@@ -91,8 +93,8 @@ class TurnActions:
         use = economy.action_cost(act, context.settings)
         if not use.counted:
             return None
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> Spent | None:
             record = await active_fight(self.sessions, place)
             combat = Combat.from_dict(record.state) if record is not None else None
             who = _who(combat, character_id, key) if combat is not None else None
@@ -101,41 +103,47 @@ class TurnActions:
             allowance = economy.action_allowance(who.actions, context.settings)
             before = ledger_of(record.state, who.key).for_round(combat.round)
             verdict, warnings = _judged(combat, who, allowance, before, use, mode, force)
-            if await self._store(record, who.key, verdict.ledger):
-                return Spent(
-                    saved_id(record),
-                    who.key,
-                    combat.round,
-                    verdict.spent,
-                    use.grants,
-                    tuple((str(k), n) for k, n in left(allowance, verdict.ledger)),
-                    warnings,
-                )
-        raise ConcurrentChange()
+            await self._store(record, who.key, verdict.ledger)
+            return Spent(
+                saved_id(record),
+                who.key,
+                combat.round,
+                verdict.spent,
+                use.grants,
+                tuple((str(k), n) for k, n in left(allowance, verdict.ledger)),
+                warnings,
+            )
+
+        return await retrying(attempt)
 
     async def refund(self, place: Place, spent: Spent | None) -> None:
         """Give back what ``spent`` took (the act was refused after it), on the combatant's
         current ledger, while the fight and its round are the ones it was spent in."""
         if spent is None:
             return
-        for attempt in attempts():
-            await backoff(attempt)
-            record = await active_fight(self.sessions, place)
-            if record is None or saved_id(record) != spent.fight_id:
-                return
-            ledger = ledger_of(record.state, spent.key)
-            if ledger.round != spent.round:
-                return
-            if await self._store(record, spent.key, give_back(ledger, spent.spent, spent.grants)):
-                return
+        given = spent
 
-    async def _store(self, record: CombatRecord, key: str, ledger: Ledger) -> bool:
-        """Compare-and-set the fight's state with ``key``'s new ledger."""
+        async def attempt() -> None:
+            record = await active_fight(self.sessions, place)
+            if record is None or saved_id(record) != given.fight_id:
+                return
+            ledger = ledger_of(record.state, given.key)
+            if ledger.round != given.round:
+                return
+            await self._store(record, given.key, give_back(ledger, given.spent, given.grants))
+
+        # the fight keeps changing: the refused act's action stays spent
+        with contextlib.suppress(StaleWrite):
+            await retrying(attempt)
+
+    async def _store(self, record: CombatRecord, key: str, ledger: Ledger) -> None:
+        """Compare-and-set the fight's state with ``key``'s new ledger (:class:`StaleWrite`
+        when the fight changed since it was read: the caller retries)."""
         ledgers = dict(record.state.get(LEDGER_KEY) or {})
         ledgers[key] = ledger.to_dict()
         state = {**record.state, LEDGER_KEY: ledgers}
         async with self.sessions() as session, session.begin():
-            return await write_fight_state(session, record, state)
+            await write_fight_state(session, record, state)
 
 
 def _judged(

@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.services.play.combat_store import active_fight, write_fight_state
 from bot.services.shared.context import Place
-from bot.services.shared.errors import ConcurrentChange, refused
+from bot.services.shared.errors import refused
 from rules.combat import Combat
 from rules.systems.base import RulesError
 
@@ -48,7 +48,7 @@ async def claim_test(
     state = {**record.state, **rolled.to_dict(), "system": record.state.get("system", "")}
 
     async def claim(session: AsyncSession) -> None:
-        if not await write_fight_state(session, record, state):
-            raise ConcurrentChange()  # the fight moved meanwhile: roll nothing, say so
+        # the fight moved meanwhile: roll nothing, say so (StaleWrite, a ConcurrentChange)
+        await write_fight_state(session, record, state)
 
     return claim

@@ -33,7 +33,7 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, Literal, overload
 
 from sqlalchemy import Row, and_, delete, func, or_, update
@@ -74,6 +74,7 @@ from bot.db.models import (
     saved_id,
     utcnow,
 )
+from bot.db.types import as_utc
 from bot.services.shared.audience import (
     NO_REVEALS,
     PUBLIC,
@@ -86,10 +87,11 @@ from bot.services.shared.audience import (
     request_seals,
     sight,
 )
-from bot.services.shared.audit import UNDOABLE, roll_record_seen
+from bot.services.shared.audit import UNDOABLE, roll_record_seen, undo_record
 from bot.services.shared.context import Confirm
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import StaleWrite, update_versioned
 
 __all__ = [
     "ANONYMOUS",
@@ -100,6 +102,10 @@ __all__ = [
     "PrivacyService",
     "CharacterChoice",
 ]
+
+#: A deletion is rare and must finish even while the member's sheets are busy (each write to
+#: them that lands first sends the whole deletion round again): the sheet writer's budget.
+DELETION_ATTEMPTS = 20
 
 BATCH = 250  # rows per read (and per encoded slice) while exporting: short loop slices
 WRITE_BATCH = 1000  # rolls made anonymous per transaction (one indexed UPDATE)
@@ -160,7 +166,7 @@ def _value(value: Any) -> Any:
     would read as the reader's local time.  Replies to people use the campaign's zone instead
     (bot/formatting.py); a machine-readable file keeps one unambiguous zone."""
     if isinstance(value, datetime):
-        return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+        return as_utc(value).isoformat()
     if isinstance(value, date):
         return value.isoformat()
     return value
@@ -456,24 +462,24 @@ class PrivacyService:
         rolls, erased, anonymised, messages, marks = await _in_batches(
             self.sessions, guild_id, user_id, erase=characters == "delete"
         )
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> DeletionSummary:  # retried whole: the member asked for all
             try:
                 async with self.sessions() as session, session.begin():
-                    done = await self._delete(
+                    return await self._delete(
                         session, guild_id, user_id, characters, successors, marks
                     )
-            except (ConcurrentChange, IntegrityError):
-                # a fight or an XP award changed under us: the whole deletion starts again
-                continue
-            return dataclasses.replace(
-                done,
-                rolls_anonymised=done.rolls_anonymised + rolls,
-                posts_erased=done.posts_erased + erased,
-                posts_anonymised=done.posts_anonymised + anonymised,
-                erased_messages=messages + done.erased_messages,
-            )
-        raise ConcurrentChange()
+            except IntegrityError:
+                raise StaleWrite() from None
+
+        done = await retrying(attempt, limit=DELETION_ATTEMPTS)
+        return dataclasses.replace(
+            done,
+            rolls_anonymised=done.rolls_anonymised + rolls,
+            posts_erased=done.posts_erased + erased,
+            posts_anonymised=done.posts_anonymised + anonymised,
+            erased_messages=messages + done.erased_messages,
+        )
 
     async def _delete(
         self,
@@ -762,17 +768,14 @@ async def _untie_combats(
             else c
             for c in combatants
         ]
-        result = await session.exec(
-            update(CombatRecord)
-            .where(col(CombatRecord.id) == record.id, col(CombatRecord.version) == record.version)
-            .values(
-                state=state,
-                created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
-                version=CombatRecord.version + 1,
-            )
+        await update_versioned(
+            session,
+            CombatRecord,
+            col(CombatRecord.id) == record.id,
+            record.version,
+            state=state,
+            created_by=ANONYMOUS if record.created_by == user_id else record.created_by,
         )
-        if result.rowcount != 1:
-            raise ConcurrentChange()
 
 
 def _threads_of(threads: list[dict[str, Any]], user_id: int) -> list[dict[str, Any]]:
@@ -842,17 +845,14 @@ async def _untie_scenes(session: AsyncSession, guild_id: int, user_id: int) -> N
     for scene in scenes:
         if user_id not in scene.players and scene.opened_by != user_id:
             continue
-        result = await session.exec(
-            update(Scene)
-            .where(col(Scene.id) == scene.id, col(Scene.version) == scene.version)
-            .values(
-                players=[p for p in scene.players if p != user_id],
-                opened_by=ANONYMOUS if scene.opened_by == user_id else scene.opened_by,
-                version=Scene.version + 1,
-            )
+        await update_versioned(
+            session,
+            Scene,
+            col(Scene.id) == scene.id,
+            scene.version,
+            players=[p for p in scene.players if p != user_id],
+            opened_by=ANONYMOUS if scene.opened_by == user_id else scene.opened_by,
         )
-        if result.rowcount != 1:
-            raise ConcurrentChange()
 
 
 async def _forget_umbria_player(session: AsyncSession, guild_id: int, user_id: int) -> None:
@@ -1015,8 +1015,8 @@ async def _forget_changes(
     )
     rows = (await session.exec(query.limit(limit) if limit else query)).all()
     for row in rows:
-        record = row.detail.get("undo") if isinstance(row.detail, dict) else None
-        if isinstance(record, dict) and record.get("character_id") in character_ids:
+        record = undo_record(row)
+        if record is not None and record.character_id in character_ids:
             row.detail = {k: v for k, v in row.detail.items() if k != "undo"}
             row.character_name = None
             session.add(row)
@@ -1216,18 +1216,15 @@ async def _untie_requests(session: AsyncSession, guild_id: int, user_id: int) ->
             }
             for entry in row.entries
         ]
-        result = await session.exec(
-            update(RollRequest)
-            .where(col(RollRequest.id) == row.id, col(RollRequest.version) == row.version)
-            .values(
-                requested_by=ANONYMOUS if row.requested_by == user_id else row.requested_by,
-                closed_by=ANONYMOUS if row.closed_by == user_id else row.closed_by,
-                entries=entries,
-                version=RollRequest.version + 1,
-            )
+        await update_versioned(
+            session,
+            RollRequest,
+            col(RollRequest.id) == row.id,
+            row.version,
+            requested_by=ANONYMOUS if row.requested_by == user_id else row.requested_by,
+            closed_by=ANONYMOUS if row.closed_by == user_id else row.closed_by,
+            entries=entries,
         )
-        if result.rowcount != 1:
-            raise ConcurrentChange()
 
 
 #: Members of a campaign the cog looks at for a co-GM (one member lookup each).

@@ -34,9 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, Generic, TypeVar, final
+
+from bot.db.types import as_utc
 
 __all__ = [
     "NO_REVEALS",
@@ -346,14 +348,10 @@ class Reveals:
             return False
         if written_at is None:
             return False  # a record without a time: keep it sealed
-        return _aware(revealed) >= _aware(written_at)
+        return as_utc(revealed) >= as_utc(written_at)
 
 
 NO_REVEALS = Reveals()
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 class _Key:

@@ -12,12 +12,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.db.models import RollLog, utcnow
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db.models import RollLog, saved_id, utcnow
 from bot.services.shared.audience import PUBLIC, Audience, Part, Secrecy, Sight
 from bot.services.shared.context import Actor, Place
 
 __all__ = [
     "ABSENT",
+    "AuditDetail",
+    "UndoRecord",
+    "audit_detail",
     "UNDOABLE",
     "AuditEntry",
     "apply_diff",
@@ -28,6 +34,7 @@ __all__ = [
     "roll_record_seen",
     "sheet_diff",
     "undo_record",
+    "write_audit",
 ]
 
 #: The audit kinds the GM may undo (issue 11 §6): what a fight or a grant changed on a
@@ -37,6 +44,44 @@ UNDOABLE = frozenset({"attack", "damage", "heal", "effect", "xp", "ability", "hi
 
 #: How a path that did not exist on one side of a change is stored (JSON has no "missing").
 ABSENT: dict[str, bool] = {"$absent": True}
+
+
+class UndoRecord(BaseModel):
+    """What an audited sheet write changed (``detail["undo"]``), so the GM can undo it: the
+    character and the version the write made, each touched path ``[path, before, after]``
+    (:func:`sheet_diff`), an XP grant's ``[amount, before, after]``, and, once undone, the
+    undo's own log id (``True`` for an undo written before ids were kept)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    character_id: StrictInt
+    version: StrictInt
+    changes: list[tuple[StrictStr, Any, Any]] = []
+    xp: tuple[StrictInt, StrictInt, StrictInt] | None = None
+    undone_by: StrictInt | StrictBool | None = None
+
+
+class AuditDetail(BaseModel):
+    """An audit row's ``detail``: free per kind (what an attack or a spell records), with the
+    keys other code reads back typed, and checked on every write (:func:`roll_log_values`):
+    the undo record, the row an undo undoes, a grant's hit-die roll, a roll request's
+    hiding.  Numbers and text are strict (``"12"`` is no row id); a list stands for a tuple,
+    as JSON stores it."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    undo: UndoRecord | None = None
+    undoes: StrictInt | None = None
+    hit_die: StrictInt | None = None
+    hidden_request: StrictStr | None = None
+
+
+def audit_detail(row: RollLog) -> AuditDetail:
+    """The row's detail, typed (an unreadable one reads as empty: nothing to undo)."""
+    try:
+        return AuditDetail.model_validate(row.detail if isinstance(row.detail, dict) else {})
+    except ValidationError:
+        return AuditDetail()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +122,9 @@ def roll_log_values(
     character_name: str | None,
     entry: AuditEntry,
 ) -> dict[str, Any]:
-    """The row's columns, for a Core ``INSERT`` (the ``/roll`` path skips the ORM's work)."""
+    """The row's columns, for a Core ``INSERT`` (the ``/roll`` path skips the ORM's work);
+    the detail's typed keys are checked (:class:`AuditDetail`), and stored as given."""
+    AuditDetail.model_validate(entry.detail)
     return {
         "guild_id": place.guild_id,
         "channel_id": place.channel_id,
@@ -136,6 +183,24 @@ def roll_log(
     entry: AuditEntry,
 ) -> RollLog:
     return RollLog(**roll_log_values(place, actor, campaign_id, character_name, entry))
+
+
+async def write_audit(
+    session: AsyncSession,
+    place: Place,
+    actor: Actor,
+    campaign_id: int | None,
+    character_name: str | None,
+    entry: AuditEntry,
+) -> int:
+    """The one way to write an audit-log row with the change it records: in the caller's
+    transaction (both happen or neither does); its id.  A row that records no change (a
+    plain ``/roll``) goes through the same :func:`roll_log_values` to the batch writer
+    (``bot/services/play/rolls.py``, ``bot/db/roll_log_writes.py``)."""
+    row = roll_log(place, actor, campaign_id, character_name, entry)
+    session.add(row)
+    await session.flush()
+    return saved_id(row)
 
 
 def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> None:
@@ -226,9 +291,6 @@ def apply_diff(sheet: Mapping[str, Any], diff: list[list[Any]]) -> dict[str, Any
     return result
 
 
-def undo_record(row: RollLog) -> dict[str, Any] | None:
+def undo_record(row: RollLog) -> UndoRecord | None:
     """The row's undo record, or ``None`` when it changed no sheet or may not be undone."""
-    record = row.detail.get("undo") if isinstance(row.detail, dict) else None
-    if not isinstance(record, dict) or row.kind not in UNDOABLE:
-        return None
-    return record
+    return audit_detail(row).undo if row.kind in UNDOABLE else None

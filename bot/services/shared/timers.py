@@ -29,7 +29,7 @@ import os
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import BigInteger, case, delete, func, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -78,8 +78,7 @@ class Due:
     @property
     def nonce(self) -> str:
         """The same for every attempt at this firing, different for any other (≤ 25 chars)."""
-        due = self.due_at if self.due_at.tzinfo else self.due_at.replace(tzinfo=UTC)
-        ms = int(due.timestamp() * 1000) & 0xFFFFFFFFFFF
+        ms = int(self.due_at.timestamp() * 1000) & 0xFFFFFFFFFFF
         return f"{self.id:x}.{self.generation & 0xFFFF:x}.{ms:x}"[:25]
 
 
@@ -186,8 +185,6 @@ class TimerService:
             value: datetime | None = await session.scalar(
                 select(func.min(ready_at)).where(*self._owned(kinds))
             )
-        if value is not None and value.tzinfo is None:
-            value = value.replace(tzinfo=utcnow().tzinfo)
         return value
 
     async def claim(self, now: datetime | None = None, limit: int = BATCH) -> list[Due]:

@@ -5,7 +5,8 @@ Owns: :mod:`.access` (finding a character and who may read, act with or edit it)
 row), :mod:`.characters`, :mod:`.creation` (the wizard), :mod:`.imports` and :mod:`.exchange`
 (sheet files), :mod:`.profiles`, :mod:`.approvals`, :mod:`.npcs`, :mod:`.xp`,
 :mod:`.levelup`, :mod:`.undo`, :mod:`.dead`, :mod:`.effect_syntax`, :mod:`.options`,
-:mod:`.schema`, :mod:`.proxy_tags` (``/proxy``), :mod:`.macros` (``/macro``).
+:mod:`.schema`, :mod:`.proxy_tags` (``/proxy``), :mod:`.macros` (``/macro``), :mod:`.use_case`
+(the constructor the use cases acting with characters share).
 
 May import: :mod:`bot.services.shared`, :mod:`bot.services.campaigns`.
 """

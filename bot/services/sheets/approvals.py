@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
@@ -22,9 +22,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
 from bot.services.campaigns.service import CampaignService, is_referee
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
+from bot.services.shared.errors import DomainError, NotReferee
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import NO_SHEET, find_character
 
 __all__ = ["ApprovalService", "ApprovalView", "TransferView"]
@@ -96,20 +97,19 @@ class ApprovalService:
                 raise DomainError("approval.error.already_approved", name=character.name)
             if character.approval == wanted:
                 raise DomainError("approval.error.already_rejected", name=character.name)
-            result = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == character.id,
-                    col(Character.version) == character.version,
-                )
-                .values(approval=wanted, version=Character.version + 1, updated_at=utcnow())
+            await update_versioned(  # reported: another decision or edit got in first
+                session,
+                Character,
+                col(Character.id) == character.id,
+                character.version,
+                approval=wanted,
+                updated_at=utcnow(),
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
             made_active = approve and await _activate_if_none(
                 session, campaign, character, character.owner_user_id
             )
-            entry = roll_log(
+            log_id = await write_audit(
+                session,
                 place,
                 actor,
                 campaign.id,
@@ -122,15 +122,13 @@ class ApprovalService:
                     detail={"character_id": character.id, "owner_id": character.owner_user_id},
                 ),
             )
-            session.add(entry)
-            await session.flush()
             return ApprovalView(
                 saved_id(character),
                 character.name,
                 character.owner_user_id,
                 wanted,
                 made_active,
-                saved_id(entry),
+                log_id,
             )
 
     async def decide_by_name(
@@ -155,21 +153,15 @@ class ApprovalService:
             previous = character.owner_user_id
             if previous == new_owner_id:
                 raise DomainError("approval.error.same_owner", name=character.name)
-            result = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == character.id,
-                    col(Character.version) == character.version,
-                    col(Character.owner_user_id) == previous,
-                )
-                .values(
-                    owner_user_id=new_owner_id,
-                    version=Character.version + 1,
-                    updated_at=utcnow(),
-                )
+            await update_versioned(  # reported: the sheet changed hands or content meanwhile
+                session,
+                Character,
+                col(Character.id) == character.id,
+                character.version,
+                col(Character.owner_user_id) == previous,
+                owner_user_id=new_owner_id,
+                updated_at=utcnow(),
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
             cleared = await session.exec(
                 delete(ActiveCharacter).where(
                     col(ActiveCharacter.campaign_id) == campaign.id,
@@ -181,16 +173,14 @@ class ApprovalService:
                 session, campaign, character, new_owner_id
             )
             audit = _transfer_audit(saved_id(character), previous, new_owner_id, new_owner_name)
-            entry = roll_log(place, actor, campaign.id, character.name, audit)
-            session.add(entry)
-            await session.flush()
+            log_id = await write_audit(session, place, actor, campaign.id, character.name, audit)
             return TransferView(
                 saved_id(character),
                 character.name,
                 previous,
                 new_owner_id,
                 cleared.rowcount == 1,
-                saved_id(entry),
+                log_id,
                 made_active,
             )
 

@@ -20,7 +20,7 @@ import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, overload
 
-from sqlalchemy import and_, func, not_, update
+from sqlalchemy import and_, func, not_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -29,7 +29,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.locks import lock_campaign
 from bot.db.models import ActiveCharacter, Campaign, Character, saved_id, utcnow
 from bot.grammar import sheet_fields
-from bot.services.campaigns.context import CampaignContext, CampaignContextService
+from bot.services.campaigns.context import CampaignContextService
 from bot.services.campaigns.service import (
     APPROVE_CHARACTERS,
     CHARACTER_CAP,
@@ -38,8 +38,9 @@ from bot.services.campaigns.service import (
     is_referee,
 )
 from bot.services.shared.context import Actor, Confirm, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
+from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.shared.labels import read_field
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import (
     NO_SHEET,
     CharacterSummary,
@@ -109,23 +110,6 @@ class CharacterService:
         #: ``(campaign id, cache generation)`` → the read of its active characters in flight
         self._active_loads: dict[tuple[int, int], asyncio.Future[Mapping[int, str]]] = {}
 
-    # -- context -------------------------------------------------------------------------
-
-    async def context(self, place: Place) -> tuple[Campaign, GameSystem, Mapping[str, Any]]:
-        """The campaign of ``place``, its system and its effective settings (see
-        :class:`CampaignContextService`, which new code should call directly)."""
-        context = await self.contexts.load(place)
-        return context.campaign, context.system, context.settings
-
-    @staticmethod
-    def _view(
-        campaign: Campaign,
-        system: GameSystem,
-        settings: Mapping[str, Any],
-        character: Character,
-    ) -> CharacterView:
-        return character_view(CampaignContext(campaign, system, settings), character)
-
     # -- reading -------------------------------------------------------------------------
 
     async def active_name(self, place: Place, actor: Actor) -> str | None:
@@ -175,48 +159,48 @@ class CharacterService:
         For autocomplete and rolls, which need the sheet but not the whole view: one campaign
         lookup and one character read.
         """
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session:
-            character = await find_character(session, campaign, actor, name)
-        return campaign, upgraded(character), system, settings
+            character = await find_character(session, context.campaign, actor, name)
+        return context.campaign, upgraded(character), context.system, context.settings
 
     async def sheet_by_id(
         self, place: Place, character_id: int
     ) -> tuple[Campaign, Character, GameSystem, Mapping[str, Any]]:
         """Like :meth:`sheet_of`, for a character known by id (a button keyed by it): it must
         belong to the campaign played here and not be deleted."""
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session:
             character = await session.get(Character, character_id)
         if (
             character is None
-            or character.campaign_id != campaign.id
+            or character.campaign_id != context.campaign.id
             or character.deleted_at is not None
         ):
             raise DomainError("sheet.error.not_found", name=f"#{character_id}")
-        return campaign, upgraded(character), system, settings
+        return context.campaign, upgraded(character), context.system, context.settings
 
     async def show(
         self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
     ) -> CharacterView:
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session:
             character = await find_character(
-                session, campaign, actor, name, as_opponent=as_opponent
+                session, context.campaign, actor, name, as_opponent=as_opponent
             )
-        return self._view(campaign, system, settings, character)
+        return character_view(context, character)
 
     async def list(
         self, place: Place, actor: Actor, *, npcs: bool = False, deleted: bool = False
     ) -> tuple[CharacterSummary, ...]:
-        campaign, _system, _settings = await self.context(place)
-        referee = is_referee(campaign, actor)
+        context = await self.contexts.load(place)
+        referee = is_referee(context.campaign, actor)
         if deleted and not referee:
             raise NotAllowed("sheet.error.deleted_gm_only")
         async with self.sessions() as session:
             query = select(Character).where(
-                Character.guild_id == campaign.guild_id,
-                Character.campaign_id == campaign.id,
+                Character.guild_id == context.campaign.guild_id,
+                Character.campaign_id == context.campaign.id,
                 Character.is_npc == npcs,
             )
             if deleted:
@@ -224,7 +208,7 @@ class CharacterService:
             else:
                 query = query.where(col(Character.deleted_at).is_(None))
             rows = (await session.exec(query.order_by(Character.name_key))).all()
-            active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
+            active = await session.get(ActiveCharacter, (context.campaign.id, actor.user_id))
         return tuple(
             CharacterSummary(
                 id=saved_id(c),
@@ -290,52 +274,54 @@ class CharacterService:
         (:mod:`bot.services.sheets.approvals`).  The referees' own characters need no approval.
         ``needs_approval`` asks for it whatever the setting (a player's import that sets
         referee-only fields)."""
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         pending = (
             not is_npc
-            and (needs_approval or bool(settings.get(APPROVE_CHARACTERS, False)))
-            and not is_referee(campaign, actor)
+            and (needs_approval or bool(context.settings.get(APPROVE_CHARACTERS, False)))
+            and not is_referee(context.campaign, actor)
         )
-        if is_npc and not is_referee(campaign, actor):
+        if is_npc and not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
-        name, sheet = _new_sheet(campaign, system, settings, sheet, is_npc)
-        waiting = await _sheetless(self.sessions, campaign, name, is_npc)
+        name, sheet = _new_sheet(context.campaign, context.system, context.settings, sheet, is_npc)
+        waiting = await _sheetless(self.sessions, context.campaign, name, is_npc)
         if waiting is not None:  # an Umbría character: the wizard builds the sheet it lacked
             character = await _complete(
-                self.sessions, campaign, actor, waiting, sheet, pending=pending,
+                self.sessions, context.campaign, actor, waiting, sheet, pending=pending,
                 make_active=make_active, same_transaction=same_transaction,
             )  # fmt: skip
-            return self._view(campaign, system, settings, character)
+            return character_view(context, character)
         owner = owner_user_id or actor.user_id
-        cap = None if is_npc else int(settings.get(CHARACTER_CAP, 10))
-        character = _new_row(campaign, owner, sheet, is_npc=is_npc, hidden=hidden, pending=pending)
+        cap = None if is_npc else int(context.settings.get(CHARACTER_CAP, 10))
+        character = _new_row(
+            context.campaign, owner, sheet, is_npc=is_npc, hidden=hidden, pending=pending
+        )
         try:
             async with self.sessions() as session, session.begin():
                 if cap is not None:
-                    await lock_campaign(session, saved_id(campaign))
+                    await lock_campaign(session, saved_id(context.campaign))
                 session.add(character)
                 await session.flush()
                 if cap is not None:
-                    await _check_cap(session, campaign, owner, cap)
+                    await _check_cap(session, context.campaign, owner, cap)
                 if make_active and not is_npc and not pending:
-                    await _set_active(session, campaign, actor.user_id, saved_id(character))
+                    await _set_active(session, context.campaign, actor.user_id, saved_id(character))
                 if same_transaction is not None:
                     # e.g. closing the creation draft: both happen or neither does
                     await same_transaction(session)
         except IntegrityError:
-            raise name_clash(campaign, actor, name) from None
-        return self._view(campaign, system, settings, character)
+            raise name_clash(context.campaign, actor, name) from None
+        return character_view(context, character)
 
     async def use(self, place: Place, actor: Actor, name: str) -> CharacterView:
         """Make ``name`` the actor's character in this campaign (one per member per campaign)."""
-        campaign, system, settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session, session.begin():
-            character = await find_character(session, campaign, actor, name, npc=False)
-            if character.owner_user_id != actor.user_id and not is_referee(campaign, actor):
+            character = await find_character(session, context.campaign, actor, name, npc=False)
+            if character.owner_user_id != actor.user_id and not is_referee(context.campaign, actor):
                 raise NotAllowed("sheet.error.not_owner", name=character.name)
             require_playable(character)
-            await _set_active(session, campaign, actor.user_id, saved_id(character))
-        return self._view(campaign, system, settings, character)
+            await _set_active(session, context.campaign, actor.user_id, saved_id(character))
+        return character_view(context, character)
 
     async def update_sheet(
         self,
@@ -375,8 +361,8 @@ class CharacterService:
     ) -> tuple[CharacterView, Purse]:
         """``/sheet money``: add or spend on the current sheet (never below zero); the
         character as written and its purse after the change (currency and balance)."""
-        campaign, _system, settings = await self.context(place)
-        if not settings.get(FREE_MONEY, True) and not is_referee(campaign, actor):
+        context = await self.contexts.load(place)
+        if not context.settings.get(FREE_MONEY, True) and not is_referee(context.campaign, actor):
             raise NotAllowed("flows.money_gm_only")  # the setting dinero_libre is off
         change = AdjustMoney(amount, currency)
         applied = await self.writer.apply(place, actor, change, name=name)
@@ -386,8 +372,8 @@ class CharacterService:
         self, place: Place, actor: Actor, name: str | None, path: str, raw: str
     ) -> CharacterView:
         """``/sheet set``: parse ``raw`` by the field's spec and store it at ``path``."""
-        _campaign, system, settings = await self.context(place)
-        fields = sheet_fields(system, settings)
+        context = await self.contexts.load(place)
+        fields = sheet_fields(context.system, context.settings)
         spec = read_field(fields, path)
         if spec is None:
             raise DomainError(
@@ -396,7 +382,7 @@ class CharacterService:
                 # what the user can type: the labels /sheet show prints (was: raw paths)
                 valid=whole_list(_closest(path, list(dict.fromkeys(s.label for s in fields)))),
             )
-        value = parse_field(spec, raw, system.id)
+        value = parse_field(spec, raw, context.system.id)
         if spec.referee_only:
             campaign = await self.campaigns.require(place)
             if not is_referee(campaign, actor):
@@ -423,22 +409,21 @@ class CharacterService:
             name = (await self.show(place, actor, name)).name
             if not await confirm(name=name):
                 return None
-        campaign, _system, _settings = await self.context(place)
+        context = await self.contexts.load(place)
         async with self.sessions() as session, session.begin():
-            character = await find_character(session, campaign, actor, name)
-            require_editor(campaign, character, actor)
-            result = await session.exec(
-                update(Character)
-                .where(
-                    col(Character.id) == character.id, col(Character.version) == character.version
-                )
-                .values(
-                    deleted_at=utcnow(), deleted_by=actor.user_id, version=Character.version + 1
-                )
+            character = await find_character(session, context.campaign, actor, name)
+            require_editor(context.campaign, character, actor)
+            await update_versioned(  # reported: the sheet changed as they deleted it
+                session,
+                Character,
+                col(Character.id) == character.id,
+                character.version,
+                deleted_at=utcnow(),
+                deleted_by=actor.user_id,
             )
-            if result.rowcount != 1:
-                raise ConcurrentChange()
-            active = await session.get(ActiveCharacter, (campaign.id, character.owner_user_id))
+            active = await session.get(
+                ActiveCharacter, (context.campaign.id, character.owner_user_id)
+            )
             if active is not None and active.character_id == character.id:
                 await session.delete(active)
         return CharacterSummary(
@@ -452,16 +437,16 @@ class CharacterService:
         )
 
     async def restore(self, place: Place, actor: Actor, name: str) -> CharacterView:
-        campaign, system, settings = await self.context(place)
-        if not is_referee(campaign, actor):
+        context = await self.contexts.load(place)
+        if not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.restore_gm_only")
         async with self.sessions() as session:
             rows = (
                 await session.exec(
                     select(Character)
                     .where(
-                        Character.campaign_id == campaign.id,
-                        Character.guild_id == campaign.guild_id,
+                        Character.campaign_id == context.campaign.id,
+                        Character.guild_id == context.campaign.guild_id,
                         Character.name_key == name_key(name),
                         col(Character.deleted_at).is_not(None),
                     )
@@ -473,21 +458,19 @@ class CharacterService:
         character = rows[0]
         try:
             async with self.sessions() as session, session.begin():
-                result = await session.exec(
-                    update(Character)
-                    .where(
-                        col(Character.id) == character.id,
-                        col(Character.version) == character.version,
-                    )
-                    .values(deleted_at=None, deleted_by=None, version=Character.version + 1)
+                await update_versioned(  # reported: restored or changed meanwhile
+                    session,
+                    Character,
+                    col(Character.id) == character.id,
+                    character.version,
+                    deleted_at=None,
+                    deleted_by=None,
                 )
-                if result.rowcount != 1:
-                    raise ConcurrentChange()
         except IntegrityError:
             raise DomainError("sheet.error.name_taken", name=character.name) from None
         async with self.sessions() as session:
             fresh = await session.get_one(Character, character.id)
-        return self._view(campaign, system, settings, fresh)
+        return character_view(context, fresh)
 
 
 def _closest(typed: str, paths: list[str]) -> list[str]:
@@ -670,23 +653,17 @@ async def _complete(
     require_editor(campaign, waiting, actor)
     approval = "pending" if pending else "approved"
     async with sessions() as session, session.begin():
-        changed = await session.exec(
-            update(Character)
-            .where(
-                col(Character.id) == waiting.id,
-                col(Character.version) == waiting.version,
-                col(Character.approval) == NO_SHEET,
-            )
-            .values(
-                sheet=dict(sheet),
-                name=str(sheet["name"]),
-                approval=approval,
-                version=waiting.version + 1,
-                updated_at=utcnow(),
-            )
+        await update_versioned(  # reported: completed or changed meanwhile
+            session,
+            Character,
+            col(Character.id) == waiting.id,
+            waiting.version,
+            col(Character.approval) == NO_SHEET,
+            sheet=dict(sheet),
+            name=str(sheet["name"]),
+            approval=approval,
+            updated_at=utcnow(),
         )
-        if changed.rowcount != 1:
-            raise ConcurrentChange()
         own = waiting.owner_user_id == actor.user_id
         if make_active and own and not waiting.is_npc and approval == "approved":
             await _set_active(session, campaign, actor.user_id, saved_id(waiting))

@@ -8,14 +8,12 @@ sheet to :class:`CharacterService` for the final validation.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, update
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -23,13 +21,15 @@ from bot.db.locks import lock_campaign
 from bot.db.models import Campaign, CreationDraft, saved_id, utcnow
 from bot.grammar import GENDER_PATH, GENDERS, gender_of
 from bot.services.campaigns.service import is_referee
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
+from bot.services.shared.versioned import delete_versioned, update_versioned
 from bot.services.sheets.access import checked_name
 from bot.services.sheets.changes import builder_of
-from bot.services.sheets.characters import CharacterService, CharacterView
+from bot.services.sheets.characters import CharacterView
 from bot.services.sheets.heritage import heir_of, still_heir
+from bot.services.sheets.use_case import CharacterUseCase
 from rules.systems.base import (
     CharacterBuilder,
     CreationStep,
@@ -75,17 +75,7 @@ class DraftView:
     system_name: str = ""
 
 
-class CreationService:
-    def __init__(
-        self,
-        sessions: async_sessionmaker[AsyncSession],
-        characters: CharacterService,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.sessions = sessions
-        self.characters = characters
-        self.rng = rng or random.SystemRandom()
-
+class CreationService(CharacterUseCase):
     async def resume(
         self, place: Place, actor: Actor, *, npc: bool = False, name: str | None = None
     ) -> DraftView | None:
@@ -93,14 +83,14 @@ class CreationService:
 
         With ``name``, the draft of that name (compared folded: «ÑUÑO» is «nuno») comes
         first; the caller asks before replacing a draft whose name was typed differently."""
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
         async with self.sessions() as session:
             drafts = (
                 await session.exec(
                     select(CreationDraft)
                     .where(
-                        CreationDraft.guild_id == campaign.guild_id,
-                        CreationDraft.campaign_id == campaign.id,
+                        CreationDraft.guild_id == context.campaign.guild_id,
+                        CreationDraft.campaign_id == context.campaign.id,
                         CreationDraft.user_id == actor.user_id,
                         CreationDraft.is_npc == npc,
                         CreationDraft.status == "open",
@@ -113,7 +103,7 @@ class CreationService:
         wanted = None if name is None else fold(name)
         named = [d for d in drafts if fold(str(d.sheet.get("draft", {}).get("name", ""))) == wanted]
         draft = (named or drafts)[0]
-        return self._view(draft, system, builder_of(system), settings, ())
+        return self._view(draft, context.system, builder_of(context.system), context.settings, ())
 
     async def start(
         self,
@@ -127,26 +117,30 @@ class CreationService:
         """A new draft; ``replacing`` (draft id, version) abandons that open draft of the
         actor in the same transaction, so the old one is gone only if the new one exists
         (and only as the actor last saw it)."""
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
         old = None
         if replacing is not None:
             old = (await self._load(place, actor, replacing[0], replacing[1]))[4]
-        if npc and not is_referee(campaign, actor):
+        if npc and not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         name = checked_name(name)
-        builder = builder_of(system)
-        sheet = system.new_sheet(name, settings)
+        builder = builder_of(context.system)
+        sheet = context.system.new_sheet(name, context.settings)
         state: dict[str, Any] = {"draft": sheet, "done": []}
         heir = (
-            None if npc else await heir_of(self.sessions, campaign, system, settings, actor.user_id)
+            None
+            if npc
+            else await heir_of(
+                self.sessions, context.campaign, context.system, context.settings, actor.user_id
+            )
         )
-        inheritance = capabilities(system).xp_inheritance
+        inheritance = capabilities(context.system).xp_inheritance
         if heir is not None and inheritance is not None:
-            state["draft"] = inheritance.inherit_xp(sheet, heir["xp"], settings)
+            state["draft"] = inheritance.inherit_xp(sheet, heir["xp"], context.settings)
             state[HEIR] = heir
         draft = CreationDraft(
-            guild_id=campaign.guild_id,
-            campaign_id=saved_id(campaign),
+            guild_id=context.campaign.guild_id,
+            campaign_id=saved_id(context.campaign),
             user_id=actor.user_id,
             is_npc=npc,
             sheet=state,
@@ -154,15 +148,15 @@ class CreationService:
         async with self.sessions() as session, session.begin():
             # Insert, then count in the same transaction behind the campaign's lock
             # (bot.db.locks): two wizards opened at once cannot both slip under the cap.
-            await lock_campaign(session, saved_id(campaign))
+            await lock_campaign(session, saved_id(context.campaign))
             if old is not None:
                 # SQLite may give a deleted draft's id to the next one: the creation time
                 # tells the draft the actor saw from a newer one under the same id.
                 await _delete_draft(session, saved_id(old), old.version, old.created_at)
             session.add(draft)
             await session.flush()
-            await self._check_open_drafts(session, saved_id(campaign), actor.user_id, npc)
-        return self._view(draft, system, builder, settings, ())
+            await self._check_open_drafts(session, saved_id(context.campaign), actor.user_id, npc)
+        return self._view(draft, context.system, builder, context.settings, ())
 
     @staticmethod
     async def _check_open_drafts(
@@ -189,10 +183,14 @@ class CreationService:
     async def _load(
         self, place: Place, actor: Actor, draft_id: int, version: int | None
     ) -> tuple[Campaign, GameSystem, CharacterBuilder, Mapping[str, Any], CreationDraft]:
-        campaign, system, settings = await self.characters.context(place)
+        context = await self.characters.contexts.load(place)
         async with self.sessions() as session:
             draft = await session.get(CreationDraft, draft_id)
-        if draft is None or draft.guild_id != campaign.guild_id or draft.campaign_id != campaign.id:
+        if (
+            draft is None
+            or draft.guild_id != context.campaign.guild_id
+            or draft.campaign_id != context.campaign.id
+        ):
             raise DomainError("sheet.error.draft_gone")
         if draft.user_id != actor.user_id:
             raise NotAllowed("sheet.error.not_your_draft")
@@ -200,7 +198,7 @@ class CreationService:
             raise DomainError("sheet.error.draft_closed")
         if version is not None and draft.version != version:
             raise DomainError("sheet.error.draft_stale")
-        return campaign, system, builder_of(system), settings, draft
+        return context.campaign, context.system, builder_of(context.system), context.settings, draft
 
     async def show(self, place: Place, actor: Actor, draft_id: int) -> DraftView:
         _campaign, system, builder, settings, draft = await self._load(place, actor, draft_id, None)
@@ -249,7 +247,7 @@ class CreationService:
                     breakdown=roll.breakdown,
                     total=roll.total,
                 )
-                session.add(roll_log(place, actor, draft.campaign_id, character_name, entry))
+                await write_audit(session, place, actor, draft.campaign_id, character_name, entry)
         draft.sheet = new_state
         draft.version += 1
         return self._view(draft, system, builder, settings, tuple(notes))
@@ -389,24 +387,27 @@ async def _delete_draft(
     The character (or nothing) is what remains; keeping closed drafts only grew the table
     (issue 14 §1).  A click on the wizard of a deleted draft answers ``draft_gone``.
     """
-    query = delete(CreationDraft).where(
-        col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version
+    same_draft = [] if created_at is None else [col(CreationDraft.created_at) == created_at]
+    await delete_versioned(  # reported: the click was on the wizard as it was
+        session,
+        CreationDraft,
+        col(CreationDraft.id) == draft_id,
+        version,
+        *same_draft,
+        stale="sheet.error.draft_stale",
     )
-    if created_at is not None:
-        query = query.where(col(CreationDraft.created_at) == created_at)
-    result = await session.exec(query)
-    if result.rowcount != 1:
-        raise DomainError("sheet.error.draft_stale")
 
 
 async def _store_draft(
     session: AsyncSession, draft_id: int, version: int, state: dict[str, Any]
 ) -> None:
     """A draft's new state, under its version check (a second click finds it stale)."""
-    result = await session.exec(
-        update(CreationDraft)
-        .where(col(CreationDraft.id) == draft_id, col(CreationDraft.version) == version)
-        .values(sheet=state, version=CreationDraft.version + 1, updated_at=utcnow())
+    await update_versioned(  # reported: the click was on the wizard as it was
+        session,
+        CreationDraft,
+        col(CreationDraft.id) == draft_id,
+        version,
+        sheet=state,
+        updated_at=utcnow(),
+        stale="sheet.error.draft_stale",
     )
-    if result.rowcount != 1:
-        raise DomainError("sheet.error.draft_stale")

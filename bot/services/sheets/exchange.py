@@ -25,13 +25,12 @@ from bot.services.sheets.changes import ReplaceSheet
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.heritage import heir_of, still_heir
 from bot.services.sheets.imports import (
-    SHEET_FORMAT,
-    SHEET_FORMAT_VERSION,
     check_sheet,
     keep_referee_fields,
     parse_document,
     range_problems,
     referee_changes,
+    sheet_document,
 )
 from bot.services.sheets.schema import upgraded_sheet
 from rules.systems.base import (
@@ -44,18 +43,6 @@ from rules.systems.base import (
 )
 
 __all__ = ["SheetExchangeService", "sheet_document"]
-
-
-def sheet_document(system: str, is_npc: bool, sheet: Mapping[str, Any]) -> dict[str, Any]:
-    """A sheet as the versioned JSON document of ``docs/sheet-format.md`` (``/sheet export``,
-    and each character of a campaign's chronicle)."""
-    return {
-        "format": SHEET_FORMAT,
-        "version": SHEET_FORMAT_VERSION,
-        "system": system,
-        "npc": is_npc,
-        "sheet": sheet,
-    }
 
 
 class SheetExchangeService:
@@ -118,7 +105,7 @@ class SheetExchangeService:
         campaign, system, settings = context.campaign, context.system, context.settings
         sheet = check_sheet(document, campaign.system, system, settings)
         referee = is_referee(campaign, actor)
-        is_npc = bool(document.get("npc", False)) and referee
+        is_npc = document.npc and referee
         specs = tuple(sheet_fields(system, settings))
         existing = await self._named(saved_id(campaign), sheet["name"])
         if existing is not None:

@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.grammar import sheet_fields
 from bot.services.shared.errors import DomainError
@@ -36,6 +38,7 @@ from rules.values import MAX_STORED
 
 __all__ = [
     "DOCUMENT_KEYS",
+    "SheetDocument",
     "MAX_DEPTH",
     "MAX_IMPORT_BYTES",
     "MAX_INTEGER",
@@ -46,17 +49,17 @@ __all__ = [
     "parse_document",
     "range_problems",
     "referee_changes",
+    "sheet_document",
     "sheet_keys",
 ]
 
-SHEET_FORMAT = "arbitro.sheet"
-SHEET_FORMAT_VERSION = 1
+SHEET_FORMAT: Final = "arbitro.sheet"
+SHEET_FORMAT_VERSION: Final = 1
 MAX_IMPORT_BYTES = 256 * 1024
 MAX_DEPTH = 16  # the deepest shipped sheet nests 3 tables; documents add one level
 MAX_INTEGER = MAX_STORED  # the one range of a stored number (rules.values)
 MAX_TEXT = 500
 MAX_LISTED = 20
-DOCUMENT_KEYS = frozenset({"format", "version", "system", "npc", "sheet"})
 COMMON_KEYS = frozenset({"name", "system", "pnj"})
 
 
@@ -84,8 +87,37 @@ def _depth(payload: bytes) -> int:
     return deepest
 
 
-def parse_document(payload: bytes) -> dict[str, Any]:
-    """The document as a dict, or the translated reason it is not one we read."""
+class SheetDocument(BaseModel):
+    """The envelope of a sheet file (docs/sheet-format.md): what ``/sheet export`` writes and
+    ``/sheet import`` and the chronicle's ``gm/characters/*.json`` read.  Strict: no
+    conversion (``"npc": "yes"`` is refused, not read as true), no key of its own beyond
+    these; the sheet inside is the system's, checked by :func:`check_sheet`."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    format: Literal["arbitro.sheet"]
+    version: Literal[1]
+    system: str | None = None
+    npc: bool = False
+    sheet: dict[str, Any]
+
+
+DOCUMENT_KEYS = frozenset(SheetDocument.model_fields)
+
+#: The translated refusal of each field of the envelope, checked in this order (the first
+#: wrong one is the one a user fixes first: a file of another kind says so before anything).
+_ENVELOPE_ERRORS = ("format", "version", "extra", "sheet", "npc")
+
+
+def sheet_document(system: str, npc: bool, sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """The exported file's content (the same model reads it back)."""
+    return SheetDocument(
+        format=SHEET_FORMAT, version=SHEET_FORMAT_VERSION, system=system, npc=npc, sheet=dict(sheet)
+    ).model_dump()
+
+
+def parse_document(payload: bytes) -> SheetDocument:
+    """The document, or the translated reason it is not one we read."""
     if len(payload) > MAX_IMPORT_BYTES:
         raise DomainError("sheet.error.import_too_big", limit=MAX_IMPORT_BYTES // 1024)
     if _depth(payload) > MAX_DEPTH:
@@ -100,22 +132,35 @@ def parse_document(payload: bytes) -> dict[str, Any]:
         ) from None
     except ValueError:  # a 5,000-digit number and the like
         raise DomainError("formats.json.too_large_number") from None
-    if not isinstance(document, dict) or document.get("format") != SHEET_FORMAT:
+    if not isinstance(document, dict):
         raise DomainError("sheet.error.import_wrong_format", format=SHEET_FORMAT)
-    if document.get("version") != SHEET_FORMAT_VERSION:
-        raise DomainError(
+    try:
+        return SheetDocument.model_validate(document)
+    except ValidationError as invalid:
+        raise _envelope_error(document, invalid) from None
+
+
+def _envelope_error(document: Mapping[str, Any], invalid: ValidationError) -> DomainError:
+    """pydantic's findings as the one translated message for the first field that is wrong."""
+    wrong: dict[str, list[str]] = {}
+    for error in invalid.errors():
+        field = str(error["loc"][0]) if error["loc"] else "format"
+        kind = "extra" if error["type"] == "extra_forbidden" else field
+        wrong.setdefault(kind, []).append(field)
+    first = next(kind for kind in _ENVELOPE_ERRORS if kind in wrong)
+    if first == "format":
+        return DomainError("sheet.error.import_wrong_format", format=SHEET_FORMAT)
+    if first == "version":
+        return DomainError(
             "sheet.error.import_wrong_version",
             version=document.get("version"),
             expected=SHEET_FORMAT_VERSION,
         )
-    unknown = sorted(set(document) - DOCUMENT_KEYS)
-    if unknown:
-        raise DomainError("sheet.error.import_unknown_keys", keys=_listed(unknown))
-    if not isinstance(document.get("sheet"), dict):
-        raise DomainError("sheet.error.import_no_sheet")
-    if not isinstance(document.get("npc", False), bool):
-        raise DomainError("sheet.error.import_npc_not_boolean")
-    return document
+    if first == "extra":
+        return DomainError("sheet.error.import_unknown_keys", keys=_listed(sorted(wrong["extra"])))
+    if first == "sheet":
+        return DomainError("sheet.error.import_no_sheet")
+    return DomainError("sheet.error.import_npc_not_boolean")
 
 
 def sheet_keys(system: GameSystem, settings: Settings) -> frozenset[str]:
@@ -129,12 +174,12 @@ def sheet_keys(system: GameSystem, settings: Settings) -> frozenset[str]:
 
 
 def check_sheet(
-    document: Mapping[str, Any], campaign_system: str, system: GameSystem, settings: Settings
+    document: SheetDocument, campaign_system: str, system: GameSystem, settings: Settings
 ) -> dict[str, Any]:
     """The document's sheet if systems match, no key is unknown and every known field has
     its type and range; otherwise a translated refusal listing what is wrong."""
-    sheet = dict(document["sheet"])
-    declared = (document.get("system"), sheet.get("system"))
+    sheet = dict(document.sheet)
+    declared = (document.system, sheet.get("system"))
     if declared != (campaign_system, campaign_system):
         raise DomainError(
             "sheet.error.import_system_mismatch",

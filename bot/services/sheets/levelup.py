@@ -106,12 +106,10 @@ class LevelUpService:
             or row.campaign_id != context.campaign.id
         ):
             raise DomainError("undo.error.not_found", id=grant_id)
-        if record.get("undone_by"):
+        if record.undone_by:
             raise DomainError("xp.error.hit_die_stale", id=grant_id)
-        change = _RollHitDie(grant_id, tuple(tuple(c) for c in record.get("changes", ())), self.rng)
-        applied = await self.writer.apply(
-            place, actor, change, character_id=int(record["character_id"])
-        )
+        change = _RollHitDie(grant_id, tuple(tuple(c) for c in record.changes), self.rng)
+        applied = await self.writer.apply(place, actor, change, character_id=record.character_id)
         value = applied.value
         undo = Undoable(applied.log_id, applied.view.version) if applied.log_id else None
         return HitDieView(

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -29,8 +29,10 @@ from bot.db.locks import lock_campaign
 from bot.db.models import Campaign, Character, Macro, saved_id
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotReferee
+from bot.services.shared.errors import DomainError, NotReferee
+from bot.services.shared.retry import retrying
 from bot.services.shared.typed_text import inline_rolls, is_dice, marked_private
+from bot.services.shared.versioned import StaleWrite, update_versioned
 from bot.services.sheets.access import find_character, require_editor
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
@@ -118,16 +120,19 @@ class MacroService:
     ) -> tuple[MacroView, bool]:
         """Add (or change) a macro; whether it replaced one of the same name."""
         name, body = _check_name(name), _check_body(body)
-        campaign, system, settings = await self.characters.context(place)
-        for _attempt in range(3):
+        context = await self.characters.contexts.load(place)
+        campaign, system, settings = context.campaign, context.system, context.settings
+
+        async def attempt() -> tuple[MacroView, bool]:  # retried: the member asked for it
             try:
                 async with self.sessions() as session, session.begin():
                     owner = await self._owner(session, campaign, actor, character, campaign_wide)
                     await self._refuse_option_name(session, campaign, owner, name, system, settings)
                     return await self._write(session, campaign, actor, owner, name, body)
-            except IntegrityError:
-                continue  # another first use of the name: read it again, change it
-        raise ConcurrentChange()
+            except IntegrityError:  # another first use of the name: read it again, change it
+                raise StaleWrite() from None
+
+        return await retrying(attempt)
 
     async def _owner(
         self,
@@ -196,14 +201,11 @@ class MacroService:
         ).first()
         who = owner.name if owner is not None else None
         if existing is not None:
-            changed = await session.exec(
-                update(Macro)
-                .where(col(Macro.id) == existing.id, col(Macro.version) == existing.version)
-                .values(name=name, body=body, version=existing.version + 1)
+            seen = existing.version  # the update leaves the row's attributes to be read again
+            await update_versioned(
+                session, Macro, col(Macro.id) == existing.id, seen, name=name, body=body
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange()
-            return MacroView(name, body, who, existing.version + 1), True
+            return MacroView(name, body, who, seen + 1), True
         count = len(
             (
                 await session.exec(
@@ -239,7 +241,7 @@ class MacroService:
         character: str | None = None,
         campaign_wide: bool = False,
     ) -> MacroView:
-        campaign, _system, _settings = await self.characters.context(place)
+        campaign = (await self.characters.contexts.load(place)).campaign
         async with self.sessions() as session, session.begin():
             owner = await self._owner(session, campaign, actor, character, campaign_wide)
             owner_key = f"c{saved_id(owner)}" if owner is not None else CAMPAIGN
@@ -260,7 +262,7 @@ class MacroService:
     async def book(self, place: Place, actor: Actor, character: str | None) -> MacroBook:
         """The macros ``character`` (a name the actor may see; None: their active one, if
         any) may use: its own, then the campaign's."""
-        campaign, _system, _settings = await self.characters.context(place)
+        campaign = (await self.characters.contexts.load(place)).campaign
         async with self.sessions() as session:
             owner: Character | None = None
             try:

@@ -11,19 +11,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from bot.db.models import Character, Reveal, saved_id, utcnow
 from bot.services.campaigns.service import is_referee
-from bot.services.shared.audit import AuditEntry, roll_log
+from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import (
     MAX_NAME,
     CharacterView,
+    character_view,
     find_character,
     fits_key,
     name_key,
@@ -78,19 +79,21 @@ class NpcService:
         Where the system rolls an NPC's numbers (S&W hit points from Hit Dice,
         :class:`rules.systems.base.CopyRolls`), each copy rolls its own, logged under its
         name (privately when the template is hidden: its hit points are the GM's)."""
-        campaign, system, settings = await self.characters.context(place)
-        if not is_referee(campaign, actor):
+        context = await self.characters.contexts.load(place)
+        if not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         if not 1 <= count <= MAX_COPIES:
             raise DomainError("sheet.error.bad_copies", limit=MAX_COPIES)
         async with self.sessions() as session, session.begin():
-            template = await find_character(session, campaign, actor, template_name, npc=True)
+            template = await find_character(
+                session, context.campaign, actor, template_name, npc=True
+            )
             existing = {
                 c.name_key
                 for c in (
                     await session.exec(
                         select(Character).where(
-                            Character.campaign_id == campaign.id,
+                            Character.campaign_id == context.campaign.id,
                             col(Character.deleted_at).is_(None),
                         )
                     )
@@ -98,20 +101,25 @@ class NpcService:
             }
             made: list[Character] = []
             rolled_hp: dict[str, int] = {}
+            logs: list[tuple[str, AuditEntry]] = []
             for name in _free_names(template.name, existing, count):
-                sheet, rolls = self._rolled(system, template, name, settings)
+                sheet, rolls = self._rolled(context.system, template, name, context.settings)
                 if rolls:
                     rolled_hp[name] = rolls[-1].total
-                for logged in rolls:
-                    entry = AuditEntry(
-                        kind="creation",
-                        expression=logged.expression,
-                        reason=logged.reason,
-                        breakdown=logged.breakdown,
-                        total=logged.total,
-                        private=template.hidden,
+                logs += [
+                    (
+                        name,
+                        AuditEntry(
+                            kind="creation",
+                            expression=logged.expression,
+                            reason=logged.reason,
+                            breakdown=logged.breakdown,
+                            total=logged.total,
+                            private=template.hidden,
+                        ),
                     )
-                    session.add(roll_log(place, actor, saved_id(campaign), name, entry))
+                    for logged in rolls
+                ]
                 copy = _copy_of(template, name, sheet)
                 session.add(copy)
                 made.append(copy)
@@ -119,6 +127,8 @@ class NpcService:
                 await session.flush()
             except IntegrityError:  # another command took one of the names meanwhile
                 raise ConcurrentChange() from None
+            for name, entry in logs:  # with the copies: both happen or neither does
+                await write_audit(session, place, actor, saved_id(context.campaign), name, entry)
         return tuple(NpcCopy(saved_id(c), c.name, c.hidden, rolled_hp.get(c.name)) for c in made)
 
     def _rolled(
@@ -136,36 +146,39 @@ class NpcService:
     async def set_visibility(
         self, place: Place, actor: Actor, name: str, hidden: bool
     ) -> CharacterView:
-        campaign, system, settings = await self.characters.context(place)
-        if not is_referee(campaign, actor):
+        context = await self.characters.contexts.load(place)
+        if not is_referee(context.campaign, actor):
             raise NotAllowed("sheet.error.npc_gm_only")
         # A versioned compare-and-set like every other write: two referees hiding and
         # revealing at once each get a version of their own; the loser re-reads and retries.
-        for attempt in attempts():
-            await backoff(attempt)
+
+        async def attempt() -> CharacterView:
             async with self.sessions() as session, session.begin():
-                character = await find_character(session, campaign, actor, name, npc=True)
+                character = await find_character(session, context.campaign, actor, name, npc=True)
                 seen, was_hidden = character.version, character.hidden
-                result = await session.exec(
-                    update(Character)
-                    .where(col(Character.id) == character.id, col(Character.version) == seen)
-                    .values(hidden=hidden, version=seen + 1, updated_at=utcnow())
+                await update_versioned(
+                    session,
+                    Character,
+                    col(Character.id) == character.id,
+                    seen,
+                    hidden=hidden,
+                    updated_at=utcnow(),
                 )
-                if result.rowcount == 1 and was_hidden and not hidden:
+                if was_hidden and not hidden:
                     # the reveal is an event: it lifts what the NPC's secrecy sealed in the
                     # records written until now (bot.services.shared.audience)
                     session.add(
                         Reveal(
-                            guild_id=campaign.guild_id,
-                            campaign_id=saved_id(campaign),
+                            guild_id=context.campaign.guild_id,
+                            campaign_id=saved_id(context.campaign),
                             character_id=saved_id(character),
                             by_user_id=actor.user_id,
                         )
                     )
-            if result.rowcount == 1:
-                character.hidden, character.version = hidden, seen + 1
-                return self.characters._view(campaign, system, settings, character)
-        raise ConcurrentChange()
+            character.hidden, character.version = hidden, seen + 1
+            return character_view(context, character)
+
+        return await retrying(attempt)
 
 
 def _free_names(template: str, taken: set[str], count: int) -> list[str]:

@@ -10,8 +10,8 @@ webhook ``avatar_url``, so a link would not last a campaign of years (docs/play-
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
-from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
@@ -27,8 +27,10 @@ from bot.db.models import (
 )
 from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
+from bot.services.shared.errors import DomainError
 from bot.services.shared.post_text import Avatar, checked_avatar
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import StaleWrite, update_versioned
 from bot.services.sheets.access import CharacterView, find_character, require_editor
 from bot.services.sheets.characters import CharacterService
 
@@ -151,7 +153,7 @@ class ProfileService:
         if change.avatar is not None:
             avatar = checked_avatar(change.avatar)
         campaign = await self.campaigns.require(place)
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}
         if concept is not None:
             values["concept"] = concept or None
         if description is not None:
@@ -160,14 +162,8 @@ class ProfileService:
             values.update(avatar=avatar.data, avatar_type=avatar.kind, avatar_hash=avatar.sha256)
         elif change.clear_avatar:
             values.update(avatar=None, avatar_type=None, avatar_hash=None)
-        for _attempt in range(5):
-            try:
-                view = await self._write(place, actor, campaign, name, values)
-            except IntegrityError:  # another first change created the row: write on it
-                continue
-            if view is not None:
-                return view
-        raise ConcurrentChange()
+        # retried on a clash: the member asked for these values, whatever changed meanwhile
+        return await retrying(lambda: self._write(place, actor, campaign, name, values))
 
     async def _write(
         self,
@@ -175,9 +171,10 @@ class ProfileService:
         actor: Actor,
         campaign: Campaign,
         name: str | None,
-        values: dict[str, object],
-    ) -> ProfileView | None:
-        """One attempt: None when the profile changed since it was read."""
+        values: dict[str, Any],
+    ) -> ProfileView:
+        """One attempt: :class:`StaleWrite` when the profile changed since it was read (or
+        another first change created it meanwhile)."""
         async with self.sessions() as session, session.begin():
             character = await find_character(session, campaign, actor, name)
             require_editor(campaign, character, actor)
@@ -187,21 +184,21 @@ class ProfileService:
                     character_id=saved_id(character),
                     guild_id=place.guild_id,
                     campaign_id=saved_id(campaign),
-                    **values,  # type: ignore[arg-type]  # the columns named above
+                    **values,  # the columns named above
                 )
                 session.add(profile)
-                await session.flush()
+                try:
+                    await session.flush()
+                except IntegrityError:  # another first change created the row: write on it
+                    raise StaleWrite() from None
             else:
-                seen = profile.version
-                changed = await session.exec(
-                    update(CharacterProfile)
-                    .where(
-                        col(CharacterProfile.character_id) == profile.character_id,
-                        col(CharacterProfile.version) == seen,
-                    )
-                    .values(**values, updated_at=utcnow(), version=seen + 1)
+                await update_versioned(
+                    session,
+                    CharacterProfile,
+                    col(CharacterProfile.character_id) == profile.character_id,
+                    profile.version,
+                    **values,
+                    updated_at=utcnow(),
                 )
-                if changed.rowcount != 1:
-                    return None
                 await session.refresh(profile)
             return self._view(character, profile, is_referee(campaign, actor), actor)

@@ -120,20 +120,20 @@ class UndoService:
         record = undo_record(row)
         if record is None:
             raise DomainError("undo.error.not_undoable", id=log_id, kind=row.kind)
-        if version is not None and record.get("version") != version:
+        if version is not None and record.version != version:
             raise DomainError("undo.error.not_found", id=log_id)
-        if record.get("undone_by"):
+        if record.undone_by:
             raise DomainError("undo.error.already", id=log_id)
         change = _Revert(
             log_id,
             row.kind,
-            tuple(tuple(change) for change in record.get("changes", ())),
-            tuple(record["xp"]) if record.get("xp") else None,
+            tuple(tuple(change) for change in record.changes),
+            record.xp,
             actor.user_id,
         )
         try:
             applied = await self.writer.apply(
-                place, actor, change, character_id=int(record["character_id"])
+                place, actor, change, character_id=record.character_id
             )
         except DomainError as error:
             # a concurrent undo of the same entry won: its restored sheet now "conflicts";
@@ -149,4 +149,4 @@ class UndoService:
     async def _undone(self, log_id: int) -> bool:
         async with self.sessions() as session:
             row = await session.get(RollLog, log_id)
-        return bool(row is not None and (undo_record(row) or {}).get("undone_by"))
+        return bool(row is not None and (record := undo_record(row)) and record.undone_by)

@@ -12,7 +12,8 @@ damage and healing, checks that spend something, an import that replaces a sheet
 4. lets the system validate the result (when the change asks for it),
 5. writes the sheet with a compare-and-set on ``version``, in the same transaction as the
    change's audit-log row (:class:`AuditEntry`) and XP-ledger row (:class:`XpEntry`),
-6. and on a clash starts again from 1 (a few times, then :class:`ConcurrentChange`).
+6. and on a clash starts again from 1 (the one retry policy, :func:`retrying`, with more
+   attempts than the default; then :class:`ConcurrentChange`).
 
 So a confirmed change is always computed on the version it replaced and nothing written in
 between is lost.  :meth:`SheetWriter.apply_all` does the same for several characters at once,
@@ -26,7 +27,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
-from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
@@ -36,10 +36,17 @@ from bot.db.models import Character, RollLog, XpAward, saved_id, utcnow
 from bot.grammar import sheet_fields
 from bot.services.campaigns.context import CampaignContext, CampaignContextService
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
-from bot.services.shared.audit import AuditEntry, roll_log, sheet_diff
+from bot.services.shared.audit import (
+    AuditDetail,
+    AuditEntry,
+    audit_detail,
+    sheet_diff,
+    write_audit,
+)
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import StaleWrite, update_versioned
 from bot.services.sheets.access import (
     MAX_NAME,
     CharacterView,
@@ -73,6 +80,7 @@ SHEET_ATTEMPTS = 20
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,8 +178,29 @@ class PartyRefused(DomainError):
         super().__init__(names=", ".join(name for name, _ in self.refusals))
 
 
-class _Clash(Exception):
-    """Another write got in first: roll back and recompute."""
+class _CallersClash(Exception):
+    """A clash in the caller's own write (``same_transaction``), carried through the sheet
+    writer's retries: they would repeat it with the caller's stale reads; the caller's own
+    retry (or its report) handles it."""
+
+    def __init__(self, clash: StaleWrite) -> None:
+        self.clash = clash
+
+
+async def _callers(step: Awaitable[None]) -> None:
+    try:
+        await step
+    except StaleWrite as clash:
+        raise _CallersClash(clash) from clash
+
+
+async def _retrying_sheets(attempt: Callable[[], Awaitable[R]]) -> R:
+    """The one retry policy, with more attempts (a sheet is busy in a fight); a clash of the
+    caller's ``same_transaction`` reaches the caller at once, as the clash it was."""
+    try:
+        return await retrying(attempt, limit=SHEET_ATTEMPTS)
+    except _CallersClash as carried:
+        raise carried.clash from None
 
 
 @dataclass(slots=True)
@@ -213,8 +242,8 @@ class SheetWriter:
         an exception it raises rolls the write back and reaches the caller.  ``playing``: the
         change is the character acting in the game (casting), which a character still awaiting
         the GM's approval may not do (editing its sheet meanwhile is fine)."""
-        for attempt in attempts(SHEET_ATTEMPTS):
-            await backoff(attempt)
+
+        async def attempt() -> Applied[T]:
             context = await self.contexts.load(place)
             async with self.sessions() as session:
                 if character_id is not None:
@@ -230,13 +259,12 @@ class SheetWriter:
                 async with self.sessions() as session, session.begin():
                     log_id = await self._write(session, place, actor, context, planned)
                     if same_transaction is not None:
-                        await same_transaction(session, log_id)
-            except _Clash:
-                continue
+                        await _callers(same_transaction(session, log_id))
             except IntegrityError:
                 raise name_clash(context.campaign, actor, planned.sheet.get("name")) from None
             return Applied(self._written(context, planned), planned.computed.value, log_id)
-        raise ConcurrentChange()
+
+        return await _retrying_sheets(attempt)
 
     async def apply_all(
         self,
@@ -250,8 +278,8 @@ class SheetWriter:
         Every character is computed and validated first; if any refuses, nothing is written
         and :class:`PartyRefused` lists each one that did, with its problems.
         """
-        for attempt in attempts(SHEET_ATTEMPTS):
-            await backoff(attempt)
+
+        async def attempt() -> tuple[Applied[T], ...]:
             context = await self.contexts.load(place)
             async with self.sessions() as session:
                 characters = [
@@ -269,16 +297,14 @@ class SheetWriter:
                     refusals.append((character.name, [Problem(error.key, "", error.params)]))
             if refusals:
                 raise PartyRefused(refusals)
-            try:
-                async with self.sessions() as session, session.begin():
-                    log_ids = [await self._write(session, place, actor, context, p) for p in plans]
-            except _Clash:
-                continue
+            async with self.sessions() as session, session.begin():
+                log_ids = [await self._write(session, place, actor, context, p) for p in plans]
             return tuple(
                 Applied(self._written(context, p), p.computed.value, log_id)
                 for p, log_id in zip(plans, log_ids, strict=True)
             )
-        raise ConcurrentChange()
+
+        return await _retrying_sheets(attempt)
 
     async def apply_each(
         self,
@@ -299,8 +325,8 @@ class SheetWriter:
         runs inside that transaction after the writes (claiming a pending defence request);
         an exception it raises rolls everything back.
         """
-        for attempt in attempts(SHEET_ATTEMPTS):
-            await backoff(attempt)
+
+        async def attempt() -> tuple[Applied[Any], ...]:
             context = await self.contexts.load(place)
             async with self.sessions() as session:
                 characters = [
@@ -319,25 +345,21 @@ class SheetWriter:
                 planned = self._plan(context, character, change) if change is not None else None
                 plans.append(planned)
                 values.append(planned.computed.value if planned is not None else None)
-            try:
-                async with self.sessions() as session, session.begin():
-                    log_ids = [
-                        await self._write(session, place, actor, context, p)
-                        if p is not None
-                        else None
-                        for p in plans
-                    ]
-                    if same_transaction is not None:
-                        await same_transaction(session)
-            except _Clash:
-                continue
+            async with self.sessions() as session, session.begin():
+                log_ids = [
+                    await self._write(session, place, actor, context, p) if p is not None else None
+                    for p in plans
+                ]
+                if same_transaction is not None:
+                    await _callers(same_transaction(session))
             return tuple(
                 Applied(self._written(context, p), p.computed.value, log_id)
                 if p is not None
                 else Applied(character_view(context, character), None)
                 for p, character, log_id in zip(plans, characters, log_ids, strict=True)
             )
-        raise ConcurrentChange()
+
+        return await _retrying_sheets(attempt)
 
     # -- steps ---------------------------------------------------------------------------
 
@@ -381,23 +403,20 @@ class SheetWriter:
         context: CampaignContext,
         planned: _Planned,
     ) -> int | None:
-        """The versioned write and its records; raises :class:`_Clash` to roll back."""
+        """The versioned write and its records; :class:`StaleWrite` rolls them back."""
         character, sheet = planned.character, planned.sheet
         new_name = str(sheet.get("name", character.name)).strip() or character.name
-        result = await session.exec(
-            update(Character)
-            .where(col(Character.id) == character.id, col(Character.version) == character.version)
-            .values(
-                sheet=sheet,
-                updated_at=utcnow(),
-                version=Character.version + 1,
-                name=new_name,
-                name_key=name_key(new_name),
-                sheet_version=SHEET_SCHEMA_VERSION,
-            )
+        await update_versioned(
+            session,
+            Character,
+            col(Character.id) == character.id,
+            character.version,
+            sheet=sheet,
+            updated_at=utcnow(),
+            name=new_name,
+            name_key=name_key(new_name),
+            sheet_version=SHEET_SCHEMA_VERSION,
         )
-        if result.rowcount != 1:
-            raise _Clash()
         log_id = await _log(session, place, actor, context, planned, new_name)
         xp = planned.computed.xp
         if planned.computed.undoes is not None:
@@ -492,22 +511,23 @@ async def _mark_undone(
     should a row ever be undone by a write on another version.
     """
     row = await session.get(RollLog, log_id)
-    undo = dict(row.detail.get("undo") or {}) if row is not None else {}
-    if row is None or undo.get("character_id") != character_id:
+    detail = audit_detail(row) if row is not None else AuditDetail()
+    if row is None or detail.undo is None or detail.undo.character_id != character_id:
         raise DomainError("undo.error.not_found", id=log_id)
-    if undo.get("undone_by"):
+    if detail.undo.undone_by:
         raise DomainError("undo.error.already", id=log_id)
-    hit_die = row.detail.get("hit_die")
+    hit_die = detail.hit_die
     if hit_die and not await _undone(session, hit_die):
         # the grant's hit die went onto the hit points: undo that roll first
         raise DomainError("undo.error.hit_die_first", id=log_id, hit_die=hit_die)
-    row.detail = {**row.detail, "undo": {**undo, "undone_by": undo_id or True}}
+    row.detail = {**row.detail, "undo": {**row.detail["undo"], "undone_by": undo_id or True}}
     session.add(row)
 
 
 async def _undone(session: AsyncSession, log_id: int) -> bool:
     row = await session.get(RollLog, log_id)
-    return bool(row is None or (row.detail.get("undo") or {}).get("undone_by"))
+    undo = audit_detail(row).undo if row is not None else None
+    return bool(row is None or (undo is not None and undo.undone_by))
 
 
 async def _mark_hit_die(
@@ -515,12 +535,12 @@ async def _mark_hit_die(
 ) -> None:
     """A grant's hit die is rolled once, and never for a grant undone meanwhile."""
     row = await session.get(RollLog, grant_id)
-    undo = (row.detail.get("undo") or {}) if row is not None else {}
-    if row is None or undo.get("character_id") != character_id:
+    detail = audit_detail(row) if row is not None else AuditDetail()
+    if row is None or detail.undo is None or detail.undo.character_id != character_id:
         raise DomainError("undo.error.not_found", id=grant_id)
-    if row.detail.get("hit_die") and not await _undone(session, row.detail["hit_die"]):
+    if detail.hit_die and not await _undone(session, detail.hit_die):
         raise DomainError("xp.error.hit_die_rolled")
-    if undo.get("undone_by"):
+    if detail.undo.undone_by:
         raise DomainError("xp.error.hit_die_stale", id=grant_id)
     row.detail = {**row.detail, "hit_die": roll_id}
     session.add(row)
@@ -545,16 +565,13 @@ async def _log(
         audit = replace(
             audit, secrecy=audit.secrecy.hiding_npc(saved_id(character), (Part.RECORD,))
         )
-    entry = roll_log(place, actor, context.campaign.id, audit.character or name, audit)
-    entry.detail = {
-        **entry.detail,
-        "undo": {
-            "character_id": character.id,
-            "version": character.version + 1,
-            "changes": sheet_diff(planned.before, planned.sheet),
-            **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
-        },
+    undo = {
+        "character_id": character.id,
+        "version": character.version + 1,
+        "changes": sheet_diff(planned.before, planned.sheet),
+        **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
     }
-    session.add(entry)
-    await session.flush()
-    return entry.id
+    audit = replace(audit, detail={**audit.detail, "undo": undo})
+    return await write_audit(
+        session, place, actor, context.campaign.id, audit.character or name, audit
+    )

@@ -162,8 +162,8 @@ class XpService:
         ``session`` marks a game session's award (default: a party grant is one, a grant to
         one character is not): per-session bonuses apply once to each character's share
         (Núcleo's races, ``SessionAward``).  A correction is never a session's award."""
-        campaign, _system, _settings = await self.characters.context(place)
-        if not is_referee(campaign, actor):
+        context = await self.characters.contexts.load(place)
+        if not is_referee(context.campaign, actor):
             raise NotReferee()
         if amount == 0 or abs(amount) > MAX_GRANT:
             raise DomainError("xp.error.bad_amount", limit=MAX_GRANT)

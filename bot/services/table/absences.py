@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime, time, timedelta
 
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -23,8 +23,9 @@ from bot.formatting import time_zone
 from bot.i18n import LOCALES
 from bot.services.campaigns.service import campaign_time_zone, is_referee
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
+from bot.services.shared.errors import DomainError
 from bot.services.shared.timers import cancel, schedule
+from bot.services.shared.versioned import update_versioned
 from bot.services.table.pacing import (
     AbsenceView,
     absence_view,
@@ -135,13 +136,9 @@ async def cancel_absence(
         if row.user_id != actor.user_id and not is_referee(campaign, actor):
             raise DomainError("pace.error.not_yours")
         view = absence_view(row)
-        result = await session.exec(
-            update(Absence)
-            .where(col(Absence.id) == absence_id, col(Absence.version) == view.version)
-            .values(cancelled_at=utcnow(), version=view.version + 1)
+        await update_versioned(  # reported: the absence as its owner saw it
+            session, Absence, col(Absence.id) == absence_id, view.version, cancelled_at=utcnow()
         )
-        if result.rowcount != 1:
-            raise ConcurrentChange()
         await cancel(session, BACK_TIMER, str(absence_id))
     return AbsenceView(
         view.id,

@@ -43,7 +43,7 @@ from bot.services.shared.audience import (
 from bot.services.shared.reveals import reveals_of
 from bot.services.table.owed import Owed, owed_in_campaign
 from bot.services.table.pace_rounds import MAX_SCENES
-from bot.services.table.pacing import aware, parse_day
+from bot.services.table.pacing import parse_day
 
 __all__ = [
     "MAX_LOOKBACK",
@@ -224,8 +224,8 @@ async def _last_posts(
     last: dict[int | None, datetime] = {}
     for scene_id, at in rows:
         if scene_id is not None:
-            last[scene_id] = aware(at)
-        last[None] = max(last.get(None, aware(at)), aware(at))
+            last[scene_id] = at
+        last[None] = max(last.get(None, at), at)
     return last
 
 
@@ -309,7 +309,7 @@ def _post_line(post: Post) -> PostLine:
     text = " ".join(post.text.split())
     excerpt = text if len(text) <= EXCERPT else text[: EXCERPT - 1].rstrip() + "…"
     first = post.message_ids[0] if post.message_ids else None
-    return PostLine(post.speaker_name, aware(post.created_at), post.channel_id, first, excerpt)
+    return PostLine(post.speaker_name, post.created_at, post.channel_id, first, excerpt)
 
 
 def _about(row: RollLog, mine: Mapping[int, str]) -> str | None:
@@ -369,6 +369,6 @@ def _roll_line(row: RollLog, about: str, seen: Sight) -> RollLine:
         reason=row.reason,
         total=row.total if numbers else None,
         outcome=seen.value(Part.OUTCOME, row.outcome),
-        created_at=aware(row.created_at),
+        created_at=row.created_at,
         url=row.message_url,
     )

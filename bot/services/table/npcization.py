@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -19,10 +18,11 @@ from bot.grammar import gender_of
 from bot.i18n import LOCALES
 from bot.services.campaigns.service import campaign_time_zone
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError
+from bot.services.shared.errors import DomainError
 from bot.services.shared.timers import Due, cancel, schedule
+from bot.services.shared.versioned import StaleWrite, delete_versioned, update_versioned
 from bot.services.sheets.access import find_character
-from bot.services.table.pacing import NpcView, aware, npc_return, parse_day
+from bot.services.table.pacing import NpcView, npc_return, parse_day
 
 __all__ = ["NPC_TIMER", "give_back", "npc_due", "npcize", "unnpcize"]
 
@@ -53,13 +53,14 @@ async def _hand_over(
         await session.flush()
         return 1
     seen = existing.version
-    result = await session.exec(
-        update(Npcization)
-        .where(col(Npcization.character_id) == character_id, col(Npcization.version) == seen)
-        .values(until=back, by_user_id=actor.user_id, version=seen + 1)
+    await update_versioned(  # reported: another GM moved it meanwhile
+        session,
+        Npcization,
+        col(Npcization.character_id) == character_id,
+        seen,
+        until=back,
+        by_user_id=actor.user_id,
     )
-    if result.rowcount != 1:
-        raise ConcurrentChange()
     return seen + 1
 
 
@@ -119,14 +120,9 @@ async def unnpcize(
                 "pace.error.not_npcized", name=character.name, genero=gender_of(character.sheet)
             )
         player, seen = row.player_user_id, row.version
-        result = await session.exec(
-            delete(Npcization).where(
-                col(Npcization.character_id) == character_id,
-                col(Npcization.version) == seen,
-            )
+        await delete_versioned(  # reported: given back or moved meanwhile
+            session, Npcization, col(Npcization.character_id) == character_id, seen
         )
-        if result.rowcount != 1:
-            raise ConcurrentChange()
         await cancel(session, NPC_TIMER, str(character_id))
     return NpcView(
         character_id,
@@ -147,7 +143,7 @@ async def npc_due(
     """A ``pace.npc`` firing: the NPCization to end now (None: already ended or moved)."""
     async with sessions() as session:
         row = await session.get(Npcization, int(due.ref))
-        if row is None or row.until is None or aware(row.until) > now:
+        if row is None or row.until is None or row.until > now:
             return None
         character = await session.get(Character, row.character_id)
         campaign = await session.get(Campaign, row.campaign_id)
@@ -158,7 +154,7 @@ async def npc_due(
         row.guild_id,
         character.name,
         row.player_user_id,
-        aware(row.until),
+        row.until,
         campaign.gm_channel_id,
         campaign.locale,
         row.version,
@@ -168,11 +164,11 @@ async def npc_due(
 
 async def give_back(sessions: async_sessionmaker[AsyncSession], view: NpcView) -> bool:
     """End the NPCization the timer announced, if it is still that version."""
-    async with sessions() as session, session.begin():
-        result = await session.exec(
-            delete(Npcization).where(
-                col(Npcization.character_id) == view.character_id,
-                col(Npcization.version) == view.version,
+    try:
+        async with sessions() as session, session.begin():
+            await delete_versioned(
+                session, Npcization, col(Npcization.character_id) == view.character_id, view.version
             )
-        )
-    return bool(result.rowcount)
+    except StaleWrite:  # given back by hand or moved since the timer was read: nothing to do
+        return False
+    return True

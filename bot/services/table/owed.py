@@ -27,9 +27,10 @@ from datetime import datetime, timedelta
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, CombatRecord, RollRequest
+from bot.db.models import Campaign, CombatRecord, RollRequest, Timer
+from bot.services.play.combat_store import TURN_TIMER
 from bot.services.table.pace_rounds import open_rounds
-from bot.services.table.pacing import DECLARE, KINDS, POST, ROLL, TURN, Owed, RoundView, aware
+from bot.services.table.pacing import DECLARE, KINDS, POST, ROLL, TURN, Owed, RoundView
 from rules.combat import Combat
 from rules.combat.declarations import Mode, mode_of, round_of
 
@@ -66,10 +67,24 @@ async def owed_in_campaign(
             .limit(MAX_OPEN)
         )
     ).all()
+    # a fight's turn reminder (its durable timer) is where the moment its turn began is kept
+    turns = dict(
+        (
+            await session.exec(
+                select(Timer.ref, Timer.due_at).where(
+                    Timer.kind == TURN_TIMER, col(Timer.ref).in_([str(f.id) for f in fights])
+                )
+            )
+        ).all()
+    )
     found = [
         *_post_debts(rounds),
         *_roll_debts(requests),
-        *(debt for fight in fights for debt in _fight_debts(fight, campaign.gm_user_id)),
+        *(
+            debt
+            for fight in fights
+            for debt in _fight_debts(fight, campaign.gm_user_id, turns.get(str(fight.id)))
+        ),
     ]
     return tuple(sorted(found, key=Owed.order))
 
@@ -103,29 +118,31 @@ def _roll_debts(requests: Sequence[RollRequest]) -> list[Owed]:
                     str(entry["name"]),
                     request.label,
                     request.channel_id,
-                    aware(request.created_at),
+                    request.created_at,
                 )
             )
     return owed
 
 
-def _fight_debts(record: CombatRecord, gm_user_id: int) -> list[Owed]:
+def _fight_debts(
+    record: CombatRecord, gm_user_id: int, reminder_due: datetime | None
+) -> list[Owed]:
     """What the fight waits for: by turns, the turn the tracker is on; by declarations, the
     declaration of each combatant the open round still waits for (none while it resolves).
 
-    Since when: a turn's reminder deadline less its hours when the fight has one (the moment
-    the turn began), else the fight's last change."""
+    Since when: a turn's reminder (``reminder_due``, its timer's moment) less its hours when
+    the fight has one (the moment the turn began), else the fight's last change."""
     combat = Combat.from_dict(record.state)
     if combat.ended:
         return []
-    since = aware(record.updated_at)
+    since = record.updated_at
     if mode_of(record.state) is Mode.DECLARATIONS:
         return _declaration_debts(record, combat, gm_user_id, since)
     current = combat.current
     if current is None:
         return []
-    if record.due_at is not None and record.turn_hours:
-        since = aware(record.due_at) - timedelta(hours=record.turn_hours)
+    if reminder_due is not None and record.turn_hours:
+        since = reminder_due - timedelta(hours=record.turn_hours)
     who = current.owner_id if current.owner_id is not None else gm_user_id
     return [Owed(TURN, who, current.name, str(combat.round), record.channel_id, since)]
 

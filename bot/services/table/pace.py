@@ -80,7 +80,6 @@ from bot.services.table.pacing import (
     RoundView,
     Watch,
     absence_view,
-    aware,
     due_reminders,
     local_today,
     next_slot,
@@ -324,8 +323,8 @@ class PaceService:
             locale=campaign.locale,
             scenes=tuple(rounds),
             absences=tuple(absence_view(a) for a in found),
-            slot=aware(due.due_at),
-            next_at=next_slot(max(now, aware(due.due_at)), int(settings[DIGEST_HOUR]), every, zone),
+            slot=due.due_at,
+            next_at=next_slot(max(now, due.due_at), int(settings[DIGEST_HOUR]), every, zone),
             time_zone=zone,
             owed=owed,
         )

@@ -32,7 +32,7 @@ from bot.services.campaigns.settings import resolved_settings
 from bot.services.shared.audience import Reader, Secrecy, sight
 from bot.services.shared.context import Place
 from bot.services.shared.errors import DomainError
-from bot.services.table.pacing import Member, RoundView, aware, build_rounds, local_today
+from bot.services.table.pacing import Member, RoundView, build_rounds, local_today
 
 __all__ = [
     "EVERYONE",
@@ -118,7 +118,7 @@ async def _posted(
         if sight(Secrecy.of(audience, audience_user_id, {}), reader) is None:
             continue  # a post this reader may not know of moves nobody for him
         key = (scene_id, character_id)
-        posted[key] = min(posted.get(key, aware(at)), aware(at))
+        posted[key] = min(posted.get(key, at), at)
     return posted
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot.db.models import Absence, Scene, saved_id
+from bot.db.types import as_utc
 from bot.formatting import (
     DEFAULT_TIME_ZONE,
     BadDateTime,
@@ -52,7 +53,6 @@ __all__ = [
     "RoundView",
     "Watch",
     "absence_view",
-    "aware",
     "build_rounds",
     "check_absence",
     "due_reminders",
@@ -221,13 +221,8 @@ class NpcView:
 # -- helpers -------------------------------------------------------------------------------
 
 
-def aware(value: datetime) -> datetime:
-    """Stored datetimes come back naive (UTC) from SQLite and ``timestamp`` columns."""
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
 def _key(moment: datetime) -> int:
-    return int(aware(moment).timestamp() * 1000)
+    return int(moment.timestamp() * 1000)
 
 
 def _nonce(kind: str, *parts: int) -> str:
@@ -250,7 +245,7 @@ def parse_day(text: str, locale: str, zone: str, *, now: datetime | None = None)
 
 def local_today(now: datetime, zone: str) -> date:
     """The campaign's calendar day at ``now`` (absences are days of the campaign's zone)."""
-    return aware(now).astimezone(time_zone(zone)).date()
+    return as_utc(now).astimezone(time_zone(zone)).date()
 
 
 def next_slot(
@@ -260,12 +255,12 @@ def next_slot(
     whole intervals, counted on the zone's wall clock so that a daily digest stays at 09:00
     across a change of summer time (returned in UTC)."""
     tz = time_zone(zone)
-    local = aware(now).astimezone(tz).replace(tzinfo=None)
+    local = as_utc(now).astimezone(tz).replace(tzinfo=None)
     base = datetime.combine(local.date(), time(hour))
     step = timedelta(hours=every_hours)
     slot = base + ((local - base) // step + 1) * step
     found = slot.replace(tzinfo=tz).astimezone(UTC)
-    while found <= aware(now):  # the repeated hour when the clocks go back
+    while found <= as_utc(now):  # the repeated hour when the clocks go back
         slot += step
         found = slot.replace(tzinfo=tz).astimezone(UTC)
     return found
@@ -336,7 +331,7 @@ def build_rounds(
                 scene_id=scene_id,
                 title=scene.title,
                 channel_id=scene.channel_id,
-                started_at=aware(scene.round_started_at or scene.created_at),
+                started_at=scene.round_started_at or scene.created_at,
                 gm_started=scene.round_started_at is not None,
                 entries=tuple(entries),
                 deadline_hours=hours,

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -51,9 +51,11 @@ from bot.services.shared.audience import (
     show,
 )
 from bot.services.shared.context import Actor, Place
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.post_text import Avatar, webhook_name
+from bot.services.shared.retry import retrying
 from bot.services.shared.reveals import reveals_of
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import find_character, name_key, require_actor
 from bot.services.table.scenes import SceneService
 
@@ -517,27 +519,19 @@ class PostingService:
         """Record a sent post; a GM post in a scene starts its new round of posts (the scene's
         ``round_started_at``, compare-and-set on its version, in the same transaction)."""
         now = utcnow()
-        for _attempt in range(5):
+
+        async def attempt() -> PostView:
             async with self.sessions() as session, session.begin():
-                # the scene the post belongs to: where it was sent, or for a GM-only post the
-                # scene it was written from
-                scene_channel = draft.origin_channel_id if draft.gm_only else draft.channel_id
-                scene = (
-                    await session.exec(
-                        select(Scene).where(
-                            Scene.guild_id == place.guild_id,
-                            Scene.channel_id == scene_channel,
-                        )
-                    )
-                ).first()
+                scene = await _post_scene(session, place.guild_id, draft)
                 if speaker.gm_post and scene is not None and not draft.gm_only:
-                    moved = await session.exec(
-                        update(Scene)
-                        .where(col(Scene.id) == scene.id, col(Scene.version) == scene.version)
-                        .values(round_started_at=now, version=scene.version + 1)
+                    # retried: the scene changed under us, read it again
+                    await update_versioned(
+                        session,
+                        Scene,
+                        col(Scene.id) == scene.id,
+                        scene.version,
+                        round_started_at=now,
                     )
-                    if moved.rowcount != 1:
-                        continue  # the scene changed under us: read it again
                 secrecy = await _post_secrecy(session, place.guild_id, actor, draft)
                 post = Post(
                     **secrecy.columns(),
@@ -569,7 +563,8 @@ class PostingService:
                         )
                     )
                 return post_view(post)
-        raise ConcurrentChange()
+
+        return await retrying(attempt)
 
     # -- edit and delete -----------------------------------------------------------------
 
@@ -637,14 +632,17 @@ class PostingService:
         text, notes = check_text(text, notes)
         async with self.sessions() as session, session.begin():
             post = await self._owned(session, place, actor, post_id)
-            changed = await session.exec(
-                update(Post)
-                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
-                .where(col(Post.deleted_at).is_(None))
-                .values(text=text, notes=notes, edited_at=utcnow(), version=seen_version + 1)
+            await update_versioned(  # reported: the edit is of the post its author saw
+                session,
+                Post,
+                col(Post.id) == post_id,
+                seen_version,
+                col(Post.deleted_at).is_(None),
+                text=text,
+                notes=notes,
+                edited_at=utcnow(),
+                stale="post.error.changed_meanwhile",
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange("post.error.changed_meanwhile")
             await session.refresh(post)
             return post_view(post)
 
@@ -660,13 +658,14 @@ class PostingService:
             post = await session.get(Post, post_id)
             if post is None or post.guild_id != place.guild_id:
                 raise DomainError("post.error.not_a_post")
-            changed = await session.exec(
-                update(Post)
-                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
-                .values(message_ids=list(message_ids), version=seen_version + 1)
+            await update_versioned(
+                session,
+                Post,
+                col(Post.id) == post_id,
+                seen_version,
+                message_ids=list(message_ids),
+                stale="post.error.changed_meanwhile",
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange("post.error.changed_meanwhile")
             await session.exec(
                 delete(PostMessage).where(
                     col(PostMessage.post_id) == post_id,
@@ -685,14 +684,15 @@ class PostingService:
         """Soft-delete a post (the record stays for the chronicle's GM section); CAS."""
         async with self.sessions() as session, session.begin():
             post = await self._owned(session, place, actor, post_id)
-            changed = await session.exec(
-                update(Post)
-                .where(col(Post.id) == post_id, col(Post.version) == seen_version)
-                .where(col(Post.deleted_at).is_(None))
-                .values(deleted_at=utcnow(), version=seen_version + 1)
+            await update_versioned(
+                session,
+                Post,
+                col(Post.id) == post_id,
+                seen_version,
+                col(Post.deleted_at).is_(None),
+                deleted_at=utcnow(),
+                stale="post.error.changed_meanwhile",
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange("post.error.changed_meanwhile")
             await session.refresh(post)
             return post_view(post)
 
@@ -752,9 +752,7 @@ class PostingService:
                     .limit(1)
                 )
             ).first()
-        created = post.created_at if post is not None else None
-        if created is not None and created.tzinfo is None:
-            created = created.replace(tzinfo=UTC)  # SQLite hands datetimes back naive
+        created = post.created_at if post is not None else None  # stored moments are aware
         if post is None or created is None or created < since:
             minutes = int(REPROXY_WINDOW.total_seconds() // 60)
             raise DomainError("post.error.reproxy_none", minutes=minutes)
@@ -764,20 +762,18 @@ class PostingService:
         self, place: Place, post: PostView, speaker: Speaker, message_ids: tuple[int, ...]
     ) -> PostView:
         async with self.sessions() as session, session.begin():
-            changed = await session.exec(
-                update(Post)
-                .where(col(Post.id) == post.id, col(Post.version) == post.version)
-                .where(col(Post.deleted_at).is_(None))
-                .values(
-                    speaker_name=speaker.name,
-                    webhook_name=speaker.webhook_name,
-                    character_id=speaker.character_id,
-                    message_ids=list(message_ids),
-                    version=post.version + 1,
-                )
+            await update_versioned(  # reported: the post as its author saw it
+                session,
+                Post,
+                col(Post.id) == post.id,
+                post.version,
+                col(Post.deleted_at).is_(None),
+                stale="post.error.changed_meanwhile",
+                speaker_name=speaker.name,
+                webhook_name=speaker.webhook_name,
+                character_id=speaker.character_id,
+                message_ids=list(message_ids),
             )
-            if changed.rowcount != 1:
-                raise ConcurrentChange("post.error.changed_meanwhile")
             await session.exec(
                 delete(PostMessage).where(col(PostMessage.message_id).in_(list(post.message_ids)))
             )
@@ -876,6 +872,17 @@ class PostingService:
                 )
             ).first()
         return row is not None
+
+
+async def _post_scene(session: AsyncSession, guild_id: int, draft: PostDraft) -> Scene | None:
+    """The scene a post belongs to: where it was sent, or for a GM-only post the scene it
+    was written from."""
+    channel_id = draft.origin_channel_id if draft.gm_only else draft.channel_id
+    return (
+        await session.exec(
+            select(Scene).where(Scene.guild_id == guild_id, Scene.channel_id == channel_id)
+        )
+    ).first()
 
 
 def _roll_columns(draft: PostDraft) -> dict[str, Any]:

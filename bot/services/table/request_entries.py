@@ -21,15 +21,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlalchemy import select as core_select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import RollLog, RollRequest, RollRequestEntry, utcnow
-from bot.services.shared.errors import ConcurrentChange, DomainError
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.errors import DomainError
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import StaleWrite, update_versioned
 
 __all__ = ["Asked", "Rolled", "claim_completion", "claim_entry", "entry_rows", "rolls_of"]
 
@@ -126,19 +127,19 @@ async def claim_entry(
     ).first()
     if status != "open":
         raise DomainError("request.error.closed")
-    written = await session.exec(
-        update(RollRequestEntry)
-        .where(
-            col(RollRequestEntry.request_id) == request_id,
-            col(RollRequestEntry.character_id) == character_id,
-            col(RollRequestEntry.guild_id) == guild_id,
-            col(RollRequestEntry.version) == seen,
+    try:
+        await update_versioned(
+            session,
+            RollRequestEntry,
+            (col(RollRequestEntry.request_id) == request_id)
+            & (col(RollRequestEntry.character_id) == character_id)
+            & (col(RollRequestEntry.guild_id) == guild_id),
+            seen,
             col(RollRequestEntry.log_id).is_(None),
+            log_id=log_id,
         )
-        .values(log_id=log_id, version=RollRequestEntry.version + 1)
-    )
-    if written.rowcount != 1:  # only a roll changes the row: another press stored one
-        raise DomainError("request.error.already_rolled", name=name)
+    except StaleWrite:  # reported: only a roll changes the row, another press stored one
+        raise DomainError("request.error.already_rolled", name=name) from None
 
 
 async def claim_completion(
@@ -160,8 +161,8 @@ async def claim_completion(
     async with sessions() as session:  # one read, no transaction: most presses stop here
         if (await session.exec(pending)).one():
             return False
-    for attempt in attempts():
-        await backoff(attempt)
+
+    async def attempt() -> bool:  # retried: a close or another claim moved the version
         async with sessions() as session, session.begin():
             if (await session.exec(pending)).one():
                 return False
@@ -174,11 +175,10 @@ async def claim_completion(
             ).one()
             if current[1] is not None:
                 return False
-            written = await session.exec(
-                update(RollRequest)
-                .where(col(RollRequest.id) == request_id, col(RollRequest.version) == current[0])
-                .values(completed_at=utcnow(), version=RollRequest.version + 1)
-            )
-            if written.rowcount == 1:
-                return True
-    raise ConcurrentChange()
+            await update_versioned(
+                session, RollRequest, col(RollRequest.id) == request_id, current[0],
+                completed_at=utcnow(),
+            )  # fmt: skip
+            return True
+
+    return await retrying(attempt)

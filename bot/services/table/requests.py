@@ -65,9 +65,10 @@ from bot.services.shared.audience import (
     sight,
 )
 from bot.services.shared.context import Actor, Place, Reply
-from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
+from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.labels import Named, resolve, spoken
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.retry import retrying
+from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import find_character, require_playable
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
@@ -630,36 +631,31 @@ class RequestService:
 
     async def close(self, place: Place, actor: Actor, request_id: int | None) -> RequestView:
         """Close the request (GM only): later presses are refused; nothing is deleted.
-        Without an id, the channel's newest open request (:meth:`latest_open`)."""
-        if request_id is None:
-            request_id = await self.latest_open(place, actor)
-        for attempt in attempts():
-            await backoff(attempt)
+        Without an id, the channel's newest open request (:meth:`latest_open`).  Retried on
+        a clash (a press landed meanwhile: close it as it is now)."""
+        wanted = request_id if request_id is not None else await self.latest_open(place, actor)
+
+        async def attempt() -> RequestView:
             async with self.sessions() as session:
-                row, campaign = await self._load(session, place, request_id)
+                row, campaign = await self._load(session, place, wanted)
             if not is_referee(campaign, actor):
                 raise NotReferee()
             if row.status != "open":
                 raise DomainError("request.error.already_closed")
             async with self.sessions() as session, session.begin():
-                written = await session.exec(
-                    update(RollRequest)
-                    .where(
-                        col(RollRequest.id) == request_id,
-                        col(RollRequest.version) == row.version,
-                    )
-                    .values(
-                        status="closed",
-                        closed_at=utcnow(),
-                        closed_by=actor.user_id,
-                        version=RollRequest.version + 1,
-                    )
+                await update_versioned(
+                    session,
+                    RollRequest,
+                    col(RollRequest.id) == wanted,
+                    row.version,
+                    status="closed",
+                    closed_at=utcnow(),
+                    closed_by=actor.user_id,
                 )
-            if written.rowcount != 1:
-                continue
-            view, _campaign = await self._read(place, request_id)
+            view, _campaign = await self._read(place, wanted)
             return view
-        raise ConcurrentChange()
+
+        return await retrying(attempt)
 
     async def options_for(self, place: Place, actor: Actor, who: str | None) -> list[Any]:
         """Autocomplete of ``option``: what the characters in ``who`` can roll (the first

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -46,8 +46,9 @@ from bot.services.shared.audience import Part, Reader, Secrecy, show_all
 from bot.services.shared.audit import undo_record
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import ConcurrentChange, DomainError, NoCampaign, NotReferee
-from bot.services.shared.retry import attempts, backoff
+from bot.services.shared.retry import retrying
 from bot.services.shared.reveals import reveals_of
+from bot.services.shared.versioned import update_versioned
 from bot.services.table.pace_rounds import round_of_posts, scene_round
 from bot.services.table.pacing import RoundView
 from rules.text import name_problem, plain_spaces
@@ -301,7 +302,7 @@ class SceneService:
         existing = await self._get(place)
         if existing is not None:
             return _view(existing)
-        for _ in attempts(2):
+        for _ in range(2):  # the second read finds the winner's row
             async with self.sessions() as session:
                 campaign = await self._thread_of(place, session)
                 if campaign is None:
@@ -577,7 +578,7 @@ class SceneService:
             name = row.character_name or row.user_name
             if row.kind == "xp":
                 record = undo_record(row)
-                if not (record and record.get("undone_by")) and seen.shows(Part.TOTAL):
+                if not (record and record.undone_by) and seen.shows(Part.TOTAL):
                     xp[name] += row.total
             elif row.kind not in _NOT_ROLLS:
                 rolls[name] += 1
@@ -595,20 +596,19 @@ class SceneService:
         self, guild_id: int, scene_id: int, changes: Callable[[Scene], dict[str, Any]]
     ) -> SceneView:
         """``UPDATE scene SET … , version = version + 1 WHERE id AND version = :seen``,
-        computed by ``changes(row)`` on the current row; retried a few times, then refused."""
-        for attempt in attempts():
-            await backoff(attempt)
+        computed by ``changes(row)`` on the current row; retried on a clash (the one policy),
+        then refused."""
+
+        async def attempt() -> SceneView:
             async with self.sessions() as session, session.begin():
                 row = await session.get(Scene, scene_id)
                 if row is None or row.guild_id != guild_id:
                     raise DomainError("scene.error.not_a_scene")
                 values = changes(row)
                 seen = row.model_dump()  # before the update (it refreshes ``row`` in place)
-                result = await session.exec(
-                    update(Scene)
-                    .where(col(Scene.id) == scene_id, col(Scene.version) == seen["version"])
-                    .values(**values, version=Scene.version + 1)
+                await update_versioned(
+                    session, Scene, col(Scene.id) == scene_id, seen["version"], **values
                 )
-                if result.rowcount == 1:
-                    return _view(Scene(**{**seen, **values, "version": seen["version"] + 1}))
-        raise ConcurrentChange()
+                return _view(Scene(**{**seen, **values, "version": seen["version"] + 1}))
+
+        return await retrying(attempt)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col
@@ -23,7 +22,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import ActiveCharacter, Campaign, SceneSpeaker, utcnow
 from bot.services.campaigns.service import is_referee
 from bot.services.shared.context import Actor
+from bot.services.shared.retry import retrying
 from bot.services.shared.typed_text import TagPattern, match_tag
+from bot.services.shared.versioned import StaleWrite, update_versioned
 from bot.services.sheets.proxy_tags import ProxyTagService, Speakable
 from bot.services.table.scenes import SceneView
 
@@ -85,16 +86,21 @@ class SpeakerChooser:
 
     async def stick(self, scene: SceneView, actor: Actor, character_id: int) -> None:
         """The character a member just posted as with a tag sticks to them in the scene
-        (compare-and-set on the row's version; a first row raced by another is read again)."""
-        for _attempt in range(3):
-            try:
-                if await self._stick_once(scene, actor, character_id):
-                    return
-            except IntegrityError:
-                continue
-        log.warning("could not record the sticky character of %s in scene %s", actor, scene.id)
+        (compare-and-set on the row's version, retried; a first row raced by another is read
+        again)."""
 
-    async def _stick_once(self, scene: SceneView, actor: Actor, character_id: int) -> bool:
+        async def attempt() -> None:
+            try:
+                await self._stick_once(scene, actor, character_id)
+            except IntegrityError:
+                raise StaleWrite() from None
+
+        try:
+            await retrying(attempt, limit=3)
+        except StaleWrite:
+            log.warning("could not record the sticky character of %s in scene %s", actor, scene.id)
+
+    async def _stick_once(self, scene: SceneView, actor: Actor, character_id: int) -> None:
         async with self.sessions() as session, session.begin():
             row = await session.get(SceneSpeaker, (scene.id, actor.user_id))
             if row is None:
@@ -106,19 +112,18 @@ class SpeakerChooser:
                         character_id=character_id,
                     )
                 )
-                return True
+                return
             if row.character_id == character_id:
-                return True
-            moved = await session.exec(
-                update(SceneSpeaker)
-                .where(
-                    col(SceneSpeaker.scene_id) == scene.id,
-                    col(SceneSpeaker.user_id) == actor.user_id,
-                    col(SceneSpeaker.version) == row.version,
-                )
-                .values(character_id=character_id, updated_at=utcnow(), version=row.version + 1)
+                return
+            await update_versioned(
+                session,
+                SceneSpeaker,
+                (col(SceneSpeaker.scene_id) == scene.id)
+                & (col(SceneSpeaker.user_id) == actor.user_id),
+                row.version,
+                character_id=character_id,
+                updated_at=utcnow(),
             )
-            return moved.rowcount == 1
 
 
 def own_characters(speakables: tuple[Speakable, ...], actor: Actor) -> dict[int, str]:

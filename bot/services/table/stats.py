@@ -45,7 +45,7 @@ from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import NotReferee
 from bot.services.shared.reveals import reveals_of
 from bot.services.table.pace_rounds import open_rounds, pace_settings
-from bot.services.table.pacing import RoundView, aware
+from bot.services.table.pacing import RoundView
 from bot.services.table.stats_chart import ChartInput, StatsResult, stats_job
 from bot.services.table.stats_data import (
     MAX_WEEKS,
@@ -220,7 +220,7 @@ async def _posts(
     )
     rows = (await session.exec(query.order_by(col(Post.created_at).desc()).limit(MAX_POSTS))).all()
     return tuple(
-        PostFact(p.author_user_id, p.scene_id, aware(p.created_at), p.gm_post, p.speaker_name)
+        PostFact(p.author_user_id, p.scene_id, p.created_at, p.gm_post, p.speaker_name)
         for p in reversed(rows)
         if p.scene_id not in private
         and (p.gm_post or p.character_id is not None)

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from bot.db.types import as_utc
 from bot.formatting import time_zone
-from bot.services.table.pacing import aware
 
 __all__ = [
     "MAX_WEEKS",
@@ -65,7 +65,7 @@ class PlayerActivity:
 
 def week_of(moment: datetime, zone: str) -> date:
     """The Monday of ``moment``'s week, in the campaign's time zone."""
-    day = aware(moment).astimezone(time_zone(zone)).date()
+    day = as_utc(moment).astimezone(time_zone(zone)).date()
     return day - timedelta(days=day.weekday())
 
 
@@ -86,8 +86,8 @@ def activity(
     round_start: dict[int | None, datetime] = {}
     answered: set[tuple[int | None, int]] = set()
     waits: dict[int, list[float]] = {}
-    for post in sorted(posts, key=lambda p: aware(p.created_at)):
-        at = aware(post.created_at)
+    for post in sorted(posts, key=lambda p: p.created_at):
+        at = post.created_at
         if post.gm_post:
             round_start[post.scene_id] = at
             answered = {key for key in answered if key[0] != post.scene_id}
