@@ -477,3 +477,34 @@ async def test_a_whisper_unties_a_deleted_member_and_stays_for_the_others(table)
     assert sorted(secrecy.members) == sorted({ANONYMOUS, *members} - {ANA.user_id})
     assert sight(secrecy, Reader.member(ANA.user_id)) is None
     assert sight(secrecy, Reader.member(BRUNO.user_id)) is not None
+
+
+async def test_the_audiences_are_untied_in_short_batches_before_the_last_transaction(
+    table, monkeypatch
+):
+    """Issue 22 §2: the records whose audience names the member are untied a range of ids
+    per transaction before the deletion's last one (no index finds them: one UPDATE over a
+    guild's log held SQLite's one connection), and that one looks only past the batches."""
+    from bot.services.privacy import privacy
+
+    monkeypatch.setattr(privacy, "AUDIENCE_BATCH", 1)  # one id a transaction: many ranges
+    for _ in range(3):
+        await table.rolls.roll(HERE, ANA, "1d6", private=True)
+    _rolls, _erased, _kept, _sent, marks = await privacy._in_batches(
+        table.sessions, GUILD, ANA.user_id, erase=False
+    )
+    assert await count(table, RollLog, RollLog.audience_user_id == ANA.user_id) == 0
+    assert await count(table, RollLog, RollLog.audience_user_id == ANONYMOUS) == 5
+    assert marks.audiences["roll_log"] == max(
+        r.id for r in await _all(table, RollLog) if r.guild_id == GUILD
+    )
+    late = await table.rolls.roll(HERE, ANA, "1d8", private=True)  # after the batches
+    await table.privacy.delete(GUILD, ANA.user_id, characters="to_gm")
+    async with table.sessions() as session:
+        row = await session.get(RollLog, late.log_id)
+    assert row.audience_user_id == ANONYMOUS
+
+
+async def _all(services, model):
+    async with services.sessions() as session:
+        return [row[0] for row in (await session.exec(select(model))).all()]
