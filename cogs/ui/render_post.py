@@ -101,16 +101,19 @@ def _superscript(number: int) -> str:
     return "".join("⁰¹²³⁴⁵⁶⁷⁸⁹"[int(digit)] for digit in str(number))
 
 
-def returned_text(locale: str, reason: str, text: str, notes: str | None) -> dict[str, Any]:
-    """The author's text handed back when the post could not be made: nothing is lost.
+def returned_text(
+    locale: str, reason: str, text: str, notes: str | None, *, kind: str = "returned"
+) -> dict[str, Any]:
+    """The author's text handed back when the post could not be made (``kind`` «returned»:
+    nothing is lost), or after its author deleted it («deleted_copy»).
 
     In a code block when it fits, else as a file (``publicacion.txt``)."""
     body = text if not notes else f"{text}\n\n---\n{notes}"
-    intro = t("post.returned", locale, reason=reason)
+    intro = t(f"post.{kind}", locale, reason=reason)
     if len(body) + len(intro) < 1900 and "```" not in body:
         return {"content": f"{intro}\n```\n{body}\n```"}
     file = discord.File(io.BytesIO(body.encode("utf-8")), filename="publicacion.txt")
-    return {"content": t("post.returned_file", locale, reason=reason), "file": file}
+    return {"content": t(f"post.{kind}_file", locale, reason=reason), "file": file}
 
 
 #: Characters of a profile's history an embed shows (Discord: 4096); the whole is in the chronicle.
