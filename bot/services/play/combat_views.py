@@ -199,6 +199,9 @@ class HealthView:
     log_id: int | None = None
     system: str = ""  # whose state ids ``state`` and the notes are
     gender: str | None = None  # the character's grammatical gender, for agreement
+    #: after a heal, the fight as it stands: its panel, refreshed (issue 23 §3: a healed
+    #: combatant is back in the order)
+    fight: CombatView | None = None
 
 
 def _secrecy(health: Health | None, character_id: int | None) -> Secrecy:
