@@ -541,9 +541,8 @@ class PostCog(commands.Cog):
         await itx.response.defer(ephemeral=True, thinking=True)
         view = await self.posting.delete(ctx.place, ctx.actor, found.id, found.version)
         await self._remove_messages(itx, view)
-        body = returned_text(
-            ctx.locale, ctx.t("post.deleted", name=view.speaker_name), view.text, view.notes
-        )
+        deleted = ctx.t("post.deleted", name=view.speaker_name)
+        body = returned_text(ctx.locale, deleted, view.text, view.notes, kind="deleted_copy")
         await itx.followup.send(**body, ephemeral=True)
         if view.scene_id is not None:  # a deleted post leaves the round: its author is due again
             await refresh_header(self.bot, ctx.place, ctx.locale)

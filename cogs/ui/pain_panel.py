@@ -118,6 +118,11 @@ class PainButton(KeyedButton, kind="pain-", style=_STYLES, reference="pain"):
             ephemeral=ephemeral,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        if view.summary is not None:  # the round of declarations it paused goes on
+            from cogs.ui.round_panel import round_messages  # it shows this module's buttons
+
+            for message in round_messages(view.summary, view.summary.next, ctx.locale):
+                await itx.followup.send(**message)
 
 
 class StandButton(KeyedButton, kind="init-stand", style=discord.ButtonStyle.secondary):

@@ -39,7 +39,7 @@ def roll_line(roll: PostRoll | None, locale: str) -> str:
     NPC's) only that it rolled."""
     if roll is None:
         return t("post.roll_secret", locale)
-    outcome = t(f"check.outcome.{roll.outcome}", locale) if roll.outcome else ""
+    outcome = t(f"roll.outcome.{roll.outcome}", locale) if roll.outcome else ""
     label = f"{roll.label}: " if roll.label else ""
     breakdown = _without_total(roll.breakdown.replace("`", "'"), roll.total)
     if len(breakdown) > 300:
@@ -104,16 +104,19 @@ def _superscript(number: int) -> str:
     return "".join("⁰¹²³⁴⁵⁶⁷⁸⁹"[int(digit)] for digit in str(number))
 
 
-def returned_text(locale: str, reason: str, text: str, notes: str | None) -> dict[str, Any]:
-    """The author's text handed back when the post could not be made: nothing is lost.
+def returned_text(
+    locale: str, reason: str, text: str, notes: str | None, *, kind: str = "returned"
+) -> dict[str, Any]:
+    """The author's text handed back when the post could not be made (``kind`` «returned»:
+    nothing is lost), or after its author deleted it («deleted_copy»).
 
     In a code block when it fits, else as a file (``publicacion.txt``)."""
     body = text if not notes else f"{text}\n\n---\n{notes}"
-    intro = t("post.returned", locale, reason=reason)
+    intro = t(f"post.{kind}", locale, reason=reason)
     if len(body) + len(intro) < 1900 and "```" not in body:
         return {"content": f"{intro}\n```\n{body}\n```"}
     file = discord.File(io.BytesIO(body.encode("utf-8")), filename="publicacion.txt")
-    return {"content": t("post.returned_file", locale, reason=reason), "file": file}
+    return {"content": t(f"post.{kind}_file", locale, reason=reason), "file": file}
 
 
 #: Characters of a profile's history an embed shows (Discord: 4096); the whole is in the chronicle.

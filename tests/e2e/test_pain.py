@@ -87,3 +87,31 @@ def test_nobody_chooses_and_her_turn_applies_the_default(discord_env):
     assert button_kinds(sb.message(blow.messages[-1].id)) == []  # stale: buttons removed
     stand = run(sb, g, "init stand", user="ana")
     assert "Eira" in stand.all_text and "Ágil" in stand.all_text, stand.all_text
+
+
+def test_a_round_of_declarations_waits_for_her_choice(discord_env):
+    """Issue 25 §1: the round's resolution reaches the wolf's bite over Eira's threshold and
+    pauses — its summary says it waits, with her buttons — and goes on when she chooses."""
+    sb = discord_env
+    g = game(sb, "Umbral por declaraciones", "rolweb")
+    create_eira(sb, g).expect_ok()
+    run(sb, g, "init start", {"mode": "declarations"}).expect_ok()
+    run(sb, g, "init join", user="ana").expect_ok()
+    run(sb, g, "init add", {"name": "Lobo", "initiative": 1, "defence": 10}).expect_ok()
+    run(sb, g, "init move", {"combatant": "Eira", "initiative": 15}).expect_ok()
+    run(sb, g, "init next").expect_ok()  # round 1 opens
+
+    run(sb, g, "attack", {"target": "Lobo", "modifier": -50}, user="ana").expect_ok()
+    bite = {key: value for key, value in BLOW.items() if key != "defence_now"}
+    last = run(sb, g, "attack", bite)  # the last declaration resolves the round
+    summary = next(m for m in last.followups if "Asalto 1: resolución" in m.text)
+    assert "espera a que el jugador de **Eira** elija" in summary.text, summary.text
+    prompt = next(m for m in last.followups if m.buttons and "umbral de dolor" in m.text)
+    assert button_kinds(prompt) == ["pain-0", "pain-1"], prompt.text
+    assert "Asalto 2" not in last.all_text  # the next round waits too
+
+    chosen = press(sb, prompt, PAIN_DOWN, user="ana")
+    assert says(chosen, "pain.chosen.derribado", name="Eira", attacker="Lobo"), chosen.all_text
+    assert "Asalto 1: resolución (continúa)" in chosen.all_text, chosen.all_text
+    assert "**Asalto 2**" in chosen.all_text, chosen.all_text
+    assert button_kinds(sb.message(prompt.id)) == []  # chosen once: the buttons go

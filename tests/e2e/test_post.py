@@ -12,6 +12,7 @@ import zipfile
 
 import pytest
 
+from bot.i18n import t
 from standin.client import GuildHandle, Sandbox
 from standin.replies import Msg, Reply
 from tests.e2e.helpers import new_campaign, says, sheet_file
@@ -111,6 +112,10 @@ def test_editing_and_deleting_ones_own_post_and_not_someone_elses(discord_env):
     assert "(editado)" in edited.content
     deleting = sb.context_menu("Borrar publicación", post, guild=g, user="ana")
     assert "Segundo intento, mejor." in deleting.all_text  # the text handed back
+    # as a deletion's, not as a failed post's («No se ha podido publicar: …»)
+    deleted = t("post.deleted", "es", name="Ardelia")
+    assert says(deleting, "post.deleted_copy", reason=deleted), deleting.all_text
+    assert not says(deleting, "post.returned", reason=deleted), deleting.all_text
     assert sb.message(post.id).deleted and _webhook_posts(sb, g, scene) == []
 
 

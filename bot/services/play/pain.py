@@ -19,8 +19,9 @@ UMBRAL DE DOLOR and LEVANTARSE), for a system with the capabilities
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.db.models import Character, saved_id
 from bot.grammar import gender_of
@@ -42,6 +43,9 @@ from rules.systems.base import (
     RulesError,
     capabilities,
 )
+
+if TYPE_CHECKING:
+    from bot.services.play.round_views import RoundSummary
 
 __all__ = [
     "PainAsk",
@@ -84,6 +88,8 @@ class PainView:
     log_id: int | None
     secrecy: Secrecy = PUBLIC
     gender: str | None = None
+    #: the round of declarations this choice let go on (issue 25 §1), resolved further
+    summary: RoundSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +107,11 @@ class StandView:
     log_id: int | None = None
     secrecy: Secrecy = PUBLIC
     gender: str | None = None
+
+
+#: What goes on with a round paused for a choice: (place, character id, choice number, the
+#: choice made) → the rest of the round's resolution, or None when no round waited for it.
+RoundResumer = Callable[[Place, int, int, "PainView"], Awaitable["RoundSummary | None"]]
 
 
 def pain_secrecy(character: Character) -> Secrecy:
@@ -292,6 +303,9 @@ class PainService:
         self.sessions = characters.sessions
         self.rng = rng or random.SystemRandom()
         self.turns = TurnActions(self.sessions)
+        #: goes on with a round of declarations paused for this choice (set by the round
+        #: service, :mod:`.round_pause`: it builds on this service)
+        self.resume_round: RoundResumer | None = None
 
     async def choose(
         self, place: Place, actor: Actor, character_id: int, ref: int, option: int
@@ -309,9 +323,11 @@ class PainService:
         applied = await self.characters.writer.apply(
             place, actor, ChoosePain(ref, option), character_id=character_id, on_behalf=True
         )
-        return _view(
-            applied.view.name, applied.value, applied.log_id, character, applied.view.sheet
-        )
+        sheet = applied.view.sheet
+        made = _view(applied.view.name, applied.value, applied.log_id, character, sheet)
+        if self.resume_round is not None:  # a round of declarations waiting for it goes on
+            made = replace(made, summary=await self.resume_round(place, character_id, ref, made))
+        return made
 
     async def stand(
         self, place: Place, actor: Actor, name: str | None, *, character_id: int | None = None
