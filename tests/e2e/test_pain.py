@@ -115,3 +115,14 @@ def test_a_round_of_declarations_waits_for_her_choice(discord_env):
     assert "Asalto 1: resolución (continúa)" in chosen.all_text, chosen.all_text
     assert "**Asalto 2**" in chosen.all_text, chosen.all_text
     assert button_kinds(sb.message(prompt.id)) == []  # chosen once: the buttons go
+
+
+def test_the_gms_damage_asks_her_too(discord_env):
+    sb = discord_env
+    g = _wolf_first(sb, "Umbral con daño")
+    hurt = run(sb, g, "init damage", {"combatant": "Eira", "amount": 6})
+    prompt = hurt.messages[-1]
+    assert button_kinds(prompt) == ["pain-0", "pain-1"], hurt.all_text
+    assert "**Eira** ha superado su umbral de dolor." in prompt.text, prompt.text
+    chosen = press(sb, hurt, "arb:1:pain-1:", user="ana")
+    assert says(chosen, "pain.chosen.ataque_gratuito", name="Eira", attacker="el atacante")

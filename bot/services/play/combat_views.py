@@ -23,7 +23,7 @@ from rules.combat.health import CombatState
 from rules.systems.base import GameSystem
 
 if TYPE_CHECKING:
-    from bot.services.play.pain import PainView
+    from bot.services.play.pain import PainAsk, PainView
     from bot.services.play.round_views import RoundHeader, RoundSummary
 
 __all__ = [
@@ -198,6 +198,8 @@ class HealthView:
     log_id: int | None = None
     system: str = ""  # whose state ids ``state`` and the notes are
     gender: str | None = None  # the character's grammatical gender, for agreement
+    #: rolweb: the pain threshold's choice this damage left owed (asked with buttons)
+    pain: PainAsk | None = None
 
 
 def _secrecy(health: Health | None, character_id: int | None) -> Secrecy:

@@ -27,6 +27,7 @@ from bot.db.models import Character, saved_id
 from bot.grammar import gender_of
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import is_referee
+from bot.services.play.combat_store import active_fight
 from bot.services.play.turn_actions import Spent, TurnActions
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry
@@ -35,6 +36,7 @@ from bot.services.shared.errors import DomainError, NotAllowed, refused
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.writes import Computed
+from rules.combat import Combat
 from rules.systems.base import (
     PainChoices,
     PainChosen,
@@ -350,26 +352,27 @@ class PainService:
         sheet = upgraded_sheet(character)
         if not prone.is_prone(sheet):
             raise DomainError("pain.problem.not_prone", name=character.name)
+        if not await self._fighting(place, saved_id(character)):
+            # not in this channel's fight (or its set-up): up at once, nothing rolled
+            return await self._stood(place, actor, character, Stand(True), in_fight=False)
         try:
             test = prone.stand_test(sheet, settings, self.rng)
         except RulesError as error:
             raise refused(error) from None
-        first = await self.turns.spend(
-            place, context, test.costs[0], referee=referee, character_id=saved_id(character)
-        )
-        if first is None:  # not in a fight here (or its set-up): up at once, nothing rolled
-            return await self._stood(place, actor, character, Stand(True), in_fight=False)
-        spent: list[Spent] = [first]
+        spent: list[Spent] = []
         stood = True
-        try:
-            for cost in test.costs[1:]:
-                more = await self.turns.spend(
+        for index, cost in enumerate(test.costs):
+            try:
+                one = await self.turns.spend(
                     place, context, cost, referee=referee, character_id=saved_id(character)
                 )
-                if more is not None:
-                    spent.append(more)
-        except DomainError:
-            stood = False  # not the whole turn left: still down, its movement spent
+            except DomainError:
+                if index == 0:
+                    raise  # not its turn, or no movement left: nothing spent, nothing rolled
+                stood = False  # not the whole turn left: still down, its movement spent
+                break
+            if one is not None:  # None: the campaign counts nothing (acciones_por_turno)
+                spent.append(one)
         change = Stand(stood, test.breakdown, test.roll, test.target)
         try:
             view = await self._stood(place, actor, character, change, in_fight=True)
@@ -378,7 +381,16 @@ class PainService:
                 await self.turns.refund(place, one)
             raise
         warnings = tuple(w for one in spent for w in one.warnings)
-        return replace(view, success=test.success, left=spent[-1].left, warnings=warnings)
+        left = spent[-1].left if spent else ()
+        return replace(view, success=test.success, left=left, warnings=warnings)
+
+    async def _fighting(self, place: Place, character_id: int) -> bool:
+        """Whether the character is in this channel's fight, past its set-up."""
+        record = await active_fight(self.sessions, place)
+        if record is None:
+            return False
+        combat = Combat.from_dict(record.state)
+        return combat.round > 0 and any(c.character_id == character_id for c in combat.combatants)
 
     async def _stood(
         self, place: Place, actor: Actor, character: Character, change: Stand, *, in_fight: bool
