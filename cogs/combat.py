@@ -305,9 +305,13 @@ class CombatCog(
         told = await answer(itx, view.secrecy, lambda _seen: view)
         await itx.response.send_message(
             render_pain.stand_text(told.reply.value, ctx.locale),
-            ephemeral=told.ephemeral,
+            ephemeral=told.ephemeral or view.declared_round is not None,  # declared: sealed
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        if view.summary is not None:  # getting up was the round's last declaration
+            summary = view.summary
+            for message in round_panel.round_messages(summary, summary.next, ctx.locale):
+                await itx.followup.send(**message)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")

@@ -116,6 +116,14 @@ def test_a_round_of_declarations_waits_for_her_choice(discord_env):
     assert "**Asalto 2**" in chosen.all_text, chosen.all_text
     assert button_kinds(sb.message(prompt.id)) == []  # chosen once: the buttons go
 
+    # round 2: on the ground, she declares getting up; its Ágil test is rolled at resolution
+    declared = run(sb, g, "init stand", user="ana")
+    assert declared.ephemeral and says(declared, "pain.stand_declared", name="Eira", round=2)
+    resolved = run(sb, g, "init next")  # the GM resolves it (the wolf holds)
+    text = resolved.all_text
+    assert "Asalto 2: resolución" in text, text
+    assert "Eira se levanta" in text or "Eira falla la tirada de Ágil" in text, text
+
 
 def test_the_gms_damage_asks_her_too(discord_env):
     sb = discord_env

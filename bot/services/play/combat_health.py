@@ -18,7 +18,8 @@ from bot.grammar import gender_of
 from bot.services.campaigns.service import is_referee
 from bot.services.play.combat_store import FightStore
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
-from bot.services.play.pain import after_fight, apply_defaults, ask_for
+from bot.services.play.pain import after_fight, apply_defaults
+from bot.services.play.pain_ask import ask_for
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.sheets.changes import Damage, EndFightEffects, Heal, TickEffects
