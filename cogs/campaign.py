@@ -144,8 +144,12 @@ class CampaignCog(
             target_id=target_id,
             kind=kind,
         )
-        message = render.campaign(view, ctx.locale, headline_key="campaign.created")
-        message["embeds"][0].description = ctx.t("campaign.created_help")
+        message = render.campaign(
+            view,
+            ctx.locale,
+            headline_key="campaign.created",
+            description=ctx.t("campaign.created_help"),
+        )
         await itx.response.send_message(**message)
 
     @app_commands.command(name="show", description="Show the campaign of this channel")

@@ -178,8 +178,8 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             who,
         ]
         if entry.outcome:
-            # check.outcome has every outcome a log row holds (a check's «fumble» too)
-            parts.append(t(f"check.outcome.{entry.outcome}", locale))
+            # roll.outcome names every outcome a log row holds (an attack's «hit» too)
+            parts.append(t(f"roll.outcome.{entry.outcome}", locale))
         if entry.difficulty is not None:
             parts.append(t("history.target", locale, target=entry.difficulty))
         if entry.fumble and entry.outcome != "fumble":
@@ -302,9 +302,18 @@ def _pages(lines: list[str], limit: int) -> list[str]:
     return ["\n".join(page) for page in pages]
 
 
-def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None) -> dict[str, Any]:
+def campaign(
+    view: CampaignView,
+    locale: str,
+    *,
+    headline_key: str | None = None,
+    description: str | None = None,
+) -> dict[str, Any]:
+    """The campaign and every rule; ``description`` (the creation's help) goes in the first
+    embed *before* the rules' budget is measured, so the message stays within Discord's 6,000
+    characters (added afterwards it overflowed once a setting was added: issue 23 §3)."""
     title = t(headline_key, locale, name=view.name) if headline_key else view.name
-    embed = discord.Embed(title=truncate(title, 256), colour=COLOUR[None])
+    embed = discord.Embed(title=truncate(title, 256), description=description, colour=COLOUR[None])
     embed.add_field(name=t("campaign.field.system", locale), value=view.system_name)
     embed.add_field(
         name=t("campaign.field.gm", locale),

@@ -73,6 +73,13 @@ async def test_the_round_opens_with_its_header_and_timer(fight):
         await fight.rounds.next(HERE, ANA)  # only the GM opens and closes rounds
 
 
+async def test_an_ended_fight_owes_no_declaration(fight):
+    """Was: «Combate terminado» still read «Asalto 1 por declaraciones… Faltan: Orco»."""
+    assert (await fight.rounds.next(HERE, GM)).declaring is not None
+    ended = await fight.combat.end(HERE, GM)
+    assert ended is not None and ended.declaring is None
+
+
 async def test_a_declaration_is_sealed_and_a_change_keeps_its_dice(fight):
     await fight.rounds.next(HERE, GM)
     first = await fight.attacks.attack(HERE, ANA, AttackOrder("Lobo"))

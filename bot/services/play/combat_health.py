@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.db.models import Character
 from bot.grammar import gender_of
-from bot.services.campaigns.service import is_referee
+from bot.services.campaigns.service import HEALTH_BY_COMMANDS, is_referee
 from bot.services.play.combat_store import FightStore
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
 from bot.services.play.pain import after_fight, apply_defaults
@@ -50,8 +50,14 @@ async def hurt(
     target = Combat.from_dict(record.state).find_by_name(name)
     if target.character_id is None:
         raise DomainError("combat.error.no_sheet", name=target.name)
-    if force and not is_referee(await characters.campaigns.require(place), actor):
+    context = await characters.contexts.load(place)
+    referee = is_referee(context.campaign, actor)
+    if force and not referee:
         raise NotReferee("dead.error.force_gm_only")
+    if heal and not referee and context.settings.get(HEALTH_BY_COMMANDS, True):
+        # salud_por_comandos (issue 23 §3): a player heals through abilities, spells and
+        # rest, not by naming an amount for his own character
+        raise NotReferee("rest.error.heal_gm_only")
     change = Heal(amount, force=force) if heal else Damage(amount)
     applied = await characters.writer.apply(place, actor, change, character_id=target.character_id)
     view, result = applied.view, applied.value

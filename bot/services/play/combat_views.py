@@ -9,7 +9,7 @@ sheet by :class:`.combat_store.FightStore`).  The types of a change to the fight
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Change",
     "CombatView",
+    "FightPanel",
     "CombatantLine",
     "Health",
     "HealthChange",
@@ -290,9 +291,10 @@ def combat_view(
 def _declaring(
     record: CombatRecord, combat: Combat
 ) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
-    """The round being declared: its number, who has declared, who has not (names)."""
+    """The round being declared: its number, who has declared, who has not (names); none
+    once the fight has ended (its last round is kept in the state, owed by nobody)."""
     open_round = round_of(record.state)
-    if open_round is None:
+    if open_round is None or record.status != "active":
         return None
     names = {c.key: c.name for c in combat.combatants}
     owing = set(open_round.owing(open_round.owed))
@@ -321,6 +323,12 @@ def owing_tests(health: Mapping[str, Health]) -> frozenset[str]:
 def out_of_order(health: Mapping[str, Health]) -> frozenset[str]:
     """The keys the turn order passes over (dead, out, unconscious: ``skip_turn``)."""
     return frozenset(k for k, h in health.items() if h.state is not None and h.state.skip_turn)
+
+
+#: ``panel(place, actor, character_ids)``: this channel's fight when one of the characters
+#: is in it (its panel, refreshed after a heal: issue 23 §3), else None.  Typed loosely on
+#: the place and actor (shared.context) to keep this module's imports as they are.
+FightPanel = Callable[[Any, Any, Sequence[int]], Awaitable["CombatView | None"]]
 
 
 def combat_for(view: CombatView, reader: Reader) -> Shown[CombatView]:

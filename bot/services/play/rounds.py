@@ -416,7 +416,7 @@ class RoundService:
                 place, actor, str(order.get("ability", "")),
                 target=order.get("target"), character=declaration.name,
                 level=order.get("level"), herbs=bool(order.get("herbs")),
-                dice=seeded(declaration.seed),
+                amount=_amount(order.get("amount")), dice=seeded(declaration.seed),
             )  # fmt: skip
         except (DomainError, RulesError) as error:
             return _refused(declaration, error)
@@ -520,3 +520,8 @@ def _header(
     return RoundHeader(
         saved_id(record), record.channel_id, round_.round, owed, deadline, campaign.gm_user_id
     )
+
+
+def _amount(value: object) -> int | None:
+    """A declared ability's chosen amount (S&W's Imposición de manos), as stored."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

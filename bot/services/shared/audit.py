@@ -40,7 +40,7 @@ __all__ = [
 #: The audit kinds the GM may undo (issue 11 §6): what a fight or a grant changed on a
 #: sheet.  Checks and spells spend tokens and slots whose roll was seen by everyone; an undo
 #: of an undo would be a redo — neither is offered.
-UNDOABLE = frozenset({"attack", "damage", "heal", "effect", "xp", "ability", "hit_die"})
+UNDOABLE = frozenset({"attack", "damage", "heal", "effect", "xp", "ability", "hit_die", "rest"})
 
 #: How a path that did not exist on one side of a change is stored (JSON has no "missing").
 ABSENT: dict[str, bool] = {"$absent": True}

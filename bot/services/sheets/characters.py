@@ -62,6 +62,7 @@ from bot.services.sheets.changes import (
     Purse,
     SetField,
 )
+from bot.services.sheets.guarded import guarded_paths, is_guarded
 from bot.services.sheets.imports import (
     SHEET_FORMAT,
     SHEET_FORMAT_VERSION,
@@ -383,10 +384,16 @@ class CharacterService:
                 valid=whole_list(_closest(path, list(dict.fromkeys(s.label for s in fields)))),
             )
         value = parse_field(spec, raw, context.system.id)
-        if spec.referee_only:
-            campaign = await self.campaigns.require(place)
-            if not is_referee(campaign, actor):
-                raise NotAllowed("sheet.error.referee_field", field=spec.label)
+        referee = is_referee(context.campaign, actor)
+        if spec.referee_only and not referee:
+            raise NotAllowed("sheet.error.referee_field", field=spec.label)
+        if is_guarded(spec.path, guarded_paths(context.system, context.settings, referee=referee)):
+            # salud_por_comandos (issue 23 §3): health changes through the rules' commands;
+            # someone else's character is refused as not theirs first, as any other field
+            async with self.sessions() as session:
+                found = await find_character(session, context.campaign, actor, name)
+            require_editor(context.campaign, found, actor)
+            raise NotAllowed("sheet.error.health_field", field=spec.label)
 
         return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
 
