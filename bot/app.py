@@ -152,7 +152,9 @@ class Services:
     def _play(self, rng: random.Random) -> None:
         """Play at the table: creation, checks, XP, effects, fights, attacks, spells."""
         self.creation = CreationService(self.sessions, self.characters, rng)
-        self.checks = CheckService(self.sessions, self.characters, rng)
+        self.checks = CheckService(
+            self.sessions, self.characters, rng, log_writes=self.rolls.log_writes
+        )
         self.xp = XpService(self.sessions, self.characters)
         self.effects = EffectService(self.characters)
         self.combat = CombatService(

@@ -363,6 +363,8 @@ class CombatCog(
         secret = render_combat.health_secret(view, ctx.locale)
         if secret:  # a hidden NPC's hit points: to whoever changed them (the GM) alone
             await itx.followup.send(secret, ephemeral=True)
+        if view.fight is not None:  # a healed combatant is back in the order: the panel
+            await itx.followup.send(**turn_message(view.fight, ctx.locale))
 
     effect = app_commands.Group(name="effect", description="Effects on a combatant")
 

@@ -15,9 +15,10 @@ import discord
 from bot.db.types import as_utc
 from bot.formatting import format_percent
 from bot.i18n import t
-from bot.services.campaigns.service import CampaignView, SettingView
+from bot.services.campaigns.service import CampaignView, SettingView, setting_key
 from bot.services.play.rolls import HistoryView, OddsView, RollView
 from bot.services.shared.audience import Shown
+from bot.services.shared.errors import InvalidSetting
 from bot.words import problem_text, setting_description, setting_name, setting_value
 from rules.dice.limits import MAX_ROLLS
 from rules.systems.base import Problem
@@ -27,6 +28,7 @@ __all__ = [
     "history",
     "odds",
     "campaign",
+    "campaign_rule",
     "percent",
     "truncate",
     "name_list",
@@ -268,6 +270,27 @@ def setting_line(system: str, setting: SettingView, locale: str, *, described: b
 MESSAGE_EMBED_TEXT = 6000
 #: What one embed's description holds (Discord: 4,096; kept whole lines below it).
 EMBED_DESCRIPTION = 4000
+
+
+def campaign_rule(view: CampaignView, typed: str, locale: str) -> dict[str, Any]:
+    """One rule of the campaign explained (``/campaign show setting:``): its value, default,
+    what it does and the values it takes — what the rule list leaves out when it is too long
+    for one message.  ``typed``: its key or its name in either language."""
+    key = setting_key(view.system, typed)
+    found = next((s for s in view.settings if s.key == key), None)
+    if found is None:
+        raise InvalidSetting("campaign.error.unknown_setting", key=typed[:100])
+    lines = [setting_line(view.system, found, locale)]
+    if found.choices:
+        named = (setting_value(view.system, key, choice, locale) for choice in found.choices)
+        lines.append(t("settings.choices", locale, choices=", ".join(named)))
+    lines.append(t("settings.change_hint", locale, key=key))
+    embed = discord.Embed(
+        title=truncate(setting_name(view.system, key, locale), 256),
+        description=truncate("\n".join(lines), EMBED_DESCRIPTION),
+        colour=COLOUR[None],
+    )
+    return {"embed": embed, "ephemeral": True}
 
 
 def settings_embeds(view: CampaignView, locale: str, budget: int = 5000) -> list[discord.Embed]:

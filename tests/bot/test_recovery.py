@@ -279,7 +279,7 @@ async def test_a_players_init_heal_is_the_gms_under_salud_por_comandos(foro):
     change = SettingsChange(system_setting=("salud_por_comandos", "no"))
     await foro.campaigns.update_settings(HERE, GM, change)
     healed = await foro.combat.heal(HERE, BRUNO, "Bram", 5)
-    assert healed.amount == 5
+    assert healed.amount == 5 and healed.fight is not None  # the panel comes back with it
 
 
 async def test_curacion_heals_by_its_mana_out_of_a_fight_with_recuperacion(nucleo):
@@ -302,3 +302,18 @@ async def test_curacion_heals_by_its_mana_out_of_a_fight_with_recuperacion(nucle
     assert "nucleo.note.recuperacion" in view.landed.health.notes
     assert (await _sheet(nucleo, "Roca"))["heridas"] == 20 - healed
     assert (await _sheet(nucleo, "Sanadora"))["mana_gastado"] == view.result.spent
+
+
+async def test_a_campaign_defines_its_spells_and_a_broken_list_is_refused_when_set(mesa):
+    """Seed 000 has no spell descriptions: the GM's ``conjuros`` replaces the default file;
+    a list the rules cannot read is refused when set, and nothing changes."""
+    broken = SettingsChange(system_setting=("conjuros", '{"conjuros": [{"nombre": "X"}]}'))
+    with pytest.raises(RulesError, match="bad_spells"):
+        await mesa.campaigns.update_settings(HERE, GM, broken)
+    own = '{"conjuros": [{"nombre": "Bálsamo", "listas": {"clerigo": 1}, "curacion": "5"}]}'
+    await mesa.campaigns.update_settings(HERE, GM, SettingsChange(system_setting=("conjuros", own)))
+    await mesa.characters.create(HERE, ANA, swc_cleric(xp=xp_for_level("clerigo", 2)))
+    view = await mesa.spells.cast(HERE, ANA, _order(spell="balsamo", target="Borin"))
+    assert view.result.label == "Bálsamo" and view.landed.health.amount == 5
+    with pytest.raises(RulesError, match="level_needed"):  # no longer defined: say the level
+        await mesa.spells.cast(HERE, ANA, _order(spell="Curar heridas leves", target="Borin"))

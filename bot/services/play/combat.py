@@ -423,7 +423,8 @@ class CombatService:
     ) -> HealthView:
         """``force``: the GM's explicit override that heals even the dead (a resurrection
         the story decided); anyone else asking for it is refused."""
-        return await hurt(self.store, place, actor, combatant, amount, heal=True, force=force)
+        healed = await hurt(self.store, place, actor, combatant, amount, heal=True, force=force)
+        return replace(healed, fight=await self.show(place, actor))  # the panel, refreshed
 
     # -- effects during the fight (``/init effect``) -------------------------------------
 

@@ -201,6 +201,9 @@ class HealthView:
     gender: str | None = None  # the character's grammatical gender, for agreement
     #: rolweb: the pain threshold's choice this damage left owed (asked with buttons)
     pain: PainAsk | None = None
+    #: after a heal, the fight as it stands: its panel, refreshed (issue 23 §3: a healed
+    #: combatant is back in the order)
+    fight: CombatView | None = None
 
 
 def _secrecy(health: Health | None, character_id: int | None) -> Secrecy:
