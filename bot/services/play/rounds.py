@@ -116,7 +116,7 @@ class RoundService:
         holds) and open the next."""
         record = await self.combat.store.active(place)
         if record is None or mode_of(record.state) is Mode.TURNS:  # (its refusals too)
-            return await self.combat.next(place, actor, seen=seen, skip_test=skip_test)
+            return await self.combat.next(place, actor, seen=seen, skip_test=skip_test, read=record)
         await self.combat.require_referee(place, actor)
         if seen is not None and (saved_id(record), panel_version(record)) != seen:
             # an older panel's button: never open or resolve a round twice by it
