@@ -314,7 +314,11 @@ class AbilityService(CharacterUseCase):
                     place,
                     actor,
                     [
-                        Each(saved_id(user), _Record(None, paying=result), playing=True),
+                        Each(
+                            saved_id(user),
+                            _Record(_paid_audit(result), paying=result),
+                            playing=True,
+                        ),
                         Each(saved_id(healed_one), heal, acting=False),
                     ],
                 )
@@ -356,4 +360,18 @@ def _audit(result: AbilityUse, user: str, target: str) -> AuditEntry:
         total=result.roll.total if result.roll else 0,
         reason=f"{result.ability} ({result.level}) → {target}"[:200],
         detail={"user": user, "target": target, "action": result.action},
+    )
+
+
+def _paid_audit(result: AbilityUse) -> AuditEntry:
+    """The user's own row when the use is paid on their sheet and heals someone else (kind
+    ``ability``, undoable: the GM can give the herb or the day's power back)."""
+    paid = ", ".join(result.costs)
+    return AuditEntry(
+        kind="ability",
+        expression=f"-{paid}"[:250],
+        breakdown=f"{result.ability}: {paid}"[:1000],
+        total=0,
+        reason=f"{result.ability} ({result.level})"[:200],
+        detail={"paid": list(result.costs), "action": result.action},
     )

@@ -65,6 +65,9 @@ class CheckOrder:
     reason: str | None = None
     #: Parts of the roll only the GM reads (a GM roll request with a hidden difficulty).
     sealed: frozenset[Part] = frozenset()
+    #: Who the roll is for when not everyone (a post's audience: a private thread's, a
+    #: whisper's); None: everyone in the campaign
+    audience: Secrecy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +244,7 @@ class CheckService(CharacterUseCase):
 
         Who may see it is decided here, once, for every output (issue 22 §1): a hidden NPC's
         numbers are the GM's, and a request's hidden difficulty stays sealed."""
-        secrecy = PUBLIC.sealing(*order.sealed)
+        secrecy = (order.audience or PUBLIC).sealing(*order.sealed)
         if own.is_npc and own.hidden:
             secrecy = secrecy.hiding_npc(saved_id(own))
         if order.against is None:
@@ -304,6 +307,7 @@ class CheckService(CharacterUseCase):
         character: str | None = None,
         modifier: int = 0,
         private: bool = False,
+        audience: Secrecy | None = None,
     ) -> CheckView:
         """``/save``: the saving throw (S&W «Tirada de Salvación»), against a kind of threat."""
         order = CheckOrder(
@@ -312,6 +316,7 @@ class CheckService(CharacterUseCase):
             modifier=modifier,
             circumstances=f"amenaza:{threat}" if threat else None,
             private=private,
+            audience=audience,
         )
         return await self.check(place, actor, order)
 

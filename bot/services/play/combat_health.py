@@ -13,11 +13,13 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from bot.db.models import Character
 from bot.grammar import gender_of
 from bot.services.campaigns.service import HEALTH_BY_COMMANDS, is_referee
 from bot.services.play.combat_store import FightStore
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
 from bot.services.play.pain import after_fight, apply_defaults
+from bot.services.play.pain_ask import ask_for
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.sheets.changes import Damage, EndFightEffects, Heal, TickEffects
@@ -66,12 +68,20 @@ async def hurt(
     if health is not None:
         state = health.combat_state(dict(view.sheet), context.settings)
         label, description, hit_points = state.label, state.description, state.hit_points
+    ask = None
+    if result.owed is not None:  # rolweb: the GM's damage passed the pain threshold
+        async with characters.sessions() as session:
+            hurt_one = await session.get(Character, target.character_id)
+        if hurt_one is not None:
+            context = await characters.contexts.load(place)
+            ask = ask_for(context, hurt_one, dict(view.sheet))
     return HealthView(
         view.name,
         result.amount,
         result.state,
         tuple(result.notes),
         heal,
+        pain=ask,
         label=label,
         description=description,
         hit_points=hit_points,

@@ -23,7 +23,7 @@ from rules.combat.health import CombatState
 from rules.systems.base import GameSystem
 
 if TYPE_CHECKING:
-    from bot.services.play.pain import PainView
+    from bot.services.play.pain import PainAsk, PainView
     from bot.services.play.round_views import RoundHeader, RoundSummary
 
 __all__ = [
@@ -199,6 +199,8 @@ class HealthView:
     log_id: int | None = None
     system: str = ""  # whose state ids ``state`` and the notes are
     gender: str | None = None  # the character's grammatical gender, for agreement
+    #: rolweb: the pain threshold's choice this damage left owed (asked with buttons)
+    pain: PainAsk | None = None
     #: after a heal, the fight as it stands: its panel, refreshed (issue 23 §3: a healed
     #: combatant is back in the order)
     fight: CombatView | None = None

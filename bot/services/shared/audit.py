@@ -107,8 +107,10 @@ class AuditEntry:
 
 
 def entry_secrecy(actor: Actor, entry: AuditEntry) -> Secrecy:
-    """The row's secrecy: the use case's, narrowed to the roller and the GM when private."""
-    if entry.private:
+    """The row's secrecy: the use case's, narrowed to the roller and the GM when private —
+    unless the use case already named a narrower audience (a post's in a private thread or
+    a whisper: the roll is theirs, ``private`` only marks it so)."""
+    if entry.private and entry.secrecy.audience is Audience.EVERYONE:
         return entry.secrecy.narrowed(Audience.PLAYER, actor.user_id)
     return entry.secrecy
 
