@@ -145,6 +145,8 @@ def test_swc_lay_on_hands_once_a_day_and_a_healing_spell(discord_env):
     cast = {"name": "Curar heridas leves", "target": "Borin", "character": "Aldara"}
     healed = run(sb, g, "spell cast", cast)
     assert "Borin" in healed.all_text and "Curar heridas leves" in healed.all_text, healed.all_text
+    # in S&W's own words: puntos de golpe, not Núcleo's «PV»
+    assert "puntos de golpe" in healed.all_text and " PV" not in healed.all_text, healed.all_text
     shown = run(sb, g, "sheet show", {"character": "Borin"})
     assert "6/6" in shown.all_text or "6 / 6" in shown.all_text, shown.all_text
     rest = run(sb, g, "rest days", {"days": 1, "character": "Aldric"})
