@@ -20,6 +20,7 @@ from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor
 from rules.combat.attack import SECRET_FIELDS, AttackResult
+from rules.combat.groups import GroupChange
 from rules.systems.base import Problem
 
 if TYPE_CHECKING:
@@ -95,18 +96,22 @@ class AttackView:
     declared: Declared | None = None
     #: the round this declaration completed, resolved (its summary, public numbers only)
     summary: RoundSummary | None = None
+    #: a sheetless group's wound: its creature in front, whether one fell, how many stand
+    group: GroupChange | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Landed:
     """What the write left: its audit row, the target's state after it (in the system's
-    words, with its hit points), and the notes of the result and of the damage."""
+    words, with its hit points; a sheetless group's word and its creature in front, with
+    ``group`` saying whether one fell), and the notes of the result and of the damage."""
 
     log_id: int | None
     state: str | None = None
     description: str = ""
     hit_points: tuple[int, int] | None = None
     notes: tuple[str, ...] = ()
+    group: GroupChange | None = None
 
 
 def attack_view(
@@ -147,6 +152,7 @@ def attack_view(
         target_hidden=target_hidden,
         system=context.system.id,
         target_gender=target.gender,
+        group=landed.group,
     )
 
 
