@@ -168,8 +168,16 @@ def gm_notes(notes: tuple[GmNote, ...], locale: str) -> str:
                 total=note.total,
                 target_number=note.target_number if note.target_number is not None else "?",
                 defence=note.defence if note.defence is not None else "?",
-                left=note.hit_points_left if note.hit_points_left is not None else "?",
+                left=_note_left(note, locale),
                 damage=note.damage,
             )
         )
     return truncate("\n".join(lines), 1900)
+
+
+def _note_left(note: GmNote, locale: str) -> str:
+    """What the target has left; a group's after one of it fell: the next one's."""
+    if note.out:
+        return t("attack.note_left_out", locale)
+    left = note.hit_points_left if note.hit_points_left is not None else "?"
+    return t("attack.note_left_next", locale, left=left) if note.fell else str(left)
