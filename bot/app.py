@@ -39,6 +39,7 @@ from bot.services.play.checks import CheckService
 from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
 from bot.services.play.inline import InlineRollService
+from bot.services.play.pain import PainService
 from bot.services.play.rolls import RollService
 from bot.services.play.rounds import RoundService
 from bot.services.play.spells import SpellService
@@ -157,6 +158,8 @@ class Services:
         )
         self.attacks = AttackService(self.sessions, self.characters, rng, self.rolls)
         self.surprise = SurpriseService(self.sessions, self.characters, rng)
+        # the pain threshold's choice and getting up (rolweb, issue 23 §1)
+        self.pain = PainService(self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
         # rounds of declarations (issue 25 §1): builds on the tracker and the acts declared
@@ -164,6 +167,7 @@ class Services:
             self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells,
             self.abilities,
         )  # fmt: skip
+        self.pain.resume_round = self.rounds.after_choice  # a round paused for a choice
 
     def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:
         """The play-by-post table and the chronicle: requests, approvals, pace, scenes,

@@ -29,6 +29,7 @@ from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.open_scene import in_play
 from cogs.ui.options import AttackTarget, Circumstances, Weapon
+from cogs.ui.pain_panel import PainButton, ask_pain
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -110,6 +111,8 @@ class AttackCog(commands.Cog):
             await itx.followup.send(**asked)
         if (sealed or view.secret) and view.gm_channel_id:
             await self._gm_copy(itx, view, view.gm_channel_id, ctx.locale)
+        # rolweb: a hit over the pain threshold asks whoever chooses, with buttons
+        await ask_pain(itx, view.pain, private=sealed, log_id=view.log_id, user_name=view.user_name)
         if view.summary is not None:  # this declaration completed its round: resolved
             summary = view.summary
             for message in round_panel.round_messages(summary, summary.next, ctx.locale):
@@ -133,5 +136,5 @@ class AttackCog(commands.Cog):
 
 
 async def setup(bot: Arbitro) -> None:
-    bot.add_dynamic_items(DefenceButton, DeclaredDefenceButton)
+    bot.add_dynamic_items(DefenceButton, DeclaredDefenceButton, PainButton)
     await bot.add_cog(AttackCog(bot))

@@ -19,7 +19,7 @@ from bot.services.play.effects import MAX_ROUNDS
 from bot.services.play.rounds import ROUND_TIMER
 from bot.services.play.surprise import SurpriseOrder
 from bot.services.shared.timers import Due
-from cogs.ui import render_combat, render_effects, render_surprise, round_panel
+from cogs.ui import render_combat, render_effects, render_pain, render_surprise, round_panel
 from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.audience import answer, reader_of
 from cogs.ui.combat_panel import DeathTestButton, InitButton, turn_message
@@ -27,6 +27,7 @@ from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, Combatant, EffectName, NewCombatant
+from cogs.ui.pain_panel import StandButton
 from cogs.ui.undo import with_undo
 from cogs.ui.views import Asking
 
@@ -290,6 +291,24 @@ class CombatCog(
         if told.gm is not None:  # the sealed values: to the GM (who rolled it) alone
             await itx.followup.send(render_surprise.gm_details(told.gm, ctx.locale), ephemeral=True)
 
+    @app_commands.command(
+        name="stand", description="Rol por web: get up from the ground (an Ágil test in a fight)"
+    )
+    @app_commands.describe(character="Who gets up (default: your active character; the GM: anyone)")
+    @fight()
+    @in_play()
+    async def stand(
+        self, itx: discord.Interaction[Arbitro], character: AnyCharacter | None = None
+    ) -> None:
+        ctx = await ctx_of(itx)
+        view = await self.bot.services.pain.stand(ctx.place, ctx.actor, character)
+        told = await answer(itx, view.secrecy, lambda _seen: view)
+        await itx.response.send_message(
+            render_pain.stand_text(told.reply.value, ctx.locale),
+            ephemeral=told.ephemeral,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")
     @fight()
@@ -405,5 +424,5 @@ class CombatCog(
 
 
 async def setup(bot: Arbitro) -> None:
-    bot.add_dynamic_items(InitButton, DeathTestButton, round_panel.RedirectButton)
+    bot.add_dynamic_items(InitButton, DeathTestButton, StandButton, round_panel.RedirectButton)
     await bot.add_cog(CombatCog(bot))

@@ -263,6 +263,15 @@ def seed_dice(seed: int) -> None:
     bot.app.Services.__init__ = init  # type: ignore[method-assign]  # the test launcher's point
 
 
+def lift_cooldowns() -> None:
+    """Test-only, with the dice seeded: no per-member cooldowns (cogs/ui/cooldowns.py).  A
+    replayed script types faster than any player, and how many of its commands fall inside
+    one ten-second window depends on the machine's speed: its transcript must not."""
+    from cogs.ui import cooldowns
+
+    cooldowns.MemberCooldown.use = lambda self, key, now: None  # type: ignore[method-assign]
+
+
 def _exit_with_parent(parent: int) -> None:
     """A bot left behind by a killed test run would retry its connection forever: when the
     process that started it goes away (we get re-parented), stop."""
@@ -300,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         _exit_with_parent(int(parent))
     if seed := os.environ.get("ARBITRO_TEST_DICE_SEED"):
         seed_dice(int(seed))
+        lift_cooldowns()
     module = importlib.import_module(args.module)
     result = module.main(rest)
     return int(result or 0)

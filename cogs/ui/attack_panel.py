@@ -21,6 +21,7 @@ from bot.services.play.attacks import AttackView
 from cogs.ui import render_attack
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
+from cogs.ui.pain_panel import ask_pain
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -85,6 +86,9 @@ class DefenceButton(KeyedButton, kind="defend", style=discord.ButtonStyle.primar
         await itx.response.edit_message(view=None)
         await itx.followup.send(
             **render_attack.attack(view, ctx.locale, defence=True), ephemeral=view.private
+        )
+        await ask_pain(  # the wound passed the defender's pain threshold: its choice
+            itx, view.pain, private=view.private, log_id=view.log_id, user_name=view.user_name
         )
 
 

@@ -19,6 +19,7 @@ from cogs.ui import render_combat, render_sheet, round_panel
 from cogs.ui.audience import answer, reader_of, send
 from cogs.ui.context import ctx_of
 from cogs.ui.keyed_button import KeyedButton
+from cogs.ui.pain_panel import StandButton
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -43,6 +44,9 @@ def turn_message(view: CombatView, locale: str, *, note: str = "") -> dict[str, 
         if current is not None and current.turn_test and current.character_id is not None:
             label = t("combat.death_button", locale)
             components.add_item(DeathTestButton(view.id, current.character_id, label=label))
+        elif current is not None and current.prone and current.character_id is not None:
+            label = t("pain.stand_button", locale)  # «en el suelo»: getting up, one click
+            components.add_item(StandButton(view.id, current.character_id, label=label))
         message["view"] = components
     return message
 

@@ -178,8 +178,8 @@ def history(view: HistoryView, locale: str) -> dict[str, Any]:
             who,
         ]
         if entry.outcome:
-            # check.outcome has every outcome a log row holds (a check's «fumble» too)
-            parts.append(t(f"check.outcome.{entry.outcome}", locale))
+            # roll.outcome names every outcome a log row holds (an attack's «hit» too)
+            parts.append(t(f"roll.outcome.{entry.outcome}", locale))
         if entry.difficulty is not None:
             parts.append(t("history.target", locale, target=entry.difficulty))
         if entry.fumble and entry.outcome != "fumble":

@@ -113,7 +113,9 @@ def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
         embed.add_field(
             name=t("attack.notes", locale),
             value=truncate(
-                "\n".join(f"• {t(note, locale, genero=view.target_gender)}" for note in view.notes),
+                "\n".join(
+                    f"• {t(note, locale, genero=_gender_of(view, note))}" for note in view.notes
+                ),
                 1024,
             ),
             inline=False,
@@ -181,3 +183,8 @@ def _note_left(note: GmNote, locale: str) -> str:
         return t("attack.note_left_out", locale)
     left = note.hit_points_left if note.hit_points_left is not None else "?"
     return t("attack.note_left_next", locale, left=left) if note.fell else str(left)
+
+
+def _gender_of(view: AttackView, note: str) -> str | None:
+    """Whom a note speaks of: the attacker for its roll's notes, else the target."""
+    return view.attacker_gender if note in view.result.notes else view.target_gender

@@ -76,7 +76,7 @@ def _roll(line: RollLine, locale: str) -> str:
     if line.expression:  # blank where the audience rule seals the numbers
         parts.append(f"`{truncate(line.expression, 40)}`")
     if line.outcome:
-        parts.append(t(f"check.outcome.{line.outcome}", locale))
+        parts.append(t(f"roll.outcome.{line.outcome}", locale))  # any stored outcome
     if line.reason:
         parts.append(f"— {truncate(line.reason, 60)}")
     parts.append(moment(line.created_at, "R"))

@@ -22,6 +22,7 @@ from bot.services.play.combat_views import (
 from bot.services.shared.audience import Part, Shown
 from cogs.ui.render import COLOUR, truncate
 from cogs.ui.render_groups import group_lines
+from cogs.ui.render_pain import defaults_lines
 from rules.names import display_state
 
 __all__ = [
@@ -90,6 +91,10 @@ def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
         parts.append(state)
     if line.fallen:
         parts.append(t("combat.group_fallen", locale, count=line.fallen))
+    if line.prone:
+        parts.append(t("pain.panel_prone", locale))
+    if line.choice_owed and not line.secret:
+        parts.append(t("pain.panel_owed", locale))
     text = " ".join(parts)
     if current and view.active and view.actions_left and not line.turn_test:
         text += "\n" + actions_left(view, locale)
@@ -156,6 +161,7 @@ def _announcement(view: CombatView, locale: str) -> str:
         key = "combat.turn_actions" if turn.actions > 1 else "combat.turn"
         lines.append(who + t(key, locale, name=current.name, count=turn.actions))
     lines += _tick_lines(view.ticked, locale)
+    lines += defaults_lines(view.pain_defaults, locale)  # rolweb: a pain choice unmade
     return "\n".join(lines)
 
 

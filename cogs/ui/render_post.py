@@ -37,7 +37,7 @@ def roll_line(roll: PostRoll, locale: str, *, numbers: bool = True) -> str:
     """The attached roll in one line; without ``numbers`` (a hidden NPC) only that it rolled."""
     if not numbers:
         return t("post.roll_secret", locale)
-    outcome = t(f"check.outcome.{roll.outcome}", locale) if roll.outcome else ""
+    outcome = t(f"roll.outcome.{roll.outcome}", locale) if roll.outcome else ""
     label = f"{roll.label}: " if roll.label else ""
     breakdown = _without_total(roll.breakdown.replace("`", "'"), roll.total)
     if len(breakdown) > 300:

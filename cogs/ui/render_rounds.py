@@ -23,6 +23,7 @@ from bot.services.play.spells import CastView
 from bot.words import problem_text
 from cogs.ui.render import fit_lines, moment
 from cogs.ui.render_groups import group_lines
+from cogs.ui.render_pain import chosen_text
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state
 
@@ -98,11 +99,19 @@ def declared_note(view: AttackView, locale: str) -> str:
 
 def summary(view: RoundSummary, locale: str) -> dict[str, Any]:
     """The round's resolution, public numbers only (module docstring)."""
-    lines = [_line(line, locale) for line in view.lines] or [t("declare.summary_empty", locale)]
+    # a hidden NPC's pain threshold choice would bound its Fuerte: the GM's (the panel still
+    # shows it on the ground: that is seen)
+    shown = [ln for ln in view.lines if ln.pain is None or ln.pain.secrecy.npc_id is None]
+    lines = [_line(line, locale) for line in shown] or [t("declare.summary_empty", locale)]
     if view.at_deadline:
-        lines.append(t("declare.summary_deadline", locale))
+        key = "declare.summary_choice_deadline" if view.resumed else "declare.summary_deadline"
+        lines.append(t(key, locale))
+    if view.waiting is not None:  # rolweb: paused for a player's pain threshold choice
+        until = moment(view.waiting_until) if view.waiting_until else "—"
+        lines.append(t("declare.summary_waiting", locale, name=view.waiting.name, until=until))
+    title_key = "declare.summary_title_resumed" if view.resumed else "declare.summary_title"
     embed = discord.Embed(
-        title=t("declare.summary_title", locale, round=view.round),
+        title=t(title_key, locale, round=view.round),
         description=fit_lines(lines, locale),
         colour=discord.Colour.dark_gold(),
     )
@@ -112,6 +121,8 @@ def summary(view: RoundSummary, locale: str) -> dict[str, Any]:
 def _line(line: ActionLine, locale: str) -> str:
     if line.kind == "hold":
         return t("declare.line_hold", locale, name=line.name)
+    if line.kind == "pain" and line.pain is not None:
+        return chosen_text(line.pain, locale)
     if line.kind == "target_fell":
         return t("declare.line_target_fell", locale, name=line.name, target=line.target)
     if line.kind == "cast" and line.cast is not None:

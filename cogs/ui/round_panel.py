@@ -15,10 +15,12 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.round_views import RoundSummary
+from bot.services.shared.audience import Reader, show
 from cogs.ui import render_attack, render_rounds
 from cogs.ui.context import ctx_of
 from cogs.ui.errors import describe_error, send_error
 from cogs.ui.keyed_button import KeyedButton
+from cogs.ui.pain_panel import pain_prompt
 
 if TYPE_CHECKING:
     from bot.app import Arbitro
@@ -38,6 +40,11 @@ def round_messages(closed: RoundSummary | None, opened: Any, locale: str) -> lis
     messages = render_rounds.round_messages(closed, opened, locale)
     if closed is None or not messages:
         return messages
+    waiting = closed.waiting
+    if waiting is not None:  # paused for a player's choice: its buttons, in the scene
+        asked = show(waiting.secrecy, Reader.everyone(), lambda _s: waiting)
+        if asked is not None:
+            messages.append(pain_prompt(asked, locale))
     fallen = [line for line in closed.lines if line.kind == "target_fell" and line.ref]
     if fallen:
         components = discord.ui.View(timeout=None)

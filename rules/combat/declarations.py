@@ -144,6 +144,11 @@ class DeclarationRound:
     owed: tuple[str, ...] = ()
     #: where the fight is (the channel and what contains it), for the deadline's resolution
     chain: tuple[int, ...] = ()
+    #: a resolution paused for a player's choice (rolweb's pain threshold, issue 25 §1): whose
+    #: choice (``character_id``, ``ref``, ``name``) — None while not paused; ``applied``: the
+    #: declarations already applied before the pause (its resumption skips them)
+    waiting: Mapping[str, Any] | None = None
+    applied: tuple[int, ...] = ()
 
     def of(self, key: str) -> tuple[Declaration, ...]:
         """What ``key`` declared, in slot order."""
@@ -198,6 +203,8 @@ class DeclarationRound:
             "resolving": self.resolving,
             "owed": list(self.owed),
             "chain": list(self.chain),
+            "waiting": dict(self.waiting) if self.waiting is not None else None,
+            "applied": list(self.applied),
         }
 
     @classmethod
@@ -209,6 +216,8 @@ class DeclarationRound:
             resolving=str(raw["resolving"]) if raw.get("resolving") else None,
             owed=tuple(str(k) for k in raw.get("owed") or ()),
             chain=tuple(int(c) for c in raw.get("chain") or ()),
+            waiting=dict(raw["waiting"]) if isinstance(raw.get("waiting"), Mapping) else None,
+            applied=tuple(int(r) for r in raw.get("applied") or ()),
         )
 
 

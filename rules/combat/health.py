@@ -53,7 +53,7 @@ class CombatState:
     ``allowed``: the acts it may still do; ``reason``: the catalogue key explaining a
     refusal; ``description``: what a player may read about a hidden NPC (an id as well, or
     the campaign's own words: S&W's ``descripcion_pg``); ``hit_points``:
-    ``(left, maximum)`` — secret for a hidden NPC.
+    ``(left, maximum)`` — secret for a hidden NPC; ``prone`` and ``choice_owed`` below.
     """
 
     condition: Condition
@@ -65,6 +65,11 @@ class CombatState:
     reason: str | None = None
     description: str = ""
     hit_points: tuple[int, int] | None = None
+    #: «en el suelo» (rolweb, seed 001 LEVANTARSE): shown on the panel, costs getting up
+    prone: bool = False
+    #: a choice the rules owe its player (rolweb's pain threshold): applied by default when
+    #: its turn begins unchosen
+    choice_owed: bool = False
 
     @property
     def removed(self) -> bool:

@@ -27,7 +27,13 @@ __all__ = ["Action", "ActionBudget", "action_costs", "allowance", "cost", "cost_
 
 #: ``/attack`` circumstances of a free attack (ATAQUE GRATUITO, line 103: a reaction)
 FREE_ATTACKS = frozenset(
-    {"ataque_libre_larga", "ataque_libre_salir", "ataque_libre_pasar", "ataque_libre_sorpresa"}
+    {
+        "ataque_libre_larga",
+        "ataque_libre_salir",
+        "ataque_libre_pasar",
+        "ataque_libre_sorpresa",
+        "ataque_libre_dolor",
+    }
 )
 #: an ability level's action type → what it costs (USO DE HABILIDADES, lines 24-28)
 _ABILITY_COST = {

@@ -34,9 +34,10 @@ from rules.combat.health import CombatState, Condition
 from rules.rolweb import offers
 from rules.rolweb import sheet as sheets
 from rules.rolweb.checks import Chances, TestRoll, opposed_target, roll_test
-from rules.rolweb.combat import advantage, defence
+from rules.rolweb.combat import AdvantageReason, advantage, defence
 from rules.rolweb.damage import LifeState, roll_damage
 from rules.rolweb.equipment import Shield, Weapon, load_weapons
+from rules.rolweb.pain import is_prone, owed, prone_advantage
 from rules.rolweb.settings import RolwebSettings, parse_settings
 from rules.systems.base import Outcome, Problem, RulesError, Settings, Sheet, StepOption
 
@@ -129,6 +130,10 @@ def _situated(
     )
     notes += offers.check_reach(request.engaged, request.attacker.name, ranged, situation.override)
     reasons = tuple(dict.fromkeys((*request.advantage, *situation.advantage)))
+    if not ranged and prone_advantage(request.attacker.sheet, request.target.sheet):
+        # VENTAJA line 216 / LEVANTARSE line 181: melee against one on the ground
+        reasons = tuple(dict.fromkeys((*reasons, AdvantageReason.PRONE.value)))
+        notes = (*notes, "rolweb.note.target_prone")
     return reasons, ranged, notes
 
 
@@ -340,4 +345,5 @@ def combat_state(sheet: Sheet, settings: Settings) -> CombatState:
     return CombatState(
         Condition.WOUNDED if wounded else Condition.OK, life.value, word,
         description=word, hit_points=(left, maximum),
+        prone=is_prone(sheet), choice_owed=bool(owed(sheet)),
     )  # fmt: skip

@@ -64,6 +64,8 @@ FREE_ATTACK: dict[str, FreeAttackTrigger] = {
     "ataque_libre_salir": FreeAttackTrigger.DISENGAGE,
     "ataque_libre_pasar": FreeAttackTrigger.PASSING,
     "ataque_libre_sorpresa": FreeAttackTrigger.SURPRISE,
+    # UMBRAL DE DOLOR: the hurt one's player chose «el atacante obtiene un ataque gratuito»
+    "ataque_libre_dolor": FreeAttackTrigger.PAIN,
 }
 #: ``/attack`` circumstance → the VENTAJA situation.
 ADVANTAGE: dict[str, AdvantageReason] = {reason.value: reason for reason in AdvantageReason}
@@ -88,7 +90,7 @@ _FREE_NOTES = {
     FreeAttackTrigger.DISENGAGE: "rolweb_fight.note.free_destrabarse",
     FreeAttackTrigger.PASSING: "rolweb_fight.note.free_pasar_junto",
     FreeAttackTrigger.SURPRISE: "rolweb_fight.note.free_sorpresa",
-    FreeAttackTrigger.PAIN: "rolweb_fight.note.free_attack",
+    FreeAttackTrigger.PAIN: "rolweb_fight.note.free_umbral_de_dolor",
 }
 #: Free attacks made with the weapon in hand against someone within reach.
 _MELEE_TRIGGERS = frozenset(

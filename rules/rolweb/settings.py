@@ -24,6 +24,8 @@ __all__ = [
     "NaturalRule",
     "DeathRule",
     "NPCS_DIE_AT_ZERO",
+    "PAIN_DEFAULT",
+    "PainDefault",
     "RolwebSettings",
     "SETTING_SPECS",
     "parse_settings",
@@ -68,6 +70,15 @@ class DeathRule(enum.StrEnum):
     FAMILY = "familia"  # 2-10 nothing, 11-19 a failure, the third failure kills
 
 
+class PainDefault(enum.StrEnum):
+    """UMBRAL DE DOLOR's effect when nobody chose before the hurt one's turn (the seed has the
+    player choose and sets no time; docs/rules-decisions.md): the values of
+    :class:`rules.rolweb.damage.PainEffect`."""
+
+    PRONE = "derribado"  # it falls: the choice that stays with the one who had to make it
+    FREE_ATTACK = "ataque_gratuito"
+
+
 @dataclass(frozen=True, slots=True)
 class RolwebSettings:
     """The validated campaign settings every rolweb module reads."""
@@ -90,9 +101,11 @@ class RolwebSettings:
     starting_xp: int = 50
     currency: str = "monedas"
     npcs_die_at_zero: bool = True
+    pain_default: PainDefault = PainDefault.PRONE
 
 
 NPCS_DIE_AT_ZERO = "pnj_mueren_a_0"
+PAIN_DEFAULT = "umbral_por_defecto"
 
 SETTING_SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("atributos", FieldKind.TEXT, ", ".join(DEFAULT_ATTRIBUTES)),
@@ -117,6 +130,8 @@ SETTING_SPECS: tuple[SettingSpec, ...] = (
     # personajes no jugadores mueren en cuanto su Resistencia cae a 0»; "no" makes them
     # moribundo like characters (a sheet's own ``pnj: false`` still does it for one NPC).
     SettingSpec(NPCS_DIE_AT_ZERO, FieldKind.BOOLEAN, True),
+    # UMBRAL DE DOLOR: what applies when the choice was not made before the hurt one's turn
+    SettingSpec(PAIN_DEFAULT, FieldKind.CHOICE, "derribado", tuple(PainDefault)),
 )
 
 
@@ -223,4 +238,5 @@ def parse_settings(raw: Mapping[str, Any] | RolwebSettings | None) -> RolwebSett
         starting_xp=_int(raw, "xp_inicial"),
         currency=str(raw.get("moneda", "") or "monedas").strip() or "monedas",
         npcs_die_at_zero=_bool(raw, NPCS_DIE_AT_ZERO, default=True),
+        pain_default=_choice(raw, PAIN_DEFAULT, PainDefault),
     )

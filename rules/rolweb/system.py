@@ -19,7 +19,7 @@ from rules.combat.actions import Allowance, Use
 from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest
 from rules.combat.health import CombatState
 from rules.rolweb import actions as rolweb_actions
-from rules.rolweb import belongings, builder, fight, offers, situations, spellbook, use
+from rules.rolweb import belongings, builder, fight, offers, pain, situations, spellbook, use
 from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability, load_abilities
 from rules.rolweb.advancement import grant, spend_for, upgrade_cost
@@ -63,6 +63,8 @@ from rules.systems.base import (
     InitiativeRoll,
     OpposedResult,
     Outcome,
+    PainChosen,
+    PainOwed,
     Problem,
     RulesError,
     Settings,
@@ -71,6 +73,7 @@ from rules.systems.base import (
     SheetEffect,
     Situated,
     SpellInfo,
+    StandTest,
     StepOption,
 )
 
@@ -170,6 +173,8 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
 
     id: str = "rolweb"
     name: str = "Partida Rol por web"
+    #: what the rules write during play: «en el suelo» and the pain choices owed (pain.py)
+    extra_sheet_keys = frozenset({pain.PRONE_KEY, pain.OWED_KEY, pain.LAST_KEY})
     seed: str = "001_10900223c9f5e1ef.txt"
 
     def settings(self) -> tuple[SettingSpec, ...]:
@@ -228,6 +233,13 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
             )
             for w in sheets.weapons(sheet, parsed)
         ]
+        if pain.is_prone(sheet):
+            values.append(DerivedValue(pain.PRONE_KEY, "Postura", "En el suelo", group=_COMBAT))
+        owed = pain.owed(sheet)
+        if owed:
+            values.append(
+                DerivedValue(pain.OWED_KEY, "Umbral de dolor superado", len(owed), group=_COMBAT)
+            )
         carried = sheet.get("equipo") or {}
         if carried:
             listed = ", ".join(f"{name} ×{count}" for name, count in carried.items())
@@ -396,15 +408,21 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
         updated["resistencia"] = {**(updated.get("resistencia") or {}), "actual": wound.after}
         updated["estado"] = wound.state.value
         notes = []
+        owed: int | None = None
         if wound.pain and wound.state is LifeState.ACTIVE:
             # UMBRAL DE DOLOR's choice (fall prone, or a free attack) is for one who still
-            # stands: a target this hit killed, or left dying, has nothing to choose
+            # stands: a target this hit killed, or left dying, has nothing to choose; it is
+            # owed on the sheet until chosen (rules/rolweb/pain.py)
             notes.append("rolweb.note.pain_threshold")
+            updated = pain.owe(updated)
+            owed = pain.owed(updated)[-1].ref
+        elif wound.state is not LifeState.ACTIVE:
+            updated = pain.drop_owed(pain.set_prone(updated, False))
         if wound.state is not sheets.state(sheet):
             notes.append(
                 "rolweb.note.dying" if wound.state is LifeState.DYING else "rolweb.note.dead"
             )
-        return HealthChange(updated, amount, wound.state.value, tuple(notes))
+        return HealthChange(updated, amount, wound.state.value, tuple(notes), owed)
 
     def heal(self, sheet: Sheet, amount: int, settings: Settings) -> HealthChange:
         before = sheets.state(sheet)
@@ -587,6 +605,31 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
 
     def combat_state(self, sheet: Sheet, settings: Settings) -> CombatState:
         return fight.combat_state(sheet, settings)
+
+    # -- the pain threshold and «en el suelo» (PainChoices, Prone: rules/rolweb/pain.py) ---
+
+    def pain_owed(self, sheet: Sheet) -> tuple[PainOwed, ...]:
+        return pain.owed(sheet)
+
+    def name_attacker(self, sheet: Sheet, attacker: str) -> dict[str, Any]:
+        return pain.name_attacker(sheet, attacker)
+
+    def choose_pain(
+        self, sheet: Sheet, ref: int, choice: str | None, settings: Settings
+    ) -> PainChosen:
+        return pain.choose(sheet, ref, choice, settings)
+
+    def is_prone(self, sheet: Sheet) -> bool:
+        return pain.is_prone(sheet)
+
+    def stand_test(self, sheet: Sheet, settings: Settings, rng: random.Random) -> StandTest:
+        return pain.stand_test(sheet, settings, rng)
+
+    def set_prone(self, sheet: Sheet, prone: bool) -> dict[str, Any]:
+        return pain.set_prone(sheet, prone)
+
+    def after_fight(self, sheet: Sheet) -> dict[str, Any]:
+        return pain.after_fight(sheet)
 
     # -- abilities (Abilities, rules/rolweb/use.py) ----------------------------------------
 

@@ -314,6 +314,8 @@ class HealthChange:
     amount: int
     state: str
     notes: tuple[str, ...] = ()
+    #: the choice this damage left owed (:class:`PainChoices`: its ``ref``), if any
+    owed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1163,6 +1165,90 @@ class SpellChanges(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class PainOwed:
+    """A choice a hit owes the one it hurt (seed 001, UMBRAL DE DOLOR: «el jugador debe
+    elegir»): ``ref`` numbers it on the sheet (a button's, never reused), ``attacker`` is who
+    dealt the hit (None: damage the GM typed), ``options`` what may be chosen, in order."""
+
+    ref: int
+    attacker: str | None
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PainChosen:
+    """A pain choice made (or its default applied): the sheet after it, which choice, whether
+    it was the campaign's default, who dealt the hit, and what it did: ``prone`` the hurt one
+    fell to the ground; ``free_attack`` the attacker may attack it for free (a reaction)."""
+
+    sheet: dict[str, Any]
+    ref: int
+    choice: str
+    by_default: bool
+    attacker: str | None
+    prone: bool
+    free_attack: bool
+
+
+@runtime_checkable
+class PainChoices(Protocol):
+    """A hit over the pain threshold makes a choice owed (seed 001, UMBRAL DE DOLOR): the
+    system marks it on the sheet when it applies the damage, and the bot asks whoever
+    chooses, stores the choice and applies it here; unchosen, :meth:`choose_pain` with no
+    ``choice`` applies the campaign's default."""
+
+    def pain_owed(self, sheet: Sheet) -> tuple[PainOwed, ...]:
+        """The choices ``sheet`` still owes, oldest first."""
+        ...
+
+    def name_attacker(self, sheet: Sheet, attacker: str) -> dict[str, Any]:
+        """``sheet`` with ``attacker`` named on the choices its latest hit left unnamed."""
+        ...
+
+    def choose_pain(
+        self, sheet: Sheet, ref: int, choice: str | None, settings: Settings
+    ) -> PainChosen:
+        """Apply the choice ``ref`` (``choice`` None: the default); RulesError when ``ref``
+        is no longer owed (chosen already) or ``choice`` is not one of its options."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class StandTest:
+    """Getting up from the ground (seed 001, LEVANTARSE): the test rolled (None: outside a
+    fight nothing is rolled), whether it passed, and the acts it costs, in order; the
+    first must be paid to stand at all, and the rest too or the character stays down."""
+
+    costs: tuple[ActRequest, ...]
+    success: bool = True
+    expression: str = ""
+    breakdown: str = ""
+    roll: int | None = None
+    target: int | None = None
+
+
+@runtime_checkable
+class Prone(Protocol):
+    """«En el suelo»: a state of a sheet with its consequences in the system's attacks (seed
+    001: melee attacks against it from foes standing have advantage), and getting up."""
+
+    def is_prone(self, sheet: Sheet) -> bool: ...
+
+    def stand_test(self, sheet: Sheet, settings: Settings, rng: random.Random) -> StandTest:
+        """Roll what standing up asks (rolweb: Ágil; success costs one movement action,
+        failure the whole turn)."""
+        ...
+
+    def set_prone(self, sheet: Sheet, prone: bool) -> dict[str, Any]:
+        """``sheet`` on the ground, or standing."""
+        ...
+
+    def after_fight(self, sheet: Sheet) -> dict[str, Any]:
+        """``sheet`` when its fight ends: standing, owing no choice of that fight."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
 class Capabilities:
     """What one system can do beyond :class:`GameSystem`: each field is the system seen as
     that protocol, or None when it does not implement it."""
@@ -1186,6 +1272,8 @@ class Capabilities:
     roll_under: RollUnder | None
     purchase_approval: PurchaseApproval | None
     action_economy: ActionEconomy | None
+    pain_choices: PainChoices | None
+    prone: Prone | None
 
 
 #: The optional capabilities, in the order of :class:`Capabilities`'s fields.
@@ -1209,6 +1297,8 @@ CAPABILITY_PROTOCOLS: tuple[type, ...] = (
     RollUnder,
     PurchaseApproval,
     ActionEconomy,
+    PainChoices,
+    Prone,
 )
 
 
@@ -1247,4 +1337,6 @@ def _capabilities_of(s: GameSystem) -> Capabilities:
         roll_under=s if isinstance(s, RollUnder) else None,
         purchase_approval=s if isinstance(s, PurchaseApproval) else None,
         action_economy=s if isinstance(s, ActionEconomy) else None,
+        pain_choices=s if isinstance(s, PainChoices) else None,
+        prone=s if isinstance(s, Prone) else None,
     )

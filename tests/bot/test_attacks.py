@@ -301,6 +301,19 @@ async def test_numbers_for_a_character_with_a_sheet_are_refused(swc):
     assert error.value.key == "attack.error.numbers_on_sheet"
 
 
+async def test_bonus_and_damage_for_an_attacker_with_a_sheet_are_refused(swc):
+    """Was: the GM's «/attack target:Aldara character:Orco damage:2d6» rolled the orc's own
+    weapon, the typed damage silently dropped (the systems read it only without a sheet)."""
+    for order in (
+        AttackOrder("Aldara", character="Orco", damage="2d6"),
+        AttackOrder("Aldara", character="Orco", bonus=2),
+    ):
+        with pytest.raises(DomainError) as error:
+            await swc.attacks.attack(HERE, GM, order)
+        assert error.value.key == "attack.error.attack_options_on_sheet"
+    assert await _logs(swc) == []
+
+
 async def test_swc_natural_20_doubles_the_damage_by_the_campaigns_setting(swc):
     """naturales_ataque: critico — d20 20 + 1 = 21, 1d8 7 + 1 = 8 doubled: 16 of 30 pg."""
     await swc.campaigns.update_settings(

@@ -246,6 +246,29 @@ async def test_requests_and_the_fight_turn_owed(missed):
     assert all(d.user_id == BRUNO.user_id for d in bruno.owed)
 
 
+async def test_a_roll_made_or_in_a_closed_scene_is_owed_no_more(missed):
+    """Was: /catch-up and the digest listed «tirar Buscar con Dorn» after Dorn had pressed
+    (issue 26 keeps each roll in its entry row, which the owed list did not read), and a
+    request left in a closed scene, whose buttons refuse every press."""
+    s, scene = missed
+    asked = await s.requests.create(HERE, GM, who="<@2> <@3>", option="habilidad:Pilotar")
+    ardelia = next(e for e in asked.entries if e.name == "Ardelia")
+    await s.requests.roll(HERE, ANA, asked.id, ardelia.character_id)
+    owed = {(d.kind, d.character) for d in (await s.pace.catch_up(HERE, ANA, now=NOW)).owed}
+    assert (ROLL, "Ardelia") not in owed
+    bruno = {(d.kind, d.character) for d in (await s.pace.catch_up(HERE, BRUNO, now=NOW)).owed}
+    assert (ROLL, "Bertrán") in bruno  # he has not pressed yet
+    in_scene = Place(HERE.guild_id, SCENE_CHANNEL, (SCENE_CHANNEL, 11))
+    await s.requests.create(in_scene, GM, who="<@2>", option="habilidad:Pilotar")
+    async with s.sessions() as session, session.begin():
+        closed = await session.get(Scene, scene)
+        assert closed is not None
+        closed.status = "closed"
+        session.add(closed)
+    owed = {(d.kind, d.channel_id) for d in (await s.pace.catch_up(HERE, ANA, now=NOW)).owed}
+    assert (ROLL, SCENE_CHANNEL) not in owed
+
+
 async def test_the_digest_lists_who_owes_what(missed):
     s, _scene = missed
     await setting(s, "plazo_publicacion", "24")

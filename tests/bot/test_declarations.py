@@ -73,6 +73,13 @@ async def test_the_round_opens_with_its_header_and_timer(fight):
         await fight.rounds.next(HERE, ANA)  # only the GM opens and closes rounds
 
 
+async def test_an_ended_fight_owes_no_declaration(fight):
+    """Was: «Combate terminado» still read «Asalto 1 por declaraciones… Faltan: Orco»."""
+    assert (await fight.rounds.next(HERE, GM)).declaring is not None
+    ended = await fight.combat.end(HERE, GM)
+    assert ended is not None and ended.declaring is None
+
+
 async def test_a_declaration_is_sealed_and_a_change_keeps_its_dice(fight):
     await fight.rounds.next(HERE, GM)
     first = await fight.attacks.attack(HERE, ANA, AttackOrder("Lobo"))
@@ -144,7 +151,10 @@ async def test_the_deadline_resolves_the_round_and_opens_the_next(fight):
     summary = await fight.rounds.on_deadline(due)
     assert summary is not None and summary.at_deadline and summary.nonce == due.nonce
     kinds = [(line.name, line.kind) for line in summary.lines]
-    assert kinds == [("Ardelia", "attack"), ("Orco", "hold"), ("Lobo", "hold")], kinds
+    # her blow passes the orc's pain threshold: an NPC's choice takes the default at once
+    assert kinds == [
+        ("Ardelia", "attack"), ("Orco", "pain"), ("Orco", "hold"), ("Lobo", "hold")
+    ], kinds  # fmt: skip
     assert summary.next is not None and summary.next.round == 2
     async with fight.sessions() as session:
         timers = (await session.exec(select(Timer).where(col(Timer.kind) == ROUND_TIMER))).all()
@@ -200,7 +210,8 @@ async def test_rolweb_asks_the_defence_when_the_npc_attack_is_declared(fight):
     await fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
     summary = await fight.rounds.resolve(HERE, 1)
     assert summary is not None
-    orc = next(line for line in summary.lines if line.name == "Orco")
+    # (her blow may pass the orc's pain threshold: its «pain» line is not its act)
+    orc = next(line for line in summary.lines if line.name == "Orco" and line.kind != "pain")
     assert orc.kind == "attack" and not orc.defence_by_bot
     # the resolution rolled the defence she rolled: the same outcome as her sealed preview
     assert orc.attack is not None and orc.attack.result.outcome == rolled[0].result.outcome
@@ -261,6 +272,10 @@ async def test_the_gm_redirects_an_action_whose_target_fell(fight):
 async def test_the_standing_order_repeats_the_last_round_with_new_dice(fight):
     change = SettingsChange(system_setting=("accion_por_defecto", "repetir"))
     await fight.campaigns.update_settings(HERE, GM, change)
+    # round 1's blow passes the orc's pain threshold: with its default the orc would be on
+    # the ground in round 2, and Ardelia's advantage (+1D4) would kill it before it holds
+    keep_up = SettingsChange(system_setting=("umbral_por_defecto", "ataque_gratuito"))
+    await fight.campaigns.update_settings(HERE, GM, keep_up)
     await fight.rounds.next(HERE, GM)
     await fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
     first = await fight.rounds.resolve(HERE, 1)
@@ -345,3 +360,98 @@ async def test_an_older_panels_button_never_opens_or_resolves_a_round_twice(figh
     assert round_of((await _state(fight)).state).round == 1
     closed = await fight.rounds.next(HERE, GM, seen=(opened.id, opened.version))
     assert closed.summary is not None and closed.summary.round == 1
+
+
+# -- issue 25 §1: the resolution pauses for a player's pain threshold choice ---------------
+
+#: the wolf's bite: certain (defence −30), 10 − Ardelia's Ligera 1d4 = 6..9 ≥ her Umbral 6,
+#: under her Resistencia 11: she stands and must choose
+BITE = AttackOrder("Ardelia", character="Lobo", bonus=10, damage="10", modifier=30)
+
+
+async def _paused(fight):
+    """Round 1: only the wolf acts; its bite pauses the resolution for Ana's choice."""
+    await fight.rounds.next(HERE, GM)
+    await fight.attacks.attack(HERE, GM, BITE)
+    summary = await fight.rounds.resolve(HERE, 1)
+    assert summary is not None and summary.waiting is not None, summary
+    return summary
+
+
+async def test_the_resolution_waits_for_the_players_choice_and_goes_on(fight):
+    summary = await _paused(fight)
+    ask = summary.waiting
+    assert ask.name == "Ardelia" and ask.chooser_id == ANA.user_id and ask.attacker == "Lobo"
+    assert summary.next is None and summary.waiting_until is not None
+    kinds = [(line.name, line.kind) for line in summary.lines]
+    assert kinds == [("Ardelia", "hold"), ("Orco", "hold"), ("Lobo", "attack")], kinds
+    stored = round_of((await _state(fight)).state)
+    assert stored is not None and stored.waiting is not None and not stored.resolving
+    assert await fight.rounds.resolve(HERE, 1) is None  # paused: nothing else resolves it
+    with pytest.raises(DomainError) as late:  # nor is anything declared meanwhile
+        await fight.attacks.attack(HERE, ANA, AttackOrder("Orco"))
+    assert late.value.key == "declare.error.resolving"
+    made = await fight.pain.choose(HERE, ANA, ask.character_id, ask.ref, 1)  # the free attack
+    rest = made.summary
+    assert rest is not None and rest.resumed and rest.waiting is None
+    assert [(ln.name, ln.kind) for ln in rest.lines] == [("Ardelia", "pain")]
+    assert rest.lines[0].pain is not None and rest.lines[0].pain.choice == "ataque_gratuito"
+    assert rest.next is not None and rest.next.round == 2  # the next round opened
+    assert round_of((await _state(fight)).state).round == 2
+
+
+async def test_the_choice_and_the_deadline_at_once_go_on_once(fight):
+    summary = await _paused(fight)
+    ask = summary.waiting
+    await _expire(fight)
+    record = await _state(fight)
+    due = Due(1, ROUND_TIMER, str(record.id), HERE.guild_id, datetime.now(UTC), 1, 0)
+    results = await asyncio.gather(
+        fight.pain.choose(HERE, ANA, ask.character_id, ask.ref, 0),
+        fight.rounds.on_deadline(due),
+        return_exceptions=True,
+    )
+    summaries = [
+        r.summary if hasattr(r, "summary") else r
+        for r in results
+        if not isinstance(r, BaseException)
+    ]
+    went_on = [s for s in summaries if s is not None]
+    assert len(went_on) == 1, results
+    assert round_of((await _state(fight)).state).round == 2
+    sheet = (await fight.characters.show(HERE, GM, "Ardelia")).sheet
+    assert "umbral_pendiente" not in sheet  # chosen once: by her, or by the default
+
+
+async def test_nobody_chooses_and_the_deadline_applies_the_default(fight):
+    summary = await _paused(fight)
+    await _expire(fight)
+    record = await _state(fight)
+    due = Due(1, ROUND_TIMER, str(record.id), HERE.guild_id, datetime.now(UTC), 1, 0)
+    rest = await fight.rounds.on_deadline(due)
+    assert rest is not None and rest.resumed and rest.at_deadline
+    pain = rest.lines[0].pain
+    assert pain is not None and pain.by_default and pain.choice == "derribado"
+    assert (await fight.characters.show(HERE, GM, "Ardelia")).sheet["en_el_suelo"] is True
+    late = summary.waiting
+    with pytest.raises(DomainError) as made:
+        await fight.pain.choose(HERE, ANA, late.character_id, late.ref, 1)
+    assert made.value.key == "pain.problem.not_owed"
+
+
+async def test_the_gm_goes_on_with_the_default(fight):
+    await _paused(fight)
+    view = await fight.rounds.next(HERE, GM)
+    assert view.summary is not None and view.summary.resumed
+    assert view.summary.lines[0].pain is not None and view.summary.lines[0].pain.by_default
+
+
+async def test_an_npcs_choice_takes_the_default_at_once(fight):
+    """The GM declared the NPC's act beforehand: its choice is the default, no pause."""
+    await fight.rounds.next(HERE, GM)
+    blow = AttackOrder("Orco", character="Lobo", bonus=10, damage="10", modifier=30)
+    await fight.attacks.attack(HERE, GM, blow)
+    summary = await fight.rounds.resolve(HERE, 1)
+    assert summary is not None and summary.waiting is None and summary.next is not None
+    pain = next(line.pain for line in summary.lines if line.kind == "pain")
+    assert pain is not None and pain.by_default and pain.name == "Orco"

@@ -189,3 +189,26 @@ def test_an_ended_fights_panel_points_at_no_next_turn() -> None:
         "embed"
     ].footer.text
     assert live == "v9 · /iniciativa siguiente"
+
+
+def test_an_attacks_notes_agree_with_whom_they_speak_of() -> None:
+    """Was: «Malherida: guarda el dado menor.» when a wounded Trasgo attacked Kára: every
+    note took the target's gender, though the roll's notes speak of the attacker."""
+    from bot.services.play.attack_record import AttackView
+    from cogs.ui.render_attack import attack
+    from rules.combat.attack import AttackOutcome, AttackResult
+
+    result = AttackResult(
+        AttackOutcome.HIT, "Espada corta", None, 15, None, None,
+        notes=("nucleo.note.malherido",),
+    )  # fmt: skip
+    view = AttackView(
+        log_id=7, user_name="gm", attacker="Trasgo 1", target="Kára", result=result,
+        state="malherido", description="", hit_points=None,
+        notes=("nucleo.note.malherido", "nucleo.note.estado_malherido"),
+        secret=False, private=False, gm_channel_id=None, system="nucleo",
+        target_gender="femenino", attacker_gender="masculino",
+    )  # fmt: skip
+    notes = attack(view, "es")["embed"].fields[0].value
+    assert "• Malherido: guarda el dado menor." in notes
+    assert "• Ahora está malherida: guardará el dado menor." in notes

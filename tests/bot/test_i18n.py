@@ -78,3 +78,27 @@ def test_the_languages_are_listed_once_and_every_list_of_texts_has_them_all():
     catalogues = {p.name for p in (repo / "bot" / "locales").iterdir() if p.is_dir()}
     names = {p.stem for p in (repo / "data" / "names").glob("*.toml")}
     assert catalogues == names == set(bot.i18n.LOCALES)
+
+
+def test_every_outcome_a_log_row_stores_is_named():
+    """Was: /catch-up printed «check.outcome.hit» for an attack (check.outcome names a
+    check's four outcomes only); roll.outcome names every one a row may hold, and the
+    lists of stored rows read it."""
+    from datetime import UTC, datetime
+
+    from bot.services.play.attack_defence import DEFENCE_ANSWERED
+    from bot.services.table.catch_up import RollLine
+    from cogs.ui.render_catch_up import _roll
+    from rules.combat.attack import AttackOutcome
+    from rules.systems.base import Outcome
+
+    stored = {*Outcome, *AttackOutcome, DEFENCE_ANSWERED}
+    for locale in ("es", "en"):
+        for outcome in stored:
+            assert catalogue().has(f"roll.outcome.{outcome}", locale), (locale, outcome)
+    hit = RollLine(
+        "Dorn", "Dorn", "attack", "1o3d10+15", "Espada larga → Trasgo 1", 19, "hit",
+        datetime(2026, 12, 8, tzinfo=UTC), None,
+    )  # fmt: skip
+    assert "Impacta" in _roll(hit, "es") and "outcome" not in _roll(hit, "es")
+    assert "Hit" in _roll(hit, "en")

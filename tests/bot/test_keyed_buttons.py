@@ -22,6 +22,7 @@ from cogs.ui.attack_panel import DeclaredDefenceButton, DefenceButton
 from cogs.ui.combat_panel import DeathTestButton, InitButton
 from cogs.ui.keyed_button import KeyedButton
 from cogs.ui.levelup import HitDieButton
+from cogs.ui.pain_panel import PainButton, StandButton
 from cogs.ui.publishing import StopPublicationButton
 from cogs.ui.request_panel import RequestButton
 from cogs.ui.round_panel import RedirectButton
@@ -38,6 +39,9 @@ OLD_IDS: list[tuple[str, type[KeyedButton], dict[str, int], str, Style, str | No
     ("arb:1:init-next:7:12", InitButton, {"combat_id": 7, "version": 12}, "next", Style.primary, None),
     ("arb:1:init-show:7:12", InitButton, {"combat_id": 7, "version": 12}, "show", Style.secondary, None),
     ("arb:1:init-death:7:55", DeathTestButton, {"combat_id": 7, "character_id": 55}, "", Style.danger, None),
+    ("arb:1:init-stand:7:55", StandButton, {"combat_id": 7, "character_id": 55}, "", Style.secondary, None),
+    ("arb:1:pain-0:55:2", PainButton, {"character_id": 55, "ref": 2}, "0", Style.danger, None),
+    ("arb:1:pain-1:55:2", PainButton, {"character_id": 55, "ref": 2}, "1", Style.primary, None),
     ("arb:1:undo:41:3", UndoButton, {"log_id": 41, "version": 3}, "", Style.secondary, "↩️"),
     ("arb:1:approve-yes:55:0", ApprovalButton, {"character_id": 55}, "yes", Style.success, None),
     ("arb:1:approve-no:55:0", ApprovalButton, {"character_id": 55}, "no", Style.danger, None),
@@ -60,6 +64,7 @@ NOT_IDS = [
     "arb:1:hitdie:41:0",  # the hit die has one integer
     "arb:1:undo:41",  # the undo has two
     "arb:1:init-stop:7:12",  # no such action
+    "arb:1:pain-2:55:2",  # a choice has two options
     "arb:1:defend:41:3:9",
     "arb:1:defend:-41:3",
     "arb:1:wiz:choose:3:4",  # the wizard's select is keyed by a step too

@@ -2,7 +2,9 @@
 with seeded dice, and read as a careful Spanish referee would (issue 13, «Done means»).
 
 Each script runs in a bot process of its own (``repl.main``) with the seed its header names
-(``ARBITRO_TEST_DICE_SEED=N``, 7 if none), so every die is the same on every run. The output
+(``ARBITRO_TEST_DICE_SEED=N``, 7 if none), so every die is the same on every run (and,
+seeded, without the per-member cooldowns: how many of a script's commands fall in one
+ten-second window is the machine's speed, standin/launch.py ``lift_cooldowns``). The output
 (a) must not show an internal id, a raw ``{placeholder}``, a Python repr, an English catalogue
 message or a word cut by ``…``, and (b) must match the transcript committed next to the
 script once what is not deterministic (dates, snowflakes, the temporary folder) is

@@ -11,7 +11,7 @@ compare-and-set on the fight's state instead (:func:`land_on_group`).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -22,6 +22,7 @@ from bot.services.play.attack_record import Landed
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.combat_store import write_fight_state
 from bot.services.play.group_health import fight_state, group_audit
+from bot.services.play.pain import ask_for
 from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.retry import retrying
@@ -47,6 +48,8 @@ class Wound:
     result: AttackResult
     audit: AuditEntry
     validate: bool = False
+    #: who dealt it: a choice the wound leaves owed names its attacker (the pain threshold)
+    attacker: str | None = None
 
     def compute(
         self, sheet: dict[str, Any], context: CampaignContext
@@ -60,6 +63,9 @@ class Wound:
         else:  # a target killed meanwhile (a concurrent attack) is refused on this version
             require_alive_target(system, sheet, context.settings)
             done = system.apply_damage(sheet, change.amount, context.settings)
+            pains = capabilities(system).pain_choices
+            if done.owed is not None and pains is not None and self.attacker:
+                done = replace(done, sheet=pains.name_attacker(done.sheet, self.attacker))
         return Computed(done.sheet, done, audit=self.audit)
 
 
@@ -113,7 +119,8 @@ async def land(
         hit_points = group.hit_points if group is not None else None
         state = group.state.value if group is not None else None
         return Landed(log_id, state, hit_points=hit_points, notes=tuple(result.notes), group=group)
-    steps = [Each(saved_id(target.character), Wound(result, audit), acting=False)]
+    wound = Wound(result, audit, attacker=attacker.fighter.name)
+    steps = [Each(saved_id(target.character), wound, acting=False)]
     drain = result.change.to_attacker if result.change else 0
     if drain > 0 and attacker.character is not None:
         steps.append(Each(saved_id(attacker.character), _Drain(drain), acting=False))
@@ -122,7 +129,11 @@ async def land(
     notes = tuple(result.notes)
     if done is not None:
         notes += tuple(n for n in done.notes if n not in notes)
-    return after_write(context, applied[0].log_id, applied[0].view.sheet, done, notes)
+    landed = after_write(context, applied[0].log_id, applied[0].view.sheet, done, notes)
+    if done is not None and done.owed is not None:  # ask for the choice it left owed
+        written = dict(applied[0].view.sheet)
+        landed = replace(landed, pain=ask_for(context, target.character, written))
+    return landed
 
 
 def _wounded(

@@ -16,6 +16,7 @@ from bot.db.models import saved_id
 from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_order import AttackOrder
 from bot.services.play.attack_sides import Side, Sides
+from bot.services.play.pain import PainAsk
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor
@@ -87,9 +88,12 @@ class AttackView:
     #: and the target number its stats give; a hidden target's AC/Defensa and hit points.
     attacker_hidden: bool = False
     target_hidden: bool = False
-    #: whose ids ``state`` is, and the target's grammatical gender (states and notes agree)
+    #: whose ids ``state`` is, and the grammatical genders the notes agree with: the
+    #: attacker's for the notes of its roll (``result.notes``: «Malherido: guarda el dado
+    #: menor» is about the one rolling), the target's for the state and the damage's notes
     system: str = ""
     target_gender: str | None = None
+    attacker_gender: str | None = None
     #: the turn's warnings (``acciones_por_turno`` = ``advertir``: out of turn, no action left)
     turn_warnings: tuple[Problem, ...] = ()
     #: a declaration of a round of declarations: sealed (its player and the GM), not applied
@@ -98,6 +102,8 @@ class AttackView:
     summary: RoundSummary | None = None
     #: a sheetless group's wound: its creature in front, whether one fell, how many stand
     group: GroupChange | None = None
+    #: the pain threshold's choice this hit left owed (its buttons go with the reply)
+    pain: PainAsk | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +118,8 @@ class Landed:
     hit_points: tuple[int, int] | None = None
     notes: tuple[str, ...] = ()
     group: GroupChange | None = None
+    #: the pain threshold's choice the wound left owed, to ask for (:mod:`.pain`)
+    pain: PainAsk | None = None
 
 
 def attack_view(
@@ -153,6 +161,8 @@ def attack_view(
         system=context.system.id,
         target_gender=target.gender,
         group=landed.group,
+        attacker_gender=sides.attacker.gender,
+        pain=landed.pain,
     )
 
 

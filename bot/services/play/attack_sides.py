@@ -205,11 +205,11 @@ class SideFinder:
         if not referee and (character.is_npc or character.owner_user_id != actor.user_id):
             raise NotAllowed("attack.error.not_yours", name=character.name)
         require_playable(character)  # not while it awaits the GM's approval
+        if bonus is not None or damage:  # the systems read them only without a sheet
+            raise DomainError("attack.error.attack_options_on_sheet", name=character.name)
         fighter = Fighter(
             character.name,
             sheet=upgraded_sheet(character),
-            attack_bonus=bonus,
-            damage=damage_text(damage),
             player=not character.is_npc,
         )
         return Side(fighter, character=character, combatant=combatant)

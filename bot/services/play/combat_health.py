@@ -8,6 +8,7 @@ fight only names who is hurt.  The state shown after the write is the system's o
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import replace
 from typing import Any
@@ -17,6 +18,7 @@ from bot.services.campaigns.service import is_referee
 from bot.services.play.combat_store import FightStore
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
 from bot.services.play.group_health import hurt_group
+from bot.services.play.pain import after_fight, apply_defaults
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.sheets.changes import Damage, EndFightEffects, Heal, TickEffects
@@ -25,7 +27,7 @@ from bot.services.sheets.undo import Undoable
 from rules.combat import Combat
 from rules.systems.base import RulesError, capabilities
 
-__all__ = ["end_effects", "hurt", "tick"]
+__all__ = ["end_effects", "hurt", "owed_defaults", "tick"]
 
 
 async def hurt(
@@ -104,7 +106,27 @@ async def tick(
     if current is None:
         return view
     view, done = await _tick_line(characters, place, actor, view, current, rng, "begin")
-    return replace(view, ticked=done)
+    view = replace(view, ticked=done)
+    return await owed_defaults(characters, place, actor, view)
+
+
+async def owed_defaults(
+    characters: CharacterService, place: Place, actor: Actor, view: CombatView
+) -> CombatView:
+    """The current combatant's turn began with a pain choice still owed (rolweb, issue 23
+    §1): the campaign's default applies now (:mod:`.pain`), and its line shows the result."""
+    current = view.current
+    if current is None or current.character_id is None or not current.choice_owed:
+        return view
+    try:
+        made = await apply_defaults(characters, place, actor, current.character_id)
+    except (DomainError, RulesError):
+        return view  # the sheet went away or cannot be read: the turn still begins
+    if not made:
+        return view
+    new = replace(current, choice_owed=False, prone=current.prone or any(m.prone for m in made))
+    lines = tuple(new if x.key == current.key else x for x in view.lines)
+    return replace(view, lines=lines, current=new, pain_defaults=made)
 
 
 async def _tick_line(
@@ -155,6 +177,11 @@ async def end_effects(
     ended, by owner."""
     ended: list[tuple[str, tuple[str, ...]]] = []
     for line in view.lines:
+        if line.character_id is not None and (line.prone or line.choice_owed):
+            # everyone gets up, no choice of this fight stays owed (rolweb)
+            with contextlib.suppress(DomainError, RulesError):
+                await after_fight(characters, place, actor, line.character_id)
+
         if line.character_id is None or not any(r is not None for _n, r in line.effects):
             continue
         try:

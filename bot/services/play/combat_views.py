@@ -24,6 +24,7 @@ from rules.combat.health import CombatState, Condition
 from rules.systems.base import GameSystem
 
 if TYPE_CHECKING:
+    from bot.services.play.pain import PainView
     from bot.services.play.round_views import RoundHeader, RoundSummary
 
 __all__ = [
@@ -89,6 +90,9 @@ class CombatantLine:
     #: :func:`combat_for`, which also drops a group's hit points for a reader who may not)
     secrecy: Secrecy = PUBLIC
     fallen: int = 0  # a sheetless group's creatures that fell (``count``: still standing)
+    #: «en el suelo», and a pain threshold's choice still owed (rolweb, issue 23 §1)
+    prone: bool = False
+    choice_owed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,8 @@ class CombatView:
     declaring: tuple[int, tuple[str, ...], tuple[str, ...]] | None = None
     header: RoundHeader | None = None
     summary: RoundSummary | None = None
+    #: the pain choices the current combatant's turn found unchosen: their defaults applied
+    pain_defaults: tuple[PainView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +228,8 @@ def _health_fields(health: Health | None) -> dict[str, Any]:
             description=state.description,
             hit_points=state.hit_points,
             turn_test=state.turn_test,
+            prone=state.prone,
+            choice_owed=state.choice_owed,
         )
     return fields
 
@@ -317,9 +325,10 @@ def combat_view(
 def _declaring(
     record: CombatRecord, combat: Combat
 ) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
-    """The round being declared: its number, who has declared, who has not (names)."""
+    """The round being declared: its number, who has declared, who has not (names); none
+    once the fight has ended (its last round is kept in the state, owed by nobody)."""
     open_round = round_of(record.state)
-    if open_round is None:
+    if open_round is None or record.status != "active":
         return None
     names = {c.key: c.name for c in combat.combatants}
     owing = set(open_round.owing(open_round.owed))

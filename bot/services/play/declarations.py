@@ -266,6 +266,6 @@ async def _open_round(
     round_ = declaring(record)
     if record is None or round_ is None:
         raise DomainError("declare.error.closed")
-    if round_.resolving:
+    if round_.resolving or round_.waiting is not None:  # resolving, or paused in it
         raise DomainError("declare.error.resolving", round=round_.round)
     return record, round_, Combat.from_dict(record.state)

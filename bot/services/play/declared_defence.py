@@ -52,7 +52,12 @@ async def defend(
         if record is None or saved_id(record) != fight_id or open_round is None:
             raise DomainError("declare.error.defence_gone")
         declaration = open_round.by_ref(ref)
-        if declaration is None or declaration.defender is None or open_round.resolving:
+        if (
+            declaration is None
+            or declaration.defender is None
+            or open_round.resolving
+            or open_round.waiting is not None
+        ):
             raise DomainError("declare.error.defence_gone")
         if actor.user_id != declaration.defender and not is_referee(context.campaign, actor):
             raise NotAllowed("attack.error.not_your_defence", name=declaration.target)

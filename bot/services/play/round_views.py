@@ -14,6 +14,7 @@ from datetime import datetime
 from bot.services.play.abilities import AbilityUseView
 from bot.services.play.attack_record import AttackView
 from bot.services.play.checks import CheckView
+from bot.services.play.pain import PainAsk, PainView
 from bot.services.play.spells import CastView
 
 __all__ = ["ActionLine", "Owed", "RoundHeader", "RoundSummary"]
@@ -49,7 +50,7 @@ class ActionLine:
     default, waiting), ``target_fell`` (its target was out of the fight before it acted:
     ``target`` names it), ``refused`` (the rules refused it then: ``problem`` and
     ``params``), ``test`` (its turn owed a test, rolweb's death test: the bot rolled it,
-    ``check``).
+    ``check``), ``pain`` (a pain threshold's choice, rolweb: ``pain``).
     """
 
     name: str
@@ -71,6 +72,9 @@ class ActionLine:
     #: a standing order (``accion_por_defecto`` = ``repetir``): it declared nothing and
     #: repeated its last round's act, with new dice
     repeated: bool = False
+    #: ``pain``: a pain threshold's choice made during the resolution (rolweb): an NPC's,
+    #: or a player's at the pause's deadline, by the campaign's default; or the player's own
+    pain: PainView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,3 +91,9 @@ class RoundSummary:
     at_deadline: bool = False
     locale: str | None = None
     nonce: str = ""
+    #: rolweb: the resolution paused here for a player's pain threshold choice (its prompt,
+    #: with the buttons); it goes on when they choose, or at ``waiting_until`` by default
+    waiting: PainAsk | None = None
+    waiting_until: datetime | None = None
+    #: this summary goes on from a pause (its lines are those after it)
+    resumed: bool = False

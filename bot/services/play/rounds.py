@@ -31,7 +31,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Campaign, CombatRecord, saved_id, utcnow
 from bot.db.types import as_utc
 from bot.services.campaigns.service import DEFAULT_ACTION, ROUND_HOURS
-from bot.services.play import declared_defence, redirects
+from bot.services.play import declared_defence, redirects, round_pause
 from bot.services.play.abilities import AbilityService
 from bot.services.play.attack_record import AttackView
 from bot.services.play.attacks import AttackService
@@ -47,6 +47,7 @@ from bot.services.play.combat_views import (
     panel_version,
 )
 from bot.services.play.declarations import SEED_BITS, order_of, seeded
+from bot.services.play.pain import PainAsk, PainView
 from bot.services.play.round_views import ActionLine, Owed, RoundHeader, RoundSummary
 from bot.services.play.spells import CastOrder, SpellService
 from bot.services.shared.context import Actor, Place
@@ -123,7 +124,11 @@ class RoundService:
             header = await self.open(place)
             view = await self.combat.show(place, actor)
             return replace(view, header=header)
-        summary = await self.resolve(place, open_round.round)
+        if open_round.waiting is not None:  # paused for a choice: the GM goes on (default)
+            gm = _gm(await self.combat.characters.campaigns.require(place))
+            summary = await round_pause.give_up(self, place, open_round, gm, at_deadline=False)
+        else:
+            summary = await self.resolve(place, open_round.round)
         if summary is None:
             raise DomainError("declare.error.resolving", round=open_round.round)
         return replace(await self.combat.show(place, actor), summary=summary)
@@ -146,6 +151,12 @@ class RoundService:
         """GM: apply the action ``ref`` whose target fell to ``target`` (:mod:`.redirects`)."""
         return await redirects.redirect(self, place, actor, fight_id, ref, target)
 
+    async def after_choice(
+        self, place: Place, character_id: int, ref: int, made: PainView
+    ) -> RoundSummary | None:
+        """A player's pain threshold choice: the round paused for it goes on."""
+        return await round_pause.after_choice(self, place, character_id, ref, made)
+
     async def close(self, place: Place, round_: int) -> RoundSummary | None:
         """The round's last declaration is in: resolve it (None if someone else is)."""
         return await self.resolve(place, round_)
@@ -160,7 +171,16 @@ class RoundService:
         if open_round is None or not open_round.chain or not _due(open_round):
             return None  # resolved meanwhile: the next round has a deadline of its own
         place = Place(record.guild_id, record.channel_id, open_round.chain)
-        summary = await self.resolve(place, open_round.round, at_deadline=True)
+        if open_round.waiting is not None:  # a choice nobody made in time: its default
+            async with self.sessions() as session:
+                campaign = await session.get(Campaign, record.campaign_id)
+            if campaign is None:
+                return None
+            summary = await round_pause.give_up(
+                self, place, open_round, _gm(campaign), at_deadline=True
+            )
+        else:
+            summary = await self.resolve(place, open_round.round, at_deadline=True)
         return replace(summary, nonce=due.nonce) if summary is not None else None
 
     # -- opening ---------------------------------------------------------------------------
@@ -190,7 +210,7 @@ class RoundService:
             hours = record.turn_hours or int(settings.get(ROUND_HOURS, 48))
             deadline = utcnow() + timedelta(hours=hours)
             new = DeclarationRound(number, _iso(deadline), owed=owed, chain=place.chain)
-            await self._write(record, new, deadline)
+            await self.write_round(record, new, deadline)
             return _header(record, campaign, combat, new)
 
         return await retrying(attempt)
@@ -204,7 +224,7 @@ class RoundService:
         except DomainError:
             return  # nothing the bot can roll (a group whose initiative the GM types)
 
-    async def _write(
+    async def write_round(
         self, record: CombatRecord, new: DeclarationRound | None, deadline: datetime | None
     ) -> None:
         """The fight's round (None: no round open) and its timer, by compare-and-set
@@ -224,35 +244,50 @@ class RoundService:
     # -- resolving ---------------------------------------------------------------------------
 
     async def resolve(
-        self, place: Place, number: int, *, at_deadline: bool = False
+        self,
+        place: Place,
+        number: int,
+        *,
+        at_deadline: bool = False,
+        resume: bool = False,
+        first: tuple[ActionLine, ...] = (),
     ) -> RoundSummary | None:
         """Resolve round ``number`` (module docstring); None when it is not open any more
-        or another resolution holds it."""
-        claimed = await self._claim(place, number)
+        or another resolution holds it.  ``resume``: go on from its pause for a player's
+        choice (:mod:`.round_pause`), ``first`` the lines that open the rest (the choice)."""
+        claimed = await self._claim(place, number, resume=resume)
         if claimed is None:
             return None
         record, round_ = claimed
+        before = round_of(record.state)
+        fallen = [int(r) for r in (before.waiting or {}).get("fallen", ())] if before else []
         context = await self.combat.characters.contexts.load(place)
-        campaign, _system, settings = context.campaign, context.system, context.settings
+        campaign, settings = context.campaign, context.settings
         gm = _gm(campaign)
-        await self._roll_missing(place, gm, record)  # someone joined during the round
-        if settings.get(DEFAULT_ACTION) == "repetir":  # standing orders: the last round's acts
-            round_ = self._standing(round_, previous_of(record.state))
-        lines: list[ActionLine] = []
-        while (view := await self.combat.step_round(place, gm, number)) is not None:
+        lines: list[ActionLine] = list(first)
+        ask = None
+        if resume:  # the rest of the acting combatant's declarations first
+            current = (await self.combat.show(place, gm)).current
+            if current is not None:
+                round_, ask = await self._act(place, round_, current, gm, lines)
+        else:
+            await self._roll_missing(place, gm, record)  # someone joined during the round
+            if settings.get(DEFAULT_ACTION) == "repetir":  # standing orders: last round's
+                round_ = self._standing(round_, previous_of(record.state))
+        while ask is None and (view := await self.combat.step_round(place, gm, number)) is not None:
             if view.current is not None:
-                lines += await self._act(place, round_, view.current, gm)
-        fallen = [d for d in round_.entries if d.ref in {ln.ref for ln in lines if ln.ref}]
-        header = await self._next_round(place, round_, fallen)
-        return RoundSummary(
-            saved_id(record),
-            record.channel_id,
-            number,
-            tuple(lines),
-            header,
-            at_deadline=at_deadline,
-            locale=campaign.locale,
-        )
+                round_, ask = await self._act(place, round_, view.current, gm, lines)
+        fallen += [ln.ref for ln in lines if ln.ref]
+        summary = RoundSummary(
+            saved_id(record), record.channel_id, number, (), None, at_deadline=at_deadline,
+            locale=campaign.locale, resumed=resume,
+        )  # fmt: skip
+        if ask is not None:  # a player's choice: the round waits for it
+            until = await round_pause.pause(self, place, round_, ask, fallen)
+            return replace(summary, lines=tuple(lines), waiting=ask, waiting_until=until)
+        gone = [d for d in round_.entries if d.ref in set(fallen)]
+        header = await self._next_round(place, round_, gone)
+        return replace(summary, lines=tuple(lines), next=header)
 
     def _standing(self, round_: DeclarationRound, before: DeclarationRound) -> DeclarationRound:
         """``round_`` with the standing order of each combatant that declared nothing: what
@@ -267,18 +302,21 @@ class RoundService:
         return round_
 
     async def _claim(
-        self, place: Place, number: int
+        self, place: Place, number: int, *, resume: bool = False
     ) -> tuple[CombatRecord, DeclarationRound] | None:
-        """Mark round ``number`` as being resolved, by compare-and-set (module docstring)."""
+        """Mark round ``number`` as being resolved, by compare-and-set (module docstring);
+        a round paused for a choice only by its resumption (``resume``), once."""
 
         async def attempt() -> tuple[CombatRecord, DeclarationRound] | None:
             record = await self.combat.store.active(place)
             open_round = round_of(record.state) if record is not None else None
             if record is None or open_round is None or open_round.round != number:
                 return None
+            if (open_round.waiting is not None) != resume:
+                return None  # paused: only its resumption; not paused: nothing to resume
             if open_round.resolving and not _stale(open_round.resolving):
                 return None
-            claimed = replace(open_round, resolving=_iso(utcnow()))
+            claimed = replace(open_round, resolving=_iso(utcnow()), waiting=None)
             state = {**record.state, ROUND_KEY: claimed.to_dict()}
             async with self.sessions() as session, session.begin():
                 await write_fight_state(session, record, state)
@@ -287,16 +325,34 @@ class RoundService:
         return await retrying(attempt)
 
     async def _act(
-        self, place: Place, round_: DeclarationRound, current: CombatantLine, gm: Actor
-    ) -> list[ActionLine]:
-        """What ``current`` declared, applied in its turn; nothing declared: it holds.  A
-        turn that owes a test (rolweb's death test) is that test, rolled by the bot."""
+        self,
+        place: Place,
+        round_: DeclarationRound,
+        current: CombatantLine,
+        gm: Actor,
+        lines: list[ActionLine],
+    ) -> tuple[DeclarationRound, PainAsk | None]:
+        """What ``current`` declared, applied in its turn (added to ``lines``); nothing
+        declared: it holds.  A turn that owes a test (rolweb's death test) is that test,
+        rolled by the bot.  A player's pain threshold choice one of them leaves owed stops
+        it there (returned, with the round marking what was applied: :mod:`.round_pause`);
+        an NPC's takes the default at once."""
         if current.turn_test:
-            return [await self._owed_test(place, current, gm)]
+            lines.append(await self._owed_test(place, current, gm))
+            return round_, None
         declared = round_.of(current.key)
         if not declared:
-            return [ActionLine(current.name, "hold")]
-        return [await self._apply(place, declaration) for declaration in declared]
+            lines.append(ActionLine(current.name, "hold"))
+        for declaration in (d for d in declared if d.ref not in round_.applied):
+            line = await self._apply(place, declaration)
+            lines.append(line)
+            round_ = replace(round_, applied=(*round_.applied, declaration.ref))
+            ask = line.attack.pain if line.attack is not None else None
+            if ask is not None and ask.chooser_id is None:
+                lines += await round_pause.npc_defaults(self, place, gm, ask)
+            elif ask is not None:
+                return round_, ask
+        return round_, None
 
     async def _apply(self, place: Place, declaration: Declaration) -> ActionLine:
         """One declared act through the live use case, with its dice; a target out of the
@@ -400,7 +456,7 @@ class RoundService:
             if record is None:
                 return False
             record.state = {**record.state, REDIRECT_KEY: kept, PREVIOUS_KEY: previous}
-            await self._write(record, None, None)
+            await self.write_round(record, None, None)
             return True
 
         if not await retrying(attempt):

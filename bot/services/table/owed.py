@@ -27,7 +27,15 @@ from datetime import datetime, timedelta
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db.models import Campaign, CombatRecord, RollRequest, Timer
+from bot.db.models import (
+    Campaign,
+    CombatRecord,
+    RollRequest,
+    RollRequestEntry,
+    Scene,
+    Timer,
+    saved_id,
+)
 from bot.services.play.combat_store import TURN_TIMER
 from bot.services.table.pace_rounds import open_rounds
 from bot.services.table.pacing import DECLARE, KINDS, POST, ROLL, TURN, Owed, RoundView
@@ -79,7 +87,7 @@ async def owed_in_campaign(
     )
     found = [
         *_post_debts(rounds),
-        *_roll_debts(requests),
+        *_roll_debts(requests, await _unrolled(session, campaign, requests)),
         *(
             debt
             for fight in fights
@@ -105,23 +113,51 @@ def _post_debts(rounds: Iterable[RoundView]) -> list[Owed]:
     ]
 
 
-def _roll_debts(requests: Sequence[RollRequest]) -> list[Owed]:
-    owed = []
-    for request in requests:
-        for entry in request.entries:
-            if entry.get("log_id") is not None or entry.get("unable"):
-                continue  # rolled, or could not roll when asked
-            owed.append(
-                Owed(
-                    ROLL,
-                    int(entry["owner_id"]),
-                    str(entry["name"]),
-                    request.label,
-                    request.channel_id,
-                    request.created_at,
+async def _unrolled(
+    session: AsyncSession, campaign: Campaign, requests: Sequence[RollRequest]
+) -> set[tuple[int, int]]:
+    """``(request id, character id)`` of every roll still awaited: the entry rows a press
+    has not filled (issue 26 keeps each roll there, not in the request's asked list), of
+    requests outside a closed scene (its buttons are refused: nobody owes them)."""
+    if not requests:
+        return set()
+    closed = set(
+        (
+            await session.exec(
+                select(Scene.channel_id).where(
+                    Scene.campaign_id == campaign.id,
+                    Scene.status == "closed",
+                    col(Scene.channel_id).in_({r.channel_id for r in requests}),
                 )
             )
-    return owed
+        ).all()
+    )
+    live = [saved_id(r) for r in requests if r.channel_id not in closed]
+    if not live:
+        return set()
+    rows = await session.exec(
+        select(RollRequestEntry.request_id, RollRequestEntry.character_id).where(
+            col(RollRequestEntry.request_id).in_(live), col(RollRequestEntry.log_id).is_(None)
+        )
+    )
+    return {(int(request_id), int(character_id)) for request_id, character_id in rows.all()}
+
+
+def _roll_debts(requests: Sequence[RollRequest], unrolled: set[tuple[int, int]]) -> list[Owed]:
+    """The awaited rolls (``unrolled``), named as the request asked them."""
+    return [
+        Owed(
+            ROLL,
+            int(entry["owner_id"]),
+            str(entry["name"]),
+            request.label,
+            request.channel_id,
+            request.created_at,
+        )
+        for request in requests
+        for entry in request.entries
+        if (saved_id(request), int(entry["character_id"])) in unrolled
+    ]
 
 
 def _fight_debts(
