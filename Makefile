@@ -61,13 +61,17 @@ $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[dev,postgres,bench]"
 	@touch $(BENCH_STAMP)
 
-# The table's commands (/roll, /check, a request's button) against a bare discord.py bot through
-# the stand-in, at 1, 20 and 100 members at once, on SQLite and (with ARBITRO_TEST_POSTGRES_URL)
-# PostgreSQL. On a shared machine run it under the suite lock: flock /tmp/arbitro-suite.lock make bench
+# Every command players use during play against a bare discord.py bot through the stand-in, at
+# 1, 20 and 100 members at once, on SQLite and (with ARBITRO_TEST_POSTGRES_URL) PostgreSQL, then
+# start-to-READY and memory with 1 and 1,000 servers (issue 26). A part of it:
+#   make bench BENCH_ARGS="--kinds check,attack --levels 100 --only floor --only sqlite"
+# On a shared machine run it under the suite lock: flock /tmp/arbitro-suite.lock make bench
+BENCH_ARGS ?=
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/dice_bench.py
 	$(PY) benchmarks/dice_limits_bench.py
-	$(PY) benchmarks/request_load_bench.py --kinds roll,check,press
+	$(PY) benchmarks/command_load_bench.py $(BENCH_ARGS)
+	$(PY) benchmarks/command_load_bench.py --startup
 
 # Tools that are not part of Árbitro's environment live in a venv of their own (.venv/tools),
 # pinned here: pip-tools for `make lock`, pre-commit for `make hooks`.

@@ -52,7 +52,9 @@ from bot.db.engine import create_engine  # noqa: E402
 from bot.db.migrate import upgrade  # noqa: E402
 from bot.db.models import Post, RollLog, Scene, XpAward  # noqa: E402
 from bot.services import Actor, Place  # noqa: E402
+from bot.services.chronicle import service as chronicle_service  # noqa: E402
 from bot.services.chronicle.archive import GM_POSTS, GM_ROLLS, GM_SCENES, GM_XP  # noqa: E402
+from bot.services.chronicle.service import SQLITE_BATCH  # noqa: E402
 from tests.examples import ARDELIA  # noqa: E402
 
 GM = Actor(1, "Máster", can_manage_channels=True)
@@ -247,7 +249,31 @@ async def importing(services: Services, payload: bytes, channel: int) -> float:
     return time.perf_counter() - start
 
 
-async def on_database(name: str, url: str, payload: bytes, rate: float, odds: bool) -> None:
+async def rolls_while_importing(
+    name: str, services: Services, payload: bytes, rate: float, channel: int
+) -> None:
+    """Another server's /roll idle, then while ``payload`` is imported into ``channel``."""
+    rolls = Load(lambda: services.rolls.roll(PLAYER, ANA, "1d20+3"), rate)
+    rolls.start()
+    await asyncio.sleep(10)
+    await rolls.stop()
+    idle = list(rolls.latencies)
+    rolls.start()
+    took = await importing(services, payload, channel)
+    await rolls.stop()
+    busy = list(rolls.latencies)
+    print(f"\n[{name}] another server's /roll, {rate:.0f} a second")
+    print(f"  idle:                {describe(idle)}")
+    print(f"  while importing:     {describe(busy)}  (import {took:.1f} s)")
+    ratio = percentile(busy, 0.99) / percentile(idle, 0.99)
+    print(f"  p99 ratio:           {ratio:.2f}× idle (target: at most 2×)")
+    if rolls.failures:
+        print(f"  failed rolls:        {rolls.failures}")
+
+
+async def on_database(
+    name: str, url: str, payload: bytes, rate: float, odds: bool, batches: list[int]
+) -> None:
     engine = create_engine(url)
     await upgrade(engine)
     services = Services(engine)
@@ -256,22 +282,15 @@ async def on_database(name: str, url: str, payload: bytes, rate: float, odds: bo
         await services.campaigns.create(
             PLAYER, GM, name="Otra mesa", system="nucleo", target_id=21, kind="channel"
         )
-        rolls = Load(lambda: services.rolls.roll(PLAYER, ANA, "1d20+3"), rate)
-        rolls.start()
-        await asyncio.sleep(10)
-        await rolls.stop()
-        idle = list(rolls.latencies)
-        rolls.start()
-        took = await importing(services, payload, 31)
-        await rolls.stop()
-        busy = list(rolls.latencies)
-        print(f"\n[{name}] another server's /roll, {rate:.0f} a second")
-        print(f"  idle:                {describe(idle)}")
-        print(f"  while importing:     {describe(busy)}  (import {took:.1f} s)")
-        ratio = percentile(busy, 0.99) / percentile(idle, 0.99)
-        print(f"  p99 ratio:           {ratio:.2f}× idle (target: at most 2×)")
-        if rolls.failures:
-            print(f"  failed rolls:        {rolls.failures}")
+        if name == "SQLite" and batches:
+            # the same run, each restore batch size in turn (the shared machine's load drifts)
+            for index, size in enumerate(batches):
+                chronicle_service.SQLITE_BATCH = size
+                label = f"{name}, {size} rows a batch"
+                await rolls_while_importing(label, services, payload, rate, 41 + index)
+            chronicle_service.SQLITE_BATCH = SQLITE_BATCH
+        else:
+            await rolls_while_importing(name, services, payload, rate, 31)
         if not odds:
             return
         queries = Load(lambda: services.rolls.odds(ODDS, 25, owner=PLAYER.guild_id), 1)
@@ -297,7 +316,14 @@ async def on_database(name: str, url: str, payload: bytes, rate: float, odds: bo
         await engine.dispose()
 
 
-async def run(folder: Path, databases: list[tuple[str, str]], scale: float, rate: float) -> None:
+async def run(
+    folder: Path,
+    databases: list[tuple[str, str]],
+    scale: float,
+    rate: float,
+    odds: bool,
+    batches: list[int],
+) -> None:
     engine = create_engine(f"sqlite+aiosqlite:///{folder / 'source.db'}")
     await upgrade(engine)
     services = Services(engine)
@@ -315,24 +341,31 @@ async def run(folder: Path, databases: list[tuple[str, str]], scale: float, rate
     await services.compute.close()
     await engine.dispose()
     for name, url in databases:
-        await on_database(name, url, payload, rate, odds=name == "SQLite")
+        await on_database(name, url, payload, rate, odds and name == "SQLite", batches)
 
 
-def main(scale: float, rate: float) -> None:
+def main(scale: float, rate: float, *, odds: bool = True, batches: list[int] | None = None) -> None:
     """The databases are made outside the event loop (tests/databases.py runs its own)."""
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         databases = [("SQLite", f"sqlite+aiosqlite:///{folder / 'bench.db'}")]
-        if os.environ.get("ARBITRO_TEST_POSTGRES_URL"):
+        if os.environ.get("ARBITRO_TEST_POSTGRES_URL") and not batches:
             from tests.databases import postgres_database
 
             databases.append(("PostgreSQL", stack.enter_context(postgres_database())))
-        asyncio.run(run(folder, databases, scale, rate))
+        asyncio.run(run(folder, databases, scale, rate, odds, batches or []))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=1.0, help="share of the budgets")
     parser.add_argument("--rate", type=float, default=50.0, help="/roll requests per second")
+    parser.add_argument(
+        "--sqlite-batches",
+        default="",
+        help="compare restore batch sizes on SQLite in one run (e.g. 100,25): /roll only",
+    )
+    parser.add_argument("--no-odds", action="store_true", help="skip the /odds part")
     arguments = parser.parse_args()
-    main(arguments.scale, arguments.rate)
+    sizes = [int(size) for size in arguments.sqlite_batches.split(",") if size.strip()]
+    main(arguments.scale, arguments.rate, odds=not arguments.no_odds, batches=sizes)

@@ -1,10 +1,14 @@
-"""The floor of ``benchmarks/roll_load_bench.py`` and ``request_load_bench.py``: a bare
+"""The floor of ``benchmarks/roll_load_bench.py`` and ``command_load_bench.py``: a bare
 discord.py bot answering ``/roll`` and a button.
 
 Same command, same options, same dice engine and the same Markdown line as Árbitro's
 ``/roll``, but no database, no campaign, no audit log, no catalogue: what any bot pays to
 receive an interaction and answer it.  Árbitro's cost per ``/roll`` is compared with this
 one, measured in the same run under the same load.
+
+``/form`` opens a one-field form; its submission is posted through the channel's webhook
+and the member told privately that it was: the floor of ``/post`` (a modal answered by a
+webhook post), and of every other modal the benchmarks submit.
 
 ``/panel`` posts a message of 20 persistent buttons (``DynamicItem``s, as Árbitro's request
 buttons are); a press answers its member privately with a ``1d20+5`` line: the floor of a
@@ -65,6 +69,13 @@ class FloorButton(
         await itx.response.send_message(text, ephemeral=True)
 
 
+@app_commands.command(name="form", description="Open a form")
+async def form(itx: discord.Interaction) -> None:
+    modal = discord.ui.Modal(title="Publicar", custom_id=f"floor-post:{itx.id}")
+    modal.add_item(discord.ui.TextInput(label="Texto", custom_id="text"))
+    await itx.response.send_modal(modal)
+
+
 @app_commands.command(name="panel", description="Post 20 buttons")
 async def panel(itx: discord.Interaction) -> None:
     view = discord.ui.View(timeout=None)
@@ -82,8 +93,39 @@ class FloorBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(roll)
         self.tree.add_command(panel)
+        self.tree.add_command(form)
         self.hooks: dict[int, discord.Webhook] = {}
         self.order: dict[int, asyncio.Lock] = {}
+
+    async def on_interaction(self, itx: discord.Interaction) -> None:
+        """A ``/form`` submission: posted through the channel's webhook, its author told."""
+        data = itx.data or {}
+        if itx.type is not discord.InteractionType.modal_submit:
+            return
+        if not str(data.get("custom_id", "")).startswith("floor-post:"):
+            return
+        text = next(
+            (
+                c["value"]
+                for row in data.get("components", [])
+                for c in row.get("components", [row.get("component", {})])
+                if c.get("custom_id") == "text"
+            ),
+            "",
+        )
+        channel = itx.channel
+        if not isinstance(channel, discord.TextChannel):
+            return
+        hook = self.hooks.get(channel.id)
+        if hook is None:
+            hook = self.hooks[channel.id] = await channel.create_webhook(name="floor")
+        sent = await hook.send(
+            text,
+            username=itx.user.display_name,
+            wait=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await itx.response.send_message(f"Publicado: {sent.jump_url}", ephemeral=True)
 
     async def on_message(self, message: discord.Message) -> None:
         """``Name: text`` in a thread, reposted as Name; then the original goes."""

@@ -40,6 +40,7 @@ from bot.services.play.combat import CombatService
 from bot.services.play.effects import EffectService
 from bot.services.play.inline import InlineRollService
 from bot.services.play.pain import PainService
+from bot.services.play.recovery import RecoveryService
 from bot.services.play.rolls import RollService
 from bot.services.play.rounds import RoundService
 from bot.services.play.spells import SpellService
@@ -87,6 +88,7 @@ EXTENSIONS = (
     "cogs.privacy",
     "cogs.undo",
     "cogs.abilities",
+    "cogs.recovery",
     "cogs.requests",
     "cogs.pace",
     "cogs.scenes",
@@ -150,7 +152,9 @@ class Services:
     def _play(self, rng: random.Random) -> None:
         """Play at the table: creation, checks, XP, effects, fights, attacks, spells."""
         self.creation = CreationService(self.sessions, self.characters, rng)
-        self.checks = CheckService(self.sessions, self.characters, rng)
+        self.checks = CheckService(
+            self.sessions, self.characters, rng, log_writes=self.rolls.log_writes
+        )
         self.xp = XpService(self.sessions, self.characters)
         self.effects = EffectService(self.characters)
         self.combat = CombatService(
@@ -162,12 +166,17 @@ class Services:
         self.pain = PainService(self.characters, rng)
         self.spells = SpellService(self.sessions, self.characters, rng, attacks=self.attacks)
         self.abilities = AbilityService(self.sessions, self.characters, rng)
+        # healing between fights (issue 23 §3): rest, catching breath, the GM's heal
+        self.recovery = RecoveryService(self.sessions, self.characters, self.combat, rng)
+        self.abilities.panel = self.spells.panel = self.recovery.panel
         # rounds of declarations (issue 25 §1): builds on the tracker and the acts declared
         self.rounds = RoundService(
             self.sessions, self.combat, self.attacks, self.timers, self.checks, self.spells,
             self.abilities,
         )  # fmt: skip
         self.pain.resume_round = self.rounds.after_choice  # a round paused for a choice
+        self.pain.close_round = self.rounds.close  # getting up may be its last declaration
+        self.rounds.pain = self.pain
 
     def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:
         """The play-by-post table and the chronicle: requests, approvals, pace, scenes,

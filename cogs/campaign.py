@@ -144,14 +144,22 @@ class CampaignCog(
             target_id=target_id,
             kind=kind,
         )
-        message = render.campaign(view, ctx.locale, headline_key="campaign.created")
-        message["embeds"][0].description = ctx.t("campaign.created_help")
+        message = render.campaign(
+            view,
+            ctx.locale,
+            headline_key="campaign.created",
+            description=ctx.t("campaign.created_help"),
+        )
         await itx.response.send_message(**message)
 
     @app_commands.command(name="show", description="Show the campaign of this channel")
-    async def show(self, itx: discord.Interaction[Arbitro]) -> None:
+    @app_commands.describe(setting="One rule, explained (its value, default and choices)")
+    async def show(self, itx: discord.Interaction[Arbitro], setting: Setting | None = None) -> None:
         ctx = await ctx_of(itx)
         view = await self.service.show(ctx.place)
+        if setting is not None:  # one rule with its explanation (the list may be too long)
+            await reply(itx, ctx.locale, **render.campaign_rule(view, setting, ctx.locale))
+            return
         message = render.campaign(view, ctx.locale)
         notices = posting_notices(self.bot, view, itx.app_permissions, ctx.locale)
         if notices:  # what the GM must grant or enable for /post and typed posts

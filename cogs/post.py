@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.services import Actor, Place
 from bot.services.campaigns.service import is_referee
+from bot.services.shared.audience import Shown
 from bot.services.shared.errors import DomainError
 from bot.services.table.posting import (
     MAX_NOTES,
@@ -31,6 +32,8 @@ from bot.services.table.posting import (
     PostView,
     Speaker,
     check_text,
+    post_reader,
+    rolls_seen,
 )
 from bot.services.table.scenes import parse_players
 from cogs.ui.context import ctx_of, reply_locale
@@ -39,6 +42,7 @@ from cogs.ui.custom_ids import INT, CustomId, custom_id_of, form_values
 from cogs.ui.errors import describe_error
 from cogs.ui.modal_submissions import modal_submissions
 from cogs.ui.options import Speaker as SpeakerOption
+from cogs.ui.post_redraw import redraw_post
 from cogs.ui.render_post import post_parts, returned_text, roll_line
 from cogs.ui.scene_header import refresh_header
 from cogs.ui.webhooks import Destination, destination_of, webhook_pool
@@ -280,29 +284,31 @@ class PostCog(commands.Cog):
         header = None
         if recipients:
             thread = await self._private_thread(itx, ctx.place, ctx.actor, recipients, chan_id)
-            where, secret = destination_of(thread), True
+            where = destination_of(thread)
         elif mode == GM_ONLY:
             assert gm_channel is not None  # _gm_channel refused it otherwise
-            where, secret = destination_of(gm_channel), True
+            where = destination_of(gm_channel)
             # a mention shows the author's current name and pings nobody (allowed mentions)
             header = t(
                 "post.gm_only_header", locale, author=f"<@{ctx.actor.user_id}>", link=_here(itx)
             )
         else:
             where = destination_of(itx.channel)
-            secret = await self.posting.is_private_thread(ctx.place.guild_id, ctx.place.channel_id)
+        # who the post and its rolls are for, decided once: what its readers see of each roll
+        audience = await self.posting.audience(
+            ctx.place, ctx.actor, where.message_channel_id, gm_only=mode == GM_ONLY
+        )
         rolls: list[PostRoll] = []
         if roll_text:  # dice, a macro (maybe several rolls) or a sheet option
             rolls = await self.posting.roll(
-                ctx.place, ctx.actor, speaker, roll_text, private=secret or mode == GM_ONLY
+                ctx.place, ctx.actor, speaker, roll_text, audience=audience
             )
-        show_numbers = not speaker.hidden or mode == GM_ONLY
+        seen = rolls_seen(rolls, post_reader(audience, gm_only=mode == GM_ONLY))
         parts = post_parts(
             text,
             locale,
             notes=notes if mode != PRIVATE_NOTES else None,
-            rolls=rolls,
-            roll_numbers=show_numbers,
+            rolls=seen.shown,
             header=header,
         )
         sent = await self.hooks.send(
@@ -312,10 +318,9 @@ class PostCog(commands.Cog):
         if mode == PRIVATE_NOTES and notes and gm_channel is not None:
             gm_ids += await self._notes_copy(gm_channel, speaker, notes, sent[0].jump_url, locale)
         copy = None
-        private_rolls = [roll for roll in rolls if roll.private]
-        if private_rolls and mode != GM_ONLY and gm_channel is not None:
+        if seen.for_gm and gm_channel is not None:
             copy = await self._roll_copy(
-                gm_channel, ctx.actor, speaker, private_rolls, sent[0], locale
+                gm_channel, ctx.actor, speaker, seen.for_gm, sent[0], locale
             )
             gm_ids.append(copy.id)
         view = await self.posting.record(
@@ -334,8 +339,9 @@ class PostCog(commands.Cog):
                 origin_channel_id=ctx.place.channel_id,
             ),
         )
+        copied = {shown.value.log_id for shown in seen.for_gm}
         for roll in rolls:
-            linked = copy if copy is not None and roll.private else sent[-1]
+            linked = copy if copy is not None and roll.log_id in copied else sent[-1]
             await ctx.services.rolls.attach_message(
                 roll.log_id, ctx.place.guild_id, linked.id, linked.jump_url
             )
@@ -383,16 +389,16 @@ class PostCog(commands.Cog):
         gm_channel: discord.TextChannel,
         actor: Actor,
         speaker: Speaker,
-        rolls: list[PostRoll],
+        rolls: Sequence[Shown[PostRoll]],
         post: discord.WebhookMessage,
         locale: str,
     ) -> discord.Message:
-        """The GM-channel copy of the private rolls attached to a post (the numbers kept from
-        players: a hidden NPC's, or a private thread's)."""
+        """The GM-channel copy of the rolls a post's readers may not read (a hidden NPC's
+        numbers), as the GM reads them (:func:`rolls_seen`)."""
         content = "\n".join(
             (
                 t("post.gm_copy", locale, user=actor.name, name=speaker.name, link=post.jump_url),
-                *(roll_line(roll, locale) for roll in rolls),
+                *(roll_line(roll.value, locale) for roll in rolls),
             )
         )
         return await gm_channel.send(content, allowed_mentions=discord.AllowedMentions.none())
@@ -516,45 +522,7 @@ class PostCog(commands.Cog):
     ) -> None:
         ctx = await ctx_of(itx)
         view = await self.posting.edit(ctx.place, ctx.actor, post_id, version, text, notes)
-        campaign = await self.posting.campaign_of(view)
-        locale = campaign.locale or self.bot.config.default_locale
-        rolls = await self.posting.rolls_of(ctx.place.guild_id, view.roll_log_ids)
-        header = None
-        if view.gm_only and view.origin_channel_id:
-            link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.origin_channel_id}"
-            author = f"<@{view.author_user_id}>"
-            header = t("post.gm_only_header", locale, author=author, link=link)
-        hidden = bool(rolls) and await self.posting.hides_numbers(view)
-        parts = post_parts(
-            view.text,
-            locale,
-            notes=view.notes if not view.notes_private else None,
-            rolls=rolls,
-            roll_numbers=not hidden,
-            edited=True,
-            header=header,
-        )
-        where = await self._where(itx, view.channel_id)
-        try:
-            kept = await self.hooks.edit(
-                where, list(view.message_ids), parts, username=view.webhook_name
-            )
-        except discord.NotFound:
-            # Discord ties a message to the webhook that sent it: once someone deleted that
-            # webhook, its messages cannot be edited any more (deleting them still works)
-            raise DomainError("post.error.edit_gone") from None
-        if tuple(kept) != view.message_ids:
-            view = await self.posting.set_messages(ctx.place, view.id, view.version, tuple(kept))
-        if view.notes_private and view.gm_message_ids and campaign.gm_channel_id:
-            gm = await self._where(itx, campaign.gm_channel_id)
-            link = f"https://discord.com/channels/{ctx.place.guild_id}/{view.channel_id}/{kept[0]}"
-            notes_header = t("post.private_notes_header", locale, name=view.speaker_name, link=link)
-            await self.hooks.edit(
-                gm,
-                [view.gm_message_ids[0]],
-                post_parts(view.notes or "—", locale, header=notes_header, edited=True)[:1],
-                username=view.webhook_name,
-            )
+        await redraw_post(self.bot, ctx.place.guild_id, view)
         await itx.followup.send(ctx.t("post.edited_done"), ephemeral=True)
 
     async def _where(self, itx: discord.Interaction[Arbitro], channel_id: int) -> Destination:
@@ -573,9 +541,8 @@ class PostCog(commands.Cog):
         await itx.response.defer(ephemeral=True, thinking=True)
         view = await self.posting.delete(ctx.place, ctx.actor, found.id, found.version)
         await self._remove_messages(itx, view)
-        body = returned_text(
-            ctx.locale, ctx.t("post.deleted", name=view.speaker_name), view.text, view.notes
-        )
+        deleted = ctx.t("post.deleted", name=view.speaker_name)
+        body = returned_text(ctx.locale, deleted, view.text, view.notes, kind="deleted_copy")
         await itx.followup.send(**body, ephemeral=True)
         if view.scene_id is not None:  # a deleted post leaves the round: its author is due again
             await refresh_header(self.bot, ctx.place, ctx.locale)
@@ -598,14 +565,17 @@ class WebhookReposter:
         self.cog, self.itx = cog, itx
 
     async def send(
-        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll], locale: str | None
+        self,
+        post: PostView,
+        speaker: Speaker,
+        rolls: Sequence[Shown[PostRoll | None]],
+        locale: str | None,
     ) -> tuple[int, ...]:
         parts = post_parts(
             post.text,
             locale or self.cog.bot.config.default_locale,
             notes=post.notes if not post.notes_private else None,
             rolls=rolls,
-            roll_numbers=not speaker.hidden,
             edited=post.edited_at is not None,
         )
         where = await self.cog._where(self.itx, post.channel_id)

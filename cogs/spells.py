@@ -12,6 +12,7 @@ from bot.services.play.spells import MAX_EXTRA_MANA, CastOrder, CastView
 from cogs.ui import render_rounds, render_spells, round_panel
 from cogs.ui.attack_panel import send_gm_notes
 from cogs.ui.audience import answer
+from cogs.ui.combat_panel import turn_message
 from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.gm_copy import send_gm_copy
@@ -65,7 +66,7 @@ class SpellsCog(
 
     @app_commands.command(name="cast", description="Cast a spell: roll, spend mana or a slot")
     @app_commands.describe(
-        name="The spell (Núcleo; free text for the record in S&W)",
+        name="The spell (Núcleo; in S&W the campaign's, or free text for the record)",
         level="Spell level whose slot is spent (S&W)",
         spell_list="Which list, when several have that level (S&W Explorador: Clérigo or Mago)",
         character="Who casts (default: your active character)",
@@ -75,6 +76,7 @@ class SpellsCog(
         modifier="Modifier set by the GM or the situation",
         target="At whom or what (for the record)",
         private="Only you (and the GM channel) see it",
+        heal="What a spell the campaign does not define heals (S&W: the caster or the GM says)",
     )
     @fight()
     @in_play()
@@ -91,6 +93,7 @@ class SpellsCog(
         modifier: app_commands.Range[int, -50, 50] = 0,
         target: app_commands.Range[str, 1, 100] | None = None,
         private: bool = False,
+        heal: app_commands.Range[int, 1, 1000] | None = None,
     ) -> None:
         ctx = await ctx_of(itx)
         order = CastOrder(
@@ -104,6 +107,7 @@ class SpellsCog(
             modifier=modifier,
             target=target,
             private=private,
+            heal=heal,
         )
         view = await self.bot.services.spells.cast(ctx.place, ctx.actor, order)
         if view.declared is not None:  # a round of declarations: sealed until it resolves
@@ -128,6 +132,8 @@ class SpellsCog(
             )
         if view.touch is not None:
             await send_gm_notes(itx)
+        if view.fight is not None:  # a combatant healed: the panel, refreshed
+            await itx.followup.send(**turn_message(view.fight, ctx.locale))
 
     async def _declared(
         self, itx: discord.Interaction[Arbitro], view: CastView, locale: str

@@ -10,17 +10,22 @@ message's ticket in its channel's queue before anything else, and hands the rest
 While a message is being handled (waiting for its turn, its files downloading), its author
 may edit or delete it: the raw edit and delete events (they come whether or not the message is
 in discord.py's cache) update :class:`Pending`, and the service reads it at the message's turn.
+A message refused before anything was rolled (a private mark, a mistyped roll, a missing
+permission: :attr:`TypedOutcome.REFUSED`) is handled again when its author edits it within
+:data:`RETRY_WINDOW` — the fix its author was told to make; one refused after its rolls were
+logged is not (typing it again rolls anew, in the open).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
-from bot.services.table.typing import TypedMessage
+from bot.services.table.typing import TypedMessage, TypedOutcome
 from cogs.ui.channel_queue import ChannelQueue
 from cogs.ui.context import actor_of_member, place_of_channel
 from cogs.ui.typed_sender import FILES_IN_FLIGHT, ByteBudget, MessageSender, Pending
@@ -34,6 +39,10 @@ log = logging.getLogger(__name__)
 
 #: Messages a member writes (a reply too); joins, pins and other system messages are not.
 MEMBER_MESSAGES = (discord.MessageType.default, discord.MessageType.reply)
+#: How long an edit of a refused message tries it again (seconds), and how many such
+#: messages are remembered at most (the oldest forgotten first): memory bounded by design.
+RETRY_WINDOW = 600.0
+RETRY_KEPT = 1000
 
 
 def may_be_a_post(message: discord.Message) -> bool:
@@ -76,6 +85,8 @@ class TypingCog(commands.Cog):
         self.budget = ByteBudget(FILES_IN_FLIGHT)
         #: the messages being handled, by id: what their authors did to them meanwhile
         self.pending: dict[int, Pending] = {}
+        #: messages refused with nothing rolled, by id: when (an edit tries them again)
+        self.refused: dict[int, float] = {}
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -85,19 +96,47 @@ class TypingCog(commands.Cog):
         pending = self.pending[message.id] = Pending(message.content)
         try:
             sender = MessageSender(self.bot, message, ticket, self.budget, pending)
-            await self.bot.services.typing.handle(typed_message(message), sender)
+            outcome = await self.bot.services.typing.handle(typed_message(message), sender)
+            if outcome == TypedOutcome.REFUSED:
+                self._keep_refused(message.id)
         except Exception:
             log.exception("typed message %s could not be handled", message.id)
         finally:
             ticket.finish()
             del self.pending[message.id]
 
+    def _keep_refused(self, message_id: int) -> None:
+        self.refused[message_id] = time.monotonic()
+        while len(self.refused) > RETRY_KEPT:  # the oldest go first (insertion order)
+            del self.refused[next(iter(self.refused))]
+
     @commands.Cog.listener()
     async def on_raw_message_edit(self, event: discord.RawMessageUpdateEvent) -> None:
+        content: object = event.data.get("content")
+        if not isinstance(content, str):  # an embed unfurled: no content
+            return
         pending = self.pending.get(event.message_id)
-        content = event.data.get("content")
-        if pending is not None and isinstance(content, str):  # an embed unfurled: no content
+        if pending is not None:
             pending.text = content
+            return
+        refused_at = self.refused.pop(event.message_id, None)
+        if refused_at is not None and time.monotonic() - refused_at <= RETRY_WINDOW:
+            # tried again as it reads now (Discord sends the whole message, its author a member)
+            await self.on_message(event.message)
+            return
+        message = event.message
+        if not self.bot.reads_messages or not may_be_a_post(message):
+            return
+        # a kept original (its files stayed with it) edited: its post follows
+        sender = MessageSender(
+            self.bot, message, self.queue.ticket(message.channel.id), self.budget
+        )
+        try:
+            await self.bot.services.typing.follow_original(typed_message(message), sender)
+        except Exception:
+            log.exception("the edit of message %s could not be followed", message.id)
+        finally:
+            sender.ticket.finish()
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, event: discord.RawMessageDeleteEvent) -> None:

@@ -70,6 +70,9 @@ class InteractionRecord:
     #: time.monotonic() of the first follow-up message (after a deferral or an edit of the
     #: clicked message, the member's own answer: what a benchmark times to)
     followup_at: float | None = None
+    #: time.monotonic() of the latest answer the user saw (a reply, a follow-up, an edit of
+    #: the response): with ``finished``, when the member had the command's final answer
+    last_answer_at: float | None = None
 
     @property
     def deferred(self) -> bool:
@@ -80,8 +83,10 @@ class InteractionRecord:
         if self.callback_type is None:
             return
         if self.callback_type not in (5, 6) or self.followups or self.edits:
+            now = time.monotonic()
             if self.answered_at is None:
-                self.answered_at = time.monotonic()
+                self.answered_at = now
+            self.last_answer_at = now
             self.answered.set()
 
 

@@ -15,9 +15,10 @@ import discord
 from bot.db.types import as_utc
 from bot.formatting import format_percent
 from bot.i18n import t
-from bot.services.campaigns.service import CampaignView, SettingView
+from bot.services.campaigns.service import CampaignView, SettingView, setting_key
 from bot.services.play.rolls import HistoryView, OddsView, RollView
 from bot.services.shared.audience import Shown
+from bot.services.shared.errors import InvalidSetting
 from bot.words import problem_text, setting_description, setting_name, setting_value
 from rules.dice.limits import MAX_ROLLS
 from rules.systems.base import Problem
@@ -27,6 +28,7 @@ __all__ = [
     "history",
     "odds",
     "campaign",
+    "campaign_rule",
     "percent",
     "truncate",
     "name_list",
@@ -270,6 +272,27 @@ MESSAGE_EMBED_TEXT = 6000
 EMBED_DESCRIPTION = 4000
 
 
+def campaign_rule(view: CampaignView, typed: str, locale: str) -> dict[str, Any]:
+    """One rule of the campaign explained (``/campaign show setting:``): its value, default,
+    what it does and the values it takes — what the rule list leaves out when it is too long
+    for one message.  ``typed``: its key or its name in either language."""
+    key = setting_key(view.system, typed)
+    found = next((s for s in view.settings if s.key == key), None)
+    if found is None:
+        raise InvalidSetting("campaign.error.unknown_setting", key=typed[:100])
+    lines = [setting_line(view.system, found, locale)]
+    if found.choices:
+        named = (setting_value(view.system, key, choice, locale) for choice in found.choices)
+        lines.append(t("settings.choices", locale, choices=", ".join(named)))
+    lines.append(t("settings.change_hint", locale, key=key))
+    embed = discord.Embed(
+        title=truncate(setting_name(view.system, key, locale), 256),
+        description=truncate("\n".join(lines), EMBED_DESCRIPTION),
+        colour=COLOUR[None],
+    )
+    return {"embed": embed, "ephemeral": True}
+
+
 def settings_embeds(view: CampaignView, locale: str, budget: int = 5000) -> list[discord.Embed]:
     """Every rule of the campaign, each whole, in as many embeds as they need within
     ``budget`` characters (what the message has left of Discord's 6,000): with their
@@ -302,9 +325,18 @@ def _pages(lines: list[str], limit: int) -> list[str]:
     return ["\n".join(page) for page in pages]
 
 
-def campaign(view: CampaignView, locale: str, *, headline_key: str | None = None) -> dict[str, Any]:
+def campaign(
+    view: CampaignView,
+    locale: str,
+    *,
+    headline_key: str | None = None,
+    description: str | None = None,
+) -> dict[str, Any]:
+    """The campaign and every rule; ``description`` (the creation's help) goes in the first
+    embed *before* the rules' budget is measured, so the message stays within Discord's 6,000
+    characters (added afterwards it overflowed once a setting was added: issue 23 §3)."""
     title = t(headline_key, locale, name=view.name) if headline_key else view.name
-    embed = discord.Embed(title=truncate(title, 256), colour=COLOUR[None])
+    embed = discord.Embed(title=truncate(title, 256), description=description, colour=COLOUR[None])
     embed.add_field(name=t("campaign.field.system", locale), value=view.system_name)
     embed.add_field(
         name=t("campaign.field.gm", locale),

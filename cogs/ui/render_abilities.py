@@ -30,7 +30,8 @@ def used(view: AbilityUseView, locale: str) -> dict[str, Any]:
     if view.roll:
         lines.append(f"`{view.roll}`")
     if view.healed is not None:
-        lines.append(t("ability.healed", locale, target=view.target, amount=view.healed))
+        unit = t(f"{view.system}.health_unit", locale)
+        lines.append(t("ability.healed", locale, target=view.target, amount=view.healed, unit=unit))
         lines.append(
             t(
                 "combat.state",

@@ -58,12 +58,17 @@ def _post(line: PostLine, guild_id: int, locale: str) -> str:
 
 
 def _scene_field(scene: SceneCatchUp, guild_id: int, locale: str) -> tuple[str, str]:
-    name = t("pace.catch_up.scene", locale, title=scene.title, count=scene.unanswered)
+    if not scene.scene_id:  # a private thread: posts addressed to the member (whispers)
+        name = t("pace.catch_up.whisper", locale, count=scene.unanswered)
+        opening = "pace.catch_up.open_thread"
+    else:
+        name = t("pace.catch_up.scene", locale, title=scene.title, count=scene.unanswered)
+        opening = "pace.catch_up.open_scene"
     lines = [_post(line, guild_id, locale) for line in scene.posts]
     if scene.unanswered > len(scene.posts):
         earlier = scene.unanswered - len(scene.posts)
         lines.insert(0, t("pace.catch_up.earlier", locale, count=earlier))
-    lines.append(t("pace.catch_up.open_scene", locale, link=_link(guild_id, scene.channel_id)))
+    lines.append(t(opening, locale, link=_link(guild_id, scene.channel_id)))
     return truncate(name, 256), fit_lines(lines, locale, _FIELD)
 
 
@@ -94,17 +99,18 @@ def catch_up(view: CatchUpView, locale: str, *, returning: bool = False) -> dict
         head.extend(f"- {owed_line(d, view.guild_id, locale)}" for d in view.owed)
     else:
         head.append(t("pace.catch_up.owe_nothing", locale))
-    hidden = view.scenes[MAX_SCENE_FIELDS:]
+    fields = (*view.scenes, *view.whispers)[:MAX_SCENE_FIELDS]  # the whispers after
+    hidden = (*view.scenes, *view.whispers)[MAX_SCENE_FIELDS:]
     if hidden:
         head.append(t("pace.catch_up.more_scenes", locale, count=len(hidden)))
-    if not view.scenes:
+    if not view.scenes and not view.whispers:
         head.append(t("pace.catch_up.no_posts", locale))
     embed = discord.Embed(
         title=truncate(t(title, locale, campaign=view.campaign_name), 256),
         description=fit_lines(head, locale, 1500),
         colour=COLOUR[None],
     )
-    for scene in view.scenes[:MAX_SCENE_FIELDS]:
+    for scene in fields:
         name, value = _scene_field(scene, view.guild_id, locale)
         embed.add_field(name=name, value=value, inline=False)
     if view.rolls:

@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.inline import NamedRolls
+from bot.services.shared.audience import Shown
 from bot.services.shared.post_text import notes_lines, split_post
 from bot.services.sheets.profiles import ProfileView
 from bot.services.table.posting import PostRoll
@@ -33,9 +34,10 @@ def _without_total(breakdown: str, total: int) -> str:
     return text
 
 
-def roll_line(roll: PostRoll, locale: str, *, numbers: bool = True) -> str:
-    """The attached roll in one line; without ``numbers`` (a hidden NPC) only that it rolled."""
-    if not numbers:
+def roll_line(roll: PostRoll | None, locale: str) -> str:
+    """The attached roll in one line; None (its numbers sealed from the readers: a hidden
+    NPC's) only that it rolled."""
+    if roll is None:
         return t("post.roll_secret", locale)
     outcome = t(f"roll.outcome.{roll.outcome}", locale) if roll.outcome else ""
     label = f"{roll.label}: " if roll.label else ""
@@ -58,22 +60,23 @@ def post_parts(
     locale: str,
     *,
     notes: str | None = None,
-    roll: PostRoll | None = None,
-    rolls: Sequence[PostRoll] = (),
-    roll_numbers: bool = True,
+    rolls: Sequence[Shown[PostRoll | None]] = (),
     edited: bool = False,
     header: str | None = None,
 ) -> list[str]:
     """The post's messages: header (GM-only link, a reply's quote), text, notes, the rolls
-    (numbered as the text marks them when there are several), edited mark."""
+    (numbered as the text marks them when there are several), edited mark.
+
+    ``rolls`` come already decided by the audience rule for the readers of the messages
+    (:func:`bot.services.table.posting.rolls_seen`): a raw roll does not type-check."""
     blocks = [header] if header else []
     blocks.append(text)
     tail = []
     if notes:
         tail.append(notes_lines(notes))
-    every = [roll, *rolls] if roll is not None else list(rolls)
+    every = [shown.value for shown in rolls]
     for index, one in enumerate(every, start=1):
-        line = roll_line(one, locale, numbers=roll_numbers)
+        line = roll_line(one, locale)
         if len(every) > 1:
             line = line.replace("-# 🎲", f"-# {_superscript(index)} 🎲", 1)
         tail.append(line)
@@ -101,16 +104,19 @@ def _superscript(number: int) -> str:
     return "".join("⁰¹²³⁴⁵⁶⁷⁸⁹"[int(digit)] for digit in str(number))
 
 
-def returned_text(locale: str, reason: str, text: str, notes: str | None) -> dict[str, Any]:
-    """The author's text handed back when the post could not be made: nothing is lost.
+def returned_text(
+    locale: str, reason: str, text: str, notes: str | None, *, kind: str = "returned"
+) -> dict[str, Any]:
+    """The author's text handed back when the post could not be made (``kind`` «returned»:
+    nothing is lost), or after its author deleted it («deleted_copy»).
 
     In a code block when it fits, else as a file (``publicacion.txt``)."""
     body = text if not notes else f"{text}\n\n---\n{notes}"
-    intro = t("post.returned", locale, reason=reason)
+    intro = t(f"post.{kind}", locale, reason=reason)
     if len(body) + len(intro) < 1900 and "```" not in body:
         return {"content": f"{intro}\n```\n{body}\n```"}
     file = discord.File(io.BytesIO(body.encode("utf-8")), filename="publicacion.txt")
-    return {"content": t("post.returned_file", locale, reason=reason), "file": file}
+    return {"content": t(f"post.{kind}_file", locale, reason=reason), "file": file}
 
 
 #: Characters of a profile's history an embed shows (Discord: 4096); the whole is in the chronicle.

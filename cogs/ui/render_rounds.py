@@ -23,7 +23,7 @@ from bot.services.play.spells import CastView
 from bot.words import problem_text
 from cogs.ui.render import fit_lines, moment
 from cogs.ui.render_groups import group_lines
-from cogs.ui.render_pain import chosen_text
+from cogs.ui.render_pain import chosen_text, stand_text
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state
 
@@ -123,6 +123,8 @@ def _line(line: ActionLine, locale: str) -> str:
         return t("declare.line_hold", locale, name=line.name)
     if line.kind == "pain" and line.pain is not None:
         return chosen_text(line.pain, locale)
+    if line.kind == "stand" and line.stand is not None:
+        return stand_text(line.stand, locale)
     if line.kind == "target_fell":
         return t("declare.line_target_fell", locale, name=line.name, target=line.target)
     if line.kind == "cast" and line.cast is not None:

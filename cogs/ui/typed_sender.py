@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -20,10 +21,12 @@ import discord
 
 from bot.i18n import t
 from bot.services.play.inline import InlineRoll
+from bot.services.shared.audience import Shown
 from bot.services.shared.errors import DomainError
 from bot.services.table.posting import PostView
 from bot.services.table.typing import SentPost, TypedPost
 from cogs.ui.channel_queue import Ticket
+from cogs.ui.post_redraw import redraw_post
 from cogs.ui.render_post import post_parts, roll_line
 from cogs.ui.scene_header import refresh_header
 from cogs.ui.webhooks import destination_of, webhook_pool
@@ -152,13 +155,13 @@ class MessageSender:
                 for name, data, spoiler, description in carried
             ]
 
+        seen = post.seen()  # the audience rule: what the scene's readers see of each roll
         try:
             parts = post_parts(
                 post.text,
                 locale,
                 notes=post.notes,
-                rolls=post.rolls,
-                roll_numbers=not post.speaker.hidden,
+                rolls=seen.shown,
                 header=reply_quote(self.message, locale),
             )
             sent = await self.pool.send(
@@ -173,8 +176,8 @@ class MessageSender:
         finally:
             await self.budget.give(held)
         gm_copy = None
-        if post.speaker.hidden and post.rolls:
-            gm_copy = await self._gm_copy(post, sent[0].jump_url, locale)
+        if seen.for_gm:
+            gm_copy = await self._gm_copy(post, seen.for_gm, sent[0].jump_url, locale)
         return SentPost(
             where.message_channel_id,
             tuple(m.id for m in sent),
@@ -183,15 +186,18 @@ class MessageSender:
             gm_copy,
         )
 
-    async def _gm_copy(self, post: TypedPost, link: str, locale: str) -> tuple[int, str] | None:
-        """A hidden NPC's rolls, with their numbers, in the GM channel (players saw none)."""
+    async def _gm_copy(
+        self, post: TypedPost, rolls: Sequence[Shown[InlineRoll]], link: str, locale: str
+    ) -> tuple[int, str] | None:
+        """The rolls the post's readers may not read (a hidden NPC's), with their numbers,
+        in the GM channel (the GM reads everything)."""
         channel_id = post.speaker.gm_channel_id
         channel = self.bot.get_channel(channel_id) if channel_id else None
         if not isinstance(channel, discord.TextChannel):
             return None
         author = getattr(self.message.author, "display_name", self.message.author.name)
         head = t("post.gm_copy", locale, user=author, name=post.speaker.name, link=link)
-        lines = [roll_line(roll, locale) for roll in post.rolls]
+        lines = [roll_line(roll.value, locale) for roll in rolls]
         try:
             copy = await channel.send(
                 "\n".join([head, *lines]), allowed_mentions=discord.AllowedMentions.none()
@@ -285,6 +291,12 @@ class MessageSender:
 
     async def after_post(self, post: TypedPost, view: PostView) -> None:
         await refresh_header(self.bot, post.scene, self._locale(post.locale))
+
+    async def redraw(self, view: PostView) -> None:
+        try:
+            await redraw_post(self.bot, view.guild_id, view)
+        except discord.HTTPException as error:
+            raise _refusal(error) from None
 
 
 def _refusal(error: discord.HTTPException) -> DomainError:

@@ -18,6 +18,7 @@ from rules import dice
 from rules.nucleo.data import catalogue
 
 __all__ = [
+    "BREATH_RULES",
     "MURO_MODES",
     "BreathResult",
     "Thresholds",
@@ -32,6 +33,9 @@ __all__ = [
 
 #: ``desplazar``: thresholds follow the PV (Muro shifts them by one Físico); ``fijo``: ×3/×4/×6.
 MURO_MODES: tuple[str, ...] = ("desplazar", "fijo")
+#: ``recuperar_aliento`` (issue 23 §3, rules/nucleo/recovery.py): once after each fight
+#: (default) or whenever the GM allows it — the seed sets no limit
+BREATH_RULES: tuple[str, ...] = ("una_por_combate", "libre")
 
 NORMAL = "normal"
 MALHERIDO = "malherido"

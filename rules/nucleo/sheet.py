@@ -63,6 +63,10 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("px_habilidad", FieldKind.INTEGER, 2, minimum=1, maximum=100),
     SettingSpec("px_atributo", FieldKind.INTEGER, 3, minimum=1, maximum=100),
     SettingSpec("mejoras_con_aprobacion", FieldKind.BOOLEAN, True),
+    # healing between fights (issue 23 §3; rules/nucleo/recovery.py): «Recuperar el aliento»
+    # once after each fight or freely; the PV a day of rest heals (the seed gives none)
+    SettingSpec("recuperar_aliento", FieldKind.CHOICE, "una_por_combate", health.BREATH_RULES),
+    SettingSpec("curacion_por_dia", FieldKind.INTEGER, 1, minimum=0, maximum=20),
 )
 _DEFAULTS = {spec.key: spec.default for spec in SETTINGS}
 

@@ -28,6 +28,7 @@ from rules.nucleo import (
     health,
     magic,
     npc,
+    recovery,
     rolls,
     spell_effects,
     spellbook,
@@ -61,6 +62,7 @@ from rules.systems.base import (
     InitiativeRoll,
     OpposedResult,
     Problem,
+    Recovered,
     Settings,
     SettingSpec,
     Sheet,
@@ -490,6 +492,19 @@ class NucleoSystem(DelegatedCreation, DelegatedSpellBook):
         if after.state != before.state:
             notes.append(f"nucleo.note.estado_{after.state}")
         return HealthChange(updated, before.wounds - wounds, after.state, tuple(notes))
+
+    # -- healing between fights (Recovery, CatchBreath: rules/nucleo/recovery.py) ---------
+
+    def rest_days(self, sheet: Sheet, days: int, settings: Settings) -> Recovered:
+        return recovery.rest_days(sheet, days, settings)
+
+    def guarded_paths(self, settings: Settings) -> tuple[str, ...]:
+        return recovery.GUARDED_PATHS
+
+    def catch_breath(
+        self, sheet: Sheet, fight: int | None, settings: Settings, rng: random.Random
+    ) -> Recovered:
+        return recovery.catch_breath(sheet, fight, settings, rng)
 
     def session_bonus(self, sheet: Sheet, settings: Settings) -> tuple[int, str | None]:
         """Seed 002, «Módulo de reglas: Razas»: Humano «Recibe 1px más por partida»,

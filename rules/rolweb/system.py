@@ -19,7 +19,17 @@ from rules.combat.actions import Allowance, Use
 from rules.combat.attack import AttackRequest, AttackResult, DefenceRequest
 from rules.combat.health import CombatState
 from rules.rolweb import actions as rolweb_actions
-from rules.rolweb import belongings, builder, fight, offers, pain, situations, spellbook, use
+from rules.rolweb import (
+    belongings,
+    builder,
+    fight,
+    offers,
+    pain,
+    recovery,
+    situations,
+    spellbook,
+    use,
+)
 from rules.rolweb import sheet as sheets
 from rules.rolweb.abilities import Level, find_ability, load_abilities
 from rules.rolweb.advancement import grant, spend_for, upgrade_cost
@@ -66,6 +76,7 @@ from rules.systems.base import (
     PainChosen,
     PainOwed,
     Problem,
+    Recovered,
     RulesError,
     Settings,
     SettingSpec,
@@ -636,6 +647,15 @@ class RolwebSystem(DelegatedCreation, DelegatedSpellBook):
     ability_names = staticmethod(use.ability_names)
     known_abilities = staticmethod(use.known_abilities)
     use_ability = staticmethod(use.use_ability)
+    pay_ability = staticmethod(use.pay_ability)
+
+    # -- healing between fights (Recovery, rules/rolweb/recovery.py) ----------------------
+
+    def rest_days(self, sheet: Sheet, days: int, settings: Settings) -> Recovered:
+        return recovery.rest_days(sheet, days, settings)
+
+    def guarded_paths(self, settings: Settings) -> tuple[str, ...]:
+        return recovery.GUARDED_PATHS
 
     # -- the fight's situations and the ambush (AttackSituations, Ambush) -----------------
 

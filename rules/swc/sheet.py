@@ -40,6 +40,8 @@ DEFAULT_SETTINGS: Mapping[str, Any] = {
     "enano_guerrero_clerigo": False,
     "monjes_permitidos": False,
     "bono_fuego_druida": 2,
+    "curacion_por_dia": 1,
+    "conjuros": "",
 }
 
 

@@ -18,11 +18,13 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from rules import dice
 from rules.names import display
 from rules.swc.classes import get_class
 from rules.swc.derived import armour_blocks_spells, spell_table
 from rules.swc.monster import is_npc
 from rules.swc.sheet import character
+from rules.swc.spells import SpellEffectDef, find_spell, spell_infos
 from rules.swc.validation import problems
 from rules.systems.base import (
     CastResult,
@@ -31,6 +33,7 @@ from rules.systems.base import (
     RulesError,
     Settings,
     Sheet,
+    SpellEffect,
     SpellList,
     SpellPool,
     SpellRequest,
@@ -55,8 +58,9 @@ def _spent(sheet: Sheet) -> dict[str, int]:
 
 
 def spell_list(settings: Settings) -> SpellList:
-    """No spells to list: the book stops before them (the notice says so)."""
-    return SpellList((), NOTICE)
+    """The book stops before its spells (the notice says so): the list is the campaign's
+    defined spells (:mod:`rules.swc.spells`), the classic healing ones by default."""
+    return SpellList(spell_infos(settings), NOTICE)
 
 
 def _label(clase: str, lista: str, level: int) -> str:
@@ -95,17 +99,34 @@ def _matches(pool: SpellPool, wanted: str | None) -> bool:
     return fold(wanted) in (clase, lista, f"{clase}.{lista}", fold(LIST_NAMES.get(lista, "")))
 
 
+def _of_spell(pool: SpellPool, spell: SpellEffectDef | None, level: int | None) -> bool:
+    """Whether ``pool`` is a slot this cast may spend: of ``level`` when given, and of the
+    level the campaign's ``spell`` has on the pool's list when the spell is defined."""
+    _clase, lista, at = pool.key.split(".")
+    if level is not None and int(at) != level:
+        return False
+    return spell is None or spell.lists.get(lista) == int(at)
+
+
 def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Random) -> CastResult:
-    """Spend one prepared slot of ``request.level`` (no roll: S&W spells simply happen)."""
-    if request.level is None:
+    """Spend one prepared slot of ``request.level`` — or of the level the campaign's spell
+    has on the caster's list (:mod:`rules.swc.spells`) — and roll what a defined spell heals
+    (issue 23 §3); an undefined one heals ``request.amount`` when the caster gives it."""
+    defined = find_spell(request.spell, settings)
+    if request.level is None and defined is None:
         raise RulesError(Problem("spell.problem.level_needed"))
+    if defined is not None and defined.healing and request.amount is not None:
+        raise RulesError(Problem("swc.problem.spell_rolls", "", {"name": defined.name}))
     if not is_npc(sheet) and (wrong := problems(sheet, settings)):
         raise RulesError(wrong)
     pools = [
         p
         for p in _pools(sheet, settings)
-        if p.key.endswith(f".{request.level}") and _matches(p, request.spell_list)
+        if _of_spell(p, defined, request.level) and _matches(p, request.spell_list)
     ]
+    if not pools and defined is not None:
+        named = {"name": defined.name, "lists": _levels_text(defined)}
+        raise RulesError(Problem("swc.problem.spell_not_on_lists", "", named))
     if not pools:
         params = {"level": request.level, "list": request.spell_list or "—"}
         raise RulesError(Problem("spell.problem.no_slots_at_level", "", params))
@@ -115,7 +136,8 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
         # ``lista``); ``clase.lista`` only when two classes share a list
         names = sorted({key.split(".")[1] for key in lists})
         shown = names if len(names) == len(lists) else lists
-        params = {"level": request.level, "listas": "/".join(shown), "system": "swc"}
+        level = request.level or min(int(p.key.rsplit(".", 1)[1]) for p in pools)
+        params = {"level": level, "listas": "/".join(shown), "system": "swc"}
         raise RulesError(Problem("spell.problem.which_list", "", params))
     (pool,) = pools
     if pool.left <= 0:
@@ -127,8 +149,27 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
     spent[pool.key] = spent.get(pool.key, 0) + 1
     new_sheet: dict[str, Any] = {**sheet, SPENT: spent}
     after = SpellPool(pool.key, pool.label, pool.left - 1, pool.maximum)
-    label = (request.spell or "").strip()[:100] or pool.label
-    return CastResult(label=label, sheet=new_sheet, spent=1, pool=after)
+    label = defined.name if defined else (request.spell or "").strip()[:100] or pool.label
+    return CastResult(
+        label=label, sheet=new_sheet, spent=1, pool=after, effect=_healing(defined, request, rng)
+    )
+
+
+def _levels_text(spell: SpellEffectDef) -> str:
+    return ", ".join(f"{LIST_NAMES.get(k, k)} {v}" for k, v in sorted(spell.lists.items()))
+
+
+def _healing(
+    spell: SpellEffectDef | None, request: SpellRequest, rng: random.Random
+) -> SpellEffect | None:
+    """What the cast heals: the defined spell's dice, or the amount the caster gave."""
+    if spell is not None and spell.healing:
+        rolled = dice.roll(spell.healing, rng)
+        return SpellEffect("healing", rolled.expression, max(0, rolled.total), str(rolled))
+    if request.amount is not None and request.amount > 0:
+        amount = request.amount
+        return SpellEffect("healing", str(amount), amount, f"{amount} (lanzador)")
+    return None
 
 
 def rest(sheet: Sheet, settings: Settings) -> RestResult:

@@ -17,7 +17,17 @@ from rules.combat import effects
 from rules.combat.actions import Allowance, Use
 from rules.combat.attack import AttackRequest, AttackResult
 from rules.combat.health import CombatState
-from rules.swc import attack, builder, health, levelup, shop, spellbook, turns
+from rules.swc import (
+    attack,
+    builder,
+    health,
+    levelup,
+    powers,
+    recovery,
+    shop,
+    spellbook,
+    turns,
+)
 from rules.swc.advancement import hit_dice, xp_bonus
 from rules.swc.attributes import ATTRIBUTE_ORDER
 from rules.swc.checks import SKILL_LABELS, check, check_options, difficulty_refused
@@ -36,6 +46,7 @@ from rules.swc.multiclass import multiclass_hit_dice
 from rules.swc.races import RACE_IDS, allowed_combinations, get_race
 from rules.swc.sequence import SequenceKind, sequence_c_initiative, sequence_c_interval
 from rules.swc.sheet import DEFAULT_SETTINGS, NO_ARMOUR, Character, character, setting
+from rules.swc.spells import spell_infos
 from rules.swc.validation import problems
 from rules.systems.base import (
     ActRequest,
@@ -56,6 +67,7 @@ from rules.systems.base import (
     Outcome,
     Problem,
     Purse,
+    Recovered,
     RulesError,
     Settings,
     SettingSpec,
@@ -111,7 +123,9 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
     id = "swc"
     #: Sheet keys written during play or by optional rules, besides a new sheet's and the
     #: editable fields' (an import refuses any other top-level key).
-    extra_sheet_keys = frozenset({"conjuros_gastados", "clase_tras_limite", "heridas", "pnj"})
+    extra_sheet_keys = frozenset(
+        {"conjuros_gastados", "clase_tras_limite", "heridas", "pnj", powers.USED_TODAY}
+    )
     name = "Swords & Wizardry Completo"
     seed = "000_69fa394cbd22cdf4.txt"
 
@@ -129,6 +143,10 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         )
         specs.append(SettingSpec("pg_cero", FieldKind.CHOICE, "incapacitado", health.DEATH_RULES))
         specs.append(SettingSpec("descripcion_pg", FieldKind.TEXT, health.DEFAULT_DESCRIPTION))
+        # hit points a day of rest heals (issue 23 §3: seed 000 gives none; rules/swc/recovery.py)
+        specs.append(SettingSpec("curacion_por_dia", FieldKind.INTEGER, 1, minimum=0, maximum=20))
+        # what the campaign's spells do (JSON; empty: data/swc/spells.json; rules/swc/spells.py)
+        specs.append(SettingSpec("conjuros", FieldKind.TEXT, ""))
         return tuple(specs)
 
     def fields(self, settings: Settings) -> tuple[FieldSpec, ...]:
@@ -382,6 +400,19 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         healed = max(current, min(maximum, current + amount))
         return self._hp_change(sheet, healed - current, healed, settings)
 
+    # -- healing between fights (Abilities, Recovery: rules/swc/powers.py, recovery.py) ---
+
+    ability_names = staticmethod(powers.power_names)
+    known_abilities = staticmethod(powers.known_powers)
+    use_ability = staticmethod(powers.use_power)
+    pay_ability = staticmethod(powers.pay_power)
+
+    def rest_days(self, sheet: Sheet, days: int, settings: Settings) -> Recovered:
+        return recovery.rest_days(sheet, days, settings)
+
+    def guarded_paths(self, settings: Settings) -> tuple[str, ...]:
+        return recovery.GUARDED_PATHS
+
     def grant_xp(self, sheet: Sheet, amount: int, settings: Settings) -> AdvanceResult:
         """Add XP: the single-class bonus (or the multiclass even split), the slow-advancement
         halving past a race limit, then every level it buys.  Fixed hit points past the dice cap
@@ -425,8 +456,9 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
         )
 
     def spells(self, settings: Settings) -> tuple[SpellInfo, ...]:
-        """Seed 000 ends before the spell lists, so swc knows no spells yet."""
-        return ()
+        """Seed 000 ends before the spell lists: the campaign's defined spells
+        (:mod:`rules.swc.spells`, the classic healing ones by default)."""
+        return spell_infos(settings)
 
     # -- magic (SpellBook, rules/swc/spellbook.py) --------------------------------------
 
@@ -444,6 +476,10 @@ class SwcSystem(DelegatedCreation, DelegatedSpellBook):
             )
         if kind == "raza":
             return tuple(StepOption(r, get_race(r).nombre) for r in RACE_IDS)
+        if kind == "hechizo":  # the campaign's defined spells (checked when the GM sets them)
+            return tuple(
+                StepOption(s.name, s.name, s.description[:100]) for s in spell_infos(settings)
+            )
         if kind == "habilidad":
             return tuple(StepOption(f"ladron:{k}", label) for k, label in SKILL_LABELS.items())
         if kind == "equipo":

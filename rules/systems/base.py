@@ -397,6 +397,9 @@ class SpellRequest:
     mana: int | None = None
     dispel: str | None = None
     modifier: int = 0
+    #: what the cast heals when the campaign does not define the spell (S&W: the caster or
+    #: the GM says, issue 23 §3)
+    amount: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1094,6 +1097,11 @@ class AbilityUse:
     change: TargetChange | None = None
     notes: tuple[str, ...] = ()
     grants: int = 0  # extra attacks this use gives in the same turn (rolweb, line 24)
+    #: what the use costs its user, paid on the user's *current* sheet by
+    #: :meth:`Abilities.pay_ability` (issue 23 §3): an item spent from the inventory
+    #: (rolweb's «Hierbas curativas»), a once-a-day power marked used (S&W's Imposición de
+    #: manos); empty: nothing to pay
+    costs: tuple[str, ...] = ()
 
 
 @runtime_checkable
@@ -1119,8 +1127,66 @@ class Abilities(Protocol):
         *,
         level: str | None = None,
         herbs: bool = False,
+        amount: int | None = None,
     ) -> AbilityUse:
-        """Use ``name`` on ``target`` (None: the user itself); ``level`` picks a lower one."""
+        """Use ``name`` on ``target`` (None: the user itself); ``level`` picks a lower one;
+        ``amount`` is what the user chooses to heal where the power lets them choose (S&W's
+        Imposición de manos: «hasta 2 puntos de golpe por nivel»)."""
+        ...
+
+    def pay_ability(self, sheet: Sheet, use: AbilityUse, settings: Settings) -> Sheet:
+        """The user's sheet after paying :attr:`AbilityUse.costs` (a new sheet; RulesError
+        when it cannot pay: no herbs left, the day's use already spent).  Called on the
+        sheet's current version inside the versioned write, so two uses never spend one
+        herb twice."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Recovered:
+    """What a rest or a recovery did to one sheet (issue 23 §3).
+
+    ``healed`` counts the system's health unit recovered (Resistencia, PV, puntos de golpe);
+    ``state`` is the health state after; ``roll`` the dice when the recovery rolled some
+    («Recuperar el aliento»: 1d6); ``restored`` catalogue keys of what else came back
+    (spell slots, mana, once-a-day powers); ``notes`` catalogue keys for the reply (a dying
+    character who does not heal by resting, Recuperación's +2)."""
+
+    sheet: Mapping[str, Any]
+    healed: int
+    state: str
+    roll: RollLine | None = None
+    restored: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Recovery(Protocol):
+    """Healing between fights (issue 23 §3): days of rest and what players may not set by
+    hand.  Every built-in system implements it; the numbers and their seed citations live in
+    ``rules/<id>/recovery.py``."""
+
+    def rest_days(self, sheet: Sheet, days: int, settings: Settings) -> Recovered:
+        """``days`` days of game time resting (the GM advances them): the natural healing
+        the system (or the campaign's decision) gives, and what a new day restores."""
+        ...
+
+    def guarded_paths(self, settings: Settings) -> tuple[str, ...]:
+        """The sheet's health and resources (current hit points, wounds, spent mana or
+        slots, the day's powers): with the campaign's ``salud_por_comandos`` on, only the
+        GM sets them by hand (``/sheet set``, ``/sheet import replace:true``)."""
+        ...
+
+
+@runtime_checkable
+class CatchBreath(Protocol):
+    """A short rest after a fight (seed 002, «Recuperar el aliento»)."""
+
+    def catch_breath(
+        self, sheet: Sheet, fight: int | None, settings: Settings, rng: random.Random
+    ) -> Recovered:
+        """Rest a few minutes after the fight ``fight`` (the id of the last ended fight the
+        character was in; None: none); RulesError when the campaign's rule refuses it."""
         ...
 
 
@@ -1272,6 +1338,8 @@ class Capabilities:
     roll_under: RollUnder | None
     purchase_approval: PurchaseApproval | None
     action_economy: ActionEconomy | None
+    recovery: Recovery | None
+    catch_breath: CatchBreath | None
     pain_choices: PainChoices | None
     prone: Prone | None
 
@@ -1297,6 +1365,8 @@ CAPABILITY_PROTOCOLS: tuple[type, ...] = (
     RollUnder,
     PurchaseApproval,
     ActionEconomy,
+    Recovery,
+    CatchBreath,
     PainChoices,
     Prone,
 )
@@ -1337,6 +1407,8 @@ def _capabilities_of(s: GameSystem) -> Capabilities:
         roll_under=s if isinstance(s, RollUnder) else None,
         purchase_approval=s if isinstance(s, PurchaseApproval) else None,
         action_economy=s if isinstance(s, ActionEconomy) else None,
+        recovery=s if isinstance(s, Recovery) else None,
+        catch_breath=s if isinstance(s, CatchBreath) else None,
         pain_choices=s if isinstance(s, PainChoices) else None,
         prone=s if isinstance(s, Prone) else None,
     )

@@ -80,7 +80,10 @@ async def test_unknown_and_unlearnt_abilities_are_refused(table):
 
 
 async def test_other_systems_say_abilities_are_rolwebs(services):
+    """Núcleo has no abilities to use (S&W has its class powers since issue 23 §3)."""
     place = Place(GUILD, 14, (14,))
-    await services.campaigns.create(place, GM, name="S", system="swc", target_id=14, kind="channel")
+    await services.campaigns.create(
+        place, GM, name="S", system="nucleo", target_id=14, kind="channel"
+    )
     with pytest.raises(DomainError, match="ability.error.no_abilities"):
         await services.abilities.use(place, GM, "Medicus")

@@ -46,7 +46,7 @@ async def test_a_check_is_judged_and_logged_with_the_character(ardelia):
 
 
 async def test_wounds_on_the_sheet_apply_malherido(ardelia):
-    await ardelia.characters.set_field(HERE, ANA, None, "heridas", "18")
+    await ardelia.characters.set_field(HERE, GM, "Ardelia", "heridas", "18")
     view = await ardelia.checks.check(HERE, ANA, CheckOrder("atributo:Físico", difficulty=12))
     assert any("malherido" in note for note in view.result.notes)
     assert "1o3d10b" in view.result.expression

@@ -124,7 +124,7 @@ async def test_adding_the_same_name_at_once_leaves_one_macro(table):
 async def test_a_macro_in_posts_roll_and_the_limit_of_rolls(table):
     await table.macros.add(HERE, ANA, "ataque", "[[1d20+5]] daño [[1d8+2]]")
     speaker = await table.posting.speaker(HERE, ANA, None)
-    rolls = await table.posting.roll(HERE, ANA, speaker, "ataque", private=False)
+    rolls = await table.posting.roll(HERE, ANA, speaker, "ataque")
     assert [r.expression.replace(" ", "") for r in rolls] == ["1d20+5", "1d8+2"]
     await table.macros.add(HERE, ANA, "lluvia", " ".join(["[[1d6]]"] * 6))
     with pytest.raises(DomainError) as many:  # 12 rolls: refused before any is rolled

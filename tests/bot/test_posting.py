@@ -11,9 +11,10 @@ from sqlmodel import select
 
 from bot.db.models import Post, RollLog, Scene, saved_id
 from bot.services import Actor, Place
+from bot.services.shared.audience import Reader, Secrecy, sight
 from bot.services.shared.errors import ConcurrentChange, DomainError, NotAllowed, NotReferee
 from bot.services.sheets.profiles import ProfileChange
-from bot.services.table.posting import NARRATOR, PostDraft
+from bot.services.table.posting import NARRATOR, PostDraft, rolls_seen
 from tests.examples import ARDELIA, image
 
 GUILD, CHANNEL, SCENE_THREAD = 1000, 11, 12
@@ -154,8 +155,8 @@ async def test_concurrent_gm_posts_each_move_the_round_once(table):
 
 async def test_the_attached_roll_is_logged_with_the_speaker(table):
     speaker = await table.posting.speaker(HERE, ANA, None)
-    rolled = (await table.posting.roll(HERE, ANA, speaker, "2d6+1", private=False))[0]
-    checked = (await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False))[0]
+    rolled = (await table.posting.roll(HERE, ANA, speaker, "2d6+1"))[0]
+    checked = (await table.posting.roll(HERE, ANA, speaker, "Pilotar"))[0]
     async with table.sessions() as session:
         dice = await session.get(RollLog, rolled.log_id)
         check = await session.get(RollLog, checked.log_id)
@@ -163,17 +164,24 @@ async def test_the_attached_roll_is_logged_with_the_speaker(table):
     assert (check.character_name, check.kind) == ("Ardelia", "check")
     assert await table.posting.roll_of(GUILD, rolled.log_id) == rolled
     spy = await table.posting.speaker(HERE, GM, "Espía")
-    secret = (await table.posting.roll(HERE, GM, spy, "1d20", private=False))[0]
-    assert secret.private  # a hidden NPC's numbers go to the GM only
+    secret = (await table.posting.roll(HERE, GM, spy, "1d20"))[0]
+    # a hidden NPC's numbers are sealed in its roll's record: the scene reads that it rolled,
+    # the GM channel's copy has them (the audience rule, issue 22 §1)
+    assert secret.secrecy.npc_id == spy.character_id and not secret.private
+    seen = rolls_seen([secret], Reader.everyone())
+    assert [s.value for s in seen.shown] == [None]
+    assert [s.value for s in seen.for_gm] == [secret]
+    assert rolls_seen([secret], Reader.gm()).for_gm == ()
+    assert await table.posting.roll_of(GUILD, secret.log_id) == secret
     narrator = await table.posting.speaker(HERE, GM, NARRATOR)
     with pytest.raises(DomainError) as no_sheet:
-        await table.posting.roll(HERE, GM, narrator, "Pilotar", private=False)
+        await table.posting.roll(HERE, GM, narrator, "Pilotar")
     assert no_sheet.value.key == "post.error.narrator_check"
 
 
 async def test_only_the_author_or_the_gm_edits_and_the_roll_stays(table):
     speaker = await table.posting.speaker(HERE, ANA, None)
-    rolled = (await table.posting.roll(HERE, ANA, speaker, "1d6", private=False))[0]
+    rolled = (await table.posting.roll(HERE, ANA, speaker, "1d6"))[0]
     view = await _post(table, HERE, ANA, roll_log_id=rolled.log_id)
     with pytest.raises(NotAllowed) as refused:
         await table.posting.find(HERE, BRUNO, 500)
@@ -263,10 +271,10 @@ async def test_a_players_private_post_goes_to_a_thread_with_the_gm(table):
         with pytest.raises(DomainError) as refused:
             await table.posting.thread_members(HERE, ANA, wrong)
         assert refused.value.key == "post.error.bad_player"
-    # who may read each post there (the audience rule names one player): its author and
-    # the GM — Bruno's own post is his, though Ana opened the thread; the GM's, Ana's
+    # who may read each post there: every member it was addressed to and the GM, whoever
+    # of them wrote it (issue 24: each finds it in /history, /catch-up, /privacy export)
     whisper = Place(GUILD, 93, (93, CHANNEL))
-    audiences = []
+    members = {ANA.user_id, BRUNO.user_id, GM.user_id}
     for who, name, ids in (
         (ANA, "Ardelia", (950,)),
         (BRUNO, "Bram", (951,)),
@@ -275,12 +283,13 @@ async def test_a_players_private_post_goes_to_a_thread_with_the_gm(table):
         view = await _post(table, whisper, who, name, ids=ids)
         async with table.sessions() as session:
             row = await session.get(Post, view.id)
-        audiences.append((row.audience, row.audience_user_id))
-    assert audiences == [
-        ("player", ANA.user_id),
-        ("player", BRUNO.user_id),
-        ("player", ANA.user_id),
-    ]
+        secrecy = Secrecy.of_row(row)
+        assert (row.audience, row.audience_user_id) == ("members", who.user_id)
+        assert secrecy.members == members
+        for reader in (ANA, BRUNO):
+            assert sight(secrecy, Reader.member(reader.user_id)) is not None
+        assert sight(secrecy, Reader.member(77)) is None
+        assert sight(secrecy, Reader.everyone()) is None
 
 
 async def test_profiles_public_face_avatar_checks_and_racing_writers(table):
@@ -360,7 +369,7 @@ async def test_reproxy_refuses_old_posts_and_sheet_rolls_and_loses_a_race_cleanl
 
     await table.characters.create(HERE, ANA, sheet("Cora"))
     speaker = await table.posting.speaker(HERE, ANA, "Ardelia")
-    check = (await table.posting.roll(HERE, ANA, speaker, "Pilotar", private=False))[0]
+    check = (await table.posting.roll(HERE, ANA, speaker, "Pilotar"))[0]
     await _post(table, HERE, ANA, "Ardelia", ids=(610,), roll_log_id=check.log_id)
     with pytest.raises(DomainError) as sheet_roll:
         await table.posting.reproxy(HERE, ANA, "Cora", Reposted())

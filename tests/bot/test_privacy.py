@@ -451,3 +451,60 @@ async def test_delete_forgets_typing_tags_and_sticky_characters(table, choice):
     async with table.sessions() as session:
         macros = (await session.exec(select(Macro.name, Macro.created_by))).all()
     assert [tuple(m) for m in macros] == ([] if choice == "delete" else [("ataque", ANONYMOUS)])
+
+
+async def test_a_whisper_unties_a_deleted_member_and_stays_for_the_others(table):
+    """Issue 24: a whisper names every member it was addressed to; each exports it, and a
+    member's /privacy delete takes his id out of its list (the others still read it)."""
+    from bot.db.models import Post
+    from bot.services.shared.audience import Reader, Secrecy, sight
+    from bot.services.table.posting import PostDraft
+
+    members = (ANA.user_id, BRUNO.user_id, GM.user_id)
+    await table.posting.keep_private_thread(HERE, BRUNO, (ANA.user_id,), CHANNEL, 93)
+    whisper = Place(GUILD, 93, (93, CHANNEL))
+    speaker = await table.posting.speaker(whisper, BRUNO, "Bram", here=False)
+    await table.posting.record(
+        whisper, BRUNO, speaker, PostDraft(93, (990,), "SUSURRO a medianoche", None)
+    )
+    exported = await table.privacy.export(GUILD, ANA.user_id)
+    assert [p["text"] for p in exported["posts_addressed_to_you"]] == ["SUSURRO a medianoche"]
+    assert (await table.privacy.export(GUILD, BRUNO.user_id))["posts_addressed_to_you"] == []
+    await table.privacy.delete(GUILD, ANA.user_id, characters="to_gm")
+    async with table.sessions() as session:
+        ((post,),) = (await session.exec(select(Post).where(Post.channel_id == 93))).all()
+    secrecy = Secrecy.of_row(post)
+    assert sorted(secrecy.members) == sorted({ANONYMOUS, *members} - {ANA.user_id})
+    assert sight(secrecy, Reader.member(ANA.user_id)) is None
+    assert sight(secrecy, Reader.member(BRUNO.user_id)) is not None
+
+
+async def test_the_audiences_are_untied_in_short_batches_before_the_last_transaction(
+    table, monkeypatch
+):
+    """Issue 22 §2: the records whose audience names the member are untied a range of ids
+    per transaction before the deletion's last one (no index finds them: one UPDATE over a
+    guild's log held SQLite's one connection), and that one looks only past the batches."""
+    from bot.services.privacy import privacy
+
+    monkeypatch.setattr(privacy, "AUDIENCE_BATCH", 1)  # one id a transaction: many ranges
+    for _ in range(3):
+        await table.rolls.roll(HERE, ANA, "1d6", private=True)
+    _rolls, _erased, _kept, _sent, marks = await privacy._in_batches(
+        table.sessions, GUILD, ANA.user_id, erase=False
+    )
+    assert await count(table, RollLog, RollLog.audience_user_id == ANA.user_id) == 0
+    assert await count(table, RollLog, RollLog.audience_user_id == ANONYMOUS) == 5
+    assert marks.audiences["roll_log"] == max(
+        r.id for r in await _all(table, RollLog) if r.guild_id == GUILD
+    )
+    late = await table.rolls.roll(HERE, ANA, "1d8", private=True)  # after the batches
+    await table.privacy.delete(GUILD, ANA.user_id, characters="to_gm")
+    async with table.sessions() as session:
+        row = await session.get(RollLog, late.log_id)
+    assert row.audience_user_id == ANONYMOUS
+
+
+async def _all(services, model):
+    async with services.sessions() as session:
+        return [row[0] for row in (await session.exec(select(model))).all()]

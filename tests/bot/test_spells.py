@@ -149,7 +149,9 @@ async def test_rest_brings_the_mana_back(table):
 
 async def test_swc_spends_slots_by_level_until_none_is_left(table):
     listing = await table.spells.list(SWC_HERE, ANA)
-    assert listing.spells == () and listing.notice == "swc.note.spell_slots"
+    # seed 000 lists no spells: the campaign's defined ones (issue 23 §3: healing by default)
+    assert [s.name for s in listing.spells] == ["Curar heridas leves", "Curar heridas graves"]
+    assert listing.notice == "swc.note.spell_slots"
     assert [(p.label, p.left) for p in listing.state.pools] == [("Mago, nivel 1", 2)]
     for left in (1, 0):
         view = await table.spells.cast(SWC_HERE, ANA, CastOrder(spell="Dormir", level=1))

@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlmodel import select
 
 from bot.db.models import Post, ProxyTag
 from bot.services import Actor, Place
+from bot.services.shared.audience import Part
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.table.typing import SentPost, TypedMessage, TypedOutcome
 from tests.examples import ARDELIA
@@ -153,7 +155,7 @@ async def test_a_missing_permission_posts_nothing_and_tells_the_author(table):
     outcome, sender = await _say(
         table, ANA, "Ardelia: hola", missing=("typing.error.no_manage_webhooks",)
     )
-    assert outcome == TypedOutcome.FAILED and sender.sent == [] and not sender.deleted
+    assert outcome == TypedOutcome.REFUSED and sender.sent == [] and not sender.deleted
     assert sender.told == ["typing.error.no_manage_webhooks"]
 
 
@@ -250,7 +252,7 @@ async def test_a_private_mark_or_an_unknown_name_posts_nothing(table):
     ):
         outcome, sender = await _say(table, ANA, text)
         assert (outcome, sender.sent, sender.deleted, sender.told) == (
-            TypedOutcome.FAILED,
+            TypedOutcome.REFUSED,
             [],
             False,
             [key],
@@ -259,15 +261,35 @@ async def test_a_private_mark_or_an_unknown_name_posts_nothing(table):
         assert (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all() == []
 
 
-async def test_a_hidden_npcs_rolls_are_private(table):
+async def test_a_hidden_npcs_rolls_are_sealed_by_the_audience_rule(table):
+    """Issue 24 through issue 22 §1: a typed post's rolls carry who may see them, decided
+    when rolled (a hidden NPC's numbers are the GM's until it is revealed); the scene's
+    readers and the GM channel's copy are both rendered from that, and nothing else."""
     from bot.db.models import RollLog
+    from bot.services.shared.audience import Reader, Reveals, Secrecy, sight
+    from bot.services.table.posting import rolls_seen
 
-    _, sender = await _say(table, GM, "Espía: Te sigo [[Sigilo]].")
+    _, sender = await _say(table, GM, "Espía: Te sigo [[Sigilo]] y [[1d20]].")
     (post,) = sender.posts
-    assert post.speaker.hidden and all(r.private for r in post.rolls)
+    seen = post.seen()
+    assert [shown.value for shown in seen.shown] == [None, None]  # «tirada secreta»
+    assert [shown.value for shown in seen.for_gm] == list(post.rolls)
     async with table.sessions() as session:
-        row = await session.get(RollLog, post.rolls[0].log_id)
-    assert row.private and row.character_name == "Espía"
+        rows = [await session.get(RollLog, roll.log_id) for roll in post.rolls]
+    for row in rows:
+        secrecy = Secrecy.of_row(row)
+        assert secrecy.npc_id == post.speaker.character_id and row.character_name == "Espía"
+        everyone = sight(secrecy, Reader.everyone(), written_at=row.created_at)
+        assert everyone is not None and not everyone.shows(Part.TOTAL)
+        # a reveal after the roll lifts what the NPC sealed, and nothing more
+        revealed = Reveals({post.speaker.character_id: datetime.now(UTC) + timedelta(1)})
+        after = sight(secrecy, Reader.everyone(), written_at=row.created_at, reveals=revealed)
+        assert after is not None and after.shows(Part.TOTAL)
+    # a player's typed roll in the scene: its numbers are everyone's, no GM copy
+    _, sender = await _say(table, ANA, "Ardelia: Despego [[1d20]].")
+    (public,) = sender.posts
+    assert [s.value for s in public.seen().shown] == list(public.rolls)
+    assert rolls_seen(public.rolls, Reader.everyone()).for_gm == ()
 
 
 async def test_rolls_outside_a_scene_answer_as_roll_when_the_campaign_wants(table):
@@ -279,7 +301,7 @@ async def test_rolls_outside_a_scene_answer_as_roll_when_the_campaign_wants(tabl
     (who, rolls) = sender.answered[0]
     assert who == "Cora" and rolls[0].expression.startswith("1d20")  # her active character
     private = TypedMessage(HERE, ANA, 2, "[[privada: 1d20]]", False, "mesa", in_thread=False)
-    assert await table.typing.handle(private, sender) == TypedOutcome.FAILED
+    assert await table.typing.handle(private, sender) == TypedOutcome.REFUSED
     assert sender.told == ["typing.error.private_roll"]
 
 
@@ -294,7 +316,7 @@ async def test_no_roll_in_a_closed_scene(table):
     await table.scenes.close(SCENE, GM)
     sender = Recorder()
     message = TypedMessage(SCENE, GM, 1, "((tirad)) [[1d20]]", False, "La posada")
-    assert await table.typing.handle(message, sender) == TypedOutcome.FAILED
+    assert await table.typing.handle(message, sender) == TypedOutcome.REFUSED
     assert sender.told == ["scene.error.closed"] and sender.answered == []
     async with table.sessions() as session:
         assert (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all() == []
@@ -335,3 +357,7 @@ async def test_a_message_deleted_or_edited_before_its_turn(table):
     async with table.sessions() as session:
         rolled = (await session.exec(select(RollLog).where(RollLog.guild_id == GUILD))).all()
     assert len(rolled) == 4  # the refused ones' rolls stay in the log, as every roll does
+    # refused after rolling (FAILED): an edit must not try it again (no second try at them);
+    # refused before anything rolled (REFUSED): its author may fix it by editing it
+    outcome, _sender = await _say(table, ANA, "Ardelia: disparo [[Pilotr]]")
+    assert outcome == TypedOutcome.REFUSED

@@ -236,7 +236,7 @@ def test_every_output_keeps_each_secret_to_its_audience(discord_env):
         GM_ONLY: {"bruno"},  # his own post: his /privacy export
         NOTES: {"ana"},  # her own notes: her /privacy export
         PRIVATE_ROLL: {"ana"},
-        THREAD: set(),  # the thread is Ana's in Discord; no output of ours shows it to her
+        THREAD: {"ana"},  # the GM's post to her private thread: hers (/catch-up, export)
         XP_REASON: set(),
         init_dice: set(),
         npc_dice: set(),
@@ -259,7 +259,7 @@ def test_every_output_keeps_each_secret_to_its_audience(discord_env):
     missing = [s for s in [*allowed, str(DIFFICULTY)] if s not in gm]
     assert missing == []
     # and each player reads his own
-    assert PRIVATE_ROLL in ana and NOTES in ana and GM_ONLY in bruno
+    assert PRIVATE_ROLL in ana and NOTES in ana and GM_ONLY in bruno and THREAD in ana
 
 
 def _around(text: str, sentinel: str) -> str:

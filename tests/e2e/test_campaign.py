@@ -32,6 +32,29 @@ def test_create_show_and_threads_inherit(discord_env):
     assert "GM" in shown.text and "active" in shown.text
 
 
+def test_one_rule_is_explained_when_the_list_is_too_long(discord_env):
+    """The rule list of /campaign create and show no longer fits one message with every
+    explanation (issue 23 §3 added rules): each rule is a line there, and
+    «/campaña ver regla:…» explains one — its value, default, what it does, its values."""
+    g = discord_env.new_guild(name="Regla")
+    r = create(discord_env, g, system="nucleo")
+    assert "`/campaña ver regla:…` explica una" in r.text
+    shown = discord_env.command(
+        "campaign show", {"setting": "modo_combate"}, guild=g, user="ana", locale="es-ES"
+    )
+    assert shown.ephemeral and shown.embeds[0]["title"] == "Modo de combate"
+    assert "↳ " in shown.text and "Valores:" in shown.text
+    assert "`/campaña ajustes regla:modo_combate valor:…`" in shown.text
+    by_name = discord_env.command(
+        "campaign show", {"setting": "Modo de combate"}, guild=g, user="ana", locale="en-US"
+    )
+    assert "Change it with" in by_name.text
+    unknown = discord_env.command(
+        "campaign show", {"setting": "vuelo"}, guild=g, user="ana", locale="es-ES"
+    )
+    assert unknown.ephemeral and "no tiene la regla «vuelo»" in unknown.text
+
+
 def test_forum_posts_belong_to_the_forum_campaign(discord_env):
     g = discord_env.new_guild(name="Foro")
     create(discord_env, g, channel="foro", name="Foro de rol", system="rolweb").expect_ok()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.helpers import says
 from tests.e2e.test_combat import ardelia_meets_a_trasgo, run
 
 pytestmark = pytest.mark.e2e
@@ -23,9 +24,11 @@ def test_nucleo_the_dead_are_neither_attacked_nor_healed_but_the_gm_can_raise_th
     assert not any(ch.isdigit() for ch in attack.text), attack.text  # no PV, no Defensa
 
     run(sb, g, "init damage", {"combatant": "Ardelia", "amount": 36}).expect_ok()
-    refused = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 10}, user="ana")
+    refused = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 10})
     assert refused.ephemeral, refused.text
     assert "No se puede curar a Ardelia: su estado es «muerto»" in refused.text, refused.text
+    player = run(sb, g, "init heal", {"combatant": "Ardelia", "amount": 10}, user="ana")
+    assert player.ephemeral and says(player, "rest.error.heal_gm_only"), player.text
     not_gm = run(
         sb, g, "init heal", {"combatant": "Ardelia", "amount": 10, "force": True}, user="ana"
     )

@@ -4,10 +4,15 @@ a deleted webhook recreated and a missing permission that hands the text back.""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
+import re
+import zipfile
 
 import pytest
 
+from bot.i18n import t
 from standin.client import GuildHandle, Sandbox
 from standin.replies import Msg, Reply
 from tests.e2e.helpers import new_campaign, says, sheet_file
@@ -107,6 +112,10 @@ def test_editing_and_deleting_ones_own_post_and_not_someone_elses(discord_env):
     assert "(editado)" in edited.content
     deleting = sb.context_menu("Borrar publicación", post, guild=g, user="ana")
     assert "Segundo intento, mejor." in deleting.all_text  # the text handed back
+    # as a deletion's, not as a failed post's («No se ha podido publicar: …»)
+    deleted = t("post.deleted", "es", name="Ardelia")
+    assert says(deleting, "post.deleted_copy", reason=deleted), deleting.all_text
+    assert not says(deleting, "post.returned", reason=deleted), deleting.all_text
     assert sb.message(post.id).deleted and _webhook_posts(sb, g, scene) == []
 
 
@@ -223,6 +232,56 @@ def test_a_player_whispers_to_other_players_with_the_gm_in_the_thread(discord_en
     carla = g.member("carla").id
     _post(sb, g, "mesa", {"text": "Y tú."}, options={"to": "bruno", "others": f"<@{carla}>"})
     assert len(sb.threads(g, "mesa")) == 2
+
+
+def test_a_whisper_is_found_by_every_member_it_was_addressed_to(discord_env):
+    """Issue 24: a whisper's record names every member it was addressed to, so each finds it
+    — its roll in /history, the post in /catch-up and /privacy export — through the audience
+    rule, and nobody else does: not a player left out, not the players' chronicle."""
+    sb = discord_env
+    g = new_campaign(sb, "Confidencias", "nucleo")
+    g.add_member("carla")
+    for user, name in (("ana", "Ardelia"), ("bruno", "Brisa"), ("carla", "Cora")):
+        sheet = dict(ARDELIA, name=name)
+        sb.command("sheet import", {"file": sheet_file(sheet)}, guild=g, user=user).expect_ok()
+    sb.command("campaign settings", {"gm_channel": "gm"}, guild=g, user="gm").expect_ok()
+    dani = g.add_member("dani").id
+    sb.command(
+        "sheet import", {"file": sheet_file(dict(ARDELIA, name="Dalia"))}, guild=g, user="dani"
+    )
+    _post(
+        sb,
+        g,
+        "mesa",
+        {"text": "SUSURRO-4471 a medianoche.", "roll": "1d20+5000"},
+        options={"to": "bruno", "others": f"<@{dani}>"},
+    )
+    (thread,) = sb.threads(g, "mesa")
+    (post,) = _webhook_posts(sb, g, thread)
+    total = re.search(r"\*\*(50\d\d)\*\*", post.content)
+    assert total, post.content
+    for user, finds in (("bruno", True), ("dani", True), ("carla", False), ("ana", True)):
+        history = sb.command("history", {}, guild=g, channel="mesa", user=user).expect_ok()
+        assert (total[1] in history.all_text) is finds, (user, history.all_text)
+        export = sb.command("privacy export", {}, guild=g, user=user).expect_ok()
+        (payload,) = export.attachments.values()
+        text = (gzip.decompress(payload) if payload[:2] == b"\x1f\x8b" else payload).decode()
+        assert ("SUSURRO-4471" in text) is finds, (user, "privacy export")
+        if user == "ana":
+            continue  # her own: /catch-up lists what others wrote
+        caught = sb.command("catch-up", {"since": "01/01/2026"}, guild=g, channel="mesa", user=user)
+        assert ("SUSURRO-4471" in caught.expect_ok().all_text) is finds, (user, caught.all_text)
+    exported = sb.command("campaign export", {}, guild=g, channel="mesa", user="gm").expect_ok()
+    players, gm = "", ""
+    for payload in exported.attachments.values():
+        with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+            for name in archive.namelist():
+                text = archive.read(name).decode("utf-8", "replace")
+                if name.startswith("gm/"):
+                    gm += text
+                else:
+                    players += text
+    assert "SUSURRO-4471" in gm and "SUSURRO-4471" not in players
 
 
 def test_a_deleted_webhook_is_recreated_and_a_missing_permission_returns_the_text(discord_env):

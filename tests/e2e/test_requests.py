@@ -386,7 +386,7 @@ def test_five_full_requests_pressed_all_at_once(bot_database_url, tmp_path):
     """Issue 26: five requests of MAX_TARGETS characters, all 100 buttons pressed in the same
     instant.  Every press is acknowledged and answered privately with its roll, every roll is
     stored exactly once, and each request message ends showing every result (correctness,
-    not timing: the timing is benchmarks/request_load_bench.py's)."""
+    not timing: the timing is benchmarks/command_load_bench.py's)."""
     sb = start_arbitro(bot_database_url, tmp_path)
     try:
         g = new_campaign(sb, "Mesa llena", "nucleo")

@@ -120,7 +120,10 @@ def test_checks_apply_wounds_and_the_token_with_exact_odds(discord_env):
     sb = discord_env
     g = campaign(sb, "Núcleo tiradas")
     create_ardelia(sb, g)
-    # Físico 6: Malherido from 18 wounds (PV left ≤ Físico).
+    # Físico 6: Malherido from 18 wounds (PV left ≤ Físico); the owner sets them by hand
+    # only where the campaign allows it (issue 23 §3)
+    allow = {"setting": "salud_por_comandos", "value": "no"}
+    sb.command("campaign settings", allow, guild=g, channel="mesa", user="gm").expect_ok()
     hurt = sb.command(
         "sheet set", {"field": "heridas", "value": "18"}, guild=g, channel="mesa", user="ana", **ES
     )

@@ -215,6 +215,9 @@ def test_backpack_purse_set_and_ownership(discord_env):
         "sheet money", {"amount": -31}, guild=g, channel="mesa", user="ana", locale="en-US"
     )
     assert "you want to spend 31 monedas and the sheet has only 30" in english.text, english.text
+    # the owner sets their own health by hand only where the campaign allows it (issue 23 §3)
+    allow = {"setting": "salud_por_comandos", "value": "no"}
+    sb.command("campaign settings", allow, guild=g, channel="mesa", user="gm").expect_ok()
     hurt = run("sheet set", {"field": "resistencia.actual", "value": "7"})
     assert hurt.ok and "Ficha de **Eira** actualizada." in hurt.text, hurt.text
     too_much = run("sheet set", {"field": "resistencia.actual", "value": "13"})

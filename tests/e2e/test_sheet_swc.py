@@ -243,6 +243,9 @@ def test_backpack_purse_set_ownership_delete_and_export_round_trip(discord_env):
     assert run("sheet money", {"amount": 5, "currency": "mp"}).ok
     broke = run("sheet money", {"amount": -(gold + 5)})
     assert "te faltan" in broke.text, broke.text
+    # the owner sets their own health by hand only where the campaign allows it (issue 23 §3)
+    allow = {"setting": "salud_por_comandos", "value": "no"}
+    sb.command("campaign settings", allow, guild=g, channel="mesa", user="gm").expect_ok()
     hurt = run("sheet set", {"field": "pg.actual", "value": "0"})
     assert hurt.ok and "Ficha de **Brann** actualizada." in hurt.text, hurt.text
     too_much = run("sheet set", {"field": "pg.actual", "value": "99"})

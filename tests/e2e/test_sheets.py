@@ -68,6 +68,8 @@ def test_the_example_character_shows_its_derived_values(discord_env, table):
 
 
 def test_owner_sets_a_field_and_another_player_is_refused(discord_env, table):
+    allow = {"setting": "salud_por_comandos", "value": "no"}  # owners edit health (issue 23 §3)
+    discord_env.command("campaign settings", allow, guild=table, user="gm").expect_ok()
     ok = discord_env.command(
         "sheet set",
         {"field": "heridas", "value": "3"},

@@ -70,9 +70,8 @@ def test_nucleo_list_show_cast_with_burnt_mana_and_critical_refusal_and_rest(dis
     assert "Maná quemado: +1 por cada 2 puntos extra." in cast.text
     assert "el orco" in cast.text and "lanza Proyectil mágico" in cast.text
 
-    sb.command(
-        "sheet set", {"field": "mana_gastado", "value": "26"}, guild=g, channel="mesa"
-    ).expect_ok()
+    spent = {"field": "mana_gastado", "value": "26", "character": "Ardelia"}  # the GM's hand
+    sb.command("sheet set", spent, guild=g, channel="mesa", user="gm").expect_ok()
     out = spell("cast", {"name": "Proyectil mágico"})
     assert out.ephemeral and "cuesta 2 de maná y te quedan 1" in out.text
     wrong = spell("cast", {"name": "Bola de nieve"})

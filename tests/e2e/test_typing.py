@@ -5,6 +5,10 @@ writing messages as the Discord client sends them."""
 from __future__ import annotations
 
 import copy
+import gzip
+import io
+import re
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -196,6 +200,20 @@ def test_a_file_too_big_to_carry_keeps_the_original(typing_env):
     assert post.content == "El vídeo." and post.attachments == {}
     assert not sb.message(written.id).deleted  # deleting it would delete the file
     assert t("typing.files_kept", "es") in _dm(sb, g, "ana")
+    # the kept original's later edits follow: the post reads as its author left it...
+    g.edit(written, "Ardelia: El vídeo de la boda.\n-# dura 3 minutos", user="ana")
+    (post,) = _posts(sb, g, scene)
+    assert post.content.startswith("El vídeo de la boda.") and "dura 3 minutos" in post.content
+    # ...but not a change of who speaks or of its rolls (none were made: it would roll now)
+    g.edit(written, "Ardelia: El vídeo [[1d6]].", user="ana")
+    (post,) = _posts(sb, g, scene)
+    assert post.content.startswith("El vídeo de la boda.")
+    assert t("typing.error.edited_original", "es").split(":")[0] in _dm(sb, g, "ana")
+    # another message's edit is no post's: nothing changes
+    other = g.write(scene, "((ahora vuelvo))", user="ana")
+    assert other is not None
+    g.edit(other, "((ya estoy))", user="ana")
+    assert len(_posts(sb, g, scene)) == 1
 
 
 def test_a_failed_post_leaves_the_original_and_says_why(typing_env):
@@ -347,6 +365,30 @@ def test_private_rolls_and_private_notes_are_refused_in_typed_text(typing_env):
     assert _dm(sb, g, "ana").count("/publicar") == 2
 
 
+def test_a_refused_message_edited_by_its_author_is_tried_again(typing_env):
+    """Refused before anything was rolled (a mistyped sheet option, a private mark), the
+    message stays; its author fixes it by editing it, and it is posted then — once: a later
+    edit of a message that was posted or left out of character is no new post."""
+    sb = typing_env
+    g, scene = _table(sb, "Corregido")
+    written = g.write(scene, "Ardelia: Despego [[Pilotr]].", user="ana")
+    assert written is not None and not sb.message(written.id).deleted
+    assert _posts(sb, g, scene) == []
+    g.edit(written, "Ardelia: Despego [[Pilotar]].", user="ana")
+    assert sb.message(written.id).deleted
+    (post,) = _posts(sb, g, scene)
+    assert post.author == "Ardelia" and "Pilotar" in post.content
+    marked = g.write(scene, "Ardelia: Me acerco.\n-# privada: soy la espía", user="ana")
+    assert marked is not None and len(_posts(sb, g, scene)) == 1
+    g.edit(marked, "Ardelia: Me acerco.\n-# me acerco sin prisa", user="ana")
+    assert sb.message(marked.id).deleted and len(_posts(sb, g, scene)) == 2
+    # a message that stayed as written for another reason (out of character) stays so
+    aside = g.write(scene, "((vuelvo en un rato))", user="ana")
+    assert aside is not None
+    g.edit(aside, "Ardelia: Ya estoy.", user="ana")
+    assert not sb.message(aside.id).deleted and len(_posts(sb, g, scene)) == 2
+
+
 def test_a_bad_roll_in_the_text_posts_nothing_and_rolls_nothing(typing_env):
     """Every [[…]] is checked before the first is rolled: one the dice engine refuses keeps
     the message as written, tells its author what /roll would, and rolls none of the others."""
@@ -374,6 +416,88 @@ def test_a_hidden_npcs_roll_shows_no_numbers_and_goes_to_the_gm_channel(typing_e
     assert t("post.roll_secret", "es") in post.content
     copies = [m for channel, m in sb.posted_since(mark) if channel == "gm"]
     assert copies and "Sigilo" in copies[0].content
+
+
+def _exported(sb: Sandbox, g: GuildHandle, channel: ChannelRef) -> tuple[str, str]:
+    """The players' half and the GM's half of ``/campaign export``, as text."""
+    exported = sb.command("campaign export", {}, guild=g, channel=channel, user="gm").expect_ok()
+    files: dict[str, str] = {}
+    for payload in exported.attachments.values():
+        with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+            files |= {n: archive.read(n).decode("utf-8", "replace") for n in archive.namelist()}
+    players = "\n".join(text for name, text in files.items() if not name.startswith("gm/"))
+    return players, "\n".join(text for name, text in files.items() if name.startswith("gm/"))
+
+
+def _read_by(sb: Sandbox, g: GuildHandle, scene: ChannelRef, user: str) -> str:
+    """What one member reads of the campaign: /history, /catch-up, /scene status, and his
+    /privacy export."""
+    seen = [
+        sb.command(command, options, guild=g, channel=scene, user=user).expect_ok().all_text
+        for command, options in (
+            ("history", {}),
+            ("catch-up", {"since": "01/01/2026"}),
+            ("scene status", {}),
+        )
+    ]
+    (payload,) = (
+        sb.command("privacy export", {}, guild=g, user=user).expect_ok().attachments.values()
+    )
+    seen.append((gzip.decompress(payload) if payload[:2] == b"\x1f\x8b" else payload).decode())
+    return "\n".join(seen)
+
+
+def test_a_hidden_npcs_typed_rolls_leak_through_no_output(typing_env):
+    """The audience test's sentinels (tests/e2e/test_audience.py) for typed posts: a hidden
+    NPC's numbers rolled in typed text are in its rolls' records, sealed (issue 22 §1), so no
+    output shows them to players — the scene, /history, /catch-up, /scene status, /privacy
+    export, the players' chronicle — while the GM reads them; a GM's note marked private is
+    refused and repeated nowhere; revealing the NPC later lifts exactly what it sealed."""
+    sb = typing_env
+    g, scene = _table(sb, "Sellado")
+    sb.command("campaign settings", {"gm_channel": "gm"}, guild=g, channel=scene, user="gm")
+    espia = dict(ARDELIA, name="Espía")
+    sb.command(
+        "sheet import", {"file": sheet_file(espia, npc=True)}, guild=g, channel=scene, user="gm"
+    ).expect_ok()
+    sb.command("npc set", {"name": "Espía", "hidden": True}, guild=g, channel=scene, user="gm")
+    g.write(scene, "Ardelia: Entro en la posada.", user="ana")
+    mark = sb.mark()
+    g.write(scene, "Espía: Me escondo [[1d20+7000]] tras la barra.", user="gm")
+    (copy,) = [m for channel, m in sb.posted_since(mark) if channel == "gm"]
+    total = re.search(r"\*\*(70\d\d)\*\*", copy.content)
+    assert total, copy.content  # the GM reads the numbers in his channel
+    secret = re.compile(rf"(?<!\d){total[1]}(?!\d)")
+    kept = g.write(scene, "Espía: Os observo.\n-# gm: NOTA-GM-5150", user="gm")
+    assert kept is not None and not sb.message(kept.id).deleted  # refused: told to use /post
+
+    ours = "\n".join(  # the bot's messages and posts in the scene (not what members typed)
+        m.text
+        for m in sb.channel_messages(g, scene, everything=True)
+        if m.data.get("webhook_id") or m.author in ("Árbitro", "Arbitro")
+    )
+    assert t("post.roll_secret", "es") in ours
+    players_half, gm_half = _exported(sb, g, scene)
+    readers = {
+        "scene": ours,
+        "ana": _read_by(sb, g, scene, "ana"),
+        "bruno": _read_by(sb, g, scene, "bruno"),
+        "players' chronicle": players_half,
+    }
+    leaks = [who for who, text in readers.items() if secret.search(_no_ids(text))]
+    leaks += [who for who, text in readers.items() if "NOTA-GM-5150" in text]
+    assert leaks == [], leaks
+    gm_history = sb.command("history", {}, guild=g, channel=scene, user="gm").expect_ok()
+    assert secret.search(gm_history.all_text) and secret.search(gm_half)  # the GM's: all
+    # the NPC revealed: the numbers it sealed are the players' now
+    sb.command("npc reveal", {"name": "Espía"}, guild=g, channel=scene, user="gm").expect_ok()
+    history = sb.command("history", {}, guild=g, channel=scene, user="bruno").expect_ok()
+    assert secret.search(history.all_text), history.all_text
+
+
+def _no_ids(text: str) -> str:
+    """Without Discord ids and mentions (a snowflake may hold any four digits)."""
+    return re.sub(r"<[@#]\d+>|\d{15,}", "", text)
 
 
 def test_a_roll_outside_a_scene_answers_as_roll_when_the_campaign_wants(typing_env):

@@ -24,6 +24,7 @@ session's rollback can expire them; callers must not modify them.
 
 from __future__ import annotations
 
+import json
 import re
 import weakref
 from collections.abc import Mapping
@@ -32,12 +33,14 @@ from typing import Any
 from sqlalchemy import RowMapping, event
 from sqlalchemy.engine import Engine
 
-from bot.db.models import Campaign
+from bot.db.models import Campaign, Character
 
 __all__ = ["CampaignCache", "cache_for"]
 
 #: Guilds kept at most; the oldest filled entry goes first (a few KB each).
 MAX_GUILDS = 20_000
+#: Characters kept at most (a sheet is a few KB): the players of a few hundred busy tables.
+MAX_CHARACTERS = 2_000
 
 _WRITES = re.compile(
     r"^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[\"`]?"
@@ -46,6 +49,7 @@ _WRITES = re.compile(
 )
 _MARK = "arbitro_campaigns_written"
 _COLUMNS = tuple(Campaign.__table__.columns)  # type: ignore[attr-defined]  # set by table=True, undeclared
+_CHARACTER_COLUMNS = tuple(Character.__table__.columns)  # type: ignore[attr-defined]  # likewise
 
 
 class CampaignCache:
@@ -59,11 +63,21 @@ class CampaignCache:
     first rolls after a start or a clear cost one query per campaign, not one per member.  It
     is cleared on any write to ``character`` or ``active_character`` (a rename, a deletion,
     ``/character use``), the first on writes to ``campaign`` or ``campaign_binding``.
+
+    Beside it, ``campaign id`` → ``{user id: id of the member's active character}`` (read with
+    the names), and ``character id`` → the character's stored columns: what a ``/check``, a
+    request's button or ``/sheet show`` reads (issue 26: a whole table's checks at once cost
+    no query but their batched audit rows).  Both are cleared with the names, on any write to
+    a character: a read never returns a sheet older than the last write this process
+    committed, and every write still compares and sets the version it read itself
+    (:mod:`bot.services.sheets.writes`).  Callers get a fresh copy (:meth:`character`).
     """
 
     def __init__(self) -> None:
         self.guilds: dict[int, Mapping[int, Campaign]] = {}
         self.actives: dict[int, Mapping[int, str]] = {}
+        self.active_ids: dict[int, Mapping[int, int]] = {}
+        self.sheets: dict[int, tuple[dict[str, Any], str]] = {}
         self.closed: dict[int, Mapping[int, str]] = {}
         self.generation = 0
 
@@ -86,6 +100,37 @@ class CampaignCache:
             self.actives.pop(next(iter(self.actives)))
         self.actives[campaign_id] = names
 
+    def store_active_ids(self, campaign_id: int, generation: int, ids: Mapping[int, int]) -> None:
+        """Keep a campaign's active characters' ids unless a write was committed meanwhile."""
+        if generation != self.generation:
+            return
+        if len(self.active_ids) >= MAX_GUILDS * 5:
+            self.active_ids.pop(next(iter(self.active_ids)))
+        self.active_ids[campaign_id] = ids
+
+    def store_character(self, generation: int, character: Character) -> None:
+        """Keep a character as read unless a write was committed since the read began."""
+        if generation != self.generation or character.id is None:
+            return
+        if len(self.sheets) >= MAX_CHARACTERS:
+            self.sheets.pop(next(iter(self.sheets)))
+        # the sheet as JSON text (what its column stores): a copy per reader costs a parse,
+        # several times cheaper than copying the nested dict
+        columns = {column.key: getattr(character, column.key) for column in _CHARACTER_COLUMNS}
+        sheet = json.dumps(columns.pop("sheet"))
+        self.sheets[character.id] = (columns, sheet)
+
+    def character(self, character_id: int) -> Character | None:
+        """A transient copy of the cached character (its own sheet: callers may change it)."""
+        found = self.row(character_id)
+        return Character(**found[0], sheet=found[1]) if found is not None else None
+
+    def row(self, character_id: int) -> tuple[Mapping[str, Any], dict[str, Any]] | None:
+        """The cached character's columns (read only) and a copy of its sheet, without
+        building a model (a fight's health line needs no more)."""
+        found = self.sheets.get(character_id)
+        return (found[0], json.loads(found[1])) if found is not None else None
+
     def store_closed(self, guild_id: int, generation: int, scenes: Mapping[int, str]) -> None:
         """Keep a guild's closed scenes unless a write was committed meanwhile."""
         if generation != self.generation:
@@ -105,6 +150,8 @@ class CampaignCache:
         self.generation += 1
         if tables - {"scene"}:
             self.actives.clear()
+            self.active_ids.clear()
+            self.sheets.clear()
         if tables & {"campaign", "campaign_binding"}:
             self.guilds.clear()
         if tables & {"campaign", "campaign_binding", "scene"}:

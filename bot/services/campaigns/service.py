@@ -145,6 +145,11 @@ ROUND_HOURS = "plazo_asalto"
 #: ``repetir`` (its standing order: what it did the round before, with new dice).
 DEFAULT_ACTION = "accion_por_defecto"
 DEFAULT_ACTIONS = ("esperar", "repetir")
+#: Players change their characters' health and resources (current hit points, wounds, spent
+#: mana or slots, the day's powers: the system's ``Recovery.guarded_paths``) only through the
+#: commands that apply the rules — damage, healing, rest, spells — never by ``/sheet set`` or
+#: ``/sheet import replace:true`` (issue 23 §3); on by default.  The GM always may.
+HEALTH_BY_COMMANDS = "salud_por_comandos"
 COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(CHARACTER_CAP, FieldKind.INTEGER, 10, minimum=1, maximum=100),
     # /attack on a hidden NPC: players see its AC/Defensa, target number and hit points.
@@ -163,6 +168,7 @@ COMMON_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(FIGHT_MODE, FieldKind.CHOICE, "automatico", FIGHT_MODES),
     SettingSpec(ROUND_HOURS, FieldKind.INTEGER, 48, minimum=1, maximum=336),
     SettingSpec(DEFAULT_ACTION, FieldKind.CHOICE, "esperar", DEFAULT_ACTIONS),
+    SettingSpec(HEALTH_BY_COMMANDS, FieldKind.BOOLEAN, True),
 )
 
 

@@ -409,13 +409,26 @@ def _secrecy(
     npc = secrets.get("npc")
     parts = [*(secrets.get("sealed") or []), *(secrets.get("npc_sealed") or [])]
     if (
-        set(secrets) - {"sealed", "npc", "npc_sealed"}
+        set(secrets) - {"sealed", "npc", "npc_sealed", "members"}
         or any(not isinstance(p, str) or p not in _PARTS for p in parts)
+        or not _members_fit(audience, secrets.get("members"))
         or (npc is not None and (not isinstance(npc, int) or npc not in character_refs))
     ):
         bad_value(problems, path, line, "secrets")
         return None
     return Secrecy.of(audience, user_id, secrets).columns()
+
+
+def _members_fit(audience: str, members: Any) -> bool:
+    """A whisper's members: a list of member ids (at most a thread's), only on one."""
+    if members is None:
+        return audience != Audience_.MEMBERS.value
+    return (
+        audience == Audience_.MEMBERS.value
+        and isinstance(members, list)
+        and 0 < len(members) <= 10
+        and all(isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in members)
+    )
 
 
 def _known(

@@ -110,6 +110,10 @@ __all__ = [
 W = TypeVar("W")
 
 BATCH = 100  # rows per read and per insert: short slices of the event loop
+#: Rows per insert on SQLite, where every server's commands share one connection: a batch
+#: holds it a quarter as long, so another server's /roll waits behind less (issue 22 §2;
+#: benchmarks/fairness_bench.py, docs/performance.md)
+SQLITE_BATCH = 25
 PROFILE_BATCH = 8  # profiles per insert (each may carry a 256 KiB avatar)
 #: An import's campaign while its rows are written: nobody sees it (every lookup asks for
 #: ``active``) until the last batch is in and it is bound; one left behind by a crash is
@@ -892,7 +896,10 @@ async def _insert(
     order (other rows point at them)."""
     new_ids: list[int] = []
     source = iter(rows)
-    while chunk := list(itertools.islice(source, batch or BATCH)):
+    size = batch or BATCH
+    if sessions.kw["bind"].dialect.name == "sqlite":
+        size = min(size, SQLITE_BATCH)
+    while chunk := list(itertools.islice(source, size)):
         written = await _batch(sessions, insert(table), chunk, ids_of=ids_of)
         if ids_of is not None:
             new_ids.extend(written)

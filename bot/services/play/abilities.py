@@ -23,6 +23,7 @@ from bot.services.campaigns.service import is_referee
 from bot.services.play.attack_record import Declared
 from bot.services.play.attacks import RoundCloser
 from bot.services.play.combat_store import active_fight
+from bot.services.play.combat_views import CombatView, FightPanel
 from bot.services.play.declarations import declare_act, declaring, seeded
 from bot.services.play.turn_actions import TurnActions
 from bot.services.shared.audit import AuditEntry
@@ -35,7 +36,7 @@ from bot.services.sheets.dead import heal_living
 from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.undo import Undoable
 from bot.services.sheets.use_case import CharacterUseCase
-from bot.services.sheets.writes import Computed
+from bot.services.sheets.writes import Computed, Each
 from rules.combat.attack import Fighter
 
 if TYPE_CHECKING:
@@ -87,6 +88,8 @@ class AbilityUseView:
     declared: Declared | None = None
     #: the round this declaration completed, resolved
     summary: RoundSummary | None = None
+    #: this channel's fight when the healed one is in it: its panel, refreshed (issue 23 §3)
+    fight: CombatView | None = None
 
 
 def _ability_name(abilities: Abilities, typed: str, settings: Settings) -> str:
@@ -104,24 +107,41 @@ def _abilities(system: GameSystem) -> Abilities:
     return abilities
 
 
+def _paid(sheet: dict[str, Any], context: CampaignContext, use: AbilityUse | None) -> Any:
+    """``sheet`` after its user paid ``use``'s costs (a herb, the day's power), on this
+    version: a concurrent use that took the last herb makes this one refuse."""
+    if use is None or not use.costs:
+        return sheet
+    return _abilities(context.system).pay_ability(sheet, use, context.settings)
+
+
 @dataclass(frozen=True, slots=True)
 class _Heal:
+    """The heal on its target; ``paying``: the target is the user, who pays in the same
+    write."""
+
     amount: int
-    audit: AuditEntry
+    audit: AuditEntry | None
+    paying: AbilityUse | None = None
     validate: bool = False
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[Any]:
-        result = heal_living(context.system, sheet, self.amount, context.settings)
+        paid = _paid(sheet, context, self.paying)
+        result = heal_living(context.system, paid, self.amount, context.settings)
         return Computed(result.sheet, result, audit=self.audit)
 
 
 @dataclass(frozen=True, slots=True)
 class _Record:
-    audit: AuditEntry
+    """The use on its user's sheet: its costs paid, and its audit row unless the target's
+    write carries it."""
+
+    audit: AuditEntry | None
+    paying: AbilityUse | None = None
     validate: bool = False
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
-        return Computed(sheet, None, audit=self.audit)
+        return Computed(_paid(sheet, context, self.paying), None, audit=self.audit)
 
 
 class AbilityService(CharacterUseCase):
@@ -135,6 +155,8 @@ class AbilityService(CharacterUseCase):
         self.turns = TurnActions(sessions)  # the action a use spends in a fight
         #: resolves a round of declarations its last declaration completed (issue 25 §1)
         self.close_round: RoundCloser | None = None
+        #: this channel's fight panel when a healed character is in it (issue 23 §3)
+        self.panel: FightPanel | None = None
 
     async def list(
         self, place: Place, actor: Actor, character: str | None = None
@@ -169,6 +191,7 @@ class AbilityService(CharacterUseCase):
         character: str | None = None,
         level: str | None = None,
         herbs: bool = False,
+        amount: int | None = None,
         dice: random.Random | None = None,
     ) -> AbilityUseView:
         """Use an ability; during a round of declarations (issue 25 §1) an ability that costs
@@ -191,28 +214,47 @@ class AbilityService(CharacterUseCase):
         fighter = Fighter(healed_one.name, sheet=other) if other is not None else None
         result = abilities.use_ability(
             user_sheet, ability, fighter, context.settings, dice or self.rng, level=level,
-            herbs=herbs,
+            herbs=herbs, amount=amount,
         )  # fmt: skip
         act = ActRequest("ability", action=str(result.action), grants=result.grants)
         if dice is None and await self._declaring(place, context, act):
-            order = {"ability": ability, "target": target, "level": level, "herbs": herbs}
+            order = {
+                "ability": ability, "target": target, "level": level, "herbs": herbs,
+                "amount": amount,
+            }  # fmt: skip
             declared = await declare_act(
                 self.sessions, place, actor, context, saved_id(user), act, order, self.rng
             )
             result = abilities.use_ability(  # the declared dice, as things stand now
                 user_sheet, ability, fighter, context.settings, seeded(declared.seed),
-                level=level, herbs=herbs,
+                level=level, herbs=herbs, amount=amount,
             )  # fmt: skip
             return await self._declared(place, declared, context, result, (user, healed_one))
+        return await self._now(place, actor, context, act, result, (user, healed_one))
+
+    async def _now(
+        self,
+        place: Place,
+        actor: Actor,
+        context: CampaignContext,
+        act: ActRequest,
+        result: AbilityUse,
+        who: tuple[Character, Character],
+    ) -> AbilityUseView:
+        """The use made now: the user's action in this channel's fight (issue 23 §1), the
+        write, and the fight's panel when the healed one is in it (issue 23 §3)."""
+        user, healed_one = who
         referee = is_referee(context.campaign, actor)
         spent = await self.turns.spend(
             place, context, act, referee=referee, character_id=saved_id(user)
-        )  # the user's action in this channel's fight (issue 23 §1)
+        )
         try:
             view = await self._write(place, actor, context, result, user, healed_one)
         except Exception:
             await self.turns.refund(place, spent)
             raise
+        if view.healed is not None and self.panel is not None:
+            view = replace(view, fight=await self.panel(place, actor, (saved_id(healed_one),)))
         return replace(view, turn_warnings=spent.warnings) if spent is not None else view
 
     async def _declaring(self, place: Place, context: CampaignContext, act: ActRequest) -> bool:
@@ -253,21 +295,39 @@ class AbilityService(CharacterUseCase):
         user: Character,
         healed_one: Character,
     ) -> AbilityUseView:
-        """The use's write: the heal on the target, or the record on the user's sheet."""
+        """The use's write: the heal on the target, or the record on the user's sheet; what
+        the use costs (a herb, the day's power) is paid on the user's sheet in the same
+        transaction (issue 23 §3), so a refused payment heals nobody."""
         audit = _audit(result, user.name, healed_one.name)
+        writer = self.characters.writer
         if result.change is not None and result.change.kind == "heal":
-            applied = await self.characters.writer.apply(
-                place,
-                actor,
-                _Heal(result.change.amount, audit),
-                character_id=healed_one.id,
-                on_behalf=True,
-            )
+            heal = _Heal(result.change.amount, audit)
+            if healed_one.id == user.id:
+                applied = await writer.apply(
+                    place, actor, replace(heal, paying=result), character_id=user.id
+                )
+            elif result.costs:
+                _paying, applied = await writer.apply_each(
+                    place,
+                    actor,
+                    [
+                        Each(
+                            saved_id(user),
+                            _Record(_paid_audit(result), paying=result),
+                            playing=True,
+                        ),
+                        Each(saved_id(healed_one), heal, acting=False),
+                    ],
+                )
+            else:
+                applied = await writer.apply(
+                    place, actor, heal, character_id=healed_one.id, on_behalf=True
+                )
             health = applied.value
             healed, state, notes = health.amount, health.state, tuple(health.notes)
         else:
-            applied = await self.characters.writer.apply(
-                place, actor, _Record(audit), character_id=user.id
+            applied = await writer.apply(
+                place, actor, _Record(audit, paying=result), character_id=user.id
             )
             healed, state, notes = None, None, ()
         undo = Undoable(applied.log_id, applied.view.version) if applied.log_id else None
@@ -296,4 +356,18 @@ def _audit(result: AbilityUse, user: str, target: str) -> AuditEntry:
         total=result.roll.total if result.roll else 0,
         reason=f"{result.ability} ({result.level}) → {target}"[:200],
         detail={"user": user, "target": target, "action": result.action},
+    )
+
+
+def _paid_audit(result: AbilityUse) -> AuditEntry:
+    """The user's own row when the use is paid on their sheet and heals someone else (kind
+    ``ability``, undoable: the GM can give the herb or the day's power back)."""
+    paid = ", ".join(result.costs)
+    return AuditEntry(
+        kind="ability",
+        expression=f"-{paid}"[:250],
+        breakdown=f"{result.ability}: {paid}"[:1000],
+        total=0,
+        reason=f"{result.ability} ({result.level})"[:200],
+        detail={"paid": list(result.costs), "action": result.action},
     )

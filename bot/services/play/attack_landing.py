@@ -22,7 +22,7 @@ from bot.services.play.attack_record import Landed
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.combat_store import write_fight_state
 from bot.services.play.group_health import fight_state, group_audit
-from bot.services.play.pain import ask_for
+from bot.services.play.pain_ask import ask_for
 from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.retry import retrying

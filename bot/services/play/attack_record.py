@@ -16,7 +16,7 @@ from bot.db.models import saved_id
 from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_order import AttackOrder
 from bot.services.play.attack_sides import Side, Sides
-from bot.services.play.pain import PainAsk
+from bot.services.play.pain_ask import PainAsk
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor

@@ -26,7 +26,7 @@ from bot.db.models import Campaign, Character, CombatRecord
 from bot.grammar import gender_of
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import SHOW_NUMBERS, is_referee
-from bot.services.play.combat_store import active_fight
+from bot.services.play.combat_store import active_fight, fight_in
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.sheets.access import find_character, require_playable
@@ -142,9 +142,15 @@ class SideFinder:
         """The channel's active fight, if any."""
         return await active_fight(self.sessions, place)
 
-    async def by_id(self, campaign: Campaign, character_id: int) -> Character:
-        """A character of the campaign by id; ``attack.error.gone`` once deleted."""
-        async with self.sessions() as session:
+    async def by_id(
+        self, campaign: Campaign, character_id: int, session: AsyncSession | None = None
+    ) -> Character:
+        """A character of the campaign by id; ``attack.error.gone`` once deleted.  Read in
+        ``session`` when given (:meth:`resolve` reads everything in one)."""
+        if session is None:
+            async with self.sessions() as own:
+                character = await own.get(Character, character_id)
+        else:
             character = await session.get(Character, character_id)
         if (
             character is None
@@ -168,10 +174,14 @@ class SideFinder:
         """Both sides of an attack on ``target`` by ``attacker`` (None: the caller's active
         character) in the channel's fight."""
         referee = is_referee(campaign, actor)
-        record = await self.fight(place)
-        combat = Combat.from_dict(record.state) if record is not None else None
-        found = await self._attacker(campaign, actor, attacker, bonus, damage, combat, referee)
-        aimed = await self._target(campaign, actor, target, combat)
+        # one session for the fight and both sides (issue 26: one checkout, not three)
+        async with self.sessions() as session:
+            record = await fight_in(session, place)
+            combat = Combat.from_dict(record.state) if record is not None else None
+            found = await self._attacker(
+                session, campaign, actor, attacker, bonus, damage, combat, referee
+            )
+            aimed = await self._target(session, campaign, actor, target, combat)
         return Sides(found, aimed, referee, record, combat)
 
     @staticmethod
@@ -183,6 +193,7 @@ class SideFinder:
 
     async def _attacker(
         self,
+        session: AsyncSession,
         campaign: Campaign,
         actor: Actor,
         name: str | None,
@@ -198,10 +209,9 @@ class SideFinder:
             fighter = Fighter(combatant.name, attack_bonus=bonus, damage=damage_text(damage))
             return Side(fighter, combatant=combatant)
         if combatant is not None and combatant.character_id is not None:
-            character = await self.by_id(campaign, combatant.character_id)
+            character = await self.by_id(campaign, combatant.character_id, session)
         else:
-            async with self.sessions() as session:
-                character = await find_character(session, campaign, actor, name)
+            character = await find_character(session, campaign, actor, name)
         if not referee and (character.is_npc or character.owner_user_id != actor.user_id):
             raise NotAllowed("attack.error.not_yours", name=character.name)
         require_playable(character)  # not while it awaits the GM's approval
@@ -215,7 +225,12 @@ class SideFinder:
         return Side(fighter, character=character, combatant=combatant)
 
     async def _target(
-        self, campaign: Campaign, actor: Actor, name: str, combat: Combat | None
+        self,
+        session: AsyncSession,
+        campaign: Campaign,
+        actor: Actor,
+        name: str,
+        combat: Combat | None,
     ) -> Side:
         combatant = self._combatant(combat, name)
         if combatant is not None and combatant.character_id is None:
@@ -227,10 +242,9 @@ class SideFinder:
             )
             return Side(fighter, combatant=combatant)
         if combatant is not None and combatant.character_id is not None:
-            character = await self.by_id(campaign, combatant.character_id)
+            character = await self.by_id(campaign, combatant.character_id, session)
         else:
-            async with self.sessions() as session:
-                character = await find_character(session, campaign, actor, name.strip())
+            character = await find_character(session, campaign, actor, name.strip())
         fighter = Fighter(
             character.name, sheet=upgraded_sheet(character), player=not character.is_npc
         )

@@ -5,11 +5,13 @@ Every check lands in the audit log with the character's name, like a ``/roll``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Campaign, Character, saved_id, utcnow
@@ -17,12 +19,14 @@ from bot.grammar import gender_of
 from bot.services.play.rolls import MAX_REASON
 from bot.services.play.turn_tests import Claim, claim_test
 from bot.services.shared.audience import PUBLIC, Part, Secrecy
-from bot.services.shared.audit import AuditEntry, entry_secrecy, write_audit
+from bot.services.shared.audit import AuditEntry, entry_secrecy, roll_log_values, write_audit
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, InvalidSetting
 from bot.services.shared.labels import resolve, spoken
+from bot.services.shared.write_batch import WriteBatch
 from bot.services.sheets.access import require_actor
 from bot.services.sheets.changes import ApplyEffects
+from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.use_case import CharacterUseCase
 from rules.combat.health import Act, require
 from rules.systems.base import (
@@ -61,6 +65,9 @@ class CheckOrder:
     reason: str | None = None
     #: Parts of the roll only the GM reads (a GM roll request with a hidden difficulty).
     sealed: frozenset[Part] = frozenset()
+    #: Who the roll is for when not everyone (a post's audience: a private thread's, a
+    #: whisper's); None: everyone in the campaign
+    audience: Secrecy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +128,18 @@ def parse_circumstances(text: str | None) -> frozenset[str]:
 
 
 class CheckService(CharacterUseCase):
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        characters: CharacterService,
+        rng: random.Random | None = None,
+        log_writes: WriteBatch[dict[str, Any], int] | None = None,
+    ) -> None:
+        super().__init__(sessions, characters, rng)
+        #: The roll log's group commit (``RollService.log_writes``): a check that changes
+        #: nothing on the sheet is one row of a shared statement, as a ``/roll`` is.
+        self.log_writes = log_writes
+
     async def options(
         self, place: Place, actor: Actor, character: str | None
     ) -> tuple[CheckOption, ...]:
@@ -225,7 +244,7 @@ class CheckService(CharacterUseCase):
 
         Who may see it is decided here, once, for every output (issue 22 §1): a hidden NPC's
         numbers are the GM's, and a request's hidden difficulty stays sealed."""
-        secrecy = PUBLIC.sealing(*order.sealed)
+        secrecy = (order.audience or PUBLIC).sealing(*order.sealed)
         if own.is_npc and own.hidden:
             secrecy = secrecy.hiding_npc(saved_id(own))
         if order.against is None:
@@ -269,6 +288,10 @@ class CheckService(CharacterUseCase):
                 same_transaction=then,
             )
             return applied.log_id, applied.view.name
+        if then is None and self.log_writes is not None:
+            # it records no change: the roll log's group commit, as /roll's rows (write_audit)
+            values = roll_log_values(place, actor, campaign.id, own.name, audit)
+            return await self.log_writes.submit(values), own.name
         async with self.sessions() as session, session.begin():
             log_id = await write_audit(session, place, actor, campaign.id, own.name, audit)
             if then is not None:
@@ -284,6 +307,7 @@ class CheckService(CharacterUseCase):
         character: str | None = None,
         modifier: int = 0,
         private: bool = False,
+        audience: Secrecy | None = None,
     ) -> CheckView:
         """``/save``: the saving throw (S&W «Tirada de Salvación»), against a kind of threat."""
         order = CheckOrder(
@@ -292,6 +316,7 @@ class CheckService(CharacterUseCase):
             modifier=modifier,
             circumstances=f"amenaza:{threat}" if threat else None,
             private=private,
+            audience=audience,
         )
         return await self.check(place, actor, order)
 

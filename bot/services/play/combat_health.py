@@ -13,12 +13,14 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from bot.db.models import Character
 from bot.grammar import gender_of
-from bot.services.campaigns.service import is_referee
+from bot.services.campaigns.service import HEALTH_BY_COMMANDS, is_referee
 from bot.services.play.combat_store import FightStore
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
 from bot.services.play.group_health import hurt_group
 from bot.services.play.pain import after_fight, apply_defaults
+from bot.services.play.pain_ask import ask_for
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.sheets.changes import Damage, EndFightEffects, Heal, TickEffects
@@ -53,8 +55,14 @@ async def hurt(
         return await hurt_group(store, place, actor, target, amount, heal=heal)
     if target.character_id is None:
         raise DomainError("combat.error.no_sheet", name=target.name)
-    if force and not is_referee(await characters.campaigns.require(place), actor):
+    context = await characters.contexts.load(place)
+    referee = is_referee(context.campaign, actor)
+    if force and not referee:
         raise NotReferee("dead.error.force_gm_only")
+    if heal and not referee and context.settings.get(HEALTH_BY_COMMANDS, True):
+        # salud_por_comandos (issue 23 §3): a player heals through abilities, spells and
+        # rest, not by naming an amount for his own character
+        raise NotReferee("rest.error.heal_gm_only")
     change = Heal(amount, force=force) if heal else Damage(amount)
     applied = await characters.writer.apply(place, actor, change, character_id=target.character_id)
     view, result = applied.view, applied.value
@@ -65,12 +73,20 @@ async def hurt(
     if health is not None:
         state = health.combat_state(dict(view.sheet), context.settings)
         label, description, hit_points = state.label, state.description, state.hit_points
+    ask = None
+    if result.owed is not None:  # rolweb: the GM's damage passed the pain threshold
+        async with characters.sessions() as session:
+            hurt_one = await session.get(Character, target.character_id)
+        if hurt_one is not None:
+            context = await characters.contexts.load(place)
+            ask = ask_for(context, hurt_one, dict(view.sheet))
     return HealthView(
         view.name,
         result.amount,
         result.state,
         tuple(result.notes),
         heal,
+        pain=ask,
         label=label,
         description=description,
         hit_points=hit_points,

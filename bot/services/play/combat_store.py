@@ -45,6 +45,7 @@ __all__ = [
     "TURN_TIMER",
     "FightStore",
     "active_fight",
+    "fight_in",
     "write_fight_state",
 ]
 
@@ -54,15 +55,20 @@ async def active_fight(
 ) -> CombatRecord | None:
     """The channel's active fight, if any (one per channel: a unique index)."""
     async with sessions() as session:
-        return (
-            await session.exec(
-                select(CombatRecord).where(
-                    CombatRecord.guild_id == place.guild_id,
-                    CombatRecord.channel_id == place.channel_id,
-                    CombatRecord.status == "active",
-                )
+        return await fight_in(session, place)
+
+
+async def fight_in(session: AsyncSession, place: Place) -> CombatRecord | None:
+    """:func:`active_fight` read in the caller's session (with what else it reads)."""
+    return (
+        await session.exec(
+            select(CombatRecord).where(
+                CombatRecord.guild_id == place.guild_id,
+                CombatRecord.channel_id == place.channel_id,
+                CombatRecord.status == "active",
             )
-        ).first()
+        )
+    ).first()
 
 
 async def write_fight_state(
@@ -179,16 +185,36 @@ class FightStore:
         ids = {c.character_id: c.key for c in combat.combatants if c.character_id is not None}
         if not ids:
             return {}
-        async with self.sessions() as session:
-            rows = (
-                await session.exec(select(Character).where(col(Character.id).in_(list(ids))))
-            ).all()
+        # the per-process cache first (bot.services.campaigns.cache): a turn passing in a
+        # fight whose sheets did not change reads none of them again (issue 26)
+        cache = self.characters.campaigns.cache
+        rows: list[tuple[int, Mapping[str, Any], dict[str, Any]]] = []
+        missing: list[int] = []
+        for character_id in ids:
+            cached = cache.row(character_id)
+            if cached is not None:
+                rows.append((character_id, *cached))
+            else:
+                missing.append(character_id)
+        if missing:
+            generation = cache.generation
+            async with self.sessions() as session:
+                read = (
+                    await session.exec(select(Character).where(col(Character.id).in_(missing)))
+                ).all()
+            for row in read:
+                cache.store_character(generation, row)
+                read_columns: dict[str, Any] = {
+                    "deleted_at": row.deleted_at,
+                    "is_npc": row.is_npc,
+                    "hidden": row.hidden,
+                }
+                rows.append((saved_id(row), read_columns, dict(row.sheet)))
         found: dict[str, Health] = {}
         health = capabilities(system).health
-        for row in rows:
-            if row.deleted_at is not None:
+        for character_id, columns, sheet in rows:
+            if columns["deleted_at"] is not None:
                 continue
-            sheet = dict(row.sheet)
             state = None
             if health is not None:
                 try:
@@ -199,9 +225,8 @@ class FightStore:
                 active = effects.effects(sheet)
             except RulesError:
                 active = ()
-            found[ids[saved_id(row)]] = Health(
-                state, row.is_npc, row.hidden, active, gender_of(sheet)
-            )
+            npc, hidden = bool(columns["is_npc"]), bool(columns["hidden"])
+            found[ids[character_id]] = Health(state, npc, hidden, active, gender_of(sheet))
         return found
 
     async def change(
@@ -213,18 +238,24 @@ class FightStore:
         seen: tuple[int, int] | None = None,
         ending: bool = False,
         turn_hours: int | None | Literal[_Keep.KEEP] = KEEP,
+        read: CombatRecord | None = None,
     ) -> CombatView:
         """Load, apply, compare-and-set; on a clash recompute on the fresh state.
+
+        ``read``: the fight as the caller has just read it, for the first attempt (``/init
+        next`` reads it to choose between turns and rounds); a clash reads it again.
 
         ``seen`` is ``(combat id, version)`` of a button: any later write makes it stale.
         ``health_change`` (instead of ``change``) also gets every combatant's
         :class:`Health`, read on each attempt (so a heal made meanwhile puts the healed back in the order).
         """
 
+        given = [read] if read is not None else []
+
         async def attempt() -> CombatView:
             context = await self.characters.contexts.load(place)
             campaign, system, settings = context.campaign, context.system, context.settings
-            record = await self.active(place)
+            record = given.pop() if given else await self.active(place)
             if seen is not None:
                 if record is None or record.id != seen[0]:
                     raise DomainError("combat.error.gone")
@@ -244,7 +275,8 @@ class FightStore:
                 if seen is not None:  # reported: the button showed the fight as it was
                     raise DomainError("combat.error.stale")
                 raise StaleWrite()  # retried on the fight as it is now
-            health = await self.states(system, settings, combat)
+            if health_change is None:  # (a turn passing changes no sheet: its read stands)
+                health = await self.states(system, settings, combat)
             left = actions_left(system, settings, record.state, combat)
             return combat_view(record, combat, turn, rolled, health, left)
 

@@ -9,7 +9,7 @@ sheet by :class:`.combat_store.FightStore`).  The types of a change to the fight
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +24,13 @@ from rules.combat.health import CombatState, Condition
 from rules.systems.base import GameSystem
 
 if TYPE_CHECKING:
-    from bot.services.play.pain import PainView
+    from bot.services.play.pain import PainAsk, PainView
     from bot.services.play.round_views import RoundHeader, RoundSummary
 
 __all__ = [
     "Change",
     "CombatView",
+    "FightPanel",
     "CombatantLine",
     "Health",
     "HealthChange",
@@ -203,6 +204,11 @@ class HealthView:
     gender: str | None = None  # the character's grammatical gender, for agreement
     #: a sheetless group's change (its creature in front; one fell?), None for a sheet
     group: GroupChange | None = None
+    #: rolweb: the pain threshold's choice this damage left owed (asked with buttons)
+    pain: PainAsk | None = None
+    #: after a heal, the fight as it stands: its panel, refreshed (issue 23 §3: a healed
+    #: combatant is back in the order)
+    fight: CombatView | None = None
 
 
 def _secrecy(health: Health | None, character_id: int | None) -> Secrecy:
@@ -357,6 +363,12 @@ def owing_tests(health: Mapping[str, Health]) -> frozenset[str]:
 def out_of_order(health: Mapping[str, Health]) -> frozenset[str]:
     """The keys the turn order passes over (dead, out, unconscious: ``skip_turn``)."""
     return frozenset(k for k, h in health.items() if h.state is not None and h.state.skip_turn)
+
+
+#: ``panel(place, actor, character_ids)``: this channel's fight when one of the characters
+#: is in it (its panel, refreshed after a heal: issue 23 §3), else None.  Typed loosely on
+#: the place and actor (shared.context) to keep this module's imports as they are.
+FightPanel = Callable[[Any, Any, Sequence[int]], Awaitable["CombatView | None"]]
 
 
 def combat_for(view: CombatView, reader: Reader) -> Shown[CombatView]:

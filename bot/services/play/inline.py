@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from bot.services.play.checks import CheckOrder, CheckService, CheckView, resolve_option
 from bot.services.play.rolls import RollService, RollView
@@ -31,12 +32,24 @@ from rules import dice
 from rules.systems.base import CheckOption
 from rules.text import fold, visible
 
-__all__ = ["InlineRoll", "InlineRollService", "MAX_ROLLS", "NamedRolls", "RollerOf"]
+__all__ = [
+    "InlineRoll",
+    "InlineRollService",
+    "MAX_ROLLS",
+    "NamedRolls",
+    "NothingRolled",
+    "RollerOf",
+]
 
 #: Rolls one message may make in all (its ``[[…]]``): bounded before any is rolled.
 MAX_ROLLS = MAX_INLINE
 _MODIFIER = re.compile(r"^(?P<name>.*?[^\s+\-])\s*(?P<sign>[+-])\s*(?P<value>\d{1,3})$")
 _SAVE_WORDS = ("salvacion", "salvación", "save", "saving throw", "tirada de salvacion")
+
+
+class NothingRolled(DomainError):
+    """A refusal that came before any roll was made (too many, a bad expression, an unknown
+    name): asking again, corrected, gives nobody a second try at any result."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +65,9 @@ class InlineRoll:
     private: bool
     #: rolled from the speaker's sheet (a check), not bare dice: it belongs to that character
     sheet: bool = False
+    #: who may see it, as its log row has it (every output renders it through the rule)
+    secrecy: Secrecy = PUBLIC
+    written_at: datetime | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,14 +108,25 @@ class InlineRollService:
         character: str | None,
         private: bool,
         roller: RollerOf | None = None,
+        audience: Secrecy | None = None,
     ) -> list[InlineRoll]:
         """Roll each text, in order, as ``character`` (None: nobody's sheet, dice only); a
-        macro's name rolls what it holds.  Every roll is planned (and bounded) first."""
+        macro's name rolls what it holds.  Every roll is planned (and bounded) first.
+
+        ``audience``: who the rolls are for, when they go where not everyone reads (a post's
+        audience, a hidden NPC's sealed numbers); ``private`` narrows it to the roller and
+        the GM."""
         roller = roller or RollerOf(character)
-        plan = await self._plan(place, actor, written, roller)
-        await self._refuse_early(place, actor, plan, roller)
+        try:
+            plan = await self._plan(place, actor, written, roller)
+            await self._refuse_early(place, actor, plan, roller)
+        except NothingRolled:
+            raise
+        except DomainError as refusal:
+            raise NothingRolled(refusal.key, **refusal.params) from None
         return [
-            await self._roll(place, actor, text, macro, roller, private) for text, macro in plan
+            await self._roll(place, actor, text, macro, roller, private, audience)
+            for text, macro in plan
         ]
 
     async def roll_command(
@@ -226,6 +253,7 @@ class InlineRollService:
         macro: str | None,
         roller: RollerOf,
         private: bool,
+        audience: Secrecy | None = None,
     ) -> InlineRoll:
         if is_dice(text):
             try:
@@ -236,6 +264,7 @@ class InlineRollService:
                     reason=macro,
                     private=private,
                     character_name=roller.character,
+                    secrecy=audience,
                 )
             except dice.DiceError as error:  # a limit only rolling reaches (explosions)
                 raise dice_refusal(error) from None
@@ -247,10 +276,12 @@ class InlineRollService:
                 rolled.total,
                 rolled.outcome,
                 private,
+                secrecy=rolled.secrecy,
+                written_at=rolled.written_at,
             )
         if roller.character is None:
             raise DomainError("post.error.narrator_check")
-        checked = await self._check(place, actor, text, roller, private, macro)
+        checked = await self._check(place, actor, text, roller, private, macro, audience)
         return _from_check(checked, private)
 
     async def _check(
@@ -261,6 +292,7 @@ class InlineRollService:
         roller: RollerOf,
         private: bool,
         macro: str | None,
+        audience: Secrecy | None = None,
     ) -> CheckView:
         """A sheet option by name (with a modifier), or a saving throw against a threat."""
         character = roller.character
@@ -270,7 +302,12 @@ class InlineRollService:
         option = resolve_option(options, name)
         if option in {o.key for o in options}:
             order = CheckOrder(
-                option, character=character, modifier=modifier, private=private, reason=macro
+                option,
+                character=character,
+                modifier=modifier,
+                private=private,
+                reason=macro,
+                audience=audience,
             )
             return await self.checks.check(place, actor, order)
         threat = _threat(name)
@@ -282,6 +319,7 @@ class InlineRollService:
                 character=character,
                 modifier=modifier,
                 private=private,
+                audience=audience,
             )
         raise await self._unknown(place, actor, text, roller, options)
 
@@ -323,4 +361,6 @@ def _from_check(checked: CheckView, private: bool) -> InlineRoll:
         str(result.outcome) if result.outcome else None,
         private,
         sheet=True,
+        secrecy=checked.secrecy,
+        written_at=checked.written_at,
     )

@@ -90,6 +90,7 @@ class RollView:
     roll_under: bool = False
     #: who may see it (a private roll: its roller and the GM), as its log row has it
     secrecy: Secrecy = PUBLIC
+    written_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,11 +222,12 @@ def history_query(
     if user_id is not None:
         query = query.where(RollLog.user_id == user_id)
     if viewer_id is not None:
-        # the audience rule's first cut, in SQL: rows for everyone and the viewer's own
-        # (bot.services.shared.audience decides the rest when rendering)
+        # the audience rule's first cut, in SQL: rows for everyone, the viewer's own and
+        # whispers (bot.services.shared.audience decides the rest when rendering: a whisper
+        # is read by the members it was addressed to)
         query = query.where(
             or_(
-                col(RollLog.audience) == Audience.EVERYONE.value,
+                col(RollLog.audience).in_([Audience.EVERYONE.value, Audience.MEMBERS.value]),
                 and_(
                     col(RollLog.audience) == Audience.PLAYER.value,
                     col(RollLog.audience_user_id) == viewer_id,
@@ -241,6 +243,7 @@ def _roll_audit(
     difficulty: int | None,
     outcome: str | None,
     private: bool,
+    secrecy: Secrecy = PUBLIC,
 ) -> AuditEntry:
     """A ``/roll``'s audit row: the expression, the dice engine's breakdown, the verdict."""
     return AuditEntry(
@@ -253,6 +256,7 @@ def _roll_audit(
         outcome=outcome,
         fumble=result.fumble,
         private=private,
+        secrecy=secrecy,
     )
 
 
@@ -318,9 +322,11 @@ class RollService:
         difficulty: int | None = None,
         character_name: str | None = None,
         reply: Reply[RollView] | None = None,
+        secrecy: Secrecy | None = None,
     ) -> RollView:
         """Roll ``expression`` and store it in the audit log before anything is shown;
-        ``reply`` shows it, and the log row links to the message it sent."""
+        ``reply`` shows it, and the log row links to the message it sent.  ``secrecy``: who
+        it is for when not everyone (a post's audience, a hidden NPC's sealed numbers)."""
         reason = checked_reason(reason)
         result = dice.roll(expression, rng=self.rng)
         campaign = await self.campaigns.find(place)  # the per-process cache: no query
@@ -331,7 +337,7 @@ class RollService:
             outcome = judge(result, difficulty)
         if character_name is None and self.active_name is not None and campaign:
             character_name = await self.active_name(place, actor)  # cached too
-        audit = _roll_audit(result, reason, difficulty, outcome, private)
+        audit = _roll_audit(result, reason, difficulty, outcome, private, secrecy or PUBLIC)
         breakdown = audit.breakdown
         values = roll_log_values(
             place, actor, campaign.id if campaign else None, character_name, audit
@@ -359,6 +365,7 @@ class RollService:
             gm_channel_id=campaign.gm_channel_id if campaign else None,
             campaign_locale=campaign.locale if campaign else None,
             secrecy=Secrecy.of_row(values),
+            written_at=values["created_at"],
         )
         await self.reply_linked(place, view.log_id, view, reply)
         return view

@@ -20,6 +20,7 @@ from bot.services.campaigns.service import FREE_REST, is_referee
 from bot.services.play.attack_record import Declared
 from bot.services.play.attacks import AttackOrder, AttackService, AttackView
 from bot.services.play.combat_store import active_fight
+from bot.services.play.combat_views import CombatView, FightPanel
 from bot.services.play.declarations import declare_act, declaring
 from bot.services.play.turn_actions import Spent, TurnActions
 from bot.services.shared.audience import PUBLIC, Secrecy
@@ -125,6 +126,8 @@ class CastView:
     declared: Declared | None = None
     #: the round this declaration completed, resolved
     summary: RoundSummary | None = None
+    #: this channel's fight when the healed target is in it: its panel, refreshed
+    fight: CombatView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +195,7 @@ class CastOrder:
     modifier: int = 0
     target: str | None = None
     private: bool = False
+    heal: int | None = None  # what an undefined S&W spell heals (issue 23 §3)
 
 
 class SpellService(CharacterUseCase):
@@ -205,6 +209,8 @@ class SpellService(CharacterUseCase):
         super().__init__(sessions, characters, rng)
         self.attacks = attacks or AttackService(sessions, characters, self.rng)
         self.turns = TurnActions(sessions)
+        #: this channel's fight panel when a healed target is in it (issue 23 §3)
+        self.panel: FightPanel | None = None
 
     async def _listing(self, place: Place) -> tuple[GameSystem, SpellList]:
         context = await self.characters.contexts.load(place)
@@ -330,6 +336,9 @@ class SpellService(CharacterUseCase):
         except Exception:
             await self.turns.refund(place, spent)
             raise
+        healed = view.landed is not None and view.landed.health is not None
+        if healed and target_view is not None and self.panel is not None:
+            view = replace(view, fight=await self.panel(place, actor, (target_view.id,)))
         return replace(view, turn_warnings=spent.warnings) if spent is not None else view
 
     async def _declare(
@@ -534,6 +543,7 @@ def _spell_request(order: CastOrder, listing: SpellList, system: str) -> SpellRe
         mana=order.mana,
         dispel=_spell_name(order.dispel, listing),
         modifier=order.modifier,
+        amount=order.heal,
     )
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal, overload
 
-from sqlalchemy import Row, delete, func, update
+from sqlalchemy import Row, and_, delete, func, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -78,6 +78,7 @@ from bot.db.types import as_utc
 from bot.services.shared.audience import (
     NO_REVEALS,
     PUBLIC,
+    Audience,
     Part,
     Reader,
     Reveals,
@@ -110,6 +111,9 @@ BATCH = 250  # rows per read (and per encoded slice) while exporting: short loop
 WRITE_BATCH = 1000  # rolls made anonymous per transaction (one indexed UPDATE)
 POST_BATCH = 200  # posts erased or made anonymous per transaction (their texts rewritten)
 LOG_BATCH = 500  # log rows looked at per transaction for records naming the member
+#: Ids of a table looked at per transaction when untying the member from records' audiences:
+#: a range of the primary key (no index finds a record by its audience's player)
+AUDIENCE_BATCH = 2000
 ANONYMOUS = 0  # no Discord id is 0: the marker of a row no longer tied to anyone
 EXPORT_FORMAT = "arbitro-member-data"
 CharacterChoice = Literal["delete", "to_gm"]
@@ -208,6 +212,8 @@ class _Marks:
     doomed: frozenset[int] = frozenset()  # the characters whose undo records were dropped
     changes: int = 0  # the last log id looked at for them
     details: int = 0  # the last log id looked at for records naming the member
+    #: per table, the last id whose audience the batches untied from the member
+    audiences: Mapping[str, int] = dataclasses.field(default_factory=dict)
 
 
 class PrivacyService:
@@ -375,6 +381,20 @@ class PrivacyService:
             "posts": seen(
                 await rows(Post, Post.guild_id == guild_id, Post.author_user_id == user_id),
                 _post_seen,
+            ),
+            # whispers and private-thread posts others addressed to the member (issue 24):
+            # each one he was addressed to, as the audience rule lets him read it
+            "posts_addressed_to_you": _addressed_seen(
+                await rows(Post, Post.guild_id == guild_id, *_addressed(Post, user_id)),
+                _post_seen,
+                user_id,
+                reveals,
+            ),
+            "rolls_addressed_to_you": _addressed_seen(
+                await rows(RollLog, RollLog.guild_id == guild_id, *_addressed(RollLog, user_id)),
+                roll_record_seen,
+                user_id,
+                reveals,
             ),
             "private_threads": _threads_of(
                 await rows(PrivateThread, PrivateThread.guild_id == guild_id), user_id
@@ -561,7 +581,7 @@ class PrivacyService:
         )
         await _forget_umbria_player(session, guild_id, user_id)
         await _forget_private_threads(session, guild_id, user_id)
-        await _untie_audiences(session, guild_id, user_id)
+        await _untie_audiences(session, guild_id, user_id, after=marks.audiences)
         erased, anonymised, messages = await _untie_posts(  # those posted since the batches
             session,
             guild_id,
@@ -658,7 +678,39 @@ async def _in_batches(
         sessions, guild_id, user_id, erase=erase
     )
     marks = await _log_in_batches(sessions, guild_id, user_id, erase=erase)
-    return rolls, erased, anonymised, messages, marks
+    audiences = await _audiences_in_batches(sessions, guild_id, user_id)
+    return rolls, erased, anonymised, messages, dataclasses.replace(marks, audiences=audiences)
+
+
+async def _audiences_in_batches(
+    sessions: async_sessionmaker[AsyncSession], guild_id: int, user_id: int
+) -> dict[str, int]:
+    """Records whose audience names the member (:func:`_untie_audiences`), untied a range of
+    :data:`AUDIENCE_BATCH` ids per transaction with a pause between two: no index finds a
+    record by its audience's player, so one UPDATE over a guild's 100,000 rolls held SQLite's
+    one connection for every other server.  Returns, per table, the last id done: the final
+    transaction looks only past it."""
+    reached: dict[str, int] = {}
+    for model in _AUDIENCE_MODELS:
+        async with sessions() as session:
+            low, high = (
+                await session.exec(
+                    select(func.min(model.id), func.max(model.id)).where(
+                        col(model.guild_id) == guild_id
+                    )
+                )
+            ).one()
+        if low is None or high is None:
+            continue
+        for start in range(low, high + 1, AUDIENCE_BATCH):
+            started = time.perf_counter()
+            async with sessions() as session, session.begin():
+                await _untie_audience_range(
+                    session, model, guild_id, user_id, start - 1, start + AUDIENCE_BATCH - 1
+                )
+            await pause_after(started)
+        reached[model.__tablename__] = high
+    return reached
 
 
 async def _rolls_and_posts_in_batches(
@@ -1008,20 +1060,20 @@ async def _forget_changes(
     return rows[-1].id if rows else None
 
 
-async def _untie_audiences(session: AsyncSession, guild_id: int, user_id: int) -> None:
+#: The tables whose records carry an audience naming a member.
+_AUDIENCE_MODELS: tuple[Any, ...] = (RollLog, XpAward, Post)
+
+
+async def _untie_audiences(
+    session: AsyncSession, guild_id: int, user_id: int, *, after: Mapping[str, int]
+) -> None:
     """Records for "their player and the GM" stop naming the member: they stay the GM's
-    (no one else is that player), and the NPCs the member revealed stay revealed."""
-    for model in (RollLog, XpAward):
-        await session.exec(
-            update(model)
-            .where(col(model.guild_id) == guild_id, col(model.audience_user_id) == user_id)
-            .values(audience_user_id=ANONYMOUS)
+    (no one else is that player), and the NPCs the member revealed stay revealed.  ``after``:
+    per table, the ids the batches already did (:func:`_audiences_in_batches`)."""
+    for model in _AUDIENCE_MODELS:
+        await _untie_audience_range(
+            session, model, guild_id, user_id, after.get(model.__tablename__, 0), None
         )
-    await session.exec(
-        update(Post)
-        .where(col(Post.guild_id) == guild_id, col(Post.audience_user_id) == user_id)
-        .values(audience_user_id=ANONYMOUS, version=Post.version + 1)
-    )
     await session.exec(
         update(Reveal)
         .where(col(Reveal.guild_id) == guild_id, col(Reveal.by_user_id) == user_id)
@@ -1029,9 +1081,95 @@ async def _untie_audiences(session: AsyncSession, guild_id: int, user_id: int) -
     )
 
 
+async def _untie_audience_range(
+    session: AsyncSession,
+    model: Any,
+    guild_id: int,
+    user_id: int,
+    after: int,
+    until: int | None,
+) -> None:
+    """:func:`_untie_audiences` for the ids of ``model`` past ``after`` up to ``until``
+    (None: all): the audience's player, and the member in a whisper's list."""
+    where = [col(model.guild_id) == guild_id, col(model.id) > after]
+    if until is not None:
+        where.append(col(model.id) <= until)
+    values: dict[str, Any] = {"audience_user_id": ANONYMOUS}
+    if model is Post:
+        values["version"] = Post.version + 1  # an edit in flight must read it again
+    await session.exec(
+        update(model).where(*where, col(model.audience_user_id) == user_id).values(**values)
+    )
+    if model is not XpAward:
+        await _untie_whispers(session, model, where, user_id)
+
+
+async def _untie_whispers(
+    session: AsyncSession, model: Any, where: list[Any], user_id: int
+) -> None:
+    """A whisper's members (``secrets.members``) stop naming the member: the others still
+    read it; he is the anonymous marker there.  Read a batch at a time by id (whispers are
+    few, but a table is not)."""
+    after = None
+    while True:
+        query = select(model.id, model.secrets).where(
+            *where, col(model.audience) == Audience.MEMBERS.value
+        )
+        if after is not None:
+            query = query.where(col(model.id) > after)
+        rows = (await session.exec(query.order_by(col(model.id)).limit(BATCH))).all()
+        for row_id, secrets in rows:
+            members = secrets.get("members") if isinstance(secrets, dict) else None
+            if isinstance(members, list) and user_id in members:
+                kept = sorted({ANONYMOUS if m == user_id else m for m in members})
+                values: dict[str, Any] = {"secrets": {**secrets, "members": kept}}
+                if model is Post:
+                    values["version"] = Post.version + 1
+                await session.exec(update(model).where(col(model.id) == row_id).values(**values))
+        if len(rows) < BATCH:
+            return
+        after = rows[-1][0]
+
+
 def _moment(value: Any) -> datetime | None:
     """A row's time back from the export's ISO 8601 text."""
     return datetime.fromisoformat(value) if isinstance(value, str) else None
+
+
+def _addressed(model: Any, user_id: int) -> tuple[Any, ...]:
+    """Where a table's records addressed to the member by someone else are: a whisper's (he
+    among its members: the rule decides, from ``secrets``) or a private thread's (his)."""
+    return (
+        model.author_user_id != user_id if model is Post else model.user_id != user_id,
+        or_(
+            col(model.audience) == Audience.MEMBERS.value,
+            and_(
+                col(model.audience) == Audience.PLAYER.value,
+                col(model.audience_user_id) == user_id,
+            ),
+        ),
+    )
+
+
+def _addressed_seen(
+    records: list[dict[str, Any]],
+    project: Callable[[dict[str, Any], Sight], dict[str, Any]],
+    user_id: int,
+    reveals: Mapping[int, Reveals],
+) -> list[dict[str, Any]]:
+    """Records others addressed to some members: those the member was one of, read as one
+    of them (even in the campaigns he runs), through the audience rule."""
+    kept = []
+    for record in records:
+        view = sight(
+            Secrecy.of_row(record),
+            Reader.member(user_id),
+            written_at=_moment(record.get("created_at")),
+            reveals=reveals.get(record.get("campaign_id") or 0, NO_REVEALS),
+        )
+        if view is not None:
+            kept.append(project(record, view))
+    return kept
 
 
 def _withheld(record: Mapping[str, Any]) -> dict[str, Any]:

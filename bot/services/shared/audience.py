@@ -4,7 +4,8 @@ Visibility is a property of the data.  Every stored record — a roll-log row, a
 award — carries its :class:`Secrecy`, decided from the campaign's rules **when it is
 written** (a private roll, a GM-only post, private notes, a hidden difficulty, a hidden NPC):
 
-* its **audience**: everyone in the campaign, its player and the GM, or the GM only;
+* its **audience**: everyone in the campaign, its player and the GM, some members and the GM
+  (a players' whisper, ``/post to:``: each member it was addressed to), or the GM only;
 * its **sealed parts**: what only the GM reads even where the record is shown (the total of
   a check against a hidden NPC, a hidden difficulty, private notes);
 * the **hidden NPC** it is secret because of, and what that NPC's secrecy seals (the whole
@@ -32,7 +33,7 @@ Parts (:class:`Part`):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Generic, TypeVar, final
@@ -68,6 +69,7 @@ class Audience(StrEnum):
 
     EVERYONE = "everyone"  # every member of the campaign
     PLAYER = "player"  # its player (``audience_user_id``) and the GM
+    MEMBERS = "members"  # the members in ``secrets["members"]`` and the GM (a whisper)
     GM = "gm"  # the GM only
 
 
@@ -101,7 +103,7 @@ def request_seals(hidden: str) -> frozenset[Part]:
     return REQUEST_SEALS.get(hidden, REQUEST_SEALS["nothing"])
 
 
-_STRICTNESS = {Audience.EVERYONE: 0, Audience.PLAYER: 1, Audience.GM: 2}
+_STRICTNESS = {Audience.EVERYONE: 0, Audience.MEMBERS: 1, Audience.PLAYER: 1, Audience.GM: 2}
 
 
 def _parts(values: Any) -> frozenset[Part]:
@@ -124,6 +126,8 @@ class Secrecy:
     sealed: frozenset[Part] = frozenset()
     npc_id: int | None = None  # the hidden NPC this record is secret because of
     npc_sealed: frozenset[Part] = frozenset()  # what that NPC's secrecy seals
+    #: Audience.MEMBERS: every member it was addressed to (the GM reads it anyway)
+    members: frozenset[int] = frozenset()
 
     # -- making one ------------------------------------------------------------------
 
@@ -136,50 +140,52 @@ class Secrecy:
     def gm_only(cls) -> Secrecy:
         return cls(Audience.GM)
 
+    @classmethod
+    def addressed(cls, author_id: int, members: Iterable[int]) -> Secrecy:
+        """A whisper (``/post to:``): its author and every member it was addressed to (the
+        GM among them or not: he reads it anyway)."""
+        return cls(Audience.MEMBERS, author_id, members=frozenset({author_id, *members}))
+
+    def _with(self, **changes: Any) -> Secrecy:
+        return replace(self, **changes)
+
     def written_by(self, user_id: int) -> Secrecy:
         """This secrecy, naming the member who wrote the record (he reads the sealed parts
         he wrote himself); a record for another player keeps that player."""
         if self.audience is not Audience.EVERYONE:
             return self
-        return Secrecy(self.audience, user_id, self.sealed, self.npc_id, self.npc_sealed)
+        return self._with(player_id=user_id)
 
     def narrowed(self, audience: Audience, player_id: int | None = None) -> Secrecy:
         """This secrecy, for the stricter of its audience and ``audience`` (two players'
-        audiences meet at the GM only)."""
+        audiences meet at the GM only; a whisper narrowed to one of its members is his)."""
+        gm = self._with(audience=Audience.GM, player_id=None, members=frozenset())
+        if audience is Audience.PLAYER and self.audience is Audience.MEMBERS:
+            if player_id not in self.members:
+                return gm
+            return self._with(audience=Audience.PLAYER, player_id=player_id, members=frozenset())
         mine, other = _STRICTNESS[self.audience], _STRICTNESS[audience]
         if audience is Audience.PLAYER and self.audience is Audience.PLAYER:
             if player_id == self.player_id:
                 return self
-            return Secrecy(Audience.GM, None, self.sealed, self.npc_id, self.npc_sealed)
+            return gm
         if other > mine:
             if audience is Audience.PLAYER and self.player_id not in (None, player_id):
                 # the record was written by someone else: the two meet at the GM only
-                return Secrecy(Audience.GM, None, self.sealed, self.npc_id, self.npc_sealed)
-            return Secrecy(audience, player_id, self.sealed, self.npc_id, self.npc_sealed)
+                return gm
+            return self._with(audience=audience, player_id=player_id, members=frozenset())
         return self
 
     def sealing(self, *parts: Part) -> Secrecy:
         """These parts sealed too (for good: no reveal lifts them)."""
-        return Secrecy(
-            self.audience,
-            self.player_id,
-            self.sealed | frozenset(parts),
-            self.npc_id,
-            self.npc_sealed,
-        )
+        return self._with(sealed=self.sealed | frozenset(parts))
 
     def hiding_npc(self, npc_id: int, parts: Iterable[Part] = NPC_NUMBERS) -> Secrecy:
         """``parts`` sealed because NPC ``npc_id`` is hidden: revealing it lifts them."""
         if self.npc_id is not None and self.npc_id != npc_id:
             # two hidden NPCs: no single reveal may lift the other's secret
             return self.sealing(*self.npc_sealed, *parts)
-        return Secrecy(
-            self.audience,
-            self.player_id,
-            self.sealed,
-            npc_id,
-            self.npc_sealed | frozenset(parts),
-        )
+        return self._with(npc_id=npc_id, npc_sealed=self.npc_sealed | frozenset(parts))
 
     # -- stored ----------------------------------------------------------------------
 
@@ -191,6 +197,8 @@ class Secrecy:
         if self.npc_id is not None and self.npc_sealed:
             secrets["npc"] = self.npc_id
             secrets["npc_sealed"] = sorted(p.value for p in self.npc_sealed)
+        if self.audience is Audience.MEMBERS:
+            secrets["members"] = sorted(self.members)
         return {
             "audience": self.audience.value,
             "audience_user_id": None if self.audience is Audience.GM else self.player_id,
@@ -207,6 +215,16 @@ class Secrecy:
         if kind is Audience.PLAYER and user_id is None:
             kind = Audience.GM
         data = secrets if isinstance(secrets, Mapping) else {}
+        members: frozenset[int] = frozenset()
+        if kind is Audience.MEMBERS:
+            listed = data.get("members")
+            members = frozenset(
+                m
+                for m in (listed if isinstance(listed, list) else [])
+                if isinstance(m, int) and not isinstance(m, bool)
+            )
+            if not members:
+                kind = Audience.GM  # a whisper to nobody anyone can name: the GM's
         npc = data.get("npc")
         npc_id = npc if isinstance(npc, int) and not isinstance(npc, bool) else None
         npc_sealed = _parts(data.get("npc_sealed"))
@@ -214,7 +232,8 @@ class Secrecy:
         if npc_id is None:
             sealed |= npc_sealed  # sealed by an NPC nobody can name: for good
             npc_sealed = frozenset()
-        return cls(kind, None if kind is Audience.GM else user_id, sealed, npc_id, npc_sealed)
+        player = None if kind is Audience.GM else user_id
+        return cls(kind, player, sealed, npc_id, npc_sealed, members)
 
     @classmethod
     def of_row(cls, row: Any) -> Secrecy:
@@ -238,6 +257,7 @@ PUBLIC = Secrecy()
 class _ReaderKind(StrEnum):
     EVERYONE = "everyone"
     MEMBER = "member"
+    GROUP = "group"
     GM = "gm"
 
 
@@ -249,6 +269,8 @@ class Reader:
 
     kind: _ReaderKind
     user_id: int | None = None
+    #: a group: the members who read the output together (a private thread's)
+    group: frozenset[int] = frozenset()
 
     @classmethod
     def everyone(cls) -> Reader:
@@ -261,6 +283,45 @@ class Reader:
     @classmethod
     def gm(cls, user_id: int | None = None) -> Reader:
         return cls(_ReaderKind.GM, user_id)
+
+    @classmethod
+    def members(cls, user_ids: Iterable[int]) -> Reader:
+        """Several members reading one output together (a private thread's messages): they
+        see what every one of them may see."""
+        return cls(_ReaderKind.GROUP, group=frozenset(user_ids))
+
+    @classmethod
+    def where_shown(cls, secrecy: Secrecy) -> Reader:
+        """Who reads the messages of a record posted where its audience is (a scene, a
+        GM ↔ player thread, a whisper's thread)."""
+        if secrecy.audience is Audience.EVERYONE:
+            return cls.everyone()
+        if secrecy.audience is Audience.MEMBERS:
+            return cls.members(secrecy.members)
+        if secrecy.audience is Audience.PLAYER and secrecy.player_id is not None:
+            return cls.member(secrecy.player_id)
+        return cls.gm()
+
+    def _may_read(self, secrecy: Secrecy) -> bool:
+        """Whether this (non-GM) reader is in the record's audience."""
+        if secrecy.audience is Audience.EVERYONE:
+            return True
+        if self.kind is _ReaderKind.EVERYONE:
+            return False
+        readers = self.group if self.kind is _ReaderKind.GROUP else frozenset({self.user_id})
+        if not readers:
+            return False
+        if secrecy.audience is Audience.PLAYER:
+            return readers == {secrecy.player_id}
+        if secrecy.audience is Audience.MEMBERS:
+            return readers <= secrecy.members
+        return False
+
+    def _wrote(self, secrecy: Secrecy) -> bool:
+        """Whether this reader is the one member who wrote the record."""
+        if self.kind is _ReaderKind.MEMBER:
+            return self.user_id == secrecy.player_id
+        return self.kind is _ReaderKind.GROUP and self.group == {secrecy.player_id}
 
     @classmethod
     def of(cls, user_id: int, referee: bool) -> Reader:
@@ -335,24 +396,20 @@ def sight(
     """**The rule.**  What ``reader`` may see of a record with ``secrecy`` (``None``:
     nothing, not even that it exists).
 
-    The GM sees everything.  Anyone else needs the record's audience (everyone, or he is its
-    player), and then sees all but its sealed parts — except those its player wrote himself
+    The GM sees everything.  Anyone else needs the record's audience (everyone, he is its
+    player, or one of the members it was addressed to), and then sees all but its sealed parts — except those its player wrote himself
     (his private notes), which he reads; what a hidden NPC sealed is lifted by a reveal of
     that NPC made after the record was written."""
     if reader.is_gm:
         return Sight(reader, frozenset(), _KEY)
-    if secrecy.audience is Audience.GM:
-        return None
-    if secrecy.audience is Audience.PLAYER and (
-        reader.kind is not _ReaderKind.MEMBER or reader.user_id != secrecy.player_id
-    ):
+    if not reader._may_read(secrecy):
         return None
     sealed = set(secrecy.sealed)
     if not reveals.lifts(secrecy, written_at):
         sealed |= secrecy.npc_sealed
     if Part.RECORD in sealed:
         return None
-    if reader.kind is _ReaderKind.MEMBER and reader.user_id == secrecy.player_id:
+    if reader._wrote(secrecy):
         sealed -= PLAYERS_OWN  # what he wrote himself
     return Sight(reader, frozenset(sealed), _KEY)
 

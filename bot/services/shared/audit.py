@@ -40,7 +40,7 @@ __all__ = [
 #: The audit kinds the GM may undo (issue 11 §6): what a fight or a grant changed on a
 #: sheet.  Checks and spells spend tokens and slots whose roll was seen by everyone; an undo
 #: of an undo would be a redo — neither is offered.
-UNDOABLE = frozenset({"attack", "damage", "heal", "effect", "xp", "ability", "hit_die"})
+UNDOABLE = frozenset({"attack", "damage", "heal", "effect", "xp", "ability", "hit_die", "rest"})
 
 #: How a path that did not exist on one side of a change is stored (JSON has no "missing").
 ABSENT: dict[str, bool] = {"$absent": True}
@@ -107,8 +107,10 @@ class AuditEntry:
 
 
 def entry_secrecy(actor: Actor, entry: AuditEntry) -> Secrecy:
-    """The row's secrecy: the use case's, narrowed to the roller and the GM when private."""
-    if entry.private:
+    """The row's secrecy: the use case's, narrowed to the roller and the GM when private —
+    unless the use case already named a narrower audience (a post's in a private thread or
+    a whisper: the roll is theirs, ``private`` only marks it so)."""
+    if entry.private and entry.secrecy.audience is Audience.EVERYONE:
         return entry.secrecy.narrowed(Audience.PLAYER, actor.user_id)
     return entry.secrecy
 

@@ -27,6 +27,7 @@ __all__ = [
     "OOC_MARKERS",
     "InlineSpan",
     "TagPattern",
+    "code_marks",
     "inline_rolls",
     "is_dice",
     "marked_private",
@@ -203,6 +204,16 @@ def marked_private(spans: Iterable[InlineSpan], notes: str | None) -> bool:
     if any(_PRIVATE.match(span.inner) for span in spans):
         return True
     return any(_PRIVATE.match(line) for line in (notes or "").splitlines())
+
+
+_CODE_MARK = re.compile(r"`[^`\n]*`[⁰¹²³⁴⁵⁶⁷⁸⁹]*")
+
+
+def code_marks(text: str) -> list[str]:
+    """The inline-code marks of a post's text, in order: where :func:`with_rolls_marked` put
+    each ``[[…]]`` (and any code its author wrote).  Two versions of a post with the same
+    marks roll the same things."""
+    return _CODE_MARK.findall(text)
 
 
 def with_rolls_marked(text: str, spans: list[InlineSpan]) -> str:

@@ -6,7 +6,8 @@ row), :mod:`.characters`, :mod:`.creation` (the wizard), :mod:`.imports` and :mo
 (sheet files), :mod:`.profiles`, :mod:`.approvals`, :mod:`.npcs`, :mod:`.xp`,
 :mod:`.levelup`, :mod:`.undo`, :mod:`.dead`, :mod:`.effect_syntax`, :mod:`.options`,
 :mod:`.schema`, :mod:`.proxy_tags` (``/proxy``), :mod:`.macros` (``/macro``), :mod:`.use_case`
-(the constructor the use cases acting with characters share).
+(the constructor the use cases acting with characters share), :mod:`.cached_reads` (the
+active characters and sheets every roll reads, from the per-process cache).
 
 May import: :mod:`bot.services.shared`, :mod:`bot.services.campaigns`.
 """

@@ -131,14 +131,22 @@ async def find_character(
     ``as_opponent`` also finds hidden NPCs by their exact name: a player defends against
     the goblin the GM names without being shown its sheet.
     """
-    if name is None:
-        active = await session.get(ActiveCharacter, (campaign.id, actor.user_id))
-        if active is None:
+    if name is None:  # one statement: every roll from a sheet starts here (issue 26)
+        active = select(Character).join(
+            ActiveCharacter, col(ActiveCharacter.character_id) == col(Character.id)
+        )
+        found = (
+            await session.exec(
+                active.where(
+                    ActiveCharacter.campaign_id == campaign.id,
+                    ActiveCharacter.user_id == actor.user_id,
+                    col(Character.deleted_at).is_(None),
+                )
+            )
+        ).first()
+        if found is None:
             raise DomainError("sheet.error.no_active")
-        character = await session.get(Character, active.character_id)
-        if character is None or character.deleted_at is not None:
-            raise DomainError("sheet.error.no_active")
-        return character
+        return found
     query = select(Character).where(
         Character.guild_id == campaign.guild_id,
         Character.campaign_id == campaign.id,

@@ -13,13 +13,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.grammar import gender_of
+from bot.grammar import gender_of, sheet_fields
 from bot.services.campaigns.context import CampaignContext
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.shared.labels import resolve, spoken
 from bot.services.sheets.access import set_path
 from bot.services.sheets.dead import dead_state, heal_living
+from bot.services.sheets.guarded import changed_guarded, keep_guarded
 from bot.services.sheets.imports import keep_referee_fields, referee_changes
 from bot.services.sheets.writes import Computed, XpEntry
 from rules.combat import effects
@@ -633,14 +634,27 @@ class ReplaceSheet:
     sheet: Mapping[str, Any] = field(default_factory=dict)
     guarded: tuple[FieldSpec, ...] = ()
     validate: bool = True
+    #: the health and resources a player's file may not change (``salud_por_comandos``,
+    #: issue 23 §3), checked and kept the same way on the current version: a heal or a
+    #: wound written meanwhile is neither refused nor undone
+    health: tuple[str, ...] = ()
+    #: the guarded paths the file itself set (the others take the current values)
+    health_set: tuple[str, ...] = ()
 
     def compute(self, sheet: dict[str, Any], context: CampaignContext) -> Computed[None]:
+        new = dict(self.sheet)
+        if self.health:
+            if wrong := changed_guarded(new, sheet, self.health_set):
+                labels = {s.path: s.label for s in sheet_fields(context.system, context.settings)}
+                shown = ", ".join(labels.get(path, path) for path in wrong)
+                raise NotAllowed("sheet.error.import_health", fields=shown)
+            new = keep_guarded(new, sheet, self.health, overwrite=True)
         if not self.guarded:
-            return Computed(dict(self.sheet), None)
-        changed = referee_changes(self.sheet, sheet, self.guarded)
+            return Computed(new, None)
+        changed = referee_changes(new, sheet, self.guarded)
         if changed:
             raise NotAllowed("sheet.error.import_referee_fields", fields=", ".join(changed))
-        return Computed(keep_referee_fields(self.sheet, sheet, self.guarded), None)
+        return Computed(keep_referee_fields(new, sheet, self.guarded), None)
 
 
 @dataclass(frozen=True, slots=True)

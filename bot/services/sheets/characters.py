@@ -14,7 +14,6 @@ versions so two edits arriving together never overwrite each other.
 
 from __future__ import annotations
 
-import asyncio
 import builtins
 import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -55,6 +54,7 @@ from bot.services.sheets.access import (
     require_playable,
     set_path,  # noqa: F401 - re-exported
 )
+from bot.services.sheets.cached_reads import CachedReads
 from bot.services.sheets.changes import (
     AdjustInventory,
     AdjustMoney,
@@ -62,6 +62,7 @@ from bot.services.sheets.changes import (
     Purse,
     SetField,
 )
+from bot.services.sheets.guarded import guarded_paths, is_guarded
 from bot.services.sheets.imports import (
     SHEET_FORMAT,
     SHEET_FORMAT_VERSION,
@@ -107,49 +108,15 @@ class CharacterService:
         self.campaigns = campaigns
         self.contexts = contexts or CampaignContextService(campaigns)
         self.writer = writer or SheetWriter(sessions, self.contexts)
-        #: ``(campaign id, cache generation)`` → the read of its active characters in flight
-        self._active_loads: dict[tuple[int, int], asyncio.Future[Mapping[int, str]]] = {}
+        #: The reads every roll from a sheet makes, answered from the per-process cache.
+        self.reads = CachedReads(sessions, campaigns)
 
     # -- reading -------------------------------------------------------------------------
 
     async def active_name(self, place: Place, actor: Actor) -> str | None:
-        """The name of the actor's active character where this campaign is played, if any.
-
-        Answered from the per-process cache (:mod:`bot.services.campaigns.cache`, cleared on
-        every write to characters or active characters); otherwise one indexed query reads
-        the active characters of the whole campaign, shared by every lookup that arrives
-        while it runs: a table's first rolls after a start cost one query, not one per player.
-        """
-        campaign = await self.campaigns.find(place)
-        if campaign is None:
-            return None
-        campaign_id = saved_id(campaign)
-        known = self.campaigns.cache.actives.get(campaign_id)
-        if known is not None:
-            return known.get(actor.user_id)
-        # only a read begun since the last write is joined: one begun before may be stale
-        key = (campaign_id, self.campaigns.cache.generation)
-        loading = self._active_loads.get(key)
-        if loading is None:
-            loading = asyncio.ensure_future(self._load_actives(*key))
-            self._active_loads[key] = loading
-            loading.add_done_callback(lambda _: self._active_loads.pop(key, None))
-        return (await asyncio.shield(loading)).get(actor.user_id)
-
-    async def _load_actives(self, campaign_id: int, generation: int) -> Mapping[int, str]:
-        cache = self.campaigns.cache
-        query = (
-            select(ActiveCharacter.user_id, Character.name)
-            .join(Character, col(ActiveCharacter.character_id) == col(Character.id))
-            .where(
-                ActiveCharacter.campaign_id == campaign_id,
-                col(Character.deleted_at).is_(None),
-            )
-        )
-        async with self.sessions() as session:
-            names = {user_id: name for user_id, name in (await session.exec(query)).all()}
-        cache.store_actives(campaign_id, generation, names)
-        return names
+        """The name of the actor's active character where this campaign is played, if any
+        (:meth:`CachedReads.active_name`: the per-process cache, or one shared read)."""
+        return await self.reads.active_name(place, actor)
 
     async def sheet_of(
         self, place: Place, actor: Actor, name: str | None = None
@@ -160,8 +127,7 @@ class CharacterService:
         lookup and one character read.
         """
         context = await self.contexts.load(place)
-        async with self.sessions() as session:
-            character = await find_character(session, context.campaign, actor, name)
+        character = await self.reads.character(context.campaign, actor, name)
         return context.campaign, upgraded(character), context.system, context.settings
 
     async def sheet_by_id(
@@ -170,24 +136,23 @@ class CharacterService:
         """Like :meth:`sheet_of`, for a character known by id (a button keyed by it): it must
         belong to the campaign played here and not be deleted."""
         context = await self.contexts.load(place)
-        async with self.sessions() as session:
-            character = await session.get(Character, character_id)
-        if (
-            character is None
-            or character.campaign_id != context.campaign.id
-            or character.deleted_at is not None
-        ):
-            raise DomainError("sheet.error.not_found", name=f"#{character_id}")
+        missing = {"name": f"#{character_id}"}
+        character = await self.reads.by_id(
+            context.campaign, character_id, "sheet.error.not_found", missing
+        )
         return context.campaign, upgraded(character), context.system, context.settings
 
     async def show(
         self, place: Place, actor: Actor, name: str | None = None, *, as_opponent: bool = False
     ) -> CharacterView:
         context = await self.contexts.load(place)
-        async with self.sessions() as session:
-            character = await find_character(
-                session, context.campaign, actor, name, as_opponent=as_opponent
-            )
+        if name is None:  # the actor's own: the cache's (as_opponent changes only names)
+            character = await self.reads.character(context.campaign, actor, None)
+        else:
+            async with self.sessions() as session:
+                character = await find_character(
+                    session, context.campaign, actor, name, as_opponent=as_opponent
+                )
         return character_view(context, character)
 
     async def list(
@@ -383,10 +348,16 @@ class CharacterService:
                 valid=whole_list(_closest(path, list(dict.fromkeys(s.label for s in fields)))),
             )
         value = parse_field(spec, raw, context.system.id)
-        if spec.referee_only:
-            campaign = await self.campaigns.require(place)
-            if not is_referee(campaign, actor):
-                raise NotAllowed("sheet.error.referee_field", field=spec.label)
+        referee = is_referee(context.campaign, actor)
+        if spec.referee_only and not referee:
+            raise NotAllowed("sheet.error.referee_field", field=spec.label)
+        if is_guarded(spec.path, guarded_paths(context.system, context.settings, referee=referee)):
+            # salud_por_comandos (issue 23 §3): health changes through the rules' commands;
+            # someone else's character is refused as not theirs first, as any other field
+            async with self.sessions() as session:
+                found = await find_character(session, context.campaign, actor, name)
+            require_editor(context.campaign, found, actor)
+            raise NotAllowed("sheet.error.health_field", field=spec.label)
 
         return (await self.writer.apply(place, actor, SetField(spec.path, value), name=name)).view
 

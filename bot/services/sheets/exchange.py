@@ -23,6 +23,7 @@ from bot.services.shared.errors import DomainError, NotAllowed
 from bot.services.sheets.access import CharacterView, name_clash, name_key, player_sheet
 from bot.services.sheets.changes import ReplaceSheet
 from bot.services.sheets.characters import CharacterService
+from bot.services.sheets.guarded import guarded_paths, is_set, keep_guarded
 from bot.services.sheets.heritage import heir_of, still_heir
 from bot.services.sheets.imports import (
     check_sheet,
@@ -120,6 +121,9 @@ class SheetExchangeService:
         )
         npc_sheet = existing.is_npc if existing is not None else is_npc
         filled: Mapping[str, Any] = keep_referee_fields(sheet, baseline, guarded)
+        health = guarded_paths(system, settings, referee=referee) if existing is not None else ()
+        health_set = tuple(p for p in health if is_set(sheet, p))
+        filled = keep_guarded(filled, baseline, health)  # left out: the stored health stays
         # A player's file may hold a referee-only field's creation value (or leave it out);
         # anything else is the referee's to set.
         changed = referee_changes(sheet, baseline, guarded)
@@ -141,7 +145,7 @@ class SheetExchangeService:
             return await self._create(place, actor, sheet, is_npc, heir, changed, campaign)
         # Through the versioned write: the guarded fields are checked again on the version
         # it replaces, so a grant made since the file was read is neither lost nor undone.
-        change = ReplaceSheet(sheet, guarded)
+        change = ReplaceSheet(sheet, guarded, health=health, health_set=health_set)
         applied = await self.writer.apply(
             place, actor, change, character_id=existing.id, name=existing.name
         )

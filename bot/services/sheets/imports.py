@@ -170,6 +170,9 @@ def sheet_keys(system: GameSystem, settings: Settings) -> frozenset[str]:
     heads = {spec.path.split(".", 1)[0] for spec in sheet_fields(system, settings)}
     declared = capabilities(system).extra_sheet_keys
     extra = declared.extra_sheet_keys if declared is not None else frozenset()
+    recovery = capabilities(system).recovery  # what rest and recovery write (issue 23 §3)
+    if recovery is not None:
+        extra |= {path.split(".", 1)[0] for path in recovery.guarded_paths(settings)}
     return COMMON_KEYS | frozenset(system.new_sheet("x", settings)) | heads | extra
 
 

@@ -209,6 +209,9 @@ class _Planned:
     sheet: dict[str, Any]
     computed: Computed[Any]
     before: dict[str, Any]
+    #: The version the change was computed on (the compare-and-set's): read once, since the
+    #: ORM's UPDATE may bring the session's copy of the row up to date as it writes.
+    version: int = 0
 
 
 class SheetWriter:
@@ -245,23 +248,24 @@ class SheetWriter:
 
         async def attempt() -> Applied[T]:
             context = await self.contexts.load(place)
-            async with self.sessions() as session:
-                if character_id is not None:
-                    character = await self._by_id(session, context, character_id, name)
-                else:
-                    character = await find_character(session, context.campaign, actor, name)
-            if not on_behalf:
-                require_editor(context.campaign, character, actor)
-            if playing:
-                require_playable(character)
-            planned = self._plan(context, character, change)
-            try:
+            planned: _Planned | None = None
+            try:  # read and write in one transaction: one checkout (issue 26)
                 async with self.sessions() as session, session.begin():
+                    if character_id is not None:
+                        character = await self._by_id(session, context, character_id, name)
+                    else:
+                        character = await find_character(session, context.campaign, actor, name)
+                    if not on_behalf:
+                        require_editor(context.campaign, character, actor)
+                    if playing:
+                        require_playable(character)
+                    planned = self._plan(context, character, change)
                     log_id = await self._write(session, place, actor, context, planned)
                     if same_transaction is not None:
                         await _callers(same_transaction(session, log_id))
             except IntegrityError:
-                raise name_clash(context.campaign, actor, planned.sheet.get("name")) from None
+                typed = planned.sheet.get("name") if planned is not None else None
+                raise name_clash(context.campaign, actor, typed) from None
             return Applied(self._written(context, planned), planned.computed.value, log_id)
 
         return await _retrying_sheets(attempt)
@@ -281,23 +285,22 @@ class SheetWriter:
 
         async def attempt() -> tuple[Applied[T], ...]:
             context = await self.contexts.load(place)
-            async with self.sessions() as session:
+            async with self.sessions() as session, session.begin():  # one transaction
                 characters = [
                     await self._by_id(session, context, cid, None) for cid in character_ids
                 ]
-            plans: list[_Planned] = []
-            refusals: list[tuple[str, Sequence[Problem]]] = []
-            for character in characters:
-                try:
-                    require_editor(context.campaign, character, actor)
-                    plans.append(self._plan(context, character, change))
-                except RulesError as error:
-                    refusals.append((character.name, error.problems))
-                except DomainError as error:
-                    refusals.append((character.name, [Problem(error.key, "", error.params)]))
-            if refusals:
-                raise PartyRefused(refusals)
-            async with self.sessions() as session, session.begin():
+                plans: list[_Planned] = []
+                refusals: list[tuple[str, Sequence[Problem]]] = []
+                for character in characters:
+                    try:
+                        require_editor(context.campaign, character, actor)
+                        plans.append(self._plan(context, character, change))
+                    except RulesError as error:
+                        refusals.append((character.name, error.problems))
+                    except DomainError as error:
+                        refusals.append((character.name, [Problem(error.key, "", error.params)]))
+                if refusals:
+                    raise PartyRefused(refusals)
                 log_ids = [await self._write(session, place, actor, context, p) for p in plans]
             return tuple(
                 Applied(self._written(context, p), p.computed.value, log_id)
@@ -328,24 +331,23 @@ class SheetWriter:
 
         async def attempt() -> tuple[Applied[Any], ...]:
             context = await self.contexts.load(place)
-            async with self.sessions() as session:
+            async with self.sessions() as session, session.begin():  # one transaction
                 characters = [
                     await self._by_id(session, context, step.character_id, None) for step in steps
                 ]
-            if len({c.id for c in characters}) < len(characters):  # one write per sheet
-                raise DomainError("sheet.error.pair_same_character", name=characters[0].name)
-            plans: list[_Planned | None] = []
-            values: list[Any] = []
-            for step, character in zip(steps, characters, strict=True):
-                if step.acting:
-                    require_editor(context.campaign, character, actor)
-                if step.playing:
-                    require_playable(character)
-                change = step.change if step.after is None else step.after(tuple(values))
-                planned = self._plan(context, character, change) if change is not None else None
-                plans.append(planned)
-                values.append(planned.computed.value if planned is not None else None)
-            async with self.sessions() as session, session.begin():
+                if len({c.id for c in characters}) < len(characters):  # one write per sheet
+                    raise DomainError("sheet.error.pair_same_character", name=characters[0].name)
+                plans: list[_Planned | None] = []
+                values: list[Any] = []
+                for step, character in zip(steps, characters, strict=True):
+                    if step.acting:
+                        require_editor(context.campaign, character, actor)
+                    if step.playing:
+                        require_playable(character)
+                    change = step.change if step.after is None else step.after(tuple(values))
+                    planned = self._plan(context, character, change) if change is not None else None
+                    plans.append(planned)
+                    values.append(planned.computed.value if planned is not None else None)
                 log_ids = [
                     await self._write(session, place, actor, context, p) if p is not None else None
                     for p in plans
@@ -393,7 +395,7 @@ class SheetWriter:
             problems = context.system.validate(sheet, context.settings)
             if problems:
                 raise RulesError(list(problems))
-        return _Planned(character, sheet, computed, before)
+        return _Planned(character, sheet, computed, before, character.version)
 
     @staticmethod
     async def _write(
@@ -410,7 +412,7 @@ class SheetWriter:
             session,
             Character,
             col(Character.id) == character.id,
-            character.version,
+            planned.version,
             sheet=sheet,
             updated_at=utcnow(),
             name=new_name,
@@ -448,7 +450,7 @@ class SheetWriter:
         character = planned.character
         new_name = str(planned.sheet.get("name", character.name)).strip() or character.name
         character.sheet, character.name = planned.sheet, new_name
-        character.name_key, character.version = name_key(new_name), character.version + 1
+        character.name_key, character.version = name_key(new_name), planned.version + 1
         return character_view(context, character)
 
 
@@ -567,7 +569,7 @@ async def _log(
         )
     undo = {
         "character_id": character.id,
-        "version": character.version + 1,
+        "version": planned.version + 1,
         "changes": sheet_diff(planned.before, planned.sheet),
         **({"xp": [xp.amount, xp.xp_before, xp.xp_after]} if xp is not None else {}),
     }

@@ -31,7 +31,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db.models import Campaign, Character, Post, RollLog, Scene, saved_id
 from bot.formatting import time_zone
 from bot.services.campaigns.service import campaign_time_zone
-from bot.services.shared.audience import Part, Reader, Reveals, Secrecy, Sight, show_all
+from bot.services.shared.audience import (
+    Audience,
+    Part,
+    Reader,
+    Reveals,
+    Secrecy,
+    Sight,
+    show_all,
+)
 from bot.services.shared.reveals import reveals_of
 from bot.services.table.owed import Owed, owed_in_campaign
 from bot.services.table.pace_rounds import MAX_SCENES
@@ -99,10 +107,13 @@ class CatchUpView:
     owed: tuple[Owed, ...]
     time_zone: str
     locale: str | None
+    #: private threads with posts addressed to the member (whispers, the GM's): by thread,
+    #: ``scene_id`` 0 and no title (the renderer names them)
+    whispers: tuple[SceneCatchUp, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.scenes and not self.rolls and not self.owed
+        return not self.scenes and not self.rolls and not self.owed and not self.whispers
 
 
 async def catch_up(
@@ -138,6 +149,47 @@ async def catch_up(
         owed=tuple(debt for debt in owed if debt.user_id == user_id),
         time_zone=zone,
         locale=campaign.locale,
+        whispers=await _whispers(session, campaign, user_id, since, reveals),
+    )
+
+
+async def _whispers(
+    session: AsyncSession,
+    campaign: Campaign,
+    user_id: int,
+    since: datetime,
+    reveals: Reveals,
+) -> tuple[SceneCatchUp, ...]:
+    """Posts others addressed to the member since ``since`` outside the scenes — a players'
+    whisper he is one of, the GM's in his private thread (issue 24) —, by thread, as the
+    audience rule lets him read them."""
+    posts = (
+        await session.exec(
+            select(Post)
+            .where(
+                Post.campaign_id == campaign.id,
+                col(Post.scene_id).is_(None),
+                col(Post.created_at) > since,
+                col(Post.audience).in_([Audience.MEMBERS.value, Audience.PLAYER.value]),
+            )
+            .order_by(col(Post.created_at).desc())
+            .limit(MAX_POSTS)
+        )
+    ).all()
+    others = [p for p in reversed(posts) if p.deleted_at is None and p.author_user_id != user_id]
+    by_thread: dict[int, list[PostLine]] = {}
+    for shown in show_all(
+        others,
+        Reader.member(user_id),
+        Secrecy.of_row,
+        lambda post, _seen: _post_line(post),
+        written_at=lambda post: post.created_at,
+        reveals=reveals,
+    ):
+        by_thread.setdefault(shown.value.channel_id, []).append(shown.value)
+    return tuple(
+        SceneCatchUp(0, "", thread, tuple(lines[-PER_SCENE:]), len(lines))
+        for thread, lines in by_thread.items()
     )
 
 

@@ -11,7 +11,7 @@ it; edits and deletions are compare-and-set on the post's version.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -38,11 +38,23 @@ from bot.services.campaigns.service import CampaignService, is_referee
 from bot.services.play.checks import CheckService
 from bot.services.play.inline import InlineRoll, InlineRollService, RollerOf
 from bot.services.play.rolls import RollService
-from bot.services.shared.audience import PUBLIC, Part, Secrecy
+from bot.services.shared.audience import (
+    NO_REVEALS,
+    PUBLIC,
+    Audience,
+    Part,
+    Reader,
+    Reveals,
+    Secrecy,
+    Shown,
+    Sight,
+    show,
+)
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed, NotReferee
 from bot.services.shared.post_text import Avatar, webhook_name
 from bot.services.shared.retry import retrying
+from bot.services.shared.reveals import reveals_of
 from bot.services.shared.versioned import update_versioned
 from bot.services.sheets.access import find_character, name_key, require_actor
 from bot.services.table.scenes import SceneService
@@ -57,7 +69,10 @@ __all__ = [
     "PostingService",
     "REPROXY_WINDOW",
     "Reposter",
+    "RollsSeen",
     "Speaker",
+    "post_reader",
+    "rolls_seen",
 ]
 
 #: Discord's modal text field holds at most 4000 characters.
@@ -97,7 +112,11 @@ class Reposter(Protocol):
     speaker (in the campaign's language, None: the deployment's), and delete messages."""
 
     async def send(
-        self, post: PostView, speaker: Speaker, rolls: Sequence[PostRoll], locale: str | None
+        self,
+        post: PostView,
+        speaker: Speaker,
+        rolls: Sequence[Shown[PostRoll | None]],
+        locale: str | None,
     ) -> tuple[int, ...]: ...
 
     async def delete(self, channel_id: int, message_ids: tuple[int, ...]) -> None: ...
@@ -145,6 +164,9 @@ class PostView:
     edited_at: datetime | None
     deleted_at: datetime | None
     roll_log_ids: tuple[int, ...] = ()
+    guild_id: int = 0
+    #: who may see it, as recorded (its messages are read by :meth:`Reader.where_shown`)
+    secrecy: Secrecy = PUBLIC
 
 
 def post_view(post: Post) -> PostView:
@@ -171,6 +193,8 @@ def post_view(post: Post) -> PostView:
         created_at=post.created_at,
         edited_at=post.edited_at,
         deleted_at=post.deleted_at,
+        guild_id=post.guild_id,
+        secrecy=Secrecy.of_row(post),
     )
 
 
@@ -191,29 +215,88 @@ def check_text(text: str, notes: str | None) -> tuple[str, str | None]:
 async def _post_secrecy(
     session: AsyncSession, guild_id: int, actor: Actor, draft: PostDraft
 ) -> Secrecy:
-    """Who may see a post (issue 22 §1), decided as it is recorded: a GM-only post is its
-    author's and the GM's; a post in a GM ↔ player private thread, that player's and the
-    GM's; in a players' whisper (``/post to:``, issue 24: more members than a player and the
-    GM), its author's and the GM's — a record names one player, and the others read it in
-    the thread; private notes are sealed (only the GM reads them)."""
-    secrecy = PUBLIC
-    if draft.gm_only:
-        secrecy = Secrecy.private(actor.user_id)
-    else:
-        thread = (
-            await session.exec(
-                select(PrivateThread).where(
-                    PrivateThread.guild_id == guild_id,
-                    PrivateThread.thread_id == draft.channel_id,
-                )
-            )
-        ).first()
-        if thread is not None:
-            whisper = len(thread.members) > 2 and actor.user_id != thread.gm_user_id
-            secrecy = Secrecy.private(actor.user_id if whisper else thread.player_user_id)
+    """Who may see a post (issue 22 §1), decided as it is recorded: :func:`_audience`, and
+    private notes sealed (only the GM and their author read them)."""
+    secrecy = await _audience(session, guild_id, actor, draft.channel_id, gm_only=draft.gm_only)
     if draft.notes_private and draft.notes:
         secrecy = secrecy.written_by(actor.user_id).sealing(Part.NOTES)  # he reads his own
     return secrecy
+
+
+async def _audience(
+    session: AsyncSession, guild_id: int, actor: Actor, channel_id: int, *, gm_only: bool
+) -> Secrecy:
+    """Who a post sent to ``channel_id`` is for, and so its rolls: a GM-only post is its
+    author's and the GM's; a post in a GM ↔ player private thread, that player's and the
+    GM's; in a whisper (``/post to:`` several members, issue 24), every member it was
+    addressed to; anywhere else everyone's (its author named: he wrote it)."""
+    if gm_only:
+        return Secrecy.private(actor.user_id)
+    thread = (
+        await session.exec(
+            select(PrivateThread).where(
+                PrivateThread.guild_id == guild_id,
+                PrivateThread.thread_id == channel_id,
+            )
+        )
+    ).first()
+    if thread is None:
+        return PUBLIC.written_by(actor.user_id)
+    if len(thread.members) > 2:
+        return Secrecy.addressed(actor.user_id, thread.members)
+    return Secrecy.private(thread.player_user_id)
+
+
+def _whole(roll: PostRoll) -> Callable[[Sight], PostRoll]:
+    return lambda _seen: roll
+
+
+def post_reader(audience: Secrecy, *, gm_only: bool = False) -> Reader:
+    """Who reads a post's messages: the GM in his channel (a GM-only post), else those of
+    its audience (:meth:`Reader.where_shown`: everyone in a scene, the thread's members)."""
+    return Reader.gm() if gm_only else Reader.where_shown(audience)
+
+
+@dataclass(frozen=True, slots=True)
+class RollsSeen:
+    """A post's rolls as the readers of its messages see them (the one rule,
+    :func:`rolls_seen`): the lines under the post — a roll whose numbers they may not read
+    shows only that it was rolled — and the rolls the GM channel's copy shows him (those,
+    and every roll of a post not everyone reads)."""
+
+    shown: tuple[Shown[PostRoll | None], ...]
+    for_gm: tuple[Shown[PostRoll], ...]
+
+
+def rolls_seen(
+    rolls: Sequence[PostRoll],
+    reader: Reader,
+    *,
+    reveals: Reveals = NO_REVEALS,
+) -> RollsSeen:
+    """What ``reader`` (who reads the post's messages: :meth:`Reader.where_shown` of the
+    post's audience, or the GM in his channel) sees of each roll of a post, decided by the
+    audience rule from each roll's stored secrecy (a hidden NPC's numbers are sealed; a
+    reveal after the roll lifts them)."""
+    shown: list[Shown[PostRoll | None]] = []
+    for_gm: list[Shown[PostRoll]] = []
+    for roll in rolls:
+
+        def numbers(seen: Sight, roll: PostRoll = roll) -> PostRoll | None:
+            return roll if seen.shows(Part.TOTAL) and seen.shows(Part.OUTCOME) else None
+
+        one = show(roll.secrecy, reader, numbers, written_at=roll.written_at, reveals=reveals)
+        if one is None:  # not even that it exists: the text's mark says a roll was made
+            one = show(PUBLIC, reader, lambda _seen: None)
+            assert one is not None
+        shown.append(one)
+        # the GM channel keeps what the readers may not read, and every roll made out of
+        # everyone's sight (a private thread's: his one place for secret rolls)
+        if not reader.is_gm and (one.value is None or reader != Reader.everyone()):
+            gm = show(roll.secrecy, Reader.gm(), _whole(roll))
+            assert gm is not None  # the GM reads everything
+            for_gm.append(gm)
+    return RollsSeen(tuple(shown), tuple(for_gm))
 
 
 class PostingService:
@@ -337,18 +420,32 @@ class PostingService:
 
     # -- the attached roll ---------------------------------------------------------------
 
+    async def audience(
+        self, place: Place, actor: Actor, channel_id: int, *, gm_only: bool = False
+    ) -> Secrecy:
+        """Who a post of ``actor`` sent to ``channel_id`` is for (:func:`_audience`): what
+        its rolls carry, and who reads its messages (:meth:`Reader.where_shown`)."""
+        async with self.sessions() as session:
+            return await _audience(session, place.guild_id, actor, channel_id, gm_only=gm_only)
+
     async def roll(
-        self, place: Place, actor: Actor, speaker: Speaker, expression: str, *, private: bool
+        self,
+        place: Place,
+        actor: Actor,
+        speaker: Speaker,
+        expression: str,
+        *,
+        audience: Secrecy = PUBLIC,
     ) -> list[PostRoll]:
         """Roll what the post attaches: dice notation (``2d6+1``), a macro (``ataque``: what
         it holds, maybe several rolls) or a check from the speaker's sheet (``Pilotar``,
         ``Fuerza +2``), resolved as ``[[…]]`` in typed text (:mod:`bot.services.play.inline`).
-        Logged like ``/roll`` and ``/check``; a hidden NPC's roll and a private post's roll are
-        private (the GM channel gets the copy)."""
+        Logged like ``/roll`` and ``/check``, for the post's ``audience``
+        (:meth:`roll_written`)."""
         expression = expression.strip()
         if len(expression) > MAX_ROLL:
             raise DomainError("post.error.roll_too_long", limit=MAX_ROLL)
-        return await self.roll_written(place, actor, speaker, [expression], private=private)
+        return await self.roll_written(place, actor, speaker, [expression], audience=audience)
 
     async def roll_written(
         self,
@@ -357,19 +454,36 @@ class PostingService:
         speaker: Speaker,
         written: Sequence[str],
         *,
-        private: bool = False,
+        audience: Secrecy = PUBLIC,
     ) -> list[PostRoll]:
         """The ``[[…]]`` of a typed post (or the modal's roll), rolled in order as its
-        speaker: the speaker's macros, then the campaign's, then its sheet."""
+        speaker: the speaker's macros, then the campaign's, then its sheet.
+
+        Each roll carries who may see it, decided here once (issue 22 §1): the post's
+        ``audience`` (everyone, a private thread's, a whisper's, a GM-only post's), with a
+        hidden NPC's numbers sealed until the GM reveals it; every output renders the roll
+        through that (:func:`rolls_seen`)."""
         character = speaker.name if speaker.character_id is not None else None
+        secrecy = audience.written_by(actor.user_id)
+        if speaker.hidden and speaker.character_id is not None:
+            secrecy = secrecy.hiding_npc(speaker.character_id)
         return await self.inline.roll_all(
             place,
             actor,
             written,
             character=character,
-            private=private or speaker.hidden,
+            private=secrecy.audience is not Audience.EVERYONE,
             roller=RollerOf(character, speaker.character_id, speaker.campaign_id),
+            audience=secrecy,
         )
+
+    async def rolls_seen(self, post: PostView, reader: Reader) -> RollsSeen:
+        """A recorded post's rolls as ``reader`` sees them now (an edit, a reproxy): through
+        the audience rule, with the campaign's reveals since they were rolled."""
+        rolls = await self.rolls_of(post.guild_id, post.roll_log_ids)
+        async with self.sessions() as session:
+            reveals = await reveals_of(session, post.campaign_id)
+        return rolls_seen(rolls, reader, reveals=reveals)
 
     async def rolls_of(self, guild_id: int, log_ids: Sequence[int]) -> list[PostRoll]:
         """Every roll a post carries, as logged, in order (an edit shows them unchanged)."""
@@ -393,6 +507,8 @@ class PostingService:
             row.outcome,
             row.private,
             sheet=row.kind != "roll",
+            secrecy=Secrecy.of_row(row),
+            written_at=row.created_at,
         )
 
     # -- recording -----------------------------------------------------------------------
@@ -471,6 +587,29 @@ class PostingService:
         await self.campaigns.require_open_scene(Place.simple(post.guild_id, post.channel_id))
         return post_view(post)
 
+    async def link_original(self, place: Place, post_id: int, message_id: int) -> None:
+        """A typed post whose original stays (files too big to carry over): the original is
+        linked to it, so its author's later edits follow (:meth:`original_of`) and its
+        message menu edits the post."""
+        async with self.sessions() as session, session.begin():
+            session.add(
+                PostMessage(message_id=message_id, guild_id=place.guild_id, post_id=post_id)
+            )
+
+    async def original_of(self, place: Place, message_id: int) -> PostView | None:
+        """The post a kept original (:meth:`link_original`) was posted as, if it still
+        stands: None for any other message (one primary-key read)."""
+        async with self.sessions() as session:
+            link = await session.get(PostMessage, message_id)
+            if link is None or link.guild_id != place.guild_id:
+                return None
+            post = await session.get(Post, link.post_id)
+        if post is None or post.deleted_at is not None:
+            return None
+        if message_id in (*post.message_ids, *post.gm_message_ids):
+            return None  # one of the post's own messages, not an original
+        return post_view(post)
+
     async def campaign_of(self, post: PostView) -> Campaign:
         """The campaign a post belongs to (its language, its GM channel)."""
         async with self.sessions() as session:
@@ -478,15 +617,6 @@ class PostingService:
         if campaign is None:
             raise DomainError("post.error.not_a_post")
         return campaign
-
-    async def hides_numbers(self, post: PostView) -> bool:
-        """Whether the post's roll is shown without numbers: spoken by an NPC the GM keeps
-        hidden, outside the GM channel (the same rule as when it was posted)."""
-        if post.gm_only or post.character_id is None:
-            return False
-        async with self.sessions() as session:
-            character = await session.get(Character, post.character_id)
-        return character is not None and character.is_npc and character.hidden
 
     async def edit(
         self,
@@ -539,7 +669,8 @@ class PostingService:
             await session.exec(
                 delete(PostMessage).where(
                     col(PostMessage.post_id) == post_id,
-                    col(PostMessage.message_id).not_in(list(post.gm_message_ids)),
+                    # the old parts only: its GM copies and a kept original stay linked
+                    col(PostMessage.message_id).in_(list(post.message_ids)),
                 )
             )
             for message_id in message_ids:
@@ -594,7 +725,8 @@ class PostingService:
         rolls = await self.rolls_of(place.guild_id, post.roll_log_ids)
         if any(roll.sheet for roll in rolls):
             raise DomainError("post.error.reproxy_check", name=post.speaker_name)
-        sent = await sender.send(post, speaker, rolls, campaign.locale)
+        seen = await self.rolls_seen(post, post_reader(post.secrecy, gm_only=post.gm_only))
+        sent = await sender.send(post, speaker, seen.shown, campaign.locale)
         try:
             view = await self._respeak(place, post, speaker, sent)
         except Exception:

@@ -42,10 +42,12 @@ from bot.services.campaigns.service import (
     TYPED_POSTS,
     CampaignService,
 )
-from bot.services.play.inline import InlineRoll
+from bot.services.play.inline import InlineRoll, NothingRolled
+from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError
 from bot.services.shared.typed_text import (
+    code_marks,
     inline_rolls,
     marked_private,
     out_of_character,
@@ -53,7 +55,15 @@ from bot.services.shared.typed_text import (
     with_rolls_marked,
 )
 from bot.services.sheets.proxy_tags import ProxyTagService, TagList
-from bot.services.table.posting import PostDraft, PostingService, PostView, Speaker
+from bot.services.table.posting import (
+    PostDraft,
+    PostingService,
+    PostView,
+    RollsSeen,
+    Speaker,
+    post_reader,
+    rolls_seen,
+)
 from bot.services.table.scenes import SceneService, SceneView
 from bot.services.table.speaking import NARRATOR_ID, SpeakerChooser, own_characters
 
@@ -108,6 +118,13 @@ class TypedPost:
     notes: str | None = None
     written: tuple[str, ...] = ()  # what each ``[[…]]`` holds, in order
     rolls: tuple[InlineRoll, ...] = ()  # the same, rolled (before the post is sent)
+    #: who the post and its rolls are for (everyone in a scene, its author named)
+    audience: Secrecy = PUBLIC
+
+    def seen(self) -> RollsSeen:
+        """Its rolls as the readers of the scene see them, through the audience rule (a
+        hidden NPC's without numbers; those go to the GM channel's copy)."""
+        return rolls_seen(self.rolls, post_reader(self.audience))
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +165,8 @@ class TypedSender(Protocol):
 
     async def send(self, post: TypedPost) -> SentPost:
         """Post it through the channel's webhook (text, notes, rolls, carried files, the
-        reply's quote); a hidden NPC's rolls without numbers, and their copy to the GM."""
+        reply's quote), its rolls as :meth:`TypedPost.seen` has them, and the rolls its
+        readers may not read copied to the GM channel."""
 
     async def unsend(self, sent: SentPost) -> None:
         """Take a post back (its record could not be written)."""
@@ -163,6 +181,9 @@ class TypedSender(Protocol):
     async def after_post(self, post: TypedPost, view: PostView) -> None:
         """What follows a post in a scene (its pinned header)."""
 
+    async def redraw(self, view: PostView) -> None:
+        """Draw an edited post again in its messages (a kept original was edited)."""
+
     async def answer_rolls(
         self, locale: str | None, who: str | None, rolls: list[InlineRoll]
     ) -> tuple[int, str] | None:
@@ -176,7 +197,10 @@ class TypedOutcome:
     POSTED = "posted"
     ROLLED = "rolled"  # [[…]] outside a scene, answered as /roll
     FAILED = "failed"  # the original stays; its author was told why
+    #: as FAILED, but refused before anything was rolled: editing the message tries again
+    REFUSED = "refused"
     WITHDRAWN = "withdrawn"  # deleted, or edited out of being a post, before its turn
+    EDITED = "edited"  # a kept original was edited: its post follows
 
 
 class TypedPostService:
@@ -200,6 +224,7 @@ class TypedPostService:
         campaign = await self.campaigns.find(message.place)  # the per-process cache
         if campaign is None:
             return TypedOutcome.IGNORED
+        rolled = False  # once rolling began, a refusal may come after rolls were logged
         try:
             post = await self.decide(message, campaign) if typing_enabled(campaign) else None
             if post is None:
@@ -209,36 +234,60 @@ class TypedPostService:
             missing = sender.missing_permissions()
             if missing:
                 raise DomainError(missing[0])
+            rolled = bool(post.written)
             post = await self._rolled(message, post)
             async with sender.turn():
                 now = await self._as_it_reads_now(message, campaign, post, sender)
                 if now is None:
                     return TypedOutcome.WITHDRAWN
+                rolled = rolled or bool(now.rolls)  # an edit rolled at its turn
                 sent = await sender.send(now)
                 post = now
         except DomainError as refusal:
             await sender.tell_author(campaign.locale, refusal.key, **refusal.params)
-            return TypedOutcome.FAILED
+            if rolled and not isinstance(refusal, NothingRolled):
+                return TypedOutcome.FAILED  # its rolls are logged: typing it again rolls anew
+            return TypedOutcome.REFUSED
         return await self._keep(message, post, sent, sender)
+
+    async def follow_original(self, message: TypedMessage, sender: TypedSender) -> str:
+        """An edit of a kept original (its post went out, its files too big to carry stayed
+        with it): the post follows the new text and notes.  Its rolls and who speaks stay as
+        posted — an edit that changes them is refused and its author told (no second chance
+        at the dice); one that makes it out of character leaves the post as it was."""
+        view = await self.posting.original_of(message.place, message.message_id)
+        if view is None or view.author_user_id != message.actor.user_id:
+            return TypedOutcome.IGNORED
+        campaign = await self.campaigns.find(message.place)
+        if campaign is None or not typing_enabled(campaign):
+            return TypedOutcome.IGNORED
+        try:
+            again = await self.decide(message, campaign)
+            if again is None:
+                return TypedOutcome.IGNORED
+            same_speaker = (again.speaker.character_id, again.speaker.name) == (
+                view.character_id,
+                view.speaker_name,
+            )
+            if not same_speaker or code_marks(again.text) != code_marks(view.text):
+                raise DomainError("typing.error.edited_original")
+            edited = await self.posting.edit(
+                message.place, message.actor, view.id, view.version, again.text, again.notes
+            )
+            await sender.redraw(edited)
+        except DomainError as refusal:
+            await sender.tell_author(campaign.locale, refusal.key, **refusal.params)
+            return TypedOutcome.FAILED
+        return TypedOutcome.EDITED
 
     async def _rolled(self, message: TypedMessage, post: TypedPost) -> TypedPost:
         """The post with its ``[[…]]`` rolled as its speaker (logged before it is shown)."""
         if not post.written:
             return post
         rolls = await self.posting.roll_written(
-            message.place, message.actor, post.speaker, post.written
+            message.place, message.actor, post.speaker, post.written, audience=post.audience
         )
-        return TypedPost(
-            post.campaign_id,
-            post.locale,
-            post.scene,
-            post.speaker,
-            post.text,
-            post.sticks,
-            post.notes,
-            post.written,
-            tuple(rolls),
-        )
+        return replace(post, rolls=tuple(rolls))
 
     async def _as_it_reads_now(
         self, message: TypedMessage, campaign: Campaign, post: TypedPost, sender: TypedSender
@@ -295,6 +344,8 @@ class TypedPostService:
         if post.sticks and post.speaker.character_id is not None:
             await self.speakers.stick(post.scene, message.actor, post.speaker.character_id)
         if sent.keeps_original:
+            # its later edits follow (follow_original), and its message menu edits the post
+            await self.posting.link_original(message.place, view.id, message.message_id)
             await sender.tell_author(post.locale, "typing.files_kept")
         elif not await sender.delete_original():
             await sender.tell_author(post.locale, "typing.error.original_stays")
@@ -302,11 +353,15 @@ class TypedPostService:
         return TypedOutcome.POSTED
 
     async def _link_rolls(self, place: Place, post: TypedPost, sent: SentPost) -> None:
-        """The roll log links each roll to where it is shown: the post, or for a hidden
-        NPC's the GM channel's copy."""
-        shown = sent.gm_copy if sent.gm_copy is not None and post.speaker.hidden else None
-        message_id, url = shown or (sent.message_ids[-1], sent.last_url)
+        """The roll log links each roll to where its numbers are shown: the post, or for
+        those its readers may not read (a hidden NPC's) the GM channel's copy."""
+        copied = {roll.value.log_id for roll in post.seen().for_gm} if sent.gm_copy else set()
         for roll in post.rolls:
+            message_id, url = (
+                sent.gm_copy
+                if sent.gm_copy is not None and roll.log_id in copied
+                else (sent.message_ids[-1], sent.last_url)
+            )
             await self.posting.rolls.attach_message(roll.log_id, place.guild_id, message_id, url)
 
     async def _answer(self, message: TypedMessage, campaign: Campaign, sender: TypedSender) -> str:
@@ -370,6 +425,9 @@ class TypedPostService:
             character_id=speaking.character_id or None,
             narrator=speaking.character_id == NARRATOR_ID,
         )
+        audience = await self.posting.audience(
+            message.place, message.actor, message.place.channel_id
+        )
         return TypedPost(
             campaign_id=scene.campaign_id,
             locale=campaign.locale,
@@ -379,6 +437,7 @@ class TypedPostService:
             sticks=speaking.sticks,
             notes=notes,
             written=tuple(span.inner for span in spans),
+            audience=audience,
         )
 
     async def tags_here(self, place: Place, actor: Actor, character: str | None) -> TagsHere:

@@ -55,6 +55,8 @@ def test_settings_cover_modules_and_contradictions():
         "px_habilidad": 2,
         "px_atributo": 3,
         "mejoras_con_aprobacion": True,
+        "recuperar_aliento": "una_por_combate",
+        "curacion_por_dia": 1,
     }
     for spec in specs.values():
         if spec.kind is FieldKind.CHOICE:

@@ -30,9 +30,15 @@ def test_medicus_heals_1d4_and_more_with_herbs_and_stabilises():
     assert used.change == TargetChange("heal", 3) and used.notes == ()  # the seed's own 1D4
     healed = SYSTEM.heal(dying, used.change.amount, {})
     assert healed.state == "activo" and "rolweb.note.stabilised" in healed.notes
+    ilsa["equipo"] = {"Hierbas curativas": 1}  # issue 23 §3: the herbs are carried and spent
     herbal = SYSTEM.use_ability(ilsa, "Medicus", None, {}, FixedRandom(5), herbs=True)
     assert herbal.roll.expression == "1d6" and herbal.change.amount == 5
-    assert herbal.notes == ("rolweb.note.with_herbs", "rolweb.note.house_amount")
+    assert herbal.notes == (
+        "rolweb.note.with_herbs",
+        "rolweb.note.herbs_spent",
+        "rolweb.note.house_amount",
+    )
+    assert herbal.costs == ("hierbas",)
     assert_translatable(herbal.notes)
 
 

@@ -449,7 +449,11 @@ def test_catalogue_for_autocomplete():
     equipo = {o.value: o.description for o in SYSTEM.catalogue("equipo", SETTINGS)}
     assert len(equipo) == len(catalogue()) and equipo["Antorcha"] == "1 mc"
     assert "ladron:forzar_cerraduras" in [o.value for o in SYSTEM.catalogue("habilidad", {})]
-    assert SYSTEM.catalogue("hechizo", SETTINGS) == ()
+    # seed 000 has no spell list: the campaign's defined spells (issue 23 §3), healing by default
+    assert [o.value for o in SYSTEM.catalogue("hechizo", SETTINGS)] == [
+        "Curar heridas leves",
+        "Curar heridas graves",
+    ]
 
 
 def test_the_backpack_adds_merges_and_removes_by_table_name():

@@ -36,10 +36,48 @@ def caster(clases, level, **changes):
     return base
 
 
-def test_no_spell_list_in_the_book():
+def test_no_spell_list_in_the_book_but_the_campaigns():
+    """Seed 000 ends before its spells: the list is the campaign's (issue 23 §3)."""
     assert isinstance(SWC, SpellBook)
     listed = SWC.spell_list({})
-    assert (listed.spells, listed.notice) == ((), "swc.note.spell_slots")
+    assert listed.notice == "swc.note.spell_slots"
+    assert [(s.name, s.level) for s in listed.spells] == [
+        ("Curar heridas leves", 1),
+        ("Curar heridas graves", 4),
+    ]
+    assert SWC.spell_list({"conjuros": '{"conjuros": []}'}).spells == ()
+
+
+def test_a_defined_healing_spell_takes_its_level_and_heals():
+    """«Curar heridas leves» spent the slot and healed nobody: now its level comes from the
+    caster's list and the cast rolls its healing (house default 1d6+1)."""
+    cleric = caster(["clerigo"], 2)
+    cast = SWC.cast(cleric, SpellRequest(spell="curar heridas leves"), {}, random.Random(3))
+    assert cast.label == "Curar heridas leves" and cast.pool.key == "clerigo.clerigo.1"
+    assert cast.effect is not None and cast.effect.kind == "healing" and 2 <= cast.effect.total <= 7
+    with pytest.raises(RulesError) as error:
+        SWC.cast(cleric, SpellRequest(spell="Curar heridas graves"), {}, RNG)
+    assert error.value.problems[0].key == "swc.problem.spell_not_on_lists"
+    with pytest.raises(RulesError) as error:
+        SWC.cast(cleric, SpellRequest(spell="Curar heridas leves", amount=3), {}, RNG)
+    assert error.value.problems[0].key == "swc.problem.spell_rolls"
+
+
+def test_an_undefined_spell_heals_what_the_caster_says():
+    cleric = caster(["clerigo"], 2)
+    told = SWC.cast(cleric, SpellRequest(spell="Bendición menor", level=1, amount=4), {}, RNG)
+    assert told.effect is not None and (told.effect.kind, told.effect.total) == ("healing", 4)
+    plain = SWC.cast(cleric, SpellRequest(spell="Luz", level=1), {}, RNG)
+    assert plain.effect is None
+
+
+def test_a_campaign_defines_its_own_spells_and_a_bad_list_is_refused():
+    own = '{"conjuros": [{"nombre": "Bálsamo", "listas": {"clerigo": 1}, "curacion": "2d4"}]}'
+    cast = SWC.cast(caster(["clerigo"], 2), SpellRequest(spell="Bálsamo"), {"conjuros": own}, RNG)
+    assert cast.effect is not None and cast.effect.expression == "2d4"
+    for bad in ("{", '{"conjuros": [{"nombre": "X", "listas": {"bardo": 1}}]}'):
+        with pytest.raises(RulesError):
+            SWC.spell_list({"conjuros": bad})
 
 
 def test_a_mago_has_the_slots_of_tabla_16():
