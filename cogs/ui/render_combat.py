@@ -151,13 +151,13 @@ def _announcement(view: CombatView, locale: str) -> str:
         if word and line is not None:
             word = state_name(view.system, word, locale, line.gender)
         lines.append(t("combat.left_order", locale, name=gone.name, state=word or "—"))
+    who = f"<@{current.owner_id}> " if current.owner_id else ""
     if current.turn_test:
-        # a dying character's turn is its test, not an ordinary turn: no ping (the button
-        # below is for its player)
+        # a dying character's turn is its test: the tracker waits for it, so its player is
+        # pinged like any turn's (the button below is for them, or the GM)
         state = state_name(view.system, current.state, locale, current.gender)
-        lines.append(t("combat.turn_test", locale, name=current.name, state=state))
+        lines.append(who + t("combat.turn_test", locale, name=current.name, state=state))
     else:
-        who = f"<@{current.owner_id}> " if current.owner_id else ""
         key = "combat.turn_actions" if turn.actions > 1 else "combat.turn"
         lines.append(who + t(key, locale, name=current.name, count=turn.actions))
     lines += _tick_lines(view.ticked, locale)
@@ -249,10 +249,11 @@ def panel(shown: Shown[CombatView], locale: str, *, note: str = "") -> dict[str,
 
 def turn_ping(view: CombatView) -> discord.AllowedMentions:
     """Only the player whose turn just began is pinged; any other ``<@…>`` in the message
-    (a combatant's name, a note) is text.  Nobody when no player's turn began, or when the
-    turn is a dying character's test (it is not an ordinary turn: the button asks for it)."""
+    (a combatant's name, a note) is text.  Nobody when no player's turn began.  A dying
+    character's turn is its death test, which holds the tracker until its player (or the GM)
+    presses the button: its player is pinged too, or a forum fight would wait unseen."""
     current = view.current if view.turn is not None else None
-    if current is None or not current.owner_id or current.turn_test:
+    if current is None or not current.owner_id:
         return discord.AllowedMentions.none()
     return discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(id=current.owner_id)]

@@ -52,8 +52,12 @@ def test_rolweb_first_aid_with_herbs_rest_and_hands_off(discord_env):
         bare, "rolweb.problem.no_herbs", name="Eira", item="Hierbas curativas"
     ), bare.all_text
     run(sb, g, "sheet item", {"item": "Hierbas curativas", "quantity": 1}, user="ana").expect_ok()
+    # the healed one's state agrees with its gender, as everywhere else («activa»)
+    feminine = {"field": "genero", "value": "femenino"}
+    run(sb, g, "sheet set", feminine, user="bruno").expect_ok()
     aid = run(sb, g, "ability use", {"name": "Hierbas curativas", "target": "Bram"}, user="ana")
     assert "**Bram** recupera 1 de Resistencia." in aid.all_text, aid.all_text
+    assert "Estado: activa" in aid.all_text, aid.all_text
     assert "Combate — asalto" in aid.all_text or "Combate — en preparación" in aid.all_text
     again = run(
         sb, g, "ability use", {"name": "Medicus", "target": "Bram", "herbs": True}, user="ana"
