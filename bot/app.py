@@ -175,6 +175,8 @@ class Services:
             self.abilities,
         )  # fmt: skip
         self.pain.resume_round = self.rounds.after_choice  # a round paused for a choice
+        self.pain.close_round = self.rounds.close  # getting up may be its last declaration
+        self.rounds.pain = self.pain
 
     def _table(self, publish_pace: timedelta, publish_delay: timedelta) -> None:
         """The play-by-post table and the chronicle: requests, approvals, pace, scenes,

@@ -27,7 +27,7 @@ from cogs.ui.context import ctx_of
 from cogs.ui.cooldowns import fight
 from cogs.ui.open_scene import in_play
 from cogs.ui.options import AnyCharacter, Combatant, EffectName, NewCombatant
-from cogs.ui.pain_panel import StandButton
+from cogs.ui.pain_panel import StandButton, ask_pain
 from cogs.ui.undo import with_undo
 from cogs.ui.views import Asking
 
@@ -172,7 +172,7 @@ class CombatCog(
         count="How many (a group)",
         defence="A group without a sheet: its AC (campaign's notation) or Defensa, for /attack",
         armour="A group without a sheet: its armour (Rol por web: dice such as 1d4; Núcleo: absorption)",
-        hit_points="A group without a sheet: its hit points (PG in S&W, Resistencia in Rol por web, PV in Núcleo)",
+        hit_points="Group without a sheet: each one's hit points (PG in S&W, Resistencia in Rol por web, PV in Núcleo)",
     )
     @fight()
     @in_play()
@@ -305,9 +305,13 @@ class CombatCog(
         told = await answer(itx, view.secrecy, lambda _seen: view)
         await itx.response.send_message(
             render_pain.stand_text(told.reply.value, ctx.locale),
-            ephemeral=told.ephemeral,
+            ephemeral=told.ephemeral or view.declared_round is not None,  # declared: sealed
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        if view.summary is not None:  # getting up was the round's last declaration
+            summary = view.summary
+            for message in round_panel.round_messages(summary, summary.next, ctx.locale):
+                await itx.followup.send(**message)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight (GM)")
     @app_commands.describe(combatant="Who")
@@ -333,6 +337,10 @@ class CombatCog(
         secret = render_combat.health_secret(view, ctx.locale)
         if secret:  # a hidden NPC's hit points: to whoever changed them (the GM) alone
             await itx.followup.send(secret, ephemeral=True)
+        # rolweb: damage over the pain threshold asks whoever chooses, with buttons
+        await ask_pain(
+            itx, view.pain, private=False, log_id=view.log_id or 0, user_name=ctx.actor.name
+        )
 
     @app_commands.command(name="heal", description="Heal a combatant (goes to the sheet)")
     @app_commands.describe(

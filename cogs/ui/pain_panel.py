@@ -141,5 +141,12 @@ class StandButton(KeyedButton, kind="init-stand", style=discord.ButtonStyle.seco
             await self.refuse(itx, error)
             return
         await itx.response.send_message(
-            stand_text(view, ctx.locale), allowed_mentions=discord.AllowedMentions.none()
+            stand_text(view, ctx.locale),
+            ephemeral=view.declared_round is not None,  # declared for the round: sealed
+            allowed_mentions=discord.AllowedMentions.none(),
         )
+        if view.summary is not None:  # getting up was the round's last declaration
+            from cogs.ui.round_panel import round_messages  # it shows this module's buttons
+
+            for message in round_messages(view.summary, view.summary.next, ctx.locale):
+                await itx.followup.send(**message)

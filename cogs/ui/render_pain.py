@@ -20,6 +20,8 @@ def chosen_text(view: PainView, locale: str) -> str:
 
 
 def stand_text(view: StandView, locale: str) -> str:
+    if view.declared_round is not None:  # a round of declarations: rolled at resolution
+        return t("pain.stand_declared", locale, name=view.name, round=view.declared_round)
     if not view.in_fight:
         text = t("pain.stood_free", locale, name=view.name)
     elif view.success:

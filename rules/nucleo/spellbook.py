@@ -111,6 +111,8 @@ def cast(sheet: Sheet, request: SpellRequest, settings: Settings, rng: random.Ra
         raise RulesError(Problem("spell.problem.mana_not_variable", "", {"spell": spell.name}))
     if request.dispel is not None and not spell.dispel:
         raise RulesError(Problem("spell.problem.not_dispel", "", {"spell": spell.name}))
+    if request.amount is not None:  # every Núcleo spell rolls its own (seed 002's list)
+        raise RulesError(Problem("nucleo.problem.spell_amount", "", {"spell": spell.name}))
     circumstances = set()
     if request.extra_mana:
         circumstances.add(f"quemar:{request.extra_mana}")

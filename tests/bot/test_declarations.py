@@ -455,3 +455,32 @@ async def test_an_npcs_choice_takes_the_default_at_once(fight):
     assert summary is not None and summary.waiting is None and summary.next is not None
     pain = next(line.pain for line in summary.lines if line.kind == "pain")
     assert pain is not None and pain.by_default and pain.name == "Orco"
+
+
+async def test_getting_up_is_declared_and_rolled_in_its_turn(fight):
+    """rolweb, LEVANTARSE: on the ground, «levantarse» is declared like any act (a movement
+    action: an attack still fits), its Ágil test rolled in her turn with the dice fixed now;
+    a failure takes the whole turn, so her attack after it is refused then."""
+    await fight.characters.update_sheet(
+        HERE, GM, "Ardelia", lambda s, _sys, _set: s | {"en_el_suelo": True}
+    )
+    await fight.rounds.next(HERE, GM)
+    declared = await fight.pain.stand(HERE, ANA, "Ardelia")
+    assert declared.declared_round == 1 and not declared.stood
+    assert (await fight.characters.show(HERE, GM, "Ardelia")).sheet["en_el_suelo"] is True
+    await fight.attacks.attack(HERE, ANA, AttackOrder("Lobo", modifier=-50))
+    stored = round_of((await _state(fight)).state)
+    assert stored is not None
+    acts = [(d.name, d.act, d.slot) for d in stored.entries]
+    assert acts == [("Ardelia", "stand", 0), ("Ardelia", "attack", 1)], acts
+    summary = await fight.rounds.resolve(HERE, 1)
+    assert summary is not None
+    stand = next(line for line in summary.lines if line.kind == "stand")
+    assert stand.name == "Ardelia" and stand.stand is not None and stand.stand.in_fight
+    after = next(line for line in summary.lines if line.name == "Ardelia" and line.kind != "stand")
+    sheet = (await fight.characters.show(HERE, GM, "Ardelia")).sheet
+    if stand.stand.success:
+        assert "en_el_suelo" not in sheet and after.kind == "attack"
+    else:  # the whole turn: up, and nothing left for the attack
+        assert "en_el_suelo" not in sheet and after.kind == "refused"
+        assert after.problem == "actions.problem.none_left"

@@ -193,3 +193,26 @@ async def test_the_end_of_the_fight_gets_everyone_up(rolweb):
     )
     up = await rolweb.pain.stand(HERE, GM, "Orco")
     assert up.stood and not up.in_fight and up.success is None
+
+
+async def test_the_gms_damage_asks_for_the_choice_too(rolweb):
+    """``/init damage`` (armour already off): 6 on Ardelia (Umbral 6) asks her player."""
+    await _ardelias_turn(rolweb)
+    view = await rolweb.combat.damage(HERE, GM, "Ardelia", 6)
+    ask = view.pain
+    assert ask is not None and ask.chooser_id == ANA.user_id and ask.attacker is None
+    assert (await rolweb.combat.damage(HERE, GM, "Ardelia", 1)).pain is None  # under it
+
+
+async def test_counting_nothing_still_rolls_agil_in_a_fight(rolweb):
+    """``acciones_por_turno`` = ``libre``: nothing is counted, the test is still the seed's."""
+    await rolweb.campaigns.update_settings(
+        HERE, GM, SettingsChange(system_setting=("acciones_por_turno", "libre"))
+    )
+    await _ardelias_turn(rolweb)
+    ask = (await _orc_hurt(rolweb)).pain
+    await rolweb.pain.choose(HERE, GM, ask.character_id, ask.ref, DOWN)
+    rolweb.pain.rng = FixedRandom(15)
+    up = await rolweb.pain.stand(HERE, GM, "Orco")
+    assert up.in_fight and up.success is False and up.stood  # the whole turn, uncounted
+    assert up.breakdown == "1d20 (15) ≤ 11" and up.left == ()

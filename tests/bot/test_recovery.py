@@ -9,8 +9,9 @@ import asyncio
 import json
 
 import pytest
+from sqlmodel import col, select
 
-from bot.db.models import RollLog
+from bot.db.models import RollLog, saved_id
 from bot.services import Actor, Place
 from bot.services.campaigns.service import SettingsChange
 from bot.services.campaigns.settings import resolved_settings
@@ -99,6 +100,20 @@ async def test_herbs_are_spent_once_even_by_two_uses_at_once(foro):
     assert (await _sheet(foro, "Bram"))["resistencia"]["actual"] == 3 + done[0].healed
     with pytest.raises(RulesError, match="no_herbs"):
         await foro.abilities.use(HERE, ANA, "Medicus", target="Bram", herbs=True)
+
+
+async def test_the_spent_herb_is_on_the_record_and_the_gm_can_give_it_back(foro):
+    await foro.abilities.use(HERE, ANA, "Hierbas curativas", target="Bram")
+    async with foro.sessions() as session:
+        rows = (
+            await session.exec(
+                select(RollLog).where(RollLog.kind == "ability").order_by(col(RollLog.id))
+            )
+        ).all()
+    paid = next(r for r in rows if r.character_name == "Eira")
+    assert paid.expression == "-hierbas" and paid.reason.startswith("Hierbas curativas")
+    await foro.undo.undo(HERE, GM, saved_id(paid))
+    assert (await _sheet(foro, "Eira"))["equipo"] == {"Hierbas curativas": 1}
 
 
 async def test_the_gms_heal_works_out_of_a_fight_and_refreshes_the_panel_in_one(foro):

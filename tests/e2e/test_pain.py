@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import button_kinds, press, says
+from tests.e2e.helpers import button_kinds, press, says, sheet_file
 from tests.e2e.test_combat import game, run
 from tests.e2e.test_sheet_rolweb import create_eira
+from tests.rules.rolweb.test_fight import orc as rolweb_orc
 
 pytestmark = pytest.mark.e2e
 
@@ -115,3 +116,42 @@ def test_a_round_of_declarations_waits_for_her_choice(discord_env):
     assert "Asalto 1: resolución (continúa)" in chosen.all_text, chosen.all_text
     assert "**Asalto 2**" in chosen.all_text, chosen.all_text
     assert button_kinds(sb.message(prompt.id)) == []  # chosen once: the buttons go
+
+    # round 2: on the ground, she declares getting up; its Ágil test is rolled at resolution
+    declared = run(sb, g, "init stand", user="ana")
+    assert declared.ephemeral and says(declared, "pain.stand_declared", name="Eira", round=2)
+    resolved = run(sb, g, "init next")  # the GM resolves it (the wolf holds)
+    text = resolved.all_text
+    assert "Asalto 2: resolución" in text, text
+    assert "Eira se levanta" in text or "Eira falla la tirada de Ágil" in text, text
+
+
+def test_the_gms_damage_asks_her_too(discord_env):
+    sb = discord_env
+    g = _wolf_first(sb, "Umbral con daño")
+    hurt = run(sb, g, "init damage", {"combatant": "Eira", "amount": 6})
+    prompt = hurt.messages[-1]
+    assert button_kinds(prompt) == ["pain-0", "pain-1"], hurt.all_text
+    assert "**Eira** ha superado su umbral de dolor." in prompt.text, prompt.text
+    chosen = press(sb, hurt, "arb:1:pain-1:", user="ana")
+    assert says(chosen, "pain.chosen.ataque_gratuito", name="Eira", attacker="el atacante")
+
+
+def test_a_hidden_npcs_choice_is_the_gms_alone(discord_env):
+    """The audience rule (issue 22 §1): the hidden orc's choice never reaches the channel —
+    the GM who typed the damage reads it privately (no GM channel here) and chooses."""
+    sb = discord_env
+    g = _wolf_first(sb, "Umbral oculto")
+    orc = rolweb_orc()
+    orc["atributos"] |= {"Astuto": 5}
+    run(sb, g, "sheet import", {"file": sheet_file(dict(orc, system="rolweb"), npc=True)})
+    run(sb, g, "init add", {"name": "Orco", "initiative": 5}).expect_ok()
+    hurt = run(sb, g, "init damage", {"combatant": "Orco", "amount": 7})  # its Umbral is 6
+    prompt = hurt.messages[-1]
+    assert button_kinds(prompt) == ["pain-0", "pain-1"] and prompt.ephemeral, hurt.all_text
+    public = "\n".join(m.text for m in sb.channel_messages(g, "mesa"))
+    assert "ha superado su umbral de dolor" not in public, public
+    refused = press(sb, hurt, PAIN_DOWN, user="ana")
+    assert refused.ephemeral and says(refused, "pain.error.not_yours", name="Orco")
+    chosen = press(sb, hurt, PAIN_DOWN, user="gm")
+    assert says(chosen, "pain.chosen.derribado", name="Orco", attacker="el atacante")

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, saved_id
+from bot.grammar import gender_of
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import is_referee
 from bot.services.play.attack_record import Declared
@@ -90,6 +91,8 @@ class AbilityUseView:
     summary: RoundSummary | None = None
     #: this channel's fight when the healed one is in it: its panel, refreshed (issue 23 §3)
     fight: CombatView | None = None
+    #: the healed one's grammatical gender, so its state agrees («Estado: activa»)
+    gender: str | None = None
 
 
 def _ability_name(abilities: Abilities, typed: str, settings: Settings) -> str:
@@ -311,7 +314,11 @@ class AbilityService(CharacterUseCase):
                     place,
                     actor,
                     [
-                        Each(saved_id(user), _Record(None, paying=result), playing=True),
+                        Each(
+                            saved_id(user),
+                            _Record(_paid_audit(result), paying=result),
+                            playing=True,
+                        ),
                         Each(saved_id(healed_one), heal, acting=False),
                     ],
                 )
@@ -340,6 +347,7 @@ class AbilityService(CharacterUseCase):
             notes=tuple(result.notes) + notes,
             undo=undo,
             system=context.system.id,
+            gender=gender_of(healed_one.sheet),
         )
 
 
@@ -352,4 +360,18 @@ def _audit(result: AbilityUse, user: str, target: str) -> AuditEntry:
         total=result.roll.total if result.roll else 0,
         reason=f"{result.ability} ({result.level}) → {target}"[:200],
         detail={"user": user, "target": target, "action": result.action},
+    )
+
+
+def _paid_audit(result: AbilityUse) -> AuditEntry:
+    """The user's own row when the use is paid on their sheet and heals someone else (kind
+    ``ability``, undoable: the GM can give the herb or the day's power back)."""
+    paid = ", ".join(result.costs)
+    return AuditEntry(
+        kind="ability",
+        expression=f"-{paid}"[:250],
+        breakdown=f"{result.ability}: {paid}"[:1000],
+        total=0,
+        reason=f"{result.ability} ({result.level})"[:200],
+        detail={"paid": list(result.costs), "action": result.action},
     )

@@ -247,10 +247,12 @@ class CombatService:
         *,
         seen: tuple[int, int] | None = None,
         skip_test: bool = False,
+        read: CombatRecord | None = None,
     ) -> CombatView:
         """Pass the turn: the GM any time, a player only when it is his character's turn.
         A turn that owes a test (rolweb's death test) does not pass until it is rolled;
-        ``skip_test``: the GM passes it without the test."""
+        ``skip_test``: the GM passes it without the test.  ``read``: the fight as the caller
+        has just read it (the first attempt starts from it; a clash reads it again)."""
         await self.characters.campaigns.require_open_scene(place)  # its turn message goes there
 
         ended: list[str] = []  # whose turn this change ended (its effects count a round)
@@ -274,7 +276,7 @@ class CombatService:
             )
             return combat, turn, ()
 
-        view = await self.store.change(place, health_change=advance, seen=seen)
+        view = await self.store.change(place, health_change=advance, seen=seen, read=read)
         return await tick(
             self.characters, place, actor, view, self.rng, ended[0] if ended else None
         )

@@ -13,11 +13,14 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from bot.db.models import Character
 from bot.grammar import gender_of
 from bot.services.campaigns.service import HEALTH_BY_COMMANDS, is_referee
 from bot.services.play.combat_store import FightStore
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
+from bot.services.play.group_health import hurt_group
 from bot.services.play.pain import after_fight, apply_defaults
+from bot.services.play.pain_ask import ask_for
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.sheets.changes import Damage, EndFightEffects, Heal, TickEffects
@@ -40,12 +43,16 @@ async def hurt(
     force: bool = False,
 ) -> HealthView:
     """Damage or heal the combatant ``name`` by ``amount`` through its sheet; ``force``: the
-    GM's explicit override that heals even the dead."""
+    GM's explicit override that heals even the dead.  A sheetless group with hit points is
+    wounded or healed creature by creature in the fight's state (:func:`.group_health.hurt_group`:
+    the same procedure as an attack's; ``force`` never raises its fallen)."""
     characters = store.characters
     if amount < 1:
         raise DomainError("combat.error.bad_amount")
     record = await store.require(place)
     target = Combat.from_dict(record.state).find_by_name(name)
+    if target.character_id is None and target.hit_points is not None:
+        return await hurt_group(store, place, actor, target, amount, heal=heal)
     if target.character_id is None:
         raise DomainError("combat.error.no_sheet", name=target.name)
     context = await characters.contexts.load(place)
@@ -66,12 +73,20 @@ async def hurt(
     if health is not None:
         state = health.combat_state(dict(view.sheet), context.settings)
         label, description, hit_points = state.label, state.description, state.hit_points
+    ask = None
+    if result.owed is not None:  # rolweb: the GM's damage passed the pain threshold
+        async with characters.sessions() as session:
+            hurt_one = await session.get(Character, target.character_id)
+        if hurt_one is not None:
+            context = await characters.contexts.load(place)
+            ask = ask_for(context, hurt_one, dict(view.sheet))
     return HealthView(
         view.name,
         result.amount,
         result.state,
         tuple(result.notes),
         heal,
+        pain=ask,
         label=label,
         description=description,
         hit_points=hit_points,

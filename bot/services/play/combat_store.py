@@ -238,18 +238,24 @@ class FightStore:
         seen: tuple[int, int] | None = None,
         ending: bool = False,
         turn_hours: int | None | Literal[_Keep.KEEP] = KEEP,
+        read: CombatRecord | None = None,
     ) -> CombatView:
         """Load, apply, compare-and-set; on a clash recompute on the fresh state.
+
+        ``read``: the fight as the caller has just read it, for the first attempt (``/init
+        next`` reads it to choose between turns and rounds); a clash reads it again.
 
         ``seen`` is ``(combat id, version)`` of a button: any later write makes it stale.
         ``health_change`` (instead of ``change``) also gets every combatant's
         :class:`Health`, read on each attempt (so a heal made meanwhile puts the healed back in the order).
         """
 
+        given = [read] if read is not None else []
+
         async def attempt() -> CombatView:
             context = await self.characters.contexts.load(place)
             campaign, system, settings = context.campaign, context.system, context.settings
-            record = await self.active(place)
+            record = given.pop() if given else await self.active(place)
             if seen is not None:
                 if record is None or record.id != seen[0]:
                     raise DomainError("combat.error.gone")

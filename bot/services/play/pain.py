@@ -27,15 +27,20 @@ from bot.db.models import Character, saved_id
 from bot.grammar import gender_of
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import is_referee
+from bot.services.play.combat_store import active_fight
+from bot.services.play.declarations import declare_act, declaring
+from bot.services.play.pain_ask import PainAsk, ask_for, pain_secrecy
 from bot.services.play.turn_actions import Spent, TurnActions
-from bot.services.shared.audience import PUBLIC, Part, Secrecy
+from bot.services.shared.audience import PUBLIC, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed, refused
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.schema import upgraded_sheet
 from bot.services.sheets.writes import Computed
+from rules.combat import Combat
 from rules.systems.base import (
+    ActRequest,
     PainChoices,
     PainChosen,
     Problem,
@@ -57,22 +62,6 @@ __all__ = [
     "ask_for",
     "pain_secrecy",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class PainAsk:
-    """A choice to ask for: the hurt character, the choice's number, who hit it, the options;
-    ``chooser_id`` the player who chooses (None: the GM); ``secrecy``: a hidden NPC's
-    choice is the GM's business (issue 22 §1)."""
-
-    character_id: int
-    ref: int
-    name: str
-    attacker: str | None
-    options: tuple[str, ...]
-    chooser_id: int | None
-    secrecy: Secrecy = PUBLIC
-    gender: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,39 +96,19 @@ class StandView:
     log_id: int | None = None
     secrecy: Secrecy = PUBLIC
     gender: str | None = None
+    #: a fight by rounds of declarations (issue 25 §1): getting up was declared for this
+    #: round (its number), to be rolled in its turn at resolution; and the round it completed
+    declared_round: int | None = None
+    summary: RoundSummary | None = None
 
 
 #: What goes on with a round paused for a choice: (place, character id, choice number, the
 #: choice made) → the rest of the round's resolution, or None when no round waited for it.
 RoundResumer = Callable[[Place, int, int, "PainView"], Awaitable["RoundSummary | None"]]
-
-
-def pain_secrecy(character: Character) -> Secrecy:
-    """A hidden NPC's choice is sealed with the NPC (the GM's until it is revealed)."""
-    if character.is_npc and character.hidden:
-        return PUBLIC.hiding_npc(saved_id(character), (Part.RECORD,))
-    return PUBLIC
-
-
-def ask_for(
-    context: CampaignContext, character: Character, sheet: dict[str, Any]
-) -> PainAsk | None:
-    """The newest choice ``sheet`` owes, as the prompt the attack's reply carries."""
-    able = capabilities(context.system).pain_choices
-    owed = able.pain_owed(sheet) if able is not None else ()
-    if not owed:
-        return None
-    latest = owed[-1]
-    return PainAsk(
-        character_id=saved_id(character),
-        ref=latest.ref,
-        name=character.name,
-        attacker=latest.attacker,
-        options=latest.options,
-        chooser_id=None if character.is_npc else character.owner_user_id,
-        secrecy=pain_secrecy(character),
-        gender=gender_of(sheet),
-    )
+#: What resolves a round of declarations its last declaration completed (the round service).
+RoundCloser = Callable[[Place, int], Awaitable["RoundSummary | None"]]
+#: Getting up, as the system prices it (rolweb: a movement action, seed 001 line 60).
+STAND = ActRequest("stand")
 
 
 def _pain(context: CampaignContext) -> PainChoices:
@@ -306,6 +275,8 @@ class PainService:
         #: goes on with a round of declarations paused for this choice (set by the round
         #: service, :mod:`.round_pause`: it builds on this service)
         self.resume_round: RoundResumer | None = None
+        #: resolves a round of declarations its last declaration (getting up) completed
+        self.close_round: RoundCloser | None = None
 
     async def choose(
         self, place: Place, actor: Actor, character_id: int, ref: int, option: int
@@ -330,7 +301,13 @@ class PainService:
         return made
 
     async def stand(
-        self, place: Place, actor: Actor, name: str | None, *, character_id: int | None = None
+        self,
+        place: Place,
+        actor: Actor,
+        name: str | None,
+        *,
+        character_id: int | None = None,
+        dice: random.Random | None = None,
     ) -> StandView:
         """Get ``name`` (default: the actor's active character) up: its player or the GM.
         In a fight (issue 23 §1): on its turn, the test rolled and paid from its ledger —
@@ -350,26 +327,29 @@ class PainService:
         sheet = upgraded_sheet(character)
         if not prone.is_prone(sheet):
             raise DomainError("pain.problem.not_prone", name=character.name)
+        if not await self._fighting(place, saved_id(character)):
+            # not in this channel's fight (or its set-up): up at once, nothing rolled
+            return await self._stood(place, actor, character, Stand(True), in_fight=False)
+        if dice is None and declaring(await active_fight(self.sessions, place)) is not None:
+            return await self._declare(place, actor, context, character)
         try:
-            test = prone.stand_test(sheet, settings, self.rng)
+            test = prone.stand_test(sheet, settings, dice or self.rng)
         except RulesError as error:
             raise refused(error) from None
-        first = await self.turns.spend(
-            place, context, test.costs[0], referee=referee, character_id=saved_id(character)
-        )
-        if first is None:  # not in a fight here (or its set-up): up at once, nothing rolled
-            return await self._stood(place, actor, character, Stand(True), in_fight=False)
-        spent: list[Spent] = [first]
+        spent: list[Spent] = []
         stood = True
-        try:
-            for cost in test.costs[1:]:
-                more = await self.turns.spend(
+        for index, cost in enumerate(test.costs):
+            try:
+                one = await self.turns.spend(
                     place, context, cost, referee=referee, character_id=saved_id(character)
                 )
-                if more is not None:
-                    spent.append(more)
-        except DomainError:
-            stood = False  # not the whole turn left: still down, its movement spent
+            except DomainError:
+                if index == 0:
+                    raise  # not its turn, or no movement left: nothing spent, nothing rolled
+                stood = False  # not the whole turn left: still down, its movement spent
+                break
+            if one is not None:  # None: the campaign counts nothing (acciones_por_turno)
+                spent.append(one)
         change = Stand(stood, test.breakdown, test.roll, test.target)
         try:
             view = await self._stood(place, actor, character, change, in_fight=True)
@@ -378,7 +358,39 @@ class PainService:
                 await self.turns.refund(place, one)
             raise
         warnings = tuple(w for one in spent for w in one.warnings)
-        return replace(view, success=test.success, left=spent[-1].left, warnings=warnings)
+        left = spent[-1].left if spent else ()
+        return replace(view, success=test.success, left=left, warnings=warnings)
+
+    async def _declare(
+        self, place: Place, actor: Actor, context: CampaignContext, character: Character
+    ) -> StandView:
+        """A fight by rounds of declarations: getting up is declared for the round (priced
+        as a movement action, like any declaration), its Ágil test rolled in its turn at
+        resolution with the dice fixed now (:mod:`.rounds`)."""
+        order = {"character": character.name}
+        declared = await declare_act(
+            self.sessions, place, actor, context, saved_id(character), STAND, order, self.rng
+        )
+        view = StandView(
+            character.name,
+            stood=False,
+            in_fight=True,
+            secrecy=pain_secrecy(character),
+            declared_round=declared.round,
+        )
+        if declared.complete and self.close_round is not None:
+            view = replace(view, summary=await self.close_round(place, declared.round))
+        return view
+
+    async def _fighting(self, place: Place, character_id: int) -> bool:
+        """Whether the character is in this channel's fight, past its set-up (by rounds of
+        declarations, the tracker's round moves at resolution: a round open counts)."""
+        record = await active_fight(self.sessions, place)
+        if record is None:
+            return False
+        combat = Combat.from_dict(record.state)
+        started = combat.round > 0 or declaring(record) is not None  # a round being declared
+        return started and any(c.character_id == character_id for c in combat.combatants)
 
     async def _stood(
         self, place: Place, actor: Actor, character: Character, change: Stand, *, in_fight: bool

@@ -26,16 +26,18 @@ from typing import TYPE_CHECKING
 from bot.db.models import utcnow
 from bot.db.types import as_utc
 from bot.services.campaigns.service import ROUND_HOURS
+from bot.services.play.declarations import seeded
 from bot.services.play.pain import PainAsk, PainView, apply_defaults
 from bot.services.play.round_views import ActionLine, RoundSummary
 from bot.services.shared.context import Actor, Place
+from bot.services.shared.errors import DomainError
 from bot.services.shared.retry import retrying
-from rules.combat.declarations import DeclarationRound, round_of
+from rules.combat.declarations import Declaration, DeclarationRound, round_of
 
 if TYPE_CHECKING:
     from bot.services.play.rounds import RoundService
 
-__all__ = ["after_choice", "give_up", "pain_lines", "pause", "waiting_for"]
+__all__ = ["after_choice", "give_up", "pain_lines", "pause", "stand", "waiting_for"]
 
 
 def waiting_for(round_: DeclarationRound) -> tuple[int, int] | None:
@@ -113,3 +115,20 @@ async def give_up(
     return await service.resolve(
         place, round_.round, at_deadline=at_deadline, resume=True, first=tuple(pain_lines(made))
     )
+
+
+async def stand(
+    service: RoundService, place: Place, actor: Actor, declaration: Declaration
+) -> ActionLine:
+    """A declared «levantarse» (rolweb), in its turn: the Ágil test with the dice fixed when
+    declared, paid from the turn's actions like a live one; a refusal then is reported."""
+    if service.pain is None:
+        return ActionLine(declaration.name, "refused", problem="pain.error.not_in_system")
+    try:
+        view = await service.pain.stand(
+            place, actor, declaration.name, dice=seeded(declaration.seed)
+        )
+    except DomainError as error:
+        params = tuple((str(k), str(v)) for k, v in error.params.items())
+        return ActionLine(declaration.name, "refused", problem=error.key, params=params)
+    return ActionLine(declaration.name, "stand", stand=view)

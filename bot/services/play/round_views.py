@@ -14,7 +14,7 @@ from datetime import datetime
 from bot.services.play.abilities import AbilityUseView
 from bot.services.play.attack_record import AttackView
 from bot.services.play.checks import CheckView
-from bot.services.play.pain import PainAsk, PainView
+from bot.services.play.pain import PainAsk, PainView, StandView
 from bot.services.play.spells import CastView
 
 __all__ = ["ActionLine", "Owed", "RoundHeader", "RoundSummary"]
@@ -50,7 +50,8 @@ class ActionLine:
     default, waiting), ``target_fell`` (its target was out of the fight before it acted:
     ``target`` names it), ``refused`` (the rules refused it then: ``problem`` and
     ``params``), ``test`` (its turn owed a test, rolweb's death test: the bot rolled it,
-    ``check``), ``pain`` (a pain threshold's choice, rolweb: ``pain``).
+    ``check``), ``pain`` (a pain threshold's choice, rolweb: ``pain``), ``stand`` (getting
+    up, rolweb: ``stand``).
     """
 
     name: str
@@ -75,6 +76,8 @@ class ActionLine:
     #: ``pain``: a pain threshold's choice made during the resolution (rolweb): an NPC's,
     #: or a player's at the pause's deadline, by the campaign's default; or the player's own
     pain: PainView | None = None
+    #: ``stand``: getting up, declared and rolled in its turn (rolweb)
+    stand: StandView | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ from bot.services.play.combat_views import (
     panel_version,
 )
 from bot.services.play.declarations import SEED_BITS, order_of, seeded
-from bot.services.play.pain import PainAsk, PainView
+from bot.services.play.pain import PainAsk, PainService, PainView
 from bot.services.play.round_views import ActionLine, Owed, RoundHeader, RoundSummary
 from bot.services.play.spells import CastOrder, SpellService
 from bot.services.shared.context import Actor, Place
@@ -96,6 +96,8 @@ class RoundService:
         self.spells = spells
         self.abilities = abilities
         abilities.close_round = self.close
+        #: getting up (rolweb), declared and rolled at resolution (set by the application)
+        self.pain: PainService | None = None
         self.timers = timers
         attacks.close_round = self.close  # the last declaration resolves its round
 
@@ -114,7 +116,7 @@ class RoundService:
         holds) and open the next."""
         record = await self.combat.store.active(place)
         if record is None or mode_of(record.state) is Mode.TURNS:  # (its refusals too)
-            return await self.combat.next(place, actor, seen=seen, skip_test=skip_test)
+            return await self.combat.next(place, actor, seen=seen, skip_test=skip_test, read=record)
         await self.combat.require_referee(place, actor)
         if seen is not None and (saved_id(record), panel_version(record)) != seen:
             # an older panel's button: never open or resolve a round twice by it
@@ -370,6 +372,8 @@ class RoundService:
         )
         if declaration.act == "ability":
             return await self._ability(place, actor, declaration)
+        if declaration.act == "stand":  # rolweb: getting up, its Ágil test now
+            return await round_pause.stand(self, place, actor, declaration)
         if not attack:
             return await self._cast(place, actor, declaration)
         defence = declaration.defence_seed

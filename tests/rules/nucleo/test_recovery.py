@@ -77,3 +77,15 @@ def test_a_state_change_is_noted(ardelia):
     """Healing from Malherido back to normal says so (the state is the seed's)."""
     result = SYSTEM.rest_days(hurt(ardelia, 18), 1, {"curacion_por_dia": 5})
     assert result.state == "normal" and "nucleo.note.estado_normal" in result.notes
+
+
+def test_a_told_amount_is_refused_for_a_spell_that_rolls(ardelia):
+    """Only S&W's undefined spells take the caster's amount; Núcleo's roll their own."""
+    from rules.systems.base import SpellRequest
+
+    ardelia["hechizos"] = {"Curación": 1}
+    with pytest.raises(RulesError) as error:
+        SYSTEM.cast(
+            ardelia, SpellRequest(spell="Curación", mana=1, amount=5), {}, ScriptedRandom([5])
+        )
+    assert keys(error.value.problems) == ["nucleo.problem.spell_amount"]
