@@ -19,8 +19,9 @@ from bot.services.play.combat_views import (
     Reminder,
     TickView,
 )
-from bot.services.shared.audience import Shown
+from bot.services.shared.audience import Part, Shown
 from cogs.ui.render import COLOUR, truncate
+from cogs.ui.render_groups import group_lines
 from cogs.ui.render_pain import defaults_lines
 from rules.names import display_state
 
@@ -68,7 +69,7 @@ def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
     current = line.current and view.mode != "declarations"
     marker = "▶" if current else "•"
     name = f"**{line.name}**" if current else line.name
-    if line.count > 1:
+    if line.count > 1 or (line.fallen and line.count > 0):  # a group: how many stand
         name += f" ×{line.count}"
     parts = [f"{marker} {name}"]
     if line.initiative is None:
@@ -88,6 +89,8 @@ def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
     state = health_text(line, locale, system=view.system)
     if state:
         parts.append(state)
+    if line.fallen:
+        parts.append(t("combat.group_fallen", locale, count=line.fallen))
     if line.prone:
         parts.append(t("pain.panel_prone", locale))
     if line.choice_owed and not line.secret:
@@ -258,8 +261,9 @@ def turn_ping(view: CombatView) -> discord.AllowedMentions:
 
 
 def secret_numbers(shown: Shown[CombatView], locale: str) -> str:
-    """For the GM alone: the hidden NPCs' hit points the public panel leaves out (empty
-    for any other reader: his view has them sealed)."""
+    """For the GM alone: the hidden NPCs' hit points the public panel leaves out, and the
+    wounded groups' (their creature in front); empty for any other reader: his view has
+    them sealed."""
     view = shown.value
     lines = [
         t(
@@ -272,7 +276,8 @@ def secret_numbers(shown: Shown[CombatView], locale: str) -> str:
         )
         for line in view.lines
         if shown.sight.reader.is_gm
-        and line.secrecy.npc_sealed
+        and (line.secrecy.npc_sealed or Part.DETAIL in line.secrecy.sealed)
+        and line.state
         and (hp := line.hit_points) is not None
     ]
     return "\n".join(lines)
@@ -294,6 +299,12 @@ def health(view: HealthView, locale: str) -> dict[str, Any]:
     hidden NPC, what is left (its numbers go to the GM: :func:`health_secret`)."""
     key = "combat.healed" if view.healed else "combat.damaged"
     lines = [t(key, locale, name=view.name, amount=view.amount)]
+    if view.group is not None:  # a sheetless group: its word, who fell; numbers: the GM's
+        if not view.group.fell:
+            word = state_name("", view.group.state.value, locale, None)
+            lines.append(t("combat.state", locale, state=word))
+        lines += group_lines(view.group, locale, numbers=not view.secret)
+        return _health_embed(view, lines, locale)
     label = state_name(view.system, view.label or view.state, locale, view.gender)
     if view.hit_points is not None and not view.secret:
         left, maximum = view.hit_points
@@ -304,6 +315,10 @@ def health(view: HealthView, locale: str) -> dict[str, Any]:
             t("combat.state", locale, state=state_name(view.system, word, locale, view.gender))
         )
     lines += [t(note, locale, genero=view.gender) for note in view.notes]
+    return _health_embed(view, lines, locale)
+
+
+def _health_embed(view: HealthView, lines: list[str], locale: str) -> dict[str, Any]:
     colour = COLOUR["success"] if view.healed else COLOUR["fumble"]
     embed = discord.Embed(description="\n".join(lines), colour=colour)
     if view.log_id:
@@ -333,5 +348,10 @@ def health_secret(view: HealthView, locale: str) -> str | None:
     if not view.secret or view.hit_points is None:
         return None
     left, maximum = view.hit_points
+    if view.group is not None:  # the creature in front (the next one's after a fall)
+        count = view.group.standing
+        return t(
+            "combat.secret_group", locale, name=view.name, count=count, left=left, maximum=maximum
+        )
     state = state_name(view.system, view.label or view.state, locale, view.gender)
     return t("combat.secret_line", locale, name=view.name, state=state, left=left, maximum=maximum)

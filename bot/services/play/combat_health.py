@@ -18,6 +18,7 @@ from bot.grammar import gender_of
 from bot.services.campaigns.service import HEALTH_BY_COMMANDS, is_referee
 from bot.services.play.combat_store import FightStore
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
+from bot.services.play.group_health import hurt_group
 from bot.services.play.pain import after_fight, apply_defaults
 from bot.services.play.pain_ask import ask_for
 from bot.services.shared.context import Actor, Place
@@ -42,12 +43,16 @@ async def hurt(
     force: bool = False,
 ) -> HealthView:
     """Damage or heal the combatant ``name`` by ``amount`` through its sheet; ``force``: the
-    GM's explicit override that heals even the dead."""
+    GM's explicit override that heals even the dead.  A sheetless group with hit points is
+    wounded or healed creature by creature in the fight's state (:func:`.group_health.hurt_group`:
+    the same procedure as an attack's; ``force`` never raises its fallen)."""
     characters = store.characters
     if amount < 1:
         raise DomainError("combat.error.bad_amount")
     record = await store.require(place)
     target = Combat.from_dict(record.state).find_by_name(name)
+    if target.character_id is None and target.hit_points is not None:
+        return await hurt_group(store, place, actor, target, amount, heal=heal)
     if target.character_id is None:
         raise DomainError("combat.error.no_sheet", name=target.name)
     context = await characters.contexts.load(place)
