@@ -101,9 +101,10 @@ def _group_lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
 
 def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
     result = view.result
-    title = t(
-        "attack.title", locale, attacker=view.attacker, target=view.target, weapon=result.weapon
-    )
+    # a sheetless attacker's "weapon" is its own name (the GM's dice): «Lobo ataca a Eira»,
+    # not «Lobo ataca a Eira (Lobo)»
+    key = "attack.title_bare" if result.weapon == view.attacker else "attack.title"
+    title = t(key, locale, attacker=view.attacker, target=view.target, weapon=result.weapon)
     embed = discord.Embed(
         title=truncate(title, 256),
         description=truncate("\n".join(_lines(view, locale, numbers)), 3500),

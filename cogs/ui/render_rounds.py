@@ -166,7 +166,7 @@ def _attack_line(view: AttackView, locale: str) -> str:
         verdict = t(f"attack.outcome.{result.outcome.value}", locale)
     parts = [
         t(
-            "declare.line_attack",
+            "declare.line_attack_bare" if result.weapon == view.attacker else "declare.line_attack",
             locale,
             name=view.attacker,
             target=view.target,

@@ -46,6 +46,8 @@ def test_her_player_chooses_to_fall_and_gets_up_on_her_turn(discord_env):
     g = _wolf_first(sb, "Umbral rolweb")
     blow = run(sb, g, "attack", BLOW)
     assert "Umbral de dolor superado" in blow.all_text, blow.all_text
+    # a sheetless wolf bites with no weapon: its name is not repeated as one
+    assert "Lobo ataca a Eira" in blow.all_text and "(Lobo)" not in blow.all_text, blow.all_text
     assert "**Eira** ha superado su umbral de dolor con el golpe de Lobo" in blow.all_text
     prompt = blow.messages[-1]
     assert button_kinds(prompt) == ["pain-0", "pain-1"], prompt
