@@ -172,7 +172,7 @@ class CombatCog(
         count="How many (a group)",
         defence="A group without a sheet: its AC (campaign's notation) or Defensa, for /attack",
         armour="A group without a sheet: its armour (Rol por web: dice such as 1d4; Núcleo: absorption)",
-        hit_points="A group without a sheet: its hit points (PG in S&W, Resistencia in Rol por web, PV in Núcleo)",
+        hit_points="Group without a sheet: each one's hit points (PG in S&W, Resistencia in Rol por web, PV in Núcleo)",
     )
     @fight()
     @in_play()

@@ -44,7 +44,12 @@ def turn_message(view: CombatView, locale: str, *, note: str = "") -> dict[str, 
         if current is not None and current.turn_test and current.character_id is not None:
             label = t("combat.death_button", locale)
             components.add_item(DeathTestButton(view.id, current.character_id, label=label))
-        elif current is not None and current.prone and current.character_id is not None:
+        elif (
+            current is not None
+            and current.prone
+            and current.character_id is not None
+            and view.mode != "declarations"  # by declarations nobody has the turn
+        ):
             label = t("pain.stand_button", locale)  # «en el suelo»: getting up, one click
             components.add_item(StandButton(view.id, current.character_id, label=label))
         message["view"] = components

@@ -36,7 +36,7 @@ def used(view: AbilityUseView, locale: str) -> dict[str, Any]:
             t(
                 "combat.state",
                 locale,
-                state=display_state(view.system, view.state or "?", locale, None),
+                state=display_state(view.system, view.state or "?", locale, view.gender),
             )
         )
     lines += [t(note, locale) for note in view.notes]

@@ -16,7 +16,9 @@ from bot.i18n import t
 from bot.services.play.attack_notes import GmNote
 from bot.services.play.attacks import AttackView
 from cogs.ui.render import truncate, turn_warnings
+from cogs.ui.render_groups import group_lines
 from rules.combat.attack import AttackOutcome
+from rules.combat.groups import GroupState
 from rules.names import display_state
 
 __all__ = ["attack", "attack_gm_copy", "gm_notes"]
@@ -63,6 +65,8 @@ def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
         lines.append(f"{roll.label}: {truncate(roll.breakdown, 300)}")
     if result.hit or result.damage:
         lines.append(t("attack.damage", locale, damage=result.damage, target=view.target))
+    if view.group is not None:  # a sheetless group: the creature in front, who fell
+        return lines + _group_lines(view, locale, target_numbers)
     if view.state is not None or view.description:
         state = (
             display_state(view.system or None, view.state, locale, view.target_gender)
@@ -79,10 +83,20 @@ def _lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
                 else state
             )
             lines.append(t("attack.state", locale, state=word))
-    if numbers and view.target_sheetless and view.hit_points is not None:
-        left, maximum = view.hit_points
-        lines.append(t("attack.hit_points_left", locale, left=left, maximum=maximum))
     return lines
+
+
+def _group_lines(view: AttackView, locale: str, numbers: bool) -> list[str]:
+    """A group's state word (none after a fall: the next one stands unhurt), who fell, and
+    the GM's numbers (``numbers``)."""
+    group = view.group
+    if group is None:
+        return []
+    lines = []
+    if not group.fell and group.state is not GroupState.UNHURT:
+        state = display_state(None, group.state.value, locale, None)
+        lines.append(t("attack.state", locale, state=state))
+    return lines + group_lines(group, locale, numbers=numbers)
 
 
 def _embed(view: AttackView, locale: str, numbers: bool) -> discord.Embed:
@@ -156,11 +170,19 @@ def gm_notes(notes: tuple[GmNote, ...], locale: str) -> str:
                 total=note.total,
                 target_number=note.target_number if note.target_number is not None else "?",
                 defence=note.defence if note.defence is not None else "?",
-                left=note.hit_points_left if note.hit_points_left is not None else "?",
+                left=_note_left(note, locale),
                 damage=note.damage,
             )
         )
     return truncate("\n".join(lines), 1900)
+
+
+def _note_left(note: GmNote, locale: str) -> str:
+    """What the target has left; a group's after one of it fell: the next one's."""
+    if note.out:
+        return t("attack.note_left_out", locale)
+    left = note.hit_points_left if note.hit_points_left is not None else "?"
+    return t("attack.note_left_next", locale, left=left) if note.fell else str(left)
 
 
 def _gender_of(view: AttackView, note: str) -> str | None:

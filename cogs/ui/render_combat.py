@@ -19,8 +19,9 @@ from bot.services.play.combat_views import (
     Reminder,
     TickView,
 )
-from bot.services.shared.audience import Shown
+from bot.services.shared.audience import Part, Shown
 from cogs.ui.render import COLOUR, truncate
+from cogs.ui.render_groups import group_lines
 from cogs.ui.render_pain import defaults_lines
 from rules.names import display_state
 
@@ -68,7 +69,7 @@ def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
     current = line.current and view.mode != "declarations"
     marker = "▶" if current else "•"
     name = f"**{line.name}**" if current else line.name
-    if line.count > 1:
+    if line.count > 1 or (line.fallen and line.count > 0):  # a group: how many stand
         name += f" ×{line.count}"
     parts = [f"{marker} {name}"]
     if line.initiative is None:
@@ -88,6 +89,8 @@ def line_text(line: CombatantLine, view: CombatView, locale: str) -> str:
     state = health_text(line, locale, system=view.system)
     if state:
         parts.append(state)
+    if line.fallen:
+        parts.append(t("combat.group_fallen", locale, count=line.fallen))
     if line.prone:
         parts.append(t("pain.panel_prone", locale))
     if line.choice_owed and not line.secret:
@@ -148,13 +151,13 @@ def _announcement(view: CombatView, locale: str) -> str:
         if word and line is not None:
             word = state_name(view.system, word, locale, line.gender)
         lines.append(t("combat.left_order", locale, name=gone.name, state=word or "—"))
+    who = f"<@{current.owner_id}> " if current.owner_id else ""
     if current.turn_test:
-        # a dying character's turn is its test, not an ordinary turn: no ping (the button
-        # below is for its player)
+        # a dying character's turn is its test: the tracker waits for it, so its player is
+        # pinged like any turn's (the button below is for them, or the GM)
         state = state_name(view.system, current.state, locale, current.gender)
-        lines.append(t("combat.turn_test", locale, name=current.name, state=state))
+        lines.append(who + t("combat.turn_test", locale, name=current.name, state=state))
     else:
-        who = f"<@{current.owner_id}> " if current.owner_id else ""
         key = "combat.turn_actions" if turn.actions > 1 else "combat.turn"
         lines.append(who + t(key, locale, name=current.name, count=turn.actions))
     lines += _tick_lines(view.ticked, locale)
@@ -246,10 +249,11 @@ def panel(shown: Shown[CombatView], locale: str, *, note: str = "") -> dict[str,
 
 def turn_ping(view: CombatView) -> discord.AllowedMentions:
     """Only the player whose turn just began is pinged; any other ``<@…>`` in the message
-    (a combatant's name, a note) is text.  Nobody when no player's turn began, or when the
-    turn is a dying character's test (it is not an ordinary turn: the button asks for it)."""
+    (a combatant's name, a note) is text.  Nobody when no player's turn began.  A dying
+    character's turn is its death test, which holds the tracker until its player (or the GM)
+    presses the button: its player is pinged too, or a forum fight would wait unseen."""
     current = view.current if view.turn is not None else None
-    if current is None or not current.owner_id or current.turn_test:
+    if current is None or not current.owner_id:
         return discord.AllowedMentions.none()
     return discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(id=current.owner_id)]
@@ -257,8 +261,9 @@ def turn_ping(view: CombatView) -> discord.AllowedMentions:
 
 
 def secret_numbers(shown: Shown[CombatView], locale: str) -> str:
-    """For the GM alone: the hidden NPCs' hit points the public panel leaves out (empty
-    for any other reader: his view has them sealed)."""
+    """For the GM alone: the hidden NPCs' hit points the public panel leaves out, and the
+    wounded groups' (their creature in front); empty for any other reader: his view has
+    them sealed."""
     view = shown.value
     lines = [
         t(
@@ -271,7 +276,8 @@ def secret_numbers(shown: Shown[CombatView], locale: str) -> str:
         )
         for line in view.lines
         if shown.sight.reader.is_gm
-        and line.secrecy.npc_sealed
+        and (line.secrecy.npc_sealed or Part.DETAIL in line.secrecy.sealed)
+        and line.state
         and (hp := line.hit_points) is not None
     ]
     return "\n".join(lines)
@@ -293,6 +299,12 @@ def health(view: HealthView, locale: str) -> dict[str, Any]:
     hidden NPC, what is left (its numbers go to the GM: :func:`health_secret`)."""
     key = "combat.healed" if view.healed else "combat.damaged"
     lines = [t(key, locale, name=view.name, amount=view.amount)]
+    if view.group is not None:  # a sheetless group: its word, who fell; numbers: the GM's
+        if not view.group.fell:
+            word = state_name("", view.group.state.value, locale, None)
+            lines.append(t("combat.state", locale, state=word))
+        lines += group_lines(view.group, locale, numbers=not view.secret)
+        return _health_embed(view, lines, locale)
     label = state_name(view.system, view.label or view.state, locale, view.gender)
     if view.hit_points is not None and not view.secret:
         left, maximum = view.hit_points
@@ -303,6 +315,10 @@ def health(view: HealthView, locale: str) -> dict[str, Any]:
             t("combat.state", locale, state=state_name(view.system, word, locale, view.gender))
         )
     lines += [t(note, locale, genero=view.gender) for note in view.notes]
+    return _health_embed(view, lines, locale)
+
+
+def _health_embed(view: HealthView, lines: list[str], locale: str) -> dict[str, Any]:
     colour = COLOUR["success"] if view.healed else COLOUR["fumble"]
     embed = discord.Embed(description="\n".join(lines), colour=colour)
     if view.log_id:
@@ -332,5 +348,10 @@ def health_secret(view: HealthView, locale: str) -> str | None:
     if not view.secret or view.hit_points is None:
         return None
     left, maximum = view.hit_points
+    if view.group is not None:  # the creature in front (the next one's after a fall)
+        count = view.group.standing
+        return t(
+            "combat.secret_group", locale, name=view.name, count=count, left=left, maximum=maximum
+        )
     state = state_name(view.system, view.label or view.state, locale, view.gender)
     return t("combat.secret_line", locale, name=view.name, state=state, left=left, maximum=maximum)

@@ -22,6 +22,7 @@ from bot.services.play.round_views import ActionLine, RoundHeader, RoundSummary
 from bot.services.play.spells import CastView
 from bot.words import problem_text
 from cogs.ui.render import fit_lines, moment
+from cogs.ui.render_groups import group_lines
 from cogs.ui.render_pain import chosen_text, stand_text
 from rules.combat.attack import AttackOutcome
 from rules.names import display_state
@@ -175,6 +176,8 @@ def _attack_line(view: AttackView, locale: str) -> str:
     ]
     if result.damage:
         parts.append(t("declare.line_damage", locale, damage=result.damage))
+    if view.group is not None:  # a sheetless group: who fell (its numbers are the GM's)
+        return " · ".join(parts + group_lines(view.group, locale, numbers=not view.target_hidden))
     word = view.description if view.target_hidden and view.description else view.state
     if word:
         state = display_state(view.system or None, word, locale, view.target_gender)

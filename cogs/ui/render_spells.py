@@ -137,6 +137,7 @@ def _effect(view: CastView, locale: str) -> str | None:
     return t(
         key or f"spell.effect.{effect.kind}",
         locale,
+        unit=_unit(view, locale),
         total=effect.total,
         expression=effect.expression,
         breakdown=truncate(effect.breakdown, 400),
@@ -291,10 +292,17 @@ def _landed(view: CastView, locale: str) -> str:
                 lines.append(t("spell.landed_state", locale, name=who, state=state))
             else:
                 key = "spell.landed_heal" if _healed(view) else "spell.landed_damage"
-                lines.append(t(key, locale, name=who, amount=health.amount, state=state))
+                amount, unit = health.amount, _unit(view, locale)
+                lines.append(t(key, locale, name=who, amount=amount, unit=unit, state=state))
         if landed.held:
             lines.append(t("spell.landed_held", locale, name=who))
     return truncate("\n".join(lines), 1024)
+
+
+def _unit(view: CastView, locale: str) -> str:
+    """What the system heals («puntos de golpe» in S&W, «PV» in Núcleo): a healing spell's
+    lines say it in the system's own words, not one system's abbreviation for all."""
+    return t(f"{view.system}.health_unit" if view.system else "spell.health_unit", locale)
 
 
 def _healed(view: CastView) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.combat.groups import GroupChange, heal_group, is_out, wound_group
 from rules.combat.participants import Combatant, Kind, Side
 from rules.systems.base import CombatPolicy, Problem, RulesError
 
@@ -91,11 +92,9 @@ class Combat:
         return tuple(c for c in self.combatants if not c.rolled)
 
     def spent(self) -> frozenset[str]:
-        """The sheetless groups whose typed hit points are spent (a round of declarations
-        passes over them, as it does a character out of the fight)."""
-        return frozenset(
-            c.key for c in self.combatants if c.hit_points is not None and c.hit_points <= 0
-        )
+        """The sheetless groups whose every creature fell (:mod:`rules.combat.groups`): the
+        turn order passes over them as over a dead character, and reports each once."""
+        return frozenset(c.key for c in self.combatants if is_out(c))
 
     def skips(self, combatant: Combatant, round_: int) -> bool:
         """A Núcleo fumble: «no se actúa en el primer turno» (seed 002, Combate 3)."""
@@ -193,12 +192,21 @@ class Combat:
             waited_after=None,
         )
 
-    def set_hit_points(self, key: str, left: int) -> Combat:
-        """A sheetless combatant's hit points after ``/attack`` (its place stays)."""
-        target = self.find(key)
-        updated = replace(target, hit_points=left)
+    def wound_group(self, key: str, amount: int) -> tuple[Combat, GroupChange]:
+        """Damage to a sheetless group: the creature in front is wounded, at 0 it falls and
+        the next one stands (:func:`rules.combat.groups.wound_group`); its place stays."""
+        updated, change = wound_group(self.find(key), amount)
+        return self._replaced(updated), change
+
+    def heal_group(self, key: str, amount: int) -> tuple[Combat, GroupChange]:
+        """Healing of a sheetless group's creature in front (never of the fallen)."""
+        updated, change = heal_group(self.find(key), amount)
+        return self._replaced(updated), change
+
+    def _replaced(self, updated: Combatant) -> Combat:
         return replace(
-            self, combatants=tuple(updated if c.key == key else c for c in self.combatants)
+            self,
+            combatants=tuple(updated if c.key == updated.key else c for c in self.combatants),
         )
 
     def set_initiative(self, key: str, total: int) -> Combat:
@@ -426,6 +434,7 @@ class Combat:
         self._live()
         if not self.combatants:
             raise _refuse("empty")
+        out = frozenset(out) | self.spent()  # a group whose last creature fell
         missing = self.unrolled()
         if missing:
             raise _refuse("missing_initiative", names=", ".join(c.name for c in missing))
@@ -444,6 +453,7 @@ class Combat:
         self._live()
         if self.round == 0:
             raise _refuse("not_started")
+        out = frozenset(out) | self.spent()
         combat, round_, position = self, self.round, self.index - 1
         while True:
             if position < 0:

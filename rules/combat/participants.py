@@ -2,7 +2,8 @@
 
 A character combatant never copies hit points: its sheet stays the one source of truth and
 the combat only remembers *which* sheet it is.  An ad-hoc combatant ("3 trasgos") is a name
-and an initiative the referee typed; it has no sheet, so damage to it is refused.
+and an initiative the referee typed; it has no sheet, so its hit points (when the GM gave
+them) are kept here, per creature (:mod:`rules.combat.groups`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ class Combatant:
     armour: str | None = None
     hit_points: int | None = None
     max_hit_points: int | None = None
+    # a group's creatures that fell (``count`` is those still standing; rules.combat.groups)
+    fallen: int = 0
 
     @property
     def rolled(self) -> bool:
@@ -102,6 +105,7 @@ class Combatant:
             **{
                 name: getattr(self, name) for name in STAT_FIELDS if getattr(self, name) is not None
             },
+            **({"fallen": self.fallen} if self.fallen else {}),
         }
 
     @classmethod
@@ -125,6 +129,7 @@ class Combatant:
             armour=str(data["armour"]) if data.get("armour") is not None else None,
             hit_points=_int_or_none(data.get("hit_points")),
             max_hit_points=_int_or_none(data.get("max_hit_points")),
+            fallen=int(data.get("fallen") or 0),
         )
 
 

@@ -274,9 +274,10 @@ async def test_with_a_gm_channel_no_note_is_kept(swc):
 
 
 async def test_a_group_with_the_gms_numbers_is_judged_and_wounded_in_the_fight(swc):
-    """3 trasgos, AC 6, 10 pg: Aldara's 13 + 1 = 14 ≥ 13 hits for 1d8 7 + 1 = 8; then two
-    concurrent hits of 8 would take it to −14 — both land on the fight's state."""
-    await swc.combat.add(HERE, GM, "3 trasgos", initiative=4, defence=6, hit_points=10)
+    """3 trasgos, AC 6, 10 pg each: Aldara's 13 + 1 = 14 ≥ 13 hits for 1d8 7 + 1 = 8; then
+    two concurrent hits of 8 — both land on the fight's state: the first fells the one in
+    front (2 left), the second wounds the next (10 - 8 = 2)."""
+    await swc.combat.add(HERE, GM, "3 trasgos", initiative=4, count=3, defence=6, hit_points=10)
     swc.attacks.rng = FixedRandom(13, 7)
     view = await swc.attacks.attack(HERE, ANA, AttackOrder("3 trasgos"))
     assert view.result.outcome is AttackOutcome.HIT and view.result.damage == 8
@@ -289,7 +290,8 @@ async def test_a_group_with_the_gms_numbers_is_judged_and_wounded_in_the_fight(s
     )
     record = await swc.attacks.sides.fight(HERE)
     (group,) = [c for c in record.state["combatants"] if c["name"] == "3 trasgos"]
-    assert (group["hit_points"], group["max_hit_points"], group["defence"]) == (-14, 10, 6)
+    assert (group["hit_points"], group["max_hit_points"], group["defence"]) == (2, 10, 6)
+    assert (group["count"], group["fallen"]) == (2, 1)
     assert len(await _logs(swc)) == 3
 
 

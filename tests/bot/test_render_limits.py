@@ -67,4 +67,4 @@ def test_every_rule_of_a_campaign_is_shown_within_one_message():
         tight = settings_embeds(view, "es", budget=1500)
         lines = "\n".join(embed.description or "" for embed in tight).split("\n")
         assert "↳" not in "\n".join(lines) and len(lines) == len(view.settings) + 1
-        assert "sin su explicación" in lines[-1]
+        assert "`/campaña ver regla:…` explica una" in lines[-1]  # where each is explained

@@ -17,6 +17,15 @@ from tests.examples import ardelia, ardelia_the_mage, swc_character, swc_cleric
 pytestmark = pytest.mark.e2e
 
 
+def rolweb_sheet(name: str, **changes) -> dict:
+    from bot.services.campaigns.settings import resolved_settings
+    from rules import systems
+
+    system = systems.get("rolweb")
+    sheet = system.new_sheet(name, resolved_settings(system.settings(), {}))
+    return {**sheet, **changes}
+
+
 CLERIC = {
     "Fuerza": 10,
     "Destreza": 10,
@@ -43,8 +52,12 @@ def test_rolweb_first_aid_with_herbs_rest_and_hands_off(discord_env):
         bare, "rolweb.problem.no_herbs", name="Eira", item="Hierbas curativas"
     ), bare.all_text
     run(sb, g, "sheet item", {"item": "Hierbas curativas", "quantity": 1}, user="ana").expect_ok()
+    # the healed one's state agrees with its gender, as everywhere else («activa»)
+    feminine = {"field": "genero", "value": "femenino"}
+    run(sb, g, "sheet set", feminine, user="bruno").expect_ok()
     aid = run(sb, g, "ability use", {"name": "Hierbas curativas", "target": "Bram"}, user="ana")
     assert "**Bram** recupera 1 de Resistencia." in aid.all_text, aid.all_text
+    assert "Estado: activa" in aid.all_text, aid.all_text
     assert "Combate — asalto" in aid.all_text or "Combate — en preparación" in aid.all_text
     again = run(
         sb, g, "ability use", {"name": "Medicus", "target": "Bram", "herbs": True}, user="ana"
@@ -64,6 +77,13 @@ def test_rolweb_first_aid_with_herbs_rest_and_hands_off(discord_env):
     assert "Combate" not in healed.all_text  # out of a fight: no panel
     player = run(sb, g, "heal", {"target": "Bram", "amount": 2}, user="bruno")
     assert player.ephemeral and says(player, "rest.error.heal_gm_only"), player.all_text
+    # a hidden NPC's healing and rest are the GM's alone (the one audience rule)
+    vigia = rolweb_sheet("Vigía", pnj=True, resistencia={"actual": 4})
+    run(sb, g, "sheet import", {"file": sheet_file(vigia, npc=True)}).expect_ok()
+    secret = run(sb, g, "heal", {"target": "Vigía", "amount": 3})
+    assert secret.ephemeral and "Vigía" in secret.all_text, secret.all_text
+    rest = run(sb, g, "rest days", {"days": 1, "character": "Vigía"})
+    assert rest.ephemeral, rest.all_text
 
 
 def test_nucleo_breath_after_a_fight_and_days_of_rest(discord_env):
@@ -125,6 +145,8 @@ def test_swc_lay_on_hands_once_a_day_and_a_healing_spell(discord_env):
     cast = {"name": "Curar heridas leves", "target": "Borin", "character": "Aldara"}
     healed = run(sb, g, "spell cast", cast)
     assert "Borin" in healed.all_text and "Curar heridas leves" in healed.all_text, healed.all_text
+    # in S&W's own words: puntos de golpe, not Núcleo's «PV»
+    assert "puntos de golpe" in healed.all_text and " PV" not in healed.all_text, healed.all_text
     shown = run(sb, g, "sheet show", {"character": "Borin"})
     assert "6/6" in shown.all_text or "6 / 6" in shown.all_text, shown.all_text
     rest = run(sb, g, "rest days", {"days": 1, "character": "Aldric"})

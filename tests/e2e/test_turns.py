@@ -67,6 +67,10 @@ def test_rolweb_actions_and_the_death_test(discord_env):
     run(sb, g, "init next", user="bruno").expect_ok()  # the wolf
     turn = run(sb, g, "init next")  # round 2: Eira's test
     assert "Turno de **Eira** (moribundo)" in turn.all_text, turn.all_text
+    # the tracker waits for her test: her player is pinged, as on any turn of hers
+    ana = g.member("ana")
+    assert f"<@{ana.id}>" in turn.content, turn.content
+    assert [int(u["id"]) for u in turn.message.data["mentions"]] == [ana.id], turn.message.data
     held = run(sb, g, "init next")
     assert held.ephemeral and says(held, "combat.problem.test_pending", name="Eira"), held.text
     rolled = press(sb, turn, DEATH_TEST, user="ana")

@@ -45,7 +45,7 @@ def test_the_round_round_trips_through_the_fight_state() -> None:
 def _fight() -> Combat:
     combat = Combat(CombatPolicy())
     for name, total in (("Ana", 15), ("Lobo", 10), ("Orco", 5)):
-        combat, _ = combat.add_adhoc(name, total)
+        combat, _ = combat.add_adhoc(name, total, hit_points=3 if name == "Lobo" else None)
     return combat
 
 
@@ -65,9 +65,9 @@ def test_a_combatant_down_before_its_turn_is_passed_over() -> None:
     rng = random.Random(1)
     combat = _fight()
     combat, turn = combat.turn_of_round(1, rng) or (combat, None)
-    combat = combat.set_hit_points(combat.find_by_name("Lobo").key, 0)
-    assert combat.spent() == {combat.find_by_name("Lobo").key}
-    found = combat.turn_of_round(1, rng, out=combat.spent())
+    combat, fell = combat.wound_group(combat.find_by_name("Lobo").key, 5)
+    assert fell.out and combat.spent() == {combat.find_by_name("Lobo").key}
+    found = combat.turn_of_round(1, rng)  # the group that fell is passed over by itself
     assert found is not None and found[1].current.name == "Orco"
 
 

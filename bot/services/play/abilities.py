@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db.models import Character, saved_id
+from bot.grammar import gender_of
 from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import is_referee
 from bot.services.play.attack_record import Declared
@@ -90,6 +91,8 @@ class AbilityUseView:
     summary: RoundSummary | None = None
     #: this channel's fight when the healed one is in it: its panel, refreshed (issue 23 §3)
     fight: CombatView | None = None
+    #: the healed one's grammatical gender, so its state agrees («Estado: activa»)
+    gender: str | None = None
 
 
 def _ability_name(abilities: Abilities, typed: str, settings: Settings) -> str:
@@ -344,6 +347,7 @@ class AbilityService(CharacterUseCase):
             notes=tuple(result.notes) + notes,
             undo=undo,
             system=context.system.id,
+            gender=gender_of(healed_one.sheet),
         )
 
 

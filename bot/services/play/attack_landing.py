@@ -21,6 +21,7 @@ from bot.services.campaigns.context import CampaignContext
 from bot.services.play.attack_record import Landed
 from bot.services.play.attack_sides import SideFinder, Sides
 from bot.services.play.combat_store import write_fight_state
+from bot.services.play.group_health import fight_state, group_audit
 from bot.services.play.pain_ask import ask_for
 from bot.services.shared.audit import AuditEntry, write_audit
 from bot.services.shared.context import Actor, Place
@@ -30,6 +31,7 @@ from bot.services.sheets.dead import heal_living, require_alive_target
 from bot.services.sheets.writes import Computed, Each
 from rules.combat import Combat
 from rules.combat.attack import AttackResult, TargetChange
+from rules.combat.groups import GroupChange
 from rules.combat.participants import Combatant
 from rules.systems.base import HealthChange, capabilities
 
@@ -111,10 +113,12 @@ async def land(
     """The write: the target's wound (and the attacker's drain) with the audit row."""
     target, attacker = sides.target, sides.attacker
     if target.character is None:
-        log_id, hit_points = await land_on_group(
+        log_id, group = await land_on_group(
             finder, place, actor, context.campaign.id, target.combatant, result, audit
         )
-        return Landed(log_id, hit_points=hit_points, notes=tuple(result.notes))
+        hit_points = group.hit_points if group is not None else None
+        state = group.state.value if group is not None else None
+        return Landed(log_id, state, hit_points=hit_points, notes=tuple(result.notes), group=group)
     wound = Wound(result, audit, attacker=attacker.fighter.name)
     steps = [Each(saved_id(target.character), wound, acting=False)]
     drain = result.change.to_attacker if result.change else 0
@@ -134,21 +138,19 @@ async def land(
 
 def _wounded(
     record: CombatRecord, key: str | None, change: TargetChange | None
-) -> tuple[dict[str, Any], tuple[int, int]] | None:
-    """The fight's new state with the group's hit points after ``change``, and what is left
-    (None: the group has no hit points, or the change none)."""
+) -> tuple[dict[str, Any], GroupChange] | None:
+    """The fight's new state with the group's creature in front wounded or healed by
+    ``change`` (:mod:`rules.combat.groups`), and what it did (None: the group has no hit
+    points, or the change none).  A group whose last creature fell meanwhile is refused."""
     combat = Combat.from_dict(record.state)
     current = next((c for c in combat.combatants if c.key == key), None)
     if current is None or current.hit_points is None or change is None or change.amount <= 0:
         return None
-    delta = change.amount if change.kind == "heal" else -change.amount
-    maximum = current.max_hit_points or current.hit_points
-    hp = current.hit_points + delta
     if change.kind == "heal":
-        hp = min(hp, maximum)
-    fresh = combat.set_hit_points(current.key, hp)
-    state = {**record.state, **fresh.to_dict(), "system": record.state.get("system", "")}
-    return state, (hp, maximum)
+        fresh, done = combat.heal_group(current.key, change.amount)
+    else:
+        fresh, done = combat.wound_group(current.key, change.amount)
+    return fight_state(record, fresh), done
 
 
 async def land_on_group(
@@ -159,31 +161,22 @@ async def land_on_group(
     combatant: Combatant | None,
     result: AttackResult,
     audit: AuditEntry,
-) -> tuple[int | None, tuple[int, int] | None]:
+) -> tuple[int | None, GroupChange | None]:
     """A sheetless target (a group added by name).  With hit points from ``/init add``
     the wound is a compare-and-set on the fight's state, in the same transaction as the
-    log row (recomputed on the current hit points on a clash, so no damage is lost);
-    without them only the log row is written."""
+    log row (recomputed on the current creature in front on a clash, so no damage is lost
+    and two blows at once fell two creatures); without them only the log row is written."""
     key = combatant.key if combatant is not None else None
 
-    async def attempt() -> tuple[int | None, tuple[int, int] | None]:
+    async def attempt() -> tuple[int | None, GroupChange | None]:
         record = await finder.fight(place)
         wounded = _wounded(record, key, result.change) if record is not None else None
-        left = wounded[1] if wounded is not None else None
+        done = wounded[1] if wounded is not None else None
         async with finder.sessions() as session, session.begin():
             if record is not None and wounded is not None:
                 await write_fight_state(session, record, wounded[0])  # retried on a clash
-            entry = _left(audit, left)
+            entry = group_audit(audit, done)
             log_id = await write_audit(session, place, actor, campaign_id, audit.character, entry)
-        return log_id, left
+        return log_id, done
 
     return await retrying(attempt)
-
-
-def _left(audit: AuditEntry, left: tuple[int, int] | None) -> AuditEntry:
-    """The audit row with the group's hit points left among its secrets."""
-    if left is None:
-        return audit
-    detail = dict(audit.detail)
-    detail["secret"] = {**(detail.get("secret") or {}), "hit_points_left": left[0]}
-    return replace(audit, detail=detail)

@@ -37,10 +37,15 @@ class GmNote:
     defence: int | None
     hit_points_left: int | None
     damage: int
+    #: a sheetless group's creature fell (``hit_points_left`` is then the next one's), and
+    #: whether none is left standing
+    fell: bool = False
+    out: bool = False
 
 
 def _note(row: RollLog) -> GmNote:
     secret = row.detail.get("secret") or {}
+    group = row.detail.get("group") or {}
     return GmNote(
         log_id=row.id or 0,
         channel_id=row.channel_id,
@@ -52,6 +57,8 @@ def _note(row: RollLog) -> GmNote:
         defence=secret.get("defence"),
         hit_points_left=secret.get("hit_points_left"),
         damage=int(row.detail.get("damage") or 0),
+        fell=bool(group.get("fell")),
+        out=bool(group.get("fell")) and group.get("standing") == 0,
     )
 
 

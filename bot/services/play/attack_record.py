@@ -21,6 +21,7 @@ from bot.services.shared.audience import PUBLIC, Part, Secrecy
 from bot.services.shared.audit import AuditEntry
 from bot.services.shared.context import Actor
 from rules.combat.attack import SECRET_FIELDS, AttackResult
+from rules.combat.groups import GroupChange
 from rules.systems.base import Problem
 
 if TYPE_CHECKING:
@@ -99,6 +100,8 @@ class AttackView:
     declared: Declared | None = None
     #: the round this declaration completed, resolved (its summary, public numbers only)
     summary: RoundSummary | None = None
+    #: a sheetless group's wound: its creature in front, whether one fell, how many stand
+    group: GroupChange | None = None
     #: the pain threshold's choice this hit left owed (its buttons go with the reply)
     pain: PainAsk | None = None
 
@@ -106,13 +109,15 @@ class AttackView:
 @dataclass(frozen=True, slots=True)
 class Landed:
     """What the write left: its audit row, the target's state after it (in the system's
-    words, with its hit points), and the notes of the result and of the damage."""
+    words, with its hit points; a sheetless group's word and its creature in front, with
+    ``group`` saying whether one fell), and the notes of the result and of the damage."""
 
     log_id: int | None
     state: str | None = None
     description: str = ""
     hit_points: tuple[int, int] | None = None
     notes: tuple[str, ...] = ()
+    group: GroupChange | None = None
     #: the pain threshold's choice the wound left owed, to ask for (:mod:`.pain`)
     pain: PainAsk | None = None
 
@@ -155,6 +160,7 @@ def attack_view(
         target_hidden=target_hidden,
         system=context.system.id,
         target_gender=target.gender,
+        group=landed.group,
         attacker_gender=sides.attacker.gender,
         pain=landed.pain,
     )

@@ -34,9 +34,10 @@ from bot.services.sheets.dead import require_alive_target
 from bot.services.sheets.schema import upgraded_sheet
 from rules.combat import Combat
 from rules.combat.attack import Fighter
+from rules.combat.groups import is_out
 from rules.combat.health import Act, require
 from rules.combat.participants import Combatant
-from rules.systems.base import capabilities
+from rules.systems.base import Problem, RulesError, capabilities
 
 __all__ = ["MAX_DAMAGE_TEXT", "Side", "SideFinder", "Sides", "damage_text"]
 
@@ -103,7 +104,8 @@ class Sides:
 
     def require_fit(self, context: CampaignContext, act: Act) -> None:
         """Before any die: the attacker's health allows ``act`` (not while dying, unconscious
-        or dead) and the target is not dead or out of the fight."""
+        or dead) and the target is not dead or out of the fight (a group whose last creature
+        fell included)."""
         system, settings = context.system, context.settings
         health = capabilities(system).health
         attacker = self.attacker.fighter
@@ -115,6 +117,9 @@ class Sides:
         target = self.target.fighter
         if target.sheet is not None:
             require_alive_target(system, target.sheet, settings, target.name)
+        group = self.target.combatant
+        if target.sheet is None and group is not None and is_out(group):
+            raise RulesError(Problem("combat.problem.group_down", "", {"name": group.name}))
 
 
 def damage_text(text: str | None) -> str | None:

@@ -15,9 +15,11 @@ from typing import Any
 
 from bot.db.models import Character
 from bot.grammar import gender_of
+from bot.services.campaigns.context import CampaignContext
 from bot.services.campaigns.service import HEALTH_BY_COMMANDS, is_referee
 from bot.services.play.combat_store import FightStore
 from bot.services.play.combat_views import CombatantLine, CombatView, HealthView, TickView
+from bot.services.play.group_health import hurt_group
 from bot.services.play.pain import after_fight, apply_defaults
 from bot.services.play.pain_ask import ask_for
 from bot.services.shared.context import Actor, Place
@@ -25,8 +27,9 @@ from bot.services.shared.errors import DomainError, NotReferee
 from bot.services.sheets.changes import Damage, EndFightEffects, Heal, TickEffects
 from bot.services.sheets.characters import CharacterService
 from bot.services.sheets.undo import Undoable
+from bot.services.sheets.writes import Applied
 from rules.combat import Combat
-from rules.systems.base import RulesError, capabilities
+from rules.systems.base import HealthChange, RulesError, capabilities
 
 __all__ = ["end_effects", "hurt", "owed_defaults", "tick"]
 
@@ -42,27 +45,47 @@ async def hurt(
     force: bool = False,
 ) -> HealthView:
     """Damage or heal the combatant ``name`` by ``amount`` through its sheet; ``force``: the
-    GM's explicit override that heals even the dead."""
+    GM's explicit override that heals even the dead.  A sheetless group with hit points is
+    wounded or healed creature by creature in the fight's state (:func:`.group_health.hurt_group`:
+    the same procedure as an attack's; ``force`` never raises its fallen)."""
     characters = store.characters
     if amount < 1:
         raise DomainError("combat.error.bad_amount")
     record = await store.require(place)
     target = Combat.from_dict(record.state).find_by_name(name)
+    if target.character_id is None and target.hit_points is not None:
+        return await hurt_group(store, place, actor, target, amount, heal=heal)
     if target.character_id is None:
         raise DomainError("combat.error.no_sheet", name=target.name)
     context = await characters.contexts.load(place)
+    _may_change(context, actor, heal=heal, force=force)
+    change = Heal(amount, force=force) if heal else Damage(amount)
+    applied = await characters.writer.apply(place, actor, change, character_id=target.character_id)
+    return await _health_after(characters, context, target.character_id, applied, heal)
+
+
+def _may_change(context: CampaignContext, actor: Actor, *, heal: bool, force: bool) -> None:
+    """Who may name an amount: the GM always; a player damages, but heals his own only where
+    the campaign lets hands change health (``salud_por_comandos`` off, issue 23 §3)."""
     referee = is_referee(context.campaign, actor)
     if force and not referee:
         raise NotReferee("dead.error.force_gm_only")
     if heal and not referee and context.settings.get(HEALTH_BY_COMMANDS, True):
-        # salud_por_comandos (issue 23 §3): a player heals through abilities, spells and
-        # rest, not by naming an amount for his own character
+        # a player heals through abilities, spells and rest, not by naming an amount
         raise NotReferee("rest.error.heal_gm_only")
-    change = Heal(amount, force=force) if heal else Damage(amount)
-    applied = await characters.writer.apply(place, actor, change, character_id=target.character_id)
+
+
+async def _health_after(
+    characters: CharacterService,
+    context: CampaignContext,
+    character_id: int,
+    applied: Applied[HealthChange],
+    heal: bool,
+) -> HealthView:
+    """What the tracker shows after the write: the state in the system's words and, for
+    rolweb's damage past the pain threshold, the choice it now owes."""
     view, result = applied.view, applied.value
     undo = Undoable(applied.log_id, view.version) if applied.log_id else None
-    context = await characters.contexts.load(place)
     label, description, hit_points = result.state, "", None
     health = capabilities(context.system).health
     if health is not None:
@@ -71,9 +94,8 @@ async def hurt(
     ask = None
     if result.owed is not None:  # rolweb: the GM's damage passed the pain threshold
         async with characters.sessions() as session:
-            hurt_one = await session.get(Character, target.character_id)
+            hurt_one = await session.get(Character, character_id)
         if hurt_one is not None:
-            context = await characters.contexts.load(place)
             ask = ask_for(context, hurt_one, dict(view.sheet))
     return HealthView(
         view.name,

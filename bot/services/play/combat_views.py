@@ -17,9 +17,10 @@ from bot.db.models import Campaign, CombatRecord, saved_id
 from bot.services.shared.audience import PUBLIC, Part, Reader, Secrecy, Shown, Sight, show, sight
 from bot.services.sheets.changes import Ticked
 from bot.services.sheets.undo import Undoable
-from rules.combat import Combat, TurnChange, effects
+from rules.combat import Combat, Combatant, Kind, TurnChange, effects
 from rules.combat.declarations import mode_of, round_of
-from rules.combat.health import CombatState
+from rules.combat.groups import GroupChange, GroupState, group_state
+from rules.combat.health import CombatState, Condition
 from rules.systems.base import GameSystem
 
 if TYPE_CHECKING:
@@ -85,9 +86,11 @@ class CombatantLine:
     character_id: int | None = None
     effects: tuple[tuple[str, int | None], ...] = ()  # (name, rounds left; None: until removed)
     gender: str | None = None  # the sheet's grammatical gender: «Aldara · malherida»
-    #: who may see its numbers (a hidden NPC's are the GM's until it is revealed); ``secret``
-    #: above says whether *this* view's reader may not (set by :func:`combat_for`)
+    #: who may see its numbers (a hidden NPC's are the GM's until it is revealed; a sheetless
+    #: group's for good); ``secret`` above says whether *this* view's reader may not (set by
+    #: :func:`combat_for`, which also drops a group's hit points for a reader who may not)
     secrecy: Secrecy = PUBLIC
+    fallen: int = 0  # a sheetless group's creatures that fell (``count``: still standing)
     #: «en el suelo», and a pain threshold's choice still owed (rolweb, issue 23 §1)
     prone: bool = False
     choice_owed: bool = False
@@ -199,6 +202,8 @@ class HealthView:
     log_id: int | None = None
     system: str = ""  # whose state ids ``state`` and the notes are
     gender: str | None = None  # the character's grammatical gender, for agreement
+    #: a sheetless group's change (its creature in front; one fell?), None for a sheet
+    group: GroupChange | None = None
     #: rolweb: the pain threshold's choice this damage left owed (asked with buttons)
     pain: PainAsk | None = None
     #: after a heal, the fight as it stands: its panel, refreshed (issue 23 §3: a healed
@@ -235,6 +240,34 @@ def _health_fields(health: Health | None) -> dict[str, Any]:
     return fields
 
 
+#: A sheetless group's hit points are the GM's (he typed them at ``/init add``): its count
+#: and state word are for everyone, its numbers (``Part.DETAIL``) for him alone.
+GROUP_NUMBERS = PUBLIC.sealing(Part.DETAIL)
+
+
+def _group_fields(combatant: Combatant) -> dict[str, Any]:
+    """A sheetless group's health on the panel (:mod:`rules.combat.groups`): «herido» or
+    «fuera de combate» (nothing while unhurt), its creature in front's hit points (sealed)
+    and how many fell."""
+    state = group_state(combatant)
+    if state is None:
+        return {}
+    fields: dict[str, Any] = {"secrecy": GROUP_NUMBERS, "fallen": combatant.fallen}
+    if state is not GroupState.UNHURT:
+        fields.update(state=state.value, description=state.value, condition=_CONDITION[state])
+    if state is not GroupState.OUT:
+        maximum = combatant.max_hit_points or combatant.hit_points or 0
+        fields["hit_points"] = (combatant.hit_points or 0, maximum)
+    return fields
+
+
+_CONDITION = {
+    GroupState.UNHURT: Condition.OK.value,
+    GroupState.WOUNDED: Condition.WOUNDED.value,
+    GroupState.OUT: Condition.OUT.value,
+}
+
+
 def combat_view(
     record: CombatRecord,
     combat: Combat,
@@ -263,8 +296,12 @@ def combat_view(
             skips_this_round=combat.skips(c, combat.round),
             waited_after=names.get(c.waited_after or ""),
             character_id=c.character_id,
-            secrecy=_secrecy(health.get(c.key), c.character_id),
             **_health_fields(health.get(c.key)),
+            **(
+                _group_fields(c)
+                if c.character_id is None
+                else {"secrecy": _secrecy(health.get(c.key), c.character_id)}
+            ),
         )
         for c in combat.combatants
     )
@@ -372,4 +409,6 @@ def combat_for(view: CombatView, reader: Reader) -> Shown[CombatView]:
 
 def _line_for(line: CombatantLine, reader: Reader) -> CombatantLine:
     seen = sight(line.secrecy, reader)
+    if seen is None or not seen.shows(Part.DETAIL):  # a group's numbers are the GM's
+        line = replace(line, hit_points=None) if line.kind == Kind.ADHOC.value else line
     return replace(line, secret=seen is None or not seen.shows(Part.TOTAL))
