@@ -140,7 +140,8 @@ async def test_a_dying_character_may_roll_only_its_death_test(services):
     view = await services.combat.next(HERE, GM)
     assert view.current.name == "Eira" and view.current.turn_test == "muerte"
     content = render_combat.panel(combat_for(view, EVERYONE), "es")["content"]
-    assert "<@2>" not in content and "tirada de muerte" in content
+    # her player is pinged: the tracker waits for the death test only she (or the GM) rolls
+    assert "<@2>" in content and "tirada de muerte" in content
     with pytest.raises(RulesError, match="cannot_act"):
         await services.checks.check(HERE, ANA, CheckOrder("atributo:Ágil"))
     with pytest.raises(NotAllowed):
