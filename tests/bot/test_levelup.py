@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from bot.db.models import RollLog
 from bot.services import Actor, Place
 from bot.services.shared.errors import DomainError, NotAllowed
 from tests.examples import swc_fighter
@@ -44,6 +45,9 @@ async def test_the_player_rolls_the_new_hit_die_once(table):
     assert view.levels == (("guerrero", 1, 2),)
     assert ("Nivel (Guerrero)", "1", "2") in view.changes
     assert ("Salvación (Guerrero)", "14", "13") in view.changes
+    async with table.sessions() as session:  # /history and /catch-up read what it was
+        row = await session.get(RollLog, view.undo.log_id)
+    assert row.reason == f"dado de golpe (registro n.º {line.undo.log_id})", row.reason
     _c, stored, _s, _set = await table.characters.sheet_of(HERE, GM, "Borin")
     assert stored.sheet["pg"] == {"max": 17, "actual": 17}
     with pytest.raises(DomainError, match="xp.error.hit_die_rolled"):

@@ -73,7 +73,8 @@ class _RollHitDie:
             expression=" + ".join(r.expression for r in result.rolls)[:250],
             breakdown=result.breakdown,
             total=result.gained,
-            reason=f"#{self.grant_id}",
+            # what a reader of /history or /catch-up sees: what the roll was, not a bare id
+            reason=f"dado de golpe (registro n.º {self.grant_id})",
             detail={"grant": self.grant_id, "rolls": [r.breakdown for r in result.rolls]},
         )
         return Computed(result.sheet, view, audit=audit, hit_die_for=self.grant_id)
