@@ -82,7 +82,8 @@ def test_rolweb_death_test_button(discord_env):
     assert refused.ephemeral and "no puede actuar" in refused.text, refused.text
     turn = run(sb, g, "init next")
     assert "Turno de **Eira** (moribundo)" in turn.text and "tirada de muerte" in turn.text
-    assert "<@" not in (turn.content or ""), turn.content  # nobody pinged for this turn
+    # her player is pinged: the fight waits for the death test only she (or the GM) rolls
+    assert "<@" in (turn.content or ""), turn.content
     other = press(sb, turn, DEATH_TEST, user="bruno")
     assert "no es tu personaje" in other.all_text, other.all_text
     rolled = press(sb, turn, DEATH_TEST, user="ana")
