@@ -611,6 +611,11 @@ class PrivacyService:
         )
 
 
+async def _count(session: AsyncSession, model: type[SQLModel], *where: Any) -> int:
+    """How many rows of ``model`` match ``where`` (the preview's counts)."""
+    return int((await session.exec(select(func.count()).select_from(model).where(*where))).one())
+
+
 async def _preview(session: AsyncSession, guild_id: int, user_id: int) -> DeletionPreview:
     """What ``/privacy delete`` would touch, shown before the member confirms."""
     characters = (
@@ -622,20 +627,10 @@ async def _preview(session: AsyncSession, guild_id: int, user_id: int) -> Deleti
             )
         )
     ).all()
-    rolls = (
-        await session.exec(
-            select(func.count())
-            .select_from(RollLog)
-            .where(RollLog.guild_id == guild_id, RollLog.user_id == user_id)
-        )
-    ).one()
-    drafts = (
-        await session.exec(
-            select(func.count())
-            .select_from(CreationDraft)
-            .where(CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id)
-        )
-    ).one()
+    rolls = await _count(session, RollLog, RollLog.guild_id == guild_id, RollLog.user_id == user_id)
+    drafts = await _count(
+        session, CreationDraft, CreationDraft.guild_id == guild_id, CreationDraft.user_id == user_id
+    )
     campaigns = (
         await session.exec(
             select(Campaign).where(Campaign.guild_id == guild_id, Campaign.gm_user_id == user_id)
